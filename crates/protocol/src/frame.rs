@@ -1,0 +1,1 @@
+//! Frames: the int32 length prefix around every request and response.

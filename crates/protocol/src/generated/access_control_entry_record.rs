@@ -1,0 +1,171 @@
+//! Generated from `AccessControlEntryRecord.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `AccessControlEntryRecord` metadata (type 18, versions 0-0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessControlEntryRecord {
+    /// The unique ID of this ACL.
+    ///
+    /// Versions 0+.
+    pub id: Uuid,
+    /// The resource type.
+    ///
+    /// Versions 0+.
+    pub resource_type: i8,
+    /// The resource name.
+    ///
+    /// Versions 0+.
+    pub resource_name: String,
+    /// The resource name pattern type.
+    ///
+    /// Versions 0+.
+    pub pattern_type: i8,
+    /// The principal name.
+    ///
+    /// Versions 0+.
+    pub principal: String,
+    /// The host name.
+    ///
+    /// Versions 0+.
+    pub host: String,
+    /// The AclOperation.
+    ///
+    /// Versions 0+.
+    pub operation: i8,
+    /// The AclPermissionType.
+    ///
+    /// Versions 0+.
+    pub permission_type: i8,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for AccessControlEntryRecord {
+    fn default() -> Self {
+        AccessControlEntryRecord {
+            id: Uuid::nil(),
+            resource_type: 0,
+            resource_name: String::new(),
+            pattern_type: 0,
+            principal: String::new(),
+            host: String::new(),
+            operation: 0,
+            permission_type: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl AccessControlEntryRecord {
+    /// The message name.
+    pub const NAME: &'static str = "AccessControlEntryRecord";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 0;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(0);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=0).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "AccessControlEntryRecord", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        write_uuid(w, (&self.id));
+        w.put_i8(*(&self.resource_type));
+        write_string(w, (&self.resource_name), flexible)?;
+        w.put_i8(*(&self.pattern_type));
+        write_string(w, (&self.principal), flexible)?;
+        write_string(w, (&self.host), flexible)?;
+        w.put_i8(*(&self.operation));
+        w.put_i8(*(&self.permission_type));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 16;
+        n += 1;
+        n += string_len((&self.resource_name), flexible);
+        n += 1;
+        n += string_len((&self.principal), flexible);
+        n += string_len((&self.host), flexible);
+        n += 1;
+        n += 1;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=0).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "AccessControlEntryRecord", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.id = read_uuid(buf)?;
+        v.resource_type = read_i8(buf)?;
+        v.resource_name = read_string(buf, flexible, "ResourceName")?;
+        v.pattern_type = read_i8(buf)?;
+        v.principal = read_string(buf, flexible, "Principal")?;
+        v.host = read_string(buf, flexible, "Host")?;
+        v.operation = read_i8(buf)?;
+        v.permission_type = read_i8(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.id = g.uuid();
+        v.resource_type = g.i8();
+        v.resource_name = g.string();
+        v.pattern_type = g.i8();
+        v.principal = g.string();
+        v.host = g.string();
+        v.operation = g.i8();
+        v.permission_type = g.i8();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

@@ -1,0 +1,400 @@
+//! Generated from `BrokerRegistrationRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `BrokerRegistrationRequest` request (api key 62, versions 0-4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BrokerRegistrationRequest {
+    /// The broker ID.
+    ///
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// The cluster id of the broker process.
+    ///
+    /// Versions 0+.
+    pub cluster_id: String,
+    /// The incarnation id of the broker process.
+    ///
+    /// Versions 0+.
+    pub incarnation_id: Uuid,
+    /// The listeners of this broker.
+    ///
+    /// Versions 0+.
+    pub listeners: Vec<Listener>,
+    /// The features on this broker. Note: in v0-v3, features with MinSupportedVersion = 0 are omitted.
+    ///
+    /// Versions 0+.
+    pub features: Vec<Feature>,
+    /// The rack which this broker is in.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub rack: Option<String>,
+    /// If the required configurations for ZK migration are present, this value is set to true.
+    ///
+    /// Versions 1+.
+    pub is_migrating_zk_broker: bool,
+    /// Log directories configured in this broker which are available.
+    ///
+    /// Versions 2+.
+    pub log_dirs: Vec<Uuid>,
+    /// The epoch before a clean shutdown.
+    ///
+    /// Versions 3+.
+    pub previous_broker_epoch: i64,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for BrokerRegistrationRequest {
+    fn default() -> Self {
+        BrokerRegistrationRequest {
+            broker_id: 0,
+            cluster_id: String::new(),
+            incarnation_id: Uuid::nil(),
+            listeners: Vec::<Listener>::new(),
+            features: Vec::<Feature>::new(),
+            rack: Some(String::new()),
+            is_migrating_zk_broker: false,
+            log_dirs: Vec::<Uuid>::new(),
+            previous_broker_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl BrokerRegistrationRequest {
+    /// The message name.
+    pub const NAME: &'static str = "BrokerRegistrationRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 4;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(0);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=4).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "BrokerRegistrationRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        w.put_i32(*(&self.broker_id));
+        write_string(w, (&self.cluster_id), flexible)?;
+        write_uuid(w, (&self.incarnation_id));
+        write_len_prefix(w, (&self.listeners).len(), flexible)?; for e0 in (&self.listeners).iter() { e0.encode(w, version)?; }
+        write_len_prefix(w, (&self.features).len(), flexible)?; for e0 in (&self.features).iter() { e0.encode(w, version)?; }
+        match (&self.rack) { Some(x) => { write_string(w, x, flexible)?; } None => { write_nullable_string(w, None, flexible)?; } }
+        if version >= 1 { write_bool(w, *(&self.is_migrating_zk_broker)); }
+        if !(version >= 1) { if self.is_migrating_zk_broker != false { return Err(EncodeError::FieldNotInVersion { field: "IsMigratingZkBroker", version }); } }
+        if version >= 2 { write_len_prefix(w, (&self.log_dirs).len(), flexible)?; for e0 in (&self.log_dirs).iter() { write_uuid(w, e0); } }
+        if version >= 3 { w.put_i64(*(&self.previous_broker_epoch)); }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += string_len((&self.cluster_id), flexible);
+        n += 16;
+        n += len_prefix_len((&self.listeners).len(), flexible) + (&self.listeners).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        n += len_prefix_len((&self.features).len(), flexible) + (&self.features).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        n += match (&self.rack) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) };
+        if version >= 1 { n += 1; }
+        if version >= 2 { n += len_prefix_len((&self.log_dirs).len(), flexible) + (&self.log_dirs).len() * 16; }
+        if version >= 3 { n += 8; }
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=4).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "BrokerRegistrationRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.broker_id = read_i32(buf)?;
+        v.cluster_id = read_string(buf, flexible, "ClusterId")?;
+        v.incarnation_id = read_uuid(buf)?;
+        v.listeners = { let n = read_array_len_non_null(buf, flexible, "Listeners")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Listener::decode(buf, version)?); } v };
+        v.features = { let n = read_array_len_non_null(buf, flexible, "Features")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Feature::decode(buf, version)?); } v };
+        v.rack = read_nullable_string(buf, flexible)?;
+        if version >= 1 { v.is_migrating_zk_broker = read_bool(buf)?; }
+        if version >= 2 { v.log_dirs = { let n = read_array_len_non_null(buf, flexible, "LogDirs")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_uuid(buf)?); } v }; }
+        if version >= 3 { v.previous_broker_epoch = read_i64(buf)?; }
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.broker_id = g.i32();
+        v.cluster_id = g.string();
+        v.incarnation_id = g.uuid();
+        v.listeners = (0..g.len()).map(|_| Listener::sample(g, version)).collect();
+        v.features = (0..g.len()).map(|_| Feature::sample(g, version)).collect();
+        v.rack = if (true) && g.chance(4) { None } else { Some(g.string()) };
+        if version >= 1 { v.is_migrating_zk_broker = g.bool(); }
+        if version >= 2 { v.log_dirs = (0..g.len()).map(|_| g.uuid()).collect(); }
+        if version >= 3 { v.previous_broker_epoch = g.i64(); }
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// The listeners of this broker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listener {
+    /// The name of the endpoint.
+    ///
+    /// Versions 0+.
+    pub name: String,
+    /// The hostname.
+    ///
+    /// Versions 0+.
+    pub host: String,
+    /// The port.
+    ///
+    /// Versions 0+.
+    pub port: u16,
+    /// The security protocol.
+    ///
+    /// Versions 0+.
+    pub security_protocol: i16,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for Listener {
+    fn default() -> Self {
+        Listener {
+            name: String::new(),
+            host: String::new(),
+            port: 0,
+            security_protocol: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl Listener {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        write_string(w, (&self.name), flexible)?;
+        write_string(w, (&self.host), flexible)?;
+        w.put_u16(*(&self.port));
+        w.put_i16(*(&self.security_protocol));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.name), flexible);
+        n += string_len((&self.host), flexible);
+        n += 2;
+        n += 2;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = read_string(buf, flexible, "Name")?;
+        v.host = read_string(buf, flexible, "Host")?;
+        v.port = read_u16(buf)?;
+        v.security_protocol = read_i16(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = g.string();
+        v.host = g.string();
+        v.port = g.u16();
+        v.security_protocol = g.i16();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// The features on this broker. Note: in v0-v3, features with MinSupportedVersion = 0 are omitted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Feature {
+    /// The feature name.
+    ///
+    /// Versions 0+.
+    pub name: String,
+    /// The minimum supported feature level.
+    ///
+    /// Versions 0+.
+    pub min_supported_version: i16,
+    /// The maximum supported feature level.
+    ///
+    /// Versions 0+.
+    pub max_supported_version: i16,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for Feature {
+    fn default() -> Self {
+        Feature {
+            name: String::new(),
+            min_supported_version: 0,
+            max_supported_version: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl Feature {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        write_string(w, (&self.name), flexible)?;
+        w.put_i16(*(&self.min_supported_version));
+        w.put_i16(*(&self.max_supported_version));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.name), flexible);
+        n += 2;
+        n += 2;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = read_string(buf, flexible, "Name")?;
+        v.min_supported_version = read_i16(buf)?;
+        v.max_supported_version = read_i16(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = g.string();
+        v.min_supported_version = g.i16();
+        v.max_supported_version = g.i16();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

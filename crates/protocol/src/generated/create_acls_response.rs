@@ -1,0 +1,213 @@
+//! Generated from `CreateAclsResponse.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `CreateAclsResponse` response (api key 30, versions 1-3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateAclsResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// The results for each ACL creation.
+    ///
+    /// Versions 0+.
+    pub results: Vec<AclCreationResult>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for CreateAclsResponse {
+    fn default() -> Self {
+        CreateAclsResponse {
+            throttle_time_ms: 0,
+            results: Vec::<AclCreationResult>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl CreateAclsResponse {
+    /// The message name.
+    pub const NAME: &'static str = "CreateAclsResponse";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 1;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 3;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(2);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(1..=3).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "CreateAclsResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        w.put_i32(*(&self.throttle_time_ms));
+        write_len_prefix(w, (&self.results).len(), flexible)?; for e0 in (&self.results).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += len_prefix_len((&self.results).len(), flexible) + (&self.results).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(1..=3).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "CreateAclsResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.throttle_time_ms = read_i32(buf)?;
+        v.results = { let n = read_array_len_non_null(buf, flexible, "Results")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(AclCreationResult::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.throttle_time_ms = g.i32();
+        v.results = (0..g.len()).map(|_| AclCreationResult::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// The results for each ACL creation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AclCreationResult {
+    /// The result error, or zero if there was no error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// The result message, or null if there was no error.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<String>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for AclCreationResult {
+    fn default() -> Self {
+        AclCreationResult {
+            error_code: 0,
+            error_message: Some(String::new()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl AclCreationResult {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        w.put_i16(*(&self.error_code));
+        match (&self.error_message) { Some(x) => { write_string(w, x, flexible)?; } None => { write_nullable_string(w, None, flexible)?; } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 2;
+        n += match (&self.error_message) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) };
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.error_code = read_i16(buf)?;
+        v.error_message = read_nullable_string(buf, flexible)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.error_code = g.i16();
+        v.error_message = if (true) && g.chance(4) { None } else { Some(g.string()) };
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

@@ -1,0 +1,213 @@
+//! Generated from `DeleteGroupsResponse.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `DeleteGroupsResponse` response (api key 42, versions 0-2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeleteGroupsResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// The deletion results.
+    ///
+    /// Versions 0+.
+    pub results: Vec<DeletableGroupResult>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for DeleteGroupsResponse {
+    fn default() -> Self {
+        DeleteGroupsResponse {
+            throttle_time_ms: 0,
+            results: Vec::<DeletableGroupResult>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl DeleteGroupsResponse {
+    /// The message name.
+    pub const NAME: &'static str = "DeleteGroupsResponse";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 2;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(2);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=2).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DeleteGroupsResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        w.put_i32(*(&self.throttle_time_ms));
+        write_len_prefix(w, (&self.results).len(), flexible)?; for e0 in (&self.results).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += len_prefix_len((&self.results).len(), flexible) + (&self.results).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=2).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DeleteGroupsResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.throttle_time_ms = read_i32(buf)?;
+        v.results = { let n = read_array_len_non_null(buf, flexible, "Results")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DeletableGroupResult::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.throttle_time_ms = g.i32();
+        v.results = (0..g.len()).map(|_| DeletableGroupResult::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// The deletion results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeletableGroupResult {
+    /// The group id.
+    ///
+    /// Versions 0+.
+    pub group_id: String,
+    /// The deletion error, or 0 if the deletion succeeded.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for DeletableGroupResult {
+    fn default() -> Self {
+        DeletableGroupResult {
+            group_id: String::new(),
+            error_code: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl DeletableGroupResult {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        write_string(w, (&self.group_id), flexible)?;
+        w.put_i16(*(&self.error_code));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.group_id), flexible);
+        n += 2;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.group_id = read_string(buf, flexible, "GroupId")?;
+        v.error_code = read_i16(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.group_id = g.string();
+        v.error_code = g.i16();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

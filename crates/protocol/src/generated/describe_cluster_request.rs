@@ -1,0 +1,128 @@
+//! Generated from `DescribeClusterRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `DescribeClusterRequest` request (api key 60, versions 0-2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeClusterRequest {
+    /// Whether to include cluster authorized operations.
+    ///
+    /// Versions 0+.
+    pub include_cluster_authorized_operations: bool,
+    /// The endpoint type to describe. 1=brokers, 2=controllers.
+    ///
+    /// Versions 1+.
+    pub endpoint_type: i8,
+    /// Whether to include fenced brokers when listing brokers.
+    ///
+    /// Versions 2+.
+    pub include_fenced_brokers: bool,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for DescribeClusterRequest {
+    fn default() -> Self {
+        DescribeClusterRequest {
+            include_cluster_authorized_operations: false,
+            endpoint_type: 1,
+            include_fenced_brokers: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl DescribeClusterRequest {
+    /// The message name.
+    pub const NAME: &'static str = "DescribeClusterRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 2;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(0);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=2).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DescribeClusterRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        write_bool(w, *(&self.include_cluster_authorized_operations));
+        if version >= 1 { w.put_i8(*(&self.endpoint_type)); }
+        if !(version >= 1) { if self.endpoint_type != 1 { return Err(EncodeError::FieldNotInVersion { field: "EndpointType", version }); } }
+        if version >= 2 { write_bool(w, *(&self.include_fenced_brokers)); }
+        if !(version >= 2) { if self.include_fenced_brokers != false { return Err(EncodeError::FieldNotInVersion { field: "IncludeFencedBrokers", version }); } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 1;
+        if version >= 1 { n += 1; }
+        if version >= 2 { n += 1; }
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=2).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DescribeClusterRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.include_cluster_authorized_operations = read_bool(buf)?;
+        if version >= 1 { v.endpoint_type = read_i8(buf)?; }
+        if version >= 2 { v.include_fenced_brokers = read_bool(buf)?; }
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.include_cluster_authorized_operations = g.bool();
+        if version >= 1 { v.endpoint_type = g.i8(); }
+        if version >= 2 { v.include_fenced_brokers = g.bool(); }
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

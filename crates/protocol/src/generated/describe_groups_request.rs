@@ -1,0 +1,118 @@
+//! Generated from `DescribeGroupsRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `DescribeGroupsRequest` request (api key 15, versions 0-6).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DescribeGroupsRequest {
+    /// The names of the groups to describe.
+    ///
+    /// Versions 0+.
+    pub groups: Vec<String>,
+    /// Whether to include authorized operations.
+    ///
+    /// Versions 3+.
+    pub include_authorized_operations: bool,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for DescribeGroupsRequest {
+    fn default() -> Self {
+        DescribeGroupsRequest {
+            groups: Vec::<String>::new(),
+            include_authorized_operations: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl DescribeGroupsRequest {
+    /// The message name.
+    pub const NAME: &'static str = "DescribeGroupsRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 6;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(5);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=6).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DescribeGroupsRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 5;
+        write_len_prefix(w, (&self.groups).len(), flexible)?; for e0 in (&self.groups).iter() { write_string(w, e0, flexible)?; }
+        if version >= 3 { write_bool(w, *(&self.include_authorized_operations)); }
+        if !(version >= 3) { if self.include_authorized_operations != false { return Err(EncodeError::FieldNotInVersion { field: "IncludeAuthorizedOperations", version }); } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 5;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += len_prefix_len((&self.groups).len(), flexible) + (&self.groups).iter().map(|e0| string_len(e0, flexible)).sum::<usize>();
+        if version >= 3 { n += 1; }
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=6).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DescribeGroupsRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 5;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.groups = { let n = read_array_len_non_null(buf, flexible, "Groups")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "Groups")?); } v };
+        if version >= 3 { v.include_authorized_operations = read_bool(buf)?; }
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 5;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.groups = (0..g.len()).map(|_| g.string()).collect();
+        if version >= 3 { v.include_authorized_operations = g.bool(); }
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

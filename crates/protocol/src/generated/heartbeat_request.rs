@@ -1,0 +1,136 @@
+//! Generated from `HeartbeatRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `HeartbeatRequest` request (api key 12, versions 0-4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeartbeatRequest {
+    /// The group id.
+    ///
+    /// Versions 0+.
+    pub group_id: String,
+    /// The generation of the group.
+    ///
+    /// Versions 0+.
+    pub generation_id: i32,
+    /// The member ID.
+    ///
+    /// Versions 0+.
+    pub member_id: String,
+    /// The unique identifier of the consumer instance provided by end user.
+    ///
+    /// Versions 3+; nullable 3+.
+    pub group_instance_id: Option<String>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for HeartbeatRequest {
+    fn default() -> Self {
+        HeartbeatRequest {
+            group_id: String::new(),
+            generation_id: 0,
+            member_id: String::new(),
+            group_instance_id: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl HeartbeatRequest {
+    /// The message name.
+    pub const NAME: &'static str = "HeartbeatRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 4;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(4);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=4).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "HeartbeatRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        write_string(w, (&self.group_id), flexible)?;
+        w.put_i32(*(&self.generation_id));
+        write_string(w, (&self.member_id), flexible)?;
+        if version >= 3 { match (&self.group_instance_id) { Some(x) => { write_string(w, x, flexible)?; } None => { if !(version >= 3) { return Err(EncodeError::NullNotAllowed { field: "GroupInstanceId", version }); } write_nullable_string(w, None, flexible)?; } } }
+        if !(version >= 3) { if self.group_instance_id != None { return Err(EncodeError::FieldNotInVersion { field: "GroupInstanceId", version }); } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.group_id), flexible);
+        n += 4;
+        n += string_len((&self.member_id), flexible);
+        if version >= 3 { n += match (&self.group_instance_id) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) }; }
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=4).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "HeartbeatRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.group_id = read_string(buf, flexible, "GroupId")?;
+        v.generation_id = read_i32(buf)?;
+        v.member_id = read_string(buf, flexible, "MemberId")?;
+        if version >= 3 { v.group_instance_id = if version >= 3 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "GroupInstanceId")?) }; }
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.group_id = g.string();
+        v.generation_id = g.i32();
+        v.member_id = g.string();
+        if version >= 3 { v.group_instance_id = if (version >= 3) && g.chance(4) { None } else { Some(g.string()) }; }
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

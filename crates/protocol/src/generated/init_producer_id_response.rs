@@ -1,0 +1,155 @@
+//! Generated from `InitProducerIdResponse.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `InitProducerIdResponse` response (api key 22, versions 0-6).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InitProducerIdResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// The error code, or 0 if there was no error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// The current producer id.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// The current epoch associated with the producer id.
+    ///
+    /// Versions 0+.
+    pub producer_epoch: i16,
+    /// The producer id for ongoing transaction when KeepPreparedTxn is used, -1 if there is no transaction ongoing.
+    ///
+    /// Versions 6+.
+    pub ongoing_txn_producer_id: i64,
+    /// The epoch associated with the  producer id for ongoing transaction when KeepPreparedTxn is used, -1 if there is no transaction ongoing.
+    ///
+    /// Versions 6+.
+    pub ongoing_txn_producer_epoch: i16,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for InitProducerIdResponse {
+    fn default() -> Self {
+        InitProducerIdResponse {
+            throttle_time_ms: 0,
+            error_code: 0,
+            producer_id: -1,
+            producer_epoch: 0,
+            ongoing_txn_producer_id: -1,
+            ongoing_txn_producer_epoch: -1,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl InitProducerIdResponse {
+    /// The message name.
+    pub const NAME: &'static str = "InitProducerIdResponse";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 6;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(2);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=6).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "InitProducerIdResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        w.put_i32(*(&self.throttle_time_ms));
+        w.put_i16(*(&self.error_code));
+        w.put_i64(*(&self.producer_id));
+        w.put_i16(*(&self.producer_epoch));
+        if version >= 6 { w.put_i64(*(&self.ongoing_txn_producer_id)); }
+        if !(version >= 6) { if self.ongoing_txn_producer_id != -1 { return Err(EncodeError::FieldNotInVersion { field: "OngoingTxnProducerId", version }); } }
+        if version >= 6 { w.put_i16(*(&self.ongoing_txn_producer_epoch)); }
+        if !(version >= 6) { if self.ongoing_txn_producer_epoch != -1 { return Err(EncodeError::FieldNotInVersion { field: "OngoingTxnProducerEpoch", version }); } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += 2;
+        n += 8;
+        n += 2;
+        if version >= 6 { n += 8; }
+        if version >= 6 { n += 2; }
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=6).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "InitProducerIdResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.throttle_time_ms = read_i32(buf)?;
+        v.error_code = read_i16(buf)?;
+        v.producer_id = read_i64(buf)?;
+        v.producer_epoch = read_i16(buf)?;
+        if version >= 6 { v.ongoing_txn_producer_id = read_i64(buf)?; }
+        if version >= 6 { v.ongoing_txn_producer_epoch = read_i16(buf)?; }
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.throttle_time_ms = g.i32();
+        v.error_code = g.i16();
+        v.producer_id = g.i64();
+        v.producer_epoch = g.i16();
+        if version >= 6 { v.ongoing_txn_producer_id = g.i64(); }
+        if version >= 6 { v.ongoing_txn_producer_epoch = g.i16(); }
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

@@ -1,0 +1,235 @@
+//! Generated from `LeaveGroupResponse.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `LeaveGroupResponse` response (api key 13, versions 0-5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaveGroupResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
+    ///
+    /// Versions 1+.
+    pub throttle_time_ms: i32,
+    /// The error code, or 0 if there was no error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// List of leaving member responses.
+    ///
+    /// Versions 3+.
+    pub members: Vec<MemberResponse>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for LeaveGroupResponse {
+    fn default() -> Self {
+        LeaveGroupResponse {
+            throttle_time_ms: 0,
+            error_code: 0,
+            members: Vec::<MemberResponse>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl LeaveGroupResponse {
+    /// The message name.
+    pub const NAME: &'static str = "LeaveGroupResponse";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 5;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(4);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=5).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "LeaveGroupResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        if version >= 1 { w.put_i32(*(&self.throttle_time_ms)); }
+        w.put_i16(*(&self.error_code));
+        if version >= 3 { write_len_prefix(w, (&self.members).len(), flexible)?; for e0 in (&self.members).iter() { e0.encode(w, version)?; } }
+        if !(version >= 3) { if self.members != Vec::<MemberResponse>::new() { return Err(EncodeError::FieldNotInVersion { field: "Members", version }); } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        if version >= 1 { n += 4; }
+        n += 2;
+        if version >= 3 { n += len_prefix_len((&self.members).len(), flexible) + (&self.members).iter().map(|e0| e0.encoded_len(version)).sum::<usize>(); }
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=5).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "LeaveGroupResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version >= 1 { v.throttle_time_ms = read_i32(buf)?; }
+        v.error_code = read_i16(buf)?;
+        if version >= 3 { v.members = { let n = read_array_len_non_null(buf, flexible, "Members")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(MemberResponse::decode(buf, version)?); } v }; }
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version >= 1 { v.throttle_time_ms = g.i32(); }
+        v.error_code = g.i16();
+        if version >= 3 { v.members = (0..g.len()).map(|_| MemberResponse::sample(g, version)).collect(); }
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// List of leaving member responses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberResponse {
+    /// The member ID to remove from the group.
+    ///
+    /// Versions 3+.
+    pub member_id: String,
+    /// The group instance ID to remove from the group.
+    ///
+    /// Versions 3+; nullable 3+.
+    pub group_instance_id: Option<String>,
+    /// The error code, or 0 if there was no error.
+    ///
+    /// Versions 3+.
+    pub error_code: i16,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for MemberResponse {
+    fn default() -> Self {
+        MemberResponse {
+            member_id: String::new(),
+            group_instance_id: Some(String::new()),
+            error_code: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl MemberResponse {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        if version >= 3 { write_string(w, (&self.member_id), flexible)?; }
+        if !(version >= 3) { if self.member_id != String::new() { return Err(EncodeError::FieldNotInVersion { field: "MemberId", version }); } }
+        if version >= 3 { match (&self.group_instance_id) { Some(x) => { write_string(w, x, flexible)?; } None => { if !(version >= 3) { return Err(EncodeError::NullNotAllowed { field: "GroupInstanceId", version }); } write_nullable_string(w, None, flexible)?; } } }
+        if !(version >= 3) { if self.group_instance_id != Some(String::new()) { return Err(EncodeError::FieldNotInVersion { field: "GroupInstanceId", version }); } }
+        if version >= 3 { w.put_i16(*(&self.error_code)); }
+        if !(version >= 3) { if self.error_code != 0 { return Err(EncodeError::FieldNotInVersion { field: "ErrorCode", version }); } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        if version >= 3 { n += string_len((&self.member_id), flexible); }
+        if version >= 3 { n += match (&self.group_instance_id) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) }; }
+        if version >= 3 { n += 2; }
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version >= 3 { v.member_id = read_string(buf, flexible, "MemberId")?; }
+        if version >= 3 { v.group_instance_id = if version >= 3 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "GroupInstanceId")?) }; }
+        if version >= 3 { v.error_code = read_i16(buf)?; }
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version >= 3 { v.member_id = g.string(); }
+        if version >= 3 { v.group_instance_id = if (version >= 3) && g.chance(4) { None } else { Some(g.string()) }; }
+        if version >= 3 { v.error_code = g.i16(); }
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

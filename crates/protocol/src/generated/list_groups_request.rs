@@ -1,0 +1,119 @@
+//! Generated from `ListGroupsRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `ListGroupsRequest` request (api key 16, versions 0-5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListGroupsRequest {
+    /// The states of the groups we want to list. If empty, all groups are returned with their state.
+    ///
+    /// Versions 4+.
+    pub states_filter: Vec<String>,
+    /// The types of the groups we want to list. If empty, all groups are returned with their type.
+    ///
+    /// Versions 5+.
+    pub types_filter: Vec<String>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for ListGroupsRequest {
+    fn default() -> Self {
+        ListGroupsRequest {
+            states_filter: Vec::<String>::new(),
+            types_filter: Vec::<String>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl ListGroupsRequest {
+    /// The message name.
+    pub const NAME: &'static str = "ListGroupsRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 5;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(3);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=5).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "ListGroupsRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 3;
+        if version >= 4 { write_len_prefix(w, (&self.states_filter).len(), flexible)?; for e0 in (&self.states_filter).iter() { write_string(w, e0, flexible)?; } }
+        if !(version >= 4) { if self.states_filter != Vec::<String>::new() { return Err(EncodeError::FieldNotInVersion { field: "StatesFilter", version }); } }
+        if version >= 5 { write_len_prefix(w, (&self.types_filter).len(), flexible)?; for e0 in (&self.types_filter).iter() { write_string(w, e0, flexible)?; } }
+        if !(version >= 5) { if self.types_filter != Vec::<String>::new() { return Err(EncodeError::FieldNotInVersion { field: "TypesFilter", version }); } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 3;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        if version >= 4 { n += len_prefix_len((&self.states_filter).len(), flexible) + (&self.states_filter).iter().map(|e0| string_len(e0, flexible)).sum::<usize>(); }
+        if version >= 5 { n += len_prefix_len((&self.types_filter).len(), flexible) + (&self.types_filter).iter().map(|e0| string_len(e0, flexible)).sum::<usize>(); }
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=5).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "ListGroupsRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 3;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version >= 4 { v.states_filter = { let n = read_array_len_non_null(buf, flexible, "StatesFilter")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "StatesFilter")?); } v }; }
+        if version >= 5 { v.types_filter = { let n = read_array_len_non_null(buf, flexible, "TypesFilter")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "TypesFilter")?); } v }; }
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 3;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version >= 4 { v.states_filter = (0..g.len()).map(|_| g.string()).collect(); }
+        if version >= 5 { v.types_filter = (0..g.len()).map(|_| g.string()).collect(); }
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

@@ -1,0 +1,97 @@
+//! Generated from `OffsetCommitKey.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `OffsetCommitKey` coordinator-key (type 1, versions 0-0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetCommitKey {
+    /// The consumer group id.
+    ///
+    /// Versions 0.
+    pub group: String,
+    /// The topic name.
+    ///
+    /// Versions 0.
+    pub topic: String,
+    /// The topic partition index.
+    ///
+    /// Versions 0.
+    pub partition: i32,
+}
+
+impl Default for OffsetCommitKey {
+    fn default() -> Self {
+        OffsetCommitKey {
+            group: String::new(),
+            topic: String::new(),
+            partition: 0,
+        }
+    }
+}
+
+impl OffsetCommitKey {
+    /// The message name.
+    pub const NAME: &'static str = "OffsetCommitKey";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 0;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = None;
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=0).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "OffsetCommitKey", version }); }
+        #[allow(unused_variables)]
+        let flexible = false;
+        write_string(w, (&self.group), flexible)?;
+        write_string(w, (&self.topic), flexible)?;
+        w.put_i32(*(&self.partition));
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = false;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.group), flexible);
+        n += string_len((&self.topic), flexible);
+        n += 4;
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=0).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "OffsetCommitKey", version }); }
+        #[allow(unused_variables)]
+        let flexible = false;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.group = read_string(buf, flexible, "group")?;
+        v.topic = read_string(buf, flexible, "topic")?;
+        v.partition = read_i32(buf)?;
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = false;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.group = g.string();
+        v.topic = g.string();
+        v.partition = g.i32();
+        v
+    }
+}

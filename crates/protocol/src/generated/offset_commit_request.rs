@@ -1,0 +1,373 @@
+//! Generated from `OffsetCommitRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `OffsetCommitRequest` request (api key 8, versions 2-10).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetCommitRequest {
+    /// The unique group identifier.
+    ///
+    /// Versions 0+.
+    pub group_id: String,
+    /// The generation of the group if using the classic group protocol or the member epoch if using the consumer protocol.
+    ///
+    /// Versions 1+.
+    pub generation_id_or_member_epoch: i32,
+    /// The member ID assigned by the group coordinator.
+    ///
+    /// Versions 1+.
+    pub member_id: String,
+    /// The unique identifier of the consumer instance provided by end user.
+    ///
+    /// Versions 7+; nullable 7+.
+    pub group_instance_id: Option<String>,
+    /// The time period in ms to retain the offset.
+    ///
+    /// Versions 2-4.
+    pub retention_time_ms: i64,
+    /// The topics to commit offsets for.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<OffsetCommitRequestTopic>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for OffsetCommitRequest {
+    fn default() -> Self {
+        OffsetCommitRequest {
+            group_id: String::new(),
+            generation_id_or_member_epoch: -1,
+            member_id: String::new(),
+            group_instance_id: None,
+            retention_time_ms: -1,
+            topics: Vec::<OffsetCommitRequestTopic>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl OffsetCommitRequest {
+    /// The message name.
+    pub const NAME: &'static str = "OffsetCommitRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 2;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 10;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(8);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(2..=10).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "OffsetCommitRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        write_string(w, (&self.group_id), flexible)?;
+        w.put_i32(*(&self.generation_id_or_member_epoch));
+        write_string(w, (&self.member_id), flexible)?;
+        if version >= 7 { match (&self.group_instance_id) { Some(x) => { write_string(w, x, flexible)?; } None => { if !(version >= 7) { return Err(EncodeError::NullNotAllowed { field: "GroupInstanceId", version }); } write_nullable_string(w, None, flexible)?; } } }
+        if !(version >= 7) { if self.group_instance_id != None { return Err(EncodeError::FieldNotInVersion { field: "GroupInstanceId", version }); } }
+        if version <= 4 { w.put_i64(*(&self.retention_time_ms)); }
+        write_len_prefix(w, (&self.topics).len(), flexible)?; for e0 in (&self.topics).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.group_id), flexible);
+        n += 4;
+        n += string_len((&self.member_id), flexible);
+        if version >= 7 { n += match (&self.group_instance_id) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) }; }
+        if version <= 4 { n += 8; }
+        n += len_prefix_len((&self.topics).len(), flexible) + (&self.topics).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(2..=10).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "OffsetCommitRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.group_id = read_string(buf, flexible, "GroupId")?;
+        v.generation_id_or_member_epoch = read_i32(buf)?;
+        v.member_id = read_string(buf, flexible, "MemberId")?;
+        if version >= 7 { v.group_instance_id = if version >= 7 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "GroupInstanceId")?) }; }
+        if version <= 4 { v.retention_time_ms = read_i64(buf)?; }
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetCommitRequestTopic::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.group_id = g.string();
+        v.generation_id_or_member_epoch = g.i32();
+        v.member_id = g.string();
+        if version >= 7 { v.group_instance_id = if (version >= 7) && g.chance(4) { None } else { Some(g.string()) }; }
+        if version <= 4 { v.retention_time_ms = g.i64(); }
+        v.topics = (0..g.len()).map(|_| OffsetCommitRequestTopic::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// The topics to commit offsets for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetCommitRequestTopic {
+    /// The topic name.
+    ///
+    /// Versions 0-9.
+    pub name: String,
+    /// The topic ID.
+    ///
+    /// Versions 10+.
+    pub topic_id: Uuid,
+    /// Each partition to commit offsets for.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<OffsetCommitRequestPartition>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for OffsetCommitRequestTopic {
+    fn default() -> Self {
+        OffsetCommitRequestTopic {
+            name: String::new(),
+            topic_id: Uuid::nil(),
+            partitions: Vec::<OffsetCommitRequestPartition>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl OffsetCommitRequestTopic {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        if version <= 9 { write_string(w, (&self.name), flexible)?; }
+        if version >= 10 { write_uuid(w, (&self.topic_id)); }
+        write_len_prefix(w, (&self.partitions).len(), flexible)?; for e0 in (&self.partitions).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        if version <= 9 { n += string_len((&self.name), flexible); }
+        if version >= 10 { n += 16; }
+        n += len_prefix_len((&self.partitions).len(), flexible) + (&self.partitions).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version <= 9 { v.name = read_string(buf, flexible, "Name")?; }
+        if version >= 10 { v.topic_id = read_uuid(buf)?; }
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetCommitRequestPartition::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version <= 9 { v.name = g.string(); }
+        if version >= 10 { v.topic_id = g.uuid(); }
+        v.partitions = (0..g.len()).map(|_| OffsetCommitRequestPartition::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// Each partition to commit offsets for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetCommitRequestPartition {
+    /// The partition index.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// The message offset to be committed.
+    ///
+    /// Versions 0+.
+    pub committed_offset: i64,
+    /// The leader epoch of this partition.
+    ///
+    /// Versions 6+.
+    pub committed_leader_epoch: i32,
+    /// Any associated metadata the client wants to keep.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub committed_metadata: Option<String>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for OffsetCommitRequestPartition {
+    fn default() -> Self {
+        OffsetCommitRequestPartition {
+            partition_index: 0,
+            committed_offset: 0,
+            committed_leader_epoch: -1,
+            committed_metadata: Some(String::new()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl OffsetCommitRequestPartition {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        w.put_i32(*(&self.partition_index));
+        w.put_i64(*(&self.committed_offset));
+        if version >= 6 { w.put_i32(*(&self.committed_leader_epoch)); }
+        match (&self.committed_metadata) { Some(x) => { write_string(w, x, flexible)?; } None => { write_nullable_string(w, None, flexible)?; } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += 8;
+        if version >= 6 { n += 4; }
+        n += match (&self.committed_metadata) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) };
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.partition_index = read_i32(buf)?;
+        v.committed_offset = read_i64(buf)?;
+        if version >= 6 { v.committed_leader_epoch = read_i32(buf)?; }
+        v.committed_metadata = read_nullable_string(buf, flexible)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.partition_index = g.i32();
+        v.committed_offset = g.i64();
+        if version >= 6 { v.committed_leader_epoch = g.i32(); }
+        v.committed_metadata = if (true) && g.chance(4) { None } else { Some(g.string()) };
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

@@ -1,0 +1,318 @@
+//! Generated from `OffsetCommitResponse.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `OffsetCommitResponse` response (api key 8, versions 2-10).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetCommitResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
+    ///
+    /// Versions 3+.
+    pub throttle_time_ms: i32,
+    /// The responses for each topic.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<OffsetCommitResponseTopic>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for OffsetCommitResponse {
+    fn default() -> Self {
+        OffsetCommitResponse {
+            throttle_time_ms: 0,
+            topics: Vec::<OffsetCommitResponseTopic>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl OffsetCommitResponse {
+    /// The message name.
+    pub const NAME: &'static str = "OffsetCommitResponse";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 2;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 10;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(8);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(2..=10).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "OffsetCommitResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        if version >= 3 { w.put_i32(*(&self.throttle_time_ms)); }
+        write_len_prefix(w, (&self.topics).len(), flexible)?; for e0 in (&self.topics).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        if version >= 3 { n += 4; }
+        n += len_prefix_len((&self.topics).len(), flexible) + (&self.topics).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(2..=10).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "OffsetCommitResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version >= 3 { v.throttle_time_ms = read_i32(buf)?; }
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetCommitResponseTopic::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version >= 3 { v.throttle_time_ms = g.i32(); }
+        v.topics = (0..g.len()).map(|_| OffsetCommitResponseTopic::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// The responses for each topic.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetCommitResponseTopic {
+    /// The topic name.
+    ///
+    /// Versions 0-9.
+    pub name: String,
+    /// The topic ID.
+    ///
+    /// Versions 10+.
+    pub topic_id: Uuid,
+    /// The responses for each partition in the topic.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<OffsetCommitResponsePartition>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for OffsetCommitResponseTopic {
+    fn default() -> Self {
+        OffsetCommitResponseTopic {
+            name: String::new(),
+            topic_id: Uuid::nil(),
+            partitions: Vec::<OffsetCommitResponsePartition>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl OffsetCommitResponseTopic {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        if version <= 9 { write_string(w, (&self.name), flexible)?; }
+        if version >= 10 { write_uuid(w, (&self.topic_id)); }
+        write_len_prefix(w, (&self.partitions).len(), flexible)?; for e0 in (&self.partitions).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        if version <= 9 { n += string_len((&self.name), flexible); }
+        if version >= 10 { n += 16; }
+        n += len_prefix_len((&self.partitions).len(), flexible) + (&self.partitions).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version <= 9 { v.name = read_string(buf, flexible, "Name")?; }
+        if version >= 10 { v.topic_id = read_uuid(buf)?; }
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetCommitResponsePartition::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version <= 9 { v.name = g.string(); }
+        if version >= 10 { v.topic_id = g.uuid(); }
+        v.partitions = (0..g.len()).map(|_| OffsetCommitResponsePartition::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// The responses for each partition in the topic.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetCommitResponsePartition {
+    /// The partition index.
+    ///
+    /// Versions 0+.
+    pub partition_index: i32,
+    /// The error code, or 0 if there was no error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for OffsetCommitResponsePartition {
+    fn default() -> Self {
+        OffsetCommitResponsePartition {
+            partition_index: 0,
+            error_code: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl OffsetCommitResponsePartition {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        w.put_i32(*(&self.partition_index));
+        w.put_i16(*(&self.error_code));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += 2;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.partition_index = read_i32(buf)?;
+        v.error_code = read_i16(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 8;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.partition_index = g.i32();
+        v.error_code = g.i16();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

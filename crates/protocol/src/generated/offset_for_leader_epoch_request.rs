@@ -1,0 +1,318 @@
+//! Generated from `OffsetForLeaderEpochRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `OffsetForLeaderEpochRequest` request (api key 23, versions 2-4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetForLeaderEpochRequest {
+    /// The broker ID of the follower, of -1 if this request is from a consumer.
+    ///
+    /// Versions 3+.
+    pub replica_id: i32,
+    /// Each topic to get offsets for.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<OffsetForLeaderTopic>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for OffsetForLeaderEpochRequest {
+    fn default() -> Self {
+        OffsetForLeaderEpochRequest {
+            replica_id: -2,
+            topics: Vec::<OffsetForLeaderTopic>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl OffsetForLeaderEpochRequest {
+    /// The message name.
+    pub const NAME: &'static str = "OffsetForLeaderEpochRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 2;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 4;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(4);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(2..=4).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "OffsetForLeaderEpochRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        if version >= 3 { w.put_i32(*(&self.replica_id)); }
+        write_len_prefix(w, (&self.topics).len(), flexible)?; for e0 in (&self.topics).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        if version >= 3 { n += 4; }
+        n += len_prefix_len((&self.topics).len(), flexible) + (&self.topics).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(2..=4).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "OffsetForLeaderEpochRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version >= 3 { v.replica_id = read_i32(buf)?; }
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetForLeaderTopic::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        if version >= 3 { v.replica_id = g.i32(); }
+        v.topics = (0..g.len()).map(|_| OffsetForLeaderTopic::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// Each topic to get offsets for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetForLeaderTopic {
+    /// The topic name.
+    ///
+    /// Versions 0+.
+    pub topic: String,
+    /// Each partition to get offsets for.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<OffsetForLeaderPartition>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for OffsetForLeaderTopic {
+    fn default() -> Self {
+        OffsetForLeaderTopic {
+            topic: String::new(),
+            partitions: Vec::<OffsetForLeaderPartition>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl OffsetForLeaderTopic {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        write_string(w, (&self.topic), flexible)?;
+        write_len_prefix(w, (&self.partitions).len(), flexible)?; for e0 in (&self.partitions).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.topic), flexible);
+        n += len_prefix_len((&self.partitions).len(), flexible) + (&self.partitions).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.topic = read_string(buf, flexible, "Topic")?;
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetForLeaderPartition::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.topic = g.string();
+        v.partitions = (0..g.len()).map(|_| OffsetForLeaderPartition::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// Each partition to get offsets for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetForLeaderPartition {
+    /// The partition index.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// An epoch used to fence consumers/replicas with old metadata. If the epoch provided by the client is larger than the current epoch known to the broker, then the UNKNOWN_LEADER_EPOCH error code will be returned. If the provided epoch is smaller, then the FENCED_LEADER_EPOCH error code will be returned.
+    ///
+    /// Versions 2+.
+    pub current_leader_epoch: i32,
+    /// The epoch to look up an offset for.
+    ///
+    /// Versions 0+.
+    pub leader_epoch: i32,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for OffsetForLeaderPartition {
+    fn default() -> Self {
+        OffsetForLeaderPartition {
+            partition: 0,
+            current_leader_epoch: -1,
+            leader_epoch: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl OffsetForLeaderPartition {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        w.put_i32(*(&self.partition));
+        w.put_i32(*(&self.current_leader_epoch));
+        w.put_i32(*(&self.leader_epoch));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += 4;
+        n += 4;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.partition = read_i32(buf)?;
+        v.current_leader_epoch = read_i32(buf)?;
+        v.leader_epoch = read_i32(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 4;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.partition = g.i32();
+        v.current_leader_epoch = g.i32();
+        v.leader_epoch = g.i32();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

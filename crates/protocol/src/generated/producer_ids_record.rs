@@ -1,0 +1,126 @@
+//! Generated from `ProducerIdsRecord.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `ProducerIdsRecord` metadata (type 15, versions 0-0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProducerIdsRecord {
+    /// The ID of the requesting broker
+    ///
+    /// Versions 0+.
+    pub broker_id: i32,
+    /// The epoch of the requesting broker
+    ///
+    /// Versions 0+.
+    pub broker_epoch: i64,
+    /// The next producerId that will be assigned (i.e. the first producerId in the next assigned block)
+    ///
+    /// Versions 0+.
+    pub next_producer_id: i64,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for ProducerIdsRecord {
+    fn default() -> Self {
+        ProducerIdsRecord {
+            broker_id: 0,
+            broker_epoch: -1,
+            next_producer_id: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl ProducerIdsRecord {
+    /// The message name.
+    pub const NAME: &'static str = "ProducerIdsRecord";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 0;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(0);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=0).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "ProducerIdsRecord", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        w.put_i32(*(&self.broker_id));
+        w.put_i64(*(&self.broker_epoch));
+        w.put_i64(*(&self.next_producer_id));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += 8;
+        n += 8;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=0).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "ProducerIdsRecord", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.broker_id = read_i32(buf)?;
+        v.broker_epoch = read_i64(buf)?;
+        v.next_producer_id = read_i64(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.broker_id = g.i32();
+        v.broker_epoch = g.i64();
+        v.next_producer_id = g.i64();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

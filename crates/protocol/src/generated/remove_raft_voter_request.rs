@@ -1,0 +1,126 @@
+//! Generated from `RemoveRaftVoterRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `RemoveRaftVoterRequest` request (api key 81, versions 0-0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoveRaftVoterRequest {
+    /// The cluster id of the request.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub cluster_id: Option<String>,
+    /// The replica id of the voter getting removed from the topic partition.
+    ///
+    /// Versions 0+.
+    pub voter_id: i32,
+    /// The directory id of the voter getting removed from the topic partition.
+    ///
+    /// Versions 0+.
+    pub voter_directory_id: Uuid,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for RemoveRaftVoterRequest {
+    fn default() -> Self {
+        RemoveRaftVoterRequest {
+            cluster_id: Some(String::new()),
+            voter_id: 0,
+            voter_directory_id: Uuid::nil(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl RemoveRaftVoterRequest {
+    /// The message name.
+    pub const NAME: &'static str = "RemoveRaftVoterRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 0;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(0);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=0).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "RemoveRaftVoterRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        match (&self.cluster_id) { Some(x) => { write_string(w, x, flexible)?; } None => { write_nullable_string(w, None, flexible)?; } }
+        w.put_i32(*(&self.voter_id));
+        write_uuid(w, (&self.voter_directory_id));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += match (&self.cluster_id) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) };
+        n += 4;
+        n += 16;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=0).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "RemoveRaftVoterRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.cluster_id = read_nullable_string(buf, flexible)?;
+        v.voter_id = read_i32(buf)?;
+        v.voter_directory_id = read_uuid(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.cluster_id = if (true) && g.chance(4) { None } else { Some(g.string()) };
+        v.voter_id = g.i32();
+        v.voter_directory_id = g.uuid();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

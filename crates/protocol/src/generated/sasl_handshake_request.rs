@@ -1,0 +1,79 @@
+//! Generated from `SaslHandshakeRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `SaslHandshakeRequest` request (api key 17, versions 0-1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SaslHandshakeRequest {
+    /// The SASL mechanism chosen by the client.
+    ///
+    /// Versions 0+.
+    pub mechanism: String,
+}
+
+impl Default for SaslHandshakeRequest {
+    fn default() -> Self {
+        SaslHandshakeRequest {
+            mechanism: String::new(),
+        }
+    }
+}
+
+impl SaslHandshakeRequest {
+    /// The message name.
+    pub const NAME: &'static str = "SaslHandshakeRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 1;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = None;
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=1).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "SaslHandshakeRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = false;
+        write_string(w, (&self.mechanism), flexible)?;
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = false;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.mechanism), flexible);
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=1).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "SaslHandshakeRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = false;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.mechanism = read_string(buf, flexible, "Mechanism")?;
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = false;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.mechanism = g.string();
+        v
+    }
+}

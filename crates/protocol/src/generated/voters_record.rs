@@ -1,0 +1,432 @@
+//! Generated from `VotersRecord.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `VotersRecord` data (versions 0-0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VotersRecord {
+    /// The version of the voters record.
+    ///
+    /// Versions 0+.
+    pub version: i16,
+    /// The set of voters in the quorum for this epoch.
+    ///
+    /// Versions 0+.
+    pub voters: Vec<Voter>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for VotersRecord {
+    fn default() -> Self {
+        VotersRecord {
+            version: 0,
+            voters: Vec::<Voter>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl VotersRecord {
+    /// The message name.
+    pub const NAME: &'static str = "VotersRecord";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 0;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(0);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=0).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "VotersRecord", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        w.put_i16(*(&self.version));
+        write_len_prefix(w, (&self.voters).len(), flexible)?; for e0 in (&self.voters).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 2;
+        n += len_prefix_len((&self.voters).len(), flexible) + (&self.voters).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=0).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "VotersRecord", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.version = read_i16(buf)?;
+        v.voters = { let n = read_array_len_non_null(buf, flexible, "Voters")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Voter::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.version = g.i16();
+        v.voters = (0..g.len()).map(|_| Voter::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// The set of voters in the quorum for this epoch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Voter {
+    /// The replica id of the voter in the topic partition.
+    ///
+    /// Versions 0+.
+    pub voter_id: i32,
+    /// The directory id of the voter in the topic partition.
+    ///
+    /// Versions 0+.
+    pub voter_directory_id: Uuid,
+    /// The endpoint that can be used to communicate with the voter.
+    ///
+    /// Versions 0+.
+    pub endpoints: Vec<Endpoint>,
+    /// The range of versions of the protocol that the replica supports.
+    ///
+    /// Versions 0+.
+    pub k_raft_version_feature: KRaftVersionFeature,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for Voter {
+    fn default() -> Self {
+        Voter {
+            voter_id: 0,
+            voter_directory_id: Uuid::nil(),
+            endpoints: Vec::<Endpoint>::new(),
+            k_raft_version_feature: KRaftVersionFeature::default(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl Voter {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        w.put_i32(*(&self.voter_id));
+        write_uuid(w, (&self.voter_directory_id));
+        write_len_prefix(w, (&self.endpoints).len(), flexible)?; for e0 in (&self.endpoints).iter() { e0.encode(w, version)?; }
+        (&self.k_raft_version_feature).encode(w, version)?;
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += 16;
+        n += len_prefix_len((&self.endpoints).len(), flexible) + (&self.endpoints).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        n += (&self.k_raft_version_feature).encoded_len(version);
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.voter_id = read_i32(buf)?;
+        v.voter_directory_id = read_uuid(buf)?;
+        v.endpoints = { let n = read_array_len_non_null(buf, flexible, "Endpoints")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Endpoint::decode(buf, version)?); } v };
+        v.k_raft_version_feature = KRaftVersionFeature::decode(buf, version)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.voter_id = g.i32();
+        v.voter_directory_id = g.uuid();
+        v.endpoints = (0..g.len()).map(|_| Endpoint::sample(g, version)).collect();
+        v.k_raft_version_feature = KRaftVersionFeature::sample(g, version);
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// The endpoint that can be used to communicate with the voter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Endpoint {
+    /// The name of the endpoint.
+    ///
+    /// Versions 0+.
+    pub name: String,
+    /// The hostname.
+    ///
+    /// Versions 0+.
+    pub host: String,
+    /// The port.
+    ///
+    /// Versions 0+.
+    pub port: u16,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for Endpoint {
+    fn default() -> Self {
+        Endpoint {
+            name: String::new(),
+            host: String::new(),
+            port: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl Endpoint {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        write_string(w, (&self.name), flexible)?;
+        write_string(w, (&self.host), flexible)?;
+        w.put_u16(*(&self.port));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.name), flexible);
+        n += string_len((&self.host), flexible);
+        n += 2;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = read_string(buf, flexible, "Name")?;
+        v.host = read_string(buf, flexible, "Host")?;
+        v.port = read_u16(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = g.string();
+        v.host = g.string();
+        v.port = g.u16();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}
+
+/// The range of versions of the protocol that the replica supports.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KRaftVersionFeature {
+    /// The minimum supported KRaft protocol version.
+    ///
+    /// Versions 0+.
+    pub min_supported_version: i16,
+    /// The maximum supported KRaft protocol version.
+    ///
+    /// Versions 0+.
+    pub max_supported_version: i16,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for KRaftVersionFeature {
+    fn default() -> Self {
+        KRaftVersionFeature {
+            min_supported_version: 0,
+            max_supported_version: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl KRaftVersionFeature {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        w.put_i16(*(&self.min_supported_version));
+        w.put_i16(*(&self.max_supported_version));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 2;
+        n += 2;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.min_supported_version = read_i16(buf)?;
+        v.max_supported_version = read_i16(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.min_supported_version = g.i16();
+        v.max_supported_version = g.i16();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+}

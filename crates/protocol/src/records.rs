@@ -1,0 +1,1 @@
+//! Record batches v2.

@@ -1,0 +1,1 @@
+//! Shared helpers for fjord integration tests against real Kafka clients.
