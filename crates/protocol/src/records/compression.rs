@@ -232,6 +232,19 @@ mod tests {
     }
 
     #[test]
+    fn snappy_is_written_with_javas_xerial_framing() {
+        let c = compress(Compression::Snappy, b"abcabcabc").unwrap();
+        assert_eq!(
+            &c[..16],
+            &XERIAL_HEADER,
+            "magic, version 1, compatible version 1"
+        );
+        let block_len = i32::from_be_bytes([c[16], c[17], c[18], c[19]]) as usize;
+        assert_eq!(c.len(), 20 + block_len);
+    }
+
+    /// librdkafka 2.12 writes raw snappy blocks without the xerial header.
+    #[test]
     fn raw_snappy_is_accepted() {
         let data = b"hello hello hello hello".to_vec();
         let raw = snap::raw::Encoder::new().compress_vec(&data).unwrap();
