@@ -707,10 +707,11 @@ fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(),
     if has_flexible {
         writeln!(out, "        if flexible {{").unwrap();
         writeln!(out, "            let count = read_tagged_count(buf)?;").unwrap();
+        writeln!(out, "            let mut last_tag = None;").unwrap();
         writeln!(out, "            for _ in 0..count {{").unwrap();
         writeln!(
             out,
-            "                let (tag, mut field) = read_tagged_field(buf)?;"
+            "                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;"
         )
         .unwrap();
         writeln!(out, "                match tag {{").unwrap();

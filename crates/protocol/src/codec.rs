@@ -464,9 +464,18 @@ pub fn nullable_bytes_len(b: Option<&Bytes>, compact: bool) -> usize {
     b.map_or(null_len(compact), |b| bytes_len(b, compact))
 }
 
-/// Reads one tagged field header: its tag and a buffer holding exactly its value.
-pub fn read_tagged_field(buf: &mut Bytes) -> Result<(u32, Bytes), DecodeError> {
+/// Reads one tagged field header: its tag and a buffer holding exactly its value. Tags must
+/// come in strictly ascending order (as every Kafka writer sends them); `last` carries the
+/// previous tag of the section.
+pub fn read_tagged_field(
+    buf: &mut Bytes,
+    last: &mut Option<u32>,
+) -> Result<(u32, Bytes), DecodeError> {
     let tag = read_uvarint(buf)?;
+    if last.is_some_and(|prev| tag <= prev) {
+        return Err(DecodeError::TaggedFieldOrder { tag });
+    }
+    *last = Some(tag);
     let size = read_uvarint(buf)? as usize;
     need(buf, size)?;
     Ok((tag, buf.split_to(size)))

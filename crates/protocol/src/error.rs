@@ -42,6 +42,12 @@ pub enum DecodeError {
         /// The tag.
         tag: u32,
     },
+    /// A tagged field whose tag is not above the previous one in its section.
+    #[error("tagged field {tag} is out of order or repeated")]
+    TaggedFieldOrder {
+        /// The tag.
+        tag: u32,
+    },
     /// A version the message does not have.
     #[error("{message} has no version {version}")]
     UnsupportedVersion {

@@ -154,3 +154,20 @@ fn a_known_tag_with_the_wrong_size_is_an_error() {
     v[at + 1] = 14;
     assert!(FetchResponse::decode(&mut Bytes::from(v), 12).is_err());
 }
+
+#[test]
+fn tagged_fields_out_of_order_or_repeated_are_rejected() {
+    // MetadataRequest v12: null topics, two bools, then tags 5 and 3 (out of order).
+    let bad = Bytes::from_static(&[0, 1, 0, 2, 5, 0, 3, 0]);
+    assert!(MetadataRequest::decode(&mut bad.clone(), 12).is_err());
+    let repeated = Bytes::from_static(&[0, 1, 0, 2, 5, 0, 5, 0]);
+    assert!(MetadataRequest::decode(&mut repeated.clone(), 12).is_err());
+    let ok = Bytes::from_static(&[0, 1, 0, 2, 3, 0, 5, 0]);
+    assert_eq!(
+        MetadataRequest::decode(&mut ok.clone(), 12)
+            .unwrap()
+            .unknown_tagged_fields
+            .len(),
+        2
+    );
+}

@@ -136,8 +136,9 @@ impl ApiVersionsResponse {
         if version >= 1 { v.throttle_time_ms = read_i32(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 if version >= 3 => { let buf = &mut field; v.supported_features = { let n = read_array_len_non_null(buf, true, "SupportedFeatures")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(SupportedFeatureKey::decode(buf, version)?); } v }; finish_tagged_field(buf, 0)?; }
                     1 if version >= 3 => { let buf = &mut field; v.finalized_features_epoch = read_i64(buf)?; finish_tagged_field(buf, 1)?; }
@@ -249,8 +250,9 @@ impl ApiVersion {
         v.max_version = read_i16(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -357,8 +359,9 @@ impl SupportedFeatureKey {
         if version >= 3 { v.max_version = read_i16(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -465,8 +468,9 @@ impl FinalizedFeatureKey {
         if version >= 3 { v.min_version_level = read_i16(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

@@ -122,8 +122,9 @@ impl BrokerRegistrationChangeRecord {
         v.broker_epoch = read_i64(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 => { let buf = &mut field; v.fenced = read_i8(buf)?; finish_tagged_field(buf, 0)?; }
                     1 if version >= 1 => { let buf = &mut field; v.in_controlled_shutdown = read_i8(buf)?; finish_tagged_field(buf, 1)?; }

@@ -92,8 +92,9 @@ impl CreateTopicsResponse {
         v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(CreatableTopicResult::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -237,8 +238,9 @@ impl CreatableTopicResult {
         if version >= 5 { v.configs = if version >= 5 { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(CreatableTopicConfigs::decode(buf, version)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "Configs")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(CreatableTopicConfigs::decode(buf, version)?); } v }) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 if version >= 5 => { let buf = &mut field; v.topic_config_error_code = read_i16(buf)?; finish_tagged_field(buf, 0)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
@@ -368,8 +370,9 @@ impl CreatableTopicConfigs {
         if version >= 5 { v.is_sensitive = read_bool(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

@@ -84,8 +84,9 @@ impl DescribeLogDirsRequest {
         v.topics = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribableLogDirTopic::decode(buf, version)?); } Some(v) } };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -179,8 +180,9 @@ impl DescribableLogDirTopic {
         v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

@@ -177,8 +177,9 @@ impl FetchRequest {
         if version >= 11 { v.rack_id = read_string(buf, flexible, "RackId")?; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 if version >= 12 => { let buf = &mut field; v.cluster_id = if version >= 12 { read_nullable_string(buf, true)? } else { Some(read_string(buf, true, "ClusterId")?) }; finish_tagged_field(buf, 0)?; }
                     1 if version >= 15 => { let buf = &mut field; v.replica_state = ReplicaState::decode(buf, version)?; finish_tagged_field(buf, 1)?; }
@@ -287,8 +288,9 @@ impl ReplicaState {
         if version >= 15 { v.replica_epoch = read_i64(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -391,8 +393,9 @@ impl FetchTopic {
         v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(FetchPartition::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -539,8 +542,9 @@ impl FetchPartition {
         v.partition_max_bytes = read_i32(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 if version >= 17 => { let buf = &mut field; v.replica_directory_id = read_uuid(buf)?; finish_tagged_field(buf, 0)?; }
                     1 if version >= 18 => { let buf = &mut field; v.high_watermark = read_i64(buf)?; finish_tagged_field(buf, 1)?; }
@@ -652,8 +656,9 @@ impl ForgottenTopic {
         if version >= 7 { v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

@@ -137,8 +137,9 @@ impl FindCoordinatorResponse {
         if version >= 4 { v.coordinators = { let n = read_array_len_non_null(buf, flexible, "Coordinators")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Coordinator::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -275,8 +276,9 @@ impl Coordinator {
         if version >= 4 { v.error_message = if version >= 4 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "ErrorMessage")?) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

@@ -108,8 +108,9 @@ impl GetReplicaLogInfoResponse {
         v.topic_partition_log_info_list = { let n = read_array_len_non_null(buf, flexible, "TopicPartitionLogInfoList")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicPartitionLogInfo::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -206,8 +207,9 @@ impl TopicPartitionLogInfo {
         v.partition_log_info = { let n = read_array_len_non_null(buf, flexible, "PartitionLogInfo")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionLogInfo::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -348,8 +350,9 @@ impl PartitionLogInfo {
         v.error_code = read_i16(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 => { let buf = &mut field; v.last_written_leader_epoch = read_i32(buf)?; finish_tagged_field(buf, 0)?; }
                     1 => { let buf = &mut field; v.high_watermark = read_i64(buf)?; finish_tagged_field(buf, 1)?; }

@@ -124,8 +124,9 @@ impl GroupMetadataValue {
         v.members = { let n = read_array_len_non_null(buf, flexible, "members")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(MemberMetadata::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -272,8 +273,9 @@ impl MemberMetadata {
         v.assignment = read_bytes(buf, flexible, "assignment")?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

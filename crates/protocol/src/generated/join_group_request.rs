@@ -141,8 +141,9 @@ impl JoinGroupRequest {
         if version >= 8 { v.reason = if version >= 8 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "Reason")?) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -243,8 +244,9 @@ impl JoinGroupRequestProtocol {
         v.metadata = read_bytes(buf, flexible, "Metadata")?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

@@ -108,8 +108,9 @@ impl LeaderChangeMessage {
         v.granting_voters = { let n = read_array_len_non_null(buf, flexible, "GrantingVoters")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Voter::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -207,8 +208,9 @@ impl Voter {
         if version >= 1 { v.voter_directory_id = read_uuid(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

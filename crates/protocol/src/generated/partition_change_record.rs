@@ -182,8 +182,9 @@ impl PartitionChangeRecord {
         v.topic_id = read_uuid(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 => { let buf = &mut field; v.isr = match read_array_len(buf, true)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } }; finish_tagged_field(buf, 0)?; }
                     1 => { let buf = &mut field; v.leader = read_i32(buf)?; finish_tagged_field(buf, 1)?; }

@@ -187,8 +187,9 @@ impl PartitionRecord {
         if version >= 1 { v.directories = { let n = read_array_len_non_null(buf, flexible, "Directories")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_uuid(buf)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 => { let buf = &mut field; v.leader_recovery_state = read_i8(buf)?; finish_tagged_field(buf, 0)?; }
                     1 if version >= 2 => { let buf = &mut field; v.eligible_leader_replicas = if version >= 2 { match read_array_len(buf, true)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, true, "EligibleLeaderReplicas")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v }) }; finish_tagged_field(buf, 1)?; }

@@ -108,8 +108,9 @@ impl ProduceRequest {
         v.topic_data = { let n = read_array_len_non_null(buf, flexible, "TopicData")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicProduceData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -214,8 +215,9 @@ impl TopicProduceData {
         v.partition_data = { let n = read_array_len_non_null(buf, flexible, "PartitionData")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionProduceData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -311,8 +313,9 @@ impl PartitionProduceData {
         v.records = read_nullable_bytes(buf, flexible)?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

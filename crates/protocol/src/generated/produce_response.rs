@@ -102,8 +102,9 @@ impl ProduceResponse {
         v.throttle_time_ms = read_i32(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 if version >= 10 => { let buf = &mut field; v.node_endpoints = { let n = read_array_len_non_null(buf, true, "NodeEndpoints")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(NodeEndpoint::decode(buf, version)?); } v }; finish_tagged_field(buf, 0)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
@@ -208,8 +209,9 @@ impl TopicProduceResponse {
         v.partition_responses = { let n = read_array_len_non_null(buf, flexible, "PartitionResponses")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionProduceResponse::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -355,8 +357,9 @@ impl PartitionProduceResponse {
         if version >= 8 { v.error_message = if version >= 8 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "ErrorMessage")?) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 if version >= 10 => { let buf = &mut field; v.current_leader = LeaderIdAndEpoch::decode(buf, version)?; finish_tagged_field(buf, 0)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
@@ -460,8 +463,9 @@ impl BatchIndexAndErrorMessage {
         if version >= 8 { v.batch_index_error_message = if version >= 8 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "BatchIndexErrorMessage")?) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -558,8 +562,9 @@ impl LeaderIdAndEpoch {
         if version >= 10 { v.leader_epoch = read_i32(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -674,8 +679,9 @@ impl NodeEndpoint {
         if version >= 10 { v.rack = if version >= 10 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "Rack")?) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

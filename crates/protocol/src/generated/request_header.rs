@@ -109,8 +109,9 @@ impl RequestHeader {
         if version >= 1 { v.client_id = if version >= 1 { read_nullable_string(buf, false)? } else { Some(read_string(buf, false, "ClientId")?) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

@@ -133,8 +133,9 @@ impl SyncGroupRequest {
         v.assignments = { let n = read_array_len_non_null(buf, flexible, "Assignments")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(SyncGroupRequestAssignment::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -234,8 +235,9 @@ impl SyncGroupRequestAssignment {
         v.assignment = read_bytes(buf, flexible, "Assignment")?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

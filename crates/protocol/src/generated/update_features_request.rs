@@ -101,8 +101,9 @@ impl UpdateFeaturesRequest {
         if version >= 1 { v.validate_only = read_bool(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -216,8 +217,9 @@ impl FeatureUpdateKey {
         if version >= 1 { v.upgrade_type = read_i8(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

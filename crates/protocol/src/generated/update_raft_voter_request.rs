@@ -124,8 +124,9 @@ impl UpdateRaftVoterRequest {
         v.k_raft_version_feature = KRaftVersionFeature::decode(buf, version)?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -232,8 +233,9 @@ impl Listener {
         v.port = read_u16(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -329,8 +331,9 @@ impl KRaftVersionFeature {
         v.max_supported_version = read_i16(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
             for _ in 0..count {
-                let (tag, mut field) = read_tagged_field(buf)?;
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
