@@ -399,7 +399,10 @@ fn sample_nonnull(ty: &FieldType) -> String {
         FieldType::Bytes | FieldType::Records => "g.bytes()".into(),
         FieldType::Struct(n) => format!("{}::sample(g, version)", type_ident(n)),
         FieldType::Array(inner) => {
-            format!("(0..g.len()).map(|_| {}).collect()", sample_nonnull(inner))
+            format!(
+                "(0..g.collection_len()).map(|_| {}).collect()",
+                sample_nonnull(inner)
+            )
         }
     }
 }

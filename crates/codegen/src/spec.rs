@@ -262,7 +262,7 @@ fn parse_field(f: &Value, owner: &str) -> Result<FieldSpec, SpecError> {
         Some(_) => return Err(SpecError::Invalid(format!("{owner}.{name}: bad tag"))),
         None => None,
     };
-    if tag.is_some() != !tagged.is_empty() {
+    if tag.is_some() == tagged.is_empty() {
         return Err(SpecError::Invalid(format!(
             "{owner}.{name}: tag needs taggedVersions"
         )));

@@ -88,7 +88,7 @@ impl SampleRng {
     }
 
     /// A small collection length.
-    pub fn len(&mut self) -> usize {
+    pub fn collection_len(&mut self) -> usize {
         (self.next_u64() % 3) as usize
     }
 

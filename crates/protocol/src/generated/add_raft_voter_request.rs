@@ -147,7 +147,7 @@ impl AddRaftVoterRequest {
         v.timeout_ms = g.i32();
         v.voter_id = g.i32();
         v.voter_directory_id = g.uuid();
-        v.listeners = (0..g.len()).map(|_| Listener::sample(g, version)).collect();
+        v.listeners = (0..g.collection_len()).map(|_| Listener::sample(g, version)).collect();
         if version >= 1 { v.ack_when_committed = g.bool(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

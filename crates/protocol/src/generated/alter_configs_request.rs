@@ -110,7 +110,7 @@ impl AlterConfigsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.resources = (0..g.len()).map(|_| AlterConfigsResource::sample(g, version)).collect();
+        v.resources = (0..g.collection_len()).map(|_| AlterConfigsResource::sample(g, version)).collect();
         v.validate_only = g.bool();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
@@ -217,7 +217,7 @@ impl AlterConfigsResource {
         let mut v = Self::default();
         v.resource_type = g.i8();
         v.resource_name = g.string();
-        v.configs = (0..g.len()).map(|_| AlterableConfig::sample(g, version)).collect();
+        v.configs = (0..g.collection_len()).map(|_| AlterableConfig::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

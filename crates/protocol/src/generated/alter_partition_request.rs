@@ -120,7 +120,7 @@ impl AlterPartitionRequest {
         let mut v = Self::default();
         v.broker_id = g.i32();
         v.broker_epoch = g.i64();
-        v.topics = (0..g.len()).map(|_| TopicData::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| TopicData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -217,7 +217,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_id = g.uuid();
-        v.partitions = (0..g.len()).map(|_| PartitionData::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| PartitionData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -349,8 +349,8 @@ impl PartitionData {
         let mut v = Self::default();
         v.partition_index = g.i32();
         v.leader_epoch = g.i32();
-        if version <= 2 { v.new_isr = (0..g.len()).map(|_| g.i32()).collect(); }
-        if version >= 3 { v.new_isr_with_epochs = (0..g.len()).map(|_| BrokerState::sample(g, version)).collect(); }
+        if version <= 2 { v.new_isr = (0..g.collection_len()).map(|_| g.i32()).collect(); }
+        if version >= 3 { v.new_isr_with_epochs = (0..g.collection_len()).map(|_| BrokerState::sample(g, version)).collect(); }
         v.leader_recovery_state = g.i8();
         v.partition_epoch = g.i32();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }

@@ -120,7 +120,7 @@ impl AlterPartitionResponse {
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
         v.error_code = g.i16();
-        v.topics = (0..g.len()).map(|_| TopicData::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| TopicData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -217,7 +217,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_id = g.uuid();
-        v.partitions = (0..g.len()).map(|_| PartitionData::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| PartitionData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -357,7 +357,7 @@ impl PartitionData {
         v.error_code = g.i16();
         v.leader_id = g.i32();
         v.leader_epoch = g.i32();
-        v.isr = (0..g.len()).map(|_| g.i32()).collect();
+        v.isr = (0..g.collection_len()).map(|_| g.i32()).collect();
         v.leader_recovery_state = g.i8();
         v.partition_epoch = g.i32();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }

@@ -159,11 +159,11 @@ impl ApiVersionsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.error_code = g.i16();
-        v.api_keys = (0..g.len()).map(|_| ApiVersion::sample(g, version)).collect();
+        v.api_keys = (0..g.collection_len()).map(|_| ApiVersion::sample(g, version)).collect();
         if version >= 1 { v.throttle_time_ms = g.i32(); }
-        if (version >= 3) && g.bool() { v.supported_features = (0..g.len()).map(|_| SupportedFeatureKey::sample(g, version)).collect(); }
+        if (version >= 3) && g.bool() { v.supported_features = (0..g.collection_len()).map(|_| SupportedFeatureKey::sample(g, version)).collect(); }
         if (version >= 3) && g.bool() { v.finalized_features_epoch = g.i64(); }
-        if (version >= 3) && g.bool() { v.finalized_features = (0..g.len()).map(|_| FinalizedFeatureKey::sample(g, version)).collect(); }
+        if (version >= 3) && g.bool() { v.finalized_features = (0..g.collection_len()).map(|_| FinalizedFeatureKey::sample(g, version)).collect(); }
         if (version >= 3) && g.bool() { v.zk_migration_ready = g.bool(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

@@ -122,8 +122,8 @@ impl BeginQuorumEpochResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.error_code = g.i16();
-        v.topics = (0..g.len()).map(|_| TopicData::sample(g, version)).collect();
-        if (version >= 1) && g.bool() { v.node_endpoints = (0..g.len()).map(|_| NodeEndpoint::sample(g, version)).collect(); }
+        v.topics = (0..g.collection_len()).map(|_| TopicData::sample(g, version)).collect();
+        if (version >= 1) && g.bool() { v.node_endpoints = (0..g.collection_len()).map(|_| NodeEndpoint::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -220,7 +220,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_name = g.string();
-        v.partitions = (0..g.len()).map(|_| PartitionData::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| PartitionData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

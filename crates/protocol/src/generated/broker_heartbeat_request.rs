@@ -150,7 +150,7 @@ impl BrokerHeartbeatRequest {
         v.current_metadata_offset = g.i64();
         v.want_fence = g.bool();
         v.want_shut_down = g.bool();
-        if (version >= 1) && g.bool() { v.offline_log_dirs = (0..g.len()).map(|_| g.uuid()).collect(); }
+        if (version >= 1) && g.bool() { v.offline_log_dirs = (0..g.collection_len()).map(|_| g.uuid()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -147,7 +147,7 @@ impl BrokerRegistrationChangeRecord {
         v.broker_epoch = g.i64();
         if (true) && g.bool() { v.fenced = g.i8(); }
         if (version >= 1) && g.bool() { v.in_controlled_shutdown = g.i8(); }
-        if (version >= 2) && g.bool() { v.log_dirs = (0..g.len()).map(|_| g.uuid()).collect(); }
+        if (version >= 2) && g.bool() { v.log_dirs = (0..g.collection_len()).map(|_| g.uuid()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -170,11 +170,11 @@ impl BrokerRegistrationRequest {
         v.broker_id = g.i32();
         v.cluster_id = g.string();
         v.incarnation_id = g.uuid();
-        v.listeners = (0..g.len()).map(|_| Listener::sample(g, version)).collect();
-        v.features = (0..g.len()).map(|_| Feature::sample(g, version)).collect();
+        v.listeners = (0..g.collection_len()).map(|_| Listener::sample(g, version)).collect();
+        v.features = (0..g.collection_len()).map(|_| Feature::sample(g, version)).collect();
         v.rack = if (true) && g.chance(4) { None } else { Some(g.string()) };
         if version >= 1 { v.is_migrating_zk_broker = g.bool(); }
-        if version >= 2 { v.log_dirs = (0..g.len()).map(|_| g.uuid()).collect(); }
+        if version >= 2 { v.log_dirs = (0..g.collection_len()).map(|_| g.uuid()).collect(); }
         if version >= 3 { v.previous_broker_epoch = g.i64(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

@@ -137,8 +137,8 @@ impl ControllerRegistrationRequest {
         v.controller_id = g.i32();
         v.incarnation_id = g.uuid();
         v.zk_migration_ready = g.bool();
-        v.listeners = (0..g.len()).map(|_| Listener::sample(g, version)).collect();
-        v.features = (0..g.len()).map(|_| Feature::sample(g, version)).collect();
+        v.listeners = (0..g.collection_len()).map(|_| Listener::sample(g, version)).collect();
+        v.features = (0..g.collection_len()).map(|_| Feature::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -102,7 +102,7 @@ impl CreateAclsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.creations = (0..g.len()).map(|_| AclCreation::sample(g, version)).collect();
+        v.creations = (0..g.collection_len()).map(|_| AclCreation::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -118,7 +118,7 @@ impl CreatePartitionsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = (0..g.len()).map(|_| CreatePartitionsTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| CreatePartitionsTopic::sample(g, version)).collect();
         v.timeout_ms = g.i32();
         v.validate_only = g.bool();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
@@ -226,7 +226,7 @@ impl CreatePartitionsTopic {
         let mut v = Self::default();
         v.name = g.string();
         v.count = g.i32();
-        v.assignments = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| CreatePartitionsAssignment::sample(g, version)).collect()) };
+        v.assignments = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| CreatePartitionsAssignment::sample(g, version)).collect()) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -314,7 +314,7 @@ impl CreatePartitionsAssignment {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.broker_ids = (0..g.len()).map(|_| g.i32()).collect();
+        v.broker_ids = (0..g.collection_len()).map(|_| g.i32()).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -118,7 +118,7 @@ impl CreateTopicsRequest {
         let flexible = version >= 5;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = (0..g.len()).map(|_| CreatableTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| CreatableTopic::sample(g, version)).collect();
         v.timeout_ms = g.i32();
         v.validate_only = g.bool();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
@@ -243,8 +243,8 @@ impl CreatableTopic {
         v.name = g.string();
         v.num_partitions = g.i32();
         v.replication_factor = g.i16();
-        v.assignments = (0..g.len()).map(|_| CreatableReplicaAssignment::sample(g, version)).collect();
-        v.configs = (0..g.len()).map(|_| CreatableTopicConfig::sample(g, version)).collect();
+        v.assignments = (0..g.collection_len()).map(|_| CreatableReplicaAssignment::sample(g, version)).collect();
+        v.configs = (0..g.collection_len()).map(|_| CreatableTopicConfig::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -341,7 +341,7 @@ impl CreatableReplicaAssignment {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.partition_index = g.i32();
-        v.broker_ids = (0..g.len()).map(|_| g.i32()).collect();
+        v.broker_ids = (0..g.collection_len()).map(|_| g.i32()).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

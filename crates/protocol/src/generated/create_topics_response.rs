@@ -111,7 +111,7 @@ impl CreateTopicsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
-        v.topics = (0..g.len()).map(|_| CreatableTopicResult::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| CreatableTopicResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -264,7 +264,7 @@ impl CreatableTopicResult {
         if (version >= 5) && g.bool() { v.topic_config_error_code = g.i16(); }
         if version >= 5 { v.num_partitions = g.i32(); }
         if version >= 5 { v.replication_factor = g.i16(); }
-        if version >= 5 { v.configs = if (version >= 5) && g.chance(4) { None } else { Some((0..g.len()).map(|_| CreatableTopicConfigs::sample(g, version)).collect()) }; }
+        if version >= 5 { v.configs = if (version >= 5) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| CreatableTopicConfigs::sample(g, version)).collect()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -102,7 +102,7 @@ impl DeleteAclsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.filters = (0..g.len()).map(|_| DeleteAclsFilter::sample(g, version)).collect();
+        v.filters = (0..g.collection_len()).map(|_| DeleteAclsFilter::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

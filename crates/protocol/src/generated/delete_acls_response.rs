@@ -111,7 +111,7 @@ impl DeleteAclsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
-        v.filter_results = (0..g.len()).map(|_| DeleteAclsFilterResult::sample(g, version)).collect();
+        v.filter_results = (0..g.collection_len()).map(|_| DeleteAclsFilterResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -217,7 +217,7 @@ impl DeleteAclsFilterResult {
         let mut v = Self::default();
         v.error_code = g.i16();
         v.error_message = if (true) && g.chance(4) { None } else { Some(g.string()) };
-        v.matching_acls = (0..g.len()).map(|_| DeleteAclsMatchingAcl::sample(g, version)).collect();
+        v.matching_acls = (0..g.collection_len()).map(|_| DeleteAclsMatchingAcl::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

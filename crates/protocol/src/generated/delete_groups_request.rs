@@ -102,7 +102,7 @@ impl DeleteGroupsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.groups_names = (0..g.len()).map(|_| g.string()).collect();
+        v.groups_names = (0..g.collection_len()).map(|_| g.string()).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -111,7 +111,7 @@ impl DeleteGroupsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
-        v.results = (0..g.len()).map(|_| DeletableGroupResult::sample(g, version)).collect();
+        v.results = (0..g.collection_len()).map(|_| DeletableGroupResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -110,7 +110,7 @@ impl DeleteRecordsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = (0..g.len()).map(|_| DeleteRecordsTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| DeleteRecordsTopic::sample(g, version)).collect();
         v.timeout_ms = g.i32();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
@@ -208,7 +208,7 @@ impl DeleteRecordsTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = g.string();
-        v.partitions = (0..g.len()).map(|_| DeleteRecordsPartition::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| DeleteRecordsPartition::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -111,7 +111,7 @@ impl DeleteRecordsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
-        v.topics = (0..g.len()).map(|_| DeleteRecordsTopicResult::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| DeleteRecordsTopicResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -208,7 +208,7 @@ impl DeleteRecordsTopicResult {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = g.string();
-        v.partitions = (0..g.len()).map(|_| DeleteRecordsPartitionResult::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| DeleteRecordsPartitionResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

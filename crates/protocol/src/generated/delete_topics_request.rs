@@ -119,8 +119,8 @@ impl DeleteTopicsRequest {
         let flexible = version >= 4;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        if version >= 6 { v.topics = (0..g.len()).map(|_| DeleteTopicState::sample(g, version)).collect(); }
-        if version <= 5 { v.topic_names = (0..g.len()).map(|_| g.string()).collect(); }
+        if version >= 6 { v.topics = (0..g.collection_len()).map(|_| DeleteTopicState::sample(g, version)).collect(); }
+        if version <= 5 { v.topic_names = (0..g.collection_len()).map(|_| g.string()).collect(); }
         v.timeout_ms = g.i32();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

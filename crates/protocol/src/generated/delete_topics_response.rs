@@ -111,7 +111,7 @@ impl DeleteTopicsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
-        v.responses = (0..g.len()).map(|_| DeletableTopicResult::sample(g, version)).collect();
+        v.responses = (0..g.collection_len()).map(|_| DeletableTopicResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -129,7 +129,7 @@ impl DescribeAclsResponse {
         v.throttle_time_ms = g.i32();
         v.error_code = g.i16();
         v.error_message = if (true) && g.chance(4) { None } else { Some(g.string()) };
-        v.resources = (0..g.len()).map(|_| DescribeAclsResource::sample(g, version)).collect();
+        v.resources = (0..g.collection_len()).map(|_| DescribeAclsResource::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -244,7 +244,7 @@ impl DescribeAclsResource {
         v.resource_type = g.i8();
         v.resource_name = g.string();
         v.pattern_type = g.i8();
-        v.acls = (0..g.len()).map(|_| AclDescription::sample(g, version)).collect();
+        v.acls = (0..g.collection_len()).map(|_| AclDescription::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

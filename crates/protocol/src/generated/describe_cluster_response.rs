@@ -165,7 +165,7 @@ impl DescribeClusterResponse {
         if version >= 1 { v.endpoint_type = g.i8(); }
         v.cluster_id = g.string();
         v.controller_id = g.i32();
-        v.brokers = (0..g.len()).map(|_| DescribeClusterBroker::sample(g, version)).collect();
+        v.brokers = (0..g.collection_len()).map(|_| DescribeClusterBroker::sample(g, version)).collect();
         v.cluster_authorized_operations = g.i32();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

@@ -119,7 +119,7 @@ impl DescribeConfigsRequest {
         let flexible = version >= 4;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.resources = (0..g.len()).map(|_| DescribeConfigsResource::sample(g, version)).collect();
+        v.resources = (0..g.collection_len()).map(|_| DescribeConfigsResource::sample(g, version)).collect();
         v.include_synonyms = g.bool();
         if version >= 3 { v.include_documentation = g.bool(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
@@ -227,7 +227,7 @@ impl DescribeConfigsResource {
         let mut v = Self::default();
         v.resource_type = g.i8();
         v.resource_name = g.string();
-        v.configuration_keys = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.string()).collect()) };
+        v.configuration_keys = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.string()).collect()) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -111,7 +111,7 @@ impl DescribeConfigsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
-        v.results = (0..g.len()).map(|_| DescribeConfigsResult::sample(g, version)).collect();
+        v.results = (0..g.collection_len()).map(|_| DescribeConfigsResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -235,7 +235,7 @@ impl DescribeConfigsResult {
         v.error_message = if (true) && g.chance(4) { None } else { Some(g.string()) };
         v.resource_type = g.i8();
         v.resource_name = g.string();
-        v.configs = (0..g.len()).map(|_| DescribeConfigsResourceResult::sample(g, version)).collect();
+        v.configs = (0..g.collection_len()).map(|_| DescribeConfigsResourceResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -384,7 +384,7 @@ impl DescribeConfigsResourceResult {
         v.read_only = g.bool();
         v.config_source = g.i8();
         v.is_sensitive = g.bool();
-        v.synonyms = (0..g.len()).map(|_| DescribeConfigsSynonym::sample(g, version)).collect();
+        v.synonyms = (0..g.collection_len()).map(|_| DescribeConfigsSynonym::sample(g, version)).collect();
         if version >= 3 { v.config_type = g.i8(); }
         if version >= 3 { v.documentation = if (true) && g.chance(4) { None } else { Some(g.string()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }

@@ -111,7 +111,7 @@ impl DescribeGroupsRequest {
         let flexible = version >= 5;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.groups = (0..g.len()).map(|_| g.string()).collect();
+        v.groups = (0..g.collection_len()).map(|_| g.string()).collect();
         if version >= 3 { v.include_authorized_operations = g.bool(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

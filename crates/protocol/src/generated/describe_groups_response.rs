@@ -111,7 +111,7 @@ impl DescribeGroupsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 1 { v.throttle_time_ms = g.i32(); }
-        v.groups = (0..g.len()).map(|_| DescribedGroup::sample(g, version)).collect();
+        v.groups = (0..g.collection_len()).map(|_| DescribedGroup::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -263,7 +263,7 @@ impl DescribedGroup {
         v.group_state = g.string();
         v.protocol_type = g.string();
         v.protocol_data = g.string();
-        v.members = (0..g.len()).map(|_| DescribedGroupMember::sample(g, version)).collect();
+        v.members = (0..g.collection_len()).map(|_| DescribedGroupMember::sample(g, version)).collect();
         if version >= 3 { v.authorized_operations = g.i32(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

@@ -102,7 +102,7 @@ impl DescribeLogDirsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| DescribableLogDirTopic::sample(g, version)).collect()) };
+        v.topics = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| DescribableLogDirTopic::sample(g, version)).collect()) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -199,7 +199,7 @@ impl DescribableLogDirTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic = g.string();
-        v.partitions = (0..g.len()).map(|_| g.i32()).collect();
+        v.partitions = (0..g.collection_len()).map(|_| g.i32()).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

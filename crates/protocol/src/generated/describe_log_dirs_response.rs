@@ -120,7 +120,7 @@ impl DescribeLogDirsResponse {
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
         if version >= 3 { v.error_code = g.i16(); }
-        v.results = (0..g.len()).map(|_| DescribeLogDirsResult::sample(g, version)).collect();
+        v.results = (0..g.collection_len()).map(|_| DescribeLogDirsResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -242,7 +242,7 @@ impl DescribeLogDirsResult {
         let mut v = Self::default();
         v.error_code = g.i16();
         v.log_dir = g.string();
-        v.topics = (0..g.len()).map(|_| DescribeLogDirsTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| DescribeLogDirsTopic::sample(g, version)).collect();
         if version >= 4 { v.total_bytes = g.i64(); }
         if version >= 4 { v.usable_bytes = g.i64(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
@@ -341,7 +341,7 @@ impl DescribeLogDirsTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = g.string();
-        v.partitions = (0..g.len()).map(|_| DescribeLogDirsPartition::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| DescribeLogDirsPartition::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -102,7 +102,7 @@ impl DescribeQuorumRequest {
         let flexible = true;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = (0..g.len()).map(|_| TopicData::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| TopicData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -199,7 +199,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_name = g.string();
-        v.partitions = (0..g.len()).map(|_| PartitionData::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| PartitionData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

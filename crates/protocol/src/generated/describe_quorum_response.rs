@@ -129,8 +129,8 @@ impl DescribeQuorumResponse {
         let mut v = Self::default();
         v.error_code = g.i16();
         if version >= 2 { v.error_message = if (version >= 2) && g.chance(4) { None } else { Some(g.string()) }; }
-        v.topics = (0..g.len()).map(|_| TopicData::sample(g, version)).collect();
-        if version >= 2 { v.nodes = (0..g.len()).map(|_| Node::sample(g, version)).collect(); }
+        v.topics = (0..g.collection_len()).map(|_| TopicData::sample(g, version)).collect();
+        if version >= 2 { v.nodes = (0..g.collection_len()).map(|_| Node::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -227,7 +227,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_name = g.string();
-        v.partitions = (0..g.len()).map(|_| PartitionData::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| PartitionData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -377,8 +377,8 @@ impl PartitionData {
         v.leader_id = g.i32();
         v.leader_epoch = g.i32();
         v.high_watermark = g.i64();
-        v.current_voters = (0..g.len()).map(|_| ReplicaState::sample(g, version)).collect();
-        v.observers = (0..g.len()).map(|_| ReplicaState::sample(g, version)).collect();
+        v.current_voters = (0..g.collection_len()).map(|_| ReplicaState::sample(g, version)).collect();
+        v.observers = (0..g.collection_len()).map(|_| ReplicaState::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -477,7 +477,7 @@ impl Node {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 2 { v.node_id = g.i32(); }
-        if version >= 2 { v.listeners = (0..g.len()).map(|_| Listener::sample(g, version)).collect(); }
+        if version >= 2 { v.listeners = (0..g.collection_len()).map(|_| Listener::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

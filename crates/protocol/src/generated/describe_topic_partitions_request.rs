@@ -118,7 +118,7 @@ impl DescribeTopicPartitionsRequest {
         let flexible = true;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = (0..g.len()).map(|_| TopicRequest::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| TopicRequest::sample(g, version)).collect();
         v.response_partition_limit = g.i32();
         v.cursor = if (true) && g.chance(4) { None } else { Some(Cursor::sample(g, version)) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }

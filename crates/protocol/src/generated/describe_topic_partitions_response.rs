@@ -119,7 +119,7 @@ impl DescribeTopicPartitionsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
-        v.topics = (0..g.len()).map(|_| DescribeTopicPartitionsResponseTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| DescribeTopicPartitionsResponseTopic::sample(g, version)).collect();
         v.next_cursor = if (true) && g.chance(4) { None } else { Some(Cursor::sample(g, version)) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
@@ -252,7 +252,7 @@ impl DescribeTopicPartitionsResponseTopic {
         v.name = if (true) && g.chance(4) { None } else { Some(g.string()) };
         v.topic_id = g.uuid();
         v.is_internal = g.bool();
-        v.partitions = (0..g.len()).map(|_| DescribeTopicPartitionsResponsePartition::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| DescribeTopicPartitionsResponsePartition::sample(g, version)).collect();
         v.topic_authorized_operations = g.i32();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
@@ -409,11 +409,11 @@ impl DescribeTopicPartitionsResponsePartition {
         v.partition_index = g.i32();
         v.leader_id = g.i32();
         v.leader_epoch = g.i32();
-        v.replica_nodes = (0..g.len()).map(|_| g.i32()).collect();
-        v.isr_nodes = (0..g.len()).map(|_| g.i32()).collect();
-        v.eligible_leader_replicas = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.i32()).collect()) };
-        v.last_known_elr = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.i32()).collect()) };
-        v.offline_replicas = (0..g.len()).map(|_| g.i32()).collect();
+        v.replica_nodes = (0..g.collection_len()).map(|_| g.i32()).collect();
+        v.isr_nodes = (0..g.collection_len()).map(|_| g.i32()).collect();
+        v.eligible_leader_replicas = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) };
+        v.last_known_elr = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) };
+        v.offline_replicas = (0..g.collection_len()).map(|_| g.i32()).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

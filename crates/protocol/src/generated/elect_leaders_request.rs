@@ -120,7 +120,7 @@ impl ElectLeadersRequest {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 1 { v.election_type = g.i8(); }
-        v.topic_partitions = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| TopicPartitions::sample(g, version)).collect()) };
+        v.topic_partitions = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| TopicPartitions::sample(g, version)).collect()) };
         v.timeout_ms = g.i32();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
@@ -227,8 +227,8 @@ impl TopicPartitions {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic = g.string();
-        v.partitions = (0..g.len()).map(|_| g.i32()).collect();
-        if version >= 3 { v.designated_leaders = if (version >= 3) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.i32()).collect()) }; }
+        v.partitions = (0..g.collection_len()).map(|_| g.i32()).collect();
+        if version >= 3 { v.designated_leaders = if (version >= 3) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

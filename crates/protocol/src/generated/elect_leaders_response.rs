@@ -121,7 +121,7 @@ impl ElectLeadersResponse {
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
         if version >= 1 { v.error_code = g.i16(); }
-        v.replica_election_results = (0..g.len()).map(|_| ReplicaElectionResult::sample(g, version)).collect();
+        v.replica_election_results = (0..g.collection_len()).map(|_| ReplicaElectionResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -218,7 +218,7 @@ impl ReplicaElectionResult {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic = g.string();
-        v.partition_result = (0..g.len()).map(|_| PartitionResult::sample(g, version)).collect();
+        v.partition_result = (0..g.collection_len()).map(|_| PartitionResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

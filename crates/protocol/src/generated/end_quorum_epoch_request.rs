@@ -119,8 +119,8 @@ impl EndQuorumEpochRequest {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.cluster_id = if (true) && g.chance(4) { None } else { Some(g.string()) };
-        v.topics = (0..g.len()).map(|_| TopicData::sample(g, version)).collect();
-        if version >= 1 { v.leader_endpoints = (0..g.len()).map(|_| LeaderEndpoint::sample(g, version)).collect(); }
+        v.topics = (0..g.collection_len()).map(|_| TopicData::sample(g, version)).collect();
+        if version >= 1 { v.leader_endpoints = (0..g.collection_len()).map(|_| LeaderEndpoint::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -217,7 +217,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_name = g.string();
-        v.partitions = (0..g.len()).map(|_| PartitionData::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| PartitionData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -340,8 +340,8 @@ impl PartitionData {
         v.partition_index = g.i32();
         v.leader_id = g.i32();
         v.leader_epoch = g.i32();
-        if version <= 0 { v.preferred_successors = (0..g.len()).map(|_| g.i32()).collect(); }
-        if version >= 1 { v.preferred_candidates = (0..g.len()).map(|_| ReplicaInfo::sample(g, version)).collect(); }
+        if version <= 0 { v.preferred_successors = (0..g.collection_len()).map(|_| g.i32()).collect(); }
+        if version >= 1 { v.preferred_candidates = (0..g.collection_len()).map(|_| ReplicaInfo::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

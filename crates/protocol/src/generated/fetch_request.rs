@@ -206,8 +206,8 @@ impl FetchRequest {
         v.isolation_level = g.i8();
         if version >= 7 { v.session_id = g.i32(); }
         if version >= 7 { v.session_epoch = g.i32(); }
-        v.topics = (0..g.len()).map(|_| FetchTopic::sample(g, version)).collect();
-        if version >= 7 { v.forgotten_topics_data = (0..g.len()).map(|_| ForgottenTopic::sample(g, version)).collect(); }
+        v.topics = (0..g.collection_len()).map(|_| FetchTopic::sample(g, version)).collect();
+        if version >= 7 { v.forgotten_topics_data = (0..g.collection_len()).map(|_| ForgottenTopic::sample(g, version)).collect(); }
         if version >= 11 { v.rack_id = g.string(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
@@ -413,7 +413,7 @@ impl FetchTopic {
         let mut v = Self::default();
         if version <= 12 { v.topic = g.string(); }
         if version >= 13 { v.topic_id = g.uuid(); }
-        v.partitions = (0..g.len()).map(|_| FetchPartition::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| FetchPartition::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -676,7 +676,7 @@ impl ForgottenTopic {
         let mut v = Self::default();
         if (version >= 7 && version <= 12) { v.topic = g.string(); }
         if version >= 13 { v.topic_id = g.uuid(); }
-        if version >= 7 { v.partitions = (0..g.len()).map(|_| g.i32()).collect(); }
+        if version >= 7 { v.partitions = (0..g.collection_len()).map(|_| g.i32()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -141,8 +141,8 @@ impl FetchResponse {
         v.throttle_time_ms = g.i32();
         if version >= 7 { v.error_code = g.i16(); }
         if version >= 7 { v.session_id = g.i32(); }
-        v.responses = (0..g.len()).map(|_| FetchableTopicResponse::sample(g, version)).collect();
-        if (version >= 16) && g.bool() { v.node_endpoints = (0..g.len()).map(|_| NodeEndpoint::sample(g, version)).collect(); }
+        v.responses = (0..g.collection_len()).map(|_| FetchableTopicResponse::sample(g, version)).collect();
+        if (version >= 16) && g.bool() { v.node_endpoints = (0..g.collection_len()).map(|_| NodeEndpoint::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -248,7 +248,7 @@ impl FetchableTopicResponse {
         let mut v = Self::default();
         if version <= 12 { v.topic = g.string(); }
         if version >= 13 { v.topic_id = g.uuid(); }
-        v.partitions = (0..g.len()).map(|_| PartitionData::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| PartitionData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -434,7 +434,7 @@ impl PartitionData {
         if (version >= 12) && g.bool() { v.diverging_epoch = EpochEndOffset::sample(g, version); }
         if (version >= 12) && g.bool() { v.current_leader = LeaderIdAndEpoch::sample(g, version); }
         if (version >= 12) && g.bool() { v.snapshot_id = SnapshotId::sample(g, version); }
-        v.aborted_transactions = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| AbortedTransaction::sample(g, version)).collect()) };
+        v.aborted_transactions = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| AbortedTransaction::sample(g, version)).collect()) };
         if version >= 11 { v.preferred_read_replica = g.i32(); }
         v.records = if (true) && g.chance(4) { None } else { Some(g.bytes()) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }

@@ -132,7 +132,7 @@ impl FetchSnapshotRequest {
         if (true) && g.bool() { v.cluster_id = if (true) && g.chance(4) { None } else { Some(g.string()) }; }
         v.replica_id = g.i32();
         v.max_bytes = g.i32();
-        v.topics = (0..g.len()).map(|_| TopicSnapshot::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| TopicSnapshot::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -229,7 +229,7 @@ impl TopicSnapshot {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = g.string();
-        v.partitions = (0..g.len()).map(|_| PartitionSnapshot::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| PartitionSnapshot::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -131,8 +131,8 @@ impl FetchSnapshotResponse {
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
         v.error_code = g.i16();
-        v.topics = (0..g.len()).map(|_| TopicSnapshot::sample(g, version)).collect();
-        if (version >= 1) && g.bool() { v.node_endpoints = (0..g.len()).map(|_| NodeEndpoint::sample(g, version)).collect(); }
+        v.topics = (0..g.collection_len()).map(|_| TopicSnapshot::sample(g, version)).collect();
+        if (version >= 1) && g.bool() { v.node_endpoints = (0..g.collection_len()).map(|_| NodeEndpoint::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -229,7 +229,7 @@ impl TopicSnapshot {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = g.string();
-        v.partitions = (0..g.len()).map(|_| PartitionSnapshot::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| PartitionSnapshot::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -123,7 +123,7 @@ impl FindCoordinatorRequest {
         let mut v = Self::default();
         if version <= 3 { v.key = g.string(); }
         if version >= 1 { v.key_type = g.i8(); }
-        if version >= 4 { v.coordinator_keys = (0..g.len()).map(|_| g.string()).collect(); }
+        if version >= 4 { v.coordinator_keys = (0..g.collection_len()).map(|_| g.string()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -161,7 +161,7 @@ impl FindCoordinatorResponse {
         if version <= 3 { v.node_id = g.i32(); }
         if version <= 3 { v.host = g.string(); }
         if version <= 3 { v.port = g.i32(); }
-        if version >= 4 { v.coordinators = (0..g.len()).map(|_| Coordinator::sample(g, version)).collect(); }
+        if version >= 4 { v.coordinators = (0..g.collection_len()).map(|_| Coordinator::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -102,7 +102,7 @@ impl GetReplicaLogInfoRequest {
         let flexible = true;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topic_partitions = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| TopicPartitions::sample(g, version)).collect()) };
+        v.topic_partitions = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| TopicPartitions::sample(g, version)).collect()) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -199,7 +199,7 @@ impl TopicPartitions {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_id = g.uuid();
-        v.partitions = (0..g.len()).map(|_| g.i32()).collect();
+        v.partitions = (0..g.collection_len()).map(|_| g.i32()).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -129,7 +129,7 @@ impl GetReplicaLogInfoResponse {
         v.throttle_time_ms = g.i32();
         v.broker_epoch = g.i64();
         v.has_more_data = g.bool();
-        v.topic_partition_log_info_list = (0..g.len()).map(|_| TopicPartitionLogInfo::sample(g, version)).collect();
+        v.topic_partition_log_info_list = (0..g.collection_len()).map(|_| TopicPartitionLogInfo::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -226,7 +226,7 @@ impl TopicPartitionLogInfo {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_id = g.uuid();
-        v.partition_log_info = (0..g.len()).map(|_| PartitionLogInfo::sample(g, version)).collect();
+        v.partition_log_info = (0..g.collection_len()).map(|_| PartitionLogInfo::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

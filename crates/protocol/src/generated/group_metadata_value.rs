@@ -147,7 +147,7 @@ impl GroupMetadataValue {
         v.protocol = if (true) && g.chance(4) { None } else { Some(g.string()) };
         v.leader = if (true) && g.chance(4) { None } else { Some(g.string()) };
         if version >= 2 { v.current_state_timestamp = g.i64(); }
-        v.members = (0..g.len()).map(|_| MemberMetadata::sample(g, version)).collect();
+        v.members = (0..g.collection_len()).map(|_| MemberMetadata::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

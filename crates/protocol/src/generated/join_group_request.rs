@@ -165,7 +165,7 @@ impl JoinGroupRequest {
         v.member_id = g.string();
         if version >= 5 { v.group_instance_id = if (version >= 5) && g.chance(4) { None } else { Some(g.string()) }; }
         v.protocol_type = g.string();
-        v.protocols = (0..g.len()).map(|_| JoinGroupRequestProtocol::sample(g, version)).collect();
+        v.protocols = (0..g.collection_len()).map(|_| JoinGroupRequestProtocol::sample(g, version)).collect();
         if version >= 8 { v.reason = if (version >= 8) && g.chance(4) { None } else { Some(g.string()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

@@ -175,7 +175,7 @@ impl JoinGroupResponse {
         v.leader = g.string();
         if version >= 9 { v.skip_assignment = g.bool(); }
         v.member_id = g.string();
-        v.members = (0..g.len()).map(|_| JoinGroupResponseMember::sample(g, version)).collect();
+        v.members = (0..g.collection_len()).map(|_| JoinGroupResponseMember::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

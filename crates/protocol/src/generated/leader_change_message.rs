@@ -128,8 +128,8 @@ impl LeaderChangeMessage {
         let mut v = Self::default();
         v.version = g.i16();
         v.leader_id = g.i32();
-        v.voters = (0..g.len()).map(|_| Voter::sample(g, version)).collect();
-        v.granting_voters = (0..g.len()).map(|_| Voter::sample(g, version)).collect();
+        v.voters = (0..g.collection_len()).map(|_| Voter::sample(g, version)).collect();
+        v.granting_voters = (0..g.collection_len()).map(|_| Voter::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -122,7 +122,7 @@ impl LeaveGroupRequest {
         let mut v = Self::default();
         v.group_id = g.string();
         if version <= 2 { v.member_id = g.string(); }
-        if version >= 3 { v.members = (0..g.len()).map(|_| MemberIdentity::sample(g, version)).collect(); }
+        if version >= 3 { v.members = (0..g.collection_len()).map(|_| MemberIdentity::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -121,7 +121,7 @@ impl LeaveGroupResponse {
         let mut v = Self::default();
         if version >= 1 { v.throttle_time_ms = g.i32(); }
         v.error_code = g.i16();
-        if version >= 3 { v.members = (0..g.len()).map(|_| MemberResponse::sample(g, version)).collect(); }
+        if version >= 3 { v.members = (0..g.collection_len()).map(|_| MemberResponse::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -112,8 +112,8 @@ impl ListGroupsRequest {
         let flexible = version >= 3;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        if version >= 4 { v.states_filter = (0..g.len()).map(|_| g.string()).collect(); }
-        if version >= 5 { v.types_filter = (0..g.len()).map(|_| g.string()).collect(); }
+        if version >= 4 { v.states_filter = (0..g.collection_len()).map(|_| g.string()).collect(); }
+        if version >= 5 { v.types_filter = (0..g.collection_len()).map(|_| g.string()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

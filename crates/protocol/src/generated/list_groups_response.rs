@@ -120,7 +120,7 @@ impl ListGroupsResponse {
         let mut v = Self::default();
         if version >= 1 { v.throttle_time_ms = g.i32(); }
         v.error_code = g.i16();
-        v.groups = (0..g.len()).map(|_| ListedGroup::sample(g, version)).collect();
+        v.groups = (0..g.collection_len()).map(|_| ListedGroup::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -129,7 +129,7 @@ impl ListOffsetsRequest {
         let mut v = Self::default();
         v.replica_id = g.i32();
         if version >= 2 { v.isolation_level = g.i8(); }
-        v.topics = (0..g.len()).map(|_| ListOffsetsTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| ListOffsetsTopic::sample(g, version)).collect();
         if version >= 10 { v.timeout_ms = g.i32(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
@@ -227,7 +227,7 @@ impl ListOffsetsTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = g.string();
-        v.partitions = (0..g.len()).map(|_| ListOffsetsPartition::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| ListOffsetsPartition::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -111,7 +111,7 @@ impl ListOffsetsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 2 { v.throttle_time_ms = g.i32(); }
-        v.topics = (0..g.len()).map(|_| ListOffsetsTopicResponse::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| ListOffsetsTopicResponse::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -208,7 +208,7 @@ impl ListOffsetsTopicResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = g.string();
-        v.partitions = (0..g.len()).map(|_| ListOffsetsPartitionResponse::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| ListOffsetsPartitionResponse::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -129,7 +129,7 @@ impl MetadataRequest {
         let flexible = version >= 9;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = if (version >= 1) && g.chance(4) { None } else { Some((0..g.len()).map(|_| MetadataRequestTopic::sample(g, version)).collect()) };
+        v.topics = if (version >= 1) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| MetadataRequestTopic::sample(g, version)).collect()) };
         if version >= 4 { v.allow_auto_topic_creation = g.bool(); }
         if (version >= 8 && version <= 10) { v.include_cluster_authorized_operations = g.bool(); }
         if version >= 8 { v.include_topic_authorized_operations = g.bool(); }

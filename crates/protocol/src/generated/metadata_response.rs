@@ -152,10 +152,10 @@ impl MetadataResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 3 { v.throttle_time_ms = g.i32(); }
-        v.brokers = (0..g.len()).map(|_| MetadataResponseBroker::sample(g, version)).collect();
+        v.brokers = (0..g.collection_len()).map(|_| MetadataResponseBroker::sample(g, version)).collect();
         if version >= 2 { v.cluster_id = if (version >= 2) && g.chance(4) { None } else { Some(g.string()) }; }
         if version >= 1 { v.controller_id = g.i32(); }
-        v.topics = (0..g.len()).map(|_| MetadataResponseTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| MetadataResponseTopic::sample(g, version)).collect();
         if (version >= 8 && version <= 10) { v.cluster_authorized_operations = g.i32(); }
         if version >= 13 { v.error_code = g.i16(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
@@ -405,7 +405,7 @@ impl MetadataResponseTopic {
         v.name = if (version >= 12) && g.chance(4) { None } else { Some(g.string()) };
         if version >= 10 { v.topic_id = g.uuid(); }
         if version >= 1 { v.is_internal = g.bool(); }
-        v.partitions = (0..g.len()).map(|_| MetadataResponsePartition::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| MetadataResponsePartition::sample(g, version)).collect();
         if version >= 8 { v.topic_authorized_operations = g.i32(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
@@ -546,9 +546,9 @@ impl MetadataResponsePartition {
         v.partition_index = g.i32();
         v.leader_id = g.i32();
         if version >= 7 { v.leader_epoch = g.i32(); }
-        v.replica_nodes = (0..g.len()).map(|_| g.i32()).collect();
-        v.isr_nodes = (0..g.len()).map(|_| g.i32()).collect();
-        if version >= 5 { v.offline_replicas = (0..g.len()).map(|_| g.i32()).collect(); }
+        v.replica_nodes = (0..g.collection_len()).map(|_| g.i32()).collect();
+        v.isr_nodes = (0..g.collection_len()).map(|_| g.i32()).collect();
+        if version >= 5 { v.offline_replicas = (0..g.collection_len()).map(|_| g.i32()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

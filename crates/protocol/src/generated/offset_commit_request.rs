@@ -148,7 +148,7 @@ impl OffsetCommitRequest {
         v.member_id = g.string();
         if version >= 7 { v.group_instance_id = if (version >= 7) && g.chance(4) { None } else { Some(g.string()) }; }
         if version <= 4 { v.retention_time_ms = g.i64(); }
-        v.topics = (0..g.len()).map(|_| OffsetCommitRequestTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| OffsetCommitRequestTopic::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -254,7 +254,7 @@ impl OffsetCommitRequestTopic {
         let mut v = Self::default();
         if version <= 9 { v.name = g.string(); }
         if version >= 10 { v.topic_id = g.uuid(); }
-        v.partitions = (0..g.len()).map(|_| OffsetCommitRequestPartition::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| OffsetCommitRequestPartition::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -111,7 +111,7 @@ impl OffsetCommitResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 3 { v.throttle_time_ms = g.i32(); }
-        v.topics = (0..g.len()).map(|_| OffsetCommitResponseTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| OffsetCommitResponseTopic::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -217,7 +217,7 @@ impl OffsetCommitResponseTopic {
         let mut v = Self::default();
         if version <= 9 { v.name = g.string(); }
         if version >= 10 { v.topic_id = g.uuid(); }
-        v.partitions = (0..g.len()).map(|_| OffsetCommitResponsePartition::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| OffsetCommitResponsePartition::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -82,7 +82,7 @@ impl OffsetDeleteRequest {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.group_id = g.string();
-        v.topics = (0..g.len()).map(|_| OffsetDeleteRequestTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| OffsetDeleteRequestTopic::sample(g, version)).collect();
         v
     }
 }
@@ -149,7 +149,7 @@ impl OffsetDeleteRequestTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = g.string();
-        v.partitions = (0..g.len()).map(|_| OffsetDeleteRequestPartition::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| OffsetDeleteRequestPartition::sample(g, version)).collect();
         v
     }
 }

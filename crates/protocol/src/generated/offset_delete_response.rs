@@ -91,7 +91,7 @@ impl OffsetDeleteResponse {
         let mut v = Self::default();
         v.error_code = g.i16();
         v.throttle_time_ms = g.i32();
-        v.topics = (0..g.len()).map(|_| OffsetDeleteResponseTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| OffsetDeleteResponseTopic::sample(g, version)).collect();
         v
     }
 }
@@ -158,7 +158,7 @@ impl OffsetDeleteResponseTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = g.string();
-        v.partitions = (0..g.len()).map(|_| OffsetDeleteResponsePartition::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| OffsetDeleteResponsePartition::sample(g, version)).collect();
         v
     }
 }

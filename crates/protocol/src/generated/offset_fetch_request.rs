@@ -131,8 +131,8 @@ impl OffsetFetchRequest {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version <= 7 { v.group_id = g.string(); }
-        if version <= 7 { v.topics = if ((version >= 2 && version <= 7)) && g.chance(4) { None } else { Some((0..g.len()).map(|_| OffsetFetchRequestTopic::sample(g, version)).collect()) }; }
-        if version >= 8 { v.groups = (0..g.len()).map(|_| OffsetFetchRequestGroup::sample(g, version)).collect(); }
+        if version <= 7 { v.topics = if ((version >= 2 && version <= 7)) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| OffsetFetchRequestTopic::sample(g, version)).collect()) }; }
+        if version >= 8 { v.groups = (0..g.collection_len()).map(|_| OffsetFetchRequestGroup::sample(g, version)).collect(); }
         if version >= 7 { v.require_stable = g.bool(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
@@ -232,7 +232,7 @@ impl OffsetFetchRequestTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version <= 7 { v.name = g.string(); }
-        if version <= 7 { v.partition_indexes = (0..g.len()).map(|_| g.i32()).collect(); }
+        if version <= 7 { v.partition_indexes = (0..g.collection_len()).map(|_| g.i32()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -349,7 +349,7 @@ impl OffsetFetchRequestGroup {
         if version >= 8 { v.group_id = g.string(); }
         if version >= 9 { v.member_id = if (version >= 9) && g.chance(4) { None } else { Some(g.string()) }; }
         if version >= 9 { v.member_epoch = g.i32(); }
-        if version >= 8 { v.topics = if (version >= 8) && g.chance(4) { None } else { Some((0..g.len()).map(|_| OffsetFetchRequestTopics::sample(g, version)).collect()) }; }
+        if version >= 8 { v.topics = if (version >= 8) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| OffsetFetchRequestTopics::sample(g, version)).collect()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -456,7 +456,7 @@ impl OffsetFetchRequestTopics {
         let mut v = Self::default();
         if (version >= 8 && version <= 9) { v.name = g.string(); }
         if version >= 10 { v.topic_id = g.uuid(); }
-        if version >= 8 { v.partition_indexes = (0..g.len()).map(|_| g.i32()).collect(); }
+        if version >= 8 { v.partition_indexes = (0..g.collection_len()).map(|_| g.i32()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -129,9 +129,9 @@ impl OffsetFetchResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 3 { v.throttle_time_ms = g.i32(); }
-        if version <= 7 { v.topics = (0..g.len()).map(|_| OffsetFetchResponseTopic::sample(g, version)).collect(); }
+        if version <= 7 { v.topics = (0..g.collection_len()).map(|_| OffsetFetchResponseTopic::sample(g, version)).collect(); }
         if (version >= 2 && version <= 7) { v.error_code = g.i16(); }
-        if version >= 8 { v.groups = (0..g.len()).map(|_| OffsetFetchResponseGroup::sample(g, version)).collect(); }
+        if version >= 8 { v.groups = (0..g.collection_len()).map(|_| OffsetFetchResponseGroup::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -230,7 +230,7 @@ impl OffsetFetchResponseTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version <= 7 { v.name = g.string(); }
-        if version <= 7 { v.partitions = (0..g.len()).map(|_| OffsetFetchResponsePartition::sample(g, version)).collect(); }
+        if version <= 7 { v.partitions = (0..g.collection_len()).map(|_| OffsetFetchResponsePartition::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -466,7 +466,7 @@ impl OffsetFetchResponseGroup {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 8 { v.group_id = g.string(); }
-        if version >= 8 { v.topics = (0..g.len()).map(|_| OffsetFetchResponseTopics::sample(g, version)).collect(); }
+        if version >= 8 { v.topics = (0..g.collection_len()).map(|_| OffsetFetchResponseTopics::sample(g, version)).collect(); }
         if version >= 8 { v.error_code = g.i16(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
@@ -574,7 +574,7 @@ impl OffsetFetchResponseTopics {
         let mut v = Self::default();
         if (version >= 8 && version <= 9) { v.name = g.string(); }
         if version >= 10 { v.topic_id = g.uuid(); }
-        if version >= 8 { v.partitions = (0..g.len()).map(|_| OffsetFetchResponsePartitions::sample(g, version)).collect(); }
+        if version >= 8 { v.partitions = (0..g.collection_len()).map(|_| OffsetFetchResponsePartitions::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

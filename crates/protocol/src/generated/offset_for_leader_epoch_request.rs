@@ -111,7 +111,7 @@ impl OffsetForLeaderEpochRequest {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 3 { v.replica_id = g.i32(); }
-        v.topics = (0..g.len()).map(|_| OffsetForLeaderTopic::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| OffsetForLeaderTopic::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -208,7 +208,7 @@ impl OffsetForLeaderTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic = g.string();
-        v.partitions = (0..g.len()).map(|_| OffsetForLeaderPartition::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| OffsetForLeaderPartition::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

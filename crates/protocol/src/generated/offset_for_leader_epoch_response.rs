@@ -111,7 +111,7 @@ impl OffsetForLeaderEpochResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = g.i32();
-        v.topics = (0..g.len()).map(|_| OffsetForLeaderTopicResult::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| OffsetForLeaderTopicResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -208,7 +208,7 @@ impl OffsetForLeaderTopicResult {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic = g.string();
-        v.partitions = (0..g.len()).map(|_| EpochEndOffset::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| EpochEndOffset::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

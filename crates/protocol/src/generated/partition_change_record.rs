@@ -211,15 +211,15 @@ impl PartitionChangeRecord {
         let mut v = Self::default();
         v.partition_id = g.i32();
         v.topic_id = g.uuid();
-        if (true) && g.bool() { v.isr = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.i32()).collect()) }; }
+        if (true) && g.bool() { v.isr = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) }; }
         if (true) && g.bool() { v.leader = g.i32(); }
-        if (true) && g.bool() { v.replicas = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.i32()).collect()) }; }
-        if (true) && g.bool() { v.removing_replicas = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.i32()).collect()) }; }
-        if (true) && g.bool() { v.adding_replicas = if (true) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.i32()).collect()) }; }
+        if (true) && g.bool() { v.replicas = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) }; }
+        if (true) && g.bool() { v.removing_replicas = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) }; }
+        if (true) && g.bool() { v.adding_replicas = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) }; }
         if (true) && g.bool() { v.leader_recovery_state = g.i8(); }
-        if (version >= 1) && g.bool() { v.directories = if (version >= 1) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.uuid()).collect()) }; }
-        if (version >= 2) && g.bool() { v.eligible_leader_replicas = if (version >= 2) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.i32()).collect()) }; }
-        if (version >= 2) && g.bool() { v.last_known_elr = if (version >= 2) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.i32()).collect()) }; }
+        if (version >= 1) && g.bool() { v.directories = if (version >= 1) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.uuid()).collect()) }; }
+        if (version >= 2) && g.bool() { v.eligible_leader_replicas = if (version >= 2) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) }; }
+        if (version >= 2) && g.bool() { v.last_known_elr = if (version >= 2) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

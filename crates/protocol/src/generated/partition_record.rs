@@ -210,17 +210,17 @@ impl PartitionRecord {
         let mut v = Self::default();
         v.partition_id = g.i32();
         v.topic_id = g.uuid();
-        v.replicas = (0..g.len()).map(|_| g.i32()).collect();
-        v.isr = (0..g.len()).map(|_| g.i32()).collect();
-        v.removing_replicas = (0..g.len()).map(|_| g.i32()).collect();
-        v.adding_replicas = (0..g.len()).map(|_| g.i32()).collect();
+        v.replicas = (0..g.collection_len()).map(|_| g.i32()).collect();
+        v.isr = (0..g.collection_len()).map(|_| g.i32()).collect();
+        v.removing_replicas = (0..g.collection_len()).map(|_| g.i32()).collect();
+        v.adding_replicas = (0..g.collection_len()).map(|_| g.i32()).collect();
         v.leader = g.i32();
         if (true) && g.bool() { v.leader_recovery_state = g.i8(); }
         v.leader_epoch = g.i32();
         v.partition_epoch = g.i32();
-        if version >= 1 { v.directories = (0..g.len()).map(|_| g.uuid()).collect(); }
-        if (version >= 2) && g.bool() { v.eligible_leader_replicas = if (version >= 2) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.i32()).collect()) }; }
-        if (version >= 2) && g.bool() { v.last_known_elr = if (version >= 2) && g.chance(4) { None } else { Some((0..g.len()).map(|_| g.i32()).collect()) }; }
+        if version >= 1 { v.directories = (0..g.collection_len()).map(|_| g.uuid()).collect(); }
+        if (version >= 2) && g.bool() { v.eligible_leader_replicas = if (version >= 2) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) }; }
+        if (version >= 2) && g.bool() { v.last_known_elr = if (version >= 2) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

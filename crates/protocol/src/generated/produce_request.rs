@@ -129,7 +129,7 @@ impl ProduceRequest {
         v.transactional_id = if (true) && g.chance(4) { None } else { Some(g.string()) };
         v.acks = g.i16();
         v.timeout_ms = g.i32();
-        v.topic_data = (0..g.len()).map(|_| TopicProduceData::sample(g, version)).collect();
+        v.topic_data = (0..g.collection_len()).map(|_| TopicProduceData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -235,7 +235,7 @@ impl TopicProduceData {
         let mut v = Self::default();
         if version <= 12 { v.name = g.string(); }
         if version >= 13 { v.topic_id = g.uuid(); }
-        v.partition_data = (0..g.len()).map(|_| PartitionProduceData::sample(g, version)).collect();
+        v.partition_data = (0..g.collection_len()).map(|_| PartitionProduceData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

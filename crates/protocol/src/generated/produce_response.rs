@@ -121,9 +121,9 @@ impl ProduceResponse {
         let flexible = version >= 9;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.responses = (0..g.len()).map(|_| TopicProduceResponse::sample(g, version)).collect();
+        v.responses = (0..g.collection_len()).map(|_| TopicProduceResponse::sample(g, version)).collect();
         v.throttle_time_ms = g.i32();
-        if (version >= 10) && g.bool() { v.node_endpoints = (0..g.len()).map(|_| NodeEndpoint::sample(g, version)).collect(); }
+        if (version >= 10) && g.bool() { v.node_endpoints = (0..g.collection_len()).map(|_| NodeEndpoint::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -229,7 +229,7 @@ impl TopicProduceResponse {
         let mut v = Self::default();
         if version <= 12 { v.name = g.string(); }
         if version >= 13 { v.topic_id = g.uuid(); }
-        v.partition_responses = (0..g.len()).map(|_| PartitionProduceResponse::sample(g, version)).collect();
+        v.partition_responses = (0..g.collection_len()).map(|_| PartitionProduceResponse::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -381,7 +381,7 @@ impl PartitionProduceResponse {
         v.base_offset = g.i64();
         v.log_append_time_ms = g.i64();
         if version >= 5 { v.log_start_offset = g.i64(); }
-        if version >= 8 { v.record_errors = (0..g.len()).map(|_| BatchIndexAndErrorMessage::sample(g, version)).collect(); }
+        if version >= 8 { v.record_errors = (0..g.collection_len()).map(|_| BatchIndexAndErrorMessage::sample(g, version)).collect(); }
         if version >= 8 { v.error_message = if (version >= 8) && g.chance(4) { None } else { Some(g.string()) }; }
         if (version >= 10) && g.bool() { v.current_leader = LeaderIdAndEpoch::sample(g, version); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }

@@ -160,7 +160,7 @@ impl QuorumStateData {
         v.voted_id = g.i32();
         if version >= 1 { v.voted_directory_id = g.uuid(); }
         if version <= 0 { v.applied_offset = g.i64(); }
-        if version <= 0 { v.current_voters = if (version <= 0) && g.chance(4) { None } else { Some((0..g.len()).map(|_| Voter::sample(g, version)).collect()) }; }
+        if version <= 0 { v.current_voters = if (version <= 0) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| Voter::sample(g, version)).collect()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -183,12 +183,12 @@ impl RegisterBrokerRecord {
         if version >= 2 { v.is_migrating_zk_broker = g.bool(); }
         v.incarnation_id = g.uuid();
         v.broker_epoch = g.i64();
-        v.end_points = (0..g.len()).map(|_| BrokerEndpoint::sample(g, version)).collect();
-        v.features = (0..g.len()).map(|_| BrokerFeature::sample(g, version)).collect();
+        v.end_points = (0..g.collection_len()).map(|_| BrokerEndpoint::sample(g, version)).collect();
+        v.features = (0..g.collection_len()).map(|_| BrokerFeature::sample(g, version)).collect();
         v.rack = if (true) && g.chance(4) { None } else { Some(g.string()) };
         v.fenced = g.bool();
         if version >= 1 { v.in_controlled_shutdown = g.bool(); }
-        if (version >= 3) && g.bool() { v.log_dirs = (0..g.len()).map(|_| g.uuid()).collect(); }
+        if (version >= 3) && g.bool() { v.log_dirs = (0..g.collection_len()).map(|_| g.uuid()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

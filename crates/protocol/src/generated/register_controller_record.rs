@@ -137,8 +137,8 @@ impl RegisterControllerRecord {
         v.controller_id = g.i32();
         v.incarnation_id = g.uuid();
         v.zk_migration_ready = g.bool();
-        v.end_points = (0..g.len()).map(|_| ControllerEndpoint::sample(g, version)).collect();
-        v.features = (0..g.len()).map(|_| ControllerFeature::sample(g, version)).collect();
+        v.end_points = (0..g.collection_len()).map(|_| ControllerEndpoint::sample(g, version)).collect();
+        v.features = (0..g.collection_len()).map(|_| ControllerFeature::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -82,7 +82,7 @@ impl SaslHandshakeResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.error_code = g.i16();
-        v.mechanisms = (0..g.len()).map(|_| g.string()).collect();
+        v.mechanisms = (0..g.collection_len()).map(|_| g.string()).collect();
         v
     }
 }

@@ -157,7 +157,7 @@ impl SyncGroupRequest {
         if version >= 3 { v.group_instance_id = if (version >= 3) && g.chance(4) { None } else { Some(g.string()) }; }
         if version >= 5 { v.protocol_type = if (version >= 5) && g.chance(4) { None } else { Some(g.string()) }; }
         if version >= 5 { v.protocol_name = if (version >= 5) && g.chance(4) { None } else { Some(g.string()) }; }
-        v.assignments = (0..g.len()).map(|_| SyncGroupRequestAssignment::sample(g, version)).collect();
+        v.assignments = (0..g.collection_len()).map(|_| SyncGroupRequestAssignment::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -120,7 +120,7 @@ impl UpdateFeaturesRequest {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.timeout_ms = g.i32();
-        v.feature_updates = (0..g.len()).map(|_| FeatureUpdateKey::sample(g, version)).collect();
+        v.feature_updates = (0..g.collection_len()).map(|_| FeatureUpdateKey::sample(g, version)).collect();
         if version >= 1 { v.validate_only = g.bool(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

@@ -129,7 +129,7 @@ impl UpdateFeaturesResponse {
         v.throttle_time_ms = g.i32();
         v.error_code = g.i16();
         v.error_message = if (true) && g.chance(4) { None } else { Some(g.string()) };
-        if version <= 1 { v.results = (0..g.len()).map(|_| UpdatableFeatureResult::sample(g, version)).collect(); }
+        if version <= 1 { v.results = (0..g.collection_len()).map(|_| UpdatableFeatureResult::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -146,7 +146,7 @@ impl UpdateRaftVoterRequest {
         v.current_leader_epoch = g.i32();
         v.voter_id = g.i32();
         v.voter_directory_id = g.uuid();
-        v.listeners = (0..g.len()).map(|_| Listener::sample(g, version)).collect();
+        v.listeners = (0..g.collection_len()).map(|_| Listener::sample(g, version)).collect();
         v.k_raft_version_feature = KRaftVersionFeature::sample(g, version);
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

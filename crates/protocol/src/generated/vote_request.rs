@@ -120,7 +120,7 @@ impl VoteRequest {
         let mut v = Self::default();
         v.cluster_id = if (true) && g.chance(4) { None } else { Some(g.string()) };
         if version >= 1 { v.voter_id = g.i32(); }
-        v.topics = (0..g.len()).map(|_| TopicData::sample(g, version)).collect();
+        v.topics = (0..g.collection_len()).map(|_| TopicData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -217,7 +217,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_name = g.string();
-        v.partitions = (0..g.len()).map(|_| PartitionData::sample(g, version)).collect();
+        v.partitions = (0..g.collection_len()).map(|_| PartitionData::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

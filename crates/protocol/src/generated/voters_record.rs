@@ -111,7 +111,7 @@ impl VotersRecord {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.version = g.i16();
-        v.voters = (0..g.len()).map(|_| Voter::sample(g, version)).collect();
+        v.voters = (0..g.collection_len()).map(|_| Voter::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -225,7 +225,7 @@ impl Voter {
         let mut v = Self::default();
         v.voter_id = g.i32();
         v.voter_directory_id = g.uuid();
-        v.endpoints = (0..g.len()).map(|_| Endpoint::sample(g, version)).collect();
+        v.endpoints = (0..g.collection_len()).map(|_| Endpoint::sample(g, version)).collect();
         v.k_raft_version_feature = KRaftVersionFeature::sample(g, version);
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
