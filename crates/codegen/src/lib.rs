@@ -2,6 +2,7 @@
 //! modules of `crates/protocol/src/generated/`. The output is deterministic, so a test can
 //! regenerate it in memory and compare it with what is checked in.
 
+pub mod field_code;
 pub mod names;
 pub mod rust_gen;
 pub mod spec;

@@ -233,7 +233,7 @@ pub fn write_uuid<W: Writer + ?Sized>(w: &mut W, v: &Uuid) {
     w.put_slice(v.as_bytes());
 }
 
-/// Reads a length prefix: compact (uvarint, 0 = null, else len+1) or classic (`classic_len`
+/// Reads a length prefix: compact (uvarint, 0 = null, else len+1) or classic (`classic_width`
 /// bytes, -1 = null). Returns `None` for null and checks the length against what is left.
 fn read_len(
     buf: &mut Bytes,
@@ -302,25 +302,7 @@ pub fn read_bytes(
 /// Reads an array length; `None` is a null array. The count is checked against the bytes left
 /// (every element takes at least one byte), so it bounds any allocation.
 pub fn read_array_len(buf: &mut Bytes, compact: bool) -> Result<Option<usize>, DecodeError> {
-    let len: i64 = if compact {
-        i64::from(read_uvarint(buf)?) - 1
-    } else {
-        i64::from(read_i32(buf)?)
-    };
-    if len < -1 {
-        return Err(DecodeError::InvalidLength(len));
-    }
-    if len == -1 {
-        return Ok(None);
-    }
-    let len = len as usize;
-    if len > buf.remaining() {
-        return Err(DecodeError::LengthExceedsBuffer {
-            length: len,
-            remaining: buf.remaining(),
-        });
-    }
-    Ok(Some(len))
+    read_len(buf, compact, 4)
 }
 
 /// Reads a non-null array length; null is an error naming `field`.

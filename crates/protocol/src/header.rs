@@ -10,6 +10,9 @@ use crate::generated::request_header::RequestHeader;
 use crate::generated::response_header::ResponseHeader;
 use bytes::Bytes;
 
+/// The most scratch space reserved up front for one frame's small fields.
+const FRAME_SCRATCH_MAX: usize = 4096;
+
 /// A request frame split into its parsed header and its still-encoded body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestFrame {
@@ -68,12 +71,12 @@ pub fn encode_request(
     header: &RequestHeader,
     body: &RequestBody,
 ) -> Result<Vec<Bytes>, EncodeError> {
-    let api = body.api_key();
     let version = header.request_api_version;
-    let mut w = ChainWriter::with_capacity(64 + body.encoded_len(version).min(4096));
-    header.encode(&mut w, api.request_header_version(version))?;
-    body.encode(&mut w, version)?;
-    frame_chunks(w.finish())
+    let header_version = body.api_key().request_header_version(version);
+    encode_frame(body.encoded_len(version), |w| {
+        header.encode(w, header_version)?;
+        body.encode(w, version)
+    })
 }
 
 /// Writes a whole response frame (size, header, body) as chunks; record data is shared, not
@@ -83,14 +86,25 @@ pub fn encode_response(
     version: i16,
     body: &ResponseBody,
 ) -> Result<Vec<Bytes>, EncodeError> {
-    let api = body.api_key();
     let header = ResponseHeader {
         correlation_id,
         ..Default::default()
     };
-    let mut w = ChainWriter::with_capacity(64 + body.encoded_len(version).min(4096));
-    header.encode(&mut w, api.response_header_version(version))?;
-    body.encode(&mut w, version)?;
+    let header_version = body.api_key().response_header_version(version);
+    encode_frame(body.encoded_len(version), |w| {
+        header.encode(w, header_version)?;
+        body.encode(w, version)
+    })
+}
+
+/// Runs `write` into a chain writer sized for a body of `body_len` bytes (large shared buffers
+/// are referenced, so the scratch space is capped) and frames the result.
+fn encode_frame(
+    body_len: usize,
+    write: impl FnOnce(&mut ChainWriter) -> Result<(), EncodeError>,
+) -> Result<Vec<Bytes>, EncodeError> {
+    let mut w = ChainWriter::with_capacity(64 + body_len.min(FRAME_SCRATCH_MAX));
+    write(&mut w)?;
     frame_chunks(w.finish())
 }
 

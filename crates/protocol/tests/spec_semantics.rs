@@ -9,6 +9,18 @@ use fjord_protocol::generated::metadata_request::MetadataRequest;
 use fjord_protocol::generated::offset_commit_value::OffsetCommitValue;
 use fjord_protocol::{EncodeError, RawTaggedField};
 
+/// A Fetch response whose one partition carries a (tagged) diverging epoch.
+fn diverged() -> FetchResponse {
+    fetch_with(PartitionData {
+        diverging_epoch: EpochEndOffset {
+            epoch: 4,
+            end_offset: 99,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+}
+
 fn fetch_with(p: PartitionData) -> FetchResponse {
     FetchResponse {
         responses: vec![FetchableTopicResponse {
@@ -24,14 +36,7 @@ fn default_tagged_fields_are_not_written() {
     let plain = fetch_with(PartitionData::default());
     let mut a = BytesMut::new();
     plain.encode(&mut a, 12).unwrap();
-    let diverged = fetch_with(PartitionData {
-        diverging_epoch: EpochEndOffset {
-            epoch: 4,
-            end_offset: 99,
-            ..Default::default()
-        },
-        ..Default::default()
-    });
+    let diverged = diverged();
     let mut b = BytesMut::new();
     diverged.encode(&mut b, 12).unwrap();
     // tag 0, size, int32 epoch, int64 offset, the struct's empty tag section.
@@ -44,14 +49,7 @@ fn default_tagged_fields_are_not_written() {
 
 #[test]
 fn tagged_field_at_a_version_without_tags_is_an_error() {
-    let diverged = fetch_with(PartitionData {
-        diverging_epoch: EpochEndOffset {
-            epoch: 4,
-            end_offset: 99,
-            ..Default::default()
-        },
-        ..Default::default()
-    });
+    let diverged = diverged();
     assert!(matches!(
         diverged.encode(&mut BytesMut::new(), 11),
         Err(EncodeError::FieldNotInVersion {
@@ -135,14 +133,7 @@ fn versions_outside_the_range_are_errors() {
 
 #[test]
 fn a_known_tag_with_the_wrong_size_is_an_error() {
-    let diverged = fetch_with(PartitionData {
-        diverging_epoch: EpochEndOffset {
-            epoch: 4,
-            end_offset: 99,
-            ..Default::default()
-        },
-        ..Default::default()
-    });
+    let diverged = diverged();
     let mut b = BytesMut::new();
     diverged.encode(&mut b, 12).unwrap();
     let mut v = b.to_vec();
