@@ -178,23 +178,117 @@ impl<'a> FieldPlan<'a> {
     }
 }
 
-fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(), SpecError> {
-    let msg = ctx.msg;
-    let valid = &msg.valid;
-    let plans: Vec<FieldPlan<'_>> = d.fields.iter().map(|f| FieldPlan::new(f, msg)).collect();
-    let has_flexible = !msg.flexible.intersect(valid).is_empty();
-    let flexible_test = msg.flexible.rust_test("version", valid);
-    let mut defaults = Vec::new();
-    for p in &plans {
-        defaults.push(default_expr(p, &d.name)?);
-    }
-    let name = &d.name;
+/// What every generated method of one struct needs: its fields, their defaults, and whether
+/// the message has flexible versions.
+struct StructPlan<'a, 'c> {
+    ctx: &'c Ctx<'a>,
+    name: &'c str,
+    top_level: bool,
+    plans: Vec<FieldPlan<'a>>,
+    defaults: Vec<String>,
+    has_flexible: bool,
+    flexible_test: String,
+}
 
-    // The struct.
-    writeln!(out, "/// {}", doc_text(&d.doc)).unwrap();
+impl<'a, 'c> StructPlan<'a, 'c> {
+    fn new(ctx: &'c Ctx<'a>, d: &'c StructDef<'a>) -> Result<Self, SpecError> {
+        let msg = ctx.msg;
+        let plans: Vec<FieldPlan<'a>> = d.fields.iter().map(|f| FieldPlan::new(f, msg)).collect();
+        let defaults = plans
+            .iter()
+            .map(|p| default_expr(p, &d.name))
+            .collect::<Result<_, _>>()?;
+        Ok(StructPlan {
+            ctx,
+            name: &d.name,
+            top_level: d.top_level,
+            plans,
+            defaults,
+            has_flexible: !msg.flexible.intersect(&msg.valid).is_empty(),
+            flexible_test: msg.flexible.rust_test("version", &msg.valid),
+        })
+    }
+
+    /// The fields that are tagged in some version, with their default expressions.
+    fn tagged(&self) -> Vec<(&FieldPlan<'a>, &String)> {
+        self.plans
+            .iter()
+            .zip(&self.defaults)
+            .filter(|(p, _)| !p.tagged.is_empty())
+            .collect()
+    }
+}
+
+/// The version check that opens a top-level message's `encode` or `decode` (`error` names the
+/// error type); nested structs have none.
+fn version_check(sp: &StructPlan<'_, '_>, error: &str) -> String {
+    if !sp.top_level {
+        return String::new();
+    }
+    let valid = &sp.ctx.msg.valid;
+    format!(
+        "        if !({}..={}).contains(&version) {{ return Err({error}::UnsupportedVersion {{ message: {}, version }}); }}\n",
+        valid.min,
+        valid.max,
+        str_lit(&sp.ctx.msg.name)
+    )
+}
+
+fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(), SpecError> {
+    let sp = StructPlan::new(ctx, d)?;
+    emit_definition(&sp, &d.doc, out);
+    emit_default(&sp, out);
+    writeln!(out, "impl {} {{", sp.name).unwrap();
+    emit_consts(&sp, out);
+    emit_encode(&sp, out);
+    emit_encoded_len(&sp, out);
+    emit_decode(&sp, out);
+    emit_sample(&sp, out);
+    writeln!(out, "}}").unwrap();
+    Ok(())
+}
+
+/// Emits the top-level message's constants: name, version range, first flexible version.
+fn emit_consts(sp: &StructPlan<'_, '_>, out: &mut String) {
+    let ctx = sp.ctx;
+    let msg = ctx.msg;
+    let valid = &ctx.msg.valid;
+    let has_flexible = sp.has_flexible;
+    if sp.top_level {
+        writeln!(out, "    /// The message name.").unwrap();
+        writeln!(
+            out,
+            "    pub const NAME: &'static str = {};",
+            str_lit(&msg.name)
+        )
+        .unwrap();
+        writeln!(out, "    /// The lowest version.").unwrap();
+        writeln!(out, "    pub const MIN_VERSION: i16 = {};", valid.min).unwrap();
+        writeln!(out, "    /// The highest version.").unwrap();
+        writeln!(out, "    pub const MAX_VERSION: i16 = {};", valid.max).unwrap();
+        writeln!(out, "    /// The first flexible version, if any.").unwrap();
+        let fmin = if has_flexible {
+            format!("Some({})", msg.flexible.intersect(valid).min)
+        } else {
+            "None".into()
+        };
+        writeln!(
+            out,
+            "    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = {fmin};\n"
+        )
+        .unwrap();
+    }
+}
+
+/// Emits The struct and its field docs.
+fn emit_definition(sp: &StructPlan<'_, '_>, doc: &str, out: &mut String) {
+    let name = sp.name;
+    let plans = &sp.plans;
+    let has_flexible = sp.has_flexible;
+    writeln!(out, "/// {}", doc_text(doc)).unwrap();
     writeln!(out, "#[derive(Debug, Clone, PartialEq)]").unwrap();
     writeln!(out, "pub struct {name} {{").unwrap();
-    for p in &plans {
+    for p in plans {
         let about =
             p.f.about
                 .as_deref()
@@ -221,55 +315,35 @@ fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(),
         writeln!(out, "    pub unknown_tagged_fields: Vec<RawTaggedField>,").unwrap();
     }
     writeln!(out, "}}\n").unwrap();
+}
 
-    // Default.
+/// Emits `impl Default`, from the spec defaults.
+fn emit_default(sp: &StructPlan<'_, '_>, out: &mut String) {
+    let name = sp.name;
+    let plans = &sp.plans;
+    let defaults = &sp.defaults;
+    let has_flexible = sp.has_flexible;
     writeln!(out, "impl Default for {name} {{").unwrap();
     writeln!(out, "    fn default() -> Self {{").unwrap();
     writeln!(out, "        {name} {{").unwrap();
-    for (p, def) in plans.iter().zip(&defaults) {
+    for (p, def) in plans.iter().zip(defaults) {
         writeln!(out, "            {}: {def},", p.ident).unwrap();
     }
     if has_flexible {
         writeln!(out, "            unknown_tagged_fields: Vec::new(),").unwrap();
     }
     writeln!(out, "        }}\n    }}\n}}\n").unwrap();
+}
 
-    writeln!(out, "impl {name} {{").unwrap();
-    if d.top_level {
-        writeln!(out, "    /// The message name.").unwrap();
-        writeln!(
-            out,
-            "    pub const NAME: &'static str = {};",
-            str_lit(&msg.name)
-        )
-        .unwrap();
-        writeln!(out, "    /// The lowest version.").unwrap();
-        writeln!(out, "    pub const MIN_VERSION: i16 = {};", valid.min).unwrap();
-        writeln!(out, "    /// The highest version.").unwrap();
-        writeln!(out, "    pub const MAX_VERSION: i16 = {};", valid.max).unwrap();
-        writeln!(out, "    /// The first flexible version, if any.").unwrap();
-        let fmin = if has_flexible {
-            format!("Some({})", msg.flexible.intersect(valid).min)
-        } else {
-            "None".into()
-        };
-        writeln!(
-            out,
-            "    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = {fmin};\n"
-        )
-        .unwrap();
-    }
-    let version_check_enc = if d.top_level {
-        format!(
-            "        if !({}..={}).contains(&version) {{ return Err(EncodeError::UnsupportedVersion {{ message: {}, version }}); }}\n",
-            valid.min, valid.max, str_lit(&msg.name)
-        )
-    } else {
-        String::new()
-    };
-    let version_check_dec = version_check_enc.replace("EncodeError", "DecodeError");
-
-    // encode
+/// Emits `encode`: fixed fields in order, then the tagged-field section.
+fn emit_encode(sp: &StructPlan<'_, '_>, out: &mut String) {
+    let ctx = sp.ctx;
+    let valid = &ctx.msg.valid;
+    let plans = &sp.plans;
+    let defaults = &sp.defaults;
+    let has_flexible = sp.has_flexible;
+    let flexible_test = &sp.flexible_test;
+    let version_check_enc = version_check(sp, "EncodeError");
     writeln!(out, "    /// Writes this value at `version`.").unwrap();
     writeln!(out, "    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {{").unwrap();
     out.push_str(&version_check_enc);
@@ -278,7 +352,7 @@ fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(),
         "        #[allow(unused_variables)]\n        let flexible = {flexible_test};"
     )
     .unwrap();
-    for (p, def) in plans.iter().zip(&defaults) {
+    for (p, def) in plans.iter().zip(defaults) {
         let regular = p.regular.rust_test("version", valid);
         let field_lit = str_lit(&p.f.name);
         let absent_check = if p.f.ignorable {
@@ -307,11 +381,7 @@ fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(),
             writeln!(out, "        if !({present}) {{ {absent_check} }}").unwrap();
         }
     }
-    let tagged_plans: Vec<(&FieldPlan<'_>, &String)> = plans
-        .iter()
-        .zip(&defaults)
-        .filter(|(p, _)| !p.tagged.is_empty())
-        .collect();
+    let tagged_plans = sp.tagged();
     if has_flexible {
         writeln!(out, "        if flexible {{").unwrap();
         writeln!(
@@ -377,8 +447,16 @@ fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(),
         writeln!(out, "        }}").unwrap();
     }
     writeln!(out, "        Ok(())\n    }}\n").unwrap();
+}
 
-    // encoded_len
+/// Emits `encoded_len`: the exact size `encode` writes.
+fn emit_encoded_len(sp: &StructPlan<'_, '_>, out: &mut String) {
+    let ctx = sp.ctx;
+    let valid = &ctx.msg.valid;
+    let plans = &sp.plans;
+    let has_flexible = sp.has_flexible;
+    let flexible_test = &sp.flexible_test;
+    let tagged_plans = sp.tagged();
     writeln!(
         out,
         "    /// The number of bytes [`Self::encode`] writes at `version`."
@@ -425,8 +503,17 @@ fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(),
         writeln!(out, "        }}").unwrap();
     }
     writeln!(out, "        n\n    }}\n").unwrap();
+}
 
-    // decode
+/// Emits `decode`: fixed fields in order, then the tagged-field section.
+fn emit_decode(sp: &StructPlan<'_, '_>, out: &mut String) {
+    let ctx = sp.ctx;
+    let valid = &ctx.msg.valid;
+    let plans = &sp.plans;
+    let has_flexible = sp.has_flexible;
+    let flexible_test = &sp.flexible_test;
+    let tagged_plans = sp.tagged();
+    let version_check_dec = version_check(sp, "DecodeError");
     writeln!(
         out,
         "    /// Reads a value written at `version`. Large byte fields share `buf` (no copy)."
@@ -482,8 +569,15 @@ fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(),
         writeln!(out, "                }}\n            }}\n        }}").unwrap();
     }
     writeln!(out, "        Ok(v)\n    }}").unwrap();
+}
 
-    // sample
+/// Emits `sample` (feature `sample`): a random value valid at the version.
+fn emit_sample(sp: &StructPlan<'_, '_>, out: &mut String) {
+    let ctx = sp.ctx;
+    let valid = &ctx.msg.valid;
+    let plans = &sp.plans;
+    let has_flexible = sp.has_flexible;
+    let flexible_test = &sp.flexible_test;
     writeln!(
         out,
         "\n    /// A random value that is valid at `version` (for tests and fuzzing)."
@@ -505,7 +599,7 @@ fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(),
         "        #[allow(unused_mut)]\n        let mut v = Self::default();"
     )
     .unwrap();
-    for p in &plans {
+    for p in plans {
         let regular = p.regular.rust_test("version", valid);
         let tagged = p.tagged.rust_test("version", valid);
         let present = match (regular.as_str(), tagged.as_str()) {
@@ -539,8 +633,6 @@ fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(),
         .unwrap();
     }
     writeln!(out, "        v\n    }}").unwrap();
-    writeln!(out, "}}").unwrap();
-    Ok(())
 }
 
 /// Writes `stmt` for every field in the fixed (untagged) part of the struct, guarded by the
