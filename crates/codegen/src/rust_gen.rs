@@ -477,7 +477,7 @@ fn emit_encoded_len(sp: &StructPlan<'_, '_>, out: &mut String) {
         "        #[allow(unused_mut)]\n        let mut n = 0usize;"
     )
     .unwrap();
-    write_regular_fields(out, &plans, ctx, |p, compact| {
+    write_regular_fields(out, plans, ctx, |p, compact| {
         format!("n += {};", len_field(p, compact, valid))
     });
     if has_flexible {
@@ -535,7 +535,7 @@ fn emit_decode(sp: &StructPlan<'_, '_>, out: &mut String) {
         "        #[allow(unused_mut)]\n        let mut v = Self::default();"
     )
     .unwrap();
-    write_regular_fields(out, &plans, ctx, |p, compact| {
+    write_regular_fields(out, plans, ctx, |p, compact| {
         format!("v.{} = {};", p.ident, dec_field(p, compact, valid))
     });
     if has_flexible {
