@@ -307,6 +307,18 @@ pub fn metadata_module(specs: &[MessageSpec]) -> Result<String, SpecError> {
         .unwrap();
     }
     o.push_str("            other => return Err(DecodeError::UnknownApiKey(other)),\n        })\n    }\n\n");
+    o.push_str("    /// A random record of `record_type` valid at `version` (tests and fuzzing).\n    #[cfg(feature = \"sample\")]\n    pub fn sample(record_type: i16, g: &mut crate::sample::SampleRng, version: i16) -> Option<Self> {\n        Some(match record_type {\n");
+    for s in &recs {
+        writeln!(
+            o,
+            "            {} => MetadataRecord::{}({}::sample(g, version)),",
+            s.api_key.unwrap_or(-1),
+            variant(s),
+            path(s)
+        )
+        .unwrap();
+    }
+    o.push_str("            _ => return None,\n        })\n    }\n\n");
     o.push_str("    /// Writes the record body at `version`.\n    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {\n        match self {\n");
     for s in &recs {
         writeln!(

@@ -120,6 +120,32 @@ impl MetadataRecord {
         })
     }
 
+    /// A random record of `record_type` valid at `version` (tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(record_type: i16, g: &mut crate::sample::SampleRng, version: i16) -> Option<Self> {
+        Some(match record_type {
+            0 => MetadataRecord::RegisterBroker(crate::generated::register_broker_record::RegisterBrokerRecord::sample(g, version)),
+            1 => MetadataRecord::UnregisterBroker(crate::generated::unregister_broker_record::UnregisterBrokerRecord::sample(g, version)),
+            2 => MetadataRecord::Topic(crate::generated::topic_record::TopicRecord::sample(g, version)),
+            3 => MetadataRecord::Partition(crate::generated::partition_record::PartitionRecord::sample(g, version)),
+            4 => MetadataRecord::Config(crate::generated::config_record::ConfigRecord::sample(g, version)),
+            5 => MetadataRecord::PartitionChange(crate::generated::partition_change_record::PartitionChangeRecord::sample(g, version)),
+            7 => MetadataRecord::FenceBroker(crate::generated::fence_broker_record::FenceBrokerRecord::sample(g, version)),
+            8 => MetadataRecord::UnfenceBroker(crate::generated::unfence_broker_record::UnfenceBrokerRecord::sample(g, version)),
+            9 => MetadataRecord::RemoveTopic(crate::generated::remove_topic_record::RemoveTopicRecord::sample(g, version)),
+            12 => MetadataRecord::FeatureLevel(crate::generated::feature_level_record::FeatureLevelRecord::sample(g, version)),
+            15 => MetadataRecord::ProducerIds(crate::generated::producer_ids_record::ProducerIdsRecord::sample(g, version)),
+            17 => MetadataRecord::BrokerRegistrationChange(crate::generated::broker_registration_change_record::BrokerRegistrationChangeRecord::sample(g, version)),
+            18 => MetadataRecord::AccessControlEntry(crate::generated::access_control_entry_record::AccessControlEntryRecord::sample(g, version)),
+            19 => MetadataRecord::RemoveAccessControlEntry(crate::generated::remove_access_control_entry_record::RemoveAccessControlEntryRecord::sample(g, version)),
+            20 => MetadataRecord::NoOp(crate::generated::no_op_record::NoOpRecord::sample(g, version)),
+            27 => MetadataRecord::RegisterController(crate::generated::register_controller_record::RegisterControllerRecord::sample(g, version)),
+            28 => MetadataRecord::ClearElr(crate::generated::clear_elr_record::ClearElrRecord::sample(g, version)),
+            29 => MetadataRecord::UnregisterController(crate::generated::unregister_controller_record::UnregisterControllerRecord::sample(g, version)),
+            _ => return None,
+        })
+    }
+
     /// Writes the record body at `version`.
     pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
         match self {
