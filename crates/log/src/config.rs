@@ -1,0 +1,139 @@
+//! Per-log configuration, with Kafka's topic-level names and defaults.
+
+/// Kafka's default `segment.bytes`: 1 GiB.
+pub const DEFAULT_SEGMENT_BYTES: u64 = 1024 * 1024 * 1024;
+/// Kafka's default `segment.ms`: 7 days.
+pub const DEFAULT_SEGMENT_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+/// Kafka's default `retention.ms`: 7 days.
+pub const DEFAULT_RETENTION_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+/// Kafka's default `index.interval.bytes`: 4096.
+pub const DEFAULT_INDEX_INTERVAL_BYTES: u64 = 4096;
+/// Kafka's default `segment.index.bytes`: 10 MiB.
+pub const DEFAULT_SEGMENT_INDEX_BYTES: u64 = 10 * 1024 * 1024;
+/// Kafka's default `max.message.bytes`: 1 MiB plus the batch overhead.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 1_048_588;
+/// Kafka's default `delete.retention.ms`: 1 day.
+pub const DEFAULT_DELETE_RETENTION_MS: i64 = 24 * 60 * 60 * 1000;
+/// Kafka's default `file.delete.delay.ms`: 1 minute.
+pub const DEFAULT_FILE_DELETE_DELAY_MS: i64 = 60_000;
+
+/// `cleanup.policy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CleanupPolicy {
+    /// `delete`: segments older or beyond the size limit are removed.
+    pub delete: bool,
+    /// `compact`: only the latest record of each key is kept.
+    pub compact: bool,
+}
+
+impl CleanupPolicy {
+    /// Parses Kafka's list form: `delete`, `compact`, `compact,delete`.
+    pub fn parse(s: &str) -> Option<CleanupPolicy> {
+        let mut p = CleanupPolicy {
+            delete: false,
+            compact: false,
+        };
+        for part in s.split(',').map(str::trim) {
+            match part {
+                "delete" => p.delete = true,
+                "compact" => p.compact = true,
+                _ => return None,
+            }
+        }
+        (p.delete || p.compact).then_some(p)
+    }
+}
+
+/// `message.timestamp.type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimestampType {
+    /// Keep the producer's timestamps.
+    CreateTime,
+    /// Stamp the broker's clock on append.
+    LogAppendTime,
+}
+
+/// The configuration of one partition log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogConfig {
+    /// `segment.bytes`: roll when the active segment would grow past this.
+    pub segment_bytes: u64,
+    /// `segment.ms`: roll when the active segment's first batch is older than this.
+    pub segment_ms: i64,
+    /// `segment.index.bytes`: roll when the offset or time index would outgrow this.
+    pub segment_index_bytes: u64,
+    /// `index.interval.bytes`: bytes of log between offset-index entries.
+    pub index_interval_bytes: u64,
+    /// `retention.ms`: delete segments whose newest record is older (-1: keep forever).
+    pub retention_ms: i64,
+    /// `retention.bytes`: delete the oldest segments beyond this size (-1: no limit).
+    pub retention_bytes: i64,
+    /// `max.message.bytes`: the largest batch accepted.
+    pub max_message_bytes: usize,
+    /// `message.timestamp.type`.
+    pub timestamp_type: TimestampType,
+    /// `cleanup.policy`.
+    pub cleanup_policy: CleanupPolicy,
+    /// `delete.retention.ms`: how long compaction keeps tombstones.
+    pub delete_retention_ms: i64,
+    /// `min.cleanable.dirty.ratio`.
+    pub min_cleanable_dirty_ratio: f64,
+    /// `min.compaction.lag.ms`.
+    pub min_compaction_lag_ms: i64,
+    /// `flush.messages`: fsync after this many messages (`i64::MAX`: leave it to the OS).
+    pub flush_messages: i64,
+    /// `flush.ms`: fsync when the last flush is older than this (`i64::MAX`: never).
+    pub flush_ms: i64,
+    /// `file.delete.delay.ms`: how long deleted segments linger as `.deleted`.
+    pub file_delete_delay_ms: i64,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig {
+            segment_bytes: DEFAULT_SEGMENT_BYTES,
+            segment_ms: DEFAULT_SEGMENT_MS,
+            segment_index_bytes: DEFAULT_SEGMENT_INDEX_BYTES,
+            index_interval_bytes: DEFAULT_INDEX_INTERVAL_BYTES,
+            retention_ms: DEFAULT_RETENTION_MS,
+            retention_bytes: -1,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            timestamp_type: TimestampType::CreateTime,
+            cleanup_policy: CleanupPolicy {
+                delete: true,
+                compact: false,
+            },
+            delete_retention_ms: DEFAULT_DELETE_RETENTION_MS,
+            min_cleanable_dirty_ratio: 0.5,
+            min_compaction_lag_ms: 0,
+            flush_messages: i64::MAX,
+            flush_ms: i64::MAX,
+            file_delete_delay_ms: DEFAULT_FILE_DELETE_DELAY_MS,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cleanup_policy_parses_kafkas_forms() {
+        assert_eq!(
+            CleanupPolicy::parse("delete"),
+            Some(CleanupPolicy {
+                delete: true,
+                compact: false
+            })
+        );
+        assert_eq!(
+            CleanupPolicy::parse("compact, delete"),
+            Some(CleanupPolicy {
+                delete: true,
+                compact: true
+            })
+        );
+        assert_eq!(CleanupPolicy::parse("bogus"), None);
+        assert_eq!(CleanupPolicy::parse(""), None);
+    }
+}

@@ -1,0 +1,261 @@
+//! The leader epoch cache: for each leader epoch, the first offset written in it. Persisted in
+//! `leader-epoch-checkpoint` (Kafka's format). It answers OffsetForLeaderEpoch and tells
+//! GetReplicaLogInfo the last epoch this replica wrote.
+
+use crate::checkpoint::{read_entries, write_entries};
+use crate::error::{LogError, Result};
+use std::path::{Path, PathBuf};
+
+/// The file name inside a partition directory.
+pub const LEADER_EPOCH_CHECKPOINT: &str = "leader-epoch-checkpoint";
+/// Kafka's "no epoch".
+pub const UNDEFINED_EPOCH: i32 = -1;
+/// Kafka's "no offset" for an epoch lookup.
+pub const UNDEFINED_EPOCH_OFFSET: i64 = -1;
+
+/// One epoch and the offset of its first record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EpochEntry {
+    /// The leader epoch.
+    pub epoch: i32,
+    /// The offset of the first record written in that epoch.
+    pub start_offset: i64,
+}
+
+/// The leader epoch cache of one partition.
+#[derive(Debug)]
+pub struct LeaderEpochCache {
+    path: PathBuf,
+    entries: Vec<EpochEntry>,
+}
+
+impl LeaderEpochCache {
+    /// Loads the cache from `dir`, empty when there is no checkpoint.
+    pub fn load(dir: &Path) -> Result<LeaderEpochCache> {
+        let path = dir.join(LEADER_EPOCH_CHECKPOINT);
+        let mut entries = Vec::new();
+        for line in read_entries(&path)?.unwrap_or_default() {
+            let mut parts = line.split_whitespace();
+            let entry = (|| {
+                let epoch = parts.next()?.parse().ok()?;
+                let start_offset = parts.next()?.parse().ok()?;
+                parts.next().is_none().then_some(EpochEntry {
+                    epoch,
+                    start_offset,
+                })
+            })()
+            .ok_or_else(|| LogError::Malformed {
+                path: path.clone(),
+                reason: format!("bad entry {line:?}"),
+            })?;
+            entries.push(entry);
+        }
+        let sorted = entries
+            .windows(2)
+            .all(|w| w[0].epoch < w[1].epoch && w[0].start_offset <= w[1].start_offset);
+        if !sorted {
+            return Err(LogError::Malformed {
+                path,
+                reason: "epochs are not increasing".into(),
+            });
+        }
+        Ok(LeaderEpochCache { path, entries })
+    }
+
+    /// The entries, oldest first.
+    pub fn entries(&self) -> &[EpochEntry] {
+        &self.entries
+    }
+
+    /// The latest epoch, if any was written.
+    pub fn latest_epoch(&self) -> Option<i32> {
+        self.entries.last().map(|e| e.epoch)
+    }
+
+    /// The earliest entry.
+    pub fn earliest(&self) -> Option<EpochEntry> {
+        self.entries.first().copied()
+    }
+
+    fn persist(&self) -> Result<()> {
+        let lines: Vec<String> = self
+            .entries
+            .iter()
+            .map(|e| format!("{} {}", e.epoch, e.start_offset))
+            .collect();
+        write_entries(&self.path, &lines)
+    }
+
+    /// Records that `epoch` starts at `start_offset`. Entries that conflict (an epoch at or
+    /// above it, or a start offset at or above it) are dropped first, as Kafka does.
+    pub fn assign(&mut self, epoch: i32, start_offset: i64) -> Result<()> {
+        if epoch < 0 {
+            return Ok(());
+        }
+        if let Some(last) = self.entries.last() {
+            if last.epoch == epoch && last.start_offset <= start_offset {
+                return Ok(());
+            }
+        }
+        self.entries
+            .retain(|e| e.epoch < epoch && e.start_offset < start_offset);
+        self.entries.push(EpochEntry {
+            epoch,
+            start_offset,
+        });
+        self.persist()
+    }
+
+    /// OffsetForLeaderEpoch: the largest epoch at or below `requested` this log knows and the
+    /// end offset of that epoch (the start of the next one, or the log end offset for the
+    /// latest). `(UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET)` when `requested` is undefined or
+    /// newer than every epoch here.
+    pub fn end_offset_for_epoch(&self, requested: i32, log_end_offset: i64) -> (i32, i64) {
+        if requested == UNDEFINED_EPOCH {
+            return (UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET);
+        }
+        if self.latest_epoch() == Some(requested) {
+            return (requested, log_end_offset);
+        }
+        let Some(higher) = self.entries.iter().find(|e| e.epoch > requested) else {
+            return (UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET);
+        };
+        match self.entries.iter().rev().find(|e| e.epoch <= requested) {
+            Some(floor) => (floor.epoch, higher.start_offset),
+            None => (requested, higher.start_offset),
+        }
+    }
+
+    /// After the log was truncated to `end_offset`: drops epochs that start at or after it.
+    pub fn truncate_from_end(&mut self, end_offset: i64) -> Result<()> {
+        let before = self.entries.len();
+        self.entries.retain(|e| e.start_offset < end_offset);
+        if self.entries.len() != before {
+            self.persist()?;
+        }
+        Ok(())
+    }
+
+    /// After the log start moved to `start_offset`: drops epochs wholly before it and moves
+    /// the start of the epoch holding it.
+    pub fn truncate_from_start(&mut self, start_offset: i64) -> Result<()> {
+        let keep_from = self
+            .entries
+            .iter()
+            .rposition(|e| e.start_offset <= start_offset);
+        let Some(i) = keep_from else { return Ok(()) };
+        if i == 0 && self.entries[0].start_offset == start_offset {
+            return Ok(());
+        }
+        self.entries.drain(..i);
+        self.entries[0].start_offset = start_offset;
+        self.persist()
+    }
+
+    /// Drops every entry (the log was emptied).
+    pub fn clear(&mut self) -> Result<()> {
+        self.entries.clear();
+        self.persist()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache(entries: &[(i32, i64)]) -> (tempfile::TempDir, LeaderEpochCache) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = LeaderEpochCache::load(dir.path()).unwrap();
+        for &(e, o) in entries {
+            c.assign(e, o).unwrap();
+        }
+        (dir, c)
+    }
+
+    #[test]
+    fn end_offsets_follow_kafka() {
+        let (_d, c) = cache(&[(1, 0), (3, 100), (5, 200)]);
+        assert_eq!(
+            c.end_offset_for_epoch(5, 250),
+            (5, 250),
+            "latest epoch ends at the log end"
+        );
+        assert_eq!(c.end_offset_for_epoch(3, 250), (3, 200));
+        assert_eq!(
+            c.end_offset_for_epoch(4, 250),
+            (3, 200),
+            "unknown epoch answers the floor"
+        );
+        assert_eq!(
+            c.end_offset_for_epoch(0, 250),
+            (0, 0),
+            "below the first epoch"
+        );
+        assert_eq!(
+            c.end_offset_for_epoch(6, 250),
+            (UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET)
+        );
+        assert_eq!(
+            c.end_offset_for_epoch(UNDEFINED_EPOCH, 250),
+            (UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET)
+        );
+        assert_eq!(c.latest_epoch(), Some(5));
+    }
+
+    #[test]
+    fn assign_drops_conflicting_entries_and_persists() {
+        let (dir, mut c) = cache(&[(1, 0), (3, 100), (5, 200)]);
+        c.assign(4, 150).unwrap();
+        assert_eq!(
+            c.entries(),
+            &[
+                EpochEntry {
+                    epoch: 1,
+                    start_offset: 0
+                },
+                EpochEntry {
+                    epoch: 3,
+                    start_offset: 100
+                },
+                EpochEntry {
+                    epoch: 4,
+                    start_offset: 150
+                }
+            ]
+        );
+        c.assign(4, 180).unwrap();
+        assert_eq!(c.entries().len(), 3, "same epoch, later offset: no change");
+        let text = std::fs::read_to_string(dir.path().join(LEADER_EPOCH_CHECKPOINT)).unwrap();
+        assert_eq!(text, "0\n3\n1 0\n3 100\n4 150\n");
+        let again = LeaderEpochCache::load(dir.path()).unwrap();
+        assert_eq!(again.entries(), c.entries());
+    }
+
+    #[test]
+    fn truncation_from_both_ends() {
+        let (_d, mut c) = cache(&[(1, 0), (3, 100), (5, 200)]);
+        c.truncate_from_end(150).unwrap();
+        assert_eq!(c.latest_epoch(), Some(3));
+        c.truncate_from_start(120).unwrap();
+        assert_eq!(
+            c.entries(),
+            &[EpochEntry {
+                epoch: 3,
+                start_offset: 120
+            }]
+        );
+        c.truncate_from_end(120).unwrap();
+        assert!(c.entries().is_empty());
+    }
+
+    #[test]
+    fn a_corrupt_checkpoint_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(LEADER_EPOCH_CHECKPOINT),
+            "0\n2\n5 10\n3 20\n",
+        )
+        .unwrap();
+        assert!(LeaderEpochCache::load(dir.path()).is_err());
+    }
+}

@@ -1,0 +1,81 @@
+//! Typed log errors, each carrying the Kafka error code a broker answers with.
+
+use fjord_protocol::ErrorCode;
+use std::path::PathBuf;
+
+/// Why a log operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// A disk operation failed; the log dir is suspect.
+    #[error("I/O error on {path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A batch failed validation (framing, magic, CRC, records).
+    #[error("corrupt record batch: {0}")]
+    CorruptRecord(String),
+    /// A batch larger than `max.message.bytes`.
+    #[error("batch of {size} bytes exceeds max.message.bytes {max}")]
+    RecordTooLarge {
+        /// The batch size.
+        size: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// An offset outside `[log start, log end]`.
+    #[error("offset {offset} is out of range [{log_start}, {log_end}]")]
+    OffsetOutOfRange {
+        /// The offset asked for.
+        offset: i64,
+        /// The log start offset.
+        log_start: i64,
+        /// The log end offset.
+        log_end: i64,
+    },
+    /// A follower append whose first offset is not the log end offset, or whose batches are
+    /// not contiguous.
+    #[error("unexpected append offset {got}, expected {expected}")]
+    UnexpectedAppendOffset {
+        /// The offset the batch carried.
+        got: i64,
+        /// The offset the log expected.
+        expected: i64,
+    },
+    /// A request that cannot be valid (a DeleteRecords offset past the high watermark, ...).
+    #[error("invalid request: {0}")]
+    InvalidRequest(String),
+    /// A file on disk that cannot be parsed (checkpoint, partition metadata).
+    #[error("malformed {path}: {reason}")]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl LogError {
+    /// The Kafka error code for this failure.
+    pub fn error_code(&self) -> ErrorCode {
+        match self {
+            LogError::Io { .. } | LogError::Malformed { .. } => ErrorCode::KafkaStorageError,
+            LogError::CorruptRecord(_) => ErrorCode::CorruptMessage,
+            LogError::RecordTooLarge { .. } => ErrorCode::MessageTooLarge,
+            LogError::OffsetOutOfRange { .. } => ErrorCode::OffsetOutOfRange,
+            LogError::UnexpectedAppendOffset { .. } => ErrorCode::InvalidRecord,
+            LogError::InvalidRequest(_) => ErrorCode::InvalidRequest,
+        }
+    }
+}
+
+/// Builds a closure that wraps an I/O error with the path it happened on.
+pub fn io_err(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> LogError {
+    let path = path.into();
+    move |source| LogError::Io { path, source }
+}
+
+/// Results of log operations.
+pub type Result<T> = std::result::Result<T, LogError>;

@@ -1,0 +1,16 @@
+//! fjord-log: the partition log. Kafka's on-disk layout (segments named by base offset,
+//! `.log`/`.index`/`.timeindex`, `leader-epoch-checkpoint`, per-log-dir offset checkpoints),
+//! leader and follower appends, reads, truncation, retention, and crash recovery.
+
+pub mod checkpoint;
+pub mod config;
+pub mod epoch;
+pub mod error;
+pub mod index;
+pub mod partition_log;
+pub mod segment;
+
+pub use checkpoint::TopicPartition;
+pub use config::LogConfig;
+pub use error::{LogError, Result};
+pub use partition_log::{AppendInfo, OffsetLookup, PartitionLog, ReadInfo};

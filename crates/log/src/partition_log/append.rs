@@ -1,0 +1,239 @@
+//! Appending: as leader (validate, assign offsets, stamp the leader epoch, optionally
+//! LogAppendTime) and as follower (keep the leader's offsets, refuse gaps and overlaps).
+
+use super::PartitionLog;
+use crate::config::TimestampType;
+use crate::error::{LogError, Result};
+use crate::segment::{PreparedBatch, Segment};
+use bytes::{Bytes, BytesMut};
+use fjord_protocol::records::{RecordBatch, RecordBatches};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// What an append wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppendInfo {
+    /// The offset of the first record.
+    pub first_offset: i64,
+    /// The offset of the last record.
+    pub last_offset: i64,
+    /// The largest timestamp appended.
+    pub max_timestamp: i64,
+    /// The broker time stamped on the batches, or -1 for CreateTime.
+    pub log_append_time: i64,
+    /// The number of batches.
+    pub batches: usize,
+    /// The bytes appended.
+    pub bytes: usize,
+}
+
+fn corrupt(e: impl std::fmt::Display) -> LogError {
+    LogError::CorruptRecord(e.to_string())
+}
+
+/// Splits `records` into batches; trailing bytes that are not a whole batch are corrupt.
+fn split_batches(records: Bytes) -> Result<Vec<RecordBatch>> {
+    let mut it = RecordBatches::new(records);
+    let batches: Vec<RecordBatch> = it
+        .by_ref()
+        .collect::<std::result::Result<_, _>>()
+        .map_err(corrupt)?;
+    if !it.remaining().is_empty() {
+        return Err(LogError::CorruptRecord(format!(
+            "{} trailing bytes are not a whole batch",
+            it.remaining().len()
+        )));
+    }
+    if batches.is_empty() {
+        return Err(LogError::CorruptRecord("no record batch".into()));
+    }
+    Ok(batches)
+}
+
+/// Re-stamps a batch with LogAppendTime: the attribute bit, the max timestamp, a new CRC.
+fn with_log_append_time(batch: &RecordBatch, now_ms: i64) -> RecordBatch {
+    let mut b = BytesMut::from(&batch.as_bytes()[..]);
+    let attributes = i16::from_be_bytes([b[21], b[22]]) | 0x08;
+    b[21..23].copy_from_slice(&attributes.to_be_bytes());
+    b[35..43].copy_from_slice(&now_ms.to_be_bytes());
+    let crc = crc32c::crc32c(&b[21..]);
+    b[17..21].copy_from_slice(&crc.to_be_bytes());
+    RecordBatch::new(b.freeze()).expect("re-stamping keeps the framing")
+}
+
+impl PartitionLog {
+    /// Appends records from a producer: every batch is validated (framing, magic, CRC,
+    /// records, `max.message.bytes`), given the next offsets and stamped with `leader_epoch`.
+    pub fn append_as_leader(
+        &self,
+        records: Bytes,
+        leader_epoch: i32,
+        now_ms: i64,
+    ) -> Result<AppendInfo> {
+        let config = self.config();
+        let batches = split_batches(records)?;
+        for b in &batches {
+            if b.size() > config.max_message_bytes {
+                return Err(LogError::RecordTooLarge {
+                    size: b.size(),
+                    max: config.max_message_bytes,
+                });
+            }
+            b.validate().map_err(corrupt)?;
+        }
+        let mut w = self.writer.lock().expect("writer");
+        let first = self.log_end_offset();
+        let mut next = first;
+        let log_append = config.timestamp_type == TimestampType::LogAppendTime;
+        let mut prepared = Vec::with_capacity(batches.len());
+        let mut records = 0i64;
+        for b in &batches {
+            let b = if log_append {
+                with_log_append_time(b, now_ms)
+            } else {
+                b.clone()
+            };
+            let span = i64::from(b.last_offset_delta()) + 1;
+            let mut p = PreparedBatch::unchanged(&b);
+            p.prefix[0..8].copy_from_slice(&next.to_be_bytes());
+            p.prefix[12..16].copy_from_slice(&leader_epoch.to_be_bytes());
+            p.base_offset = next;
+            p.last_offset = next + span - 1;
+            records += i64::from(b.record_count());
+            next += span;
+            prepared.push(p);
+        }
+        let info = self.write_prepared(&prepared, now_ms)?;
+        if leader_epoch >= 0 {
+            let mut epochs = self.epochs.lock().expect("epochs");
+            if epochs.latest_epoch().is_none_or(|e| leader_epoch > e) {
+                epochs.assign(leader_epoch, first)?;
+            }
+        }
+        self.after_append(&mut w, records, now_ms)?;
+        Ok(AppendInfo {
+            log_append_time: if log_append { now_ms } else { -1 },
+            ..info
+        })
+    }
+
+    /// Appends records replicated from the leader, keeping their offsets. The first batch must
+    /// start at the log end offset and every batch must follow the previous one.
+    pub fn append_as_follower(&self, records: Bytes, now_ms: i64) -> Result<AppendInfo> {
+        let batches = split_batches(records)?;
+        let mut w = self.writer.lock().expect("writer");
+        let mut expected = self.log_end_offset();
+        let mut prepared = Vec::with_capacity(batches.len());
+        let mut records = 0i64;
+        for b in &batches {
+            b.verify_crc().map_err(corrupt)?;
+            if b.base_offset() != expected || b.last_offset() < b.base_offset() {
+                return Err(LogError::UnexpectedAppendOffset {
+                    got: b.base_offset(),
+                    expected,
+                });
+            }
+            expected = b.next_offset();
+            records += i64::from(b.record_count());
+            prepared.push(PreparedBatch::unchanged(b));
+        }
+        let info = self.write_prepared(&prepared, now_ms)?;
+        {
+            let mut epochs = self.epochs.lock().expect("epochs");
+            for b in &batches {
+                let e = b.partition_leader_epoch();
+                if e >= 0 && epochs.latest_epoch().is_none_or(|l| e > l) {
+                    epochs.assign(e, b.base_offset())?;
+                }
+            }
+        }
+        self.after_append(&mut w, records, now_ms)?;
+        Ok(info)
+    }
+
+    /// Writes prepared batches to the active segment (rolling first when they would not fit)
+    /// and publishes the new log end offset.
+    fn write_prepared(&self, prepared: &[PreparedBatch], now_ms: i64) -> Result<AppendInfo> {
+        let bytes: usize = prepared.iter().map(PreparedBatch::size).sum();
+        let first = prepared.first().expect("at least one batch");
+        let last = prepared.last().expect("at least one batch");
+        let segment = self.maybe_roll(bytes as u64, first.base_offset, now_ms)?;
+        segment.append(prepared)?;
+        self.log_end_offset
+            .store(last.last_offset + 1, Ordering::Release);
+        Ok(AppendInfo {
+            first_offset: first.base_offset,
+            last_offset: last.last_offset,
+            max_timestamp: prepared.iter().map(|p| p.max_timestamp).max().unwrap_or(-1),
+            log_append_time: -1,
+            batches: prepared.len(),
+            bytes,
+        })
+    }
+
+    /// The segment to append `bytes` at `next_offset` to: the active one, or a new one when
+    /// `segment.bytes`, `segment.ms` or a full index say so.
+    fn maybe_roll(&self, bytes: u64, next_offset: i64, now_ms: i64) -> Result<Arc<Segment>> {
+        let config = self.config();
+        let active = self.active_segment();
+        if active.size() == 0 {
+            return Ok(active);
+        }
+        let too_big = active.size() + bytes > config.segment_bytes;
+        let too_old = active
+            .first_batch_timestamp()
+            .is_some_and(|t| now_ms - t > config.segment_ms);
+        let relative_overflow =
+            next_offset - active.base_offset() > i64::from(u32::MAX) - 1_000_000;
+        if too_big || too_old || active.indexes_full() || relative_overflow {
+            return self.roll_at(next_offset);
+        }
+        Ok(active)
+    }
+
+    /// Starts a new active segment at `base_offset` (the log end offset). The old one is not
+    /// fsynced here: it stays above the recovery point until the next flush.
+    pub(super) fn roll_at(&self, base_offset: i64) -> Result<Arc<Segment>> {
+        let config = self.config();
+        let old = self.active_segment();
+        if old.base_offset() == base_offset {
+            return Ok(old);
+        }
+        let seg = Arc::new(Segment::create(
+            &self.dir,
+            base_offset,
+            config.segment_index_bytes,
+            config.index_interval_bytes,
+        )?);
+        self.segments
+            .write()
+            .expect("segments")
+            .insert(base_offset, seg.clone());
+        Ok(seg)
+    }
+
+    /// Rolls a new active segment now, unless the active one is empty.
+    pub fn roll(&self) -> Result<()> {
+        let _w = self.writer.lock().expect("writer");
+        if self.active_segment().size() > 0 {
+            self.roll_at(self.log_end_offset())?;
+        }
+        Ok(())
+    }
+
+    fn after_append(&self, w: &mut super::WriterState, records: i64, now_ms: i64) -> Result<()> {
+        let config = self.config();
+        w.unflushed_messages += records;
+        if w.last_flush_ms == 0 {
+            w.last_flush_ms = now_ms;
+        }
+        if w.unflushed_messages >= config.flush_messages
+            || now_ms - w.last_flush_ms >= config.flush_ms
+        {
+            self.flush_locked()?;
+            w.unflushed_messages = 0;
+            w.last_flush_ms = now_ms;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,185 @@
+//! The log of one partition: an ordered set of segments, the offsets that bound it (log start,
+//! log end, recovery point, high watermark), and its leader epoch cache.
+//!
+//! Concurrency: one writer at a time (appends, truncation, rolls, retention hold `writer`);
+//! readers take only short locks to find segments and read with positional reads up to each
+//! segment's published size, so they never see a partly written batch and never wait for a
+//! write to finish.
+
+mod append;
+pub mod load;
+mod read;
+mod retention;
+mod truncate;
+
+pub use append::AppendInfo;
+pub use load::LoadReport;
+pub use read::{OffsetLookup, ReadInfo};
+
+use crate::config::LogConfig;
+use crate::epoch::LeaderEpochCache;
+use crate::error::Result;
+use crate::segment::Segment;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+/// State only the writer touches.
+#[derive(Debug)]
+struct WriterState {
+    /// Records appended since the last flush (for `flush.messages`).
+    unflushed_messages: i64,
+    /// When the log was last flushed (for `flush.ms`).
+    last_flush_ms: i64,
+    /// Segments renamed `.deleted`, with the time after which their files may be unlinked.
+    pending_deletes: Vec<(Arc<Segment>, i64)>,
+}
+
+/// The log of one partition.
+#[derive(Debug)]
+pub struct PartitionLog {
+    dir: PathBuf,
+    config: RwLock<LogConfig>,
+    segments: RwLock<BTreeMap<i64, Arc<Segment>>>,
+    writer: Mutex<WriterState>,
+    log_start_offset: AtomicI64,
+    log_end_offset: AtomicI64,
+    recovery_point: AtomicI64,
+    high_watermark: AtomicI64,
+    epochs: Mutex<LeaderEpochCache>,
+}
+
+impl PartitionLog {
+    /// The partition's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The current configuration.
+    pub fn config(&self) -> LogConfig {
+        self.config.read().expect("config").clone()
+    }
+
+    /// Replaces the configuration (dynamic topic config changes).
+    pub fn set_config(&self, config: LogConfig) {
+        *self.config.write().expect("config") = config;
+    }
+
+    /// The first offset that may be read.
+    pub fn log_start_offset(&self) -> i64 {
+        self.log_start_offset.load(Ordering::Acquire)
+    }
+
+    /// The offset the next appended record gets.
+    pub fn log_end_offset(&self) -> i64 {
+        self.log_end_offset.load(Ordering::Acquire)
+    }
+
+    /// Everything below this offset is known to be on disk.
+    pub fn recovery_point(&self) -> i64 {
+        self.recovery_point.load(Ordering::Acquire)
+    }
+
+    /// The high watermark (set by replication; bounded by the log end offset).
+    pub fn high_watermark(&self) -> i64 {
+        self.high_watermark.load(Ordering::Acquire)
+    }
+
+    /// Sets the high watermark, clamped to `[log start, log end]`.
+    pub fn set_high_watermark(&self, hw: i64) {
+        let hw = hw.clamp(self.log_start_offset(), self.log_end_offset());
+        self.high_watermark.store(hw, Ordering::Release);
+    }
+
+    /// The latest leader epoch this replica wrote (GetReplicaLogInfo's LastWrittenLeaderEpoch).
+    pub fn latest_epoch(&self) -> Option<i32> {
+        self.epochs.lock().expect("epochs").latest_epoch()
+    }
+
+    /// OffsetForLeaderEpoch: `(epoch, end offset)` for the requested epoch.
+    pub fn end_offset_for_epoch(&self, epoch: i32) -> (i32, i64) {
+        self.epochs
+            .lock()
+            .expect("epochs")
+            .end_offset_for_epoch(epoch, self.log_end_offset())
+    }
+
+    /// The epoch cache entries, oldest first.
+    pub fn epoch_entries(&self) -> Vec<crate::epoch::EpochEntry> {
+        self.epochs.lock().expect("epochs").entries().to_vec()
+    }
+
+    /// The number of segments.
+    pub fn segment_count(&self) -> usize {
+        self.segments.read().expect("segments").len()
+    }
+
+    /// The base offsets of the segments, in order.
+    pub fn segment_base_offsets(&self) -> Vec<i64> {
+        self.segments
+            .read()
+            .expect("segments")
+            .keys()
+            .copied()
+            .collect()
+    }
+
+    /// The total size of the segments in bytes.
+    pub fn size_in_bytes(&self) -> u64 {
+        self.segments
+            .read()
+            .expect("segments")
+            .values()
+            .map(|s| s.size())
+            .sum()
+    }
+
+    fn segment_list(&self) -> Vec<Arc<Segment>> {
+        self.segments
+            .read()
+            .expect("segments")
+            .values()
+            .cloned()
+            .collect()
+    }
+
+    fn active_segment(&self) -> Arc<Segment> {
+        let segs = self.segments.read().expect("segments");
+        segs.values()
+            .next_back()
+            .cloned()
+            .expect("a log always has an active segment")
+    }
+
+    /// Fsyncs every segment that may hold unflushed data and advances the recovery point to
+    /// the log end offset as it was when the flush began.
+    pub fn flush(&self) -> Result<()> {
+        let _w = self.writer.lock().expect("writer");
+        self.flush_locked()
+    }
+
+    fn flush_locked(&self) -> Result<()> {
+        let end = self.log_end_offset();
+        let from = self.recovery_point();
+        let segs = self.segment_list();
+        for (i, seg) in segs.iter().enumerate() {
+            let next_base = segs.get(i + 1).map_or(i64::MAX, |s| s.base_offset());
+            if next_base > from {
+                seg.flush()?;
+            }
+        }
+        self.recovery_point.fetch_max(end, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Flushes and unlinks every pending deleted segment: the log is closing.
+    pub fn close(&self) -> Result<()> {
+        let mut w = self.writer.lock().expect("writer");
+        self.flush_locked()?;
+        for (seg, _) in w.pending_deletes.drain(..) {
+            seg.delete_files()?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,126 @@
+//! Reading: whole batches from an offset up to a byte limit and an offset limit (the high
+//! watermark for consumers), and offset lookups for ListOffsets (earliest, latest, by
+//! timestamp, max timestamp).
+
+use super::PartitionLog;
+use crate::error::{LogError, Result};
+use bytes::Bytes;
+
+/// What a read returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadInfo {
+    /// Whole batches, back to back (empty when there is nothing to read).
+    pub records: Bytes,
+    /// The base offset of the first batch returned, if any.
+    pub first_batch_offset: Option<i64>,
+    /// The log start offset when the read ran.
+    pub log_start_offset: i64,
+    /// The log end offset when the read ran.
+    pub log_end_offset: i64,
+}
+
+/// ListOffsets' special timestamps and a real one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OffsetLookup {
+    /// -2: the log start offset.
+    Earliest,
+    /// -1: the log end offset (or the high watermark, as the caller chooses).
+    Latest,
+    /// -3: the offset of the record with the largest timestamp.
+    MaxTimestamp,
+    /// The first record with a timestamp at or after this one.
+    Timestamp(i64),
+}
+
+impl PartitionLog {
+    /// Reads whole batches starting with the one that holds `offset`, up to `max_bytes`,
+    /// stopping before `max_offset` (exclusive; `None` reads to the log end). With `min_one`,
+    /// the first batch is returned even if it is larger than `max_bytes` (KIP-74).
+    pub fn read(
+        &self,
+        offset: i64,
+        max_bytes: usize,
+        max_offset: Option<i64>,
+        min_one: bool,
+    ) -> Result<ReadInfo> {
+        let log_start = self.log_start_offset();
+        let log_end = self.log_end_offset();
+        if offset < log_start || offset > log_end {
+            return Err(LogError::OffsetOutOfRange {
+                offset,
+                log_start,
+                log_end,
+            });
+        }
+        let stop = max_offset.unwrap_or(log_end).min(log_end);
+        let empty = ReadInfo {
+            records: Bytes::new(),
+            first_batch_offset: None,
+            log_start_offset: log_start,
+            log_end_offset: log_end,
+        };
+        if offset >= stop {
+            return Ok(empty);
+        }
+        let segments: Vec<_> = {
+            let segs = self.segments.read().expect("segments");
+            let from = segs
+                .range(..=offset)
+                .next_back()
+                .map_or(i64::MIN, |(b, _)| *b);
+            segs.range(from..).map(|(_, s)| s.clone()).collect()
+        };
+        for (i, seg) in segments.iter().enumerate() {
+            if seg.base_offset() >= stop {
+                break;
+            }
+            let next_base = segments.get(i + 1).map(|s| s.base_offset());
+            let limit = match next_base {
+                Some(n) if n <= stop => seg.size(),
+                _ => seg.position_of(stop)?,
+            };
+            if let Some((first, records)) = seg.read(offset, max_bytes, limit, min_one)? {
+                if records.is_empty() && !min_one {
+                    return Ok(empty);
+                }
+                return Ok(ReadInfo {
+                    records,
+                    first_batch_offset: Some(first.base_offset),
+                    log_start_offset: log_start,
+                    log_end_offset: log_end,
+                });
+            }
+        }
+        Ok(empty)
+    }
+
+    /// ListOffsets: `(timestamp, offset)` for the lookup, or `None` when no record matches.
+    pub fn lookup_offset(&self, lookup: OffsetLookup) -> Result<Option<(i64, i64)>> {
+        match lookup {
+            OffsetLookup::Earliest => Ok(Some((-1, self.log_start_offset()))),
+            OffsetLookup::Latest => Ok(Some((-1, self.log_end_offset()))),
+            OffsetLookup::MaxTimestamp => {
+                let mut best: Option<(i64, i64)> = None;
+                for seg in self.segment_list() {
+                    let ts = seg.max_timestamp();
+                    if ts >= 0 && best.is_none_or(|(b, _)| ts > b) {
+                        best = seg.find_offset_by_timestamp(ts, self.log_start_offset())?;
+                    }
+                }
+                Ok(best)
+            }
+            OffsetLookup::Timestamp(ts) => {
+                let start = self.log_start_offset();
+                for seg in self.segment_list() {
+                    if seg.max_timestamp() < ts {
+                        continue;
+                    }
+                    if let Some(found) = seg.find_offset_by_timestamp(ts, start)? {
+                        return Ok(Some(found));
+                    }
+                }
+                Ok(None)
+            }
+        }
+    }
+}

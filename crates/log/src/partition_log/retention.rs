@@ -1,0 +1,132 @@
+//! Retention: deleting whole segments by age (`retention.ms`), by size (`retention.bytes`) and
+//! below the log start offset (`DeleteRecords`). Only segments wholly below the high watermark
+//! go. A deleted segment is renamed `.deleted` at once (readers that hold it keep working) and
+//! unlinked after `file.delete.delay.ms`.
+
+use super::{PartitionLog, WriterState};
+use crate::error::{LogError, Result};
+use crate::segment::Segment;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+impl PartitionLog {
+    /// DeleteRecords: moves the log start offset up to `offset` (at most the high watermark).
+    /// Returns the new log start offset; whole segments below it go with the next retention.
+    pub fn delete_records(&self, offset: i64) -> Result<i64> {
+        let _w = self.writer.lock().expect("writer");
+        let hw = self.high_watermark();
+        if offset > hw || offset < 0 {
+            return Err(LogError::OffsetOutOfRange {
+                offset,
+                log_start: self.log_start_offset(),
+                log_end: hw,
+            });
+        }
+        let new_start = self
+            .log_start_offset
+            .fetch_max(offset, Ordering::AcqRel)
+            .max(offset);
+        self.epochs
+            .lock()
+            .expect("epochs")
+            .truncate_from_start(new_start)?;
+        Ok(new_start)
+    }
+
+    /// Applies retention at time `now_ms`: returns how many segments were deleted.
+    pub fn apply_retention(&self, now_ms: i64) -> Result<usize> {
+        let mut w = self.writer.lock().expect("writer");
+        let config = self.config();
+        let hw = self.high_watermark();
+        let log_start = self.log_start_offset();
+        let segs = self.segment_list();
+        let total: u64 = segs.iter().map(|s| s.size()).sum();
+        let mut remaining = total;
+        let mut doomed = Vec::new();
+        for (i, seg) in segs.iter().enumerate() {
+            let next_base = segs
+                .get(i + 1)
+                .map_or(self.log_end_offset(), |s| s.base_offset());
+            if next_base > hw || seg.size() == 0 {
+                break;
+            }
+            let below_start = next_base <= log_start;
+            let expired = config.cleanup_policy.delete && config.retention_ms >= 0 && {
+                let ts = seg.max_timestamp();
+                ts >= 0 && now_ms - ts > config.retention_ms
+            };
+            let over_size = config.cleanup_policy.delete
+                && config.retention_bytes >= 0
+                && remaining - seg.size() >= config.retention_bytes as u64;
+            if !(below_start || expired || over_size) {
+                break;
+            }
+            remaining -= seg.size();
+            doomed.push(seg.clone());
+        }
+        if doomed.is_empty() {
+            self.unlink_due(&mut w, now_ms)?;
+            return Ok(0);
+        }
+        if doomed.len() == segs.len() {
+            // Everything goes: start a fresh active segment at the log end first.
+            self.roll_at(self.log_end_offset())?;
+        }
+        self.remove_segments(&mut w, &doomed, now_ms + config.file_delete_delay_ms)?;
+        let first_base = *self
+            .segments
+            .read()
+            .expect("segments")
+            .keys()
+            .next()
+            .expect("active segment");
+        let new_start = self
+            .log_start_offset
+            .fetch_max(first_base, Ordering::AcqRel)
+            .max(first_base);
+        self.high_watermark.fetch_max(new_start, Ordering::AcqRel);
+        self.recovery_point.fetch_max(new_start, Ordering::AcqRel);
+        self.epochs
+            .lock()
+            .expect("epochs")
+            .truncate_from_start(new_start)?;
+        self.unlink_due(&mut w, now_ms)?;
+        Ok(doomed.len())
+    }
+
+    fn remove_segments(
+        &self,
+        w: &mut WriterState,
+        doomed: &[Arc<Segment>],
+        unlink_after: i64,
+    ) -> Result<()> {
+        {
+            let mut segs = self.segments.write().expect("segments");
+            for s in doomed {
+                segs.remove(&s.base_offset());
+            }
+        }
+        for s in doomed {
+            s.mark_deleted()?;
+            w.pending_deletes.push((s.clone(), unlink_after));
+        }
+        Ok(())
+    }
+
+    /// Unlinks deleted segments whose delay has passed by `now_ms`.
+    pub(super) fn unlink_due(&self, w: &mut WriterState, now_ms: i64) -> Result<()> {
+        let (due, keep): (Vec<_>, Vec<_>) =
+            w.pending_deletes.drain(..).partition(|(_, t)| *t <= now_ms);
+        w.pending_deletes = keep;
+        for (seg, _) in due {
+            seg.delete_files()?;
+        }
+        Ok(())
+    }
+
+    /// Unlinks deleted segments whose `file.delete.delay.ms` has passed by `now_ms`.
+    pub fn delete_expired_files(&self, now_ms: i64) -> Result<()> {
+        let mut w = self.writer.lock().expect("writer");
+        self.unlink_due(&mut w, now_ms)
+    }
+}

@@ -1,0 +1,88 @@
+//! Helpers shared by the log tests: batches with recognisable contents and small configs.
+#![allow(dead_code)]
+
+use bytes::Bytes;
+use fjord_log::partition_log::load::Checkpointed;
+use fjord_log::{LogConfig, PartitionLog};
+use fjord_protocol::records::{Compression, RecordBatch, RecordBatchBuilder, RecordBatches};
+use std::path::Path;
+
+/// A batch of `n` records whose values are `"{tag}-{i}"`, timestamps `ts + i`.
+pub fn batch(tag: &str, n: usize, ts: i64) -> Bytes {
+    let mut b = RecordBatchBuilder::new(Compression::None);
+    for i in 0..n {
+        let key = format!("k{}", i % 3);
+        b.append(
+            ts + i as i64,
+            Some(key.as_bytes()),
+            Some(format!("{tag}-{i}").as_bytes()),
+            &[],
+        );
+    }
+    b.build().unwrap()
+}
+
+/// A follower batch: `n` records starting at `base`, written in `epoch`.
+pub fn follower_batch(tag: &str, base: i64, n: usize, epoch: i32) -> Bytes {
+    let mut b = RecordBatchBuilder::new(Compression::None)
+        .base_offset(base)
+        .partition_leader_epoch(epoch);
+    for i in 0..n {
+        b.append(
+            1_000 + base + i as i64,
+            Some(b"k"),
+            Some(format!("{tag}-{i}").as_bytes()),
+            &[],
+        );
+    }
+    b.build().unwrap()
+}
+
+/// A config that rolls and indexes often.
+pub fn small_config() -> LogConfig {
+    LogConfig {
+        segment_bytes: 1024,
+        index_interval_bytes: 128,
+        ..LogConfig::default()
+    }
+}
+
+/// Opens a log with nothing checkpointed.
+pub fn open(dir: &Path, config: LogConfig, clean: bool) -> PartitionLog {
+    PartitionLog::open(dir, config, Checkpointed::default(), clean)
+        .unwrap()
+        .0
+}
+
+/// Every value in `records`, in order, with its offset.
+pub fn values(records: &Bytes) -> Vec<(i64, String)> {
+    let mut out = Vec::new();
+    for b in RecordBatches::new(records.clone()) {
+        let b: RecordBatch = b.unwrap();
+        b.verify_crc().unwrap();
+        for r in b.records().unwrap() {
+            let r = r.unwrap();
+            out.push((
+                b.base_offset() + i64::from(r.offset_delta),
+                String::from_utf8(r.value.unwrap().to_vec()).unwrap(),
+            ));
+        }
+    }
+    out
+}
+
+/// Reads everything from `from` to the log end.
+pub fn read_all(log: &PartitionLog, from: i64) -> Vec<(i64, String)> {
+    let mut out = Vec::new();
+    let mut next = from;
+    while next < log.log_end_offset() {
+        let r = log.read(next, 1 << 20, None, true).unwrap();
+        let vals = values(&r.records);
+        if vals.is_empty() {
+            break;
+        }
+        next = vals.last().unwrap().0 + 1;
+        out.extend(vals.into_iter().filter(|(o, _)| *o >= from));
+    }
+    out
+}
