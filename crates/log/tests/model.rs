@@ -107,6 +107,7 @@ proptest! {
                         } else {
                             // The batch holding `target` goes whole, with everything after it.
                             model.batches.retain(|(b, v)| b + v.len() as i64 <= target);
+                            model.log_start = model.log_start.min(model.end());
                         }
                     }
                     prop_assert_eq!(new_end, model.end());

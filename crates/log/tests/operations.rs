@@ -428,3 +428,20 @@ fn reopening_after_a_clean_close_keeps_everything() {
     log.append_as_leader(batch("after", 1, 0), 3, 0).unwrap();
     assert_eq!(read_all(&log, 50), vec![(50, "after-0".to_string())]);
 }
+
+#[test]
+fn truncating_inside_a_batch_that_holds_the_log_start_keeps_start_at_most_end() {
+    // Found by the model test: DeleteRecords put the log start inside a batch, then a
+    // truncation removed that batch whole.
+    let dir = tempfile::tempdir().unwrap();
+    let log = open(dir.path(), LogConfig::default(), true);
+    log.append_as_leader(batch("a", 5, 0), 0, 0).unwrap();
+    log.append_as_leader(batch("b", 5, 0), 0, 0).unwrap();
+    log.set_high_watermark(10);
+    log.delete_records(8).unwrap();
+    assert_eq!(log.truncate_to(9).unwrap(), 5);
+    assert_eq!((log.log_start_offset(), log.log_end_offset()), (5, 5));
+    assert!(log.read(5, 100, None, true).unwrap().records.is_empty());
+    log.append_as_leader(batch("c", 1, 0), 1, 0).unwrap();
+    assert_eq!(read_all(&log, 5), vec![(5, "c-0".to_string())]);
+}

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 impl PartitionLog {
     /// Removes every batch at or after the one holding `offset`; returns the new log end
-    /// offset (a batch boundary at or below `offset`). Nothing happens when `offset` is at or
-    /// past the log end.
+    /// offset (a batch boundary at or below `offset`; the log start offset follows it down if
+    /// it was above). Nothing happens when `offset` is at or past the log end.
     pub fn truncate_to(&self, offset: i64) -> Result<i64> {
         let mut w = self.writer.lock().expect("writer");
         if offset >= self.log_end_offset() {
@@ -41,6 +41,9 @@ impl PartitionLog {
         active.truncate_to(offset)?;
         let new_end = active.read_next_offset()?;
         self.log_end_offset.store(new_end, Ordering::Release);
+        // The cut batch may have started below a log start offset that DeleteRecords placed
+        // inside it: the log is then empty, and starts where it now ends.
+        self.log_start_offset.fetch_min(new_end, Ordering::AcqRel);
         self.recovery_point.fetch_min(new_end, Ordering::AcqRel);
         self.high_watermark.fetch_min(new_end, Ordering::AcqRel);
         self.epochs

@@ -1,0 +1,263 @@
+//! One log directory: the partition logs in it, `meta.properties`, the per-dir offset
+//! checkpoints (recovery points, log start offsets, high watermarks), each partition's
+//! `partition.metadata` (topic id), and the clean-shutdown marker that lets the next start
+//! skip recovery.
+
+use crate::checkpoint::{
+    sync_dir, write_atomically, OffsetCheckpoint, TopicPartition, LOG_START_OFFSET_CHECKPOINT,
+    RECOVERY_POINT_CHECKPOINT, REPLICATION_OFFSET_CHECKPOINT,
+};
+use crate::config::LogConfig;
+use crate::error::{io_err, LogError, Result};
+use crate::partition_log::load::Checkpointed;
+use crate::partition_log::{LoadReport, PartitionLog};
+use crate::uuid_text;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use uuid::Uuid;
+
+/// The clean-shutdown marker's file name (Kafka's).
+pub const CLEAN_SHUTDOWN_FILE: &str = ".kafka_cleanshutdown";
+/// The storage metadata file's name.
+pub const META_PROPERTIES: &str = "meta.properties";
+/// A partition's topic-id file.
+pub const PARTITION_METADATA: &str = "partition.metadata";
+/// The suffix of a partition directory being deleted.
+pub const DELETE_DIR_SUFFIX: &str = "-delete";
+
+/// The identity of a formatted log dir (`meta.properties`, version 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetaProperties {
+    /// The cluster id.
+    pub cluster_id: String,
+    /// The node id.
+    pub node_id: i32,
+    /// This directory's id.
+    pub directory_id: Uuid,
+}
+
+impl MetaProperties {
+    /// Writes `meta.properties` into `dir` (Java properties format, as Kafka writes it).
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let text = format!(
+            "#\n#Written by fjord\ncluster.id={}\ndirectory.id={}\nnode.id={}\nversion=1\n",
+            self.cluster_id,
+            uuid_text::encode(&self.directory_id),
+            self.node_id
+        );
+        write_atomically(&dir.join(META_PROPERTIES), text.as_bytes())
+    }
+
+    /// Reads `meta.properties` from `dir`, or `None` when the dir is not formatted.
+    pub fn read(dir: &Path) -> Result<Option<MetaProperties>> {
+        let path = dir.join(META_PROPERTIES);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io_err(&path)(e)),
+        };
+        let props: BTreeMap<&str, &str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('!'))
+            .filter_map(|l| l.split_once('=').map(|(k, v)| (k.trim(), v.trim())))
+            .collect();
+        let bad = |reason: &str| LogError::Malformed {
+            path: path.clone(),
+            reason: reason.to_string(),
+        };
+        if props.get("version") != Some(&"1") {
+            return Err(bad("only version=1 is supported"));
+        }
+        Ok(Some(MetaProperties {
+            cluster_id: props
+                .get("cluster.id")
+                .ok_or_else(|| bad("no cluster.id"))?
+                .to_string(),
+            node_id: props
+                .get("node.id")
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| bad("no node.id"))?,
+            directory_id: props
+                .get("directory.id")
+                .and_then(|v| uuid_text::decode(v))
+                .ok_or_else(|| bad("no directory.id"))?,
+        }))
+    }
+}
+
+/// Writes a partition's `partition.metadata` (its topic id).
+pub fn write_partition_metadata(dir: &Path, topic_id: &Uuid) -> Result<()> {
+    let text = format!("version: 0\ntopic_id: {}\n", uuid_text::encode(topic_id));
+    write_atomically(&dir.join(PARTITION_METADATA), text.as_bytes())
+}
+
+/// Reads a partition's topic id, or `None` when it has no `partition.metadata`.
+pub fn read_partition_metadata(dir: &Path) -> Result<Option<Uuid>> {
+    let path = dir.join(PARTITION_METADATA);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_err(&path)(e)),
+    };
+    let mut lines = text.lines();
+    let version = lines
+        .next()
+        .and_then(|l| l.strip_prefix("version:"))
+        .map(str::trim);
+    let id = lines
+        .next()
+        .and_then(|l| l.strip_prefix("topic_id:"))
+        .and_then(uuid_text::decode);
+    match (version, id) {
+        (Some("0"), Some(id)) => Ok(Some(id)),
+        _ => Err(LogError::Malformed {
+            path,
+            reason: "expected version 0 and a topic_id".into(),
+        }),
+    }
+}
+
+/// The partition logs of one log directory.
+#[derive(Debug)]
+pub struct LogDir {
+    path: PathBuf,
+    logs: Mutex<BTreeMap<TopicPartition, Arc<PartitionLog>>>,
+    had_clean_shutdown: bool,
+}
+
+impl LogDir {
+    /// Opens the log dir at `path`: removes the clean-shutdown marker (so a crash from now on
+    /// is detected) and opens every partition log, recovering them unless the marker was there.
+    pub fn open(
+        path: &Path,
+        config_for: impl Fn(&TopicPartition) -> LogConfig,
+    ) -> Result<(LogDir, Vec<(TopicPartition, LoadReport)>)> {
+        std::fs::create_dir_all(path).map_err(io_err(path))?;
+        let marker = path.join(CLEAN_SHUTDOWN_FILE);
+        let had_clean_shutdown = marker.exists();
+        let recovery = OffsetCheckpoint::new(path.join(RECOVERY_POINT_CHECKPOINT)).read()?;
+        let starts = OffsetCheckpoint::new(path.join(LOG_START_OFFSET_CHECKPOINT)).read()?;
+        let hws = OffsetCheckpoint::new(path.join(REPLICATION_OFFSET_CHECKPOINT)).read()?;
+        let mut logs = BTreeMap::new();
+        let mut reports = Vec::new();
+        for entry in std::fs::read_dir(path).map_err(io_err(path))? {
+            let entry = entry.map_err(io_err(path))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !entry.path().is_dir() {
+                continue;
+            }
+            if name.ends_with(DELETE_DIR_SUFFIX) {
+                std::fs::remove_dir_all(entry.path()).map_err(io_err(entry.path()))?;
+                continue;
+            }
+            let Some(tp) = TopicPartition::parse_dir_name(&name) else {
+                continue;
+            };
+            let cp = Checkpointed {
+                recovery_point: recovery.get(&tp).copied().unwrap_or(0),
+                log_start_offset: starts.get(&tp).copied().unwrap_or(0),
+                high_watermark: hws.get(&tp).copied().unwrap_or(0),
+            };
+            let (log, report) =
+                PartitionLog::open(&entry.path(), config_for(&tp), cp, had_clean_shutdown)?;
+            reports.push((tp.clone(), report));
+            logs.insert(tp, Arc::new(log));
+        }
+        if had_clean_shutdown {
+            std::fs::remove_file(&marker).map_err(io_err(&marker))?;
+            sync_dir(path)?;
+        }
+        Ok((
+            LogDir {
+                path: path.to_owned(),
+                logs: Mutex::new(logs),
+                had_clean_shutdown,
+            },
+            reports,
+        ))
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// True when the last shutdown was clean.
+    pub fn had_clean_shutdown(&self) -> bool {
+        self.had_clean_shutdown
+    }
+
+    /// The log of a partition, if this dir holds it.
+    pub fn get(&self, tp: &TopicPartition) -> Option<Arc<PartitionLog>> {
+        self.logs.lock().expect("logs").get(tp).cloned()
+    }
+
+    /// Every partition this dir holds.
+    pub fn partitions(&self) -> Vec<TopicPartition> {
+        self.logs.lock().expect("logs").keys().cloned().collect()
+    }
+
+    /// The log of a partition, created (with its topic id) when missing.
+    pub fn get_or_create(
+        &self,
+        tp: &TopicPartition,
+        config: LogConfig,
+        topic_id: Option<Uuid>,
+    ) -> Result<Arc<PartitionLog>> {
+        let mut logs = self.logs.lock().expect("logs");
+        if let Some(log) = logs.get(tp) {
+            return Ok(log.clone());
+        }
+        let dir = self.path.join(tp.dir_name());
+        let (log, _) = PartitionLog::open(&dir, config, Checkpointed::default(), true)?;
+        if let Some(id) = topic_id {
+            write_partition_metadata(&dir, &id)?;
+        }
+        sync_dir(&self.path)?;
+        let log = Arc::new(log);
+        logs.insert(tp.clone(), log.clone());
+        Ok(log)
+    }
+
+    /// Deletes a partition: its directory is renamed `<tp>-<uuid>-delete` at once and removed.
+    pub fn delete(&self, tp: &TopicPartition) -> Result<()> {
+        let Some(log) = self.logs.lock().expect("logs").remove(tp) else {
+            return Ok(());
+        };
+        let doomed = self.path.join(format!(
+            "{}.{}{DELETE_DIR_SUFFIX}",
+            tp.dir_name(),
+            Uuid::new_v4().simple()
+        ));
+        std::fs::rename(log.dir(), &doomed).map_err(io_err(log.dir()))?;
+        sync_dir(&self.path)?;
+        std::fs::remove_dir_all(&doomed).map_err(io_err(&doomed))
+    }
+
+    /// Writes the recovery-point, log-start-offset and high-watermark checkpoints.
+    pub fn checkpoint(&self) -> Result<()> {
+        let logs = self.logs.lock().expect("logs");
+        let collect = |f: &dyn Fn(&PartitionLog) -> i64| {
+            logs.iter().map(|(tp, l)| (tp.clone(), f(l))).collect()
+        };
+        OffsetCheckpoint::new(self.path.join(RECOVERY_POINT_CHECKPOINT))
+            .write(&collect(&|l| l.recovery_point()))?;
+        OffsetCheckpoint::new(self.path.join(LOG_START_OFFSET_CHECKPOINT))
+            .write(&collect(&|l| l.log_start_offset()))?;
+        OffsetCheckpoint::new(self.path.join(REPLICATION_OFFSET_CHECKPOINT))
+            .write(&collect(&|l| l.high_watermark()))
+    }
+
+    /// Flushes and closes every log, writes the checkpoints, then the clean-shutdown marker
+    /// (KIP-966: it records the broker epoch).
+    pub fn shutdown(&self, broker_epoch: i64) -> Result<()> {
+        for log in self.logs.lock().expect("logs").values() {
+            log.close()?;
+        }
+        self.checkpoint()?;
+        let marker = format!("{{\"version\":0,\"brokerEpoch\":{broker_epoch}}}");
+        write_atomically(&self.path.join(CLEAN_SHUTDOWN_FILE), marker.as_bytes())
+    }
+}

@@ -1,0 +1,137 @@
+//! The log directory: checkpoints, the clean-shutdown marker, meta.properties,
+//! partition.metadata, creating and deleting partitions.
+
+mod common;
+
+use common::*;
+use fjord_log::checkpoint::{OffsetCheckpoint, TopicPartition};
+use fjord_log::log_dir::{read_partition_metadata, CLEAN_SHUTDOWN_FILE, PARTITION_METADATA};
+use fjord_log::{LogConfig, LogDir, MetaProperties};
+use uuid::Uuid;
+
+fn cfg(_: &TopicPartition) -> LogConfig {
+    small_config()
+}
+
+#[test]
+fn a_clean_shutdown_skips_recovery_and_restores_every_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = TopicPartition::new("orders", 0);
+    let b = TopicPartition::new("orders-eu", 3);
+    let id = Uuid::from_u128(42);
+    {
+        let (ld, reports) = LogDir::open(dir.path(), cfg).unwrap();
+        assert!(reports.is_empty() && !ld.had_clean_shutdown());
+        let la = ld.get_or_create(&a, small_config(), Some(id)).unwrap();
+        let lb = ld.get_or_create(&b, small_config(), None).unwrap();
+        for i in 0..20 {
+            la.append_as_leader(batch(&format!("a{i}"), 2, i), 1, 0)
+                .unwrap();
+        }
+        lb.append_as_leader(batch("b", 3, 0), 1, 0).unwrap();
+        la.set_high_watermark(30);
+        lb.set_high_watermark(3);
+        la.delete_records(4).unwrap();
+        ld.shutdown(77).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(CLEAN_SHUTDOWN_FILE)).unwrap(),
+        "{\"version\":0,\"brokerEpoch\":77}"
+    );
+    let hw = OffsetCheckpoint::new(dir.path().join("replication-offset-checkpoint"))
+        .read()
+        .unwrap();
+    assert_eq!(hw.get(&a), Some(&30));
+    assert_eq!(
+        read_partition_metadata(&dir.path().join("orders-0")).unwrap(),
+        Some(id)
+    );
+    assert!(dir
+        .path()
+        .join("orders-0")
+        .join(PARTITION_METADATA)
+        .exists());
+
+    let (ld, reports) = LogDir::open(dir.path(), cfg).unwrap();
+    assert!(ld.had_clean_shutdown());
+    assert!(
+        !dir.path().join(CLEAN_SHUTDOWN_FILE).exists(),
+        "the marker is consumed at start"
+    );
+    assert!(reports.iter().all(|(_, r)| r.recovered_segments == 0));
+    let la = ld.get(&a).unwrap();
+    assert_eq!(
+        (
+            la.log_start_offset(),
+            la.log_end_offset(),
+            la.high_watermark()
+        ),
+        (4, 40, 30)
+    );
+    assert_eq!(ld.get(&b).unwrap().log_end_offset(), 3);
+    assert_eq!(ld.partitions(), vec![a, b]);
+}
+
+#[test]
+fn without_the_marker_every_unflushed_segment_is_recovered() {
+    let dir = tempfile::tempdir().unwrap();
+    let tp = TopicPartition::new("t", 0);
+    {
+        let (ld, _) = LogDir::open(dir.path(), cfg).unwrap();
+        let log = ld.get_or_create(&tp, small_config(), None).unwrap();
+        for i in 0..10 {
+            log.append_as_leader(batch(&format!("v{i}"), 2, i), 0, 0)
+                .unwrap();
+        }
+        ld.checkpoint().unwrap();
+        // No shutdown: as if the process died here.
+    }
+    let (ld, reports) = LogDir::open(dir.path(), cfg).unwrap();
+    assert!(!ld.had_clean_shutdown());
+    assert!(reports[0].1.recovered_segments >= 1);
+    assert_eq!(read_all(&ld.get(&tp).unwrap(), 0).len(), 20);
+}
+
+#[test]
+fn meta_properties_round_trip_in_kafkas_format() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(MetaProperties::read(dir.path()).unwrap(), None);
+    let m = MetaProperties {
+        cluster_id: "MkU3OEVBNTcwNTJENDM2Qk".into(),
+        node_id: 3,
+        directory_id: Uuid::from_u128(9),
+    };
+    m.write(dir.path()).unwrap();
+    let text = std::fs::read_to_string(dir.path().join("meta.properties")).unwrap();
+    assert!(
+        text.contains("cluster.id=MkU3OEVBNTcwNTJENDM2Qk\n")
+            && text.contains("node.id=3\n")
+            && text.contains("version=1\n")
+    );
+    assert_eq!(MetaProperties::read(dir.path()).unwrap(), Some(m));
+    std::fs::write(
+        dir.path().join("meta.properties"),
+        "version=0\nbroker.id=1\n",
+    )
+    .unwrap();
+    assert!(MetaProperties::read(dir.path()).is_err());
+}
+
+#[test]
+fn deleting_a_partition_removes_its_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let tp = TopicPartition::new("gone", 1);
+    let (ld, _) = LogDir::open(dir.path(), cfg).unwrap();
+    ld.get_or_create(&tp, small_config(), None)
+        .unwrap()
+        .append_as_leader(batch("x", 1, 0), 0, 0)
+        .unwrap();
+    ld.delete(&tp).unwrap();
+    assert!(ld.get(&tp).is_none());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // A half-finished delete from an earlier run is finished on open.
+    std::fs::create_dir_all(dir.path().join("old-0.abc-delete")).unwrap();
+    let (ld, _) = LogDir::open(dir.path(), cfg).unwrap();
+    assert!(ld.partitions().is_empty());
+    assert!(!dir.path().join("old-0.abc-delete").exists());
+}
