@@ -24,6 +24,8 @@ pub const TIME_INDEX_SUFFIX: &str = ".timeindex";
 pub const DELETED_SUFFIX: &str = ".deleted";
 /// The bytes of a batch header needed to find its last offset: up to lastOffsetDelta.
 const BATCH_PREFIX: usize = 27;
+/// Read handles kept per segment for bulk reads; more concurrent readers open their own.
+const MAX_POOLED_READERS: usize = 4;
 /// The read buffer used when recovery scans a segment.
 const RECOVERY_READ_BUFFER: usize = 1024 * 1024;
 
@@ -115,6 +117,9 @@ pub struct Segment {
     time_index: RwLock<TimeIndex>,
     state: Mutex<WriterState>,
     index_interval_bytes: u64,
+    /// Read handles with their own file position, so bulk reads can fill uninitialised
+    /// buffers with `read_to_end` instead of zeroing them first.
+    readers: Mutex<Vec<File>>,
 }
 
 fn batch_prefix(b: &[u8]) -> (i64, u64, i64) {
@@ -190,6 +195,7 @@ impl Segment {
                 first_batch_timestamp: None,
             }),
             index_interval_bytes,
+            readers: Mutex::new(Vec::new()),
         }
     }
 
@@ -378,10 +384,8 @@ impl Segment {
             return Ok(None);
         };
         let want = (limit - first.position).min(max_bytes as u64) as usize;
-        let mut buf = vec![0u8; want.max(if min_one { first.size as usize } else { 0 })];
-        self.file
-            .read_exact_at(&mut buf, first.position)
-            .map_err(|e| io_err(self.log_path())(e))?;
+        let len = want.max(if min_one { first.size as usize } else { 0 });
+        let mut buf = self.read_range(first.position, len)?;
         let mut end = 0usize;
         while end + LOG_OVERHEAD <= buf.len() {
             let len =
@@ -397,6 +401,36 @@ impl Segment {
         }
         buf.truncate(end);
         Ok(Some((first, Bytes::from(buf))))
+    }
+
+    /// Reads `len` bytes at `position` into a new buffer through a pooled read handle.
+    fn read_range(&self, position: u64, len: usize) -> Result<Vec<u8>> {
+        let pooled = self.readers.lock().expect("readers").pop();
+        let mut reader = match pooled {
+            Some(f) => f,
+            None => {
+                let path = self.log_path();
+                File::open(&path).map_err(io_err(&path))?
+            }
+        };
+        let mut buf = Vec::with_capacity(len);
+        let result = reader
+            .seek(SeekFrom::Start(position))
+            .and_then(|_| (&mut reader).take(len as u64).read_to_end(&mut buf));
+        match result {
+            Ok(n) if n == len => {
+                let mut pool = self.readers.lock().expect("readers");
+                if pool.len() < MAX_POOLED_READERS {
+                    pool.push(reader);
+                }
+                Ok(buf)
+            }
+            Ok(n) => Err(io_err(self.log_path())(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                format!("read {n} of {len} bytes at {position}"),
+            ))),
+            Err(e) => Err(io_err(self.log_path())(e)),
+        }
     }
 
     /// The position of the first batch holding `offset` or later, or the size when none does.

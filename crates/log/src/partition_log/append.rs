@@ -2,7 +2,7 @@
 //! LogAppendTime) and as follower (keep the leader's offsets, refuse gaps and overlaps).
 
 use super::PartitionLog;
-use crate::config::TimestampType;
+use crate::config::{LogConfig, TimestampType};
 use crate::error::{LogError, Result};
 use crate::segment::{PreparedBatch, Segment};
 use bytes::{Bytes, BytesMut};
@@ -103,14 +103,14 @@ impl PartitionLog {
             next += span;
             prepared.push(p);
         }
-        let info = self.write_prepared(&prepared, now_ms)?;
+        let info = self.write_prepared(&prepared, &config, now_ms)?;
         if leader_epoch >= 0 {
             let mut epochs = self.epochs.lock().expect("epochs");
             if epochs.latest_epoch().is_none_or(|e| leader_epoch > e) {
                 epochs.assign(leader_epoch, first)?;
             }
         }
-        self.after_append(&mut w, records, now_ms)?;
+        self.after_append(&mut w, &config, records, now_ms)?;
         Ok(AppendInfo {
             log_append_time: if log_append { now_ms } else { -1 },
             ..info
@@ -120,6 +120,7 @@ impl PartitionLog {
     /// Appends records replicated from the leader, keeping their offsets. The first batch must
     /// start at the log end offset and every batch must follow the previous one.
     pub fn append_as_follower(&self, records: Bytes, now_ms: i64) -> Result<AppendInfo> {
+        let config = self.config();
         let batches = split_batches(records)?;
         let mut w = self.writer.lock().expect("writer");
         let mut expected = self.log_end_offset();
@@ -137,7 +138,7 @@ impl PartitionLog {
             records += i64::from(b.record_count());
             prepared.push(PreparedBatch::unchanged(b));
         }
-        let info = self.write_prepared(&prepared, now_ms)?;
+        let info = self.write_prepared(&prepared, &config, now_ms)?;
         {
             let mut epochs = self.epochs.lock().expect("epochs");
             for b in &batches {
@@ -147,17 +148,22 @@ impl PartitionLog {
                 }
             }
         }
-        self.after_append(&mut w, records, now_ms)?;
+        self.after_append(&mut w, &config, records, now_ms)?;
         Ok(info)
     }
 
     /// Writes prepared batches to the active segment (rolling first when they would not fit)
     /// and publishes the new log end offset.
-    fn write_prepared(&self, prepared: &[PreparedBatch], now_ms: i64) -> Result<AppendInfo> {
+    fn write_prepared(
+        &self,
+        prepared: &[PreparedBatch],
+        config: &LogConfig,
+        now_ms: i64,
+    ) -> Result<AppendInfo> {
         let bytes: usize = prepared.iter().map(PreparedBatch::size).sum();
         let first = prepared.first().expect("at least one batch");
         let last = prepared.last().expect("at least one batch");
-        let segment = self.maybe_roll(bytes as u64, first.base_offset, now_ms)?;
+        let segment = self.maybe_roll(config, bytes as u64, first.base_offset, now_ms)?;
         segment.append(prepared)?;
         self.log_end_offset
             .store(last.last_offset + 1, Ordering::Release);
@@ -173,8 +179,13 @@ impl PartitionLog {
 
     /// The segment to append `bytes` at `next_offset` to: the active one, or a new one when
     /// `segment.bytes`, `segment.ms` or a full index say so.
-    fn maybe_roll(&self, bytes: u64, next_offset: i64, now_ms: i64) -> Result<Arc<Segment>> {
-        let config = self.config();
+    fn maybe_roll(
+        &self,
+        config: &LogConfig,
+        bytes: u64,
+        next_offset: i64,
+        now_ms: i64,
+    ) -> Result<Arc<Segment>> {
         let active = self.active_segment();
         if active.size() == 0 {
             return Ok(active);
@@ -186,15 +197,14 @@ impl PartitionLog {
         let relative_overflow =
             next_offset - active.base_offset() > i64::from(u32::MAX) - 1_000_000;
         if too_big || too_old || active.indexes_full() || relative_overflow {
-            return self.roll_at(next_offset);
+            return self.roll_at(config, next_offset);
         }
         Ok(active)
     }
 
     /// Starts a new active segment at `base_offset` (the log end offset). The old one is not
     /// fsynced here: it stays above the recovery point until the next flush.
-    pub(super) fn roll_at(&self, base_offset: i64) -> Result<Arc<Segment>> {
-        let config = self.config();
+    pub(super) fn roll_at(&self, config: &LogConfig, base_offset: i64) -> Result<Arc<Segment>> {
         let old = self.active_segment();
         if old.base_offset() == base_offset {
             return Ok(old);
@@ -216,13 +226,18 @@ impl PartitionLog {
     pub fn roll(&self) -> Result<()> {
         let _w = self.writer.lock().expect("writer");
         if self.active_segment().size() > 0 {
-            self.roll_at(self.log_end_offset())?;
+            self.roll_at(&self.config(), self.log_end_offset())?;
         }
         Ok(())
     }
 
-    fn after_append(&self, w: &mut super::WriterState, records: i64, now_ms: i64) -> Result<()> {
-        let config = self.config();
+    fn after_append(
+        &self,
+        w: &mut super::WriterState,
+        config: &LogConfig,
+        records: i64,
+        now_ms: i64,
+    ) -> Result<()> {
         w.unflushed_messages += records;
         if w.last_flush_ms == 0 {
             w.last_flush_ms = now_ms;

@@ -30,8 +30,9 @@ pub struct LoadReport {
     pub reason: Option<String>,
 }
 
-/// The offsets a log dir's checkpoints remember for a partition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The offsets a log dir's checkpoints remember for a partition (all 0 when unknown: then
+/// everything is recovered).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Checkpointed {
     /// The recovery point (0 when unknown: recover everything).
     pub recovery_point: i64,
@@ -39,16 +40,6 @@ pub struct Checkpointed {
     pub log_start_offset: i64,
     /// The high watermark (0 when unknown).
     pub high_watermark: i64,
-}
-
-impl Default for Checkpointed {
-    fn default() -> Self {
-        Checkpointed {
-            recovery_point: 0,
-            log_start_offset: 0,
-            high_watermark: 0,
-        }
-    }
 }
 
 fn base_offset_of(name: &str) -> Option<i64> {

@@ -94,6 +94,25 @@ impl PartitionLog {
         Ok(empty)
     }
 
+    /// Finds the batch holding `offset` (or the first after it): the segment's base offset and
+    /// the batch's position, through the segment map, the offset index and a header walk.
+    pub fn locate(&self, offset: i64) -> Result<Option<(i64, crate::segment::BatchPosition)>> {
+        let segments: Vec<_> = {
+            let segs = self.segments.read().expect("segments");
+            let from = segs
+                .range(..=offset)
+                .next_back()
+                .map_or(i64::MIN, |(b, _)| *b);
+            segs.range(from..).map(|(_, s)| s.clone()).collect()
+        };
+        for seg in segments {
+            if let Some(b) = seg.find_batch(offset, seg.size())? {
+                return Ok(Some((seg.base_offset(), b)));
+            }
+        }
+        Ok(None)
+    }
+
     /// ListOffsets: `(timestamp, offset)` for the lookup, or `None` when no record matches.
     pub fn lookup_offset(&self, lookup: OffsetLookup) -> Result<Option<(i64, i64)>> {
         match lookup {

@@ -70,7 +70,7 @@ impl PartitionLog {
         }
         if doomed.len() == segs.len() {
             // Everything goes: start a fresh active segment at the log end first.
-            self.roll_at(self.log_end_offset())?;
+            self.roll_at(&config, self.log_end_offset())?;
         }
         self.remove_segments(&mut w, &doomed, now_ms + config.file_delete_delay_ms)?;
         let first_base = *self
