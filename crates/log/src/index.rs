@@ -19,6 +19,8 @@ pub trait IndexEntry: Copy + std::fmt::Debug {
     fn write(&self, out: &mut Vec<u8>);
     /// Reads an entry from exactly `SIZE` bytes.
     fn read(b: &[u8]) -> Self;
+    /// The entry as `kafka-dump-log` prints it, for a segment at `base_offset`.
+    fn dump_line(&self, base_offset: i64) -> String;
 }
 
 /// An offset index entry: the offset (relative to the segment base) of a batch's last record,
@@ -45,6 +47,13 @@ impl IndexEntry for OffsetEntry {
             relative_offset: u32::from_be_bytes([b[0], b[1], b[2], b[3]]),
             position: u32::from_be_bytes([b[4], b[5], b[6], b[7]]),
         }
+    }
+    fn dump_line(&self, base_offset: i64) -> String {
+        format!(
+            "offset: {} position: {}",
+            base_offset + i64::from(self.relative_offset),
+            self.position
+        )
     }
 }
 
@@ -74,6 +83,13 @@ impl IndexEntry for TimeEntry {
             timestamp: i64::from_be_bytes(ts),
             relative_offset: u32::from_be_bytes([b[8], b[9], b[10], b[11]]),
         }
+    }
+    fn dump_line(&self, base_offset: i64) -> String {
+        format!(
+            "timestamp: {} offset: {}",
+            self.timestamp,
+            base_offset + i64::from(self.relative_offset)
+        )
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod checkpoint;
 pub mod config;
+pub mod dump;
 pub mod epoch;
 pub mod error;
 pub mod index;
