@@ -17,6 +17,8 @@ pub const CHECKPOINT_VERSION: i32 = 0;
 pub const REPLICATION_OFFSET_CHECKPOINT: &str = "replication-offset-checkpoint";
 /// Per-log-dir: the offset up to which each partition's log is known flushed.
 pub const RECOVERY_POINT_CHECKPOINT: &str = "recovery-point-offset-checkpoint";
+/// Per-log-dir: the offset below which compaction has cleaned each partition.
+pub const CLEANER_OFFSET_CHECKPOINT: &str = "cleaner-offset-checkpoint";
 /// Per-log-dir: the log start offset of each partition.
 pub const LOG_START_OFFSET_CHECKPOINT: &str = "log-start-offset-checkpoint";
 

@@ -4,8 +4,8 @@
 //! skip recovery.
 
 use crate::checkpoint::{
-    sync_dir, write_atomically, OffsetCheckpoint, TopicPartition, LOG_START_OFFSET_CHECKPOINT,
-    RECOVERY_POINT_CHECKPOINT, REPLICATION_OFFSET_CHECKPOINT,
+    sync_dir, write_atomically, OffsetCheckpoint, TopicPartition, CLEANER_OFFSET_CHECKPOINT,
+    LOG_START_OFFSET_CHECKPOINT, RECOVERY_POINT_CHECKPOINT, REPLICATION_OFFSET_CHECKPOINT,
 };
 use crate::config::LogConfig;
 use crate::error::{io_err, LogError, Result};
@@ -140,6 +140,7 @@ impl LogDir {
         let recovery = OffsetCheckpoint::new(path.join(RECOVERY_POINT_CHECKPOINT)).read()?;
         let starts = OffsetCheckpoint::new(path.join(LOG_START_OFFSET_CHECKPOINT)).read()?;
         let hws = OffsetCheckpoint::new(path.join(REPLICATION_OFFSET_CHECKPOINT)).read()?;
+        let cleaned = OffsetCheckpoint::new(path.join(CLEANER_OFFSET_CHECKPOINT)).read()?;
         let mut logs = BTreeMap::new();
         let mut reports = Vec::new();
         for entry in std::fs::read_dir(path).map_err(io_err(path))? {
@@ -159,6 +160,7 @@ impl LogDir {
                 recovery_point: recovery.get(&tp).copied().unwrap_or(0),
                 log_start_offset: starts.get(&tp).copied().unwrap_or(0),
                 high_watermark: hws.get(&tp).copied().unwrap_or(0),
+                first_dirty_offset: cleaned.get(&tp).copied().unwrap_or(0),
             };
             let (log, report) =
                 PartitionLog::open(&entry.path(), config_for(&tp), cp, had_clean_shutdown)?;
@@ -236,7 +238,8 @@ impl LogDir {
         std::fs::remove_dir_all(&doomed).map_err(io_err(&doomed))
     }
 
-    /// Writes the recovery-point, log-start-offset and high-watermark checkpoints.
+    /// Writes the recovery-point, log-start-offset, high-watermark and cleaner-offset
+    /// checkpoints.
     pub fn checkpoint(&self) -> Result<()> {
         let logs = self.logs.lock().expect("logs");
         let collect = |f: &dyn Fn(&PartitionLog) -> i64| {

@@ -433,6 +433,11 @@ impl Segment {
         }
     }
 
+    /// The whole segment, as published.
+    pub fn read_all(&self) -> Result<Bytes> {
+        Ok(Bytes::from(self.read_range(0, self.size() as usize)?))
+    }
+
     /// The position of the first batch holding `offset` or later, or the size when none does.
     pub fn position_of(&self, offset: i64) -> Result<u64> {
         Ok(self

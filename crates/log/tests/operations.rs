@@ -412,6 +412,7 @@ fn reopening_after_a_clean_close_keeps_everything() {
             recovery_point: 50,
             log_start_offset: 0,
             high_watermark: 50,
+            first_dirty_offset: 0,
         },
         true,
     )
@@ -430,18 +431,18 @@ fn reopening_after_a_clean_close_keeps_everything() {
 }
 
 #[test]
-fn truncating_inside_a_batch_that_holds_the_log_start_keeps_start_at_most_end() {
+fn truncating_inside_a_batch_that_holds_the_log_start_empties_the_log_at_its_start() {
     // Found by the model test: DeleteRecords put the log start inside a batch, then a
-    // truncation removed that batch whole.
+    // truncation removed that batch whole. The log start never moves back.
     let dir = tempfile::tempdir().unwrap();
     let log = open(dir.path(), LogConfig::default(), true);
     log.append_as_leader(batch("a", 5, 0), 0, 0).unwrap();
     log.append_as_leader(batch("b", 5, 0), 0, 0).unwrap();
     log.set_high_watermark(10);
     log.delete_records(8).unwrap();
-    assert_eq!(log.truncate_to(9).unwrap(), 5);
-    assert_eq!((log.log_start_offset(), log.log_end_offset()), (5, 5));
-    assert!(log.read(5, 100, None, true).unwrap().records.is_empty());
+    assert_eq!(log.truncate_to(9).unwrap(), 8);
+    assert_eq!((log.log_start_offset(), log.log_end_offset()), (8, 8));
+    assert!(log.read(8, 100, None, true).unwrap().records.is_empty());
     log.append_as_leader(batch("c", 1, 0), 1, 0).unwrap();
-    assert_eq!(read_all(&log, 5), vec![(5, "c-0".to_string())]);
+    assert_eq!(read_all(&log, 8), vec![(8, "c-0".to_string())]);
 }

@@ -153,6 +153,7 @@ fn missing_or_corrupt_indexes_are_rebuilt_even_after_a_clean_shutdown() {
             recovery_point: 60,
             log_start_offset: 0,
             high_watermark: 0,
+            first_dirty_offset: 0,
         },
         true,
     )

@@ -80,6 +80,15 @@ impl PartitionLog {
                 });
             }
             b.validate().map_err(corrupt)?;
+            if config.cleanup_policy.compact && !b.is_control() {
+                for r in b.records().map_err(corrupt)? {
+                    if r.map_err(corrupt)?.key.is_none() {
+                        return Err(LogError::InvalidRecord(
+                            "Compacted topic cannot accept message without key.".into(),
+                        ));
+                    }
+                }
+            }
         }
         let mut w = self.writer.lock().expect("writer");
         let first = self.log_end_offset();

@@ -3,6 +3,7 @@
 //! (each batch's framing and CRC checked, the log cut at the first invalid byte, indexes and
 //! the epoch cache tail rebuilt).
 
+use super::clean::{CLEANED_SUFFIX, SWAP_SUFFIX};
 use super::{PartitionLog, WriterState};
 use crate::checkpoint::TMP_SUFFIX;
 use crate::config::LogConfig;
@@ -15,7 +16,7 @@ use std::sync::atomic::AtomicI64;
 use std::sync::{Arc, Mutex, RwLock};
 
 /// Suffixes of files left by an interrupted operation; they are removed when a log opens.
-const LEFTOVER_SUFFIXES: &[&str] = &[DELETED_SUFFIX, ".cleaned", TMP_SUFFIX];
+const LEFTOVER_SUFFIXES: &[&str] = &[DELETED_SUFFIX, CLEANED_SUFFIX, TMP_SUFFIX];
 
 /// What opening a log found and did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -40,6 +41,34 @@ pub struct Checkpointed {
     pub log_start_offset: i64,
     /// The high watermark (0 when unknown).
     pub high_watermark: i64,
+    /// The offset below which compaction has cleaned the log (0 when unknown).
+    pub first_dirty_offset: i64,
+}
+
+/// Finishes compaction swaps a crash interrupted: a `<base>.log.swap` replaces `<base>.log`
+/// (whose indexes are dropped, to be rebuilt).
+fn complete_swaps(dir: &Path) -> Result<()> {
+    for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
+        let entry = entry.map_err(io_err(dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(log_name) = name.strip_suffix(SWAP_SUFFIX) else {
+            continue;
+        };
+        let Some(base) = base_offset_of(log_name) else {
+            continue;
+        };
+        for suffix in [INDEX_SUFFIX, TIME_INDEX_SUFFIX] {
+            match std::fs::remove_file(dir.join(crate::segment::file_name(base, suffix))) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io_err(dir)(e)),
+            }
+        }
+        let target = dir.join(log_name);
+        std::fs::rename(entry.path(), &target).map_err(io_err(&target))?;
+        tracing::info!(dir = %dir.display(), segment = base, "completed an interrupted compaction swap");
+    }
+    crate::checkpoint::sync_dir(dir)
 }
 
 fn base_offset_of(name: &str) -> Option<i64> {
@@ -59,6 +88,7 @@ impl PartitionLog {
         clean_shutdown: bool,
     ) -> Result<(PartitionLog, LoadReport)> {
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+        complete_swaps(dir)?;
         let mut bases = Vec::new();
         for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
             let entry = entry.map_err(io_err(dir))?;
@@ -177,6 +207,9 @@ impl PartitionLog {
             log_end_offset: AtomicI64::new(log_end),
             recovery_point: AtomicI64::new(recovery_point.max(log_start)),
             high_watermark: AtomicI64::new(checkpointed.high_watermark.clamp(log_start, log_end)),
+            first_dirty_offset: AtomicI64::new(
+                checkpointed.first_dirty_offset.clamp(log_start, log_end),
+            ),
             epochs: Mutex::new(epochs),
         };
         Ok((log, report))

@@ -7,12 +7,14 @@
 //! write to finish.
 
 mod append;
+mod clean;
 pub mod load;
 mod read;
 mod retention;
 mod truncate;
 
 pub use append::AppendInfo;
+pub use clean::{CleanStats, CLEANED_SUFFIX, SWAP_SUFFIX};
 pub use load::LoadReport;
 pub use read::{OffsetLookup, ReadInfo};
 
@@ -47,6 +49,8 @@ pub struct PartitionLog {
     log_end_offset: AtomicI64,
     recovery_point: AtomicI64,
     high_watermark: AtomicI64,
+    /// Compaction has cleaned the log below this offset.
+    first_dirty_offset: AtomicI64,
     epochs: Mutex<LeaderEpochCache>,
 }
 

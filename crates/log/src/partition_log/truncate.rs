@@ -1,7 +1,8 @@
 //! Truncation, for followers after a leader change: cut the log back to an offset, or empty
 //! it and restart at an offset, keeping indexes, epochs and the recovery point consistent.
+//! The log start offset never moves back: a cut that would reach below it empties the log.
 
-use super::PartitionLog;
+use super::{PartitionLog, WriterState};
 use crate::error::Result;
 use crate::segment::Segment;
 use std::sync::atomic::Ordering;
@@ -9,26 +10,31 @@ use std::sync::Arc;
 
 impl PartitionLog {
     /// Removes every batch at or after the one holding `offset`; returns the new log end
-    /// offset (a batch boundary at or below `offset`; the log start offset follows it down if
-    /// it was above). Nothing happens when `offset` is at or past the log end.
+    /// offset (a batch boundary at or below `offset`). Nothing happens when `offset` is at or
+    /// past the log end. When the removed batch starts at or below the log start offset, the
+    /// log is emptied and restarts at the log start offset.
     pub fn truncate_to(&self, offset: i64) -> Result<i64> {
         let mut w = self.writer.lock().expect("writer");
-        if offset >= self.log_end_offset() {
-            return Ok(self.log_end_offset());
+        let log_end = self.log_end_offset();
+        if offset >= log_end {
+            return Ok(log_end);
         }
-        if offset <= self.log_start_offset() {
-            drop(w);
-            self.truncate_fully_and_start_at(offset.max(self.log_start_offset()))?;
-            return Ok(self.log_end_offset());
+        let log_start = self.log_start_offset();
+        let cut_at = self
+            .locate(offset)?
+            .map_or(offset, |(_, b)| b.base_offset.min(offset));
+        if cut_at <= log_start {
+            self.truncate_fully_locked(&mut w, log_start)?;
+            return Ok(log_start);
         }
         let doomed: Vec<Arc<Segment>> = {
             let mut segs = self.segments.write().expect("segments");
-            let later: Vec<i64> = segs.range(offset + 1..).map(|(b, _)| *b).collect();
-            let mut out: Vec<Arc<Segment>> = later.iter().filter_map(|b| segs.remove(b)).collect();
-            // A segment that starts exactly at `offset` goes too, unless it is the only one.
-            if segs.len() > 1 {
-                if let Some(s) = segs.remove(&offset) {
-                    out.push(s);
+            let later: Vec<i64> = segs.range(cut_at..).map(|(b, _)| *b).collect();
+            let mut out: Vec<Arc<Segment>> = Vec::new();
+            for b in later {
+                // Keep at least one segment: the first one is cut instead of removed.
+                if segs.len() > 1 {
+                    out.extend(segs.remove(&b));
                 }
             }
             out
@@ -38,14 +44,12 @@ impl PartitionLog {
             w.pending_deletes.push((seg.clone(), 0));
         }
         let active = self.active_segment();
-        active.truncate_to(offset)?;
+        active.truncate_to(cut_at)?;
         let new_end = active.read_next_offset()?;
         self.log_end_offset.store(new_end, Ordering::Release);
-        // The cut batch may have started below a log start offset that DeleteRecords placed
-        // inside it: the log is then empty, and starts where it now ends.
-        self.log_start_offset.fetch_min(new_end, Ordering::AcqRel);
         self.recovery_point.fetch_min(new_end, Ordering::AcqRel);
         self.high_watermark.fetch_min(new_end, Ordering::AcqRel);
+        self.first_dirty_offset.fetch_min(new_end, Ordering::AcqRel);
         self.epochs
             .lock()
             .expect("epochs")
@@ -58,6 +62,10 @@ impl PartitionLog {
     /// diverged entirely, or one that must skip to the leader's log start).
     pub fn truncate_fully_and_start_at(&self, offset: i64) -> Result<()> {
         let mut w = self.writer.lock().expect("writer");
+        self.truncate_fully_locked(&mut w, offset)
+    }
+
+    fn truncate_fully_locked(&self, w: &mut WriterState, offset: i64) -> Result<()> {
         let config = self.config();
         let old: Vec<Arc<Segment>> = std::mem::take(&mut *self.segments.write().expect("segments"))
             .into_values()
@@ -80,8 +88,8 @@ impl PartitionLog {
         self.log_end_offset.store(offset, Ordering::Release);
         self.recovery_point.store(offset, Ordering::Release);
         self.high_watermark.store(offset, Ordering::Release);
+        self.first_dirty_offset.store(offset, Ordering::Release);
         self.epochs.lock().expect("epochs").clear()?;
-        self.unlink_due(&mut w, i64::MAX)?;
-        Ok(())
+        self.unlink_due(w, i64::MAX)
     }
 }

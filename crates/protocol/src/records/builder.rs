@@ -22,6 +22,10 @@ pub struct RecordBatchBuilder {
     base_timestamp: Option<i64>,
     max_timestamp: i64,
     count: i32,
+    next_offset_delta: i32,
+    last_offset_delta: Option<i32>,
+    max_timestamp_override: Option<i64>,
+    delete_horizon: bool,
     body: Vec<u8>,
 }
 
@@ -41,8 +45,34 @@ impl RecordBatchBuilder {
             base_timestamp: None,
             max_timestamp: -1,
             count: 0,
+            next_offset_delta: 0,
+            last_offset_delta: None,
+            max_timestamp_override: None,
+            delete_horizon: false,
             body: Vec::new(),
         }
+    }
+
+    /// Marks the batch with a delete horizon (KIP-534): compaction may drop its tombstones
+    /// after `horizon_ms`. The base timestamp field holds the horizon and record timestamps
+    /// are written relative to it. Must be set before the first record.
+    pub fn delete_horizon(mut self, horizon_ms: i64) -> Self {
+        self.delete_horizon = true;
+        self.base_timestamp = Some(horizon_ms);
+        self
+    }
+
+    /// Writes `ts` as the batch's max timestamp (a LogAppendTime batch keeps its append time).
+    pub fn max_timestamp(mut self, ts: i64) -> Self {
+        self.max_timestamp_override = Some(ts);
+        self
+    }
+
+    /// Keeps `delta` as the batch's lastOffsetDelta even when later records were removed
+    /// (compaction keeps batch boundaries and the producer's sequence range).
+    pub fn last_offset_delta(mut self, delta: i32) -> Self {
+        self.last_offset_delta = Some(delta);
+        self
     }
 
     /// Sets the base offset.
@@ -101,13 +131,27 @@ impl RecordBatchBuilder {
         value: Option<&[u8]>,
         headers: &[(&str, Option<&[u8]>)],
     ) {
+        let delta = self.next_offset_delta;
+        self.append_at(delta, timestamp, key, value, headers);
+    }
+
+    /// Appends a record at a given offset delta (above every earlier one): compaction rewrites
+    /// the records it keeps without changing their offsets.
+    pub fn append_at(
+        &mut self,
+        offset_delta: i32,
+        timestamp: i64,
+        key: Option<&[u8]>,
+        value: Option<&[u8]>,
+        headers: &[(&str, Option<&[u8]>)],
+    ) {
         let base_ts = *self.base_timestamp.get_or_insert(timestamp);
         self.max_timestamp = self.max_timestamp.max(timestamp);
         let mut rec =
             Vec::with_capacity(16 + key.map_or(0, <[u8]>::len) + value.map_or(0, <[u8]>::len));
         rec.push(0); // attributes
         put_varlong(&mut rec, timestamp.wrapping_sub(base_ts));
-        put_varint(&mut rec, self.count);
+        put_varint(&mut rec, offset_delta);
         put_nullable(&mut rec, key);
         put_nullable(&mut rec, value);
         put_varint(&mut rec, headers.len() as i32);
@@ -118,6 +162,7 @@ impl RecordBatchBuilder {
         put_varint(&mut self.body, rec.len() as i32);
         self.body.extend_from_slice(&rec);
         self.count += 1;
+        self.next_offset_delta = offset_delta + 1;
     }
 
     /// Appends a control record of `kind` with `value` (a generated KRaft message, or an end
@@ -147,6 +192,9 @@ impl RecordBatchBuilder {
         if self.control {
             attributes |= 0x20;
         }
+        if self.delete_horizon {
+            attributes |= 0x40;
+        }
         let mut b = BytesMut::with_capacity(total);
         b.put_i64(self.base_offset);
         b.put_i32(batch_length);
@@ -154,9 +202,12 @@ impl RecordBatchBuilder {
         b.put_i8(MAGIC_V2);
         b.put_u32(0); // CRC, patched below
         b.put_i16(attributes);
-        b.put_i32((self.count - 1).max(0));
+        b.put_i32(
+            self.last_offset_delta
+                .unwrap_or((self.next_offset_delta - 1).max(0)),
+        );
         b.put_i64(self.base_timestamp.unwrap_or(-1));
-        b.put_i64(self.max_timestamp);
+        b.put_i64(self.max_timestamp_override.unwrap_or(self.max_timestamp));
         b.put_i64(self.producer_id);
         b.put_i16(self.producer_epoch);
         b.put_i32(self.base_sequence);
