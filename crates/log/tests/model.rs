@@ -130,3 +130,139 @@ proptest! {
         }
     }
 }
+
+#[derive(Debug, Clone)]
+enum CompactOp {
+    Append { records: usize, tombstone: bool },
+    Roll,
+    Compact { later_ms: u16 },
+    DeleteRecords { ahead: u8 },
+    Reopen { clean: bool },
+}
+
+fn compact_op() -> impl Strategy<Value = CompactOp> {
+    prop_oneof![
+        6 => (1usize..5, proptest::bool::weighted(0.15)).prop_map(|(records, tombstone)| CompactOp::Append { records, tombstone }),
+        2 => Just(CompactOp::Roll),
+        2 => any::<u16>().prop_map(|later_ms| CompactOp::Compact { later_ms }),
+        1 => any::<u8>().prop_map(|ahead| CompactOp::DeleteRecords { ahead }),
+        1 => any::<bool>().prop_map(|clean| CompactOp::Reopen { clean }),
+    ]
+}
+
+fn compacted_config() -> LogConfig {
+    LogConfig {
+        cleanup_policy: fjord_log::config::CleanupPolicy {
+            delete: false,
+            compact: true,
+        },
+        delete_retention_ms: 10_000,
+        ..config()
+    }
+}
+
+/// Keys and values of what a read returns: (offset, key, value or tombstone).
+fn keyed(log: &PartitionLog) -> Vec<(i64, String, Option<String>)> {
+    let mut out = Vec::new();
+    let mut next = log.log_start_offset();
+    while next < log.log_end_offset() {
+        let r = log.read(next, 1 << 20, None, true).unwrap();
+        if r.records.is_empty() {
+            break;
+        }
+        for b in fjord_protocol::records::RecordBatches::new(r.records) {
+            let b = b.unwrap();
+            next = b.next_offset();
+            for rec in b.records().unwrap() {
+                let rec = rec.unwrap();
+                let o = b.base_offset() + i64::from(rec.offset_delta);
+                if o >= log.log_start_offset() {
+                    let k = String::from_utf8(rec.key.unwrap().to_vec()).unwrap();
+                    out.push((
+                        o,
+                        k,
+                        rec.value.map(|v| String::from_utf8(v.to_vec()).unwrap()),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn a_compacted_log_keeps_the_latest_value_of_every_key(ops in proptest::collection::vec(compact_op(), 1..50)) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = PartitionLog::open(dir.path(), compacted_config(), Checkpointed::default(), true).unwrap().0;
+        // Every record ever written: (offset, key, value).
+        let mut history: Vec<(i64, String, Option<String>)> = Vec::new();
+        let mut log_start = 0i64;
+        let mut now = 0i64;
+        let mut counter = 0;
+        for op in ops {
+            match op {
+                CompactOp::Append { records, tombstone } => {
+                    counter += 1;
+                    let mut b = fjord_protocol::records::RecordBatchBuilder::new(fjord_protocol::records::Compression::Snappy);
+                    let mut written = Vec::new();
+                    for i in 0..records {
+                        let key = format!("k{}", (counter * 7 + i) % 5);
+                        let value = (!(tombstone && i == 0)).then(|| format!("v{counter}-{i}"));
+                        b.append(now, Some(key.as_bytes()), value.as_deref().map(str::as_bytes), &[]);
+                        written.push((key, value));
+                    }
+                    let info = log.append_as_leader(b.build().unwrap(), 0, now).unwrap();
+                    for (i, (k, v)) in written.into_iter().enumerate() {
+                        history.push((info.first_offset + i as i64, k, v));
+                    }
+                }
+                CompactOp::Roll => log.roll().unwrap(),
+                CompactOp::Compact { later_ms } => {
+                    now += i64::from(later_ms);
+                    log.set_high_watermark(log.log_end_offset());
+                    log.clean(now, true).unwrap();
+                }
+                CompactOp::DeleteRecords { ahead } => {
+                    log.set_high_watermark(log.log_end_offset());
+                    let target = (log_start + i64::from(ahead % 6)).min(log.log_end_offset());
+                    log.delete_records(target).unwrap();
+                    log_start = log_start.max(target);
+                }
+                CompactOp::Reopen { clean } => {
+                    let cp = Checkpointed {
+                        recovery_point: log.recovery_point(),
+                        log_start_offset: log.log_start_offset(),
+                        high_watermark: log.high_watermark(),
+                        first_dirty_offset: log.first_dirty_offset(),
+                    };
+                    if clean {
+                        log.close().unwrap();
+                    }
+                    drop(log);
+                    log = PartitionLog::open(dir.path(), compacted_config(), cp, clean).unwrap().0;
+                }
+            }
+            let got = keyed(&log);
+            prop_assert!(got.windows(2).all(|w| w[0].0 < w[1].0), "offset order");
+            for rec in &got {
+                prop_assert!(history.contains(rec), "{:?} was written", rec);
+            }
+            // The latest record of each key (from the log start) is present, unless it is a
+            // tombstone past its horizon, which compaction may drop.
+            let mut expected: std::collections::BTreeMap<&str, &(i64, String, Option<String>)> = Default::default();
+            for rec in history.iter().filter(|(o, _, _)| *o >= log_start) {
+                expected.insert(&rec.1, rec);
+            }
+            for (key, rec) in expected {
+                let present = got.contains(rec);
+                prop_assert!(present || rec.2.is_none(), "latest value of {} missing: {:?}", key, rec);
+                let newer = got.iter().any(|(o, k, _)| k == key && *o > rec.0);
+                prop_assert!(!newer);
+            }
+            prop_assert_eq!(log.log_end_offset(), history.len() as i64);
+        }
+    }
+}
