@@ -4,6 +4,7 @@
 //! directory around them (`meta.properties`, checkpoints, the clean-shutdown marker).
 
 pub mod checkpoint;
+pub mod cleaner;
 pub mod config;
 pub mod dump;
 pub mod epoch;

@@ -322,3 +322,30 @@ fn a_crash_at_any_point_of_a_clean_loses_nothing() {
     );
     assert!(got.len() >= cleaned.len());
 }
+
+#[test]
+fn the_background_cleaner_compacts_a_log_dir() {
+    use fjord_log::checkpoint::TopicPartition;
+    use fjord_log::cleaner::LogCleaner;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let (ld, _) = fjord_log::LogDir::open(dir.path(), |_| compacted()).unwrap();
+    let ld = Arc::new(ld);
+    let tp = TopicPartition::new("compacted", 0);
+    let log = ld.get_or_create(&tp, compacted(), None).unwrap();
+    fill(&log, 30);
+    let size_before = log.size_in_bytes();
+    let cleaner = LogCleaner::start(ld.clone(), Duration::from_millis(5), || 10_000).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while cleaner.segments_cleaned() == 0 || cleaner.passes() < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "the cleaner did not run within 30 s"
+        );
+        std::thread::yield_now();
+    }
+    cleaner.shutdown();
+    assert!(log.size_in_bytes() < size_before);
+    assert_eq!(entries(&log).iter().filter(|(_, k, _)| k == "a").count(), 1);
+}
