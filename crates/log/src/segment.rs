@@ -221,34 +221,24 @@ impl Segment {
         })?;
         // Time entries cannot be checked against the log without reading it; structure only.
         let time_index = TimeIndex::open(&time_path, index_bytes, |_: &TimeEntry| true)?;
-        match (index, time_index) {
-            (Some(index), Some(time_index)) => {
-                let seg = Segment::assemble(
-                    base_offset,
-                    file,
-                    size,
-                    index,
-                    time_index,
-                    log_path,
-                    index_interval_bytes,
-                );
-                Ok((seg, false))
-            }
-            _ => {
-                let index = OffsetIndex::create(&index_path, index_bytes)?;
-                let time_index = TimeIndex::create(&time_path, index_bytes)?;
-                let seg = Segment::assemble(
-                    base_offset,
-                    file,
-                    size,
-                    index,
-                    time_index,
-                    log_path,
-                    index_interval_bytes,
-                );
-                Ok((seg, true))
-            }
-        }
+        let (index, time_index, rebuild) = match (index, time_index) {
+            (Some(index), Some(time_index)) => (index, time_index, false),
+            _ => (
+                OffsetIndex::create(&index_path, index_bytes)?,
+                TimeIndex::create(&time_path, index_bytes)?,
+                true,
+            ),
+        };
+        let seg = Segment::assemble(
+            base_offset,
+            file,
+            size,
+            index,
+            time_index,
+            log_path,
+            index_interval_bytes,
+        );
+        Ok((seg, rebuild))
     }
 
     /// The segment's base offset.

@@ -148,6 +148,16 @@ impl PartitionLog {
             .collect()
     }
 
+    /// The segment holding `offset` and every later one.
+    fn segments_from(&self, offset: i64) -> Vec<Arc<Segment>> {
+        let segs = self.segments.read().expect("segments");
+        let from = segs
+            .range(..=offset)
+            .next_back()
+            .map_or(i64::MIN, |(b, _)| *b);
+        segs.range(from..).map(|(_, s)| s.clone()).collect()
+    }
+
     fn active_segment(&self) -> Arc<Segment> {
         let segs = self.segments.read().expect("segments");
         segs.values()

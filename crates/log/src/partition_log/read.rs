@@ -62,14 +62,7 @@ impl PartitionLog {
         if offset >= stop {
             return Ok(empty);
         }
-        let segments: Vec<_> = {
-            let segs = self.segments.read().expect("segments");
-            let from = segs
-                .range(..=offset)
-                .next_back()
-                .map_or(i64::MIN, |(b, _)| *b);
-            segs.range(from..).map(|(_, s)| s.clone()).collect()
-        };
+        let segments = self.segments_from(offset);
         for (i, seg) in segments.iter().enumerate() {
             if seg.base_offset() >= stop {
                 break;
@@ -97,14 +90,7 @@ impl PartitionLog {
     /// Finds the batch holding `offset` (or the first after it): the segment's base offset and
     /// the batch's position, through the segment map, the offset index and a header walk.
     pub fn locate(&self, offset: i64) -> Result<Option<(i64, crate::segment::BatchPosition)>> {
-        let segments: Vec<_> = {
-            let segs = self.segments.read().expect("segments");
-            let from = segs
-                .range(..=offset)
-                .next_back()
-                .map_or(i64::MIN, |(b, _)| *b);
-            segs.range(from..).map(|(_, s)| s.clone()).collect()
-        };
+        let segments = self.segments_from(offset);
         for seg in segments {
             if let Some(b) = seg.find_batch(offset, seg.size())? {
                 return Ok(Some((seg.base_offset(), b)));
