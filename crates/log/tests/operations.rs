@@ -53,6 +53,18 @@ fn bad_batches_are_rejected_with_kafkas_errors() {
     bad[n - 1] ^= 0xff;
     let err = log.append_as_leader(Bytes::from(bad), 0, 0).unwrap_err();
     assert_eq!(err.error_code(), fjord_protocol::ErrorCode::CorruptMessage);
+    let mut gappy = fjord_protocol::records::RecordBatchBuilder::new(
+        fjord_protocol::records::Compression::None,
+    );
+    gappy.append_at(0, 0, Some(b"k"), Some(b"a"), &[]);
+    gappy.append_at(2, 0, Some(b"k"), Some(b"b"), &[]);
+    let err = log
+        .append_as_leader(gappy.build().unwrap(), 0, 0)
+        .unwrap_err();
+    assert!(
+        matches!(err, LogError::CorruptRecord(_)),
+        "offset deltas must be 0..n-1: {err}"
+    );
     let mut trailing = batch("x", 1, 0).to_vec();
     trailing.extend_from_slice(&[1, 2, 3]);
     assert!(log.append_as_leader(Bytes::from(trailing), 0, 0).is_err());

@@ -80,6 +80,15 @@ impl PartitionLog {
                 });
             }
             b.validate().map_err(corrupt)?;
+            // validate() found the deltas strictly increasing from 0: with as many records as
+            // lastOffsetDelta + 1 they are exactly 0..n-1, as a producer writes them.
+            if b.record_count() != b.last_offset_delta() + 1 {
+                return Err(LogError::CorruptRecord(format!(
+                    "batch has {} records but lastOffsetDelta {}",
+                    b.record_count(),
+                    b.last_offset_delta()
+                )));
+            }
             if config.cleanup_policy.compact && !b.is_control() {
                 for r in b.records().map_err(corrupt)? {
                     if r.map_err(corrupt)?.key.is_none() {
