@@ -349,3 +349,54 @@ fn the_background_cleaner_compacts_a_log_dir() {
     assert!(log.size_in_bytes() < size_before);
     assert_eq!(entries(&log).iter().filter(|(_, k, _)| k == "a").count(), 1);
 }
+
+#[test]
+fn compact_and_delete_together_compacts_and_expires_old_segments() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = LogConfig {
+        cleanup_policy: CleanupPolicy {
+            delete: true,
+            compact: true,
+        },
+        retention_ms: 5_000,
+        ..compacted()
+    };
+    let log = open(dir.path(), cfg.clone(), true);
+    for i in 0..20 {
+        let v = format!("old{i}");
+        log.append_as_leader(
+            kv(&[("a", Some(&v)), (&format!("o{i}"), Some(&v))], 1_000),
+            0,
+            1_000,
+        )
+        .unwrap();
+    }
+    log.roll().unwrap();
+    for i in 0..20 {
+        let v = format!("new{i}");
+        log.append_as_leader(
+            kv(&[("a", Some(&v)), (&format!("n{i}"), Some(&v))], 9_000),
+            0,
+            9_000,
+        )
+        .unwrap();
+    }
+    log.roll().unwrap();
+    log.set_high_watermark(log.log_end_offset());
+    assert!(log.clean(10_000, true).unwrap().is_some());
+    assert_eq!(entries(&log).iter().filter(|(_, k, _)| k == "a").count(), 1);
+    let deleted = log.apply_retention(10_000).unwrap();
+    assert!(
+        deleted > 0,
+        "segments whose records are older than retention.ms go"
+    );
+    let left = entries(&log);
+    assert!(left.iter().all(|(_, k, _)| !k.starts_with('o')), "{left:?}");
+    assert!(left
+        .iter()
+        .any(|(_, k, v)| k == "a" && v.as_deref() == Some("new19")));
+    assert_eq!(
+        left.iter().filter(|(_, k, _)| k.starts_with('n')).count(),
+        20
+    );
+}
