@@ -192,7 +192,7 @@ pub(crate) fn dec_nonnull(ty: &FieldType, compact: &str, field: &str) -> String 
         }
         FieldType::Struct(n) => format!("{}::decode(buf, version)?", type_ident(n)),
         FieldType::Array(inner) => format!(
-            "{{ let n = read_array_len_non_null(buf, {compact}, {})?; let mut v = Vec::with_capacity(n); for _ in 0..n {{ v.push({}); }} v }}",
+            "{{ let n = read_array_len_non_null(buf, {compact}, {})?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n {{ v.push({}); }} v }}",
             str_lit(field),
             dec_nonnull(inner, compact, field)
         ),
@@ -208,7 +208,7 @@ pub(crate) fn dec_nullable(ty: &FieldType, compact: &str, field: &str) -> String
             format!("if read_i8(buf)? < 0 {{ None }} else {{ Some({}::decode(buf, version)?) }}", type_ident(n))
         }
         FieldType::Array(inner) => format!(
-            "match read_array_len(buf, {compact})? {{ None => None, Some(n) => {{ let mut v = Vec::with_capacity(n); for _ in 0..n {{ v.push({}); }} Some(v) }} }}",
+            "match read_array_len(buf, {compact})? {{ None => None, Some(n) => {{ let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n {{ v.push({}); }} Some(v) }} }}",
             dec_nonnull(inner, compact, field)
         ),
         _ => unreachable!("only nullable types reach here"),

@@ -6,6 +6,11 @@ use crate::error::{DecodeError, EncodeError};
 use bytes::{Buf, Bytes, BytesMut};
 use uuid::Uuid;
 
+/// Decoders reserve room for at most this many array elements up front; longer arrays grow as
+/// their elements are actually read, so memory follows the bytes present, whatever the count
+/// claims and however large each element is in memory.
+pub const MAX_PREALLOCATED_ELEMENTS: usize = 256;
+
 /// Byte slices at least this long are passed by reference by [`ChainWriter`] instead of copied.
 pub const ZERO_COPY_MIN_BYTES: usize = 1024;
 

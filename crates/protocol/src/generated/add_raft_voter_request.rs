@@ -121,7 +121,7 @@ impl AddRaftVoterRequest {
         v.timeout_ms = read_i32(buf)?;
         v.voter_id = read_i32(buf)?;
         v.voter_directory_id = read_uuid(buf)?;
-        v.listeners = { let n = read_array_len_non_null(buf, flexible, "Listeners")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Listener::decode(buf, version)?); } v };
+        v.listeners = { let n = read_array_len_non_null(buf, flexible, "Listeners")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Listener::decode(buf, version)?); } v };
         if version >= 1 { v.ack_when_committed = read_bool(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;

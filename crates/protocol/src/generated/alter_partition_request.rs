@@ -97,7 +97,7 @@ impl AlterPartitionRequest {
         let mut v = Self::default();
         v.broker_id = read_i32(buf)?;
         v.broker_epoch = read_i64(buf)?;
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicData::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -195,7 +195,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_id = read_uuid(buf)?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -323,8 +323,8 @@ impl PartitionData {
         let mut v = Self::default();
         v.partition_index = read_i32(buf)?;
         v.leader_epoch = read_i32(buf)?;
-        if version <= 2 { v.new_isr = { let n = read_array_len_non_null(buf, flexible, "NewIsr")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
-        if version >= 3 { v.new_isr_with_epochs = { let n = read_array_len_non_null(buf, flexible, "NewIsrWithEpochs")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(BrokerState::decode(buf, version)?); } v }; }
+        if version <= 2 { v.new_isr = { let n = read_array_len_non_null(buf, flexible, "NewIsr")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
+        if version >= 3 { v.new_isr_with_epochs = { let n = read_array_len_non_null(buf, flexible, "NewIsrWithEpochs")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(BrokerState::decode(buf, version)?); } v }; }
         v.leader_recovery_state = read_i8(buf)?;
         v.partition_epoch = read_i32(buf)?;
         if flexible {

@@ -97,7 +97,7 @@ impl AlterPartitionResponse {
         let mut v = Self::default();
         v.throttle_time_ms = read_i32(buf)?;
         v.error_code = read_i16(buf)?;
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicData::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -195,7 +195,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_id = read_uuid(buf)?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -330,7 +330,7 @@ impl PartitionData {
         v.error_code = read_i16(buf)?;
         v.leader_id = read_i32(buf)?;
         v.leader_epoch = read_i32(buf)?;
-        v.isr = { let n = read_array_len_non_null(buf, flexible, "Isr")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.isr = { let n = read_array_len_non_null(buf, flexible, "Isr")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
         v.leader_recovery_state = read_i8(buf)?;
         v.partition_epoch = read_i32(buf)?;
         if flexible {

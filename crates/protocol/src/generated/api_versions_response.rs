@@ -132,7 +132,7 @@ impl ApiVersionsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.error_code = read_i16(buf)?;
-        v.api_keys = { let n = read_array_len_non_null(buf, flexible, "ApiKeys")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(ApiVersion::decode(buf, version)?); } v };
+        v.api_keys = { let n = read_array_len_non_null(buf, flexible, "ApiKeys")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(ApiVersion::decode(buf, version)?); } v };
         if version >= 1 { v.throttle_time_ms = read_i32(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -140,9 +140,9 @@ impl ApiVersionsResponse {
             for _ in 0..count {
                 let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
-                    0 if version >= 3 => { let buf = &mut field; v.supported_features = { let n = read_array_len_non_null(buf, true, "SupportedFeatures")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(SupportedFeatureKey::decode(buf, version)?); } v }; finish_tagged_field(buf, 0)?; }
+                    0 if version >= 3 => { let buf = &mut field; v.supported_features = { let n = read_array_len_non_null(buf, true, "SupportedFeatures")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(SupportedFeatureKey::decode(buf, version)?); } v }; finish_tagged_field(buf, 0)?; }
                     1 if version >= 3 => { let buf = &mut field; v.finalized_features_epoch = read_i64(buf)?; finish_tagged_field(buf, 1)?; }
-                    2 if version >= 3 => { let buf = &mut field; v.finalized_features = { let n = read_array_len_non_null(buf, true, "FinalizedFeatures")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(FinalizedFeatureKey::decode(buf, version)?); } v }; finish_tagged_field(buf, 2)?; }
+                    2 if version >= 3 => { let buf = &mut field; v.finalized_features = { let n = read_array_len_non_null(buf, true, "FinalizedFeatures")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(FinalizedFeatureKey::decode(buf, version)?); } v }; finish_tagged_field(buf, 2)?; }
                     3 if version >= 3 => { let buf = &mut field; v.zk_migration_ready = read_bool(buf)?; finish_tagged_field(buf, 3)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }

@@ -104,8 +104,8 @@ impl BeginQuorumEpochRequest {
         let mut v = Self::default();
         v.cluster_id = read_nullable_string(buf, flexible)?;
         if version >= 1 { v.voter_id = read_i32(buf)?; }
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicData::decode(buf, version)?); } v };
-        if version >= 1 { v.leader_endpoints = { let n = read_array_len_non_null(buf, flexible, "LeaderEndpoints")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(LeaderEndpoint::decode(buf, version)?); } v }; }
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicData::decode(buf, version)?); } v };
+        if version >= 1 { v.leader_endpoints = { let n = read_array_len_non_null(buf, flexible, "LeaderEndpoints")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(LeaderEndpoint::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -204,7 +204,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_name = read_string(buf, flexible, "TopicName")?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -130,7 +130,7 @@ impl BrokerHeartbeatRequest {
             for _ in 0..count {
                 let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
-                    0 if version >= 1 => { let buf = &mut field; v.offline_log_dirs = { let n = read_array_len_non_null(buf, true, "OfflineLogDirs")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_uuid(buf)?); } v }; finish_tagged_field(buf, 0)?; }
+                    0 if version >= 1 => { let buf = &mut field; v.offline_log_dirs = { let n = read_array_len_non_null(buf, true, "OfflineLogDirs")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_uuid(buf)?); } v }; finish_tagged_field(buf, 0)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
             }

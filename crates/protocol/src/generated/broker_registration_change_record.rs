@@ -128,7 +128,7 @@ impl BrokerRegistrationChangeRecord {
                 match tag {
                     0 => { let buf = &mut field; v.fenced = read_i8(buf)?; finish_tagged_field(buf, 0)?; }
                     1 if version >= 1 => { let buf = &mut field; v.in_controlled_shutdown = read_i8(buf)?; finish_tagged_field(buf, 1)?; }
-                    2 if version >= 2 => { let buf = &mut field; v.log_dirs = { let n = read_array_len_non_null(buf, true, "LogDirs")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_uuid(buf)?); } v }; finish_tagged_field(buf, 2)?; }
+                    2 if version >= 2 => { let buf = &mut field; v.log_dirs = { let n = read_array_len_non_null(buf, true, "LogDirs")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_uuid(buf)?); } v }; finish_tagged_field(buf, 2)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
             }

@@ -141,11 +141,11 @@ impl BrokerRegistrationRequest {
         v.broker_id = read_i32(buf)?;
         v.cluster_id = read_string(buf, flexible, "ClusterId")?;
         v.incarnation_id = read_uuid(buf)?;
-        v.listeners = { let n = read_array_len_non_null(buf, flexible, "Listeners")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Listener::decode(buf, version)?); } v };
-        v.features = { let n = read_array_len_non_null(buf, flexible, "Features")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Feature::decode(buf, version)?); } v };
+        v.listeners = { let n = read_array_len_non_null(buf, flexible, "Listeners")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Listener::decode(buf, version)?); } v };
+        v.features = { let n = read_array_len_non_null(buf, flexible, "Features")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Feature::decode(buf, version)?); } v };
         v.rack = read_nullable_string(buf, flexible)?;
         if version >= 1 { v.is_migrating_zk_broker = read_bool(buf)?; }
-        if version >= 2 { v.log_dirs = { let n = read_array_len_non_null(buf, flexible, "LogDirs")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_uuid(buf)?); } v }; }
+        if version >= 2 { v.log_dirs = { let n = read_array_len_non_null(buf, flexible, "LogDirs")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_uuid(buf)?); } v }; }
         if version >= 3 { v.previous_broker_epoch = read_i64(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;

@@ -81,7 +81,7 @@ impl CreateAclsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.creations = { let n = read_array_len_non_null(buf, flexible, "Creations")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(AclCreation::decode(buf, version)?); } v };
+        v.creations = { let n = read_array_len_non_null(buf, flexible, "Creations")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(AclCreation::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -95,7 +95,7 @@ impl CreatePartitionsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(CreatePartitionsTopic::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(CreatePartitionsTopic::decode(buf, version)?); } v };
         v.timeout_ms = read_i32(buf)?;
         v.validate_only = read_bool(buf)?;
         if flexible {
@@ -203,7 +203,7 @@ impl CreatePartitionsTopic {
         let mut v = Self::default();
         v.name = read_string(buf, flexible, "Name")?;
         v.count = read_i32(buf)?;
-        v.assignments = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(CreatePartitionsAssignment::decode(buf, version)?); } Some(v) } };
+        v.assignments = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(CreatePartitionsAssignment::decode(buf, version)?); } Some(v) } };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -293,7 +293,7 @@ impl CreatePartitionsAssignment {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.broker_ids = { let n = read_array_len_non_null(buf, flexible, "BrokerIds")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.broker_ids = { let n = read_array_len_non_null(buf, flexible, "BrokerIds")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -95,7 +95,7 @@ impl CreateTopicsRequest {
         let flexible = version >= 5;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(CreatableTopic::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(CreatableTopic::decode(buf, version)?); } v };
         v.timeout_ms = read_i32(buf)?;
         v.validate_only = read_bool(buf)?;
         if flexible {
@@ -218,8 +218,8 @@ impl CreatableTopic {
         v.name = read_string(buf, flexible, "Name")?;
         v.num_partitions = read_i32(buf)?;
         v.replication_factor = read_i16(buf)?;
-        v.assignments = { let n = read_array_len_non_null(buf, flexible, "Assignments")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(CreatableReplicaAssignment::decode(buf, version)?); } v };
-        v.configs = { let n = read_array_len_non_null(buf, flexible, "Configs")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(CreatableTopicConfig::decode(buf, version)?); } v };
+        v.assignments = { let n = read_array_len_non_null(buf, flexible, "Assignments")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(CreatableReplicaAssignment::decode(buf, version)?); } v };
+        v.configs = { let n = read_array_len_non_null(buf, flexible, "Configs")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(CreatableTopicConfig::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -319,7 +319,7 @@ impl CreatableReplicaAssignment {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.partition_index = read_i32(buf)?;
-        v.broker_ids = { let n = read_array_len_non_null(buf, flexible, "BrokerIds")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.broker_ids = { let n = read_array_len_non_null(buf, flexible, "BrokerIds")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -89,7 +89,7 @@ impl CreateTopicsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = read_i32(buf)?;
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(CreatableTopicResult::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(CreatableTopicResult::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -235,7 +235,7 @@ impl CreatableTopicResult {
         v.error_message = read_nullable_string(buf, flexible)?;
         if version >= 5 { v.num_partitions = read_i32(buf)?; }
         if version >= 5 { v.replication_factor = read_i16(buf)?; }
-        if version >= 5 { v.configs = if version >= 5 { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(CreatableTopicConfigs::decode(buf, version)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "Configs")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(CreatableTopicConfigs::decode(buf, version)?); } v }) }; }
+        if version >= 5 { v.configs = if version >= 5 { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(CreatableTopicConfigs::decode(buf, version)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "Configs")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(CreatableTopicConfigs::decode(buf, version)?); } v }) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

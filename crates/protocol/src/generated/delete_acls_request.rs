@@ -81,7 +81,7 @@ impl DeleteAclsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.filters = { let n = read_array_len_non_null(buf, flexible, "Filters")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DeleteAclsFilter::decode(buf, version)?); } v };
+        v.filters = { let n = read_array_len_non_null(buf, flexible, "Filters")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DeleteAclsFilter::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

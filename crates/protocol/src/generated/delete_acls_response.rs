@@ -89,7 +89,7 @@ impl DeleteAclsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = read_i32(buf)?;
-        v.filter_results = { let n = read_array_len_non_null(buf, flexible, "FilterResults")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DeleteAclsFilterResult::decode(buf, version)?); } v };
+        v.filter_results = { let n = read_array_len_non_null(buf, flexible, "FilterResults")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DeleteAclsFilterResult::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -194,7 +194,7 @@ impl DeleteAclsFilterResult {
         let mut v = Self::default();
         v.error_code = read_i16(buf)?;
         v.error_message = read_nullable_string(buf, flexible)?;
-        v.matching_acls = { let n = read_array_len_non_null(buf, flexible, "MatchingAcls")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DeleteAclsMatchingAcl::decode(buf, version)?); } v };
+        v.matching_acls = { let n = read_array_len_non_null(buf, flexible, "MatchingAcls")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DeleteAclsMatchingAcl::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

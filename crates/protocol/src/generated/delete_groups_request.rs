@@ -81,7 +81,7 @@ impl DeleteGroupsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.groups_names = { let n = read_array_len_non_null(buf, flexible, "GroupsNames")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "GroupsNames")?); } v };
+        v.groups_names = { let n = read_array_len_non_null(buf, flexible, "GroupsNames")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_string(buf, flexible, "GroupsNames")?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

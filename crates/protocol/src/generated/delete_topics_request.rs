@@ -96,8 +96,8 @@ impl DeleteTopicsRequest {
         let flexible = version >= 4;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        if version >= 6 { v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DeleteTopicState::decode(buf, version)?); } v }; }
-        if version <= 5 { v.topic_names = { let n = read_array_len_non_null(buf, flexible, "TopicNames")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "TopicNames")?); } v }; }
+        if version >= 6 { v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DeleteTopicState::decode(buf, version)?); } v }; }
+        if version <= 5 { v.topic_names = { let n = read_array_len_non_null(buf, flexible, "TopicNames")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_string(buf, flexible, "TopicNames")?); } v }; }
         v.timeout_ms = read_i32(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;

@@ -89,7 +89,7 @@ impl DeleteTopicsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = read_i32(buf)?;
-        v.responses = { let n = read_array_len_non_null(buf, flexible, "Responses")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DeletableTopicResult::decode(buf, version)?); } v };
+        v.responses = { let n = read_array_len_non_null(buf, flexible, "Responses")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DeletableTopicResult::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -105,7 +105,7 @@ impl DescribeAclsResponse {
         v.throttle_time_ms = read_i32(buf)?;
         v.error_code = read_i16(buf)?;
         v.error_message = read_nullable_string(buf, flexible)?;
-        v.resources = { let n = read_array_len_non_null(buf, flexible, "Resources")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribeAclsResource::decode(buf, version)?); } v };
+        v.resources = { let n = read_array_len_non_null(buf, flexible, "Resources")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeAclsResource::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -220,7 +220,7 @@ impl DescribeAclsResource {
         v.resource_type = read_i8(buf)?;
         v.resource_name = read_string(buf, flexible, "ResourceName")?;
         v.pattern_type = read_i8(buf)?;
-        v.acls = { let n = read_array_len_non_null(buf, flexible, "Acls")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(AclDescription::decode(buf, version)?); } v };
+        v.acls = { let n = read_array_len_non_null(buf, flexible, "Acls")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(AclDescription::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -137,7 +137,7 @@ impl DescribeClusterResponse {
         if version >= 1 { v.endpoint_type = read_i8(buf)?; }
         v.cluster_id = read_string(buf, flexible, "ClusterId")?;
         v.controller_id = read_i32(buf)?;
-        v.brokers = { let n = read_array_len_non_null(buf, flexible, "Brokers")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribeClusterBroker::decode(buf, version)?); } v };
+        v.brokers = { let n = read_array_len_non_null(buf, flexible, "Brokers")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeClusterBroker::decode(buf, version)?); } v };
         v.cluster_authorized_operations = read_i32(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;

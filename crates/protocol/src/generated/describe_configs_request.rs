@@ -96,7 +96,7 @@ impl DescribeConfigsRequest {
         let flexible = version >= 4;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.resources = { let n = read_array_len_non_null(buf, flexible, "Resources")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribeConfigsResource::decode(buf, version)?); } v };
+        v.resources = { let n = read_array_len_non_null(buf, flexible, "Resources")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeConfigsResource::decode(buf, version)?); } v };
         v.include_synonyms = read_bool(buf)?;
         if version >= 3 { v.include_documentation = read_bool(buf)?; }
         if flexible {
@@ -204,7 +204,7 @@ impl DescribeConfigsResource {
         let mut v = Self::default();
         v.resource_type = read_i8(buf)?;
         v.resource_name = read_string(buf, flexible, "ResourceName")?;
-        v.configuration_keys = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "ConfigurationKeys")?); } Some(v) } };
+        v.configuration_keys = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_string(buf, flexible, "ConfigurationKeys")?); } Some(v) } };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -89,7 +89,7 @@ impl DescribeConfigsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = read_i32(buf)?;
-        v.results = { let n = read_array_len_non_null(buf, flexible, "Results")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribeConfigsResult::decode(buf, version)?); } v };
+        v.results = { let n = read_array_len_non_null(buf, flexible, "Results")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeConfigsResult::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -210,7 +210,7 @@ impl DescribeConfigsResult {
         v.error_message = read_nullable_string(buf, flexible)?;
         v.resource_type = read_i8(buf)?;
         v.resource_name = read_string(buf, flexible, "ResourceName")?;
-        v.configs = { let n = read_array_len_non_null(buf, flexible, "Configs")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribeConfigsResourceResult::decode(buf, version)?); } v };
+        v.configs = { let n = read_array_len_non_null(buf, flexible, "Configs")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeConfigsResourceResult::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -356,7 +356,7 @@ impl DescribeConfigsResourceResult {
         v.read_only = read_bool(buf)?;
         v.config_source = read_i8(buf)?;
         v.is_sensitive = read_bool(buf)?;
-        v.synonyms = { let n = read_array_len_non_null(buf, flexible, "Synonyms")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribeConfigsSynonym::decode(buf, version)?); } v };
+        v.synonyms = { let n = read_array_len_non_null(buf, flexible, "Synonyms")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeConfigsSynonym::decode(buf, version)?); } v };
         if version >= 3 { v.config_type = read_i8(buf)?; }
         if version >= 3 { v.documentation = read_nullable_string(buf, flexible)?; }
         if flexible {

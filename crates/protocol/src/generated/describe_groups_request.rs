@@ -89,7 +89,7 @@ impl DescribeGroupsRequest {
         let flexible = version >= 5;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.groups = { let n = read_array_len_non_null(buf, flexible, "Groups")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "Groups")?); } v };
+        v.groups = { let n = read_array_len_non_null(buf, flexible, "Groups")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_string(buf, flexible, "Groups")?); } v };
         if version >= 3 { v.include_authorized_operations = read_bool(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;

@@ -89,7 +89,7 @@ impl DescribeGroupsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 1 { v.throttle_time_ms = read_i32(buf)?; }
-        v.groups = { let n = read_array_len_non_null(buf, flexible, "Groups")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribedGroup::decode(buf, version)?); } v };
+        v.groups = { let n = read_array_len_non_null(buf, flexible, "Groups")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribedGroup::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -235,7 +235,7 @@ impl DescribedGroup {
         v.group_state = read_string(buf, flexible, "GroupState")?;
         v.protocol_type = read_string(buf, flexible, "ProtocolType")?;
         v.protocol_data = read_string(buf, flexible, "ProtocolData")?;
-        v.members = { let n = read_array_len_non_null(buf, flexible, "Members")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribedGroupMember::decode(buf, version)?); } v };
+        v.members = { let n = read_array_len_non_null(buf, flexible, "Members")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribedGroupMember::decode(buf, version)?); } v };
         if version >= 3 { v.authorized_operations = read_i32(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;

@@ -81,7 +81,7 @@ impl DescribeLogDirsRequest {
         let flexible = version >= 2;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribableLogDirTopic::decode(buf, version)?); } Some(v) } };
+        v.topics = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribableLogDirTopic::decode(buf, version)?); } Some(v) } };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -177,7 +177,7 @@ impl DescribableLogDirTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic = read_string(buf, flexible, "Topic")?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

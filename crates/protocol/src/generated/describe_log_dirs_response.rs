@@ -97,7 +97,7 @@ impl DescribeLogDirsResponse {
         let mut v = Self::default();
         v.throttle_time_ms = read_i32(buf)?;
         if version >= 3 { v.error_code = read_i16(buf)?; }
-        v.results = { let n = read_array_len_non_null(buf, flexible, "Results")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribeLogDirsResult::decode(buf, version)?); } v };
+        v.results = { let n = read_array_len_non_null(buf, flexible, "Results")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeLogDirsResult::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -217,7 +217,7 @@ impl DescribeLogDirsResult {
         let mut v = Self::default();
         v.error_code = read_i16(buf)?;
         v.log_dir = read_string(buf, flexible, "LogDir")?;
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribeLogDirsTopic::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeLogDirsTopic::decode(buf, version)?); } v };
         if version >= 4 { v.total_bytes = read_i64(buf)?; }
         if version >= 4 { v.usable_bytes = read_i64(buf)?; }
         if flexible {
@@ -319,7 +319,7 @@ impl DescribeLogDirsTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = read_string(buf, flexible, "Name")?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribeLogDirsPartition::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeLogDirsPartition::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

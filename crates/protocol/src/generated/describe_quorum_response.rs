@@ -105,8 +105,8 @@ impl DescribeQuorumResponse {
         let mut v = Self::default();
         v.error_code = read_i16(buf)?;
         if version >= 2 { v.error_message = if version >= 2 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "ErrorMessage")?) }; }
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicData::decode(buf, version)?); } v };
-        if version >= 2 { v.nodes = { let n = read_array_len_non_null(buf, flexible, "Nodes")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Node::decode(buf, version)?); } v }; }
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicData::decode(buf, version)?); } v };
+        if version >= 2 { v.nodes = { let n = read_array_len_non_null(buf, flexible, "Nodes")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Node::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -205,7 +205,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_name = read_string(buf, flexible, "TopicName")?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -349,8 +349,8 @@ impl PartitionData {
         v.leader_id = read_i32(buf)?;
         v.leader_epoch = read_i32(buf)?;
         v.high_watermark = read_i64(buf)?;
-        v.current_voters = { let n = read_array_len_non_null(buf, flexible, "CurrentVoters")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(ReplicaState::decode(buf, version)?); } v };
-        v.observers = { let n = read_array_len_non_null(buf, flexible, "Observers")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(ReplicaState::decode(buf, version)?); } v };
+        v.current_voters = { let n = read_array_len_non_null(buf, flexible, "CurrentVoters")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(ReplicaState::decode(buf, version)?); } v };
+        v.observers = { let n = read_array_len_non_null(buf, flexible, "Observers")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(ReplicaState::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -455,7 +455,7 @@ impl Node {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 2 { v.node_id = read_i32(buf)?; }
-        if version >= 2 { v.listeners = { let n = read_array_len_non_null(buf, flexible, "Listeners")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Listener::decode(buf, version)?); } v }; }
+        if version >= 2 { v.listeners = { let n = read_array_len_non_null(buf, flexible, "Listeners")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Listener::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

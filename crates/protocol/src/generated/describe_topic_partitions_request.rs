@@ -95,7 +95,7 @@ impl DescribeTopicPartitionsRequest {
         let flexible = true;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicRequest::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicRequest::decode(buf, version)?); } v };
         v.response_partition_limit = read_i32(buf)?;
         v.cursor = if read_i8(buf)? < 0 { None } else { Some(Cursor::decode(buf, version)?) };
         if flexible {

@@ -96,7 +96,7 @@ impl DescribeTopicPartitionsResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.throttle_time_ms = read_i32(buf)?;
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribeTopicPartitionsResponseTopic::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeTopicPartitionsResponseTopic::decode(buf, version)?); } v };
         v.next_cursor = if read_i8(buf)? < 0 { None } else { Some(Cursor::decode(buf, version)?) };
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -226,7 +226,7 @@ impl DescribeTopicPartitionsResponseTopic {
         v.name = read_nullable_string(buf, flexible)?;
         v.topic_id = read_uuid(buf)?;
         v.is_internal = read_bool(buf)?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(DescribeTopicPartitionsResponsePartition::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeTopicPartitionsResponsePartition::decode(buf, version)?); } v };
         v.topic_authorized_operations = read_i32(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -380,11 +380,11 @@ impl DescribeTopicPartitionsResponsePartition {
         v.partition_index = read_i32(buf)?;
         v.leader_id = read_i32(buf)?;
         v.leader_epoch = read_i32(buf)?;
-        v.replica_nodes = { let n = read_array_len_non_null(buf, flexible, "ReplicaNodes")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
-        v.isr_nodes = { let n = read_array_len_non_null(buf, flexible, "IsrNodes")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
-        v.eligible_leader_replicas = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } };
-        v.last_known_elr = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } };
-        v.offline_replicas = { let n = read_array_len_non_null(buf, flexible, "OfflineReplicas")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.replica_nodes = { let n = read_array_len_non_null(buf, flexible, "ReplicaNodes")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.isr_nodes = { let n = read_array_len_non_null(buf, flexible, "IsrNodes")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.eligible_leader_replicas = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } };
+        v.last_known_elr = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } };
+        v.offline_replicas = { let n = read_array_len_non_null(buf, flexible, "OfflineReplicas")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

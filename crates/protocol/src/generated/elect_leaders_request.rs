@@ -97,7 +97,7 @@ impl ElectLeadersRequest {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 1 { v.election_type = read_i8(buf)?; }
-        v.topic_partitions = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicPartitions::decode(buf, version)?); } Some(v) } };
+        v.topic_partitions = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicPartitions::decode(buf, version)?); } Some(v) } };
         v.timeout_ms = read_i32(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -204,8 +204,8 @@ impl TopicPartitions {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic = read_string(buf, flexible, "Topic")?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
-        if version >= 3 { v.designated_leaders = if version >= 3 { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "DesignatedLeaders")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v }) }; }
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        if version >= 3 { v.designated_leaders = if version >= 3 { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "DesignatedLeaders")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v }) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

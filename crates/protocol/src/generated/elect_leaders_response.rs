@@ -98,7 +98,7 @@ impl ElectLeadersResponse {
         let mut v = Self::default();
         v.throttle_time_ms = read_i32(buf)?;
         if version >= 1 { v.error_code = read_i16(buf)?; }
-        v.replica_election_results = { let n = read_array_len_non_null(buf, flexible, "ReplicaElectionResults")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(ReplicaElectionResult::decode(buf, version)?); } v };
+        v.replica_election_results = { let n = read_array_len_non_null(buf, flexible, "ReplicaElectionResults")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(ReplicaElectionResult::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -196,7 +196,7 @@ impl ReplicaElectionResult {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic = read_string(buf, flexible, "Topic")?;
-        v.partition_result = { let n = read_array_len_non_null(buf, flexible, "PartitionResult")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionResult::decode(buf, version)?); } v };
+        v.partition_result = { let n = read_array_len_non_null(buf, flexible, "PartitionResult")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionResult::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -96,8 +96,8 @@ impl EndQuorumEpochRequest {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.cluster_id = read_nullable_string(buf, flexible)?;
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicData::decode(buf, version)?); } v };
-        if version >= 1 { v.leader_endpoints = { let n = read_array_len_non_null(buf, flexible, "LeaderEndpoints")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(LeaderEndpoint::decode(buf, version)?); } v }; }
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicData::decode(buf, version)?); } v };
+        if version >= 1 { v.leader_endpoints = { let n = read_array_len_non_null(buf, flexible, "LeaderEndpoints")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(LeaderEndpoint::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -195,7 +195,7 @@ impl TopicData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_name = read_string(buf, flexible, "TopicName")?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -315,8 +315,8 @@ impl PartitionData {
         v.partition_index = read_i32(buf)?;
         v.leader_id = read_i32(buf)?;
         v.leader_epoch = read_i32(buf)?;
-        if version <= 0 { v.preferred_successors = { let n = read_array_len_non_null(buf, flexible, "PreferredSuccessors")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
-        if version >= 1 { v.preferred_candidates = { let n = read_array_len_non_null(buf, flexible, "PreferredCandidates")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(ReplicaInfo::decode(buf, version)?); } v }; }
+        if version <= 0 { v.preferred_successors = { let n = read_array_len_non_null(buf, flexible, "PreferredSuccessors")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
+        if version >= 1 { v.preferred_candidates = { let n = read_array_len_non_null(buf, flexible, "PreferredCandidates")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(ReplicaInfo::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -172,8 +172,8 @@ impl FetchRequest {
         v.isolation_level = read_i8(buf)?;
         if version >= 7 { v.session_id = read_i32(buf)?; }
         if version >= 7 { v.session_epoch = read_i32(buf)?; }
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(FetchTopic::decode(buf, version)?); } v };
-        if version >= 7 { v.forgotten_topics_data = { let n = read_array_len_non_null(buf, flexible, "ForgottenTopicsData")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(ForgottenTopic::decode(buf, version)?); } v }; }
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(FetchTopic::decode(buf, version)?); } v };
+        if version >= 7 { v.forgotten_topics_data = { let n = read_array_len_non_null(buf, flexible, "ForgottenTopicsData")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(ForgottenTopic::decode(buf, version)?); } v }; }
         if version >= 11 { v.rack_id = read_string(buf, flexible, "RackId")?; }
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -390,7 +390,7 @@ impl FetchTopic {
         let mut v = Self::default();
         if version <= 12 { v.topic = read_string(buf, flexible, "Topic")?; }
         if version >= 13 { v.topic_id = read_uuid(buf)?; }
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(FetchPartition::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(FetchPartition::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -653,7 +653,7 @@ impl ForgottenTopic {
         let mut v = Self::default();
         if (version >= 7 && version <= 12) { v.topic = read_string(buf, flexible, "Topic")?; }
         if version >= 13 { v.topic_id = read_uuid(buf)?; }
-        if version >= 7 { v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
+        if version >= 7 { v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -116,14 +116,14 @@ impl FetchResponse {
         v.throttle_time_ms = read_i32(buf)?;
         if version >= 7 { v.error_code = read_i16(buf)?; }
         if version >= 7 { v.session_id = read_i32(buf)?; }
-        v.responses = { let n = read_array_len_non_null(buf, flexible, "Responses")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(FetchableTopicResponse::decode(buf, version)?); } v };
+        v.responses = { let n = read_array_len_non_null(buf, flexible, "Responses")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(FetchableTopicResponse::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
             for _ in 0..count {
                 let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
-                    0 if version >= 16 => { let buf = &mut field; v.node_endpoints = { let n = read_array_len_non_null(buf, true, "NodeEndpoints")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(NodeEndpoint::decode(buf, version)?); } v }; finish_tagged_field(buf, 0)?; }
+                    0 if version >= 16 => { let buf = &mut field; v.node_endpoints = { let n = read_array_len_non_null(buf, true, "NodeEndpoints")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(NodeEndpoint::decode(buf, version)?); } v }; finish_tagged_field(buf, 0)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
             }
@@ -225,7 +225,7 @@ impl FetchableTopicResponse {
         let mut v = Self::default();
         if version <= 12 { v.topic = read_string(buf, flexible, "Topic")?; }
         if version >= 13 { v.topic_id = read_uuid(buf)?; }
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -400,7 +400,7 @@ impl PartitionData {
         v.high_watermark = read_i64(buf)?;
         v.last_stable_offset = read_i64(buf)?;
         if version >= 5 { v.log_start_offset = read_i64(buf)?; }
-        v.aborted_transactions = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(AbortedTransaction::decode(buf, version)?); } Some(v) } };
+        v.aborted_transactions = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(AbortedTransaction::decode(buf, version)?); } Some(v) } };
         if version >= 11 { v.preferred_read_replica = read_i32(buf)?; }
         v.records = read_nullable_bytes(buf, flexible)?;
         if flexible {

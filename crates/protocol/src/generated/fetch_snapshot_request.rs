@@ -107,7 +107,7 @@ impl FetchSnapshotRequest {
         let mut v = Self::default();
         v.replica_id = read_i32(buf)?;
         v.max_bytes = read_i32(buf)?;
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicSnapshot::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicSnapshot::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -207,7 +207,7 @@ impl TopicSnapshot {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = read_string(buf, flexible, "Name")?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionSnapshot::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionSnapshot::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -100,7 +100,7 @@ impl FindCoordinatorRequest {
         let mut v = Self::default();
         if version <= 3 { v.key = read_string(buf, flexible, "Key")?; }
         if version >= 1 { v.key_type = read_i8(buf)?; }
-        if version >= 4 { v.coordinator_keys = { let n = read_array_len_non_null(buf, flexible, "CoordinatorKeys")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "CoordinatorKeys")?); } v }; }
+        if version >= 4 { v.coordinator_keys = { let n = read_array_len_non_null(buf, flexible, "CoordinatorKeys")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_string(buf, flexible, "CoordinatorKeys")?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

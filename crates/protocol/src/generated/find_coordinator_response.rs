@@ -134,7 +134,7 @@ impl FindCoordinatorResponse {
         if version <= 3 { v.node_id = read_i32(buf)?; }
         if version <= 3 { v.host = read_string(buf, flexible, "Host")?; }
         if version <= 3 { v.port = read_i32(buf)?; }
-        if version >= 4 { v.coordinators = { let n = read_array_len_non_null(buf, flexible, "Coordinators")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Coordinator::decode(buf, version)?); } v }; }
+        if version >= 4 { v.coordinators = { let n = read_array_len_non_null(buf, flexible, "Coordinators")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Coordinator::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

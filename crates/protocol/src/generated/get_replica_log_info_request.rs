@@ -81,7 +81,7 @@ impl GetReplicaLogInfoRequest {
         let flexible = true;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topic_partitions = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicPartitions::decode(buf, version)?); } Some(v) } };
+        v.topic_partitions = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicPartitions::decode(buf, version)?); } Some(v) } };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -177,7 +177,7 @@ impl TopicPartitions {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_id = read_uuid(buf)?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -105,7 +105,7 @@ impl GetReplicaLogInfoResponse {
         v.throttle_time_ms = read_i32(buf)?;
         v.broker_epoch = read_i64(buf)?;
         v.has_more_data = read_bool(buf)?;
-        v.topic_partition_log_info_list = { let n = read_array_len_non_null(buf, flexible, "TopicPartitionLogInfoList")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicPartitionLogInfo::decode(buf, version)?); } v };
+        v.topic_partition_log_info_list = { let n = read_array_len_non_null(buf, flexible, "TopicPartitionLogInfoList")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicPartitionLogInfo::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -204,7 +204,7 @@ impl TopicPartitionLogInfo {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.topic_id = read_uuid(buf)?;
-        v.partition_log_info = { let n = read_array_len_non_null(buf, flexible, "PartitionLogInfo")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionLogInfo::decode(buf, version)?); } v };
+        v.partition_log_info = { let n = read_array_len_non_null(buf, flexible, "PartitionLogInfo")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionLogInfo::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

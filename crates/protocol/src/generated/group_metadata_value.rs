@@ -121,7 +121,7 @@ impl GroupMetadataValue {
         v.protocol = read_nullable_string(buf, flexible)?;
         v.leader = read_nullable_string(buf, flexible)?;
         if version >= 2 { v.current_state_timestamp = read_i64(buf)?; }
-        v.members = { let n = read_array_len_non_null(buf, flexible, "members")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(MemberMetadata::decode(buf, version)?); } v };
+        v.members = { let n = read_array_len_non_null(buf, flexible, "members")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(MemberMetadata::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

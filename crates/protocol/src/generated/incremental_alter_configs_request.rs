@@ -88,7 +88,7 @@ impl IncrementalAlterConfigsRequest {
         let flexible = version >= 1;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.resources = { let n = read_array_len_non_null(buf, flexible, "Resources")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(AlterConfigsResource::decode(buf, version)?); } v };
+        v.resources = { let n = read_array_len_non_null(buf, flexible, "Resources")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(AlterConfigsResource::decode(buf, version)?); } v };
         v.validate_only = read_bool(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -194,7 +194,7 @@ impl AlterConfigsResource {
         let mut v = Self::default();
         v.resource_type = read_i8(buf)?;
         v.resource_name = read_string(buf, flexible, "ResourceName")?;
-        v.configs = { let n = read_array_len_non_null(buf, flexible, "Configs")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(AlterableConfig::decode(buf, version)?); } v };
+        v.configs = { let n = read_array_len_non_null(buf, flexible, "Configs")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(AlterableConfig::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -137,7 +137,7 @@ impl JoinGroupRequest {
         v.member_id = read_string(buf, flexible, "MemberId")?;
         if version >= 5 { v.group_instance_id = if version >= 5 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "GroupInstanceId")?) }; }
         v.protocol_type = read_string(buf, flexible, "ProtocolType")?;
-        v.protocols = { let n = read_array_len_non_null(buf, flexible, "Protocols")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(JoinGroupRequestProtocol::decode(buf, version)?); } v };
+        v.protocols = { let n = read_array_len_non_null(buf, flexible, "Protocols")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(JoinGroupRequestProtocol::decode(buf, version)?); } v };
         if version >= 8 { v.reason = if version >= 8 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "Reason")?) }; }
         if flexible {
             let count = read_tagged_count(buf)?;

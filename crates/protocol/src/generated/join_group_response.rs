@@ -146,7 +146,7 @@ impl JoinGroupResponse {
         v.leader = read_string(buf, flexible, "Leader")?;
         if version >= 9 { v.skip_assignment = read_bool(buf)?; }
         v.member_id = read_string(buf, flexible, "MemberId")?;
-        v.members = { let n = read_array_len_non_null(buf, flexible, "Members")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(JoinGroupResponseMember::decode(buf, version)?); } v };
+        v.members = { let n = read_array_len_non_null(buf, flexible, "Members")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(JoinGroupResponseMember::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

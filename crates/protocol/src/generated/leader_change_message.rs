@@ -104,8 +104,8 @@ impl LeaderChangeMessage {
         let mut v = Self::default();
         v.version = read_i16(buf)?;
         v.leader_id = read_i32(buf)?;
-        v.voters = { let n = read_array_len_non_null(buf, flexible, "Voters")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Voter::decode(buf, version)?); } v };
-        v.granting_voters = { let n = read_array_len_non_null(buf, flexible, "GrantingVoters")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Voter::decode(buf, version)?); } v };
+        v.voters = { let n = read_array_len_non_null(buf, flexible, "Voters")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Voter::decode(buf, version)?); } v };
+        v.granting_voters = { let n = read_array_len_non_null(buf, flexible, "GrantingVoters")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Voter::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -99,7 +99,7 @@ impl LeaveGroupRequest {
         let mut v = Self::default();
         v.group_id = read_string(buf, flexible, "GroupId")?;
         if version <= 2 { v.member_id = read_string(buf, flexible, "MemberId")?; }
-        if version >= 3 { v.members = { let n = read_array_len_non_null(buf, flexible, "Members")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(MemberIdentity::decode(buf, version)?); } v }; }
+        if version >= 3 { v.members = { let n = read_array_len_non_null(buf, flexible, "Members")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(MemberIdentity::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -98,7 +98,7 @@ impl LeaveGroupResponse {
         let mut v = Self::default();
         if version >= 1 { v.throttle_time_ms = read_i32(buf)?; }
         v.error_code = read_i16(buf)?;
-        if version >= 3 { v.members = { let n = read_array_len_non_null(buf, flexible, "Members")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(MemberResponse::decode(buf, version)?); } v }; }
+        if version >= 3 { v.members = { let n = read_array_len_non_null(buf, flexible, "Members")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(MemberResponse::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -90,8 +90,8 @@ impl ListGroupsRequest {
         let flexible = version >= 3;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        if version >= 4 { v.states_filter = { let n = read_array_len_non_null(buf, flexible, "StatesFilter")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "StatesFilter")?); } v }; }
-        if version >= 5 { v.types_filter = { let n = read_array_len_non_null(buf, flexible, "TypesFilter")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "TypesFilter")?); } v }; }
+        if version >= 4 { v.states_filter = { let n = read_array_len_non_null(buf, flexible, "StatesFilter")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_string(buf, flexible, "StatesFilter")?); } v }; }
+        if version >= 5 { v.types_filter = { let n = read_array_len_non_null(buf, flexible, "TypesFilter")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_string(buf, flexible, "TypesFilter")?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

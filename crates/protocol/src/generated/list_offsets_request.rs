@@ -105,7 +105,7 @@ impl ListOffsetsRequest {
         let mut v = Self::default();
         v.replica_id = read_i32(buf)?;
         if version >= 2 { v.isolation_level = read_i8(buf)?; }
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(ListOffsetsTopic::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(ListOffsetsTopic::decode(buf, version)?); } v };
         if version >= 10 { v.timeout_ms = read_i32(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -205,7 +205,7 @@ impl ListOffsetsTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = read_string(buf, flexible, "Name")?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(ListOffsetsPartition::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(ListOffsetsPartition::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -105,7 +105,7 @@ impl MetadataRequest {
         let flexible = version >= 9;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.topics = if version >= 1 { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(MetadataRequestTopic::decode(buf, version)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(MetadataRequestTopic::decode(buf, version)?); } v }) };
+        v.topics = if version >= 1 { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(MetadataRequestTopic::decode(buf, version)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(MetadataRequestTopic::decode(buf, version)?); } v }) };
         if version >= 4 { v.allow_auto_topic_creation = read_bool(buf)?; }
         if (version >= 8 && version <= 10) { v.include_cluster_authorized_operations = read_bool(buf)?; }
         if version >= 8 { v.include_topic_authorized_operations = read_bool(buf)?; }

@@ -125,10 +125,10 @@ impl MetadataResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 3 { v.throttle_time_ms = read_i32(buf)?; }
-        v.brokers = { let n = read_array_len_non_null(buf, flexible, "Brokers")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(MetadataResponseBroker::decode(buf, version)?); } v };
+        v.brokers = { let n = read_array_len_non_null(buf, flexible, "Brokers")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(MetadataResponseBroker::decode(buf, version)?); } v };
         if version >= 2 { v.cluster_id = if version >= 2 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "ClusterId")?) }; }
         if version >= 1 { v.controller_id = read_i32(buf)?; }
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(MetadataResponseTopic::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(MetadataResponseTopic::decode(buf, version)?); } v };
         if (version >= 8 && version <= 10) { v.cluster_authorized_operations = read_i32(buf)?; }
         if version >= 13 { v.error_code = read_i16(buf)?; }
         if flexible {
@@ -379,7 +379,7 @@ impl MetadataResponseTopic {
         v.name = if version >= 12 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "Name")?) };
         if version >= 10 { v.topic_id = read_uuid(buf)?; }
         if version >= 1 { v.is_internal = read_bool(buf)?; }
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(MetadataResponsePartition::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(MetadataResponsePartition::decode(buf, version)?); } v };
         if version >= 8 { v.topic_authorized_operations = read_i32(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -519,9 +519,9 @@ impl MetadataResponsePartition {
         v.partition_index = read_i32(buf)?;
         v.leader_id = read_i32(buf)?;
         if version >= 7 { v.leader_epoch = read_i32(buf)?; }
-        v.replica_nodes = { let n = read_array_len_non_null(buf, flexible, "ReplicaNodes")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
-        v.isr_nodes = { let n = read_array_len_non_null(buf, flexible, "IsrNodes")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
-        if version >= 5 { v.offline_replicas = { let n = read_array_len_non_null(buf, flexible, "OfflineReplicas")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
+        v.replica_nodes = { let n = read_array_len_non_null(buf, flexible, "ReplicaNodes")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.isr_nodes = { let n = read_array_len_non_null(buf, flexible, "IsrNodes")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        if version >= 5 { v.offline_replicas = { let n = read_array_len_non_null(buf, flexible, "OfflineReplicas")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

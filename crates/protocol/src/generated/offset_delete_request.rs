@@ -70,7 +70,7 @@ impl OffsetDeleteRequest {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.group_id = read_string(buf, flexible, "GroupId")?;
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetDeleteRequestTopic::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetDeleteRequestTopic::decode(buf, version)?); } v };
         Ok(v)
     }
 
@@ -137,7 +137,7 @@ impl OffsetDeleteRequestTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = read_string(buf, flexible, "Name")?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetDeleteRequestPartition::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetDeleteRequestPartition::decode(buf, version)?); } v };
         Ok(v)
     }
 

@@ -78,7 +78,7 @@ impl OffsetDeleteResponse {
         let mut v = Self::default();
         v.error_code = read_i16(buf)?;
         v.throttle_time_ms = read_i32(buf)?;
-        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetDeleteResponseTopic::decode(buf, version)?); } v };
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetDeleteResponseTopic::decode(buf, version)?); } v };
         Ok(v)
     }
 
@@ -146,7 +146,7 @@ impl OffsetDeleteResponseTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.name = read_string(buf, flexible, "Name")?;
-        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetDeleteResponsePartition::decode(buf, version)?); } v };
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetDeleteResponsePartition::decode(buf, version)?); } v };
         Ok(v)
     }
 

@@ -107,8 +107,8 @@ impl OffsetFetchRequest {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version <= 7 { v.group_id = read_string(buf, flexible, "GroupId")?; }
-        if version <= 7 { v.topics = if (version >= 2 && version <= 7) { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetFetchRequestTopic::decode(buf, version)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetFetchRequestTopic::decode(buf, version)?); } v }) }; }
-        if version >= 8 { v.groups = { let n = read_array_len_non_null(buf, flexible, "Groups")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetFetchRequestGroup::decode(buf, version)?); } v }; }
+        if version <= 7 { v.topics = if (version >= 2 && version <= 7) { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetFetchRequestTopic::decode(buf, version)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetFetchRequestTopic::decode(buf, version)?); } v }) }; }
+        if version >= 8 { v.groups = { let n = read_array_len_non_null(buf, flexible, "Groups")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetFetchRequestGroup::decode(buf, version)?); } v }; }
         if version >= 7 { v.require_stable = read_bool(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -210,7 +210,7 @@ impl OffsetFetchRequestTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version <= 7 { v.name = read_string(buf, flexible, "Name")?; }
-        if version <= 7 { v.partition_indexes = { let n = read_array_len_non_null(buf, flexible, "PartitionIndexes")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
+        if version <= 7 { v.partition_indexes = { let n = read_array_len_non_null(buf, flexible, "PartitionIndexes")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -325,7 +325,7 @@ impl OffsetFetchRequestGroup {
         if version >= 8 { v.group_id = read_string(buf, flexible, "GroupId")?; }
         if version >= 9 { v.member_id = if version >= 9 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "MemberId")?) }; }
         if version >= 9 { v.member_epoch = read_i32(buf)?; }
-        if version >= 8 { v.topics = if version >= 8 { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetFetchRequestTopics::decode(buf, version)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetFetchRequestTopics::decode(buf, version)?); } v }) }; }
+        if version >= 8 { v.topics = if version >= 8 { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetFetchRequestTopics::decode(buf, version)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetFetchRequestTopics::decode(buf, version)?); } v }) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -433,7 +433,7 @@ impl OffsetFetchRequestTopics {
         let mut v = Self::default();
         if (version >= 8 && version <= 9) { v.name = read_string(buf, flexible, "Name")?; }
         if version >= 10 { v.topic_id = read_uuid(buf)?; }
-        if version >= 8 { v.partition_indexes = { let n = read_array_len_non_null(buf, flexible, "PartitionIndexes")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
+        if version >= 8 { v.partition_indexes = { let n = read_array_len_non_null(buf, flexible, "PartitionIndexes")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

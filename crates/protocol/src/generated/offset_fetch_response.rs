@@ -105,9 +105,9 @@ impl OffsetFetchResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 3 { v.throttle_time_ms = read_i32(buf)?; }
-        if version <= 7 { v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetFetchResponseTopic::decode(buf, version)?); } v }; }
+        if version <= 7 { v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetFetchResponseTopic::decode(buf, version)?); } v }; }
         if (version >= 2 && version <= 7) { v.error_code = read_i16(buf)?; }
-        if version >= 8 { v.groups = { let n = read_array_len_non_null(buf, flexible, "Groups")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetFetchResponseGroup::decode(buf, version)?); } v }; }
+        if version >= 8 { v.groups = { let n = read_array_len_non_null(buf, flexible, "Groups")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetFetchResponseGroup::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -208,7 +208,7 @@ impl OffsetFetchResponseTopic {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version <= 7 { v.name = read_string(buf, flexible, "Name")?; }
-        if version <= 7 { v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetFetchResponsePartition::decode(buf, version)?); } v }; }
+        if version <= 7 { v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetFetchResponsePartition::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -443,7 +443,7 @@ impl OffsetFetchResponseGroup {
         #[allow(unused_mut)]
         let mut v = Self::default();
         if version >= 8 { v.group_id = read_string(buf, flexible, "GroupId")?; }
-        if version >= 8 { v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetFetchResponseTopics::decode(buf, version)?); } v }; }
+        if version >= 8 { v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetFetchResponseTopics::decode(buf, version)?); } v }; }
         if version >= 8 { v.error_code = read_i16(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -551,7 +551,7 @@ impl OffsetFetchResponseTopics {
         let mut v = Self::default();
         if (version >= 8 && version <= 9) { v.name = read_string(buf, flexible, "Name")?; }
         if version >= 10 { v.topic_id = read_uuid(buf)?; }
-        if version >= 8 { v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(OffsetFetchResponsePartitions::decode(buf, version)?); } v }; }
+        if version >= 8 { v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OffsetFetchResponsePartitions::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -177,14 +177,14 @@ impl PartitionRecord {
         let mut v = Self::default();
         v.partition_id = read_i32(buf)?;
         v.topic_id = read_uuid(buf)?;
-        v.replicas = { let n = read_array_len_non_null(buf, flexible, "Replicas")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
-        v.isr = { let n = read_array_len_non_null(buf, flexible, "Isr")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
-        v.removing_replicas = { let n = read_array_len_non_null(buf, flexible, "RemovingReplicas")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
-        v.adding_replicas = { let n = read_array_len_non_null(buf, flexible, "AddingReplicas")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.replicas = { let n = read_array_len_non_null(buf, flexible, "Replicas")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.isr = { let n = read_array_len_non_null(buf, flexible, "Isr")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.removing_replicas = { let n = read_array_len_non_null(buf, flexible, "RemovingReplicas")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        v.adding_replicas = { let n = read_array_len_non_null(buf, flexible, "AddingReplicas")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
         v.leader = read_i32(buf)?;
         v.leader_epoch = read_i32(buf)?;
         v.partition_epoch = read_i32(buf)?;
-        if version >= 1 { v.directories = { let n = read_array_len_non_null(buf, flexible, "Directories")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_uuid(buf)?); } v }; }
+        if version >= 1 { v.directories = { let n = read_array_len_non_null(buf, flexible, "Directories")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_uuid(buf)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -192,8 +192,8 @@ impl PartitionRecord {
                 let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 => { let buf = &mut field; v.leader_recovery_state = read_i8(buf)?; finish_tagged_field(buf, 0)?; }
-                    1 if version >= 2 => { let buf = &mut field; v.eligible_leader_replicas = if version >= 2 { match read_array_len(buf, true)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, true, "EligibleLeaderReplicas")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v }) }; finish_tagged_field(buf, 1)?; }
-                    2 if version >= 2 => { let buf = &mut field; v.last_known_elr = if version >= 2 { match read_array_len(buf, true)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, true, "LastKnownElr")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i32(buf)?); } v }) }; finish_tagged_field(buf, 2)?; }
+                    1 if version >= 2 => { let buf = &mut field; v.eligible_leader_replicas = if version >= 2 { match read_array_len(buf, true)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, true, "EligibleLeaderReplicas")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v }) }; finish_tagged_field(buf, 1)?; }
+                    2 if version >= 2 => { let buf = &mut field; v.last_known_elr = if version >= 2 { match read_array_len(buf, true)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, true, "LastKnownElr")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v }) }; finish_tagged_field(buf, 2)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
             }

@@ -105,7 +105,7 @@ impl ProduceRequest {
         v.transactional_id = read_nullable_string(buf, flexible)?;
         v.acks = read_i16(buf)?;
         v.timeout_ms = read_i32(buf)?;
-        v.topic_data = { let n = read_array_len_non_null(buf, flexible, "TopicData")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicProduceData::decode(buf, version)?); } v };
+        v.topic_data = { let n = read_array_len_non_null(buf, flexible, "TopicData")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicProduceData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -212,7 +212,7 @@ impl TopicProduceData {
         let mut v = Self::default();
         if version <= 12 { v.name = read_string(buf, flexible, "Name")?; }
         if version >= 13 { v.topic_id = read_uuid(buf)?; }
-        v.partition_data = { let n = read_array_len_non_null(buf, flexible, "PartitionData")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionProduceData::decode(buf, version)?); } v };
+        v.partition_data = { let n = read_array_len_non_null(buf, flexible, "PartitionData")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionProduceData::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

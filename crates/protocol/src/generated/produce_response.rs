@@ -98,7 +98,7 @@ impl ProduceResponse {
         let flexible = version >= 9;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.responses = { let n = read_array_len_non_null(buf, flexible, "Responses")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(TopicProduceResponse::decode(buf, version)?); } v };
+        v.responses = { let n = read_array_len_non_null(buf, flexible, "Responses")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicProduceResponse::decode(buf, version)?); } v };
         v.throttle_time_ms = read_i32(buf)?;
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -106,7 +106,7 @@ impl ProduceResponse {
             for _ in 0..count {
                 let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
-                    0 if version >= 10 => { let buf = &mut field; v.node_endpoints = { let n = read_array_len_non_null(buf, true, "NodeEndpoints")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(NodeEndpoint::decode(buf, version)?); } v }; finish_tagged_field(buf, 0)?; }
+                    0 if version >= 10 => { let buf = &mut field; v.node_endpoints = { let n = read_array_len_non_null(buf, true, "NodeEndpoints")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(NodeEndpoint::decode(buf, version)?); } v }; finish_tagged_field(buf, 0)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
             }
@@ -206,7 +206,7 @@ impl TopicProduceResponse {
         let mut v = Self::default();
         if version <= 12 { v.name = read_string(buf, flexible, "Name")?; }
         if version >= 13 { v.topic_id = read_uuid(buf)?; }
-        v.partition_responses = { let n = read_array_len_non_null(buf, flexible, "PartitionResponses")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(PartitionProduceResponse::decode(buf, version)?); } v };
+        v.partition_responses = { let n = read_array_len_non_null(buf, flexible, "PartitionResponses")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionProduceResponse::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -353,7 +353,7 @@ impl PartitionProduceResponse {
         v.base_offset = read_i64(buf)?;
         v.log_append_time_ms = read_i64(buf)?;
         if version >= 5 { v.log_start_offset = read_i64(buf)?; }
-        if version >= 8 { v.record_errors = { let n = read_array_len_non_null(buf, flexible, "RecordErrors")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(BatchIndexAndErrorMessage::decode(buf, version)?); } v }; }
+        if version >= 8 { v.record_errors = { let n = read_array_len_non_null(buf, flexible, "RecordErrors")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(BatchIndexAndErrorMessage::decode(buf, version)?); } v }; }
         if version >= 8 { v.error_message = if version >= 8 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "ErrorMessage")?) }; }
         if flexible {
             let count = read_tagged_count(buf)?;

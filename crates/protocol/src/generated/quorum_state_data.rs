@@ -133,7 +133,7 @@ impl QuorumStateData {
         v.voted_id = read_i32(buf)?;
         if version >= 1 { v.voted_directory_id = read_uuid(buf)?; }
         if version <= 0 { v.applied_offset = read_i64(buf)?; }
-        if version <= 0 { v.current_voters = if version <= 0 { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Voter::decode(buf, version)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "CurrentVoters")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Voter::decode(buf, version)?); } v }) }; }
+        if version <= 0 { v.current_voters = if version <= 0 { match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Voter::decode(buf, version)?); } Some(v) } } } else { Some({ let n = read_array_len_non_null(buf, flexible, "CurrentVoters")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Voter::decode(buf, version)?); } v }) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -153,8 +153,8 @@ impl RegisterBrokerRecord {
         if version >= 2 { v.is_migrating_zk_broker = read_bool(buf)?; }
         v.incarnation_id = read_uuid(buf)?;
         v.broker_epoch = read_i64(buf)?;
-        v.end_points = { let n = read_array_len_non_null(buf, flexible, "EndPoints")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(BrokerEndpoint::decode(buf, version)?); } v };
-        v.features = { let n = read_array_len_non_null(buf, flexible, "Features")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(BrokerFeature::decode(buf, version)?); } v };
+        v.end_points = { let n = read_array_len_non_null(buf, flexible, "EndPoints")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(BrokerEndpoint::decode(buf, version)?); } v };
+        v.features = { let n = read_array_len_non_null(buf, flexible, "Features")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(BrokerFeature::decode(buf, version)?); } v };
         v.rack = read_nullable_string(buf, flexible)?;
         v.fenced = read_bool(buf)?;
         if version >= 1 { v.in_controlled_shutdown = read_bool(buf)?; }
@@ -164,7 +164,7 @@ impl RegisterBrokerRecord {
             for _ in 0..count {
                 let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
-                    0 if version >= 3 => { let buf = &mut field; v.log_dirs = { let n = read_array_len_non_null(buf, true, "LogDirs")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_uuid(buf)?); } v }; finish_tagged_field(buf, 0)?; }
+                    0 if version >= 3 => { let buf = &mut field; v.log_dirs = { let n = read_array_len_non_null(buf, true, "LogDirs")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_uuid(buf)?); } v }; finish_tagged_field(buf, 0)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
             }

@@ -112,8 +112,8 @@ impl RegisterControllerRecord {
         v.controller_id = read_i32(buf)?;
         v.incarnation_id = read_uuid(buf)?;
         v.zk_migration_ready = read_bool(buf)?;
-        v.end_points = { let n = read_array_len_non_null(buf, flexible, "EndPoints")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(ControllerEndpoint::decode(buf, version)?); } v };
-        v.features = { let n = read_array_len_non_null(buf, flexible, "Features")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(ControllerFeature::decode(buf, version)?); } v };
+        v.end_points = { let n = read_array_len_non_null(buf, flexible, "EndPoints")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(ControllerEndpoint::decode(buf, version)?); } v };
+        v.features = { let n = read_array_len_non_null(buf, flexible, "Features")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(ControllerFeature::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -70,7 +70,7 @@ impl SaslHandshakeResponse {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.error_code = read_i16(buf)?;
-        v.mechanisms = { let n = read_array_len_non_null(buf, flexible, "Mechanisms")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "Mechanisms")?); } v };
+        v.mechanisms = { let n = read_array_len_non_null(buf, flexible, "Mechanisms")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_string(buf, flexible, "Mechanisms")?); } v };
         Ok(v)
     }
 

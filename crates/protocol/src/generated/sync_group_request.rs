@@ -130,7 +130,7 @@ impl SyncGroupRequest {
         if version >= 3 { v.group_instance_id = if version >= 3 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "GroupInstanceId")?) }; }
         if version >= 5 { v.protocol_type = if version >= 5 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "ProtocolType")?) }; }
         if version >= 5 { v.protocol_name = if version >= 5 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "ProtocolName")?) }; }
-        v.assignments = { let n = read_array_len_non_null(buf, flexible, "Assignments")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(SyncGroupRequestAssignment::decode(buf, version)?); } v };
+        v.assignments = { let n = read_array_len_non_null(buf, flexible, "Assignments")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(SyncGroupRequestAssignment::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

@@ -97,7 +97,7 @@ impl UpdateFeaturesRequest {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.timeout_ms = read_i32(buf)?;
-        v.feature_updates = { let n = read_array_len_non_null(buf, flexible, "FeatureUpdates")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(FeatureUpdateKey::decode(buf, version)?); } v };
+        v.feature_updates = { let n = read_array_len_non_null(buf, flexible, "FeatureUpdates")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(FeatureUpdateKey::decode(buf, version)?); } v };
         if version >= 1 { v.validate_only = read_bool(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;

@@ -105,7 +105,7 @@ impl UpdateFeaturesResponse {
         v.throttle_time_ms = read_i32(buf)?;
         v.error_code = read_i16(buf)?;
         v.error_message = read_nullable_string(buf, flexible)?;
-        if version <= 1 { v.results = { let n = read_array_len_non_null(buf, flexible, "Results")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(UpdatableFeatureResult::decode(buf, version)?); } v }; }
+        if version <= 1 { v.results = { let n = read_array_len_non_null(buf, flexible, "Results")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(UpdatableFeatureResult::decode(buf, version)?); } v }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;

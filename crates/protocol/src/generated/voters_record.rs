@@ -89,7 +89,7 @@ impl VotersRecord {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.version = read_i16(buf)?;
-        v.voters = { let n = read_array_len_non_null(buf, flexible, "Voters")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Voter::decode(buf, version)?); } v };
+        v.voters = { let n = read_array_len_non_null(buf, flexible, "Voters")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Voter::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -201,7 +201,7 @@ impl Voter {
         let mut v = Self::default();
         v.voter_id = read_i32(buf)?;
         v.voter_directory_id = read_uuid(buf)?;
-        v.endpoints = { let n = read_array_len_non_null(buf, flexible, "Endpoints")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Endpoint::decode(buf, version)?); } v };
+        v.endpoints = { let n = read_array_len_non_null(buf, flexible, "Endpoints")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Endpoint::decode(buf, version)?); } v };
         v.k_raft_version_feature = KRaftVersionFeature::decode(buf, version)?;
         if flexible {
             let count = read_tagged_count(buf)?;

@@ -156,7 +156,8 @@ fn parse_record(mut body: Bytes) -> Result<Record, DecodeError> {
     if count < 0 || count as usize > buf.remaining() {
         return Err(corrupt("bad header count"));
     }
-    let mut headers = Vec::with_capacity(count as usize);
+    let mut headers =
+        Vec::with_capacity((count as usize).min(crate::codec::MAX_PREALLOCATED_ELEMENTS));
     for _ in 0..count {
         let key = read_nullable(buf)?.ok_or_else(|| corrupt("null header key"))?;
         let key =

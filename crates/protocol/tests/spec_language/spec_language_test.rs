@@ -223,9 +223,9 @@ impl SpecLanguageTest {
         v.blob = if version >= 1 { read_nullable_bytes(buf, flexible)? } else { Some(read_bytes(buf, flexible, "Blob")?) };
         v.records = read_nullable_bytes(buf, flexible)?;
         v.id = read_uuid(buf)?;
-        v.items = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Item::decode(buf, version)?); } Some(v) } };
+        v.items = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Item::decode(buf, version)?); } Some(v) } };
         v.origin = if version >= 1 { if read_i8(buf)? < 0 { None } else { Some(Point::decode(buf, version)?) } } else { Some(Point::decode(buf, version)?) };
-        v.names = { let n = read_array_len_non_null(buf, flexible, "Names")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_string(buf, flexible, "Names")?); } v };
+        v.names = { let n = read_array_len_non_null(buf, flexible, "Names")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_string(buf, flexible, "Names")?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -233,7 +233,7 @@ impl SpecLanguageTest {
                 let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
                     0 if version >= 2 => { let buf = &mut field; v.note = if version >= 2 { read_nullable_string(buf, true)? } else { Some(read_string(buf, true, "Note")?) }; finish_tagged_field(buf, 0)?; }
-                    1 if version >= 3 => { let buf = &mut field; v.extra = { let n = read_array_len_non_null(buf, true, "Extra")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(Point::decode(buf, version)?); } v }; finish_tagged_field(buf, 1)?; }
+                    1 if version >= 3 => { let buf = &mut field; v.extra = { let n = read_array_len_non_null(buf, true, "Extra")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Point::decode(buf, version)?); } v }; finish_tagged_field(buf, 1)?; }
                     2 if version >= 2 => { let buf = &mut field; v.limit = read_i32(buf)?; finish_tagged_field(buf, 2)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
@@ -348,7 +348,7 @@ impl Item {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.key = read_string(buf, flexible, "Key")?;
-        v.values = { let n = read_array_len_non_null(buf, flexible, "Values")?; let mut v = Vec::with_capacity(n); for _ in 0..n { v.push(read_i64(buf)?); } v };
+        v.values = { let n = read_array_len_non_null(buf, flexible, "Values")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i64(buf)?); } v };
         v.r#where = Point::decode(buf, version)?;
         if flexible {
             let count = read_tagged_count(buf)?;
