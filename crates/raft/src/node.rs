@@ -1,0 +1,793 @@
+//! The sans-IO Raft node (KIP-595 with KIP-996 pre-vote): events in (`tick`, `receive`,
+//! `propose`), actions out (`take_actions`). It has no clock, socket or disk of its own: time
+//! is what `tick` says, randomness comes from a seed, and the log is reached through
+//! [`RaftLog`]. A driver persists [`Action::PersistQuorumState`] before carrying out the sends
+//! that follow it.
+
+use crate::log::RaftLog;
+use crate::types::{Action, Entry, FetchResult, Message, NodeId, QuorumState};
+use bytes::Bytes;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Timers and limits, with Kafka's `controller.quorum.*` names and defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RaftConfig {
+    /// `controller.quorum.election.timeout.ms`: how long without a leader before an election
+    /// (randomised between this and twice this).
+    pub election_timeout_ms: i64,
+    /// `controller.quorum.fetch.timeout.ms`: how long a follower waits for the leader, and a
+    /// leader for a majority of fetches, before giving up on it.
+    pub fetch_timeout_ms: i64,
+    /// How long a caught-up follower waits before fetching again (the leader's fetch max wait).
+    pub fetch_idle_ms: i64,
+    /// How long a fetch may go unanswered before it is sent again.
+    pub request_timeout_ms: i64,
+    /// The most entries one fetch response carries.
+    pub max_fetch_entries: usize,
+}
+
+impl Default for RaftConfig {
+    fn default() -> Self {
+        RaftConfig {
+            election_timeout_ms: 1_000,
+            fetch_timeout_ms: 2_000,
+            fetch_idle_ms: 500,
+            request_timeout_ms: 2_000,
+            max_fetch_entries: 1_024,
+        }
+    }
+}
+
+/// What a leader knows of one replica.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplicaProgress {
+    /// The replica's log end offset, as its last fetch said.
+    pub end_offset: i64,
+    /// When it last fetched.
+    pub last_fetch_ms: i64,
+    /// When the leader last sent it BeginQuorumEpoch.
+    pub last_begin_ms: i64,
+}
+
+/// The node's role in its epoch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Role {
+    /// No leader known and no election under way.
+    Unattached,
+    /// Asking for pre-votes before starting an election (KIP-996).
+    Prospective {
+        /// The voters that granted a pre-vote.
+        granted: BTreeSet<NodeId>,
+        /// The leader this node gave up on, if any: hints pointing back to it are ignored.
+        gave_up_on: Option<NodeId>,
+    },
+    /// Running an election in its epoch.
+    Candidate {
+        /// The voters that granted their vote.
+        granted: BTreeSet<NodeId>,
+    },
+    /// Leading the epoch.
+    Leader {
+        /// The offset of the leader-change entry that starts the epoch.
+        epoch_start: i64,
+        /// What the leader knows of every other replica.
+        progress: BTreeMap<NodeId, ReplicaProgress>,
+    },
+    /// Following the epoch's leader.
+    Follower {
+        /// The leader.
+        leader: NodeId,
+    },
+    /// A leader that lost its majority: it stays out of the way until an election.
+    Resigned,
+}
+
+/// Why a proposal was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotLeader {
+    /// The leader this node knows of.
+    pub leader: Option<NodeId>,
+}
+
+/// One Raft node.
+#[derive(Debug)]
+pub struct RaftNode<L: RaftLog> {
+    id: NodeId,
+    voters: BTreeSet<NodeId>,
+    config: RaftConfig,
+    log: L,
+    state: QuorumState,
+    role: Role,
+    high_watermark: i64,
+    now: i64,
+    deadline: i64,
+    next_fetch_at: i64,
+    /// The id of the last fetch sent: answers to older ones are stale and ignored.
+    fetch_request_id: u64,
+    rng: u64,
+    actions: Vec<Action>,
+}
+
+impl<L: RaftLog> RaftNode<L> {
+    /// A node starting (or restarting) with its persisted quorum state. A node that led before
+    /// it stopped does not lead again in that epoch: it resigns.
+    pub fn new(
+        id: NodeId,
+        voters: BTreeSet<NodeId>,
+        config: RaftConfig,
+        log: L,
+        persisted: QuorumState,
+        now: i64,
+        seed: u64,
+    ) -> RaftNode<L> {
+        let role = match persisted.leader {
+            Some(l) if l == id => Role::Resigned,
+            Some(l) => Role::Follower { leader: l },
+            None => Role::Unattached,
+        };
+        let mut node = RaftNode {
+            id,
+            voters,
+            config,
+            log,
+            state: persisted,
+            role,
+            high_watermark: 0,
+            now,
+            deadline: now,
+            next_fetch_at: now,
+            fetch_request_id: 0,
+            rng: seed | 1,
+            actions: Vec::new(),
+        };
+        node.deadline = match node.role {
+            Role::Follower { .. } => now + config.fetch_timeout_ms,
+            _ => now + node.election_timeout(),
+        };
+        node
+    }
+
+    /// This node's id.
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+
+    /// The current epoch.
+    pub fn epoch(&self) -> i32 {
+        self.state.epoch
+    }
+
+    /// The leader of the current epoch, if known.
+    pub fn leader(&self) -> Option<NodeId> {
+        self.state.leader
+    }
+
+    /// The role.
+    pub fn role(&self) -> &Role {
+        &self.role
+    }
+
+    /// True when this node leads its epoch.
+    pub fn is_leader(&self) -> bool {
+        matches!(self.role, Role::Leader { .. })
+    }
+
+    /// The high watermark: entries below it are committed.
+    pub fn high_watermark(&self) -> i64 {
+        self.high_watermark
+    }
+
+    /// The quorum state as last persisted.
+    pub fn quorum_state(&self) -> QuorumState {
+        self.state
+    }
+
+    /// The log.
+    pub fn log(&self) -> &L {
+        &self.log
+    }
+
+    /// The actions produced since the last call, in order.
+    pub fn take_actions(&mut self) -> Vec<Action> {
+        std::mem::take(&mut self.actions)
+    }
+
+    fn is_voter(&self) -> bool {
+        self.voters.contains(&self.id)
+    }
+
+    fn majority(&self) -> usize {
+        self.voters.len() / 2 + 1
+    }
+
+    fn next_random(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+
+    fn election_timeout(&mut self) -> i64 {
+        let base = self.config.election_timeout_ms.max(1);
+        base + (self.next_random() % base as u64) as i64
+    }
+
+    fn persist(&mut self) {
+        self.actions.push(Action::PersistQuorumState(self.state));
+    }
+
+    fn send(&mut self, to: NodeId, message: Message) {
+        self.actions.push(Action::Send { to, message });
+    }
+
+    fn others(&self) -> Vec<NodeId> {
+        self.voters
+            .iter()
+            .copied()
+            .filter(|v| *v != self.id)
+            .collect()
+    }
+
+    // ---- transitions -------------------------------------------------------------------
+
+    fn become_unattached(&mut self, epoch: i32) {
+        self.state = QuorumState {
+            epoch,
+            leader: None,
+            voted_for: None,
+        };
+        self.persist();
+        self.role = Role::Unattached;
+        self.deadline = self.now + self.election_timeout();
+        self.next_fetch_at = self.now;
+    }
+
+    fn become_prospective(&mut self) {
+        let mut granted = BTreeSet::new();
+        granted.insert(self.id);
+        let gave_up_on = match &self.role {
+            Role::Prospective { gave_up_on, .. } => *gave_up_on,
+            _ => self.state.leader,
+        };
+        self.role = Role::Prospective {
+            granted,
+            gave_up_on,
+        };
+        self.deadline = self.now + self.election_timeout();
+        let request = Message::VoteRequest {
+            epoch: self.state.epoch + 1,
+            candidate: self.id,
+            last_epoch: self.log.last_epoch(),
+            end_offset: self.log.end_offset(),
+            pre_vote: true,
+        };
+        for v in self.others() {
+            self.send(v, request.clone());
+        }
+        self.maybe_won_pre_vote();
+    }
+
+    fn maybe_won_pre_vote(&mut self) {
+        if let Role::Prospective { granted, .. } = &self.role {
+            if granted.len() >= self.majority() {
+                self.become_candidate();
+            }
+        }
+    }
+
+    fn become_candidate(&mut self) {
+        self.state = QuorumState {
+            epoch: self.state.epoch + 1,
+            leader: None,
+            voted_for: Some(self.id),
+        };
+        self.persist();
+        let mut granted = BTreeSet::new();
+        granted.insert(self.id);
+        self.role = Role::Candidate { granted };
+        self.deadline = self.now + self.election_timeout();
+        let request = Message::VoteRequest {
+            epoch: self.state.epoch,
+            candidate: self.id,
+            last_epoch: self.log.last_epoch(),
+            end_offset: self.log.end_offset(),
+            pre_vote: false,
+        };
+        for v in self.others() {
+            self.send(v, request.clone());
+        }
+        self.maybe_won_election();
+    }
+
+    fn maybe_won_election(&mut self) {
+        if let Role::Candidate { granted } = &self.role {
+            if granted.len() >= self.majority() {
+                self.become_leader();
+            }
+        }
+    }
+
+    fn become_leader(&mut self) {
+        self.state.leader = Some(self.id);
+        self.persist();
+        let epoch_start = self.log.end_offset();
+        // The leader-change entry: the epoch's first entry, committed before anything else.
+        self.log.append(&[Entry {
+            offset: epoch_start,
+            epoch: self.state.epoch,
+            data: Bytes::new(),
+        }]);
+        let progress = self
+            .others()
+            .into_iter()
+            .map(|v| {
+                (
+                    v,
+                    ReplicaProgress {
+                        end_offset: 0,
+                        last_fetch_ms: self.now,
+                        last_begin_ms: self.now,
+                    },
+                )
+            })
+            .collect();
+        self.role = Role::Leader {
+            epoch_start,
+            progress,
+        };
+        self.deadline = self.now + self.config.fetch_timeout_ms;
+        let begin = Message::BeginQuorumEpoch {
+            epoch: self.state.epoch,
+            leader: self.id,
+        };
+        for v in self.others() {
+            self.send(v, begin.clone());
+        }
+        self.update_high_watermark();
+    }
+
+    fn become_follower(&mut self, epoch: i32, leader: NodeId) {
+        let voted_for = if epoch == self.state.epoch {
+            self.state.voted_for
+        } else {
+            None
+        };
+        self.state = QuorumState {
+            epoch,
+            leader: Some(leader),
+            voted_for,
+        };
+        self.persist();
+        self.role = Role::Follower { leader };
+        self.deadline = self.now + self.config.fetch_timeout_ms;
+        self.next_fetch_at = self.now;
+        self.maybe_fetch();
+    }
+
+    // ---- events ------------------------------------------------------------------------
+
+    /// Advances time to `now` and fires whatever timers are due.
+    pub fn tick(&mut self, now: i64) {
+        self.now = self.now.max(now);
+        match self.role.clone() {
+            Role::Leader { progress, .. } => {
+                self.log.flush();
+                self.update_high_watermark();
+                // Voters that are not fetching may not know this epoch: tell them again.
+                let interval = self.config.fetch_timeout_ms / 2;
+                let begin = Message::BeginQuorumEpoch {
+                    epoch: self.state.epoch,
+                    leader: self.id,
+                };
+                let stale: Vec<NodeId> = progress
+                    .iter()
+                    .filter(|(v, p)| {
+                        self.voters.contains(v)
+                            && self.now - p.last_fetch_ms >= interval
+                            && self.now - p.last_begin_ms >= interval
+                    })
+                    .map(|(v, _)| *v)
+                    .collect();
+                for v in stale {
+                    self.send(v, begin.clone());
+                    if let Role::Leader { progress, .. } = &mut self.role {
+                        if let Some(p) = progress.get_mut(&v) {
+                            p.last_begin_ms = self.now;
+                        }
+                    }
+                }
+                // Check quorum: a leader that has not heard from a majority resigns.
+                let window = self.config.fetch_timeout_ms * 3 / 2;
+                let fresh = 1 + progress
+                    .iter()
+                    .filter(|(v, p)| {
+                        self.voters.contains(v) && self.now - p.last_fetch_ms <= window
+                    })
+                    .count();
+                if fresh < self.majority() {
+                    self.role = Role::Resigned;
+                    self.deadline = self.now + self.election_timeout();
+                }
+            }
+            Role::Follower { .. } => {
+                if self.now >= self.deadline {
+                    if self.is_voter() {
+                        self.become_prospective();
+                    } else {
+                        self.become_unattached(self.state.epoch);
+                    }
+                } else {
+                    self.maybe_fetch();
+                }
+            }
+            Role::Unattached
+            | Role::Prospective { .. }
+            | Role::Candidate { .. }
+            | Role::Resigned => {
+                if !self.is_voter() {
+                    self.maybe_fetch();
+                } else if self.now >= self.deadline {
+                    self.become_prospective();
+                }
+            }
+        }
+    }
+
+    /// Sends a fetch when one is due: to the leader, or (an observer with no leader) to a voter.
+    fn maybe_fetch(&mut self) {
+        if self.now < self.next_fetch_at {
+            return;
+        }
+        let target = match (&self.role, self.state.leader) {
+            (Role::Follower { leader }, _) => *leader,
+            (_, _) if !self.is_voter() => {
+                let others: Vec<NodeId> = self.voters.iter().copied().collect();
+                if others.is_empty() {
+                    return;
+                }
+                others[(self.next_random() % others.len() as u64) as usize]
+            }
+            _ => return,
+        };
+        self.fetch_request_id += 1;
+        let request = Message::FetchRequest {
+            epoch: self.state.epoch,
+            replica: self.id,
+            fetch_offset: self.log.end_offset(),
+            last_fetched_epoch: self.log.last_epoch(),
+            request_id: self.fetch_request_id,
+        };
+        self.next_fetch_at = self.now + self.config.request_timeout_ms;
+        self.send(target, request);
+    }
+
+    /// Proposes `data` as a new entry: its offset, once appended to the leader's log.
+    pub fn propose(&mut self, data: Bytes) -> Result<i64, NotLeader> {
+        if !self.is_leader() {
+            return Err(NotLeader {
+                leader: self.state.leader,
+            });
+        }
+        let offset = self.log.end_offset();
+        self.log.append(&[Entry {
+            offset,
+            epoch: self.state.epoch,
+            data,
+        }]);
+        Ok(offset)
+    }
+
+    /// Handles a message from `from`.
+    pub fn receive(&mut self, from: NodeId, message: Message) {
+        match message {
+            Message::VoteRequest {
+                epoch,
+                candidate,
+                last_epoch,
+                end_offset,
+                pre_vote,
+            } => self.on_vote_request(from, epoch, candidate, last_epoch, end_offset, pre_vote),
+            Message::VoteResponse {
+                epoch,
+                granted,
+                pre_vote,
+                leader,
+            } => self.on_vote_response(from, epoch, granted, pre_vote, leader),
+            Message::BeginQuorumEpoch { epoch, leader } => {
+                self.on_begin_quorum_epoch(epoch, leader)
+            }
+            Message::FetchRequest {
+                epoch,
+                replica,
+                fetch_offset,
+                last_fetched_epoch,
+                request_id,
+            } => self.on_fetch_request(
+                from,
+                epoch,
+                replica,
+                fetch_offset,
+                last_fetched_epoch,
+                request_id,
+            ),
+            Message::FetchResponse {
+                epoch,
+                leader,
+                result,
+                high_watermark,
+                request_id,
+            } => {
+                if request_id == self.fetch_request_id {
+                    self.on_fetch_response(from, epoch, leader, result, high_watermark)
+                }
+            }
+        }
+    }
+
+    /// The leader of `epoch` announces itself: direct proof of a live leader, which even a
+    /// node that timed out on it accepts.
+    fn on_begin_quorum_epoch(&mut self, epoch: i32, leader: NodeId) {
+        let same_epoch_ok = epoch == self.state.epoch
+            && !self.is_leader()
+            && self.state.leader.is_none_or(|l| l == leader);
+        if epoch > self.state.epoch || same_epoch_ok {
+            if matches!(self.role, Role::Follower { leader: l } if l == leader)
+                && epoch == self.state.epoch
+            {
+                self.deadline = self.now + self.config.fetch_timeout_ms;
+            } else {
+                self.become_follower(epoch, leader);
+            }
+        }
+    }
+
+    fn log_is_up_to_date(&self, last_epoch: i32, end_offset: i64) -> bool {
+        (last_epoch, end_offset) >= (self.log.last_epoch(), self.log.end_offset())
+    }
+
+    fn on_vote_request(
+        &mut self,
+        from: NodeId,
+        epoch: i32,
+        candidate: NodeId,
+        last_epoch: i32,
+        end_offset: i64,
+        pre_vote: bool,
+    ) {
+        if !self.is_voter() {
+            return;
+        }
+        if pre_vote {
+            // A pre-vote changes nothing here; it is granted to an up-to-date log when this
+            // node has no live leader (KIP-996).
+            let leader_alive = match self.role {
+                Role::Leader { .. } => true,
+                Role::Follower { .. } => self.now < self.deadline,
+                _ => false,
+            };
+            let granted = epoch > self.state.epoch
+                && !leader_alive
+                && self.log_is_up_to_date(last_epoch, end_offset);
+            let response = Message::VoteResponse {
+                epoch: self.state.epoch,
+                granted,
+                pre_vote: true,
+                leader: self.state.leader,
+            };
+            self.send(from, response);
+            return;
+        }
+        if epoch > self.state.epoch {
+            self.become_unattached(epoch);
+        }
+        let granted = epoch == self.state.epoch
+            && self.state.leader.is_none()
+            && self.state.voted_for.is_none_or(|v| v == candidate)
+            && self.log_is_up_to_date(last_epoch, end_offset);
+        if granted && self.state.voted_for.is_none() {
+            self.state.voted_for = Some(candidate);
+            self.persist();
+            self.deadline = self.now + self.election_timeout();
+        }
+        let response = Message::VoteResponse {
+            epoch: self.state.epoch,
+            granted,
+            pre_vote: false,
+            leader: self.state.leader,
+        };
+        self.send(from, response);
+    }
+
+    fn on_vote_response(
+        &mut self,
+        from: NodeId,
+        epoch: i32,
+        granted: bool,
+        pre_vote: bool,
+        leader: Option<NodeId>,
+    ) {
+        if epoch > self.state.epoch {
+            match leader {
+                Some(l) => self.become_follower(epoch, l),
+                None => self.become_unattached(epoch),
+            }
+            return;
+        }
+        match &mut self.role {
+            Role::Prospective {
+                granted: set,
+                gave_up_on,
+            } if pre_vote => {
+                if granted {
+                    set.insert(from);
+                    self.maybe_won_pre_vote();
+                } else if let (Some(l), true) = (leader, epoch == self.state.epoch) {
+                    // A voter still follows a leader of our epoch: follow it too, unless it is
+                    // the one this node timed out on.
+                    if l != self.id && Some(l) != *gave_up_on {
+                        self.become_follower(epoch, l);
+                    }
+                }
+            }
+            Role::Candidate { granted: set }
+                if !pre_vote && granted && epoch == self.state.epoch =>
+            {
+                set.insert(from);
+                self.maybe_won_election();
+            }
+            _ => {}
+        }
+    }
+
+    fn on_fetch_request(
+        &mut self,
+        from: NodeId,
+        epoch: i32,
+        replica: NodeId,
+        fetch_offset: i64,
+        last_fetched_epoch: i32,
+        request_id: u64,
+    ) {
+        if epoch > self.state.epoch {
+            self.become_unattached(epoch);
+        }
+        let fenced = Message::FetchResponse {
+            epoch: self.state.epoch,
+            leader: self.state.leader,
+            result: FetchResult::Fenced,
+            high_watermark: self.high_watermark,
+            request_id,
+        };
+        if epoch != self.state.epoch || !self.is_leader() {
+            self.send(from, fenced);
+            return;
+        }
+        let (found_epoch, end) = self.log.end_offset_for_epoch(last_fetched_epoch);
+        let consistent = (fetch_offset == 0 && last_fetched_epoch == 0)
+            || (found_epoch == last_fetched_epoch && fetch_offset <= end);
+        let result = if consistent {
+            if let Role::Leader { progress, .. } = &mut self.role {
+                let p = progress.entry(replica).or_insert(ReplicaProgress {
+                    end_offset: 0,
+                    last_fetch_ms: self.now,
+                    last_begin_ms: self.now,
+                });
+                p.end_offset = fetch_offset;
+                p.last_fetch_ms = self.now;
+            }
+            self.update_high_watermark();
+            FetchResult::Entries(self.log.read(fetch_offset, self.config.max_fetch_entries))
+        } else {
+            FetchResult::Diverging {
+                epoch: found_epoch,
+                end_offset: end,
+            }
+        };
+        let response = Message::FetchResponse {
+            epoch: self.state.epoch,
+            leader: Some(self.id),
+            result,
+            high_watermark: self.high_watermark,
+            request_id,
+        };
+        self.send(from, response);
+    }
+
+    fn on_fetch_response(
+        &mut self,
+        from: NodeId,
+        epoch: i32,
+        leader: Option<NodeId>,
+        result: FetchResult,
+        high_watermark: i64,
+    ) {
+        if epoch > self.state.epoch {
+            match leader {
+                Some(l) if l != self.id => self.become_follower(epoch, l),
+                _ => self.become_unattached(epoch),
+            }
+            return;
+        }
+        if epoch < self.state.epoch {
+            return;
+        }
+        let Role::Follower { leader: current } = self.role else {
+            // An observer probing a voter learns the leader from its answer.
+            if let (false, Some(l)) = (self.is_voter(), leader) {
+                if l != self.id {
+                    self.become_follower(epoch, l);
+                }
+            }
+            return;
+        };
+        if from != current {
+            return;
+        }
+        match result {
+            FetchResult::Fenced => {
+                // The node we follow no longer leads (it restarted or resigned): this is no
+                // sign of a live leader, so the fetch timeout keeps running.
+                self.next_fetch_at = self.now + self.config.fetch_idle_ms;
+            }
+            FetchResult::Diverging {
+                epoch: diverging_epoch,
+                end_offset,
+            } => {
+                self.deadline = self.now + self.config.fetch_timeout_ms;
+                let (_, local_end) = self.log.end_offset_for_epoch(diverging_epoch);
+                self.log.truncate_to(end_offset.min(local_end));
+                self.next_fetch_at = self.now;
+            }
+            FetchResult::Entries(entries) => {
+                self.deadline = self.now + self.config.fetch_timeout_ms;
+                let fresh: Vec<Entry> = entries
+                    .into_iter()
+                    .skip_while(|e| e.offset < self.log.end_offset())
+                    .collect();
+                let contiguous = fresh
+                    .first()
+                    .is_none_or(|e| e.offset == self.log.end_offset());
+                let got_any = !fresh.is_empty() && contiguous;
+                if got_any {
+                    self.log.append(&fresh);
+                    // A voter acknowledges entries by fetching past them: make them durable first.
+                    self.log.flush();
+                }
+                let hw = high_watermark.min(self.log.end_offset());
+                self.high_watermark = self.high_watermark.max(hw);
+                self.next_fetch_at = if got_any {
+                    self.now
+                } else {
+                    self.now + self.config.fetch_idle_ms
+                };
+            }
+        }
+        self.maybe_fetch();
+    }
+
+    fn update_high_watermark(&mut self) {
+        let Role::Leader {
+            epoch_start,
+            progress,
+        } = &self.role
+        else {
+            return;
+        };
+        let mut ends: Vec<i64> = self
+            .voters
+            .iter()
+            .map(|v| {
+                if *v == self.id {
+                    self.log.flushed_end_offset()
+                } else {
+                    progress.get(v).map_or(0, |p| p.end_offset)
+                }
+            })
+            .collect();
+        ends.sort_unstable_by(|a, b| b.cmp(a));
+        let majority_end = ends[self.voters.len() / 2];
+        if majority_end > *epoch_start && majority_end > self.high_watermark {
+            self.high_watermark = majority_end;
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The core's vocabulary: node ids, log entries, the quorum state it persists, the messages it
+//! exchanges (Kafka's Vote, BeginQuorumEpoch and Fetch, in the core's terms; the driver maps
+//! them to the wire) and the actions it asks its driver to carry out.
+
+use bytes::Bytes;
+
+/// A node (controller or broker) id.
+pub type NodeId = i32;
+
+/// One entry of the replicated log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Its offset.
+    pub offset: i64,
+    /// The leader epoch it was written in.
+    pub epoch: i32,
+    /// The payload (a batch of metadata records; empty for a leader-change marker).
+    pub data: Bytes,
+}
+
+/// What must survive a restart before the node acts on it (Kafka's `quorum-state` file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct QuorumState {
+    /// The current epoch.
+    pub epoch: i32,
+    /// The leader of the epoch, if known.
+    pub leader: Option<NodeId>,
+    /// The candidate this node voted for in the epoch.
+    pub voted_for: Option<NodeId>,
+}
+
+/// The outcome a leader gives a fetch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FetchResult {
+    /// Entries from the fetch offset (possibly none).
+    Entries(Vec<Entry>),
+    /// The follower's log diverges: truncate to at most `end_offset`, the end of `epoch` on the
+    /// leader, and fetch again.
+    Diverging {
+        /// The largest epoch at or below the follower's last fetched epoch that the leader has.
+        epoch: i32,
+        /// Where that epoch ends on the leader.
+        end_offset: i64,
+    },
+    /// The request's epoch is not this node's (or this node is not the leader).
+    Fenced,
+}
+
+/// A message between nodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Message {
+    /// Vote (KIP-595), or a pre-vote (KIP-996) that asks without bumping any epoch.
+    VoteRequest {
+        /// The epoch the candidate asks to lead.
+        epoch: i32,
+        /// The candidate.
+        candidate: NodeId,
+        /// The epoch of the candidate's last entry.
+        last_epoch: i32,
+        /// The candidate's log end offset.
+        end_offset: i64,
+        /// True for a pre-vote.
+        pre_vote: bool,
+    },
+    /// The answer to a vote.
+    VoteResponse {
+        /// The voter's epoch.
+        epoch: i32,
+        /// Whether the vote was granted.
+        granted: bool,
+        /// True when answering a pre-vote.
+        pre_vote: bool,
+        /// The leader the voter knows of in its epoch.
+        leader: Option<NodeId>,
+    },
+    /// A new leader announces its epoch.
+    BeginQuorumEpoch {
+        /// The epoch.
+        epoch: i32,
+        /// The leader.
+        leader: NodeId,
+    },
+    /// A follower or observer fetches from the leader.
+    FetchRequest {
+        /// The fetcher's epoch.
+        epoch: i32,
+        /// The fetcher.
+        replica: NodeId,
+        /// The fetcher's log end offset.
+        fetch_offset: i64,
+        /// The epoch of the fetcher's last entry.
+        last_fetched_epoch: i32,
+        /// Identifies the request; the response echoes it (the driver maps it to the
+        /// request's correlation id).
+        request_id: u64,
+    },
+    /// The leader's answer.
+    FetchResponse {
+        /// The responder's epoch.
+        epoch: i32,
+        /// The leader the responder knows of.
+        leader: Option<NodeId>,
+        /// Entries, divergence, or fencing.
+        result: FetchResult,
+        /// The leader's high watermark.
+        high_watermark: i64,
+        /// The request this answers.
+        request_id: u64,
+    },
+}
+
+/// Something the driver must do, in order: persisting comes before the sends that follow it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Durably store the quorum state (fsync) before going on.
+    PersistQuorumState(QuorumState),
+    /// Send a message.
+    Send {
+        /// The recipient.
+        to: NodeId,
+        /// The message.
+        message: Message,
+    },
+}
