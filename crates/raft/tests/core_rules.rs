@@ -1,0 +1,366 @@
+//! The core's rules, one scenario each, with messages passed by hand.
+
+use bytes::Bytes;
+use fjord_raft::{
+    Action, FetchResult, MemLog, Message, NodeId, QuorumState, RaftConfig, RaftNode, Role,
+};
+use std::collections::BTreeSet;
+
+fn voters(n: i32) -> BTreeSet<NodeId> {
+    (1..=n).collect()
+}
+
+fn node(id: NodeId, n: i32) -> RaftNode<MemLog> {
+    node_at(id, n, 0)
+}
+
+fn node_at(id: NodeId, n: i32, now: i64) -> RaftNode<MemLog> {
+    RaftNode::new(
+        id,
+        voters(n),
+        RaftConfig::default(),
+        MemLog::default(),
+        QuorumState::default(),
+        now,
+        id as u64,
+    )
+}
+
+/// Node 1 times out first; the others start late enough that their timers wait.
+fn cluster(n: i32) -> Vec<RaftNode<MemLog>> {
+    (1..=n)
+        .map(|i| {
+            if i == 1 {
+                node(i, n)
+            } else {
+                node_at(i, n, 4_000)
+            }
+        })
+        .collect()
+}
+
+fn sends(actions: &[Action]) -> Vec<(NodeId, Message)> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Send { to, message } => Some((*to, message.clone())),
+            Action::PersistQuorumState(_) => None,
+        })
+        .collect()
+}
+
+/// Delivers every message among `nodes` until none are left; returns how many were delivered.
+fn settle(nodes: &mut [RaftNode<MemLog>]) -> usize {
+    let mut delivered = 0;
+    loop {
+        let mut pending = Vec::new();
+        for n in nodes.iter_mut() {
+            let from = n.id();
+            pending.extend(
+                sends(&n.take_actions())
+                    .into_iter()
+                    .map(|(to, m)| (from, to, m)),
+            );
+        }
+        if pending.is_empty() {
+            return delivered;
+        }
+        for (from, to, m) in pending {
+            if let Some(n) = nodes.iter_mut().find(|n| n.id() == to) {
+                n.receive(from, m);
+                delivered += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_single_voter_elects_itself_and_commits_alone() {
+    let mut n = node(1, 1);
+    n.tick(10_000);
+    assert!(n.is_leader());
+    assert_eq!(n.epoch(), 1);
+    let actions = n.take_actions();
+    assert!(
+        matches!(
+            actions[0],
+            Action::PersistQuorumState(QuorumState {
+                epoch: 1,
+                voted_for: Some(1),
+                ..
+            })
+        ),
+        "the vote is persisted first"
+    );
+    let offset = n.propose(Bytes::from_static(b"x")).unwrap();
+    assert_eq!(offset, 1, "offset 0 is the leader-change entry");
+    n.tick(10_010);
+    assert_eq!(n.high_watermark(), 2);
+}
+
+#[test]
+fn three_voters_elect_one_leader_and_replicate() {
+    let mut nodes = cluster(3);
+    nodes[0].tick(5_000);
+    settle(&mut nodes);
+    assert!(nodes[0].is_leader());
+    assert!(nodes
+        .iter()
+        .skip(1)
+        .all(|n| matches!(n.role(), Role::Follower { leader: 1 })));
+    nodes[0].propose(Bytes::from_static(b"a")).unwrap();
+    nodes[0].propose(Bytes::from_static(b"b")).unwrap();
+    for t in 1..5 {
+        for n in nodes.iter_mut() {
+            n.tick(5_000 + t * 600);
+        }
+        settle(&mut nodes);
+    }
+    for n in &nodes {
+        assert_eq!(n.high_watermark(), 3, "node {}", n.id());
+        assert_eq!(n.log().entries()[2].data, Bytes::from_static(b"b"));
+    }
+}
+
+#[test]
+fn a_pre_vote_changes_no_state_and_a_live_leader_blocks_it() {
+    let mut nodes = cluster(3);
+    nodes[0].tick(5_000);
+    settle(&mut nodes);
+    let before = nodes[1].quorum_state();
+    nodes[1].receive(
+        3,
+        Message::VoteRequest {
+            epoch: 2,
+            candidate: 3,
+            last_epoch: 1,
+            end_offset: 1,
+            pre_vote: true,
+        },
+    );
+    let out = sends(&nodes[1].take_actions());
+    assert_eq!(
+        nodes[1].quorum_state(),
+        before,
+        "a pre-vote persists nothing"
+    );
+    assert!(
+        matches!(
+            out[0].1,
+            Message::VoteResponse {
+                granted: false,
+                pre_vote: true,
+                ..
+            }
+        ),
+        "the leader is alive"
+    );
+}
+
+#[test]
+fn votes_go_only_to_logs_at_least_as_up_to_date_and_once_per_epoch() {
+    let mut n = node(2, 3);
+    n.receive(
+        1,
+        Message::BeginQuorumEpoch {
+            epoch: 1,
+            leader: 1,
+        },
+    );
+    n.take_actions();
+    n.receive(
+        1,
+        Message::FetchResponse {
+            epoch: 1,
+            leader: Some(1),
+            result: FetchResult::Entries(vec![fjord_raft::Entry {
+                offset: 0,
+                epoch: 1,
+                data: Bytes::new(),
+            }]),
+            high_watermark: 0,
+            request_id: 1,
+        },
+    );
+    n.take_actions();
+    // Behind: an empty log asks for epoch 2.
+    n.receive(
+        3,
+        Message::VoteRequest {
+            epoch: 2,
+            candidate: 3,
+            last_epoch: 0,
+            end_offset: 0,
+            pre_vote: false,
+        },
+    );
+    assert!(matches!(
+        sends(&n.take_actions())[0].1,
+        Message::VoteResponse {
+            granted: false,
+            epoch: 2,
+            ..
+        }
+    ));
+    // Up to date: granted, and persisted before the answer.
+    n.receive(
+        1,
+        Message::VoteRequest {
+            epoch: 2,
+            candidate: 1,
+            last_epoch: 1,
+            end_offset: 1,
+            pre_vote: false,
+        },
+    );
+    let actions = n.take_actions();
+    assert!(matches!(
+        actions[0],
+        Action::PersistQuorumState(QuorumState {
+            epoch: 2,
+            voted_for: Some(1),
+            ..
+        })
+    ));
+    assert!(matches!(
+        sends(&actions)[0].1,
+        Message::VoteResponse { granted: true, .. }
+    ));
+    // A second candidate in the same epoch is refused.
+    n.receive(
+        3,
+        Message::VoteRequest {
+            epoch: 2,
+            candidate: 3,
+            last_epoch: 1,
+            end_offset: 1,
+            pre_vote: false,
+        },
+    );
+    assert!(matches!(
+        sends(&n.take_actions())[0].1,
+        Message::VoteResponse { granted: false, .. }
+    ));
+}
+
+#[test]
+fn a_diverging_follower_truncates_to_the_leaders_epoch_end() {
+    let mut n = node(2, 3);
+    n.receive(
+        1,
+        Message::BeginQuorumEpoch {
+            epoch: 3,
+            leader: 1,
+        },
+    );
+    n.take_actions();
+    let stale = |o: i64, e: i32| fjord_raft::Entry {
+        offset: o,
+        epoch: e,
+        data: Bytes::new(),
+    };
+    n.receive(
+        1,
+        Message::FetchResponse {
+            epoch: 3,
+            leader: Some(1),
+            result: FetchResult::Entries(vec![stale(0, 1), stale(1, 1), stale(2, 2), stale(3, 2)]),
+            high_watermark: 1,
+            request_id: 1,
+        },
+    );
+    n.take_actions();
+    // The leader ends epoch 1 at offset 2 and never had epoch 2 entries: truncate there.
+    n.receive(
+        1,
+        Message::FetchResponse {
+            epoch: 3,
+            leader: Some(1),
+            result: FetchResult::Diverging {
+                epoch: 1,
+                end_offset: 2,
+            },
+            high_watermark: 1,
+            request_id: 2,
+        },
+    );
+    assert_eq!(n.log().entries().len(), 2);
+    let next = sends(&n.take_actions());
+    assert!(matches!(
+        next[0].1,
+        Message::FetchRequest {
+            fetch_offset: 2,
+            last_fetched_epoch: 1,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn answers_to_older_fetches_are_ignored() {
+    let mut n = node(2, 3);
+    n.receive(
+        1,
+        Message::BeginQuorumEpoch {
+            epoch: 1,
+            leader: 1,
+        },
+    );
+    let first = sends(&n.take_actions());
+    assert!(matches!(
+        first[0].1,
+        Message::FetchRequest { request_id: 1, .. }
+    ));
+    n.tick(3_000);
+    let _retry = n.take_actions();
+    n.receive(
+        1,
+        Message::FetchResponse {
+            epoch: 1,
+            leader: Some(1),
+            result: FetchResult::Diverging {
+                epoch: 0,
+                end_offset: 0,
+            },
+            high_watermark: 0,
+            request_id: 0,
+        },
+    );
+    assert!(n.take_actions().is_empty(), "a stale answer does nothing");
+}
+
+#[test]
+fn a_restarted_leader_resigns_instead_of_leading_again() {
+    let persisted = QuorumState {
+        epoch: 4,
+        leader: Some(1),
+        voted_for: Some(1),
+    };
+    let mut n = RaftNode::new(
+        1,
+        voters(3),
+        RaftConfig::default(),
+        MemLog::default(),
+        persisted,
+        0,
+        1,
+    );
+    assert_eq!(n.role(), &Role::Resigned);
+    assert!(n.propose(Bytes::new()).is_err());
+    n.tick(10_000);
+    assert!(
+        matches!(n.role(), Role::Prospective { .. }),
+        "it stands in a new election once its timer fires"
+    );
+}
+
+#[test]
+fn a_leader_without_a_majority_resigns() {
+    let mut nodes = cluster(3);
+    nodes[0].tick(5_000);
+    settle(&mut nodes);
+    assert!(nodes[0].is_leader());
+    // Nobody fetches for 1.5 fetch timeouts.
+    nodes[0].tick(5_000 + 3_100);
+    assert_eq!(nodes[0].role(), &Role::Resigned);
+}
