@@ -558,8 +558,14 @@ impl<L: RaftLog> RaftNode<L> {
             return;
         }
         if pre_vote {
-            // A pre-vote changes nothing here; it is granted to an up-to-date log when this
-            // node has no live leader (KIP-996).
+            // A pre-vote asks for epoch + 1 without starting it, but it proves that the
+            // candidate's current epoch exists: a node behind it moves up, as Raft requires
+            // (otherwise a node stranded in a higher epoch could never rejoin).
+            if epoch - 1 > self.state.epoch {
+                self.become_unattached(epoch - 1);
+            }
+            // Otherwise a pre-vote changes nothing here; it is granted to an up-to-date log
+            // when this node has no live leader (KIP-996).
             let leader_alive = match self.role {
                 Role::Leader { .. } => true,
                 Role::Follower { .. } => self.now < self.deadline,

@@ -364,3 +364,36 @@ fn a_leader_without_a_majority_resigns() {
     nodes[0].tick(5_000 + 3_100);
     assert_eq!(nodes[0].role(), &Role::Resigned);
 }
+
+#[test]
+fn a_pre_vote_from_a_higher_epoch_moves_the_voter_up() {
+    // Found by the long simulation: a node stranded in a higher epoch must be able to rejoin.
+    let mut nodes = cluster(3);
+    nodes[0].tick(5_000);
+    settle(&mut nodes);
+    assert_eq!(nodes[1].epoch(), 1);
+    nodes[1].receive(
+        3,
+        Message::VoteRequest {
+            epoch: 3,
+            candidate: 3,
+            last_epoch: 0,
+            end_offset: 0,
+            pre_vote: true,
+        },
+    );
+    assert_eq!(nodes[1].epoch(), 2, "node 3's current epoch 2 exists");
+    assert_eq!(nodes[1].role(), &Role::Unattached);
+    let out = sends(&nodes[1].take_actions());
+    assert!(
+        matches!(
+            out.last().unwrap().1,
+            Message::VoteResponse {
+                granted: false,
+                pre_vote: true,
+                ..
+            }
+        ),
+        "its log is behind"
+    );
+}
