@@ -8,5 +8,5 @@ pub mod node;
 pub mod types;
 
 pub use log::{MemLog, RaftLog};
-pub use node::{NotLeader, RaftConfig, RaftNode, Role};
+pub use node::{NotLeader, QuorumDescription, RaftConfig, RaftNode, ReplicaDescription, Role};
 pub use types::{Action, Entry, FetchResult, Message, NodeId, QuorumState};

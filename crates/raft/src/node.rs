@@ -47,6 +47,36 @@ pub struct ReplicaProgress {
     pub last_fetch_ms: i64,
     /// When the leader last sent it BeginQuorumEpoch.
     pub last_begin_ms: i64,
+    /// When it last fetched from at or past the leader's log end (-1: never).
+    pub last_caught_up_ms: i64,
+}
+
+/// One replica as DescribeQuorum reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplicaDescription {
+    /// The replica.
+    pub id: NodeId,
+    /// Its log end offset (as its last fetch said; the leader's own for the leader).
+    pub log_end_offset: i64,
+    /// When it last fetched (-1: never).
+    pub last_fetch_ms: i64,
+    /// When it was last caught up with the leader (-1: never).
+    pub last_caught_up_ms: i64,
+}
+
+/// DescribeQuorum's answer, from the leader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuorumDescription {
+    /// The leader.
+    pub leader: NodeId,
+    /// Its epoch.
+    pub epoch: i32,
+    /// Its high watermark.
+    pub high_watermark: i64,
+    /// The voters, the leader included.
+    pub voters: Vec<ReplicaDescription>,
+    /// The observers that have fetched.
+    pub observers: Vec<ReplicaDescription>,
 }
 
 /// The node's role in its epoch.
@@ -327,6 +357,7 @@ impl<L: RaftLog> RaftNode<L> {
                         end_offset: 0,
                         last_fetch_ms: self.now,
                         last_begin_ms: self.now,
+                        last_caught_up_ms: -1,
                     },
                 )
             })
@@ -496,6 +527,11 @@ impl<L: RaftLog> RaftNode<L> {
             Message::BeginQuorumEpoch { epoch, leader } => {
                 self.on_begin_quorum_epoch(epoch, leader)
             }
+            Message::EndQuorumEpoch {
+                epoch,
+                leader,
+                preferred_successors,
+            } => self.on_end_quorum_epoch(epoch, leader, &preferred_successors),
             Message::FetchRequest {
                 epoch,
                 replica,
@@ -522,6 +558,90 @@ impl<L: RaftLog> RaftNode<L> {
                 }
             }
         }
+    }
+
+    /// Steps down gracefully (KIP-595 EndQuorumEpoch): stops taking proposals and asks the
+    /// voters to elect a successor now, preferring the most caught-up ones.
+    pub fn resign(&mut self) {
+        let Role::Leader { progress, .. } = &self.role else {
+            return;
+        };
+        let mut successors: Vec<(i64, NodeId)> = progress
+            .iter()
+            .filter(|(v, _)| self.voters.contains(v))
+            .map(|(v, p)| (p.end_offset, *v))
+            .collect();
+        successors.sort_unstable_by(|a, b| b.cmp(a));
+        let preferred_successors: Vec<NodeId> = successors.into_iter().map(|(_, v)| v).collect();
+        self.role = Role::Resigned;
+        self.deadline = self.now + self.election_timeout();
+        let end = Message::EndQuorumEpoch {
+            epoch: self.state.epoch,
+            leader: self.id,
+            preferred_successors,
+        };
+        for v in self.others() {
+            self.send(v, end.clone());
+        }
+    }
+
+    /// The leader of `epoch` resigned: its followers stand for election without waiting out
+    /// the fetch timeout, the preferred first and the others after a backoff by rank.
+    fn on_end_quorum_epoch(&mut self, epoch: i32, leader: NodeId, preferred: &[NodeId]) {
+        if epoch != self.state.epoch || self.state.leader != Some(leader) || !self.is_voter() {
+            return;
+        }
+        if !matches!(self.role, Role::Follower { .. }) {
+            return;
+        }
+        let rank = preferred
+            .iter()
+            .position(|v| *v == self.id)
+            .unwrap_or(preferred.len()) as i64;
+        if rank == 0 {
+            self.become_prospective();
+        } else {
+            // Stop treating the leader as alive; stand after a backoff by rank.
+            self.deadline = self.now + rank * (self.config.election_timeout_ms / 2).max(1);
+        }
+    }
+
+    /// DescribeQuorum: the leader's view of every replica, or `None` on a non-leader.
+    pub fn describe_quorum(&self) -> Option<QuorumDescription> {
+        let Role::Leader { progress, .. } = &self.role else {
+            return None;
+        };
+        let me = ReplicaDescription {
+            id: self.id,
+            log_end_offset: self.log.end_offset(),
+            last_fetch_ms: self.now,
+            last_caught_up_ms: self.now,
+        };
+        let describe = |(id, p): (&NodeId, &ReplicaProgress)| ReplicaDescription {
+            id: *id,
+            log_end_offset: p.end_offset,
+            last_fetch_ms: p.last_fetch_ms,
+            last_caught_up_ms: p.last_caught_up_ms,
+        };
+        let mut voters = vec![me];
+        voters.extend(
+            progress
+                .iter()
+                .filter(|(v, _)| self.voters.contains(v))
+                .map(describe),
+        );
+        let observers = progress
+            .iter()
+            .filter(|(v, _)| !self.voters.contains(v))
+            .map(describe)
+            .collect();
+        Some(QuorumDescription {
+            leader: self.id,
+            epoch: self.state.epoch,
+            high_watermark: self.high_watermark,
+            voters,
+            observers,
+        })
     }
 
     /// The leader of `epoch` announces itself: direct proof of a live leader, which even a
@@ -677,9 +797,13 @@ impl<L: RaftLog> RaftNode<L> {
                     end_offset: 0,
                     last_fetch_ms: self.now,
                     last_begin_ms: self.now,
+                    last_caught_up_ms: -1,
                 });
                 p.end_offset = fetch_offset;
                 p.last_fetch_ms = self.now;
+                if fetch_offset >= self.log.end_offset() {
+                    p.last_caught_up_ms = self.now;
+                }
             }
             self.update_high_watermark();
             FetchResult::Entries(self.log.read(fetch_offset, self.config.max_fetch_entries))

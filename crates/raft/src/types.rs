@@ -80,6 +80,16 @@ pub enum Message {
         /// The leader.
         leader: NodeId,
     },
+    /// A leader steps down (a graceful shutdown), naming the voters it prefers to succeed it,
+    /// most caught-up first.
+    EndQuorumEpoch {
+        /// The epoch that ends.
+        epoch: i32,
+        /// The resigning leader.
+        leader: NodeId,
+        /// Preferred successors, best first.
+        preferred_successors: Vec<NodeId>,
+    },
     /// A follower or observer fetches from the leader.
     FetchRequest {
         /// The fetcher's epoch.

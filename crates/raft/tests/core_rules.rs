@@ -397,3 +397,71 @@ fn a_pre_vote_from_a_higher_epoch_moves_the_voter_up() {
         "its log is behind"
     );
 }
+
+#[test]
+fn a_resigning_leader_hands_over_to_its_most_caught_up_voter() {
+    let mut nodes = cluster(3);
+    nodes[0].tick(5_000);
+    settle(&mut nodes);
+    nodes[0].propose(Bytes::from_static(b"x")).unwrap();
+    nodes[0].tick(5_001);
+    // Only node 2 fetches the new entry.
+    nodes[1].tick(5_600);
+    settle(&mut nodes);
+    nodes[0].resign();
+    assert_eq!(nodes[0].role(), &Role::Resigned);
+    let out = sends(&nodes[0].take_actions());
+    assert!(out.iter().all(|(_, m)| matches!(m, Message::EndQuorumEpoch { preferred_successors, .. } if preferred_successors[0] == 2)));
+    for (to, m) in out {
+        nodes[(to - 1) as usize].receive(1, m);
+    }
+    assert!(
+        matches!(
+            nodes[1].role(),
+            Role::Prospective { .. } | Role::Candidate { .. } | Role::Leader { .. }
+        ),
+        "the preferred successor stands at once"
+    );
+    assert!(
+        matches!(nodes[2].role(), Role::Follower { .. }),
+        "the others wait their turn"
+    );
+    settle(&mut nodes);
+    assert!(nodes[1].is_leader());
+    assert_eq!(nodes[1].epoch(), 2);
+}
+
+#[test]
+fn describe_quorum_reports_every_replica() {
+    let mut nodes: Vec<_> = cluster(3);
+    // An observer (not a voter) joins.
+    nodes.push(RaftNode::new(
+        9,
+        voters(3),
+        RaftConfig::default(),
+        MemLog::default(),
+        QuorumState::default(),
+        4_000,
+        9,
+    ));
+    nodes[0].tick(5_000);
+    settle(&mut nodes);
+    nodes[3].tick(5_100);
+    settle(&mut nodes);
+    nodes[3].tick(5_700);
+    settle(&mut nodes);
+    let d = nodes[0].describe_quorum().expect("the leader describes");
+    assert_eq!((d.leader, d.epoch), (1, 1));
+    assert_eq!(
+        d.voters.iter().map(|r| r.id).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    assert_eq!(d.observers.len(), 1);
+    assert_eq!(d.observers[0].id, 9);
+    assert_eq!(d.observers[0].log_end_offset, 1);
+    assert_eq!(
+        d.observers[0].last_caught_up_ms, 5_000,
+        "by the leader's clock, which stayed at 5000"
+    );
+    assert!(nodes[1].describe_quorum().is_none());
+}

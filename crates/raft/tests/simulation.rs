@@ -72,6 +72,7 @@ struct Faults {
     max_delay: u64,
     crash: u64,
     partition: u64,
+    resign: u64,
 }
 
 const CALM: Faults = Faults {
@@ -80,6 +81,7 @@ const CALM: Faults = Faults {
     max_delay: 5,
     crash: 0,
     partition: 0,
+    resign: 0,
 };
 
 struct Sim {
@@ -261,6 +263,9 @@ impl Sim {
         for i in 0..self.nodes.len() {
             if let Some(core) = self.nodes[i].core.as_mut() {
                 core.tick(self.now);
+                if propose && core.is_leader() && self.rng.chance(faults.resign) {
+                    core.resign();
+                }
                 if propose && core.is_leader() && self.rng.chance(300) {
                     self.proposals += 1;
                     let data = Bytes::from(format!("p{}", self.proposals));
@@ -330,6 +335,7 @@ impl Sim {
             max_delay: 1 + self.rng.below(60),
             crash: self.rng.below(8),
             partition: self.rng.below(20),
+            resign: self.rng.below(4),
         };
         for _ in 0..FAULT_STEPS {
             self.step(&faults, true)?;
