@@ -284,17 +284,22 @@ impl<L: RaftLog> RaftNode<L> {
             gave_up_on,
         };
         self.deadline = self.now + self.election_timeout();
+        self.ask_for_votes(self.state.epoch + 1, true);
+        self.maybe_won_pre_vote();
+    }
+
+    /// Sends a vote (or pre-vote) request for `epoch` to every other voter.
+    fn ask_for_votes(&mut self, epoch: i32, pre_vote: bool) {
         let request = Message::VoteRequest {
-            epoch: self.state.epoch + 1,
+            epoch,
             candidate: self.id,
             last_epoch: self.log.last_epoch(),
             end_offset: self.log.end_offset(),
-            pre_vote: true,
+            pre_vote,
         };
         for v in self.others() {
             self.send(v, request.clone());
         }
-        self.maybe_won_pre_vote();
     }
 
     fn maybe_won_pre_vote(&mut self) {
@@ -316,16 +321,7 @@ impl<L: RaftLog> RaftNode<L> {
         granted.insert(self.id);
         self.role = Role::Candidate { granted };
         self.deadline = self.now + self.election_timeout();
-        let request = Message::VoteRequest {
-            epoch: self.state.epoch,
-            candidate: self.id,
-            last_epoch: self.log.last_epoch(),
-            end_offset: self.log.end_offset(),
-            pre_vote: false,
-        };
-        for v in self.others() {
-            self.send(v, request.clone());
-        }
+        self.ask_for_votes(self.state.epoch, false);
         self.maybe_won_election();
     }
 
