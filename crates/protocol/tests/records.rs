@@ -166,3 +166,62 @@ fn null_key_and_value_round_trip() {
     let r = batch.records().unwrap().next().unwrap().unwrap();
     assert_eq!((r.key, r.value), (None, None));
 }
+
+/// What `validate` must agree with: every record parses through the iterator, the count
+/// matches, and offset deltas increase up to lastOffsetDelta.
+fn valid_by_iterator(batch: &RecordBatch) -> bool {
+    let Ok(records) = batch.records() else {
+        return false;
+    };
+    let mut seen = 0;
+    let mut last = -1;
+    for r in records {
+        let Ok(r) = r else { return false };
+        if r.offset_delta <= last {
+            return false;
+        }
+        last = r.offset_delta;
+        seen += 1;
+    }
+    seen == batch.record_count() && (seen == 0 || last <= batch.last_offset_delta())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn validate_agrees_with_the_record_iterator(
+        n in 0usize..6,
+        codec in 0usize..5,
+        flips in proptest::collection::vec((proptest::prelude::any::<usize>(), proptest::prelude::any::<u8>()), 0..4),
+    ) {
+        let codec = Compression::ALL[codec];
+        let mut b = RecordBatchBuilder::new(Compression::None);
+        for i in 0..n {
+            let key = vec![b'k'; i];
+            b.append(i as i64 * 3, Some(&key), if i % 2 == 0 { Some(b"value") } else { None }, &[("hdr", Some(b"x"))]);
+        }
+        let mut raw = b.build().unwrap().to_vec();
+        // Corrupt the records section, then fix the CRC so validation reaches the records.
+        for (at, x) in &flips {
+            if raw.len() > 61 {
+                let i = 61 + at % (raw.len() - 61);
+                raw[i] ^= x;
+            }
+        }
+        let crc = crc32c::crc32c(&raw[21..]);
+        raw[17..21].copy_from_slice(&crc.to_be_bytes());
+        let batch = RecordBatch::new(Bytes::from(raw)).unwrap();
+        proptest::prop_assert_eq!(batch.validate().is_ok(), valid_by_iterator(&batch));
+        // The same records compressed must validate the same way.
+        if flips.is_empty() {
+            let mut c = RecordBatchBuilder::new(codec);
+            for r in batch.records().unwrap() {
+                let r = r.unwrap();
+                c.append(r.timestamp_delta, r.key.as_deref(), r.value.as_deref(), &[("hdr", Some(b"x"))]);
+            }
+            let compressed = RecordBatch::new(c.build().unwrap()).unwrap();
+            proptest::prop_assert!(compressed.validate().is_ok());
+        }
+    }
+}

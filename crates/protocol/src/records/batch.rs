@@ -267,7 +267,8 @@ impl RecordBatch {
     }
 
     /// Full validation: CRC, record count, and every record well formed with offset deltas
-    /// strictly increasing and within `lastOffsetDelta`.
+    /// strictly increasing and within `lastOffsetDelta`. Records are walked in place (inflated
+    /// once when compressed), with the same checks as [`RecordBatch::records`].
     pub fn validate(&self) -> Result<(), DecodeError> {
         self.verify_crc()?;
         if self.record_count() < 0 {
@@ -276,27 +277,115 @@ impl RecordBatch {
                 self.record_count()
             )));
         }
-        let mut seen = 0i32;
-        let mut last_delta = -1i32;
-        for r in self.records()? {
-            let r = r?;
-            if r.offset_delta <= last_delta {
-                return Err(corrupt("record offset deltas are not increasing"));
+        let inflated;
+        let payload: &[u8] = match self.compression()? {
+            Compression::None => &self.bytes[BATCH_HEADER_LEN..],
+            codec => {
+                inflated = decompress(
+                    codec,
+                    &self.bytes[BATCH_HEADER_LEN..],
+                    MAX_DECOMPRESSED_BATCH_BYTES,
+                )?;
+                &inflated
             }
-            last_delta = r.offset_delta;
-            seen += 1;
-        }
-        if seen != self.record_count() {
-            return Err(corrupt(format!(
-                "header says {} records, found {seen}",
-                self.record_count()
-            )));
-        }
-        if seen > 0 && last_delta > self.last_offset_delta() {
-            return Err(corrupt("a record's offset delta exceeds lastOffsetDelta"));
-        }
-        Ok(())
+        };
+        validate_records(payload, self.record_count(), self.last_offset_delta())
     }
+}
+
+/// Walks `count` records in `payload` without building them: lengths within bounds, no
+/// trailing bytes, UTF-8 header keys, offset deltas strictly increasing up to `last_delta`.
+fn validate_records(mut b: &[u8], count: i32, last_delta: i32) -> Result<(), DecodeError> {
+    let mut previous = -1i32;
+    for _ in 0..count {
+        let len = take_varint(&mut b)?;
+        let len = usize::try_from(len).map_err(|_| corrupt("negative record length"))?;
+        if len > b.len() {
+            return Err(corrupt("record length exceeds the batch"));
+        }
+        let (mut rec, rest) = b.split_at(len);
+        b = rest;
+        if rec.is_empty() {
+            return Err(corrupt("empty record"));
+        }
+        rec = &rec[1..]; // attributes
+        take_varlong(&mut rec)?; // timestamp delta
+        let delta = take_varint(&mut rec)?;
+        if delta <= previous {
+            return Err(corrupt("record offset deltas are not increasing"));
+        }
+        previous = delta;
+        skip_nullable(&mut rec)?; // key
+        skip_nullable(&mut rec)?; // value
+        let headers = take_varint(&mut rec)?;
+        if headers < 0 || headers as usize > rec.len() {
+            return Err(corrupt("bad header count"));
+        }
+        for _ in 0..headers {
+            let key = skip_nullable(&mut rec)?.ok_or_else(|| corrupt("null header key"))?;
+            std::str::from_utf8(key).map_err(|_| corrupt("header key is not UTF-8"))?;
+            skip_nullable(&mut rec)?;
+        }
+        if !rec.is_empty() {
+            return Err(corrupt("record has trailing bytes"));
+        }
+    }
+    if !b.is_empty() {
+        return Err(corrupt("bytes after the last record"));
+    }
+    if count > 0 && previous > last_delta {
+        return Err(corrupt("a record's offset delta exceeds lastOffsetDelta"));
+    }
+    Ok(())
+}
+
+fn take_uvarlong(b: &mut &[u8], max_bytes: usize) -> Result<u64, DecodeError> {
+    let mut value = 0u64;
+    for i in 0..max_bytes {
+        let (&byte, rest) = b.split_first().ok_or(DecodeError::Truncated {
+            needed: 1,
+            remaining: 0,
+        })?;
+        *b = rest;
+        if i == 9 && byte > 0x01 {
+            return Err(DecodeError::VarintTooLong);
+        }
+        value |= u64::from(byte & 0x7f) << (7 * i);
+        if byte & 0x80 == 0 {
+            return Ok(value);
+        }
+    }
+    Err(DecodeError::VarintTooLong)
+}
+
+fn take_varint(b: &mut &[u8]) -> Result<i32, DecodeError> {
+    let raw = take_uvarlong(b, 5)?;
+    let raw = u32::try_from(raw).map_err(|_| DecodeError::VarintTooLong)?;
+    Ok(((raw >> 1) as i32) ^ -((raw & 1) as i32))
+}
+
+fn take_varlong(b: &mut &[u8]) -> Result<i64, DecodeError> {
+    let raw = take_uvarlong(b, 10)?;
+    Ok(((raw >> 1) as i64) ^ -((raw & 1) as i64))
+}
+
+/// Skips a varint-length-prefixed field (-1: null); returns its bytes.
+fn skip_nullable<'a>(b: &mut &'a [u8]) -> Result<Option<&'a [u8]>, DecodeError> {
+    let len = take_varint(b)?;
+    if len < 0 {
+        return if len == -1 {
+            Ok(None)
+        } else {
+            Err(corrupt("negative length in record"))
+        };
+    }
+    let len = len as usize;
+    if len > b.len() {
+        return Err(corrupt("record field longer than the record"));
+    }
+    let (field, rest) = b.split_at(len);
+    *b = rest;
+    Ok(Some(field))
 }
 
 /// Rewrites the base offset of the batch at the start of `batch` (not covered by the CRC).
