@@ -18,6 +18,15 @@ fn corpus(target: &str) -> PathBuf {
     dir
 }
 
+/// One batch of a few records in `codec`.
+fn b_single(codec: Compression) -> Vec<u8> {
+    let mut b = RecordBatchBuilder::new(codec);
+    for i in 0..3u8 {
+        b.append(i64::from(i), Some(&[i]), Some(b"v"), &[("h", None)]);
+    }
+    b.build().unwrap().to_vec()
+}
+
 #[test]
 #[ignore = "writes fuzz seed corpora; run on demand"]
 fn write_fuzz_seeds() {
@@ -61,7 +70,16 @@ fn write_fuzz_seeds() {
         let mut c = RecordBatchBuilder::new(Compression::None);
         c.append_control(9, ControlRecordType::Commit, &[0, 0, 0, 0, 0, 1]);
         blob.extend_from_slice(&c.build().unwrap());
-        std::fs::write(corpus("record_batch").join(codec.name()), blob).unwrap();
+        let mut raw_mode = vec![0u8];
+        raw_mode.extend_from_slice(&blob);
+        std::fs::write(corpus("record_batch").join(codec.name()), raw_mode).unwrap();
+        let mut repaired = vec![1u8];
+        repaired.extend_from_slice(&b_single(codec));
+        std::fs::write(
+            corpus("record_batch").join(format!("{}-single", codec.name())),
+            repaired,
+        )
+        .unwrap();
         written += 1;
     }
     for record_type in 0..32i16 {
