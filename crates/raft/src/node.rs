@@ -284,7 +284,7 @@ impl<L: RaftLog> RaftNode<L> {
             gave_up_on,
         };
         self.deadline = self.now + self.election_timeout();
-        self.ask_for_votes(self.state.epoch + 1, true);
+        self.ask_for_votes(self.state.epoch, true);
         self.maybe_won_pre_vote();
     }
 
@@ -674,20 +674,20 @@ impl<L: RaftLog> RaftNode<L> {
             return;
         }
         if pre_vote {
-            // A pre-vote asks for epoch + 1 without starting it, but it proves that the
-            // candidate's current epoch exists: a node behind it moves up, as Raft requires
-            // (otherwise a node stranded in a higher epoch could never rejoin).
-            if epoch - 1 > self.state.epoch {
-                self.become_unattached(epoch - 1);
+            // A pre-vote carries the candidate's current epoch and asks whether this voter
+            // would grant the next one, changing nothing here. It proves that epoch exists:
+            // a voter behind it moves up, as Raft requires (else a node stranded in a higher
+            // epoch could never rejoin). It is granted to an up-to-date log when this node has
+            // no live leader (KIP-996).
+            if epoch > self.state.epoch {
+                self.become_unattached(epoch);
             }
-            // Otherwise a pre-vote changes nothing here; it is granted to an up-to-date log
-            // when this node has no live leader (KIP-996).
             let leader_alive = match self.role {
                 Role::Leader { .. } => true,
                 Role::Follower { .. } => self.now < self.deadline,
                 _ => false,
             };
-            let granted = epoch > self.state.epoch
+            let granted = epoch >= self.state.epoch
                 && !leader_alive
                 && self.log_is_up_to_date(last_epoch, end_offset);
             let response = Message::VoteResponse {

@@ -51,7 +51,8 @@ pub enum FetchResult {
 pub enum Message {
     /// Vote (KIP-595), or a pre-vote (KIP-996) that asks without bumping any epoch.
     VoteRequest {
-        /// The epoch the candidate asks to lead.
+        /// The candidate's epoch: the one it asks to lead, or for a pre-vote its current one
+        /// (it would stand in the next). Kafka's `ReplicaEpoch`.
         epoch: i32,
         /// The candidate.
         candidate: NodeId,

@@ -131,7 +131,7 @@ fn a_pre_vote_changes_no_state_and_a_live_leader_blocks_it() {
     nodes[1].receive(
         3,
         Message::VoteRequest {
-            epoch: 2,
+            epoch: 1,
             candidate: 3,
             last_epoch: 1,
             end_offset: 1,
@@ -375,7 +375,7 @@ fn a_pre_vote_from_a_higher_epoch_moves_the_voter_up() {
     nodes[1].receive(
         3,
         Message::VoteRequest {
-            epoch: 3,
+            epoch: 2,
             candidate: 3,
             last_epoch: 0,
             end_offset: 0,
