@@ -340,6 +340,7 @@ impl<L: RaftLog> RaftNode<L> {
         // The leader-change entry: the epoch's first entry, committed before anything else.
         self.log.append(&[Entry {
             offset: epoch_start,
+            records: 1,
             epoch: self.state.epoch,
             data: Bytes::new(),
         }]);
@@ -488,20 +489,24 @@ impl<L: RaftLog> RaftNode<L> {
         self.send(target, request);
     }
 
-    /// Proposes `data` as a new entry: its offset, once appended to the leader's log.
-    pub fn propose(&mut self, data: Bytes) -> Result<i64, NotLeader> {
+    /// Proposes a batch of `records` records (`data`): the offset of its last record, once
+    /// appended to the leader's log. It is committed when the high watermark passes it.
+    pub fn propose(&mut self, records: u32, data: Bytes) -> Result<i64, NotLeader> {
         if !self.is_leader() {
             return Err(NotLeader {
                 leader: self.state.leader,
             });
         }
         let offset = self.log.end_offset();
-        self.log.append(&[Entry {
+        let entry = Entry {
             offset,
+            records: records.max(1),
             epoch: self.state.epoch,
             data,
-        }]);
-        Ok(offset)
+        };
+        let last = entry.next_offset() - 1;
+        self.log.append(&[entry]);
+        Ok(last)
     }
 
     /// Handles a message from `from`.

@@ -7,15 +7,24 @@ use bytes::Bytes;
 /// A node (controller or broker) id.
 pub type NodeId = i32;
 
-/// One entry of the replicated log.
+/// One entry of the replicated log: a record batch, spanning one offset per record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
-    /// Its offset.
+    /// The offset of its first record.
     pub offset: i64,
+    /// How many records (offsets) it holds; at least 1.
+    pub records: u32,
     /// The leader epoch it was written in.
     pub epoch: i32,
-    /// The payload (a batch of metadata records; empty for a leader-change marker).
+    /// The payload (the batch's records; empty for the leader-change control record).
     pub data: Bytes,
+}
+
+impl Entry {
+    /// The offset after its last record.
+    pub fn next_offset(&self) -> i64 {
+        self.offset + i64::from(self.records)
+    }
 }
 
 /// What must survive a restart before the node acts on it (Kafka's `quorum-state` file).

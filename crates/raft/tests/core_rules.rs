@@ -92,7 +92,7 @@ fn a_single_voter_elects_itself_and_commits_alone() {
         ),
         "the vote is persisted first"
     );
-    let offset = n.propose(Bytes::from_static(b"x")).unwrap();
+    let offset = n.propose(1, Bytes::from_static(b"x")).unwrap();
     assert_eq!(offset, 1, "offset 0 is the leader-change entry");
     n.tick(10_010);
     assert_eq!(n.high_watermark(), 2);
@@ -108,8 +108,8 @@ fn three_voters_elect_one_leader_and_replicate() {
         .iter()
         .skip(1)
         .all(|n| matches!(n.role(), Role::Follower { leader: 1 })));
-    nodes[0].propose(Bytes::from_static(b"a")).unwrap();
-    nodes[0].propose(Bytes::from_static(b"b")).unwrap();
+    nodes[0].propose(1, Bytes::from_static(b"a")).unwrap();
+    nodes[0].propose(1, Bytes::from_static(b"b")).unwrap();
     for t in 1..5 {
         for n in nodes.iter_mut() {
             n.tick(5_000 + t * 600);
@@ -175,6 +175,7 @@ fn votes_go_only_to_logs_at_least_as_up_to_date_and_once_per_epoch() {
             leader: Some(1),
             result: FetchResult::Entries(vec![fjord_raft::Entry {
                 offset: 0,
+                records: 1,
                 epoch: 1,
                 data: Bytes::new(),
             }]),
@@ -256,6 +257,7 @@ fn a_diverging_follower_truncates_to_the_leaders_epoch_end() {
     n.take_actions();
     let stale = |o: i64, e: i32| fjord_raft::Entry {
         offset: o,
+        records: 1,
         epoch: e,
         data: Bytes::new(),
     };
@@ -346,7 +348,7 @@ fn a_restarted_leader_resigns_instead_of_leading_again() {
         1,
     );
     assert_eq!(n.role(), &Role::Resigned);
-    assert!(n.propose(Bytes::new()).is_err());
+    assert!(n.propose(1, Bytes::new()).is_err());
     n.tick(10_000);
     assert!(
         matches!(n.role(), Role::Prospective { .. }),
@@ -403,7 +405,7 @@ fn a_resigning_leader_hands_over_to_its_most_caught_up_voter() {
     let mut nodes = cluster(3);
     nodes[0].tick(5_000);
     settle(&mut nodes);
-    nodes[0].propose(Bytes::from_static(b"x")).unwrap();
+    nodes[0].propose(1, Bytes::from_static(b"x")).unwrap();
     nodes[0].tick(5_001);
     // Only node 2 fetches the new entry.
     nodes[1].tick(5_600);

@@ -269,7 +269,9 @@ impl Sim {
                 if propose && core.is_leader() && self.rng.chance(300) {
                     self.proposals += 1;
                     let data = Bytes::from(format!("p{}", self.proposals));
-                    core.propose(data).expect("a leader accepts proposals");
+                    let records = 1 + self.rng.below(4) as u32;
+                    core.propose(records, data)
+                        .expect("a leader accepts proposals");
                 }
                 self.dispatch(i, faults);
             }
@@ -304,26 +306,35 @@ impl Sim {
                 )));
             }
             let entries = core.log().entries();
-            if (entries.len() as i64) < hw {
+            let end = entries.last().map_or(0, Entry::next_offset);
+            if end < hw {
                 return Err(self.fail(format!(
-                    "node {} high watermark {hw} is past its log end {}",
-                    self.nodes[i].id,
-                    entries.len()
-                )));
-            }
-            let hw = hw as usize;
-            let shared = hw.min(self.committed.len());
-            if entries[..shared] != self.committed[..shared] {
-                return Err(self.fail(format!(
-                    "node {} disagrees with the committed prefix below {shared}",
+                    "node {} high watermark {hw} is past its log end {end}",
                     self.nodes[i].id
                 )));
             }
-            if hw > self.committed.len() {
-                let new: Vec<Entry> = entries[self.committed.len()..hw].to_vec();
+            // The committed entries: those that end at or below the high watermark, which must
+            // fall on a batch boundary.
+            let upto = entries.partition_point(|e| e.next_offset() <= hw);
+            if entries[..upto].last().map_or(0, Entry::next_offset) != hw {
+                return Err(self.fail(format!(
+                    "node {} high watermark {hw} splits a batch",
+                    self.nodes[i].id
+                )));
+            }
+            let mine = &entries[..upto];
+            let shared = mine.len().min(self.committed.len());
+            if mine[..shared] != self.committed[..shared] {
+                return Err(self.fail(format!(
+                    "node {} disagrees with the committed prefix below {hw}",
+                    self.nodes[i].id
+                )));
+            }
+            if mine.len() > self.committed.len() {
+                let new: Vec<Entry> = mine[self.committed.len()..].to_vec();
                 self.committed.extend(new);
             }
-            self.nodes[i].last_hw = hw as i64;
+            self.nodes[i].last_hw = hw;
         }
         Ok(())
     }
@@ -358,7 +369,7 @@ impl Sim {
                 let core = n.core.as_mut().expect("leader is up");
                 if marker.is_none_or(|(id, epoch, _)| id != n.id || epoch != core.epoch()) {
                     let offset = core
-                        .propose(Bytes::from_static(b"after-heal"))
+                        .propose(2, Bytes::from_static(b"after-heal"))
                         .expect("leader");
                     marker = Some((n.id, core.epoch(), offset));
                 }
