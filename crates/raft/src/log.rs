@@ -109,7 +109,12 @@ mod tests {
     use bytes::Bytes;
 
     fn e(offset: i64, records: u32, epoch: i32) -> Entry {
-        Entry { offset, records, epoch, data: Bytes::new() }
+        Entry {
+            offset,
+            records,
+            epoch,
+            data: Bytes::new(),
+        }
     }
 
     #[test]
@@ -120,12 +125,20 @@ mod tests {
         assert_eq!(log.end_offset_for_epoch(1), (1, 5));
         assert_eq!(log.end_offset_for_epoch(2), (2, 9));
         assert_eq!(log.end_offset_for_epoch(0), (0, 0));
-        assert_eq!(log.read(4, 10)[0].offset, 3, "a read starts with the batch holding the offset");
+        assert_eq!(
+            log.read(4, 10)[0].offset,
+            3,
+            "a read starts with the batch holding the offset"
+        );
         log.flush();
         log.truncate_to(7);
         assert_eq!(log.end_offset(), 5, "the batch holding 7 goes whole");
         assert_eq!(log.flushed_end_offset(), 5);
         log.append(&[e(5, 1, 3)]);
-        assert_eq!(log.after_crash().end_offset(), 5, "only the flushed prefix survives");
+        assert_eq!(
+            log.after_crash().end_offset(),
+            5,
+            "only the flushed prefix survives"
+        );
     }
 }
