@@ -106,13 +106,13 @@ impl PartitionLog {
         {
             return Ok(None);
         }
-        // Pass 1: the latest offset of every key, and each producer's last batch.
+        // Pass 1: the latest offset of every key, and each producer's last batch. Keys are
+        // copied so that the map does not keep whole segments in memory; segments are read one
+        // at a time, here and again in pass 2.
         let mut latest: HashMap<Bytes, i64> = HashMap::new();
         let mut producer_last: HashMap<i64, i64> = HashMap::new();
-        let mut contents = Vec::with_capacity(segs.len());
         for seg in &segs {
-            let data = seg.read_all()?;
-            for batch in RecordBatches::new(data.clone()) {
+            for batch in RecordBatches::new(seg.read_all()?) {
                 let batch = batch.map_err(corrupt)?;
                 if batch.producer_id() >= 0 {
                     producer_last.insert(batch.producer_id(), batch.base_offset());
@@ -123,18 +123,24 @@ impl PartitionLog {
                 for r in batch.records().map_err(corrupt)? {
                     let r = r.map_err(corrupt)?;
                     if let Some(k) = r.key {
-                        latest.insert(k, batch.base_offset() + i64::from(r.offset_delta));
+                        let offset = batch.base_offset() + i64::from(r.offset_delta);
+                        match latest.get_mut(&k) {
+                            Some(o) => *o = offset,
+                            None => {
+                                latest.insert(Bytes::copy_from_slice(&k), offset);
+                            }
+                        }
                     }
                 }
             }
-            contents.push(data);
         }
         // Pass 2: rewrite each segment and swap it in.
         let mut stats = CleanStats {
             clean_up_to: end,
             ..CleanStats::default()
         };
-        for (seg, data) in segs.iter().zip(contents) {
+        for seg in &segs {
+            let data = seg.read_all()?;
             let mut out = Vec::with_capacity(data.len());
             for batch in RecordBatches::new(data.clone()) {
                 let batch = batch.map_err(corrupt)?;

@@ -68,8 +68,11 @@ impl PartitionLog {
                 break;
             }
             let next_base = segments.get(i + 1).map(|s| s.base_offset());
+            // Up to the segment's published size when the read may run to its end; otherwise
+            // stop before the batch holding `stop`.
             let limit = match next_base {
                 Some(n) if n <= stop => seg.size(),
+                None if stop >= log_end => seg.size(),
                 _ => seg.position_of(stop)?,
             };
             if let Some((first, records)) = seg.read(offset, max_bytes, limit, min_one)? {
