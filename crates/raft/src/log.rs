@@ -1,21 +1,32 @@
 //! The log the core replicates, as the core sees it. The driver implements it on the partition
 //! log (`__cluster_metadata`); the simulation on [`MemLog`], whose unflushed tail a crash loses.
 
-use crate::types::Entry;
+use crate::types::{Entry, NodeId, SnapshotId};
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use std::collections::BTreeSet;
 
-/// The replicated log.
+/// Why a downloaded snapshot could not be installed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidSnapshot(pub String);
+
+/// The replicated log, with the snapshot that replaces its cleaned prefix.
 pub trait RaftLog {
+    /// The first offset the log holds entries from: the latest snapshot's end once the log was
+    /// cleaned below it, else 0.
+    fn start_offset(&self) -> i64;
     /// The offset the next entry's first record gets.
     fn end_offset(&self) -> i64;
-    /// The epoch of the last entry (0 when empty).
+    /// The epoch of the last entry (the snapshot's epoch when there is none after it; 0 when
+    /// empty).
     fn last_epoch(&self) -> i32;
-    /// The largest epoch at or below `epoch` in this log and the offset where it ends (the
-    /// start of the next epoch, or the log end). `(0, 0)` when there is none.
+    /// The largest epoch at or below `epoch` in this log (the snapshot counting as its last
+    /// record) and the offset where it ends (the start of the next epoch, or the log end).
+    /// `(0, 0)` when there is none.
     fn end_offset_for_epoch(&self, epoch: i32) -> (i32, i64);
     /// Appends entries whose offsets start at the log end.
     fn append(&mut self, entries: &[Entry]);
     /// Removes every entry holding `offset` or a later one (the log ends on a batch boundary
-    /// at or below `offset`).
+    /// at or below `offset`, never below its start).
     fn truncate_to(&mut self, offset: i64);
     /// Up to `max` entries, starting with the one holding `from`.
     fn read(&self, from: i64, max: usize) -> Vec<Entry>;
@@ -23,6 +34,26 @@ pub trait RaftLog {
     fn flush(&mut self);
     /// Entries below this offset are durable.
     fn flushed_end_offset(&self) -> i64;
+    /// The latest snapshot.
+    fn latest_snapshot(&self) -> Option<SnapshotId>;
+    /// The voter set the latest snapshot records, if it records one.
+    fn snapshot_voters(&self) -> Option<BTreeSet<NodeId>>;
+    /// Up to `max` bytes of snapshot `id` from `position`, with its whole size; `None` when
+    /// this log does not hold it.
+    fn read_snapshot(&self, id: SnapshotId, position: u64, max: usize) -> Option<(u64, Bytes)>;
+    /// Durably writes a snapshot of the state below `id.end_offset` (a batch boundary at or
+    /// below the high watermark), recording `voters`, then removes the entries it covers.
+    fn create_snapshot(&mut self, id: SnapshotId, voters: &BTreeSet<NodeId>, state: Bytes);
+    /// Replaces the whole log with a downloaded snapshot (durably), so it starts and ends at
+    /// `id.end_offset`.
+    fn install_snapshot(&mut self, id: SnapshotId, bytes: Bytes) -> Result<(), InvalidSnapshot>;
+}
+
+/// A snapshot held by [`MemLog`]: its bytes are the voter set then the state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct MemSnapshot {
+    id: SnapshotId,
+    bytes: Bytes,
 }
 
 /// An in-memory log for tests and simulation.
@@ -30,35 +61,79 @@ pub trait RaftLog {
 pub struct MemLog {
     entries: Vec<Entry>,
     flushed: usize,
+    snapshot: Option<MemSnapshot>,
 }
 
 impl MemLog {
-    /// The log a crash leaves behind: its flushed prefix.
+    /// The log a crash leaves behind: its flushed prefix (and its snapshot, written durably).
     pub fn after_crash(&self) -> MemLog {
         MemLog {
             entries: self.entries[..self.flushed].to_vec(),
             flushed: self.flushed,
+            snapshot: self.snapshot.clone(),
         }
     }
 
-    /// Every entry.
+    /// Every entry after the snapshot.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }
+
+    /// The state the latest snapshot holds, as the state machine gave it.
+    pub fn snapshot_state(&self) -> Option<Bytes> {
+        let s = self.snapshot.as_ref()?;
+        decode_mem_snapshot(&s.bytes).map(|(_, state)| state)
+    }
+}
+
+fn encode_mem_snapshot(voters: &BTreeSet<NodeId>, state: &Bytes) -> Bytes {
+    let mut b = BytesMut::with_capacity(4 + 4 * voters.len() + state.len());
+    b.put_u32(voters.len() as u32);
+    for v in voters {
+        b.put_i32(*v);
+    }
+    b.put_slice(state);
+    b.freeze()
+}
+
+fn decode_mem_snapshot(bytes: &Bytes) -> Option<(BTreeSet<NodeId>, Bytes)> {
+    let mut b = bytes.clone();
+    if b.remaining() < 4 {
+        return None;
+    }
+    let n = b.get_u32() as usize;
+    if b.remaining() < n.checked_mul(4)? {
+        return None;
+    }
+    let voters = (0..n).map(|_| b.get_i32()).collect();
+    Some((voters, b))
 }
 
 impl RaftLog for MemLog {
+    fn start_offset(&self) -> i64 {
+        self.snapshot.as_ref().map_or(0, |s| s.id.end_offset)
+    }
+
     fn end_offset(&self) -> i64 {
-        self.entries.last().map_or(0, Entry::next_offset)
+        self.entries
+            .last()
+            .map_or(self.start_offset(), Entry::next_offset)
     }
 
     fn last_epoch(&self) -> i32 {
-        self.entries.last().map_or(0, |e| e.epoch)
+        self.entries
+            .last()
+            .map(|e| e.epoch)
+            .or(self.snapshot.as_ref().map(|s| s.id.epoch))
+            .unwrap_or(0)
     }
 
     fn end_offset_for_epoch(&self, epoch: i32) -> (i32, i64) {
         let Some(i) = self.entries.iter().rposition(|e| e.epoch <= epoch) else {
-            return (0, 0);
+            return match &self.snapshot {
+                Some(s) if s.id.epoch <= epoch => (s.id.epoch, s.id.end_offset),
+                _ => (0, 0),
+            };
         };
         let found = self.entries[i].epoch;
         let end = self.entries[i + 1..]
@@ -99,7 +174,46 @@ impl RaftLog for MemLog {
     fn flushed_end_offset(&self) -> i64 {
         self.flushed
             .checked_sub(1)
-            .map_or(0, |i| self.entries[i].next_offset())
+            .map_or(self.start_offset(), |i| self.entries[i].next_offset())
+    }
+
+    fn latest_snapshot(&self) -> Option<SnapshotId> {
+        self.snapshot.as_ref().map(|s| s.id)
+    }
+
+    fn snapshot_voters(&self) -> Option<BTreeSet<NodeId>> {
+        let s = self.snapshot.as_ref()?;
+        decode_mem_snapshot(&s.bytes).map(|(voters, _)| voters)
+    }
+
+    fn read_snapshot(&self, id: SnapshotId, position: u64, max: usize) -> Option<(u64, Bytes)> {
+        let s = self.snapshot.as_ref().filter(|s| s.id == id)?;
+        let size = s.bytes.len() as u64;
+        let from = position.min(size) as usize;
+        let to = (from + max).min(s.bytes.len());
+        Some((size, s.bytes.slice(from..to)))
+    }
+
+    fn create_snapshot(&mut self, id: SnapshotId, voters: &BTreeSet<NodeId>, state: Bytes) {
+        let drop = self
+            .entries
+            .partition_point(|e| e.next_offset() <= id.end_offset);
+        self.entries.drain(..drop);
+        self.flushed = self.flushed.saturating_sub(drop);
+        self.snapshot = Some(MemSnapshot {
+            id,
+            bytes: encode_mem_snapshot(voters, &state),
+        });
+    }
+
+    fn install_snapshot(&mut self, id: SnapshotId, bytes: Bytes) -> Result<(), InvalidSnapshot> {
+        if decode_mem_snapshot(&bytes).is_none() {
+            return Err(InvalidSnapshot("truncated voter set".into()));
+        }
+        self.entries.clear();
+        self.flushed = 0;
+        self.snapshot = Some(MemSnapshot { id, bytes });
+        Ok(())
     }
 }
 
@@ -113,6 +227,7 @@ mod tests {
             offset,
             records,
             epoch,
+            kind: crate::types::EntryKind::Data,
             data: Bytes::new(),
         }
     }
@@ -140,5 +255,51 @@ mod tests {
             5,
             "only the flushed prefix survives"
         );
+    }
+
+    #[test]
+    fn a_snapshot_replaces_the_prefix_it_covers() {
+        let mut log = MemLog::default();
+        log.append(&[e(0, 3, 1), e(3, 2, 1), e(5, 4, 2)]);
+        log.flush();
+        let id = SnapshotId {
+            end_offset: 5,
+            epoch: 1,
+        };
+        let voters: BTreeSet<NodeId> = [1, 2, 3].into();
+        log.create_snapshot(id, &voters, Bytes::from_static(b"state"));
+        assert_eq!(log.start_offset(), 5);
+        assert_eq!(log.end_offset(), 9);
+        assert_eq!(log.entries().len(), 1);
+        assert_eq!(
+            log.end_offset_for_epoch(1),
+            (1, 5),
+            "the snapshot ends epoch 1"
+        );
+        assert_eq!(log.end_offset_for_epoch(0), (0, 0));
+        assert_eq!(log.snapshot_voters(), Some(voters.clone()));
+        assert_eq!(log.snapshot_state().as_deref(), Some(&b"state"[..]));
+        let (size, head) = log.read_snapshot(id, 0, 4).expect("held");
+        let (_, tail) = log.read_snapshot(id, 4, 1_000).expect("held");
+        assert_eq!(size as usize, head.len() + tail.len());
+        let mut whole = head.to_vec();
+        whole.extend_from_slice(&tail);
+
+        let mut other = MemLog::default();
+        other.append(&[e(0, 1, 1)]);
+        other
+            .install_snapshot(id, Bytes::from(whole))
+            .expect("valid");
+        assert_eq!((other.start_offset(), other.end_offset()), (5, 5));
+        assert_eq!(other.last_epoch(), 1);
+        assert_eq!(
+            other.flushed_end_offset(),
+            5,
+            "an installed snapshot is durable"
+        );
+        assert_eq!(other.snapshot_voters(), Some(voters));
+        assert!(other
+            .install_snapshot(id, Bytes::from_static(b"\0\0"))
+            .is_err());
     }
 }

@@ -5,8 +5,10 @@
 //! that follow it.
 
 use crate::log::RaftLog;
-use crate::types::{Action, Entry, FetchResult, Message, NodeId, QuorumState};
-use bytes::Bytes;
+use crate::types::{
+    Action, Entry, EntryKind, FetchResult, Message, NodeId, QuorumState, SnapshotChunk, SnapshotId,
+};
+use bytes::{Bytes, BytesMut};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Timers and limits, with Kafka's `controller.quorum.*` names and defaults.
@@ -24,6 +26,8 @@ pub struct RaftConfig {
     pub request_timeout_ms: i64,
     /// The most entries one fetch response carries.
     pub max_fetch_entries: usize,
+    /// The most snapshot bytes one FetchSnapshot response carries.
+    pub max_snapshot_chunk: usize,
 }
 
 impl Default for RaftConfig {
@@ -34,6 +38,7 @@ impl Default for RaftConfig {
             fetch_idle_ms: 500,
             request_timeout_ms: 2_000,
             max_fetch_entries: 1_024,
+            max_snapshot_chunk: 1 << 20,
         }
     }
 }
@@ -119,11 +124,52 @@ pub struct NotLeader {
     pub leader: Option<NodeId>,
 }
 
+/// Why a voter change was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VoterChangeError {
+    /// This node does not lead (Kafka: NOT_LEADER_OR_FOLLOWER).
+    NotLeader(NotLeader),
+    /// The leader has not committed an entry in its epoch yet, or an earlier change is not
+    /// committed (Kafka: REQUEST_TIMED_OUT; the caller retries).
+    ChangeInProgress,
+    /// The replica to add is already a voter (Kafka: DUPLICATE_VOTER).
+    DuplicateVoter,
+    /// The replica to remove is not a voter (Kafka: VOTER_NOT_FOUND).
+    VoterNotFound,
+    /// The replica to add is not fetching and caught up (Kafka: REQUEST_TIMED_OUT).
+    NotCaughtUp,
+    /// The change would leave no voter.
+    LastVoter,
+}
+
+/// Why a snapshot could not be taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotError {
+    /// Its end offset is above the high watermark.
+    NotCommitted,
+    /// Its end offset is not after the latest snapshot's.
+    NotNewer,
+    /// Its end offset falls inside a batch.
+    NotOnBatchBoundary,
+}
+
+/// A snapshot being downloaded from the leader.
+#[derive(Debug)]
+struct Download {
+    id: SnapshotId,
+    bytes: BytesMut,
+}
+
 /// One Raft node.
 #[derive(Debug)]
 pub struct RaftNode<L: RaftLog> {
     id: NodeId,
-    voters: BTreeSet<NodeId>,
+    /// The voters in force below the first entry of `voter_changes` (from the snapshot, else
+    /// the static configuration).
+    base_voters: BTreeSet<NodeId>,
+    /// Voter sets appended to the log after the snapshot, by offset: the last is in force.
+    voter_changes: Vec<(i64, BTreeSet<NodeId>)>,
+    download: Option<Download>,
     config: RaftConfig,
     log: L,
     state: QuorumState,
@@ -139,7 +185,8 @@ pub struct RaftNode<L: RaftLog> {
 }
 
 impl<L: RaftLog> RaftNode<L> {
-    /// A node starting (or restarting) with its persisted quorum state. A node that led before
+    /// A node starting (or restarting) with its persisted quorum state. `voters` is the static
+    /// voter set, used unless the log's snapshot or entries record one. A node that led before
     /// it stopped does not lead again in that epoch: it resigns.
     pub fn new(
         id: NodeId,
@@ -155,14 +202,29 @@ impl<L: RaftLog> RaftNode<L> {
             Some(l) => Role::Follower { leader: l },
             None => Role::Unattached,
         };
+        let base_voters = log.snapshot_voters().unwrap_or(voters);
+        let mut voter_changes = Vec::new();
+        let mut at = log.start_offset();
+        loop {
+            let chunk = log.read(at, 1_024);
+            let Some(last) = chunk.last() else { break };
+            at = last.next_offset();
+            voter_changes.extend(chunk.into_iter().filter_map(|e| match e.kind {
+                EntryKind::Voters(v) => Some((e.offset, v)),
+                _ => None,
+            }));
+        }
+        let high_watermark = log.start_offset();
         let mut node = RaftNode {
             id,
-            voters,
+            base_voters,
+            voter_changes,
+            download: None,
             config,
             log,
             state: persisted,
             role,
-            high_watermark: 0,
+            high_watermark,
             now,
             deadline: now,
             next_fetch_at: now,
@@ -222,12 +284,74 @@ impl<L: RaftLog> RaftNode<L> {
         std::mem::take(&mut self.actions)
     }
 
+    /// The voter set in force: the last one in the log, else the snapshot's or the static one.
+    pub fn voters(&self) -> &BTreeSet<NodeId> {
+        self.voter_changes
+            .last()
+            .map_or(&self.base_voters, |(_, v)| v)
+    }
+
+    /// The voter set in force just below `offset`.
+    fn voters_at(&self, offset: i64) -> BTreeSet<NodeId> {
+        self.voter_changes
+            .iter()
+            .rev()
+            .find(|(o, _)| *o < offset)
+            .map_or_else(|| self.base_voters.clone(), |(_, v)| v.clone())
+    }
+
+    /// True when a voter change is appended but not committed.
+    pub fn voter_change_pending(&self) -> bool {
+        self.voter_changes
+            .last()
+            .is_some_and(|(o, _)| *o >= self.high_watermark)
+    }
+
+    /// The leader to point others at: not this node once it stopped leading its epoch.
+    fn leader_hint(&self) -> Option<NodeId> {
+        self.state
+            .leader
+            .filter(|l| *l != self.id || self.is_leader())
+    }
+
+    /// Whether this node may stand for election: a voter, or a node the latest (uncommitted)
+    /// voter change removed, which may still be needed to commit it (as in the Raft
+    /// dissertation, §4.2.2; it does not count its own vote).
+    fn may_stand(&self) -> bool {
+        self.is_voter()
+            || (self.voter_change_pending()
+                && self
+                    .voter_changes
+                    .last()
+                    .is_some_and(|(o, _)| self.voters_at(*o).contains(&self.id)))
+    }
+
     fn is_voter(&self) -> bool {
-        self.voters.contains(&self.id)
+        self.voters().contains(&self.id)
     }
 
     fn majority(&self) -> usize {
-        self.voters.len() / 2 + 1
+        self.voters().len() / 2 + 1
+    }
+
+    /// How many of `granted` are voters now.
+    fn voter_count(&self, granted: &BTreeSet<NodeId>) -> usize {
+        granted.intersection(self.voters()).count()
+    }
+
+    fn append_to_log(&mut self, entries: &[Entry]) {
+        for e in entries {
+            if let EntryKind::Voters(v) = &e.kind {
+                self.voter_changes.push((e.offset, v.clone()));
+            }
+        }
+        self.log.append(entries);
+    }
+
+    fn truncate_log(&mut self, offset: i64) {
+        self.log.truncate_to(offset);
+        let end = self.log.end_offset();
+        self.voter_changes.retain(|(o, _)| *o < end);
     }
 
     fn next_random(&mut self) -> u64 {
@@ -251,7 +375,7 @@ impl<L: RaftLog> RaftNode<L> {
     }
 
     fn others(&self) -> Vec<NodeId> {
-        self.voters
+        self.voters()
             .iter()
             .copied()
             .filter(|v| *v != self.id)
@@ -261,6 +385,7 @@ impl<L: RaftLog> RaftNode<L> {
     // ---- transitions -------------------------------------------------------------------
 
     fn become_unattached(&mut self, epoch: i32) {
+        self.download = None;
         self.state = QuorumState {
             epoch,
             leader: None,
@@ -273,6 +398,7 @@ impl<L: RaftLog> RaftNode<L> {
     }
 
     fn become_prospective(&mut self) {
+        self.download = None;
         let mut granted = BTreeSet::new();
         granted.insert(self.id);
         let gave_up_on = match &self.role {
@@ -304,7 +430,7 @@ impl<L: RaftLog> RaftNode<L> {
 
     fn maybe_won_pre_vote(&mut self) {
         if let Role::Prospective { granted, .. } = &self.role {
-            if granted.len() >= self.majority() {
+            if self.voter_count(granted) >= self.majority() {
                 self.become_candidate();
             }
         }
@@ -327,7 +453,7 @@ impl<L: RaftLog> RaftNode<L> {
 
     fn maybe_won_election(&mut self) {
         if let Role::Candidate { granted } = &self.role {
-            if granted.len() >= self.majority() {
+            if self.voter_count(granted) >= self.majority() {
                 self.become_leader();
             }
         }
@@ -337,11 +463,13 @@ impl<L: RaftLog> RaftNode<L> {
         self.state.leader = Some(self.id);
         self.persist();
         let epoch_start = self.log.end_offset();
+        self.download = None;
         // The leader-change entry: the epoch's first entry, committed before anything else.
-        self.log.append(&[Entry {
+        self.append_to_log(&[Entry {
             offset: epoch_start,
             records: 1,
             epoch: self.state.epoch,
+            kind: EntryKind::LeaderChange { leader: self.id },
             data: Bytes::new(),
         }]);
         let progress = self
@@ -375,6 +503,9 @@ impl<L: RaftLog> RaftNode<L> {
     }
 
     fn become_follower(&mut self, epoch: i32, leader: NodeId) {
+        if epoch != self.state.epoch || self.state.leader != Some(leader) {
+            self.download = None;
+        }
         let voted_for = if epoch == self.state.epoch {
             self.state.voted_for
         } else {
@@ -401,6 +532,12 @@ impl<L: RaftLog> RaftNode<L> {
             Role::Leader { progress, .. } => {
                 self.log.flush();
                 self.update_high_watermark();
+                // A leader the committed voter set left hands over (KIP-853).
+                if !self.is_voter() && !self.voter_change_pending() {
+                    self.resign();
+                    return;
+                }
+                let voters = self.voters().clone();
                 // Voters that are not fetching may not know this epoch: tell them again.
                 let interval = self.config.fetch_timeout_ms / 2;
                 let begin = Message::BeginQuorumEpoch {
@@ -410,7 +547,7 @@ impl<L: RaftLog> RaftNode<L> {
                 let stale: Vec<NodeId> = progress
                     .iter()
                     .filter(|(v, p)| {
-                        self.voters.contains(v)
+                        voters.contains(v)
                             && self.now - p.last_fetch_ms >= interval
                             && self.now - p.last_begin_ms >= interval
                     })
@@ -426,12 +563,11 @@ impl<L: RaftLog> RaftNode<L> {
                 }
                 // Check quorum: a leader that has not heard from a majority resigns.
                 let window = self.config.fetch_timeout_ms * 3 / 2;
-                let fresh = 1 + progress
-                    .iter()
-                    .filter(|(v, p)| {
-                        self.voters.contains(v) && self.now - p.last_fetch_ms <= window
-                    })
-                    .count();
+                let fresh = usize::from(self.is_voter())
+                    + progress
+                        .iter()
+                        .filter(|(v, p)| voters.contains(v) && self.now - p.last_fetch_ms <= window)
+                        .count();
                 if fresh < self.majority() {
                     self.role = Role::Resigned;
                     self.deadline = self.now + self.election_timeout();
@@ -439,7 +575,7 @@ impl<L: RaftLog> RaftNode<L> {
             }
             Role::Follower { .. } => {
                 if self.now >= self.deadline {
-                    if self.is_voter() {
+                    if self.may_stand() {
                         self.become_prospective();
                     } else {
                         self.become_unattached(self.state.epoch);
@@ -452,10 +588,10 @@ impl<L: RaftLog> RaftNode<L> {
             | Role::Prospective { .. }
             | Role::Candidate { .. }
             | Role::Resigned => {
-                if !self.is_voter() {
-                    self.maybe_fetch();
-                } else if self.now >= self.deadline {
+                if self.may_stand() && self.now >= self.deadline {
                     self.become_prospective();
+                } else {
+                    self.maybe_fetch();
                 }
             }
         }
@@ -468,8 +604,11 @@ impl<L: RaftLog> RaftNode<L> {
         }
         let target = match (&self.role, self.state.leader) {
             (Role::Follower { leader }, _) => *leader,
+            // A voter that gave up on its leader still probes it: an answer proves it alive
+            // (the voters may have moved on without this one, e.g. after removing it).
+            (Role::Prospective { .. }, Some(l)) if l != self.id => l,
             (_, _) if !self.is_voter() => {
-                let others: Vec<NodeId> = self.voters.iter().copied().collect();
+                let others: Vec<NodeId> = self.voters().iter().copied().collect();
                 if others.is_empty() {
                     return;
                 }
@@ -478,6 +617,18 @@ impl<L: RaftLog> RaftNode<L> {
             _ => return,
         };
         self.fetch_request_id += 1;
+        self.next_fetch_at = self.now + self.config.request_timeout_ms;
+        if let Some(d) = &self.download {
+            let request = Message::FetchSnapshotRequest {
+                epoch: self.state.epoch,
+                replica: self.id,
+                snapshot: d.id,
+                position: d.bytes.len() as u64,
+                request_id: self.fetch_request_id,
+            };
+            self.send(target, request);
+            return;
+        }
         let request = Message::FetchRequest {
             epoch: self.state.epoch,
             replica: self.id,
@@ -485,7 +636,6 @@ impl<L: RaftLog> RaftNode<L> {
             last_fetched_epoch: self.log.last_epoch(),
             request_id: self.fetch_request_id,
         };
-        self.next_fetch_at = self.now + self.config.request_timeout_ms;
         self.send(target, request);
     }
 
@@ -502,11 +652,108 @@ impl<L: RaftLog> RaftNode<L> {
             offset,
             records: records.max(1),
             epoch: self.state.epoch,
+            kind: EntryKind::Data,
             data,
         };
         let last = entry.next_offset() - 1;
-        self.log.append(&[entry]);
+        self.append_to_log(&[entry]);
         Ok(last)
+    }
+
+    /// Adds a voter (KIP-853 AddRaftVoter): appends the new voter set, in force at once; the
+    /// change is done when the high watermark passes the returned offset. `data` is the
+    /// VotersRecord batch as the log stores it. The replica must be fetching and caught up, the
+    /// leader must have committed in its epoch, and no other change may be pending.
+    pub fn add_voter(&mut self, replica: NodeId, data: Bytes) -> Result<i64, VoterChangeError> {
+        self.check_voter_change()?;
+        if self.voters().contains(&replica) {
+            return Err(VoterChangeError::DuplicateVoter);
+        }
+        let progress = match &self.role {
+            Role::Leader { progress, .. } => progress.get(&replica),
+            _ => None,
+        };
+        let caught_up = progress.is_some_and(|p| {
+            p.last_caught_up_ms >= 0
+                && self.now - p.last_caught_up_ms <= self.config.fetch_timeout_ms
+        });
+        if !caught_up {
+            return Err(VoterChangeError::NotCaughtUp);
+        }
+        let mut voters = self.voters().clone();
+        voters.insert(replica);
+        Ok(self.append_voters(voters, data))
+    }
+
+    /// Removes a voter (KIP-853 RemoveRaftVoter), the leader included: a leader that removed
+    /// itself resigns once the change is committed. `data` as for [`RaftNode::add_voter`].
+    pub fn remove_voter(&mut self, replica: NodeId, data: Bytes) -> Result<i64, VoterChangeError> {
+        self.check_voter_change()?;
+        if !self.voters().contains(&replica) {
+            return Err(VoterChangeError::VoterNotFound);
+        }
+        if self.voters().len() == 1 {
+            return Err(VoterChangeError::LastVoter);
+        }
+        let mut voters = self.voters().clone();
+        voters.remove(&replica);
+        Ok(self.append_voters(voters, data))
+    }
+
+    fn check_voter_change(&self) -> Result<(), VoterChangeError> {
+        let Role::Leader { epoch_start, .. } = &self.role else {
+            return Err(VoterChangeError::NotLeader(NotLeader {
+                leader: self.state.leader,
+            }));
+        };
+        if self.high_watermark <= *epoch_start || self.voter_change_pending() {
+            return Err(VoterChangeError::ChangeInProgress);
+        }
+        Ok(())
+    }
+
+    fn append_voters(&mut self, voters: BTreeSet<NodeId>, data: Bytes) -> i64 {
+        let offset = self.log.end_offset();
+        self.append_to_log(&[Entry {
+            offset,
+            records: 1,
+            epoch: self.state.epoch,
+            kind: EntryKind::Voters(voters),
+            data,
+        }]);
+        self.update_high_watermark();
+        offset
+    }
+
+    /// Takes a snapshot of the state machine's `state` below `end_offset` (committed, on a
+    /// batch boundary, after the latest snapshot); the log is cleaned below it.
+    pub fn create_snapshot(
+        &mut self,
+        end_offset: i64,
+        state: Bytes,
+    ) -> Result<SnapshotId, SnapshotError> {
+        if end_offset > self.high_watermark {
+            return Err(SnapshotError::NotCommitted);
+        }
+        if end_offset <= self.log.start_offset() {
+            return Err(SnapshotError::NotNewer);
+        }
+        let last = self
+            .log
+            .read(end_offset - 1, 1)
+            .into_iter()
+            .next()
+            .filter(|e| e.next_offset() == end_offset)
+            .ok_or(SnapshotError::NotOnBatchBoundary)?;
+        let id = SnapshotId {
+            end_offset,
+            epoch: last.epoch,
+        };
+        let voters = self.voters_at(end_offset);
+        self.log.create_snapshot(id, &voters, state);
+        self.base_voters = voters;
+        self.voter_changes.retain(|(o, _)| *o >= end_offset);
+        Ok(id)
     }
 
     /// Handles a message from `from`.
@@ -558,7 +805,127 @@ impl<L: RaftLog> RaftNode<L> {
                     self.on_fetch_response(from, epoch, leader, result, high_watermark)
                 }
             }
+            Message::FetchSnapshotRequest {
+                epoch,
+                replica,
+                snapshot,
+                position,
+                request_id,
+            } => {
+                self.on_fetch_snapshot_request(from, epoch, replica, snapshot, position, request_id)
+            }
+            Message::FetchSnapshotResponse {
+                epoch,
+                leader,
+                snapshot,
+                chunk,
+                request_id,
+            } => {
+                if request_id == self.fetch_request_id {
+                    self.on_fetch_snapshot_response(from, epoch, leader, snapshot, chunk)
+                }
+            }
         }
+    }
+
+    fn on_fetch_snapshot_request(
+        &mut self,
+        from: NodeId,
+        epoch: i32,
+        replica: NodeId,
+        snapshot: SnapshotId,
+        position: u64,
+        request_id: u64,
+    ) {
+        if epoch > self.state.epoch {
+            self.become_unattached(epoch);
+        }
+        let chunk = if epoch != self.state.epoch || !self.is_leader() {
+            SnapshotChunk::Fenced
+        } else {
+            // A replica loading a snapshot is alive: it counts for check-quorum.
+            let now = self.now;
+            if let Role::Leader { progress, .. } = &mut self.role {
+                if let Some(p) = progress.get_mut(&replica) {
+                    p.last_fetch_ms = now;
+                }
+            }
+            match self
+                .log
+                .read_snapshot(snapshot, position, self.config.max_snapshot_chunk)
+            {
+                Some((size, bytes)) if position <= size => SnapshotChunk::Bytes {
+                    size,
+                    position,
+                    bytes,
+                },
+                _ => SnapshotChunk::NotFound,
+            }
+        };
+        let response = Message::FetchSnapshotResponse {
+            epoch: self.state.epoch,
+            leader: self.leader_hint(),
+            snapshot,
+            chunk,
+            request_id,
+        };
+        self.send(from, response);
+    }
+
+    fn on_fetch_snapshot_response(
+        &mut self,
+        from: NodeId,
+        epoch: i32,
+        leader: Option<NodeId>,
+        snapshot: SnapshotId,
+        chunk: SnapshotChunk,
+    ) {
+        if epoch != self.state.epoch {
+            // Same handling as a fetch answer from another epoch.
+            self.on_fetch_response(from, epoch, leader, FetchResult::Fenced, 0);
+            return;
+        }
+        let Role::Follower { leader: current } = self.role else {
+            return;
+        };
+        if from != current {
+            return;
+        }
+        match chunk {
+            SnapshotChunk::Fenced => self.next_fetch_at = self.now + self.config.fetch_idle_ms,
+            SnapshotChunk::NotFound => {
+                // A newer snapshot replaced it: the next fetch learns which.
+                self.deadline = self.now + self.config.fetch_timeout_ms;
+                self.download = None;
+                self.next_fetch_at = self.now;
+            }
+            SnapshotChunk::Bytes {
+                size,
+                position,
+                bytes,
+            } => {
+                self.deadline = self.now + self.config.fetch_timeout_ms;
+                let Some(d) = self.download.as_mut().filter(|d| d.id == snapshot) else {
+                    return;
+                };
+                if position == d.bytes.len() as u64 && position + bytes.len() as u64 <= size {
+                    d.bytes.extend_from_slice(&bytes);
+                }
+                if d.bytes.len() as u64 == size {
+                    let d = self.download.take().expect("downloading");
+                    if self.log.install_snapshot(d.id, d.bytes.freeze()).is_ok() {
+                        self.base_voters = self
+                            .log
+                            .snapshot_voters()
+                            .unwrap_or_else(|| self.base_voters.clone());
+                        self.voter_changes.clear();
+                        self.high_watermark = self.high_watermark.max(d.id.end_offset);
+                    }
+                }
+                self.next_fetch_at = self.now;
+            }
+        }
+        self.maybe_fetch();
     }
 
     /// Steps down gracefully (KIP-595 EndQuorumEpoch): stops taking proposals and asks the
@@ -569,7 +936,7 @@ impl<L: RaftLog> RaftNode<L> {
         };
         let mut successors: Vec<(i64, NodeId)> = progress
             .iter()
-            .filter(|(v, _)| self.voters.contains(v))
+            .filter(|(v, _)| self.voters().contains(v))
             .map(|(v, p)| (p.end_offset, *v))
             .collect();
         successors.sort_unstable_by(|a, b| b.cmp(a));
@@ -589,7 +956,7 @@ impl<L: RaftLog> RaftNode<L> {
     /// The leader of `epoch` resigned: its followers stand for election without waiting out
     /// the fetch timeout, the preferred first and the others after a backoff by rank.
     fn on_end_quorum_epoch(&mut self, epoch: i32, leader: NodeId, preferred: &[NodeId]) {
-        if epoch != self.state.epoch || self.state.leader != Some(leader) || !self.is_voter() {
+        if epoch != self.state.epoch || self.state.leader != Some(leader) || !self.may_stand() {
             return;
         }
         if !matches!(self.role, Role::Follower { .. }) {
@@ -628,12 +995,15 @@ impl<L: RaftLog> RaftNode<L> {
         voters.extend(
             progress
                 .iter()
-                .filter(|(v, _)| self.voters.contains(v))
+                .filter(|(v, _)| self.voters().contains(v))
                 .map(describe),
         );
+        if !self.is_voter() {
+            voters.remove(0);
+        }
         let observers = progress
             .iter()
-            .filter(|(v, _)| !self.voters.contains(v))
+            .filter(|(v, _)| !self.voters().contains(v))
             .map(describe)
             .collect();
         Some(QuorumDescription {
@@ -675,9 +1045,8 @@ impl<L: RaftLog> RaftNode<L> {
         end_offset: i64,
         pre_vote: bool,
     ) {
-        if !self.is_voter() {
-            return;
-        }
+        // A replica answers even when its own log does not (yet) make it a voter: the
+        // candidate's voter set may be newer (KIP-853), and only the candidate counts votes.
         if pre_vote {
             // A pre-vote carries the candidate's current epoch and asks whether this voter
             // would grant the next one, changing nothing here. It proves that epoch exists:
@@ -780,7 +1149,7 @@ impl<L: RaftLog> RaftNode<L> {
         }
         let fenced = Message::FetchResponse {
             epoch: self.state.epoch,
-            leader: self.state.leader,
+            leader: self.leader_hint(),
             result: FetchResult::Fenced,
             high_watermark: self.high_watermark,
             request_id,
@@ -790,9 +1159,13 @@ impl<L: RaftLog> RaftNode<L> {
             return;
         }
         let (found_epoch, end) = self.log.end_offset_for_epoch(last_fetched_epoch);
+        let start = self.log.start_offset();
         let consistent = (fetch_offset == 0 && last_fetched_epoch == 0)
             || (found_epoch == last_fetched_epoch && fetch_offset <= end);
-        let result = if consistent {
+        let behind_snapshot = fetch_offset < start || (!consistent && end < start);
+        let result = if let (true, Some(id)) = (behind_snapshot, self.log.latest_snapshot()) {
+            FetchResult::Snapshot(id)
+        } else if consistent {
             if let Role::Leader { progress, .. } = &mut self.role {
                 let p = progress.entry(replica).or_insert(ReplicaProgress {
                     end_offset: 0,
@@ -843,11 +1216,17 @@ impl<L: RaftLog> RaftNode<L> {
             return;
         }
         let Role::Follower { leader: current } = self.role else {
-            // An observer probing a voter learns the leader from its answer.
-            if let (false, Some(l)) = (self.is_voter(), leader) {
-                if l != self.id {
+            if !self.is_voter() {
+                // An observer probing a voter learns the leader from its answer.
+                if let Some(l) = leader.filter(|l| *l != self.id) {
                     self.become_follower(epoch, l);
                 }
+            } else if matches!(self.role, Role::Prospective { .. })
+                && leader == Some(from)
+                && result != FetchResult::Fenced
+            {
+                // The leader this voter gave up on answered its probe: it lives.
+                self.become_follower(epoch, from);
             }
             return;
         };
@@ -866,7 +1245,15 @@ impl<L: RaftLog> RaftNode<L> {
             } => {
                 self.deadline = self.now + self.config.fetch_timeout_ms;
                 let (_, local_end) = self.log.end_offset_for_epoch(diverging_epoch);
-                self.log.truncate_to(end_offset.min(local_end));
+                self.truncate_log(end_offset.min(local_end));
+                self.next_fetch_at = self.now;
+            }
+            FetchResult::Snapshot(id) => {
+                self.deadline = self.now + self.config.fetch_timeout_ms;
+                self.download = Some(Download {
+                    id,
+                    bytes: BytesMut::new(),
+                });
                 self.next_fetch_at = self.now;
             }
             FetchResult::Entries(entries) => {
@@ -880,7 +1267,7 @@ impl<L: RaftLog> RaftNode<L> {
                     .is_none_or(|e| e.offset == self.log.end_offset());
                 let got_any = !fresh.is_empty() && contiguous;
                 if got_any {
-                    self.log.append(&fresh);
+                    self.append_to_log(&fresh);
                     // A voter acknowledges entries by fetching past them: make them durable first.
                     self.log.flush();
                 }
@@ -904,8 +1291,8 @@ impl<L: RaftLog> RaftNode<L> {
         else {
             return;
         };
-        let mut ends: Vec<i64> = self
-            .voters
+        let voters = self.voters();
+        let mut ends: Vec<i64> = voters
             .iter()
             .map(|v| {
                 if *v == self.id {
@@ -916,7 +1303,7 @@ impl<L: RaftLog> RaftNode<L> {
             })
             .collect();
         ends.sort_unstable_by(|a, b| b.cmp(a));
-        let majority_end = ends[self.voters.len() / 2];
+        let majority_end = ends[voters.len() / 2];
         if majority_end > *epoch_start && majority_end > self.high_watermark {
             self.high_watermark = majority_end;
         }

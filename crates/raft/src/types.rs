@@ -3,6 +3,7 @@
 //! them to the wire) and the actions it asks its driver to carry out.
 
 use bytes::Bytes;
+use std::collections::BTreeSet;
 
 /// A node (controller or broker) id.
 pub type NodeId = i32;
@@ -16,8 +17,53 @@ pub struct Entry {
     pub records: u32,
     /// The leader epoch it was written in.
     pub epoch: i32,
-    /// The payload (the batch's records; empty for the leader-change control record).
+    /// What the core must know of it.
+    pub kind: EntryKind,
+    /// The payload: the record batch as the log stores it (empty for a leader-change entry the
+    /// core creates: the log encodes it from `kind`).
     pub data: Bytes,
+}
+
+/// What an entry means to the core.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryKind {
+    /// Records for the state machine.
+    Data,
+    /// The first entry of a leader's epoch (KRaft's LeaderChangeMessage control record).
+    LeaderChange {
+        /// The new leader.
+        leader: NodeId,
+    },
+    /// A new voter set (KIP-853's VotersRecord), in force from the moment it is appended.
+    Voters(BTreeSet<NodeId>),
+}
+
+/// A snapshot's identity (KIP-630): it holds every record below `end_offset`, the last of
+/// which was written in `epoch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SnapshotId {
+    /// The offset after the last record it covers.
+    pub end_offset: i64,
+    /// The epoch of that record.
+    pub epoch: i32,
+}
+
+/// The outcome a leader gives a snapshot fetch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SnapshotChunk {
+    /// Bytes of the snapshot from `position`.
+    Bytes {
+        /// The snapshot's whole size.
+        size: u64,
+        /// Where `bytes` starts.
+        position: u64,
+        /// The bytes.
+        bytes: Bytes,
+    },
+    /// The leader no longer has that snapshot (a newer one replaced it).
+    NotFound,
+    /// The request's epoch is not this node's (or this node is not the leader).
+    Fenced,
 }
 
 impl Entry {
@@ -51,6 +97,8 @@ pub enum FetchResult {
         /// Where that epoch ends on the leader.
         end_offset: i64,
     },
+    /// The fetch offset is below the leader's log start: load this snapshot first.
+    Snapshot(SnapshotId),
     /// The request's epoch is not this node's (or this node is not the leader).
     Fenced,
 }
@@ -124,6 +172,32 @@ pub enum Message {
         result: FetchResult,
         /// The leader's high watermark.
         high_watermark: i64,
+        /// The request this answers.
+        request_id: u64,
+    },
+    /// A follower or observer fetches part of the leader's snapshot (KIP-630 FetchSnapshot).
+    FetchSnapshotRequest {
+        /// The fetcher's epoch.
+        epoch: i32,
+        /// The fetcher.
+        replica: NodeId,
+        /// The snapshot.
+        snapshot: SnapshotId,
+        /// The byte position to read from.
+        position: u64,
+        /// Identifies the request, as for Fetch.
+        request_id: u64,
+    },
+    /// The leader's answer.
+    FetchSnapshotResponse {
+        /// The responder's epoch.
+        epoch: i32,
+        /// The leader the responder knows of.
+        leader: Option<NodeId>,
+        /// The snapshot it is about.
+        snapshot: SnapshotId,
+        /// Bytes, not found, or fencing.
+        chunk: SnapshotChunk,
         /// The request this answers.
         request_id: u64,
     },

@@ -2,7 +2,7 @@
 
 use bytes::Bytes;
 use fjord_raft::{
-    Action, FetchResult, MemLog, Message, NodeId, QuorumState, RaftConfig, RaftNode, Role,
+    Action, FetchResult, MemLog, Message, NodeId, QuorumState, RaftConfig, RaftLog, RaftNode, Role,
 };
 use std::collections::BTreeSet;
 
@@ -177,6 +177,7 @@ fn votes_go_only_to_logs_at_least_as_up_to_date_and_once_per_epoch() {
                 offset: 0,
                 records: 1,
                 epoch: 1,
+                kind: fjord_raft::EntryKind::Data,
                 data: Bytes::new(),
             }]),
             high_watermark: 0,
@@ -259,6 +260,7 @@ fn a_diverging_follower_truncates_to_the_leaders_epoch_end() {
         offset: o,
         records: 1,
         epoch: e,
+        kind: fjord_raft::EntryKind::Data,
         data: Bytes::new(),
     };
     n.receive(
@@ -466,4 +468,158 @@ fn describe_quorum_reports_every_replica() {
         "by the leader's clock, which stayed at 5000"
     );
     assert!(nodes[1].describe_quorum().is_none());
+}
+
+/// Ticks every node every 100 ms from `from` to `to`, delivering messages after each tick.
+fn run_for(nodes: &mut [RaftNode<MemLog>], from: i64, to: i64) {
+    let mut now = from;
+    while now <= to {
+        for n in nodes.iter_mut() {
+            n.tick(now);
+        }
+        settle(nodes);
+        now += 100;
+    }
+}
+
+fn observer(id: NodeId, n: i32, now: i64) -> RaftNode<MemLog> {
+    RaftNode::new(
+        id,
+        voters(n),
+        RaftConfig {
+            max_snapshot_chunk: 7,
+            ..RaftConfig::default()
+        },
+        MemLog::default(),
+        QuorumState::default(),
+        now,
+        id as u64,
+    )
+}
+
+#[test]
+fn a_new_observer_loads_the_leaders_snapshot_then_fetches() {
+    let mut nodes = cluster(3);
+    run_for(&mut nodes, 5_000, 6_000);
+    for i in 0..5 {
+        nodes[0].propose(2, Bytes::from(format!("r{i}"))).unwrap();
+    }
+    run_for(&mut nodes, 6_100, 7_000);
+    let hw = nodes[0].high_watermark();
+    assert_eq!(
+        hw, 11,
+        "the leader-change entry and five two-record batches"
+    );
+    let id = nodes[0]
+        .create_snapshot(hw, Bytes::from_static(b"state at 11"))
+        .expect("committed, on a batch boundary");
+    assert_eq!(nodes[0].log().start_offset(), 11);
+    assert_eq!(
+        nodes[0].create_snapshot(hw, Bytes::new()),
+        Err(fjord_raft::SnapshotError::NotNewer)
+    );
+    nodes[0].propose(1, Bytes::from_static(b"after")).unwrap();
+
+    nodes.push(observer(9, 3, 7_000));
+    run_for(&mut nodes, 7_100, 8_000);
+    let joined = &nodes[3];
+    assert_eq!(joined.log().latest_snapshot(), Some(id));
+    assert_eq!(
+        joined.log().snapshot_state().as_deref(),
+        Some(&b"state at 11"[..]),
+        "downloaded in 7-byte chunks"
+    );
+    assert_eq!(joined.log().end_offset(), 12, "then fetched what follows");
+    assert_eq!(joined.high_watermark(), 12);
+    assert_eq!(joined.voters(), &voters(3));
+}
+
+#[test]
+fn voter_changes_follow_kip_853s_rules() {
+    use fjord_raft::VoterChangeError as E;
+    let mut nodes = cluster(3);
+    nodes[0].tick(5_000);
+    // Deliver the votes only: the leader has committed nothing in its epoch yet.
+    for _ in 0..2 {
+        let out = sends(&nodes[0].take_actions());
+        for (to, m) in out {
+            nodes[(to - 1) as usize].receive(1, m);
+        }
+        for i in 1..3 {
+            for (_, m) in sends(&nodes[i].take_actions()) {
+                if matches!(m, Message::VoteResponse { .. }) {
+                    nodes[0].receive(i as NodeId + 1, m);
+                }
+            }
+        }
+    }
+    assert!(nodes[0].is_leader());
+    assert_eq!(
+        nodes[0].add_voter(9, Bytes::new()),
+        Err(E::ChangeInProgress),
+        "nothing committed in the leader's epoch yet"
+    );
+    run_for(&mut nodes, 5_100, 6_000);
+    assert_eq!(nodes[0].add_voter(9, Bytes::new()), Err(E::NotCaughtUp));
+    assert_eq!(nodes[0].add_voter(2, Bytes::new()), Err(E::DuplicateVoter));
+    assert_eq!(
+        nodes[0].remove_voter(7, Bytes::new()),
+        Err(E::VoterNotFound)
+    );
+    assert!(matches!(
+        nodes[1].add_voter(9, Bytes::new()),
+        Err(E::NotLeader(_))
+    ));
+    nodes.push(observer(9, 3, 6_000));
+    run_for(&mut nodes, 6_100, 7_000);
+    let at = nodes[0].add_voter(9, Bytes::new()).expect("caught up");
+    assert_eq!(nodes[0].voters(), &[1, 2, 3, 9].into(), "in force at once");
+    assert_eq!(
+        nodes[0].remove_voter(2, Bytes::new()),
+        Err(E::ChangeInProgress),
+        "one change at a time"
+    );
+    run_for(&mut nodes, 7_100, 8_000);
+    assert!(nodes[0].high_watermark() > at);
+    for n in &nodes {
+        assert_eq!(n.voters(), &[1, 2, 3, 9].into(), "node {}", n.id());
+    }
+    nodes[0]
+        .remove_voter(2, Bytes::new())
+        .expect("the add is committed");
+    run_for(&mut nodes, 8_100, 9_000);
+    for n in &nodes {
+        assert_eq!(n.voters(), &[1, 3, 9].into(), "node {}", n.id());
+    }
+}
+
+#[test]
+fn a_leader_that_removes_itself_resigns_once_committed() {
+    let mut nodes = cluster(3);
+    run_for(&mut nodes, 5_000, 6_000);
+    assert!(nodes[0].is_leader());
+    let at = nodes[0].remove_voter(1, Bytes::new()).expect("allowed");
+    assert!(nodes[0].is_leader(), "it leads until the change commits");
+    // Without node 1, a majority of {2, 3} is both of them.
+    nodes[1].tick(6_050);
+    settle(&mut nodes);
+    assert!(
+        nodes[0].is_leader(),
+        "node 3 has not fetched the change yet"
+    );
+    assert!(nodes[0].high_watermark() <= at);
+    run_for(&mut nodes, 6_100, 9_000);
+    let leaders: Vec<NodeId> = nodes
+        .iter()
+        .filter(|n| n.is_leader())
+        .map(|n| n.id())
+        .collect();
+    assert_eq!(leaders.len(), 1);
+    assert_ne!(leaders[0], 1, "node 1 handed over");
+    assert!(nodes.iter().all(|n| n.voters() == &[2, 3].into()));
+    assert!(
+        matches!(nodes[0].role(), Role::Follower { .. }),
+        "node 1 follows as an observer"
+    );
+    assert_eq!(nodes[0].high_watermark(), nodes[1].high_watermark());
 }

@@ -5,12 +5,20 @@
 //! - a committed entry never changes or disappears, and every node's committed prefix agrees;
 //! - a node's high watermark never goes back while it stays up.
 //!
+//! Nodes also take snapshots of their committed prefix at random (the log is cleaned below
+//! them, so lagging nodes must download one), and leaders add and remove voters, themselves
+//! included (KIP-853). A node's committed prefix is its snapshot's entries plus its log below
+//! the high watermark.
+//!
 //! After the faults stop, a leader is elected, a new proposal commits, and every live node
 //! converges. `cargo test` runs `DEFAULT_SEEDS` seeds. `FJORD_SIM_SEEDS=N cargo test -p
 //! fjord-raft --test simulation -- --ignored` runs N; `FJORD_SIM_SEED=S` replays one seed.
 
-use bytes::Bytes;
-use fjord_raft::{Action, Entry, MemLog, Message, NodeId, QuorumState, RaftConfig, RaftNode};
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use fjord_raft::{
+    Action, Entry, EntryKind, MemLog, Message, NodeId, QuorumState, RaftConfig, RaftLog, RaftNode,
+    SnapshotId, VoterChangeError,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 const DEFAULT_SEEDS: u64 = 2_000;
@@ -44,6 +52,7 @@ fn config() -> RaftConfig {
         fetch_idle_ms: 50,
         request_timeout_ms: 100,
         max_fetch_entries: 8,
+        max_snapshot_chunk: 256,
     }
 }
 
@@ -56,6 +65,76 @@ struct SimNode {
     down_until: i64,
     incarnation: u32,
     last_hw: i64,
+    /// The entries decoded from the node's latest snapshot.
+    snapshot_entries: Option<(SnapshotId, Vec<Entry>)>,
+    /// The snapshot the node itself took last.
+    created: Option<SnapshotId>,
+    /// The node's latest snapshot when last checked.
+    seen: Option<SnapshotId>,
+}
+
+/// What the seeds exercised, so a test can tell the features were reached.
+#[derive(Debug, Default, Clone, Copy)]
+struct Stats {
+    snapshots_taken: u64,
+    snapshots_loaded: u64,
+    voters_added: u64,
+    voters_removed: u64,
+    leaders_removed: u64,
+}
+
+/// The simulated state machine's snapshot: the committed entries themselves.
+fn encode_entries(entries: &[Entry]) -> Bytes {
+    let mut b = BytesMut::new();
+    for e in entries {
+        b.put_i64(e.offset);
+        b.put_u32(e.records);
+        b.put_i32(e.epoch);
+        match &e.kind {
+            EntryKind::Data => b.put_u8(0),
+            EntryKind::LeaderChange { leader } => {
+                b.put_u8(1);
+                b.put_i32(*leader);
+            }
+            EntryKind::Voters(v) => {
+                b.put_u8(2);
+                b.put_u32(v.len() as u32);
+                v.iter().for_each(|id| b.put_i32(*id));
+            }
+        }
+        b.put_u32(e.data.len() as u32);
+        b.put_slice(&e.data);
+    }
+    b.freeze()
+}
+
+fn decode_entries(mut b: Bytes) -> Vec<Entry> {
+    let mut out = Vec::new();
+    while b.has_remaining() {
+        let offset = b.get_i64();
+        let records = b.get_u32();
+        let epoch = b.get_i32();
+        let kind = match b.get_u8() {
+            0 => EntryKind::Data,
+            1 => EntryKind::LeaderChange {
+                leader: b.get_i32(),
+            },
+            _ => {
+                let n = b.get_u32();
+                EntryKind::Voters((0..n).map(|_| b.get_i32()).collect())
+            }
+        };
+        let len = b.get_u32() as usize;
+        let data = b.split_to(len);
+        out.push(Entry {
+            offset,
+            records,
+            epoch,
+            kind,
+            data,
+        });
+    }
+    out
 }
 
 struct InFlight {
@@ -73,6 +152,8 @@ struct Faults {
     crash: u64,
     partition: u64,
     resign: u64,
+    snapshot: u64,
+    reconfigure: u64,
 }
 
 const CALM: Faults = Faults {
@@ -82,6 +163,8 @@ const CALM: Faults = Faults {
     crash: 0,
     partition: 0,
     resign: 0,
+    snapshot: 0,
+    reconfigure: 0,
 };
 
 struct Sim {
@@ -96,13 +179,15 @@ struct Sim {
     leaders: BTreeMap<i32, NodeId>,
     committed: Vec<Entry>,
     proposals: u64,
+    voter_changes: u64,
+    stats: Stats,
 }
 
 impl Sim {
     fn new(seed: u64) -> Sim {
         let mut rng = Rng(seed);
         let voter_count = [1, 3, 3, 5][rng.below(4) as usize];
-        let observers = rng.below(2) as i32;
+        let observers = rng.below(3) as i32;
         let voters: BTreeSet<NodeId> = (1..=voter_count).collect();
         let nodes = (1..=voter_count + observers)
             .map(|id| SimNode {
@@ -121,6 +206,9 @@ impl Sim {
                 down_until: 0,
                 incarnation: 0,
                 last_hw: 0,
+                snapshot_entries: None,
+                created: None,
+                seen: None,
             })
             .collect();
         Sim {
@@ -135,6 +223,8 @@ impl Sim {
             leaders: BTreeMap::new(),
             committed: Vec::new(),
             proposals: 0,
+            voter_changes: 0,
+            stats: Stats::default(),
         }
     }
 
@@ -143,13 +233,15 @@ impl Sim {
         for n in &self.nodes {
             match &n.core {
                 Some(c) => nodes.push_str(&format!(
-                    "\n  node {}: epoch {} leader {:?} role {:?} hw {} log end {} persisted {:?}",
+                    "\n  node {}: epoch {} leader {:?} role {:?} voters {:?} hw {} log {}..{} persisted {:?}",
                     n.id,
                     c.epoch(),
                     c.leader(),
                     c.role(),
+                    c.voters(),
                     c.high_watermark(),
-                    c.log().entries().len(),
+                    c.log().start_offset(),
+                    c.log().end_offset(),
                     n.persisted
                 )),
                 None => nodes.push_str(&format!("\n  node {}: down until {}", n.id, n.down_until)),
@@ -256,15 +348,54 @@ impl Sim {
             }
             let i = self.index_of(m.to);
             if let Some(core) = self.nodes[i].core.as_mut() {
+                if trace_node().is_some_and(|t| t == m.from || t == m.to) {
+                    eprintln!("{} ms: {} -> {}: {:?}", self.now, m.from, m.to, m.message);
+                }
                 core.receive(m.from, m.message);
                 self.dispatch(i, faults);
             }
         }
+        let ids: Vec<NodeId> = self.nodes.iter().map(|n| n.id).collect();
         for i in 0..self.nodes.len() {
-            if let Some(core) = self.nodes[i].core.as_mut() {
+            let node = &mut self.nodes[i];
+            if let Some(core) = node.core.as_mut() {
                 core.tick(self.now);
                 if propose && core.is_leader() && self.rng.chance(faults.resign) {
                     core.resign();
+                }
+                if propose && self.rng.chance(faults.snapshot) {
+                    // Any node may snapshot its committed prefix.
+                    let hw = core.high_watermark();
+                    if hw > core.log().start_offset() {
+                        let state =
+                            encode_entries(&committed_view(core, &mut node.snapshot_entries));
+                        match core.create_snapshot(hw, state) {
+                            Ok(id) => {
+                                node.created = Some(id);
+                                self.stats.snapshots_taken += 1;
+                            }
+                            Err(e) => {
+                                return Err(self.fail(format!("snapshot at {hw} refused: {e:?}")))
+                            }
+                        }
+                    }
+                }
+                if propose && core.is_leader() && self.rng.chance(faults.reconfigure) {
+                    let pick = ids[self.rng.below(ids.len() as u64) as usize];
+                    self.voter_changes += 1;
+                    let data = Bytes::from(format!("v{}", self.voter_changes));
+                    let outcome = if core.voters().contains(&pick) {
+                        core.remove_voter(pick, data)
+                    } else {
+                        core.add_voter(pick, data)
+                    };
+                    match outcome {
+                        Ok(_)
+                        | Err(VoterChangeError::ChangeInProgress)
+                        | Err(VoterChangeError::NotCaughtUp)
+                        | Err(VoterChangeError::LastVoter) => {}
+                        Err(e) => return Err(self.fail(format!("voter change refused: {e:?}"))),
+                    }
                 }
                 if propose && core.is_leader() && self.rng.chance(300) {
                     self.proposals += 1;
@@ -295,6 +426,7 @@ impl Sim {
             }
         }
         for i in 0..self.nodes.len() {
+            let mut cache = self.nodes[i].snapshot_entries.take();
             let Some(core) = &self.nodes[i].core else {
                 continue;
             };
@@ -306,7 +438,7 @@ impl Sim {
                 )));
             }
             let entries = core.log().entries();
-            let end = entries.last().map_or(0, Entry::next_offset);
+            let end = core.log().end_offset();
             if end < hw {
                 return Err(self.fail(format!(
                     "node {} high watermark {hw} is past its log end {end}",
@@ -316,30 +448,60 @@ impl Sim {
             // The committed entries: those that end at or below the high watermark, which must
             // fall on a batch boundary.
             let upto = entries.partition_point(|e| e.next_offset() <= hw);
-            if entries[..upto].last().map_or(0, Entry::next_offset) != hw {
+            let start = core.log().start_offset();
+            if entries[..upto].last().map_or(start, Entry::next_offset) != hw {
                 return Err(self.fail(format!(
                     "node {} high watermark {hw} splits a batch",
                     self.nodes[i].id
                 )));
             }
-            let mine = &entries[..upto];
-            let shared = mine.len().min(self.committed.len());
-            if mine[..shared] != self.committed[..shared] {
+            let latest = core.log().latest_snapshot();
+            let from_snapshot = snapshot_entries(core, &mut cache);
+            let mine = || from_snapshot.iter().chain(&entries[..upto]);
+            if mine().last().map_or(0, Entry::next_offset) != hw {
+                return Err(self.fail(format!(
+                    "node {}: its snapshot and log do not add up to its high watermark {hw}",
+                    self.nodes[i].id
+                )));
+            }
+            if !mine().zip(&self.committed).all(|(a, b)| a == b) {
                 return Err(self.fail(format!(
                     "node {} disagrees with the committed prefix below {hw}",
                     self.nodes[i].id
                 )));
             }
-            if mine.len() > self.committed.len() {
-                let new: Vec<Entry> = mine[self.committed.len()..].to_vec();
-                self.committed.extend(new);
-            }
+            let new: Vec<Entry> = mine().skip(self.committed.len()).cloned().collect();
+            self.committed.extend(new);
             self.nodes[i].last_hw = hw;
+            self.nodes[i].snapshot_entries = cache;
+            if latest != self.nodes[i].seen {
+                if latest != self.nodes[i].created {
+                    self.stats.snapshots_loaded += 1;
+                }
+                self.nodes[i].seen = latest;
+            }
         }
         Ok(())
     }
 
-    fn run(mut self) -> Result<(), String> {
+    /// Counts the committed voter changes.
+    fn count_voter_changes(&mut self) {
+        let mut voters = self.voters.clone();
+        for e in &self.committed {
+            if let EntryKind::Voters(next) = &e.kind {
+                self.stats.voters_added += next.difference(&voters).count() as u64;
+                for gone in voters.difference(next) {
+                    self.stats.voters_removed += 1;
+                    if self.leaders.get(&e.epoch) == Some(gone) {
+                        self.stats.leaders_removed += 1;
+                    }
+                }
+                voters = next.clone();
+            }
+        }
+    }
+
+    fn run(mut self) -> Result<Stats, String> {
         let faults = Faults {
             drop: self.rng.below(150),
             duplicate: self.rng.below(100),
@@ -347,6 +509,8 @@ impl Sim {
             crash: self.rng.below(8),
             partition: self.rng.below(20),
             resign: self.rng.below(4),
+            snapshot: self.rng.below(10),
+            reconfigure: self.rng.below(30),
         };
         for _ in 0..FAULT_STEPS {
             self.step(&faults, true)?;
@@ -401,19 +565,66 @@ impl Sim {
                 )));
             }
         }
-        Ok(())
+        self.count_voter_changes();
+        Ok(self.stats)
     }
 }
 
-fn run_seeds(seeds: impl Iterator<Item = u64>) {
+/// `FJORD_SIM_TRACE=id` prints every message to or from that node (with a replayed seed).
+fn trace_node() -> Option<NodeId> {
+    std::env::var("FJORD_SIM_TRACE").ok()?.parse().ok()
+}
+
+/// The entries a node's latest snapshot holds (decoded once per snapshot into `cache`).
+fn snapshot_entries<'a>(
+    core: &RaftNode<MemLog>,
+    cache: &'a mut Option<(SnapshotId, Vec<Entry>)>,
+) -> &'a [Entry] {
+    let Some(id) = core.log().latest_snapshot() else {
+        return &[];
+    };
+    if cache.as_ref().is_none_or(|(cached, _)| *cached != id) {
+        let state = core.log().snapshot_state().expect("a snapshot has a state");
+        *cache = Some((id, decode_entries(state)));
+    }
+    &cache.as_ref().expect("cached").1
+}
+
+/// A node's committed entries: its snapshot's, then its log's below the high watermark.
+fn committed_view(
+    core: &RaftNode<MemLog>,
+    cache: &mut Option<(SnapshotId, Vec<Entry>)>,
+) -> Vec<Entry> {
+    let mut view = snapshot_entries(core, cache).to_vec();
+    let hw = core.high_watermark();
+    view.extend(
+        core.log()
+            .entries()
+            .iter()
+            .take_while(|e| e.next_offset() <= hw)
+            .cloned(),
+    );
+    view
+}
+
+fn run_seeds(seeds: impl Iterator<Item = u64>) -> Stats {
     let mut count = 0;
+    let mut total = Stats::default();
     for seed in seeds {
-        if let Err(e) = Sim::new(seed).run() {
-            panic!("{e}");
+        match Sim::new(seed).run() {
+            Ok(s) => {
+                total.snapshots_taken += s.snapshots_taken;
+                total.snapshots_loaded += s.snapshots_loaded;
+                total.voters_added += s.voters_added;
+                total.voters_removed += s.voters_removed;
+                total.leaders_removed += s.leaders_removed;
+            }
+            Err(e) => panic!("{e}"),
         }
         count += 1;
     }
-    eprintln!("{count} seeds passed");
+    eprintln!("{count} seeds passed: {total:?}");
+    total
 }
 
 #[test]
@@ -425,7 +636,12 @@ fn simulated_clusters_stay_safe_and_recover() {
         run_seeds(std::iter::once(seed));
         return;
     }
-    run_seeds(0..DEFAULT_SEEDS);
+    let stats = run_seeds(0..DEFAULT_SEEDS);
+    // The faults must have reached what they are meant to test.
+    assert!(stats.snapshots_loaded >= 100, "{stats:?}");
+    assert!(stats.voters_added >= 100, "{stats:?}");
+    assert!(stats.voters_removed >= 100, "{stats:?}");
+    assert!(stats.leaders_removed >= 20, "{stats:?}");
 }
 
 #[test]
