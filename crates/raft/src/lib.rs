@@ -3,8 +3,12 @@
 //! replicates by Fetch (KIP-595), with snapshots (KIP-630) and dynamic voters (KIP-853), so it can be driven by a seeded simulation as well as by
 //! the tokio driver.
 
+pub mod control;
 pub mod log;
+pub mod metadata_log;
 pub mod node;
+pub mod quorum_file;
+pub mod snapshot_file;
 pub mod types;
 
 pub use log::{InvalidSnapshot, MemLog, RaftLog};

@@ -1,0 +1,409 @@
+//! The `__cluster_metadata` log on disk: [`RaftLog`] over fjord-log's partition log, with
+//! snapshot files beside the segments. Every voter set the log holds (VotersRecord batches and
+//! the snapshot's) is kept with its endpoints, so the driver can reach the voters.
+//!
+//! The core's calls cannot fail; a disk error here is fatal to the node (as in Kafka, where a
+//! metadata log dir failure halts the process): the first one is kept in [`MetadataLog::failure`]
+//! and the driver stops on it. Until then every answer is consistent with the disk.
+
+use crate::control::{self, VoterSet};
+use crate::log::{InvalidSnapshot, RaftLog};
+use crate::snapshot_file;
+use crate::types::{Entry, EntryKind, NodeId, SnapshotId};
+use bytes::Bytes;
+use fjord_log::partition_log::load::Checkpointed;
+use fjord_log::{LogConfig, PartitionLog};
+use fjord_protocol::records::{RecordBatch, RecordBatches};
+use std::collections::{BTreeMap, BTreeSet};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+/// The metadata topic's name.
+pub const METADATA_TOPIC: &str = "__cluster_metadata";
+/// The metadata topic's id (Kafka's `Uuid.METADATA_TOPIC_ID`).
+pub const METADATA_TOPIC_ID: fjord_protocol::Uuid = fjord_protocol::Uuid::from_u128(1);
+/// The largest batch the metadata log takes (Kafka's KRaft limit, 8 MiB).
+pub const MAX_BATCH_BYTES: usize = 8 * 1024 * 1024;
+/// The most bytes one read of the log returns.
+const READ_BYTES: usize = 1024 * 1024;
+
+/// The latest snapshot on disk.
+#[derive(Debug, Clone)]
+struct SnapshotFile {
+    id: SnapshotId,
+    path: PathBuf,
+    size: u64,
+    voters: Option<VoterSet>,
+}
+
+/// The metadata log.
+#[derive(Debug)]
+pub struct MetadataLog {
+    dir: PathBuf,
+    log: PartitionLog,
+    snapshot: Option<SnapshotFile>,
+    /// Voter sets held by log batches, by offset.
+    voter_sets: BTreeMap<i64, VoterSet>,
+    /// The configured voters (`controller.quorum.voters`), when static.
+    static_voters: VoterSet,
+    failure: Option<String>,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The partition log configuration of the metadata log: no retention but snapshots.
+pub fn metadata_log_config() -> LogConfig {
+    LogConfig {
+        retention_ms: -1,
+        retention_bytes: -1,
+        max_message_bytes: MAX_BATCH_BYTES,
+        file_delete_delay_ms: 0,
+        ..LogConfig::default()
+    }
+}
+
+impl MetadataLog {
+    /// Opens (or creates) the log in `dir` (`<metadata.log.dir>/__cluster_metadata-0`):
+    /// recovers the segments, finds the latest snapshot (removing partial and older ones), and
+    /// drops the log below it.
+    pub fn open(dir: &Path, static_voters: VoterSet) -> Result<MetadataLog, String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let (log, _) =
+            PartitionLog::open(dir, metadata_log_config(), Checkpointed::default(), false)
+                .map_err(|e| e.to_string())?;
+        let ids = snapshot_file::list(dir).map_err(|e| e.to_string())?;
+        let mut snapshot = None;
+        if let Some(&id) = ids.last() {
+            let path = dir.join(snapshot_file::file_name(id));
+            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let parsed =
+                snapshot_file::parse(&Bytes::from(bytes.clone())).map_err(|e| e.to_string())?;
+            snapshot = Some(SnapshotFile {
+                id,
+                path,
+                size: bytes.len() as u64,
+                voters: parsed.voters,
+            });
+            for old in &ids[..ids.len() - 1] {
+                let p = dir.join(snapshot_file::file_name(*old));
+                std::fs::remove_file(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            }
+        }
+        let mut me = MetadataLog {
+            dir: dir.to_path_buf(),
+            log,
+            snapshot,
+            voter_sets: BTreeMap::new(),
+            static_voters,
+            failure: None,
+        };
+        if let Some(id) = me.snapshot.as_ref().map(|s| s.id) {
+            me.clean_below(id.end_offset)
+                .map_err(|e| format!("cleaning below snapshot {id:?}: {e}"))?;
+        }
+        let mut at = me.log.log_start_offset();
+        loop {
+            let batches = me.read_batches(at).map_err(|e| e.to_string())?;
+            let Some(last) = batches.last() else { break };
+            at = last.next_offset();
+            for b in batches {
+                if let Some(v) = control::batch_voters(&b).map_err(|e| e.to_string())? {
+                    me.voter_sets.insert(b.base_offset(), v);
+                }
+            }
+        }
+        Ok(me)
+    }
+
+    /// The first disk error, after which the node must stop.
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
+    fn fail(&mut self, what: &str, e: impl std::fmt::Display) {
+        if self.failure.is_none() {
+            tracing::error!(dir = %self.dir.display(), "metadata log: {what}: {e}");
+            self.failure = Some(format!("{what}: {e}"));
+        }
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The voter set in force with endpoints: the log's latest, else the snapshot's, else the
+    /// static one.
+    pub fn voter_set(&self) -> &VoterSet {
+        self.voter_sets
+            .values()
+            .next_back()
+            .or(self.snapshot.as_ref().and_then(|s| s.voters.as_ref()))
+            .unwrap_or(&self.static_voters)
+    }
+
+    /// True when the voters come from the log or a snapshot (kraft.version 1), not from
+    /// `controller.quorum.voters`.
+    pub fn has_dynamic_voters(&self) -> bool {
+        !self.voter_sets.is_empty() || self.snapshot.as_ref().is_some_and(|s| s.voters.is_some())
+    }
+
+    /// The voter set in force just below `offset`.
+    fn voter_set_at(&self, offset: i64) -> VoterSet {
+        self.voter_sets
+            .range(..offset)
+            .next_back()
+            .map(|(_, v)| v.clone())
+            .or_else(|| self.snapshot.as_ref().and_then(|s| s.voters.clone()))
+            .unwrap_or_else(|| self.static_voters.clone())
+    }
+
+    /// The state the latest snapshot holds (the state machine's batches), read from disk.
+    pub fn snapshot_state(&self) -> Result<Option<(SnapshotId, Bytes)>, String> {
+        let Some(s) = &self.snapshot else {
+            return Ok(None);
+        };
+        let bytes = std::fs::read(&s.path).map_err(|e| format!("{}: {e}", s.path.display()))?;
+        let parsed = snapshot_file::parse(&Bytes::from(bytes)).map_err(|e| e.to_string())?;
+        Ok(Some((s.id, parsed.state)))
+    }
+
+    /// Sets the high watermark the partition log keeps (it bounds cleaning).
+    pub fn set_high_watermark(&self, hw: i64) {
+        self.log.set_high_watermark(hw);
+    }
+
+    fn read_batches(&self, from: i64) -> Result<Vec<RecordBatch>, fjord_log::LogError> {
+        if from >= self.log.log_end_offset() {
+            return Ok(Vec::new());
+        }
+        let info = self.log.read(from, READ_BYTES, None, true)?;
+        let mut out = Vec::new();
+        for b in RecordBatches::new(info.records) {
+            out.push(b.map_err(|e| fjord_log::LogError::CorruptRecord(e.to_string()))?);
+        }
+        Ok(out)
+    }
+
+    /// Drops the log below `offset` (a snapshot's end), or empties it there when it is shorter.
+    fn clean_below(&mut self, offset: i64) -> Result<(), fjord_log::LogError> {
+        if self.log.log_end_offset() < offset {
+            self.log.truncate_fully_and_start_at(offset)?;
+            self.voter_sets.clear();
+        } else if self.log.log_start_offset() < offset {
+            self.log
+                .set_high_watermark(offset.max(self.log.high_watermark()));
+            self.log.delete_records(offset)?;
+            self.log.apply_retention(now_ms())?;
+            self.log.delete_expired_files(i64::MAX)?;
+            self.voter_sets = self.voter_sets.split_off(&offset);
+        }
+        Ok(())
+    }
+
+    fn remove_snapshots_before(&mut self, id: SnapshotId) {
+        match snapshot_file::list(&self.dir) {
+            Ok(ids) => {
+                for old in ids.into_iter().filter(|o| *o < id) {
+                    let p = self.dir.join(snapshot_file::file_name(old));
+                    if let Err(e) = std::fs::remove_file(&p) {
+                        self.fail("removing an old snapshot", e);
+                    }
+                }
+            }
+            Err(e) => self.fail("listing snapshots", e),
+        }
+    }
+
+    fn set_snapshot(&mut self, id: SnapshotId, path: PathBuf, size: u64, voters: Option<VoterSet>) {
+        self.snapshot = Some(SnapshotFile {
+            id,
+            path,
+            size,
+            voters,
+        });
+        self.remove_snapshots_before(id);
+    }
+}
+
+impl RaftLog for MetadataLog {
+    fn start_offset(&self) -> i64 {
+        self.log.log_start_offset()
+    }
+
+    fn end_offset(&self) -> i64 {
+        self.log.log_end_offset()
+    }
+
+    fn last_epoch(&self) -> i32 {
+        if self.log.log_end_offset() > self.log.log_start_offset() {
+            if let Some(e) = self.log.latest_epoch() {
+                return e;
+            }
+        }
+        self.snapshot.as_ref().map_or(0, |s| s.id.epoch)
+    }
+
+    fn end_offset_for_epoch(&self, epoch: i32) -> (i32, i64) {
+        let entries = self.log.epoch_entries();
+        let end = self.log.log_end_offset();
+        let has_entries = end > self.log.log_start_offset();
+        if has_entries {
+            if let Some(i) = entries.iter().rposition(|e| e.epoch <= epoch) {
+                let found = entries[i].epoch;
+                let until = entries.get(i + 1).map_or(end, |n| n.start_offset);
+                return (found, until);
+            }
+        }
+        match &self.snapshot {
+            Some(s) if s.id.epoch <= epoch => (s.id.epoch, self.log.log_start_offset()),
+            _ => (0, 0),
+        }
+    }
+
+    fn append(&mut self, entries: &[Entry]) {
+        if self.failure.is_some() {
+            return;
+        }
+        for e in entries {
+            let data = match (&e.kind, e.data.is_empty()) {
+                (EntryKind::LeaderChange { leader }, true) => {
+                    let voters: BTreeSet<NodeId> = self.voter_set().keys().copied().collect();
+                    control::leader_change_batch(e.offset, e.epoch, *leader, &voters, now_ms())
+                }
+                _ => e.data.clone(),
+            };
+            match self.log.append_as_leader(data.clone(), e.epoch, now_ms()) {
+                Ok(info) if info.first_offset == e.offset => {}
+                Ok(info) => {
+                    self.fail(
+                        "append",
+                        format!("entry at {} landed at {}", e.offset, info.first_offset),
+                    );
+                    return;
+                }
+                Err(err) => {
+                    self.fail("append", err);
+                    return;
+                }
+            }
+            if let EntryKind::Voters(_) = e.kind {
+                match RecordBatch::new(data).map(|b| control::batch_voters(&b)) {
+                    Ok(Ok(Some(v))) => {
+                        self.voter_sets.insert(e.offset, v);
+                    }
+                    Ok(Ok(None)) => self.fail("append", "a voters entry without a VotersRecord"),
+                    Ok(Err(err)) | Err(err) => self.fail("append", err),
+                }
+            }
+        }
+    }
+
+    fn truncate_to(&mut self, offset: i64) {
+        if self.failure.is_some() {
+            return;
+        }
+        match self.log.truncate_to(offset) {
+            Ok(end) => {
+                self.voter_sets.split_off(&end);
+            }
+            Err(e) => self.fail("truncate", e),
+        }
+    }
+
+    fn read(&self, from: i64, max: usize) -> Vec<Entry> {
+        let from = from.max(self.log.log_start_offset());
+        match self.read_batches(from) {
+            Ok(batches) => batches
+                .into_iter()
+                .take(max)
+                .map_while(|b| control::entry_of(b).ok())
+                .collect(),
+            Err(e) => {
+                tracing::error!(dir = %self.dir.display(), "metadata log read at {from}: {e}");
+                Vec::new()
+            }
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.failure.is_none() {
+            if let Err(e) = self.log.flush() {
+                self.fail("flush", e);
+            }
+        }
+    }
+
+    fn flushed_end_offset(&self) -> i64 {
+        self.log.recovery_point()
+    }
+
+    fn latest_snapshot(&self) -> Option<SnapshotId> {
+        self.snapshot.as_ref().map(|s| s.id)
+    }
+
+    fn snapshot_voters(&self) -> Option<BTreeSet<NodeId>> {
+        let voters = self.snapshot.as_ref()?.voters.as_ref()?;
+        Some(voters.keys().copied().collect())
+    }
+
+    fn read_snapshot(&self, id: SnapshotId, position: u64, max: usize) -> Option<(u64, Bytes)> {
+        let s = self.snapshot.as_ref().filter(|s| s.id == id)?;
+        let len = max.min(s.size.saturating_sub(position) as usize);
+        let mut buf = vec![0u8; len];
+        let f = std::fs::File::open(&s.path).ok()?;
+        f.read_exact_at(&mut buf, position).ok()?;
+        Some((s.size, Bytes::from(buf)))
+    }
+
+    fn create_snapshot(&mut self, id: SnapshotId, voters: &BTreeSet<NodeId>, state: Bytes) {
+        if self.failure.is_some() {
+            return;
+        }
+        let with_endpoints = self.voter_set_at(id.end_offset);
+        let recorded = if self.has_dynamic_voters() {
+            let mut v = with_endpoints;
+            v.retain(|id, _| voters.contains(id));
+            Some(v)
+        } else {
+            None
+        };
+        let bytes = match snapshot_file::build(recorded.as_ref(), &state, now_ms()) {
+            Ok(b) => b,
+            Err(e) => return self.fail("building a snapshot", e),
+        };
+        let path = match snapshot_file::write(&self.dir, id, &bytes) {
+            Ok(p) => p,
+            Err(e) => return self.fail("writing a snapshot", e),
+        };
+        self.set_snapshot(id, path, bytes.len() as u64, recorded);
+        if let Err(e) = self.clean_below(id.end_offset) {
+            self.fail("cleaning below a snapshot", e);
+        }
+    }
+
+    fn install_snapshot(&mut self, id: SnapshotId, bytes: Bytes) -> Result<(), InvalidSnapshot> {
+        let parsed = snapshot_file::parse(&bytes).map_err(|e| InvalidSnapshot(e.to_string()))?;
+        if self.failure.is_some() {
+            return Err(InvalidSnapshot("the metadata log has failed".into()));
+        }
+        let path = match snapshot_file::write(&self.dir, id, &bytes) {
+            Ok(p) => p,
+            Err(e) => {
+                self.fail("writing a downloaded snapshot", &e);
+                return Err(InvalidSnapshot(e.to_string()));
+            }
+        };
+        if let Err(e) = self.log.truncate_fully_and_start_at(id.end_offset) {
+            self.fail("emptying the log for a snapshot", &e);
+            return Err(InvalidSnapshot(e.to_string()));
+        }
+        self.voter_sets.clear();
+        self.set_snapshot(id, path, bytes.len() as u64, parsed.voters);
+        Ok(())
+    }
+}

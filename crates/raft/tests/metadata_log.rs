@@ -1,0 +1,134 @@
+//! The metadata log on disk: entries as record batches, voter sets with endpoints, snapshots
+//! that clean the log below them, and everything surviving a reopen.
+
+use bytes::Bytes;
+use fjord_protocol::records::{Compression, RecordBatchBuilder};
+use fjord_protocol::Uuid;
+use fjord_raft::control::{self, Endpoint, VoterInfo, VoterSet};
+use fjord_raft::metadata_log::MetadataLog;
+use fjord_raft::{Entry, EntryKind, RaftLog, SnapshotId};
+
+fn voters(ids: &[i32]) -> VoterSet {
+    ids.iter()
+        .map(|&id| {
+            (
+                id,
+                VoterInfo {
+                    id,
+                    directory_id: Uuid::from_u128(id as u128 + 100),
+                    endpoints: vec![Endpoint {
+                        name: "CONTROLLER".into(),
+                        host: "127.0.0.1".into(),
+                        port: 9000 + id as u16,
+                    }],
+                },
+            )
+        })
+        .collect()
+}
+
+fn data(records: u32) -> Bytes {
+    let mut b = RecordBatchBuilder::new(Compression::None);
+    for i in 0..records {
+        b.append(1_000, Some(b"k"), Some(format!("v{i}").as_bytes()), &[]);
+    }
+    b.build().unwrap()
+}
+
+fn entry(offset: i64, records: u32, epoch: i32, kind: EntryKind, data: Bytes) -> Entry {
+    Entry {
+        offset,
+        records,
+        epoch,
+        kind,
+        data,
+    }
+}
+
+#[test]
+fn entries_voters_and_snapshots_survive_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("__cluster_metadata-0");
+    let mut log = MetadataLog::open(&path, voters(&[1, 2, 3])).unwrap();
+    assert!(!log.has_dynamic_voters());
+    log.append(&[
+        entry(0, 1, 1, EntryKind::LeaderChange { leader: 1 }, Bytes::new()),
+        entry(1, 3, 1, EntryKind::Data, data(3)),
+        entry(
+            4,
+            2,
+            1,
+            EntryKind::Voters([1, 2, 3, 4].into()),
+            control::voters_batch(4, 1, &voters(&[1, 2, 3, 4]), true, 0),
+        ),
+        entry(6, 2, 2, EntryKind::LeaderChange { leader: 2 }, Bytes::new()),
+        entry(7, 2, 2, EntryKind::Data, data(2)),
+    ]);
+    assert_eq!(log.failure(), None);
+    assert_eq!(log.end_offset(), 9);
+    assert_eq!(log.last_epoch(), 2);
+    assert_eq!(log.end_offset_for_epoch(1), (1, 6));
+    assert_eq!(log.voter_set().len(), 4);
+    let read = log.read(2, 10);
+    assert_eq!(read.len(), 4, "from the batch holding offset 2");
+    assert_eq!(read[0].offset, 1);
+    assert_eq!(read[1].kind, EntryKind::Voters([1, 2, 3, 4].into()));
+    assert_eq!(read[2].kind, EntryKind::LeaderChange { leader: 2 });
+    log.flush();
+    assert_eq!(log.flushed_end_offset(), 9);
+
+    log.truncate_to(7);
+    assert_eq!(log.end_offset(), 7);
+    log.append(&[entry(7, 1, 3, EntryKind::Data, data(1))]);
+    log.flush();
+
+    let id = SnapshotId {
+        end_offset: 6,
+        epoch: 1,
+    };
+    log.set_high_watermark(8);
+    log.create_snapshot(id, &[1, 2, 3, 4].into(), data(2));
+    assert_eq!(log.failure(), None);
+    assert_eq!(log.start_offset(), 6);
+    assert_eq!(log.latest_snapshot(), Some(id));
+    assert_eq!(log.snapshot_voters(), Some([1, 2, 3, 4].into()));
+    assert_eq!(log.voter_set().len(), 4, "now from the snapshot");
+    drop(log);
+
+    let log = MetadataLog::open(&path, VoterSet::new()).unwrap();
+    assert_eq!((log.start_offset(), log.end_offset()), (6, 8));
+    assert_eq!(log.latest_snapshot(), Some(id));
+    assert_eq!(log.voter_set()[&4].endpoints[0].port, 9004);
+    assert_eq!(log.last_epoch(), 3);
+    assert_eq!(
+        log.end_offset_for_epoch(1),
+        (1, 6),
+        "the snapshot ends epoch 1"
+    );
+    let (_, state) = log.snapshot_state().unwrap().unwrap();
+    assert_eq!(state.len(), data(2).len());
+
+    // Another node downloads the snapshot in pieces and installs it.
+    let mut bytes = Vec::new();
+    let mut pos = 0;
+    while let Some((size, chunk)) = log.read_snapshot(id, pos, 50) {
+        bytes.extend_from_slice(&chunk);
+        pos += chunk.len() as u64;
+        if pos >= size {
+            break;
+        }
+    }
+    let other_path = dir.path().join("other");
+    let mut other = MetadataLog::open(&other_path, VoterSet::new()).unwrap();
+    other.append(&[entry(0, 1, 1, EntryKind::Data, data(1))]);
+    assert!(other
+        .install_snapshot(id, Bytes::from(bytes[..bytes.len() - 3].to_vec()))
+        .is_err());
+    other.install_snapshot(id, Bytes::from(bytes)).unwrap();
+    assert_eq!((other.start_offset(), other.end_offset()), (6, 6));
+    assert_eq!(other.last_epoch(), 1);
+    assert_eq!(other.snapshot_voters(), Some([1, 2, 3, 4].into()));
+    drop(other);
+    let other = MetadataLog::open(&other_path, VoterSet::new()).unwrap();
+    assert_eq!((other.start_offset(), other.end_offset()), (6, 6));
+}
