@@ -152,6 +152,11 @@ impl MetadataLog {
         !self.voter_sets.is_empty() || self.snapshot.as_ref().is_some_and(|s| s.voters.is_some())
     }
 
+    /// True when a VotersRecord is in the log itself (not only in the snapshot).
+    pub fn has_voters_in_log(&self) -> bool {
+        !self.voter_sets.is_empty()
+    }
+
     /// The voter set in force just below `offset`.
     fn voter_set_at(&self, offset: i64) -> VoterSet {
         self.voter_sets

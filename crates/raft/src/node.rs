@@ -20,8 +20,13 @@ pub struct RaftConfig {
     /// `controller.quorum.fetch.timeout.ms`: how long a follower waits for the leader, and a
     /// leader for a majority of fetches, before giving up on it.
     pub fetch_timeout_ms: i64,
-    /// How long a caught-up follower waits before fetching again (the leader's fetch max wait).
+    /// How long a caught-up follower waits before fetching again: 0 when the leader holds
+    /// fetches until there is something new (the driver), more in a simulation that answers
+    /// at once.
     pub fetch_idle_ms: i64,
+    /// `controller.quorum.retry.backoff.ms`: how long to wait before fetching again from a node
+    /// that no longer leads.
+    pub retry_backoff_ms: i64,
     /// How long a fetch may go unanswered before it is sent again.
     pub request_timeout_ms: i64,
     /// The most entries one fetch response carries.
@@ -36,6 +41,7 @@ impl Default for RaftConfig {
             election_timeout_ms: 1_000,
             fetch_timeout_ms: 2_000,
             fetch_idle_ms: 500,
+            retry_backoff_ms: 20,
             request_timeout_ms: 2_000,
             max_fetch_entries: 1_024,
             max_snapshot_chunk: 1 << 20,
@@ -700,6 +706,17 @@ impl<L: RaftLog> RaftNode<L> {
         Ok(self.append_voters(voters, data))
     }
 
+    /// Rewrites the voter set unchanged with new details in `data` (KIP-853 UpdateRaftVoter:
+    /// a voter's endpoints or supported versions), under the same rules as other changes.
+    pub fn update_voter(&mut self, replica: NodeId, data: Bytes) -> Result<i64, VoterChangeError> {
+        self.check_voter_change()?;
+        if !self.voters().contains(&replica) {
+            return Err(VoterChangeError::VoterNotFound);
+        }
+        let voters = self.voters().clone();
+        Ok(self.append_voters(voters, data))
+    }
+
     fn check_voter_change(&self) -> Result<(), VoterChangeError> {
         let Role::Leader { epoch_start, .. } = &self.role else {
             return Err(VoterChangeError::NotLeader(NotLeader {
@@ -892,7 +909,7 @@ impl<L: RaftLog> RaftNode<L> {
             return;
         }
         match chunk {
-            SnapshotChunk::Fenced => self.next_fetch_at = self.now + self.config.fetch_idle_ms,
+            SnapshotChunk::Fenced => self.next_fetch_at = self.now + self.config.retry_backoff_ms,
             SnapshotChunk::NotFound => {
                 // A newer snapshot replaced it: the next fetch learns which.
                 self.deadline = self.now + self.config.fetch_timeout_ms;
@@ -1237,7 +1254,7 @@ impl<L: RaftLog> RaftNode<L> {
             FetchResult::Fenced => {
                 // The node we follow no longer leads (it restarted or resigned): this is no
                 // sign of a live leader, so the fetch timeout keeps running.
-                self.next_fetch_at = self.now + self.config.fetch_idle_ms;
+                self.next_fetch_at = self.now + self.config.retry_backoff_ms;
             }
             FetchResult::Diverging {
                 epoch: diverging_epoch,

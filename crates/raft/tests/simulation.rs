@@ -50,6 +50,7 @@ fn config() -> RaftConfig {
         election_timeout_ms: 150,
         fetch_timeout_ms: 300,
         fetch_idle_ms: 50,
+        retry_backoff_ms: 50,
         request_timeout_ms: 100,
         max_fetch_entries: 8,
         max_snapshot_chunk: 256,

@@ -1,10 +1,15 @@
-//! The `fjord` binary: `fjord server` (this build prints its version; the broker and
-//! controller roles arrive with their issues) and the operator tools named after Kafka's
-//! scripts, starting with `kafka-dump-log`.
+//! The `fjord` binary: `fjord server` (the node), `fjord format` and `fjord random-uuid` (as
+//! `kafka-storage.sh`), and the operator tools named after Kafka's scripts.
 
+mod config;
+mod controller_listener;
 mod dump_log;
+mod format;
+mod server;
+mod tools;
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// fjord: a Kafka-compatible broker and KRaft controller.
@@ -17,24 +22,133 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the server (this build prints its version and the protocol it speaks).
-    Server,
+    /// Run a node: with no arguments, one node on the embedded default (data in ./fjord-data).
+    Server {
+        /// A server.properties file.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Override one configuration key (key=value); may be repeated.
+        #[arg(long = "override")]
+        overrides: Vec<String>,
+    },
+    /// Format the log directories of a node (as kafka-storage.sh format).
+    Format {
+        /// The node's server.properties.
+        #[arg(long, short = 'c')]
+        config: PathBuf,
+        /// Override one configuration key (key=value); may be repeated.
+        #[arg(long = "override")]
+        overrides: Vec<String>,
+        /// The cluster id (from `fjord random-uuid`).
+        #[arg(long, short = 't')]
+        cluster_id: String,
+        /// This controller is the only voter of a new dynamic quorum.
+        #[arg(long, short = 's', conflicts_with_all = ["initial_controllers", "no_initial_controllers"])]
+        standalone: bool,
+        /// The first voters of a dynamic quorum: id@host:port:directory-id,...
+        #[arg(long, short = 'I', conflicts_with = "no_initial_controllers")]
+        initial_controllers: Option<String>,
+        /// A controller that joins an existing dynamic quorum later (add-controller).
+        #[arg(long, short = 'N')]
+        no_initial_controllers: bool,
+        /// Skip directories that are already formatted.
+        #[arg(long, short = 'g')]
+        ignore_formatted: bool,
+    },
+    /// Print a new random id for a cluster or a directory.
+    #[command(name = "random-uuid")]
+    RandomUuid,
+    /// Describe or change the metadata quorum (as kafka-metadata-quorum.sh).
+    #[command(name = "kafka-metadata-quorum")]
+    KafkaMetadataQuorum(tools::metadata_quorum::Args),
     /// Print the batches and records of log segment files (as kafka-dump-log.sh).
     #[command(name = "kafka-dump-log")]
     KafkaDumpLog(dump_log::Args),
 }
 
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Server => {
-            println!("fjord {}", env!("CARGO_PKG_VERSION"));
-            println!(
-                "Kafka protocol: {} APIs generated from schemas/",
-                fjord_protocol::ApiKey::ALL.len()
-            );
+        Command::Server { config, overrides } => {
+            init_logging();
+            let (cfg, embedded) = match config {
+                Some(path) => match config::ServerConfig::load(&path, &overrides) {
+                    Ok(c) => (c, false),
+                    Err(e) => {
+                        eprintln!("fjord: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                },
+                None => {
+                    let mut values = config::ServerConfig::embedded_default();
+                    if !overrides.is_empty() {
+                        match config::ServerConfig::from_properties(values.values(), &overrides) {
+                            Ok(c) => values = c,
+                            Err(e) => {
+                                eprintln!("fjord: {e}");
+                                return ExitCode::FAILURE;
+                            }
+                        }
+                    }
+                    (values, true)
+                }
+            };
+            server::run(cfg, embedded)
+        }
+        Command::Format {
+            config,
+            overrides,
+            cluster_id,
+            standalone,
+            initial_controllers,
+            no_initial_controllers: _,
+            ignore_formatted,
+        } => {
+            let cfg = match config::ServerConfig::load(&config, &overrides) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let initial = if standalone {
+                format::InitialVoters::Standalone
+            } else if let Some(list) = initial_controllers {
+                match format::parse_initial_controllers(&list) {
+                    Ok(l) => format::InitialVoters::Listed(l),
+                    Err(e) => {
+                        eprintln!("--initial-controllers: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            } else {
+                format::InitialVoters::None
+            };
+            match format::format(&cfg, &cluster_id, &initial, ignore_formatted) {
+                Ok(lines) => {
+                    lines.iter().for_each(|l| println!("{l}"));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Command::RandomUuid => {
+            println!("{}", format::random_uuid());
             ExitCode::SUCCESS
         }
+        Command::KafkaMetadataQuorum(args) => tools::metadata_quorum::run(&args),
         Command::KafkaDumpLog(args) => dump_log::run(&args),
     }
 }

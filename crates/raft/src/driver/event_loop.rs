@@ -1,0 +1,636 @@
+//! The Raft thread: owns the core and the metadata log, handles one event at a time (draining
+//! whatever is queued before ticking, so one fsync covers a burst of proposals), holds fetches
+//! that found nothing new until there is news or their wait runs out, and after each round
+//! resolves proposals and voter changes, delivers newly committed batches and publishes the
+//! quorum state.
+
+use super::handle::{Committed, Event, ProposeError, QuorumInfo, VoterChangeFailure};
+use super::peers::Peers;
+use super::wire::{self, Responder};
+use super::DriverConfig;
+use crate::control::{self, Endpoint, VoterInfo, VoterSet};
+use crate::log::RaftLog;
+use crate::metadata_log::MetadataLog;
+use crate::node::{RaftNode, VoterChangeError};
+use crate::quorum_file::QuorumFile;
+use crate::types::{Action, EntryKind, FetchResult, Message, NodeId};
+use fjord_protocol::records::RecordBatch;
+use fjord_protocol::ErrorCode;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::mpsc;
+use std::time::Duration;
+use tokio::sync::{mpsc as tmpsc, oneshot, watch};
+
+/// How often the core is ticked when nothing happens.
+const TICK: Duration = Duration::from_millis(10);
+/// The most events handled before the core is ticked again.
+const MAX_EVENTS_PER_ROUND: usize = 1_024;
+/// The most entries read per step when delivering commits.
+const DELIVER_BATCH: usize = 256;
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A fetch held until there is news for it.
+struct Parked {
+    from: NodeId,
+    request: Message,
+    reply: oneshot::Sender<(Option<Message>, Responder)>,
+    deadline: i64,
+    high_watermark: i64,
+}
+
+/// Something waiting for an offset to commit in an epoch.
+struct Waiting<T> {
+    epoch: i32,
+    offset: i64,
+    reply: oneshot::Sender<T>,
+}
+
+struct Loop {
+    cfg: DriverConfig,
+    core: RaftNode<MetadataLog>,
+    quorum_file: QuorumFile,
+    peers: Peers,
+    book: BTreeMap<NodeId, Endpoint>,
+    voter_set_seen: VoterSet,
+    parked: Vec<Parked>,
+    proposals: Vec<Waiting<Result<i64, ProposeError>>>,
+    voter_changes: Vec<Waiting<Result<(), VoterChangeFailure>>>,
+    delivered: i64,
+    commits: tmpsc::UnboundedSender<Committed>,
+    info: watch::Sender<QuorumInfo>,
+    failed: Option<String>,
+}
+
+/// Opens the log and quorum state, then starts the thread.
+pub(super) fn spawn(
+    cfg: DriverConfig,
+    runtime: tokio::runtime::Handle,
+    events_tx: mpsc::Sender<Event>,
+    events: mpsc::Receiver<Event>,
+    info: watch::Sender<QuorumInfo>,
+    commits: tmpsc::UnboundedSender<Committed>,
+) -> Result<(), String> {
+    let log = MetadataLog::open(&cfg.metadata_dir, cfg.static_voters.clone())?;
+    let quorum_file = QuorumFile::new(&cfg.metadata_dir);
+    let persisted = quorum_file.read().map_err(|e| e.to_string())?;
+    let mut book: BTreeMap<NodeId, Endpoint> = BTreeMap::new();
+    let voters: BTreeSet<NodeId> = if !cfg.static_voters.is_empty() {
+        cfg.static_voters.keys().copied().collect()
+    } else if log.has_dynamic_voters() {
+        log.voter_set().keys().copied().collect()
+    } else {
+        // Not a voter and no voter known yet: fetch from the bootstrap servers, known by
+        // negative ids until a response names the leader.
+        (1..=cfg.bootstrap_servers.len() as i32)
+            .map(|i| -i)
+            .collect()
+    };
+    for (i, (host, port)) in cfg.bootstrap_servers.iter().enumerate() {
+        book.insert(
+            -(i as i32 + 1),
+            Endpoint {
+                name: String::new(),
+                host: host.clone(),
+                port: *port,
+            },
+        );
+    }
+    for v in cfg.static_voters.values() {
+        if let Some(e) = v.endpoints.first() {
+            book.insert(v.id, e.clone());
+        }
+    }
+    let sender = wire::Sender {
+        cluster_id: cfg.cluster_id.clone(),
+        endpoint: cfg.endpoint.clone(),
+        fetch_max_wait_ms: cfg.fetch_max_wait_ms,
+        snapshot_chunk: cfg.snapshot_chunk_bytes,
+    };
+    let timeout =
+        Duration::from_millis((cfg.request_timeout_ms + i64::from(cfg.fetch_max_wait_ms)) as u64);
+    let peers = Peers::new(runtime, events_tx, sender, timeout);
+    let seed = (cfg.node_id as u64) << 32 ^ now_ms() as u64;
+    let core = RaftNode::new(
+        cfg.node_id,
+        voters,
+        cfg.raft_config(),
+        log,
+        persisted,
+        now_ms(),
+        seed,
+    );
+    let mut l = Loop {
+        cfg,
+        core,
+        quorum_file,
+        peers,
+        book,
+        voter_set_seen: VoterSet::new(),
+        parked: Vec::new(),
+        proposals: Vec::new(),
+        voter_changes: Vec::new(),
+        delivered: 0,
+        commits,
+        info,
+        failed: None,
+    };
+    l.refresh_book();
+    std::thread::Builder::new()
+        .name(format!("raft-{}", l.cfg.node_id))
+        .spawn(move || l.run(events))
+        .map_err(|e| format!("starting the raft thread: {e}"))?;
+    Ok(())
+}
+
+fn is_response(m: &Message) -> bool {
+    matches!(
+        m,
+        Message::VoteResponse { .. }
+            | Message::FetchResponse { .. }
+            | Message::FetchSnapshotResponse { .. }
+    )
+}
+
+fn failure(code: ErrorCode, message: impl Into<String>) -> VoterChangeFailure {
+    VoterChangeFailure {
+        code,
+        message: message.into(),
+    }
+}
+
+impl Loop {
+    fn run(mut self, events: mpsc::Receiver<Event>) {
+        let mut stop = false;
+        while !stop {
+            match events.recv_timeout(TICK) {
+                Ok(e) => stop |= self.handle(e),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => stop = true,
+            }
+            for _ in 0..MAX_EVENTS_PER_ROUND {
+                match events.try_recv() {
+                    Ok(e) => stop |= self.handle(e),
+                    Err(_) => break,
+                }
+            }
+            self.wake_parked(false);
+            self.core.tick(now_ms());
+            self.process_actions(None);
+            self.wake_parked(false);
+            self.write_bootstrap_voters();
+            self.resolve_waiting();
+            self.deliver_commits();
+            self.refresh_book();
+            if let Some(f) = self.core.log().failure() {
+                self.failed.get_or_insert_with(|| f.to_string());
+            }
+            self.publish();
+            if let Some(f) = &self.failed {
+                tracing::error!(node = self.cfg.node_id, "the raft driver stops: {f}");
+                stop = true;
+            }
+        }
+        self.wake_parked(true);
+        for w in self.proposals.drain(..) {
+            let _ = w.reply.send(Err(ProposeError::Stopped));
+        }
+    }
+
+    /// Handles one event; true to stop.
+    fn handle(&mut self, event: Event) -> bool {
+        self.core.tick(now_ms());
+        match event {
+            Event::Inbound { inbound, reply } => {
+                let from = inbound.from;
+                let request = inbound.message;
+                self.core.receive(from, request.clone());
+                let answer = self.process_actions(Some(from));
+                let idle_fetch = matches!(
+                    (&request, &answer),
+                    (Message::FetchRequest { fetch_offset, .. },
+                     Some(Message::FetchResponse { result: FetchResult::Entries(e), .. }))
+                        if e.is_empty() && *fetch_offset >= self.core.log().end_offset()
+                );
+                if idle_fetch && self.core.is_leader() {
+                    self.parked.push(Parked {
+                        from,
+                        request,
+                        reply,
+                        deadline: now_ms() + i64::from(self.cfg.fetch_max_wait_ms),
+                        high_watermark: self.core.high_watermark(),
+                    });
+                } else {
+                    let _ = reply.send((answer, self.responder()));
+                }
+            }
+            Event::PeerResponse { from, message } => {
+                self.core.receive(from, message);
+                self.process_actions(None);
+            }
+            Event::Learned { id, endpoint } => {
+                self.book.entry(id).or_insert(endpoint);
+            }
+            Event::Propose {
+                records,
+                data,
+                reply,
+            } => match self.core.propose(records, data) {
+                Ok(offset) => self.proposals.push(Waiting {
+                    epoch: self.core.epoch(),
+                    offset,
+                    reply,
+                }),
+                Err(e) => {
+                    let _ = reply.send(Err(ProposeError::NotLeader { leader: e.leader }));
+                }
+            },
+            Event::Describe { reply } => {
+                let d = self
+                    .core
+                    .describe_quorum()
+                    .map(|d| (d, self.core.log().voter_set().clone()));
+                let _ = reply.send(d);
+            }
+            Event::AddVoter { voter, reply } => {
+                let r = self.add_voter(voter);
+                self.await_change(r, reply);
+            }
+            Event::RemoveVoter {
+                id,
+                directory_id,
+                reply,
+            } => {
+                let r = self.remove_voter(id, directory_id);
+                self.await_change(r, reply);
+            }
+            Event::UpdateVoter { voter, reply } => match self.update_voter(voter) {
+                Ok(None) => {
+                    let _ = reply.send(Ok(()));
+                }
+                Ok(Some(offset)) => self.await_change(Ok(offset), reply),
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                }
+            },
+            Event::Snapshot {
+                end_offset,
+                state,
+                reply,
+            } => {
+                let r = self
+                    .core
+                    .create_snapshot(end_offset, state)
+                    .map_err(|e| format!("{e:?}"));
+                let _ = reply.send(r);
+            }
+            Event::Resign => {
+                self.core.resign();
+                self.process_actions(None);
+            }
+            Event::Shutdown => return true,
+        }
+        false
+    }
+
+    /// Carries out the core's actions in order: persisting before the sends that follow. A
+    /// response addressed to `answering` is returned (it answers the inbound request).
+    fn process_actions(&mut self, answering: Option<NodeId>) -> Option<Message> {
+        let mut answer = None;
+        for action in self.core.take_actions() {
+            match action {
+                Action::PersistQuorumState(state) => {
+                    if let Err(e) = self.quorum_file.write(&state) {
+                        self.failed.get_or_insert_with(|| e.to_string());
+                        return answer;
+                    }
+                }
+                Action::Send { to, message } => {
+                    if is_response(&message) {
+                        if answering == Some(to) && answer.is_none() {
+                            answer = Some(message);
+                        }
+                    } else {
+                        let endpoint = self.book.get(&to).cloned();
+                        self.peers.send(to, endpoint.as_ref(), &message);
+                    }
+                }
+            }
+        }
+        answer
+    }
+
+    fn responder(&self) -> Responder {
+        let leader = self
+            .core
+            .leader()
+            .filter(|l| *l != self.cfg.node_id || self.core.is_leader());
+        Responder {
+            epoch: self.core.epoch(),
+            leader: leader.map(|l| (l, self.book.get(&l).cloned())),
+        }
+    }
+
+    /// Answers held fetches that have news (new entries, a new high watermark), whose wait is
+    /// over, or all of them (`all`, at shutdown).
+    fn wake_parked(&mut self, all: bool) {
+        if self.parked.is_empty() {
+            return;
+        }
+        let now = now_ms();
+        let end = self.core.log().end_offset();
+        let hw = self.core.high_watermark();
+        let leader = self.core.is_leader();
+        let (due, keep): (Vec<Parked>, Vec<Parked>) =
+            std::mem::take(&mut self.parked).into_iter().partition(|p| {
+                let fetch_offset = match &p.request {
+                    Message::FetchRequest { fetch_offset, .. } => *fetch_offset,
+                    _ => i64::MIN,
+                };
+                all || !leader || now >= p.deadline || end > fetch_offset || hw != p.high_watermark
+            });
+        self.parked = keep;
+        for p in due {
+            if all {
+                let _ = p.reply.send((None, self.responder()));
+                continue;
+            }
+            self.core.receive(p.from, p.request);
+            let answer = self.process_actions(Some(p.from));
+            let _ = p.reply.send((answer, self.responder()));
+        }
+    }
+
+    fn resolve_waiting(&mut self) {
+        let hw = self.core.high_watermark();
+        let epoch = self.core.epoch();
+        let leader = self.core.leader();
+        let mut keep = Vec::new();
+        for w in self.proposals.drain(..) {
+            if w.epoch != epoch {
+                let _ = w.reply.send(Err(ProposeError::NotLeader { leader }));
+            } else if hw > w.offset {
+                let _ = w.reply.send(Ok(w.offset));
+            } else {
+                keep.push(w);
+            }
+        }
+        self.proposals = keep;
+        let mut keep = Vec::new();
+        for w in self.voter_changes.drain(..) {
+            if w.epoch != epoch {
+                let _ = w.reply.send(Err(failure(
+                    ErrorCode::NotLeaderOrFollower,
+                    "the leader changed before the voter change committed",
+                )));
+            } else if hw > w.offset {
+                let _ = w.reply.send(Ok(()));
+            } else {
+                keep.push(w);
+            }
+        }
+        self.voter_changes = keep;
+    }
+
+    /// Sends newly committed batches (and a snapshot first, when the log now starts past
+    /// what was delivered) to the subscriber.
+    fn deliver_commits(&mut self) {
+        let hw = self.core.high_watermark();
+        let log = self.core.log();
+        if let Some(id) = log.latest_snapshot() {
+            if self.delivered < id.end_offset && id.end_offset > 0 {
+                match log.snapshot_state() {
+                    Ok(Some((id, state))) => {
+                        let _ = self.commits.send(Committed::Snapshot { id, state });
+                        self.delivered = id.end_offset;
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        self.failed.get_or_insert(e);
+                        return;
+                    }
+                }
+            }
+        }
+        self.delivered = self.delivered.max(log.start_offset());
+        while self.delivered < hw {
+            let entries = log.read(self.delivered, DELIVER_BATCH);
+            if entries.is_empty() {
+                break;
+            }
+            for e in entries {
+                if e.next_offset() > hw {
+                    return;
+                }
+                if e.kind == EntryKind::Data {
+                    match RecordBatch::new(e.data) {
+                        Ok(batch) => {
+                            let _ = self.commits.send(Committed::Batch {
+                                epoch: e.epoch,
+                                batch,
+                            });
+                        }
+                        Err(err) => {
+                            self.failed.get_or_insert_with(|| {
+                                format!("committed batch at {}: {err}", e.offset)
+                            });
+                            return;
+                        }
+                    }
+                }
+                self.delivered = e.offset + i64::from(e.records);
+            }
+        }
+    }
+
+    /// The first leader of a dynamic quorum copies the voter set from the bootstrap snapshot
+    /// into the log (KIP-853), so replicas that never see that snapshot (observers joining
+    /// later) learn the voters by fetching.
+    fn write_bootstrap_voters(&mut self) {
+        let log = self.core.log();
+        if !self.core.is_leader()
+            || !log.has_dynamic_voters()
+            || log.has_voters_in_log()
+            || self.core.voter_change_pending()
+            || !self.core.voters().contains(&self.cfg.node_id)
+        {
+            return;
+        }
+        let set = log.voter_set().clone();
+        let data = self.voters_data(&set);
+        match self.core.update_voter(self.cfg.node_id, data) {
+            Ok(_) | Err(VoterChangeError::ChangeInProgress) => {}
+            Err(e) => tracing::warn!("writing the bootstrap voter set: {e:?}"),
+        }
+        self.process_actions(None);
+    }
+
+    /// Learns voter endpoints from the log's voter set when it changes.
+    fn refresh_book(&mut self) {
+        let set = self.core.log().voter_set();
+        if *set != self.voter_set_seen {
+            for v in set.values() {
+                if let Some(e) = v.endpoints.first() {
+                    self.book.insert(v.id, e.clone());
+                }
+            }
+            self.voter_set_seen = set.clone();
+        }
+    }
+
+    fn publish(&mut self) {
+        let info = QuorumInfo {
+            node_id: self.cfg.node_id,
+            epoch: self.core.epoch(),
+            leader: self
+                .core
+                .leader()
+                .filter(|l| *l != self.cfg.node_id || self.core.is_leader()),
+            is_leader: self.core.is_leader(),
+            high_watermark: self.core.high_watermark(),
+            log_end_offset: self.core.log().end_offset(),
+            voters: self.core.voters().clone(),
+            voter_set: self.core.log().voter_set().clone(),
+            failed: self.failed.clone(),
+        };
+        self.info.send_if_modified(|old| {
+            if *old == info {
+                false
+            } else {
+                *old = info;
+                true
+            }
+        });
+    }
+
+    fn await_change(
+        &mut self,
+        r: Result<i64, VoterChangeFailure>,
+        reply: oneshot::Sender<Result<(), VoterChangeFailure>>,
+    ) {
+        match r {
+            Ok(offset) => self.voter_changes.push(Waiting {
+                epoch: self.core.epoch(),
+                offset,
+                reply,
+            }),
+            Err(e) => {
+                let _ = reply.send(Err(e));
+            }
+        }
+    }
+
+    fn require_dynamic(&self, what: &str) -> Result<(), VoterChangeFailure> {
+        if self.core.log().has_dynamic_voters() {
+            Ok(())
+        } else {
+            Err(failure(
+                ErrorCode::UnsupportedVersion,
+                format!(
+                    "Cluster doesn't support {what} because the kraft.version feature is 0 \
+                     (the voters are static: controller.quorum.voters)"
+                ),
+            ))
+        }
+    }
+
+    fn map_change_error(&self, e: VoterChangeError, id: NodeId) -> VoterChangeFailure {
+        match e {
+            VoterChangeError::NotLeader(n) => failure(
+                ErrorCode::NotLeaderOrFollower,
+                format!(
+                    "node {} is not the leader (the leader is {})",
+                    self.cfg.node_id,
+                    n.leader.map_or("unknown".into(), |l| l.to_string())
+                ),
+            ),
+            VoterChangeError::ChangeInProgress => failure(
+                ErrorCode::RequestTimedOut,
+                "another voter change is not committed yet, or the leader has not committed in \
+                 its epoch; retry",
+            ),
+            VoterChangeError::DuplicateVoter => failure(
+                ErrorCode::DuplicateVoter,
+                format!("node {id} is already a voter"),
+            ),
+            VoterChangeError::VoterNotFound => failure(
+                ErrorCode::VoterNotFound,
+                format!("node {id} is not a voter"),
+            ),
+            VoterChangeError::NotCaughtUp => failure(
+                ErrorCode::RequestTimedOut,
+                format!("node {id} is not fetching from the leader or not caught up"),
+            ),
+            VoterChangeError::LastVoter => failure(
+                ErrorCode::InvalidRequest,
+                format!("node {id} is the only voter"),
+            ),
+        }
+    }
+
+    fn voters_data(&self, set: &VoterSet) -> bytes::Bytes {
+        control::voters_batch(0, self.core.epoch(), set, false, now_ms())
+    }
+
+    fn add_voter(&mut self, voter: VoterInfo) -> Result<i64, VoterChangeFailure> {
+        self.require_dynamic("adding voter")?;
+        let id = voter.id;
+        let mut set = self.core.log().voter_set().clone();
+        if set.contains_key(&id) {
+            return Err(self.map_change_error(VoterChangeError::DuplicateVoter, id));
+        }
+        set.insert(id, voter);
+        let data = self.voters_data(&set);
+        self.core
+            .add_voter(id, data)
+            .map_err(|e| self.map_change_error(e, id))
+    }
+
+    fn remove_voter(
+        &mut self,
+        id: NodeId,
+        directory_id: fjord_protocol::Uuid,
+    ) -> Result<i64, VoterChangeFailure> {
+        self.require_dynamic("removing voter")?;
+        let mut set = self.core.log().voter_set().clone();
+        match set.get(&id) {
+            Some(v) if directory_id.is_nil() || v.directory_id == directory_id => {}
+            _ => {
+                return Err(failure(
+                    ErrorCode::VoterNotFound,
+                    format!("no voter {id} with directory id {directory_id}"),
+                ))
+            }
+        }
+        set.remove(&id);
+        let data = self.voters_data(&set);
+        self.core
+            .remove_voter(id, data)
+            .map_err(|e| self.map_change_error(e, id))
+    }
+
+    /// `Ok(None)` when nothing changes.
+    fn update_voter(&mut self, voter: VoterInfo) -> Result<Option<i64>, VoterChangeFailure> {
+        self.require_dynamic("updating voter")?;
+        let id = voter.id;
+        let mut set = self.core.log().voter_set().clone();
+        match set.get(&id) {
+            Some(v) if v.directory_id == voter.directory_id || voter.directory_id.is_nil() => {
+                if v.endpoints == voter.endpoints {
+                    return Ok(None);
+                }
+            }
+            _ => return Err(self.map_change_error(VoterChangeError::VoterNotFound, id)),
+        }
+        set.insert(id, voter);
+        let data = self.voters_data(&set);
+        self.core
+            .update_voter(id, data)
+            .map(Some)
+            .map_err(|e| self.map_change_error(e, id))
+    }
+}

@@ -1,0 +1,318 @@
+//! What callers of the driver hold: [`RaftHandle`] (cheap to clone) and the events it sends to
+//! the Raft thread.
+
+use super::event_loop;
+use super::wire::{self, Inbound, Responder};
+use super::DriverConfig;
+use crate::control::VoterInfo;
+use crate::node::QuorumDescription;
+use crate::types::{Message, NodeId, SnapshotId};
+use bytes::Bytes;
+use fjord_protocol::header::RequestFrame;
+use fjord_protocol::records::RecordBatch;
+use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
+use std::collections::BTreeSet;
+use std::sync::mpsc;
+use tokio::sync::{oneshot, watch};
+
+/// The quorum as this node sees it, published after every change.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QuorumInfo {
+    /// This node.
+    pub node_id: NodeId,
+    /// The current epoch.
+    pub epoch: i32,
+    /// The leader, if known.
+    pub leader: Option<NodeId>,
+    /// True when this node leads.
+    pub is_leader: bool,
+    /// The high watermark.
+    pub high_watermark: i64,
+    /// The log end offset.
+    pub log_end_offset: i64,
+    /// The voters.
+    pub voters: BTreeSet<NodeId>,
+    /// The voters with their endpoints (as the log or configuration gives them).
+    pub voter_set: crate::control::VoterSet,
+    /// Set when the node stopped on a fatal error.
+    pub failed: Option<String>,
+}
+
+/// One committed item, in log order.
+#[derive(Debug, Clone)]
+pub enum Committed {
+    /// Replace the state with this snapshot's (its state machine batches).
+    Snapshot {
+        /// Its id.
+        id: SnapshotId,
+        /// Its record batches.
+        state: Bytes,
+    },
+    /// A committed batch of the state machine's records.
+    Batch {
+        /// Its epoch.
+        epoch: i32,
+        /// The batch.
+        batch: RecordBatch,
+    },
+}
+
+/// Why a proposal failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProposeError {
+    /// This node does not lead, or stopped leading before the batch committed.
+    #[error("not the leader (the leader is {leader:?})")]
+    NotLeader {
+        /// The leader it knows of.
+        leader: Option<NodeId>,
+    },
+    /// The batch is not a valid record batch.
+    #[error("invalid batch: {0}")]
+    Invalid(String),
+    /// The driver has stopped.
+    #[error("the raft driver has stopped")]
+    Stopped,
+}
+
+/// A voter change refused, with Kafka's error code and message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{code:?}: {message}")]
+pub struct VoterChangeFailure {
+    /// The error code.
+    pub code: ErrorCode,
+    /// The message.
+    pub message: String,
+}
+
+/// What the Raft thread is asked to do.
+pub(super) enum Event {
+    /// A Raft request from a peer; the reply is the core's answer (if any) and what the
+    /// response needs besides.
+    Inbound {
+        inbound: Inbound,
+        reply: oneshot::Sender<(Option<Message>, Responder)>,
+    },
+    /// A peer's answer to one of our requests.
+    PeerResponse { from: NodeId, message: Message },
+    /// An endpoint learned from a response.
+    Learned {
+        id: NodeId,
+        endpoint: crate::control::Endpoint,
+    },
+    /// A batch to replicate.
+    Propose {
+        records: u32,
+        data: Bytes,
+        reply: oneshot::Sender<Result<i64, ProposeError>>,
+    },
+    /// DescribeQuorum.
+    Describe {
+        reply: oneshot::Sender<Option<(QuorumDescription, crate::control::VoterSet)>>,
+    },
+    /// AddRaftVoter.
+    AddVoter {
+        voter: VoterInfo,
+        reply: oneshot::Sender<Result<(), VoterChangeFailure>>,
+    },
+    /// RemoveRaftVoter.
+    RemoveVoter {
+        id: NodeId,
+        directory_id: fjord_protocol::Uuid,
+        reply: oneshot::Sender<Result<(), VoterChangeFailure>>,
+    },
+    /// UpdateRaftVoter.
+    UpdateVoter {
+        voter: VoterInfo,
+        reply: oneshot::Sender<Result<(), VoterChangeFailure>>,
+    },
+    /// Take a snapshot.
+    Snapshot {
+        end_offset: i64,
+        state: Bytes,
+        reply: oneshot::Sender<Result<SnapshotId, String>>,
+    },
+    /// Resign gracefully (EndQuorumEpoch).
+    Resign,
+    /// Stop the thread.
+    Shutdown,
+}
+
+/// A handle on the running driver.
+#[derive(Debug, Clone)]
+pub struct RaftHandle {
+    events: mpsc::Sender<Event>,
+    info: watch::Receiver<QuorumInfo>,
+    cluster_id: String,
+    node_id: NodeId,
+}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Event")
+    }
+}
+
+impl RaftHandle {
+    /// Opens the metadata log and starts the Raft thread; peers run on `runtime`. Returns the
+    /// handle and the stream of committed batches and snapshots.
+    pub fn start(
+        config: DriverConfig,
+        runtime: tokio::runtime::Handle,
+    ) -> Result<(RaftHandle, tokio::sync::mpsc::UnboundedReceiver<Committed>), String> {
+        let (events_tx, events_rx) = mpsc::channel();
+        let (info_tx, info_rx) = watch::channel(QuorumInfo {
+            node_id: config.node_id,
+            ..QuorumInfo::default()
+        });
+        let (commit_tx, commit_rx) = tokio::sync::mpsc::unbounded_channel();
+        let handle = RaftHandle {
+            events: events_tx.clone(),
+            info: info_rx,
+            cluster_id: config.cluster_id.clone(),
+            node_id: config.node_id,
+        };
+        event_loop::spawn(config, runtime, events_tx, events_rx, info_tx, commit_tx)?;
+        Ok((handle, commit_rx))
+    }
+
+    /// This node's id.
+    pub fn node_id(&self) -> NodeId {
+        self.node_id
+    }
+
+    /// The quorum as this node sees it, updated on every change.
+    pub fn quorum_info(&self) -> watch::Receiver<QuorumInfo> {
+        self.info.clone()
+    }
+
+    async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> Event) -> Option<T> {
+        let (tx, rx) = oneshot::channel();
+        self.events.send(make(tx)).ok()?;
+        rx.await.ok()
+    }
+
+    /// Replicates one record batch (its offsets are assigned on append); resolves with the
+    /// offset of its last record once committed, or fails when this node does not lead or
+    /// stops leading first.
+    pub async fn propose(&self, batch: Bytes) -> Result<i64, ProposeError> {
+        let b =
+            RecordBatch::new(batch.clone()).map_err(|e| ProposeError::Invalid(e.to_string()))?;
+        b.validate()
+            .map_err(|e| ProposeError::Invalid(e.to_string()))?;
+        let records = u32::try_from(i64::from(b.last_offset_delta()) + 1)
+            .map_err(|_| ProposeError::Invalid("negative last offset delta".into()))?;
+        self.ask(|reply| Event::Propose {
+            records,
+            data: batch,
+            reply,
+        })
+        .await
+        .unwrap_or(Err(ProposeError::Stopped))
+    }
+
+    /// Takes a snapshot of `state` (record batches) covering the log below `end_offset`.
+    pub async fn create_snapshot(
+        &self,
+        end_offset: i64,
+        state: Bytes,
+    ) -> Result<SnapshotId, String> {
+        self.ask(|reply| Event::Snapshot {
+            end_offset,
+            state,
+            reply,
+        })
+        .await
+        .unwrap_or_else(|| Err("the raft driver has stopped".into()))
+    }
+
+    /// Steps down gracefully if leading (EndQuorumEpoch to the other voters).
+    pub fn resign(&self) {
+        let _ = self.events.send(Event::Resign);
+    }
+
+    /// Stops the Raft thread.
+    pub fn shutdown(&self) {
+        let _ = self.events.send(Event::Shutdown);
+    }
+
+    /// DescribeQuorum's data, from the leader; `None` elsewhere.
+    pub async fn describe(&self) -> Option<(QuorumDescription, crate::control::VoterSet)> {
+        self.ask(|reply| Event::Describe { reply }).await.flatten()
+    }
+
+    /// Adds a voter (AddRaftVoter), resolving when the change is committed.
+    pub async fn add_voter(&self, voter: VoterInfo) -> Result<(), VoterChangeFailure> {
+        self.ask(|reply| Event::AddVoter { voter, reply })
+            .await
+            .unwrap_or_else(|| Err(stopped()))
+    }
+
+    /// Removes a voter (RemoveRaftVoter), resolving when the change is committed.
+    pub async fn remove_voter(
+        &self,
+        id: NodeId,
+        directory_id: fjord_protocol::Uuid,
+    ) -> Result<(), VoterChangeFailure> {
+        self.ask(|reply| Event::RemoveVoter {
+            id,
+            directory_id,
+            reply,
+        })
+        .await
+        .unwrap_or_else(|| Err(stopped()))
+    }
+
+    /// Updates a voter's endpoints (UpdateRaftVoter).
+    pub async fn update_voter(&self, voter: VoterInfo) -> Result<(), VoterChangeFailure> {
+        self.ask(|reply| Event::UpdateVoter { voter, reply })
+            .await
+            .unwrap_or_else(|| Err(stopped()))
+    }
+
+    /// Answers a Raft API request that arrived on the controller listener (Vote,
+    /// BeginQuorumEpoch, EndQuorumEpoch, Fetch, FetchSnapshot, DescribeQuorum, AddRaftVoter,
+    /// RemoveRaftVoter, UpdateRaftVoter); `None` for any other API.
+    pub async fn handle_request(
+        &self,
+        frame: &RequestFrame,
+        body: &RequestBody,
+    ) -> Option<ResponseBody> {
+        match body {
+            RequestBody::Vote(_)
+            | RequestBody::BeginQuorumEpoch(_)
+            | RequestBody::EndQuorumEpoch(_)
+            | RequestBody::Fetch(_)
+            | RequestBody::FetchSnapshot(_) => {
+                let corr = frame.header.correlation_id as u32 as u64;
+                let inbound = match wire::inbound_of(body, corr, &self.cluster_id, self.node_id) {
+                    Ok(i) => i,
+                    Err(wire::Refused(code)) => return Some(wire::error_response(body, code)),
+                };
+                let answer = self.ask(|reply| Event::Inbound { inbound, reply }).await;
+                Some(match answer {
+                    Some((message, responder)) => {
+                        wire::response_of(body, message.as_ref(), &responder)
+                    }
+                    None => wire::error_response(body, ErrorCode::UnknownServerError),
+                })
+            }
+            RequestBody::DescribeQuorum(_) => Some(super::admin::describe_quorum(self).await),
+            RequestBody::AddRaftVoter(r) => Some(super::admin::add_raft_voter(self, r).await),
+            RequestBody::RemoveRaftVoter(r) => Some(super::admin::remove_raft_voter(self, r).await),
+            RequestBody::UpdateRaftVoter(r) => Some(super::admin::update_raft_voter(self, r).await),
+            _ => None,
+        }
+    }
+
+    /// The cluster id.
+    pub fn cluster_id(&self) -> &str {
+        &self.cluster_id
+    }
+}
+
+fn stopped() -> VoterChangeFailure {
+    VoterChangeFailure {
+        code: ErrorCode::UnknownServerError,
+        message: "the raft driver has stopped".into(),
+    }
+}

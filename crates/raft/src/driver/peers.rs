@@ -1,0 +1,133 @@
+//! Outbound traffic: one task per peer on the tokio runtime, holding a client connection
+//! (reconnecting with backoff), turning the core's requests into Kafka requests and the
+//! answers back into events for the Raft thread. A request that cannot be sent is dropped:
+//! the core's timers send it again.
+
+use super::handle::Event;
+use super::wire::{self, Pending};
+use crate::control::Endpoint;
+use crate::net::client::Client;
+use crate::types::{Message, NodeId};
+use fjord_protocol::RequestBody;
+use std::collections::HashMap;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc as tmpsc;
+
+/// The first reconnect backoff (Kafka's `reconnect.backoff.ms`).
+const RECONNECT_BACKOFF: Duration = Duration::from_millis(50);
+/// The longest reconnect backoff (Kafka's `reconnect.backoff.max.ms`).
+const RECONNECT_BACKOFF_MAX: Duration = Duration::from_millis(1_000);
+
+struct Peer {
+    addr: String,
+    tx: tmpsc::UnboundedSender<(RequestBody, Pending)>,
+}
+
+/// The peers this node talks to.
+pub(super) struct Peers {
+    runtime: tokio::runtime::Handle,
+    events: mpsc::Sender<Event>,
+    sender: wire::Sender,
+    timeout: Duration,
+    peers: HashMap<NodeId, Peer>,
+}
+
+impl Peers {
+    /// Peers whose tasks run on `runtime` and report to `events`.
+    pub(super) fn new(
+        runtime: tokio::runtime::Handle,
+        events: mpsc::Sender<Event>,
+        sender: wire::Sender,
+        timeout: Duration,
+    ) -> Peers {
+        Peers {
+            runtime,
+            events,
+            sender,
+            timeout,
+            peers: HashMap::new(),
+        }
+    }
+
+    /// Sends a core request to `to` at `endpoint`; returns false when it was dropped.
+    pub(super) fn send(
+        &mut self,
+        to: NodeId,
+        endpoint: Option<&Endpoint>,
+        message: &Message,
+    ) -> bool {
+        let Some(endpoint) = endpoint else {
+            tracing::trace!(to, "no endpoint known; dropping {message:?}");
+            return false;
+        };
+        let Some((body, pending)) = wire::request_of(&self.sender, to, message) else {
+            return false;
+        };
+        let addr = format!("{}:{}", endpoint.host, endpoint.port);
+        let stale = self
+            .peers
+            .get(&to)
+            .is_none_or(|p| p.addr != addr || p.tx.is_closed());
+        if stale {
+            let (tx, rx) = tmpsc::unbounded_channel();
+            self.runtime
+                .spawn(run(to, addr.clone(), rx, self.events.clone(), self.timeout));
+            self.peers.insert(to, Peer { addr, tx });
+        }
+        self.peers
+            .get(&to)
+            .is_some_and(|p| p.tx.send((body, pending)).is_ok())
+    }
+}
+
+async fn run(
+    id: NodeId,
+    addr: String,
+    mut rx: tmpsc::UnboundedReceiver<(RequestBody, Pending)>,
+    events: mpsc::Sender<Event>,
+    timeout: Duration,
+) {
+    let mut client: Option<Client> = None;
+    let mut backoff = RECONNECT_BACKOFF;
+    let mut retry_at: Option<Instant> = None;
+    while let Some((body, pending)) = rx.recv().await {
+        if !client.as_ref().is_some_and(Client::is_open) {
+            if retry_at.is_some_and(|t| Instant::now() < t) {
+                continue;
+            }
+            match Client::connect(&addr, timeout).await {
+                Ok(c) => {
+                    client = Some(c);
+                    backoff = RECONNECT_BACKOFF;
+                    retry_at = None;
+                }
+                Err(e) => {
+                    tracing::debug!(peer = id, "{e}");
+                    retry_at = Some(Instant::now() + backoff);
+                    backoff = (backoff * 2).min(RECONNECT_BACKOFF_MAX);
+                    continue;
+                }
+            }
+        }
+        let Some(c) = client.clone() else { continue };
+        let events = events.clone();
+        tokio::spawn(async move {
+            let api = body.api_key();
+            match c.call(body, wire::version_of(api), timeout).await {
+                Ok(response) => match wire::message_of_response(pending, response) {
+                    Ok((message, learned)) => {
+                        for (node, endpoint) in learned {
+                            let _ = events.send(Event::Learned { id: node, endpoint });
+                        }
+                        if let Some(message) = message {
+                            let _ = events.send(Event::PeerResponse { from: id, message });
+                        }
+                    }
+                    Err(e) => tracing::debug!(peer = id, "{e:?}"),
+                },
+                Err(e) => tracing::debug!(peer = id, "{e}"),
+            }
+        });
+    }
+}

@@ -1,0 +1,222 @@
+//! A client connection: requests are written as they come (pipelined) and responses matched
+//! to them by correlation id. A broken connection fails every request in flight; the caller
+//! connects again.
+
+use bytes::BytesMut;
+use fjord_protocol::frame::FrameDecoder;
+use fjord_protocol::generated::request_header::RequestHeader;
+use fjord_protocol::header::{encode_request, parse_response};
+use fjord_protocol::{ApiKey, RequestBody, ResponseBody};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::AsyncReadExt;
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, oneshot};
+
+/// Why a call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    /// The connection could not be made or broke.
+    #[error("connection to {addr}: {message}")]
+    Connection {
+        /// The peer.
+        addr: String,
+        /// What happened.
+        message: String,
+    },
+    /// No answer within the timeout.
+    #[error("{api:?} to {addr} timed out after {timeout_ms} ms")]
+    Timeout {
+        /// The request's API.
+        api: ApiKey,
+        /// The peer.
+        addr: String,
+        /// The timeout.
+        timeout_ms: u64,
+    },
+    /// The answer could not be read.
+    #[error("bad response from {addr}: {message}")]
+    BadResponse {
+        /// The peer.
+        addr: String,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+type Waiters = Arc<
+    Mutex<
+        HashMap<
+            i32,
+            (
+                ApiKey,
+                i16,
+                oneshot::Sender<Result<ResponseBody, CallError>>,
+            ),
+        >,
+    >,
+>;
+
+struct Outgoing {
+    body: RequestBody,
+    version: i16,
+    reply: oneshot::Sender<Result<ResponseBody, CallError>>,
+}
+
+/// A connection to one server.
+#[derive(Debug, Clone)]
+pub struct Client {
+    addr: String,
+    tx: mpsc::UnboundedSender<Outgoing>,
+}
+
+/// The client id fjord sends.
+pub const CLIENT_ID: &str = "fjord";
+
+impl Client {
+    /// Connects to `addr` (host:port) within `timeout`.
+    pub async fn connect(addr: &str, timeout: Duration) -> Result<Client, CallError> {
+        let conn_err = |message: String| CallError::Connection {
+            addr: addr.to_string(),
+            message,
+        };
+        let stream = tokio::time::timeout(timeout, TcpStream::connect(addr))
+            .await
+            .map_err(|_| conn_err("connect timed out".into()))?
+            .map_err(|e| conn_err(e.to_string()))?;
+        stream
+            .set_nodelay(true)
+            .map_err(|e| conn_err(e.to_string()))?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(run(addr.to_string(), stream, rx));
+        Ok(Client {
+            addr: addr.to_string(),
+            tx,
+        })
+    }
+
+    /// The peer's address.
+    pub fn addr(&self) -> &str {
+        &self.addr
+    }
+
+    /// True while the connection task runs.
+    pub fn is_open(&self) -> bool {
+        !self.tx.is_closed()
+    }
+
+    /// Sends a request at `version` and waits for its response up to `timeout`.
+    pub async fn call(
+        &self,
+        body: RequestBody,
+        version: i16,
+        timeout: Duration,
+    ) -> Result<ResponseBody, CallError> {
+        let api = body.api_key();
+        let (reply, rx) = oneshot::channel();
+        let closed = || CallError::Connection {
+            addr: self.addr.clone(),
+            message: "closed".into(),
+        };
+        self.tx
+            .send(Outgoing {
+                body,
+                version,
+                reply,
+            })
+            .map_err(|_| closed())?;
+        match tokio::time::timeout(timeout, rx).await {
+            Ok(Ok(r)) => r,
+            Ok(Err(_)) => Err(closed()),
+            Err(_) => Err(CallError::Timeout {
+                api,
+                addr: self.addr.clone(),
+                timeout_ms: timeout.as_millis() as u64,
+            }),
+        }
+    }
+}
+
+async fn run(addr: String, stream: TcpStream, mut rx: mpsc::UnboundedReceiver<Outgoing>) {
+    let (mut read, mut write) = stream.into_split();
+    let waiters: Waiters = Arc::default();
+    let reader_waiters = waiters.clone();
+    let reader_addr = addr.clone();
+    let mut reader = tokio::spawn(async move {
+        let decoder = FrameDecoder::default();
+        let mut buf = BytesMut::with_capacity(64 * 1024);
+        loop {
+            match decoder.decode(&mut buf) {
+                Ok(Some(frame)) => {
+                    if frame.len() < 4 {
+                        return format!("a {}-byte response frame", frame.len());
+                    }
+                    let corr = i32::from_be_bytes([frame[0], frame[1], frame[2], frame[3]]);
+                    let Some((api, version, reply)) =
+                        reader_waiters.lock().expect("waiters").remove(&corr)
+                    else {
+                        return format!("a response to unknown correlation id {corr}");
+                    };
+                    let result = parse_response(api, version, frame)
+                        .map(|(_, body)| body)
+                        .map_err(|e| CallError::BadResponse {
+                            addr: reader_addr.clone(),
+                            message: e.to_string(),
+                        });
+                    let _ = reply.send(result);
+                    continue;
+                }
+                Ok(None) => {}
+                Err(e) => return e.to_string(),
+            }
+            match read.read_buf(&mut buf).await {
+                Ok(0) => return "closed by the peer".to_string(),
+                Ok(_) => {}
+                Err(e) => return e.to_string(),
+            }
+        }
+    });
+    let mut next_corr: i32 = 0;
+    let why = loop {
+        tokio::select! {
+            out = rx.recv() => {
+                let Some(out) = out else { break "closed".to_string() };
+                next_corr = next_corr.wrapping_add(1);
+                let header = RequestHeader {
+                    request_api_key: out.body.api_key().key(),
+                    request_api_version: out.version,
+                    correlation_id: next_corr,
+                    client_id: Some(CLIENT_ID.into()),
+                    ..Default::default()
+                };
+                let chunks = match encode_request(&header, &out.body) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        let _ = out.reply.send(Err(CallError::BadResponse {
+                            addr: addr.clone(),
+                            message: format!("could not encode the request: {e}"),
+                        }));
+                        continue;
+                    }
+                };
+                waiters
+                    .lock()
+                    .expect("waiters")
+                    .insert(next_corr, (out.body.api_key(), out.version, out.reply));
+                if let Err(e) = super::write_chunks(&mut write, &chunks).await {
+                    break e.to_string();
+                }
+            }
+            why = &mut reader => break why.unwrap_or_else(|e| e.to_string()),
+        }
+    };
+    reader.abort();
+    rx.close();
+    for (_, (_, _, reply)) in waiters.lock().expect("waiters").drain() {
+        let _ = reply.send(Err(CallError::Connection {
+            addr: addr.clone(),
+            message: why.clone(),
+        }));
+    }
+}

@@ -1,0 +1,534 @@
+//! Server configuration: Kafka's `server.properties` format and key names (CLI.md), the
+//! embedded single-node default, `--override key=value`, and validation that names the key of
+//! any invalid value. Unknown keys are reported as warnings, as Kafka does.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A configuration error: the key and what is wrong with its value.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A value is invalid.
+    #[error("invalid value {value:?} for configuration {key}: {reason}")]
+    Invalid {
+        /// The key.
+        key: String,
+        /// The value.
+        value: String,
+        /// Why.
+        reason: String,
+    },
+    /// A required key is missing.
+    #[error("missing required configuration {0}")]
+    Missing(String),
+    /// An `--override` is not `key=value`.
+    #[error("--override {0:?} is not key=value")]
+    BadOverride(String),
+}
+
+/// How a known key's value is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Int,
+    Long,
+    Bool,
+    Text,
+}
+
+/// Every key fjord reads, with its kind and Kafka's default (None: no default).
+const KNOWN: &[(&str, Kind, Option<&str>)] = &[
+    ("node.id", Kind::Int, None),
+    ("process.roles", Kind::Text, None),
+    ("listeners", Kind::Text, Some("PLAINTEXT://:9092")),
+    ("advertised.listeners", Kind::Text, None),
+    ("controller.listener.names", Kind::Text, None),
+    ("inter.broker.listener.name", Kind::Text, None),
+    ("listener.security.protocol.map", Kind::Text, Some("CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL")),
+    ("controller.quorum.voters", Kind::Text, Some("")),
+    ("controller.quorum.bootstrap.servers", Kind::Text, Some("")),
+    ("controller.quorum.election.timeout.ms", Kind::Int, Some("1000")),
+    ("controller.quorum.fetch.timeout.ms", Kind::Int, Some("2000")),
+    ("controller.quorum.election.backoff.max.ms", Kind::Int, Some("1000")),
+    ("controller.quorum.request.timeout.ms", Kind::Int, Some("2000")),
+    ("controller.quorum.retry.backoff.ms", Kind::Int, Some("20")),
+    ("controller.quorum.append.linger.ms", Kind::Int, Some("25")),
+    ("log.dirs", Kind::Text, None),
+    ("log.dir", Kind::Text, Some("/tmp/kafka-logs")),
+    ("metadata.log.dir", Kind::Text, None),
+    ("num.partitions", Kind::Int, Some("1")),
+    ("default.replication.factor", Kind::Int, Some("1")),
+    ("min.insync.replicas", Kind::Int, Some("1")),
+    ("unclean.leader.election.enable", Kind::Bool, Some("false")),
+    ("auto.create.topics.enable", Kind::Bool, Some("true")),
+    ("offsets.topic.replication.factor", Kind::Int, Some("3")),
+    ("offsets.topic.num.partitions", Kind::Int, Some("50")),
+    ("transaction.state.log.replication.factor", Kind::Int, Some("3")),
+    ("transaction.state.log.min.isr", Kind::Int, Some("2")),
+    ("replica.lag.time.max.ms", Kind::Long, Some("30000")),
+    ("broker.session.timeout.ms", Kind::Int, Some("9000")),
+    ("broker.heartbeat.interval.ms", Kind::Int, Some("2000")),
+    ("log.segment.bytes", Kind::Int, Some("1073741824")),
+    ("log.retention.ms", Kind::Long, None),
+    ("log.retention.minutes", Kind::Int, None),
+    ("log.retention.hours", Kind::Int, Some("168")),
+    ("log.retention.bytes", Kind::Long, Some("-1")),
+    ("log.retention.check.interval.ms", Kind::Long, Some("300000")),
+    ("socket.request.max.bytes", Kind::Int, Some("104857600")),
+    ("group.initial.rebalance.delay.ms", Kind::Int, Some("3000")),
+    ("metrics.listener", Kind::Text, Some("http://127.0.0.1:9404")),
+];
+
+/// A listener: `NAME://host:port`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listener {
+    /// Its name (`PLAINTEXT`, `CONTROLLER`, ...).
+    pub name: String,
+    /// The host (empty: all interfaces).
+    pub host: String,
+    /// The port.
+    pub port: u16,
+}
+
+/// A parsed, validated configuration.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    values: BTreeMap<String, String>,
+    /// Keys fjord does not know (reported as warnings).
+    pub unknown: Vec<String>,
+}
+
+/// Parses Java properties text: `key=value`, `key: value` or `key value`; `#` and `!`
+/// comments; a trailing backslash continues a line; `\t`, `\n`, `\\`, `\=`, `\:` escapes.
+pub fn parse_properties(text: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut logical = String::new();
+    for raw in text.lines() {
+        let line = raw.trim_start();
+        if logical.is_empty() && (line.is_empty() || line.starts_with('#') || line.starts_with('!'))
+        {
+            continue;
+        }
+        let continues = line.ends_with('\\') && !line.ends_with("\\\\");
+        logical.push_str(if continues {
+            &line[..line.len() - 1]
+        } else {
+            line
+        });
+        if continues {
+            continue;
+        }
+        let entry = std::mem::take(&mut logical);
+        let mut key = String::new();
+        let mut chars = entry.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    if let Some(n) = chars.next() {
+                        key.push(unescape(n));
+                    }
+                }
+                '=' | ':' => break,
+                c if c.is_whitespace() => {
+                    while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                        chars.next();
+                    }
+                    if matches!(chars.peek(), Some('=') | Some(':')) {
+                        chars.next();
+                    }
+                    break;
+                }
+                c => key.push(c),
+            }
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        let mut value = String::new();
+        while let Some(c) = chars.next() {
+            if c == '\\' {
+                if let Some(n) = chars.next() {
+                    value.push(unescape(n));
+                }
+            } else {
+                value.push(c);
+            }
+        }
+        out.insert(key, value.trim_end().to_string());
+    }
+    out
+}
+
+fn unescape(c: char) -> char {
+    match c {
+        't' => '\t',
+        'n' => '\n',
+        'r' => '\r',
+        'f' => '\x0c',
+        other => other,
+    }
+}
+
+impl ServerConfig {
+    /// The embedded single-node default of `fjord server` with no arguments (CLI.md).
+    pub fn embedded_default() -> ServerConfig {
+        let values = [
+            ("node.id", "1"),
+            ("process.roles", "broker,controller"),
+            (
+                "listeners",
+                "PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093",
+            ),
+            ("advertised.listeners", "PLAINTEXT://127.0.0.1:9092"),
+            ("controller.listener.names", "CONTROLLER"),
+            ("controller.quorum.bootstrap.servers", "127.0.0.1:9093"),
+            ("log.dirs", "./fjord-data"),
+            ("offsets.topic.replication.factor", "1"),
+            ("transaction.state.log.replication.factor", "1"),
+            ("transaction.state.log.min.isr", "1"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        ServerConfig {
+            values,
+            unknown: Vec::new(),
+        }
+    }
+
+    /// Reads a properties file and applies `overrides` (`key=value`), then validates.
+    pub fn load(path: &Path, overrides: &[String]) -> Result<ServerConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        ServerConfig::from_properties(parse_properties(&text), overrides)
+    }
+
+    /// Builds a configuration from parsed properties and overrides, and validates it.
+    pub fn from_properties(
+        mut values: BTreeMap<String, String>,
+        overrides: &[String],
+    ) -> Result<ServerConfig, ConfigError> {
+        for o in overrides {
+            let (k, v) = o
+                .split_once('=')
+                .ok_or_else(|| ConfigError::BadOverride(o.clone()))?;
+            values.insert(k.trim().to_string(), v.trim().to_string());
+        }
+        let unknown = values
+            .keys()
+            .filter(|k| !KNOWN.iter().any(|(n, _, _)| n == k))
+            .cloned()
+            .collect();
+        let c = ServerConfig { values, unknown };
+        c.validate()?;
+        Ok(c)
+    }
+
+    fn invalid(key: &str, value: &str, reason: impl Into<String>) -> ConfigError {
+        ConfigError::Invalid {
+            key: key.into(),
+            value: value.into(),
+            reason: reason.into(),
+        }
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        for (key, kind, _) in KNOWN {
+            let Some(v) = self.values.get(*key) else {
+                continue;
+            };
+            let ok = match kind {
+                Kind::Int => v.parse::<i32>().is_ok(),
+                Kind::Long => v.parse::<i64>().is_ok(),
+                Kind::Bool => v.eq_ignore_ascii_case("true") || v.eq_ignore_ascii_case("false"),
+                Kind::Text => true,
+            };
+            if !ok {
+                let what = match kind {
+                    Kind::Int => "not a 32-bit integer",
+                    Kind::Long => "not a 64-bit integer",
+                    _ => "not a boolean (true or false)",
+                };
+                return Err(Self::invalid(key, v, what));
+            }
+        }
+        let node_id = self.node_id()?;
+        if node_id < 0 {
+            return Err(Self::invalid(
+                "node.id",
+                &node_id.to_string(),
+                "must be at least 0",
+            ));
+        }
+        let roles = self.process_roles()?;
+        self.listeners()?;
+        if roles.controller {
+            self.controller_listener()?;
+        }
+        self.quorum_voters()?;
+        self.bootstrap_servers()?;
+        if self.quorum_voters()?.is_empty() && self.bootstrap_servers()?.is_empty() {
+            return Err(ConfigError::Missing(
+                "controller.quorum.voters or controller.quorum.bootstrap.servers".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The raw key-value pairs that were given.
+    pub fn values(&self) -> BTreeMap<String, String> {
+        self.values.clone()
+    }
+
+    /// A raw value, or the key's default.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.values.get(key).map(String::as_str).or_else(|| {
+            KNOWN
+                .iter()
+                .find(|(n, _, _)| *n == key)
+                .and_then(|(_, _, d)| *d)
+        })
+    }
+
+    /// An integer value (validated at load).
+    pub fn int(&self, key: &str) -> i64 {
+        self.get(key).and_then(|v| v.parse().ok()).unwrap_or(0)
+    }
+
+    /// `node.id`.
+    pub fn node_id(&self) -> Result<i32, ConfigError> {
+        let v = self
+            .values
+            .get("node.id")
+            .ok_or_else(|| ConfigError::Missing("node.id".into()))?;
+        v.parse()
+            .map_err(|_| Self::invalid("node.id", v, "not a 32-bit integer"))
+    }
+
+    /// `process.roles`.
+    pub fn process_roles(&self) -> Result<Roles, ConfigError> {
+        let v = self
+            .values
+            .get("process.roles")
+            .ok_or_else(|| ConfigError::Missing("process.roles".into()))?;
+        let mut roles = Roles::default();
+        for r in v.split(',').map(str::trim).filter(|r| !r.is_empty()) {
+            match r {
+                "broker" => roles.broker = true,
+                "controller" => roles.controller = true,
+                other => {
+                    return Err(Self::invalid(
+                        "process.roles",
+                        v,
+                        format!("unknown role {other:?} (broker, controller)"),
+                    ))
+                }
+            }
+        }
+        if !roles.broker && !roles.controller {
+            return Err(Self::invalid("process.roles", v, "no role"));
+        }
+        Ok(roles)
+    }
+
+    /// `listeners`.
+    pub fn listeners(&self) -> Result<Vec<Listener>, ConfigError> {
+        let v = self.get("listeners").unwrap_or_default();
+        v.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| parse_listener(s).map_err(|r| Self::invalid("listeners", v, r)))
+            .collect()
+    }
+
+    /// The controller listener (the first name in `controller.listener.names`).
+    pub fn controller_listener(&self) -> Result<Listener, ConfigError> {
+        let names = self
+            .get("controller.listener.names")
+            .ok_or_else(|| ConfigError::Missing("controller.listener.names".into()))?;
+        let name = names.split(',').next().unwrap_or("").trim();
+        self.listeners()?
+            .into_iter()
+            .find(|l| l.name == name)
+            .ok_or_else(|| {
+                Self::invalid(
+                    "controller.listener.names",
+                    names,
+                    format!("no listener named {name} in listeners"),
+                )
+            })
+    }
+
+    /// `controller.quorum.voters`: `id@host:port,...`.
+    pub fn quorum_voters(&self) -> Result<Vec<(i32, String, u16)>, ConfigError> {
+        let v = self.get("controller.quorum.voters").unwrap_or_default();
+        v.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                let bad = |r: &str| Self::invalid("controller.quorum.voters", v, r);
+                let (id, addr) = s
+                    .split_once('@')
+                    .ok_or_else(|| bad("expected id@host:port"))?;
+                let id = id.parse().map_err(|_| bad("the id is not an integer"))?;
+                let (host, port) = split_host_port(addr).map_err(|r| bad(&r))?;
+                Ok((id, host, port))
+            })
+            .collect()
+    }
+
+    /// `controller.quorum.bootstrap.servers`: `host:port,...`.
+    pub fn bootstrap_servers(&self) -> Result<Vec<(String, u16)>, ConfigError> {
+        let v = self
+            .get("controller.quorum.bootstrap.servers")
+            .unwrap_or_default();
+        v.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                split_host_port(s)
+                    .map_err(|r| Self::invalid("controller.quorum.bootstrap.servers", v, r))
+            })
+            .collect()
+    }
+
+    /// `log.dirs` (or `log.dir`).
+    pub fn log_dirs(&self) -> Vec<PathBuf> {
+        let v = self
+            .values
+            .get("log.dirs")
+            .map(String::as_str)
+            .or(self.get("log.dir"))
+            .unwrap_or_default();
+        v.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from)
+            .collect()
+    }
+
+    /// `metadata.log.dir`, else the first log dir.
+    pub fn metadata_log_dir(&self) -> PathBuf {
+        self.values
+            .get("metadata.log.dir")
+            .map(PathBuf::from)
+            .or_else(|| self.log_dirs().into_iter().next())
+            .unwrap_or_else(|| PathBuf::from("/tmp/kafka-logs"))
+    }
+
+    /// Every directory to format: the log dirs and the metadata log dir.
+    pub fn all_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs = self.log_dirs();
+        let m = self.metadata_log_dir();
+        if !dirs.contains(&m) {
+            dirs.push(m);
+        }
+        dirs
+    }
+}
+
+/// Which roles the node plays.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Roles {
+    /// `broker`.
+    pub broker: bool,
+    /// `controller`.
+    pub controller: bool,
+}
+
+/// Parses `NAME://host:port`.
+pub fn parse_listener(s: &str) -> Result<Listener, String> {
+    let (name, rest) = s
+        .split_once("://")
+        .ok_or_else(|| format!("{s:?} is not NAME://host:port"))?;
+    let (host, port) = split_host_port(rest)?;
+    Ok(Listener {
+        name: name.to_string(),
+        host,
+        port,
+    })
+}
+
+/// Splits `host:port` (IPv6 hosts in brackets).
+pub fn split_host_port(s: &str) -> Result<(String, u16), String> {
+    let (host, port) = s
+        .rsplit_once(':')
+        .ok_or_else(|| format!("{s:?} has no port"))?;
+    let port = port
+        .parse()
+        .map_err(|_| format!("{port:?} is not a port number"))?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    Ok((host.to_string(), port))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn properties_follow_javas_format() {
+        let p = parse_properties(
+            "# comment\n! also\nnode.id=3\nprocess.roles : controller\nlisteners CONTROLLER://127.0.0.1:19093\nlong=a,\\\n   b\nescaped\\=key=v\\tw\n",
+        );
+        assert_eq!(p["node.id"], "3");
+        assert_eq!(p["process.roles"], "controller");
+        assert_eq!(p["listeners"], "CONTROLLER://127.0.0.1:19093");
+        assert_eq!(p["long"], "a,b");
+        assert_eq!(p["escaped=key"], "v\tw");
+    }
+
+    fn base() -> BTreeMap<String, String> {
+        parse_properties(
+            "node.id=1\nprocess.roles=controller\nlisteners=CONTROLLER://127.0.0.1:19093\n\
+             controller.listener.names=CONTROLLER\ncontroller.quorum.voters=1@127.0.0.1:19093\n",
+        )
+    }
+
+    #[test]
+    fn invalid_values_name_their_key_and_unknown_keys_are_kept_as_warnings() {
+        let c = ServerConfig::from_properties(base(), &["no.such.key=1".into()]).unwrap();
+        assert_eq!(c.unknown, vec!["no.such.key".to_string()]);
+        assert_eq!(
+            c.quorum_voters().unwrap(),
+            vec![(1, "127.0.0.1".into(), 19093)]
+        );
+        assert_eq!(c.int("controller.quorum.election.timeout.ms"), 1000);
+        let e = ServerConfig::from_properties(
+            base(),
+            &["controller.quorum.fetch.timeout.ms=soon".into()],
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("controller.quorum.fetch.timeout.ms"),
+            "{e}"
+        );
+        let e =
+            ServerConfig::from_properties(base(), &["process.roles=leader".into()]).unwrap_err();
+        assert!(e.to_string().contains("process.roles"), "{e}");
+        let e =
+            ServerConfig::from_properties(base(), &["controller.quorum.voters=1@nowhere".into()])
+                .unwrap_err();
+        assert!(e.to_string().contains("controller.quorum.voters"), "{e}");
+        let e = ServerConfig::from_properties(base(), &["controller.listener.names=OTHER".into()])
+            .unwrap_err();
+        assert!(e.to_string().contains("no listener named OTHER"), "{e}");
+        assert!(ServerConfig::from_properties(base(), &["bad".into()]).is_err());
+    }
+
+    #[test]
+    fn the_embedded_default_is_valid() {
+        let d = ServerConfig::embedded_default();
+        d.validate().unwrap();
+        assert_eq!(d.controller_listener().unwrap().port, 9093);
+        assert_eq!(d.metadata_log_dir(), PathBuf::from("./fjord-data"));
+    }
+}

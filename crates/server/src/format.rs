@@ -1,0 +1,199 @@
+//! `fjord format` and `fjord random-uuid`, as `kafka-storage.sh format` and `random-uuid`:
+//! writes `meta.properties` (cluster id, node id, a new directory id) into every log dir and
+//! the metadata log dir, and for a dynamic quorum (`--standalone` or `--initial-controllers`)
+//! the bootstrap snapshot `00000000000000000000-0000000000.checkpoint` holding the first
+//! voter set.
+
+use crate::config::ServerConfig;
+use fjord_log::{uuid_text, MetaProperties};
+use fjord_protocol::Uuid;
+use fjord_raft::control::{Endpoint, VoterInfo, VoterSet};
+use fjord_raft::metadata_log::METADATA_TOPIC;
+use fjord_raft::{snapshot_file, SnapshotId};
+use std::path::{Path, PathBuf};
+
+/// How the first voters are given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InitialVoters {
+    /// Static voters from `controller.quorum.voters`, or a broker: no bootstrap voter set.
+    None,
+    /// This controller alone (`--standalone`).
+    Standalone,
+    /// `--initial-controllers id@host:port:directory-id,...`.
+    Listed(Vec<(i32, String, u16, Uuid)>),
+}
+
+/// The `__cluster_metadata-0` directory under a metadata log dir.
+pub fn metadata_partition_dir(metadata_log_dir: &Path) -> PathBuf {
+    metadata_log_dir.join(format!("{METADATA_TOPIC}-0"))
+}
+
+/// Parses `--initial-controllers`.
+pub fn parse_initial_controllers(s: &str) -> Result<Vec<(i32, String, u16, Uuid)>, String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .map(|entry| {
+            let bad = || format!("{entry:?} is not id@host:port:directory-id");
+            let (id, rest) = entry.split_once('@').ok_or_else(bad)?;
+            let id: i32 = id.parse().map_err(|_| bad())?;
+            let (addr, dir) = rest.rsplit_once(':').ok_or_else(bad)?;
+            let (host, port) = crate::config::split_host_port(addr).map_err(|_| bad())?;
+            let dir = uuid_text::decode(dir).ok_or_else(bad)?;
+            Ok((id, host, port, dir))
+        })
+        .collect()
+}
+
+/// Formats every directory of `config`. Returns the lines Kafka's tool prints.
+pub fn format(
+    config: &ServerConfig,
+    cluster_id: &str,
+    initial: &InitialVoters,
+    ignore_formatted: bool,
+) -> Result<Vec<String>, String> {
+    if uuid_text::decode(cluster_id).is_none() {
+        return Err(format!(
+            "Cluster ID string {cluster_id} does not appear to be a valid UUID"
+        ));
+    }
+    let node_id = config.node_id().map_err(|e| e.to_string())?;
+    let roles = config.process_roles().map_err(|e| e.to_string())?;
+    let metadata_dir = config.metadata_log_dir();
+    let voters: Option<VoterSet> = match initial {
+        InitialVoters::None => None,
+        InitialVoters::Standalone => {
+            if !roles.controller {
+                return Err("--standalone is only for a controller".into());
+            }
+            let l = config.controller_listener().map_err(|e| e.to_string())?;
+            let dir = Uuid::new_v4();
+            Some(
+                [(
+                    node_id,
+                    VoterInfo {
+                        id: node_id,
+                        directory_id: dir,
+                        endpoints: vec![Endpoint {
+                            name: l.name,
+                            host: l.host,
+                            port: l.port,
+                        }],
+                    },
+                )]
+                .into(),
+            )
+        }
+        InitialVoters::Listed(list) => {
+            let name = config
+                .controller_listener()
+                .map(|l| l.name)
+                .unwrap_or_else(|_| "CONTROLLER".into());
+            Some(
+                list.iter()
+                    .map(|(id, host, port, dir)| {
+                        (
+                            *id,
+                            VoterInfo {
+                                id: *id,
+                                directory_id: *dir,
+                                endpoints: vec![Endpoint {
+                                    name: name.clone(),
+                                    host: host.clone(),
+                                    port: *port,
+                                }],
+                            },
+                        )
+                    })
+                    .collect(),
+            )
+        }
+    };
+    if voters.is_some()
+        && !config
+            .quorum_voters()
+            .map_err(|e| e.to_string())?
+            .is_empty()
+    {
+        return Err(
+            "--standalone and --initial-controllers are for a dynamic quorum \
+             (controller.quorum.bootstrap.servers), not controller.quorum.voters"
+                .into(),
+        );
+    }
+    let mut out = Vec::new();
+    let mut formatted_any = false;
+    for dir in config.all_dirs() {
+        if MetaProperties::read(&dir)
+            .map_err(|e| e.to_string())?
+            .is_some()
+        {
+            if ignore_formatted {
+                continue;
+            }
+            return Err(format!(
+                "Log directory {} is already formatted. Use --ignore-formatted to ignore this \
+                 directory and format the others.",
+                dir.display()
+            ));
+        }
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let is_metadata = dir == metadata_dir;
+        let directory_id = match (&voters, is_metadata) {
+            (Some(v), true) => v
+                .get(&node_id)
+                .map_or_else(Uuid::new_v4, |me| me.directory_id),
+            _ => Uuid::new_v4(),
+        };
+        MetaProperties {
+            cluster_id: cluster_id.to_string(),
+            node_id,
+            directory_id,
+        }
+        .write(&dir)
+        .map_err(|e| e.to_string())?;
+        if is_metadata {
+            if let Some(v) = &voters {
+                let partition = metadata_partition_dir(&dir);
+                std::fs::create_dir_all(&partition)
+                    .map_err(|e| format!("{}: {e}", partition.display()))?;
+                let bytes = snapshot_file::build(Some(v), &bytes::Bytes::new(), now_ms())
+                    .map_err(|e| e.to_string())?;
+                snapshot_file::write(
+                    &partition,
+                    SnapshotId {
+                        end_offset: 0,
+                        epoch: 0,
+                    },
+                    &bytes,
+                )
+                .map_err(|e| e.to_string())?;
+                out.push(format!(
+                    "Formatting dynamic metadata voter directory {} with {} voter(s).",
+                    dir.display(),
+                    v.len()
+                ));
+            } else {
+                out.push(format!("Formatting metadata directory {}.", dir.display()));
+            }
+        } else {
+            out.push(format!("Formatting data directory {}.", dir.display()));
+        }
+        formatted_any = true;
+    }
+    if !formatted_any {
+        out.push("All of the log directories are already formatted.".into());
+    }
+    Ok(out)
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A new random cluster or directory id, in Kafka's text form.
+pub fn random_uuid() -> String {
+    uuid_text::encode(&Uuid::new_v4())
+}

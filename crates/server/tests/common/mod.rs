@@ -1,0 +1,218 @@
+//! Real `fjord` processes on 127.0.0.1 for the multi-node tests: free ports, formatting,
+//! starting and SIGKILLing nodes, and asking the quorum over the wire. Waits poll a condition
+//! up to a bound; nothing sleeps to synchronise.
+
+#![allow(dead_code)]
+
+use fjord_protocol::generated::describe_cluster_request::DescribeClusterRequest;
+use fjord_protocol::generated::describe_quorum_request::{self as dqr, DescribeQuorumRequest};
+use fjord_protocol::generated::describe_quorum_response::PartitionData;
+use fjord_protocol::{RequestBody, ResponseBody};
+use fjord_raft::net::client::Client;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The binary under test.
+pub fn fjord_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_fjord")
+}
+
+/// Runs `fjord` with `args` to completion.
+pub fn fjord(args: &[&str]) -> Output {
+    Command::new(fjord_bin())
+        .args(args)
+        .output()
+        .expect("run fjord")
+}
+
+/// A port free on 127.0.0.1 right now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// One node: its directory, configuration and (when running) process.
+pub struct Node {
+    /// `node.id`.
+    pub id: i32,
+    /// Its data and log directory.
+    pub dir: PathBuf,
+    /// Its properties file.
+    pub config: PathBuf,
+    /// Its controller port.
+    pub port: u16,
+    child: Option<Child>,
+}
+
+impl Node {
+    /// A controller-only node in `root` with `quorum` lines (voters or bootstrap servers).
+    pub fn controller(root: &Path, id: i32, port: u16, quorum: &str, extra: &str) -> Node {
+        let dir = root.join(format!("node{id}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = dir.join("server.properties");
+        std::fs::write(
+            &config,
+            format!(
+                "node.id={id}\nprocess.roles=controller\nlisteners=CONTROLLER://127.0.0.1:{port}\n\
+                 controller.listener.names=CONTROLLER\n{quorum}\nlog.dirs={}\n{extra}\n",
+                dir.join("data").display()
+            ),
+        )
+        .unwrap();
+        Node {
+            id,
+            dir,
+            config,
+            port,
+            child: None,
+        }
+    }
+
+    /// `host:port` of its controller listener.
+    pub fn addr(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// Formats its directories.
+    pub fn format(&self, cluster_id: &str, extra: &[&str]) {
+        let mut args = vec![
+            "format",
+            "--config",
+            self.config.to_str().unwrap(),
+            "--cluster-id",
+            cluster_id,
+        ];
+        args.extend_from_slice(extra);
+        let out = fjord(&args);
+        assert!(
+            out.status.success(),
+            "format failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Starts the process (its log goes to `server.log` in its directory).
+    pub fn start(&mut self) {
+        assert!(self.child.is_none(), "node {} already runs", self.id);
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.join("server.log"))
+            .unwrap();
+        let child = Command::new(fjord_bin())
+            .args(["server", "--config", self.config.to_str().unwrap()])
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start fjord");
+        self.child = Some(child);
+    }
+
+    /// SIGKILLs the process.
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// True while it runs.
+    pub fn running(&self) -> bool {
+        self.child.is_some()
+    }
+
+    /// The metadata directory id from `meta.properties`.
+    pub fn directory_id(&self) -> String {
+        let text = std::fs::read_to_string(self.dir.join("data").join("meta.properties")).unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix("directory.id="))
+            .unwrap()
+            .to_string()
+    }
+
+    /// The tail of its log, for failure messages.
+    pub fn log_tail(&self) -> String {
+        let text = std::fs::read_to_string(self.dir.join("server.log")).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(15)..].join("\n")
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Polls `f` every 50 ms until it returns `Some` or `timeout` passes.
+pub fn wait_for<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(v) = f() {
+            return Some(v);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+async fn call(addr: &str, body: RequestBody, version: i16) -> Option<ResponseBody> {
+    let timeout = Duration::from_secs(2);
+    let c = Client::connect(addr, timeout).await.ok()?;
+    c.call(body, version, timeout).await.ok()
+}
+
+/// The quorum as its leader describes it, asking through any of `addrs`.
+pub async fn describe(addrs: &[String]) -> Option<PartitionData> {
+    for a in addrs {
+        let Some(ResponseBody::DescribeCluster(c)) = call(
+            a,
+            RequestBody::DescribeCluster(DescribeClusterRequest {
+                endpoint_type: 2,
+                ..Default::default()
+            }),
+            2,
+        )
+        .await
+        else {
+            continue;
+        };
+        let Some(leader) = c.brokers.iter().find(|b| b.broker_id == c.controller_id) else {
+            continue;
+        };
+        let r = call(
+            &format!("{}:{}", leader.host, leader.port),
+            RequestBody::DescribeQuorum(DescribeQuorumRequest {
+                topics: vec![dqr::TopicData {
+                    topic_name: "__cluster_metadata".into(),
+                    partitions: vec![dqr::PartitionData::default()],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            2,
+        )
+        .await;
+        if let Some(ResponseBody::DescribeQuorum(r)) = r {
+            if r.error_code == 0 {
+                return r.topics.into_iter().next()?.partitions.into_iter().next();
+            }
+        }
+    }
+    None
+}
+
+/// A leader whose epoch has committed: its high watermark reached its log end (the newest
+/// entry is its own leader-change record, or later).
+pub fn committed_leader(p: &PartitionData) -> bool {
+    p.current_voters
+        .iter()
+        .find(|v| v.replica_id == p.leader_id)
+        .is_some_and(|l| p.high_watermark >= l.log_end_offset && p.high_watermark > 0)
+}
