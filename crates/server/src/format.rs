@@ -67,7 +67,7 @@ pub fn format(
                 return Err("--standalone is only for a controller".into());
             }
             let l = config.controller_listener().map_err(|e| e.to_string())?;
-            let dir = Uuid::new_v4();
+            let dir = random_id();
             Some(
                 [(
                     node_id,
@@ -140,10 +140,8 @@ pub fn format(
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let is_metadata = dir == metadata_dir;
         let directory_id = match (&voters, is_metadata) {
-            (Some(v), true) => v
-                .get(&node_id)
-                .map_or_else(Uuid::new_v4, |me| me.directory_id),
-            _ => Uuid::new_v4(),
+            (Some(v), true) => v.get(&node_id).map_or_else(random_id, |me| me.directory_id),
+            _ => random_id(),
         };
         MetaProperties {
             cluster_id: cluster_id.to_string(),
@@ -193,7 +191,18 @@ fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// A new random cluster or directory id, in Kafka's text form.
+/// A new random cluster or directory id, in Kafka's text form. Like Kafka's, it never starts
+/// with `-`, so it can follow a flag on a command line.
 pub fn random_uuid() -> String {
-    uuid_text::encode(&Uuid::new_v4())
+    uuid_text::encode(&random_id())
+}
+
+/// A random id whose text form does not start with `-` (Kafka's `Uuid.randomUuid`).
+pub fn random_id() -> Uuid {
+    loop {
+        let id = Uuid::new_v4();
+        if !uuid_text::encode(&id).starts_with('-') {
+            return id;
+        }
+    }
 }

@@ -1,0 +1,146 @@
+//! A dynamic quorum (KIP-853) of real processes: one controller formatted `--standalone`, two
+//! more that start as observers and are added with `kafka-metadata-quorum add-controller`;
+//! then the leader itself is removed with `remove-controller` and the other two carry on.
+
+mod common;
+
+use common::{committed_leader, describe, fjord, wait_for, Node};
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+fn voters(p: &fjord_protocol::generated::describe_quorum_response::PartitionData) -> BTreeSet<i32> {
+    p.current_voters.iter().map(|v| v.replica_id).collect()
+}
+
+fn run_tool(args: &[&str]) -> String {
+    let out = fjord(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn controllers_join_and_leave_a_dynamic_quorum() {
+    let root = tempfile::tempdir().unwrap();
+    let ports: Vec<u16> = (0..3).map(|_| common::free_port()).collect();
+    let bootstrap = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports[0]);
+    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
+        .unwrap()
+        .trim()
+        .to_string();
+    let mut nodes: Vec<Node> = (0..3)
+        .map(|i| Node::controller(root.path(), i as i32 + 1, ports[i], &bootstrap, ""))
+        .collect();
+    nodes[0].format(&cluster_id, &["--standalone"]);
+    nodes[1].format(&cluster_id, &["--no-initial-controllers"]);
+    nodes[2].format(&cluster_id, &["--no-initial-controllers"]);
+    for n in &mut nodes {
+        n.start();
+    }
+    let addrs: Vec<String> = nodes.iter().map(Node::addr).collect();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let p = wait_for(Duration::from_secs(30), || {
+        rt.block_on(describe(&addrs[..1])).filter(|p| {
+            committed_leader(p)
+                && p.observers
+                    .iter()
+                    .map(|o| o.replica_id)
+                    .collect::<BTreeSet<_>>()
+                    == [2, 3].into()
+        })
+    })
+    .unwrap_or_else(|| panic!("no leader with two observers: {}", nodes[1].log_tail()));
+    assert_eq!(p.leader_id, 1);
+    assert_eq!(voters(&p), [1].into());
+
+    for n in &nodes[1..] {
+        let out = run_tool(&[
+            "kafka-metadata-quorum",
+            "--bootstrap-controller",
+            &addrs[0],
+            "--command-config",
+            n.config.to_str().unwrap(),
+            "add-controller",
+        ]);
+        assert_eq!(
+            out.trim(),
+            format!(
+                "Added controller {} with directory id {} and endpoints: CONTROLLER://127.0.0.1:{}",
+                n.id,
+                n.directory_id(),
+                n.port
+            )
+        );
+    }
+    let p = wait_for(Duration::from_secs(20), || {
+        rt.block_on(describe(&addrs))
+            .filter(|p| voters(p) == [1, 2, 3].into() && committed_leader(p))
+    })
+    .expect("three voters");
+    assert!(p.observers.is_empty(), "{:?}", p.observers);
+    let status = run_tool(&[
+        "kafka-metadata-quorum",
+        "--bootstrap-controller",
+        &addrs[1],
+        "describe",
+        "--status",
+    ]);
+    assert!(
+        status.contains(&format!("ClusterId:              {cluster_id}")),
+        "{status}"
+    );
+    for n in &nodes {
+        assert!(
+            status.contains(&format!(
+                "{{\"id\": {}, \"directoryId\": \"{}\", \"endpoints\": [\"CONTROLLER://127.0.0.1:{}\"]}}",
+                n.id,
+                n.directory_id(),
+                n.port
+            )),
+            "{status}"
+        );
+    }
+
+    // Remove the leader itself: it hands over once the change commits.
+    let leader = p.leader_id;
+    let idx = (leader - 1) as usize;
+    let out = run_tool(&[
+        "kafka-metadata-quorum",
+        "--bootstrap-controller",
+        &addrs[0],
+        "remove-controller",
+        "--controller-id",
+        &leader.to_string(),
+        "--controller-directory-id",
+        &nodes[idx].directory_id(),
+    ]);
+    assert_eq!(
+        out.trim(),
+        format!(
+            "Removed  KRaft controller {leader} with directory id {}",
+            nodes[idx].directory_id()
+        )
+    );
+    let others: Vec<String> = nodes
+        .iter()
+        .filter(|n| n.id != leader)
+        .map(Node::addr)
+        .collect();
+    let p = wait_for(Duration::from_secs(20), || {
+        rt.block_on(describe(&others)).filter(|p| {
+            p.leader_id != leader && committed_leader(p) && !voters(p).contains(&leader)
+        })
+    })
+    .unwrap_or_else(|| panic!("the quorum did not move on: {}", nodes[idx].log_tail()));
+    assert_eq!(voters(&p).len(), 2);
+    // The removed controller stays on as an observer, still fetching.
+    let p = wait_for(Duration::from_secs(20), || {
+        rt.block_on(describe(&others))
+            .filter(|p| p.observers.iter().any(|o| o.replica_id == leader))
+    });
+    assert!(p.is_some(), "the removed controller is not observing");
+}
