@@ -5,6 +5,8 @@
 mod common;
 
 use common::{committed_leader, describe, fjord, wait_for, Node};
+use fjord_protocol::generated::update_raft_voter_request as uv;
+use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -105,6 +107,66 @@ fn controllers_join_and_leave_a_dynamic_quorum() {
         );
     }
 
+    // UpdateRaftVoter: node 2 announces a second listener; the leader rewrites the voter set.
+    let leader_addr = format!("127.0.0.1:{}", nodes[(p.leader_id - 1) as usize].port);
+    let dir2 = fjord_log::uuid_text::decode(&nodes[1].directory_id()).unwrap();
+    let listener = |name: &str| uv::Listener {
+        name: name.into(),
+        host: "127.0.0.1".into(),
+        port: nodes[1].port,
+        ..Default::default()
+    };
+    let r = rt.block_on(common::call(
+        &leader_addr,
+        RequestBody::UpdateRaftVoter(uv::UpdateRaftVoterRequest {
+            cluster_id: Some(cluster_id.clone()),
+            current_leader_epoch: p.leader_epoch,
+            voter_id: 2,
+            voter_directory_id: dir2,
+            listeners: vec![listener("CONTROLLER"), listener("EXTRA")],
+            ..Default::default()
+        }),
+        0,
+    ));
+    let Some(ResponseBody::UpdateRaftVoter(r)) = r else {
+        panic!("no UpdateRaftVoter response: {r:?}")
+    };
+    assert_eq!(r.error_code, 0);
+    assert_eq!(r.current_leader.leader_id, p.leader_id);
+    let r = rt.block_on(common::call(
+        &leader_addr,
+        RequestBody::UpdateRaftVoter(uv::UpdateRaftVoterRequest {
+            cluster_id: Some(cluster_id.clone()),
+            voter_id: 9,
+            voter_directory_id: dir2,
+            ..Default::default()
+        }),
+        0,
+    ));
+    let Some(ResponseBody::UpdateRaftVoter(r)) = r else {
+        panic!("no UpdateRaftVoter response")
+    };
+    assert_eq!(r.error_code, ErrorCode::VoterNotFound.code());
+    let p = wait_for(Duration::from_secs(20), || {
+        rt.block_on(describe(&addrs))
+            .filter(|p| committed_leader(p))
+    })
+    .expect("a leader");
+    let status = run_tool(&[
+        "kafka-metadata-quorum",
+        "--bootstrap-controller",
+        &addrs[2],
+        "describe",
+        "--status",
+    ]);
+    assert!(
+        status.contains(&format!(
+            "\"endpoints\": [\"CONTROLLER://127.0.0.1:{0}\", \"EXTRA://127.0.0.1:{0}\"]",
+            nodes[1].port
+        )),
+        "{status}"
+    );
+
     // Remove the leader itself: it hands over once the change commits.
     let leader = p.leader_id;
     let idx = (leader - 1) as usize;
@@ -143,4 +205,61 @@ fn controllers_join_and_leave_a_dynamic_quorum() {
             .filter(|p| p.observers.iter().any(|o| o.replica_id == leader))
     });
     assert!(p.is_some(), "the removed controller is not observing");
+}
+
+#[test]
+fn initial_controllers_form_a_quorum_of_three() {
+    let root = tempfile::tempdir().unwrap();
+    let ports: Vec<u16> = (0..3).map(|_| common::free_port()).collect();
+    let bootstrap = format!(
+        "controller.quorum.bootstrap.servers={}",
+        ports
+            .iter()
+            .map(|p| format!("127.0.0.1:{p}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let dirs: Vec<String> = (0..3)
+        .map(|_| {
+            String::from_utf8(fjord(&["random-uuid"]).stdout)
+                .unwrap()
+                .trim()
+                .to_string()
+        })
+        .collect();
+    let initial = (0..3)
+        .map(|i| format!("{}@127.0.0.1:{}:{}", i + 1, ports[i], dirs[i]))
+        .collect::<Vec<_>>()
+        .join(",");
+    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
+        .unwrap()
+        .trim()
+        .to_string();
+    let mut nodes: Vec<Node> = (0..3)
+        .map(|i| Node::controller(root.path(), i as i32 + 1, ports[i], &bootstrap, ""))
+        .collect();
+    for n in &mut nodes {
+        n.format(&cluster_id, &["--initial-controllers", &initial]);
+        n.start();
+    }
+    for (n, d) in nodes.iter().zip(&dirs) {
+        assert_eq!(
+            &n.directory_id(),
+            d,
+            "the listed directory id is the node's"
+        );
+    }
+    let addrs: Vec<String> = nodes.iter().map(Node::addr).collect();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let p = wait_for(Duration::from_secs(30), || {
+        rt.block_on(describe(&addrs))
+            .filter(|p| committed_leader(p) && voters(p) == [1, 2, 3].into())
+    })
+    .unwrap_or_else(|| panic!("no quorum: {}", nodes[0].log_tail()));
+    for v in &p.current_voters {
+        assert_eq!(
+            fjord_log::uuid_text::encode(&v.replica_directory_id),
+            dirs[(v.replica_id - 1) as usize]
+        );
+    }
 }

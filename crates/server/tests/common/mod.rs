@@ -162,7 +162,8 @@ pub fn wait_for<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Optio
     }
 }
 
-async fn call(addr: &str, body: RequestBody, version: i16) -> Option<ResponseBody> {
+/// One request to `addr`; `None` when it fails.
+pub async fn call(addr: &str, body: RequestBody, version: i16) -> Option<ResponseBody> {
     let timeout = Duration::from_secs(2);
     let c = Client::connect(addr, timeout).await.ok()?;
     c.call(body, version, timeout).await.ok()
