@@ -240,6 +240,8 @@ impl<L: RaftLog> RaftNode<L> {
         };
         node.deadline = match node.role {
             Role::Follower { .. } => now + config.fetch_timeout_ms,
+            // The only voter has nobody to wait for: it stands at the first tick.
+            _ if node.voters().len() == 1 && node.is_voter() => now,
             _ => now + node.election_timeout(),
         };
         node

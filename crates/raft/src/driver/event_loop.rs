@@ -203,7 +203,6 @@ impl Loop {
 
     /// Handles one event; true to stop.
     fn handle(&mut self, event: Event) -> bool {
-        self.core.tick(now_ms());
         match event {
             Event::Inbound { inbound, reply } => {
                 let from = inbound.from;
