@@ -148,8 +148,7 @@ fn controllers_join_and_leave_a_dynamic_quorum() {
     };
     assert_eq!(r.error_code, ErrorCode::VoterNotFound.code());
     let p = wait_for(Duration::from_secs(20), || {
-        rt.block_on(describe(&addrs))
-            .filter(|p| committed_leader(p))
+        rt.block_on(describe(&addrs)).filter(committed_leader)
     })
     .expect("a leader");
     let status = run_tool(&[
