@@ -1,0 +1,177 @@
+//! The immutable metadata image: features, brokers and controllers, topics and partitions,
+//! configs and producer-id blocks. Each part sits behind an `Arc`, and each topic too, so a new
+//! image shares everything a batch did not touch with the one before.
+
+use crate::partition::PartitionRegistration;
+use fjord_protocol::Uuid;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The `metadata.version` feature's name.
+pub const METADATA_VERSION: &str = "metadata.version";
+
+/// Finalized feature levels (`metadata.version` among them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FeaturesImage {
+    /// Feature name to finalized level (a level of 0 removes the feature).
+    pub levels: BTreeMap<String, i16>,
+}
+
+impl FeaturesImage {
+    /// The finalized `metadata.version` level, if set.
+    pub fn metadata_version(&self) -> Option<i16> {
+        self.levels.get(METADATA_VERSION).copied()
+    }
+}
+
+/// A listener a broker or controller registered.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Listener {
+    /// Its name.
+    pub name: String,
+    /// The advertised host.
+    pub host: String,
+    /// The advertised port.
+    pub port: u16,
+    /// Its security protocol (0 = PLAINTEXT).
+    pub security_protocol: i16,
+}
+
+/// A broker's registration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokerRegistration {
+    /// The broker id.
+    pub id: i32,
+    /// Its broker epoch (the offset of its registration record).
+    pub epoch: i64,
+    /// The incarnation of the process that registered.
+    pub incarnation_id: Uuid,
+    /// Its listeners.
+    pub listeners: Vec<Listener>,
+    /// Supported feature ranges: name to (min, max).
+    pub supported_features: BTreeMap<String, (i16, i16)>,
+    /// Its rack.
+    pub rack: Option<String>,
+    /// True while fenced.
+    pub fenced: bool,
+    /// True during a controlled shutdown.
+    pub in_controlled_shutdown: bool,
+    /// Its online log directories.
+    pub log_dirs: Vec<Uuid>,
+}
+
+/// A controller's registration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControllerRegistration {
+    /// The controller id.
+    pub id: i32,
+    /// The incarnation of the process that registered.
+    pub incarnation_id: Uuid,
+    /// Whether it is ready for a ZooKeeper migration (always false in fjord).
+    pub zk_migration_ready: bool,
+    /// Its listeners.
+    pub listeners: Vec<Listener>,
+    /// Supported feature ranges: name to (min, max).
+    pub supported_features: BTreeMap<String, (i16, i16)>,
+}
+
+/// Brokers and controllers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClusterImage {
+    /// Registered brokers by id.
+    pub brokers: BTreeMap<i32, BrokerRegistration>,
+    /// Registered controllers by id.
+    pub controllers: BTreeMap<i32, ControllerRegistration>,
+}
+
+/// One topic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicImage {
+    /// Its name.
+    pub name: String,
+    /// Its id.
+    pub id: Uuid,
+    /// Its partitions by index.
+    pub partitions: BTreeMap<i32, PartitionRegistration>,
+}
+
+/// Every topic, by id and by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TopicsImage {
+    /// Topics by id.
+    pub by_id: BTreeMap<Uuid, Arc<TopicImage>>,
+    /// Topic ids by name.
+    pub by_name: BTreeMap<String, Uuid>,
+}
+
+impl TopicsImage {
+    /// A topic by name.
+    pub fn get_by_name(&self, name: &str) -> Option<&Arc<TopicImage>> {
+        self.by_name.get(name).and_then(|id| self.by_id.get(id))
+    }
+
+    /// The number of partitions of every topic together.
+    pub fn partition_count(&self) -> usize {
+        self.by_id.values().map(|t| t.partitions.len()).sum()
+    }
+}
+
+/// A config resource: its type (Kafka's ConfigResource.Type: 2 topic, 4 broker) and name
+/// (empty for the cluster-wide broker default).
+pub type ConfigResource = (i8, String);
+
+/// Dynamic configs by resource.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConfigsImage {
+    /// Resource to its non-default keys and values.
+    pub resources: BTreeMap<ConfigResource, BTreeMap<String, String>>,
+}
+
+impl ConfigsImage {
+    /// A resource's value for `key`, if set.
+    pub fn get(&self, resource_type: i8, name: &str, key: &str) -> Option<&str> {
+        self.resources
+            .get(&(resource_type, name.to_string()))
+            .and_then(|m| m.get(key))
+            .map(String::as_str)
+    }
+}
+
+/// Where the image stands in the log.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Provenance {
+    /// The offset of the last record folded in (-1: none).
+    pub last_offset: i64,
+    /// The epoch of that record's batch.
+    pub last_epoch: i32,
+}
+
+/// The whole image.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MetadataImage {
+    /// Where it stands in the log.
+    pub provenance: Provenance,
+    /// Finalized features.
+    pub features: Arc<FeaturesImage>,
+    /// Brokers and controllers.
+    pub cluster: Arc<ClusterImage>,
+    /// Topics.
+    pub topics: Arc<TopicsImage>,
+    /// Dynamic configs.
+    pub configs: Arc<ConfigsImage>,
+    /// The next producer id block starts here.
+    pub next_producer_id: i64,
+}
+
+impl MetadataImage {
+    /// The empty image, before any record.
+    pub fn empty() -> MetadataImage {
+        MetadataImage {
+            provenance: Provenance {
+                last_offset: -1,
+                last_epoch: -1,
+            },
+            ..MetadataImage::default()
+        }
+    }
+}
