@@ -170,7 +170,7 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
                 },
                 leader_recovery_state: [-1, 0, 1][g.below(3) as usize],
                 eligible_leader_replicas: (g.below(2) == 0).then(|| elr.clone()),
-                last_known_elr: (g.below(4) == 0).then(|| elr),
+                last_known_elr: (g.below(4) == 0).then_some(elr),
                 replicas: if g.below(6) == 0 {
                     Some(g.replicas(&brokers, reg.replicas.len()))
                 } else {
