@@ -1,0 +1,678 @@
+//! Brokers and controllers: registration (the broker epoch is the offset of the registration
+//! record), heartbeats with sessions, fencing and unfencing (moving leaderships), controlled
+//! shutdown, UnregisterBroker, ControllerRegistration, UnregisterController (EXTENSIONS.md's
+//! check order), UpdateFeatures (refused while a registered node cannot run the level) and
+//! producer-id blocks.
+
+use crate::controller::{
+    Controller, Handled, METADATA_VERSION_UNREGISTER_CONTROLLER, PRODUCER_ID_BLOCK,
+};
+use crate::elections::{upkeep, Election};
+use fjord_metadata::image::METADATA_VERSION;
+use fjord_protocol::generated::{
+    allocate_producer_ids_request::AllocateProducerIdsRequest,
+    allocate_producer_ids_response::AllocateProducerIdsResponse,
+    broker_heartbeat_request::BrokerHeartbeatRequest,
+    broker_heartbeat_response::BrokerHeartbeatResponse,
+    broker_registration_change_record::BrokerRegistrationChangeRecord,
+    broker_registration_request::BrokerRegistrationRequest,
+    broker_registration_response::BrokerRegistrationResponse,
+    controller_registration_request::ControllerRegistrationRequest,
+    controller_registration_response::ControllerRegistrationResponse,
+    feature_level_record::FeatureLevelRecord,
+    producer_ids_record::ProducerIdsRecord,
+    register_broker_record::{self as rb, RegisterBrokerRecord},
+    register_controller_record::{self as rc, RegisterControllerRecord},
+    unregister_broker_record::UnregisterBrokerRecord,
+    unregister_broker_request::UnregisterBrokerRequest,
+    unregister_broker_response::UnregisterBrokerResponse,
+    unregister_controller_record::UnregisterControllerRecord,
+    unregister_controller_request::UnregisterControllerRequest,
+    unregister_controller_response::UnregisterControllerResponse,
+    update_features_request::UpdateFeaturesRequest,
+    update_features_response::{UpdatableFeatureResult, UpdateFeaturesResponse},
+};
+use fjord_protocol::{ErrorCode, MetadataRecord, ResponseBody};
+
+/// A broker registration waiting for its offset.
+#[derive(Debug, Clone)]
+pub struct RegistrationPlan {
+    record: RegisterBrokerRecord,
+    /// Partition changes that go with it (a broker that stopped uncleanly leaves the ELRs).
+    changes_for_epoch: Vec<MetadataRecord>,
+    session_deadline: i64,
+}
+
+impl RegistrationPlan {
+    /// The broker.
+    pub fn broker_id(&self) -> i32 {
+        self.record.broker_id
+    }
+
+    /// The batch when it lands at `offset` (the broker epoch).
+    pub fn records(&self, offset: i64) -> Vec<MetadataRecord> {
+        let mut r = self.record.clone();
+        r.broker_epoch = offset;
+        let mut out = vec![MetadataRecord::RegisterBroker(r)];
+        out.extend(self.changes_for_epoch.iter().cloned());
+        out
+    }
+
+    /// The answer.
+    pub fn response(&self, offset: i64) -> ResponseBody {
+        ResponseBody::BrokerRegistration(BrokerRegistrationResponse {
+            broker_epoch: offset,
+            ..Default::default()
+        })
+    }
+}
+
+fn registration_error(code: ErrorCode) -> Handled {
+    Handled::Reply(ResponseBody::BrokerRegistration(
+        BrokerRegistrationResponse {
+            error_code: code.code(),
+            broker_epoch: -1,
+            ..Default::default()
+        },
+    ))
+}
+
+impl Controller {
+    /// BrokerRegistration.
+    pub(crate) fn broker_registration(
+        &mut self,
+        r: &BrokerRegistrationRequest,
+        now: i64,
+    ) -> Handled {
+        if r.cluster_id != self.cluster_id {
+            return registration_error(ErrorCode::InconsistentClusterId);
+        }
+        if let Some(mv) = self.image.features.metadata_version() {
+            let supported = r
+                .features
+                .iter()
+                .find(|f| f.name == METADATA_VERSION)
+                .is_some_and(|f| (f.min_supported_version..=f.max_supported_version).contains(&mv));
+            if !supported {
+                return registration_error(ErrorCode::UnsupportedVersion);
+            }
+        }
+        if let Some(old) = self.image.cluster.brokers.get(&r.broker_id) {
+            let alive = self.sessions.get(&r.broker_id).is_some_and(|d| *d > now);
+            if old.incarnation_id != r.incarnation_id && alive && !old.fenced {
+                return registration_error(ErrorCode::DuplicateBrokerRegistration);
+            }
+        }
+        // A broker that did not shut down cleanly (its previous epoch is not the registered
+        // one) may have lost data: it leaves the ELRs (KIP-966), recorded as last known ELR.
+        let unclean = self
+            .image
+            .cluster
+            .brokers
+            .get(&r.broker_id)
+            .is_some_and(|old| r.previous_broker_epoch != old.epoch);
+        let mut changes = Vec::new();
+        if unclean {
+            for t in self.image.topics.by_id.values() {
+                for (index, p) in &t.partitions {
+                    if p.elr.contains(&r.broker_id) {
+                        let elr: Vec<i32> = p
+                            .elr
+                            .iter()
+                            .copied()
+                            .filter(|b| *b != r.broker_id)
+                            .collect();
+                        let mut last_known = p.last_known_elr.clone();
+                        if !last_known.contains(&r.broker_id) {
+                            last_known.push(r.broker_id);
+                        }
+                        changes.push(MetadataRecord::PartitionChange(
+                            fjord_protocol::generated::partition_change_record::PartitionChangeRecord {
+                                partition_id: *index,
+                                topic_id: t.id,
+                                eligible_leader_replicas: Some(elr),
+                                last_known_elr: Some(last_known),
+                                ..Default::default()
+                            },
+                        ));
+                    }
+                }
+            }
+        }
+        let record = RegisterBrokerRecord {
+            broker_id: r.broker_id,
+            incarnation_id: r.incarnation_id,
+            broker_epoch: -1,
+            end_points: r
+                .listeners
+                .iter()
+                .map(|l| rb::BrokerEndpoint {
+                    name: l.name.clone(),
+                    host: l.host.clone(),
+                    port: l.port,
+                    security_protocol: l.security_protocol,
+                    ..Default::default()
+                })
+                .collect(),
+            features: r
+                .features
+                .iter()
+                .map(|f| rb::BrokerFeature {
+                    name: f.name.clone(),
+                    min_supported_version: f.min_supported_version,
+                    max_supported_version: f.max_supported_version,
+                    ..Default::default()
+                })
+                .collect(),
+            rack: r.rack.clone(),
+            fenced: true,
+            in_controlled_shutdown: false,
+            log_dirs: r.log_dirs.clone(),
+            ..Default::default()
+        };
+        Handled::Register(RegistrationPlan {
+            record,
+            changes_for_epoch: changes,
+            session_deadline: now + self.settings.broker_session_timeout_ms,
+        })
+    }
+
+    /// Records a registration that was appended at `offset`: the working image and session.
+    pub fn registered(
+        &mut self,
+        plan: &RegistrationPlan,
+        offset: i64,
+    ) -> Result<Vec<MetadataRecord>, String> {
+        let records = plan.records(offset);
+        self.apply(&records)?;
+        self.sessions
+            .insert(plan.broker_id(), plan.session_deadline);
+        Ok(records)
+    }
+
+    /// BrokerHeartbeat: keeps the session; unfences a caught-up broker; runs a controlled
+    /// shutdown.
+    pub(crate) fn broker_heartbeat(&mut self, r: &BrokerHeartbeatRequest, now: i64) -> Handled {
+        let reply = |code: ErrorCode, caught_up: bool, fenced: bool, shut_down: bool| {
+            ResponseBody::BrokerHeartbeat(BrokerHeartbeatResponse {
+                error_code: code.code(),
+                is_caught_up: caught_up,
+                is_fenced: fenced,
+                should_shut_down: shut_down,
+                ..Default::default()
+            })
+        };
+        let Some(b) = self.image.cluster.brokers.get(&r.broker_id).cloned() else {
+            return Handled::Reply(reply(ErrorCode::BrokerIdNotRegistered, false, true, false));
+        };
+        if b.epoch != r.broker_epoch {
+            return Handled::Reply(reply(ErrorCode::StaleBrokerEpoch, false, true, false));
+        }
+        self.sessions
+            .insert(r.broker_id, now + self.settings.broker_session_timeout_ms);
+        let caught_up = r.current_metadata_offset >= b.epoch;
+        let mut records = Vec::new();
+        let mut fenced = b.fenced;
+        let mut shut_down = false;
+        if r.want_shut_down {
+            if !b.in_controlled_shutdown && !b.fenced {
+                records.push(MetadataRecord::BrokerRegistrationChange(
+                    BrokerRegistrationChangeRecord {
+                        broker_id: b.id,
+                        broker_epoch: b.epoch,
+                        in_controlled_shutdown: 1,
+                        ..Default::default()
+                    },
+                ));
+                if self.apply(&records).is_err() {
+                    return Handled::Reply(reply(
+                        ErrorCode::UnknownServerError,
+                        caught_up,
+                        fenced,
+                        false,
+                    ));
+                }
+                let moves = self.partition_upkeep_for(b.id);
+                if self.apply(&moves).is_err() {
+                    return Handled::Reply(reply(
+                        ErrorCode::UnknownServerError,
+                        caught_up,
+                        fenced,
+                        false,
+                    ));
+                }
+                records.extend(moves);
+            }
+            let leads_nothing = self
+                .image
+                .topics
+                .by_id
+                .values()
+                .all(|t| t.partitions.values().all(|p| p.leader != b.id));
+            if leads_nothing {
+                shut_down = true;
+                if !fenced {
+                    let fence = vec![MetadataRecord::BrokerRegistrationChange(
+                        BrokerRegistrationChangeRecord {
+                            broker_id: b.id,
+                            broker_epoch: b.epoch,
+                            fenced: 1,
+                            ..Default::default()
+                        },
+                    )];
+                    if self.apply(&fence).is_ok() {
+                        records.extend(fence);
+                        fenced = true;
+                    }
+                }
+            }
+            // Already applied: hand the batch over without applying it again.
+            let response = reply(ErrorCode::None, caught_up, fenced, shut_down);
+            return if records.is_empty() {
+                Handled::Reply(response)
+            } else {
+                Handled::Write { records, response }
+            };
+        }
+        if b.fenced && !r.want_fence && caught_up {
+            records.push(MetadataRecord::BrokerRegistrationChange(
+                BrokerRegistrationChangeRecord {
+                    broker_id: b.id,
+                    broker_epoch: b.epoch,
+                    fenced: -1,
+                    ..Default::default()
+                },
+            ));
+            if self.apply(&records).is_err() {
+                return Handled::Reply(reply(
+                    ErrorCode::UnknownServerError,
+                    caught_up,
+                    fenced,
+                    false,
+                ));
+            }
+            let elections = self.partition_upkeep_for(b.id);
+            if self.apply(&elections).is_ok() {
+                records.extend(elections);
+            }
+            fenced = false;
+            return Handled::Write {
+                records,
+                response: reply(ErrorCode::None, caught_up, fenced, false),
+            };
+        }
+        if !b.fenced && r.want_fence {
+            let fence = self.fence_broker(b.id);
+            return self.write(fence, reply(ErrorCode::None, caught_up, true, false));
+        }
+        Handled::Reply(reply(ErrorCode::None, caught_up, fenced, false))
+    }
+
+    /// The records fencing broker `id` (session expired or asked): the fence, then every
+    /// partition it is in re-examined without it. Not applied.
+    pub(crate) fn fence_broker(&mut self, id: i32) -> Vec<MetadataRecord> {
+        let Some(b) = self.image.cluster.brokers.get(&id).cloned() else {
+            return Vec::new();
+        };
+        let fence = vec![MetadataRecord::BrokerRegistrationChange(
+            BrokerRegistrationChangeRecord {
+                broker_id: id,
+                broker_epoch: b.epoch,
+                fenced: 1,
+                ..Default::default()
+            },
+        )];
+        let saved = self.image.clone();
+        if self.apply(&fence).is_err() {
+            return Vec::new();
+        }
+        let mut records = fence;
+        records.extend(self.partition_upkeep_for(id));
+        self.image = saved;
+        records
+    }
+
+    /// Upkeep (ISR, ELR, leader) of every partition with `broker` among its replicas, against
+    /// the working image. Not applied.
+    pub(crate) fn partition_upkeep_for(&mut self, broker: i32) -> Vec<MetadataRecord> {
+        let mut out = Vec::new();
+        for t in self.image.topics.by_id.values() {
+            let unclean = self.settings.unclean_enabled(&self.image, &t.name);
+            for (index, p) in &t.partitions {
+                if !p.replicas.contains(&broker) {
+                    continue;
+                }
+                if let Some((r, e)) = upkeep(
+                    &self.image,
+                    &self.settings,
+                    &t.name,
+                    t.id,
+                    *index,
+                    p,
+                    unclean,
+                ) {
+                    match e {
+                        Election::Unclean => self.counters.unclean_elections += 1,
+                        Election::FromElr => self.counters.elr_elections += 1,
+                        _ => {}
+                    }
+                    out.push(MetadataRecord::PartitionChange(r));
+                }
+            }
+        }
+        out
+    }
+
+    /// Leaderless partitions whose topic enables unclean election get a leader (Kafka's
+    /// periodic check). Not applied.
+    pub(crate) fn elect_unclean_where_enabled(&mut self) -> Vec<MetadataRecord> {
+        let mut out = Vec::new();
+        for t in self.image.topics.by_id.values() {
+            if !self.settings.unclean_enabled(&self.image, &t.name) {
+                continue;
+            }
+            for (index, p) in &t.partitions {
+                if p.has_leader() {
+                    continue;
+                }
+                if let Some((r, e)) =
+                    upkeep(&self.image, &self.settings, &t.name, t.id, *index, p, true)
+                {
+                    if r.leader >= 0 {
+                        if e == Election::Unclean {
+                            self.counters.unclean_elections += 1;
+                        }
+                        out.push(MetadataRecord::PartitionChange(r));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// UnregisterBroker.
+    pub(crate) fn unregister_broker(&mut self, r: &UnregisterBrokerRequest) -> Handled {
+        let Some(b) = self.image.cluster.brokers.get(&r.broker_id).cloned() else {
+            return Handled::Reply(ResponseBody::UnregisterBroker(UnregisterBrokerResponse {
+                error_code: ErrorCode::BrokerIdNotRegistered.code(),
+                error_message: Some(format!(
+                    "Broker ID {} is not currently registered",
+                    r.broker_id
+                )),
+                ..Default::default()
+            }));
+        };
+        let mut records = self.fence_broker(b.id);
+        records.push(MetadataRecord::UnregisterBroker(UnregisterBrokerRecord {
+            broker_id: b.id,
+            broker_epoch: b.epoch,
+            ..Default::default()
+        }));
+        self.sessions.remove(&b.id);
+        self.write(
+            records,
+            ResponseBody::UnregisterBroker(UnregisterBrokerResponse::default()),
+        )
+    }
+
+    /// ControllerRegistration: every controller registers (again when its registration is
+    /// gone or changed).
+    pub(crate) fn controller_registration(&mut self, r: &ControllerRegistrationRequest) -> Handled {
+        if let Some(mv) = self.image.features.metadata_version() {
+            let ok = r
+                .features
+                .iter()
+                .find(|f| f.name == METADATA_VERSION)
+                .is_some_and(|f| (f.min_supported_version..=f.max_supported_version).contains(&mv));
+            if !ok {
+                return Handled::Reply(ResponseBody::ControllerRegistration(
+                    ControllerRegistrationResponse {
+                        error_code: ErrorCode::UnsupportedVersion.code(),
+                        error_message: Some(format!(
+                            "Controller {} does not support metadata.version {mv}",
+                            r.controller_id
+                        )),
+                        ..Default::default()
+                    },
+                ));
+            }
+        }
+        let record = RegisterControllerRecord {
+            controller_id: r.controller_id,
+            incarnation_id: r.incarnation_id,
+            zk_migration_ready: r.zk_migration_ready,
+            end_points: r
+                .listeners
+                .iter()
+                .map(|l| rc::ControllerEndpoint {
+                    name: l.name.clone(),
+                    host: l.host.clone(),
+                    port: l.port,
+                    security_protocol: l.security_protocol,
+                    ..Default::default()
+                })
+                .collect(),
+            features: r
+                .features
+                .iter()
+                .map(|f| rc::ControllerFeature {
+                    name: f.name.clone(),
+                    min_supported_version: f.min_supported_version,
+                    max_supported_version: f.max_supported_version,
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let unchanged = self
+            .image
+            .cluster
+            .controllers
+            .get(&r.controller_id)
+            .is_some_and(|c| {
+                c.incarnation_id == r.incarnation_id
+                    && c.listeners.len() == record.end_points.len()
+                    && c.supported_features.len() == record.features.len()
+            });
+        let response =
+            ResponseBody::ControllerRegistration(ControllerRegistrationResponse::default());
+        if unchanged {
+            return Handled::Reply(response);
+        }
+        self.write(vec![MetadataRecord::RegisterController(record)], response)
+    }
+
+    /// UnregisterController, with EXTENSIONS.md's checks in order (the runtime answers
+    /// NOT_CONTROLLER before this is reached on a non-active controller).
+    pub(crate) fn unregister_controller(&mut self, r: &UnregisterControllerRequest) -> Handled {
+        let fail = |code: ErrorCode, message: String| {
+            Handled::Reply(ResponseBody::UnregisterController(
+                UnregisterControllerResponse {
+                    error_code: code.code(),
+                    error_message: Some(message),
+                    ..Default::default()
+                },
+            ))
+        };
+        let id = r.controller_id;
+        if self.voters.contains(&id) {
+            return fail(
+                ErrorCode::InvalidRequest,
+                format!("Cannot unregister controller {id} because it is part of the voter set."),
+            );
+        }
+        let mv = self.image.features.metadata_version().unwrap_or(0);
+        if mv < METADATA_VERSION_UNREGISTER_CONTROLLER {
+            return fail(
+                ErrorCode::UnsupportedVersion,
+                format!(
+                    "Unregistering a controller needs metadata.version \
+                     {METADATA_VERSION_UNREGISTER_CONTROLLER} or later (it is {mv})."
+                ),
+            );
+        }
+        if !self.image.cluster.controllers.contains_key(&id) {
+            return fail(
+                ErrorCode::ControllerIdNotRegistered,
+                format!("Controller ID {id} is not currently registered."),
+            );
+        }
+        self.write(
+            vec![MetadataRecord::UnregisterController(
+                UnregisterControllerRecord {
+                    controller_id: id,
+                    ..Default::default()
+                },
+            )],
+            ResponseBody::UnregisterController(UnregisterControllerResponse::default()),
+        )
+    }
+
+    /// UpdateFeatures: an upgrade is refused while any registered broker or controller,
+    /// running or not, cannot run the new level.
+    pub(crate) fn update_features(&mut self, r: &UpdateFeaturesRequest) -> Handled {
+        let mut results = Vec::new();
+        let mut records = Vec::new();
+        for u in &r.feature_updates {
+            let current = self
+                .image
+                .features
+                .levels
+                .get(&u.feature)
+                .copied()
+                .unwrap_or(0);
+            let target = u.max_version_level;
+            let downgrade = target < current;
+            let allow_downgrade = u.allow_downgrade || u.upgrade_type >= 2;
+            let check = || -> Result<(), String> {
+                if downgrade && !allow_downgrade {
+                    return Err(format!(
+                        "Invalid update version {target} for feature {}. Can't downgrade the \
+                         version of this feature without setting the upgrade type to either \
+                         safe or unsafe downgrade.",
+                        u.feature
+                    ));
+                }
+                if downgrade && u.feature == METADATA_VERSION {
+                    return Err(format!(
+                        "Invalid metadata.version {target}. Downgrading metadata.version is not \
+                         supported."
+                    ));
+                }
+                if target == 0 {
+                    return Ok(());
+                }
+                for c in self.image.cluster.controllers.values() {
+                    let range = c
+                        .supported_features
+                        .get(&u.feature)
+                        .copied()
+                        .unwrap_or((0, 0));
+                    if !(range.0..=range.1).contains(&target) {
+                        return Err(format!(
+                            "Invalid update version {target} for feature {}. Controller {} only \
+                             supports versions {}-{}",
+                            u.feature, c.id, range.0, range.1
+                        ));
+                    }
+                }
+                for b in self.image.cluster.brokers.values() {
+                    let range = b
+                        .supported_features
+                        .get(&u.feature)
+                        .copied()
+                        .unwrap_or((0, 0));
+                    if !(range.0..=range.1).contains(&target) {
+                        return Err(format!(
+                            "Invalid update version {target} for feature {}. Broker {} only \
+                             supports versions {}-{}",
+                            u.feature, b.id, range.0, range.1
+                        ));
+                    }
+                }
+                Ok(())
+            };
+            match check() {
+                Ok(()) => {
+                    results.push(UpdatableFeatureResult {
+                        feature: u.feature.clone(),
+                        ..Default::default()
+                    });
+                    if target != current {
+                        records.push(MetadataRecord::FeatureLevel(FeatureLevelRecord {
+                            name: u.feature.clone(),
+                            feature_level: target,
+                            ..Default::default()
+                        }));
+                    }
+                }
+                Err(message) => results.push(UpdatableFeatureResult {
+                    feature: u.feature.clone(),
+                    error_code: ErrorCode::InvalidUpdateVersion.code(),
+                    error_message: Some(message),
+                    ..Default::default()
+                }),
+            }
+        }
+        let failed = results.iter().any(|x| x.error_code != 0);
+        if failed {
+            // All or nothing: the whole request fails, each update says why or is not attempted.
+            for x in &mut results {
+                if x.error_code == 0 {
+                    x.error_code = ErrorCode::InvalidUpdateVersion.code();
+                    x.error_message =
+                        Some("Not attempted: another update in the request failed.".into());
+                }
+            }
+            let first = results
+                .iter()
+                .find_map(|x| x.error_message.clone())
+                .unwrap_or_default();
+            return Handled::Reply(ResponseBody::UpdateFeatures(UpdateFeaturesResponse {
+                error_code: ErrorCode::InvalidUpdateVersion.code(),
+                error_message: Some(first),
+                results,
+                ..Default::default()
+            }));
+        }
+        let response = ResponseBody::UpdateFeatures(UpdateFeaturesResponse {
+            results,
+            ..Default::default()
+        });
+        if r.validate_only {
+            return Handled::Reply(response);
+        }
+        self.write(records, response)
+    }
+
+    /// AllocateProducerIds: the next block of 1000.
+    pub(crate) fn allocate_producer_ids(&mut self, r: &AllocateProducerIdsRequest) -> Handled {
+        let fail = |code: ErrorCode| {
+            Handled::Reply(ResponseBody::AllocateProducerIds(
+                AllocateProducerIdsResponse {
+                    error_code: code.code(),
+                    ..Default::default()
+                },
+            ))
+        };
+        match self.image.cluster.brokers.get(&r.broker_id) {
+            None => return fail(ErrorCode::BrokerIdNotRegistered),
+            Some(b) if b.epoch != r.broker_epoch => return fail(ErrorCode::StaleBrokerEpoch),
+            _ => {}
+        }
+        let start = self.image.next_producer_id;
+        self.write(
+            vec![MetadataRecord::ProducerIds(ProducerIdsRecord {
+                broker_id: r.broker_id,
+                broker_epoch: r.broker_epoch,
+                next_producer_id: start + PRODUCER_ID_BLOCK,
+                ..Default::default()
+            })],
+            ResponseBody::AllocateProducerIds(AllocateProducerIdsResponse {
+                producer_id_start: start,
+                producer_id_len: PRODUCER_ID_BLOCK as i32,
+                ..Default::default()
+            }),
+        )
+    }
+}

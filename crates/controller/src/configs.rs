@@ -1,0 +1,362 @@
+//! DescribeConfigs, IncrementalAlterConfigs and AlterConfigs for topics and brokers: values are
+//! validated against Kafka's keys and types; a topic's effective value comes from the topic,
+//! else the cluster-wide broker setting (its `log.`-style synonym), else Kafka's default.
+
+use crate::controller::{Controller, Handled};
+use crate::settings::{BROKER, TOPIC};
+use crate::topic_configs::{broker_config, topic_config, validate, ConfigType, TOPIC_CONFIGS};
+use fjord_protocol::generated::{
+    alter_configs_request::AlterConfigsRequest,
+    alter_configs_response::{self as acr, AlterConfigsResponse},
+    config_record::ConfigRecord,
+    describe_configs_request::DescribeConfigsRequest,
+    describe_configs_response::{
+        DescribeConfigsResourceResult, DescribeConfigsResponse, DescribeConfigsResult,
+    },
+    incremental_alter_configs_request::IncrementalAlterConfigsRequest,
+    incremental_alter_configs_response::{self as iacr, IncrementalAlterConfigsResponse},
+};
+use fjord_protocol::{ErrorCode, MetadataRecord, ResponseBody};
+use std::collections::BTreeMap;
+
+/// The broker setting that supplies a topic config's default, if any.
+pub fn broker_synonym(topic_key: &str) -> Option<&'static str> {
+    Some(match topic_key {
+        "retention.ms" => "log.retention.ms",
+        "retention.bytes" => "log.retention.bytes",
+        "segment.bytes" => "log.segment.bytes",
+        "cleanup.policy" => "log.cleanup.policy",
+        "max.message.bytes" => "message.max.bytes",
+        "min.insync.replicas" => "min.insync.replicas",
+        "unclean.leader.election.enable" => "unclean.leader.election.enable",
+        _ => return None,
+    })
+}
+
+/// DescribeConfigs' config sources.
+const SOURCE_TOPIC: i8 = 1;
+const SOURCE_DYNAMIC_BROKER: i8 = 2;
+const SOURCE_DYNAMIC_DEFAULT_BROKER: i8 = 3;
+const SOURCE_DEFAULT: i8 = 5;
+
+type Check = Result<(), (ErrorCode, String)>;
+
+impl Controller {
+    fn check_resource(&self, resource_type: i8, name: &str) -> Check {
+        match resource_type {
+            TOPIC => {
+                if self.image.topics.by_name.contains_key(name) {
+                    Ok(())
+                } else {
+                    Err((
+                        ErrorCode::UnknownTopicOrPartition,
+                        format!("Topic {name} does not exist."),
+                    ))
+                }
+            }
+            BROKER => {
+                if name.is_empty() || name.parse::<i32>().is_ok() {
+                    Ok(())
+                } else {
+                    Err((
+                        ErrorCode::InvalidRequest,
+                        format!("Invalid broker id {name}"),
+                    ))
+                }
+            }
+            other => Err((
+                ErrorCode::InvalidRequest,
+                format!("Config resource type {other} is not supported by the controller"),
+            )),
+        }
+    }
+
+    fn check_value(resource_type: i8, key: &str, value: &str) -> Check {
+        let kind: Option<(ConfigType, &str)> = if resource_type == TOPIC {
+            topic_config(key)
+        } else {
+            broker_config(key)
+        };
+        let Some((kind, _)) = kind else {
+            let what = if resource_type == TOPIC {
+                "topic"
+            } else {
+                "dynamic broker"
+            };
+            return Err((
+                ErrorCode::InvalidConfig,
+                format!("Unknown {what} config name: {key}"),
+            ));
+        };
+        validate(key, kind, value).map_err(|m| (ErrorCode::InvalidConfig, m))
+    }
+
+    fn config_records(
+        resource_type: i8,
+        name: &str,
+        changes: &BTreeMap<String, Option<String>>,
+    ) -> Vec<MetadataRecord> {
+        changes
+            .iter()
+            .map(|(k, v)| {
+                MetadataRecord::Config(ConfigRecord {
+                    resource_type,
+                    resource_name: name.to_string(),
+                    name: k.clone(),
+                    value: v.clone(),
+                    ..Default::default()
+                })
+            })
+            .collect()
+    }
+
+    /// IncrementalAlterConfigs (SET, DELETE, APPEND, SUBTRACT), each resource all or nothing.
+    pub(crate) fn incremental_alter_configs(
+        &mut self,
+        r: &IncrementalAlterConfigsRequest,
+    ) -> Handled {
+        let mut responses = Vec::new();
+        let mut records = Vec::new();
+        for res in &r.resources {
+            let outcome = (|| -> Result<Vec<MetadataRecord>, (ErrorCode, String)> {
+                self.check_resource(res.resource_type, &res.resource_name)?;
+                let current = self
+                    .image
+                    .configs
+                    .resources
+                    .get(&(res.resource_type, res.resource_name.clone()))
+                    .cloned()
+                    .unwrap_or_default();
+                let mut changes: BTreeMap<String, Option<String>> = BTreeMap::new();
+                for c in &res.configs {
+                    let now = changes
+                        .get(&c.name)
+                        .cloned()
+                        .unwrap_or_else(|| current.get(&c.name).cloned());
+                    let next = match c.config_operation {
+                        0 => Some(c.value.clone().ok_or((
+                            ErrorCode::InvalidRequest,
+                            format!("Null value not supported for: {}", c.name),
+                        ))?),
+                        1 => None,
+                        2 | 3 => {
+                            let mut items: Vec<String> = now
+                                .unwrap_or_default()
+                                .split(',')
+                                .map(str::trim)
+                                .filter(|s| !s.is_empty())
+                                .map(str::to_string)
+                                .collect();
+                            for v in c
+                                .value
+                                .as_deref()
+                                .unwrap_or("")
+                                .split(',')
+                                .map(str::trim)
+                                .filter(|s| !s.is_empty())
+                            {
+                                if c.config_operation == 2 {
+                                    if !items.iter().any(|x| x == v) {
+                                        items.push(v.to_string());
+                                    }
+                                } else {
+                                    items.retain(|x| x != v);
+                                }
+                            }
+                            if items.is_empty() {
+                                None
+                            } else {
+                                Some(items.join(","))
+                            }
+                        }
+                        op => {
+                            return Err((
+                                ErrorCode::InvalidRequest,
+                                format!("Unknown config operation {op}"),
+                            ))
+                        }
+                    };
+                    match &next {
+                        Some(v) => Self::check_value(res.resource_type, &c.name, v)?,
+                        None => {
+                            let known = if res.resource_type == TOPIC {
+                                topic_config(&c.name).is_some()
+                            } else {
+                                broker_config(&c.name).is_some()
+                            };
+                            if !known {
+                                return Err((
+                                    ErrorCode::InvalidConfig,
+                                    format!("Unknown config name: {}", c.name),
+                                ));
+                            }
+                        }
+                    }
+                    changes.insert(c.name.clone(), next);
+                }
+                Ok(Self::config_records(
+                    res.resource_type,
+                    &res.resource_name,
+                    &changes,
+                ))
+            })();
+            let mut out = iacr::AlterConfigsResourceResponse {
+                resource_type: res.resource_type,
+                resource_name: res.resource_name.clone(),
+                ..Default::default()
+            };
+            match outcome {
+                Ok(recs) => {
+                    if !r.validate_only {
+                        records.extend(recs);
+                    }
+                }
+                Err((code, message)) => {
+                    out.error_code = code.code();
+                    out.error_message = Some(message);
+                }
+            }
+            responses.push(out);
+        }
+        self.write(
+            records,
+            ResponseBody::IncrementalAlterConfigs(IncrementalAlterConfigsResponse {
+                responses,
+                ..Default::default()
+            }),
+        )
+    }
+
+    /// AlterConfigs: replaces a resource's whole set of dynamic configs.
+    pub(crate) fn alter_configs(&mut self, r: &AlterConfigsRequest) -> Handled {
+        let mut responses = Vec::new();
+        let mut records = Vec::new();
+        for res in &r.resources {
+            let outcome = (|| -> Result<Vec<MetadataRecord>, (ErrorCode, String)> {
+                self.check_resource(res.resource_type, &res.resource_name)?;
+                let mut changes: BTreeMap<String, Option<String>> = self
+                    .image
+                    .configs
+                    .resources
+                    .get(&(res.resource_type, res.resource_name.clone()))
+                    .map(|m| m.keys().map(|k| (k.clone(), None)).collect())
+                    .unwrap_or_default();
+                for c in &res.configs {
+                    let v = c.value.clone().ok_or((
+                        ErrorCode::InvalidRequest,
+                        format!("Null value not supported for: {}", c.name),
+                    ))?;
+                    Self::check_value(res.resource_type, &c.name, &v)?;
+                    changes.insert(c.name.clone(), Some(v));
+                }
+                Ok(Self::config_records(
+                    res.resource_type,
+                    &res.resource_name,
+                    &changes,
+                ))
+            })();
+            let mut out = acr::AlterConfigsResourceResponse {
+                resource_type: res.resource_type,
+                resource_name: res.resource_name.clone(),
+                ..Default::default()
+            };
+            match outcome {
+                Ok(recs) => {
+                    if !r.validate_only {
+                        records.extend(recs);
+                    }
+                }
+                Err((code, message)) => {
+                    out.error_code = code.code();
+                    out.error_message = Some(message);
+                }
+            }
+            responses.push(out);
+        }
+        self.write(
+            records,
+            ResponseBody::AlterConfigs(AlterConfigsResponse {
+                responses,
+                ..Default::default()
+            }),
+        )
+    }
+
+    /// DescribeConfigs for topics (every topic config with its source) and brokers (the
+    /// dynamic configs the controller keeps).
+    pub fn describe_configs(&self, r: &DescribeConfigsRequest) -> ResponseBody {
+        let mut results = Vec::new();
+        for res in &r.resources {
+            let mut out = DescribeConfigsResult {
+                resource_type: res.resource_type,
+                resource_name: res.resource_name.clone(),
+                ..Default::default()
+            };
+            if let Err((code, message)) = self.check_resource(res.resource_type, &res.resource_name)
+            {
+                out.error_code = code.code();
+                out.error_message = Some(message);
+                results.push(out);
+                continue;
+            }
+            let wanted = |k: &str| {
+                res.configuration_keys
+                    .as_ref()
+                    .is_none_or(|keys| keys.iter().any(|x| x == k))
+            };
+            let configs = &self.image.configs;
+            if res.resource_type == TOPIC {
+                for (key, kind, default) in TOPIC_CONFIGS {
+                    if !wanted(key) {
+                        continue;
+                    }
+                    let (value, source) =
+                        if let Some(v) = configs.get(TOPIC, &res.resource_name, key) {
+                            (v.to_string(), SOURCE_TOPIC)
+                        } else if let Some(v) =
+                            broker_synonym(key).and_then(|s| configs.get(BROKER, "", s))
+                        {
+                            (v.to_string(), SOURCE_DYNAMIC_DEFAULT_BROKER)
+                        } else {
+                            (default.to_string(), SOURCE_DEFAULT)
+                        };
+                    out.configs.push(DescribeConfigsResourceResult {
+                        name: key.to_string(),
+                        value: Some(value),
+                        config_source: source,
+                        config_type: kind.wire(),
+                        ..Default::default()
+                    });
+                }
+            } else {
+                for (key, kind, default) in crate::topic_configs::BROKER_DYNAMIC_CONFIGS {
+                    if !wanted(key) {
+                        continue;
+                    }
+                    let (value, source) = if let Some(v) = configs
+                        .get(BROKER, &res.resource_name, key)
+                        .filter(|_| !res.resource_name.is_empty())
+                    {
+                        (v.to_string(), SOURCE_DYNAMIC_BROKER)
+                    } else if let Some(v) = configs.get(BROKER, "", key) {
+                        (v.to_string(), SOURCE_DYNAMIC_DEFAULT_BROKER)
+                    } else {
+                        (default.to_string(), SOURCE_DEFAULT)
+                    };
+                    out.configs.push(DescribeConfigsResourceResult {
+                        name: key.to_string(),
+                        value: Some(value),
+                        config_source: source,
+                        config_type: kind.wire(),
+                        ..Default::default()
+                    });
+                }
+            }
+            results.push(out);
+        }
+        ResponseBody::DescribeConfigs(DescribeConfigsResponse {
+            results,
+            ..Default::default()
+        })
+    }
+}

@@ -1,0 +1,322 @@
+//! The controller's state and its dispatch: a working image (the committed image plus every
+//! batch this controller appended since), broker sessions, the KRaft voter set (for
+//! UnregisterController), this build's supported features, and counters for the metrics. Each
+//! request becomes [`Handled`]: an answer now, or records to append as one batch and the answer
+//! to give once they commit.
+
+use crate::settings::ControllerSettings;
+use fjord_metadata::MetadataImage;
+use fjord_protocol::{ErrorCode, MetadataRecord, RequestBody, ResponseBody};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The `metadata.version` levels this build supports (Kafka 3.3-IV3 .. fjord's latest).
+pub const METADATA_VERSION_MIN: i16 = 7;
+/// The newest `metadata.version` level this build supports.
+pub const METADATA_VERSION_LATEST: i16 = 29;
+/// The first `metadata.version` with UnregisterControllerRecord (KIP-1312).
+pub const METADATA_VERSION_UNREGISTER_CONTROLLER: i16 = 28;
+/// The size of a producer-id block (Kafka's).
+pub const PRODUCER_ID_BLOCK: i64 = 1_000;
+
+/// What became of a request.
+#[derive(Debug)]
+pub enum Handled {
+    /// Answer now; nothing to write.
+    Reply(ResponseBody),
+    /// Append `records` as one batch (already in the working image) and answer once committed.
+    Write {
+        /// The records.
+        records: Vec<MetadataRecord>,
+        /// The answer after commit.
+        response: ResponseBody,
+    },
+    /// A broker registration: the records carry the broker epoch, the offset the batch lands at.
+    Register(crate::brokers::RegistrationPlan),
+}
+
+/// Event counters for the metrics endpoint.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Leaders elected from outside the ISR and ELR (unclean and designated elections).
+    pub unclean_elections: u64,
+    /// Leaders elected from the ELR.
+    pub elr_elections: u64,
+}
+
+/// The active controller's state.
+#[derive(Debug, Clone)]
+pub struct Controller {
+    /// Settings.
+    pub settings: ControllerSettings,
+    /// The cluster id.
+    pub cluster_id: String,
+    pub(crate) image: MetadataImage,
+    /// Broker id to session deadline (ms).
+    pub(crate) sessions: BTreeMap<i32, i64>,
+    /// The KRaft voters, committed or being changed.
+    pub(crate) voters: BTreeSet<i32>,
+    /// This node's supported feature ranges.
+    pub supported_features: BTreeMap<String, (i16, i16)>,
+    /// Counters.
+    pub counters: Counters,
+}
+
+impl Controller {
+    /// A controller over `image`, as it becomes active at `now_ms`: every registered broker
+    /// gets a fresh session.
+    pub fn new(
+        settings: ControllerSettings,
+        cluster_id: String,
+        image: MetadataImage,
+        now_ms: i64,
+    ) -> Controller {
+        let mut c = Controller {
+            settings,
+            cluster_id,
+            image: MetadataImage::empty(),
+            sessions: BTreeMap::new(),
+            voters: BTreeSet::new(),
+            supported_features: [(
+                fjord_metadata::image::METADATA_VERSION.to_string(),
+                (METADATA_VERSION_MIN, METADATA_VERSION_LATEST),
+            )]
+            .into(),
+            counters: Counters::default(),
+        };
+        c.reset(image, now_ms);
+        c
+    }
+
+    /// Starts over from `image` (after a failover or a failed append).
+    pub fn reset(&mut self, image: MetadataImage, now_ms: i64) {
+        self.sessions = image
+            .cluster
+            .brokers
+            .keys()
+            .map(|id| (*id, now_ms + self.settings.broker_session_timeout_ms))
+            .collect();
+        self.image = image;
+    }
+
+    /// The working image.
+    pub fn image(&self) -> &MetadataImage {
+        &self.image
+    }
+
+    /// Sets the KRaft voter set (committed, plus any change in flight).
+    pub fn set_voters(&mut self, voters: BTreeSet<i32>) {
+        self.voters = voters;
+    }
+
+    /// Folds records this controller is appending into the working image.
+    pub fn apply(&mut self, records: &[MetadataRecord]) -> Result<(), String> {
+        let offset = self.image.provenance.last_offset + records.len() as i64;
+        let epoch = self.image.provenance.last_epoch;
+        let (next, _) = self
+            .image
+            .apply(records, offset, epoch)
+            .map_err(|e| e.to_string())?;
+        self.image = next;
+        Ok(())
+    }
+
+    /// Write `records` and answer `response` once they commit, or answer at once when there is
+    /// nothing to write.
+    pub(crate) fn write(
+        &mut self,
+        records: Vec<MetadataRecord>,
+        response: ResponseBody,
+    ) -> Handled {
+        if records.is_empty() {
+            return Handled::Reply(response);
+        }
+        match self.apply(&records) {
+            Ok(()) => Handled::Write { records, response },
+            Err(e) => Handled::Reply(crate::responses::error_response_for(
+                &response,
+                ErrorCode::UnknownServerError,
+                &format!("the controller produced records that do not apply: {e}"),
+            )),
+        }
+    }
+
+    /// Handles a controller-bound request (`version` is the request's).
+    pub fn handle(&mut self, body: &RequestBody, version: i16, now_ms: i64) -> Handled {
+        match body {
+            RequestBody::BrokerRegistration(r) => self.broker_registration(r, now_ms),
+            RequestBody::BrokerHeartbeat(r) => self.broker_heartbeat(r, now_ms),
+            RequestBody::ControllerRegistration(r) => self.controller_registration(r),
+            RequestBody::UnregisterBroker(r) => self.unregister_broker(r),
+            RequestBody::UnregisterController(r) => self.unregister_controller(r),
+            RequestBody::UpdateFeatures(r) => self.update_features(r),
+            RequestBody::AllocateProducerIds(r) => self.allocate_producer_ids(r),
+            RequestBody::CreateTopics(r) => self.create_topics(r, version),
+            RequestBody::DeleteTopics(r) => self.delete_topics(r, version),
+            RequestBody::CreatePartitions(r) => self.create_partitions(r),
+            RequestBody::AlterPartition(r) => self.alter_partition(r, version),
+            RequestBody::ElectLeaders(r) => self.elect_leaders(r, version),
+            RequestBody::DescribeConfigs(r) => Handled::Reply(self.describe_configs(r)),
+            RequestBody::IncrementalAlterConfigs(r) => self.incremental_alter_configs(r),
+            RequestBody::AlterConfigs(r) => self.alter_configs(r),
+            other => Handled::Reply(crate::responses::unsupported(other)),
+        }
+    }
+
+    /// Timers: fences brokers whose session expired (moving their leaderships away) and
+    /// elects leaders for leaderless partitions whose topic allows unclean election (Kafka's
+    /// periodic check). Returns the records to append, already in the working image.
+    pub fn tick(&mut self, now_ms: i64) -> Vec<MetadataRecord> {
+        let expired: Vec<i32> = self
+            .sessions
+            .iter()
+            .filter(|(id, deadline)| {
+                **deadline <= now_ms
+                    && self
+                        .image
+                        .cluster
+                        .brokers
+                        .get(id)
+                        .is_some_and(|b| !b.fenced)
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        let mut records = Vec::new();
+        // Each step sees the ones before it: a partition two brokers share changes once per
+        // broker, in order. A step whose records would not apply (a bug) is left out.
+        for id in expired {
+            let r = self.fence_broker(id);
+            if self.apply(&r).is_ok() {
+                records.extend(r);
+            }
+        }
+        let r = self.elect_unclean_where_enabled();
+        if self.apply(&r).is_ok() {
+            records.extend(r);
+        }
+        records
+    }
+}
+
+/// The answer a node that is not the active controller gives a controller-bound request:
+/// NOT_CONTROLLER, so the sender retries with the active one.
+pub fn not_controller(request: &RequestBody) -> ResponseBody {
+    let like = Controller::new(
+        ControllerSettings::default(),
+        String::new(),
+        MetadataImage::empty(),
+        0,
+    )
+    .shape_of(request);
+    crate::responses::error_response_for(
+        &like,
+        ErrorCode::NotController,
+        "This is not the active controller.",
+    )
+}
+
+impl Controller {
+    /// An empty response of the kind `request` gets, for error answers.
+    fn shape_of(&self, request: &RequestBody) -> ResponseBody {
+        use fjord_protocol::generated::*;
+        match request {
+            RequestBody::BrokerRegistration(_) => {
+                ResponseBody::BrokerRegistration(Default::default())
+            }
+            RequestBody::BrokerHeartbeat(_) => ResponseBody::BrokerHeartbeat(Default::default()),
+            RequestBody::ControllerRegistration(_) => {
+                ResponseBody::ControllerRegistration(Default::default())
+            }
+            RequestBody::UnregisterBroker(_) => ResponseBody::UnregisterBroker(Default::default()),
+            RequestBody::UnregisterController(_) => {
+                ResponseBody::UnregisterController(Default::default())
+            }
+            RequestBody::UpdateFeatures(_) => ResponseBody::UpdateFeatures(Default::default()),
+            RequestBody::AllocateProducerIds(_) => {
+                ResponseBody::AllocateProducerIds(Default::default())
+            }
+            RequestBody::AlterPartition(_) => ResponseBody::AlterPartition(Default::default()),
+            RequestBody::ElectLeaders(_) => ResponseBody::ElectLeaders(Default::default()),
+            RequestBody::CreateTopics(r) => {
+                ResponseBody::CreateTopics(create_topics_response::CreateTopicsResponse {
+                    topics: r
+                        .topics
+                        .iter()
+                        .map(|t| create_topics_response::CreatableTopicResult {
+                            name: t.name.clone(),
+                            num_partitions: -1,
+                            replication_factor: -1,
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                })
+            }
+            RequestBody::DeleteTopics(r) => {
+                ResponseBody::DeleteTopics(delete_topics_response::DeleteTopicsResponse {
+                    responses: r
+                        .topic_names
+                        .iter()
+                        .map(|n| delete_topics_response::DeletableTopicResult {
+                            name: Some(n.clone()),
+                            ..Default::default()
+                        })
+                        .chain(r.topics.iter().map(|t| {
+                            delete_topics_response::DeletableTopicResult {
+                                name: t.name.clone(),
+                                topic_id: t.topic_id,
+                                ..Default::default()
+                            }
+                        }))
+                        .collect(),
+                    ..Default::default()
+                })
+            }
+            RequestBody::CreatePartitions(r) => ResponseBody::CreatePartitions(
+                create_partitions_response::CreatePartitionsResponse {
+                    results: r
+                        .topics
+                        .iter()
+                        .map(
+                            |t| create_partitions_response::CreatePartitionsTopicResult {
+                                name: t.name.clone(),
+                                ..Default::default()
+                            },
+                        )
+                        .collect(),
+                    ..Default::default()
+                },
+            ),
+            RequestBody::IncrementalAlterConfigs(r) => ResponseBody::IncrementalAlterConfigs(
+                incremental_alter_configs_response::IncrementalAlterConfigsResponse {
+                    responses: r
+                        .resources
+                        .iter()
+                        .map(
+                            |x| incremental_alter_configs_response::AlterConfigsResourceResponse {
+                                resource_type: x.resource_type,
+                                resource_name: x.resource_name.clone(),
+                                ..Default::default()
+                            },
+                        )
+                        .collect(),
+                    ..Default::default()
+                },
+            ),
+            RequestBody::AlterConfigs(r) => {
+                ResponseBody::AlterConfigs(alter_configs_response::AlterConfigsResponse {
+                    responses: r
+                        .resources
+                        .iter()
+                        .map(|x| alter_configs_response::AlterConfigsResourceResponse {
+                            resource_type: x.resource_type,
+                            resource_name: x.resource_name.clone(),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                })
+            }
+            _ => ResponseBody::UnregisterController(Default::default()),
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! fjord-controller: what the active controller decides, as pure functions of the metadata
+//! image: each request yields the metadata records to append (one request, one atomic batch)
+//! and the response to send once they commit, or an error with Kafka's code and message. The
+//! runtime around it (proposing batches through KRaft, answering after commit, timers) lives
+//! in the server.
+
+pub mod brokers;
+pub mod configs;
+pub mod controller;
+pub mod elections;
+pub mod error;
+pub mod partitions;
+pub mod responses;
+pub mod settings;
+pub mod topic_configs;
+pub mod topics;
+
+pub use controller::{not_controller, Controller, Counters, Handled};
+pub use error::ControllerError;
+pub use settings::ControllerSettings;

@@ -1,0 +1,68 @@
+//! The broker-level defaults and limits the controller decides with (Kafka's names and
+//! defaults), and the per-topic values it reads from the image's configs.
+
+use fjord_metadata::MetadataImage;
+
+/// Kafka's config resource type for topics.
+pub const TOPIC: i8 = 2;
+/// Kafka's config resource type for brokers (name "" is the cluster default).
+pub const BROKER: i8 = 4;
+
+/// Controller settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControllerSettings {
+    /// `num.partitions`.
+    pub num_partitions: i32,
+    /// `default.replication.factor`.
+    pub default_replication_factor: i16,
+    /// `min.insync.replicas` (broker default).
+    pub min_insync_replicas: i32,
+    /// `unclean.leader.election.enable` (broker default).
+    pub unclean_leader_election_enable: bool,
+    /// `broker.session.timeout.ms`.
+    pub broker_session_timeout_ms: i64,
+    /// The most partitions one ElectLeaders v3 request acts on (EXTENSIONS.md).
+    pub max_election_partitions: usize,
+}
+
+impl Default for ControllerSettings {
+    fn default() -> Self {
+        ControllerSettings {
+            num_partitions: 1,
+            default_replication_factor: 1,
+            min_insync_replicas: 1,
+            unclean_leader_election_enable: false,
+            broker_session_timeout_ms: 9_000,
+            max_election_partitions: 1_000,
+        }
+    }
+}
+
+impl ControllerSettings {
+    /// A topic's effective value of `key`: the topic config, else the cluster-wide broker
+    /// config, else `default`.
+    pub fn topic_value<'a>(
+        &self,
+        image: &'a MetadataImage,
+        topic: &str,
+        key: &str,
+    ) -> Option<&'a str> {
+        image.configs.get(TOPIC, topic, key).or_else(|| {
+            crate::configs::broker_synonym(key).and_then(|b| image.configs.get(BROKER, "", b))
+        })
+    }
+
+    /// `min.insync.replicas` for a topic.
+    pub fn min_isr(&self, image: &MetadataImage, topic: &str) -> i32 {
+        self.topic_value(image, topic, "min.insync.replicas")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(self.min_insync_replicas)
+    }
+
+    /// `unclean.leader.election.enable` for a topic.
+    pub fn unclean_enabled(&self, image: &MetadataImage, topic: &str) -> bool {
+        self.topic_value(image, topic, "unclean.leader.election.enable")
+            .map(|v| v.eq_ignore_ascii_case("true"))
+            .unwrap_or(self.unclean_leader_election_enable)
+    }
+}

@@ -1,0 +1,529 @@
+//! CreateTopics (KIP-464 defaults for -1, validation, configs, explicit assignments,
+//! `validate_only`), DeleteTopics, CreatePartitions, and replica placement that spreads
+//! leaders over brokers and replicas over racks.
+
+use crate::controller::{Controller, Handled};
+use crate::elections::is_active;
+use crate::topic_configs::{topic_config, validate};
+use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::{
+    config_record::ConfigRecord,
+    create_partitions_request::CreatePartitionsRequest,
+    create_partitions_response::{CreatePartitionsResponse, CreatePartitionsTopicResult},
+    create_topics_request::{CreatableTopic, CreateTopicsRequest},
+    create_topics_response::{CreatableTopicConfigs, CreatableTopicResult, CreateTopicsResponse},
+    delete_topics_request::DeleteTopicsRequest,
+    delete_topics_response::{DeletableTopicResult, DeleteTopicsResponse},
+    partition_record::PartitionRecord,
+    remove_topic_record::RemoveTopicRecord,
+    topic_record::TopicRecord,
+};
+use fjord_protocol::{ErrorCode, MetadataRecord, ResponseBody, Uuid};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The longest topic name (Kafka's 249).
+pub const MAX_TOPIC_NAME_LEN: usize = 249;
+
+/// Kafka's topic name rules.
+pub fn validate_topic_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("Topic name is illegal, it can't be empty".into());
+    }
+    if name == "." || name == ".." {
+        return Err("Topic name cannot be \".\" or \"..\"".into());
+    }
+    if name.len() > MAX_TOPIC_NAME_LEN {
+        return Err(format!(
+            "Topic name is illegal, it can't be longer than {MAX_TOPIC_NAME_LEN} characters, topic name: {name}"
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-')
+    {
+        return Err(format!(
+            "Topic name \"{name}\" is illegal, it contains a character other than ASCII \
+             alphanumerics, '.', '_' and '-'"
+        ));
+    }
+    Ok(())
+}
+
+/// Places `partitions` partitions of `rf` replicas on the active brokers, starting at
+/// partition `first`: brokers are ordered alternating racks, leaders go round-robin from a
+/// start derived from `seed`, and followers follow with a shift per round (Kafka's rack-aware
+/// assignment), so leaders and racks spread.
+pub fn place(
+    image: &MetadataImage,
+    first: i32,
+    partitions: i32,
+    rf: usize,
+    seed: u64,
+) -> Result<Vec<Vec<i32>>, String> {
+    let active: Vec<(i32, Option<String>)> = image
+        .cluster
+        .brokers
+        .values()
+        .filter(|b| is_active(image, b.id))
+        .map(|b| (b.id, b.rack.clone()))
+        .collect();
+    if rf > active.len() {
+        return Err(format!(
+            "Unable to replicate the partition {rf} time(s): The target replication factor of \
+             {rf} cannot be reached because only {} broker(s) are registered.",
+            active.len()
+        ));
+    }
+    // Alternate racks: rack A's first broker, rack B's first, ..., rack A's second, ...
+    let mut by_rack: BTreeMap<Option<String>, Vec<i32>> = BTreeMap::new();
+    for (id, rack) in &active {
+        by_rack.entry(rack.clone()).or_default().push(*id);
+    }
+    let mut order = Vec::with_capacity(active.len());
+    let mut round = 0;
+    while order.len() < active.len() {
+        for ids in by_rack.values() {
+            if let Some(id) = ids.get(round) {
+                order.push(*id);
+            }
+        }
+        round += 1;
+    }
+    let n = order.len();
+    let start = (seed % n as u64) as usize;
+    let mut out = Vec::with_capacity(partitions as usize);
+    for i in 0..partitions as usize {
+        let p = first as usize + i;
+        let leader = (start + p) % n;
+        let shift = if n > 1 { 1 + (p / n) % (n - 1) } else { 0 };
+        let mut replicas = vec![order[leader]];
+        let mut j = 0;
+        while replicas.len() < rf {
+            let idx = (leader + shift + j) % n;
+            let candidate = order[idx];
+            if !replicas.contains(&candidate) {
+                replicas.push(candidate);
+            }
+            j += 1;
+        }
+        out.push(replicas);
+    }
+    Ok(out)
+}
+
+fn topic_error(t: &CreatableTopic, code: ErrorCode, message: String) -> CreatableTopicResult {
+    CreatableTopicResult {
+        name: t.name.clone(),
+        error_code: code.code(),
+        error_message: Some(message),
+        num_partitions: -1,
+        replication_factor: -1,
+        ..Default::default()
+    }
+}
+
+fn new_topic_id(image: &MetadataImage, name: &str, salt: u64) -> Uuid {
+    // Unique and not the reserved ids (0 and 1): mixes the name, the log position and a salt.
+    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    for b in name
+        .bytes()
+        .chain(image.provenance.last_offset.to_be_bytes())
+        .chain(salt.to_be_bytes())
+    {
+        h ^= u128::from(b);
+        h = h.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+    }
+    let mut id = h | 2;
+    while image.topics.by_id.contains_key(&Uuid::from_u128(id)) {
+        id = id.wrapping_add(0x9e37_79b9);
+    }
+    Uuid::from_u128(id)
+}
+
+impl Controller {
+    /// CreateTopics.
+    pub(crate) fn create_topics(&mut self, r: &CreateTopicsRequest, version: i16) -> Handled {
+        let mut results = Vec::new();
+        let mut records = Vec::new();
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
+        let duplicates: BTreeSet<&str> = r
+            .topics
+            .iter()
+            .filter(|t| !seen.insert(t.name.as_str()))
+            .map(|t| t.name.as_str())
+            .collect();
+        let mut salt = self.image.provenance.last_offset as u64;
+        for t in &r.topics {
+            salt = salt.wrapping_add(1);
+            if duplicates.contains(t.name.as_str()) {
+                results.push(topic_error(
+                    t,
+                    ErrorCode::InvalidRequest,
+                    "Duplicate topic name.".into(),
+                ));
+                continue;
+            }
+            match self.plan_topic(t, salt) {
+                Ok((result, topic_records)) => {
+                    results.push(result);
+                    if !r.validate_only {
+                        records.extend(topic_records);
+                    }
+                }
+                Err(result) => results.push(*result),
+            }
+        }
+        if version < 5 {
+            for x in &mut results {
+                x.configs = None;
+            }
+        }
+        let response = ResponseBody::CreateTopics(CreateTopicsResponse {
+            topics: results,
+            ..Default::default()
+        });
+        self.write(records, response)
+    }
+
+    fn plan_topic(
+        &self,
+        t: &CreatableTopic,
+        salt: u64,
+    ) -> Result<(CreatableTopicResult, Vec<MetadataRecord>), Box<CreatableTopicResult>> {
+        let err = |code: ErrorCode, m: String| Box::new(topic_error(t, code, m));
+        validate_topic_name(&t.name).map_err(|m| err(ErrorCode::InvalidTopicException, m))?;
+        if self.image.topics.by_name.contains_key(&t.name) {
+            return Err(err(
+                ErrorCode::TopicAlreadyExists,
+                format!("Topic '{}' already exists.", t.name),
+            ));
+        }
+        let mut configs = BTreeMap::new();
+        for c in &t.configs {
+            let Some((kind, _)) = topic_config(&c.name) else {
+                return Err(err(
+                    ErrorCode::InvalidConfig,
+                    format!("Unknown topic config name: {}", c.name),
+                ));
+            };
+            let Some(v) = &c.value else {
+                return Err(err(
+                    ErrorCode::InvalidConfig,
+                    format!("Null value not supported for topic configs: {}", c.name),
+                ));
+            };
+            validate(&c.name, kind, v).map_err(|m| err(ErrorCode::InvalidConfig, m))?;
+            configs.insert(c.name.clone(), v.clone());
+        }
+        let assignments: Vec<Vec<i32>> = if t.assignments.is_empty() {
+            let partitions = if t.num_partitions == -1 {
+                self.settings.num_partitions
+            } else {
+                t.num_partitions
+            };
+            let rf = if t.replication_factor == -1 {
+                self.settings.default_replication_factor
+            } else {
+                t.replication_factor
+            };
+            if partitions <= 0 {
+                return Err(err(
+                    ErrorCode::InvalidPartitions,
+                    "Number of partitions was set to an invalid non-positive value.".into(),
+                ));
+            }
+            if rf <= 0 {
+                return Err(err(
+                    ErrorCode::InvalidReplicationFactor,
+                    "Replication factor must be larger than 0.".into(),
+                ));
+            }
+            place(&self.image, 0, partitions, rf as usize, salt)
+                .map_err(|m| err(ErrorCode::InvalidReplicationFactor, m))?
+        } else {
+            if t.num_partitions != -1 || t.replication_factor != -1 {
+                return Err(err(
+                    ErrorCode::InvalidRequest,
+                    "Both numPartitions or replicationFactor and replicasAssignments were set. \
+                     Both cannot be used at the same time."
+                        .into(),
+                ));
+            }
+            let mut by_index: BTreeMap<i32, Vec<i32>> = BTreeMap::new();
+            for a in &t.assignments {
+                if by_index
+                    .insert(a.partition_index, a.broker_ids.clone())
+                    .is_some()
+                {
+                    return Err(err(
+                        ErrorCode::InvalidReplicaAssignment,
+                        format!(
+                            "Found multiple manual partition assignments for partition {}",
+                            a.partition_index
+                        ),
+                    ));
+                }
+            }
+            let expected: Vec<i32> = (0..by_index.len() as i32).collect();
+            if by_index.keys().copied().collect::<Vec<_>>() != expected {
+                return Err(err(
+                    ErrorCode::InvalidReplicaAssignment,
+                    "Partitions must be numbered consecutively from 0.".into(),
+                ));
+            }
+            let rf = by_index.values().next().map_or(0, Vec::len);
+            for (p, brokers) in &by_index {
+                self.check_assignment(*p, brokers, rf)
+                    .map_err(|m| err(ErrorCode::InvalidReplicaAssignment, m))?;
+            }
+            by_index.into_values().collect()
+        };
+        let id = new_topic_id(&self.image, &t.name, salt);
+        let mut records = vec![MetadataRecord::Topic(TopicRecord {
+            name: t.name.clone(),
+            topic_id: id,
+            ..Default::default()
+        })];
+        for (k, v) in &configs {
+            records.push(MetadataRecord::Config(ConfigRecord {
+                resource_type: crate::settings::TOPIC,
+                resource_name: t.name.clone(),
+                name: k.clone(),
+                value: Some(v.clone()),
+                ..Default::default()
+            }));
+        }
+        for (index, replicas) in assignments.iter().enumerate() {
+            records.push(MetadataRecord::Partition(self.new_partition(
+                id,
+                index as i32,
+                replicas,
+            )));
+        }
+        let rf = assignments.first().map_or(0, Vec::len) as i16;
+        let result = CreatableTopicResult {
+            name: t.name.clone(),
+            topic_id: id,
+            num_partitions: assignments.len() as i32,
+            replication_factor: rf,
+            configs: Some(
+                crate::topic_configs::TOPIC_CONFIGS
+                    .iter()
+                    .map(|(name, _, default)| {
+                        let set = configs.get(*name);
+                        CreatableTopicConfigs {
+                            name: name.to_string(),
+                            value: Some(set.cloned().unwrap_or_else(|| default.to_string())),
+                            config_source: if set.is_some() { 1 } else { 5 },
+                            ..Default::default()
+                        }
+                    })
+                    .collect(),
+            ),
+            ..Default::default()
+        };
+        Ok((result, records))
+    }
+
+    fn check_assignment(&self, partition: i32, brokers: &[i32], rf: usize) -> Result<(), String> {
+        if brokers.is_empty() {
+            return Err(format!("Partition {partition} has no replicas."));
+        }
+        if brokers.len() != rf {
+            return Err(format!(
+                "All partitions must have the same replication factor; partition {partition} has {} replicas, expected {rf}.",
+                brokers.len()
+            ));
+        }
+        let distinct: BTreeSet<i32> = brokers.iter().copied().collect();
+        if distinct.len() != brokers.len() {
+            return Err(format!(
+                "Duplicate brokers {brokers:?} in the assignment of partition {partition}."
+            ));
+        }
+        for b in brokers {
+            if !self.image.cluster.brokers.contains_key(b) {
+                return Err(format!(
+                    "The manual partition assignment includes broker {b}, but no such broker is registered."
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A new partition: the first active replica leads, the active replicas are the ISR.
+    fn new_partition(&self, topic_id: Uuid, index: i32, replicas: &[i32]) -> PartitionRecord {
+        let isr: Vec<i32> = replicas
+            .iter()
+            .copied()
+            .filter(|r| is_active(&self.image, *r))
+            .collect();
+        PartitionRecord {
+            partition_id: index,
+            topic_id,
+            replicas: replicas.to_vec(),
+            leader: isr.first().copied().unwrap_or(-1),
+            isr,
+            leader_epoch: 0,
+            partition_epoch: 0,
+            directories: replicas.iter().map(|_| Uuid::nil()).collect(),
+            ..Default::default()
+        }
+    }
+
+    /// DeleteTopics, by name or (v6+) by id.
+    pub(crate) fn delete_topics(&mut self, r: &DeleteTopicsRequest, version: i16) -> Handled {
+        let mut results = Vec::new();
+        let mut records = Vec::new();
+        let mut gone = BTreeSet::new();
+        let wanted: Vec<(Option<String>, Uuid)> = if version >= 6 {
+            r.topics
+                .iter()
+                .map(|t| (t.name.clone(), t.topic_id))
+                .collect()
+        } else {
+            r.topic_names
+                .iter()
+                .map(|n| (Some(n.clone()), Uuid::nil()))
+                .collect()
+        };
+        for (name, id) in wanted {
+            let found = match &name {
+                Some(n) => self.image.topics.get_by_name(n).cloned(),
+                None => self.image.topics.by_id.get(&id).cloned(),
+            };
+            let mut result = DeletableTopicResult {
+                name: name.clone(),
+                topic_id: id,
+                ..Default::default()
+            };
+            match found {
+                Some(t) if gone.insert(t.id) => {
+                    result.name = Some(t.name.clone());
+                    result.topic_id = t.id;
+                    records.push(MetadataRecord::RemoveTopic(RemoveTopicRecord {
+                        topic_id: t.id,
+                        ..Default::default()
+                    }));
+                }
+                Some(_) => {
+                    result.error_code = ErrorCode::InvalidRequest.code();
+                    result.error_message = Some("Duplicate topic in the request.".into());
+                }
+                None if name.is_some() => {
+                    result.error_code = ErrorCode::UnknownTopicOrPartition.code();
+                    result.error_message =
+                        Some("This server does not host this topic-partition.".into());
+                }
+                None => {
+                    result.error_code = ErrorCode::UnknownTopicId.code();
+                    result.error_message = Some("This server does not host this topic ID.".into());
+                }
+            }
+            results.push(result);
+        }
+        self.write(
+            records,
+            ResponseBody::DeleteTopics(DeleteTopicsResponse {
+                responses: results,
+                ..Default::default()
+            }),
+        )
+    }
+
+    /// CreatePartitions.
+    pub(crate) fn create_partitions(&mut self, r: &CreatePartitionsRequest) -> Handled {
+        let mut results = Vec::new();
+        let mut records = Vec::new();
+        for t in &r.topics {
+            let mut result = CreatePartitionsTopicResult {
+                name: t.name.clone(),
+                ..Default::default()
+            };
+            match self.plan_partitions(t) {
+                Ok(new) => {
+                    if !r.validate_only {
+                        records.extend(new);
+                    }
+                }
+                Err((code, message)) => {
+                    result.error_code = code.code();
+                    result.error_message = Some(message);
+                }
+            }
+            results.push(result);
+        }
+        self.write(
+            records,
+            ResponseBody::CreatePartitions(CreatePartitionsResponse {
+                results,
+                ..Default::default()
+            }),
+        )
+    }
+
+    fn plan_partitions(
+        &self,
+        t: &fjord_protocol::generated::create_partitions_request::CreatePartitionsTopic,
+    ) -> Result<Vec<MetadataRecord>, (ErrorCode, String)> {
+        let Some(topic) = self.image.topics.get_by_name(&t.name) else {
+            return Err((
+                ErrorCode::UnknownTopicOrPartition,
+                format!("Topic '{}' does not exist.", t.name),
+            ));
+        };
+        let current = topic.partitions.len() as i32;
+        if t.count < current {
+            return Err((
+                ErrorCode::InvalidPartitions,
+                format!("Topic currently has {current} partitions, which is higher than the requested {}.", t.count),
+            ));
+        }
+        if t.count == current {
+            return Err((
+                ErrorCode::InvalidPartitions,
+                format!("Topic already has {current} partitions."),
+            ));
+        }
+        let rf = topic
+            .partitions
+            .values()
+            .next()
+            .map_or(1, |p| p.replicas.len());
+        let add = t.count - current;
+        let assignments = match &t.assignments {
+            Some(a) => {
+                if a.len() as i32 != add {
+                    return Err((
+                        ErrorCode::InvalidReplicaAssignment,
+                        format!("Attempted to add {add} additional partition(s), but only {} assignment(s) were specified.", a.len()),
+                    ));
+                }
+                for (i, x) in a.iter().enumerate() {
+                    self.check_assignment(current + i as i32, &x.broker_ids, rf)
+                        .map_err(|m| (ErrorCode::InvalidReplicaAssignment, m))?;
+                }
+                a.iter().map(|x| x.broker_ids.clone()).collect()
+            }
+            None => place(
+                &self.image,
+                current,
+                add,
+                rf,
+                self.image.provenance.last_offset as u64,
+            )
+            .map_err(|m| (ErrorCode::InvalidReplicationFactor, m))?,
+        };
+        Ok(assignments
+            .iter()
+            .enumerate()
+            .map(|(i, replicas)| {
+                MetadataRecord::Partition(self.new_partition(
+                    topic.id,
+                    current + i as i32,
+                    replicas,
+                ))
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,1179 @@
+//! Table-driven controller tests over an in-memory quorum (a batch commits as soon as the
+//! controller hands it over), in the manner of Kafka's ReplicationControlManagerTest: ISR and
+//! ELR transitions, fencing, every ElectLeaders type and every designated-election rejection,
+//! the 1000-partition limit, UnregisterController's error paths and success, a stale
+//! controller registration blocking a metadata.version upgrade until it is unregistered, and
+//! the validations of CreateTopics and AlterPartition.
+
+use fjord_controller::controller::{
+    METADATA_VERSION_LATEST, METADATA_VERSION_UNREGISTER_CONTROLLER,
+};
+use fjord_controller::{not_controller, Controller, ControllerSettings, Handled};
+use fjord_metadata::{LeaderRecoveryState, MetadataImage, PartitionRegistration};
+use fjord_protocol::generated::*;
+use fjord_protocol::{ErrorCode, MetadataRecord, RequestBody, ResponseBody, Uuid};
+
+const TIMEOUT: i64 = 9_000;
+
+struct Harness {
+    c: Controller,
+    now: i64,
+    offset: i64,
+    /// Every batch handed over, in order.
+    batches: Vec<Vec<MetadataRecord>>,
+}
+
+fn ok(code: i16) -> bool {
+    code == 0
+}
+
+impl Harness {
+    fn new() -> Harness {
+        let settings = ControllerSettings {
+            broker_session_timeout_ms: TIMEOUT,
+            ..ControllerSettings::default()
+        };
+        let mut h = Harness {
+            c: Controller::new(settings, "cluster".into(), MetadataImage::empty(), 0),
+            now: 0,
+            offset: 100,
+            batches: Vec::new(),
+        };
+        h.write(vec![MetadataRecord::FeatureLevel(
+            feature_level_record::FeatureLevelRecord {
+                name: "metadata.version".into(),
+                feature_level: METADATA_VERSION_UNREGISTER_CONTROLLER,
+                ..Default::default()
+            },
+        )]);
+        h
+    }
+
+    /// Appends and commits a batch the test makes up.
+    fn write(&mut self, records: Vec<MetadataRecord>) {
+        self.c.apply(&records).unwrap();
+        self.offset += records.len() as i64;
+        self.batches.push(records);
+    }
+
+    fn req(&mut self, body: RequestBody, version: i16) -> ResponseBody {
+        match self.c.handle(&body, version, self.now) {
+            Handled::Reply(r) => r,
+            Handled::Write { records, response } => {
+                self.offset += records.len() as i64;
+                self.batches.push(records);
+                response
+            }
+            Handled::Register(plan) => {
+                let at = self.offset;
+                let records = self.c.registered(&plan, at).unwrap();
+                self.offset += records.len() as i64;
+                self.batches.push(records);
+                plan.response(at)
+            }
+        }
+    }
+
+    fn register(&mut self, id: i32, rack: Option<&str>, max_mv: i16) -> i64 {
+        let r = self.req(
+            RequestBody::BrokerRegistration(
+                broker_registration_request::BrokerRegistrationRequest {
+                    broker_id: id,
+                    cluster_id: "cluster".into(),
+                    incarnation_id: Uuid::from_u128(id as u128 + 1000 * self.offset as u128),
+                    listeners: vec![broker_registration_request::Listener {
+                        name: "PLAINTEXT".into(),
+                        host: "127.0.0.1".into(),
+                        port: 9000 + id as u16,
+                        ..Default::default()
+                    }],
+                    features: vec![broker_registration_request::Feature {
+                        name: "metadata.version".into(),
+                        min_supported_version: 7,
+                        max_supported_version: max_mv,
+                        ..Default::default()
+                    }],
+                    rack: rack.map(str::to_string),
+                    log_dirs: vec![Uuid::from_u128(id as u128 + 50)],
+                    previous_broker_epoch: self
+                        .c
+                        .image()
+                        .cluster
+                        .brokers
+                        .get(&id)
+                        .map_or(-1, |b| b.epoch),
+                    ..Default::default()
+                },
+            ),
+            4,
+        );
+        let ResponseBody::BrokerRegistration(r) = r else {
+            panic!()
+        };
+        assert!(ok(r.error_code), "register {id}: {}", r.error_code);
+        r.broker_epoch
+    }
+
+    fn heartbeat(
+        &mut self,
+        id: i32,
+        want_shut_down: bool,
+    ) -> broker_heartbeat_response::BrokerHeartbeatResponse {
+        let epoch = self.c.image().cluster.brokers[&id].epoch;
+        let r = self.req(
+            RequestBody::BrokerHeartbeat(broker_heartbeat_request::BrokerHeartbeatRequest {
+                broker_id: id,
+                broker_epoch: epoch,
+                current_metadata_offset: self.offset,
+                want_shut_down,
+                ..Default::default()
+            }),
+            1,
+        );
+        let ResponseBody::BrokerHeartbeat(r) = r else {
+            panic!()
+        };
+        r
+    }
+
+    /// Brokers 1..=n registered and unfenced (racks a, b, c in turn).
+    fn with_brokers(n: i32) -> Harness {
+        let mut h = Harness::new();
+        for id in 1..=n {
+            let rack = ["a", "b", "c"][(id as usize - 1) % 3];
+            h.register(id, Some(rack), METADATA_VERSION_LATEST);
+            let hb = h.heartbeat(id, false);
+            assert!(!hb.is_fenced, "broker {id} unfenced");
+        }
+        h
+    }
+
+    /// Fences `id` by letting its session expire while the others heartbeat.
+    fn expire(&mut self, id: i32) {
+        self.now += TIMEOUT + 1;
+        let others: Vec<i32> = self
+            .c
+            .image()
+            .cluster
+            .brokers
+            .values()
+            .filter(|b| b.id != id && !b.fenced)
+            .map(|b| b.id)
+            .collect();
+        for o in others {
+            self.heartbeat(o, false);
+        }
+        let records = self.c.tick(self.now);
+        self.offset += records.len() as i64;
+        self.batches.push(records);
+        assert!(
+            self.c.image().cluster.brokers[&id].fenced,
+            "broker {id} fenced"
+        );
+    }
+
+    fn create(
+        &mut self,
+        name: &str,
+        partitions: i32,
+        rf: i16,
+        configs: &[(&str, &str)],
+    ) -> create_topics_response::CreatableTopicResult {
+        let r = self.req(
+            RequestBody::CreateTopics(create_topics_request::CreateTopicsRequest {
+                topics: vec![create_topics_request::CreatableTopic {
+                    name: name.into(),
+                    num_partitions: partitions,
+                    replication_factor: rf,
+                    configs: configs
+                        .iter()
+                        .map(|(k, v)| create_topics_request::CreatableTopicConfig {
+                            name: k.to_string(),
+                            value: Some(v.to_string()),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            7,
+        );
+        let ResponseBody::CreateTopics(mut r) = r else {
+            panic!()
+        };
+        r.topics.remove(0)
+    }
+
+    fn create_assigned(&mut self, name: &str, assignment: &[&[i32]], configs: &[(&str, &str)]) {
+        let r = self.req(
+            RequestBody::CreateTopics(create_topics_request::CreateTopicsRequest {
+                topics: vec![create_topics_request::CreatableTopic {
+                    name: name.into(),
+                    num_partitions: -1,
+                    replication_factor: -1,
+                    assignments: assignment
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| create_topics_request::CreatableReplicaAssignment {
+                            partition_index: i as i32,
+                            broker_ids: b.to_vec(),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    configs: configs
+                        .iter()
+                        .map(|(k, v)| create_topics_request::CreatableTopicConfig {
+                            name: k.to_string(),
+                            value: Some(v.to_string()),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            7,
+        );
+        let ResponseBody::CreateTopics(r) = r else {
+            panic!()
+        };
+        assert!(
+            ok(r.topics[0].error_code),
+            "{:?}",
+            r.topics[0].error_message
+        );
+    }
+
+    fn partition(&self, topic: &str, p: i32) -> PartitionRegistration {
+        self.c.image().topics.get_by_name(topic).unwrap().partitions[&p].clone()
+    }
+
+    fn elect(
+        &mut self,
+        kind: i8,
+        version: i16,
+        topic: &str,
+        partitions: &[i32],
+        designated: Option<&[i32]>,
+    ) -> Vec<(i32, i16, Option<String>)> {
+        let r = self.req(
+            RequestBody::ElectLeaders(elect_leaders_request::ElectLeadersRequest {
+                election_type: kind,
+                topic_partitions: Some(vec![elect_leaders_request::TopicPartitions {
+                    topic: topic.into(),
+                    partitions: partitions.to_vec(),
+                    designated_leaders: designated.map(<[i32]>::to_vec),
+                    ..Default::default()
+                }]),
+                timeout_ms: 1000,
+                ..Default::default()
+            }),
+            version,
+        );
+        let ResponseBody::ElectLeaders(r) = r else {
+            panic!()
+        };
+        if r.error_code != 0 {
+            return partitions
+                .iter()
+                .map(|p| (*p, r.error_code, None))
+                .collect();
+        }
+        r.replica_election_results
+            .into_iter()
+            .flat_map(|t| t.partition_result)
+            .map(|p| (p.partition_id, p.error_code, p.error_message))
+            .collect()
+    }
+}
+
+#[test]
+fn registration_fencing_and_unfencing() {
+    let mut h = Harness::new();
+    let epoch = h.register(1, None, METADATA_VERSION_LATEST);
+    assert!(
+        h.c.image().cluster.brokers[&1].fenced,
+        "a new broker starts fenced"
+    );
+    assert_eq!(
+        h.c.image().cluster.brokers[&1].epoch,
+        epoch,
+        "its epoch is its record's offset"
+    );
+    // A heartbeat from a broker behind its own registration keeps it fenced.
+    let behind = h.req(
+        RequestBody::BrokerHeartbeat(broker_heartbeat_request::BrokerHeartbeatRequest {
+            broker_id: 1,
+            broker_epoch: epoch,
+            current_metadata_offset: epoch - 1,
+            ..Default::default()
+        }),
+        1,
+    );
+    let ResponseBody::BrokerHeartbeat(b) = behind else {
+        panic!()
+    };
+    assert!(b.is_fenced && !b.is_caught_up);
+    let hb = h.heartbeat(1, false);
+    assert!(!hb.is_fenced && hb.is_caught_up);
+    // Wrong epoch, unknown broker.
+    let stale = h.req(
+        RequestBody::BrokerHeartbeat(broker_heartbeat_request::BrokerHeartbeatRequest {
+            broker_id: 1,
+            broker_epoch: epoch + 7,
+            ..Default::default()
+        }),
+        1,
+    );
+    let ResponseBody::BrokerHeartbeat(s) = stale else {
+        panic!()
+    };
+    assert_eq!(s.error_code, ErrorCode::StaleBrokerEpoch.code());
+    let unknown = h.req(
+        RequestBody::BrokerHeartbeat(broker_heartbeat_request::BrokerHeartbeatRequest {
+            broker_id: 9,
+            ..Default::default()
+        }),
+        1,
+    );
+    let ResponseBody::BrokerHeartbeat(u) = unknown else {
+        panic!()
+    };
+    assert_eq!(u.error_code, ErrorCode::BrokerIdNotRegistered.code());
+    // Another process claiming a live broker's id is refused.
+    let dup = h.req(
+        RequestBody::BrokerRegistration(broker_registration_request::BrokerRegistrationRequest {
+            broker_id: 1,
+            cluster_id: "cluster".into(),
+            incarnation_id: Uuid::from_u128(77),
+            features: vec![broker_registration_request::Feature {
+                name: "metadata.version".into(),
+                min_supported_version: 7,
+                max_supported_version: METADATA_VERSION_LATEST,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        4,
+    );
+    let ResponseBody::BrokerRegistration(d) = dup else {
+        panic!()
+    };
+    assert_eq!(d.error_code, ErrorCode::DuplicateBrokerRegistration.code());
+    // The wrong cluster, and a broker that cannot run the cluster's metadata.version.
+    let wrong = h.req(
+        RequestBody::BrokerRegistration(broker_registration_request::BrokerRegistrationRequest {
+            broker_id: 2,
+            cluster_id: "other".into(),
+            ..Default::default()
+        }),
+        4,
+    );
+    let ResponseBody::BrokerRegistration(w) = wrong else {
+        panic!()
+    };
+    assert_eq!(w.error_code, ErrorCode::InconsistentClusterId.code());
+    let old = h.req(
+        RequestBody::BrokerRegistration(broker_registration_request::BrokerRegistrationRequest {
+            broker_id: 2,
+            cluster_id: "cluster".into(),
+            features: vec![broker_registration_request::Feature {
+                name: "metadata.version".into(),
+                min_supported_version: 7,
+                max_supported_version: 10,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        4,
+    );
+    let ResponseBody::BrokerRegistration(o) = old else {
+        panic!()
+    };
+    assert_eq!(o.error_code, ErrorCode::UnsupportedVersion.code());
+}
+
+#[test]
+fn a_fenced_leader_loses_its_partitions_and_the_isr_shrinks_into_the_elr() {
+    // Table: (min.insync.replicas, brokers fenced in order, expected leader, ISR, ELR, online).
+    let cases: &[(&str, &[i32], i32, &[i32], &[i32])] = &[
+        ("1", &[1], 2, &[2, 3], &[]),
+        ("2", &[1], 2, &[2, 3], &[]),
+        ("2", &[1, 2], 3, &[3], &[2]),
+        ("2", &[1, 2, 3], -1, &[], &[2, 3]),
+        ("3", &[1], 2, &[2, 3], &[1]),
+        ("1", &[1, 2, 3], -1, &[], &[3]),
+    ];
+    for (min_isr, fenced, leader, isr, elr) in cases {
+        let mut h = Harness::with_brokers(3);
+        h.create_assigned("t", &[&[1, 2, 3]], &[("min.insync.replicas", min_isr)]);
+        assert_eq!(h.partition("t", 0).leader, 1);
+        for b in *fenced {
+            h.expire(*b);
+        }
+        let p = h.partition("t", 0);
+        assert_eq!(
+            (p.leader, p.isr.as_slice(), p.elr.as_slice()),
+            (*leader, *isr, *elr),
+            "min.insync.replicas={min_isr}, fenced {fenced:?}"
+        );
+        assert_eq!(p.leader_recovery_state, LeaderRecoveryState::Recovered);
+    }
+}
+
+#[test]
+fn an_elr_member_leads_again_when_it_returns_and_unclean_needs_permission() {
+    let mut h = Harness::with_brokers(3);
+    h.create_assigned("t", &[&[1, 2, 3]], &[("min.insync.replicas", "2")]);
+    for b in [1, 2, 3] {
+        h.expire(b);
+    }
+    let p = h.partition("t", 0);
+    assert_eq!(
+        (p.leader, p.elr.clone()),
+        (-1, vec![2, 3]),
+        "offline, two in the ELR"
+    );
+    // Broker 1 (not in the ELR) returns: it may not lead without unclean election.
+    h.register(1, Some("a"), METADATA_VERSION_LATEST);
+    h.heartbeat(1, false);
+    assert_eq!(
+        h.partition("t", 0).leader,
+        -1,
+        "broker 1 is neither in the ISR nor the ELR"
+    );
+    // Broker 3 (in the ELR, clean restart) returns and is elected from the ELR.
+    let before = h.partition("t", 0);
+    h.register(3, Some("c"), METADATA_VERSION_LATEST);
+    h.heartbeat(3, false);
+    let p = h.partition("t", 0);
+    assert_eq!((p.leader, p.isr.clone()), (3, vec![3]));
+    assert!(p.leader_epoch > before.leader_epoch);
+    assert_eq!(h.c.counters.elr_elections, 1);
+
+    // Unclean election enabled on the topic: a replica outside ISR and ELR may lead.
+    let mut h = Harness::with_brokers(2);
+    h.create_assigned(
+        "u",
+        &[&[1, 2]],
+        &[("unclean.leader.election.enable", "true")],
+    );
+    h.expire(1);
+    h.expire(2);
+    assert_eq!(h.partition("u", 0).leader, -1);
+    // Broker 1 returns after an unclean shutdown (its previous epoch is unknown).
+    h.register(1, Some("a"), METADATA_VERSION_LATEST);
+    h.heartbeat(1, false);
+    let p = h.partition("u", 0);
+    assert_eq!(p.leader, 1, "elected uncleanly once it is back");
+    assert_eq!(p.leader_recovery_state, LeaderRecoveryState::Recovering);
+    assert!(h.c.counters.unclean_elections >= 1);
+}
+
+#[test]
+fn controlled_shutdown_moves_leadership_away_first() {
+    let mut h = Harness::with_brokers(3);
+    h.create_assigned("t", &[&[1, 2, 3], &[1, 3, 2]], &[]);
+    let r = h.heartbeat(1, true);
+    assert!(r.should_shut_down, "it leads nothing any more");
+    assert!(h.c.image().cluster.brokers[&1].fenced);
+    assert_eq!(h.partition("t", 0).leader, 2);
+    assert_eq!(h.partition("t", 1).leader, 3);
+    assert!(!h.partition("t", 0).isr.contains(&1));
+}
+
+#[test]
+fn preferred_and_unclean_elections() {
+    let mut h = Harness::with_brokers(3);
+    h.create_assigned("t", &[&[1, 2, 3]], &[]);
+    let r = h.elect(0, 2, "t", &[0], None);
+    assert_eq!(
+        r[0].1,
+        ErrorCode::ElectionNotNeeded.code(),
+        "already the preferred leader"
+    );
+    h.expire(1);
+    assert_eq!(h.partition("t", 0).leader, 2);
+    let r = h.elect(0, 2, "t", &[0], None);
+    assert_eq!(
+        r[0].1,
+        ErrorCode::PreferredLeaderNotAvailable.code(),
+        "broker 1 is fenced"
+    );
+    h.register(1, Some("a"), METADATA_VERSION_LATEST);
+    h.heartbeat(1, false);
+    // Back, but not in the ISR until the leader adds it.
+    let p = h.partition("t", 0);
+    let r = h.req(
+        RequestBody::AlterPartition(alter_partition_request::AlterPartitionRequest {
+            broker_id: 2,
+            broker_epoch: h.c.image().cluster.brokers[&2].epoch,
+            topics: vec![alter_partition_request::TopicData {
+                topic_id: h.c.image().topics.by_name["t"],
+                partitions: vec![alter_partition_request::PartitionData {
+                    partition_index: 0,
+                    leader_epoch: p.leader_epoch,
+                    partition_epoch: p.partition_epoch,
+                    new_isr_with_epochs: [2, 3, 1]
+                        .iter()
+                        .map(|b| alter_partition_request::BrokerState {
+                            broker_id: *b,
+                            broker_epoch: h.c.image().cluster.brokers[b].epoch,
+                            ..Default::default()
+                        })
+                        .collect(),
+                    leader_recovery_state: 0,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        3,
+    );
+    let ResponseBody::AlterPartition(a) = r else {
+        panic!()
+    };
+    assert!(ok(a.topics[0].partitions[0].error_code));
+    assert_eq!(a.topics[0].partitions[0].isr, vec![2, 3, 1]);
+    let r = h.elect(0, 2, "t", &[0], None);
+    assert!(ok(r[0].1));
+    assert_eq!(h.partition("t", 0).leader, 1);
+
+    // UNCLEAN: not needed with a leader; chooses any live replica for an offline partition.
+    let r = h.elect(1, 2, "t", &[0], None);
+    assert_eq!(r[0].1, ErrorCode::ElectionNotNeeded.code());
+    let mut h = Harness::with_brokers(2);
+    h.create_assigned("t", &[&[1, 2]], &[]);
+    h.expire(1);
+    h.expire(2);
+    h.register(1, Some("a"), METADATA_VERSION_LATEST);
+    h.heartbeat(1, false);
+    assert_eq!(
+        h.partition("t", 0).leader,
+        -1,
+        "unclean election is off for the topic"
+    );
+    let r = h.elect(1, 2, "t", &[0], None);
+    assert!(ok(r[0].1), "{:?}", r[0].2);
+    let p = h.partition("t", 0);
+    assert_eq!(
+        (p.leader, p.isr.clone(), p.leader_recovery_state),
+        (1, vec![1], LeaderRecoveryState::Recovering)
+    );
+    let r = h.elect(1, 2, "t", &[5], None);
+    assert_eq!(r[0].1, ErrorCode::UnknownTopicOrPartition.code());
+}
+
+/// An offline partition of topic `t` on brokers 1..=3 (all fenced, then 2 and 3 back), and
+/// broker 4 registered and unfenced but not a replica.
+fn offline() -> Harness {
+    let mut h = Harness::with_brokers(4);
+    h.create_assigned("t", &[&[1, 2, 3], &[1, 2, 3]], &[]);
+    for b in [1, 2, 3] {
+        h.expire(b);
+    }
+    // Broker 2 comes back; broker 3 stays fenced; broker 1 stays fenced too.
+    h.register(2, Some("b"), METADATA_VERSION_LATEST);
+    h.heartbeat(2, false);
+    // Broker 3, the last ISR member, went into the ELR; it is still fenced, and broker 2 is in
+    // neither the ISR nor the ELR: the partition stays offline.
+    assert_eq!(h.partition("t", 0).leader, -1);
+    h
+}
+
+#[test]
+fn designated_elections_follow_the_extension_rules() {
+    // Version and shape checks.
+    let mut h = offline();
+    let r = h.elect(2, 2, "t", &[0], Some(&[2]));
+    assert_eq!(
+        r[0].1,
+        ErrorCode::InvalidRequest.code(),
+        "DESIGNATED needs v3"
+    );
+    let r = h.elect(2, 3, "t", &[0, 1], None);
+    assert!(
+        r.iter().all(|x| x.1 == ErrorCode::InvalidRequest.code()),
+        "null DesignatedLeaders"
+    );
+    let r = h.elect(2, 3, "t", &[0, 1], Some(&[2]));
+    assert!(
+        r.iter().all(|x| x.1 == ErrorCode::InvalidRequest.code()),
+        "one per partition"
+    );
+
+    // Rejections, each naming its reason; nothing changes.
+    let table: &[(i32, ErrorCode, &str)] = &[
+        (4, ErrorCode::IneligibleReplica, "not a replica"),
+        (1, ErrorCode::IneligibleReplica, "fenced"),
+        (9, ErrorCode::IneligibleReplica, "not a replica"),
+    ];
+    for (designated, code, why) in table {
+        let before = h.partition("t", 0);
+        let r = h.elect(2, 3, "t", &[0], Some(&[*designated]));
+        assert_eq!(r[0].1, code.code(), "designated {designated}");
+        assert!(
+            r[0].2.as_deref().unwrap_or("").contains(why),
+            "{:?} should say {why}",
+            r[0].2
+        );
+        assert_eq!(h.partition("t", 0), before, "nothing changes");
+    }
+    // Unregistered: broker 3 unregisters, then is designated.
+    h.req(
+        RequestBody::UnregisterBroker(unregister_broker_request::UnregisterBrokerRequest {
+            broker_id: 3,
+            ..Default::default()
+        }),
+        0,
+    );
+    let r = h.elect(2, 3, "t", &[0], Some(&[3]));
+    assert_eq!(r[0].1, ErrorCode::IneligibleReplica.code());
+    assert!(r[0].2.as_deref().unwrap().contains("not registered"));
+    // Its replica's log dir is offline: broker 2 reports other dirs.
+    let mut h2 = offline();
+    let topic_id = h2.c.image().topics.by_name["t"];
+    h2.write(vec![MetadataRecord::PartitionChange(
+        partition_change_record::PartitionChangeRecord {
+            topic_id,
+            partition_id: 0,
+            directories: Some(vec![
+                Uuid::from_u128(51),
+                Uuid::from_u128(999),
+                Uuid::from_u128(53),
+            ]),
+            ..Default::default()
+        },
+    )]);
+    let r = h2.elect(2, 3, "t", &[0], Some(&[2]));
+    assert_eq!(r[0].1, ErrorCode::IneligibleReplica.code());
+    assert!(
+        r[0].2.as_deref().unwrap().contains("log dir"),
+        "{:?}",
+        r[0].2
+    );
+
+    // Success: one PartitionChangeRecord; leader 2, ISR [2], ELR cleared, RECOVERING, epochs up.
+    let mut h = offline();
+    let before = h.partition("t", 0);
+    let batches = h.batches.len();
+    let unclean_before = h.c.counters.unclean_elections;
+    let r = h.elect(2, 3, "t", &[0], Some(&[2]));
+    assert!(ok(r[0].1), "{:?}", r[0].2);
+    let p = h.partition("t", 0);
+    assert_eq!(p.leader, 2);
+    assert_eq!(p.isr, vec![2]);
+    assert!(p.elr.is_empty());
+    assert_eq!(p.leader_recovery_state, LeaderRecoveryState::Recovering);
+    assert_eq!(p.leader_epoch, before.leader_epoch + 1);
+    assert_eq!(p.partition_epoch, before.partition_epoch + 1);
+    assert_eq!(h.batches.len(), batches + 1);
+    assert_eq!(h.batches[batches].len(), 1, "one PartitionChangeRecord");
+    assert!(matches!(
+        h.batches[batches][0],
+        MetadataRecord::PartitionChange(_)
+    ));
+    assert_eq!(
+        h.c.counters.unclean_elections,
+        unclean_before + 1,
+        "counted as unclean"
+    );
+    // Now it has a leader: a second designated election is not needed.
+    let r = h.elect(2, 3, "t", &[0], Some(&[2]));
+    assert_eq!(r[0].1, ErrorCode::ElectionNotNeeded.code());
+}
+
+#[test]
+fn elect_leaders_v3_acts_on_at_most_1000_partitions() {
+    let mut h = Harness::with_brokers(1);
+    h.create("big", 1001, 1, &[]);
+    let all: Vec<i32> = (0..1001).collect();
+    let r = h.elect(0, 3, "big", &all, None);
+    assert_eq!(r.len(), 1001);
+    assert!(r[..1000]
+        .iter()
+        .all(|x| x.1 == ErrorCode::ElectionNotNeeded.code()));
+    assert_eq!(r[1000].1, ErrorCode::RequestLimitReached.code());
+    let r = h.elect(0, 2, "big", &all, None);
+    assert!(
+        r.iter().all(|x| x.1 == ErrorCode::ElectionNotNeeded.code()),
+        "v2 has no limit"
+    );
+}
+
+fn register_controller(h: &mut Harness, id: i32, max_mv: i16) -> ResponseBody {
+    h.req(
+        RequestBody::ControllerRegistration(
+            controller_registration_request::ControllerRegistrationRequest {
+                controller_id: id,
+                incarnation_id: Uuid::from_u128(id as u128 + 500),
+                listeners: vec![controller_registration_request::Listener {
+                    name: "CONTROLLER".into(),
+                    host: "127.0.0.1".into(),
+                    port: 19093,
+                    ..Default::default()
+                }],
+                features: vec![controller_registration_request::Feature {
+                    name: "metadata.version".into(),
+                    min_supported_version: 7,
+                    max_supported_version: max_mv,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            },
+        ),
+        0,
+    )
+}
+
+fn unregister_controller(h: &mut Harness, id: i32) -> (i16, Option<String>) {
+    let r = h.req(
+        RequestBody::UnregisterController(
+            unregister_controller_request::UnregisterControllerRequest {
+                controller_id: id,
+                ..Default::default()
+            },
+        ),
+        0,
+    );
+    let ResponseBody::UnregisterController(r) = r else {
+        panic!()
+    };
+    (r.error_code, r.error_message)
+}
+
+fn upgrade(h: &mut Harness, level: i16) -> (i16, Option<String>) {
+    let r = h.req(
+        RequestBody::UpdateFeatures(update_features_request::UpdateFeaturesRequest {
+            feature_updates: vec![update_features_request::FeatureUpdateKey {
+                feature: "metadata.version".into(),
+                max_version_level: level,
+                upgrade_type: 1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        1,
+    );
+    let ResponseBody::UpdateFeatures(r) = r else {
+        panic!()
+    };
+    (r.error_code, r.error_message)
+}
+
+#[test]
+fn unregister_controller_checks_in_order_and_unblocks_an_upgrade() {
+    // NOT_CONTROLLER: a node that is not the active controller.
+    let req = RequestBody::UnregisterController(
+        unregister_controller_request::UnregisterControllerRequest {
+            controller_id: 4,
+            ..Default::default()
+        },
+    );
+    let ResponseBody::UnregisterController(r) = not_controller(&req) else {
+        panic!()
+    };
+    assert_eq!(r.error_code, ErrorCode::NotController.code());
+
+    let mut h = Harness::with_brokers(1);
+    h.c.set_voters([1, 2, 3].into());
+    for id in [1, 2, 3] {
+        register_controller(&mut h, id, METADATA_VERSION_LATEST);
+    }
+    // A controller that was removed from the quorum but whose registration stayed, and that
+    // cannot run the next metadata.version.
+    register_controller(&mut h, 4, METADATA_VERSION_UNREGISTER_CONTROLLER);
+    // INVALID_REQUEST: a voter.
+    let (code, message) = unregister_controller(&mut h, 2);
+    assert_eq!(code, ErrorCode::InvalidRequest.code());
+    assert_eq!(
+        message.as_deref(),
+        Some("Cannot unregister controller 2 because it is part of the voter set.")
+    );
+    // CONTROLLER_ID_NOT_REGISTERED.
+    let (code, message) = unregister_controller(&mut h, 7);
+    assert_eq!(code, ErrorCode::ControllerIdNotRegistered.code());
+    assert_eq!(
+        message.as_deref(),
+        Some("Controller ID 7 is not currently registered.")
+    );
+    // The stale registration blocks the upgrade...
+    let (code, message) = upgrade(&mut h, METADATA_VERSION_LATEST);
+    assert_eq!(code, ErrorCode::InvalidUpdateVersion.code());
+    assert!(
+        message
+            .as_deref()
+            .unwrap()
+            .contains("Controller 4 only supports versions 7-28"),
+        "{message:?}"
+    );
+    // ...until it is unregistered (one UnregisterControllerRecord).
+    let n = h.batches.len();
+    assert_eq!(unregister_controller(&mut h, 4).0, 0);
+    assert_eq!(
+        h.batches[n],
+        vec![MetadataRecord::UnregisterController(
+            unregister_controller_record::UnregisterControllerRecord {
+                controller_id: 4,
+                ..Default::default()
+            }
+        )]
+    );
+    assert!(!h.c.image().cluster.controllers.contains_key(&4));
+    assert_eq!(upgrade(&mut h, METADATA_VERSION_LATEST).0, 0);
+    assert_eq!(
+        h.c.image().features.metadata_version(),
+        Some(METADATA_VERSION_LATEST)
+    );
+    // A live controller whose registration disappeared registers again.
+    h.c.set_voters([1, 2].into());
+    assert_eq!(unregister_controller(&mut h, 3).0, 0);
+    let ResponseBody::ControllerRegistration(r) =
+        register_controller(&mut h, 3, METADATA_VERSION_LATEST)
+    else {
+        panic!()
+    };
+    assert!(ok(r.error_code));
+    assert!(h.c.image().cluster.controllers.contains_key(&3));
+
+    // UNSUPPORTED_VERSION: metadata.version older than UnregisterControllerRecord.
+    let mut old = Harness::with_brokers(1);
+    old.write(vec![MetadataRecord::FeatureLevel(
+        feature_level_record::FeatureLevelRecord {
+            name: "metadata.version".into(),
+            feature_level: METADATA_VERSION_UNREGISTER_CONTROLLER - 1,
+            ..Default::default()
+        },
+    )]);
+    register_controller(&mut old, 4, METADATA_VERSION_UNREGISTER_CONTROLLER - 1);
+    assert_eq!(
+        unregister_controller(&mut old, 4).0,
+        ErrorCode::UnsupportedVersion.code()
+    );
+    // A voter check comes before the version check.
+    old.c.set_voters([4].into());
+    assert_eq!(
+        unregister_controller(&mut old, 4).0,
+        ErrorCode::InvalidRequest.code()
+    );
+}
+
+#[test]
+fn create_topics_validates_and_applies_defaults() {
+    let mut h = Harness::with_brokers(3);
+    let r = h.create("defaults", -1, -1, &[]);
+    assert!(ok(r.error_code));
+    assert_eq!(
+        (r.num_partitions, r.replication_factor),
+        (1, 1),
+        "KIP-464: broker defaults"
+    );
+    let r = h.create("spread", 6, 3, &[("retention.ms", "1000")]);
+    assert!(ok(r.error_code));
+    let t = h.c.image().topics.get_by_name("spread").unwrap().clone();
+    let leaders: std::collections::BTreeMap<i32, usize> =
+        t.partitions.values().fold(Default::default(), |mut m, p| {
+            *m.entry(p.leader).or_default() += 1;
+            m
+        });
+    assert_eq!(
+        leaders.values().copied().collect::<Vec<_>>(),
+        vec![2, 2, 2],
+        "leaders spread"
+    );
+    assert!(t
+        .partitions
+        .values()
+        .all(|p| p.replicas.len() == 3 && p.isr.len() == 3));
+    assert_eq!(
+        h.c.image().configs.get(2, "spread", "retention.ms"),
+        Some("1000")
+    );
+
+    let table: &[(&str, i32, i16, &[(&str, &str)], ErrorCode)] = &[
+        ("spread", 1, 1, &[], ErrorCode::TopicAlreadyExists),
+        ("bad/name", 1, 1, &[], ErrorCode::InvalidTopicException),
+        ("..", 1, 1, &[], ErrorCode::InvalidTopicException),
+        ("zero", 0, 1, &[], ErrorCode::InvalidPartitions),
+        ("rf0", 1, 0, &[], ErrorCode::InvalidReplicationFactor),
+        ("rf4", 1, 4, &[], ErrorCode::InvalidReplicationFactor),
+        (
+            "cfg",
+            1,
+            1,
+            &[("no.such.config", "1")],
+            ErrorCode::InvalidConfig,
+        ),
+        (
+            "cfg2",
+            1,
+            1,
+            &[("retention.ms", "soon")],
+            ErrorCode::InvalidConfig,
+        ),
+        (
+            "cfg3",
+            1,
+            1,
+            &[("cleanup.policy", "shred")],
+            ErrorCode::InvalidConfig,
+        ),
+    ];
+    for (name, partitions, rf, configs, code) in table {
+        let before = h.c.image().clone();
+        let r = h.create(name, *partitions, *rf, configs);
+        assert_eq!(r.error_code, code.code(), "{name}: {:?}", r.error_message);
+        assert!(r.error_message.is_some());
+        assert_eq!(h.c.image(), &before, "{name}: nothing half-applied");
+    }
+    // validate_only writes nothing.
+    let n = h.batches.len();
+    let r = h.req(
+        RequestBody::CreateTopics(create_topics_request::CreateTopicsRequest {
+            topics: vec![create_topics_request::CreatableTopic {
+                name: "dry".into(),
+                num_partitions: 2,
+                replication_factor: 2,
+                ..Default::default()
+            }],
+            validate_only: true,
+            ..Default::default()
+        }),
+        7,
+    );
+    let ResponseBody::CreateTopics(r) = r else {
+        panic!()
+    };
+    assert!(ok(r.topics[0].error_code));
+    assert_eq!(h.batches.len(), n);
+    assert!(!h.c.image().topics.by_name.contains_key("dry"));
+    // One request, one batch: two good topics and one bad.
+    let r = h.req(
+        RequestBody::CreateTopics(create_topics_request::CreateTopicsRequest {
+            topics: ["x", "y", "bad name"]
+                .iter()
+                .map(|n| create_topics_request::CreatableTopic {
+                    name: n.to_string(),
+                    num_partitions: 2,
+                    replication_factor: 1,
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        }),
+        7,
+    );
+    let ResponseBody::CreateTopics(r) = r else {
+        panic!()
+    };
+    assert_eq!(r.topics.iter().filter(|t| ok(t.error_code)).count(), 2);
+    assert_eq!(h.batches.len(), n + 1);
+}
+
+#[test]
+fn alter_partition_checks_epochs_and_members() {
+    let mut h = Harness::with_brokers(3);
+    h.create_assigned("t", &[&[1, 2, 3]], &[("min.insync.replicas", "2")]);
+    let id = h.c.image().topics.by_name["t"];
+    let epoch = |h: &Harness, b: i32| h.c.image().cluster.brokers.get(&b).map_or(-1, |x| x.epoch);
+    let mut send =
+        |h: &mut Harness, from: i32, leader_epoch: i32, partition_epoch: i32, isr: &[i32]| {
+            let body =
+                RequestBody::AlterPartition(alter_partition_request::AlterPartitionRequest {
+                    broker_id: from,
+                    broker_epoch: epoch(h, from),
+                    topics: vec![alter_partition_request::TopicData {
+                        topic_id: id,
+                        partitions: vec![alter_partition_request::PartitionData {
+                            partition_index: 0,
+                            leader_epoch,
+                            partition_epoch,
+                            new_isr_with_epochs: isr
+                                .iter()
+                                .map(|b| alter_partition_request::BrokerState {
+                                    broker_id: *b,
+                                    broker_epoch: epoch(h, *b),
+                                    ..Default::default()
+                                })
+                                .collect(),
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                });
+            let ResponseBody::AlterPartition(r) = h.req(body, 3) else {
+                panic!()
+            };
+            r.topics[0].partitions[0].clone()
+        };
+    let p = h.partition("t", 0);
+    let table: &[(i32, i32, i32, &[i32], ErrorCode)] = &[
+        (
+            2,
+            p.leader_epoch,
+            p.partition_epoch,
+            &[1, 2],
+            ErrorCode::NotLeaderOrFollower,
+        ),
+        (
+            1,
+            p.leader_epoch - 1,
+            p.partition_epoch,
+            &[1, 2],
+            ErrorCode::FencedLeaderEpoch,
+        ),
+        (
+            1,
+            p.leader_epoch,
+            p.partition_epoch + 1,
+            &[1, 2],
+            ErrorCode::InvalidUpdateVersion,
+        ),
+        (
+            1,
+            p.leader_epoch,
+            p.partition_epoch,
+            &[1, 4],
+            ErrorCode::InvalidRequest,
+        ),
+        (
+            1,
+            p.leader_epoch,
+            p.partition_epoch,
+            &[2, 3],
+            ErrorCode::InvalidRequest,
+        ),
+    ];
+    for (from, le, pe, isr, code) in table {
+        let r = send(&mut h, *from, *le, *pe, isr);
+        assert_eq!(r.error_code, code.code(), "from {from} isr {isr:?}");
+    }
+    // Shrink to [1]: below min ISR 2, so 2 and 3 join the ELR.
+    let r = send(&mut h, 1, p.leader_epoch, p.partition_epoch, &[1]);
+    assert!(ok(r.error_code));
+    assert_eq!(r.partition_epoch, p.partition_epoch + 1);
+    let now = h.partition("t", 0);
+    assert_eq!((now.isr.clone(), now.elr.clone()), (vec![1], vec![2, 3]));
+    // Grow back to [1, 2]: at min ISR, the ELR clears.
+    let r = send(&mut h, 1, now.leader_epoch, now.partition_epoch, &[1, 2]);
+    assert!(ok(r.error_code));
+    let now = h.partition("t", 0);
+    assert_eq!((now.isr.clone(), now.elr.clone()), (vec![1, 2], vec![]));
+}
+
+#[test]
+fn configs_are_validated_described_and_deleted_with_their_topic() {
+    let mut h = Harness::with_brokers(1);
+    h.create("t", 1, 1, &[]);
+    let alter = |h: &mut Harness, kind: i8, name: &str, key: &str, op: i8, value: Option<&str>| {
+        let r = h.req(
+            RequestBody::IncrementalAlterConfigs(
+                incremental_alter_configs_request::IncrementalAlterConfigsRequest {
+                    resources: vec![incremental_alter_configs_request::AlterConfigsResource {
+                        resource_type: kind,
+                        resource_name: name.into(),
+                        configs: vec![incremental_alter_configs_request::AlterableConfig {
+                            name: key.into(),
+                            config_operation: op,
+                            value: value.map(str::to_string),
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+            ),
+            1,
+        );
+        let ResponseBody::IncrementalAlterConfigs(r) = r else {
+            panic!()
+        };
+        r.responses[0].error_code
+    };
+    assert_eq!(
+        alter(&mut h, 2, "t", "min.insync.replicas", 0, Some("2")),
+        0
+    );
+    assert_eq!(
+        alter(&mut h, 2, "t", "cleanup.policy", 2, Some("compact")),
+        0
+    );
+    assert_eq!(
+        h.c.image().configs.get(2, "t", "cleanup.policy"),
+        Some("compact")
+    );
+    assert_eq!(
+        alter(&mut h, 2, "t", "nope", 0, Some("1")),
+        ErrorCode::InvalidConfig.code()
+    );
+    assert_eq!(
+        alter(&mut h, 2, "t", "min.insync.replicas", 0, Some("0")),
+        ErrorCode::InvalidConfig.code()
+    );
+    assert_eq!(
+        alter(&mut h, 2, "missing", "retention.ms", 0, Some("1")),
+        ErrorCode::UnknownTopicOrPartition.code()
+    );
+    assert_eq!(
+        alter(
+            &mut h,
+            4,
+            "",
+            "unclean.leader.election.enable",
+            0,
+            Some("true")
+        ),
+        0
+    );
+    assert_eq!(
+        alter(&mut h, 4, "", "segment.ms", 0, Some("1")),
+        ErrorCode::InvalidConfig.code()
+    );
+    let d =
+        h.c.describe_configs(&describe_configs_request::DescribeConfigsRequest {
+            resources: vec![describe_configs_request::DescribeConfigsResource {
+                resource_type: 2,
+                resource_name: "t".into(),
+                configuration_keys: Some(vec![
+                    "min.insync.replicas".into(),
+                    "unclean.leader.election.enable".into(),
+                    "retention.ms".into(),
+                ]),
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+    let ResponseBody::DescribeConfigs(d) = d else {
+        panic!()
+    };
+    let got: Vec<(String, String, i8)> = d.results[0]
+        .configs
+        .iter()
+        .map(|c| (c.name.clone(), c.value.clone().unwrap(), c.config_source))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("min.insync.replicas".into(), "2".into(), 1),
+            ("retention.ms".into(), "604800000".into(), 5),
+            ("unclean.leader.election.enable".into(), "true".into(), 3),
+        ]
+    );
+    assert_eq!(alter(&mut h, 2, "t", "min.insync.replicas", 1, None), 0);
+    assert_eq!(h.c.image().configs.get(2, "t", "min.insync.replicas"), None);
+    h.req(
+        RequestBody::DeleteTopics(delete_topics_request::DeleteTopicsRequest {
+            topic_names: vec!["t".into(), "t".into(), "ghost".into()],
+            ..Default::default()
+        }),
+        5,
+    );
+    assert!(h.c.image().topics.by_name.is_empty());
+    assert!(
+        h.c.image().configs.resources.keys().all(|(k, _)| *k != 2),
+        "topic configs go with it"
+    );
+}
