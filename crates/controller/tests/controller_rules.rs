@@ -397,7 +397,8 @@ fn registration_fencing_and_unfencing() {
 #[test]
 fn a_fenced_leader_loses_its_partitions_and_the_isr_shrinks_into_the_elr() {
     // Table: (min.insync.replicas, brokers fenced in order, expected leader, ISR, ELR, online).
-    let cases: &[(&str, &[i32], i32, &[i32], &[i32])] = &[
+    type Case<'a> = (&'a str, &'a [i32], i32, &'a [i32], &'a [i32]);
+    let cases: &[Case] = &[
         ("1", &[1], 2, &[2, 3], &[]),
         ("2", &[1], 2, &[2, 3], &[]),
         ("2", &[1, 2], 3, &[3], &[2]),
@@ -892,7 +893,8 @@ fn create_topics_validates_and_applies_defaults() {
         Some("1000")
     );
 
-    let table: &[(&str, i32, i16, &[(&str, &str)], ErrorCode)] = &[
+    type Row<'a> = (&'a str, i32, i16, &'a [(&'a str, &'a str)], ErrorCode);
+    let table: &[Row] = &[
         ("spread", 1, 1, &[], ErrorCode::TopicAlreadyExists),
         ("bad/name", 1, 1, &[], ErrorCode::InvalidTopicException),
         ("..", 1, 1, &[], ErrorCode::InvalidTopicException),
@@ -978,7 +980,7 @@ fn alter_partition_checks_epochs_and_members() {
     h.create_assigned("t", &[&[1, 2, 3]], &[("min.insync.replicas", "2")]);
     let id = h.c.image().topics.by_name["t"];
     let epoch = |h: &Harness, b: i32| h.c.image().cluster.brokers.get(&b).map_or(-1, |x| x.epoch);
-    let mut send =
+    let send =
         |h: &mut Harness, from: i32, leader_epoch: i32, partition_epoch: i32, isr: &[i32]| {
             let body =
                 RequestBody::AlterPartition(alter_partition_request::AlterPartitionRequest {
