@@ -78,6 +78,7 @@ fn drain_keys(rx: &mut UnboundedReceiver<Committed>, keys: &mut Vec<String>, sna
                     .collect()
             }
             Committed::Batch { batch, .. } => vec![batch],
+            Committed::UpTo(_) => vec![],
         };
         for b in batches {
             for r in b.records().unwrap() {

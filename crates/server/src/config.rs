@@ -75,6 +75,7 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("replica.lag.time.max.ms", Kind::Long, Some("30000")),
     ("broker.session.timeout.ms", Kind::Int, Some("9000")),
     ("broker.heartbeat.interval.ms", Kind::Int, Some("2000")),
+    ("broker.rack", Kind::Text, None),
     ("log.segment.bytes", Kind::Int, Some("1073741824")),
     ("log.retention.ms", Kind::Long, None),
     ("log.retention.minutes", Kind::Int, None),
@@ -274,6 +275,13 @@ impl ServerConfig {
         if roles.controller {
             self.controller_listener()?;
         }
+        if roles.broker && self.broker_listener()?.is_none() {
+            return Err(Self::invalid(
+                "listeners",
+                self.get("listeners").unwrap_or_default(),
+                "a broker needs a listener that is not a controller listener",
+            ));
+        }
         self.quorum_voters()?;
         self.bootstrap_servers()?;
         if self.quorum_voters()?.is_empty() && self.bootstrap_servers()?.is_empty() {
@@ -414,6 +422,40 @@ impl ServerConfig {
             .filter(|s| !s.is_empty())
             .map(PathBuf::from)
             .collect()
+    }
+
+    /// The broker's client listener: the first listener that is not a controller listener.
+    pub fn broker_listener(&self) -> Result<Option<Listener>, ConfigError> {
+        let controller_names: Vec<String> = self
+            .get("controller.listener.names")
+            .unwrap_or_default()
+            .split(',')
+            .map(|n| n.trim().to_string())
+            .collect();
+        Ok(self
+            .listeners()?
+            .into_iter()
+            .find(|l| !controller_names.contains(&l.name)))
+    }
+
+    /// The advertised address of the broker listener (`advertised.listeners`, else the
+    /// listener itself; an empty host advertises 127.0.0.1).
+    pub fn advertised_broker_listener(&self) -> Result<Option<Listener>, ConfigError> {
+        let Some(l) = self.broker_listener()? else {
+            return Ok(None);
+        };
+        let advertised = self.get("advertised.listeners").unwrap_or_default();
+        let from_advertised = advertised
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .filter_map(|s| parse_listener(s).ok())
+            .find(|a| a.name == l.name);
+        let mut out = from_advertised.unwrap_or(l);
+        if out.host.is_empty() {
+            out.host = "127.0.0.1".into();
+        }
+        Ok(Some(out))
     }
 
     /// `metadata.log.dir`, else the first log dir.

@@ -1,6 +1,8 @@
-//! The controller listener: ApiVersions and the quorum's APIs (Vote, BeginQuorumEpoch,
+//! The controller listener: ApiVersions; the quorum's APIs (Vote, BeginQuorumEpoch,
 //! EndQuorumEpoch, Fetch and FetchSnapshot of `__cluster_metadata`, DescribeQuorum,
-//! AddRaftVoter, RemoveRaftVoter, UpdateRaftVoter), answered by the Raft driver. Only the
+//! AddRaftVoter, RemoveRaftVoter, UpdateRaftVoter), answered by the Raft driver; and the
+//! controller's own APIs (registrations, heartbeats, topics, elections, configs, features,
+//! unregistration), answered by the active controller (NOT_CONTROLLER elsewhere). Only the
 //! versions listed in [`CONTROLLER_APIS`] are advertised and served; anything else closes the
 //! connection, as Kafka does for an API a listener does not serve.
 
@@ -20,6 +22,21 @@ pub const CONTROLLER_APIS: &[(ApiKey, i16, i16)] = &[
     (ApiKey::DescribeQuorum, 0, 2),
     (ApiKey::FetchSnapshot, 0, 1),
     (ApiKey::DescribeCluster, 1, 2),
+    (ApiKey::BrokerRegistration, 0, 4),
+    (ApiKey::BrokerHeartbeat, 0, 1),
+    (ApiKey::ControllerRegistration, 0, 0),
+    (ApiKey::CreateTopics, 2, 7),
+    (ApiKey::DeleteTopics, 1, 6),
+    (ApiKey::CreatePartitions, 0, 3),
+    (ApiKey::ElectLeaders, 0, 3),
+    (ApiKey::UnregisterBroker, 0, 0),
+    (ApiKey::UnregisterController, 0, 0),
+    (ApiKey::UpdateFeatures, 0, 1),
+    (ApiKey::IncrementalAlterConfigs, 0, 1),
+    (ApiKey::AlterConfigs, 0, 2),
+    (ApiKey::DescribeConfigs, 1, 4),
+    (ApiKey::AlterPartition, 2, 3),
+    (ApiKey::AllocateProducerIds, 0, 0),
     (ApiKey::AddRaftVoter, 0, 1),
     (ApiKey::RemoveRaftVoter, 0, 0),
     (ApiKey::UpdateRaftVoter, 0, 0),
@@ -47,6 +64,8 @@ pub fn api_versions(error: ErrorCode) -> ResponseBody {
 pub struct ControllerHandler {
     /// The Raft driver.
     pub raft: RaftHandle,
+    /// This node's controller.
+    pub controller: crate::metadata_loop::LocalController,
 }
 
 /// DescribeCluster's endpoint type for controllers (KIP-919).
@@ -123,9 +142,9 @@ impl Handler for ControllerHandler {
         if let fjord_protocol::RequestBody::DescribeCluster(r) = &body {
             return Reply::Respond(self.describe_cluster(r.endpoint_type));
         }
-        match self.raft.handle_request(&frame, &body).await {
-            Some(r) => Reply::Respond(r),
-            None => Reply::Close,
+        if let Some(r) = self.raft.handle_request(&frame, &body).await {
+            return Reply::Respond(r);
         }
+        Reply::Respond(self.controller.handle(body, version).await)
     }
 }

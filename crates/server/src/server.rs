@@ -1,11 +1,18 @@
 //! `fjord server`: loads the configuration (or the embedded single-node default, formatting
 //! `./fjord-data` on first start), checks the storage is formatted for this cluster and node,
-//! starts the Raft driver over the metadata log and the controller listener, and runs until
-//! Ctrl-C or SIGTERM (then resigns leadership gracefully) or a fatal error.
+//! starts the Raft driver over the metadata log, the metadata loop (image and, on the KRaft
+//! leader, the active controller), the controller listener and the broker listener as the
+//! roles ask, the broker's registration and heartbeats and each controller's registration; runs
+//! until Ctrl-C or SIGTERM (then a controlled shutdown and a graceful resignation) or a fatal
+//! error.
 
+use crate::broker_listener::BrokerHandler;
 use crate::config::ServerConfig;
+use crate::controller_client::ControllerClient;
 use crate::controller_listener::ControllerHandler;
 use crate::format::{self, metadata_partition_dir, InitialVoters};
+use crate::{lifecycle, metadata_loop};
+use fjord_controller::ControllerSettings;
 use fjord_log::MetaProperties;
 use fjord_raft::control::{Endpoint, VoterInfo};
 use fjord_raft::driver::{DriverConfig, RaftHandle};
@@ -155,13 +162,38 @@ fn driver_config(
     Ok(d)
 }
 
+fn controller_settings(config: &ServerConfig) -> ControllerSettings {
+    ControllerSettings {
+        num_partitions: config.int("num.partitions") as i32,
+        default_replication_factor: config.int("default.replication.factor") as i16,
+        min_insync_replicas: config.int("min.insync.replicas") as i32,
+        unclean_leader_election_enable: config
+            .get("unclean.leader.election.enable")
+            .is_some_and(|v| v.eq_ignore_ascii_case("true")),
+        broker_session_timeout_ms: config.int("broker.session.timeout.ms"),
+        ..ControllerSettings::default()
+    }
+}
+
 async fn serve(config: ServerConfig) -> Result<(), String> {
     let roles = config.process_roles().map_err(|e| e.to_string())?;
     let (cluster_id, meta) = storage(&config)?;
     let node_id = meta.node_id;
     let driver = driver_config(&config, cluster_id.clone(), &meta)?;
-    let (raft, mut commits) = RaftHandle::start(driver, tokio::runtime::Handle::current())?;
+    let (raft, commits) = RaftHandle::start(driver, tokio::runtime::Handle::current())?;
     tracing::info!(node_id, %cluster_id, "metadata log started");
+    let (fatal_tx, mut fatal) = tokio::sync::mpsc::unbounded_channel();
+    let (view, local_controller) = metadata_loop::spawn(
+        raft.clone(),
+        commits,
+        controller_settings(&config),
+        cluster_id.clone(),
+        roles.controller,
+        fatal_tx,
+    );
+    let client = Arc::new(ControllerClient::new(raft.quorum_info()));
+    let max_frame = usize::try_from(config.int("socket.request.max.bytes")).unwrap_or(0);
+    let incarnation = format::random_id();
     if roles.controller {
         let l = config.controller_listener().map_err(|e| e.to_string())?;
         let addr = format!(
@@ -176,22 +208,93 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         let listener = tokio::net::TcpListener::bind(&addr)
             .await
             .map_err(|e| format!("binding the controller listener {addr}: {e}"))?;
-        let max_frame = usize::try_from(config.int("socket.request.max.bytes")).unwrap_or(0);
         tracing::info!(%addr, "controller listener ready");
         tokio::spawn(fjord_raft::net::serve::serve(
             listener,
-            Arc::new(ControllerHandler { raft: raft.clone() }),
+            Arc::new(ControllerHandler {
+                raft: raft.clone(),
+                controller: local_controller.clone(),
+            }),
             max_frame,
         ));
-    }
-    if roles.broker {
-        tracing::warn!(
-            "process.roles includes broker: this build runs the metadata quorum only; the \
-             broker listener is not opened"
+        lifecycle::spawn_controller_registration(
+            lifecycle::ControllerIdentity {
+                node_id,
+                incarnation,
+                listener: lifecycle::Advertised {
+                    name: l.name.clone(),
+                    host: if l.host.is_empty() {
+                        "127.0.0.1".into()
+                    } else {
+                        l.host.clone()
+                    },
+                    port: l.port,
+                },
+            },
+            client.clone(),
+            view.clone(),
         );
     }
-    // The controller (a later layer) consumes the committed stream; until then it is drained.
-    tokio::spawn(async move { while commits.recv().await.is_some() {} });
+    let mut broker = None;
+    if roles.broker {
+        let l = config
+            .broker_listener()
+            .map_err(|e| e.to_string())?
+            .ok_or("a broker needs a listener")?;
+        let adv = config
+            .advertised_broker_listener()
+            .map_err(|e| e.to_string())?
+            .ok_or("a broker needs a listener")?;
+        let addr = format!(
+            "{}:{}",
+            if l.host.is_empty() {
+                "0.0.0.0"
+            } else {
+                &l.host
+            },
+            l.port
+        );
+        let listener = tokio::net::TcpListener::bind(&addr)
+            .await
+            .map_err(|e| format!("binding the broker listener {addr}: {e}"))?;
+        tracing::info!(%addr, "broker listener ready");
+        tokio::spawn(fjord_raft::net::serve::serve(
+            listener,
+            Arc::new(BrokerHandler {
+                view: view.clone(),
+                controller: client.clone(),
+                cluster_id: cluster_id.clone(),
+                listener_name: l.name.clone(),
+                auto_create_topics: config
+                    .get("auto.create.topics.enable")
+                    .is_some_and(|v| v.eq_ignore_ascii_case("true")),
+            }),
+            max_frame,
+        ));
+        let mut log_dirs = Vec::new();
+        for dir in config.log_dirs() {
+            if let Ok(Some(m)) = MetaProperties::read(&dir) {
+                log_dirs.push(m.directory_id);
+            }
+        }
+        let identity = lifecycle::BrokerIdentity {
+            node_id,
+            cluster_id: cluster_id.clone(),
+            incarnation,
+            listeners: vec![lifecycle::Advertised {
+                name: adv.name.clone(),
+                host: adv.host.clone(),
+                port: adv.port,
+            }],
+            rack: config.get("broker.rack").map(str::to_string),
+            log_dirs,
+            heartbeat_interval: std::time::Duration::from_millis(
+                config.int("broker.heartbeat.interval.ms").max(10) as u64,
+            ),
+        };
+        let state = lifecycle::spawn_broker(identity.clone(), client.clone(), view.clone());
+        broker = Some((identity, state));
+    }
     let mut info = raft.quorum_info();
     let mut last_leader = None;
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
@@ -211,11 +314,26 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
                     last_leader = i.leader;
                 }
             }
+            f = fatal.recv() => {
+                if let Some(f) = f {
+                    return Err(format!("the metadata image failed: {f}"));
+                }
+            }
             _ = tokio::signal::ctrl_c() => break,
             _ = sigterm.recv() => break,
         }
     }
     tracing::info!("shutting down");
+    if let Some((identity, state)) = &broker {
+        lifecycle::controlled_shutdown(
+            identity,
+            &client,
+            state,
+            &view,
+            std::time::Duration::from_secs(5),
+        )
+        .await;
+    }
     raft.resign();
     raft.shutdown();
     Ok(())

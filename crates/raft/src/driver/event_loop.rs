@@ -248,6 +248,40 @@ impl Loop {
                     let _ = reply.send(Err(ProposeError::NotLeader { leader: e.leader }));
                 }
             },
+            Event::ProposeAt {
+                build,
+                appended,
+                reply,
+            } => {
+                if !self.core.is_leader() {
+                    let _ = appended.send(Err(ProposeError::NotLeader {
+                        leader: self.core.leader(),
+                    }));
+                    return false;
+                }
+                let base = self.core.log().end_offset();
+                let data = build(base);
+                let records = match super::handle::records_in(&data) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        let _ = appended.send(Err(e));
+                        return false;
+                    }
+                };
+                match self.core.propose(records, data) {
+                    Ok(offset) => {
+                        let _ = appended.send(Ok(base));
+                        self.proposals.push(Waiting {
+                            epoch: self.core.epoch(),
+                            offset,
+                            reply,
+                        });
+                    }
+                    Err(e) => {
+                        let _ = appended.send(Err(ProposeError::NotLeader { leader: e.leader }));
+                    }
+                }
+            }
             Event::Describe { reply } => {
                 let d = self
                     .core
@@ -398,6 +432,14 @@ impl Loop {
     /// Sends newly committed batches (and a snapshot first, when the log now starts past
     /// what was delivered) to the subscriber.
     fn deliver_commits(&mut self) {
+        let before = self.delivered;
+        self.deliver_committed_entries();
+        if self.delivered > before {
+            let _ = self.commits.send(Committed::UpTo(self.delivered));
+        }
+    }
+
+    fn deliver_committed_entries(&mut self) {
         let hw = self.core.high_watermark();
         let log = self.core.log();
         if let Some(id) = log.latest_snapshot() {

@@ -55,6 +55,8 @@ pub enum Committed {
         /// The batch.
         batch: RecordBatch,
     },
+    /// Everything committed below this offset has been delivered (control entries included).
+    UpTo(i64),
 }
 
 /// Why a proposal failed.
@@ -103,6 +105,12 @@ pub(super) enum Event {
     Propose {
         records: u32,
         data: Bytes,
+        reply: oneshot::Sender<Result<i64, ProposeError>>,
+    },
+    /// A batch built from the offset it lands at (the caller learns that offset at once).
+    ProposeAt {
+        build: Box<dyn FnOnce(i64) -> Bytes + Send>,
+        appended: oneshot::Sender<Result<i64, ProposeError>>,
         reply: oneshot::Sender<Result<i64, ProposeError>>,
     },
     /// DescribeQuorum.
@@ -210,6 +218,44 @@ impl RaftHandle {
         .unwrap_or(Err(ProposeError::Stopped))
     }
 
+    /// Sends a batch for replication at once, in call order, without waiting: the receiver
+    /// resolves with its last offset once committed (or fails as [`RaftHandle::propose`]).
+    pub fn propose_nowait(
+        &self,
+        batch: Bytes,
+    ) -> Result<oneshot::Receiver<Result<i64, ProposeError>>, ProposeError> {
+        let records = records_in(&batch)?;
+        let (reply, rx) = oneshot::channel();
+        self.events
+            .send(Event::Propose {
+                records,
+                data: batch,
+                reply,
+            })
+            .map_err(|_| ProposeError::Stopped)?;
+        Ok(rx)
+    }
+
+    /// Appends the batch `build` makes from the offset it lands at (a broker registration
+    /// carries that offset as the broker epoch). Resolves once appended with that offset and a
+    /// receiver for the commit.
+    pub async fn propose_at(
+        &self,
+        build: Box<dyn FnOnce(i64) -> Bytes + Send>,
+    ) -> Result<(i64, oneshot::Receiver<Result<i64, ProposeError>>), ProposeError> {
+        let (appended, appended_rx) = oneshot::channel();
+        let (reply, rx) = oneshot::channel();
+        self.events
+            .send(Event::ProposeAt {
+                build,
+                appended,
+                reply,
+            })
+            .map_err(|_| ProposeError::Stopped)?;
+        let base = appended_rx.await.map_err(|_| ProposeError::Stopped)??;
+        Ok((base, rx))
+    }
+
     /// Takes a snapshot of `state` (record batches) covering the log below `end_offset`.
     pub async fn create_snapshot(
         &self,
@@ -308,6 +354,15 @@ impl RaftHandle {
     pub fn cluster_id(&self) -> &str {
         &self.cluster_id
     }
+}
+
+/// How many offsets a valid batch spans.
+pub(super) fn records_in(batch: &Bytes) -> Result<u32, ProposeError> {
+    let b = RecordBatch::new(batch.clone()).map_err(|e| ProposeError::Invalid(e.to_string()))?;
+    b.validate()
+        .map_err(|e| ProposeError::Invalid(e.to_string()))?;
+    u32::try_from(i64::from(b.last_offset_delta()) + 1)
+        .map_err(|_| ProposeError::Invalid("negative last offset delta".into()))
 }
 
 fn stopped() -> VoterChangeFailure {

@@ -1,0 +1,287 @@
+//! A node's standing with the active controller: a broker registers (its epoch is the offset
+//! of its registration), heartbeats (reporting how far it has applied the metadata log, so the
+//! controller unfences it once caught up), registers again when its epoch goes stale, and on
+//! shutdown asks for a controlled shutdown first. Every controller registers itself too, and
+//! again whenever its registration disappears from the metadata.
+
+use crate::controller_client::ControllerClient;
+use crate::metadata_loop::View;
+use fjord_controller::controller::{METADATA_VERSION_LATEST, METADATA_VERSION_MIN};
+use fjord_metadata::image::METADATA_VERSION;
+use fjord_protocol::generated::{
+    broker_heartbeat_request::BrokerHeartbeatRequest,
+    broker_registration_request::{self as brr, BrokerRegistrationRequest},
+    controller_registration_request::{self as crr, ControllerRegistrationRequest},
+};
+use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{watch, Mutex};
+
+/// A listener to register.
+#[derive(Debug, Clone)]
+pub struct Advertised {
+    /// Its name.
+    pub name: String,
+    /// The host clients reach.
+    pub host: String,
+    /// The port.
+    pub port: u16,
+}
+
+/// What a broker registers with.
+#[derive(Debug, Clone)]
+pub struct BrokerIdentity {
+    /// `node.id`.
+    pub node_id: i32,
+    /// The cluster id.
+    pub cluster_id: String,
+    /// This process's incarnation.
+    pub incarnation: Uuid,
+    /// Advertised listeners.
+    pub listeners: Vec<Advertised>,
+    /// `broker.rack`.
+    pub rack: Option<String>,
+    /// The directory ids of its log dirs.
+    pub log_dirs: Vec<Uuid>,
+    /// `broker.heartbeat.interval.ms`.
+    pub heartbeat_interval: Duration,
+}
+
+/// The broker's registration state, shared with shutdown.
+#[derive(Debug, Default)]
+pub struct BrokerState {
+    /// The current broker epoch, once registered.
+    pub epoch: Option<i64>,
+    /// Whether the controller says it is fenced.
+    pub fenced: bool,
+}
+
+/// Runs the broker lifecycle; returns its shared state.
+pub fn spawn_broker(
+    id: BrokerIdentity,
+    client: Arc<ControllerClient>,
+    view: watch::Receiver<View>,
+) -> Arc<Mutex<BrokerState>> {
+    let state = Arc::new(Mutex::new(BrokerState {
+        epoch: None,
+        fenced: true,
+    }));
+    let s = state.clone();
+    tokio::spawn(async move {
+        let mut previous_epoch = -1i64;
+        loop {
+            let epoch = s.lock().await.epoch;
+            let wait = match epoch {
+                None => match register(&id, &client, previous_epoch).await {
+                    Ok(e) => {
+                        tracing::info!(broker_epoch = e, "registered with the controller");
+                        previous_epoch = e;
+                        let mut st = s.lock().await;
+                        st.epoch = Some(e);
+                        st.fenced = true;
+                        Duration::from_millis(50)
+                    }
+                    Err(e) => {
+                        tracing::debug!("broker registration: {e}");
+                        Duration::from_millis(500)
+                    }
+                },
+                Some(e) => {
+                    let applied = view.borrow().applied_up_to - 1;
+                    match heartbeat(&id, &client, e, applied, false).await {
+                        Ok((fenced, _)) => {
+                            let mut st = s.lock().await;
+                            if st.fenced && !fenced {
+                                tracing::info!("unfenced by the controller");
+                            }
+                            st.fenced = fenced;
+                            if fenced {
+                                Duration::from_millis(200).min(id.heartbeat_interval)
+                            } else {
+                                id.heartbeat_interval
+                            }
+                        }
+                        Err(HeartbeatError::Stale) => {
+                            s.lock().await.epoch = None;
+                            Duration::from_millis(50)
+                        }
+                        Err(HeartbeatError::Other(e)) => {
+                            tracing::debug!("broker heartbeat: {e}");
+                            Duration::from_millis(500)
+                        }
+                    }
+                }
+            };
+            tokio::time::sleep(wait).await;
+        }
+    });
+    state
+}
+
+async fn register(
+    id: &BrokerIdentity,
+    client: &ControllerClient,
+    previous_epoch: i64,
+) -> Result<i64, String> {
+    let body = RequestBody::BrokerRegistration(BrokerRegistrationRequest {
+        broker_id: id.node_id,
+        cluster_id: id.cluster_id.clone(),
+        incarnation_id: id.incarnation,
+        listeners: id
+            .listeners
+            .iter()
+            .map(|l| brr::Listener {
+                name: l.name.clone(),
+                host: l.host.clone(),
+                port: l.port,
+                security_protocol: 0,
+                ..Default::default()
+            })
+            .collect(),
+        features: vec![brr::Feature {
+            name: METADATA_VERSION.into(),
+            min_supported_version: METADATA_VERSION_MIN,
+            max_supported_version: METADATA_VERSION_LATEST,
+            ..Default::default()
+        }],
+        rack: id.rack.clone(),
+        log_dirs: id.log_dirs.clone(),
+        previous_broker_epoch: previous_epoch,
+        ..Default::default()
+    });
+    match client.call(body, 4).await? {
+        ResponseBody::BrokerRegistration(r) if r.error_code == 0 => Ok(r.broker_epoch),
+        ResponseBody::BrokerRegistration(r) => {
+            Err(format!("refused: {:?}", ErrorCode::from_code(r.error_code)))
+        }
+        other => Err(format!("unexpected {:?}", other.api_key())),
+    }
+}
+
+/// Why a heartbeat failed.
+#[derive(Debug)]
+pub enum HeartbeatError {
+    /// The registration is gone or superseded: register again.
+    Stale,
+    /// Anything else (no controller, a timeout): try again.
+    Other(String),
+}
+
+/// One heartbeat: (fenced, should shut down).
+pub async fn heartbeat(
+    id: &BrokerIdentity,
+    client: &ControllerClient,
+    epoch: i64,
+    applied: i64,
+    want_shut_down: bool,
+) -> Result<(bool, bool), HeartbeatError> {
+    let body = RequestBody::BrokerHeartbeat(BrokerHeartbeatRequest {
+        broker_id: id.node_id,
+        broker_epoch: epoch,
+        current_metadata_offset: applied,
+        want_shut_down,
+        ..Default::default()
+    });
+    match client.call(body, 1).await.map_err(HeartbeatError::Other)? {
+        ResponseBody::BrokerHeartbeat(r) => match ErrorCode::from_code(r.error_code) {
+            Some(ErrorCode::None) => Ok((r.is_fenced, r.should_shut_down)),
+            Some(ErrorCode::StaleBrokerEpoch | ErrorCode::BrokerIdNotRegistered) => {
+                Err(HeartbeatError::Stale)
+            }
+            other => Err(HeartbeatError::Other(format!("{other:?}"))),
+        },
+        other => Err(HeartbeatError::Other(format!(
+            "unexpected {:?}",
+            other.api_key()
+        ))),
+    }
+}
+
+/// Controlled shutdown: heartbeats asking to shut down until the controller agrees (it moved
+/// this broker's leaderships away) or `timeout` passes.
+pub async fn controlled_shutdown(
+    id: &BrokerIdentity,
+    client: &ControllerClient,
+    state: &Mutex<BrokerState>,
+    view: &watch::Receiver<View>,
+    timeout: Duration,
+) {
+    let Some(epoch) = state.lock().await.epoch else {
+        return;
+    };
+    let deadline = tokio::time::Instant::now() + timeout;
+    while tokio::time::Instant::now() < deadline {
+        let applied = view.borrow().applied_up_to - 1;
+        match heartbeat(id, client, epoch, applied, true).await {
+            Ok((_, true)) => {
+                tracing::info!("controlled shutdown complete");
+                return;
+            }
+            Ok(_) | Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+    tracing::warn!("controlled shutdown did not complete in {timeout:?}");
+}
+
+/// What a controller registers with.
+#[derive(Debug, Clone)]
+pub struct ControllerIdentity {
+    /// `node.id`.
+    pub node_id: i32,
+    /// This process's incarnation.
+    pub incarnation: Uuid,
+    /// Its controller listener.
+    pub listener: Advertised,
+}
+
+/// Keeps this controller registered: registers whenever the metadata has no registration of
+/// this incarnation.
+pub fn spawn_controller_registration(
+    id: ControllerIdentity,
+    client: Arc<ControllerClient>,
+    mut view: watch::Receiver<View>,
+) {
+    tokio::spawn(async move {
+        loop {
+            let registered = view
+                .borrow()
+                .image
+                .cluster
+                .controllers
+                .get(&id.node_id)
+                .is_some_and(|c| c.incarnation_id == id.incarnation);
+            if registered {
+                if view.changed().await.is_err() {
+                    return;
+                }
+                continue;
+            }
+            let body = RequestBody::ControllerRegistration(ControllerRegistrationRequest {
+                controller_id: id.node_id,
+                incarnation_id: id.incarnation,
+                listeners: vec![crr::Listener {
+                    name: id.listener.name.clone(),
+                    host: id.listener.host.clone(),
+                    port: id.listener.port,
+                    security_protocol: 0,
+                    ..Default::default()
+                }],
+                features: vec![crr::Feature {
+                    name: METADATA_VERSION.into(),
+                    min_supported_version: METADATA_VERSION_MIN,
+                    max_supported_version: METADATA_VERSION_LATEST,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            });
+            match client.call(body, 0).await {
+                Ok(ResponseBody::ControllerRegistration(r)) if r.error_code == 0 => {
+                    // Wait for it to show in the metadata before checking again.
+                    let _ = tokio::time::timeout(Duration::from_secs(5), view.changed()).await;
+                }
+                Ok(_) | Err(_) => tokio::time::sleep(Duration::from_millis(500)).await,
+            }
+        }
+    });
+}

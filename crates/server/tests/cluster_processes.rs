@@ -1,0 +1,214 @@
+//! A three-node cluster from `config/cluster/` (combined roles; ports and directories
+//! overridden to free ones on 127.0.0.1), watched through real librdkafka (the `rdkafka`
+//! crate): all brokers register and are unfenced; a topic created with the admin client gets
+//! leaders on every broker; SIGKILL one node: within the session timeout (plus a controller
+//! failover when it was the active one) it is fenced and its partitions get new leaders, as
+//! librdkafka's Metadata shows; restarted, it is unfenced again.
+
+mod common;
+
+use common::{fjord, wait_for};
+use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+use rdkafka::client::DefaultClientContext;
+use rdkafka::config::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Kafka's default `broker.session.timeout.ms`.
+const SESSION_TIMEOUT: Duration = Duration::from_secs(9);
+/// A controller failover: the KRaft fetch timeout and an election, with room.
+const FAILOVER: Duration = Duration::from_secs(6);
+
+struct ClusterNode {
+    id: i32,
+    args: Vec<String>,
+    log: std::path::PathBuf,
+    child: Option<Child>,
+}
+
+impl ClusterNode {
+    fn start(&mut self) {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.log)
+            .unwrap();
+        self.child = Some(
+            Command::new(common::fjord_bin())
+                .arg("server")
+                .args(&self.args)
+                .env("RUST_LOG", "info")
+                .stdout(Stdio::null())
+                .stderr(log)
+                .spawn()
+                .unwrap(),
+        );
+    }
+    fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for ClusterNode {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// (broker ids, partition -> leader) as librdkafka sees the cluster.
+fn metadata(consumer: &BaseConsumer, topic: &str) -> Option<(Vec<i32>, BTreeMap<i32, i32>)> {
+    let m = consumer
+        .fetch_metadata(Some(topic), Duration::from_secs(2))
+        .ok()?;
+    let mut brokers: Vec<i32> = m.brokers().iter().map(|b| b.id()).collect();
+    brokers.sort_unstable();
+    let t = m.topics().iter().find(|t| t.name() == topic)?;
+    let leaders = t
+        .partitions()
+        .iter()
+        .map(|p| (p.id(), p.leader()))
+        .collect();
+    Some((brokers, leaders))
+}
+
+#[test]
+fn a_killed_node_is_fenced_its_partitions_move_and_it_returns() {
+    let root = tempfile::tempdir().unwrap();
+    let ports: Vec<(u16, u16)> = (0..3)
+        .map(|_| (common::free_port(), common::free_port()))
+        .collect();
+    let voters = ports
+        .iter()
+        .enumerate()
+        .map(|(i, (_, c))| format!("{}@127.0.0.1:{c}", i + 1))
+        .collect::<Vec<_>>()
+        .join(",");
+    let config_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/cluster");
+    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
+        .unwrap()
+        .trim()
+        .to_string();
+    let mut nodes: Vec<ClusterNode> = (0..3)
+        .map(|i| {
+            let (p, c) = ports[i];
+            let dir = root.path().join(format!("node{}", i + 1));
+            let args: Vec<String> = vec![
+                "--config".into(),
+                config_dir
+                    .join(format!("node{}.properties", i + 1))
+                    .display()
+                    .to_string(),
+                "--override".into(),
+                format!("listeners=PLAINTEXT://127.0.0.1:{p},CONTROLLER://127.0.0.1:{c}"),
+                "--override".into(),
+                format!("advertised.listeners=PLAINTEXT://127.0.0.1:{p}"),
+                "--override".into(),
+                format!("controller.quorum.voters={voters}"),
+                "--override".into(),
+                format!("log.dirs={}", dir.display()),
+            ];
+            let mut format_args: Vec<&str> = vec!["format"];
+            format_args.extend(args.iter().map(String::as_str));
+            format_args.extend(["--cluster-id", &cluster_id]);
+            let out = fjord(&format_args);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            ClusterNode {
+                id: i as i32 + 1,
+                args,
+                log: root.path().join(format!("node{}.log", i + 1)),
+                child: None,
+            }
+        })
+        .collect();
+    for n in &mut nodes {
+        n.start();
+    }
+    let bootstrap = ports
+        .iter()
+        .map(|(p, _)| format!("127.0.0.1:{p}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let consumer: BaseConsumer = ClientConfig::new()
+        .set("bootstrap.servers", &bootstrap)
+        .set("group.id", "fjord-test")
+        .create()
+        .unwrap();
+    let all_up = wait_for(Duration::from_secs(30), || {
+        let m = consumer.fetch_metadata(None, Duration::from_secs(2)).ok()?;
+        let mut ids: Vec<i32> = m.brokers().iter().map(|b| b.id()).collect();
+        ids.sort_unstable();
+        (ids == vec![1, 2, 3]).then_some(())
+    });
+    assert!(
+        all_up.is_some(),
+        "three unfenced brokers: {}",
+        std::fs::read_to_string(&nodes[0].log).unwrap_or_default()
+    );
+
+    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
+        .set("bootstrap.servers", &bootstrap)
+        .create()
+        .unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let created = rt
+        .block_on(admin.create_topics(
+            &[NewTopic::new("orders", 6, TopicReplication::Fixed(3))],
+            &AdminOptions::new().operation_timeout(Some(Duration::from_secs(10))),
+        ))
+        .unwrap();
+    assert!(created[0].is_ok(), "{created:?}");
+    let (_, leaders) = wait_for(Duration::from_secs(20), || {
+        metadata(&consumer, "orders").filter(|(_, l)| l.len() == 6 && l.values().all(|x| *x > 0))
+    })
+    .expect("six partitions with leaders");
+    let mut per_broker = BTreeMap::new();
+    for l in leaders.values() {
+        *per_broker.entry(*l).or_insert(0) += 1;
+    }
+    assert_eq!(per_broker.len(), 3, "leaders on every broker: {leaders:?}");
+
+    // SIGKILL broker 2.
+    let victim = 2;
+    nodes[1].kill();
+    let killed = Instant::now();
+    let moved = wait_for(SESSION_TIMEOUT + FAILOVER + Duration::from_secs(5), || {
+        metadata(&consumer, "orders").filter(|(brokers, l)| {
+            !brokers.contains(&victim) && l.len() == 6 && l.values().all(|x| *x > 0 && *x != victim)
+        })
+    });
+    let took = killed.elapsed();
+    let (brokers, leaders) = moved.unwrap_or_else(|| {
+        panic!(
+            "broker {victim} not fenced or partitions not moved: {:?}\n{}",
+            metadata(&consumer, "orders"),
+            std::fs::read_to_string(&nodes[0].log).unwrap_or_default()
+        )
+    });
+    eprintln!("fenced and moved after {took:?}: brokers {brokers:?}, leaders {leaders:?}");
+    assert!(
+        took <= SESSION_TIMEOUT + FAILOVER + Duration::from_secs(2),
+        "took {took:?}"
+    );
+
+    // Restart it: it registers again and is unfenced.
+    nodes[1].start();
+    let back = wait_for(Duration::from_secs(30), || {
+        metadata(&consumer, "orders").filter(|(b, _)| b.contains(&victim))
+    });
+    assert!(
+        back.is_some(),
+        "broker {victim} did not come back: {}",
+        std::fs::read_to_string(&nodes[1].log).unwrap_or_default()
+    );
+    assert_eq!(nodes[1].id, victim);
+}
