@@ -369,6 +369,14 @@ impl<L: RaftLog> RaftNode<L> {
         self.rng
     }
 
+    /// When a follower gives up on a silent leader: the fetch timeout plus a little jitter
+    /// (up to a quarter of the election timeout), so followers that heard the leader last at
+    /// the same moment do not all stand at once and split the vote.
+    fn follower_deadline(&mut self) -> i64 {
+        let jitter = (self.config.election_timeout_ms / 4).max(0) as u64 + 1;
+        self.now + self.config.fetch_timeout_ms + (self.next_random() % jitter) as i64
+    }
+
     fn election_timeout(&mut self) -> i64 {
         let base = self.config.election_timeout_ms.max(1);
         base + (self.next_random() % base as u64) as i64
@@ -526,7 +534,7 @@ impl<L: RaftLog> RaftNode<L> {
         };
         self.persist();
         self.role = Role::Follower { leader };
-        self.deadline = self.now + self.config.fetch_timeout_ms;
+        self.deadline = self.follower_deadline();
         self.next_fetch_at = self.now;
         self.maybe_fetch();
     }
@@ -914,7 +922,7 @@ impl<L: RaftLog> RaftNode<L> {
             SnapshotChunk::Fenced => self.next_fetch_at = self.now + self.config.retry_backoff_ms,
             SnapshotChunk::NotFound => {
                 // A newer snapshot replaced it: the next fetch learns which.
-                self.deadline = self.now + self.config.fetch_timeout_ms;
+                self.deadline = self.follower_deadline();
                 self.download = None;
                 self.next_fetch_at = self.now;
             }
@@ -923,7 +931,7 @@ impl<L: RaftLog> RaftNode<L> {
                 position,
                 bytes,
             } => {
-                self.deadline = self.now + self.config.fetch_timeout_ms;
+                self.deadline = self.follower_deadline();
                 let Some(d) = self.download.as_mut().filter(|d| d.id == snapshot) else {
                     return;
                 };
@@ -1044,7 +1052,7 @@ impl<L: RaftLog> RaftNode<L> {
             if matches!(self.role, Role::Follower { leader: l } if l == leader)
                 && epoch == self.state.epoch
             {
-                self.deadline = self.now + self.config.fetch_timeout_ms;
+                self.deadline = self.follower_deadline();
             } else {
                 self.become_follower(epoch, leader);
             }
@@ -1262,13 +1270,13 @@ impl<L: RaftLog> RaftNode<L> {
                 epoch: diverging_epoch,
                 end_offset,
             } => {
-                self.deadline = self.now + self.config.fetch_timeout_ms;
+                self.deadline = self.follower_deadline();
                 let (_, local_end) = self.log.end_offset_for_epoch(diverging_epoch);
                 self.truncate_log(end_offset.min(local_end));
                 self.next_fetch_at = self.now;
             }
             FetchResult::Snapshot(id) => {
-                self.deadline = self.now + self.config.fetch_timeout_ms;
+                self.deadline = self.follower_deadline();
                 self.download = Some(Download {
                     id,
                     bytes: BytesMut::new(),
@@ -1276,7 +1284,7 @@ impl<L: RaftLog> RaftNode<L> {
                 self.next_fetch_at = self.now;
             }
             FetchResult::Entries(entries) => {
-                self.deadline = self.now + self.config.fetch_timeout_ms;
+                self.deadline = self.follower_deadline();
                 let fresh: Vec<Entry> = entries
                     .into_iter()
                     .skip_while(|e| e.offset < self.log.end_offset())
