@@ -9,6 +9,7 @@ pub mod configs;
 pub mod controller;
 pub mod elections;
 pub mod error;
+pub mod metrics;
 pub mod partitions;
 pub mod responses;
 pub mod settings;
@@ -17,4 +18,5 @@ pub mod topics;
 
 pub use controller::{not_controller, Controller, Counters, Handled};
 pub use error::ControllerError;
+pub use metrics::ControllerMetrics;
 pub use settings::ControllerSettings;

@@ -1179,3 +1179,54 @@ fn configs_are_validated_described_and_deleted_with_their_topic() {
         "topic configs go with it"
     );
 }
+
+#[test]
+fn metrics_follow_the_image_and_the_counters() {
+    use fjord_controller::ControllerMetrics;
+    let mut h = Harness::with_brokers(3);
+    h.create_assigned("t", &[&[1, 2, 3], &[2, 3, 1], &[3, 1, 2]], &[]);
+    h.create("u", 2, 1, &[]);
+    let m = ControllerMetrics::compute(h.c.image(), &h.c.counters, true, 10, 9);
+    assert_eq!(
+        (
+            m.active_controller_count,
+            m.global_topic_count,
+            m.global_partition_count
+        ),
+        (1, 2, 5)
+    );
+    assert_eq!(
+        (
+            m.active_broker_count,
+            m.fenced_broker_count,
+            m.offline_partitions_count
+        ),
+        (3, 0, 0)
+    );
+    assert_eq!(m.preferred_replica_imbalance_count, 0);
+    h.expire(1);
+    let m = ControllerMetrics::compute(h.c.image(), &h.c.counters, true, 10, 9);
+    assert_eq!((m.active_broker_count, m.fenced_broker_count), (2, 1));
+    let offline =
+        h.c.image()
+            .topics
+            .get_by_name("u")
+            .unwrap()
+            .partitions
+            .values()
+            .filter(|p| p.replicas == vec![1])
+            .count() as u64;
+    assert_eq!(
+        m.offline_partitions_count, offline,
+        "u's partitions on broker 1 only"
+    );
+    assert_eq!(
+        m.preferred_replica_imbalance_count,
+        1 + offline,
+        "t-0 moved off broker 1; offline partitions are not led by their preferred replica"
+    );
+    assert_eq!(
+        (m.last_applied_record_offset, m.last_committed_record_offset),
+        (10, 9)
+    );
+}
