@@ -63,6 +63,7 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("log.dirs", Kind::Text, None),
     ("log.dir", Kind::Text, Some("/tmp/kafka-logs")),
     ("metadata.log.dir", Kind::Text, None),
+    ("metadata.log.max.record.bytes.between.snapshots", Kind::Long, Some("20971520")),
     ("num.partitions", Kind::Int, Some("1")),
     ("default.replication.factor", Kind::Int, Some("1")),
     ("min.insync.replicas", Kind::Int, Some("1")),

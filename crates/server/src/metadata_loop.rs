@@ -76,6 +76,16 @@ fn now_ms() -> i64 {
 
 struct Loop {
     raft: RaftHandle,
+    /// `metadata.log.max.record.bytes.between.snapshots`.
+    snapshot_bytes: u64,
+    /// Record bytes applied since the last snapshot.
+    bytes_since_snapshot: u64,
+    /// A snapshot is being written.
+    snapshotting: bool,
+    snapshot_done: (
+        mpsc::UnboundedSender<()>,
+        Option<mpsc::UnboundedReceiver<()>>,
+    ),
     settings: ControllerSettings,
     cluster_id: String,
     run_controller: bool,
@@ -94,6 +104,7 @@ pub fn spawn(
     settings: ControllerSettings,
     cluster_id: String,
     run_controller: bool,
+    snapshot_bytes: u64,
     fatal: mpsc::UnboundedSender<String>,
 ) -> (watch::Receiver<View>, LocalController) {
     let (view, view_rx) = watch::channel(View {
@@ -102,8 +113,13 @@ pub fn spawn(
     });
     let (tx, requests) = mpsc::unbounded_channel();
     let (failures, failed) = mpsc::unbounded_channel();
+    let (done_tx, done_rx) = mpsc::unbounded_channel();
     let l = Loop {
         raft,
+        snapshot_bytes,
+        bytes_since_snapshot: 0,
+        snapshotting: false,
+        snapshot_done: (done_tx, Some(done_rx)),
         settings,
         cluster_id,
         run_controller,
@@ -126,6 +142,7 @@ impl Loop {
         mut failed: mpsc::UnboundedReceiver<()>,
     ) {
         let mut info = self.raft.quorum_info();
+        let mut snapshot_done = self.snapshot_done.1.take().expect("taken once");
         let mut tick = tokio::time::interval(CONTROLLER_TICK);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -147,6 +164,7 @@ impl Loop {
                         image: Arc::new(self.image.clone()),
                         applied_up_to: self.applied_up_to,
                     });
+                    self.maybe_snapshot();
                     let i = info.borrow().clone();
                     self.maybe_activate(&i).await;
                 }
@@ -167,6 +185,7 @@ impl Loop {
                     let Some(r) = r else { return };
                     self.handle(r).await;
                 }
+                _ = snapshot_done.recv() => self.snapshotting = false,
                 _ = failed.recv() => {
                     // An append failed: start again from the committed image.
                     self.controller = None;
@@ -192,6 +211,7 @@ impl Loop {
                 self.applied_up_to = id.end_offset;
             }
             Committed::Batch { epoch, batch } => {
+                self.bytes_since_snapshot += batch.size() as u64;
                 let records = batch_records(&batch)
                     .map_err(|e| format!("metadata batch at {}: {e}", batch.base_offset()))?;
                 let (next, _) = self
@@ -204,6 +224,40 @@ impl Loop {
             Committed::UpTo(offset) => self.applied_up_to = self.applied_up_to.max(offset),
         }
         Ok(())
+    }
+
+    /// Writes a snapshot of the image once enough record bytes were applied since the last
+    /// one (Kafka's `metadata.log.max.record.bytes.between.snapshots`); the log is then cleaned
+    /// below it. Encoding and writing run off this loop.
+    fn maybe_snapshot(&mut self) {
+        if self.snapshotting || self.bytes_since_snapshot < self.snapshot_bytes {
+            return;
+        }
+        self.snapshotting = true;
+        self.bytes_since_snapshot = 0;
+        let image = self.image.clone();
+        let end = self.applied_up_to;
+        let raft = self.raft.clone();
+        let done = self.snapshot_done.0.clone();
+        tokio::spawn(async move {
+            let state = tokio::task::spawn_blocking(move || {
+                fjord_metadata::snapshot::image_batches(&image, now_ms())
+            })
+            .await;
+            match state {
+                Ok(Ok(state)) => match raft.create_snapshot(end, state).await {
+                    Ok(id) => tracing::info!(
+                        end_offset = id.end_offset,
+                        epoch = id.epoch,
+                        "wrote a metadata snapshot"
+                    ),
+                    Err(e) => tracing::warn!("metadata snapshot at {end}: {e}"),
+                },
+                Ok(Err(e)) => tracing::warn!("encoding a metadata snapshot: {e}"),
+                Err(e) => tracing::warn!("encoding a metadata snapshot: {e}"),
+            }
+            let _ = done.send(());
+        });
     }
 
     /// Starts the controller when this node leads and has applied everything committed.

@@ -189,6 +189,8 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         controller_settings(&config),
         cluster_id.clone(),
         roles.controller,
+        u64::try_from(config.int("metadata.log.max.record.bytes.between.snapshots"))
+            .unwrap_or(u64::MAX),
         fatal_tx,
     );
     let client = Arc::new(ControllerClient::new(raft.quorum_info()));

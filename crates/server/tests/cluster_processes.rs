@@ -112,6 +112,9 @@ fn a_killed_node_is_fenced_its_partitions_move_and_it_returns() {
                 format!("controller.quorum.voters={voters}"),
                 "--override".into(),
                 format!("log.dirs={}", dir.display()),
+                // Snapshot often, so the restarted node loads one.
+                "--override".into(),
+                "metadata.log.max.record.bytes.between.snapshots=4096".into(),
             ];
             let mut format_args: Vec<&str> = vec!["format"];
             format_args.extend(args.iter().map(String::as_str));
@@ -211,4 +214,71 @@ fn a_killed_node_is_fenced_its_partitions_move_and_it_returns() {
         std::fs::read_to_string(&nodes[1].log).unwrap_or_default()
     );
     assert_eq!(nodes[1].id, victim);
+}
+
+#[test]
+fn a_broker_only_node_follows_a_controller_only_quorum() {
+    let root = tempfile::tempdir().unwrap();
+    let (cport, bport) = (common::free_port(), common::free_port());
+    let voters = format!("controller.quorum.voters=1@127.0.0.1:{cport}");
+    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
+        .unwrap()
+        .trim()
+        .to_string();
+    let mut controller = common::Node::controller(root.path(), 1, cport, &voters, "");
+    controller.format(&cluster_id, &[]);
+    controller.start();
+    let dir = root.path().join("broker");
+    std::fs::create_dir_all(&dir).unwrap();
+    let props = dir.join("server.properties");
+    std::fs::write(
+        &props,
+        format!(
+            "node.id=2\nprocess.roles=broker\nlisteners=PLAINTEXT://127.0.0.1:{bport}\n\
+             controller.listener.names=CONTROLLER\n{voters}\nlog.dirs={}\n",
+            dir.join("data").display()
+        ),
+    )
+    .unwrap();
+    let out = fjord(&[
+        "format",
+        "--config",
+        props.to_str().unwrap(),
+        "--cluster-id",
+        &cluster_id,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut broker = ClusterNode {
+        id: 2,
+        args: vec!["--config".into(), props.display().to_string()],
+        log: dir.join("server.log"),
+        child: None,
+    };
+    broker.start();
+    let consumer: BaseConsumer = ClientConfig::new()
+        .set("bootstrap.servers", format!("127.0.0.1:{bport}"))
+        .set("group.id", "fjord-test")
+        .create()
+        .unwrap();
+    let up = wait_for(Duration::from_secs(30), || {
+        let m = consumer.fetch_metadata(None, Duration::from_secs(2)).ok()?;
+        (m.brokers().iter().map(|b| b.id()).collect::<Vec<_>>() == vec![2]).then_some(())
+    });
+    assert!(
+        up.is_some(),
+        "broker 2 registered and unfenced: {}",
+        std::fs::read_to_string(&broker.log).unwrap_or_default()
+    );
+    // The broker follows the metadata log as an observer of the quorum.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let p = wait_for(Duration::from_secs(20), || {
+        rt.block_on(common::describe(&[controller.addr()]))
+            .filter(|p| p.observers.iter().any(|o| o.replica_id == broker.id))
+    })
+    .expect("broker 2 observes the quorum");
+    assert_eq!(p.current_voters.len(), 1);
 }
