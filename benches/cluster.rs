@@ -264,9 +264,15 @@ fn main() {
         let start = Instant::now();
         assert_eq!(create(&nodes[1].broker, &names, 100).await, Some(true));
         let accepted = start.elapsed();
-        wait(Duration::from_secs(120), || async { metadata(&b0).await.filter(|(_, led)| *led >= 10_000) })
-            .await
-            .expect("10,000 partitions with leaders");
+        for n in &nodes {
+            let b = n.broker.clone();
+            wait(Duration::from_secs(120), || async { metadata(&b).await.filter(|(_, led)| *led >= 10_000) })
+                .await
+                .expect("10,000 partitions with leaders");
+            if std::env::var("FJORD_BENCH_VERBOSE").is_ok() {
+                eprintln!("{} sees all after {:?}", n.broker, start.elapsed());
+            }
+        }
         println!(
             "cluster/create_topics: 10,000 partitions (100 topics x 100, RF 3) committed in {accepted:?}, \
              all visible with leaders in Metadata after {:?}",

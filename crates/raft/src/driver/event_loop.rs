@@ -58,6 +58,8 @@ struct Loop {
     book: BTreeMap<NodeId, Endpoint>,
     voter_set_seen: VoterSet,
     parked: Vec<Parked>,
+    /// The high watermark last sent to each fetcher.
+    sent_hw: BTreeMap<NodeId, i64>,
     proposals: Vec<Waiting<Result<i64, ProposeError>>>,
     voter_changes: Vec<Waiting<Result<(), VoterChangeFailure>>>,
     delivered: i64,
@@ -132,6 +134,7 @@ pub(super) fn spawn(
         book,
         voter_set_seen: VoterSet::new(),
         parked: Vec::new(),
+        sent_hw: BTreeMap::new(),
         proposals: Vec::new(),
         voter_changes: Vec::new(),
         delivered: 0,
@@ -207,6 +210,9 @@ impl Loop {
             Event::Inbound { inbound, reply } => {
                 let from = inbound.from;
                 let request = inbound.message;
+                // A fetch that advances the high watermark is answered at once (a held fetch
+                // wakes when the high watermark moves past the one it was held at).
+                let hw_before = self.core.high_watermark();
                 self.core.receive(from, request.clone());
                 let answer = self.process_actions(Some(from));
                 let idle_fetch = matches!(
@@ -215,15 +221,19 @@ impl Loop {
                      Some(Message::FetchResponse { result: FetchResult::Entries(e), .. }))
                         if e.is_empty() && *fetch_offset >= self.core.log().end_offset()
                 );
-                if idle_fetch && self.core.is_leader() {
+                // Hold it only if the fetcher already knows the current high watermark (the
+                // request does not carry the fetcher's; what this leader last told it stands in).
+                let knows_hw = self.sent_hw.get(&from) == Some(&self.core.high_watermark());
+                if idle_fetch && knows_hw && self.core.is_leader() {
                     self.parked.push(Parked {
                         from,
                         request,
                         reply,
                         deadline: now_ms() + i64::from(self.cfg.fetch_max_wait_ms),
-                        high_watermark: self.core.high_watermark(),
+                        high_watermark: hw_before,
                     });
                 } else {
+                    self.note_sent_hw(from, answer.as_ref());
                     let _ = reply.send((answer, self.responder()));
                 }
             }
@@ -357,6 +367,13 @@ impl Loop {
         answer
     }
 
+    /// Remembers the high watermark a fetch answer told `to`.
+    fn note_sent_hw(&mut self, to: NodeId, answer: Option<&Message>) {
+        if let Some(Message::FetchResponse { high_watermark, .. }) = answer {
+            self.sent_hw.insert(to, *high_watermark);
+        }
+    }
+
     fn responder(&self) -> Responder {
         let leader = self
             .core
@@ -394,6 +411,7 @@ impl Loop {
             }
             self.core.receive(p.from, p.request);
             let answer = self.process_actions(Some(p.from));
+            self.note_sent_hw(p.from, answer.as_ref());
             let _ = p.reply.send((answer, self.responder()));
         }
     }
