@@ -277,6 +277,7 @@ pub fn spawn_controller_registration(
             });
             match client.call(body, 0).await {
                 Ok(ResponseBody::ControllerRegistration(r)) if r.error_code == 0 => {
+                    tracing::info!("registered as a controller");
                     // Wait for it to show in the metadata before checking again.
                     let _ = tokio::time::timeout(Duration::from_secs(5), view.changed()).await;
                 }

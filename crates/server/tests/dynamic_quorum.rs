@@ -262,3 +262,119 @@ fn initial_controllers_form_a_quorum_of_three() {
         );
     }
 }
+
+#[test]
+fn a_dead_controller_is_removed_and_unregistered() {
+    let root = tempfile::tempdir().unwrap();
+    let ports: Vec<u16> = (0..3).map(|_| common::free_port()).collect();
+    let bootstrap = format!(
+        "controller.quorum.bootstrap.servers={}",
+        ports
+            .iter()
+            .map(|p| format!("127.0.0.1:{p}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let dirs: Vec<String> = (0..3)
+        .map(|_| {
+            String::from_utf8(fjord(&["random-uuid"]).stdout)
+                .unwrap()
+                .trim()
+                .to_string()
+        })
+        .collect();
+    let initial = (0..3)
+        .map(|i| format!("{}@127.0.0.1:{}:{}", i + 1, ports[i], dirs[i]))
+        .collect::<Vec<_>>()
+        .join(",");
+    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
+        .unwrap()
+        .trim()
+        .to_string();
+    let mut nodes: Vec<Node> = (0..3)
+        .map(|i| Node::controller(root.path(), i as i32 + 1, ports[i], &bootstrap, ""))
+        .collect();
+    for n in &mut nodes {
+        n.format(&cluster_id, &["--initial-controllers", &initial]);
+        n.start();
+    }
+    let addrs: Vec<String> = nodes.iter().map(Node::addr).collect();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let p = wait_for(Duration::from_secs(30), || {
+        rt.block_on(describe(&addrs))
+            .filter(|p| committed_leader(p) && voters(p) == [1, 2, 3].into())
+    })
+    .expect("three voters");
+    // Controller 3 (not the leader if possible) dies for good.
+    let gone = if p.leader_id == 3 { 2 } else { 3 };
+    let gone_idx = (gone - 1) as usize;
+    // Wait until it registered, so there is a registration to remove.
+    let unregister = |rt: &tokio::runtime::Runtime, leader_addr: &str| {
+        let r = rt.block_on(common::call(
+            leader_addr,
+            RequestBody::UnregisterController(
+                fjord_protocol::generated::unregister_controller_request::UnregisterControllerRequest {
+                    controller_id: gone,
+                    ..Default::default()
+                },
+            ),
+            0,
+        ));
+        match r {
+            Some(ResponseBody::UnregisterController(r)) => Some((r.error_code, r.error_message)),
+            _ => None,
+        }
+    };
+    let leader_addr = addrs[(p.leader_id - 1) as usize].clone();
+    let voter_refusal = wait_for(Duration::from_secs(20), || {
+        unregister(&rt, &leader_addr).filter(|(c, _)| *c == ErrorCode::InvalidRequest.code())
+    })
+    .expect("a voter cannot be unregistered");
+    assert_eq!(
+        voter_refusal.1.as_deref(),
+        Some(
+            format!("Cannot unregister controller {gone} because it is part of the voter set.")
+                .as_str()
+        )
+    );
+    // It registered (its log says so) before it dies for good.
+    let registered = wait_for(Duration::from_secs(20), || {
+        std::fs::read_to_string(nodes[gone_idx].dir.join("server.log"))
+            .ok()
+            .filter(|l| l.contains("registered as a controller"))
+    });
+    assert!(registered.is_some(), "controller {gone} registered");
+    nodes[gone_idx].kill();
+    let live: Vec<String> = nodes
+        .iter()
+        .filter(|n| n.running())
+        .map(Node::addr)
+        .collect();
+    let out = run_tool(&[
+        "kafka-metadata-quorum",
+        "--bootstrap-controller",
+        &live[0],
+        "remove-controller",
+        "--controller-id",
+        &gone.to_string(),
+        "--controller-directory-id",
+        &dirs[gone_idx],
+        "--unregister",
+    ]);
+    assert!(
+        out.contains(&format!("Removed the registration of controller {gone}")),
+        "{out}"
+    );
+    let p = wait_for(Duration::from_secs(20), || {
+        rt.block_on(describe(&live))
+            .filter(|p| committed_leader(p) && !voters(p).contains(&gone))
+    })
+    .expect("two voters");
+    let leader_addr = addrs[(p.leader_id - 1) as usize].clone();
+    let (code, message) = unregister(&rt, &leader_addr).expect("an answer");
+    assert_eq!(code, ErrorCode::ControllerIdNotRegistered.code());
+    assert_eq!(
+        message.as_deref(),
+        Some(format!("Controller ID {gone} is not currently registered.").as_str())
+    );
+}

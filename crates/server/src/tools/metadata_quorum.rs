@@ -65,6 +65,10 @@ enum Command {
         /// Print what would be done without doing it.
         #[arg(long)]
         dry_run: bool,
+        /// Also remove its controller registration (UnregisterController, KIP-1312), so a
+        /// controller that is gone for good no longer blocks metadata.version upgrades.
+        #[arg(long)]
+        unregister: bool,
     },
 }
 
@@ -252,6 +256,7 @@ async fn run_async(args: &Args) -> Result<String, String> {
             controller_id,
             controller_directory_id,
             dry_run,
+            unregister,
         } => {
             if *controller_id < 0 {
                 return Err(format!("Invalid negative --controller-id: {controller_id}"));
@@ -282,14 +287,68 @@ async fn run_async(args: &Args) -> Result<String, String> {
                     ));
                 }
             }
-            Ok(format!(
+            let mut out = format!(
                 "{} KRaft controller {controller_id} with directory id {controller_directory_id}",
                 if *dry_run {
                     "DRY RUN of removing "
                 } else {
                     "Removed "
                 }
-            ))
+            );
+            if *unregister {
+                if !dry_run {
+                    unregister_controller(bootstrap, *controller_id).await?;
+                }
+                out.push_str(&format!(
+                    "\n{} the registration of controller {controller_id}",
+                    if *dry_run {
+                        "DRY RUN of removing"
+                    } else {
+                        "Removed"
+                    }
+                ));
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// UnregisterController (KIP-1312) at the active controller, found again after the voter
+/// change (the removed controller may have led); retried while the quorum settles.
+async fn unregister_controller(bootstrap: &str, id: i32) -> Result<(), String> {
+    use fjord_protocol::generated::unregister_controller_request::UnregisterControllerRequest;
+    let deadline = tokio::time::Instant::now() + TOOL_TIMEOUT;
+    loop {
+        let attempt = async {
+            let (_, leader) = active_controller(bootstrap).await?;
+            let r = call_once(
+                &leader,
+                RequestBody::UnregisterController(UnregisterControllerRequest {
+                    controller_id: id,
+                    ..Default::default()
+                }),
+                0,
+            )
+            .await?;
+            let ResponseBody::UnregisterController(r) = r else {
+                return Err("unexpected response to UnregisterController".to_string());
+            };
+            Ok((r.error_code, r.error_message))
+        };
+        match attempt.await {
+            Ok((0, _)) => return Ok(()),
+            Ok((code, message))
+                if ErrorCode::from_code(code) != Some(ErrorCode::NotController)
+                    || tokio::time::Instant::now() >= deadline =>
+            {
+                return Err(format!(
+                    "{}: {}",
+                    error_name(code),
+                    message.unwrap_or_default()
+                ));
+            }
+            Err(e) if tokio::time::Instant::now() >= deadline => return Err(e),
+            _ => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
         }
     }
 }
