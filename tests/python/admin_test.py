@@ -1,0 +1,148 @@
+"""kafka-python's admin client against a real `fjord server` node.
+
+Run by .ci/run after `cargo test` (which builds target/debug/fjord):
+    python3 tests/python/admin_test.py target/debug/fjord
+Starts one combined node on free ports on 127.0.0.1, exercises the admin APIs a Kafka operator
+uses (describe cluster, create topics with configs, describe and alter configs, create
+partitions, list and delete topics) and checks every answer; prints a one-line total.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+from kafka.admin import (
+    ConfigResource,
+    ConfigResourceType,
+    KafkaAdminClient,
+    NewPartitions,
+    NewTopic,
+)
+from kafka.errors import InvalidConfigurationError, TopicAlreadyExistsError
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(what, fn, timeout=30.0):
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        try:
+            value = fn()
+            if value:
+                return value
+        except Exception as e:  # the node may still be starting
+            last = e
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}: {last}")
+
+
+def main(binary):
+    tmp = tempfile.mkdtemp(prefix="fjord-python-")
+    bport, cport = free_port(), free_port()
+    props = os.path.join(tmp, "server.properties")
+    with open(props, "w") as f:
+        f.write(
+            "node.id=1\nprocess.roles=broker,controller\n"
+            f"listeners=PLAINTEXT://127.0.0.1:{bport},CONTROLLER://127.0.0.1:{cport}\n"
+            "controller.listener.names=CONTROLLER\n"
+            f"controller.quorum.voters=1@127.0.0.1:{cport}\n"
+            f"log.dirs={tmp}/data\n"
+        )
+    cluster_id = subprocess.check_output([binary, "random-uuid"]).decode().strip()
+    subprocess.check_call([binary, "format", "--config", props, "--cluster-id", cluster_id],
+                          stdout=subprocess.DEVNULL)
+    log = open(os.path.join(tmp, "server.log"), "w")
+    node = subprocess.Popen([binary, "server", "--config", props], stdout=log, stderr=log)
+    results = []
+    try:
+        admin = wait_for(
+            "the admin client",
+            lambda: KafkaAdminClient(bootstrap_servers=f"127.0.0.1:{bport}", request_timeout_ms=10000),
+        )
+
+        def check(name, fn):
+            try:
+                fn()
+                results.append((name, None))
+            except Exception:
+                results.append((name, traceback.format_exc()))
+
+        def describe_cluster():
+            c = wait_for("an unfenced broker", lambda: admin.describe_cluster()["brokers"] and admin.describe_cluster())
+            assert c["cluster_id"] == cluster_id, c
+            assert [b["broker_id"] for b in c["brokers"]] == [1], c
+
+        def create_topics():
+            r = admin.create_topics([NewTopic("orders", 3, 1, topic_configs={"retention.ms": "60000"})])
+            topic = r["topics"][0] if isinstance(r, dict) else r.topics[0]
+            err = topic["error_code"] if isinstance(topic, dict) else topic[1]
+            assert err == 0, r
+            assert "orders" in wait_for("the topic in Metadata", lambda: "orders" in admin.list_topics() and admin.list_topics())
+
+        def duplicate_topic_is_refused():
+            try:
+                admin.create_topics([NewTopic("orders", 1, 1)], raise_errors=True)
+            except TopicAlreadyExistsError:
+                return
+            raise AssertionError("creating an existing topic succeeded")
+
+        def invalid_config_is_refused():
+            try:
+                admin.create_topics([NewTopic("bad", 1, 1, topic_configs={"retention.ms": "soon"})], raise_errors=True)
+            except InvalidConfigurationError:
+                return
+            raise AssertionError("an invalid config was accepted")
+
+        def describe_and_alter_configs():
+            d = admin.describe_configs([ConfigResource(ConfigResourceType.TOPIC, "orders")])
+            text = str(d)
+            assert "retention.ms" in text and "60000" in text, text
+            admin.alter_configs([ConfigResource(ConfigResourceType.TOPIC, "orders", configs={"retention.ms": "120000"})])
+            d = admin.describe_configs([ConfigResource(ConfigResourceType.TOPIC, "orders")])
+            assert "120000" in str(d), d
+
+        def create_partitions():
+            r = admin.create_partitions({"orders": NewPartitions(5)})
+            assert "error_code=0" in str(r), r
+            def five():
+                m = admin.describe_topics(["orders"])
+                return len(m[0]["partitions"]) == 5 and m
+            m = wait_for("five partitions", five)
+            leaders = [p.get("leader", p.get("leader_id")) for p in m[0]["partitions"]]
+            assert leaders == [1] * 5, m
+
+        def delete_topics():
+            admin.delete_topics(["orders"])
+            wait_for("the topic to go", lambda: "orders" not in admin.list_topics())
+
+        for name, fn in [
+            ("describe_cluster", describe_cluster),
+            ("create_topics", create_topics),
+            ("duplicate_topic_is_refused", duplicate_topic_is_refused),
+            ("invalid_config_is_refused", invalid_config_is_refused),
+            ("describe_and_alter_configs", describe_and_alter_configs),
+            ("create_partitions", create_partitions),
+            ("delete_topics", delete_topics),
+        ]:
+            check(name, fn)
+    finally:
+        node.kill()
+        node.wait()
+    failed = [(n, e) for n, e in results if e]
+    for n, e in failed:
+        print(f"FAILED {n}:\n{e}")
+    print(f"python: {len(results) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
