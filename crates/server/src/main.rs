@@ -1,13 +1,10 @@
 //! The `fjord` binary: `fjord server` (the node), `fjord format` and `fjord random-uuid` (as
 //! `kafka-storage.sh`), and the operator tools named after Kafka's scripts.
 
-mod broker_listener;
 mod config;
-mod controller_client;
 mod controller_listener;
 mod dump_log;
 mod format;
-mod lifecycle;
 mod metadata_loop;
 mod server;
 mod tools;

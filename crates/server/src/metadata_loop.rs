@@ -6,6 +6,7 @@
 //! leadership (or a failed append) drops the controller; it starts again from the committed
 //! image.
 
+pub use fjord_broker::View;
 use fjord_controller::controller::METADATA_VERSION_LATEST;
 use fjord_controller::responses::error_response_for;
 use fjord_controller::{not_controller, Controller, ControllerSettings, Handled};
@@ -20,15 +21,6 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 /// How often the active controller's timers run.
 const CONTROLLER_TICK: Duration = Duration::from_millis(250);
-
-/// The image and the offset it has applied everything below.
-#[derive(Debug, Clone)]
-pub struct View {
-    /// The committed image.
-    pub image: Arc<MetadataImage>,
-    /// Everything committed below this offset is applied.
-    pub applied_up_to: i64,
-}
 
 /// A request for the active controller.
 #[derive(Debug)]

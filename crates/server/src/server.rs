@@ -6,12 +6,13 @@
 //! until Ctrl-C or SIGTERM (then a controlled shutdown and a graceful resignation) or a fatal
 //! error.
 
-use crate::broker_listener::BrokerHandler;
 use crate::config::ServerConfig;
-use crate::controller_client::ControllerClient;
 use crate::controller_listener::ControllerHandler;
 use crate::format::{self, metadata_partition_dir, InitialVoters};
-use crate::{lifecycle, metadata_loop};
+use crate::metadata_loop;
+use fjord_broker::controller_client::ControllerClient;
+use fjord_broker::lifecycle;
+use fjord_broker::listener::BrokerHandler;
 use fjord_controller::ControllerSettings;
 use fjord_log::MetaProperties;
 use fjord_raft::control::{Endpoint, VoterInfo};

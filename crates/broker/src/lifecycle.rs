@@ -5,7 +5,7 @@
 //! again whenever its registration disappears from the metadata.
 
 use crate::controller_client::ControllerClient;
-use crate::metadata_loop::View;
+use crate::view::View;
 use fjord_controller::controller::{METADATA_VERSION_LATEST, METADATA_VERSION_MIN};
 use fjord_metadata::image::METADATA_VERSION;
 use fjord_protocol::generated::{

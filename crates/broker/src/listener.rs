@@ -1,0 +1,180 @@
+//! The broker listener: ApiVersions, Metadata (leaders, ISR, offline replicas; topics created
+//! on first use when `auto.create.topics.enable`) and DescribeCluster answered from this node's
+//! metadata image; controller-bound admin requests (CreateTopics, DeleteTopics,
+//! CreatePartitions, ElectLeaders, UnregisterBroker, UnregisterController, UpdateFeatures,
+//! configs, DescribeQuorum) forwarded to the active controller, so clients may send them to
+//! any broker. Only the versions in [`BROKER_APIS`] are advertised and served.
+
+use crate::controller_client::ControllerClient;
+use crate::view::View;
+use fjord_controller::not_controller;
+use fjord_controller::responses::error_response_for;
+use fjord_protocol::generated::{
+    api_versions_response::{ApiVersion, ApiVersionsResponse},
+    create_topics_request::{CreatableTopic, CreateTopicsRequest},
+    metadata_request::MetadataRequest,
+};
+use fjord_protocol::header::RequestFrame;
+use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody};
+use fjord_raft::net::serve::{Handler, Reply};
+use std::sync::Arc;
+use tokio::sync::watch;
+
+/// The APIs and versions the broker listener serves.
+pub const BROKER_APIS: &[(ApiKey, i16, i16)] = &[
+    (ApiKey::Metadata, 0, 12),
+    (ApiKey::ApiVersions, 0, 4),
+    (ApiKey::CreateTopics, 2, 7),
+    (ApiKey::DeleteTopics, 1, 6),
+    (ApiKey::DescribeConfigs, 1, 4),
+    (ApiKey::AlterConfigs, 0, 2),
+    (ApiKey::CreatePartitions, 0, 3),
+    (ApiKey::ElectLeaders, 0, 3),
+    (ApiKey::IncrementalAlterConfigs, 0, 1),
+    (ApiKey::DescribeQuorum, 0, 2),
+    (ApiKey::UpdateFeatures, 0, 1),
+    (ApiKey::DescribeCluster, 0, 1),
+    (ApiKey::UnregisterBroker, 0, 0),
+    (ApiKey::UnregisterController, 0, 0),
+];
+
+/// Serves the broker listener.
+#[derive(Debug)]
+pub struct BrokerHandler {
+    /// The metadata view.
+    pub view: watch::Receiver<View>,
+    /// The active controller.
+    pub controller: Arc<ControllerClient>,
+    /// The cluster id.
+    pub cluster_id: String,
+    /// The listener name clients use (brokers' endpoints of this name are returned).
+    pub listener_name: String,
+    /// `auto.create.topics.enable`.
+    pub auto_create_topics: bool,
+}
+
+fn served(api: ApiKey, version: i16) -> bool {
+    BROKER_APIS
+        .iter()
+        .any(|(k, min, max)| *k == api && (*min..=*max).contains(&version))
+}
+
+/// ApiVersions for the broker listener.
+pub fn api_versions(error: ErrorCode) -> ResponseBody {
+    ResponseBody::ApiVersions(ApiVersionsResponse {
+        error_code: error.code(),
+        api_keys: BROKER_APIS
+            .iter()
+            .map(|(k, min, max)| ApiVersion {
+                api_key: k.key(),
+                min_version: *min,
+                max_version: *max,
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    })
+}
+
+impl BrokerHandler {
+    async fn metadata(&self, r: &MetadataRequest, version: i16) -> ResponseBody {
+        let image = self.view.borrow().image.clone();
+        let (response, to_create) = crate::metadata::metadata_response(
+            &image,
+            r,
+            version,
+            &self.cluster_id,
+            &self.listener_name,
+            self.auto_create_topics,
+        );
+        if !to_create.is_empty() {
+            self.auto_create(to_create).await;
+        }
+        ResponseBody::Metadata(response)
+    }
+
+    /// Asks the controller to create topics with the broker defaults (Kafka's auto-creation).
+    async fn auto_create(&self, names: Vec<String>) {
+        let body = RequestBody::CreateTopics(CreateTopicsRequest {
+            topics: names
+                .into_iter()
+                .map(|name| CreatableTopic {
+                    name,
+                    num_partitions: -1,
+                    replication_factor: -1,
+                    ..Default::default()
+                })
+                .collect(),
+            timeout_ms: 30_000,
+            ..Default::default()
+        });
+        if let Err(e) = self.controller.call(body, 7).await {
+            tracing::warn!("auto-creating topics: {e}");
+        }
+    }
+
+    fn describe_cluster(&self, endpoint_type: i8) -> ResponseBody {
+        let image = self.view.borrow().image.clone();
+        ResponseBody::DescribeCluster(crate::metadata::describe_cluster(
+            &image,
+            endpoint_type,
+            &self.cluster_id,
+            &self.listener_name,
+        ))
+    }
+
+    async fn forward(&self, body: RequestBody, version: i16) -> ResponseBody {
+        match self.controller.call(body.clone(), version).await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::debug!("forwarding {:?}: {e}", body.api_key());
+                if let RequestBody::DescribeQuorum(_) = body {
+                    return ResponseBody::DescribeQuorum(
+                        fjord_protocol::generated::describe_quorum_response::DescribeQuorumResponse {
+                            error_code: ErrorCode::NotLeaderOrFollower.code(),
+                            error_message: Some(format!("no active controller reachable: {e}")),
+                            ..Default::default()
+                        },
+                    );
+                }
+                let like = not_controller(&body);
+                error_response_for(
+                    &like,
+                    ErrorCode::NotController,
+                    &format!("no active controller reachable: {e}"),
+                )
+            }
+        }
+    }
+}
+
+impl Handler for BrokerHandler {
+    async fn handle(&self, frame: RequestFrame, peer: std::net::SocketAddr) -> Reply {
+        let Some(api) = frame.api_key else {
+            return Reply::Close;
+        };
+        let version = frame.header.request_api_version;
+        if api == ApiKey::ApiVersions && !served(api, version) {
+            return Reply::Respond(api_versions(ErrorCode::UnsupportedVersion));
+        }
+        if !served(api, version) {
+            tracing::debug!(%peer, ?api, version, "closing: not served on the broker listener");
+            return Reply::Close;
+        }
+        let body = match frame.decode_body() {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::debug!(%peer, ?api, version, "closing on an undecodable request: {e}");
+                return Reply::Close;
+            }
+        };
+        Reply::Respond(match &body {
+            RequestBody::ApiVersions(_) => api_versions(ErrorCode::None),
+            RequestBody::Metadata(r) => self.metadata(r, version).await,
+            RequestBody::DescribeCluster(r) => {
+                self.describe_cluster(if version == 0 { 1 } else { r.endpoint_type })
+            }
+            _ => self.forward(body, version).await,
+        })
+    }
+}

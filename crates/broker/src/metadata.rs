@@ -1,0 +1,370 @@
+//! The broker's answers about the cluster, as pure functions of the metadata image: Metadata
+//! (brokers that are unfenced, topics with leaders, ISR, offline replicas, topic ids; which
+//! unknown topics to auto-create) and DescribeCluster.
+
+use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::{
+    describe_cluster_response::{DescribeClusterBroker, DescribeClusterResponse},
+    metadata_request::MetadataRequest,
+    metadata_response::{
+        MetadataResponse, MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
+    },
+};
+use fjord_protocol::{ErrorCode, Uuid};
+
+/// Topics Kafka treats as internal.
+pub const INTERNAL_TOPICS: &[&str] = &["__consumer_offsets", "__transaction_state"];
+
+/// Whether a name may be auto-created (a valid topic name, not internal).
+pub fn creatable(name: &str) -> bool {
+    fjord_controller::topics::validate_topic_name(name).is_ok() && !INTERNAL_TOPICS.contains(&name)
+}
+
+/// The controller id clients are told: the lowest live broker (in KRaft, clients send
+/// controller-bound requests to any broker, which forwards them).
+pub fn client_controller_id(image: &MetadataImage) -> i32 {
+    image
+        .cluster
+        .brokers
+        .values()
+        .find(|b| !b.fenced)
+        .map_or(-1, |b| b.id)
+}
+
+/// Unfenced brokers with their endpoint on `listener` (else their first): id, host, port, rack.
+pub fn live_brokers(
+    image: &MetadataImage,
+    listener: &str,
+) -> Vec<(i32, String, i32, Option<String>)> {
+    image
+        .cluster
+        .brokers
+        .values()
+        .filter(|b| !b.fenced)
+        .filter_map(|b| {
+            let l = b
+                .listeners
+                .iter()
+                .find(|l| l.name == listener)
+                .or(b.listeners.first())?;
+            Some((b.id, l.host.clone(), i32::from(l.port), b.rack.clone()))
+        })
+        .collect()
+}
+
+fn describe_topic(image: &MetadataImage, name: &str) -> MetadataResponseTopic {
+    let live = |id: &i32| image.cluster.brokers.get(id).is_some_and(|b| !b.fenced);
+    let Some(t) = image.topics.get_by_name(name) else {
+        return MetadataResponseTopic {
+            error_code: ErrorCode::UnknownTopicOrPartition.code(),
+            name: Some(name.to_string()),
+            ..Default::default()
+        };
+    };
+    MetadataResponseTopic {
+        name: Some(t.name.clone()),
+        topic_id: t.id,
+        is_internal: INTERNAL_TOPICS.contains(&t.name.as_str()),
+        partitions: t
+            .partitions
+            .iter()
+            .map(|(index, p)| MetadataResponsePartition {
+                error_code: if p.has_leader() {
+                    0
+                } else {
+                    ErrorCode::LeaderNotAvailable.code()
+                },
+                partition_index: *index,
+                leader_id: p.leader,
+                leader_epoch: p.leader_epoch,
+                replica_nodes: p.replicas.clone(),
+                isr_nodes: p.isr.clone(),
+                offline_replicas: p.replicas.iter().copied().filter(|r| !live(r)).collect(),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+/// The Metadata answer, and the unknown topics to auto-create (reported as
+/// LEADER_NOT_AVAILABLE until they exist).
+pub fn metadata_response(
+    image: &MetadataImage,
+    r: &MetadataRequest,
+    version: i16,
+    cluster_id: &str,
+    listener: &str,
+    auto_create_topics: bool,
+) -> (MetadataResponse, Vec<String>) {
+    // All topics: null, or an empty list before v1; else by name or (v10+) by id.
+    let wanted: Option<Vec<(Option<String>, Uuid)>> = match &r.topics {
+        None => None,
+        Some(t) if t.is_empty() && version == 0 => None,
+        Some(t) => Some(t.iter().map(|x| (x.name.clone(), x.topic_id)).collect()),
+    };
+    let auto_create = auto_create_topics && (version < 4 || r.allow_auto_topic_creation);
+    let mut topics = Vec::new();
+    let mut to_create = Vec::new();
+    match wanted {
+        None => topics.extend(
+            image
+                .topics
+                .by_name
+                .keys()
+                .map(|n| describe_topic(image, n)),
+        ),
+        Some(list) => {
+            for (name, id) in list {
+                match name {
+                    Some(n) => {
+                        let mut t = describe_topic(image, &n);
+                        if t.error_code == ErrorCode::UnknownTopicOrPartition.code()
+                            && auto_create
+                            && creatable(&n)
+                        {
+                            to_create.push(n.clone());
+                            t.error_code = ErrorCode::LeaderNotAvailable.code();
+                        }
+                        topics.push(t);
+                    }
+                    None => match image.topics.by_id.get(&id) {
+                        Some(t) => topics.push(describe_topic(image, &t.name)),
+                        None => topics.push(MetadataResponseTopic {
+                            error_code: ErrorCode::UnknownTopicId.code(),
+                            topic_id: id,
+                            ..Default::default()
+                        }),
+                    },
+                }
+            }
+        }
+    }
+    let response = MetadataResponse {
+        brokers: live_brokers(image, listener)
+            .into_iter()
+            .map(|(id, host, port, rack)| MetadataResponseBroker {
+                node_id: id,
+                host,
+                port,
+                rack,
+                ..Default::default()
+            })
+            .collect(),
+        cluster_id: Some(cluster_id.to_string()),
+        controller_id: client_controller_id(image),
+        topics,
+        ..Default::default()
+    };
+    (response, to_create)
+}
+
+/// DescribeCluster on a broker (endpoint type 1: brokers; other types are refused).
+pub fn describe_cluster(
+    image: &MetadataImage,
+    endpoint_type: i8,
+    cluster_id: &str,
+    listener: &str,
+) -> DescribeClusterResponse {
+    if endpoint_type != 1 {
+        return DescribeClusterResponse {
+            error_code: ErrorCode::UnsupportedEndpointType.code(),
+            error_message: Some("Brokers describe brokers only (endpoint type 1)".into()),
+            endpoint_type,
+            ..Default::default()
+        };
+    }
+    DescribeClusterResponse {
+        endpoint_type,
+        cluster_id: cluster_id.to_string(),
+        controller_id: client_controller_id(image),
+        brokers: live_brokers(image, listener)
+            .into_iter()
+            .map(|(id, host, port, rack)| DescribeClusterBroker {
+                broker_id: id,
+                host,
+                port,
+                rack,
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fjord_protocol::generated::metadata_request::MetadataRequestTopic;
+    use fjord_protocol::generated::{
+        partition_record::PartitionRecord,
+        register_broker_record::{BrokerEndpoint, RegisterBrokerRecord},
+        topic_record::TopicRecord,
+    };
+    use fjord_protocol::MetadataRecord;
+
+    fn image() -> MetadataImage {
+        let broker = |id: i32, fenced: bool| {
+            MetadataRecord::RegisterBroker(RegisterBrokerRecord {
+                broker_id: id,
+                broker_epoch: id as i64,
+                end_points: vec![
+                    BrokerEndpoint {
+                        name: "INTERNAL".into(),
+                        host: "10.0.0.1".into(),
+                        port: 7000,
+                        ..Default::default()
+                    },
+                    BrokerEndpoint {
+                        name: "PLAINTEXT".into(),
+                        host: "127.0.0.1".into(),
+                        port: 9000 + id as u16,
+                        ..Default::default()
+                    },
+                ],
+                rack: Some(format!("r{id}")),
+                fenced,
+                ..Default::default()
+            })
+        };
+        let id = Uuid::from_u128(9);
+        let records = vec![
+            broker(1, false),
+            broker(2, true),
+            broker(3, false),
+            MetadataRecord::Topic(TopicRecord {
+                name: "t".into(),
+                topic_id: id,
+                ..Default::default()
+            }),
+            MetadataRecord::Partition(PartitionRecord {
+                partition_id: 0,
+                topic_id: id,
+                replicas: vec![1, 2, 3],
+                isr: vec![1, 3],
+                leader: 1,
+                leader_epoch: 4,
+                ..Default::default()
+            }),
+            MetadataRecord::Partition(PartitionRecord {
+                partition_id: 1,
+                topic_id: id,
+                replicas: vec![2],
+                isr: vec![],
+                leader: -1,
+                ..Default::default()
+            }),
+        ];
+        MetadataImage::empty().apply(&records, 10, 1).unwrap().0
+    }
+
+    #[test]
+    fn metadata_reports_live_brokers_leaders_and_offline_replicas() {
+        let all = MetadataRequest {
+            topics: None,
+            ..Default::default()
+        };
+        let (r, create) = metadata_response(&image(), &all, 12, "c", "PLAINTEXT", true);
+        assert!(create.is_empty());
+        let brokers: Vec<(i32, i32)> = r.brokers.iter().map(|b| (b.node_id, b.port)).collect();
+        assert_eq!(
+            brokers,
+            vec![(1, 9001), (3, 9003)],
+            "unfenced only, on the asked listener"
+        );
+        assert_eq!(r.controller_id, 1);
+        let t = &r.topics[0];
+        assert_eq!(t.topic_id, Uuid::from_u128(9));
+        let p0 = &t.partitions[0];
+        assert_eq!((p0.leader_id, p0.leader_epoch, p0.error_code), (1, 4, 0));
+        assert_eq!(p0.offline_replicas, vec![2]);
+        let p1 = &t.partitions[1];
+        assert_eq!(
+            (p1.leader_id, p1.error_code),
+            (-1, ErrorCode::LeaderNotAvailable.code())
+        );
+    }
+
+    #[test]
+    fn unknown_topics_are_auto_created_only_when_allowed() {
+        let ask = |name: &str, allow: bool, version: i16, enabled: bool| {
+            let req = MetadataRequest {
+                topics: Some(vec![MetadataRequestTopic {
+                    name: Some(name.into()),
+                    ..Default::default()
+                }]),
+                allow_auto_topic_creation: allow,
+                ..Default::default()
+            };
+            metadata_response(&image(), &req, version, "c", "PLAINTEXT", enabled)
+        };
+        let (r, create) = ask("new", true, 12, true);
+        assert_eq!(create, vec!["new".to_string()]);
+        assert_eq!(r.topics[0].error_code, ErrorCode::LeaderNotAvailable.code());
+        let (r, create) = ask("new", false, 12, true);
+        assert!(create.is_empty());
+        assert_eq!(
+            r.topics[0].error_code,
+            ErrorCode::UnknownTopicOrPartition.code()
+        );
+        assert_eq!(
+            ask("new", false, 3, true).1,
+            vec!["new".to_string()],
+            "before v4 always"
+        );
+        assert!(
+            ask("new", true, 12, false).1.is_empty(),
+            "auto.create.topics.enable=false"
+        );
+        assert!(ask("bad/name", true, 12, true).1.is_empty());
+        assert!(ask("__consumer_offsets", true, 12, true).1.is_empty());
+        // v0: an empty list means every topic; by id from v10.
+        let (r, _) = metadata_response(
+            &image(),
+            &MetadataRequest {
+                topics: Some(vec![]),
+                ..Default::default()
+            },
+            0,
+            "c",
+            "PLAINTEXT",
+            true,
+        );
+        assert_eq!(r.topics.len(), 1);
+        let by_id = |id: u128| {
+            metadata_response(
+                &image(),
+                &MetadataRequest {
+                    topics: Some(vec![MetadataRequestTopic {
+                        topic_id: Uuid::from_u128(id),
+                        name: None,
+                        ..Default::default()
+                    }]),
+                    ..Default::default()
+                },
+                12,
+                "c",
+                "PLAINTEXT",
+                true,
+            )
+            .0
+        };
+        assert_eq!(by_id(9).topics[0].name.as_deref(), Some("t"));
+        assert_eq!(
+            by_id(8).topics[0].error_code,
+            ErrorCode::UnknownTopicId.code()
+        );
+    }
+
+    #[test]
+    fn describe_cluster_describes_brokers_only() {
+        let r = describe_cluster(&image(), 1, "c", "PLAINTEXT");
+        assert_eq!(
+            r.brokers.iter().map(|b| b.broker_id).collect::<Vec<_>>(),
+            vec![1, 3]
+        );
+        assert_eq!(r.brokers[0].rack.as_deref(), Some("r1"));
+        let r = describe_cluster(&image(), 2, "c", "PLAINTEXT");
+        assert_eq!(r.error_code, ErrorCode::UnsupportedEndpointType.code());
+    }
+}
