@@ -378,3 +378,90 @@ fn a_dead_controller_is_removed_and_unregistered() {
         Some(format!("Controller ID {gone} is not currently registered.").as_str())
     );
 }
+
+#[test]
+fn a_voter_on_a_new_port_announces_itself() {
+    let root = tempfile::tempdir().unwrap();
+    let ports: Vec<u16> = (0..3).map(|_| common::free_port()).collect();
+    let bootstrap = format!(
+        "controller.quorum.bootstrap.servers={}",
+        ports
+            .iter()
+            .map(|p| format!("127.0.0.1:{p}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let dirs: Vec<String> = (0..3)
+        .map(|_| {
+            String::from_utf8(fjord(&["random-uuid"]).stdout)
+                .unwrap()
+                .trim()
+                .to_string()
+        })
+        .collect();
+    let initial = (0..3)
+        .map(|i| format!("{}@127.0.0.1:{}:{}", i + 1, ports[i], dirs[i]))
+        .collect::<Vec<_>>()
+        .join(",");
+    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
+        .unwrap()
+        .trim()
+        .to_string();
+    let mut nodes: Vec<Node> = (0..3)
+        .map(|i| Node::controller(root.path(), i as i32 + 1, ports[i], &bootstrap, ""))
+        .collect();
+    for n in &mut nodes {
+        n.format(&cluster_id, &["--initial-controllers", &initial]);
+        n.start();
+    }
+    let addrs: Vec<String> = nodes.iter().map(Node::addr).collect();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let p = wait_for(Duration::from_secs(30), || {
+        rt.block_on(describe(&addrs))
+            .filter(|p| committed_leader(p) && voters(p) == [1, 2, 3].into())
+    })
+    .expect("three voters");
+    let moved = if p.leader_id == 3 { 2 } else { 3 };
+    let idx = (moved - 1) as usize;
+    nodes[idx].kill();
+    // Same node, same data, a new controller port.
+    let new_port = common::free_port();
+    nodes[idx] = Node::controller(root.path(), moved, new_port, &bootstrap, "");
+    nodes[idx].start();
+    let live: Vec<String> = nodes.iter().map(Node::addr).collect();
+    let leader_addr = addrs[(p.leader_id - 1) as usize].clone();
+    let want = format!(
+        "{{\"id\": {moved}, \"directoryId\": \"{}\", \"endpoints\": [\"CONTROLLER://127.0.0.1:{new_port}\"]}}",
+        dirs[idx]
+    );
+    let learned = wait_for(Duration::from_secs(30), || {
+        let out = fjord(&[
+            "kafka-metadata-quorum",
+            "--bootstrap-controller",
+            &leader_addr,
+            "describe",
+            "--status",
+        ]);
+        let text = String::from_utf8(out.stdout).ok()?;
+        text.contains(&want).then_some(text)
+    });
+    assert!(
+        learned.is_some(),
+        "the voter set never learned the new port: {}",
+        nodes[idx].log_tail()
+    );
+    let p = rt.block_on(describe(&live)).expect("a leader");
+    assert_eq!(voters(&p), [1, 2, 3].into());
+    // The leader reaches it at the new port: it stays caught up.
+    let caught_up = wait_for(Duration::from_secs(20), || {
+        let p = rt.block_on(describe(&live))?;
+        let leader_end = p
+            .current_voters
+            .iter()
+            .find(|v| v.replica_id == p.leader_id)?
+            .log_end_offset;
+        let mine = p.current_voters.iter().find(|v| v.replica_id == moved)?;
+        (mine.log_end_offset >= leader_end).then_some(())
+    });
+    assert!(caught_up.is_some());
+}

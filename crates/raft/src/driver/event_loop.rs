@@ -25,6 +25,8 @@ use tokio::sync::{mpsc as tmpsc, oneshot, watch};
 const TICK: Duration = Duration::from_millis(10);
 /// The most events handled before the core is ticked again.
 const MAX_EVENTS_PER_ROUND: usize = 1_024;
+/// How often a voter re-announces a changed endpoint until the log shows it.
+const ENDPOINT_UPDATE_INTERVAL_MS: i64 = 2_000;
 /// The most entries read per step when delivering commits.
 const DELIVER_BATCH: usize = 256;
 
@@ -66,6 +68,7 @@ struct Loop {
     commits: tmpsc::UnboundedSender<Committed>,
     info: watch::Sender<QuorumInfo>,
     failed: Option<String>,
+    next_endpoint_update: i64,
 }
 
 /// Opens the log and quorum state, then starts the thread.
@@ -141,6 +144,7 @@ pub(super) fn spawn(
         commits,
         info,
         failed: None,
+        next_endpoint_update: 0,
     };
     l.refresh_book();
     std::thread::Builder::new()
@@ -186,6 +190,7 @@ impl Loop {
             self.process_actions(None);
             self.wake_parked(false);
             self.write_bootstrap_voters();
+            self.announce_own_endpoint();
             self.resolve_waiting();
             self.deliver_commits();
             self.refresh_book();
@@ -504,6 +509,60 @@ impl Loop {
                 self.delivered = e.offset + i64::from(e.records);
             }
         }
+    }
+
+    /// A voter whose controller listener differs from what the voter set records tells the
+    /// leader (KIP-853 UpdateRaftVoter), every couple of seconds until the log shows it.
+    fn announce_own_endpoint(&mut self) {
+        use fjord_protocol::generated::update_raft_voter_request::{
+            self as uv, UpdateRaftVoterRequest,
+        };
+        let me = self.cfg.node_id;
+        let (Some(mine), Some(leader)) = (self.cfg.endpoint.clone(), self.core.leader()) else {
+            return;
+        };
+        let log = self.core.log();
+        if leader == me || !log.has_dynamic_voters() || now_ms() < self.next_endpoint_update {
+            return;
+        }
+        let Some(listed) = log.voter_set().get(&me) else {
+            return;
+        };
+        let same = listed
+            .endpoints
+            .first()
+            .is_some_and(|e| e.host == mine.host && e.port == mine.port && e.name == mine.name);
+        if same {
+            return;
+        }
+        let body = fjord_protocol::RequestBody::UpdateRaftVoter(UpdateRaftVoterRequest {
+            cluster_id: Some(self.cfg.cluster_id.clone()),
+            current_leader_epoch: self.core.epoch(),
+            voter_id: me,
+            voter_directory_id: self.cfg.directory_id,
+            listeners: vec![uv::Listener {
+                name: mine.name.clone(),
+                host: mine.host.clone(),
+                port: mine.port,
+                ..Default::default()
+            }],
+            k_raft_version_feature: uv::KRaftVersionFeature {
+                min_supported_version: 0,
+                max_supported_version: control::KRAFT_VERSION,
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        let endpoint = self.book.get(&leader).cloned();
+        if self.peers.send_unanswered(leader, endpoint.as_ref(), body) {
+            tracing::info!(
+                leader,
+                "announcing this voter's new endpoint {}:{}",
+                mine.host,
+                mine.port
+            );
+        }
+        self.next_endpoint_update = now_ms() + ENDPOINT_UPDATE_INTERVAL_MS;
     }
 
     /// The first leader of a dynamic quorum copies the voter set from the bootstrap snapshot

@@ -50,6 +50,19 @@ impl Peers {
         }
     }
 
+    /// Sends a request of the driver's own (no answer expected) to `to` at `endpoint`.
+    pub(super) fn send_unanswered(
+        &mut self,
+        to: NodeId,
+        endpoint: Option<&Endpoint>,
+        body: RequestBody,
+    ) -> bool {
+        let Some(endpoint) = endpoint else {
+            return false;
+        };
+        self.enqueue(to, endpoint, body, Pending::Unanswered)
+    }
+
     /// Sends a core request to `to` at `endpoint`; returns false when it was dropped.
     pub(super) fn send(
         &mut self,
@@ -64,6 +77,16 @@ impl Peers {
         let Some((body, pending)) = wire::request_of(&self.sender, to, message) else {
             return false;
         };
+        self.enqueue(to, endpoint, body, pending)
+    }
+
+    fn enqueue(
+        &mut self,
+        to: NodeId,
+        endpoint: &Endpoint,
+        body: RequestBody,
+        pending: Pending,
+    ) -> bool {
         let addr = format!("{}:{}", endpoint.host, endpoint.port);
         let stale = self
             .peers

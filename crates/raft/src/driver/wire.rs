@@ -57,6 +57,8 @@ pub enum Pending {
     },
     /// BeginQuorumEpoch or EndQuorumEpoch: the core expects no answer.
     Notice,
+    /// A request the driver sends on its own (UpdateRaftVoter); its answer is not needed.
+    Unanswered,
 }
 
 /// Everything a request needs beyond the core's message.
@@ -297,9 +299,8 @@ pub fn message_of_response(
                 learned,
             ))
         }
-        (Pending::Notice, ResponseBody::BeginQuorumEpoch(_) | ResponseBody::EndQuorumEpoch(_)) => {
-            Ok((None, Vec::new()))
-        }
+        (Pending::Notice, ResponseBody::BeginQuorumEpoch(_) | ResponseBody::EndQuorumEpoch(_))
+        | (Pending::Unanswered, _) => Ok((None, Vec::new())),
         (Pending::Fetch { request_id, epoch }, ResponseBody::Fetch(r)) => {
             let learned: Vec<LearnedEndpoint> = r
                 .node_endpoints
