@@ -204,6 +204,44 @@ fn controllers_join_and_leave_a_dynamic_quorum() {
             .filter(|p| p.observers.iter().any(|o| o.replica_id == leader))
     });
     assert!(p.is_some(), "the removed controller is not observing");
+
+    // It is no longer a voter, so its registration can be removed; it is still running, so
+    // it registers again (KIP-1312).
+    let registrations = |n: &Node| {
+        std::fs::read_to_string(n.dir.join("server.log"))
+            .unwrap_or_default()
+            .matches("registered as a controller")
+            .count()
+    };
+    let before = wait_for(Duration::from_secs(20), || {
+        let c = registrations(&nodes[idx]);
+        (c >= 1).then_some(c)
+    })
+    .expect("it registered once");
+    let p = rt.block_on(describe(&others)).expect("a leader");
+    let active = nodes[(p.leader_id - 1) as usize].addr();
+    let r = rt.block_on(common::call(
+        &active,
+        RequestBody::UnregisterController(
+            fjord_protocol::generated::unregister_controller_request::UnregisterControllerRequest {
+                controller_id: leader,
+                ..Default::default()
+            },
+        ),
+        0,
+    ));
+    let Some(ResponseBody::UnregisterController(r)) = r else {
+        panic!("no UnregisterController response: {r:?}")
+    };
+    assert_eq!(r.error_code, 0, "{:?}", r.error_message);
+    let again = wait_for(Duration::from_secs(20), || {
+        (registrations(&nodes[idx]) > before).then_some(())
+    });
+    assert!(
+        again.is_some(),
+        "the live controller did not register again: {}",
+        nodes[idx].log_tail()
+    );
 }
 
 #[test]
