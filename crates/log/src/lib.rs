@@ -16,6 +16,7 @@ pub mod segment;
 pub mod uuid_text;
 
 pub use checkpoint::TopicPartition;
+pub use cleaner::system_now_ms;
 pub use config::LogConfig;
 pub use error::{LogError, Result};
 pub use log_dir::{LogDir, MetaProperties};

@@ -12,6 +12,7 @@ use crate::snapshot_file;
 use crate::types::{Entry, EntryKind, NodeId, SnapshotId};
 use bytes::Bytes;
 use fjord_log::partition_log::load::Checkpointed;
+use fjord_log::system_now_ms as now_ms;
 use fjord_log::{LogConfig, PartitionLog};
 use fjord_protocol::records::{RecordBatch, RecordBatches};
 use std::collections::{BTreeMap, BTreeSet};
@@ -47,12 +48,6 @@ pub struct MetadataLog {
     /// The configured voters (`controller.quorum.voters`), when static.
     static_voters: VoterSet,
     failure: Option<String>,
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// The partition log configuration of the metadata log: no retention but snapshots.

@@ -5,6 +5,7 @@
 //! voter set.
 
 use crate::config::ServerConfig;
+use fjord_log::system_now_ms as now_ms;
 use fjord_log::{uuid_text, MetaProperties};
 use fjord_protocol::Uuid;
 use fjord_raft::control::{Endpoint, VoterInfo, VoterSet};
@@ -183,12 +184,6 @@ pub fn format(
         out.push("All of the log directories are already formatted.".into());
     }
     Ok(out)
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// A new random cluster or directory id, in Kafka's text form. Like Kafka's, it never starts

@@ -10,6 +10,7 @@ pub use fjord_broker::View;
 use fjord_controller::controller::METADATA_VERSION_LATEST;
 use fjord_controller::responses::error_response_for;
 use fjord_controller::{not_controller, Controller, ControllerSettings, Handled};
+use fjord_log::system_now_ms as now_ms;
 use fjord_metadata::snapshot::{batch_of, batch_records, load};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::feature_level_record::FeatureLevelRecord;
@@ -58,12 +59,6 @@ impl LocalController {
         }
         rx.await.unwrap_or(fallback)
     }
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 struct Loop {

@@ -14,6 +14,7 @@ use crate::metadata_log::MetadataLog;
 use crate::node::{RaftNode, VoterChangeError};
 use crate::quorum_file::QuorumFile;
 use crate::types::{Action, EntryKind, FetchResult, Message, NodeId};
+use fjord_log::system_now_ms as now_ms;
 use fjord_protocol::records::RecordBatch;
 use fjord_protocol::ErrorCode;
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,12 +30,6 @@ const MAX_EVENTS_PER_ROUND: usize = 1_024;
 const ENDPOINT_UPDATE_INTERVAL_MS: i64 = 2_000;
 /// The most entries read per step when delivering commits.
 const DELIVER_BATCH: usize = 256;
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 /// A fetch held until there is news for it.
 struct Parked {

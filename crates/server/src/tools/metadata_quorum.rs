@@ -433,9 +433,7 @@ pub fn render_replication(r: &DescribeQuorumResponse, human_readable: bool) -> S
         .iter()
         .find(|v| v.replica_id == p.leader_id)
         .map_or(0, |v| v.log_end_offset);
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64);
+    let now = fjord_log::system_now_ms();
     let time = |t: i64| {
         if t < 0 {
             "-1".to_string()
