@@ -10,18 +10,17 @@ use crate::view::View;
 use fjord_controller::not_controller;
 use fjord_controller::responses::error_response_for;
 use fjord_protocol::generated::{
-    api_versions_response::{ApiVersion, ApiVersionsResponse},
     create_topics_request::{CreatableTopic, CreateTopicsRequest},
     metadata_request::MetadataRequest,
 };
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody};
-use fjord_raft::net::serve::{Handler, Reply};
+use fjord_raft::net::serve::{admit, Handler, Reply, ServedApis};
 use std::sync::Arc;
 use tokio::sync::watch;
 
 /// The APIs and versions the broker listener serves.
-pub const BROKER_APIS: &[(ApiKey, i16, i16)] = &[
+pub const BROKER_APIS: ServedApis = &[
     (ApiKey::Metadata, 0, 12),
     (ApiKey::ApiVersions, 0, 4),
     (ApiKey::CreateTopics, 2, 7),
@@ -51,29 +50,6 @@ pub struct BrokerHandler {
     pub listener_name: String,
     /// `auto.create.topics.enable`.
     pub auto_create_topics: bool,
-}
-
-fn served(api: ApiKey, version: i16) -> bool {
-    BROKER_APIS
-        .iter()
-        .any(|(k, min, max)| *k == api && (*min..=*max).contains(&version))
-}
-
-/// ApiVersions for the broker listener.
-pub fn api_versions(error: ErrorCode) -> ResponseBody {
-    ResponseBody::ApiVersions(ApiVersionsResponse {
-        error_code: error.code(),
-        api_keys: BROKER_APIS
-            .iter()
-            .map(|(k, min, max)| ApiVersion {
-                api_key: k.key(),
-                min_version: *min,
-                max_version: *max,
-                ..Default::default()
-            })
-            .collect(),
-        ..Default::default()
-    })
 }
 
 impl BrokerHandler {
@@ -150,26 +126,12 @@ impl BrokerHandler {
 
 impl Handler for BrokerHandler {
     async fn handle(&self, frame: RequestFrame, peer: std::net::SocketAddr) -> Reply {
-        let Some(api) = frame.api_key else {
-            return Reply::Close;
+        let body = match admit(&frame, BROKER_APIS, peer) {
+            Ok(b) => b,
+            Err(reply) => return *reply,
         };
         let version = frame.header.request_api_version;
-        if api == ApiKey::ApiVersions && !served(api, version) {
-            return Reply::Respond(api_versions(ErrorCode::UnsupportedVersion));
-        }
-        if !served(api, version) {
-            tracing::debug!(%peer, ?api, version, "closing: not served on the broker listener");
-            return Reply::Close;
-        }
-        let body = match frame.decode_body() {
-            Ok(b) => b,
-            Err(e) => {
-                tracing::debug!(%peer, ?api, version, "closing on an undecodable request: {e}");
-                return Reply::Close;
-            }
-        };
         Reply::Respond(match &body {
-            RequestBody::ApiVersions(_) => api_versions(ErrorCode::None),
             RequestBody::Metadata(r) => self.metadata(r, version).await,
             RequestBody::DescribeCluster(r) => {
                 self.describe_cluster(if version == 0 { 1 } else { r.endpoint_type })

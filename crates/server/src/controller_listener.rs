@@ -6,14 +6,13 @@
 //! versions listed in [`CONTROLLER_APIS`] are advertised and served; anything else closes the
 //! connection, as Kafka does for an API a listener does not serve.
 
-use fjord_protocol::generated::api_versions_response::{ApiVersion, ApiVersionsResponse};
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::{ApiKey, ErrorCode, ResponseBody};
 use fjord_raft::driver::RaftHandle;
-use fjord_raft::net::serve::{Handler, Reply};
+use fjord_raft::net::serve::{admit, Handler, Reply, ServedApis};
 
 /// The APIs and versions the controller listener serves.
-pub const CONTROLLER_APIS: &[(ApiKey, i16, i16)] = &[
+pub const CONTROLLER_APIS: ServedApis = &[
     (ApiKey::Fetch, 13, 17),
     (ApiKey::ApiVersions, 0, 4),
     (ApiKey::Vote, 0, 2),
@@ -41,23 +40,6 @@ pub const CONTROLLER_APIS: &[(ApiKey, i16, i16)] = &[
     (ApiKey::RemoveRaftVoter, 0, 0),
     (ApiKey::UpdateRaftVoter, 0, 0),
 ];
-
-/// ApiVersions' answer: the served APIs, or UNSUPPORTED_VERSION with them (KIP-511).
-pub fn api_versions(error: ErrorCode) -> ResponseBody {
-    ResponseBody::ApiVersions(ApiVersionsResponse {
-        error_code: error.code(),
-        api_keys: CONTROLLER_APIS
-            .iter()
-            .map(|(k, min, max)| ApiVersion {
-                api_key: k.key(),
-                min_version: *min,
-                max_version: *max,
-                ..Default::default()
-            })
-            .collect(),
-        ..Default::default()
-    })
-}
 
 /// Serves the controller listener.
 #[derive(Debug)]
@@ -110,35 +92,13 @@ impl ControllerHandler {
     }
 }
 
-fn served(api: ApiKey, version: i16) -> bool {
-    CONTROLLER_APIS
-        .iter()
-        .any(|(k, min, max)| *k == api && (*min..=*max).contains(&version))
-}
-
 impl Handler for ControllerHandler {
     async fn handle(&self, frame: RequestFrame, peer: std::net::SocketAddr) -> Reply {
-        let Some(api) = frame.api_key else {
-            return Reply::Close;
+        let body = match admit(&frame, CONTROLLER_APIS, peer) {
+            Ok(b) => b,
+            Err(reply) => return *reply,
         };
         let version = frame.header.request_api_version;
-        if api == ApiKey::ApiVersions && !served(api, version) {
-            return Reply::Respond(api_versions(ErrorCode::UnsupportedVersion));
-        }
-        if !served(api, version) {
-            tracing::debug!(%peer, ?api, version, "closing: not served on the controller listener");
-            return Reply::Close;
-        }
-        let body = match frame.decode_body() {
-            Ok(b) => b,
-            Err(e) => {
-                tracing::debug!(%peer, ?api, version, "closing on an undecodable request: {e}");
-                return Reply::Close;
-            }
-        };
-        if api == ApiKey::ApiVersions {
-            return Reply::Respond(api_versions(ErrorCode::None));
-        }
         if let fjord_protocol::RequestBody::DescribeCluster(r) = &body {
             return Reply::Respond(self.describe_cluster(r.endpoint_type));
         }

@@ -5,8 +5,9 @@
 
 use bytes::BytesMut;
 use fjord_protocol::frame::FrameDecoder;
+use fjord_protocol::generated::api_versions_response::{ApiVersion, ApiVersionsResponse};
 use fjord_protocol::header::{encode_response, parse_request, RequestFrame};
-use fjord_protocol::ResponseBody;
+use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody};
 use std::future::Future;
 use std::sync::Arc;
 use tokio::io::AsyncReadExt;
@@ -35,6 +36,63 @@ pub trait Handler: Send + Sync + 'static {
         frame: RequestFrame,
         peer: std::net::SocketAddr,
     ) -> impl Future<Output = Reply> + Send;
+}
+
+/// The APIs a listener serves, with the versions it advertises: (api, min, max).
+pub type ServedApis = &'static [(ApiKey, i16, i16)];
+
+/// ApiVersions' answer for a listener serving `apis` (with UNSUPPORTED_VERSION, KIP-511, when
+/// the request's version is unknown).
+pub fn api_versions(apis: ServedApis, error: ErrorCode) -> ResponseBody {
+    ResponseBody::ApiVersions(ApiVersionsResponse {
+        error_code: error.code(),
+        api_keys: apis
+            .iter()
+            .map(|(k, min, max)| ApiVersion {
+                api_key: k.key(),
+                min_version: *min,
+                max_version: *max,
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    })
+}
+
+/// What every listener does first: answers ApiVersions (at any version); closes on an API or
+/// version it does not advertise, or a body that does not decode; otherwise hands back the
+/// decoded request.
+pub fn admit(
+    frame: &RequestFrame,
+    apis: ServedApis,
+    peer: std::net::SocketAddr,
+) -> Result<RequestBody, Box<Reply>> {
+    let Some(api) = frame.api_key else {
+        return Err(Box::new(Reply::Close));
+    };
+    let version = frame.header.request_api_version;
+    let served = apis
+        .iter()
+        .any(|(k, min, max)| *k == api && (*min..=*max).contains(&version));
+    if api == ApiKey::ApiVersions && !served {
+        let versions = api_versions(apis, ErrorCode::UnsupportedVersion);
+        return Err(Box::new(Reply::Respond(versions)));
+    }
+    if !served {
+        tracing::debug!(%peer, ?api, version, "closing: not served on this listener");
+        return Err(Box::new(Reply::Close));
+    }
+    let body = frame.decode_body().map_err(|e| {
+        tracing::debug!(%peer, ?api, version, "closing on an undecodable request: {e}");
+        Box::new(Reply::Close)
+    })?;
+    if api == ApiKey::ApiVersions {
+        return Err(Box::new(Reply::Respond(api_versions(
+            apis,
+            ErrorCode::None,
+        ))));
+    }
+    Ok(body)
 }
 
 /// Serves `listener` until the task is dropped, with frames up to `max_frame` bytes
