@@ -176,6 +176,31 @@ fn controller_settings(config: &ServerConfig) -> ControllerSettings {
     }
 }
 
+/// Binds a listener (an empty host means every interface) and serves it with `handler`.
+async fn listen<H: fjord_raft::net::serve::Handler>(
+    what: &str,
+    l: &crate::config::Listener,
+    handler: H,
+    max_frame: usize,
+) -> Result<(), String> {
+    let host = if l.host.is_empty() {
+        "0.0.0.0"
+    } else {
+        &l.host
+    };
+    let addr = format!("{host}:{}", l.port);
+    let listener = tokio::net::TcpListener::bind(&addr)
+        .await
+        .map_err(|e| format!("binding the {what} listener {addr}: {e}"))?;
+    tracing::info!(%addr, "{what} listener ready");
+    tokio::spawn(fjord_raft::net::serve::serve(
+        listener,
+        Arc::new(handler),
+        max_frame,
+    ));
+    Ok(())
+}
+
 async fn serve(config: ServerConfig) -> Result<(), String> {
     let roles = config.process_roles().map_err(|e| e.to_string())?;
     let (cluster_id, meta) = storage(&config)?;
@@ -199,27 +224,11 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     let incarnation = format::random_id();
     if roles.controller {
         let l = config.controller_listener().map_err(|e| e.to_string())?;
-        let addr = format!(
-            "{}:{}",
-            if l.host.is_empty() {
-                "0.0.0.0"
-            } else {
-                &l.host
-            },
-            l.port
-        );
-        let listener = tokio::net::TcpListener::bind(&addr)
-            .await
-            .map_err(|e| format!("binding the controller listener {addr}: {e}"))?;
-        tracing::info!(%addr, "controller listener ready");
-        tokio::spawn(fjord_raft::net::serve::serve(
-            listener,
-            Arc::new(ControllerHandler {
-                raft: raft.clone(),
-                controller: local_controller.clone(),
-            }),
-            max_frame,
-        ));
+        let handler = ControllerHandler {
+            raft: raft.clone(),
+            controller: local_controller.clone(),
+        };
+        listen("controller", &l, handler, max_frame).await?;
         lifecycle::spawn_controller_registration(
             lifecycle::ControllerIdentity {
                 node_id,
@@ -248,32 +257,16 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             .advertised_broker_listener()
             .map_err(|e| e.to_string())?
             .ok_or("a broker needs a listener")?;
-        let addr = format!(
-            "{}:{}",
-            if l.host.is_empty() {
-                "0.0.0.0"
-            } else {
-                &l.host
-            },
-            l.port
-        );
-        let listener = tokio::net::TcpListener::bind(&addr)
-            .await
-            .map_err(|e| format!("binding the broker listener {addr}: {e}"))?;
-        tracing::info!(%addr, "broker listener ready");
-        tokio::spawn(fjord_raft::net::serve::serve(
-            listener,
-            Arc::new(BrokerHandler {
-                view: view.clone(),
-                controller: client.clone(),
-                cluster_id: cluster_id.clone(),
-                listener_name: l.name.clone(),
-                auto_create_topics: config
-                    .get("auto.create.topics.enable")
-                    .is_some_and(|v| v.eq_ignore_ascii_case("true")),
-            }),
-            max_frame,
-        ));
+        let handler = BrokerHandler {
+            view: view.clone(),
+            controller: client.clone(),
+            cluster_id: cluster_id.clone(),
+            listener_name: l.name.clone(),
+            auto_create_topics: config
+                .get("auto.create.topics.enable")
+                .is_some_and(|v| v.eq_ignore_ascii_case("true")),
+        };
+        listen("broker", &l, handler, max_frame).await?;
         let mut log_dirs = Vec::new();
         for dir in config.log_dirs() {
             if let Ok(Some(m)) = MetaProperties::read(&dir) {
