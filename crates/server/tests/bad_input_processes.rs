@@ -56,10 +56,7 @@ fn bad_input_closes_only_its_connection() {
         ),
     )
     .unwrap();
-    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
-        .unwrap()
-        .trim()
-        .to_string();
+    let cluster_id = common::random_uuid();
     assert!(fjord(&[
         "format",
         "--config",

@@ -90,10 +90,7 @@ fn a_killed_node_is_fenced_its_partitions_move_and_it_returns() {
         .collect::<Vec<_>>()
         .join(",");
     let config_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/cluster");
-    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
-        .unwrap()
-        .trim()
-        .to_string();
+    let cluster_id = common::random_uuid();
     let mut nodes: Vec<ClusterNode> = (0..3)
         .map(|i| {
             let (p, c) = ports[i];
@@ -221,10 +218,7 @@ fn a_broker_only_node_follows_a_controller_only_quorum() {
     let root = tempfile::tempdir().unwrap();
     let (cport, bport) = (common::free_port(), common::free_port());
     let voters = format!("controller.quorum.voters=1@127.0.0.1:{cport}");
-    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
-        .unwrap()
-        .trim()
-        .to_string();
+    let cluster_id = common::random_uuid();
     let mut controller = common::Node::controller(root.path(), 1, cport, &voters, "");
     controller.format(&cluster_id, &[]);
     controller.start();

@@ -16,10 +16,7 @@ fn examples() -> Vec<std::path::PathBuf> {
 
 #[test]
 fn every_example_config_formats() {
-    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
-        .unwrap()
-        .trim()
-        .to_string();
+    let cluster_id = common::random_uuid();
     for path in examples() {
         let dir = tempfile::tempdir().unwrap();
         let dirs = format!("log.dirs={}", dir.path().display());

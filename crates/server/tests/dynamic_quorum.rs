@@ -25,15 +25,65 @@ fn run_tool(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Three controllers formatted with `--initial-controllers` and started, with their metadata
+/// directory ids, once a leader has committed with all three as voters.
+struct InitialQuorum {
+    _root: tempfile::TempDir,
+    root_path: std::path::PathBuf,
+    bootstrap: String,
+    dirs: Vec<String>,
+    nodes: Vec<Node>,
+    addrs: Vec<String>,
+    described: fjord_protocol::generated::describe_quorum_response::PartitionData,
+}
+
+fn initial_quorum(rt: &tokio::runtime::Runtime) -> InitialQuorum {
+    let root = tempfile::tempdir().unwrap();
+    let ports: Vec<u16> = (0..3).map(|_| common::free_port()).collect();
+    let bootstrap = format!(
+        "controller.quorum.bootstrap.servers={}",
+        ports
+            .iter()
+            .map(|p| format!("127.0.0.1:{p}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let dirs: Vec<String> = (0..3).map(|_| common::random_uuid()).collect();
+    let initial = (0..3)
+        .map(|i| format!("{}@127.0.0.1:{}:{}", i + 1, ports[i], dirs[i]))
+        .collect::<Vec<_>>()
+        .join(",");
+    let cluster_id = common::random_uuid();
+    let mut nodes: Vec<Node> = (0..3)
+        .map(|i| Node::controller(root.path(), i as i32 + 1, ports[i], &bootstrap, ""))
+        .collect();
+    for n in &mut nodes {
+        n.format(&cluster_id, &["--initial-controllers", &initial]);
+        n.start();
+    }
+    let addrs: Vec<String> = nodes.iter().map(Node::addr).collect();
+    let described = wait_for(Duration::from_secs(30), || {
+        rt.block_on(describe(&addrs))
+            .filter(|p| committed_leader(p) && voters(p) == [1, 2, 3].into())
+    })
+    .unwrap_or_else(|| panic!("no quorum: {}", nodes[0].log_tail()));
+    InitialQuorum {
+        root_path: root.path().to_path_buf(),
+        _root: root,
+        bootstrap,
+        dirs,
+        nodes,
+        addrs,
+        described,
+    }
+}
+
 #[test]
 fn controllers_join_and_leave_a_dynamic_quorum() {
     let root = tempfile::tempdir().unwrap();
     let ports: Vec<u16> = (0..3).map(|_| common::free_port()).collect();
     let bootstrap = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports[0]);
-    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
-        .unwrap()
-        .trim()
-        .to_string();
+    let cluster_id = common::random_uuid();
     let mut nodes: Vec<Node> = (0..3)
         .map(|i| Node::controller(root.path(), i as i32 + 1, ports[i], &bootstrap, ""))
         .collect();
@@ -246,103 +296,34 @@ fn controllers_join_and_leave_a_dynamic_quorum() {
 
 #[test]
 fn initial_controllers_form_a_quorum_of_three() {
-    let root = tempfile::tempdir().unwrap();
-    let ports: Vec<u16> = (0..3).map(|_| common::free_port()).collect();
-    let bootstrap = format!(
-        "controller.quorum.bootstrap.servers={}",
-        ports
-            .iter()
-            .map(|p| format!("127.0.0.1:{p}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    );
-    let dirs: Vec<String> = (0..3)
-        .map(|_| {
-            String::from_utf8(fjord(&["random-uuid"]).stdout)
-                .unwrap()
-                .trim()
-                .to_string()
-        })
-        .collect();
-    let initial = (0..3)
-        .map(|i| format!("{}@127.0.0.1:{}:{}", i + 1, ports[i], dirs[i]))
-        .collect::<Vec<_>>()
-        .join(",");
-    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
-        .unwrap()
-        .trim()
-        .to_string();
-    let mut nodes: Vec<Node> = (0..3)
-        .map(|i| Node::controller(root.path(), i as i32 + 1, ports[i], &bootstrap, ""))
-        .collect();
-    for n in &mut nodes {
-        n.format(&cluster_id, &["--initial-controllers", &initial]);
-        n.start();
-    }
-    for (n, d) in nodes.iter().zip(&dirs) {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let q = initial_quorum(&rt);
+    for (n, d) in q.nodes.iter().zip(&q.dirs) {
         assert_eq!(
             &n.directory_id(),
             d,
             "the listed directory id is the node's"
         );
     }
-    let addrs: Vec<String> = nodes.iter().map(Node::addr).collect();
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let p = wait_for(Duration::from_secs(30), || {
-        rt.block_on(describe(&addrs))
-            .filter(|p| committed_leader(p) && voters(p) == [1, 2, 3].into())
-    })
-    .unwrap_or_else(|| panic!("no quorum: {}", nodes[0].log_tail()));
-    for v in &p.current_voters {
+    for v in &q.described.current_voters {
         assert_eq!(
             fjord_log::uuid_text::encode(&v.replica_directory_id),
-            dirs[(v.replica_id - 1) as usize]
+            q.dirs[(v.replica_id - 1) as usize]
         );
     }
 }
 
 #[test]
 fn a_dead_controller_is_removed_and_unregistered() {
-    let root = tempfile::tempdir().unwrap();
-    let ports: Vec<u16> = (0..3).map(|_| common::free_port()).collect();
-    let bootstrap = format!(
-        "controller.quorum.bootstrap.servers={}",
-        ports
-            .iter()
-            .map(|p| format!("127.0.0.1:{p}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    );
-    let dirs: Vec<String> = (0..3)
-        .map(|_| {
-            String::from_utf8(fjord(&["random-uuid"]).stdout)
-                .unwrap()
-                .trim()
-                .to_string()
-        })
-        .collect();
-    let initial = (0..3)
-        .map(|i| format!("{}@127.0.0.1:{}:{}", i + 1, ports[i], dirs[i]))
-        .collect::<Vec<_>>()
-        .join(",");
-    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
-        .unwrap()
-        .trim()
-        .to_string();
-    let mut nodes: Vec<Node> = (0..3)
-        .map(|i| Node::controller(root.path(), i as i32 + 1, ports[i], &bootstrap, ""))
-        .collect();
-    for n in &mut nodes {
-        n.format(&cluster_id, &["--initial-controllers", &initial]);
-        n.start();
-    }
-    let addrs: Vec<String> = nodes.iter().map(Node::addr).collect();
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let p = wait_for(Duration::from_secs(30), || {
-        rt.block_on(describe(&addrs))
-            .filter(|p| committed_leader(p) && voters(p) == [1, 2, 3].into())
-    })
-    .expect("three voters");
+    let InitialQuorum {
+        _root: _keep_dir,
+        dirs,
+        mut nodes,
+        addrs,
+        described: p,
+        ..
+    } = initial_quorum(&rt);
     // Controller 3 (not the leader if possible) dies for good.
     let gone = if p.leader_id == 3 { 2 } else { 3 };
     let gone_idx = (gone - 1) as usize;
@@ -419,52 +400,23 @@ fn a_dead_controller_is_removed_and_unregistered() {
 
 #[test]
 fn a_voter_on_a_new_port_announces_itself() {
-    let root = tempfile::tempdir().unwrap();
-    let ports: Vec<u16> = (0..3).map(|_| common::free_port()).collect();
-    let bootstrap = format!(
-        "controller.quorum.bootstrap.servers={}",
-        ports
-            .iter()
-            .map(|p| format!("127.0.0.1:{p}"))
-            .collect::<Vec<_>>()
-            .join(",")
-    );
-    let dirs: Vec<String> = (0..3)
-        .map(|_| {
-            String::from_utf8(fjord(&["random-uuid"]).stdout)
-                .unwrap()
-                .trim()
-                .to_string()
-        })
-        .collect();
-    let initial = (0..3)
-        .map(|i| format!("{}@127.0.0.1:{}:{}", i + 1, ports[i], dirs[i]))
-        .collect::<Vec<_>>()
-        .join(",");
-    let cluster_id = String::from_utf8(fjord(&["random-uuid"]).stdout)
-        .unwrap()
-        .trim()
-        .to_string();
-    let mut nodes: Vec<Node> = (0..3)
-        .map(|i| Node::controller(root.path(), i as i32 + 1, ports[i], &bootstrap, ""))
-        .collect();
-    for n in &mut nodes {
-        n.format(&cluster_id, &["--initial-controllers", &initial]);
-        n.start();
-    }
-    let addrs: Vec<String> = nodes.iter().map(Node::addr).collect();
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let p = wait_for(Duration::from_secs(30), || {
-        rt.block_on(describe(&addrs))
-            .filter(|p| committed_leader(p) && voters(p) == [1, 2, 3].into())
-    })
-    .expect("three voters");
+    let InitialQuorum {
+        _root: _keep_dir,
+        root_path,
+        bootstrap,
+        dirs,
+        mut nodes,
+        addrs,
+        described: p,
+        ..
+    } = initial_quorum(&rt);
     let moved = if p.leader_id == 3 { 2 } else { 3 };
     let idx = (moved - 1) as usize;
     nodes[idx].kill();
     // Same node, same data, a new controller port.
     let new_port = common::free_port();
-    nodes[idx] = Node::controller(root.path(), moved, new_port, &bootstrap, "");
+    nodes[idx] = Node::controller(&root_path, moved, new_port, &bootstrap, "");
     nodes[idx].start();
     let live: Vec<String> = nodes.iter().map(Node::addr).collect();
     let leader_addr = addrs[(p.leader_id - 1) as usize].clone();

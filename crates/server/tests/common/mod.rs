@@ -26,6 +26,14 @@ pub fn fjord(args: &[&str]) -> Output {
         .expect("run fjord")
 }
 
+/// A new random id from `fjord random-uuid`.
+pub fn random_uuid() -> String {
+    String::from_utf8(fjord(&["random-uuid"]).stdout)
+        .expect("utf-8")
+        .trim()
+        .to_string()
+}
+
 /// A port free on 127.0.0.1 right now.
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
