@@ -53,7 +53,8 @@ struct Loop {
     quorum_file: QuorumFile,
     peers: Peers,
     book: BTreeMap<NodeId, Endpoint>,
-    voter_set_seen: VoterSet,
+    /// The log's voter set as last seen, shared with every published `QuorumInfo`.
+    voter_set_seen: std::sync::Arc<VoterSet>,
     parked: Vec<Parked>,
     /// The high watermark last sent to each fetcher.
     sent_hw: BTreeMap<NodeId, i64>,
@@ -130,7 +131,7 @@ pub(super) fn spawn(
         quorum_file,
         peers,
         book,
-        voter_set_seen: VoterSet::new(),
+        voter_set_seen: std::sync::Arc::default(),
         parked: Vec::new(),
         sent_hw: BTreeMap::new(),
         proposals: Vec::new(),
@@ -585,13 +586,13 @@ impl Loop {
     /// Learns voter endpoints from the log's voter set when it changes.
     fn refresh_book(&mut self) {
         let set = self.core.log().voter_set();
-        if *set != self.voter_set_seen {
+        if *set != *self.voter_set_seen {
             for v in set.values() {
                 if let Some(e) = v.endpoints.first() {
                     self.book.insert(v.id, e.clone());
                 }
             }
-            self.voter_set_seen = set.clone();
+            self.voter_set_seen = std::sync::Arc::new(set.clone());
         }
     }
 
@@ -607,7 +608,7 @@ impl Loop {
             high_watermark: self.core.high_watermark(),
             log_end_offset: self.core.log().end_offset(),
             voters: self.core.voters().clone(),
-            voter_set: self.core.log().voter_set().clone(),
+            voter_set: self.voter_set_seen.clone(),
             failed: self.failed.clone(),
         };
         self.info.send_if_modified(|old| {

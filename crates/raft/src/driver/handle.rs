@@ -33,7 +33,7 @@ pub struct QuorumInfo {
     /// The voters.
     pub voters: BTreeSet<NodeId>,
     /// The voters with their endpoints (as the log or configuration gives them).
-    pub voter_set: crate::control::VoterSet,
+    pub voter_set: std::sync::Arc<crate::control::VoterSet>,
     /// Set when the node stopped on a fatal error.
     pub failed: Option<String>,
 }
