@@ -23,10 +23,7 @@ fn three_controllers_fail_over_and_the_killed_one_catches_up() {
             .collect::<Vec<_>>()
             .join(",")
     );
-    let cluster_id = String::from_utf8(common::fjord(&["random-uuid"]).stdout)
-        .unwrap()
-        .trim()
-        .to_string();
+    let cluster_id = common::random_uuid();
     let mut nodes: Vec<Node> = (0..3)
         .map(|i| Node::controller(root.path(), i as i32 + 1, ports[i], &voters, ""))
         .collect();
