@@ -1,14 +1,39 @@
 //! Reaching the active controller from any node: its id comes from the quorum state, its
 //! address from the voter set; one connection is kept and replaced when the controller moves.
 
-use fjord_protocol::{RequestBody, ResponseBody};
+use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
 use fjord_raft::driver::QuorumInfo;
-use fjord_raft::net::client::Client;
+use fjord_net::client::{CallError, Client};
 use std::time::Duration;
 use tokio::sync::{watch, Mutex};
 
 /// How long a forwarded or lifecycle request may take.
 pub const CONTROLLER_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Why a request to the active controller failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ForwardError {
+    /// No active controller is known yet.
+    #[error("no active controller is known")]
+    NoController,
+    /// The call failed.
+    #[error(transparent)]
+    Call(#[from] CallError),
+}
+
+impl ForwardError {
+    /// The Kafka error a client gets: NOT_CONTROLLER when the request never reached a
+    /// controller (retry elsewhere), REQUEST_TIMED_OUT when it may have been applied (a
+    /// retry of a create could then find it done).
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ForwardError::NoController => ErrorCode::NotController,
+            ForwardError::Call(CallError::Connection { .. }) => ErrorCode::NotController,
+            ForwardError::Call(CallError::Timeout { .. }) => ErrorCode::RequestTimedOut,
+            ForwardError::Call(CallError::BadResponse { .. }) => ErrorCode::UnknownServerError,
+        }
+    }
+}
 
 /// A client of whichever controller is active.
 #[derive(Debug)]
@@ -31,22 +56,27 @@ impl ControllerClient {
         let info = self.info.borrow();
         let leader = info.leader?;
         let e = info.voter_set.get(&leader)?.endpoints.first()?;
-        Some((leader, format!("{}:{}", e.host, e.port)))
+        let addr = if e.host.contains(':') {
+            format!("[{}]:{}", e.host, e.port)
+        } else {
+            format!("{}:{}", e.host, e.port)
+        };
+        Some((leader, addr))
     }
 
     /// Sends `body` at `version` to the active controller.
-    pub async fn call(&self, body: RequestBody, version: i16) -> Result<ResponseBody, String> {
-        let (id, addr) = self
-            .active()
-            .ok_or_else(|| "no active controller is known".to_string())?;
+    pub async fn call(
+        &self,
+        body: RequestBody,
+        version: i16,
+    ) -> Result<ResponseBody, ForwardError> {
+        let (id, addr) = self.active().ok_or(ForwardError::NoController)?;
         let client = {
             let mut conn = self.conn.lock().await;
             match &*conn {
                 Some((cid, c)) if *cid == id && c.is_open() => c.clone(),
                 _ => {
-                    let c = Client::connect(&addr, Duration::from_secs(5))
-                        .await
-                        .map_err(|e| e.to_string())?;
+                    let c = Client::connect(&addr, Duration::from_secs(5)).await?;
                     *conn = Some((id, c.clone()));
                     c
                 }
@@ -55,6 +85,6 @@ impl ControllerClient {
         client
             .call(body, version, CONTROLLER_REQUEST_TIMEOUT)
             .await
-            .map_err(|e| e.to_string())
+            .map_err(ForwardError::from)
     }
 }

@@ -55,6 +55,9 @@ pub struct BrokerState {
     pub epoch: Option<i64>,
     /// Whether the controller says it is fenced.
     pub fenced: bool,
+    /// Set when the controlled shutdown starts: the heartbeat loop stops, so only the
+    /// shutdown's heartbeats (asking to shut down) reach the controller.
+    pub shutting_down: bool,
 }
 
 /// Runs the broker lifecycle; returns its shared state.
@@ -66,15 +69,24 @@ pub fn spawn_broker(
     let state = Arc::new(Mutex::new(BrokerState {
         epoch: None,
         fenced: true,
+        shutting_down: false,
     }));
     let s = state.clone();
     tokio::spawn(async move {
         let mut previous_epoch = -1i64;
+        let mut failures = FailureLog::default();
         loop {
-            let epoch = s.lock().await.epoch;
+            let (epoch, stop) = {
+                let st = s.lock().await;
+                (st.epoch, st.shutting_down)
+            };
+            if stop {
+                return;
+            }
             let wait = match epoch {
                 None => match register(&id, &client, previous_epoch).await {
                     Ok(e) => {
+                        failures = FailureLog::default();
                         tracing::info!(broker_epoch = e, "registered with the controller");
                         previous_epoch = e;
                         let mut st = s.lock().await;
@@ -83,7 +95,7 @@ pub fn spawn_broker(
                         Duration::from_millis(50)
                     }
                     Err(e) => {
-                        tracing::debug!("broker registration: {e}");
+                        failures.report("broker registration", &e);
                         Duration::from_millis(500)
                     }
                 },
@@ -107,7 +119,7 @@ pub fn spawn_broker(
                             Duration::from_millis(50)
                         }
                         Err(HeartbeatError::Other(e)) => {
-                            tracing::debug!("broker heartbeat: {e}");
+                            failures.report("broker heartbeat", &e);
                             Duration::from_millis(500)
                         }
                     }
@@ -117,6 +129,38 @@ pub fn spawn_broker(
         }
     });
     state
+}
+
+/// How long a failure may last before it is said at WARN, and how often it is said again.
+const REPEAT_WARNING: Duration = Duration::from_secs(10);
+
+/// Says a failure that persists at WARN (with what it was) once it has lasted
+/// [`REPEAT_WARNING`], then at most once per [`REPEAT_WARNING`], so a node that cannot reach
+/// its controller says why without flooding, and a start-up race says nothing.
+#[derive(Debug, Default)]
+struct FailureLog {
+    first: Option<tokio::time::Instant>,
+    last_warned: Option<tokio::time::Instant>,
+}
+
+impl FailureLog {
+    fn report(&mut self, what: &str, error: &str) {
+        let now = tokio::time::Instant::now();
+        let first = *self.first.get_or_insert(now);
+        let due = now.duration_since(first) >= REPEAT_WARNING
+            && self
+                .last_warned
+                .is_none_or(|t| now.duration_since(t) >= REPEAT_WARNING);
+        if due {
+            tracing::warn!(
+                "{what} failing for {}s (retrying): {error}",
+                now.duration_since(first).as_secs()
+            );
+            self.last_warned = Some(now);
+        } else {
+            tracing::debug!("{what} failed (retrying): {error}");
+        }
+    }
 }
 
 async fn register(
@@ -150,7 +194,7 @@ async fn register(
         previous_broker_epoch: previous_epoch,
         ..Default::default()
     });
-    match client.call(body, 4).await? {
+    match client.call(body, 4).await.map_err(|e| e.to_string())? {
         ResponseBody::BrokerRegistration(r) if r.error_code == 0 => Ok(r.broker_epoch),
         ResponseBody::BrokerRegistration(r) => {
             Err(format!("refused: {:?}", ErrorCode::from_code(r.error_code)))
@@ -183,7 +227,11 @@ pub async fn heartbeat(
         want_shut_down,
         ..Default::default()
     });
-    match client.call(body, 1).await.map_err(HeartbeatError::Other)? {
+    match client
+        .call(body, 1)
+        .await
+        .map_err(|e| HeartbeatError::Other(e.to_string()))?
+    {
         ResponseBody::BrokerHeartbeat(r) => match ErrorCode::from_code(r.error_code) {
             Some(ErrorCode::None) => Ok((r.is_fenced, r.should_shut_down)),
             Some(ErrorCode::StaleBrokerEpoch | ErrorCode::BrokerIdNotRegistered) => {
@@ -207,7 +255,12 @@ pub async fn controlled_shutdown(
     view: &watch::Receiver<View>,
     timeout: Duration,
 ) {
-    let Some(epoch) = state.lock().await.epoch else {
+    let epoch = {
+        let mut st = state.lock().await;
+        st.shutting_down = true;
+        st.epoch
+    };
+    let Some(epoch) = epoch else {
         return;
     };
     let deadline = tokio::time::Instant::now() + timeout;

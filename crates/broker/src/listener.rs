@@ -7,15 +7,13 @@
 
 use crate::controller_client::ControllerClient;
 use crate::view::View;
-use fjord_controller::not_controller;
-use fjord_controller::responses::error_response_for;
 use fjord_protocol::generated::{
     create_topics_request::{CreatableTopic, CreateTopicsRequest},
     metadata_request::MetadataRequest,
 };
 use fjord_protocol::header::RequestFrame;
-use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody};
-use fjord_raft::net::serve::{admit, Handler, Reply, ServedApis};
+use fjord_protocol::{ApiKey, RequestBody, ResponseBody};
+use fjord_net::serve::{admit, Handler, Reply, ServedApis};
 use std::sync::Arc;
 use tokio::sync::watch;
 
@@ -104,21 +102,7 @@ impl BrokerHandler {
             Ok(r) => r,
             Err(e) => {
                 tracing::debug!("forwarding {:?}: {e}", body.api_key());
-                if let RequestBody::DescribeQuorum(_) = body {
-                    return ResponseBody::DescribeQuorum(
-                        fjord_protocol::generated::describe_quorum_response::DescribeQuorumResponse {
-                            error_code: ErrorCode::NotLeaderOrFollower.code(),
-                            error_message: Some(format!("no active controller reachable: {e}")),
-                            ..Default::default()
-                        },
-                    );
-                }
-                let like = not_controller(&body);
-                error_response_for(
-                    &like,
-                    ErrorCode::NotController,
-                    &format!("no active controller reachable: {e}"),
-                )
+                fjord_protocol::error_response(&body, version, e.code(), &e.to_string())
             }
         }
     }

@@ -40,7 +40,7 @@ pub fn live_brokers(
         .cluster
         .brokers
         .values()
-        .filter(|b| !b.fenced)
+        .filter(|b| !b.fenced && !b.in_controlled_shutdown)
         .filter_map(|b| {
             let l = b
                 .listeners

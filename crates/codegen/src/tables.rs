@@ -240,7 +240,62 @@ fn body_enum(o: &mut String, apis: &[Api<'_>], request: bool) {
         )
         .unwrap();
     }
-    o.push_str("        }\n    }\n}\n\n");
+    o.push_str("        }\n    }\n");
+    if !request {
+        top_level_error(o, apis);
+    }
+    o.push_str("}\n\n");
+}
+
+/// `ResponseBody::default_for` and `ResponseBody::top_level_error`: a default response of an
+/// API, and one with its top-level `ErrorCode` (and `ErrorMessage`, where the version has it)
+/// set, the start of every error response (`crate::error_response` fills in per-entity
+/// results for the responses that carry their errors there).
+fn top_level_error(o: &mut String, apis: &[Api<'_>]) {
+    o.push_str("\n    /// The default response of `api`.\n    pub fn default_for(api: ApiKey) -> Self {\n        match api {\n");
+    for a in apis {
+        let s = a.response;
+        writeln!(
+            o,
+            "            ApiKey::{} => ResponseBody::{}(crate::generated::{}::{}::default()),",
+            a.name,
+            a.name,
+            module_name(s),
+            type_ident(&s.name)
+        )
+        .unwrap();
+    }
+    o.push_str("        }\n    }\n");
+    o.push_str("\n    /// The default response of `api` with its top-level error code (and message, where\n    /// `version` has one) set; `None` when the response has no top-level error code at\n    /// `version` (its errors are per entity).\n    pub fn top_level_error(api: ApiKey, version: i16, code: i16, message: Option<&str>) -> Option<Self> {\n        #[allow(unused_variables)]\n        match api {\n");
+    for a in apis {
+        let s = a.response;
+        let field = |name: &str| s.fields.iter().find(|f| f.name == name);
+        let ty = format!("crate::generated::{}::{}", module_name(s), type_ident(&s.name));
+        match field("ErrorCode") {
+            Some(code) => {
+                let mut body = format!("                let mut r = {ty}::default();\n                r.error_code = code;\n");
+                if let Some(m) = field("ErrorMessage") {
+                    writeln!(
+                        body,
+                        "                if let (true, Some(m)) = ({}, message) {{ r.error_message = {}; }}",
+                        m.versions.rust_test("version", &s.valid),
+                        if m.nullable.is_empty() { "m.to_string()" } else { "Some(m.to_string())" }
+                    )
+                    .unwrap();
+                }
+                writeln!(
+                    o,
+                    "            ApiKey::{} => {{\n                if !({}) {{ return None; }}\n{body}                Some(ResponseBody::{}(r))\n            }}",
+                    a.name,
+                    code.versions.rust_test("version", &s.valid),
+                    a.name
+                )
+                .unwrap();
+            }
+            None => writeln!(o, "            ApiKey::{} => None,", a.name).unwrap(),
+        }
+    }
+    o.push_str("        }\n    }\n");
 }
 
 /// The text of `metadata_record.rs`: every metadata record type, by its record type number.

@@ -274,7 +274,9 @@ impl Controller {
                 Handled::Write { records, response }
             };
         }
-        if b.fenced && !r.want_fence && caught_up {
+        // A broker in controlled shutdown is never unfenced: only a new registration (a new
+        // process) clears that state.
+        if b.fenced && !b.in_controlled_shutdown && !r.want_fence && caught_up {
             records.push(MetadataRecord::BrokerRegistrationChange(
                 BrokerRegistrationChangeRecord {
                     broker_id: b.id,

@@ -15,6 +15,11 @@ pub const METADATA_VERSION_MIN: i16 = 7;
 pub const METADATA_VERSION_LATEST: i16 = 29;
 /// The first `metadata.version` with UnregisterControllerRecord (KIP-1312).
 pub const METADATA_VERSION_UNREGISTER_CONTROLLER: i16 = 28;
+/// The most records one user operation may write (Kafka's `MAX_RECORDS_PER_USER_OP`): a
+/// request that would write more is refused whole with POLICY_VIOLATION and writes nothing.
+pub const MAX_RECORDS_PER_USER_OP: usize = 10_000;
+/// Kafka's answer to an operation over [`MAX_RECORDS_PER_USER_OP`].
+pub const TOO_LARGE_MESSAGE: &str = "Unable to perform excessively large batch operation.";
 /// The size of a producer-id block (Kafka's).
 pub const PRODUCER_ID_BLOCK: i64 = 1_000;
 
@@ -32,6 +37,13 @@ pub enum Handled {
     },
     /// A broker registration: the records carry the broker epoch, the offset the batch lands at.
     Register(crate::brokers::RegistrationPlan),
+    /// Refuse the whole request with this error (answered with the API's error response).
+    Refuse {
+        /// The error.
+        code: ErrorCode,
+        /// Its message.
+        message: String,
+    },
 }
 
 /// Event counters for the metrics endpoint.
@@ -130,18 +142,30 @@ impl Controller {
         if records.is_empty() {
             return Handled::Reply(response);
         }
+        if records.len() > MAX_RECORDS_PER_USER_OP {
+            return too_large();
+        }
         match self.apply(&records) {
             Ok(()) => Handled::Write { records, response },
-            Err(e) => Handled::Reply(crate::responses::error_response_for(
-                &response,
-                ErrorCode::UnknownServerError,
-                &format!("the controller produced records that do not apply: {e}"),
-            )),
+            Err(e) => Handled::Refuse {
+                code: ErrorCode::UnknownServerError,
+                message: format!("the controller produced records that do not apply: {e}"),
+            },
         }
     }
 
-    /// Handles a controller-bound request (`version` is the request's).
+    /// Handles a controller-bound request (`version` is the request's). A request refused as
+    /// a whole is answered with its API's error response.
     pub fn handle(&mut self, body: &RequestBody, version: i16, now_ms: i64) -> Handled {
+        match self.dispatch(body, version, now_ms) {
+            Handled::Refuse { code, message } => Handled::Reply(fjord_protocol::error_response(
+                body, version, code, &message,
+            )),
+            handled => handled,
+        }
+    }
+
+    fn dispatch(&mut self, body: &RequestBody, version: i16, now_ms: i64) -> Handled {
         match body {
             RequestBody::BrokerRegistration(r) => self.broker_registration(r, now_ms),
             RequestBody::BrokerHeartbeat(r) => self.broker_heartbeat(r, now_ms),
@@ -158,7 +182,10 @@ impl Controller {
             RequestBody::DescribeConfigs(r) => Handled::Reply(self.describe_configs(r)),
             RequestBody::IncrementalAlterConfigs(r) => self.incremental_alter_configs(r),
             RequestBody::AlterConfigs(r) => self.alter_configs(r),
-            other => Handled::Reply(crate::responses::unsupported(other)),
+            other => Handled::Refuse {
+                code: ErrorCode::UnsupportedVersion,
+                message: format!("{:?} is not handled by the controller", other.api_key()),
+            },
         }
     }
 
@@ -197,126 +224,21 @@ impl Controller {
     }
 }
 
+/// The refusal of an operation that would write more than [`MAX_RECORDS_PER_USER_OP`] records.
+pub(crate) fn too_large() -> Handled {
+    Handled::Refuse {
+        code: ErrorCode::PolicyViolation,
+        message: TOO_LARGE_MESSAGE.into(),
+    }
+}
+
 /// The answer a node that is not the active controller gives a controller-bound request:
 /// NOT_CONTROLLER, so the sender retries with the active one.
-pub fn not_controller(request: &RequestBody) -> ResponseBody {
-    let like = Controller::new(
-        ControllerSettings::default(),
-        String::new(),
-        MetadataImage::empty(),
-        0,
-    )
-    .shape_of(request);
-    crate::responses::error_response_for(
-        &like,
+pub fn not_controller(request: &RequestBody, version: i16) -> ResponseBody {
+    fjord_protocol::error_response(
+        request,
+        version,
         ErrorCode::NotController,
         "This is not the active controller.",
     )
-}
-
-impl Controller {
-    /// An empty response of the kind `request` gets, for error answers.
-    fn shape_of(&self, request: &RequestBody) -> ResponseBody {
-        use fjord_protocol::generated::*;
-        match request {
-            RequestBody::BrokerRegistration(_) => {
-                ResponseBody::BrokerRegistration(Default::default())
-            }
-            RequestBody::BrokerHeartbeat(_) => ResponseBody::BrokerHeartbeat(Default::default()),
-            RequestBody::ControllerRegistration(_) => {
-                ResponseBody::ControllerRegistration(Default::default())
-            }
-            RequestBody::UnregisterBroker(_) => ResponseBody::UnregisterBroker(Default::default()),
-            RequestBody::UnregisterController(_) => {
-                ResponseBody::UnregisterController(Default::default())
-            }
-            RequestBody::UpdateFeatures(_) => ResponseBody::UpdateFeatures(Default::default()),
-            RequestBody::AllocateProducerIds(_) => {
-                ResponseBody::AllocateProducerIds(Default::default())
-            }
-            RequestBody::AlterPartition(_) => ResponseBody::AlterPartition(Default::default()),
-            RequestBody::ElectLeaders(_) => ResponseBody::ElectLeaders(Default::default()),
-            RequestBody::CreateTopics(r) => {
-                ResponseBody::CreateTopics(create_topics_response::CreateTopicsResponse {
-                    topics: r
-                        .topics
-                        .iter()
-                        .map(|t| create_topics_response::CreatableTopicResult {
-                            name: t.name.clone(),
-                            num_partitions: -1,
-                            replication_factor: -1,
-                            ..Default::default()
-                        })
-                        .collect(),
-                    ..Default::default()
-                })
-            }
-            RequestBody::DeleteTopics(r) => {
-                ResponseBody::DeleteTopics(delete_topics_response::DeleteTopicsResponse {
-                    responses: r
-                        .topic_names
-                        .iter()
-                        .map(|n| delete_topics_response::DeletableTopicResult {
-                            name: Some(n.clone()),
-                            ..Default::default()
-                        })
-                        .chain(r.topics.iter().map(|t| {
-                            delete_topics_response::DeletableTopicResult {
-                                name: t.name.clone(),
-                                topic_id: t.topic_id,
-                                ..Default::default()
-                            }
-                        }))
-                        .collect(),
-                    ..Default::default()
-                })
-            }
-            RequestBody::CreatePartitions(r) => ResponseBody::CreatePartitions(
-                create_partitions_response::CreatePartitionsResponse {
-                    results: r
-                        .topics
-                        .iter()
-                        .map(
-                            |t| create_partitions_response::CreatePartitionsTopicResult {
-                                name: t.name.clone(),
-                                ..Default::default()
-                            },
-                        )
-                        .collect(),
-                    ..Default::default()
-                },
-            ),
-            RequestBody::IncrementalAlterConfigs(r) => ResponseBody::IncrementalAlterConfigs(
-                incremental_alter_configs_response::IncrementalAlterConfigsResponse {
-                    responses: r
-                        .resources
-                        .iter()
-                        .map(
-                            |x| incremental_alter_configs_response::AlterConfigsResourceResponse {
-                                resource_type: x.resource_type,
-                                resource_name: x.resource_name.clone(),
-                                ..Default::default()
-                            },
-                        )
-                        .collect(),
-                    ..Default::default()
-                },
-            ),
-            RequestBody::AlterConfigs(r) => {
-                ResponseBody::AlterConfigs(alter_configs_response::AlterConfigsResponse {
-                    responses: r
-                        .resources
-                        .iter()
-                        .map(|x| alter_configs_response::AlterConfigsResourceResponse {
-                            resource_type: x.resource_type,
-                            resource_name: x.resource_name.clone(),
-                            ..Default::default()
-                        })
-                        .collect(),
-                    ..Default::default()
-                })
-            }
-            _ => ResponseBody::UnregisterController(Default::default()),
-        }
-    }
 }

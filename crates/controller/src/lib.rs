@@ -11,7 +11,6 @@ pub mod elections;
 pub mod error;
 pub mod metrics;
 pub mod partitions;
-pub mod responses;
 pub mod settings;
 pub mod topic_configs;
 pub mod topics;

@@ -2,7 +2,7 @@
 //! `validate_only`), DeleteTopics, CreatePartitions, and replica placement that spreads
 //! leaders over brokers and replicas over racks.
 
-use crate::controller::{Controller, Handled};
+use crate::controller::{too_large, Controller, Handled, MAX_RECORDS_PER_USER_OP};
 use crate::elections::is_active;
 use crate::topic_configs::{topic_config, validate};
 use fjord_metadata::MetadataImage;
@@ -153,6 +153,22 @@ impl Controller {
             .map(|t| t.name.as_str())
             .collect();
         let mut salt = self.image.provenance.last_offset as u64;
+        // Counted before anything is planned or allocated (validate_only included): the
+        // request's partitions, topic records and configs must fit one user operation.
+        let mut budget: usize = 0;
+        for t in &r.topics {
+            let partitions = if !t.assignments.is_empty() {
+                t.assignments.len()
+            } else if t.num_partitions == -1 {
+                usize::try_from(self.settings.num_partitions).unwrap_or(0)
+            } else {
+                usize::try_from(t.num_partitions).unwrap_or(0)
+            };
+            budget = budget.saturating_add(partitions + 1 + t.configs.len());
+            if budget > MAX_RECORDS_PER_USER_OP {
+                return too_large();
+            }
+        }
         for t in &r.topics {
             salt = salt.wrapping_add(1);
             if duplicates.contains(t.name.as_str()) {
@@ -435,6 +451,20 @@ impl Controller {
     pub(crate) fn create_partitions(&mut self, r: &CreatePartitionsRequest) -> Handled {
         let mut results = Vec::new();
         let mut records = Vec::new();
+        // New partitions counted before any placement is allocated (validate_only included).
+        let mut budget: usize = 0;
+        for t in &r.topics {
+            let current = self
+                .image
+                .topics
+                .get_by_name(&t.name)
+                .map_or(0, |x| x.partitions.len());
+            let add = usize::try_from(t.count).unwrap_or(0).saturating_sub(current);
+            budget = budget.saturating_add(add);
+            if budget > MAX_RECORDS_PER_USER_OP {
+                return too_large();
+            }
+        }
         for t in &r.topics {
             let mut result = CreatePartitionsTopicResult {
                 name: t.name.clone(),

@@ -773,7 +773,7 @@ fn unregister_controller_checks_in_order_and_unblocks_an_upgrade() {
             ..Default::default()
         },
     );
-    let ResponseBody::UnregisterController(r) = not_controller(&req) else {
+    let ResponseBody::UnregisterController(r) = not_controller(&req, 0) else {
         panic!()
     };
     assert_eq!(r.error_code, ErrorCode::NotController.code());

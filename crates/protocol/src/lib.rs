@@ -5,6 +5,7 @@
 pub mod codec;
 pub mod error;
 pub mod error_codes;
+pub mod error_response;
 pub mod frame;
 pub mod header;
 pub mod records;
@@ -19,6 +20,7 @@ pub mod generated;
 pub use codec::{ChainWriter, RawTaggedField, Writer};
 pub use error::{DecodeError, EncodeError};
 pub use error_codes::ErrorCode;
+pub use error_response::error_response;
 pub use generated::api::{ApiKey, RequestBody, ResponseBody};
 pub use generated::metadata_record::MetadataRecord;
 pub use uuid::Uuid;

@@ -7,7 +7,6 @@ pub mod control;
 pub mod driver;
 pub mod log;
 pub mod metadata_log;
-pub mod net;
 pub mod node;
 pub mod quorum_file;
 pub mod snapshot_file;

@@ -84,8 +84,33 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("log.retention.bytes", Kind::Long, Some("-1")),
     ("log.retention.check.interval.ms", Kind::Long, Some("300000")),
     ("socket.request.max.bytes", Kind::Int, Some("104857600")),
+    ("max.connections", Kind::Int, Some("2147483647")),
+    ("max.connections.per.ip", Kind::Int, Some("2147483647")),
+    ("connections.max.idle.ms", Kind::Long, Some("600000")),
+    // Kafka's default is -1 (unbounded); fjord bounds the bytes of requests read and not yet
+    // answered by default, so no set of clients can exhaust the node's memory.
+    ("queued.max.request.bytes", Kind::Long, Some("536870912")),
     ("group.initial.rebalance.delay.ms", Kind::Int, Some("3000")),
     ("metrics.listener", Kind::Text, Some("http://127.0.0.1:9404")),
+];
+
+/// Keys whose values have a lower bound (Kafka's `atLeast` validators).
+const MINIMUMS: &[(&str, i64)] = &[
+    ("node.id", 0),
+    ("num.partitions", 1),
+    ("default.replication.factor", 1),
+    ("min.insync.replicas", 1),
+    ("socket.request.max.bytes", 1),
+    ("max.connections", 0),
+    ("max.connections.per.ip", 0),
+    ("queued.max.request.bytes", -1),
+    ("broker.session.timeout.ms", 1),
+    ("broker.heartbeat.interval.ms", 1),
+    ("controller.quorum.election.timeout.ms", 1),
+    ("controller.quorum.fetch.timeout.ms", 1),
+    ("controller.quorum.request.timeout.ms", 1),
+    ("metadata.log.max.record.bytes.between.snapshots", 1),
+    ("log.segment.bytes", 14),
 ];
 
 /// A listener: `NAME://host:port`.
@@ -188,7 +213,6 @@ impl ServerConfig {
                 "listeners",
                 "PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093",
             ),
-            ("advertised.listeners", "PLAINTEXT://127.0.0.1:9092"),
             ("controller.listener.names", "CONTROLLER"),
             ("controller.quorum.bootstrap.servers", "127.0.0.1:9093"),
             ("log.dirs", "./fjord-data"),
@@ -271,10 +295,20 @@ impl ServerConfig {
                 "must be at least 0",
             ));
         }
+        for (key, min) in MINIMUMS {
+            if let Some(v) = self.values.get(*key) {
+                if v.parse::<i64>().is_ok_and(|n| n < *min) {
+                    return Err(Self::invalid(key, v, format!("must be at least {min}")));
+                }
+            }
+        }
         let roles = self.process_roles()?;
         self.listeners()?;
         if roles.controller {
-            self.controller_listener()?;
+            self.advertised_controller_listener()?;
+        }
+        if roles.broker {
+            self.advertised_broker_listener()?;
         }
         if roles.broker && self.broker_listener()?.is_none() {
             return Err(Self::invalid(
@@ -440,23 +474,39 @@ impl ServerConfig {
     }
 
     /// The advertised address of the broker listener (`advertised.listeners`, else the
-    /// listener itself; an empty host advertises 127.0.0.1).
+    /// listener itself, as Kafka's default; an empty host advertises 127.0.0.1).
     pub fn advertised_broker_listener(&self) -> Result<Option<Listener>, ConfigError> {
         let Some(l) = self.broker_listener()? else {
             return Ok(None);
         };
+        self.advertised(l).map(Some)
+    }
+
+    /// The advertised address of the controller listener (`advertised.listeners`, else the
+    /// listener itself; an empty host advertises 127.0.0.1): what the voter set, the
+    /// controller's registration and every node dialling it use.
+    pub fn advertised_controller_listener(&self) -> Result<Listener, ConfigError> {
+        let l = self.controller_listener()?;
+        self.advertised(l)
+    }
+
+    /// `l` as `advertised.listeners` names it, else `l`; an entry that does not parse is an
+    /// error naming the key.
+    fn advertised(&self, l: Listener) -> Result<Listener, ConfigError> {
         let advertised = self.get("advertised.listeners").unwrap_or_default();
-        let from_advertised = advertised
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .filter_map(|s| parse_listener(s).ok())
-            .find(|a| a.name == l.name);
-        let mut out = from_advertised.unwrap_or(l);
+        let mut found = None;
+        for entry in advertised.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let a = parse_listener(entry)
+                .map_err(|r| Self::invalid("advertised.listeners", advertised, r))?;
+            if a.name == l.name {
+                found = Some(a);
+            }
+        }
+        let mut out = found.unwrap_or(l);
         if out.host.is_empty() {
             out.host = "127.0.0.1".into();
         }
-        Ok(Some(out))
+        Ok(out)
     }
 
     /// `metadata.log.dir`, else the first log dir.
@@ -501,7 +551,7 @@ pub fn parse_listener(s: &str) -> Result<Listener, String> {
     })
 }
 
-/// Splits `host:port` (IPv6 hosts in brackets).
+/// Splits `host:port`; an IPv6 host is written in brackets and returned without them.
 pub fn split_host_port(s: &str) -> Result<(String, u16), String> {
     let (host, port) = s
         .rsplit_once(':')
@@ -509,8 +559,25 @@ pub fn split_host_port(s: &str) -> Result<(String, u16), String> {
     let port = port
         .parse()
         .map_err(|_| format!("{port:?} is not a port number"))?;
-    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let host = match host.strip_prefix('[') {
+        Some(h) => h
+            .strip_suffix(']')
+            .ok_or_else(|| format!("{s:?}: unclosed '[' in the host"))?,
+        None if host.contains(':') => {
+            return Err(format!("{s:?}: an IPv6 host must be written in brackets"))
+        }
+        None => host,
+    };
     Ok((host.to_string(), port))
+}
+
+/// `host:port` for dialling or binding, with an IPv6 host in brackets.
+pub fn host_port(host: &str, port: u16) -> String {
+    if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::{ApiKey, ErrorCode, ResponseBody};
 use fjord_raft::driver::RaftHandle;
-use fjord_raft::net::serve::{admit, Handler, Reply, ServedApis};
+use fjord_net::serve::{admit, Handler, Reply, ServedApis};
 
 /// The APIs and versions the controller listener serves.
 pub const CONTROLLER_APIS: ServedApis = &[

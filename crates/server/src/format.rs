@@ -67,7 +67,9 @@ pub fn format(
             if !roles.controller {
                 return Err("--standalone is only for a controller".into());
             }
-            let l = config.controller_listener().map_err(|e| e.to_string())?;
+            let l = config
+                .advertised_controller_listener()
+                .map_err(|e| e.to_string())?;
             let dir = random_id();
             Some(
                 [(

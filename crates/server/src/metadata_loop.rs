@@ -8,14 +8,13 @@
 
 pub use fjord_broker::View;
 use fjord_controller::controller::METADATA_VERSION_LATEST;
-use fjord_controller::responses::error_response_for;
 use fjord_controller::{not_controller, Controller, ControllerSettings, Handled};
 use fjord_log::system_now_ms as now_ms;
 use fjord_metadata::snapshot::{batch_of, batch_records, load};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::feature_level_record::FeatureLevelRecord;
-use fjord_protocol::{ErrorCode, MetadataRecord, RequestBody, ResponseBody};
-use fjord_raft::driver::{Committed, QuorumInfo, RaftHandle};
+use fjord_protocol::{error_response, ErrorCode, MetadataRecord, RequestBody, ResponseBody};
+use fjord_raft::driver::{Committed, ProposeError, QuorumInfo, RaftHandle};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -45,7 +44,7 @@ impl LocalController {
     /// Handles `body` on this node's controller.
     pub async fn handle(&self, body: RequestBody, version: i16) -> ResponseBody {
         let (reply, rx) = oneshot::channel();
-        let fallback = not_controller(&body);
+        let fallback = not_controller(&body, version);
         if self
             .tx
             .send(ControllerRequest {
@@ -58,6 +57,24 @@ impl LocalController {
             return fallback;
         }
         rx.await.unwrap_or(fallback)
+    }
+}
+
+/// A request waiting for its records to commit.
+struct Pending {
+    reply: oneshot::Sender<ResponseBody>,
+    /// The answer once committed.
+    response: ResponseBody,
+    request: RequestBody,
+    version: i16,
+}
+
+impl Pending {
+    /// Answers with the request's error response.
+    fn fail(self, code: ErrorCode, message: &str) {
+        let _ = self
+            .reply
+            .send(error_response(&self.request, self.version, code, message));
     }
 }
 
@@ -84,7 +101,8 @@ struct Loop {
     fatal: mpsc::UnboundedSender<String>,
 }
 
-/// Starts the loop. `run_controller` is false on a broker-only node.
+/// Builds the loop. `run_controller` is false on a broker-only node. The returned future is
+/// the loop: the caller runs it as a task the node cannot live without (its end is fatal).
 pub fn spawn(
     raft: RaftHandle,
     commits: mpsc::UnboundedReceiver<Committed>,
@@ -93,7 +111,11 @@ pub fn spawn(
     run_controller: bool,
     snapshot_bytes: u64,
     fatal: mpsc::UnboundedSender<String>,
-) -> (watch::Receiver<View>, LocalController) {
+) -> (
+    watch::Receiver<View>,
+    LocalController,
+    impl std::future::Future<Output = ()> + Send + 'static,
+) {
     let (view, view_rx) = watch::channel(View {
         image: Arc::new(MetadataImage::empty()),
         applied_up_to: 0,
@@ -117,8 +139,7 @@ pub fn spawn(
         failures,
         fatal,
     };
-    tokio::spawn(l.run(commits, requests, failed));
-    (view_rx, LocalController { tx })
+    (view_rx, LocalController { tx }, l.run(commits, requests, failed))
 }
 
 impl Loop {
@@ -280,17 +301,15 @@ impl Loop {
         }
     }
 
-    /// Proposes `records` as one batch; answers `reply` with `response` once committed, or
-    /// with NOT_CONTROLLER when the append fails.
-    fn propose(
-        &mut self,
-        records: Vec<MetadataRecord>,
-        reply: Option<(oneshot::Sender<ResponseBody>, ResponseBody)>,
-    ) {
+    /// Proposes `records` as one batch; answers the request in `pending` with its response
+    /// once committed, with NOT_CONTROLLER when the append fails, or with POLICY_VIOLATION
+    /// when the batch is larger than the metadata log takes (nothing is written and the
+    /// controller starts again from the committed image).
+    fn propose(&mut self, records: Vec<MetadataRecord>, pending: Option<Pending>) {
         let failure = self.failures.clone();
         let rx = batch_of(&records, now_ms())
-            .map_err(|e| e.to_string())
-            .and_then(|b| self.raft.propose_nowait(b).map_err(|e| e.to_string()));
+            .map_err(|e| ProposeError::Invalid(e.to_string()))
+            .and_then(|b| self.raft.propose_nowait(b));
         match rx {
             Ok(rx) => {
                 tokio::spawn(async move {
@@ -298,21 +317,28 @@ impl Loop {
                     if !committed {
                         let _ = failure.send(());
                     }
-                    if let Some((reply, response)) = reply {
-                        let answer = if committed {
-                            response
+                    if let Some(p) = pending {
+                        if committed {
+                            let _ = p.reply.send(p.response);
                         } else {
-                            error_response_for(&response, ErrorCode::NotController, "The controller lost its leadership before the change committed; retry.")
-                        };
-                        let _ = reply.send(answer);
+                            p.fail(
+                                ErrorCode::NotController,
+                                "The controller lost its leadership before the change \
+                                 committed; retry.",
+                            );
+                        }
                     }
                 });
             }
             Err(e) => {
                 tracing::warn!("could not propose a metadata batch: {e}");
                 self.controller = None;
-                if let Some((reply, response)) = reply {
-                    let _ = reply.send(error_response_for(&response, ErrorCode::NotController, &e));
+                if let Some(p) = pending {
+                    let code = match e {
+                        ProposeError::TooLarge { .. } => ErrorCode::PolicyViolation,
+                        _ => ErrorCode::NotController,
+                    };
+                    p.fail(code, &e.to_string());
                 }
             }
         }
@@ -320,16 +346,27 @@ impl Loop {
 
     async fn handle(&mut self, r: ControllerRequest) {
         let Some(c) = &mut self.controller else {
-            let _ = r.reply.send(not_controller(&r.body));
+            let _ = r.reply.send(not_controller(&r.body, r.version));
             return;
         };
         match c.handle(&r.body, r.version, now_ms()) {
             Handled::Reply(resp) => {
                 let _ = r.reply.send(resp);
             }
-            Handled::Write { records, response } => {
-                self.propose(records, Some((r.reply, response)))
+            Handled::Refuse { code, message } => {
+                let _ = r
+                    .reply
+                    .send(error_response(&r.body, r.version, code, &message));
             }
+            Handled::Write { records, response } => self.propose(
+                records,
+                Some(Pending {
+                    reply: r.reply,
+                    response,
+                    request: r.body,
+                    version: r.version,
+                }),
+            ),
             Handled::Register(plan) => {
                 let build_plan = plan.clone();
                 let built = self
@@ -357,15 +394,22 @@ impl Loop {
                             let answer = if ok {
                                 response
                             } else {
-                                error_response_for(&response, ErrorCode::NotController, "retry")
+                                error_response(
+                                    &r.body,
+                                    r.version,
+                                    ErrorCode::NotController,
+                                    "The controller lost its leadership before the \
+                                     registration committed; retry.",
+                                )
                             };
                             let _ = r.reply.send(answer);
                         });
                     }
                     Err(e) => {
                         self.controller = None;
-                        let _ = r.reply.send(error_response_for(
-                            &plan.response(-1),
+                        let _ = r.reply.send(error_response(
+                            &r.body,
+                            r.version,
                             ErrorCode::NotController,
                             &e.to_string(),
                         ));

@@ -15,6 +15,7 @@ use fjord_broker::lifecycle;
 use fjord_broker::listener::BrokerHandler;
 use fjord_controller::ControllerSettings;
 use fjord_log::MetaProperties;
+use fjord_net::serve::{ByteBudget, Limits};
 use fjord_raft::control::{Endpoint, VoterInfo};
 use fjord_raft::driver::{DriverConfig, RaftHandle};
 use std::process::ExitCode;
@@ -130,14 +131,12 @@ fn driver_config(
         .trim()
         .to_string();
     if controller {
-        let l = config.controller_listener().map_err(|e| e.to_string())?;
+        let l = config
+            .advertised_controller_listener()
+            .map_err(|e| e.to_string())?;
         d.endpoint = Some(Endpoint {
             name: l.name,
-            host: if l.host.is_empty() {
-                "127.0.0.1".into()
-            } else {
-                l.host
-            },
+            host: l.host,
             port: l.port,
         });
     }
@@ -176,29 +175,134 @@ fn controller_settings(config: &ServerConfig) -> ControllerSettings {
     }
 }
 
-/// Binds a listener (an empty host means every interface) and serves it with `handler`.
-async fn listen<H: fjord_raft::net::serve::Handler>(
-    what: &str,
-    l: &crate::config::Listener,
-    handler: H,
-    max_frame: usize,
-) -> Result<(), String> {
-    let host = if l.host.is_empty() {
-        "0.0.0.0"
+/// The limits every listener of the node shares (`queued.max.request.bytes` is one budget).
+fn limits(config: &ServerConfig) -> Limits {
+    let positive = |key: &str| usize::try_from(config.int(key)).unwrap_or(usize::MAX);
+    let queued = config.int("queued.max.request.bytes");
+    Limits {
+        max_frame: positive("socket.request.max.bytes"),
+        max_connections: positive("max.connections"),
+        max_connections_per_ip: positive("max.connections.per.ip"),
+        idle_timeout: std::time::Duration::from_millis(
+            u64::try_from(config.int("connections.max.idle.ms")).unwrap_or(u64::MAX / 4),
+        ),
+        queued_bytes: usize::try_from(queued)
+            .ok()
+            .filter(|q| *q > 0)
+            .map(ByteBudget::new),
+    }
+}
+
+/// Binds a listener: an empty host means every interface, IPv6 and IPv4 (Kafka's wildcard
+/// bind), or IPv4 alone where the machine has no IPv6.
+async fn bind(what: &str, l: &crate::config::Listener) -> Result<tokio::net::TcpListener, String> {
+    let addrs = if l.host.is_empty() {
+        vec![format!("[::]:{}", l.port), format!("0.0.0.0:{}", l.port)]
     } else {
-        &l.host
+        vec![crate::config::host_port(&l.host, l.port)]
     };
-    let addr = format!("{host}:{}", l.port);
-    let listener = tokio::net::TcpListener::bind(&addr)
-        .await
-        .map_err(|e| format!("binding the {what} listener {addr}: {e}"))?;
-    tracing::info!(%addr, "{what} listener ready");
-    tokio::spawn(fjord_raft::net::serve::serve(
-        listener,
-        Arc::new(handler),
-        max_frame,
-    ));
-    Ok(())
+    let mut last = String::new();
+    for addr in &addrs {
+        match tokio::net::TcpListener::bind(addr).await {
+            Ok(listener) => {
+                tracing::info!(%addr, "{what} listener ready");
+                return Ok(listener);
+            }
+            Err(e) => last = format!("binding the {what} listener {addr}: {e}"),
+        }
+    }
+    Err(last)
+}
+
+/// Serves `listener` with `handler` as a task the node cannot live without.
+fn listen<H: fjord_net::serve::Handler>(
+    what: &'static str,
+    listener: tokio::net::TcpListener,
+    handler: H,
+    limits: Limits,
+    fatal: &Fatal,
+) {
+    fatal.spawn(
+        what,
+        fjord_net::serve::serve(listener, Arc::new(handler), limits),
+    );
+}
+
+/// Where a task the node cannot live without reports that it ended or panicked.
+#[derive(Clone)]
+struct Fatal(tokio::sync::mpsc::UnboundedSender<String>);
+
+impl Fatal {
+    /// Runs `task`; its end (or panic) is fatal to the node.
+    fn spawn<F>(&self, what: &'static str, task: F)
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
+        let tx = self.0.clone();
+        let handle = tokio::spawn(task);
+        tokio::spawn(async move {
+            let why = match handle.await {
+                Ok(_) => format!("the {what} stopped"),
+                Err(e) if e.is_panic() => format!("the {what} panicked: {}", panic_text(e)),
+                Err(e) => format!("the {what} was cancelled: {e}"),
+            };
+            let _ = tx.send(why);
+        });
+    }
+}
+
+fn panic_text(e: tokio::task::JoinError) -> String {
+    let p = e.into_panic();
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into())
+}
+
+/// Waits until this broker may serve clients, as Kafka's broker startup does: its metadata
+/// image has caught up with the quorum's high watermark, and the image shows this process
+/// registered and unfenced (so Metadata lists it and names a controller). Logs what it waits
+/// for every few seconds.
+async fn ready_to_serve(
+    node_id: i32,
+    incarnation: fjord_protocol::Uuid,
+    view: &mut tokio::sync::watch::Receiver<fjord_broker::View>,
+    info: &mut tokio::sync::watch::Receiver<fjord_raft::driver::QuorumInfo>,
+) -> Result<(), String> {
+    let started = tokio::time::Instant::now();
+    let mut said = started;
+    loop {
+        let waiting_for = {
+            let v = view.borrow_and_update();
+            let i = info.borrow_and_update();
+            let me = v.image.cluster.brokers.get(&node_id);
+            if i.high_watermark <= 0 || v.applied_up_to < i.high_watermark {
+                Some("the metadata log to catch up")
+            } else if !me.is_some_and(|b| b.incarnation_id == incarnation) {
+                Some("this broker's registration")
+            } else if me.is_some_and(|b| b.fenced) {
+                Some("the controller to unfence this broker")
+            } else {
+                None
+            }
+        };
+        let Some(what) = waiting_for else {
+            tracing::info!(
+                waited_ms = started.elapsed().as_millis() as u64,
+                "broker ready: metadata caught up, registered and unfenced"
+            );
+            return Ok(());
+        };
+        if said.elapsed() >= std::time::Duration::from_secs(5) {
+            tracing::info!("the broker listener opens once ready; waiting for {what}");
+            said = tokio::time::Instant::now();
+        }
+        tokio::select! {
+            r = view.changed() => r.map_err(|_| "the metadata loop stopped")?,
+            r = info.changed() => r.map_err(|_| "the raft driver stopped")?,
+            _ = tokio::time::sleep(std::time::Duration::from_secs(5)) => {}
+        }
+    }
 }
 
 async fn serve(config: ServerConfig) -> Result<(), String> {
@@ -209,7 +313,8 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     let (raft, commits) = RaftHandle::start(driver, tokio::runtime::Handle::current())?;
     tracing::info!(node_id, %cluster_id, "metadata log started");
     let (fatal_tx, mut fatal) = tokio::sync::mpsc::unbounded_channel();
-    let (view, local_controller) = metadata_loop::spawn(
+    let fatal_tx = Fatal(fatal_tx);
+    let (view, local_controller, metadata_task) = metadata_loop::spawn(
         raft.clone(),
         commits,
         controller_settings(&config),
@@ -217,30 +322,31 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         roles.controller,
         u64::try_from(config.int("metadata.log.max.record.bytes.between.snapshots"))
             .unwrap_or(u64::MAX),
-        fatal_tx,
+        fatal_tx.0.clone(),
     );
+    fatal_tx.spawn("metadata loop", metadata_task);
     let client = Arc::new(ControllerClient::new(raft.quorum_info()));
-    let max_frame = usize::try_from(config.int("socket.request.max.bytes")).unwrap_or(0);
+    let limits = limits(&config);
     let incarnation = format::random_id();
     if roles.controller {
         let l = config.controller_listener().map_err(|e| e.to_string())?;
+        let adv = config
+            .advertised_controller_listener()
+            .map_err(|e| e.to_string())?;
         let handler = ControllerHandler {
             raft: raft.clone(),
             controller: local_controller.clone(),
         };
-        listen("controller", &l, handler, max_frame).await?;
+        let listener = bind("controller", &l).await?;
+        listen("controller listener", listener, handler, limits.clone(), &fatal_tx);
         lifecycle::spawn_controller_registration(
             lifecycle::ControllerIdentity {
                 node_id,
                 incarnation,
                 listener: lifecycle::Advertised {
-                    name: l.name.clone(),
-                    host: if l.host.is_empty() {
-                        "127.0.0.1".into()
-                    } else {
-                        l.host.clone()
-                    },
-                    port: l.port,
+                    name: adv.name,
+                    host: adv.host,
+                    port: adv.port,
                 },
             },
             client.clone(),
@@ -248,6 +354,9 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         );
     }
     let mut broker = None;
+    let mut info = raft.quorum_info();
+    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(|e| format!("installing the SIGTERM handler: {e}"))?;
     if roles.broker {
         let l = config
             .broker_listener()
@@ -266,7 +375,6 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
                 .get("auto.create.topics.enable")
                 .is_some_and(|v| v.eq_ignore_ascii_case("true")),
         };
-        listen("broker", &l, handler, max_frame).await?;
         let mut log_dirs = Vec::new();
         for dir in config.log_dirs() {
             if let Ok(Some(m)) = MetaProperties::read(&dir) {
@@ -289,12 +397,29 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             ),
         };
         let state = lifecycle::spawn_broker(identity.clone(), client.clone(), view.clone());
+        // The client port stays closed until the broker is ready: a client that connects as
+        // soon as it opens finds brokers, a controller and its topics' leaders.
+        let mut ready_view = view.clone();
+        let mut ready_info = raft.quorum_info();
+        tokio::select! {
+            r = ready_to_serve(node_id, incarnation, &mut ready_view, &mut ready_info) => r?,
+            f = fatal.recv() => {
+                return Err(f.unwrap_or_else(|| "a task of the node stopped".into()));
+            }
+            _ = tokio::signal::ctrl_c() => {
+                raft.shutdown();
+                return Ok(());
+            }
+            _ = sigterm.recv() => {
+                raft.shutdown();
+                return Ok(());
+            }
+        }
+        let listener = bind("broker", &l).await?;
+        listen("broker listener", listener, handler, limits.clone(), &fatal_tx);
         broker = Some((identity, state));
     }
-    let mut info = raft.quorum_info();
     let mut last_leader = None;
-    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .map_err(|e| format!("installing the SIGTERM handler: {e}"))?;
     loop {
         tokio::select! {
             changed = info.changed() => {
@@ -311,9 +436,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
                 }
             }
             f = fatal.recv() => {
-                if let Some(f) = f {
-                    return Err(format!("the metadata image failed: {f}"));
-                }
+                return Err(f.unwrap_or_else(|| "a task of the node stopped".into()));
             }
             _ = tokio::signal::ctrl_c() => break,
             _ = sigterm.recv() => break,

@@ -1409,5 +1409,310 @@ impl ResponseBody {
             ApiKey::GetReplicaLogInfo => ResponseBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_response::GetReplicaLogInfoResponse::sample(g, version)),
         }
     }
+
+    /// The default response of `api`.
+    pub fn default_for(api: ApiKey) -> Self {
+        match api {
+            ApiKey::Produce => ResponseBody::Produce(crate::generated::produce_response::ProduceResponse::default()),
+            ApiKey::Fetch => ResponseBody::Fetch(crate::generated::fetch_response::FetchResponse::default()),
+            ApiKey::ListOffsets => ResponseBody::ListOffsets(crate::generated::list_offsets_response::ListOffsetsResponse::default()),
+            ApiKey::Metadata => ResponseBody::Metadata(crate::generated::metadata_response::MetadataResponse::default()),
+            ApiKey::OffsetCommit => ResponseBody::OffsetCommit(crate::generated::offset_commit_response::OffsetCommitResponse::default()),
+            ApiKey::OffsetFetch => ResponseBody::OffsetFetch(crate::generated::offset_fetch_response::OffsetFetchResponse::default()),
+            ApiKey::FindCoordinator => ResponseBody::FindCoordinator(crate::generated::find_coordinator_response::FindCoordinatorResponse::default()),
+            ApiKey::JoinGroup => ResponseBody::JoinGroup(crate::generated::join_group_response::JoinGroupResponse::default()),
+            ApiKey::Heartbeat => ResponseBody::Heartbeat(crate::generated::heartbeat_response::HeartbeatResponse::default()),
+            ApiKey::LeaveGroup => ResponseBody::LeaveGroup(crate::generated::leave_group_response::LeaveGroupResponse::default()),
+            ApiKey::SyncGroup => ResponseBody::SyncGroup(crate::generated::sync_group_response::SyncGroupResponse::default()),
+            ApiKey::DescribeGroups => ResponseBody::DescribeGroups(crate::generated::describe_groups_response::DescribeGroupsResponse::default()),
+            ApiKey::ListGroups => ResponseBody::ListGroups(crate::generated::list_groups_response::ListGroupsResponse::default()),
+            ApiKey::SaslHandshake => ResponseBody::SaslHandshake(crate::generated::sasl_handshake_response::SaslHandshakeResponse::default()),
+            ApiKey::ApiVersions => ResponseBody::ApiVersions(crate::generated::api_versions_response::ApiVersionsResponse::default()),
+            ApiKey::CreateTopics => ResponseBody::CreateTopics(crate::generated::create_topics_response::CreateTopicsResponse::default()),
+            ApiKey::DeleteTopics => ResponseBody::DeleteTopics(crate::generated::delete_topics_response::DeleteTopicsResponse::default()),
+            ApiKey::DeleteRecords => ResponseBody::DeleteRecords(crate::generated::delete_records_response::DeleteRecordsResponse::default()),
+            ApiKey::InitProducerId => ResponseBody::InitProducerId(crate::generated::init_producer_id_response::InitProducerIdResponse::default()),
+            ApiKey::OffsetForLeaderEpoch => ResponseBody::OffsetForLeaderEpoch(crate::generated::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse::default()),
+            ApiKey::DescribeAcls => ResponseBody::DescribeAcls(crate::generated::describe_acls_response::DescribeAclsResponse::default()),
+            ApiKey::CreateAcls => ResponseBody::CreateAcls(crate::generated::create_acls_response::CreateAclsResponse::default()),
+            ApiKey::DeleteAcls => ResponseBody::DeleteAcls(crate::generated::delete_acls_response::DeleteAclsResponse::default()),
+            ApiKey::DescribeConfigs => ResponseBody::DescribeConfigs(crate::generated::describe_configs_response::DescribeConfigsResponse::default()),
+            ApiKey::AlterConfigs => ResponseBody::AlterConfigs(crate::generated::alter_configs_response::AlterConfigsResponse::default()),
+            ApiKey::DescribeLogDirs => ResponseBody::DescribeLogDirs(crate::generated::describe_log_dirs_response::DescribeLogDirsResponse::default()),
+            ApiKey::SaslAuthenticate => ResponseBody::SaslAuthenticate(crate::generated::sasl_authenticate_response::SaslAuthenticateResponse::default()),
+            ApiKey::CreatePartitions => ResponseBody::CreatePartitions(crate::generated::create_partitions_response::CreatePartitionsResponse::default()),
+            ApiKey::DeleteGroups => ResponseBody::DeleteGroups(crate::generated::delete_groups_response::DeleteGroupsResponse::default()),
+            ApiKey::ElectLeaders => ResponseBody::ElectLeaders(crate::generated::elect_leaders_response::ElectLeadersResponse::default()),
+            ApiKey::IncrementalAlterConfigs => ResponseBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse::default()),
+            ApiKey::OffsetDelete => ResponseBody::OffsetDelete(crate::generated::offset_delete_response::OffsetDeleteResponse::default()),
+            ApiKey::Vote => ResponseBody::Vote(crate::generated::vote_response::VoteResponse::default()),
+            ApiKey::BeginQuorumEpoch => ResponseBody::BeginQuorumEpoch(crate::generated::begin_quorum_epoch_response::BeginQuorumEpochResponse::default()),
+            ApiKey::EndQuorumEpoch => ResponseBody::EndQuorumEpoch(crate::generated::end_quorum_epoch_response::EndQuorumEpochResponse::default()),
+            ApiKey::DescribeQuorum => ResponseBody::DescribeQuorum(crate::generated::describe_quorum_response::DescribeQuorumResponse::default()),
+            ApiKey::AlterPartition => ResponseBody::AlterPartition(crate::generated::alter_partition_response::AlterPartitionResponse::default()),
+            ApiKey::UpdateFeatures => ResponseBody::UpdateFeatures(crate::generated::update_features_response::UpdateFeaturesResponse::default()),
+            ApiKey::Envelope => ResponseBody::Envelope(crate::generated::envelope_response::EnvelopeResponse::default()),
+            ApiKey::FetchSnapshot => ResponseBody::FetchSnapshot(crate::generated::fetch_snapshot_response::FetchSnapshotResponse::default()),
+            ApiKey::DescribeCluster => ResponseBody::DescribeCluster(crate::generated::describe_cluster_response::DescribeClusterResponse::default()),
+            ApiKey::BrokerRegistration => ResponseBody::BrokerRegistration(crate::generated::broker_registration_response::BrokerRegistrationResponse::default()),
+            ApiKey::BrokerHeartbeat => ResponseBody::BrokerHeartbeat(crate::generated::broker_heartbeat_response::BrokerHeartbeatResponse::default()),
+            ApiKey::UnregisterBroker => ResponseBody::UnregisterBroker(crate::generated::unregister_broker_response::UnregisterBrokerResponse::default()),
+            ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::default()),
+            ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::default()),
+            ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::default()),
+            ApiKey::AddRaftVoter => ResponseBody::AddRaftVoter(crate::generated::add_raft_voter_response::AddRaftVoterResponse::default()),
+            ApiKey::RemoveRaftVoter => ResponseBody::RemoveRaftVoter(crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse::default()),
+            ApiKey::UpdateRaftVoter => ResponseBody::UpdateRaftVoter(crate::generated::update_raft_voter_response::UpdateRaftVoterResponse::default()),
+            ApiKey::UnregisterController => ResponseBody::UnregisterController(crate::generated::unregister_controller_response::UnregisterControllerResponse::default()),
+            ApiKey::GetReplicaLogInfo => ResponseBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_response::GetReplicaLogInfoResponse::default()),
+        }
+    }
+
+    /// The default response of `api` with its top-level error code (and message, where
+    /// `version` has one) set; `None` when the response has no top-level error code at
+    /// `version` (its errors are per entity).
+    pub fn top_level_error(api: ApiKey, version: i16, code: i16, message: Option<&str>) -> Option<Self> {
+        #[allow(unused_variables)]
+        match api {
+            ApiKey::Produce => None,
+            ApiKey::Fetch => {
+                if !(version >= 7) { return None; }
+                let mut r = crate::generated::fetch_response::FetchResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::Fetch(r))
+            }
+            ApiKey::ListOffsets => None,
+            ApiKey::Metadata => {
+                if !(version >= 13) { return None; }
+                let mut r = crate::generated::metadata_response::MetadataResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::Metadata(r))
+            }
+            ApiKey::OffsetCommit => None,
+            ApiKey::OffsetFetch => {
+                if !((version >= 2 && version <= 7)) { return None; }
+                let mut r = crate::generated::offset_fetch_response::OffsetFetchResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::OffsetFetch(r))
+            }
+            ApiKey::FindCoordinator => {
+                if !(version <= 3) { return None; }
+                let mut r = crate::generated::find_coordinator_response::FindCoordinatorResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = ((version >= 1 && version <= 3), message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::FindCoordinator(r))
+            }
+            ApiKey::JoinGroup => {
+                if !(true) { return None; }
+                let mut r = crate::generated::join_group_response::JoinGroupResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::JoinGroup(r))
+            }
+            ApiKey::Heartbeat => {
+                if !(true) { return None; }
+                let mut r = crate::generated::heartbeat_response::HeartbeatResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::Heartbeat(r))
+            }
+            ApiKey::LeaveGroup => {
+                if !(true) { return None; }
+                let mut r = crate::generated::leave_group_response::LeaveGroupResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::LeaveGroup(r))
+            }
+            ApiKey::SyncGroup => {
+                if !(true) { return None; }
+                let mut r = crate::generated::sync_group_response::SyncGroupResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::SyncGroup(r))
+            }
+            ApiKey::DescribeGroups => None,
+            ApiKey::ListGroups => {
+                if !(true) { return None; }
+                let mut r = crate::generated::list_groups_response::ListGroupsResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::ListGroups(r))
+            }
+            ApiKey::SaslHandshake => {
+                if !(true) { return None; }
+                let mut r = crate::generated::sasl_handshake_response::SaslHandshakeResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::SaslHandshake(r))
+            }
+            ApiKey::ApiVersions => {
+                if !(true) { return None; }
+                let mut r = crate::generated::api_versions_response::ApiVersionsResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::ApiVersions(r))
+            }
+            ApiKey::CreateTopics => None,
+            ApiKey::DeleteTopics => None,
+            ApiKey::DeleteRecords => None,
+            ApiKey::InitProducerId => {
+                if !(true) { return None; }
+                let mut r = crate::generated::init_producer_id_response::InitProducerIdResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::InitProducerId(r))
+            }
+            ApiKey::OffsetForLeaderEpoch => None,
+            ApiKey::DescribeAcls => {
+                if !(true) { return None; }
+                let mut r = crate::generated::describe_acls_response::DescribeAclsResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::DescribeAcls(r))
+            }
+            ApiKey::CreateAcls => None,
+            ApiKey::DeleteAcls => None,
+            ApiKey::DescribeConfigs => None,
+            ApiKey::AlterConfigs => None,
+            ApiKey::DescribeLogDirs => {
+                if !(version >= 3) { return None; }
+                let mut r = crate::generated::describe_log_dirs_response::DescribeLogDirsResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::DescribeLogDirs(r))
+            }
+            ApiKey::SaslAuthenticate => {
+                if !(true) { return None; }
+                let mut r = crate::generated::sasl_authenticate_response::SaslAuthenticateResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::SaslAuthenticate(r))
+            }
+            ApiKey::CreatePartitions => None,
+            ApiKey::DeleteGroups => None,
+            ApiKey::ElectLeaders => {
+                if !(version >= 1) { return None; }
+                let mut r = crate::generated::elect_leaders_response::ElectLeadersResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::ElectLeaders(r))
+            }
+            ApiKey::IncrementalAlterConfigs => None,
+            ApiKey::OffsetDelete => {
+                if !(true) { return None; }
+                let mut r = crate::generated::offset_delete_response::OffsetDeleteResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::OffsetDelete(r))
+            }
+            ApiKey::Vote => {
+                if !(true) { return None; }
+                let mut r = crate::generated::vote_response::VoteResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::Vote(r))
+            }
+            ApiKey::BeginQuorumEpoch => {
+                if !(true) { return None; }
+                let mut r = crate::generated::begin_quorum_epoch_response::BeginQuorumEpochResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::BeginQuorumEpoch(r))
+            }
+            ApiKey::EndQuorumEpoch => {
+                if !(true) { return None; }
+                let mut r = crate::generated::end_quorum_epoch_response::EndQuorumEpochResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::EndQuorumEpoch(r))
+            }
+            ApiKey::DescribeQuorum => {
+                if !(true) { return None; }
+                let mut r = crate::generated::describe_quorum_response::DescribeQuorumResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (version >= 2, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::DescribeQuorum(r))
+            }
+            ApiKey::AlterPartition => {
+                if !(true) { return None; }
+                let mut r = crate::generated::alter_partition_response::AlterPartitionResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::AlterPartition(r))
+            }
+            ApiKey::UpdateFeatures => {
+                if !(true) { return None; }
+                let mut r = crate::generated::update_features_response::UpdateFeaturesResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::UpdateFeatures(r))
+            }
+            ApiKey::Envelope => {
+                if !(true) { return None; }
+                let mut r = crate::generated::envelope_response::EnvelopeResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::Envelope(r))
+            }
+            ApiKey::FetchSnapshot => {
+                if !(true) { return None; }
+                let mut r = crate::generated::fetch_snapshot_response::FetchSnapshotResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::FetchSnapshot(r))
+            }
+            ApiKey::DescribeCluster => {
+                if !(true) { return None; }
+                let mut r = crate::generated::describe_cluster_response::DescribeClusterResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::DescribeCluster(r))
+            }
+            ApiKey::BrokerRegistration => {
+                if !(true) { return None; }
+                let mut r = crate::generated::broker_registration_response::BrokerRegistrationResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::BrokerRegistration(r))
+            }
+            ApiKey::BrokerHeartbeat => {
+                if !(true) { return None; }
+                let mut r = crate::generated::broker_heartbeat_response::BrokerHeartbeatResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::BrokerHeartbeat(r))
+            }
+            ApiKey::UnregisterBroker => {
+                if !(true) { return None; }
+                let mut r = crate::generated::unregister_broker_response::UnregisterBrokerResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::UnregisterBroker(r))
+            }
+            ApiKey::AllocateProducerIds => {
+                if !(true) { return None; }
+                let mut r = crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::AllocateProducerIds(r))
+            }
+            ApiKey::ControllerRegistration => {
+                if !(true) { return None; }
+                let mut r = crate::generated::controller_registration_response::ControllerRegistrationResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::ControllerRegistration(r))
+            }
+            ApiKey::DescribeTopicPartitions => None,
+            ApiKey::AddRaftVoter => {
+                if !(true) { return None; }
+                let mut r = crate::generated::add_raft_voter_response::AddRaftVoterResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::AddRaftVoter(r))
+            }
+            ApiKey::RemoveRaftVoter => {
+                if !(true) { return None; }
+                let mut r = crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::RemoveRaftVoter(r))
+            }
+            ApiKey::UpdateRaftVoter => {
+                if !(true) { return None; }
+                let mut r = crate::generated::update_raft_voter_response::UpdateRaftVoterResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::UpdateRaftVoter(r))
+            }
+            ApiKey::UnregisterController => {
+                if !(true) { return None; }
+                let mut r = crate::generated::unregister_controller_response::UnregisterControllerResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::UnregisterController(r))
+            }
+            ApiKey::GetReplicaLogInfo => None,
+        }
+    }
 }
 

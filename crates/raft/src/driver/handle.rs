@@ -71,6 +71,14 @@ pub enum ProposeError {
     /// The batch is not a valid record batch.
     #[error("invalid batch: {0}")]
     Invalid(String),
+    /// The batch is larger than the metadata log takes; nothing was appended.
+    #[error("a batch of {size} bytes exceeds the metadata log's maximum of {max} bytes")]
+    TooLarge {
+        /// The batch's size.
+        size: usize,
+        /// The maximum.
+        max: usize,
+    },
     /// The driver has stopped.
     #[error("the raft driver has stopped")]
     Stopped,
@@ -203,12 +211,7 @@ impl RaftHandle {
     /// offset of its last record once committed, or fails when this node does not lead or
     /// stops leading first.
     pub async fn propose(&self, batch: Bytes) -> Result<i64, ProposeError> {
-        let b =
-            RecordBatch::new(batch.clone()).map_err(|e| ProposeError::Invalid(e.to_string()))?;
-        b.validate()
-            .map_err(|e| ProposeError::Invalid(e.to_string()))?;
-        let records = u32::try_from(i64::from(b.last_offset_delta()) + 1)
-            .map_err(|_| ProposeError::Invalid("negative last offset delta".into()))?;
+        let records = records_in(&batch)?;
         self.ask(|reply| Event::Propose {
             records,
             data: batch,
@@ -356,8 +359,15 @@ impl RaftHandle {
     }
 }
 
-/// How many offsets a valid batch spans.
+/// How many offsets a valid batch spans; a batch over the metadata log's maximum is refused
+/// here, to its proposer, before it reaches the log.
 pub(super) fn records_in(batch: &Bytes) -> Result<u32, ProposeError> {
+    if batch.len() > crate::metadata_log::MAX_BATCH_BYTES {
+        return Err(ProposeError::TooLarge {
+            size: batch.len(),
+            max: crate::metadata_log::MAX_BATCH_BYTES,
+        });
+    }
     let b = RecordBatch::new(batch.clone()).map_err(|e| ProposeError::Invalid(e.to_string()))?;
     b.validate()
         .map_err(|e| ProposeError::Invalid(e.to_string()))?;

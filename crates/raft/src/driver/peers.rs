@@ -6,7 +6,7 @@
 use super::handle::Event;
 use super::wire::{self, Pending};
 use crate::control::Endpoint;
-use crate::net::client::Client;
+use fjord_net::client::Client;
 use crate::types::{Message, NodeId};
 use fjord_protocol::RequestBody;
 use std::collections::HashMap;

@@ -3,7 +3,7 @@
 pub mod metadata_quorum;
 
 use fjord_protocol::{RequestBody, ResponseBody};
-use fjord_raft::net::client::Client;
+use fjord_net::client::Client;
 use std::time::Duration;
 
 /// How long a tool waits for a connection or an answer.

@@ -8,7 +8,7 @@ use fjord_protocol::generated::describe_cluster_request::DescribeClusterRequest;
 use fjord_protocol::generated::describe_quorum_request::{self as dqr, DescribeQuorumRequest};
 use fjord_protocol::generated::describe_quorum_response::PartitionData;
 use fjord_protocol::{RequestBody, ResponseBody};
-use fjord_raft::net::client::Client;
+use fjord_net::client::Client;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};

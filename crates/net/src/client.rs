@@ -204,7 +204,7 @@ async fn run(addr: String, stream: TcpStream, mut rx: mpsc::UnboundedReceiver<Ou
                     .lock()
                     .expect("waiters")
                     .insert(next_corr, (out.body.api_key(), out.version, out.reply));
-                if let Err(e) = super::write_chunks(&mut write, &chunks).await {
+                if let Err(e) = crate::write_chunks(&mut write, &chunks).await {
                     break e.to_string();
                 }
             }

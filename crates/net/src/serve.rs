@@ -1,0 +1,358 @@
+//! A Kafka listener: accepts connections within [`Limits`] (`max.connections`,
+//! `max.connections.per.ip`, backing off when accept fails), reads frames ahead (rejecting
+//! oversized ones before reading them, holding a share of the node-wide
+//! `queued.max.request.bytes` budget for each frame until it is answered), and hands a
+//! connection's requests to the [`Handler`] one at a time, in order, writing each response
+//! before the next request is handled, as Kafka guarantees per connection (idempotent
+//! producers with several requests in flight and group protocols depend on it). A malformed
+//! frame closes its connection and nothing else; so does `connections.max.idle.ms` of
+//! silence.
+
+use bytes::{Buf, BytesMut};
+use fjord_protocol::frame::FrameDecoder;
+use fjord_protocol::generated::api_versions_response::{ApiVersion, ApiVersionsResponse};
+use fjord_protocol::header::{encode_response, parse_request, RequestFrame};
+use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody};
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::AsyncReadExt;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+
+/// The most requests of one connection read ahead of the one being handled; reading pauses
+/// beyond it.
+pub const MAX_QUEUED_PER_CONNECTION: usize = 64;
+/// The first pause after a failed accept (out of file descriptors, say); doubled per failure.
+pub const ACCEPT_BACKOFF_MIN: Duration = Duration::from_millis(10);
+/// The longest pause after failed accepts.
+pub const ACCEPT_BACKOFF_MAX: Duration = Duration::from_secs(1);
+
+/// A listener's limits, from Kafka's socket server configuration.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// `socket.request.max.bytes`: a larger frame closes its connection unread.
+    pub max_frame: usize,
+    /// `max.connections`: accepting waits while this many connections are open.
+    pub max_connections: usize,
+    /// `max.connections.per.ip`: a connection over it is closed at once.
+    pub max_connections_per_ip: usize,
+    /// `connections.max.idle.ms`: a connection silent this long, with nothing in flight, is
+    /// closed.
+    pub idle_timeout: Duration,
+    /// `queued.max.request.bytes`, shared by every listener of the node: bytes of requests
+    /// read and not yet answered; reading waits for room. `None` when unbounded.
+    pub queued_bytes: Option<ByteBudget>,
+}
+
+/// A node-wide budget of request bytes read and not yet answered (`queued.max.request.bytes`).
+#[derive(Debug, Clone)]
+pub struct ByteBudget {
+    semaphore: Arc<Semaphore>,
+    total: usize,
+}
+
+impl ByteBudget {
+    /// A budget of `total` bytes.
+    pub fn new(total: usize) -> ByteBudget {
+        let total = total.clamp(1, Semaphore::MAX_PERMITS.min(u32::MAX as usize));
+        ByteBudget {
+            semaphore: Arc::new(Semaphore::new(total)),
+            total,
+        }
+    }
+
+    /// Bytes not held by any request now.
+    pub fn available(&self) -> usize {
+        self.semaphore.available_permits()
+    }
+
+    /// Waits for room for a frame of `size` bytes (a frame larger than the whole budget
+    /// waits for all of it).
+    async fn take(&self, size: usize) -> Option<OwnedSemaphorePermit> {
+        let want = u32::try_from(size.min(self.total)).unwrap_or(u32::MAX);
+        self.semaphore.clone().acquire_many_owned(want).await.ok()
+    }
+}
+
+impl Limits {
+    /// Kafka's defaults with frames up to `max_frame` bytes and no global byte budget.
+    pub fn with_max_frame(max_frame: usize) -> Limits {
+        Limits {
+            max_frame,
+            max_connections: usize::MAX >> 4,
+            max_connections_per_ip: usize::MAX >> 4,
+            idle_timeout: Duration::from_millis(600_000),
+            queued_bytes: None,
+        }
+    }
+}
+
+/// What to do with a request.
+#[derive(Debug)]
+pub enum Reply {
+    /// Send this response.
+    Respond(ResponseBody),
+    /// Send nothing (a produce with acks=0).
+    Nothing,
+    /// Close the connection (an unsupported version or an undecodable request).
+    Close,
+}
+
+/// Answers requests.
+pub trait Handler: Send + Sync + 'static {
+    /// Handles one request; `peer` is the client's address.
+    fn handle(
+        &self,
+        frame: RequestFrame,
+        peer: std::net::SocketAddr,
+    ) -> impl Future<Output = Reply> + Send;
+}
+
+/// The APIs a listener serves, with the versions it advertises: (api, min, max).
+pub type ServedApis = &'static [(ApiKey, i16, i16)];
+
+/// ApiVersions' answer for a listener serving `apis` (with UNSUPPORTED_VERSION, KIP-511, when
+/// the request's version is unknown).
+pub fn api_versions(apis: ServedApis, error: ErrorCode) -> ResponseBody {
+    ResponseBody::ApiVersions(ApiVersionsResponse {
+        error_code: error.code(),
+        api_keys: apis
+            .iter()
+            .map(|(k, min, max)| ApiVersion {
+                api_key: k.key(),
+                min_version: *min,
+                max_version: *max,
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    })
+}
+
+/// What every listener does first: answers ApiVersions (at any version); closes on an API or
+/// version it does not advertise, or a body that does not decode; otherwise hands back the
+/// decoded request.
+pub fn admit(
+    frame: &RequestFrame,
+    apis: ServedApis,
+    peer: std::net::SocketAddr,
+) -> Result<RequestBody, Box<Reply>> {
+    let Some(api) = frame.api_key else {
+        return Err(Box::new(Reply::Close));
+    };
+    let version = frame.header.request_api_version;
+    let served = apis
+        .iter()
+        .any(|(k, min, max)| *k == api && (*min..=*max).contains(&version));
+    if api == ApiKey::ApiVersions && !served {
+        let versions = api_versions(apis, ErrorCode::UnsupportedVersion);
+        return Err(Box::new(Reply::Respond(versions)));
+    }
+    if !served {
+        tracing::debug!(%peer, ?api, version, "closing: not served on this listener");
+        return Err(Box::new(Reply::Close));
+    }
+    let body = frame.decode_body().map_err(|e| {
+        tracing::debug!(%peer, ?api, version, "closing on an undecodable request: {e}");
+        Box::new(Reply::Close)
+    })?;
+    if api == ApiKey::ApiVersions {
+        return Err(Box::new(Reply::Respond(api_versions(
+            apis,
+            ErrorCode::None,
+        ))));
+    }
+    Ok(body)
+}
+
+/// Serves `listener` until the task is dropped.
+pub async fn serve<H: Handler>(listener: TcpListener, handler: Arc<H>, limits: Limits) {
+    let open = Arc::new(Semaphore::new(
+        limits.max_connections.min(Semaphore::MAX_PERMITS),
+    ));
+    let per_ip: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
+    let limits = Arc::new(limits);
+    let mut backoff = ACCEPT_BACKOFF_MIN;
+    loop {
+        let Ok(slot) = open.clone().acquire_owned().await else {
+            return;
+        };
+        match listener.accept().await {
+            Ok((stream, peer)) => {
+                backoff = ACCEPT_BACKOFF_MIN;
+                let Some(ip_slot) = IpSlot::take(&per_ip, peer.ip(), limits.max_connections_per_ip)
+                else {
+                    tracing::info!(%peer, "closing: over max.connections.per.ip ({})", limits.max_connections_per_ip);
+                    continue;
+                };
+                let _ = stream.set_nodelay(true);
+                tokio::spawn(connection(
+                    stream,
+                    peer,
+                    handler.clone(),
+                    limits.clone(),
+                    (slot, ip_slot),
+                ));
+            }
+            Err(e) => {
+                tracing::warn!("accept failed, retrying in {backoff:?}: {e}");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(ACCEPT_BACKOFF_MAX);
+            }
+        }
+    }
+}
+
+/// One connection's share of `max.connections.per.ip`, given back when it closes.
+struct IpSlot {
+    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    ip: IpAddr,
+}
+
+impl IpSlot {
+    fn take(counts: &Arc<Mutex<HashMap<IpAddr, usize>>>, ip: IpAddr, max: usize) -> Option<IpSlot> {
+        let mut c = counts.lock().unwrap_or_else(|p| p.into_inner());
+        let n = c.entry(ip).or_insert(0);
+        if *n >= max {
+            return None;
+        }
+        *n += 1;
+        Some(IpSlot {
+            counts: counts.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for IpSlot {
+    fn drop(&mut self) {
+        let mut c = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = c.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                c.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// A request read ahead, with its share of the byte budget.
+type Queued = (RequestFrame, Option<OwnedSemaphorePermit>);
+
+async fn connection<H: Handler>(
+    stream: TcpStream,
+    peer: SocketAddr,
+    handler: Arc<H>,
+    limits: Arc<Limits>,
+    _slots: (OwnedSemaphorePermit, IpSlot),
+) {
+    let (read, write) = stream.into_split();
+    let (tx, rx) = mpsc::channel::<Queued>(MAX_QUEUED_PER_CONNECTION);
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    let reader = tokio::spawn(read_requests(read, tx, peer, limits, in_flight.clone()));
+    respond(write, rx, peer, handler, in_flight).await;
+    reader.abort();
+}
+
+/// Reads frames ahead of the handler; ends on a malformed frame, the peer's close or idleness.
+async fn read_requests(
+    mut read: OwnedReadHalf,
+    tx: mpsc::Sender<Queued>,
+    peer: SocketAddr,
+    limits: Arc<Limits>,
+    in_flight: Arc<AtomicUsize>,
+) {
+    let decoder = FrameDecoder::new(limits.max_frame);
+    let mut buf = BytesMut::with_capacity(64 * 1024);
+    let mut held: Option<OwnedSemaphorePermit> = None;
+    loop {
+        // Take the frame's share of the byte budget before buffering its body.
+        if let (Some(budget), None) = (&limits.queued_bytes, &held) {
+            if buf.len() >= 4 {
+                let size = (&buf[..4]).get_i32();
+                if size >= 0 && (size as usize) <= limits.max_frame {
+                    match budget.take(size as usize + 4).await {
+                        Some(p) => held = Some(p),
+                        None => return,
+                    }
+                }
+            }
+        }
+        let frame = match decoder.decode(&mut buf) {
+            Ok(Some(f)) => f,
+            Ok(None) => {
+                let read_more = tokio::time::timeout(limits.idle_timeout, read.read_buf(&mut buf));
+                match read_more.await {
+                    Ok(Ok(0)) | Ok(Err(_)) => return,
+                    Ok(Ok(_)) => continue,
+                    Err(_) if buf.is_empty() && in_flight.load(Ordering::Acquire) == 0 => {
+                        tracing::debug!(%peer, "closing: idle for connections.max.idle.ms");
+                        return;
+                    }
+                    Err(_) => continue,
+                }
+            }
+            Err(e) => {
+                tracing::debug!(%peer, "closing: {e}");
+                return;
+            }
+        };
+        let request = match parse_request(frame) {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::debug!(%peer, "closing on an unreadable request header: {e}");
+                return;
+            }
+        };
+        in_flight.fetch_add(1, Ordering::AcqRel);
+        if tx.send((request, held.take())).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Handles a connection's requests one at a time, in order, each answered before the next.
+async fn respond<H: Handler>(
+    mut write: OwnedWriteHalf,
+    mut rx: mpsc::Receiver<Queued>,
+    peer: SocketAddr,
+    handler: Arc<H>,
+    in_flight: Arc<AtomicUsize>,
+) {
+    while let Some((request, permit)) = rx.recv().await {
+        let corr = request.header.correlation_id;
+        let mut version = request.header.request_api_version;
+        let Some(api) = request.api_key else {
+            tracing::debug!(%peer, key = request.header.request_api_key, "closing on an unknown api key");
+            return;
+        };
+        if api == ApiKey::ApiVersions && !api.supports(version) {
+            // KIP-511: a version this build cannot read is answered at version 0.
+            version = 0;
+        }
+        let reply = handler.handle(request, peer).await;
+        match reply {
+            Reply::Respond(body) => {
+                let chunks = match encode_response(corr, version, &body) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        tracing::warn!(%peer, ?api, version, "could not encode a response: {e}");
+                        return;
+                    }
+                };
+                if crate::write_chunks(&mut write, &chunks).await.is_err() {
+                    return;
+                }
+            }
+            Reply::Nothing => {}
+            Reply::Close => return,
+        }
+        drop(permit);
+        in_flight.fetch_sub(1, Ordering::AcqRel);
+    }
+}
