@@ -1,9 +1,9 @@
 //! Reaching the active controller from any node: its id comes from the quorum state, its
 //! address from the voter set; one connection is kept and replaced when the controller moves.
 
+use fjord_net::client::{CallError, Client};
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
 use fjord_raft::driver::QuorumInfo;
-use fjord_net::client::{CallError, Client};
 use std::time::Duration;
 use tokio::sync::{watch, Mutex};
 

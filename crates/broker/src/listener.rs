@@ -7,13 +7,13 @@
 
 use crate::controller_client::ControllerClient;
 use crate::view::View;
+use fjord_net::serve::{admit, Handler, Reply, ServedApis};
 use fjord_protocol::generated::{
     create_topics_request::{CreatableTopic, CreateTopicsRequest},
     metadata_request::MetadataRequest,
 };
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::{ApiKey, RequestBody, ResponseBody};
-use fjord_net::serve::{admit, Handler, Reply, ServedApis};
 use std::sync::Arc;
 use tokio::sync::watch;
 

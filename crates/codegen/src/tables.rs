@@ -270,7 +270,11 @@ fn top_level_error(o: &mut String, apis: &[Api<'_>]) {
     for a in apis {
         let s = a.response;
         let field = |name: &str| s.fields.iter().find(|f| f.name == name);
-        let ty = format!("crate::generated::{}::{}", module_name(s), type_ident(&s.name));
+        let ty = format!(
+            "crate::generated::{}::{}",
+            module_name(s),
+            type_ident(&s.name)
+        );
         match field("ErrorCode") {
             Some(code) => {
                 let mut body = format!("                let mut r = {ty}::default();\n                r.error_code = code;\n");

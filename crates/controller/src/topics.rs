@@ -459,7 +459,9 @@ impl Controller {
                 .topics
                 .get_by_name(&t.name)
                 .map_or(0, |x| x.partitions.len());
-            let add = usize::try_from(t.count).unwrap_or(0).saturating_sub(current);
+            let add = usize::try_from(t.count)
+                .unwrap_or(0)
+                .saturating_sub(current);
             budget = budget.saturating_add(add);
             if budget > MAX_RECORDS_PER_USER_OP {
                 return too_large();

@@ -5,12 +5,12 @@
 //! fetches the rest.
 
 use bytes::Bytes;
+use fjord_net::serve::{serve, Handler, Reply};
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::records::{Compression, RecordBatchBuilder};
 use fjord_protocol::Uuid;
 use fjord_raft::control::{Endpoint, VoterInfo, VoterSet};
 use fjord_raft::driver::{Committed, DriverConfig, RaftHandle};
-use fjord_net::serve::{serve, Handler, Reply};
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;

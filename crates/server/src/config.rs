@@ -495,7 +495,11 @@ impl ServerConfig {
     fn advertised(&self, l: Listener) -> Result<Listener, ConfigError> {
         let advertised = self.get("advertised.listeners").unwrap_or_default();
         let mut found = None;
-        for entry in advertised.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        for entry in advertised
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             let a = parse_listener(entry)
                 .map_err(|r| Self::invalid("advertised.listeners", advertised, r))?;
             if a.name == l.name {

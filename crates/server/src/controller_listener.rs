@@ -6,10 +6,10 @@
 //! versions listed in [`CONTROLLER_APIS`] are advertised and served; anything else closes the
 //! connection, as Kafka does for an API a listener does not serve.
 
+use fjord_net::serve::{admit, Handler, Reply, ServedApis};
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::{ApiKey, ErrorCode, ResponseBody};
 use fjord_raft::driver::RaftHandle;
-use fjord_net::serve::{admit, Handler, Reply, ServedApis};
 
 /// The APIs and versions the controller listener serves.
 pub const CONTROLLER_APIS: ServedApis = &[

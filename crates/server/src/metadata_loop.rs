@@ -139,7 +139,11 @@ pub fn spawn(
         failures,
         fatal,
     };
-    (view_rx, LocalController { tx }, l.run(commits, requests, failed))
+    (
+        view_rx,
+        LocalController { tx },
+        l.run(commits, requests, failed),
+    )
 }
 
 impl Loop {

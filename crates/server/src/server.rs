@@ -338,7 +338,13 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             controller: local_controller.clone(),
         };
         let listener = bind("controller", &l).await?;
-        listen("controller listener", listener, handler, limits.clone(), &fatal_tx);
+        listen(
+            "controller listener",
+            listener,
+            handler,
+            limits.clone(),
+            &fatal_tx,
+        );
         lifecycle::spawn_controller_registration(
             lifecycle::ControllerIdentity {
                 node_id,
@@ -416,7 +422,13 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             }
         }
         let listener = bind("broker", &l).await?;
-        listen("broker listener", listener, handler, limits.clone(), &fatal_tx);
+        listen(
+            "broker listener",
+            listener,
+            handler,
+            limits.clone(),
+            &fatal_tx,
+        );
         broker = Some((identity, state));
     }
     let mut last_leader = None;

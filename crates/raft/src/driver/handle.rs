@@ -345,7 +345,16 @@ impl RaftHandle {
                     None => wire::error_response(body, ErrorCode::UnknownServerError),
                 })
             }
-            RequestBody::DescribeQuorum(_) => Some(super::admin::describe_quorum(self).await),
+            RequestBody::DescribeQuorum(_) => {
+                let mut answer = super::admin::describe_quorum(self).await;
+                if let ResponseBody::DescribeQuorum(r) = &mut answer {
+                    // `Nodes` (the voters' endpoints) exists from v2 on.
+                    if frame.header.request_api_version < 2 {
+                        r.nodes.clear();
+                    }
+                }
+                Some(answer)
+            }
             RequestBody::AddRaftVoter(r) => Some(super::admin::add_raft_voter(self, r).await),
             RequestBody::RemoveRaftVoter(r) => Some(super::admin::remove_raft_voter(self, r).await),
             RequestBody::UpdateRaftVoter(r) => Some(super::admin::update_raft_voter(self, r).await),
@@ -379,5 +388,30 @@ fn stopped() -> VoterChangeFailure {
     VoterChangeFailure {
         code: ErrorCode::UnknownServerError,
         message: "the raft driver has stopped".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fjord_protocol::records::{Compression, RecordBatchBuilder};
+
+    fn batch(value_bytes: usize) -> Bytes {
+        let mut b = RecordBatchBuilder::new(Compression::None);
+        b.append(0, None, Some(&vec![7u8; value_bytes]), &[]);
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn a_batch_over_the_metadata_log_maximum_is_refused_before_the_log() {
+        let big = batch(crate::metadata_log::MAX_BATCH_BYTES);
+        match records_in(&big) {
+            Err(ProposeError::TooLarge { size, max }) => {
+                assert_eq!(size, big.len());
+                assert_eq!(max, crate::metadata_log::MAX_BATCH_BYTES);
+            }
+            other => panic!("expected TooLarge, got {other:?}"),
+        }
+        assert_eq!(records_in(&batch(1024)), Ok(1));
     }
 }

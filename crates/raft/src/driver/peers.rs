@@ -6,8 +6,8 @@
 use super::handle::Event;
 use super::wire::{self, Pending};
 use crate::control::Endpoint;
-use fjord_net::client::Client;
 use crate::types::{Message, NodeId};
+use fjord_net::client::Client;
 use fjord_protocol::RequestBody;
 use std::collections::HashMap;
 use std::sync::mpsc;

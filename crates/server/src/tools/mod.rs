@@ -2,8 +2,8 @@
 
 pub mod metadata_quorum;
 
-use fjord_protocol::{RequestBody, ResponseBody};
 use fjord_net::client::Client;
+use fjord_protocol::{RequestBody, ResponseBody};
 use std::time::Duration;
 
 /// How long a tool waits for a connection or an answer.

@@ -4,11 +4,11 @@
 
 #![allow(dead_code)]
 
+use fjord_net::client::Client;
 use fjord_protocol::generated::describe_cluster_request::DescribeClusterRequest;
 use fjord_protocol::generated::describe_quorum_request::{self as dqr, DescribeQuorumRequest};
 use fjord_protocol::generated::describe_quorum_response::PartitionData;
 use fjord_protocol::{RequestBody, ResponseBody};
-use fjord_net::client::Client;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -52,6 +52,8 @@ pub struct Node {
     pub config: PathBuf,
     /// Its controller port.
     pub port: u16,
+    /// Its broker (client) port; 0 on a controller-only node.
+    pub broker_port: u16,
     child: Option<Child>,
 }
 
@@ -75,8 +77,52 @@ impl Node {
             dir,
             config,
             port,
+            broker_port: 0,
             child: None,
         }
+    }
+
+    /// A combined (broker and controller) node in `root` with `quorum` lines.
+    pub fn combined(
+        root: &Path,
+        id: i32,
+        (broker_port, port): (u16, u16),
+        quorum: &str,
+        extra: &str,
+    ) -> Node {
+        let dir = root.join(format!("node{id}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = dir.join("server.properties");
+        std::fs::write(
+            &config,
+            format!(
+                "node.id={id}\nprocess.roles=broker,controller\n\
+                 listeners=PLAINTEXT://127.0.0.1:{broker_port},CONTROLLER://127.0.0.1:{port}\n\
+                 controller.listener.names=CONTROLLER\n{quorum}\nlog.dirs={}\n{extra}\n",
+                dir.join("data").display()
+            ),
+        )
+        .unwrap();
+        Node {
+            id,
+            dir,
+            config,
+            port,
+            broker_port,
+            child: None,
+        }
+    }
+
+    /// `host:port` of its broker listener.
+    pub fn broker_addr(&self) -> String {
+        format!("127.0.0.1:{}", self.broker_port)
+    }
+
+    /// True while its process runs (it has not exited on its own).
+    pub fn alive(&mut self) -> bool {
+        self.child
+            .as_mut()
+            .is_some_and(|c| matches!(c.try_wait(), Ok(None)))
     }
 
     /// `host:port` of its controller listener.
@@ -154,6 +200,36 @@ impl Drop for Node {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// `n` combined nodes on free ports with static voters, formatted and started.
+pub fn combined_cluster(root: &Path, n: i32, extra: &str) -> Vec<Node> {
+    let ports: Vec<(u16, u16)> = (0..n).map(|_| (free_port(), free_port())).collect();
+    let voters = ports
+        .iter()
+        .enumerate()
+        .map(|(i, (_, c))| format!("{}@127.0.0.1:{c}", i + 1))
+        .collect::<Vec<_>>()
+        .join(",");
+    let cluster_id = random_uuid();
+    let mut nodes: Vec<Node> = ports
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            Node::combined(
+                root,
+                i as i32 + 1,
+                *p,
+                &format!("controller.quorum.voters={voters}"),
+                extra,
+            )
+        })
+        .collect();
+    for node in &mut nodes {
+        node.format(&cluster_id, &[]);
+        node.start();
+    }
+    nodes
 }
 
 /// Polls `f` every 50 ms until it returns `Some` or `timeout` passes.
