@@ -71,6 +71,7 @@ impl Harness {
                 self.batches.push(records);
                 plan.response(at)
             }
+            Handled::Refuse { .. } => panic!("handle answers refusals with a response itself"),
         }
     }
 
@@ -859,6 +860,83 @@ fn unregister_controller_checks_in_order_and_unblocks_an_upgrade() {
         unregister_controller(&mut old, 4).0,
         ErrorCode::InvalidRequest.code()
     );
+}
+
+#[test]
+fn a_broker_in_controlled_shutdown_is_never_unfenced_by_an_ordinary_heartbeat() {
+    let mut h = Harness::with_brokers(2);
+    h.create_assigned("t", &[&[1, 2]], &[]);
+    assert!(h.heartbeat(1, true).should_shut_down);
+    let b = &h.c.image().cluster.brokers[&1];
+    assert!(b.fenced && b.in_controlled_shutdown);
+    // The race: a heartbeat of the ordinary loop, sent before it saw the shutdown, arrives
+    // after the controller agreed to it.
+    let r = h.heartbeat(1, false);
+    assert!(r.is_fenced, "an ordinary heartbeat unfenced a broker shutting down");
+    let b = &h.c.image().cluster.brokers[&1];
+    assert!(b.fenced && b.in_controlled_shutdown);
+}
+
+#[test]
+fn operations_over_the_record_cap_are_refused_whole_before_allocating() {
+    use fjord_controller::controller::{MAX_RECORDS_PER_USER_OP, TOO_LARGE_MESSAGE};
+    use fjord_protocol::generated::create_partitions_request as cpr;
+    let mut h = Harness::with_brokers(3);
+    let before = h.batches.len();
+    let create = |topics: &[(&str, i32)], validate_only: bool| {
+        RequestBody::CreateTopics(create_topics_request::CreateTopicsRequest {
+            topics: topics
+                .iter()
+                .map(|(name, n)| create_topics_request::CreatableTopic {
+                    name: name.to_string(),
+                    num_partitions: *n,
+                    replication_factor: 1,
+                    ..Default::default()
+                })
+                .collect(),
+            validate_only,
+            ..Default::default()
+        })
+    };
+    let cap = MAX_RECORDS_PER_USER_OP as i32;
+    let table: &[(&[(&str, i32)], bool)] = &[
+        (&[("a", 100_000), ("b", 100_000)], false),
+        (&[("a", i32::MAX)], false),
+        (&[("a", i32::MAX)], true),
+        // One topic record per topic counts too: cap partitions plus the topic is over.
+        (&[("a", cap)], false),
+        (&[("a", cap / 2), ("b", cap / 2)], false),
+    ];
+    for (topics, validate_only) in table {
+        let ResponseBody::CreateTopics(r) = h.req(create(topics, *validate_only), 7) else {
+            panic!()
+        };
+        assert_eq!(r.topics.len(), topics.len());
+        for t in &r.topics {
+            assert_eq!(t.error_code, ErrorCode::PolicyViolation.code(), "{topics:?}");
+            assert_eq!(t.error_message.as_deref(), Some(TOO_LARGE_MESSAGE));
+        }
+    }
+    assert_eq!(h.batches.len(), before, "nothing written");
+    // Just under the cap is one batch.
+    let ResponseBody::CreateTopics(r) = h.req(create(&[("fits", cap - 1)], false), 7) else {
+        panic!()
+    };
+    assert!(ok(r.topics[0].error_code));
+    assert_eq!(h.batches.last().map(Vec::len), Some(MAX_RECORDS_PER_USER_OP));
+    let grow = RequestBody::CreatePartitions(cpr::CreatePartitionsRequest {
+        topics: vec![cpr::CreatePartitionsTopic {
+            name: "fits".into(),
+            count: i32::MAX,
+            assignments: None,
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let ResponseBody::CreatePartitions(r) = h.req(grow, 3) else {
+        panic!()
+    };
+    assert_eq!(r.results[0].error_code, ErrorCode::PolicyViolation.code());
 }
 
 #[test]

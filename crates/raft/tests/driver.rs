@@ -120,7 +120,11 @@ async fn proposals_commit_everywhere_and_a_returning_voter_loads_the_snapshot() 
     for (i, listener) in listeners.into_iter().enumerate() {
         let (h, rx) = start(dir.path(), i as i32 + 1, &voters);
         let slot = Arc::new(Swappable(RwLock::new(Some(h))));
-        tokio::spawn(serve(listener, slot.clone(), 1 << 20));
+        tokio::spawn(serve(
+            listener,
+            slot.clone(),
+            fjord_net::serve::Limits::with_max_frame(1 << 20),
+        ));
         slots.push(slot);
         streams.push(rx);
     }
