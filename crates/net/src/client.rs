@@ -64,11 +64,17 @@ struct Outgoing {
     reply: oneshot::Sender<Result<ResponseBody, CallError>>,
 }
 
+/// The most requests queued to be written on one connection; callers wait beyond it (within
+/// their timeout).
+pub const MAX_QUEUED_REQUESTS: usize = 1024;
+/// The most requests awaiting a response on one connection; more fail at once.
+pub const MAX_IN_FLIGHT: usize = 4096;
+
 /// A connection to one server.
 #[derive(Debug, Clone)]
 pub struct Client {
     addr: String,
-    tx: mpsc::UnboundedSender<Outgoing>,
+    tx: mpsc::Sender<Outgoing>,
 }
 
 /// The client id fjord sends.
@@ -88,7 +94,7 @@ impl Client {
         stream
             .set_nodelay(true)
             .map_err(|e| conn_err(e.to_string()))?;
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = mpsc::channel(MAX_QUEUED_REQUESTS);
         tokio::spawn(run(addr.to_string(), stream, rx));
         Ok(Client {
             addr: addr.to_string(),
@@ -119,26 +125,32 @@ impl Client {
             addr: self.addr.clone(),
             message: "closed".into(),
         };
-        self.tx
-            .send(Outgoing {
-                body,
-                version,
-                reply,
-            })
-            .map_err(|_| closed())?;
-        match tokio::time::timeout(timeout, rx).await {
+        let timed_out = || CallError::Timeout {
+            api,
+            addr: self.addr.clone(),
+            timeout_ms: timeout.as_millis() as u64,
+        };
+        let deadline = tokio::time::Instant::now() + timeout;
+        let send = self.tx.send(Outgoing {
+            body,
+            version,
+            reply,
+        });
+        match tokio::time::timeout_at(deadline, send).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => return Err(closed()),
+            Err(_) => return Err(timed_out()),
+        }
+        // A call that times out drops its receiver; the connection prunes its waiter.
+        match tokio::time::timeout_at(deadline, rx).await {
             Ok(Ok(r)) => r,
             Ok(Err(_)) => Err(closed()),
-            Err(_) => Err(CallError::Timeout {
-                api,
-                addr: self.addr.clone(),
-                timeout_ms: timeout.as_millis() as u64,
-            }),
+            Err(_) => Err(timed_out()),
         }
     }
 }
 
-async fn run(addr: String, stream: TcpStream, mut rx: mpsc::UnboundedReceiver<Outgoing>) {
+async fn run(addr: String, stream: TcpStream, mut rx: mpsc::Receiver<Outgoing>) {
     let (mut read, mut write) = stream.into_split();
     let waiters: Waiters = Arc::default();
     let reader_waiters = waiters.clone();
@@ -153,10 +165,11 @@ async fn run(addr: String, stream: TcpStream, mut rx: mpsc::UnboundedReceiver<Ou
                         return format!("a {}-byte response frame", frame.len());
                     }
                     let corr = i32::from_be_bytes([frame[0], frame[1], frame[2], frame[3]]);
-                    let Some((api, version, reply)) =
-                        reader_waiters.lock().expect("waiters").remove(&corr)
-                    else {
-                        return format!("a response to unknown correlation id {corr}");
+                    let waiter = reader_waiters.lock().expect("waiters").remove(&corr);
+                    let Some((api, version, reply)) = waiter else {
+                        // The answer to a call that timed out and was pruned.
+                        tracing::debug!(addr = %reader_addr, corr, "dropping an answer nobody waits for");
+                        continue;
                     };
                     let result = parse_response(api, version, frame)
                         .map(|(_, body)| body)
@@ -200,10 +213,20 @@ async fn run(addr: String, stream: TcpStream, mut rx: mpsc::UnboundedReceiver<Ou
                         continue;
                     }
                 };
-                waiters
-                    .lock()
-                    .expect("waiters")
-                    .insert(next_corr, (out.body.api_key(), out.version, out.reply));
+                {
+                    let mut w = waiters.lock().expect("waiters");
+                    if w.len() >= MAX_IN_FLIGHT / 2 {
+                        w.retain(|_, (_, _, reply)| !reply.is_closed());
+                    }
+                    if w.len() >= MAX_IN_FLIGHT {
+                        let _ = out.reply.send(Err(CallError::Connection {
+                            addr: addr.clone(),
+                            message: format!("{MAX_IN_FLIGHT} requests already in flight"),
+                        }));
+                        continue;
+                    }
+                    w.insert(next_corr, (out.body.api_key(), out.version, out.reply));
+                }
                 if let Err(e) = crate::write_chunks(&mut write, &chunks).await {
                     break e.to_string();
                 }
