@@ -2,7 +2,7 @@
 //! on first use when `auto.create.topics.enable`) and DescribeCluster answered from this node's
 //! metadata image; controller-bound admin requests (CreateTopics, DeleteTopics,
 //! CreatePartitions, ElectLeaders, UnregisterBroker, UnregisterController, UpdateFeatures,
-//! configs, DescribeQuorum) forwarded to the active controller, so clients may send them to
+//! configs, DescribeQuorum, AddRaftVoter, RemoveRaftVoter) forwarded to the active controller, so clients may send them to
 //! any broker. Only the versions in [`BROKER_APIS`] are advertised and served.
 
 use crate::controller_client::ControllerClient;
@@ -30,7 +30,9 @@ pub const BROKER_APIS: ServedApis = &[
     (ApiKey::IncrementalAlterConfigs, 0, 1),
     (ApiKey::DescribeQuorum, 0, 2),
     (ApiKey::UpdateFeatures, 0, 1),
-    (ApiKey::DescribeCluster, 0, 1),
+    (ApiKey::DescribeCluster, 0, 2),
+    (ApiKey::AddRaftVoter, 0, 1),
+    (ApiKey::RemoveRaftVoter, 0, 0),
     (ApiKey::UnregisterBroker, 0, 0),
     (ApiKey::UnregisterController, 0, 0),
 ];
@@ -87,11 +89,16 @@ impl BrokerHandler {
         }
     }
 
-    fn describe_cluster(&self, endpoint_type: i8) -> ResponseBody {
+    fn describe_cluster(
+        &self,
+        r: &fjord_protocol::generated::describe_cluster_request::DescribeClusterRequest,
+        version: i16,
+    ) -> ResponseBody {
         let image = self.view.borrow().image.clone();
         ResponseBody::DescribeCluster(crate::metadata::describe_cluster(
             &image,
-            endpoint_type,
+            r,
+            version,
             &self.cluster_id,
             &self.listener_name,
         ))
@@ -117,9 +124,7 @@ impl Handler for BrokerHandler {
         let version = frame.header.request_api_version;
         Reply::Respond(match &body {
             RequestBody::Metadata(r) => self.metadata(r, version).await,
-            RequestBody::DescribeCluster(r) => {
-                self.describe_cluster(if version == 0 { 1 } else { r.endpoint_type })
-            }
+            RequestBody::DescribeCluster(r) => self.describe_cluster(r, version),
             _ => self.forward(body, version).await,
         })
     }

@@ -4,6 +4,7 @@
 
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
+    describe_cluster_request::DescribeClusterRequest,
     describe_cluster_response::{DescribeClusterBroker, DescribeClusterResponse},
     metadata_request::MetadataRequest,
     metadata_response::{
@@ -162,10 +163,12 @@ pub fn metadata_response(
 /// DescribeCluster on a broker (endpoint type 1: brokers; other types are refused).
 pub fn describe_cluster(
     image: &MetadataImage,
-    endpoint_type: i8,
+    request: &DescribeClusterRequest,
+    version: i16,
     cluster_id: &str,
     listener: &str,
 ) -> DescribeClusterResponse {
+    let endpoint_type = if version == 0 { 1 } else { request.endpoint_type };
     if endpoint_type != 1 {
         return DescribeClusterResponse {
             error_code: ErrorCode::UnsupportedEndpointType.code(),
@@ -174,20 +177,46 @@ pub fn describe_cluster(
             ..Default::default()
         };
     }
+    let mut brokers: Vec<DescribeClusterBroker> = live_brokers(image, listener)
+        .into_iter()
+        .map(|(id, host, port, rack)| DescribeClusterBroker {
+            broker_id: id,
+            host,
+            port,
+            rack,
+            ..Default::default()
+        })
+        .collect();
+    if version >= 2 && request.include_fenced_brokers {
+        // KIP-1073: fenced brokers too, marked as such.
+        for b in image.cluster.brokers.values() {
+            if brokers.iter().any(|x| x.broker_id == b.id) {
+                continue;
+            }
+            let Some(l) = b
+                .listeners
+                .iter()
+                .find(|l| l.name == listener)
+                .or(b.listeners.first())
+            else {
+                continue;
+            };
+            brokers.push(DescribeClusterBroker {
+                broker_id: b.id,
+                host: l.host.clone(),
+                port: i32::from(l.port),
+                rack: b.rack.clone(),
+                is_fenced: true,
+                ..Default::default()
+            });
+        }
+        brokers.sort_by_key(|b| b.broker_id);
+    }
     DescribeClusterResponse {
         endpoint_type,
         cluster_id: cluster_id.to_string(),
         controller_id: client_controller_id(image),
-        brokers: live_brokers(image, listener)
-            .into_iter()
-            .map(|(id, host, port, rack)| DescribeClusterBroker {
-                broker_id: id,
-                host,
-                port,
-                rack,
-                ..Default::default()
-            })
-            .collect(),
+        brokers,
         ..Default::default()
     }
 }
@@ -358,13 +387,26 @@ mod tests {
 
     #[test]
     fn describe_cluster_describes_brokers_only() {
-        let r = describe_cluster(&image(), 1, "c", "PLAINTEXT");
+        let brokers = DescribeClusterRequest::default();
+        let r = describe_cluster(&image(), &brokers, 1, "c", "PLAINTEXT");
         assert_eq!(
             r.brokers.iter().map(|b| b.broker_id).collect::<Vec<_>>(),
             vec![1, 3]
         );
         assert_eq!(r.brokers[0].rack.as_deref(), Some("r1"));
-        let r = describe_cluster(&image(), 2, "c", "PLAINTEXT");
+        let with_fenced = DescribeClusterRequest {
+            include_fenced_brokers: true,
+            ..Default::default()
+        };
+        let r = describe_cluster(&image(), &with_fenced, 2, "c", "PLAINTEXT");
+        let listed: Vec<(i32, bool)> = r.brokers.iter().map(|b| (b.broker_id, b.is_fenced)).collect();
+        assert!(listed.contains(&(1, false)) && listed.len() >= 2, "{listed:?}");
+        assert!(listed.iter().any(|(_, fenced)| *fenced), "a fenced broker listed: {listed:?}");
+        let controllers = DescribeClusterRequest {
+            endpoint_type: 2,
+            ..Default::default()
+        };
+        let r = describe_cluster(&image(), &controllers, 2, "c", "PLAINTEXT");
         assert_eq!(r.error_code, ErrorCode::UnsupportedEndpointType.code());
     }
 }

@@ -369,10 +369,37 @@ fn a_dead_controller_is_removed_and_unregistered() {
         .filter(|n| n.running())
         .map(Node::addr)
         .collect();
+    // The operator goes through a broker (--bootstrap-server), which forwards to the active
+    // controller.
+    let mut broker = Node::broker(
+        _keep_dir.path(),
+        10,
+        common::free_port(),
+        &format!("controller.quorum.bootstrap.servers={}", live.join(",")),
+        "",
+    );
+    broker.format(&nodes[0].cluster_id(), &[]);
+    broker.start();
+    let status = wait_for(Duration::from_secs(30), || {
+        let out = common::fjord(&[
+            "kafka-metadata-quorum",
+            "--bootstrap-server",
+            &broker.broker_addr(),
+            "describe",
+            "--status",
+        ]);
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).to_string())
+    })
+    .unwrap_or_else(|| panic!("describe through a broker:\n{}", broker.log_tail()));
+    let cluster_id = nodes[0].cluster_id();
+    assert!(status.contains(&format!("ClusterId:              {cluster_id}")), "{status}");
+    assert!(status.contains("LeaderId:"), "{status}");
     let out = run_tool(&[
         "kafka-metadata-quorum",
-        "--bootstrap-controller",
-        &live[0],
+        "--bootstrap-server",
+        &broker.broker_addr(),
         "remove-controller",
         "--controller-id",
         &gone.to_string(),

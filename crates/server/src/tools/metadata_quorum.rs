@@ -96,12 +96,32 @@ pub fn run(args: &Args) -> ExitCode {
     }
 }
 
-/// Finds the active controller through `bootstrap`: (cluster id, its address).
-async fn active_controller(bootstrap: &str) -> Result<(String, String), String> {
+/// Where the tool sends its requests, and the cluster id: with `--bootstrap-controller`, the
+/// active controller found through DescribeCluster (controller endpoints, KIP-919); with
+/// `--bootstrap-server`, the broker itself, which forwards quorum requests to the active
+/// controller as Kafka's brokers do.
+async fn target(args: &Args) -> Result<(String, String), String> {
+    match (&args.bootstrap_controller, &args.bootstrap_server) {
+        (Some(c), _) => active_controller(c).await,
+        (None, Some(b)) => {
+            let r = describe_cluster(b, 1).await?;
+            Ok((r.cluster_id, b.clone()))
+        }
+        (None, None) => {
+            Err("one of --bootstrap-server or --bootstrap-controller is required".into())
+        }
+    }
+}
+
+async fn describe_cluster(
+    addr: &str,
+    endpoint_type: i8,
+) -> Result<fjord_protocol::generated::describe_cluster_response::DescribeClusterResponse, String>
+{
     let r = call_once(
-        bootstrap,
+        addr,
         RequestBody::DescribeCluster(DescribeClusterRequest {
-            endpoint_type: 2,
+            endpoint_type,
             ..Default::default()
         }),
         2,
@@ -117,11 +137,18 @@ async fn active_controller(bootstrap: &str) -> Result<(String, String), String> 
             r.error_message.unwrap_or_default()
         ));
     }
+    Ok(r)
+}
+
+/// Finds the active controller through the controller listener at `bootstrap`: (cluster id,
+/// its address).
+async fn active_controller(bootstrap: &str) -> Result<(String, String), String> {
+    let r = describe_cluster(bootstrap, 2).await?;
     let leader = r
         .brokers
         .iter()
         .find(|b| b.broker_id == r.controller_id)
-        .map(|b| format!("{}:{}", b.host, b.port))
+        .map(|b| crate::config::host_port(&b.host, b.port as u16))
         .ok_or_else(|| "the metadata quorum has no leader at the moment".to_string())?;
     Ok((r.cluster_id, leader))
 }
@@ -161,12 +188,7 @@ async fn describe_quorum(addr: &str) -> Result<DescribeQuorumResponse, String> {
 }
 
 async fn run_async(args: &Args) -> Result<String, String> {
-    let bootstrap = args
-        .bootstrap_controller
-        .as_deref()
-        .or(args.bootstrap_server.as_deref())
-        .ok_or("one of --bootstrap-server or --bootstrap-controller is required")?;
-    let (cluster_id, leader) = active_controller(bootstrap).await?;
+    let (cluster_id, leader) = target(args).await?;
     match &args.command {
         Command::Describe {
             status,
@@ -297,7 +319,7 @@ async fn run_async(args: &Args) -> Result<String, String> {
             );
             if *unregister {
                 if !dry_run {
-                    unregister_controller(bootstrap, *controller_id).await?;
+                    unregister_controller(args, *controller_id).await?;
                 }
                 out.push_str(&format!(
                     "\n{} the registration of controller {controller_id}",
@@ -315,12 +337,12 @@ async fn run_async(args: &Args) -> Result<String, String> {
 
 /// UnregisterController (KIP-1312) at the active controller, found again after the voter
 /// change (the removed controller may have led); retried while the quorum settles.
-async fn unregister_controller(bootstrap: &str, id: i32) -> Result<(), String> {
+async fn unregister_controller(args: &Args, id: i32) -> Result<(), String> {
     use fjord_protocol::generated::unregister_controller_request::UnregisterControllerRequest;
     let deadline = tokio::time::Instant::now() + TOOL_TIMEOUT;
     loop {
         let attempt = async {
-            let (_, leader) = active_controller(bootstrap).await?;
+            let (_, leader) = target(args).await?;
             let r = call_once(
                 &leader,
                 RequestBody::UnregisterController(UnregisterControllerRequest {

@@ -113,6 +113,39 @@ impl Node {
         }
     }
 
+    /// A broker-only node in `root` with `quorum` lines.
+    pub fn broker(root: &Path, id: i32, broker_port: u16, quorum: &str, extra: &str) -> Node {
+        let dir = root.join(format!("node{id}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = dir.join("server.properties");
+        std::fs::write(
+            &config,
+            format!(
+                "node.id={id}\nprocess.roles=broker\nlisteners=PLAINTEXT://127.0.0.1:{broker_port}\n\
+                 controller.listener.names=CONTROLLER\n{quorum}\nlog.dirs={}\n{extra}\n",
+                dir.join("data").display()
+            ),
+        )
+        .unwrap();
+        Node {
+            id,
+            dir,
+            config,
+            port: 0,
+            broker_port,
+            child: None,
+        }
+    }
+
+    /// The cluster id its directory was formatted with.
+    pub fn cluster_id(&self) -> String {
+        let text = std::fs::read_to_string(self.dir.join("data").join("meta.properties")).unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix("cluster.id="))
+            .unwrap()
+            .to_string()
+    }
+
     /// `host:port` of its broker listener.
     pub fn broker_addr(&self) -> String {
         format!("127.0.0.1:{}", self.broker_port)
