@@ -299,3 +299,73 @@ fn an_override_of_listeners_is_what_clients_are_sent_to() {
     let log = std::fs::read_to_string(root.path().join("server.log")).unwrap_or_default();
     assert_eq!(advertised, Some(i32::from(broker)), "{log}");
 }
+
+/// The (api, min, max) versions `addr` advertises.
+async fn advertised(addr: &str) -> Vec<(fjord_protocol::ApiKey, i16, i16)> {
+    let request = RequestBody::ApiVersions(Default::default());
+    let Some(ResponseBody::ApiVersions(r)) = call(addr, request, 3).await else {
+        panic!("ApiVersions at {addr}");
+    };
+    r.api_keys
+        .iter()
+        .filter_map(|k| {
+            fjord_protocol::ApiKey::from_key(k.api_key).map(|a| (a, k.min_version, k.max_version))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_storm_of_random_valid_requests_gets_decodable_answers_on_both_listeners() {
+    use fjord_protocol::sample::SampleRng;
+    /// Seeded random bodies per advertised (api, version).
+    const SEEDS: u64 = 24;
+    let root = tempfile::tempdir().unwrap();
+    let ports = (free_port(), free_port());
+    let mut node = Node::combined(
+        root.path(),
+        1,
+        ports,
+        &format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1),
+        "",
+    );
+    node.format(&common::random_uuid(), &["--standalone"]);
+    node.start();
+    let broker = node.broker_addr();
+    let controller = node.addr();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while brokers_at(&broker).await != Some(1) {
+        assert!(Instant::now() < deadline, "never ready:\n{}", node.log_tail());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut sent = 0;
+    let mut failures = Vec::new();
+    for addr in [&broker, &controller] {
+        let mut client = fjord_net::client::Client::connect(addr, Duration::from_secs(5))
+            .await
+            .unwrap();
+        for (api, min, max) in advertised(addr).await {
+            for version in min..=max {
+                for seed in 0..SEEDS {
+                    let mut g = SampleRng::new(seed * 7919 + api.key() as u64 * 31 + version as u64);
+                    let body = RequestBody::sample(api, &mut g, version);
+                    sent += 1;
+                    match client.call(body, version, Duration::from_secs(15)).await {
+                        Ok(r) if r.api_key() == api => {}
+                        Ok(r) => failures.push(format!("{api:?} v{version} answered {:?}", r.api_key())),
+                        Err(e) => {
+                            failures.push(format!("{addr} {api:?} v{version} seed {seed}: {e}"));
+                            client = fjord_net::client::Client::connect(addr, Duration::from_secs(5))
+                                .await
+                                .unwrap();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(node.alive(), "the node went down:\n{}", node.log_tail());
+    assert!(failures.is_empty(), "{} of {sent} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(sent > 500, "only {sent} requests");
+    // And it still serves.
+    assert_eq!(brokers_at(&broker).await.map(|n| n >= 1), Some(true));
+}

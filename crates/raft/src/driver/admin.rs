@@ -16,8 +16,9 @@ use fjord_protocol::generated::{
 };
 use fjord_protocol::{ErrorCode, ResponseBody};
 
-/// DescribeQuorum v2: the leader's view of every voter and observer, with voter endpoints.
-pub async fn describe_quorum(h: &RaftHandle) -> ResponseBody {
+/// DescribeQuorum: the leader's view of every voter and observer, with voter endpoints and
+/// directory ids from v2 on (what `version` cannot carry is left out).
+pub async fn describe_quorum(h: &RaftHandle, version: i16) -> ResponseBody {
     let Some((d, voters)) = h.describe().await else {
         let info = h.quorum_info().borrow().clone();
         let message = format!(
@@ -35,6 +36,7 @@ pub async fn describe_quorum(h: &RaftHandle) -> ResponseBody {
         replica_id: r.id,
         replica_directory_id: voters
             .get(&r.id)
+            .filter(|_| version >= 2)
             .map(|v| v.directory_id)
             .unwrap_or_default(),
         log_end_offset: r.log_end_offset,
@@ -58,6 +60,7 @@ pub async fn describe_quorum(h: &RaftHandle) -> ResponseBody {
         }],
         nodes: voters
             .values()
+            .filter(|_| version >= 2)
             .map(|v| dq::Node {
                 node_id: v.id,
                 listeners: v

@@ -345,16 +345,9 @@ impl RaftHandle {
                     None => wire::error_response(body, ErrorCode::UnknownServerError),
                 })
             }
-            RequestBody::DescribeQuorum(_) => {
-                let mut answer = super::admin::describe_quorum(self).await;
-                if let ResponseBody::DescribeQuorum(r) = &mut answer {
-                    // `Nodes` (the voters' endpoints) exists from v2 on.
-                    if frame.header.request_api_version < 2 {
-                        r.nodes.clear();
-                    }
-                }
-                Some(answer)
-            }
+            RequestBody::DescribeQuorum(_) => Some(
+                super::admin::describe_quorum(self, frame.header.request_api_version).await,
+            ),
             RequestBody::AddRaftVoter(r) => Some(super::admin::add_raft_voter(self, r).await),
             RequestBody::RemoveRaftVoter(r) => Some(super::admin::remove_raft_voter(self, r).await),
             RequestBody::UpdateRaftVoter(r) => Some(super::admin::update_raft_voter(self, r).await),
