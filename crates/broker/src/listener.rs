@@ -14,7 +14,12 @@ use fjord_protocol::generated::{
 };
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::{ApiKey, RequestBody, ResponseBody};
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+/// The most topic auto-creations under way at once on one broker; unknown topics beyond it
+/// are created when a later Metadata request names them again.
+pub const MAX_PENDING_AUTO_CREATIONS: usize = 1000;
 use tokio::sync::watch;
 
 /// The APIs and versions the broker listener serves.
@@ -50,10 +55,12 @@ pub struct BrokerHandler {
     pub listener_name: String,
     /// `auto.create.topics.enable`.
     pub auto_create_topics: bool,
+    /// Topics whose auto-creation is under way.
+    pub pending_creations: Arc<Mutex<HashSet<String>>>,
 }
 
 impl BrokerHandler {
-    async fn metadata(&self, r: &MetadataRequest, version: i16) -> ResponseBody {
+    fn metadata(&self, r: &MetadataRequest, version: i16) -> ResponseBody {
         let image = self.view.borrow().image.clone();
         let (response, to_create) = crate::metadata::metadata_response(
             &image,
@@ -64,18 +71,34 @@ impl BrokerHandler {
             self.auto_create_topics,
         );
         if !to_create.is_empty() {
-            self.auto_create(to_create).await;
+            self.auto_create(to_create);
         }
         ResponseBody::Metadata(response)
     }
 
-    /// Asks the controller to create topics with the broker defaults (Kafka's auto-creation).
-    async fn auto_create(&self, names: Vec<String>) {
+    /// Asks the controller, in the background, to create topics with the broker defaults
+    /// (Kafka's auto-creation): each name at most once at a time, at most
+    /// [`MAX_PENDING_AUTO_CREATIONS`] at once; the Metadata answer goes out at once with
+    /// LEADER_NOT_AVAILABLE and the client asks again.
+    fn auto_create(&self, names: Vec<String>) {
+        let names: Vec<String> = {
+            let mut pending = self
+                .pending_creations
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            names
+                .into_iter()
+                .filter(|n| pending.len() < MAX_PENDING_AUTO_CREATIONS && pending.insert(n.clone()))
+                .collect()
+        };
+        if names.is_empty() {
+            return;
+        }
         let body = RequestBody::CreateTopics(CreateTopicsRequest {
             topics: names
-                .into_iter()
+                .iter()
                 .map(|name| CreatableTopic {
-                    name,
+                    name: name.clone(),
                     num_partitions: -1,
                     replication_factor: -1,
                     ..Default::default()
@@ -84,9 +107,17 @@ impl BrokerHandler {
             timeout_ms: 30_000,
             ..Default::default()
         });
-        if let Err(e) = self.controller.call(body, 7).await {
-            tracing::warn!("auto-creating topics: {e}");
-        }
+        let controller = self.controller.clone();
+        let pending = self.pending_creations.clone();
+        tokio::spawn(async move {
+            if let Err(e) = controller.call(body, 7).await {
+                tracing::warn!("auto-creating topics: {e}");
+            }
+            let mut pending = pending.lock().unwrap_or_else(|p| p.into_inner());
+            for n in &names {
+                pending.remove(n);
+            }
+        });
     }
 
     fn describe_cluster(
@@ -123,7 +154,7 @@ impl Handler for BrokerHandler {
         };
         let version = frame.header.request_api_version;
         Reply::Respond(match &body {
-            RequestBody::Metadata(r) => self.metadata(r, version).await,
+            RequestBody::Metadata(r) => self.metadata(r, version),
             RequestBody::DescribeCluster(r) => self.describe_cluster(r, version),
             _ => self.forward(body, version).await,
         })

@@ -168,7 +168,11 @@ pub fn describe_cluster(
     cluster_id: &str,
     listener: &str,
 ) -> DescribeClusterResponse {
-    let endpoint_type = if version == 0 { 1 } else { request.endpoint_type };
+    let endpoint_type = if version == 0 {
+        1
+    } else {
+        request.endpoint_type
+    };
     if endpoint_type != 1 {
         return DescribeClusterResponse {
             error_code: ErrorCode::UnsupportedEndpointType.code(),
@@ -399,9 +403,19 @@ mod tests {
             ..Default::default()
         };
         let r = describe_cluster(&image(), &with_fenced, 2, "c", "PLAINTEXT");
-        let listed: Vec<(i32, bool)> = r.brokers.iter().map(|b| (b.broker_id, b.is_fenced)).collect();
-        assert!(listed.contains(&(1, false)) && listed.len() >= 2, "{listed:?}");
-        assert!(listed.iter().any(|(_, fenced)| *fenced), "a fenced broker listed: {listed:?}");
+        let listed: Vec<(i32, bool)> = r
+            .brokers
+            .iter()
+            .map(|b| (b.broker_id, b.is_fenced))
+            .collect();
+        assert!(
+            listed.contains(&(1, false)) && listed.len() >= 2,
+            "{listed:?}"
+        );
+        assert!(
+            listed.iter().any(|(_, fenced)| *fenced),
+            "a fenced broker listed: {listed:?}"
+        );
         let controllers = DescribeClusterRequest {
             endpoint_type: 2,
             ..Default::default()

@@ -872,7 +872,10 @@ fn a_broker_in_controlled_shutdown_is_never_unfenced_by_an_ordinary_heartbeat() 
     // The race: a heartbeat of the ordinary loop, sent before it saw the shutdown, arrives
     // after the controller agreed to it.
     let r = h.heartbeat(1, false);
-    assert!(r.is_fenced, "an ordinary heartbeat unfenced a broker shutting down");
+    assert!(
+        r.is_fenced,
+        "an ordinary heartbeat unfenced a broker shutting down"
+    );
     let b = &h.c.image().cluster.brokers[&1];
     assert!(b.fenced && b.in_controlled_shutdown);
 }
@@ -913,7 +916,11 @@ fn operations_over_the_record_cap_are_refused_whole_before_allocating() {
         };
         assert_eq!(r.topics.len(), topics.len());
         for t in &r.topics {
-            assert_eq!(t.error_code, ErrorCode::PolicyViolation.code(), "{topics:?}");
+            assert_eq!(
+                t.error_code,
+                ErrorCode::PolicyViolation.code(),
+                "{topics:?}"
+            );
             assert_eq!(t.error_message.as_deref(), Some(TOO_LARGE_MESSAGE));
         }
     }
@@ -923,7 +930,10 @@ fn operations_over_the_record_cap_are_refused_whole_before_allocating() {
         panic!()
     };
     assert!(ok(r.topics[0].error_code));
-    assert_eq!(h.batches.last().map(Vec::len), Some(MAX_RECORDS_PER_USER_OP));
+    assert_eq!(
+        h.batches.last().map(Vec::len),
+        Some(MAX_RECORDS_PER_USER_OP)
+    );
     let grow = RequestBody::CreatePartitions(cpr::CreatePartitionsRequest {
         topics: vec![cpr::CreatePartitionsTopic {
             name: "fits".into(),

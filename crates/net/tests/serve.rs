@@ -70,7 +70,11 @@ async fn one_connections_requests_are_handled_one_at_a_time_in_order() {
     for call in calls {
         assert!(matches!(call.await.unwrap(), Ok(ResponseBody::Metadata(_))));
     }
-    assert_eq!(h.most_active.load(Ordering::SeqCst), 1, "handled concurrently");
+    assert_eq!(
+        h.most_active.load(Ordering::SeqCst),
+        1,
+        "handled concurrently"
+    );
     let handled = h.handled.lock().unwrap().clone();
     let mut sorted = handled.clone();
     sorted.sort_unstable();
@@ -81,7 +85,10 @@ async fn one_connections_requests_are_handled_one_at_a_time_in_order() {
 /// True when the server closes `s` (EOF) within [`WAIT`]; false when it answers or hangs.
 async fn closed(s: &mut TcpStream) -> bool {
     let mut b = [0u8; 64];
-    matches!(tokio::time::timeout(WAIT, s.read(&mut b)).await, Ok(Ok(0)) | Ok(Err(_)))
+    matches!(
+        tokio::time::timeout(WAIT, s.read(&mut b)).await,
+        Ok(Ok(0)) | Ok(Err(_))
+    )
 }
 
 /// One framed Metadata v0 request with correlation id `corr`.
@@ -96,7 +103,10 @@ fn frame(corr: i32) -> Vec<u8> {
 
 async fn answered(s: &mut TcpStream, within: Duration) -> bool {
     let mut size = [0u8; 4];
-    matches!(tokio::time::timeout(within, s.read_exact(&mut size)).await, Ok(Ok(_)))
+    matches!(
+        tokio::time::timeout(within, s.read_exact(&mut size)).await,
+        Ok(Ok(_))
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -109,7 +119,10 @@ async fn max_connections_per_ip_closes_the_connection_over_it() {
     let mut a = TcpStream::connect(&addr).await.unwrap();
     let mut b = TcpStream::connect(&addr).await.unwrap();
     let mut c = TcpStream::connect(&addr).await.unwrap();
-    assert!(closed(&mut c).await, "a third connection from one address stayed open");
+    assert!(
+        closed(&mut c).await,
+        "a third connection from one address stayed open"
+    );
     for s in [&mut a, &mut b] {
         s.write_all(&frame(1)).await.unwrap();
         assert!(answered(s, WAIT).await);
@@ -125,7 +138,9 @@ async fn max_connections_per_ip_closes_the_connection_over_it() {
             }
         }
     };
-    tokio::time::timeout(WAIT, accepted).await.expect("slot freed");
+    tokio::time::timeout(WAIT, accepted)
+        .await
+        .expect("slot freed");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -140,7 +155,10 @@ async fn max_connections_holds_new_connections_until_one_closes() {
     assert!(answered(&mut a, WAIT).await);
     let mut b = TcpStream::connect(&addr).await.unwrap();
     b.write_all(&frame(2)).await.unwrap();
-    assert!(!answered(&mut b, Duration::from_millis(300)).await, "over max.connections");
+    assert!(
+        !answered(&mut b, Duration::from_millis(300)).await,
+        "over max.connections"
+    );
     drop(a);
     assert!(answered(&mut b, WAIT).await, "served once a slot freed");
 }
@@ -171,7 +189,10 @@ async fn an_idle_connection_is_closed_but_not_one_waiting_for_an_answer() {
     .unwrap();
     assert!(!answered(&mut busy, Duration::from_millis(600)).await);
     gate.add_permits(1);
-    assert!(answered(&mut busy, WAIT).await, "closed while a request was in flight");
+    assert!(
+        answered(&mut busy, WAIT).await,
+        "closed while a request was in flight"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -201,7 +222,11 @@ async fn the_byte_budget_holds_reads_until_requests_are_answered() {
     assert_eq!(budget.available(), 0);
     b.write_all(&frame(2)).await.unwrap();
     assert!(!answered(&mut b, Duration::from_millis(300)).await);
-    assert_eq!(h.most_active.load(Ordering::SeqCst), 1, "read over the budget");
+    assert_eq!(
+        h.most_active.load(Ordering::SeqCst),
+        1,
+        "read over the budget"
+    );
     gate.add_permits(2);
     assert!(answered(&mut a, WAIT).await);
     assert!(answered(&mut b, WAIT).await);

@@ -380,6 +380,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             auto_create_topics: config
                 .get("auto.create.topics.enable")
                 .is_some_and(|v| v.eq_ignore_ascii_case("true")),
+            pending_creations: Default::default(),
         };
         let mut log_dirs = Vec::new();
         for dir in config.log_dirs() {

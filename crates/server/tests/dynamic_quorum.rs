@@ -394,7 +394,10 @@ fn a_dead_controller_is_removed_and_unregistered() {
     })
     .unwrap_or_else(|| panic!("describe through a broker:\n{}", broker.log_tail()));
     let cluster_id = nodes[0].cluster_id();
-    assert!(status.contains(&format!("ClusterId:              {cluster_id}")), "{status}");
+    assert!(
+        status.contains(&format!("ClusterId:              {cluster_id}")),
+        "{status}"
+    );
     assert!(status.contains("LeaderId:"), "{status}");
     let out = run_tool(&[
         "kafka-metadata-quorum",

@@ -334,7 +334,11 @@ async fn a_storm_of_random_valid_requests_gets_decodable_answers_on_both_listene
     let controller = node.addr();
     let deadline = Instant::now() + Duration::from_secs(30);
     while brokers_at(&broker).await != Some(1) {
-        assert!(Instant::now() < deadline, "never ready:\n{}", node.log_tail());
+        assert!(
+            Instant::now() < deadline,
+            "never ready:\n{}",
+            node.log_tail()
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let mut sent = 0;
@@ -346,17 +350,21 @@ async fn a_storm_of_random_valid_requests_gets_decodable_answers_on_both_listene
         for (api, min, max) in advertised(addr).await {
             for version in min..=max {
                 for seed in 0..SEEDS {
-                    let mut g = SampleRng::new(seed * 7919 + api.key() as u64 * 31 + version as u64);
+                    let mut g =
+                        SampleRng::new(seed * 7919 + api.key() as u64 * 31 + version as u64);
                     let body = RequestBody::sample(api, &mut g, version);
                     sent += 1;
                     match client.call(body, version, Duration::from_secs(15)).await {
                         Ok(r) if r.api_key() == api => {}
-                        Ok(r) => failures.push(format!("{api:?} v{version} answered {:?}", r.api_key())),
+                        Ok(r) => {
+                            failures.push(format!("{api:?} v{version} answered {:?}", r.api_key()))
+                        }
                         Err(e) => {
                             failures.push(format!("{addr} {api:?} v{version} seed {seed}: {e}"));
-                            client = fjord_net::client::Client::connect(addr, Duration::from_secs(5))
-                                .await
-                                .unwrap();
+                            client =
+                                fjord_net::client::Client::connect(addr, Duration::from_secs(5))
+                                    .await
+                                    .unwrap();
                         }
                     }
                 }
@@ -364,7 +372,12 @@ async fn a_storm_of_random_valid_requests_gets_decodable_answers_on_both_listene
         }
     }
     assert!(node.alive(), "the node went down:\n{}", node.log_tail());
-    assert!(failures.is_empty(), "{} of {sent} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {sent} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(sent > 500, "only {sent} requests");
     // And it still serves.
     assert_eq!(brokers_at(&broker).await.map(|n| n >= 1), Some(true));

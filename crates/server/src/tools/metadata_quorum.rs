@@ -116,8 +116,7 @@ async fn target(args: &Args) -> Result<(String, String), String> {
 async fn describe_cluster(
     addr: &str,
     endpoint_type: i8,
-) -> Result<fjord_protocol::generated::describe_cluster_response::DescribeClusterResponse, String>
-{
+) -> Result<fjord_protocol::generated::describe_cluster_response::DescribeClusterResponse, String> {
     let r = call_once(
         addr,
         RequestBody::DescribeCluster(DescribeClusterRequest {

@@ -1,0 +1,123 @@
+//! Metadata for unknown topics starts their auto-creation once per topic and answers at once
+//! with LEADER_NOT_AVAILABLE, even when the controller never answers.
+
+use fjord_broker::controller_client::ControllerClient;
+use fjord_broker::listener::BrokerHandler;
+use fjord_broker::View;
+use fjord_metadata::MetadataImage;
+use fjord_net::serve::Handler;
+use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
+use fjord_protocol::generated::request_header::RequestHeader;
+use fjord_protocol::header::{encode_request, parse_request};
+use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
+use fjord_raft::control::{Endpoint, VoterInfo};
+use fjord_raft::driver::QuorumInfo;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::io::AsyncReadExt;
+use tokio::sync::watch;
+
+fn frame(body: RequestBody, version: i16) -> fjord_protocol::header::RequestFrame {
+    let header = RequestHeader {
+        request_api_key: body.api_key().key(),
+        request_api_version: version,
+        correlation_id: 1,
+        client_id: Some("test".into()),
+        ..Default::default()
+    };
+    let chunks = encode_request(&header, &body).unwrap();
+    let bytes: Vec<u8> = chunks.iter().flat_map(|c| c.iter().copied()).collect();
+    parse_request(bytes::Bytes::from(bytes).slice(4..)).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_topics_are_created_in_the_background_once_each() {
+    // A controller that accepts connections, counts what arrives and never answers.
+    let hole = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = hole.local_addr().unwrap().port();
+    let bytes_in = Arc::new(AtomicUsize::new(0));
+    let counter = bytes_in.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut s, _)) = hole.accept().await else {
+                return;
+            };
+            let counter = counter.clone();
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = s.read(&mut buf).await {
+                    if n == 0 {
+                        return;
+                    }
+                    counter.fetch_add(n, Ordering::SeqCst);
+                }
+            });
+        }
+    });
+    let info = QuorumInfo {
+        leader: Some(1),
+        voter_set: Arc::new(
+            [(
+                1,
+                VoterInfo {
+                    id: 1,
+                    directory_id: Default::default(),
+                    endpoints: vec![Endpoint {
+                        name: "CONTROLLER".into(),
+                        host: "127.0.0.1".into(),
+                        port,
+                    }],
+                },
+            )]
+            .into(),
+        ),
+        ..Default::default()
+    };
+    let (_info_tx, info_rx) = watch::channel(info);
+    let (_view_tx, view_rx) = watch::channel(View {
+        image: Arc::new(MetadataImage::empty()),
+        applied_up_to: 0,
+    });
+    let handler = BrokerHandler {
+        view: view_rx,
+        controller: Arc::new(ControllerClient::new(info_rx)),
+        cluster_id: "c".into(),
+        listener_name: "PLAINTEXT".into(),
+        auto_create_topics: true,
+        pending_creations: Default::default(),
+    };
+    let peer = "127.0.0.1:1".parse().unwrap();
+    let request = || {
+        RequestBody::Metadata(MetadataRequest {
+            topics: Some(vec![MetadataRequestTopic {
+                name: Some("new-topic".into()),
+                ..Default::default()
+            }]),
+            allow_auto_topic_creation: true,
+            ..Default::default()
+        })
+    };
+    for round in 0..3 {
+        let started = Instant::now();
+        let reply = handler.handle(frame(request(), 12), peer).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "round {round} waited"
+        );
+        let fjord_net::serve::Reply::Respond(ResponseBody::Metadata(m)) = reply else {
+            panic!("round {round}: {reply:?}");
+        };
+        assert_eq!(m.topics[0].error_code, ErrorCode::LeaderNotAvailable.code());
+    }
+    // One creation under way for the topic, however often it was asked for.
+    assert_eq!(handler.pending_creations.lock().unwrap().len(), 1);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while bytes_in.load(Ordering::SeqCst) == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the creation never reached the controller"
+        );
+        tokio::task::yield_now().await;
+    }
+}
