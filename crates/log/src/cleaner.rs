@@ -13,13 +13,6 @@ use std::time::Duration;
 /// Kafka's default `log.cleaner.backoff.ms`: 15 seconds.
 pub const DEFAULT_CLEANER_BACKOFF: Duration = Duration::from_secs(15);
 
-/// Milliseconds since the Unix epoch.
-pub fn system_now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
 /// A running cleaner thread; stopped on `shutdown` or drop.
 #[derive(Debug)]
 pub struct LogCleaner {

@@ -5,6 +5,7 @@
 
 pub mod checkpoint;
 pub mod cleaner;
+pub mod clock;
 pub mod config;
 pub mod dump;
 pub mod epoch;
@@ -16,7 +17,7 @@ pub mod segment;
 pub mod uuid_text;
 
 pub use checkpoint::TopicPartition;
-pub use cleaner::system_now_ms;
+pub use clock::{monotonic_ms, system_now_ms};
 pub use config::LogConfig;
 pub use error::{LogError, Result};
 pub use log_dir::{LogDir, MetaProperties};

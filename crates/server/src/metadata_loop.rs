@@ -9,7 +9,7 @@
 pub use fjord_broker::View;
 use fjord_controller::controller::METADATA_VERSION_LATEST;
 use fjord_controller::{not_controller, Controller, ControllerSettings, Handled};
-use fjord_log::system_now_ms as now_ms;
+use fjord_log::{monotonic_ms, system_now_ms as now_ms};
 use fjord_metadata::snapshot::{batch_of, batch_records, load};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::feature_level_record::FeatureLevelRecord;
@@ -206,7 +206,7 @@ impl Loop {
                 }
                 _ = tick.tick() => {
                     if let Some(c) = &mut self.controller {
-                        let records = c.tick(now_ms());
+                        let records = c.tick(monotonic_ms());
                         if !records.is_empty() {
                             self.propose(records, None);
                         }
@@ -284,7 +284,7 @@ impl Loop {
             self.settings.clone(),
             self.cluster_id.clone(),
             self.image.clone(),
-            now_ms(),
+            monotonic_ms(),
         );
         c.set_voters(info.voters.clone());
         tracing::info!(epoch = info.epoch, "this node is the active controller");
@@ -353,7 +353,7 @@ impl Loop {
             let _ = r.reply.send(not_controller(&r.body, r.version));
             return;
         };
-        match c.handle(&r.body, r.version, now_ms()) {
+        match c.handle(&r.body, r.version, monotonic_ms()) {
             Handled::Reply(resp) => {
                 let _ = r.reply.send(resp);
             }

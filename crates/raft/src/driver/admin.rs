@@ -40,8 +40,9 @@ pub async fn describe_quorum(h: &RaftHandle, version: i16) -> ResponseBody {
             .map(|v| v.directory_id)
             .unwrap_or_default(),
         log_end_offset: r.log_end_offset,
-        last_fetch_timestamp: r.last_fetch_ms,
-        last_caught_up_timestamp: r.last_caught_up_ms,
+        // The core's clock is monotonic; Kafka reports these as wall-clock times.
+        last_fetch_timestamp: wall(r.last_fetch_ms),
+        last_caught_up_timestamp: wall(r.last_caught_up_ms),
         ..Default::default()
     };
     ResponseBody::DescribeQuorum(dq::DescribeQuorumResponse {
@@ -78,6 +79,15 @@ pub async fn describe_quorum(h: &RaftHandle, version: i16) -> ResponseBody {
             .collect(),
         ..Default::default()
     })
+}
+
+/// A monotonic reading of the core as wall-clock time; -1 (never) stays -1.
+fn wall(monotonic: i64) -> i64 {
+    if monotonic < 0 {
+        -1
+    } else {
+        fjord_log::clock::wall_of_monotonic(monotonic)
+    }
 }
 
 fn split(result: Result<(), VoterChangeFailure>) -> (i16, Option<String>) {

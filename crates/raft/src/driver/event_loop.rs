@@ -14,7 +14,7 @@ use crate::metadata_log::MetadataLog;
 use crate::node::{RaftNode, VoterChangeError};
 use crate::quorum_file::QuorumFile;
 use crate::types::{Action, EntryKind, FetchResult, Message, NodeId};
-use fjord_log::system_now_ms as now_ms;
+use fjord_log::{monotonic_ms, system_now_ms as now_ms};
 use fjord_protocol::records::RecordBatch;
 use fjord_protocol::ErrorCode;
 use std::collections::{BTreeMap, BTreeSet};
@@ -122,7 +122,7 @@ pub(super) fn spawn(
         cfg.raft_config(),
         log,
         persisted,
-        now_ms(),
+        monotonic_ms(),
         seed,
     );
     let mut l = Loop {
@@ -182,7 +182,7 @@ impl Loop {
                 }
             }
             self.wake_parked(false);
-            self.core.tick(now_ms());
+            self.core.tick(monotonic_ms());
             self.process_actions(None);
             self.wake_parked(false);
             self.write_bootstrap_voters();
@@ -230,7 +230,7 @@ impl Loop {
                         from,
                         request,
                         reply,
-                        deadline: now_ms() + i64::from(self.cfg.fetch_max_wait_ms),
+                        deadline: monotonic_ms() + i64::from(self.cfg.fetch_max_wait_ms),
                         high_watermark: hw_before,
                     });
                 } else {
@@ -392,7 +392,7 @@ impl Loop {
         if self.parked.is_empty() {
             return;
         }
-        let now = now_ms();
+        let now = monotonic_ms();
         let end = self.core.log().end_offset();
         let hw = self.core.high_watermark();
         let leader = self.core.is_leader();
@@ -518,7 +518,7 @@ impl Loop {
             return;
         };
         let log = self.core.log();
-        if leader == me || !log.has_dynamic_voters() || now_ms() < self.next_endpoint_update {
+        if leader == me || !log.has_dynamic_voters() || monotonic_ms() < self.next_endpoint_update {
             return;
         }
         let Some(listed) = log.voter_set().get(&me) else {
@@ -558,7 +558,7 @@ impl Loop {
                 mine.port
             );
         }
-        self.next_endpoint_update = now_ms() + ENDPOINT_UPDATE_INTERVAL_MS;
+        self.next_endpoint_update = monotonic_ms() + ENDPOINT_UPDATE_INTERVAL_MS;
     }
 
     /// The first leader of a dynamic quorum copies the voter set from the bootstrap snapshot
