@@ -6,13 +6,13 @@
 //! `cargo build --release --bin fjord && cargo bench -p fjord-benches --bench cluster`
 //! (FJORD_BIN points at another binary; FJORD_FAILOVER_RUNS changes the run count).
 
+use fjord_net::client::Client;
 use fjord_protocol::generated::{
     create_topics_request::{CreatableTopic, CreateTopicsRequest},
     describe_cluster_request::DescribeClusterRequest,
     metadata_request::MetadataRequest,
 };
 use fjord_protocol::{RequestBody, ResponseBody};
-use fjord_raft::net::client::Client;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

@@ -8,12 +8,12 @@
 //! FJORD_RAFT_BENCH_BATCHES change the counts).
 
 use bytes::Bytes;
+use fjord_net::serve::{serve, Handler, Reply};
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::records::{Compression, RecordBatchBuilder};
 use fjord_protocol::Uuid;
 use fjord_raft::control::{Endpoint, VoterInfo, VoterSet};
 use fjord_raft::driver::{DriverConfig, RaftHandle};
-use fjord_raft::net::serve::{serve, Handler, Reply};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -91,7 +91,11 @@ fn main() {
             let (h, mut commits) =
                 RaftHandle::start(cfg, tokio::runtime::Handle::current()).expect("start");
             tokio::spawn(async move { while commits.recv().await.is_some() {} });
-            tokio::spawn(serve(listener, Arc::new(RaftOnly(h.clone())), 100 << 20));
+            tokio::spawn(serve(
+                listener,
+                Arc::new(RaftOnly(h.clone())),
+                fjord_net::serve::Limits::with_max_frame(100 << 20),
+            ));
             handles.push(h);
         }
         let leader = loop {

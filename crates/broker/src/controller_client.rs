@@ -1,9 +1,9 @@
-//! Reaching the active controller from any node: its id comes from the quorum state, its
-//! address from the voter set; one connection is kept and replaced when the controller moves.
+//! Reaching the active controller from any node: a watch of its id and address (the server
+//! derives it from the quorum state and the voter set); one connection is kept and replaced
+//! when the controller moves.
 
 use fjord_net::client::{CallError, Client};
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
-use fjord_raft::driver::QuorumInfo;
 use std::time::Duration;
 use tokio::sync::{watch, Mutex};
 
@@ -35,33 +35,34 @@ impl ForwardError {
     }
 }
 
+/// The active controller: its node id and `host:port`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActiveController {
+    /// Its node id.
+    pub id: i32,
+    /// `host:port` of its controller listener (an IPv6 host in brackets).
+    pub addr: String,
+}
+
 /// A client of whichever controller is active.
 #[derive(Debug)]
 pub struct ControllerClient {
-    info: watch::Receiver<QuorumInfo>,
+    info: watch::Receiver<Option<ActiveController>>,
     conn: Mutex<Option<(i32, Client)>>,
 }
 
 impl ControllerClient {
     /// A client following `info`.
-    pub fn new(info: watch::Receiver<QuorumInfo>) -> ControllerClient {
+    pub fn new(info: watch::Receiver<Option<ActiveController>>) -> ControllerClient {
         ControllerClient {
             info,
             conn: Mutex::new(None),
         }
     }
 
-    /// The active controller's address, if known.
+    /// The active controller's id and address, if known.
     pub fn active(&self) -> Option<(i32, String)> {
-        let info = self.info.borrow();
-        let leader = info.leader?;
-        let e = info.voter_set.get(&leader)?.endpoints.first()?;
-        let addr = if e.host.contains(':') {
-            format!("[{}]:{}", e.host, e.port)
-        } else {
-            format!("{}:{}", e.host, e.port)
-        };
-        Some((leader, addr))
+        self.info.borrow().as_ref().map(|a| (a.id, a.addr.clone()))
     }
 
     /// Sends `body` at `version` to the active controller.

@@ -6,8 +6,8 @@
 
 use crate::controller_client::ControllerClient;
 use crate::view::View;
-use fjord_controller::controller::{METADATA_VERSION_LATEST, METADATA_VERSION_MIN};
 use fjord_metadata::image::METADATA_VERSION;
+use fjord_metadata::version::{METADATA_VERSION_LATEST, METADATA_VERSION_MIN};
 use fjord_protocol::generated::{
     broker_heartbeat_request::BrokerHeartbeatRequest,
     broker_registration_request::{self as brr, BrokerRegistrationRequest},

@@ -18,7 +18,7 @@ pub const INTERNAL_TOPICS: &[&str] = &["__consumer_offsets", "__transaction_stat
 
 /// Whether a name may be auto-created (a valid topic name, not internal).
 pub fn creatable(name: &str) -> bool {
-    fjord_controller::topics::validate_topic_name(name).is_ok() && !INTERNAL_TOPICS.contains(&name)
+    fjord_metadata::names::validate_topic_name(name).is_ok() && !INTERNAL_TOPICS.contains(&name)
 }
 
 /// The controller id clients are told: the lowest live broker (in KRaft, clients send

@@ -1,7 +1,7 @@
 //! Metadata for unknown topics starts their auto-creation once per topic and answers at once
 //! with LEADER_NOT_AVAILABLE, even when the controller never answers.
 
-use fjord_broker::controller_client::ControllerClient;
+use fjord_broker::controller_client::{ActiveController, ControllerClient};
 use fjord_broker::listener::BrokerHandler;
 use fjord_broker::View;
 use fjord_metadata::MetadataImage;
@@ -10,8 +10,6 @@ use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataReque
 use fjord_protocol::generated::request_header::RequestHeader;
 use fjord_protocol::header::{encode_request, parse_request};
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
-use fjord_raft::control::{Endpoint, VoterInfo};
-use fjord_raft::driver::QuorumInfo;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -55,25 +53,10 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
             });
         }
     });
-    let info = QuorumInfo {
-        leader: Some(1),
-        voter_set: Arc::new(
-            [(
-                1,
-                VoterInfo {
-                    id: 1,
-                    directory_id: Default::default(),
-                    endpoints: vec![Endpoint {
-                        name: "CONTROLLER".into(),
-                        host: "127.0.0.1".into(),
-                        port,
-                    }],
-                },
-            )]
-            .into(),
-        ),
-        ..Default::default()
-    };
+    let info = Some(ActiveController {
+        id: 1,
+        addr: format!("127.0.0.1:{port}"),
+    });
     let (_info_tx, info_rx) = watch::channel(info);
     let (_view_tx, view_rx) = watch::channel(View {
         image: Arc::new(MetadataImage::empty()),

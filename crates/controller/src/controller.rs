@@ -9,12 +9,9 @@ use fjord_metadata::MetadataImage;
 use fjord_protocol::{ErrorCode, MetadataRecord, RequestBody, ResponseBody};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The `metadata.version` levels this build supports (Kafka 3.3-IV3 .. fjord's latest).
-pub const METADATA_VERSION_MIN: i16 = 7;
-/// The newest `metadata.version` level this build supports.
-pub const METADATA_VERSION_LATEST: i16 = 29;
-/// The first `metadata.version` with UnregisterControllerRecord (KIP-1312).
-pub const METADATA_VERSION_UNREGISTER_CONTROLLER: i16 = 28;
+pub use fjord_metadata::version::{
+    METADATA_VERSION_LATEST, METADATA_VERSION_MIN, METADATA_VERSION_UNREGISTER_CONTROLLER,
+};
 /// The most records one user operation may write (Kafka's `MAX_RECORDS_PER_USER_OP`): a
 /// request that would write more is refused whole with POLICY_VIOLATION and writes nothing.
 pub const MAX_RECORDS_PER_USER_OP: usize = 10_000;

@@ -5,10 +5,12 @@
 //! that replay to the identical image.
 
 pub mod image;
+pub mod names;
 pub mod partition;
 pub mod record_serde;
 pub mod replay;
 pub mod snapshot;
+pub mod version;
 
 pub use image::{
     BrokerRegistration, ClusterImage, ConfigResource, ControllerRegistration, FeaturesImage,

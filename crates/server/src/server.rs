@@ -10,7 +10,7 @@ use crate::config::ServerConfig;
 use crate::controller_listener::ControllerHandler;
 use crate::format::{self, metadata_partition_dir, InitialVoters};
 use crate::metadata_loop;
-use fjord_broker::controller_client::ControllerClient;
+use fjord_broker::controller_client::{ActiveController, ControllerClient};
 use fjord_broker::lifecycle;
 use fjord_broker::listener::BrokerHandler;
 use fjord_controller::ControllerSettings;
@@ -259,6 +259,35 @@ fn panic_text(e: tokio::task::JoinError) -> String {
         .unwrap_or_else(|| "(no message)".into())
 }
 
+/// The active controller's id and address, following the quorum: the leader, reached at its
+/// endpoint in the voter set.
+fn active_controller_watch(
+    raft: &RaftHandle,
+    fatal: &Fatal,
+) -> tokio::sync::watch::Receiver<Option<ActiveController>> {
+    let mut info = raft.quorum_info();
+    let of = |i: &fjord_raft::driver::QuorumInfo| {
+        let id = i.leader?;
+        let e = i.voter_set.get(&id)?.endpoints.first()?;
+        Some(ActiveController {
+            id,
+            addr: crate::config::host_port(&e.host, e.port),
+        })
+    };
+    let (tx, rx) = tokio::sync::watch::channel(of(&info.borrow_and_update()));
+    fatal.spawn("controller address watch", async move {
+        while info.changed().await.is_ok() {
+            let next = of(&info.borrow_and_update());
+            tx.send_if_modified(|current| {
+                let changed = *current != next;
+                *current = next;
+                changed
+            });
+        }
+    });
+    rx
+}
+
 /// Waits until this broker may serve clients, as Kafka's broker startup does: its metadata
 /// image has caught up with the quorum's high watermark, and the image shows this process
 /// registered and unfenced (so Metadata lists it and names a controller). Logs what it waits
@@ -278,7 +307,7 @@ async fn ready_to_serve(
             let me = v.image.cluster.brokers.get(&node_id);
             if i.high_watermark <= 0 || v.applied_up_to < i.high_watermark {
                 Some("the metadata log to catch up")
-            } else if !me.is_some_and(|b| b.incarnation_id == incarnation) {
+            } else if me.is_none_or(|b| b.incarnation_id != incarnation) {
                 Some("this broker's registration")
             } else if me.is_some_and(|b| b.fenced) {
                 Some("the controller to unfence this broker")
@@ -325,7 +354,9 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         fatal_tx.0.clone(),
     );
     fatal_tx.spawn("metadata loop", metadata_task);
-    let client = Arc::new(ControllerClient::new(raft.quorum_info()));
+    let client = Arc::new(ControllerClient::new(active_controller_watch(
+        &raft, &fatal_tx,
+    )));
     let limits = limits(&config);
     let incarnation = format::random_id();
     if roles.controller {
