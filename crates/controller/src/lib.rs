@@ -2,8 +2,9 @@
 //! image: each request yields the metadata records to append (one request, one atomic batch)
 //! and the response to send once they commit, or an error with Kafka's code and message. The
 //! runtime around it (proposing batches through KRaft, answering after commit, timers) lives
-//! in the server.
+//! in [`active`].
 
+pub mod active;
 pub mod brokers;
 pub mod configs;
 pub mod controller;

@@ -2,9 +2,11 @@
 //! controller's decisions, as they appear in `__cluster_metadata`) are folded in log order into
 //! an immutable [`MetadataImage`]; each batch also yields the [`Changes`] it caused, so brokers
 //! react to what changed instead of rescanning. A snapshot writes the image back as records
-//! that replay to the identical image.
+//! that replay to the identical image. The [`loader`] folds the committed stream of the
+//! metadata log into the image every node publishes.
 
 pub mod image;
+pub mod loader;
 pub mod names;
 pub mod partition;
 pub mod record_serde;

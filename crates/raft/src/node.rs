@@ -62,6 +62,30 @@ pub struct ReplicaProgress {
     pub last_caught_up_ms: i64,
 }
 
+/// How long a leader keeps an observer that stopped fetching (Kafka's
+/// `OBSERVER_SESSION_TIMEOUT_MS`).
+pub const OBSERVER_SESSION_TIMEOUT_MS: i64 = 300_000;
+/// The most observers a leader tracks; a new one beyond it replaces the one that fetched
+/// longest ago, so fetches with made-up replica ids cannot grow the leader's state.
+pub const MAX_TRACKED_OBSERVERS: usize = 1_000;
+
+/// Makes room for one more tracked replica: at [`MAX_TRACKED_OBSERVERS`] observers, forgets
+/// the one that fetched longest ago.
+fn track_bounded(progress: &mut BTreeMap<NodeId, ReplicaProgress>, voters: &BTreeSet<NodeId>) {
+    let observers = progress.keys().filter(|id| !voters.contains(id)).count();
+    if observers < MAX_TRACKED_OBSERVERS {
+        return;
+    }
+    let oldest = progress
+        .iter()
+        .filter(|(id, _)| !voters.contains(id))
+        .min_by_key(|(_, p)| p.last_fetch_ms)
+        .map(|(id, _)| *id);
+    if let Some(id) = oldest {
+        progress.remove(&id);
+    }
+}
+
 /// One replica as DescribeQuorum reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReplicaDescription {
@@ -576,6 +600,13 @@ impl<L: RaftLog> RaftNode<L> {
                             p.last_begin_ms = self.now;
                         }
                     }
+                }
+                // Observers that stopped fetching are forgotten (Kafka's observer session).
+                if let Role::Leader { progress, .. } = &mut self.role {
+                    let now = self.now;
+                    progress.retain(|id, p| {
+                        voters.contains(id) || now - p.last_fetch_ms <= OBSERVER_SESSION_TIMEOUT_MS
+                    });
                 }
                 // Check quorum: a leader that has not heard from a majority resigns.
                 let window = self.config.fetch_timeout_ms * 3 / 2;
@@ -1193,7 +1224,11 @@ impl<L: RaftLog> RaftNode<L> {
         let result = if let (true, Some(id)) = (behind_snapshot, self.log.latest_snapshot()) {
             FetchResult::Snapshot(id)
         } else if consistent {
+            let voters = self.voters().clone();
             if let Role::Leader { progress, .. } = &mut self.role {
+                if !progress.contains_key(&replica) {
+                    track_bounded(progress, &voters);
+                }
                 let p = progress.entry(replica).or_insert(ReplicaProgress {
                     end_offset: 0,
                     last_fetch_ms: self.now,

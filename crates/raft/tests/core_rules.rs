@@ -623,3 +623,36 @@ fn a_leader_that_removes_itself_resigns_once_committed() {
     );
     assert_eq!(nodes[0].high_watermark(), nodes[1].high_watermark());
 }
+
+#[test]
+fn a_leader_tracks_a_bounded_number_of_observers_and_forgets_silent_ones() {
+    use fjord_raft::node::{MAX_TRACKED_OBSERVERS, OBSERVER_SESSION_TIMEOUT_MS};
+    let mut n = node(1, 1);
+    n.tick(10_000);
+    assert!(n.is_leader());
+    // Fetches from many made-up replica ids.
+    for (i, id) in (1_000..1_000 + 3 * MAX_TRACKED_OBSERVERS as i32).enumerate() {
+        n.tick(10_000 + i as i64);
+        n.receive(
+            id,
+            Message::FetchRequest {
+                epoch: 1,
+                replica: id,
+                fetch_offset: 0,
+                last_fetched_epoch: 0,
+                request_id: i as u64,
+            },
+        );
+        n.take_actions();
+    }
+    let d = n.describe_quorum().unwrap();
+    assert_eq!(d.observers.len(), MAX_TRACKED_OBSERVERS);
+    let newest = 1_000 + 3 * MAX_TRACKED_OBSERVERS as i32 - 1;
+    assert!(
+        d.observers.iter().any(|o| o.id == newest),
+        "the newest is kept"
+    );
+    // Silent past the observer session: forgotten.
+    n.tick(20_000 + OBSERVER_SESSION_TIMEOUT_MS);
+    assert!(n.describe_quorum().unwrap().observers.is_empty());
+}

@@ -47,7 +47,7 @@ pub struct ControllerHandler {
     /// The Raft driver.
     pub raft: RaftHandle,
     /// This node's controller.
-    pub controller: crate::metadata_loop::LocalController,
+    pub controller: fjord_controller::active::LocalController,
 }
 
 /// DescribeCluster's endpoint type for controllers (KIP-919).

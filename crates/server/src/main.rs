@@ -5,7 +5,6 @@ mod config;
 mod controller_listener;
 mod dump_log;
 mod format;
-mod metadata_loop;
 mod server;
 mod tools;
 

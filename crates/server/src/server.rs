@@ -1,15 +1,13 @@
 //! `fjord server`: loads the configuration (or the embedded single-node default, formatting
 //! `./fjord-data` on first start), checks the storage is formatted for this cluster and node,
-//! starts the Raft driver over the metadata log, the metadata loop (image and, on the KRaft
-//! leader, the active controller), the controller listener and the broker listener as the
-//! roles ask, the broker's registration and heartbeats and each controller's registration; runs
+//! starts the Raft driver over the metadata log, the image loader, the active-controller
+//! task, the controller listener and the broker listener as the roles ask, the broker's registration and heartbeats and each controller's registration; runs
 //! until Ctrl-C or SIGTERM (then a controlled shutdown and a graceful resignation) or a fatal
 //! error.
 
 use crate::config::ServerConfig;
 use crate::controller_listener::ControllerHandler;
 use crate::format::{self, metadata_partition_dir, InitialVoters};
-use crate::metadata_loop;
 use fjord_broker::controller_client::{ActiveController, ControllerClient};
 use fjord_broker::lifecycle;
 use fjord_broker::listener::BrokerHandler;
@@ -327,7 +325,7 @@ async fn ready_to_serve(
             said = tokio::time::Instant::now();
         }
         tokio::select! {
-            r = view.changed() => r.map_err(|_| "the metadata loop stopped")?,
+            r = view.changed() => r.map_err(|_| "the metadata image loader stopped")?,
             r = info.changed() => r.map_err(|_| "the raft driver stopped")?,
             _ = tokio::time::sleep(std::time::Duration::from_secs(5)) => {}
         }
@@ -343,17 +341,27 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     tracing::info!(node_id, %cluster_id, "metadata log started");
     let (fatal_tx, mut fatal) = tokio::sync::mpsc::unbounded_channel();
     let fatal_tx = Fatal(fatal_tx);
-    let (view, local_controller, metadata_task) = metadata_loop::spawn(
-        raft.clone(),
-        commits,
-        controller_settings(&config),
-        cluster_id.clone(),
-        roles.controller,
+    let snapshot_bytes =
         u64::try_from(config.int("metadata.log.max.record.bytes.between.snapshots"))
-            .unwrap_or(u64::MAX),
-        fatal_tx.0.clone(),
-    );
-    fatal_tx.spawn("metadata loop", metadata_task);
+            .unwrap_or(u64::MAX);
+    let (view, loader) = fjord_metadata::loader::loader(raft.clone(), commits, snapshot_bytes);
+    let loader_fatal = fatal_tx.0.clone();
+    fatal_tx.spawn("metadata image loader", async move {
+        let e = loader.await;
+        let _ = loader_fatal.send(format!("the metadata image loader stopped: {e}"));
+    });
+    let local_controller = if roles.controller {
+        let (handle, task) = fjord_controller::active::active_controller(
+            raft.clone(),
+            view.clone(),
+            controller_settings(&config),
+            cluster_id.clone(),
+        );
+        fatal_tx.spawn("active controller", task);
+        Some(handle)
+    } else {
+        None
+    };
     let client = Arc::new(ControllerClient::new(active_controller_watch(
         &raft, &fatal_tx,
     )));
@@ -366,7 +374,9 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         let handler = ControllerHandler {
             raft: raft.clone(),
-            controller: local_controller.clone(),
+            controller: local_controller
+                .clone()
+                .ok_or("a controller runs the active-controller task")?,
         };
         let listener = bind("controller", &l).await?;
         listen(

@@ -32,6 +32,9 @@ const ENDPOINT_UPDATE_INTERVAL_MS: i64 = 2_000;
 const DELIVER_BATCH: usize = 256;
 
 /// A fetch held until there is news for it.
+/// The most fetchers whose last-told high watermark the leader remembers.
+const MAX_SENT_HW_ENTRIES: usize = 2_000;
+
 struct Parked {
     from: NodeId,
     request: Message,
@@ -368,9 +371,16 @@ impl Loop {
         answer
     }
 
-    /// Remembers the high watermark a fetch answer told `to`.
+    /// Remembers the high watermark a fetch answer told `to`; at most [`MAX_SENT_HW_ENTRIES`]
+    /// fetchers are remembered.
     fn note_sent_hw(&mut self, to: NodeId, answer: Option<&Message>) {
         if let Some(Message::FetchResponse { high_watermark, .. }) = answer {
+            if self.sent_hw.len() >= MAX_SENT_HW_ENTRIES && !self.sent_hw.contains_key(&to) {
+                // Made-up fetcher ids cannot grow this: keep the voters' entries only (an
+                // observer forgotten here is answered at once next time, not held).
+                let voters = self.core.voters().clone();
+                self.sent_hw.retain(|id, _| voters.contains(id));
+            }
             self.sent_hw.insert(to, *high_watermark);
         }
     }

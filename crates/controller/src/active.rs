@@ -1,26 +1,27 @@
-//! The metadata loop every node runs: it folds the committed stream of the metadata log into
-//! the image (published on a watch for the broker's answers), and on the KRaft leader it runs
-//! the active controller: once the leader has applied everything committed, a [`Controller`]
-//! starts from that image; each controller-bound request becomes records proposed as one batch
-//! and is answered after they commit; timers fence brokers whose session expired. Losing
-//! leadership (or a failed append) drops the controller; it starts again from the committed
-//! image.
+//! The active controller's task, on every controller node: when this node leads the KRaft
+//! quorum and the loaded image has caught up with everything committed, a [`Controller`]
+//! starts from that image (a new generation); each controller-bound request becomes records
+//! proposed as one batch and is answered once they commit; timers fence brokers whose session
+//! expired. Losing leadership, or a failed append of the current generation, drops the
+//! controller; it starts again from the committed image. It only reads the image the loader
+//! publishes, so a slow or failing controller never holds back the broker's view.
 
-pub use fjord_broker::View;
-use fjord_controller::controller::METADATA_VERSION_LATEST;
-use fjord_controller::{not_controller, Controller, ControllerSettings, Handled};
+use crate::controller::{not_controller, Controller, Handled, METADATA_VERSION_LATEST};
+use crate::settings::ControllerSettings;
 use fjord_log::{monotonic_ms, system_now_ms as now_ms};
-use fjord_metadata::snapshot::{batch_of, batch_records, load};
-use fjord_metadata::MetadataImage;
+use fjord_metadata::loader::View;
+use fjord_metadata::snapshot::batch_of;
 use fjord_protocol::generated::feature_level_record::FeatureLevelRecord;
 use fjord_protocol::{error_response, ErrorCode, MetadataRecord, RequestBody, ResponseBody};
-use fjord_raft::driver::{Committed, ProposeError, QuorumInfo, RaftHandle};
-use std::sync::Arc;
+use fjord_raft::driver::{ProposeError, QuorumInfo, RaftHandle};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
 
 /// How often the active controller's timers run.
-const CONTROLLER_TICK: Duration = Duration::from_millis(250);
+pub const CONTROLLER_TICK: Duration = Duration::from_millis(250);
+/// The most requests waiting for the controller task; senders wait beyond it (each connection
+/// has at most one request in flight, so this only bounds a burst).
+pub const MAX_QUEUED_REQUESTS: usize = 4096;
 
 /// A request for the active controller.
 #[derive(Debug)]
@@ -37,7 +38,7 @@ pub struct ControllerRequest {
 /// the active one).
 #[derive(Debug, Clone)]
 pub struct LocalController {
-    tx: mpsc::UnboundedSender<ControllerRequest>,
+    tx: mpsc::Sender<ControllerRequest>,
 }
 
 impl LocalController {
@@ -45,15 +46,12 @@ impl LocalController {
     pub async fn handle(&self, body: RequestBody, version: i16) -> ResponseBody {
         let (reply, rx) = oneshot::channel();
         let fallback = not_controller(&body, version);
-        if self
-            .tx
-            .send(ControllerRequest {
-                body,
-                version,
-                reply,
-            })
-            .is_err()
-        {
+        let request = ControllerRequest {
+            body,
+            version,
+            reply,
+        };
+        if self.tx.send(request).await.is_err() {
             return fallback;
         }
         rx.await.unwrap_or(fallback)
@@ -78,108 +76,53 @@ impl Pending {
     }
 }
 
-struct Loop {
+struct Active {
     raft: RaftHandle,
-    /// `metadata.log.max.record.bytes.between.snapshots`.
-    snapshot_bytes: u64,
-    /// Record bytes applied since the last snapshot.
-    bytes_since_snapshot: u64,
-    /// A snapshot is being written.
-    snapshotting: bool,
-    snapshot_done: (
-        mpsc::UnboundedSender<()>,
-        Option<mpsc::UnboundedReceiver<()>>,
-    ),
     settings: ControllerSettings,
     cluster_id: String,
-    run_controller: bool,
-    image: MetadataImage,
-    applied_up_to: i64,
-    view: watch::Sender<View>,
+    view: watch::Receiver<View>,
     controller: Option<Controller>,
-    failures: mpsc::UnboundedSender<()>,
-    fatal: mpsc::UnboundedSender<String>,
+    /// Counts activations; a failure is only acted on by the generation that caused it.
+    generation: u64,
+    failures: mpsc::UnboundedSender<u64>,
 }
 
-/// Builds the loop. `run_controller` is false on a broker-only node. The returned future is
-/// the loop: the caller runs it as a task the node cannot live without (its end is fatal).
-pub fn spawn(
+/// The active-controller task and its handle; the caller runs the task as one the node cannot
+/// live without.
+pub fn active_controller(
     raft: RaftHandle,
-    commits: mpsc::UnboundedReceiver<Committed>,
+    view: watch::Receiver<View>,
     settings: ControllerSettings,
     cluster_id: String,
-    run_controller: bool,
-    snapshot_bytes: u64,
-    fatal: mpsc::UnboundedSender<String>,
 ) -> (
-    watch::Receiver<View>,
     LocalController,
     impl std::future::Future<Output = ()> + Send + 'static,
 ) {
-    let (view, view_rx) = watch::channel(View {
-        image: Arc::new(MetadataImage::empty()),
-        applied_up_to: 0,
-    });
-    let (tx, requests) = mpsc::unbounded_channel();
+    let (tx, requests) = mpsc::channel(MAX_QUEUED_REQUESTS);
     let (failures, failed) = mpsc::unbounded_channel();
-    let (done_tx, done_rx) = mpsc::unbounded_channel();
-    let l = Loop {
+    let a = Active {
         raft,
-        snapshot_bytes,
-        bytes_since_snapshot: 0,
-        snapshotting: false,
-        snapshot_done: (done_tx, Some(done_rx)),
         settings,
         cluster_id,
-        run_controller,
-        image: MetadataImage::empty(),
-        applied_up_to: 0,
         view,
         controller: None,
+        generation: 0,
         failures,
-        fatal,
     };
-    (
-        view_rx,
-        LocalController { tx },
-        l.run(commits, requests, failed),
-    )
+    (LocalController { tx }, a.run(requests, failed))
 }
 
-impl Loop {
+impl Active {
     async fn run(
         mut self,
-        mut commits: mpsc::UnboundedReceiver<Committed>,
-        mut requests: mpsc::UnboundedReceiver<ControllerRequest>,
-        mut failed: mpsc::UnboundedReceiver<()>,
+        mut requests: mpsc::Receiver<ControllerRequest>,
+        mut failed: mpsc::UnboundedReceiver<u64>,
     ) {
         let mut info = self.raft.quorum_info();
-        let mut snapshot_done = self.snapshot_done.1.take().expect("taken once");
         let mut tick = tokio::time::interval(CONTROLLER_TICK);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
-                c = commits.recv() => {
-                    let Some(c) = c else { return };
-                    if let Err(e) = self.apply(c) {
-                        let _ = self.fatal.send(e);
-                        return;
-                    }
-                    // Fold a burst before publishing.
-                    while let Ok(c) = commits.try_recv() {
-                        if let Err(e) = self.apply(c) {
-                            let _ = self.fatal.send(e);
-                            return;
-                        }
-                    }
-                    let _ = self.view.send(View {
-                        image: Arc::new(self.image.clone()),
-                        applied_up_to: self.applied_up_to,
-                    });
-                    self.maybe_snapshot();
-                    let i = info.borrow().clone();
-                    self.maybe_activate(&i).await;
-                }
                 changed = info.changed() => {
                     if changed.is_err() {
                         return;
@@ -191,18 +134,29 @@ impl Loop {
                     if let Some(c) = &mut self.controller {
                         c.set_voters(i.voters.clone());
                     }
-                    self.maybe_activate(&i).await;
+                    self.maybe_activate(&i);
+                }
+                changed = self.view.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                    let i = info.borrow().clone();
+                    self.maybe_activate(&i);
                 }
                 r = requests.recv() => {
                     let Some(r) = r else { return };
                     self.handle(r).await;
                 }
-                _ = snapshot_done.recv() => self.snapshotting = false,
-                _ = failed.recv() => {
-                    // An append failed: start again from the committed image.
-                    self.controller = None;
-                    let i = info.borrow().clone();
-                    self.maybe_activate(&i).await;
+                g = failed.recv() => {
+                    let Some(g) = g else { return };
+                    if g == self.generation && self.controller.is_some() {
+                        // An append of this generation failed: start again from the
+                        // committed image.
+                        tracing::info!(generation = g, "a metadata append failed; the controller starts again from the committed image");
+                        self.controller = None;
+                        let i = info.borrow().clone();
+                        self.maybe_activate(&i);
+                    }
                 }
                 _ = tick.tick() => {
                     if let Some(c) = &mut self.controller {
@@ -216,78 +170,32 @@ impl Loop {
         }
     }
 
-    fn apply(&mut self, c: Committed) -> Result<(), String> {
-        match c {
-            Committed::Snapshot { id, state } => {
-                self.image = load(state, id.end_offset - 1, id.epoch)?;
-                self.applied_up_to = id.end_offset;
-            }
-            Committed::Batch { epoch, batch } => {
-                self.bytes_since_snapshot += batch.size() as u64;
-                let records = batch_records(&batch)
-                    .map_err(|e| format!("metadata batch at {}: {e}", batch.base_offset()))?;
-                let (next, _) = self
-                    .image
-                    .apply(&records, batch.last_offset(), epoch)
-                    .map_err(|e| format!("metadata batch at {}: {e}", batch.base_offset()))?;
-                self.image = next;
-                self.applied_up_to = batch.last_offset() + 1;
-            }
-            Committed::UpTo(offset) => self.applied_up_to = self.applied_up_to.max(offset),
-        }
-        Ok(())
-    }
-
-    /// Writes a snapshot of the image once enough record bytes were applied since the last
-    /// one (Kafka's `metadata.log.max.record.bytes.between.snapshots`); the log is then cleaned
-    /// below it. Encoding and writing run off this loop.
-    fn maybe_snapshot(&mut self) {
-        if self.snapshotting || self.bytes_since_snapshot < self.snapshot_bytes {
+    /// Starts the controller when this node leads and the loaded image holds everything
+    /// committed (and nothing is in flight).
+    fn maybe_activate(&mut self, info: &QuorumInfo) {
+        if self.controller.is_some() || !info.is_leader {
             return;
         }
-        self.snapshotting = true;
-        self.bytes_since_snapshot = 0;
-        let image = self.image.clone();
-        let end = self.applied_up_to;
-        let raft = self.raft.clone();
-        let done = self.snapshot_done.0.clone();
-        tokio::spawn(async move {
-            let state = tokio::task::spawn_blocking(move || {
-                fjord_metadata::snapshot::image_batches(&image, now_ms())
-            })
-            .await;
-            match state {
-                Ok(Ok(state)) => match raft.create_snapshot(end, state).await {
-                    Ok(id) => tracing::info!(
-                        end_offset = id.end_offset,
-                        epoch = id.epoch,
-                        "wrote a metadata snapshot"
-                    ),
-                    Err(e) => tracing::warn!("metadata snapshot at {end}: {e}"),
-                },
-                Ok(Err(e)) => tracing::warn!("encoding a metadata snapshot: {e}"),
-                Err(e) => tracing::warn!("encoding a metadata snapshot: {e}"),
-            }
-            let _ = done.send(());
-        });
-    }
-
-    /// Starts the controller when this node leads and has applied everything committed.
-    async fn maybe_activate(&mut self, info: &QuorumInfo) {
-        if !self.run_controller || self.controller.is_some() || !info.is_leader {
+        let (image, applied_up_to) = {
+            let v = self.view.borrow();
+            (v.image.clone(), v.applied_up_to)
+        };
+        if applied_up_to < info.high_watermark || info.high_watermark < info.log_end_offset {
             return;
         }
-        if self.applied_up_to < info.high_watermark || info.high_watermark < info.log_end_offset {
-            return;
-        }
+        self.generation += 1;
         let mut c = Controller::new(
             self.settings.clone(),
             self.cluster_id.clone(),
-            self.image.clone(),
+            (*image).clone(),
             monotonic_ms(),
         );
         c.set_voters(info.voters.clone());
-        tracing::info!(epoch = info.epoch, "this node is the active controller");
+        tracing::info!(
+            epoch = info.epoch,
+            generation = self.generation,
+            "this node is the active controller"
+        );
         let bootstrap = c.image().features.metadata_version().is_none();
         self.controller = Some(c);
         if bootstrap {
@@ -311,6 +219,7 @@ impl Loop {
     /// controller starts again from the committed image).
     fn propose(&mut self, records: Vec<MetadataRecord>, pending: Option<Pending>) {
         let failure = self.failures.clone();
+        let generation = self.generation;
         let rx = batch_of(&records, now_ms())
             .map_err(|e| ProposeError::Invalid(e.to_string()))
             .and_then(|b| self.raft.propose_nowait(b));
@@ -319,7 +228,7 @@ impl Loop {
                 tokio::spawn(async move {
                     let committed = matches!(rx.await, Ok(Ok(_)));
                     if !committed {
-                        let _ = failure.send(());
+                        let _ = failure.send(generation);
                     }
                     if let Some(p) = pending {
                         if committed {
@@ -335,7 +244,7 @@ impl Loop {
                 });
             }
             Err(e) => {
-                tracing::warn!("could not propose a metadata batch: {e}");
+                tracing::warn!(generation, "could not propose a metadata batch: {e}");
                 self.controller = None;
                 if let Some(p) = pending {
                     let code = match e {
@@ -379,6 +288,7 @@ impl Loop {
                         batch_of(&build_plan.records(offset), now_ms()).unwrap_or_default()
                     }))
                     .await;
+                let generation = self.generation;
                 match built {
                     Ok((offset, committed)) => {
                         let registered = self
@@ -386,14 +296,14 @@ impl Loop {
                             .as_mut()
                             .map(|c| c.registered(&plan, offset));
                         if !matches!(registered, Some(Ok(_))) {
-                            let _ = self.failures.send(());
+                            let _ = self.failures.send(generation);
                         }
                         let response = plan.response(offset);
                         let failure = self.failures.clone();
                         tokio::spawn(async move {
                             let ok = matches!(committed.await, Ok(Ok(_)));
                             if !ok {
-                                let _ = failure.send(());
+                                let _ = failure.send(generation);
                             }
                             let answer = if ok {
                                 response
