@@ -511,3 +511,21 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     raft.shutdown();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_task_the_node_needs_that_ends_or_panics_is_reported_fatal() {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let fatal = Fatal(tx);
+        fatal.spawn("image loader", async {});
+        assert_eq!(rx.recv().await.as_deref(), Some("the image loader stopped"));
+        fatal.spawn("active controller", async { panic!("boom") });
+        assert_eq!(
+            rx.recv().await.as_deref(),
+            Some("the active controller panicked: boom")
+        );
+    }
+}
