@@ -13,6 +13,7 @@ pub mod error;
 pub mod index;
 pub mod log_dir;
 pub mod partition_log;
+pub mod properties;
 pub mod segment;
 pub mod uuid_text;
 

@@ -40,12 +40,16 @@ pub struct MetaProperties {
 impl MetaProperties {
     /// Writes `meta.properties` into `dir` (Java properties format, as Kafka writes it).
     pub fn write(&self, dir: &Path) -> Result<()> {
-        let text = format!(
-            "#\n#Written by fjord\ncluster.id={}\ndirectory.id={}\nnode.id={}\nversion=1\n",
-            self.cluster_id,
-            uuid_text::encode(&self.directory_id),
-            self.node_id
-        );
+        let values: BTreeMap<String, String> = [
+            ("cluster.id", self.cluster_id.clone()),
+            ("directory.id", uuid_text::encode(&self.directory_id)),
+            ("node.id", self.node_id.to_string()),
+            ("version", "1".to_string()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let text = crate::properties::write("Written by fjord", &values);
         write_atomically(&dir.join(META_PROPERTIES), text.as_bytes())
     }
 
@@ -57,17 +61,12 @@ impl MetaProperties {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(io_err(&path)(e)),
         };
-        let props: BTreeMap<&str, &str> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('!'))
-            .filter_map(|l| l.split_once('=').map(|(k, v)| (k.trim(), v.trim())))
-            .collect();
         let bad = |reason: &str| LogError::Malformed {
             path: path.clone(),
             reason: reason.to_string(),
         };
-        if props.get("version") != Some(&"1") {
+        let props = crate::properties::parse(&text).map_err(|e| bad(&e))?;
+        if props.get("version").map(String::as_str) != Some("1") {
             return Err(bad("only version=1 is supported"));
         }
         Ok(Some(MetaProperties {

@@ -32,6 +32,9 @@ pub enum ConfigError {
     /// An `--override` is not `key=value`.
     #[error("--override {0:?} is not key=value")]
     BadOverride(String),
+    /// The file is not in Java's properties format.
+    #[error("not a properties file: {0}")]
+    Syntax(String),
 }
 
 /// How a known key's value is checked.
@@ -132,75 +135,9 @@ pub struct ServerConfig {
     pub unknown: Vec<String>,
 }
 
-/// Parses Java properties text: `key=value`, `key: value` or `key value`; `#` and `!`
-/// comments; a trailing backslash continues a line; `\t`, `\n`, `\\`, `\=`, `\:` escapes.
-pub fn parse_properties(text: &str) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let mut logical = String::new();
-    for raw in text.lines() {
-        let line = raw.trim_start();
-        if logical.is_empty() && (line.is_empty() || line.starts_with('#') || line.starts_with('!'))
-        {
-            continue;
-        }
-        let continues = line.ends_with('\\') && !line.ends_with("\\\\");
-        logical.push_str(if continues {
-            &line[..line.len() - 1]
-        } else {
-            line
-        });
-        if continues {
-            continue;
-        }
-        let entry = std::mem::take(&mut logical);
-        let mut key = String::new();
-        let mut chars = entry.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => {
-                    if let Some(n) = chars.next() {
-                        key.push(unescape(n));
-                    }
-                }
-                '=' | ':' => break,
-                c if c.is_whitespace() => {
-                    while chars.peek().is_some_and(|c| c.is_whitespace()) {
-                        chars.next();
-                    }
-                    if matches!(chars.peek(), Some('=') | Some(':')) {
-                        chars.next();
-                    }
-                    break;
-                }
-                c => key.push(c),
-            }
-        }
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        let mut value = String::new();
-        while let Some(c) = chars.next() {
-            if c == '\\' {
-                if let Some(n) = chars.next() {
-                    value.push(unescape(n));
-                }
-            } else {
-                value.push(c);
-            }
-        }
-        out.insert(key, value.trim_end().to_string());
-    }
-    out
-}
-
-fn unescape(c: char) -> char {
-    match c {
-        't' => '\t',
-        'n' => '\n',
-        'r' => '\r',
-        'f' => '\x0c',
-        other => other,
-    }
+/// Parses Java properties text (`fjord_log::properties`, Java's full syntax).
+pub fn parse_properties(text: &str) -> Result<BTreeMap<String, String>, ConfigError> {
+    fjord_log::properties::parse(text).map_err(ConfigError::Syntax)
 }
 
 impl ServerConfig {
@@ -235,7 +172,7 @@ impl ServerConfig {
             path: path.to_path_buf(),
             source,
         })?;
-        ServerConfig::from_properties(parse_properties(&text), overrides)
+        ServerConfig::from_properties(parse_properties(&text)?, overrides)
     }
 
     /// Builds a configuration from parsed properties and overrides, and validates it.
@@ -589,10 +526,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn ipv6_hosts_keep_their_brackets_and_advertised_listeners_default_to_listeners() {
+        assert_eq!(split_host_port("[::1]:9092"), Ok(("::1".into(), 9092)));
+        assert_eq!(host_port("::1", 9092), "[::1]:9092");
+        assert_eq!(host_port("localhost", 9092), "localhost:9092");
+        assert!(
+            split_host_port("::1:9092").is_err(),
+            "IPv6 without brackets"
+        );
+        assert!(split_host_port("[::1:9092").is_err());
+        let mut p = base();
+        p.insert("process.roles".into(), "broker,controller".into());
+        p.insert(
+            "listeners".into(),
+            "PLAINTEXT://[::1]:9192,CONTROLLER://:19093".into(),
+        );
+        let c = ServerConfig::from_properties(p.clone(), &[]).unwrap();
+        let b = c.advertised_broker_listener().unwrap().unwrap();
+        assert_eq!((b.host.as_str(), b.port), ("::1", 9192));
+        let ctl = c.advertised_controller_listener().unwrap();
+        assert_eq!((ctl.host.as_str(), ctl.port), ("127.0.0.1", 19093));
+        p.insert("advertised.listeners".into(), "PLAINTEXT:/nonsense".into());
+        let e = ServerConfig::from_properties(p, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("advertised.listeners"), "{e}");
+    }
+
+    #[test]
     fn properties_follow_javas_format() {
         let p = parse_properties(
-            "# comment\n! also\nnode.id=3\nprocess.roles : controller\nlisteners CONTROLLER://127.0.0.1:19093\nlong=a,\\\n   b\nescaped\\=key=v\\tw\n",
-        );
+            "# comment\n! also\nnode.id=3\nprocess.roles : controller\nlisteners CONTROLLER://127.0.0.1:19093\nlong=a,\\\n   b\nescaped\\=key=v\\tw\nu=caf\\u00e9\n",
+        )
+        .unwrap();
+        assert_eq!(p["u"], "café");
         assert_eq!(p["node.id"], "3");
         assert_eq!(p["process.roles"], "controller");
         assert_eq!(p["listeners"], "CONTROLLER://127.0.0.1:19093");
@@ -605,6 +572,7 @@ mod tests {
             "node.id=1\nprocess.roles=controller\nlisteners=CONTROLLER://127.0.0.1:19093\n\
              controller.listener.names=CONTROLLER\ncontroller.quorum.voters=1@127.0.0.1:19093\n",
         )
+        .unwrap()
     }
 
     #[test]

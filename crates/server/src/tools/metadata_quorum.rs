@@ -210,7 +210,8 @@ async fn run_async(args: &Args) -> Result<String, String> {
             )?;
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let config = ServerConfig::from_properties(parse_properties(&text), &[])
+            let config = parse_properties(&text)
+                .and_then(|p| ServerConfig::from_properties(p, &[]))
                 .map_err(|e| e.to_string())?;
             let id = config.node_id().map_err(|e| e.to_string())?;
             if !config
