@@ -4,8 +4,6 @@
 
 use crate::error::{io_err, LogError, Result};
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The suffix of a checkpoint being written.
@@ -24,25 +22,12 @@ pub const LOG_START_OFFSET_CHECKPOINT: &str = "log-start-offset-checkpoint";
 
 /// Fsyncs a directory, so a rename or unlink in it is durable.
 pub fn sync_dir(dir: &Path) -> Result<()> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(io_err(dir))
+    crate::atomic_file::sync_dir(dir).map_err(io_err(dir))
 }
 
 /// Replaces `path` with `contents` so that a crash leaves either the old or the new file.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
-    let tmp = tmp_path(path);
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&tmp)
-        .map_err(io_err(&tmp))?;
-    f.write_all(contents).map_err(io_err(&tmp))?;
-    f.sync_all().map_err(io_err(&tmp))?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(io_err(path))?;
-    sync_dir(path.parent().unwrap_or(Path::new(".")))
+    crate::atomic_file::write_via(&tmp_path(path), path, contents).map_err(io_err(path))
 }
 
 /// The temp path a checkpoint is written through.

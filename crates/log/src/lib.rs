@@ -3,6 +3,7 @@
 //! leader and follower appends, reads, truncation, retention, and crash recovery; and the log
 //! directory around them (`meta.properties`, checkpoints, the clean-shutdown marker).
 
+pub mod atomic_file;
 pub mod checkpoint;
 pub mod cleaner;
 pub mod clock;

@@ -4,7 +4,6 @@
 
 use crate::types::QuorumState;
 use serde_json::{json, Value};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The file's name in the metadata partition's directory.
@@ -107,18 +106,7 @@ impl QuorumFile {
         })
         .to_string();
         let tmp = self.path.with_extension("tmp");
-        {
-            let mut f = std::fs::File::create(&tmp).map_err(io)?;
-            f.write_all(line.as_bytes()).map_err(io)?;
-            f.sync_all().map_err(io)?;
-        }
-        std::fs::rename(&tmp, &self.path).map_err(io)?;
-        if let Some(dir) = self.path.parent() {
-            std::fs::File::open(dir)
-                .and_then(|d| d.sync_all())
-                .map_err(io)?;
-        }
-        Ok(())
+        fjord_log::atomic_file::write_via(&tmp, &self.path, line.as_bytes()).map_err(io)
     }
 }
 

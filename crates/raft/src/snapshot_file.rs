@@ -147,21 +147,12 @@ pub fn parse(bytes: &Bytes) -> Result<Parsed, SnapshotFileError> {
 
 /// Writes a snapshot durably: `.part`, fsync, rename, fsync the directory.
 pub fn write(dir: &Path, id: SnapshotId, bytes: &[u8]) -> Result<PathBuf, SnapshotFileError> {
-    use std::io::Write;
     let path = dir.join(file_name(id));
     let part = dir.join(format!(
         "{:020}-{:010}{PARTIAL_SUFFIX}",
         id.end_offset, id.epoch
     ));
-    {
-        let mut f = std::fs::File::create(&part).map_err(io(&part))?;
-        f.write_all(bytes).map_err(io(&part))?;
-        f.sync_all().map_err(io(&part))?;
-    }
-    std::fs::rename(&part, &path).map_err(io(&path))?;
-    std::fs::File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(io(dir))?;
+    fjord_log::atomic_file::write_via(&part, &path, bytes).map_err(io(&path))?;
     Ok(path)
 }
 
