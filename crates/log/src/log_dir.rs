@@ -118,13 +118,18 @@ pub fn read_partition_metadata(dir: &Path) -> Result<Option<Uuid>> {
     }
 }
 
-/// The partition logs of one log directory.
+/// The partition logs of one log directory. The map's lock is held only to look up, insert
+/// or remove an entry, never across opening a log, fsyncs or checkpoint writes; a partition
+/// being created is locked on its own (its slot), so others go on meanwhile.
 #[derive(Debug)]
 pub struct LogDir {
     path: PathBuf,
-    logs: Mutex<BTreeMap<TopicPartition, Arc<PartitionLog>>>,
+    logs: Mutex<BTreeMap<TopicPartition, Slot>>,
     had_clean_shutdown: bool,
 }
+
+/// One partition's place in the map: empty while it is being created (or if that failed).
+type Slot = Arc<Mutex<Option<Arc<PartitionLog>>>>;
 
 impl LogDir {
     /// Opens the log dir at `path`: removes the clean-shutdown marker (so a crash from now on
@@ -164,7 +169,7 @@ impl LogDir {
             let (log, report) =
                 PartitionLog::open(&entry.path(), config_for(&tp), cp, had_clean_shutdown)?;
             reports.push((tp.clone(), report));
-            logs.insert(tp, Arc::new(log));
+            logs.insert(tp, Arc::new(Mutex::new(Some(Arc::new(log)))));
         }
         if had_clean_shutdown {
             std::fs::remove_file(&marker).map_err(io_err(&marker))?;
@@ -192,12 +197,29 @@ impl LogDir {
 
     /// The log of a partition, if this dir holds it.
     pub fn get(&self, tp: &TopicPartition) -> Option<Arc<PartitionLog>> {
-        self.logs.lock().expect("logs").get(tp).cloned()
+        let slot = self.logs.lock().expect("logs").get(tp).cloned()?;
+        let log = slot.lock().expect("slot").clone();
+        log
+    }
+
+    /// Every log this dir holds, taken out of the map (so work on them holds no lock).
+    fn all_logs(&self) -> Vec<(TopicPartition, Arc<PartitionLog>)> {
+        let slots: Vec<(TopicPartition, Slot)> = self
+            .logs
+            .lock()
+            .expect("logs")
+            .iter()
+            .map(|(tp, s)| (tp.clone(), s.clone()))
+            .collect();
+        slots
+            .into_iter()
+            .filter_map(|(tp, s)| s.lock().expect("slot").clone().map(|l| (tp, l)))
+            .collect()
     }
 
     /// Every partition this dir holds.
     pub fn partitions(&self) -> Vec<TopicPartition> {
-        self.logs.lock().expect("logs").keys().cloned().collect()
+        self.all_logs().into_iter().map(|(tp, _)| tp).collect()
     }
 
     /// The log of a partition, created (with its topic id) when missing.
@@ -207,8 +229,15 @@ impl LogDir {
         config: LogConfig,
         topic_id: Option<Uuid>,
     ) -> Result<Arc<PartitionLog>> {
-        let mut logs = self.logs.lock().expect("logs");
-        if let Some(log) = logs.get(tp) {
+        let slot = self
+            .logs
+            .lock()
+            .expect("logs")
+            .entry(tp.clone())
+            .or_default()
+            .clone();
+        let mut slot = slot.lock().expect("slot");
+        if let Some(log) = &*slot {
             return Ok(log.clone());
         }
         let dir = self.path.join(tp.dir_name());
@@ -218,13 +247,16 @@ impl LogDir {
         }
         sync_dir(&self.path)?;
         let log = Arc::new(log);
-        logs.insert(tp.clone(), log.clone());
+        *slot = Some(log.clone());
         Ok(log)
     }
 
     /// Deletes a partition: its directory is renamed `<tp>-<uuid>-delete` at once and removed.
     pub fn delete(&self, tp: &TopicPartition) -> Result<()> {
-        let Some(log) = self.logs.lock().expect("logs").remove(tp) else {
+        let Some(slot) = self.logs.lock().expect("logs").remove(tp) else {
+            return Ok(());
+        };
+        let Some(log) = slot.lock().expect("slot").take() else {
             return Ok(());
         };
         let doomed = self.path.join(format!(
@@ -240,7 +272,7 @@ impl LogDir {
     /// Writes the recovery-point, log-start-offset, high-watermark and cleaner-offset
     /// checkpoints.
     pub fn checkpoint(&self) -> Result<()> {
-        let logs = self.logs.lock().expect("logs");
+        let logs = self.all_logs();
         let collect = |f: &dyn Fn(&PartitionLog) -> i64| {
             logs.iter().map(|(tp, l)| (tp.clone(), f(l))).collect()
         };
@@ -255,7 +287,7 @@ impl LogDir {
     /// Flushes and closes every log, writes the checkpoints, then the clean-shutdown marker
     /// (KIP-966: it records the broker epoch).
     pub fn shutdown(&self, broker_epoch: i64) -> Result<()> {
-        for log in self.logs.lock().expect("logs").values() {
+        for (_, log) in self.all_logs() {
             log.close()?;
         }
         self.checkpoint()?;

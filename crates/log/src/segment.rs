@@ -8,7 +8,7 @@ use bytes::{Bytes, BytesMut};
 use fjord_protocol::records::batch::LOG_OVERHEAD;
 use fjord_protocol::records::{RecordBatch, BATCH_HEADER_LEN};
 use std::fs::{File, OpenOptions};
-use std::io::{BufReader, IoSlice, Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, IoSlice, Read, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -285,7 +285,17 @@ impl Segment {
             slices.push(IoSlice::new(&b.rest));
         }
         let path = st.log_path.clone();
-        write_all_vectored(&self.file, &mut slices).map_err(io_err(&path))?;
+        if let Err(e) = write_all_at(&self.file, &mut slices, start) {
+            // Leave the segment at its published size: a failed or partial write must not
+            // leave a gap or half a batch for the next append to land after.
+            return Err(match self.file.set_len(start) {
+                Ok(()) => io_err(&path)(e),
+                Err(t) => io_err(&path)(std::io::Error::new(
+                    e.kind(),
+                    format!("{e}; truncating back to {start} bytes also failed: {t}"),
+                )),
+            });
+        }
         let mut pos = start;
         let mut index = self.index.write().expect("index");
         let mut time_index = self.time_index.write().expect("time index");
@@ -669,24 +679,36 @@ impl Segment {
     }
 }
 
-/// Writes every slice, looping over partial writes.
-fn write_all_vectored(mut file: &File, mut slices: &mut [IoSlice<'_>]) -> std::io::Result<()> {
+/// Writes every slice at `position` with positional vectored writes (`pwritev`), looping
+/// over partial writes; the file cursor is not used, so appends never depend on it.
+fn write_all_at(
+    file: &File,
+    mut slices: &mut [IoSlice<'_>],
+    mut position: u64,
+) -> std::io::Result<()> {
     IoSlice::advance_slices(&mut slices, 0);
     while !slices.is_empty() {
-        match file.write_vectored(slices) {
+        let batch = &slices[..slices.len().min(MAX_IOV)];
+        match rustix::io::pwritev(file, batch, position) {
             Ok(0) => {
                 return Err(std::io::Error::new(
                     std::io::ErrorKind::WriteZero,
                     "failed to write batch",
                 ))
             }
-            Ok(n) => IoSlice::advance_slices(&mut slices, n),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Ok(n) => {
+                position += n as u64;
+                IoSlice::advance_slices(&mut slices, n);
+            }
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
         }
     }
     Ok(())
 }
+
+/// The most buffers one `pwritev` takes (Linux's `IOV_MAX` is 1024).
+const MAX_IOV: usize = 1024;
 
 /// Reads the next batch from `reader` and checks it; `Err` says why it is not valid.
 fn read_valid_batch(

@@ -458,3 +458,19 @@ fn truncating_inside_a_batch_that_holds_the_log_start_empties_the_log_at_its_sta
     log.append_as_leader(batch("c", 1, 0), 1, 0).unwrap();
     assert_eq!(read_all(&log, 8), vec![(8, "c-0".to_string())]);
 }
+
+#[test]
+fn a_failed_segment_write_publishes_nothing_and_does_not_panic() {
+    use fjord_log::segment::{PreparedBatch, Segment};
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // The segment's file is a device on which every write fails (ENOSPC).
+    std::os::unix::fs::symlink("/dev/full", dir.path().join("00000000000000000000.log")).unwrap();
+    let seg = Segment::create(dir.path(), 0, 10 * 1024 * 1024, 4096).unwrap();
+    let b = RecordBatch::new(batch("x", 3, 1_000)).unwrap();
+    let err = seg.append(&[PreparedBatch::unchanged(&b)]).unwrap_err();
+    assert!(matches!(err, LogError::Io { .. }), "{err}");
+    assert_eq!(seg.size(), 0, "nothing published");
+}
