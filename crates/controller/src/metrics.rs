@@ -1,6 +1,7 @@
 //! The controller's metrics, as Kafka names them (`kafka.controller:type=KafkaController` and
 //! `ControllerStats`): gauges computed from the image, counters kept by the controller, and
-//! the log offsets the runtime supplies. The metrics endpoint serves them.
+//! the log offsets the runtime supplies. Nothing serves them yet: the `/metrics` endpoint comes
+//! with the replication issue.
 
 use crate::controller::Counters;
 use crate::elections::is_active;

@@ -7,6 +7,11 @@ use fjord_protocol::Uuid;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// The ordered persistent map the image's large parts use (topics, partitions, configs):
+/// cloning is O(1) and an update copies only the path to what changed, so a batch that
+/// touches one partition costs O(log n) whatever the cluster's size.
+pub type Map<K, V> = imbl::OrdMap<K, V>;
+
 /// The `metadata.version` feature's name.
 pub const METADATA_VERSION: &str = "metadata.version";
 
@@ -91,17 +96,17 @@ pub struct TopicImage {
     pub name: String,
     /// Its id.
     pub id: Uuid,
-    /// Its partitions by index.
-    pub partitions: BTreeMap<i32, PartitionRegistration>,
+    /// Its partitions by index (a persistent map: a changed partition shares the rest).
+    pub partitions: Map<i32, PartitionRegistration>,
 }
 
 /// Every topic, by id and by name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TopicsImage {
     /// Topics by id.
-    pub by_id: BTreeMap<Uuid, Arc<TopicImage>>,
+    pub by_id: Map<Uuid, Arc<TopicImage>>,
     /// Topic ids by name.
-    pub by_name: BTreeMap<String, Uuid>,
+    pub by_name: Map<String, Uuid>,
 }
 
 impl TopicsImage {
@@ -124,7 +129,7 @@ pub type ConfigResource = (i8, String);
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConfigsImage {
     /// Resource to its non-default keys and values.
-    pub resources: BTreeMap<ConfigResource, BTreeMap<String, String>>,
+    pub resources: Map<ConfigResource, BTreeMap<String, String>>,
 }
 
 impl ConfigsImage {

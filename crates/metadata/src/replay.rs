@@ -205,7 +205,7 @@ impl MetadataImage {
                     Arc::new(TopicImage {
                         name: t.name.clone(),
                         id: t.topic_id,
-                        partitions: BTreeMap::new(),
+                        partitions: Default::default(),
                     }),
                 );
                 c.topics.insert(t.topic_id);
@@ -291,14 +291,20 @@ impl MetadataImage {
                 };
                 for id in ids {
                     let topic = self.topic_mut(id)?;
-                    for (index, p) in topic.partitions.iter_mut() {
-                        if !p.elr.is_empty() || !p.last_known_elr.is_empty() {
+                    let with_elr: Vec<i32> = topic
+                        .partitions
+                        .iter()
+                        .filter(|(_, p)| !p.elr.is_empty() || !p.last_known_elr.is_empty())
+                        .map(|(index, _)| *index)
+                        .collect();
+                    for index in with_elr {
+                        if let Some(p) = topic.partitions.get_mut(&index) {
                             p.elr.clear();
                             p.last_known_elr.clear();
                             p.partition_epoch += 1;
-                            c.partitions.insert((id, *index));
-                            c.topics.insert(id);
                         }
+                        c.partitions.insert((id, index));
+                        c.topics.insert(id);
                     }
                 }
             }

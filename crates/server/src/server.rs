@@ -191,9 +191,17 @@ fn limits(config: &ServerConfig) -> Limits {
     }
 }
 
-/// Binds a listener: an empty host means every interface, IPv6 and IPv4 (Kafka's wildcard
-/// bind), or IPv4 alone where the machine has no IPv6.
-async fn bind(what: &str, l: &crate::config::Listener) -> Result<tokio::net::TcpListener, String> {
+/// The most connections waiting to be accepted on a listener.
+const LISTEN_BACKLOG: u32 = 1024;
+
+/// Binds a listener's socket without listening yet (connections are refused until
+/// [`open`]): an empty host means every interface, IPv6 and IPv4 (Kafka's wildcard bind), or
+/// IPv4 alone where the machine has no IPv6; port 0 takes a free port. Returns the socket and
+/// the address it is bound to.
+fn bind(
+    what: &str,
+    l: &crate::config::Listener,
+) -> Result<(tokio::net::TcpSocket, std::net::SocketAddr), String> {
     let addrs = if l.host.is_empty() {
         vec![format!("[::]:{}", l.port), format!("0.0.0.0:{}", l.port)]
     } else {
@@ -201,15 +209,42 @@ async fn bind(what: &str, l: &crate::config::Listener) -> Result<tokio::net::Tcp
     };
     let mut last = String::new();
     for addr in &addrs {
-        match tokio::net::TcpListener::bind(addr).await {
-            Ok(listener) => {
-                tracing::info!(%addr, "{what} listener ready");
-                return Ok(listener);
-            }
+        let bound = (|| {
+            let target: std::net::SocketAddr = match addr.parse() {
+                Ok(a) => a,
+                Err(_) => std::net::ToSocketAddrs::to_socket_addrs(addr)?
+                    .next()
+                    .ok_or_else(|| std::io::Error::other("no address"))?,
+            };
+            let socket = if target.is_ipv6() {
+                tokio::net::TcpSocket::new_v6()?
+            } else {
+                tokio::net::TcpSocket::new_v4()?
+            };
+            socket.set_reuseaddr(true)?;
+            socket.bind(target)?;
+            let local = socket.local_addr()?;
+            Ok::<_, std::io::Error>((socket, local))
+        })();
+        match bound {
+            Ok(b) => return Ok(b),
             Err(e) => last = format!("binding the {what} listener {addr}: {e}"),
         }
     }
     Err(last)
+}
+
+/// Starts listening on a bound socket.
+fn open(
+    what: &str,
+    socket: tokio::net::TcpSocket,
+    addr: std::net::SocketAddr,
+) -> Result<tokio::net::TcpListener, String> {
+    let listener = socket
+        .listen(LISTEN_BACKLOG)
+        .map_err(|e| format!("listening on the {what} listener {addr}: {e}"))?;
+    tracing::info!(%addr, "{what} listener ready");
+    Ok(listener)
 }
 
 /// Serves `listener` with `handler` as a task the node cannot live without.
@@ -378,7 +413,8 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
                 .clone()
                 .ok_or("a controller runs the active-controller task")?,
         };
-        let listener = bind("controller", &l).await?;
+        let (socket, addr) = bind("controller", &l)?;
+        let listener = open("controller", socket, addr)?;
         listen(
             "controller listener",
             listener,
@@ -409,10 +445,15 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             .broker_listener()
             .map_err(|e| e.to_string())?
             .ok_or("a broker needs a listener")?;
-        let adv = config
+        let mut adv = config
             .advertised_broker_listener()
             .map_err(|e| e.to_string())?
             .ok_or("a broker needs a listener")?;
+        // Bound now (so a port 0 is known and registered), listening only once ready.
+        let (socket, bound) = bind("broker", &l)?;
+        if adv.port == 0 {
+            adv.port = bound.port();
+        }
         let handler = BrokerHandler {
             view: view.clone(),
             controller: client.clone(),
@@ -463,7 +504,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
                 return Ok(());
             }
         }
-        let listener = bind("broker", &l).await?;
+        let listener = open("broker", socket, bound)?;
         listen(
             "broker listener",
             listener,

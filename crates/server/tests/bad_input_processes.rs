@@ -15,12 +15,30 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// Sends `bytes` and reports whether the server closed the connection (rather than answering).
+/// True when the server closes the connection (EOF or reset) after `bytes`; false when it
+/// answers. A connection that neither closes nor answers within 10 s fails the test: a hang is
+/// not a close.
 fn closes_on(addr: &str, bytes: &[u8]) -> bool {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let _ = s.write_all(bytes);
     let mut buf = [0u8; 64];
-    matches!(s.read(&mut buf), Ok(0) | Err(_))
+    match s.read(&mut buf) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            panic!(
+                "the server neither answered nor closed within 10 s after {} bytes",
+                bytes.len()
+            )
+        }
+        Err(_) => true,
+    }
 }
 
 fn frame(api: i16, version: i16, body: &[u8]) -> Vec<u8> {
