@@ -10,7 +10,8 @@ use crate::controller::{not_controller, Controller, Handled, METADATA_VERSION_LA
 use crate::settings::ControllerSettings;
 use fjord_log::{monotonic_ms, system_now_ms as now_ms};
 use fjord_metadata::loader::View;
-use fjord_metadata::snapshot::batch_of;
+use fjord_metadata::snapshot::batch_at;
+use fjord_metadata::version::MetadataVersion;
 use fjord_protocol::generated::feature_level_record::FeatureLevelRecord;
 use fjord_protocol::{error_response, ErrorCode, MetadataRecord, RequestBody, ResponseBody};
 use fjord_raft::driver::{ProposeError, QuorumInfo, RaftHandle};
@@ -160,9 +161,10 @@ impl Active {
                 }
                 _ = tick.tick() => {
                     if let Some(c) = &mut self.controller {
+                        let mv = c.metadata_version();
                         let records = c.tick(monotonic_ms());
                         if !records.is_empty() {
-                            self.propose(records, None);
+                            self.propose(records, mv, None);
                         }
                     }
                 }
@@ -206,8 +208,9 @@ impl Active {
                 ..Default::default()
             })];
             if let Some(c) = &mut self.controller {
+                let mv = c.metadata_version();
                 if c.apply(&records).is_ok() {
-                    self.propose(records, None);
+                    self.propose(records, mv, None);
                 }
             }
         }
@@ -217,10 +220,15 @@ impl Active {
     /// once committed, with NOT_CONTROLLER when the append fails, or with POLICY_VIOLATION
     /// when the batch is larger than the metadata log takes (nothing is written and the
     /// controller starts again from the committed image).
-    fn propose(&mut self, records: Vec<MetadataRecord>, pending: Option<Pending>) {
+    fn propose(
+        &mut self,
+        records: Vec<MetadataRecord>,
+        mv: MetadataVersion,
+        pending: Option<Pending>,
+    ) {
         let failure = self.failures.clone();
         let generation = self.generation;
-        let rx = batch_of(&records, now_ms())
+        let rx = batch_at(&records, mv, now_ms())
             .map_err(|e| ProposeError::Invalid(e.to_string()))
             .and_then(|b| self.raft.propose_nowait(b));
         match rx {
@@ -262,6 +270,7 @@ impl Active {
             let _ = r.reply.send(not_controller(&r.body, r.version));
             return;
         };
+        let mv = c.metadata_version();
         match c.handle(&r.body, r.version, monotonic_ms()) {
             Handled::Reply(resp) => {
                 let _ = r.reply.send(resp);
@@ -273,6 +282,7 @@ impl Active {
             }
             Handled::Write { records, response } => self.propose(
                 records,
+                mv,
                 Some(Pending {
                     reply: r.reply,
                     response,
@@ -285,7 +295,7 @@ impl Active {
                 let built = self
                     .raft
                     .propose_at(Box::new(move |offset| {
-                        batch_of(&build_plan.records(offset), now_ms()).unwrap_or_default()
+                        batch_at(&build_plan.records(offset), mv, now_ms()).unwrap_or_default()
                     }))
                     .await;
                 let generation = self.generation;

@@ -182,7 +182,7 @@ impl Controller {
         &mut self,
         plan: &RegistrationPlan,
         offset: i64,
-    ) -> Result<Vec<MetadataRecord>, String> {
+    ) -> Result<Vec<MetadataRecord>, fjord_metadata::ApplyError> {
         let records = plan.records(offset);
         self.apply(&records)?;
         self.sessions

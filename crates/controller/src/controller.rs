@@ -5,6 +5,7 @@
 //! to give once they commit.
 
 use crate::settings::ControllerSettings;
+use fjord_metadata::version::MetadataVersion;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::{ErrorCode, MetadataRecord, RequestBody, ResponseBody};
 use std::collections::{BTreeMap, BTreeSet};
@@ -107,6 +108,13 @@ impl Controller {
         self.image = image;
     }
 
+    /// The finalized `metadata.version` of the working image (the latest on a new cluster):
+    /// what records are written as. Take it before handling a request, so the batch is
+    /// encoded as it was folded.
+    pub fn metadata_version(&self) -> MetadataVersion {
+        MetadataVersion::of(self.image.features.metadata_version())
+    }
+
     /// The working image.
     pub fn image(&self) -> &MetadataImage {
         &self.image
@@ -118,13 +126,14 @@ impl Controller {
     }
 
     /// Folds records this controller is appending into the working image.
-    pub fn apply(&mut self, records: &[MetadataRecord]) -> Result<(), String> {
+    /// Records are folded as the current `metadata.version` writes them
+    /// ([`MetadataVersion::downgrade`]), so the working image is what every node will load.
+    pub fn apply(&mut self, records: &[MetadataRecord]) -> Result<(), fjord_metadata::ApplyError> {
+        let mv = self.metadata_version();
+        let records: Vec<MetadataRecord> = records.iter().map(|r| mv.downgrade(r)).collect();
         let offset = self.image.provenance.last_offset + records.len() as i64;
         let epoch = self.image.provenance.last_epoch;
-        let (next, _) = self
-            .image
-            .apply(records, offset, epoch)
-            .map_err(|e| e.to_string())?;
+        let (next, _) = self.image.apply(&records, offset, epoch)?;
         self.image = next;
         Ok(())
     }
@@ -209,13 +218,15 @@ impl Controller {
         // broker, in order. A step whose records would not apply (a bug) is left out.
         for id in expired {
             let r = self.fence_broker(id);
-            if self.apply(&r).is_ok() {
-                records.extend(r);
+            match self.apply(&r) {
+                Ok(()) => records.extend(r),
+                Err(e) => tracing::error!(broker = id, "fencing records do not apply: {e}"),
             }
         }
         let r = self.elect_unclean_where_enabled();
-        if self.apply(&r).is_ok() {
-            records.extend(r);
+        match self.apply(&r) {
+            Ok(()) => records.extend(r),
+            Err(e) => tracing::error!("unclean election records do not apply: {e}"),
         }
         records
     }

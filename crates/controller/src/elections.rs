@@ -9,6 +9,7 @@
 use crate::error::ControllerError;
 use crate::settings::ControllerSettings;
 use fjord_metadata::partition::{NO_LEADER, NO_LEADER_CHANGE};
+use fjord_metadata::version::MetadataVersion;
 use fjord_metadata::{LeaderRecoveryState, MetadataImage, PartitionRegistration};
 use fjord_protocol::generated::partition_change_record::PartitionChangeRecord;
 use fjord_protocol::{ErrorCode, Uuid};
@@ -81,12 +82,15 @@ pub fn upkeep(
     allow_unclean: bool,
 ) -> Option<(PartitionChangeRecord, Election)> {
     let min_isr = effective_min_isr(settings, image, topic, p.replicas.len());
+    // Before KIP-966's metadata.version there is no ELR: the ISR never shrinks to empty.
+    let elr_enabled = MetadataVersion::of(image.features.metadata_version())
+        .has(MetadataVersion::ELIGIBLE_LEADER_REPLICAS);
     let active = |id: &i32| is_active(image, *id);
     let mut isr: Vec<i32> = p.isr.iter().copied().filter(active).collect();
     let removed: Vec<i32> = p.isr.iter().copied().filter(|r| !isr.contains(r)).collect();
     let mut elr = p.elr.clone();
     let mut last_known_elr = p.last_known_elr.clone();
-    if isr.len() < min_isr {
+    if isr.len() < min_isr && elr_enabled {
         for r in removed {
             if !elr.contains(&r) {
                 elr.push(r);
@@ -125,6 +129,14 @@ pub fn upkeep(
     if isr.len() >= min_isr {
         elr.clear();
         last_known_elr.clear();
+    }
+    if !elr_enabled {
+        elr.clear();
+        last_known_elr.clear();
+        if isr.is_empty() {
+            // The last members stay in the ISR, so one of them can lead cleanly on return.
+            isr = p.isr.clone();
+        }
     }
     change_record(
         topic_id,

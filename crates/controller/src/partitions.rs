@@ -250,7 +250,7 @@ impl Controller {
                 .map_err(|e| (e.code, e.message))?;
                 let rec = vec![MetadataRecord::PartitionChange(change)];
                 self.apply(&rec)
-                    .map_err(|e| (ErrorCode::UnknownServerError, e))?;
+                    .map_err(|e| (ErrorCode::UnknownServerError, e.to_string()))?;
                 match election {
                     Election::Unclean => self.counters.unclean_elections += 1,
                     Election::FromElr => self.counters.elr_elections += 1,

@@ -425,6 +425,45 @@ fn a_fenced_leader_loses_its_partitions_and_the_isr_shrinks_into_the_elr() {
 }
 
 #[test]
+fn below_the_elr_level_the_isr_never_empties_and_no_elr_is_written() {
+    let mut h = Harness::new();
+    // A cluster whose finalized metadata.version predates KIP-966's ELR.
+    h.write(vec![MetadataRecord::FeatureLevel(
+        feature_level_record::FeatureLevelRecord {
+            name: "metadata.version".into(),
+            feature_level: 22,
+            ..Default::default()
+        },
+    )]);
+    for id in 1..=3 {
+        h.register(id, None, METADATA_VERSION_LATEST);
+        assert!(!h.heartbeat(id, false).is_fenced);
+    }
+    h.create_assigned("t", &[&[1, 2, 3]], &[("min.insync.replicas", "2")]);
+    for b in [1, 2, 3] {
+        h.expire(b);
+    }
+    let p = h.partition("t", 0);
+    assert_eq!(p.leader, -1);
+    assert_eq!(p.isr, vec![3], "the last ISR member stays");
+    assert!(
+        p.elr.is_empty() && p.last_known_elr.is_empty(),
+        "no ELR at level 22"
+    );
+    // Every record written carried nothing level 22 cannot.
+    let mv = fjord_metadata::version::MetadataVersion(22);
+    for batch in &h.batches {
+        for r in batch {
+            assert_eq!(&mv.downgrade(r), r, "a record level 22 cannot carry: {r:?}");
+        }
+    }
+    // The last ISR member returns and leads cleanly.
+    h.register(3, None, METADATA_VERSION_LATEST);
+    h.heartbeat(3, false);
+    assert_eq!(h.partition("t", 0).leader, 3);
+}
+
+#[test]
 fn an_elr_member_leads_again_when_it_returns_and_unclean_needs_permission() {
     let mut h = Harness::with_brokers(3);
     h.create_assigned("t", &[&[1, 2, 3]], &[("min.insync.replicas", "2")]);

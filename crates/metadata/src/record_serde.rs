@@ -11,7 +11,14 @@ pub const FRAME_VERSION: u32 = 0;
 
 /// Encodes a record at its type's highest version.
 pub fn encode(record: &MetadataRecord) -> Result<Bytes, EncodeError> {
-    let version = MetadataRecord::max_version(record.record_type()).unwrap_or(0);
+    encode_at(
+        record,
+        MetadataRecord::max_version(record.record_type()).unwrap_or(0),
+    )
+}
+
+/// Encodes a record value at `version` (a field the version lacks must hold its default).
+pub fn encode_at(record: &MetadataRecord, version: i16) -> Result<Bytes, EncodeError> {
     let mut b = BytesMut::with_capacity(64);
     write_uvarint(&mut b, FRAME_VERSION);
     write_uvarint(&mut b, record.record_type() as u32);

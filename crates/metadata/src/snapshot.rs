@@ -4,6 +4,7 @@
 
 use crate::image::MetadataImage;
 use crate::record_serde;
+use crate::version::MetadataVersion;
 use bytes::{Bytes, BytesMut};
 use fjord_protocol::generated::{
     config_record::ConfigRecord,
@@ -125,7 +126,24 @@ pub fn image_records(image: &MetadataImage) -> Vec<MetadataRecord> {
     out
 }
 
-/// One record batch of metadata records (offsets are assigned when it is appended).
+/// One record batch of metadata records written as `metadata.version` `mv` allows (each
+/// record downgraded and encoded at the version the level gives it).
+pub fn batch_at(
+    records: &[MetadataRecord],
+    mv: MetadataVersion,
+    now_ms: i64,
+) -> Result<Bytes, EncodeError> {
+    let mut b = RecordBatchBuilder::new(Compression::None);
+    for r in records {
+        let r = mv.downgrade(r);
+        let value = record_serde::encode_at(&r, mv.record_version(&r))?;
+        b.append(now_ms, None, Some(&value), &[]);
+    }
+    b.build()
+}
+
+/// One record batch of metadata records at their newest versions (offsets are assigned
+/// when it is appended).
 pub fn batch_of(records: &[MetadataRecord], now_ms: i64) -> Result<Bytes, EncodeError> {
     let mut b = RecordBatchBuilder::new(Compression::None);
     for r in records {
@@ -135,12 +153,14 @@ pub fn batch_of(records: &[MetadataRecord], now_ms: i64) -> Result<Bytes, Encode
     b.build()
 }
 
-/// The image as snapshot state: record batches of at most [`RECORDS_PER_BATCH`] records.
+/// The image as snapshot state: record batches of at most [`RECORDS_PER_BATCH`] records,
+/// written as the image's `metadata.version` allows.
 pub fn image_batches(image: &MetadataImage, now_ms: i64) -> Result<Bytes, EncodeError> {
+    let mv = MetadataVersion::of(image.features.metadata_version());
     let records = image_records(image);
     let mut out = BytesMut::new();
     for chunk in records.chunks(RECORDS_PER_BATCH) {
-        out.extend_from_slice(&batch_of(chunk, now_ms)?);
+        out.extend_from_slice(&batch_at(chunk, mv, now_ms)?);
     }
     Ok(out.freeze())
 }

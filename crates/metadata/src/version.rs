@@ -1,5 +1,14 @@
-//! `metadata.version` levels: the range this build supports and the levels at which features
-//! appear, so that every node agrees on what the finalized level allows.
+//! `metadata.version`: the range this build supports, the levels at which features appear,
+//! and the version each metadata record is written at under a finalized level, so a node that
+//! supports only an older level can read everything in the log during a rolling upgrade.
+//! Levels follow Kafka's numbering (7 is 3.3-IV3); fjord's own additions come after Kafka's.
+
+use fjord_protocol::generated::{
+    broker_registration_change_record::BrokerRegistrationChangeRecord,
+    partition_change_record::PartitionChangeRecord, partition_record::PartitionRecord,
+    register_broker_record::RegisterBrokerRecord,
+};
+use fjord_protocol::MetadataRecord;
 
 /// The lowest `metadata.version` level this build supports (Kafka 3.3-IV3).
 pub const METADATA_VERSION_MIN: i16 = 7;
@@ -7,3 +16,179 @@ pub const METADATA_VERSION_MIN: i16 = 7;
 pub const METADATA_VERSION_LATEST: i16 = 29;
 /// The first `metadata.version` with UnregisterControllerRecord (KIP-1312).
 pub const METADATA_VERSION_UNREGISTER_CONTROLLER: i16 = 28;
+
+/// A finalized (or proposed) `metadata.version` level, with its feature gates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct MetadataVersion(pub i16);
+
+impl MetadataVersion {
+    /// The newest level this build supports.
+    pub const LATEST: MetadataVersion = MetadataVersion(METADATA_VERSION_LATEST);
+    /// Kafka 3.4-IV0: RegisterBrokerRecord v2 (IsMigratingZkBroker).
+    pub const ZK_MIGRATION: MetadataVersion = MetadataVersion(8);
+    /// Kafka 3.7-IV2: directory assignment (KIP-858): partition directories, broker log dirs.
+    pub const DIRECTORY_ASSIGNMENT: MetadataVersion = MetadataVersion(17);
+    /// Kafka 4.0-IV1: eligible leader replicas (KIP-966) in partition records.
+    pub const ELIGIBLE_LEADER_REPLICAS: MetadataVersion = MetadataVersion(23);
+    /// UnregisterControllerRecord (KIP-1312).
+    pub const UNREGISTER_CONTROLLER: MetadataVersion =
+        MetadataVersion(METADATA_VERSION_UNREGISTER_CONTROLLER);
+
+    /// The level of an image's `metadata.version` feature, or the latest while a new cluster
+    /// has none yet.
+    pub fn of(level: Option<i16>) -> MetadataVersion {
+        level.map_or(MetadataVersion::LATEST, MetadataVersion)
+    }
+
+    /// True when this level has `feature`.
+    pub fn has(self, feature: MetadataVersion) -> bool {
+        self >= feature
+    }
+
+    /// The version `record` is written at under this level.
+    pub fn record_version(self, record: &MetadataRecord) -> i16 {
+        let latest = MetadataRecord::max_version(record.record_type()).unwrap_or(0);
+        let gated = match record {
+            MetadataRecord::Partition(_) | MetadataRecord::PartitionChange(_) => {
+                if self.has(Self::ELIGIBLE_LEADER_REPLICAS) {
+                    2
+                } else if self.has(Self::DIRECTORY_ASSIGNMENT) {
+                    1
+                } else {
+                    0
+                }
+            }
+            MetadataRecord::RegisterBroker(_) => {
+                if self.has(Self::DIRECTORY_ASSIGNMENT) {
+                    3
+                } else if self.has(Self::ZK_MIGRATION) {
+                    2
+                } else {
+                    1
+                }
+            }
+            MetadataRecord::BrokerRegistrationChange(_) => {
+                if self.has(Self::DIRECTORY_ASSIGNMENT) {
+                    2
+                } else {
+                    1
+                }
+            }
+            _ => latest,
+        };
+        gated.min(latest)
+    }
+
+    /// `record` as this level can carry it: fields of record versions above
+    /// [`Self::record_version`] are reset to their defaults. The controller folds and writes
+    /// this form, so its working image and every node's committed image agree.
+    pub fn downgrade(self, record: &MetadataRecord) -> MetadataRecord {
+        let version = self.record_version(record);
+        let mut r = record.clone();
+        match &mut r {
+            MetadataRecord::Partition(p) => {
+                let d = PartitionRecord::default();
+                if version < 2 {
+                    p.eligible_leader_replicas = d.eligible_leader_replicas;
+                    p.last_known_elr = d.last_known_elr;
+                }
+                if version < 1 {
+                    p.directories = d.directories;
+                }
+            }
+            MetadataRecord::PartitionChange(p) => {
+                let d = PartitionChangeRecord::default();
+                if version < 2 {
+                    p.eligible_leader_replicas = d.eligible_leader_replicas;
+                    p.last_known_elr = d.last_known_elr;
+                }
+                if version < 1 {
+                    p.directories = d.directories;
+                }
+            }
+            MetadataRecord::RegisterBroker(b) => {
+                let d = RegisterBrokerRecord::default();
+                if version < 3 {
+                    b.log_dirs = d.log_dirs;
+                }
+                if version < 2 {
+                    b.is_migrating_zk_broker = d.is_migrating_zk_broker;
+                }
+            }
+            MetadataRecord::BrokerRegistrationChange(b) => {
+                if version < 2 {
+                    b.log_dirs = BrokerRegistrationChangeRecord::default().log_dirs;
+                }
+            }
+            _ => {}
+        }
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record_serde;
+    use fjord_protocol::Uuid;
+
+    fn partition() -> MetadataRecord {
+        MetadataRecord::Partition(PartitionRecord {
+            partition_id: 0,
+            topic_id: Uuid::from_u128(7),
+            replicas: vec![1, 2],
+            isr: vec![1],
+            leader: 1,
+            directories: vec![Uuid::from_u128(9), Uuid::from_u128(10)],
+            eligible_leader_replicas: Some(vec![2]),
+            last_known_elr: Some(vec![]),
+            ..Default::default()
+        })
+    }
+
+    /// The version a record value was written at (its frame's third varint).
+    fn written_version(value: &bytes::Bytes) -> u8 {
+        value[2]
+    }
+
+    #[test]
+    fn records_are_written_at_the_version_the_level_allows() {
+        let table: &[(i16, i16, i16, i16)] = &[
+            // level, PartitionRecord, RegisterBrokerRecord, BrokerRegistrationChangeRecord
+            (7, 0, 1, 1),
+            (8, 0, 2, 1),
+            (17, 1, 3, 2),
+            (23, 2, 3, 2),
+            (METADATA_VERSION_LATEST, 2, 3, 2),
+        ];
+        for &(level, partition_v, register_v, change_v) in table {
+            let mv = MetadataVersion(level);
+            let register = MetadataRecord::RegisterBroker(Default::default());
+            let change = MetadataRecord::BrokerRegistrationChange(Default::default());
+            assert_eq!(
+                mv.record_version(&partition()),
+                partition_v,
+                "level {level}"
+            );
+            assert_eq!(mv.record_version(&register), register_v, "level {level}");
+            assert_eq!(mv.record_version(&change), change_v, "level {level}");
+            // What a level writes encodes at its version and reads back as the downgrade.
+            let down = mv.downgrade(&partition());
+            let value = record_serde::encode_at(&down, partition_v).unwrap();
+            assert_eq!(i16::from(written_version(&value)), partition_v);
+            assert_eq!(record_serde::decode(value).unwrap(), down, "level {level}");
+        }
+    }
+
+    #[test]
+    fn an_old_level_drops_what_its_record_versions_cannot_carry() {
+        let MetadataRecord::Partition(p) = MetadataVersion(7).downgrade(&partition()) else {
+            panic!()
+        };
+        let d = PartitionRecord::default();
+        assert_eq!(p.directories, d.directories);
+        assert_eq!(p.eligible_leader_replicas, d.eligible_leader_replicas);
+        assert_eq!((p.replicas, p.isr, p.leader), (vec![1, 2], vec![1], 1));
+        assert_eq!(MetadataVersion::LATEST.downgrade(&partition()), partition());
+    }
+}

@@ -2,7 +2,8 @@
 //! random (but valid) record batches; every batch also goes through the on-disk record format
 //! before it is applied.
 
-use fjord_metadata::snapshot::{batch_of, batch_records, image_batches, load};
+use fjord_metadata::snapshot::{batch_at, batch_records, image_batches, load};
+use fjord_metadata::version::{MetadataVersion, METADATA_VERSION_LATEST, METADATA_VERSION_MIN};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
     broker_registration_change_record::BrokerRegistrationChangeRecord,
@@ -199,12 +200,24 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
                 ..Default::default()
             })
         }
-        11 => MetadataRecord::FeatureLevel(FeatureLevelRecord {
-            name: ["metadata.version", "kraft.version", "group.version"][g.below(3) as usize]
-                .into(),
-            feature_level: g.below(25) as i16,
-            ..Default::default()
-        }),
+        11 => {
+            let name = ["metadata.version", "kraft.version", "group.version"][g.below(3) as usize];
+            // metadata.version only goes up, as the controller allows.
+            let feature_level = if name == "metadata.version" {
+                let current = image
+                    .features
+                    .metadata_version()
+                    .unwrap_or(METADATA_VERSION_MIN);
+                (current + g.below(3) as i16).min(METADATA_VERSION_LATEST)
+            } else {
+                g.below(25) as i16
+            };
+            MetadataRecord::FeatureLevel(FeatureLevelRecord {
+                name: name.into(),
+                feature_level,
+                ..Default::default()
+            })
+        }
         12 => {
             if g.below(2) == 0 {
                 MetadataRecord::RegisterController(RegisterControllerRecord {
@@ -248,15 +261,25 @@ fn snapshots_reload_to_the_identical_image_after_random_batches() {
     let mut batches = 0;
     for seed in 0..12u64 {
         let mut g = Rng(seed);
-        let mut image = MetadataImage::empty();
+        // A new cluster's first record: its metadata.version, at any level this build runs.
+        let bootstrap = MetadataRecord::FeatureLevel(FeatureLevelRecord {
+            name: "metadata.version".into(),
+            feature_level: METADATA_VERSION_MIN
+                + g.below((METADATA_VERSION_LATEST - METADATA_VERSION_MIN + 1) as u64) as i16,
+            ..Default::default()
+        });
+        let mut image = MetadataImage::empty().apply([&bootstrap], 0, 1).unwrap().0;
         let mut serial = 0;
         for b in 0..300 {
             let n = 1 + g.below(8);
             let mut records = Vec::new();
             let mut staged = image.clone();
+            // Written as a controller at the image's metadata.version writes them.
+            let mv = MetadataVersion::of(image.features.metadata_version());
             for _ in 0..n {
                 // Each record must fit the image as the batch leaves it so far.
                 if let Some(r) = random_record(&mut g, &staged, &mut serial) {
+                    let r = mv.downgrade(&r);
                     if let Ok((next, _)) = staged.apply([&r], staged.provenance.last_offset, 0) {
                         staged = next;
                         records.push(r);
@@ -267,7 +290,7 @@ fn snapshots_reload_to_the_identical_image_after_random_batches() {
                 continue;
             }
             // Through the log's format and back.
-            let bytes = batch_of(&records, 1_000).unwrap();
+            let bytes = batch_at(&records, mv, 1_000).unwrap();
             let decoded = batch_records(&RecordBatch::new(bytes).unwrap()).unwrap();
             assert_eq!(
                 decoded, records,

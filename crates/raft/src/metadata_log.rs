@@ -28,6 +28,36 @@ pub const MAX_BATCH_BYTES: usize = 8 * 1024 * 1024;
 /// The most bytes one read of the log returns.
 const READ_BYTES: usize = 1024 * 1024;
 
+/// Why the metadata log could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// A file or directory could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The partition log could not be opened or read.
+    #[error(transparent)]
+    Log(#[from] fjord_log::LogError),
+    /// A snapshot file is unreadable.
+    #[error(transparent)]
+    Snapshot(#[from] snapshot_file::SnapshotFileError),
+    /// A control batch (a voter set) does not decode.
+    #[error("a voter set in the log does not decode: {0}")]
+    Control(#[from] fjord_protocol::DecodeError),
+    /// The log could not be cleaned below the latest snapshot.
+    #[error("cleaning below snapshot {snapshot:?}: {source}")]
+    Clean {
+        /// The snapshot.
+        snapshot: SnapshotId,
+        /// The cause.
+        source: fjord_log::LogError,
+    },
+}
+
 /// The latest snapshot on disk.
 #[derive(Debug, Clone)]
 struct SnapshotFile {
@@ -47,7 +77,7 @@ pub struct MetadataLog {
     voter_sets: BTreeMap<i64, VoterSet>,
     /// The configured voters (`controller.quorum.voters`), when static.
     static_voters: VoterSet,
-    failure: Option<String>,
+    failure: std::sync::OnceLock<String>,
 }
 
 /// The partition log configuration of the metadata log: no retention but snapshots.
@@ -65,18 +95,20 @@ impl MetadataLog {
     /// Opens (or creates) the log in `dir` (`<metadata.log.dir>/__cluster_metadata-0`):
     /// recovers the segments, finds the latest snapshot (removing partial and older ones), and
     /// drops the log below it.
-    pub fn open(dir: &Path, static_voters: VoterSet) -> Result<MetadataLog, String> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    pub fn open(dir: &Path, static_voters: VoterSet) -> Result<MetadataLog, OpenError> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| OpenError::Io { path, source }
+        };
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
         let (log, _) =
-            PartitionLog::open(dir, metadata_log_config(), Checkpointed::default(), false)
-                .map_err(|e| e.to_string())?;
-        let ids = snapshot_file::list(dir).map_err(|e| e.to_string())?;
+            PartitionLog::open(dir, metadata_log_config(), Checkpointed::default(), false)?;
+        let ids = snapshot_file::list(dir)?;
         let mut snapshot = None;
         if let Some(&id) = ids.last() {
             let path = dir.join(snapshot_file::file_name(id));
-            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let parsed =
-                snapshot_file::parse(&Bytes::from(bytes.clone())).map_err(|e| e.to_string())?;
+            let bytes = std::fs::read(&path).map_err(io(&path))?;
+            let parsed = snapshot_file::parse(&Bytes::from(bytes.clone()))?;
             snapshot = Some(SnapshotFile {
                 id,
                 path,
@@ -85,7 +117,7 @@ impl MetadataLog {
             });
             for old in &ids[..ids.len() - 1] {
                 let p = dir.join(snapshot_file::file_name(*old));
-                std::fs::remove_file(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+                std::fs::remove_file(&p).map_err(io(&p))?;
             }
         }
         let mut me = MetadataLog {
@@ -94,19 +126,22 @@ impl MetadataLog {
             snapshot,
             voter_sets: BTreeMap::new(),
             static_voters,
-            failure: None,
+            failure: std::sync::OnceLock::new(),
         };
         if let Some(id) = me.snapshot.as_ref().map(|s| s.id) {
             me.clean_below(id.end_offset)
-                .map_err(|e| format!("cleaning below snapshot {id:?}: {e}"))?;
+                .map_err(|source| OpenError::Clean {
+                    snapshot: id,
+                    source,
+                })?;
         }
         let mut at = me.log.log_start_offset();
         loop {
-            let batches = me.read_batches(at).map_err(|e| e.to_string())?;
+            let batches = me.read_batches(at)?;
             let Some(last) = batches.last() else { break };
             at = last.next_offset();
             for b in batches {
-                if let Some(v) = control::batch_voters(&b).map_err(|e| e.to_string())? {
+                if let Some(v) = control::batch_voters(&b)? {
                     me.voter_sets.insert(b.base_offset(), v);
                 }
             }
@@ -116,13 +151,13 @@ impl MetadataLog {
 
     /// The first disk error, after which the node must stop.
     pub fn failure(&self) -> Option<&str> {
-        self.failure.as_deref()
+        self.failure.get().map(String::as_str)
     }
 
-    fn fail(&mut self, what: &str, e: impl std::fmt::Display) {
-        if self.failure.is_none() {
+    fn fail(&self, what: &str, e: impl std::fmt::Display) {
+        if self.failure.get().is_none() {
             tracing::error!(dir = %self.dir.display(), "metadata log: {what}: {e}");
-            self.failure = Some(format!("{what}: {e}"));
+            let _ = self.failure.set(format!("{what}: {e}"));
         }
     }
 
@@ -266,7 +301,7 @@ impl RaftLog for MetadataLog {
     }
 
     fn append(&mut self, entries: &[Entry]) {
-        if self.failure.is_some() {
+        if self.failure.get().is_some() {
             return;
         }
         for e in entries {
@@ -304,7 +339,7 @@ impl RaftLog for MetadataLog {
     }
 
     fn truncate_to(&mut self, offset: i64) {
-        if self.failure.is_some() {
+        if self.failure.get().is_some() {
             return;
         }
         match self.log.truncate_to(offset) {
@@ -317,21 +352,32 @@ impl RaftLog for MetadataLog {
 
     fn read(&self, from: i64, max: usize) -> Vec<Entry> {
         let from = from.max(self.log.log_start_offset());
+        // A read that fails is a disk failure of the metadata log (fatal to the node), never
+        // an empty read that would look like a short log.
         match self.read_batches(from) {
-            Ok(batches) => batches
-                .into_iter()
-                .take(max)
-                .map_while(|b| control::entry_of(b).ok())
-                .collect(),
+            Ok(batches) => {
+                let mut out = Vec::new();
+                for b in batches.into_iter().take(max) {
+                    let offset = b.base_offset();
+                    match control::entry_of(b) {
+                        Ok(e) => out.push(e),
+                        Err(e) => {
+                            self.fail(&format!("reading the entry at {offset}"), e);
+                            break;
+                        }
+                    }
+                }
+                out
+            }
             Err(e) => {
-                tracing::error!(dir = %self.dir.display(), "metadata log read at {from}: {e}");
+                self.fail(&format!("reading at {from}"), e);
                 Vec::new()
             }
         }
     }
 
     fn flush(&mut self) {
-        if self.failure.is_none() {
+        if self.failure.get().is_none() {
             if let Err(e) = self.log.flush() {
                 self.fail("flush", e);
             }
@@ -361,7 +407,7 @@ impl RaftLog for MetadataLog {
     }
 
     fn create_snapshot(&mut self, id: SnapshotId, voters: &BTreeSet<NodeId>, state: Bytes) {
-        if self.failure.is_some() {
+        if self.failure.get().is_some() {
             return;
         }
         let with_endpoints = self.voter_set_at(id.end_offset);
@@ -388,7 +434,7 @@ impl RaftLog for MetadataLog {
 
     fn install_snapshot(&mut self, id: SnapshotId, bytes: Bytes) -> Result<(), InvalidSnapshot> {
         let parsed = snapshot_file::parse(&bytes).map_err(|e| InvalidSnapshot(e.to_string()))?;
-        if self.failure.is_some() {
+        if self.failure.get().is_some() {
             return Err(InvalidSnapshot("the metadata log has failed".into()));
         }
         let path = match snapshot_file::write(&self.dir, id, &bytes) {

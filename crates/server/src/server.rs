@@ -372,7 +372,8 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     let (cluster_id, meta) = storage(&config)?;
     let node_id = meta.node_id;
     let driver = driver_config(&config, cluster_id.clone(), &meta)?;
-    let (raft, commits) = RaftHandle::start(driver, tokio::runtime::Handle::current())?;
+    let (raft, commits) =
+        RaftHandle::start(driver, tokio::runtime::Handle::current()).map_err(|e| e.to_string())?;
     tracing::info!(node_id, %cluster_id, "metadata log started");
     let (fatal_tx, mut fatal) = tokio::sync::mpsc::unbounded_channel();
     let fatal_tx = Fatal(fatal_tx);

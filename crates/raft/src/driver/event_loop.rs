@@ -78,10 +78,10 @@ pub(super) fn spawn(
     events: mpsc::Receiver<Event>,
     info: watch::Sender<QuorumInfo>,
     commits: tmpsc::UnboundedSender<Committed>,
-) -> Result<(), String> {
+) -> Result<(), StartError> {
     let log = MetadataLog::open(&cfg.metadata_dir, cfg.static_voters.clone())?;
     let quorum_file = QuorumFile::new(&cfg.metadata_dir);
-    let persisted = quorum_file.read().map_err(|e| e.to_string())?;
+    let persisted = quorum_file.read()?;
     let mut book: BTreeMap<NodeId, Endpoint> = BTreeMap::new();
     let voters: BTreeSet<NodeId> = if !cfg.static_voters.is_empty() {
         cfg.static_voters.keys().copied().collect()
@@ -149,8 +149,22 @@ pub(super) fn spawn(
     std::thread::Builder::new()
         .name(format!("raft-{}", l.cfg.node_id))
         .spawn(move || l.run(events))
-        .map_err(|e| format!("starting the raft thread: {e}"))?;
+        .map_err(StartError::Thread)?;
     Ok(())
+}
+
+/// Why the driver could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The metadata log could not be opened.
+    #[error("opening the metadata log: {0}")]
+    MetadataLog(#[from] crate::metadata_log::OpenError),
+    /// The quorum-state file could not be read.
+    #[error(transparent)]
+    QuorumState(#[from] crate::quorum_file::QuorumFileError),
+    /// The Raft thread could not be started.
+    #[error("starting the raft thread: {0}")]
+    Thread(std::io::Error),
 }
 
 fn is_response(m: &Message) -> bool {

@@ -174,7 +174,8 @@ impl RaftHandle {
     pub fn start(
         config: DriverConfig,
         runtime: tokio::runtime::Handle,
-    ) -> Result<(RaftHandle, tokio::sync::mpsc::UnboundedReceiver<Committed>), String> {
+    ) -> Result<(RaftHandle, tokio::sync::mpsc::UnboundedReceiver<Committed>), event_loop::StartError>
+    {
         let (events_tx, events_rx) = mpsc::channel();
         let (info_tx, info_rx) = watch::channel(QuorumInfo {
             node_id: config.node_id,

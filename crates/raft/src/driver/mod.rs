@@ -11,6 +11,7 @@ mod handle;
 mod peers;
 pub mod wire;
 
+pub use event_loop::StartError;
 pub use handle::{Committed, ProposeError, QuorumInfo, RaftHandle, VoterChangeFailure};
 
 use crate::control::{Endpoint, VoterSet};
