@@ -115,10 +115,8 @@ impl MetadataVersion {
                     b.is_migrating_zk_broker = d.is_migrating_zk_broker;
                 }
             }
-            MetadataRecord::BrokerRegistrationChange(b) => {
-                if version < 2 {
-                    b.log_dirs = BrokerRegistrationChangeRecord::default().log_dirs;
-                }
+            MetadataRecord::BrokerRegistrationChange(b) if version < 2 => {
+                b.log_dirs = BrokerRegistrationChangeRecord::default().log_dirs;
             }
             _ => {}
         }
