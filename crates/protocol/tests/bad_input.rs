@@ -178,5 +178,8 @@ fn mutated_valid_messages_of_every_api_decode_or_fail_cleanly() {
         }
     }
     // Both outcomes must be common, or the mutations are not reaching the structure.
-    assert!(decoded > 10_000 && failed > 10_000, "decoded {decoded}, failed {failed}");
+    assert!(
+        decoded > 10_000 && failed > 10_000,
+        "decoded {decoded}, failed {failed}"
+    );
 }

@@ -455,6 +455,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         if adv.port == 0 {
             adv.port = bound.port();
         }
+        tracing::info!(addr = %bound, "broker listener bound; it opens once the broker is ready");
         let handler = BrokerHandler {
             view: view.clone(),
             controller: client.clone(),

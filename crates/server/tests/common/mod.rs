@@ -146,9 +146,29 @@ impl Node {
             .to_string()
     }
 
-    /// `host:port` of its broker listener.
+    /// `host:port` of its broker listener. A node configured with broker port 0 binds a
+    /// free port and logs it; this waits (up to 30 s) for that line, so no other process can
+    /// take the port between picking and binding it.
     pub fn broker_addr(&self) -> String {
-        format!("127.0.0.1:{}", self.broker_port)
+        if self.broker_port != 0 {
+            return format!("127.0.0.1:{}", self.broker_port);
+        }
+        wait_for(Duration::from_secs(30), || {
+            let log = std::fs::read_to_string(self.dir.join("server.log")).ok()?;
+            let line = log
+                .lines()
+                .rev()
+                .find(|l| l.contains("broker listener bound"))?;
+            let rest = &line[line.find("addr=")? + "addr=".len()..];
+            Some(rest.split_whitespace().next()?.to_string())
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "node {} never bound its broker port:\n{}",
+                self.id,
+                self.log_tail()
+            )
+        })
     }
 
     /// True while its process runs (it has not exited on its own).
