@@ -89,3 +89,24 @@ impl ControllerClient {
             .map_err(ForwardError::from)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_forwarded_request_that_may_have_been_applied_is_a_timeout_not_not_controller() {
+        let timeout = ForwardError::Call(CallError::Timeout {
+            api: fjord_protocol::ApiKey::CreateTopics,
+            addr: "c:9093".into(),
+            timeout_ms: 30_000,
+        });
+        assert_eq!(timeout.code(), ErrorCode::RequestTimedOut);
+        assert_eq!(ForwardError::NoController.code(), ErrorCode::NotController);
+        let refused = ForwardError::Call(CallError::Connection {
+            addr: "c:9093".into(),
+            message: "connection refused".into(),
+        });
+        assert_eq!(refused.code(), ErrorCode::NotController);
+    }
+}

@@ -292,6 +292,28 @@ mod tests {
     }
 
     #[test]
+    fn a_broker_in_controlled_shutdown_is_not_listed() {
+        use fjord_protocol::generated::broker_registration_change_record::BrokerRegistrationChangeRecord;
+        let shutting_down =
+            MetadataRecord::BrokerRegistrationChange(BrokerRegistrationChangeRecord {
+                broker_id: 3,
+                broker_epoch: 3,
+                in_controlled_shutdown: 1,
+                ..Default::default()
+            });
+        let image = image().apply([&shutting_down], 11, 1).unwrap().0;
+        let listed: Vec<i32> = live_brokers(&image, "PLAINTEXT")
+            .iter()
+            .map(|b| b.0)
+            .collect();
+        assert_eq!(
+            listed,
+            vec![1],
+            "broker 3 is still unfenced but shutting down"
+        );
+    }
+
+    #[test]
     fn metadata_reports_live_brokers_leaders_and_offline_replicas() {
         let all = MetadataRequest {
             topics: None,

@@ -604,6 +604,18 @@ mod tests {
             .unwrap_err();
         assert!(e.to_string().contains("no listener named OTHER"), "{e}");
         assert!(ServerConfig::from_properties(base(), &["bad".into()]).is_err());
+        // Out of range, or too large for its type: an error naming the key, never a cast.
+        for (kv, key) in [
+            ("max.connections=-1", "max.connections"),
+            (
+                "broker.heartbeat.interval.ms=0",
+                "broker.heartbeat.interval.ms",
+            ),
+            ("num.partitions=3000000000", "num.partitions"),
+        ] {
+            let e = ServerConfig::from_properties(base(), &[kv.into()]).unwrap_err();
+            assert!(e.to_string().contains(key), "{kv}: {e}");
+        }
     }
 
     #[test]
