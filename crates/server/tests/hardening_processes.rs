@@ -154,6 +154,17 @@ fn create_with_librdkafka(bootstrap: &str, topic: &str) -> Result<(), String> {
     }
 }
 
+/// A new single node (broker and controller, its own quorum) in `root`, formatted and
+/// started; its broker port is 0, so the node picks a free one and logs it.
+fn standalone_node(root: &std::path::Path) -> Node {
+    let ports = (0, free_port());
+    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
+    let mut node = Node::combined(root, 1, ports, &quorum, "");
+    node.format(&common::random_uuid(), &["--standalone"]);
+    node.start();
+    node
+}
+
 #[test]
 fn a_client_that_starts_with_the_node_finds_it_ready_50_times() {
     let mut waits = Vec::new();
@@ -161,16 +172,7 @@ fn a_client_that_starts_with_the_node_finds_it_ready_50_times() {
         // A new node each round, as a script or CI job starts one and uses it at once; its
         // broker port is 0 (a free port the node binds and logs).
         let root = tempfile::tempdir().unwrap();
-        let ports = (0, free_port());
-        let mut node = Node::combined(
-            root.path(),
-            1,
-            ports,
-            &format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1),
-            "",
-        );
-        node.format(&common::random_uuid(), &["--standalone"]);
-        node.start();
+        let mut node = standalone_node(root.path());
         let addr = node.broker_addr();
         let open = wait_for(Duration::from_secs(30), || {
             std::net::TcpStream::connect(&addr).ok()
@@ -321,16 +323,7 @@ async fn a_storm_of_random_valid_requests_gets_decodable_answers_on_both_listene
     /// Seeded random bodies per advertised (api, version).
     const SEEDS: u64 = 24;
     let root = tempfile::tempdir().unwrap();
-    let ports = (0, free_port());
-    let mut node = Node::combined(
-        root.path(),
-        1,
-        ports,
-        &format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1),
-        "",
-    );
-    node.format(&common::random_uuid(), &["--standalone"]);
-    node.start();
+    let mut node = standalone_node(root.path());
     let broker = node.broker_addr();
     let controller = node.addr();
     let deadline = Instant::now() + Duration::from_secs(30);

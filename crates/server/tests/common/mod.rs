@@ -58,34 +58,13 @@ pub struct Node {
 }
 
 impl Node {
-    /// A controller-only node in `root` with `quorum` lines (voters or bootstrap servers).
-    pub fn controller(root: &Path, id: i32, port: u16, quorum: &str, extra: &str) -> Node {
-        let dir = root.join(format!("node{id}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        let config = dir.join("server.properties");
-        std::fs::write(
-            &config,
-            format!(
-                "node.id={id}\nprocess.roles=controller\nlisteners=CONTROLLER://127.0.0.1:{port}\n\
-                 controller.listener.names=CONTROLLER\n{quorum}\nlog.dirs={}\n{extra}\n",
-                dir.join("data").display()
-            ),
-        )
-        .unwrap();
-        Node {
-            id,
-            dir,
-            config,
-            port,
-            broker_port: 0,
-            child: None,
-        }
-    }
-
-    /// A combined (broker and controller) node in `root` with `quorum` lines.
-    pub fn combined(
+    /// A node in `root/node<id>` whose properties hold `node.id`, `roles`, `listeners`, the
+    /// controller listener name, `quorum` lines, its data dir and `extra`.
+    fn with_config(
         root: &Path,
         id: i32,
+        roles: &str,
+        listeners: &str,
         (broker_port, port): (u16, u16),
         quorum: &str,
         extra: &str,
@@ -96,8 +75,7 @@ impl Node {
         std::fs::write(
             &config,
             format!(
-                "node.id={id}\nprocess.roles=broker,controller\n\
-                 listeners=PLAINTEXT://127.0.0.1:{broker_port},CONTROLLER://127.0.0.1:{port}\n\
+                "node.id={id}\nprocess.roles={roles}\nlisteners={listeners}\n\
                  controller.listener.names=CONTROLLER\n{quorum}\nlog.dirs={}\n{extra}\n",
                 dir.join("data").display()
             ),
@@ -113,28 +91,47 @@ impl Node {
         }
     }
 
+    /// A controller-only node in `root` with `quorum` lines (voters or bootstrap servers).
+    pub fn controller(root: &Path, id: i32, port: u16, quorum: &str, extra: &str) -> Node {
+        let listeners = format!("CONTROLLER://127.0.0.1:{port}");
+        Node::with_config(root, id, "controller", &listeners, (0, port), quorum, extra)
+    }
+
+    /// A combined (broker and controller) node in `root` with `quorum` lines; a broker port
+    /// of 0 binds a free port ([`Node::broker_addr`] finds it).
+    pub fn combined(
+        root: &Path,
+        id: i32,
+        (broker_port, port): (u16, u16),
+        quorum: &str,
+        extra: &str,
+    ) -> Node {
+        let listeners =
+            format!("PLAINTEXT://127.0.0.1:{broker_port},CONTROLLER://127.0.0.1:{port}");
+        let ports = (broker_port, port);
+        Node::with_config(
+            root,
+            id,
+            "broker,controller",
+            &listeners,
+            ports,
+            quorum,
+            extra,
+        )
+    }
+
     /// A broker-only node in `root` with `quorum` lines.
     pub fn broker(root: &Path, id: i32, broker_port: u16, quorum: &str, extra: &str) -> Node {
-        let dir = root.join(format!("node{id}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        let config = dir.join("server.properties");
-        std::fs::write(
-            &config,
-            format!(
-                "node.id={id}\nprocess.roles=broker\nlisteners=PLAINTEXT://127.0.0.1:{broker_port}\n\
-                 controller.listener.names=CONTROLLER\n{quorum}\nlog.dirs={}\n{extra}\n",
-                dir.join("data").display()
-            ),
-        )
-        .unwrap();
-        Node {
+        let listeners = format!("PLAINTEXT://127.0.0.1:{broker_port}");
+        Node::with_config(
+            root,
             id,
-            dir,
-            config,
-            port: 0,
-            broker_port,
-            child: None,
-        }
+            "broker",
+            &listeners,
+            (broker_port, 0),
+            quorum,
+            extra,
+        )
     }
 
     /// The cluster id its directory was formatted with.
