@@ -132,3 +132,31 @@ fn entries_voters_and_snapshots_survive_a_reopen() {
     let other = MetadataLog::open(&other_path, VoterSet::new()).unwrap();
     assert_eq!((other.start_offset(), other.end_offset()), (6, 6));
 }
+
+#[test]
+fn a_read_that_fails_is_a_fatal_disk_failure_not_a_short_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("__cluster_metadata-0");
+    let mut log = MetadataLog::open(&path, voters(&[1])).unwrap();
+    log.append(&[
+        entry(0, 1, 1, EntryKind::LeaderChange { leader: 1 }, Bytes::new()),
+        entry(1, 3, 1, EntryKind::Data, data(3)),
+    ]);
+    log.flush();
+    assert_eq!(log.read(0, 10).len(), 2);
+    assert!(log.failure().is_none());
+    // The segment loses its bytes under the log (a failing disk).
+    let segment = path.join("00000000000000000000.log");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&segment)
+        .unwrap()
+        .set_len(10)
+        .unwrap();
+    let read = log.read(0, 10);
+    assert!(read.len() < 2, "a short read was not noticed");
+    assert!(
+        log.failure().is_some(),
+        "a failed read must stop the node, not look like a shorter log"
+    );
+}
