@@ -5,9 +5,14 @@
 //! shutdown). Produce and Fetch arrive with the data plane.
 
 pub mod controller_client;
+pub mod delayed;
+pub mod fetch;
 pub mod lifecycle;
 pub mod listener;
 pub mod metadata;
+pub mod offsets;
+pub mod produce;
+pub mod replica_manager;
 pub mod view;
 
 pub use view::View;

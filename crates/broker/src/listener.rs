@@ -24,6 +24,10 @@ use tokio::sync::watch;
 
 /// The APIs and versions the broker listener serves.
 pub const BROKER_APIS: ServedApis = &[
+    (ApiKey::Produce, 3, 13),
+    // v16+ adds leader endpoints to NOT_LEADER_OR_FOLLOWER answers (KIP-951): not yet.
+    (ApiKey::Fetch, 4, 15),
+    (ApiKey::ListOffsets, 1, ApiKey::ListOffsets.max_version()),
     (ApiKey::Metadata, 0, 12),
     (ApiKey::ApiVersions, 0, 4),
     (ApiKey::CreateTopics, 2, 7),
@@ -57,6 +61,8 @@ pub struct BrokerHandler {
     pub auto_create_topics: bool,
     /// Topics whose auto-creation is under way.
     pub pending_creations: Arc<Mutex<HashSet<String>>>,
+    /// The partitions this broker hosts.
+    pub replicas: Arc<crate::replica_manager::ReplicaManager>,
 }
 
 impl BrokerHandler {
@@ -153,6 +159,47 @@ impl Handler for BrokerHandler {
             Err(reply) => return *reply,
         };
         let version = frame.header.request_api_version;
+        let image = || self.view.borrow().image.clone();
+        match body {
+            RequestBody::Produce(r) => {
+                return match crate::produce::produce(
+                    &self.replicas,
+                    image(),
+                    &self.listener_name,
+                    r,
+                    version,
+                )
+                .await
+                {
+                    Ok(Some(response)) => Reply::Respond(ResponseBody::Produce(response)),
+                    Ok(None) => Reply::Nothing,
+                    Err(e) => {
+                        tracing::error!(%peer, "{e}");
+                        Reply::Close
+                    }
+                };
+            }
+            RequestBody::Fetch(r) => {
+                return match crate::fetch::fetch(&self.replicas, image(), r, version).await {
+                    Ok(response) => Reply::Respond(ResponseBody::Fetch(response)),
+                    Err(e) => {
+                        tracing::error!(%peer, "{e}");
+                        Reply::Close
+                    }
+                };
+            }
+            RequestBody::ListOffsets(r) => {
+                return match crate::offsets::list_offsets(&self.replicas, image(), r, version).await
+                {
+                    Ok(response) => Reply::Respond(ResponseBody::ListOffsets(response)),
+                    Err(e) => {
+                        tracing::error!(%peer, "{e}");
+                        Reply::Close
+                    }
+                };
+            }
+            _ => {}
+        }
         Reply::Respond(match &body {
             RequestBody::Metadata(r) => self.metadata(r, version),
             RequestBody::DescribeCluster(r) => self.describe_cluster(r, version),

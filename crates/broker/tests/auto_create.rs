@@ -62,6 +62,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         image: Arc::new(MetadataImage::empty()),
         applied_up_to: 0,
     });
+    let logs = tempfile::tempdir().unwrap();
     let handler = BrokerHandler {
         view: view_rx,
         controller: Arc::new(ControllerClient::new(info_rx)),
@@ -69,6 +70,15 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         listener_name: "PLAINTEXT".into(),
         auto_create_topics: true,
         pending_creations: Default::default(),
+        replicas: Arc::new(fjord_broker::replica_manager::ReplicaManager::new(
+            1,
+            Arc::new(
+                fjord_log::LogDir::open(logs.path(), |_| Default::default())
+                    .unwrap()
+                    .0,
+            ),
+            Default::default(),
+        )),
     };
     let peer = "127.0.0.1:1".parse().unwrap();
     let request = || {

@@ -118,6 +118,10 @@ pub fn read_partition_metadata(dir: &Path) -> Result<Option<Uuid>> {
     }
 }
 
+/// The metadata log's directory (`__cluster_metadata-0`), which the Raft driver owns: a log dir
+/// opened for the broker's partitions passes over it.
+pub const METADATA_PARTITION_DIR: &str = "__cluster_metadata-0";
+
 /// The partition logs of one log directory. The map's lock is held only to look up, insert
 /// or remove an entry, never across opening a log, fsyncs or checkpoint writes; a partition
 /// being created is locked on its own (its slot), so others go on meanwhile.
@@ -151,6 +155,10 @@ impl LogDir {
             let entry = entry.map_err(io_err(path))?;
             let name = entry.file_name().to_string_lossy().into_owned();
             if !entry.path().is_dir() {
+                continue;
+            }
+            if name == METADATA_PARTITION_DIR {
+                // The KRaft metadata log: Raft's own, never a partition of the broker.
                 continue;
             }
             if name.ends_with(DELETE_DIR_SUFFIX) {

@@ -160,6 +160,23 @@ fn driver_config(
     Ok(d)
 }
 
+/// The broker-level log settings topic configs override (Kafka's `log.*` keys).
+fn broker_log_config(config: &ServerConfig) -> fjord_log::LogConfig {
+    let mut c = fjord_log::LogConfig::default();
+    if let Ok(v) = u64::try_from(config.int("log.segment.bytes")) {
+        c.segment_bytes = v;
+    }
+    c.retention_ms = if config.get("log.retention.ms").is_some() {
+        config.int("log.retention.ms")
+    } else if config.get("log.retention.minutes").is_some() {
+        config.int("log.retention.minutes") * 60_000
+    } else {
+        config.int("log.retention.hours") * 3_600_000
+    };
+    c.retention_bytes = config.int("log.retention.bytes");
+    c
+}
+
 fn controller_settings(config: &ServerConfig) -> ControllerSettings {
     ControllerSettings {
         num_partitions: config.int("num.partitions") as i32,
@@ -456,7 +473,36 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             adv.port = bound.port();
         }
         tracing::info!(addr = %bound, "broker listener bound; it opens once the broker is ready");
+        // The broker's partitions: the first log dir (recovered off the async workers), kept
+        // as the image says by a task the node cannot live without.
+        let log_dir = config
+            .log_dirs()
+            .into_iter()
+            .next()
+            .ok_or("a broker needs log.dirs")?;
+        let defaults = broker_log_config(&config);
+        let open_defaults = defaults.clone();
+        let dir = tokio::task::spawn_blocking(move || {
+            fjord_log::LogDir::open(&log_dir, |_| open_defaults.clone())
+        })
+        .await
+        .map_err(|e| format!("opening the log dir: {e}"))?
+        .map_err(|e| format!("opening the log dir: {e}"))?
+        .0;
+        let replicas = Arc::new(fjord_broker::replica_manager::ReplicaManager::new(
+            node_id,
+            Arc::new(dir),
+            defaults,
+        ));
+        let follower = replicas.clone();
+        let follow_view = view.clone();
+        let follow_fatal = fatal_tx.0.clone();
+        fatal_tx.spawn("replica manager", async move {
+            let why = follower.follow(follow_view).await;
+            let _ = follow_fatal.send(format!("the replica manager stopped: {why}"));
+        });
         let handler = BrokerHandler {
+            replicas: replicas.clone(),
             view: view.clone(),
             controller: client.clone(),
             cluster_id: cluster_id.clone(),
@@ -514,7 +560,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             limits.clone(),
             &fatal_tx,
         );
-        broker = Some((identity, state));
+        broker = Some((identity, state, replicas));
     }
     let mut last_leader = None;
     loop {
@@ -540,7 +586,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         }
     }
     tracing::info!("shutting down");
-    if let Some((identity, state)) = &broker {
+    if let Some((identity, state, replicas)) = &broker {
         lifecycle::controlled_shutdown(
             identity,
             &client,
@@ -549,6 +595,15 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             std::time::Duration::from_secs(5),
         )
         .await;
+        // Flush every log, write the checkpoints and the clean-shutdown marker (with the
+        // broker epoch, KIP-966).
+        let epoch = state.lock().await.epoch.unwrap_or(-1);
+        let replicas = replicas.clone();
+        match tokio::task::spawn_blocking(move || replicas.shutdown(epoch)).await {
+            Ok(Ok(())) => tracing::info!("logs flushed and closed cleanly"),
+            Ok(Err(e)) => tracing::error!("closing the logs: {e}"),
+            Err(e) => tracing::error!("closing the logs: {e}"),
+        }
     }
     raft.resign();
     raft.shutdown();

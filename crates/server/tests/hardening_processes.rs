@@ -346,7 +346,11 @@ async fn a_storm_of_random_valid_requests_gets_decodable_answers_on_both_listene
                 for seed in 0..SEEDS {
                     let mut g =
                         SampleRng::new(seed * 7919 + api.key() as u64 * 31 + version as u64);
-                    let body = RequestBody::sample(api, &mut g, version);
+                    let mut body = RequestBody::sample(api, &mut g, version);
+                    if let RequestBody::Fetch(f) = &mut body {
+                        // A long poll would wait its random max_wait_ms (up to 30 s) for data.
+                        f.max_wait_ms = f.max_wait_ms.clamp(0, 100);
+                    }
                     sent += 1;
                     match client.call(body, version, Duration::from_secs(15)).await {
                         Ok(r) if r.api_key() == api => {}

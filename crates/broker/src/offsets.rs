@@ -1,0 +1,113 @@
+//! ListOffsets: the earliest offset (-2, and -4 "earliest local", the same without tiered
+//! storage), the latest (-1: the high watermark for consumers, the log end for replicas), the
+//! offset of the largest timestamp (-3, KIP-734), or the first offset at or after a timestamp;
+//! only offsets a consumer may read are returned. Leader and leader-epoch checks as Fetch.
+//! Lookups run off the async workers.
+
+use crate::replica_manager::ReplicaManager;
+use fjord_log::OffsetLookup;
+use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::list_offsets_request::ListOffsetsRequest;
+use fjord_protocol::generated::list_offsets_response::{
+    ListOffsetsPartitionResponse, ListOffsetsResponse, ListOffsetsTopicResponse,
+};
+use fjord_protocol::ErrorCode;
+use std::sync::Arc;
+
+/// Handles a ListOffsets request.
+pub async fn list_offsets(
+    replicas: &Arc<ReplicaManager>,
+    image: Arc<MetadataImage>,
+    request: ListOffsetsRequest,
+    version: i16,
+) -> Result<ListOffsetsResponse, String> {
+    let rm = replicas.clone();
+    tokio::task::spawn_blocking(move || {
+        let me = rm.node_id();
+        let from_replica = request.replica_id >= 0;
+        let mut out = ListOffsetsResponse::default();
+        for t in request.topics {
+            let topic = image.topics.get_by_name(&t.name).cloned();
+            let mut result = ListOffsetsTopicResponse {
+                name: t.name.clone(),
+                ..Default::default()
+            };
+            for p in t.partitions {
+                let mut r = ListOffsetsPartitionResponse {
+                    partition_index: p.partition_index,
+                    timestamp: -1,
+                    offset: -1,
+                    leader_epoch: -1,
+                    ..Default::default()
+                };
+                let hosted = topic.as_ref().and_then(|t| {
+                    t.partitions.get(&p.partition_index)?;
+                    Some(rm.get(t.id, p.partition_index))
+                });
+                let partition = match hosted {
+                    None => {
+                        r.error_code = ErrorCode::UnknownTopicOrPartition.code();
+                        result.partitions.push(r);
+                        continue;
+                    }
+                    Some(Some(h)) if h.leadership().leader == me => h,
+                    Some(_) => {
+                        r.error_code = ErrorCode::NotLeaderOrFollower.code();
+                        result.partitions.push(r);
+                        continue;
+                    }
+                };
+                let epoch = partition.leadership().leader_epoch;
+                if version >= 4 && p.current_leader_epoch >= 0 && p.current_leader_epoch != epoch {
+                    r.error_code = if p.current_leader_epoch > epoch {
+                        ErrorCode::UnknownLeaderEpoch
+                    } else {
+                        ErrorCode::FencedLeaderEpoch
+                    }
+                    .code();
+                    result.partitions.push(r);
+                    continue;
+                }
+                let log = &partition.log;
+                let readable = if from_replica {
+                    log.log_end_offset()
+                } else {
+                    log.high_watermark()
+                };
+                let lookup = match p.timestamp {
+                    -1 => None,
+                    -2 | -4 => Some(OffsetLookup::Earliest),
+                    -3 => Some(OffsetLookup::MaxTimestamp),
+                    t if t >= 0 => Some(OffsetLookup::Timestamp(t)),
+                    _ => {
+                        // -5 and below: kinds of tiered-storage offsets this broker has none of.
+                        result.partitions.push(r);
+                        continue;
+                    }
+                };
+                match lookup {
+                    None => {
+                        r.offset = readable;
+                        r.leader_epoch = epoch;
+                    }
+                    Some(l) => match log.lookup_offset(l) {
+                        Ok(Some((ts, offset)))
+                            if offset < readable || l == OffsetLookup::Earliest =>
+                        {
+                            r.timestamp = ts;
+                            r.offset = offset;
+                            r.leader_epoch = epoch;
+                        }
+                        Ok(_) => {}
+                        Err(e) => r.error_code = e.error_code().code(),
+                    },
+                }
+                result.partitions.push(r);
+            }
+            out.topics.push(result);
+        }
+        out
+    })
+    .await
+    .map_err(|e| format!("a ListOffsets request's lookups failed: {e}"))
+}

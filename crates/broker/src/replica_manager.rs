@@ -1,0 +1,268 @@
+//! The partitions this broker hosts: their logs (in the broker's log dir), created, reconfigured
+//! and deleted as the metadata image changes, and each one's leadership as the image says
+//! (KRaft has no LeaderAndIsr: the image is the source of truth). Appends and reads go through
+//! here; each partition has [`Watchers`], woken when its log end or high watermark moves, for
+//! the long polls and acks waiting on it. Blocking log work (opening, recovery, deletion) runs
+//! off the async workers.
+
+use crate::delayed::Watchers;
+use crate::view::View;
+use fjord_log::config::{CleanupPolicy, TimestampType};
+use fjord_log::{LogConfig, LogDir, PartitionLog, TopicPartition};
+use fjord_metadata::MetadataImage;
+use fjord_protocol::Uuid;
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use tokio::sync::watch;
+
+/// Kafka's ConfigResource type of a topic.
+const TOPIC_RESOURCE: i8 = 2;
+
+/// One hosted partition.
+#[derive(Debug)]
+pub struct Partition {
+    /// The topic's name.
+    pub topic: String,
+    /// The topic's id.
+    pub topic_id: Uuid,
+    /// The partition index.
+    pub index: i32,
+    /// Its log.
+    pub log: Arc<PartitionLog>,
+    state: RwLock<Leadership>,
+    /// Woken when the log end offset or the high watermark moves.
+    pub watchers: Watchers,
+}
+
+/// A partition's leadership, as the image gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leadership {
+    /// The leader's id (-1: none).
+    pub leader: i32,
+    /// The leader epoch.
+    pub leader_epoch: i32,
+    /// The in-sync replicas.
+    pub isr: Vec<i32>,
+}
+
+impl Partition {
+    /// Its leadership now.
+    pub fn leadership(&self) -> Leadership {
+        self.state.read().expect("leadership").clone()
+    }
+
+    /// Advances the high watermark to the log end when this leader is the whole ISR (the only
+    /// replica that must hold a record before it is committed, until replication exists), and
+    /// wakes the partition's watchers.
+    pub fn after_append(&self, me: i32) {
+        let l = self.leadership();
+        if l.leader == me && l.isr == [me] {
+            self.log.set_high_watermark(self.log.log_end_offset());
+        }
+        self.watchers.wake();
+    }
+}
+
+/// The partitions this broker hosts.
+#[derive(Debug)]
+pub struct ReplicaManager {
+    node_id: i32,
+    dir: Arc<LogDir>,
+    defaults: LogConfig,
+    partitions: RwLock<HashMap<(Uuid, i32), Arc<Partition>>>,
+}
+
+impl ReplicaManager {
+    /// A manager over `dir` (opened, recovered) for broker `node_id`; `defaults` are the
+    /// broker-level log settings topic configs override.
+    pub fn new(node_id: i32, dir: Arc<LogDir>, defaults: LogConfig) -> ReplicaManager {
+        ReplicaManager {
+            node_id,
+            dir,
+            defaults,
+            partitions: RwLock::default(),
+        }
+    }
+
+    /// This broker's id.
+    pub fn node_id(&self) -> i32 {
+        self.node_id
+    }
+
+    /// A hosted partition by topic id and index.
+    pub fn get(&self, topic_id: Uuid, index: i32) -> Option<Arc<Partition>> {
+        self.partitions
+            .read()
+            .expect("partitions")
+            .get(&(topic_id, index))
+            .cloned()
+    }
+
+    /// How many partitions this broker hosts.
+    pub fn len(&self) -> usize {
+        self.partitions.read().expect("partitions").len()
+    }
+
+    /// True when it hosts none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Makes the hosted partitions what `image` says: creates the logs of new replicas,
+    /// applies topic configs and leadership, deletes the logs of partitions no longer hosted.
+    /// Blocking: run it off the async workers.
+    pub fn apply(&self, image: &MetadataImage) -> Result<(), fjord_log::LogError> {
+        let mut wanted: HashMap<(Uuid, i32), (String, Leadership)> = HashMap::new();
+        for topic in image.topics.by_id.values() {
+            for (index, p) in topic.partitions.iter() {
+                if p.replicas.contains(&self.node_id) {
+                    wanted.insert(
+                        (topic.id, *index),
+                        (
+                            topic.name.clone(),
+                            Leadership {
+                                leader: p.leader,
+                                leader_epoch: p.leader_epoch,
+                                isr: p.isr.clone(),
+                            },
+                        ),
+                    );
+                }
+            }
+        }
+        let current: Vec<((Uuid, i32), Arc<Partition>)> = self
+            .partitions
+            .read()
+            .expect("partitions")
+            .iter()
+            .map(|(k, v)| (*k, v.clone()))
+            .collect();
+        for (key, p) in &current {
+            if !wanted.contains_key(key) {
+                self.partitions.write().expect("partitions").remove(key);
+                p.watchers.wake();
+                self.dir.delete(&TopicPartition {
+                    topic: p.topic.clone(),
+                    partition: p.index,
+                })?;
+            }
+        }
+        for ((topic_id, index), (topic, leadership)) in wanted {
+            let config = log_config(&self.defaults, image, &topic);
+            let existing = self.get(topic_id, index);
+            let p = match existing {
+                Some(p) => {
+                    if p.log.config() != config {
+                        p.log.set_config(config);
+                    }
+                    p
+                }
+                None => {
+                    let tp = TopicPartition {
+                        topic: topic.clone(),
+                        partition: index,
+                    };
+                    let log = self.dir.get_or_create(&tp, config, Some(topic_id))?;
+                    let p = Arc::new(Partition {
+                        topic,
+                        topic_id,
+                        index,
+                        log,
+                        state: RwLock::new(leadership.clone()),
+                        watchers: Watchers::default(),
+                    });
+                    self.partitions
+                        .write()
+                        .expect("partitions")
+                        .insert((topic_id, index), p.clone());
+                    p
+                }
+            };
+            let changed = {
+                let mut s = p.state.write().expect("leadership");
+                let changed = *s != leadership;
+                *s = leadership;
+                changed
+            };
+            if changed {
+                p.after_append(self.node_id);
+            }
+        }
+        Ok(())
+    }
+
+    /// Follows the image: applies every new one (off the async workers) until the view
+    /// closes. An error applying it is fatal to the node (its logs are not what the
+    /// metadata says).
+    pub async fn follow(self: Arc<Self>, mut view: watch::Receiver<View>) -> String {
+        loop {
+            let image = view.borrow_and_update().image.clone();
+            let me = self.clone();
+            match tokio::task::spawn_blocking(move || me.apply(&image)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => return format!("applying the metadata image to the logs: {e}"),
+                Err(e) => return format!("applying the metadata image to the logs: {e}"),
+            }
+            if view.changed().await.is_err() {
+                return "the metadata view closed".into();
+            }
+        }
+    }
+
+    /// Flushes every log and writes the checkpoints and the clean-shutdown marker.
+    pub fn shutdown(&self, broker_epoch: i64) -> Result<(), fjord_log::LogError> {
+        self.dir.shutdown(broker_epoch)
+    }
+}
+
+/// A topic's log settings: the broker's defaults overridden by the topic's configs.
+pub fn log_config(defaults: &LogConfig, image: &MetadataImage, topic: &str) -> LogConfig {
+    let mut c = defaults.clone();
+    let get = |key: &str| image.configs.get(TOPIC_RESOURCE, topic, key);
+    let int = |key: &str| get(key).and_then(|v| v.parse::<i64>().ok());
+    if let Some(v) = int("retention.ms") {
+        c.retention_ms = v;
+    }
+    if let Some(v) = int("retention.bytes") {
+        c.retention_bytes = v;
+    }
+    if let Some(v) = int("segment.bytes").and_then(|v| u64::try_from(v).ok()) {
+        c.segment_bytes = v;
+    }
+    if let Some(v) = int("segment.ms") {
+        c.segment_ms = v;
+    }
+    if let Some(v) = int("segment.index.bytes").and_then(|v| u64::try_from(v).ok()) {
+        c.segment_index_bytes = v;
+    }
+    if let Some(v) = int("index.interval.bytes").and_then(|v| u64::try_from(v).ok()) {
+        c.index_interval_bytes = v;
+    }
+    if let Some(v) = int("max.message.bytes").and_then(|v| usize::try_from(v).ok()) {
+        c.max_message_bytes = v;
+    }
+    if let Some(v) = int("delete.retention.ms") {
+        c.delete_retention_ms = v;
+    }
+    if let Some(v) = int("min.compaction.lag.ms") {
+        c.min_compaction_lag_ms = v;
+    }
+    if let Some(v) = int("flush.messages") {
+        c.flush_messages = v;
+    }
+    if let Some(v) = int("flush.ms") {
+        c.flush_ms = v;
+    }
+    if let Some(v) = get("min.cleanable.dirty.ratio").and_then(|v| v.parse().ok()) {
+        c.min_cleanable_dirty_ratio = v;
+    }
+    if let Some(p) = get("cleanup.policy").and_then(CleanupPolicy::parse) {
+        c.cleanup_policy = p;
+    }
+    match get("message.timestamp.type") {
+        Some("LogAppendTime") => c.timestamp_type = TimestampType::LogAppendTime,
+        Some("CreateTime") => c.timestamp_type = TimestampType::CreateTime,
+        _ => {}
+    }
+    c
+}
