@@ -209,6 +209,45 @@ impl ReplicaManager {
         }
     }
 
+    /// Every hosted partition.
+    pub fn all(&self) -> Vec<Arc<Partition>> {
+        self.partitions
+            .read()
+            .expect("partitions")
+            .values()
+            .cloned()
+            .collect()
+    }
+
+    /// The log dir.
+    pub fn dir(&self) -> &Arc<LogDir> {
+        &self.dir
+    }
+
+    /// One retention pass (`log.retention.check.interval.ms`): segments past `retention.ms` or
+    /// `retention.bytes` (or below a DeleteRecords start) are deleted, and files whose
+    /// `file.delete.delay.ms` passed are unlinked. Blocking: run it off the async workers.
+    /// Returns the segments deleted.
+    pub fn apply_retention(&self, now_ms: i64) -> usize {
+        let mut deleted = 0;
+        for p in self.all() {
+            match p.log.apply_retention(now_ms) {
+                Ok(n) => deleted += n,
+                Err(e) => tracing::error!(topic = %p.topic, partition = p.index, "retention: {e}"),
+            }
+            if let Err(e) = p.log.delete_expired_files(now_ms) {
+                tracing::error!(topic = %p.topic, partition = p.index, "deleting files: {e}");
+            }
+        }
+        deleted
+    }
+
+    /// Writes the recovery-point, log-start, high-watermark and cleaner checkpoints.
+    /// Blocking: run it off the async workers.
+    pub fn checkpoint(&self) -> Result<(), fjord_log::LogError> {
+        self.dir.checkpoint()
+    }
+
     /// Flushes every log and writes the checkpoints and the clean-shutdown marker.
     pub fn shutdown(&self, broker_epoch: i64) -> Result<(), fjord_log::LogError> {
         self.dir.shutdown(broker_epoch)

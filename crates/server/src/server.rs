@@ -160,6 +160,58 @@ fn driver_config(
     Ok(d)
 }
 
+/// How often the high watermarks and recovery points are checkpointed (Kafka's
+/// `replica.high.watermark.checkpoint.interval.ms` default).
+const CHECKPOINT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(5);
+/// How long the log cleaner sleeps between passes (Kafka's `log.cleaner.backoff.ms`).
+const CLEANER_BACKOFF: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// Retention every `log.retention.check.interval.ms`, checkpoints every 5 s, and the log
+/// cleaner thread for compacted topics (running until the returned handle is dropped); the
+/// blocking work runs off the async workers.
+fn spawn_log_maintenance(
+    config: &ServerConfig,
+    replicas: &Arc<fjord_broker::replica_manager::ReplicaManager>,
+    fatal: &Fatal,
+) -> Result<fjord_log::cleaner::LogCleaner, String> {
+    let every = std::time::Duration::from_millis(
+        u64::try_from(config.int("log.retention.check.interval.ms")).unwrap_or(300_000),
+    );
+    let rm = replicas.clone();
+    fatal.spawn("log maintenance", async move {
+        let mut retention = tokio::time::interval(every);
+        let mut checkpoint = tokio::time::interval(CHECKPOINT_INTERVAL);
+        loop {
+            tokio::select! {
+                _ = retention.tick() => {
+                    let rm = rm.clone();
+                    let now = fjord_log::system_now_ms();
+                    let deleted = tokio::task::spawn_blocking(move || rm.apply_retention(now)).await;
+                    if let Ok(n) = deleted {
+                        if n > 0 {
+                            tracing::info!(segments = n, "retention deleted segments");
+                        }
+                    }
+                }
+                _ = checkpoint.tick() => {
+                    let rm = rm.clone();
+                    match tokio::task::spawn_blocking(move || rm.checkpoint()).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(e)) => tracing::error!("writing the log checkpoints: {e}"),
+                        Err(e) => tracing::error!("writing the log checkpoints: {e}"),
+                    }
+                }
+            }
+        }
+    });
+    fjord_log::cleaner::LogCleaner::start(
+        replicas.dir().clone(),
+        CLEANER_BACKOFF,
+        fjord_log::system_now_ms,
+    )
+    .map_err(|e| format!("starting the log cleaner: {e}"))
+}
+
 /// The broker-level log settings topic configs override (Kafka's `log.*` keys).
 fn broker_log_config(config: &ServerConfig) -> fjord_log::LogConfig {
     let mut c = fjord_log::LogConfig::default();
@@ -501,6 +553,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             let why = follower.follow(follow_view).await;
             let _ = follow_fatal.send(format!("the replica manager stopped: {why}"));
         });
+        let cleaner = spawn_log_maintenance(&config, &replicas, &fatal_tx)?;
         let handler = BrokerHandler {
             replicas: replicas.clone(),
             view: view.clone(),
@@ -560,7 +613,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             limits.clone(),
             &fatal_tx,
         );
-        broker = Some((identity, state, replicas));
+        broker = Some((identity, state, replicas, cleaner));
     }
     let mut last_leader = None;
     loop {
@@ -586,15 +639,19 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         }
     }
     tracing::info!("shutting down");
-    if let Some((identity, state, replicas)) = &broker {
+    if let Some((identity, state, replicas, cleaner)) = broker {
         lifecycle::controlled_shutdown(
-            identity,
+            &identity,
             &client,
-            state,
+            &state,
             &view,
             std::time::Duration::from_secs(5),
         )
         .await;
+        // The cleaner stops (its pass finishes) before the logs close.
+        tokio::task::spawn_blocking(move || drop(cleaner))
+            .await
+            .map_err(|e| format!("stopping the log cleaner: {e}"))?;
         // Flush every log, write the checkpoints and the clean-shutdown marker (with the
         // broker epoch, KIP-966).
         let epoch = state.lock().await.epoch.unwrap_or(-1);
