@@ -85,6 +85,8 @@ pub async fn list_offsets(
                         continue;
                     }
                 };
+                // LeaderEpoch exists from v4 on.
+                let epoch = if version >= 4 { epoch } else { -1 };
                 match lookup {
                     None => {
                         r.offset = readable;

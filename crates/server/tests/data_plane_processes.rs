@@ -134,3 +134,161 @@ fn round_trip(node: &Node, bootstrap: &str, topic: &str, codec: &str, messages: 
     }
     assert_eq!(got.values().map(Vec::len).sum::<usize>(), messages);
 }
+
+/// Every advertised version of Produce, Fetch and ListOffsets answers a hosted partition with
+/// a response that encodes and decodes, and no error.
+#[test]
+fn every_data_plane_version_answers_a_hosted_partition() {
+    use fjord_protocol::generated::{
+        fetch_request as fq, list_offsets_request as lq, metadata_request as mq,
+        produce_request as pq,
+    };
+    use fjord_protocol::records::{Compression, RecordBatchBuilder};
+    use fjord_protocol::{ApiKey, RequestBody, ResponseBody};
+    let root = tempfile::tempdir().unwrap();
+    let ports = (0, free_port());
+    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
+    let mut node = Node::combined(root.path(), 1, ports, &quorum, "");
+    node.format(&common::random_uuid(), &["--standalone"]);
+    node.start();
+    let addr = node.broker_addr();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    // Auto-create the topic and wait for its leader; learn its id.
+    let topic_id = common::wait_for(Duration::from_secs(30), || {
+        let request = RequestBody::Metadata(mq::MetadataRequest {
+            topics: Some(vec![mq::MetadataRequestTopic {
+                name: Some("versions".into()),
+                ..Default::default()
+            }]),
+            allow_auto_topic_creation: true,
+            ..Default::default()
+        });
+        match rt.block_on(common::call(&addr, request, 12))? {
+            ResponseBody::Metadata(m) => {
+                let t = m.topics.first()?;
+                (t.error_code == 0 && t.partitions.first()?.leader_id == 1).then_some(t.topic_id)
+            }
+            _ => None,
+        }
+    })
+    .expect("the topic gets a leader");
+    let advertised = |api: ApiKey| -> (i16, i16) {
+        let Some(ResponseBody::ApiVersions(r)) = rt.block_on(common::call(
+            &addr,
+            RequestBody::ApiVersions(Default::default()),
+            3,
+        )) else {
+            panic!("ApiVersions")
+        };
+        let k = r.api_keys.iter().find(|k| k.api_key == api.key()).unwrap();
+        (k.min_version, k.max_version)
+    };
+    let answer = |body: RequestBody, v: i16| {
+        let api = body.api_key();
+        let r = rt.block_on(common::call(&addr, body, v));
+        r.unwrap_or_else(|| panic!("{api:?} v{v}: no decodable answer\n{}", node.log_tail()))
+    };
+    let (min, max) = advertised(ApiKey::Produce);
+    for v in min..=max {
+        let mut b = RecordBatchBuilder::new(Compression::None);
+        b.append(1_000, None, Some(format!("v{v}").as_bytes()), &[]);
+        let body = RequestBody::Produce(pq::ProduceRequest {
+            acks: 1,
+            timeout_ms: 5_000,
+            topic_data: vec![pq::TopicProduceData {
+                name: if v < 13 {
+                    "versions".into()
+                } else {
+                    String::new()
+                },
+                topic_id: if v >= 13 {
+                    topic_id
+                } else {
+                    Default::default()
+                },
+                partition_data: vec![pq::PartitionProduceData {
+                    index: 0,
+                    records: Some(b.build().unwrap()),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        let ResponseBody::Produce(r) = answer(body, v) else {
+            panic!()
+        };
+        let p = &r.responses[0].partition_responses[0];
+        assert_eq!(
+            (p.error_code, p.base_offset),
+            (0, i64::from(v - min)),
+            "Produce v{v}"
+        );
+    }
+    let (min, max) = advertised(ApiKey::Fetch);
+    for v in min..=max {
+        let body = RequestBody::Fetch(fq::FetchRequest {
+            replica_id: -1,
+            max_wait_ms: 0,
+            max_bytes: 1 << 20,
+            topics: vec![fq::FetchTopic {
+                topic: if v < 13 {
+                    "versions".into()
+                } else {
+                    String::new()
+                },
+                topic_id: if v >= 13 {
+                    topic_id
+                } else {
+                    Default::default()
+                },
+                partitions: vec![fq::FetchPartition {
+                    partition: 0,
+                    fetch_offset: 0,
+                    current_leader_epoch: -1,
+                    last_fetched_epoch: -1,
+                    log_start_offset: -1,
+                    partition_max_bytes: 1 << 20,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        let ResponseBody::Fetch(r) = answer(body, v) else {
+            panic!()
+        };
+        let p = &r.responses[0].partitions[0];
+        assert_eq!(p.error_code, 0, "Fetch v{v}");
+        assert!(
+            p.records.as_ref().is_some_and(|b| !b.is_empty()),
+            "Fetch v{v}: records"
+        );
+    }
+    let (min, max) = advertised(ApiKey::ListOffsets);
+    for v in min..=max {
+        for timestamp in [-2, -1] {
+            let body = RequestBody::ListOffsets(lq::ListOffsetsRequest {
+                replica_id: -1,
+                topics: vec![lq::ListOffsetsTopic {
+                    name: "versions".into(),
+                    partitions: vec![lq::ListOffsetsPartition {
+                        partition_index: 0,
+                        current_leader_epoch: -1,
+                        timestamp,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            });
+            let ResponseBody::ListOffsets(r) = answer(body, v) else {
+                panic!()
+            };
+            let p = &r.topics[0].partitions[0];
+            assert_eq!(p.error_code, 0, "ListOffsets v{v}");
+            let expected = if timestamp == -2 { 0 } else { 11 };
+            assert_eq!(p.offset, expected, "ListOffsets v{v} at {timestamp}");
+        }
+    }
+}
