@@ -9,6 +9,7 @@ pub mod delayed;
 pub mod fetch;
 pub mod lifecycle;
 pub mod listener;
+pub mod log_requests;
 pub mod metadata;
 pub mod offsets;
 pub mod produce;

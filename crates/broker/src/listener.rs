@@ -28,6 +28,9 @@ pub const BROKER_APIS: ServedApis = &[
     // v16+ adds leader endpoints to NOT_LEADER_OR_FOLLOWER answers (KIP-951): not yet.
     (ApiKey::Fetch, 4, 15),
     (ApiKey::ListOffsets, 1, ApiKey::ListOffsets.max_version()),
+    (ApiKey::OffsetForLeaderEpoch, 2, 4),
+    (ApiKey::DeleteRecords, 0, 2),
+    (ApiKey::DescribeLogDirs, 1, 4),
     (ApiKey::Metadata, 0, 12),
     (ApiKey::ApiVersions, 0, 4),
     (ApiKey::CreateTopics, 2, 7),
@@ -152,6 +155,18 @@ impl BrokerHandler {
     }
 }
 
+/// The reply to a request whose handler ran: its response, or a closed connection (logged)
+/// when the handler's task failed.
+fn answer(result: Result<ResponseBody, String>, peer: std::net::SocketAddr) -> Reply {
+    match result {
+        Ok(response) => Reply::Respond(response),
+        Err(e) => {
+            tracing::error!(%peer, "{e}");
+            Reply::Close
+        }
+    }
+}
+
 impl Handler for BrokerHandler {
     async fn handle(&self, frame: RequestFrame, peer: std::net::SocketAddr) -> Reply {
         let body = match admit(&frame, BROKER_APIS, peer) {
@@ -180,23 +195,49 @@ impl Handler for BrokerHandler {
                 };
             }
             RequestBody::Fetch(r) => {
-                return match crate::fetch::fetch(&self.replicas, image(), r, version).await {
-                    Ok(response) => Reply::Respond(ResponseBody::Fetch(response)),
-                    Err(e) => {
-                        tracing::error!(%peer, "{e}");
-                        Reply::Close
-                    }
-                };
+                return answer(
+                    crate::fetch::fetch(&self.replicas, image(), r, version)
+                        .await
+                        .map(ResponseBody::Fetch),
+                    peer,
+                );
             }
             RequestBody::ListOffsets(r) => {
-                return match crate::offsets::list_offsets(&self.replicas, image(), r, version).await
-                {
-                    Ok(response) => Reply::Respond(ResponseBody::ListOffsets(response)),
-                    Err(e) => {
-                        tracing::error!(%peer, "{e}");
-                        Reply::Close
-                    }
-                };
+                return answer(
+                    crate::offsets::list_offsets(&self.replicas, image(), r, version)
+                        .await
+                        .map(ResponseBody::ListOffsets),
+                    peer,
+                );
+            }
+            RequestBody::OffsetForLeaderEpoch(r) => {
+                return answer(
+                    crate::log_requests::offset_for_leader_epoch(
+                        &self.replicas,
+                        image(),
+                        r,
+                        version,
+                    )
+                    .await
+                    .map(ResponseBody::OffsetForLeaderEpoch),
+                    peer,
+                );
+            }
+            RequestBody::DeleteRecords(r) => {
+                return answer(
+                    crate::log_requests::delete_records(&self.replicas, image(), r)
+                        .await
+                        .map(ResponseBody::DeleteRecords),
+                    peer,
+                );
+            }
+            RequestBody::DescribeLogDirs(r) => {
+                return answer(
+                    crate::log_requests::describe_log_dirs(&self.replicas, r, version)
+                        .await
+                        .map(ResponseBody::DescribeLogDirs),
+                    peer,
+                );
             }
             _ => {}
         }

@@ -98,6 +98,36 @@ impl ReplicaManager {
             .cloned()
     }
 
+    /// The partition `name`/`index` when this broker leads it, checking the client's
+    /// `current_leader_epoch` (-1: unchecked) as Kafka does: UNKNOWN_TOPIC_OR_PARTITION,
+    /// NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH (older) or UNKNOWN_LEADER_EPOCH (newer).
+    pub fn leader_of(
+        &self,
+        image: &MetadataImage,
+        name: &str,
+        index: i32,
+        current_leader_epoch: i32,
+    ) -> Result<Arc<Partition>, fjord_protocol::ErrorCode> {
+        use fjord_protocol::ErrorCode;
+        let topic = image
+            .topics
+            .get_by_name(name)
+            .filter(|t| t.partitions.contains_key(&index))
+            .ok_or(ErrorCode::UnknownTopicOrPartition)?;
+        let p = self
+            .get(topic.id, index)
+            .filter(|p| p.leadership().leader == self.node_id)
+            .ok_or(ErrorCode::NotLeaderOrFollower)?;
+        let epoch = p.leadership().leader_epoch;
+        if current_leader_epoch >= 0 && current_leader_epoch < epoch {
+            return Err(ErrorCode::FencedLeaderEpoch);
+        }
+        if current_leader_epoch > epoch {
+            return Err(ErrorCode::UnknownLeaderEpoch);
+        }
+        Ok(p)
+    }
+
     /// How many partitions this broker hosts.
     pub fn len(&self) -> usize {
         self.partitions.read().expect("partitions").len()

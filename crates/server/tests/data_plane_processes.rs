@@ -140,7 +140,8 @@ fn round_trip(node: &Node, bootstrap: &str, topic: &str, codec: &str, messages: 
 #[test]
 fn every_data_plane_version_answers_a_hosted_partition() {
     use fjord_protocol::generated::{
-        fetch_request as fq, list_offsets_request as lq, metadata_request as mq,
+        delete_records_request as drq, describe_log_dirs_request as dq, fetch_request as fq,
+        list_offsets_request as lq, metadata_request as mq, offset_for_leader_epoch_request as oq,
         produce_request as pq,
     };
     use fjord_protocol::records::{Compression, RecordBatchBuilder};
@@ -290,5 +291,80 @@ fn every_data_plane_version_answers_a_hosted_partition() {
             let expected = if timestamp == -2 { 0 } else { 11 };
             assert_eq!(p.offset, expected, "ListOffsets v{v} at {timestamp}");
         }
+    }
+    let (min, max) = advertised(ApiKey::OffsetForLeaderEpoch);
+    for v in min..=max {
+        let body = RequestBody::OffsetForLeaderEpoch(oq::OffsetForLeaderEpochRequest {
+            replica_id: -1,
+            topics: vec![oq::OffsetForLeaderTopic {
+                topic: "versions".into(),
+                partitions: vec![oq::OffsetForLeaderPartition {
+                    partition: 0,
+                    current_leader_epoch: -1,
+                    leader_epoch: 0,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        let ResponseBody::OffsetForLeaderEpoch(r) = answer(body, v) else {
+            panic!()
+        };
+        let p = &r.topics[0].partitions[0];
+        assert_eq!(
+            (p.error_code, p.leader_epoch, p.end_offset),
+            (0, 0, 11),
+            "v{v}"
+        );
+    }
+    let (min, max) = advertised(ApiKey::DescribeLogDirs);
+    for v in min..=max {
+        let body = RequestBody::DescribeLogDirs(dq::DescribeLogDirsRequest {
+            topics: None,
+            ..Default::default()
+        });
+        let ResponseBody::DescribeLogDirs(r) = answer(body, v) else {
+            panic!()
+        };
+        let dir = &r.results[0];
+        let t = dir
+            .topics
+            .iter()
+            .find(|t| t.name == "versions")
+            .expect("the topic's dir");
+        assert!(t.partitions[0].partition_size > 0, "DescribeLogDirs v{v}");
+        if v >= 4 {
+            assert!(
+                dir.total_bytes > 0 && dir.usable_bytes > 0,
+                "DescribeLogDirs v{v}"
+            );
+        }
+    }
+    let (min, max) = advertised(ApiKey::DeleteRecords);
+    for v in min..=max {
+        let to = i64::from(v - min) + 1;
+        let body = RequestBody::DeleteRecords(drq::DeleteRecordsRequest {
+            topics: vec![drq::DeleteRecordsTopic {
+                name: "versions".into(),
+                partitions: vec![drq::DeleteRecordsPartition {
+                    partition_index: 0,
+                    offset: to,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            timeout_ms: 5_000,
+            ..Default::default()
+        });
+        let ResponseBody::DeleteRecords(r) = answer(body, v) else {
+            panic!()
+        };
+        let p = &r.topics[0].partitions[0];
+        assert_eq!(
+            (p.error_code, p.low_watermark),
+            (0, to),
+            "DeleteRecords v{v}"
+        );
     }
 }

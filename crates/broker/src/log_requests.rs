@@ -1,0 +1,193 @@
+//! The partition-log requests besides Produce and Fetch: OffsetForLeaderEpoch (the end offset
+//! of an epoch in the leader's log, KIP-101/KIP-320), DeleteRecords (moves the log start up,
+//! at most to the high watermark; -1 means the high watermark) and DescribeLogDirs (the log
+//! dir, its partitions' sizes and lags, and the volume's total and usable bytes). Log work runs
+//! off the async workers.
+
+use crate::replica_manager::ReplicaManager;
+use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::{
+    delete_records_request::DeleteRecordsRequest,
+    delete_records_response::{
+        DeleteRecordsPartitionResult, DeleteRecordsResponse, DeleteRecordsTopicResult,
+    },
+    describe_log_dirs_request::DescribeLogDirsRequest,
+    describe_log_dirs_response::{
+        DescribeLogDirsPartition, DescribeLogDirsResponse, DescribeLogDirsResult,
+        DescribeLogDirsTopic,
+    },
+    offset_for_leader_epoch_request::OffsetForLeaderEpochRequest,
+    offset_for_leader_epoch_response::{
+        EpochEndOffset, OffsetForLeaderEpochResponse, OffsetForLeaderTopicResult,
+    },
+};
+use fjord_protocol::ErrorCode;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Runs `f` off the async workers.
+async fn blocking<T: Send + 'static>(
+    what: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| format!("a {what} request failed: {e}"))
+}
+
+/// OffsetForLeaderEpoch.
+pub async fn offset_for_leader_epoch(
+    replicas: &Arc<ReplicaManager>,
+    image: Arc<MetadataImage>,
+    request: OffsetForLeaderEpochRequest,
+    version: i16,
+) -> Result<OffsetForLeaderEpochResponse, String> {
+    let rm = replicas.clone();
+    blocking("OffsetForLeaderEpoch", move || {
+        let mut out = OffsetForLeaderEpochResponse::default();
+        for t in request.topics {
+            let mut result = OffsetForLeaderTopicResult {
+                topic: t.topic.clone(),
+                ..Default::default()
+            };
+            for p in t.partitions {
+                let current = if version >= 2 {
+                    p.current_leader_epoch
+                } else {
+                    -1
+                };
+                let mut r = EpochEndOffset {
+                    partition: p.partition,
+                    leader_epoch: -1,
+                    end_offset: -1,
+                    ..Default::default()
+                };
+                match rm.leader_of(&image, &t.topic, p.partition, current) {
+                    Ok(partition) => {
+                        let (epoch, end) = partition.log.end_offset_for_epoch(p.leader_epoch);
+                        r.leader_epoch = epoch;
+                        r.end_offset = end;
+                    }
+                    Err(code) => r.error_code = code.code(),
+                }
+                result.partitions.push(r);
+            }
+            out.topics.push(result);
+        }
+        out
+    })
+    .await
+}
+
+/// DeleteRecords.
+pub async fn delete_records(
+    replicas: &Arc<ReplicaManager>,
+    image: Arc<MetadataImage>,
+    request: DeleteRecordsRequest,
+) -> Result<DeleteRecordsResponse, String> {
+    let rm = replicas.clone();
+    blocking("DeleteRecords", move || {
+        let mut out = DeleteRecordsResponse::default();
+        for t in request.topics {
+            let mut result = DeleteRecordsTopicResult {
+                name: t.name.clone(),
+                ..Default::default()
+            };
+            for p in t.partitions {
+                let mut r = DeleteRecordsPartitionResult {
+                    partition_index: p.partition_index,
+                    low_watermark: -1,
+                    ..Default::default()
+                };
+                match rm.leader_of(&image, &t.name, p.partition_index, -1) {
+                    Ok(partition) => {
+                        let hw = partition.log.high_watermark();
+                        let offset = if p.offset == -1 { hw } else { p.offset };
+                        if offset < 0 || offset > hw {
+                            r.error_code = ErrorCode::OffsetOutOfRange.code();
+                        } else {
+                            match partition.log.delete_records(offset) {
+                                Ok(start) => r.low_watermark = start,
+                                Err(e) => r.error_code = e.error_code().code(),
+                            }
+                        }
+                    }
+                    Err(code) => r.error_code = code.code(),
+                }
+                result.partitions.push(r);
+            }
+            out.topics.push(result);
+        }
+        out
+    })
+    .await
+}
+
+/// DescribeLogDirs: the broker's log dir with the requested partitions (all when the request
+/// names none).
+pub async fn describe_log_dirs(
+    replicas: &Arc<ReplicaManager>,
+    request: DescribeLogDirsRequest,
+    version: i16,
+) -> Result<DescribeLogDirsResponse, String> {
+    let rm = replicas.clone();
+    blocking("DescribeLogDirs", move || {
+        let wanted: Option<BTreeMap<String, Vec<i32>>> = request
+            .topics
+            .map(|ts| ts.into_iter().map(|t| (t.topic, t.partitions)).collect());
+        let mut topics: BTreeMap<String, Vec<DescribeLogDirsPartition>> = BTreeMap::new();
+        for p in rm.all() {
+            let included = wanted
+                .as_ref()
+                .is_none_or(|w| w.get(&p.topic).is_some_and(|ps| ps.contains(&p.index)));
+            if !included {
+                continue;
+            }
+            topics
+                .entry(p.topic.clone())
+                .or_default()
+                .push(DescribeLogDirsPartition {
+                    partition_index: p.index,
+                    partition_size: i64::try_from(p.log.size_in_bytes()).unwrap_or(i64::MAX),
+                    offset_lag: 0,
+                    is_future_key: false,
+                    ..Default::default()
+                });
+        }
+        let dir = rm.dir().path().to_path_buf();
+        let mut result = DescribeLogDirsResult {
+            log_dir: dir.display().to_string(),
+            topics: topics
+                .into_iter()
+                .map(|(name, mut partitions)| {
+                    partitions.sort_by_key(|p| p.partition_index);
+                    DescribeLogDirsTopic {
+                        name,
+                        partitions,
+                        ..Default::default()
+                    }
+                })
+                .collect(),
+            total_bytes: -1,
+            usable_bytes: -1,
+            ..Default::default()
+        };
+        if version >= 4 {
+            match rustix::fs::statvfs(&dir) {
+                Ok(s) => {
+                    let block = s.f_frsize;
+                    result.total_bytes = i64::try_from(s.f_blocks * block).unwrap_or(i64::MAX);
+                    result.usable_bytes = i64::try_from(s.f_bavail * block).unwrap_or(i64::MAX);
+                }
+                Err(e) => {
+                    tracing::warn!(dir = %dir.display(), "statvfs: {e}");
+                }
+            }
+        }
+        DescribeLogDirsResponse {
+            results: vec![result],
+            ..Default::default()
+        }
+    })
+    .await
+}
