@@ -11,7 +11,6 @@ use fjord_protocol::generated::list_offsets_request::ListOffsetsRequest;
 use fjord_protocol::generated::list_offsets_response::{
     ListOffsetsPartitionResponse, ListOffsetsResponse, ListOffsetsTopicResponse,
 };
-use fjord_protocol::ErrorCode;
 use std::sync::Arc;
 
 /// Handles a ListOffsets request.
@@ -23,11 +22,9 @@ pub async fn list_offsets(
 ) -> Result<ListOffsetsResponse, String> {
     let rm = replicas.clone();
     tokio::task::spawn_blocking(move || {
-        let me = rm.node_id();
         let from_replica = request.replica_id >= 0;
         let mut out = ListOffsetsResponse::default();
         for t in request.topics {
-            let topic = image.topics.get_by_name(&t.name).cloned();
             let mut result = ListOffsetsTopicResponse {
                 name: t.name.clone(),
                 ..Default::default()
@@ -40,34 +37,20 @@ pub async fn list_offsets(
                     leader_epoch: -1,
                     ..Default::default()
                 };
-                let hosted = topic.as_ref().and_then(|t| {
-                    t.partitions.get(&p.partition_index)?;
-                    Some(rm.get(t.id, p.partition_index))
-                });
-                let partition = match hosted {
-                    None => {
-                        r.error_code = ErrorCode::UnknownTopicOrPartition.code();
-                        result.partitions.push(r);
-                        continue;
-                    }
-                    Some(Some(h)) if h.leadership().leader == me => h,
-                    Some(_) => {
-                        r.error_code = ErrorCode::NotLeaderOrFollower.code();
+                let current = if version >= 4 {
+                    p.current_leader_epoch
+                } else {
+                    -1
+                };
+                let partition = match rm.leader_of(&image, &t.name, p.partition_index, current) {
+                    Ok(partition) => partition,
+                    Err(code) => {
+                        r.error_code = code.code();
                         result.partitions.push(r);
                         continue;
                     }
                 };
                 let epoch = partition.leadership().leader_epoch;
-                if version >= 4 && p.current_leader_epoch >= 0 && p.current_leader_epoch != epoch {
-                    r.error_code = if p.current_leader_epoch > epoch {
-                        ErrorCode::UnknownLeaderEpoch
-                    } else {
-                        ErrorCode::FencedLeaderEpoch
-                    }
-                    .code();
-                    result.partitions.push(r);
-                    continue;
-                }
                 let log = &partition.log;
                 let readable = if from_replica {
                     log.log_end_offset()
