@@ -70,6 +70,8 @@ pub struct ReplicaManager {
     dir: Arc<LogDir>,
     defaults: LogConfig,
     partitions: RwLock<HashMap<(Uuid, i32), Arc<Partition>>>,
+    /// One [`ReplicaManager::apply`] at a time.
+    applying: std::sync::Mutex<()>,
 }
 
 impl ReplicaManager {
@@ -81,6 +83,7 @@ impl ReplicaManager {
             dir,
             defaults,
             partitions: RwLock::default(),
+            applying: std::sync::Mutex::new(()),
         }
     }
 
@@ -142,6 +145,7 @@ impl ReplicaManager {
     /// applies topic configs and leadership, deletes the logs of partitions no longer hosted.
     /// Blocking: run it off the async workers.
     pub fn apply(&self, image: &MetadataImage) -> Result<(), fjord_log::LogError> {
+        let _one_at_a_time = self.applying.lock().expect("applying");
         let mut wanted: HashMap<(Uuid, i32), (String, Leadership)> = HashMap::new();
         for topic in image.topics.by_id.values() {
             for (index, p) in topic.partitions.iter() {

@@ -605,6 +605,13 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
                 return Ok(());
             }
         }
+        // The partitions this image gives the broker exist before the first client arrives.
+        let image = view.borrow().image.clone();
+        let rm = replicas.clone();
+        tokio::task::spawn_blocking(move || rm.apply(&image))
+            .await
+            .map_err(|e| format!("creating the broker's partitions: {e}"))?
+            .map_err(|e| format!("creating the broker's partitions: {e}"))?;
         let listener = open("broker", socket, bound)?;
         listen(
             "broker listener",
