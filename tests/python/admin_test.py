@@ -45,8 +45,10 @@ def wait_for(what, fn, timeout=30.0):
     raise AssertionError(f"timed out waiting for {what}: {last}")
 
 
-def main(binary):
-    tmp = tempfile.mkdtemp(prefix="fjord-python-")
+def start_node(binary, prefix):
+    """Formats and starts one combined node on free ports; returns (process, broker port,
+    cluster id)."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
     bport, cport = free_port(), free_port()
     props = os.path.join(tmp, "server.properties")
     with open(props, "w") as f:
@@ -62,6 +64,11 @@ def main(binary):
                           stdout=subprocess.DEVNULL)
     log = open(os.path.join(tmp, "server.log"), "w")
     node = subprocess.Popen([binary, "server", "--config", props], stdout=log, stderr=log)
+    return node, bport, cluster_id
+
+
+def main(binary):
+    node, bport, cluster_id = start_node(binary, "fjord-python-")
     results = []
     try:
         admin = wait_for(

@@ -8,13 +8,11 @@ a partition at its end answers with a null record set), `kcat -C -o -2 -c 2` rea
 Prints a one-line total.
 """
 
-import os
 import subprocess
 import sys
-import tempfile
 import traceback
 
-from admin_test import free_port, wait_for
+from admin_test import start_node, wait_for
 
 
 def kcat(*args, stdin=None, timeout=30):
@@ -23,22 +21,7 @@ def kcat(*args, stdin=None, timeout=30):
 
 
 def main(binary):
-    tmp = tempfile.mkdtemp(prefix="fjord-kcat-")
-    bport, cport = free_port(), free_port()
-    props = os.path.join(tmp, "server.properties")
-    with open(props, "w") as f:
-        f.write(
-            "node.id=1\nprocess.roles=broker,controller\n"
-            f"listeners=PLAINTEXT://127.0.0.1:{bport},CONTROLLER://127.0.0.1:{cport}\n"
-            "controller.listener.names=CONTROLLER\n"
-            f"controller.quorum.voters=1@127.0.0.1:{cport}\n"
-            f"log.dirs={tmp}/data\n"
-        )
-    cluster_id = subprocess.check_output([binary, "random-uuid"]).decode().strip()
-    subprocess.check_call([binary, "format", "--config", props, "--cluster-id", cluster_id],
-                          stdout=subprocess.DEVNULL)
-    log = open(os.path.join(tmp, "server.log"), "w")
-    node = subprocess.Popen([binary, "server", "--config", props], stdout=log, stderr=log)
+    node, bport, _ = start_node(binary, "fjord-kcat-")
     broker = f"127.0.0.1:{bport}"
     results = []
 
