@@ -3,7 +3,8 @@
 //! record set (never null) where there is nothing new; KIP-320 diverging epochs when
 //! `last_fetched_epoch` is given; FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH on
 //! `current_leader_epoch`. A fetch that found fewer than `min_bytes` waits (up to
-//! `max_wait_ms`) on its partitions' watchers and reads again. Fetch sessions are declined as
+//! `max_wait_ms`) on its partitions' watchers and reads again. NOT_LEADER_OR_FOLLOWER carries
+//! the current leader (v12+) and its endpoint (v16+, KIP-951). Fetch sessions are declined as
 //! KIP-227 allows (session id 0: every fetch is a full one); an incremental fetch gets
 //! FETCH_SESSION_ID_NOT_FOUND. Reads run off the async workers.
 
@@ -12,7 +13,8 @@ use bytes::Bytes;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::fetch_request::FetchRequest;
 use fjord_protocol::generated::fetch_response::{
-    EpochEndOffset, FetchResponse, FetchableTopicResponse, LeaderIdAndEpoch, PartitionData,
+    EpochEndOffset, FetchResponse, FetchableTopicResponse, LeaderIdAndEpoch, NodeEndpoint,
+    PartitionData,
 };
 use fjord_protocol::ErrorCode;
 use std::sync::Arc;
@@ -21,6 +23,8 @@ use tokio::sync::Notify;
 
 /// The first Fetch version that names topics by id.
 const TOPIC_ID_VERSION: i16 = 13;
+/// The first Fetch version with the leaders' endpoints beside NOT_LEADER_OR_FOLLOWER (KIP-951).
+const NODE_ENDPOINTS_VERSION: i16 = 16;
 /// The first Fetch version with sessions (KIP-227).
 const SESSION_VERSION: i16 = 7;
 /// The longest a fetch waits, whatever it asks (Kafka's clients ask for 500 ms).
@@ -41,6 +45,7 @@ struct Wanted {
 pub async fn fetch(
     replicas: &Arc<ReplicaManager>,
     image: Arc<MetadataImage>,
+    listener: &str,
     request: FetchRequest,
     version: i16,
 ) -> Result<FetchResponse, String> {
@@ -133,8 +138,30 @@ pub async fn fetch(
                 responses: topics,
                 ..Default::default()
             };
+            let mut leaders = Vec::new();
             for (w, data) in wanted.iter().zip(results) {
+                if data.current_leader.leader_id >= 0 {
+                    leaders.push(data.current_leader.leader_id);
+                }
                 response.responses[w.topic].partitions.push(data);
+            }
+            if version >= NODE_ENDPOINTS_VERSION {
+                leaders.sort_unstable();
+                leaders.dedup();
+                response.node_endpoints = leaders
+                    .into_iter()
+                    .filter_map(|id| {
+                        let (host, port, rack) =
+                            crate::metadata::broker_endpoint(&image, id, listener)?;
+                        Some(NodeEndpoint {
+                            node_id: id,
+                            host,
+                            port,
+                            rack,
+                            ..Default::default()
+                        })
+                    })
+                    .collect();
             }
             return Ok(response);
         }

@@ -25,8 +25,8 @@ use tokio::sync::watch;
 /// The APIs and versions the broker listener serves.
 pub const BROKER_APIS: ServedApis = &[
     (ApiKey::Produce, 3, 13),
-    // v16+ adds leader endpoints to NOT_LEADER_OR_FOLLOWER answers (KIP-951): not yet.
-    (ApiKey::Fetch, 4, 15),
+    // v18's follower high watermark matters only once replication exists.
+    (ApiKey::Fetch, 4, 17),
     (ApiKey::ListOffsets, 1, ApiKey::ListOffsets.max_version()),
     (ApiKey::OffsetForLeaderEpoch, 2, 4),
     (ApiKey::DeleteRecords, 0, 2),
@@ -196,7 +196,7 @@ impl Handler for BrokerHandler {
             }
             RequestBody::Fetch(r) => {
                 return answer(
-                    crate::fetch::fetch(&self.replicas, image(), r, version)
+                    crate::fetch::fetch(&self.replicas, image(), &self.listener_name, r, version)
                         .await
                         .map(ResponseBody::Fetch),
                     peer,

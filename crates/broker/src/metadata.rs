@@ -32,6 +32,22 @@ pub fn client_controller_id(image: &MetadataImage) -> i32 {
         .map_or(-1, |b| b.id)
 }
 
+/// A registered broker's endpoint on `listener` (else its first): host, port, rack. For the
+/// leader hints of NOT_LEADER_OR_FOLLOWER answers (KIP-951).
+pub fn broker_endpoint(
+    image: &MetadataImage,
+    id: i32,
+    listener: &str,
+) -> Option<(String, i32, Option<String>)> {
+    let b = image.cluster.brokers.get(&id)?;
+    let l = b
+        .listeners
+        .iter()
+        .find(|l| l.name == listener)
+        .or(b.listeners.first())?;
+    Some((l.host.clone(), i32::from(l.port), b.rack.clone()))
+}
+
 /// Unfenced brokers with their endpoint on `listener` (else their first): id, host, port, rack.
 pub fn live_brokers(
     image: &MetadataImage,

@@ -156,17 +156,12 @@ pub async fn produce(
 
 /// A broker's endpoint on `listener`, for the leader hints.
 fn endpoint(image: &MetadataImage, id: i32, listener: &str) -> Option<NodeEndpoint> {
-    let b = image.cluster.brokers.get(&id)?;
-    let l = b
-        .listeners
-        .iter()
-        .find(|l| l.name == listener)
-        .or(b.listeners.first())?;
+    let (host, port, rack) = crate::metadata::broker_endpoint(image, id, listener)?;
     Some(NodeEndpoint {
         node_id: id,
-        host: l.host.clone(),
-        port: i32::from(l.port),
-        rack: b.rack.clone(),
+        host,
+        port,
+        rack,
         ..Default::default()
     })
 }
