@@ -89,7 +89,7 @@ pub async fn fetch(
                 Some(topic) => match topic.partitions.get(&p.partition) {
                     None => Err((ErrorCode::UnknownTopicOrPartition, -1, -1)),
                     Some(reg) => match replicas.get(topic.id, p.partition) {
-                        Some(h) if h.leadership().leader == me => Ok(h),
+                        Some(h) if h.led_by(me) => Ok(h),
                         _ => Err((ErrorCode::NotLeaderOrFollower, reg.leader, reg.leader_epoch)),
                     },
                 },
@@ -146,22 +146,18 @@ pub async fn fetch(
                 response.responses[w.topic].partitions.push(data);
             }
             if version >= NODE_ENDPOINTS_VERSION {
-                leaders.sort_unstable();
-                leaders.dedup();
-                response.node_endpoints = leaders
-                    .into_iter()
-                    .filter_map(|id| {
-                        let (host, port, rack) =
-                            crate::metadata::broker_endpoint(&image, id, listener)?;
-                        Some(NodeEndpoint {
-                            node_id: id,
-                            host,
-                            port,
-                            rack,
-                            ..Default::default()
-                        })
-                    })
-                    .collect();
+                response.node_endpoints = crate::metadata::leader_endpoints(
+                    &image,
+                    leaders,
+                    listener,
+                    |node_id, host, port, rack| NodeEndpoint {
+                        node_id,
+                        host,
+                        port,
+                        rack,
+                        ..Default::default()
+                    },
+                );
             }
             return Ok(response);
         }
@@ -212,7 +208,7 @@ fn read_all(
             }
         };
         let log = &p.log;
-        let leader_epoch = p.leadership().leader_epoch;
+        let leader_epoch = p.leader_epoch();
         let hw = log.high_watermark();
         d.high_watermark = hw;
         d.last_stable_offset = hw;

@@ -32,20 +32,36 @@ pub fn client_controller_id(image: &MetadataImage) -> i32 {
         .map_or(-1, |b| b.id)
 }
 
-/// A registered broker's endpoint on `listener` (else its first): host, port, rack. For the
-/// leader hints of NOT_LEADER_OR_FOLLOWER answers (KIP-951).
-pub fn broker_endpoint(
-    image: &MetadataImage,
-    id: i32,
+/// A broker's endpoint on `listener`, else its first.
+fn endpoint_on<'a>(
+    b: &'a fjord_metadata::BrokerRegistration,
     listener: &str,
-) -> Option<(String, i32, Option<String>)> {
-    let b = image.cluster.brokers.get(&id)?;
-    let l = b
-        .listeners
+) -> Option<&'a fjord_metadata::Listener> {
+    b.listeners
         .iter()
         .find(|l| l.name == listener)
-        .or(b.listeners.first())?;
-    Some((l.host.clone(), i32::from(l.port), b.rack.clone()))
+        .or(b.listeners.first())
+}
+
+/// The endpoints on `listener` (else each broker's first) of the `leaders` named in
+/// NOT_LEADER_OR_FOLLOWER answers (KIP-951), once each, built by `make(id, host, port, rack)`
+/// into the response's own endpoint type.
+pub fn leader_endpoints<T>(
+    image: &MetadataImage,
+    mut leaders: Vec<i32>,
+    listener: &str,
+    make: impl Fn(i32, String, i32, Option<String>) -> T,
+) -> Vec<T> {
+    leaders.sort_unstable();
+    leaders.dedup();
+    leaders
+        .into_iter()
+        .filter_map(|id| {
+            let b = image.cluster.brokers.get(&id)?;
+            let l = endpoint_on(b, listener)?;
+            Some(make(id, l.host.clone(), i32::from(l.port), b.rack.clone()))
+        })
+        .collect()
 }
 
 /// Unfenced brokers with their endpoint on `listener` (else their first): id, host, port, rack.
@@ -59,11 +75,7 @@ pub fn live_brokers(
         .values()
         .filter(|b| !b.fenced && !b.in_controlled_shutdown)
         .filter_map(|b| {
-            let l = b
-                .listeners
-                .iter()
-                .find(|l| l.name == listener)
-                .or(b.listeners.first())?;
+            let l = endpoint_on(b, listener)?;
             Some((b.id, l.host.clone(), i32::from(l.port), b.rack.clone()))
         })
         .collect()
@@ -213,12 +225,7 @@ pub fn describe_cluster(
             if brokers.iter().any(|x| x.broker_id == b.id) {
                 continue;
             }
-            let Some(l) = b
-                .listeners
-                .iter()
-                .find(|l| l.name == listener)
-                .or(b.listeners.first())
-            else {
+            let Some(l) = endpoint_on(b, listener) else {
                 continue;
             };
             brokers.push(DescribeClusterBroker {

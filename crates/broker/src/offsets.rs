@@ -50,7 +50,7 @@ pub async fn list_offsets(
                         continue;
                     }
                 };
-                let epoch = partition.leadership().leader_epoch;
+                let epoch = partition.leader_epoch();
                 let log = &partition.log;
                 let readable = if from_replica {
                     log.log_end_offset()

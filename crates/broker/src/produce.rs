@@ -97,12 +97,7 @@ pub async fn produce(
                     result.partition_responses.push(r);
                     continue;
                 };
-                let hosted = rm.get(topic.id, p.index);
-                let leading = hosted
-                    .as_ref()
-                    .filter(|h| h.leadership().leader == me)
-                    .cloned();
-                let Some(partition) = leading else {
+                let Some(partition) = rm.get(topic.id, p.index).filter(|h| h.led_by(me)) else {
                     fail(
                         &mut r,
                         ErrorCode::NotLeaderOrFollower,
@@ -124,7 +119,7 @@ pub async fn produce(
                     result.partition_responses.push(r);
                     continue;
                 };
-                let epoch = partition.leadership().leader_epoch;
+                let epoch = partition.leader_epoch();
                 match partition
                     .log
                     .append_as_leader(records, epoch, system_now_ms())
@@ -141,27 +136,21 @@ pub async fn produce(
             }
             out.responses.push(result);
         }
-        leaders.sort_unstable();
-        leaders.dedup();
-        out.node_endpoints = leaders
-            .into_iter()
-            .filter_map(|id| endpoint(&image, id, &listener))
-            .collect();
+        out.node_endpoints = crate::metadata::leader_endpoints(
+            &image,
+            leaders,
+            &listener,
+            |node_id, host, port, rack| NodeEndpoint {
+                node_id,
+                host,
+                port,
+                rack,
+                ..Default::default()
+            },
+        );
         out
     })
     .await;
     let response = response.map_err(|e| format!("a produce request's appends failed: {e}"))?;
     Ok((acks != 0).then_some(response))
-}
-
-/// A broker's endpoint on `listener`, for the leader hints.
-fn endpoint(image: &MetadataImage, id: i32, listener: &str) -> Option<NodeEndpoint> {
-    let (host, port, rack) = crate::metadata::broker_endpoint(image, id, listener)?;
-    Some(NodeEndpoint {
-        node_id: id,
-        host,
-        port,
-        rack,
-        ..Default::default()
-    })
 }

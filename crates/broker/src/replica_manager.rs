@@ -55,11 +55,24 @@ impl Partition {
     /// replica that must hold a record before it is committed, until replication exists), and
     /// wakes the partition's watchers.
     pub fn after_append(&self, me: i32) {
-        let l = self.leadership();
-        if l.leader == me && l.isr == [me] {
+        let alone = {
+            let l = self.state.read().expect("leadership");
+            l.leader == me && l.isr == [me]
+        };
+        if alone {
             self.log.set_high_watermark(self.log.log_end_offset());
         }
         self.watchers.wake();
+    }
+
+    /// True when broker `me` leads it.
+    pub fn led_by(&self, me: i32) -> bool {
+        self.state.read().expect("leadership").leader == me
+    }
+
+    /// Its leader epoch.
+    pub fn leader_epoch(&self) -> i32 {
+        self.state.read().expect("leadership").leader_epoch
     }
 }
 
@@ -119,9 +132,9 @@ impl ReplicaManager {
             .ok_or(ErrorCode::UnknownTopicOrPartition)?;
         let p = self
             .get(topic.id, index)
-            .filter(|p| p.leadership().leader == self.node_id)
+            .filter(|p| p.led_by(self.node_id))
             .ok_or(ErrorCode::NotLeaderOrFollower)?;
-        let epoch = p.leadership().leader_epoch;
+        let epoch = p.leader_epoch();
         if current_leader_epoch >= 0 && current_leader_epoch < epoch {
             return Err(ErrorCode::FencedLeaderEpoch);
         }
