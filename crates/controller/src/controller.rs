@@ -130,10 +130,12 @@ impl Controller {
     /// ([`MetadataVersion::downgrade`]), so the working image is what every node will load.
     pub fn apply(&mut self, records: &[MetadataRecord]) -> Result<(), fjord_metadata::ApplyError> {
         let mv = self.metadata_version();
-        let records: Vec<MetadataRecord> = records.iter().map(|r| mv.downgrade(r)).collect();
+        let records: Vec<_> = records.iter().map(|r| mv.downgrade(r)).collect();
         let offset = self.image.provenance.last_offset + records.len() as i64;
         let epoch = self.image.provenance.last_epoch;
-        let (next, _) = self.image.apply(&records, offset, epoch)?;
+        let (next, _) = self
+            .image
+            .apply(records.iter().map(|r| r.as_ref()), offset, epoch)?;
         self.image = next;
         Ok(())
     }

@@ -9,6 +9,7 @@ use fjord_protocol::generated::{
     register_broker_record::RegisterBrokerRecord,
 };
 use fjord_protocol::MetadataRecord;
+use std::borrow::Cow;
 
 /// The lowest `metadata.version` level this build supports (Kafka 3.3-IV3).
 pub const METADATA_VERSION_MIN: i16 = 7;
@@ -82,8 +83,12 @@ impl MetadataVersion {
     /// `record` as this level can carry it: fields of record versions above
     /// [`Self::record_version`] are reset to their defaults. The controller folds and writes
     /// this form, so its working image and every node's committed image agree.
-    pub fn downgrade(self, record: &MetadataRecord) -> MetadataRecord {
+    /// Borrowed (no copy) when the level writes the record at its newest version.
+    pub fn downgrade(self, record: &MetadataRecord) -> Cow<'_, MetadataRecord> {
         let version = self.record_version(record);
+        if Some(version) == MetadataRecord::max_version(record.record_type()) {
+            return Cow::Borrowed(record);
+        }
         let mut r = record.clone();
         match &mut r {
             MetadataRecord::Partition(p) => {
@@ -120,7 +125,7 @@ impl MetadataVersion {
             }
             _ => {}
         }
-        r
+        Cow::Owned(r)
     }
 }
 
@@ -171,7 +176,7 @@ mod tests {
             assert_eq!(mv.record_version(&register), register_v, "level {level}");
             assert_eq!(mv.record_version(&change), change_v, "level {level}");
             // What a level writes encodes at its version and reads back as the downgrade.
-            let down = mv.downgrade(&partition());
+            let down = mv.downgrade(&partition()).into_owned();
             let value = record_serde::encode_at(&down, partition_v).unwrap();
             assert_eq!(i16::from(written_version(&value)), partition_v);
             assert_eq!(record_serde::decode(value).unwrap(), down, "level {level}");
@@ -180,13 +185,18 @@ mod tests {
 
     #[test]
     fn an_old_level_drops_what_its_record_versions_cannot_carry() {
-        let MetadataRecord::Partition(p) = MetadataVersion(7).downgrade(&partition()) else {
+        let MetadataRecord::Partition(p) = MetadataVersion(7).downgrade(&partition()).into_owned()
+        else {
             panic!()
         };
         let d = PartitionRecord::default();
         assert_eq!(p.directories, d.directories);
         assert_eq!(p.eligible_leader_replicas, d.eligible_leader_replicas);
         assert_eq!((p.replicas, p.isr, p.leader), (vec![1, 2], vec![1], 1));
-        assert_eq!(MetadataVersion::LATEST.downgrade(&partition()), partition());
+        let latest = partition();
+        assert!(matches!(
+            MetadataVersion::LATEST.downgrade(&latest),
+            Cow::Borrowed(_)
+        ));
     }
 }

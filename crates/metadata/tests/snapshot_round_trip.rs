@@ -279,7 +279,7 @@ fn snapshots_reload_to_the_identical_image_after_random_batches() {
             for _ in 0..n {
                 // Each record must fit the image as the batch leaves it so far.
                 if let Some(r) = random_record(&mut g, &staged, &mut serial) {
-                    let r = mv.downgrade(&r);
+                    let r = mv.downgrade(&r).into_owned();
                     if let Ok((next, _)) = staged.apply([&r], staged.provenance.last_offset, 0) {
                         staged = next;
                         records.push(r);
