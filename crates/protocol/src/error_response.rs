@@ -19,6 +19,27 @@ pub fn error_response(
     let m = || Some(message.to_string());
     let api = request.api_key();
     let top = ResponseBody::top_level_error(api, version, c, Some(message));
+    // The config APIs answer one result per resource of the request, each carrying the error.
+    macro_rules! per_resource {
+        ($r:ident, $variant:ident, $response:path, $field:ident, $result:path) => {{
+            use $response as Response;
+            use $result as Result;
+            ResponseBody::$variant(Response {
+                $field: $r
+                    .resources
+                    .iter()
+                    .map(|x| Result {
+                        error_code: c,
+                        error_message: m(),
+                        resource_type: x.resource_type,
+                        resource_name: x.resource_name.clone(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+        }};
+    }
     match request {
         RequestBody::Produce(r) => {
             use produce_response::*;
@@ -340,57 +361,27 @@ pub fn error_response(
                 ..Default::default()
             })
         }
-        RequestBody::DescribeConfigs(r) => {
-            use describe_configs_response::*;
-            ResponseBody::DescribeConfigs(DescribeConfigsResponse {
-                results: r
-                    .resources
-                    .iter()
-                    .map(|x| DescribeConfigsResult {
-                        error_code: c,
-                        error_message: m(),
-                        resource_type: x.resource_type,
-                        resource_name: x.resource_name.clone(),
-                        ..Default::default()
-                    })
-                    .collect(),
-                ..Default::default()
-            })
-        }
-        RequestBody::AlterConfigs(r) => {
-            use alter_configs_response::*;
-            ResponseBody::AlterConfigs(AlterConfigsResponse {
-                responses: r
-                    .resources
-                    .iter()
-                    .map(|x| AlterConfigsResourceResponse {
-                        error_code: c,
-                        error_message: m(),
-                        resource_type: x.resource_type,
-                        resource_name: x.resource_name.clone(),
-                        ..Default::default()
-                    })
-                    .collect(),
-                ..Default::default()
-            })
-        }
-        RequestBody::IncrementalAlterConfigs(r) => {
-            use incremental_alter_configs_response::*;
-            ResponseBody::IncrementalAlterConfigs(IncrementalAlterConfigsResponse {
-                responses: r
-                    .resources
-                    .iter()
-                    .map(|x| AlterConfigsResourceResponse {
-                        error_code: c,
-                        error_message: m(),
-                        resource_type: x.resource_type,
-                        resource_name: x.resource_name.clone(),
-                        ..Default::default()
-                    })
-                    .collect(),
-                ..Default::default()
-            })
-        }
+        RequestBody::DescribeConfigs(r) => per_resource!(
+            r,
+            DescribeConfigs,
+            describe_configs_response::DescribeConfigsResponse,
+            results,
+            describe_configs_response::DescribeConfigsResult
+        ),
+        RequestBody::AlterConfigs(r) => per_resource!(
+            r,
+            AlterConfigs,
+            alter_configs_response::AlterConfigsResponse,
+            responses,
+            alter_configs_response::AlterConfigsResourceResponse
+        ),
+        RequestBody::IncrementalAlterConfigs(r) => per_resource!(
+            r,
+            IncrementalAlterConfigs,
+            incremental_alter_configs_response::IncrementalAlterConfigsResponse,
+            responses,
+            incremental_alter_configs_response::AlterConfigsResourceResponse
+        ),
         RequestBody::CreatePartitions(r) => {
             use create_partitions_response::*;
             ResponseBody::CreatePartitions(CreatePartitionsResponse {
