@@ -67,21 +67,28 @@ def start_node(binary, prefix):
     return node, bport, cluster_id
 
 
+def run_checks(label, checks):
+    """Runs (name, fn) checks, prints each failure and the suite's one-line total (which
+    .ci/run adds up); returns the exit code."""
+    failed = []
+    for name, fn in checks:
+        try:
+            fn()
+        except Exception:
+            failed.append((name, traceback.format_exc()))
+    for name, e in failed:
+        print(f"FAILED {name}:\n{e}")
+    print(f"{label}: {len(checks) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
 def main(binary):
     node, bport, cluster_id = start_node(binary, "fjord-python-")
-    results = []
     try:
         admin = wait_for(
             "the admin client",
             lambda: KafkaAdminClient(bootstrap_servers=f"127.0.0.1:{bport}", request_timeout_ms=10000),
         )
-
-        def check(name, fn):
-            try:
-                fn()
-                results.append((name, None))
-            except Exception:
-                results.append((name, traceback.format_exc()))
 
         def describe_cluster():
             c = wait_for("an unfenced broker", lambda: admin.describe_cluster()["brokers"] and admin.describe_cluster())
@@ -134,7 +141,7 @@ def main(binary):
             admin.delete_topics(["orders"])
             wait_for("the topic to go", lambda: "orders" not in admin.list_topics())
 
-        for name, fn in [
+        return run_checks("python", [
             ("describe_cluster", describe_cluster),
             ("create_topics", create_topics),
             ("duplicate_topic_is_refused", duplicate_topic_is_refused),
@@ -142,16 +149,10 @@ def main(binary):
             ("describe_and_alter_configs", describe_and_alter_configs),
             ("create_partitions", create_partitions),
             ("delete_topics", delete_topics),
-        ]:
-            check(name, fn)
+        ])
     finally:
         node.kill()
         node.wait()
-    failed = [(n, e) for n, e in results if e]
-    for n, e in failed:
-        print(f"FAILED {n}:\n{e}")
-    print(f"python: {len(results) - len(failed)} passed, {len(failed)} failed")
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":

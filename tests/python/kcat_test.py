@@ -10,9 +10,8 @@ Prints a one-line total.
 
 import subprocess
 import sys
-import traceback
 
-from admin_test import start_node, wait_for
+from admin_test import run_checks, start_node, wait_for
 
 
 def kcat(*args, stdin=None, timeout=30):
@@ -23,15 +22,6 @@ def kcat(*args, stdin=None, timeout=30):
 def main(binary):
     node, bport, _ = start_node(binary, "fjord-kcat-")
     broker = f"127.0.0.1:{bport}"
-    results = []
-
-    def check(name, fn):
-        try:
-            fn()
-            results.append((name, None))
-        except Exception:
-            results.append((name, traceback.format_exc()))
-
     try:
         def metadata():
             out = wait_for("kcat -L", lambda: kcat("-L", "-b", broker, timeout=10))
@@ -50,21 +40,15 @@ def main(binary):
             out = kcat("-C", "-b", broker, "-t", "lines", "-o", "-2", "-c", "2", "-f", "%o %s\n")
             assert out.splitlines() == ["98 value-98", "99 value-99"], out
 
-        for name, fn in [
+        return run_checks("kcat", [
             ("metadata", metadata),
             ("produce", produce),
             ("consume_to_the_end", consume_to_the_end),
             ("the_last_two", the_last_two),
-        ]:
-            check(name, fn)
+        ])
     finally:
         node.kill()
         node.wait()
-    failed = [(n, e) for n, e in results if e]
-    for n, e in failed:
-        print(f"FAILED {n}:\n{e}")
-    print(f"kcat: {len(results) - len(failed)} passed, {len(failed)} failed")
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":
