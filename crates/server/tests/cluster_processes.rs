@@ -83,12 +83,7 @@ fn a_killed_node_is_fenced_its_partitions_move_and_it_returns() {
     let ports: Vec<(u16, u16)> = (0..3)
         .map(|_| (common::free_port(), common::free_port()))
         .collect();
-    let voters = ports
-        .iter()
-        .enumerate()
-        .map(|(i, (_, c))| format!("{}@127.0.0.1:{c}", i + 1))
-        .collect::<Vec<_>>()
-        .join(",");
+    let voters = common::static_voters(&ports);
     let config_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/cluster");
     let cluster_id = common::random_uuid();
     let mut nodes: Vec<ClusterNode> = (0..3)

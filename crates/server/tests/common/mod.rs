@@ -252,15 +252,20 @@ impl Drop for Node {
     }
 }
 
-/// `n` combined nodes on free ports with static voters, formatted and started.
-pub fn combined_cluster(root: &Path, n: i32, extra: &str) -> Vec<Node> {
-    let ports: Vec<(u16, u16)> = (0..n).map(|_| (free_port(), free_port())).collect();
-    let voters = ports
+/// `controller.quorum.voters` for nodes 1, 2, ... with these (broker, controller) ports.
+pub fn static_voters(ports: &[(u16, u16)]) -> String {
+    ports
         .iter()
         .enumerate()
         .map(|(i, (_, c))| format!("{}@127.0.0.1:{c}", i + 1))
         .collect::<Vec<_>>()
-        .join(",");
+        .join(",")
+}
+
+/// `n` combined nodes on free ports with static voters, formatted and started.
+pub fn combined_cluster(root: &Path, n: i32, extra: &str) -> Vec<Node> {
+    let ports: Vec<(u16, u16)> = (0..n).map(|_| (free_port(), free_port())).collect();
+    let voters = static_voters(&ports);
     let cluster_id = random_uuid();
     let mut nodes: Vec<Node> = ports
         .iter()
