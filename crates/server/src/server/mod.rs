@@ -5,17 +5,25 @@
 //! until Ctrl-C or SIGTERM (then a controlled shutdown and a graceful resignation) or a fatal
 //! error.
 
+mod fatal;
+mod listeners;
+mod log_maintenance;
+mod readiness;
+
 use crate::config::ServerConfig;
 use crate::controller_listener::ControllerHandler;
 use crate::format::{self, metadata_partition_dir, InitialVoters};
+use fatal::Fatal;
 use fjord_broker::controller_client::{ActiveController, ControllerClient};
 use fjord_broker::lifecycle;
 use fjord_broker::listener::BrokerHandler;
 use fjord_controller::ControllerSettings;
 use fjord_log::MetaProperties;
-use fjord_net::serve::{ByteBudget, Limits};
 use fjord_raft::control::{Endpoint, VoterInfo};
 use fjord_raft::driver::{DriverConfig, RaftHandle};
+use listeners::{bind, limits, listen, open};
+use log_maintenance::{broker_log_config, spawn_log_maintenance};
+use readiness::ready_to_serve;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -160,75 +168,6 @@ fn driver_config(
     Ok(d)
 }
 
-/// How often the high watermarks and recovery points are checkpointed (Kafka's
-/// `replica.high.watermark.checkpoint.interval.ms` default).
-const CHECKPOINT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(5);
-/// How long the log cleaner sleeps between passes (Kafka's `log.cleaner.backoff.ms`).
-const CLEANER_BACKOFF: std::time::Duration = std::time::Duration::from_secs(15);
-
-/// Retention every `log.retention.check.interval.ms`, checkpoints every 5 s, and the log
-/// cleaner thread for compacted topics (running until the returned handle is dropped); the
-/// blocking work runs off the async workers.
-fn spawn_log_maintenance(
-    config: &ServerConfig,
-    replicas: &Arc<fjord_broker::replica_manager::ReplicaManager>,
-    fatal: &Fatal,
-) -> Result<fjord_log::cleaner::LogCleaner, String> {
-    let every = std::time::Duration::from_millis(
-        u64::try_from(config.int("log.retention.check.interval.ms")).unwrap_or(300_000),
-    );
-    let rm = replicas.clone();
-    fatal.spawn("log maintenance", async move {
-        let mut retention = tokio::time::interval(every);
-        let mut checkpoint = tokio::time::interval(CHECKPOINT_INTERVAL);
-        loop {
-            tokio::select! {
-                _ = retention.tick() => {
-                    let rm = rm.clone();
-                    let now = fjord_log::system_now_ms();
-                    let deleted = tokio::task::spawn_blocking(move || rm.apply_retention(now)).await;
-                    if let Ok(n) = deleted {
-                        if n > 0 {
-                            tracing::info!(segments = n, "retention deleted segments");
-                        }
-                    }
-                }
-                _ = checkpoint.tick() => {
-                    let rm = rm.clone();
-                    match tokio::task::spawn_blocking(move || rm.checkpoint()).await {
-                        Ok(Ok(())) => {}
-                        Ok(Err(e)) => tracing::error!("writing the log checkpoints: {e}"),
-                        Err(e) => tracing::error!("writing the log checkpoints: {e}"),
-                    }
-                }
-            }
-        }
-    });
-    fjord_log::cleaner::LogCleaner::start(
-        replicas.dir().clone(),
-        CLEANER_BACKOFF,
-        fjord_log::system_now_ms,
-    )
-    .map_err(|e| format!("starting the log cleaner: {e}"))
-}
-
-/// The broker-level log settings topic configs override (Kafka's `log.*` keys).
-fn broker_log_config(config: &ServerConfig) -> fjord_log::LogConfig {
-    let mut c = fjord_log::LogConfig::default();
-    if let Ok(v) = u64::try_from(config.int("log.segment.bytes")) {
-        c.segment_bytes = v;
-    }
-    c.retention_ms = if config.get("log.retention.ms").is_some() {
-        config.int("log.retention.ms")
-    } else if config.get("log.retention.minutes").is_some() {
-        config.int("log.retention.minutes") * 60_000
-    } else {
-        config.int("log.retention.hours") * 3_600_000
-    };
-    c.retention_bytes = config.int("log.retention.bytes");
-    c
-}
-
 fn controller_settings(config: &ServerConfig) -> ControllerSettings {
     ControllerSettings {
         num_partitions: config.int("num.partitions") as i32,
@@ -240,125 +179,6 @@ fn controller_settings(config: &ServerConfig) -> ControllerSettings {
         broker_session_timeout_ms: config.int("broker.session.timeout.ms"),
         ..ControllerSettings::default()
     }
-}
-
-/// The limits every listener of the node shares (`queued.max.request.bytes` is one budget).
-fn limits(config: &ServerConfig) -> Limits {
-    let positive = |key: &str| usize::try_from(config.int(key)).unwrap_or(usize::MAX);
-    let queued = config.int("queued.max.request.bytes");
-    Limits {
-        max_frame: positive("socket.request.max.bytes"),
-        max_connections: positive("max.connections"),
-        max_connections_per_ip: positive("max.connections.per.ip"),
-        idle_timeout: std::time::Duration::from_millis(
-            u64::try_from(config.int("connections.max.idle.ms")).unwrap_or(u64::MAX / 4),
-        ),
-        queued_bytes: usize::try_from(queued)
-            .ok()
-            .filter(|q| *q > 0)
-            .map(ByteBudget::new),
-    }
-}
-
-/// The most connections waiting to be accepted on a listener.
-const LISTEN_BACKLOG: u32 = 1024;
-
-/// Binds a listener's socket without listening yet (connections are refused until
-/// [`open`]): an empty host means every interface, IPv6 and IPv4 (Kafka's wildcard bind), or
-/// IPv4 alone where the machine has no IPv6; port 0 takes a free port. Returns the socket and
-/// the address it is bound to.
-fn bind(
-    what: &str,
-    l: &crate::config::Listener,
-) -> Result<(tokio::net::TcpSocket, std::net::SocketAddr), String> {
-    let addrs = if l.host.is_empty() {
-        vec![format!("[::]:{}", l.port), format!("0.0.0.0:{}", l.port)]
-    } else {
-        vec![crate::config::host_port(&l.host, l.port)]
-    };
-    let mut last = String::new();
-    for addr in &addrs {
-        let bound = (|| {
-            let target: std::net::SocketAddr = match addr.parse() {
-                Ok(a) => a,
-                Err(_) => std::net::ToSocketAddrs::to_socket_addrs(addr)?
-                    .next()
-                    .ok_or_else(|| std::io::Error::other("no address"))?,
-            };
-            let socket = if target.is_ipv6() {
-                tokio::net::TcpSocket::new_v6()?
-            } else {
-                tokio::net::TcpSocket::new_v4()?
-            };
-            socket.set_reuseaddr(true)?;
-            socket.bind(target)?;
-            let local = socket.local_addr()?;
-            Ok::<_, std::io::Error>((socket, local))
-        })();
-        match bound {
-            Ok(b) => return Ok(b),
-            Err(e) => last = format!("binding the {what} listener {addr}: {e}"),
-        }
-    }
-    Err(last)
-}
-
-/// Starts listening on a bound socket.
-fn open(
-    what: &str,
-    socket: tokio::net::TcpSocket,
-    addr: std::net::SocketAddr,
-) -> Result<tokio::net::TcpListener, String> {
-    let listener = socket
-        .listen(LISTEN_BACKLOG)
-        .map_err(|e| format!("listening on the {what} listener {addr}: {e}"))?;
-    tracing::info!(%addr, "{what} listener ready");
-    Ok(listener)
-}
-
-/// Serves `listener` with `handler` as a task the node cannot live without.
-fn listen<H: fjord_net::serve::Handler>(
-    what: &'static str,
-    listener: tokio::net::TcpListener,
-    handler: H,
-    limits: Limits,
-    fatal: &Fatal,
-) {
-    fatal.spawn(
-        what,
-        fjord_net::serve::serve(listener, Arc::new(handler), limits),
-    );
-}
-
-/// Where a task the node cannot live without reports that it ended or panicked.
-#[derive(Clone)]
-struct Fatal(tokio::sync::mpsc::UnboundedSender<String>);
-
-impl Fatal {
-    /// Runs `task`; its end (or panic) is fatal to the node.
-    fn spawn<F>(&self, what: &'static str, task: F)
-    where
-        F: std::future::Future<Output = ()> + Send + 'static,
-    {
-        let tx = self.0.clone();
-        let handle = tokio::spawn(task);
-        tokio::spawn(async move {
-            let why = match handle.await {
-                Ok(_) => format!("the {what} stopped"),
-                Err(e) if e.is_panic() => format!("the {what} panicked: {}", panic_text(e)),
-                Err(e) => format!("the {what} was cancelled: {e}"),
-            };
-            let _ = tx.send(why);
-        });
-    }
-}
-
-fn panic_text(e: tokio::task::JoinError) -> String {
-    let p = e.into_panic();
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".into())
 }
 
 /// The active controller's id and address, following the quorum: the leader, reached at its
@@ -388,52 +208,6 @@ fn active_controller_watch(
         }
     });
     rx
-}
-
-/// Waits until this broker may serve clients, as Kafka's broker startup does: its metadata
-/// image has caught up with the quorum's high watermark, and the image shows this process
-/// registered and unfenced (so Metadata lists it and names a controller). Logs what it waits
-/// for every few seconds.
-async fn ready_to_serve(
-    node_id: i32,
-    incarnation: fjord_protocol::Uuid,
-    view: &mut tokio::sync::watch::Receiver<fjord_broker::View>,
-    info: &mut tokio::sync::watch::Receiver<fjord_raft::driver::QuorumInfo>,
-) -> Result<(), String> {
-    let started = tokio::time::Instant::now();
-    let mut said = started;
-    loop {
-        let waiting_for = {
-            let v = view.borrow_and_update();
-            let i = info.borrow_and_update();
-            let me = v.image.cluster.brokers.get(&node_id);
-            if i.high_watermark <= 0 || v.applied_up_to < i.high_watermark {
-                Some("the metadata log to catch up")
-            } else if me.is_none_or(|b| b.incarnation_id != incarnation) {
-                Some("this broker's registration")
-            } else if me.is_some_and(|b| b.fenced) {
-                Some("the controller to unfence this broker")
-            } else {
-                None
-            }
-        };
-        let Some(what) = waiting_for else {
-            tracing::info!(
-                waited_ms = started.elapsed().as_millis() as u64,
-                "broker ready: metadata caught up, registered and unfenced"
-            );
-            return Ok(());
-        };
-        if said.elapsed() >= std::time::Duration::from_secs(5) {
-            tracing::info!("the broker listener opens once ready; waiting for {what}");
-            said = tokio::time::Instant::now();
-        }
-        tokio::select! {
-            r = view.changed() => r.map_err(|_| "the metadata image loader stopped")?,
-            r = info.changed() => r.map_err(|_| "the raft driver stopped")?,
-            _ = tokio::time::sleep(std::time::Duration::from_secs(5)) => {}
-        }
-    }
 }
 
 async fn serve(config: ServerConfig) -> Result<(), String> {
@@ -672,22 +446,4 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     raft.resign();
     raft.shutdown();
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn a_task_the_node_needs_that_ends_or_panics_is_reported_fatal() {
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let fatal = Fatal(tx);
-        fatal.spawn("image loader", async {});
-        assert_eq!(rx.recv().await.as_deref(), Some("the image loader stopped"));
-        fatal.spawn("active controller", async { panic!("boom") });
-        assert_eq!(
-            rx.recv().await.as_deref(),
-            Some("the active controller panicked: boom")
-        );
-    }
 }

@@ -1,0 +1,97 @@
+//! Binding and serving the node's listeners: the shared limits (`max.connections`, ...,
+//! `queued.max.request.bytes`), binding before listening (so the broker port stays closed
+//! until the broker is ready, and a port 0 is known at once), and serving as a task the node
+//! cannot live without.
+
+use super::fatal::Fatal;
+use crate::config::ServerConfig;
+use fjord_net::serve::{ByteBudget, Limits};
+use std::sync::Arc;
+
+/// The limits every listener of the node shares (`queued.max.request.bytes` is one budget).
+pub(super) fn limits(config: &ServerConfig) -> Limits {
+    let positive = |key: &str| usize::try_from(config.int(key)).unwrap_or(usize::MAX);
+    let queued = config.int("queued.max.request.bytes");
+    Limits {
+        max_frame: positive("socket.request.max.bytes"),
+        max_connections: positive("max.connections"),
+        max_connections_per_ip: positive("max.connections.per.ip"),
+        idle_timeout: std::time::Duration::from_millis(
+            u64::try_from(config.int("connections.max.idle.ms")).unwrap_or(u64::MAX / 4),
+        ),
+        queued_bytes: usize::try_from(queued)
+            .ok()
+            .filter(|q| *q > 0)
+            .map(ByteBudget::new),
+    }
+}
+
+/// The most connections waiting to be accepted on a listener.
+const LISTEN_BACKLOG: u32 = 1024;
+
+/// Binds a listener's socket without listening yet (connections are refused until
+/// [`open`]): an empty host means every interface, IPv6 and IPv4 (Kafka's wildcard bind), or
+/// IPv4 alone where the machine has no IPv6; port 0 takes a free port. Returns the socket and
+/// the address it is bound to.
+pub(super) fn bind(
+    what: &str,
+    l: &crate::config::Listener,
+) -> Result<(tokio::net::TcpSocket, std::net::SocketAddr), String> {
+    let addrs = if l.host.is_empty() {
+        vec![format!("[::]:{}", l.port), format!("0.0.0.0:{}", l.port)]
+    } else {
+        vec![crate::config::host_port(&l.host, l.port)]
+    };
+    let mut last = String::new();
+    for addr in &addrs {
+        let bound = (|| {
+            let target: std::net::SocketAddr = match addr.parse() {
+                Ok(a) => a,
+                Err(_) => std::net::ToSocketAddrs::to_socket_addrs(addr)?
+                    .next()
+                    .ok_or_else(|| std::io::Error::other("no address"))?,
+            };
+            let socket = if target.is_ipv6() {
+                tokio::net::TcpSocket::new_v6()?
+            } else {
+                tokio::net::TcpSocket::new_v4()?
+            };
+            socket.set_reuseaddr(true)?;
+            socket.bind(target)?;
+            let local = socket.local_addr()?;
+            Ok::<_, std::io::Error>((socket, local))
+        })();
+        match bound {
+            Ok(b) => return Ok(b),
+            Err(e) => last = format!("binding the {what} listener {addr}: {e}"),
+        }
+    }
+    Err(last)
+}
+
+/// Starts listening on a bound socket.
+pub(super) fn open(
+    what: &str,
+    socket: tokio::net::TcpSocket,
+    addr: std::net::SocketAddr,
+) -> Result<tokio::net::TcpListener, String> {
+    let listener = socket
+        .listen(LISTEN_BACKLOG)
+        .map_err(|e| format!("listening on the {what} listener {addr}: {e}"))?;
+    tracing::info!(%addr, "{what} listener ready");
+    Ok(listener)
+}
+
+/// Serves `listener` with `handler` as a task the node cannot live without.
+pub(super) fn listen<H: fjord_net::serve::Handler>(
+    what: &'static str,
+    listener: tokio::net::TcpListener,
+    handler: H,
+    limits: Limits,
+    fatal: &Fatal,
+) {
+    fatal.spawn(
+        what,
+        fjord_net::serve::serve(listener, Arc::new(handler), limits),
+    );
+}

@@ -1,0 +1,75 @@
+//! The broker's log upkeep: retention every `log.retention.check.interval.ms`, checkpoints,
+//! the log cleaner thread, and the broker-level `log.*` defaults topic configs override.
+
+use super::fatal::Fatal;
+use crate::config::ServerConfig;
+use std::sync::Arc;
+
+/// How often the high watermarks and recovery points are checkpointed (Kafka's
+/// `replica.high.watermark.checkpoint.interval.ms` default).
+const CHECKPOINT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(5);
+/// How long the log cleaner sleeps between passes (Kafka's `log.cleaner.backoff.ms`).
+const CLEANER_BACKOFF: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// Retention every `log.retention.check.interval.ms`, checkpoints every 5 s, and the log
+/// cleaner thread for compacted topics (running until the returned handle is dropped); the
+/// blocking work runs off the async workers.
+pub(super) fn spawn_log_maintenance(
+    config: &ServerConfig,
+    replicas: &Arc<fjord_broker::replica_manager::ReplicaManager>,
+    fatal: &Fatal,
+) -> Result<fjord_log::cleaner::LogCleaner, String> {
+    let every = std::time::Duration::from_millis(
+        u64::try_from(config.int("log.retention.check.interval.ms")).unwrap_or(300_000),
+    );
+    let rm = replicas.clone();
+    fatal.spawn("log maintenance", async move {
+        let mut retention = tokio::time::interval(every);
+        let mut checkpoint = tokio::time::interval(CHECKPOINT_INTERVAL);
+        loop {
+            tokio::select! {
+                _ = retention.tick() => {
+                    let rm = rm.clone();
+                    let now = fjord_log::system_now_ms();
+                    let deleted = tokio::task::spawn_blocking(move || rm.apply_retention(now)).await;
+                    if let Ok(n) = deleted {
+                        if n > 0 {
+                            tracing::info!(segments = n, "retention deleted segments");
+                        }
+                    }
+                }
+                _ = checkpoint.tick() => {
+                    let rm = rm.clone();
+                    match tokio::task::spawn_blocking(move || rm.checkpoint()).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(e)) => tracing::error!("writing the log checkpoints: {e}"),
+                        Err(e) => tracing::error!("writing the log checkpoints: {e}"),
+                    }
+                }
+            }
+        }
+    });
+    fjord_log::cleaner::LogCleaner::start(
+        replicas.dir().clone(),
+        CLEANER_BACKOFF,
+        fjord_log::system_now_ms,
+    )
+    .map_err(|e| format!("starting the log cleaner: {e}"))
+}
+
+/// The broker-level log settings topic configs override (Kafka's `log.*` keys).
+pub(super) fn broker_log_config(config: &ServerConfig) -> fjord_log::LogConfig {
+    let mut c = fjord_log::LogConfig::default();
+    if let Ok(v) = u64::try_from(config.int("log.segment.bytes")) {
+        c.segment_bytes = v;
+    }
+    c.retention_ms = if config.get("log.retention.ms").is_some() {
+        config.int("log.retention.ms")
+    } else if config.get("log.retention.minutes").is_some() {
+        config.int("log.retention.minutes") * 60_000
+    } else {
+        config.int("log.retention.hours") * 3_600_000
+    };
+    c.retention_bytes = config.int("log.retention.bytes");
+    c
+}
