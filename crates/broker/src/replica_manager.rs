@@ -159,21 +159,24 @@ impl ReplicaManager {
     /// Blocking: run it off the async workers.
     pub fn apply(&self, image: &MetadataImage) -> Result<(), fjord_log::LogError> {
         let _one_at_a_time = self.applying.lock().expect("applying");
-        let mut wanted: HashMap<(Uuid, i32), (String, Leadership)> = HashMap::new();
+        // Each hosted partition with its leadership, and its topic's log config (computed once
+        // per topic).
+        let mut wanted: HashMap<(Uuid, i32), (String, Leadership, Arc<LogConfig>)> = HashMap::new();
         for topic in image.topics.by_id.values() {
+            let mut config = None;
             for (index, p) in topic.partitions.iter() {
                 if p.replicas.contains(&self.node_id) {
-                    wanted.insert(
-                        (topic.id, *index),
-                        (
-                            topic.name.clone(),
-                            Leadership {
-                                leader: p.leader,
-                                leader_epoch: p.leader_epoch,
-                                isr: p.isr.clone(),
-                            },
-                        ),
-                    );
+                    let config = config
+                        .get_or_insert_with(|| {
+                            Arc::new(log_config(&self.defaults, image, &topic.name))
+                        })
+                        .clone();
+                    let leadership = Leadership {
+                        leader: p.leader,
+                        leader_epoch: p.leader_epoch,
+                        isr: p.isr.clone(),
+                    };
+                    wanted.insert((topic.id, *index), (topic.name.clone(), leadership, config));
                 }
             }
         }
@@ -194,8 +197,8 @@ impl ReplicaManager {
                 })?;
             }
         }
-        for ((topic_id, index), (topic, leadership)) in wanted {
-            let config = log_config(&self.defaults, image, &topic);
+        for ((topic_id, index), (topic, leadership, config)) in wanted {
+            let config = LogConfig::clone(&config);
             let existing = self.get(topic_id, index);
             let p = match existing {
                 Some(p) => {
