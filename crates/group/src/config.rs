@@ -1,0 +1,41 @@
+//! The coordinator's settings: Kafka's broker keys for groups and offsets, with Kafka's
+//! defaults, and the bounds fjord adds so no client can grow a shard without limit.
+
+/// The most members (joined or pending) one group holds when `group.max.size` is not lower.
+pub const MAX_GROUP_MEMBERS: usize = 10_000;
+/// The most groups one shard keeps in memory; new groups beyond it are refused with
+/// COORDINATOR_NOT_AVAILABLE until expiration removes some.
+pub const MAX_GROUPS_PER_SHARD: usize = 100_000;
+
+/// The coordinator's settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupConfig {
+    /// `group.min.session.timeout.ms` (Kafka: 6000).
+    pub min_session_timeout_ms: i32,
+    /// `group.max.session.timeout.ms` (Kafka: 1800000).
+    pub max_session_timeout_ms: i32,
+    /// `group.initial.rebalance.delay.ms` (Kafka: 3000).
+    pub initial_rebalance_delay_ms: i32,
+    /// `group.max.size` (Kafka: unbounded; here at most [`MAX_GROUP_MEMBERS`]).
+    pub max_size: usize,
+    /// `offset.metadata.max.bytes` (Kafka: 4096).
+    pub offset_metadata_max_bytes: usize,
+    /// `offsets.retention.minutes` in ms (Kafka: 7 days).
+    pub offsets_retention_ms: i64,
+    /// `offsets.retention.check.interval.ms` (Kafka: 600000).
+    pub offsets_retention_check_interval_ms: i64,
+}
+
+impl Default for GroupConfig {
+    fn default() -> Self {
+        GroupConfig {
+            min_session_timeout_ms: 6_000,
+            max_session_timeout_ms: 1_800_000,
+            initial_rebalance_delay_ms: 3_000,
+            max_size: MAX_GROUP_MEMBERS,
+            offset_metadata_max_bytes: 4096,
+            offsets_retention_ms: 7 * 24 * 60 * 60 * 1000,
+            offsets_retention_check_interval_ms: 600_000,
+        }
+    }
+}

@@ -1,0 +1,309 @@
+//! Committed offsets: OffsetCommit (a member's in its generation, or an admin's for an empty
+//! or new group), OffsetFetch, OffsetDelete, and their removal as Kafka does it: offsets of
+//! deleted topics, and offsets past `offsets.retention.minutes` (counted from when an empty
+//! group became empty, or from the commit for topics a consumer group no longer subscribes
+//! to), after which an empty group without offsets is deleted.
+
+use crate::group::{Committed, Group, GroupState};
+use crate::records::GroupRecord;
+use crate::shard::{Output, RequestContext, Shard};
+use fjord_protocol::generated::{
+    offset_commit_request::OffsetCommitRequest,
+    offset_commit_response::{
+        OffsetCommitResponse, OffsetCommitResponsePartition, OffsetCommitResponseTopic,
+    },
+    offset_delete_request::OffsetDeleteRequest,
+    offset_delete_response::{
+        OffsetDeleteResponse, OffsetDeleteResponsePartition, OffsetDeleteResponseTopic,
+    },
+};
+use fjord_protocol::{ErrorCode, ResponseBody};
+use std::collections::BTreeSet;
+
+/// One topic's partitions and their committed offsets (None: nothing committed).
+pub type TopicOffsets = (String, Vec<(i32, Option<Committed>)>);
+
+/// The partitions a fetch asks for: None for every committed one.
+pub type FetchTopics<'a> = Option<&'a [(String, Vec<i32>)]>;
+
+fn tombstone(group: &str, topic: &str, partition: i32) -> GroupRecord {
+    GroupRecord::Offset {
+        group: group.to_string(),
+        topic: topic.to_string(),
+        partition,
+        value: None,
+    }
+}
+
+impl Shard {
+    /// Why a commit is refused for the whole request, if it is. A generation below zero with
+    /// no member id is an admin commit: allowed for an empty or new group.
+    fn check_commit(&self, r: &OffsetCommitRequest) -> Result<(), ErrorCode> {
+        let Some(g) = self.groups.get(&r.group_id) else {
+            return if r.generation_id_or_member_epoch < 0 {
+                Ok(())
+            } else {
+                Err(ErrorCode::IllegalGeneration)
+            };
+        };
+        if g.state == GroupState::Dead {
+            return Err(ErrorCode::CoordinatorNotAvailable);
+        }
+        if r.generation_id_or_member_epoch < 0
+            && r.member_id.is_empty()
+            && g.state == GroupState::Empty
+        {
+            return Ok(());
+        }
+        self.check_member(
+            &r.group_id,
+            &r.member_id,
+            r.group_instance_id.as_deref(),
+            r.generation_id_or_member_epoch,
+        )?;
+        if g.state == GroupState::CompletingRebalance {
+            return Err(ErrorCode::RebalanceInProgress);
+        }
+        Ok(())
+    }
+
+    /// OffsetCommit. `unknown(topic, partition)` says which partitions do not exist (they get
+    /// UNKNOWN_TOPIC_OR_PARTITION); metadata over `offset.metadata.max.bytes` gets
+    /// OFFSET_METADATA_TOO_LARGE; the rest are written, and answered once written.
+    pub fn commit_offsets(
+        &mut self,
+        ctx: &RequestContext,
+        r: &OffsetCommitRequest,
+        unknown: &dyn Fn(&str, i32) -> bool,
+        now: i64,
+    ) -> Output {
+        let mut out = Output::default();
+        let refused = match self.check_commit(r) {
+            Err(code) => Some(code),
+            Ok(()) if !self.groups.contains_key(&r.group_id) && !self.has_room() => {
+                Some(ErrorCode::CoordinatorNotAvailable)
+            }
+            Ok(()) => None,
+        };
+        if refused.is_none() {
+            let g = self
+                .groups
+                .entry(r.group_id.clone())
+                .or_insert_with(|| Group::new(&r.group_id, now));
+            if let Some(m) = g.members.get(&r.member_id) {
+                let timeout = m.session_timeout_ms as i64;
+                self.timers.schedule(
+                    crate::timers::TimerKey::Session {
+                        group: r.group_id.clone(),
+                        member: r.member_id.clone(),
+                    },
+                    now + timeout,
+                );
+            }
+        }
+        let max_metadata = self.config.offset_metadata_max_bytes;
+        let mut response = OffsetCommitResponse::default();
+        for t in &r.topics {
+            let mut topic = OffsetCommitResponseTopic {
+                name: t.name.clone(),
+                topic_id: t.topic_id,
+                ..Default::default()
+            };
+            for p in &t.partitions {
+                let metadata = p.committed_metadata.clone().unwrap_or_default();
+                let code = if let Some(code) = refused {
+                    code
+                } else if unknown(&t.name, p.partition_index) {
+                    ErrorCode::UnknownTopicOrPartition
+                } else if metadata.len() > max_metadata {
+                    ErrorCode::OffsetMetadataTooLarge
+                } else {
+                    let committed = Committed {
+                        offset: p.committed_offset,
+                        leader_epoch: p.committed_leader_epoch,
+                        metadata,
+                        commit_timestamp: now,
+                        expire_timestamp: (r.retention_time_ms >= 0)
+                            .then(|| now + r.retention_time_ms),
+                    };
+                    out.records.push(GroupRecord::Offset {
+                        group: r.group_id.clone(),
+                        topic: t.name.clone(),
+                        partition: p.partition_index,
+                        value: Some(committed.value()),
+                    });
+                    if let Some(g) = self.groups.get_mut(&r.group_id) {
+                        g.offsets
+                            .insert((t.name.clone(), p.partition_index), committed);
+                    }
+                    ErrorCode::None
+                };
+                topic.partitions.push(OffsetCommitResponsePartition {
+                    partition_index: p.partition_index,
+                    error_code: code.code(),
+                    ..Default::default()
+                });
+            }
+            response.topics.push(topic);
+        }
+        out.reply(ctx.token, ResponseBody::OffsetCommit(response));
+        out
+    }
+
+    /// The committed offsets of `group`: of the partitions asked for, or every committed one.
+    pub fn fetch_offsets(&self, group: &str, topics: FetchTopics<'_>) -> Vec<TopicOffsets> {
+        let g = self
+            .groups
+            .get(group)
+            .filter(|g| g.state != GroupState::Dead);
+        match topics {
+            Some(topics) => topics
+                .iter()
+                .map(|(topic, partitions)| {
+                    let found = partitions
+                        .iter()
+                        .map(|p| {
+                            let c = g.and_then(|g| g.offsets.get(&(topic.clone(), *p)).cloned());
+                            (*p, c)
+                        })
+                        .collect();
+                    (topic.clone(), found)
+                })
+                .collect(),
+            None => {
+                let mut all: Vec<TopicOffsets> = Vec::new();
+                for ((topic, p), c) in g.iter().flat_map(|g| g.offsets.iter()) {
+                    match all.last_mut() {
+                        Some((t, v)) if t == topic => v.push((*p, Some(c.clone()))),
+                        _ => all.push((topic.clone(), vec![(*p, Some(c.clone()))])),
+                    }
+                }
+                all
+            }
+        }
+    }
+
+    /// OffsetDelete: GROUP_ID_NOT_FOUND for an unknown group; NON_EMPTY_GROUP for a group with
+    /// members that is not a `consumer` group; GROUP_SUBSCRIBED_TO_TOPIC for a partition of a
+    /// topic the members subscribe to; the others' offsets are removed.
+    pub fn delete_offsets(&mut self, ctx: &RequestContext, r: &OffsetDeleteRequest) -> Output {
+        let mut out = Output::default();
+        let mut response = OffsetDeleteResponse::default();
+        let g = self
+            .groups
+            .get_mut(&r.group_id)
+            .filter(|g| g.state != GroupState::Dead);
+        let Some(g) = g else {
+            response.error_code = ErrorCode::GroupIdNotFound.code();
+            out.reply(ctx.token, ResponseBody::OffsetDelete(response));
+            return out;
+        };
+        let subscribed: BTreeSet<String> = if g.state == GroupState::Empty {
+            BTreeSet::new()
+        } else {
+            match g.subscribed_topics() {
+                Some(t) => t,
+                None => {
+                    response.error_code = ErrorCode::NonEmptyGroup.code();
+                    out.reply(ctx.token, ResponseBody::OffsetDelete(response));
+                    return out;
+                }
+            }
+        };
+        for t in &r.topics {
+            let mut topic = OffsetDeleteResponseTopic {
+                name: t.name.clone(),
+                ..Default::default()
+            };
+            for p in &t.partitions {
+                let code = if subscribed.contains(&t.name) {
+                    ErrorCode::GroupSubscribedToTopic
+                } else {
+                    if g.offsets
+                        .remove(&(t.name.clone(), p.partition_index))
+                        .is_some()
+                    {
+                        out.records
+                            .push(tombstone(&g.id, &t.name, p.partition_index));
+                    }
+                    ErrorCode::None
+                };
+                topic.partitions.push(OffsetDeleteResponsePartition {
+                    partition_index: p.partition_index,
+                    error_code: code.code(),
+                });
+            }
+            response.topics.push(topic);
+        }
+        out.reply(ctx.token, ResponseBody::OffsetDelete(response));
+        out
+    }
+
+    /// Removes every group's offsets of the deleted `topics`.
+    pub fn topics_deleted(&mut self, topics: &BTreeSet<String>) -> Output {
+        let mut out = Output::default();
+        for g in self.groups.values_mut() {
+            let gone: Vec<(String, i32)> = g
+                .offsets
+                .keys()
+                .filter(|(t, _)| topics.contains(t))
+                .cloned()
+                .collect();
+            for (t, p) in gone {
+                g.offsets.remove(&(t.clone(), p));
+                out.records.push(tombstone(&g.id, &t, p));
+            }
+        }
+        out
+    }
+
+    /// The offsets-expiration pass (Kafka's `cleanupGroupMetadata`).
+    pub(crate) fn expire_offsets(&mut self, now: i64, out: &mut Output) {
+        let retention = self.config.offsets_retention_ms;
+        let mut emptied = Vec::new();
+        for g in self.groups.values_mut() {
+            let expired: Vec<(String, i32)> = match g.state {
+                GroupState::Empty => g
+                    .offsets
+                    .iter()
+                    .filter(|(_, c)| match c.expire_timestamp {
+                        Some(at) => at <= now,
+                        None => c.commit_timestamp.max(g.state_since_ms) + retention <= now,
+                    })
+                    .map(|(k, _)| k.clone())
+                    .collect(),
+                GroupState::Stable => match g.subscribed_topics() {
+                    Some(subscribed) => g
+                        .offsets
+                        .iter()
+                        .filter(|((t, _), c)| {
+                            !subscribed.contains(t) && c.commit_timestamp + retention <= now
+                        })
+                        .map(|(k, _)| k.clone())
+                        .collect(),
+                    None => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            for (t, p) in expired {
+                g.offsets.remove(&(t.clone(), p));
+                out.records.push(tombstone(&g.id, &t, p));
+            }
+            if g.state == GroupState::Empty && g.offsets.is_empty() && g.pending_members.is_empty()
+            {
+                emptied.push(g.id.clone());
+            }
+        }
+        for id in emptied {
+            // A group that was never persisted (no generation) needs no tombstone.
+            if let Some(g) = self.groups.remove(&id) {
+                if g.generation > 0 {
+                    out.records.push(GroupRecord::Group {
+                        group: id,
+                        value: None,
+                    });
+                }
+            }
+        }
+    }
+}

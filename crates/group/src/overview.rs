@@ -1,0 +1,145 @@
+//! What operators see and do to groups as a whole: DescribeGroups, ListGroups (with Kafka's
+//! state and type filters) and DeleteGroups (only empty groups; their offsets go with them).
+
+use crate::group::GroupState;
+use crate::records::GroupRecord;
+use crate::shard::Shard;
+use fjord_protocol::generated::{
+    delete_groups_response::DeletableGroupResult,
+    describe_groups_response::{DescribedGroup, DescribedGroupMember},
+    list_groups_response::ListedGroup,
+};
+use fjord_protocol::ErrorCode;
+
+/// The first DescribeGroups version that answers an unknown group with GROUP_ID_NOT_FOUND.
+const GROUP_NOT_FOUND_VERSION: i16 = 6;
+/// `authorized_operations` when they were not asked for.
+const OPERATIONS_NOT_REQUESTED: i32 = i32::MIN;
+/// The type every group here has (ListGroups v5).
+const CLASSIC: &str = "classic";
+
+impl Shard {
+    /// One group as DescribeGroups shows it: members with their metadata and assignment when
+    /// Stable, without them otherwise; an unknown group is Dead (GROUP_ID_NOT_FOUND from v6).
+    pub fn describe_group(&self, id: &str, version: i16) -> DescribedGroup {
+        let Some(g) = self.groups.get(id).filter(|g| g.state != GroupState::Dead) else {
+            let not_found = version >= GROUP_NOT_FOUND_VERSION;
+            return DescribedGroup {
+                error_code: if not_found {
+                    ErrorCode::GroupIdNotFound.code()
+                } else {
+                    ErrorCode::None.code()
+                },
+                error_message: not_found.then(|| format!("Group {id} not found.")),
+                group_id: id.to_string(),
+                group_state: GroupState::Dead.name().into(),
+                authorized_operations: OPERATIONS_NOT_REQUESTED,
+                ..Default::default()
+            };
+        };
+        let stable = g.state == GroupState::Stable;
+        let protocol = g.protocol.clone().unwrap_or_default();
+        DescribedGroup {
+            group_id: id.to_string(),
+            group_state: g.state.name().into(),
+            protocol_type: g.protocol_type.clone().unwrap_or_default(),
+            protocol_data: if stable {
+                protocol.clone()
+            } else {
+                String::new()
+            },
+            members: g
+                .members
+                .values()
+                .map(|m| DescribedGroupMember {
+                    member_id: m.id.clone(),
+                    group_instance_id: m.instance_id.clone(),
+                    client_id: m.client_id.clone(),
+                    client_host: m.client_host.clone(),
+                    member_metadata: if stable {
+                        m.metadata(&protocol)
+                    } else {
+                        Default::default()
+                    },
+                    member_assignment: if stable {
+                        m.assignment.clone()
+                    } else {
+                        Default::default()
+                    },
+                    ..Default::default()
+                })
+                .collect(),
+            authorized_operations: OPERATIONS_NOT_REQUESTED,
+            ..Default::default()
+        }
+    }
+
+    /// The groups ListGroups shows: those in one of `states` (any when empty, compared
+    /// without case) and of one of `types` (only `classic` exists here).
+    pub fn list_groups(&self, states: &[String], types: &[String]) -> Vec<ListedGroup> {
+        if !types.is_empty() && !types.iter().any(|t| t.eq_ignore_ascii_case(CLASSIC)) {
+            return Vec::new();
+        }
+        let mut groups: Vec<ListedGroup> = self
+            .groups
+            .values()
+            .filter(|g| g.state != GroupState::Dead)
+            .filter(|g| {
+                states.is_empty()
+                    || states
+                        .iter()
+                        .any(|s| s.eq_ignore_ascii_case(g.state.name()))
+            })
+            .map(|g| ListedGroup {
+                group_id: g.id.clone(),
+                protocol_type: g.protocol_type.clone().unwrap_or_default(),
+                group_state: g.state.name().into(),
+                group_type: CLASSIC.into(),
+                ..Default::default()
+            })
+            .collect();
+        groups.sort_by(|a, b| a.group_id.cmp(&b.group_id));
+        groups
+    }
+
+    /// DeleteGroups: each group's result, and the tombstones of the deleted ones' offsets
+    /// and metadata (GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP otherwise).
+    pub fn delete_groups(
+        &mut self,
+        ids: &[String],
+    ) -> (Vec<DeletableGroupResult>, Vec<GroupRecord>) {
+        let mut results = Vec::new();
+        let mut records = Vec::new();
+        for id in ids {
+            let code = match self.groups.get(id) {
+                None => ErrorCode::GroupIdNotFound,
+                Some(g) if g.state == GroupState::Dead => ErrorCode::GroupIdNotFound,
+                Some(g) if g.state != GroupState::Empty || !g.pending_members.is_empty() => {
+                    ErrorCode::NonEmptyGroup
+                }
+                Some(_) => {
+                    let g = self.groups.remove(id).expect("group");
+                    for (topic, partition) in g.offsets.keys() {
+                        records.push(GroupRecord::Offset {
+                            group: id.clone(),
+                            topic: topic.clone(),
+                            partition: *partition,
+                            value: None,
+                        });
+                    }
+                    records.push(GroupRecord::Group {
+                        group: id.clone(),
+                        value: None,
+                    });
+                    ErrorCode::None
+                }
+            };
+            results.push(DeletableGroupResult {
+                group_id: id.clone(),
+                error_code: code.code(),
+                ..Default::default()
+            });
+        }
+        (results, records)
+    }
+}

@@ -1,0 +1,240 @@
+//! One `__consumer_offsets` partition's coordinator: its groups, their deadlines, and the
+//! output contract. Every call returns an [`Output`]: the records to append and the replies
+//! that may go out once those records are committed (at once when there are none). The state
+//! already reflects the records; if the driver cannot commit them it must drop the shard and
+//! load it again from the log, answering the replies with an error.
+
+use crate::config::{GroupConfig, MAX_GROUPS_PER_SHARD};
+use crate::group::{Committed, Group};
+use crate::records::GroupRecord;
+use crate::timers::{TimerKey, Timers};
+use fjord_protocol::ResponseBody;
+use std::collections::HashMap;
+
+/// Identifies a request whose reply may come later (a JoinGroup waiting for the join phase).
+pub type Token = u64;
+
+/// A request waiting for its reply: its token and API version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Waiter {
+    /// The request's token.
+    pub token: Token,
+    /// Its API version (the reply is shaped for it).
+    pub version: i16,
+}
+
+/// Who sent a request and how.
+#[derive(Debug, Clone)]
+pub struct RequestContext {
+    /// The request's token (its reply carries it).
+    pub token: Token,
+    /// The request's API version.
+    pub version: i16,
+    /// The client id from the request header.
+    pub client_id: String,
+    /// The client's host as Kafka shows it (`/127.0.0.1`).
+    pub client_host: String,
+}
+
+impl RequestContext {
+    /// The request as a waiter.
+    pub fn waiter(&self) -> Waiter {
+        Waiter {
+            token: self.token,
+            version: self.version,
+        }
+    }
+}
+
+/// What a call produced.
+#[derive(Debug, Default)]
+pub struct Output {
+    /// Records to append to the shard's partition.
+    pub records: Vec<GroupRecord>,
+    /// Replies to send once `records` are committed.
+    pub replies: Vec<(Token, ResponseBody)>,
+}
+
+impl Output {
+    /// Adds a reply.
+    pub fn reply(&mut self, token: Token, body: ResponseBody) {
+        self.replies.push((token, body));
+    }
+
+    /// Appends another output.
+    pub fn extend(&mut self, other: Output) {
+        self.records.extend(other.records);
+        self.replies.extend(other.replies);
+    }
+}
+
+/// One partition's coordinator.
+#[derive(Debug)]
+pub struct Shard {
+    pub(crate) config: GroupConfig,
+    pub(crate) groups: HashMap<String, Group>,
+    pub(crate) timers: Timers,
+    rng: u64,
+}
+
+impl Shard {
+    /// An empty shard; `seed` makes its member ids.
+    pub fn new(config: GroupConfig, seed: u64) -> Shard {
+        Shard {
+            config,
+            groups: HashMap::new(),
+            timers: Timers::default(),
+            rng: seed,
+        }
+    }
+
+    /// Its settings.
+    pub fn config(&self) -> &GroupConfig {
+        &self.config
+    }
+
+    /// A group by id.
+    pub fn group(&self, id: &str) -> Option<&Group> {
+        self.groups.get(id)
+    }
+
+    /// The ids of its groups.
+    pub fn group_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self.groups.keys().cloned().collect();
+        ids.sort();
+        ids
+    }
+
+    /// Folds one record read from the log into the state.
+    pub fn replay(&mut self, record: GroupRecord, now: i64) {
+        match record {
+            GroupRecord::Offset {
+                group,
+                topic,
+                partition,
+                value,
+            } => match value {
+                Some(v) => {
+                    self.groups
+                        .entry(group.clone())
+                        .or_insert_with(|| Group::new(&group, now))
+                        .offsets
+                        .insert((topic, partition), Committed::from_value(&v));
+                }
+                None => {
+                    if let Some(g) = self.groups.get_mut(&group) {
+                        g.offsets.remove(&(topic, partition));
+                    }
+                }
+            },
+            GroupRecord::Group { group, value } => match value {
+                Some(v) => self
+                    .groups
+                    .entry(group.clone())
+                    .or_insert_with(|| Group::new(&group, now))
+                    .load(&v, now),
+                None => {
+                    self.groups.remove(&group);
+                }
+            },
+        }
+    }
+
+    /// Ends loading: every loaded member's session starts now, and the offsets-expiration
+    /// pass is scheduled.
+    pub fn loaded(&mut self, now: i64) {
+        let mut sessions = Vec::new();
+        for g in self.groups.values() {
+            for m in g.members.values() {
+                sessions.push((g.id.clone(), m.id.clone(), m.session_timeout_ms));
+            }
+        }
+        for (group, member, timeout) in sessions {
+            self.timers
+                .schedule(TimerKey::Session { group, member }, now + timeout as i64);
+        }
+        self.timers.schedule(
+            TimerKey::ExpireOffsets,
+            now + self.config.offsets_retention_check_interval_ms,
+        );
+    }
+
+    /// The earliest deadline; call [`Shard::tick`] then.
+    pub fn next_deadline(&self) -> Option<i64> {
+        self.timers.next()
+    }
+
+    /// Runs every deadline at or before `now`.
+    pub fn tick(&mut self, now: i64) -> Output {
+        let mut out = Output::default();
+        while let Some(key) = self.timers.pop_expired(now) {
+            match key {
+                TimerKey::Session { group, member } => {
+                    self.session_expired(&group, &member, now, &mut out)
+                }
+                TimerKey::Pending { group, member } => {
+                    self.pending_expired(&group, &member, now, &mut out)
+                }
+                TimerKey::Join(group) => self.join_phase_ended(&group, now, &mut out),
+                TimerKey::Sync(group) => self.sync_phase_ended(&group, now, &mut out),
+                TimerKey::ExpireOffsets => {
+                    self.expire_offsets(now, &mut out);
+                    self.timers.schedule(
+                        TimerKey::ExpireOffsets,
+                        now + self.config.offsets_retention_check_interval_ms,
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// True when one more group may be created.
+    pub(crate) fn has_room(&self) -> bool {
+        self.groups.len() < MAX_GROUPS_PER_SHARD
+    }
+
+    /// A new member id: `<prefix>-<uuid>` as Kafka makes them (a random, version-4 UUID).
+    pub(crate) fn member_id(&mut self, prefix: &str) -> String {
+        let hi = self.next_random();
+        let lo = self.next_random();
+        let hi = (hi & !0xf000) | 0x4000;
+        let lo = (lo & !(0xc << 60)) | (0x8 << 60);
+        format!(
+            "{prefix}-{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+            hi >> 32,
+            (hi >> 16) & 0xffff,
+            hi & 0xffff,
+            lo >> 48,
+            lo & 0xffff_ffff_ffff
+        )
+    }
+
+    /// splitmix64.
+    fn next_random(&mut self) -> u64 {
+        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_ids_look_like_kafkas() {
+        let mut s = Shard::new(GroupConfig::default(), 7);
+        let id = s.member_id("rdkafka");
+        let uuid = id.strip_prefix("rdkafka-").unwrap();
+        let parts: Vec<&str> = uuid.split('-').collect();
+        assert_eq!(
+            parts.iter().map(|p| p.len()).collect::<Vec<_>>(),
+            vec![8, 4, 4, 4, 12]
+        );
+        assert!(parts[2].starts_with('4'));
+        assert_ne!(s.member_id("rdkafka"), id);
+    }
+}
