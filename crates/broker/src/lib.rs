@@ -2,11 +2,14 @@
 //! from the metadata log), the broker listener (ApiVersions, Metadata and DescribeCluster
 //! answered from that view; controller-bound admin requests forwarded to the active
 //! controller), and its standing with the controller (registration, heartbeats, controlled
-//! shutdown). Produce and Fetch arrive with the data plane.
+//! shutdown), the data plane (the replica manager, Produce, Fetch, offsets and log requests)
+//! and the group coordinator's driver and group APIs.
 
 pub mod controller_client;
 pub mod delayed;
 pub mod fetch;
+pub mod group_coordinator;
+pub mod groups;
 pub mod lifecycle;
 pub mod listener;
 pub mod log_requests;

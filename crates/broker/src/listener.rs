@@ -47,6 +47,18 @@ pub const BROKER_APIS: ServedApis = &[
     (ApiKey::RemoveRaftVoter, 0, 0),
     (ApiKey::UnregisterBroker, 0, 0),
     (ApiKey::UnregisterController, 0, 0),
+    (ApiKey::FindCoordinator, 0, 6),
+    (ApiKey::JoinGroup, 0, 9),
+    (ApiKey::SyncGroup, 0, 5),
+    (ApiKey::Heartbeat, 0, 4),
+    (ApiKey::LeaveGroup, 0, 5),
+    // v10 names topics by id.
+    (ApiKey::OffsetCommit, 2, 9),
+    (ApiKey::OffsetFetch, 1, 9),
+    (ApiKey::OffsetDelete, 0, 0),
+    (ApiKey::DescribeGroups, 0, 6),
+    (ApiKey::ListGroups, 0, 5),
+    (ApiKey::DeleteGroups, 0, 2),
 ];
 
 /// Serves the broker listener.
@@ -66,6 +78,8 @@ pub struct BrokerHandler {
     pub pending_creations: Arc<Mutex<HashSet<String>>>,
     /// The partitions this broker hosts.
     pub replicas: Arc<crate::replica_manager::ReplicaManager>,
+    /// The group coordinator.
+    pub groups: Arc<crate::group_coordinator::GroupCoordinator>,
 }
 
 impl BrokerHandler {
@@ -240,6 +254,44 @@ impl Handler for BrokerHandler {
                 );
             }
             _ => {}
+        }
+        let client_id = frame.header.client_id.as_deref().unwrap_or("");
+        let groups = || crate::groups::Groups {
+            coordinator: &self.groups,
+            image: image(),
+            listener: &self.listener_name,
+            client: (client_id, peer),
+        };
+        let response = match &body {
+            RequestBody::FindCoordinator(r) => Some(ResponseBody::FindCoordinator(
+                groups().find_coordinator(r, version),
+            )),
+            RequestBody::JoinGroup(r) => Some(groups().one_group(&body, version, &r.group_id).await),
+            RequestBody::SyncGroup(r) => Some(groups().one_group(&body, version, &r.group_id).await),
+            RequestBody::Heartbeat(r) => Some(groups().one_group(&body, version, &r.group_id).await),
+            RequestBody::LeaveGroup(r) => Some(groups().one_group(&body, version, &r.group_id).await),
+            RequestBody::OffsetCommit(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::OffsetDelete(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::OffsetFetch(r) => Some(ResponseBody::OffsetFetch(
+                groups().offset_fetch(r, version).await,
+            )),
+            RequestBody::DescribeGroups(r) => Some(ResponseBody::DescribeGroups(
+                groups().describe_groups(&r.groups, version).await,
+            )),
+            RequestBody::ListGroups(r) => {
+                Some(ResponseBody::ListGroups(groups().list_groups(r).await))
+            }
+            RequestBody::DeleteGroups(r) => Some(ResponseBody::DeleteGroups(
+                groups().delete_groups(&r.groups_names, version).await,
+            )),
+            _ => None,
+        };
+        if let Some(response) = response {
+            return Reply::Respond(response);
         }
         Reply::Respond(match &body {
             RequestBody::Metadata(r) => self.metadata(r, version),

@@ -94,6 +94,13 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     // answered by default, so no set of clients can exhaust the node's memory.
     ("queued.max.request.bytes", Kind::Long, Some("536870912")),
     ("group.initial.rebalance.delay.ms", Kind::Int, Some("3000")),
+    ("group.min.session.timeout.ms", Kind::Int, Some("6000")),
+    ("group.max.session.timeout.ms", Kind::Int, Some("1800000")),
+    ("group.max.size", Kind::Int, Some("2147483647")),
+    ("offset.metadata.max.bytes", Kind::Int, Some("4096")),
+    ("offsets.retention.minutes", Kind::Int, Some("10080")),
+    ("offsets.retention.check.interval.ms", Kind::Long, Some("600000")),
+    ("offsets.topic.segment.bytes", Kind::Int, Some("104857600")),
     ("metrics.listener", Kind::Text, Some("http://127.0.0.1:9404")),
 ];
 
@@ -114,6 +121,16 @@ const MINIMUMS: &[(&str, i64)] = &[
     ("controller.quorum.request.timeout.ms", 1),
     ("metadata.log.max.record.bytes.between.snapshots", 1),
     ("log.segment.bytes", 14),
+    ("group.initial.rebalance.delay.ms", 0),
+    ("group.min.session.timeout.ms", 0),
+    ("group.max.session.timeout.ms", 0),
+    ("group.max.size", 1),
+    ("offset.metadata.max.bytes", 0),
+    ("offsets.retention.minutes", 1),
+    ("offsets.retention.check.interval.ms", 1),
+    ("offsets.topic.num.partitions", 1),
+    ("offsets.topic.replication.factor", 1),
+    ("offsets.topic.segment.bytes", 1),
 ];
 
 /// A listener: `NAME://host:port`.

@@ -328,7 +328,20 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             let _ = follow_fatal.send(format!("the replica manager stopped: {why}"));
         });
         let cleaner = spawn_log_maintenance(&config, &replicas, &fatal_tx)?;
+        let groups = fjord_broker::group_coordinator::GroupCoordinator::new(
+            coordinator_config(&config),
+            replicas.clone(),
+            client.clone(),
+        );
+        let follower = groups.clone();
+        let follow_view = view.clone();
+        let follow_fatal = fatal_tx.0.clone();
+        fatal_tx.spawn("group coordinator", async move {
+            let why = follower.follow(follow_view).await;
+            let _ = follow_fatal.send(format!("the group coordinator stopped: {why}"));
+        });
         let handler = BrokerHandler {
+            groups,
             replicas: replicas.clone(),
             view: view.clone(),
             controller: client.clone(),
@@ -446,4 +459,25 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     raft.resign();
     raft.shutdown();
     Ok(())
+}
+
+/// The group coordinator's settings from the broker's keys.
+fn coordinator_config(config: &ServerConfig) -> fjord_broker::group_coordinator::CoordinatorConfig {
+    let int = |k: &str| config.int(k);
+    let clamp_i32 = |v: i64| v.clamp(0, i64::from(i32::MAX)) as i32;
+    fjord_broker::group_coordinator::CoordinatorConfig {
+        group: fjord_group::GroupConfig {
+            min_session_timeout_ms: clamp_i32(int("group.min.session.timeout.ms")),
+            max_session_timeout_ms: clamp_i32(int("group.max.session.timeout.ms")),
+            initial_rebalance_delay_ms: clamp_i32(int("group.initial.rebalance.delay.ms")),
+            max_size: (int("group.max.size").max(1) as usize)
+                .min(fjord_group::config::MAX_GROUP_MEMBERS),
+            offset_metadata_max_bytes: int("offset.metadata.max.bytes").max(0) as usize,
+            offsets_retention_ms: int("offsets.retention.minutes").max(1) * 60_000,
+            offsets_retention_check_interval_ms: int("offsets.retention.check.interval.ms").max(1),
+        },
+        num_partitions: clamp_i32(int("offsets.topic.num.partitions")).max(1),
+        replication_factor: int("offsets.topic.replication.factor").clamp(1, i64::from(i16::MAX)) as i16,
+        segment_bytes: int("offsets.topic.segment.bytes").max(1),
+    }
 }

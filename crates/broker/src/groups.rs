@@ -1,0 +1,384 @@
+//! The group APIs on the broker listener: FindCoordinator (one key before v4, a batch from
+//! v4) and the requests a coordinator answers (JoinGroup, SyncGroup, Heartbeat, LeaveGroup,
+//! OffsetCommit, OffsetFetch, OffsetDelete, DescribeGroups, ListGroups, DeleteGroups), each
+//! routed to the shard of its group's `__consumer_offsets` partition. Routing errors
+//! (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE) come back in
+//! the response's own shape.
+
+use crate::group_coordinator::{GroupCoordinator, OFFSETS_TOPIC};
+use fjord_group::Output;
+use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::{
+    delete_groups_response::{DeletableGroupResult, DeleteGroupsResponse},
+    describe_groups_response::{DescribedGroup, DescribeGroupsResponse},
+    find_coordinator_request::FindCoordinatorRequest,
+    find_coordinator_response::{Coordinator, FindCoordinatorResponse},
+    list_groups_request::ListGroupsRequest,
+    list_groups_response::ListGroupsResponse,
+    offset_fetch_request::OffsetFetchRequest,
+    offset_fetch_response::{
+        OffsetFetchResponse, OffsetFetchResponseGroup, OffsetFetchResponsePartition,
+        OffsetFetchResponsePartitions, OffsetFetchResponseTopic, OffsetFetchResponseTopics,
+    },
+};
+use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// The first FindCoordinator version with a batch of keys.
+const BATCHED_FIND_VERSION: i16 = 4;
+/// The first OffsetFetch version with a batch of groups.
+const BATCHED_FETCH_VERSION: i16 = 8;
+/// FindCoordinator's key type of a group.
+const GROUP_KEY: i8 = 0;
+/// FindCoordinator's key type of a transactional id.
+const TRANSACTION_KEY: i8 = 1;
+/// The most groups one DescribeGroups, DeleteGroups or OffsetFetch names.
+pub const MAX_GROUPS_PER_REQUEST: usize = 10_000;
+
+/// The group APIs' context: the coordinator, the image, the listener clients use.
+pub struct Groups<'a> {
+    /// The coordinator.
+    pub coordinator: &'a Arc<GroupCoordinator>,
+    /// The image the request is answered from.
+    pub image: Arc<MetadataImage>,
+    /// The listener name (coordinators' endpoints on it are returned).
+    pub listener: &'a str,
+    /// The client's id and address.
+    pub client: (&'a str, SocketAddr),
+}
+
+impl Groups<'_> {
+    /// FindCoordinator.
+    pub fn find_coordinator(&self, r: &FindCoordinatorRequest, version: i16) -> FindCoordinatorResponse {
+        let keys: Vec<String> = if version >= BATCHED_FIND_VERSION {
+            r.coordinator_keys.clone()
+        } else {
+            vec![r.key.clone()]
+        };
+        let found: Vec<Coordinator> = keys
+            .into_iter()
+            .map(|key| match self.locate(&key, r.key_type) {
+                Ok((node_id, host, port)) => Coordinator {
+                    key,
+                    node_id,
+                    host,
+                    port,
+                    ..Default::default()
+                },
+                Err((code, message)) => Coordinator {
+                    key,
+                    node_id: -1,
+                    host: String::new(),
+                    port: -1,
+                    error_code: code.code(),
+                    error_message: Some(message),
+                    ..Default::default()
+                },
+            })
+            .collect();
+        if version >= BATCHED_FIND_VERSION {
+            return FindCoordinatorResponse {
+                coordinators: found,
+                ..Default::default()
+            };
+        }
+        let c = found.into_iter().next().unwrap_or_default();
+        FindCoordinatorResponse {
+            error_code: c.error_code,
+            error_message: if version >= 1 { c.error_message } else { None },
+            node_id: c.node_id,
+            host: c.host,
+            port: c.port,
+            ..Default::default()
+        }
+    }
+
+    /// The coordinator of `key`: the leader of its `__consumer_offsets` partition.
+    fn locate(&self, key: &str, key_type: i8) -> Result<(i32, String, i32), (ErrorCode, String)> {
+        match key_type {
+            GROUP_KEY => {}
+            TRANSACTION_KEY => {
+                return Err((
+                    ErrorCode::CoordinatorNotAvailable,
+                    "transactions are not supported by this broker yet".into(),
+                ))
+            }
+            other => {
+                return Err((
+                    ErrorCode::InvalidRequest,
+                    format!("unknown coordinator key type {other}"),
+                ))
+            }
+        }
+        let unavailable = |m: &str| (ErrorCode::CoordinatorNotAvailable, m.to_string());
+        let Some(topic) = self.image.topics.get_by_name(OFFSETS_TOPIC) else {
+            self.coordinator.create_offsets_topic();
+            return Err(unavailable("The coordinator is not available."));
+        };
+        let index = self.coordinator.partition_for(key);
+        let leader = topic
+            .partitions
+            .get(&index)
+            .map(|p| p.leader)
+            .filter(|l| *l >= 0)
+            .ok_or_else(|| unavailable("The coordinator is not available."))?;
+        let endpoint = crate::metadata::leader_endpoints(
+            &self.image,
+            vec![leader],
+            self.listener,
+            |id, host, port, _| (id, host, port),
+        );
+        endpoint
+            .into_iter()
+            .next()
+            .ok_or_else(|| unavailable("The coordinator is not available."))
+    }
+
+    /// A request answered by the shard of `group` (JoinGroup, SyncGroup, Heartbeat,
+    /// LeaveGroup, OffsetCommit, OffsetDelete).
+    pub async fn one_group(&self, body: &RequestBody, version: i16, group: &str) -> ResponseBody {
+        let image = self.image.clone();
+        let answer = self
+            .coordinator
+            .call(&image, group, version, self.client, |shard, ctx, now| {
+                run(shard, ctx, body, &image, now)
+            })
+            .await;
+        answer.unwrap_or_else(|code| {
+            fjord_protocol::error_response(body, version, code, &message(code))
+        })
+    }
+
+    /// DescribeGroups.
+    pub async fn describe_groups(&self, groups: &[String], version: i16) -> DescribeGroupsResponse {
+        let mut out = DescribeGroupsResponse::default();
+        for id in groups.iter().take(MAX_GROUPS_PER_REQUEST) {
+            let d = self
+                .coordinator
+                .read(&self.image, id, |s| s.describe_group(id, version))
+                .await;
+            out.groups.push(d.unwrap_or_else(|code| DescribedGroup {
+                error_code: code.code(),
+                error_message: (version >= 6).then(|| message(code)),
+                group_id: id.clone(),
+                authorized_operations: i32::MIN,
+                ..Default::default()
+            }));
+        }
+        out
+    }
+
+    /// ListGroups (every loaded shard; COORDINATOR_LOAD_IN_PROGRESS while one loads).
+    pub async fn list_groups(&self, r: &ListGroupsRequest) -> ListGroupsResponse {
+        if self.coordinator.loading() {
+            return ListGroupsResponse {
+                error_code: ErrorCode::CoordinatorLoadInProgress.code(),
+                ..Default::default()
+            };
+        }
+        let groups = self
+            .coordinator
+            .each_shard(|s| s.list_groups(&r.states_filter, &r.types_filter))
+            .await
+            .into_iter()
+            .flatten()
+            .collect();
+        ListGroupsResponse {
+            groups,
+            ..Default::default()
+        }
+    }
+
+    /// DeleteGroups.
+    pub async fn delete_groups(&self, groups: &[String], version: i16) -> DeleteGroupsResponse {
+        let mut out = DeleteGroupsResponse::default();
+        for id in groups.iter().take(MAX_GROUPS_PER_REQUEST) {
+            let one = [id.clone()];
+            let answer = self
+                .coordinator
+                .call(&self.image, id, version, self.client, |shard, ctx, _| {
+                    let (results, records) = shard.delete_groups(&one);
+                    let mut o = Output {
+                        records,
+                        ..Default::default()
+                    };
+                    o.reply(
+                        ctx.token,
+                        ResponseBody::DeleteGroups(DeleteGroupsResponse {
+                            results,
+                            ..Default::default()
+                        }),
+                    );
+                    o
+                })
+                .await;
+            let code = match answer {
+                Ok(ResponseBody::DeleteGroups(r)) => {
+                    out.results.extend(r.results);
+                    continue;
+                }
+                Ok(_) => ErrorCode::UnknownServerError,
+                Err(code) => code,
+            };
+            out.results.push(DeletableGroupResult {
+                group_id: id.clone(),
+                error_code: code.code(),
+                ..Default::default()
+            });
+        }
+        out
+    }
+
+    /// OffsetFetch: one group before v8, a batch from v8.
+    pub async fn offset_fetch(&self, r: &OffsetFetchRequest, version: i16) -> OffsetFetchResponse {
+        if version < BATCHED_FETCH_VERSION {
+            let topics: Option<Vec<(String, Vec<i32>)>> = r.topics.as_ref().map(|ts| {
+                ts.iter()
+                    .map(|t| (t.name.clone(), t.partition_indexes.clone()))
+                    .collect()
+            });
+            let found = self
+                .coordinator
+                .read(&self.image, &r.group_id, |s| s.fetch_offsets(&r.group_id, topics.as_deref()))
+                .await;
+            return match found {
+                Ok(found) => OffsetFetchResponse {
+                    topics: found
+                        .into_iter()
+                        .map(|(name, partitions)| OffsetFetchResponseTopic {
+                            name,
+                            partitions: partitions
+                                .into_iter()
+                                .map(|(index, c)| {
+                                    let (offset, epoch, metadata) = committed(c);
+                                    OffsetFetchResponsePartition {
+                                        partition_index: index,
+                                        committed_offset: offset,
+                                        committed_leader_epoch: epoch,
+                                        metadata: Some(metadata),
+                                        ..Default::default()
+                                    }
+                                })
+                                .collect(),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                },
+                Err(code) => match fjord_protocol::error_response(
+                    &RequestBody::OffsetFetch(r.clone()),
+                    version,
+                    code,
+                    &message(code),
+                ) {
+                    ResponseBody::OffsetFetch(o) => o,
+                    _ => OffsetFetchResponse::default(),
+                },
+            };
+        }
+        let mut out = OffsetFetchResponse::default();
+        for g in r.groups.iter().take(MAX_GROUPS_PER_REQUEST) {
+            let topics: Option<Vec<(String, Vec<i32>)>> = g.topics.as_ref().map(|ts| {
+                ts.iter()
+                    .map(|t| (t.name.clone(), t.partition_indexes.clone()))
+                    .collect()
+            });
+            let found = self
+                .coordinator
+                .read(&self.image, &g.group_id, |s| s.fetch_offsets(&g.group_id, topics.as_deref()))
+                .await;
+            out.groups.push(match found {
+                Ok(found) => OffsetFetchResponseGroup {
+                    group_id: g.group_id.clone(),
+                    topics: found
+                        .into_iter()
+                        .map(|(name, partitions)| OffsetFetchResponseTopics {
+                            name,
+                            partitions: partitions
+                                .into_iter()
+                                .map(|(index, c)| {
+                                    let (offset, epoch, metadata) = committed(c);
+                                    OffsetFetchResponsePartitions {
+                                        partition_index: index,
+                                        committed_offset: offset,
+                                        committed_leader_epoch: epoch,
+                                        metadata: Some(metadata),
+                                        ..Default::default()
+                                    }
+                                })
+                                .collect(),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                },
+                Err(code) => OffsetFetchResponseGroup {
+                    group_id: g.group_id.clone(),
+                    error_code: code.code(),
+                    ..Default::default()
+                },
+            });
+        }
+        out
+    }
+}
+
+/// A committed offset as OffsetFetch shows it: -1, -1 and "" when there is none.
+fn committed(c: Option<fjord_group::group::Committed>) -> (i64, i32, String) {
+    match c {
+        Some(c) => (c.offset, c.leader_epoch, c.metadata),
+        None => (-1, -1, String::new()),
+    }
+}
+
+/// Kafka's message for a routing error.
+fn message(code: ErrorCode) -> String {
+    match code {
+        ErrorCode::NotCoordinator => "This is not the correct coordinator.".into(),
+        ErrorCode::CoordinatorLoadInProgress => {
+            "The coordinator is loading and hence can't process requests.".into()
+        }
+        ErrorCode::CoordinatorNotAvailable => "The coordinator is not available.".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Runs a single-group request on its shard.
+fn run(
+    shard: &mut fjord_group::Shard,
+    ctx: &fjord_group::RequestContext,
+    body: &RequestBody,
+    image: &MetadataImage,
+    now: i64,
+) -> Output {
+    match body {
+        RequestBody::JoinGroup(r) => shard.join_group(ctx, r, now),
+        RequestBody::SyncGroup(r) => shard.sync_group(ctx, r, now),
+        RequestBody::Heartbeat(r) => shard.heartbeat(ctx, r, now),
+        RequestBody::LeaveGroup(r) => shard.leave_group(ctx, r, now),
+        RequestBody::OffsetCommit(r) => {
+            let unknown = |topic: &str, partition: i32| {
+                !image
+                    .topics
+                    .get_by_name(topic)
+                    .is_some_and(|t| t.partitions.contains_key(&partition))
+            };
+            shard.commit_offsets(ctx, r, &unknown, now)
+        }
+        RequestBody::OffsetDelete(r) => shard.delete_offsets(ctx, r),
+        other => {
+            let mut o = Output::default();
+            o.reply(
+                ctx.token,
+                fjord_protocol::error_response(
+                    other,
+                    ctx.version,
+                    ErrorCode::InvalidRequest,
+                    "not a group request",
+                ),
+            );
+            o
+        }
+    }
+}
