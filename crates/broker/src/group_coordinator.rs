@@ -8,7 +8,6 @@
 
 use crate::controller_client::ControllerClient;
 use crate::replica_manager::{Partition, ReplicaManager};
-use crate::view::View;
 use bytes::Bytes;
 use fjord_group::{GroupConfig, GroupRecord, Output, RequestContext, Shard, Token};
 use fjord_log::system_now_ms;
@@ -144,7 +143,8 @@ impl GroupCoordinator {
             match controller.call(body, 7).await {
                 Ok(ResponseBody::CreateTopics(r)) => {
                     for t in r.topics {
-                        if t.error_code != 0 && t.error_code != ErrorCode::TopicAlreadyExists.code() {
+                        if t.error_code != 0 && t.error_code != ErrorCode::TopicAlreadyExists.code()
+                        {
                             tracing::warn!(
                                 code = t.error_code,
                                 message = ?t.error_message,
@@ -309,7 +309,10 @@ impl GroupCoordinator {
             if let Err(e) = appended {
                 **guard = None;
                 self.unload(slot);
-                return Err(format!("writing to {OFFSETS_TOPIC}-{}: {e}", slot.partition.index));
+                return Err(format!(
+                    "writing to {OFFSETS_TOPIC}-{}: {e}",
+                    slot.partition.index
+                ));
             }
         }
         let mut reply = None;
@@ -393,7 +396,13 @@ impl GroupCoordinator {
 
     /// Runs `f` on every loaded shard (ListGroups).
     pub async fn each_shard<T>(&self, mut f: impl FnMut(&Shard) -> T) -> Vec<T> {
-        let slots: Vec<Arc<Slot>> = self.slots.lock().expect("slots").values().cloned().collect();
+        let slots: Vec<Arc<Slot>> = self
+            .slots
+            .lock()
+            .expect("slots")
+            .values()
+            .cloned()
+            .collect();
         let mut out = Vec::new();
         for s in slots {
             let guard = s.state.lock().await;
@@ -414,23 +423,34 @@ impl GroupCoordinator {
             .any(|s| !s.loaded.load(Ordering::SeqCst))
     }
 
-    /// Follows the metadata image: loads the shards of partitions this broker comes to lead,
-    /// drops those it no longer leads, and removes the offsets of deleted topics.
-    pub async fn follow(self: Arc<Self>, mut view: watch::Receiver<View>) -> String {
+    /// Follows the images the replica manager has applied: loads the shards of partitions
+    /// this broker comes to lead, drops those it no longer leads, and removes the offsets of
+    /// deleted topics.
+    pub async fn follow(
+        self: Arc<Self>,
+        mut applied: watch::Receiver<Option<Arc<MetadataImage>>>,
+    ) -> String {
         let mut topics: Option<BTreeSet<String>> = None;
         loop {
-            let image = view.borrow_and_update().image.clone();
-            self.apply(&image);
-            let now: BTreeSet<String> = image.topics.by_id.values().map(|t| t.name.clone()).collect();
-            if let Some(before) = &topics {
-                let gone: BTreeSet<String> = before.difference(&now).cloned().collect();
-                if !gone.is_empty() {
-                    self.topics_deleted(&gone).await;
+            let image = applied.borrow_and_update().clone();
+            if let Some(image) = image {
+                self.apply(&image);
+                let now: BTreeSet<String> = image
+                    .topics
+                    .by_id
+                    .values()
+                    .map(|t| t.name.clone())
+                    .collect();
+                if let Some(before) = &topics {
+                    let gone: BTreeSet<String> = before.difference(&now).cloned().collect();
+                    if !gone.is_empty() {
+                        self.topics_deleted(&gone).await;
+                    }
                 }
+                topics = Some(now);
             }
-            topics = Some(now);
-            if view.changed().await.is_err() {
-                return "the metadata view closed".into();
+            if applied.changed().await.is_err() {
+                return "the replica manager stopped".into();
             }
         }
     }
@@ -451,7 +471,9 @@ impl GroupCoordinator {
             .filter(|s| {
                 let current = self.replicas.get(topic.id, s.partition.index);
                 !current.is_some_and(|p| {
-                    Arc::ptr_eq(&p, &s.partition) && p.led_by(me) && p.leader_epoch() == s.leader_epoch
+                    Arc::ptr_eq(&p, &s.partition)
+                        && p.led_by(me)
+                        && p.leader_epoch() == s.leader_epoch
                 })
             })
             .cloned()
@@ -467,7 +489,13 @@ impl GroupCoordinator {
     }
 
     async fn topics_deleted(&self, topics: &BTreeSet<String>) {
-        let slots: Vec<Arc<Slot>> = self.slots.lock().expect("slots").values().cloned().collect();
+        let slots: Vec<Arc<Slot>> = self
+            .slots
+            .lock()
+            .expect("slots")
+            .values()
+            .cloned()
+            .collect();
         for s in slots {
             let mut guard = s.state.lock().await;
             let Some(l) = guard.as_mut() else { continue };
@@ -491,7 +519,11 @@ impl Slot {
 }
 
 /// Reads a partition's whole log into a new shard. Blocking.
-fn load_shard(log: &fjord_log::PartitionLog, config: GroupConfig, seed: u64) -> Result<Shard, String> {
+fn load_shard(
+    log: &fjord_log::PartitionLog,
+    config: GroupConfig,
+    seed: u64,
+) -> Result<Shard, String> {
     let mut shard = Shard::new(config, seed);
     let now = system_now_ms();
     let mut offset = log.log_start_offset();

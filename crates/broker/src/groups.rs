@@ -10,7 +10,7 @@ use fjord_group::Output;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
     delete_groups_response::{DeletableGroupResult, DeleteGroupsResponse},
-    describe_groups_response::{DescribedGroup, DescribeGroupsResponse},
+    describe_groups_response::{DescribeGroupsResponse, DescribedGroup},
     find_coordinator_request::FindCoordinatorRequest,
     find_coordinator_response::{Coordinator, FindCoordinatorResponse},
     list_groups_request::ListGroupsRequest,
@@ -50,7 +50,11 @@ pub struct Groups<'a> {
 
 impl Groups<'_> {
     /// FindCoordinator.
-    pub fn find_coordinator(&self, r: &FindCoordinatorRequest, version: i16) -> FindCoordinatorResponse {
+    pub fn find_coordinator(
+        &self,
+        r: &FindCoordinatorRequest,
+        version: i16,
+    ) -> FindCoordinatorResponse {
         let keys: Vec<String> = if version >= BATCHED_FIND_VERSION {
             r.coordinator_keys.clone()
         } else {
@@ -240,7 +244,9 @@ impl Groups<'_> {
             });
             let found = self
                 .coordinator
-                .read(&self.image, &r.group_id, |s| s.fetch_offsets(&r.group_id, topics.as_deref()))
+                .read(&self.image, &r.group_id, |s| {
+                    s.fetch_offsets(&r.group_id, topics.as_deref())
+                })
                 .await;
             return match found {
                 Ok(found) => OffsetFetchResponse {
@@ -286,7 +292,9 @@ impl Groups<'_> {
             });
             let found = self
                 .coordinator
-                .read(&self.image, &g.group_id, |s| s.fetch_offsets(&g.group_id, topics.as_deref()))
+                .read(&self.image, &g.group_id, |s| {
+                    s.fetch_offsets(&g.group_id, topics.as_deref())
+                })
                 .await;
             out.groups.push(match found {
                 Ok(found) => OffsetFetchResponseGroup {

@@ -266,10 +266,18 @@ impl Handler for BrokerHandler {
             RequestBody::FindCoordinator(r) => Some(ResponseBody::FindCoordinator(
                 groups().find_coordinator(r, version),
             )),
-            RequestBody::JoinGroup(r) => Some(groups().one_group(&body, version, &r.group_id).await),
-            RequestBody::SyncGroup(r) => Some(groups().one_group(&body, version, &r.group_id).await),
-            RequestBody::Heartbeat(r) => Some(groups().one_group(&body, version, &r.group_id).await),
-            RequestBody::LeaveGroup(r) => Some(groups().one_group(&body, version, &r.group_id).await),
+            RequestBody::JoinGroup(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::SyncGroup(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::Heartbeat(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::LeaveGroup(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
             RequestBody::OffsetCommit(r) => {
                 Some(groups().one_group(&body, version, &r.group_id).await)
             }

@@ -85,6 +85,8 @@ pub struct ReplicaManager {
     partitions: RwLock<HashMap<(Uuid, i32), Arc<Partition>>>,
     /// One [`ReplicaManager::apply`] at a time.
     applying: std::sync::Mutex<()>,
+    /// The last image the hosted partitions were made to match.
+    applied: watch::Sender<Option<Arc<MetadataImage>>>,
 }
 
 impl ReplicaManager {
@@ -97,7 +99,21 @@ impl ReplicaManager {
             defaults,
             partitions: RwLock::default(),
             applying: std::sync::Mutex::new(()),
+            applied: watch::Sender::new(None),
         }
+    }
+
+    /// The last image the hosted partitions match (what the group coordinator follows, so it
+    /// never looks for a partition not yet created).
+    pub fn applied(&self) -> watch::Receiver<Option<Arc<MetadataImage>>> {
+        self.applied.subscribe()
+    }
+
+    /// Applies `image` ([`ReplicaManager::apply`]) and publishes it as applied. Blocking.
+    pub fn apply_and_publish(&self, image: Arc<MetadataImage>) -> Result<(), fjord_log::LogError> {
+        self.apply(&image)?;
+        self.applied.send_replace(Some(image));
+        Ok(())
     }
 
     /// This broker's id.
@@ -200,6 +216,7 @@ impl ReplicaManager {
         for ((topic_id, index), (topic, leadership, config)) in wanted {
             let config = LogConfig::clone(&config);
             let existing = self.get(topic_id, index);
+            let created = existing.is_none();
             let p = match existing {
                 Some(p) => {
                     if p.log.config() != config {
@@ -234,7 +251,9 @@ impl ReplicaManager {
                 *s = leadership;
                 changed
             };
-            if changed {
+            // A partition opened from disk (after a restart) or a new leadership: a leader
+            // that is the whole ISR has committed its whole log.
+            if changed || created {
                 p.after_append(self.node_id);
             }
         }
@@ -248,7 +267,7 @@ impl ReplicaManager {
         loop {
             let image = view.borrow_and_update().image.clone();
             let me = self.clone();
-            match tokio::task::spawn_blocking(move || me.apply(&image)).await {
+            match tokio::task::spawn_blocking(move || me.apply_and_publish(image)).await {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => return format!("applying the metadata image to the logs: {e}"),
                 Err(e) => return format!("applying the metadata image to the logs: {e}"),

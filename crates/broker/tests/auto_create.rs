@@ -63,22 +63,35 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         applied_up_to: 0,
     });
     let logs = tempfile::tempdir().unwrap();
+    let controller = Arc::new(ControllerClient::new(info_rx));
+    let replicas = Arc::new(fjord_broker::replica_manager::ReplicaManager::new(
+        1,
+        Arc::new(
+            fjord_log::LogDir::open(logs.path(), |_| Default::default())
+                .unwrap()
+                .0,
+        ),
+        Default::default(),
+    ));
+    let groups = fjord_broker::group_coordinator::GroupCoordinator::new(
+        fjord_broker::group_coordinator::CoordinatorConfig {
+            group: Default::default(),
+            num_partitions: 50,
+            replication_factor: 1,
+            segment_bytes: 100 << 20,
+        },
+        replicas.clone(),
+        controller.clone(),
+    );
     let handler = BrokerHandler {
         view: view_rx,
-        controller: Arc::new(ControllerClient::new(info_rx)),
+        controller,
         cluster_id: "c".into(),
         listener_name: "PLAINTEXT".into(),
         auto_create_topics: true,
         pending_creations: Default::default(),
-        replicas: Arc::new(fjord_broker::replica_manager::ReplicaManager::new(
-            1,
-            Arc::new(
-                fjord_log::LogDir::open(logs.path(), |_| Default::default())
-                    .unwrap()
-                    .0,
-            ),
-            Default::default(),
-        )),
+        replicas,
+        groups,
     };
     let peer = "127.0.0.1:1".parse().unwrap();
     let request = || {

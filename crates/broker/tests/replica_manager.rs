@@ -118,3 +118,46 @@ fn the_hosted_partitions_follow_the_image() {
     assert!(rm.is_empty());
     assert!(!dir.path().join("t-0").exists());
 }
+
+/// After a restart without a clean shutdown, a leader that is its partition's whole ISR has
+/// committed its whole log: consumers read what was acknowledged before the crash at once,
+/// not after the next append (the high watermark checkpoint may lag).
+#[test]
+fn a_reopened_sole_replica_leader_commits_its_whole_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = apply(
+        MetadataImage::empty(),
+        vec![
+            MetadataRecord::Topic(TopicRecord {
+                name: "t".into(),
+                topic_id: TOPIC,
+                ..Default::default()
+            }),
+            MetadataRecord::Partition(PartitionRecord {
+                partition_id: 0,
+                topic_id: TOPIC,
+                replicas: vec![1],
+                isr: vec![1],
+                leader: 1,
+                leader_epoch: 0,
+                ..Default::default()
+            }),
+        ],
+    );
+    {
+        let logs = Arc::new(LogDir::open(dir.path(), |_| Default::default()).unwrap().0);
+        let rm = ReplicaManager::new(1, logs, Default::default());
+        rm.apply(&image).unwrap();
+        let p = rm.get(TOPIC, 0).unwrap();
+        p.log.append_as_leader(batch(5), 0, 1_000).unwrap();
+        p.after_append(1);
+        assert_eq!(p.log.high_watermark(), 5);
+        // No checkpoint, no clean shutdown: the process "dies" here.
+    }
+    let logs = Arc::new(LogDir::open(dir.path(), |_| Default::default()).unwrap().0);
+    let rm = ReplicaManager::new(1, logs, Default::default());
+    rm.apply(&image).unwrap();
+    let p = rm.get(TOPIC, 0).unwrap();
+    assert_eq!(p.log.log_end_offset(), 5);
+    assert_eq!(p.log.high_watermark(), 5);
+}

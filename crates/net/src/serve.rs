@@ -335,7 +335,9 @@ async fn respond<H: Handler>(
             // KIP-511: a version this build cannot read is answered at version 0.
             version = 0;
         }
+        tracing::trace!(%peer, ?api, version, corr, "request");
         let reply = handler.handle(request, peer).await;
+        tracing::trace!(%peer, ?api, version, corr, "handled");
         match reply {
             Reply::Respond(body) => {
                 let chunks = match encode_response(corr, version, &body) {

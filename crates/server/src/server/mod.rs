@@ -334,10 +334,10 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             client.clone(),
         );
         let follower = groups.clone();
-        let follow_view = view.clone();
+        let applied = replicas.applied();
         let follow_fatal = fatal_tx.0.clone();
         fatal_tx.spawn("group coordinator", async move {
-            let why = follower.follow(follow_view).await;
+            let why = follower.follow(applied).await;
             let _ = follow_fatal.send(format!("the group coordinator stopped: {why}"));
         });
         let handler = BrokerHandler {
@@ -395,7 +395,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         // The partitions this image gives the broker exist before the first client arrives.
         let image = view.borrow().image.clone();
         let rm = replicas.clone();
-        tokio::task::spawn_blocking(move || rm.apply(&image))
+        tokio::task::spawn_blocking(move || rm.apply_and_publish(image))
             .await
             .map_err(|e| format!("creating the broker's partitions: {e}"))?
             .map_err(|e| format!("creating the broker's partitions: {e}"))?;
@@ -477,7 +477,8 @@ fn coordinator_config(config: &ServerConfig) -> fjord_broker::group_coordinator:
             offsets_retention_check_interval_ms: int("offsets.retention.check.interval.ms").max(1),
         },
         num_partitions: clamp_i32(int("offsets.topic.num.partitions")).max(1),
-        replication_factor: int("offsets.topic.replication.factor").clamp(1, i64::from(i16::MAX)) as i16,
+        replication_factor: int("offsets.topic.replication.factor").clamp(1, i64::from(i16::MAX))
+            as i16,
         segment_bytes: int("offsets.topic.segment.bytes").max(1),
     }
 }

@@ -208,7 +208,11 @@ impl Node {
             .unwrap();
         let child = Command::new(fjord_bin())
             .args(["server", "--config", self.config.to_str().unwrap()])
-            .env("RUST_LOG", "info")
+            // FJORD_TEST_LOG (a RUST_LOG filter) makes the nodes of a test say more.
+            .env(
+                "RUST_LOG",
+                std::env::var("FJORD_TEST_LOG").unwrap_or_else(|_| "info".into()),
+            )
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()

@@ -1,0 +1,279 @@
+//! Consumer groups against real librdkafka on a real node: 100,000 messages on six
+//! partitions consumed by a group of three consumers that rebalances as members join and
+//! leave (every message exactly once per group, in order per partition), the same with each
+//! compression codec, and committed offsets that survive a SIGKILL of the node.
+
+mod common;
+
+use common::{free_port, Node};
+use rdkafka::config::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
+use rdkafka::message::Message;
+use rdkafka::producer::{FutureProducer, FutureRecord};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The topic's partitions.
+const PARTITIONS: i32 = 6;
+/// How long the whole group run may take before the test fails.
+const GROUP_DEADLINE: Duration = Duration::from_secs(240);
+
+/// A single combined node; `broker_port` 0 lets it pick (a node restarted by the test needs a
+/// fixed one).
+fn node(root: &std::path::Path, broker_port: u16) -> Node {
+    let ports = (broker_port, free_port());
+    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
+    let mut node = Node::combined(
+        root,
+        1,
+        ports,
+        &quorum,
+        "num.partitions=6\noffsets.topic.replication.factor=1\ngroup.initial.rebalance.delay.ms=0",
+    );
+    node.format(&common::random_uuid(), &["--standalone"]);
+    node.start();
+    node
+}
+
+/// Produces `messages` to `topic` with acks=all and `codec`, values `0..messages`, spread
+/// round-robin over the partitions.
+fn produce(node: &Node, bootstrap: &str, topic: &str, codec: &str, messages: usize) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let producer: FutureProducer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("compression.codec", codec)
+        .set("acks", "all")
+        .set("linger.ms", "5")
+        .set("queue.buffering.max.messages", "200000")
+        .set("message.timeout.ms", "60000")
+        .create()
+        .unwrap();
+    runtime.block_on(async {
+        let mut pending = Vec::with_capacity(messages);
+        for i in 0..messages {
+            let value = i.to_string();
+            let record = FutureRecord::<(), _>::to(topic)
+                .payload(&value)
+                .partition((i % PARTITIONS as usize) as i32);
+            pending.push(producer.send_result(record).map_err(|(e, _)| e).unwrap());
+        }
+        for p in pending {
+            p.await
+                .expect("delivery reported")
+                .unwrap_or_else(|(e, _)| panic!("produce failed: {e}\n{}", node.log_tail()));
+        }
+    });
+}
+
+/// What the group's consumers received: (partition, offset, value).
+type Received = Arc<Mutex<Vec<(i32, i64, usize)>>>;
+
+/// A consumer thread of `group` on `topic`, until `stop`; dropping the consumer at the end
+/// commits and leaves the group.
+fn spawn_consumer(
+    bootstrap: &str,
+    group: &str,
+    topic: &str,
+    received: Received,
+    stop: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<()> {
+    let consumer: BaseConsumer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("group.id", group)
+        .set("auto.offset.reset", "earliest")
+        .set("enable.auto.commit", "true")
+        .set("auto.commit.interval.ms", "500")
+        .set("session.timeout.ms", "10000")
+        .set("heartbeat.interval.ms", "500")
+        .create()
+        .unwrap();
+    consumer.subscribe(&[topic]).unwrap();
+    std::thread::spawn(move || {
+        while !stop.load(Ordering::SeqCst) {
+            match consumer.poll(Duration::from_millis(100)) {
+                Some(Ok(m)) => {
+                    let value: usize = std::str::from_utf8(m.payload().unwrap())
+                        .unwrap()
+                        .parse()
+                        .unwrap();
+                    received
+                        .lock()
+                        .unwrap()
+                        .push((m.partition(), m.offset(), value));
+                }
+                Some(Err(e)) => eprintln!("consumer: {e}"),
+                None => {}
+            }
+        }
+        // Commit what was consumed before leaving, so the next owner starts after it.
+        let _ = consumer.commit_consumer_state(CommitMode::Sync);
+        consumer.unsubscribe();
+    })
+}
+
+/// Waits until `received` holds at least `n` messages.
+fn wait_received(node: &Node, received: &Received, n: usize, deadline: Instant) {
+    while received.lock().unwrap().len() < n {
+        assert!(
+            Instant::now() < deadline,
+            "only {} of {n} messages consumed\n{}",
+            received.lock().unwrap().len(),
+            node.log_tail()
+        );
+        std::thread::park_timeout(Duration::from_millis(50));
+    }
+}
+
+/// Consumes all `messages` of `topic` with a group whose membership changes: one consumer,
+/// then a second and a third join, then the first leaves. Checks every message arrived
+/// exactly once and each partition's offsets and values grow.
+fn consume_with_rebalances(
+    node: &Node,
+    bootstrap: &str,
+    topic: &str,
+    group: &str,
+    messages: usize,
+) {
+    let received: Received = Arc::default();
+    let deadline = Instant::now() + GROUP_DEADLINE;
+    let stops: Vec<Arc<AtomicBool>> = (0..3).map(|_| Arc::default()).collect();
+    let mut threads = Vec::new();
+    threads.push(spawn_consumer(
+        bootstrap,
+        group,
+        topic,
+        received.clone(),
+        stops[0].clone(),
+    ));
+    wait_received(node, &received, messages / 5, deadline);
+    threads.push(spawn_consumer(
+        bootstrap,
+        group,
+        topic,
+        received.clone(),
+        stops[1].clone(),
+    ));
+    wait_received(node, &received, messages * 2 / 5, deadline);
+    threads.push(spawn_consumer(
+        bootstrap,
+        group,
+        topic,
+        received.clone(),
+        stops[2].clone(),
+    ));
+    wait_received(node, &received, messages * 3 / 5, deadline);
+    stops[0].store(true, Ordering::SeqCst);
+    wait_received(node, &received, messages, deadline);
+    for s in &stops {
+        s.store(true, Ordering::SeqCst);
+    }
+    for t in threads {
+        t.join().unwrap();
+    }
+    let received = received.lock().unwrap();
+    let distinct: HashSet<usize> = received.iter().map(|(_, _, v)| *v).collect();
+    assert_eq!(distinct.len(), messages, "every message arrived");
+    assert_eq!(received.len(), messages, "and none twice");
+    let mut last: BTreeMap<i32, (i64, usize)> = BTreeMap::new();
+    for (p, offset, value) in received.iter() {
+        assert_eq!(
+            *value as i32 % PARTITIONS,
+            *p,
+            "value {value} on its partition"
+        );
+        if let Some((o, v)) = last.get(p) {
+            assert!(offset > o && value > v, "partition {p} in order");
+        }
+        last.insert(*p, (*offset, *value));
+    }
+}
+
+#[test]
+fn a_rebalancing_group_of_three_consumes_100k_messages_exactly_once() {
+    let root = tempfile::tempdir().unwrap();
+    let node = node(root.path(), 0);
+    let bootstrap = node.broker_addr();
+    produce(&node, &bootstrap, "events", "none", 100_000);
+    consume_with_rebalances(&node, &bootstrap, "events", "g-none", 100_000);
+    for codec in ["gzip", "snappy", "lz4", "zstd"] {
+        let topic = format!("events-{codec}");
+        produce(&node, &bootstrap, &topic, codec, 20_000);
+        consume_with_rebalances(&node, &bootstrap, &topic, &format!("g-{codec}"), 20_000);
+    }
+}
+
+#[test]
+fn committed_offsets_survive_a_sigkill() {
+    let root = tempfile::tempdir().unwrap();
+    let mut node = node(root.path(), free_port());
+    let bootstrap = node.broker_addr();
+    produce(&node, &bootstrap, "kept", "none", 600);
+    let consumer = |bootstrap: &str| -> BaseConsumer {
+        let c: BaseConsumer = ClientConfig::new()
+            .set("bootstrap.servers", bootstrap)
+            .set("group.id", "survivor")
+            .set("auto.offset.reset", "earliest")
+            .set("enable.auto.commit", "false")
+            .set("session.timeout.ms", "6000")
+            .create()
+            .unwrap();
+        c.subscribe(&["kept"]).unwrap();
+        c
+    };
+    let c = consumer(&bootstrap);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut first = HashSet::new();
+    while first.len() < 300 {
+        assert!(Instant::now() < deadline, "{}", node.log_tail());
+        if let Some(Ok(m)) = c.poll(Duration::from_millis(100)) {
+            let v: usize = std::str::from_utf8(m.payload().unwrap())
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(first.insert(v), "{v} twice");
+        }
+    }
+    c.commit_consumer_state(CommitMode::Sync).unwrap();
+    let committed = c.committed(Duration::from_secs(10)).unwrap();
+    let total: i64 = committed
+        .elements()
+        .iter()
+        .filter_map(|e| match e.offset() {
+            rdkafka::Offset::Offset(o) => Some(o),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(total, 300, "300 messages committed");
+    // The list holds references into the client: it goes first, or closing the client waits
+    // for it forever.
+    drop(committed);
+    drop(c);
+    node.kill();
+    node.start();
+    let bootstrap = node.broker_addr();
+    // A new member of the group resumes after the committed offsets: the other 300 exactly.
+    let c = consumer(&bootstrap);
+    let mut rest = HashSet::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while rest.len() < 300 {
+        assert!(
+            Instant::now() < deadline,
+            "{} of 300\n{}",
+            rest.len(),
+            node.log_tail()
+        );
+        if let Some(Ok(m)) = c.poll(Duration::from_millis(100)) {
+            let v: usize = std::str::from_utf8(m.payload().unwrap())
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(rest.insert(v), "{v} twice");
+        }
+    }
+    assert!(
+        first.is_disjoint(&rest),
+        "nothing consumed twice across the restart"
+    );
+}
