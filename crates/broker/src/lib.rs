@@ -16,6 +16,7 @@ pub mod log_requests;
 pub mod metadata;
 pub mod offsets;
 pub mod produce;
+pub mod producer_ids;
 pub mod replica_manager;
 pub mod view;
 

@@ -59,6 +59,8 @@ pub const BROKER_APIS: ServedApis = &[
     (ApiKey::DescribeGroups, 0, 6),
     (ApiKey::ListGroups, 0, 5),
     (ApiKey::DeleteGroups, 0, 2),
+    // v6 carries two-phase-commit transactions.
+    (ApiKey::InitProducerId, 0, 5),
 ];
 
 /// Serves the broker listener.
@@ -80,6 +82,8 @@ pub struct BrokerHandler {
     pub replicas: Arc<crate::replica_manager::ReplicaManager>,
     /// The group coordinator.
     pub groups: Arc<crate::group_coordinator::GroupCoordinator>,
+    /// Producer ids for idempotent producers.
+    pub producer_ids: Arc<crate::producer_ids::ProducerIds>,
 }
 
 impl BrokerHandler {
@@ -293,6 +297,9 @@ impl Handler for BrokerHandler {
             RequestBody::ListGroups(r) => {
                 Some(ResponseBody::ListGroups(groups().list_groups(r).await))
             }
+            RequestBody::InitProducerId(r) => Some(ResponseBody::InitProducerId(
+                self.producer_ids.init_producer_id(&image(), r).await,
+            )),
             RequestBody::DeleteGroups(r) => Some(ResponseBody::DeleteGroups(
                 groups().delete_groups(&r.groups_names, version).await,
             )),

@@ -84,6 +84,10 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         controller.clone(),
     );
     let handler = BrokerHandler {
+        producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
+            1,
+            controller.clone(),
+        )),
         view: view_rx,
         controller,
         cluster_id: "c".into(),

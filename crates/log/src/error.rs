@@ -50,6 +50,12 @@ pub enum LogError {
     /// A request that cannot be valid (a DeleteRecords offset past the high watermark, ...).
     #[error("invalid request: {0}")]
     InvalidRequest(String),
+    /// An idempotent producer's batch whose sequence does not follow its last one.
+    #[error("{0}")]
+    OutOfOrderSequence(String),
+    /// An idempotent producer's batch from an older epoch than the last seen.
+    #[error("{0}")]
+    InvalidProducerEpoch(String),
     /// A file on disk that cannot be parsed (checkpoint, partition metadata).
     #[error("malformed {path}: {reason}")]
     Malformed {
@@ -72,6 +78,8 @@ impl LogError {
                 ErrorCode::InvalidRecord
             }
             LogError::InvalidRequest(_) => ErrorCode::InvalidRequest,
+            LogError::OutOfOrderSequence(_) => ErrorCode::OutOfOrderSequenceNumber,
+            LogError::InvalidProducerEpoch(_) => ErrorCode::InvalidProducerEpoch,
         }
     }
 }

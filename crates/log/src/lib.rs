@@ -14,6 +14,7 @@ pub mod error;
 pub mod index;
 pub mod log_dir;
 pub mod partition_log;
+pub mod producer_state;
 pub mod properties;
 pub mod segment;
 pub mod uuid_text;

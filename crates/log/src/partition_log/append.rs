@@ -4,6 +4,7 @@
 use super::PartitionLog;
 use crate::config::{LogConfig, TimestampType};
 use crate::error::{LogError, Result};
+use crate::producer_state::Verdict;
 use crate::segment::{PreparedBatch, Segment};
 use bytes::{Bytes, BytesMut};
 use fjord_protocol::records::{RecordBatch, RecordBatches};
@@ -100,6 +101,30 @@ impl PartitionLog {
             }
         }
         let mut w = self.writer.lock().expect("writer");
+        // Idempotent producers: a batch seen before is answered with its offsets and nothing
+        // is appended (as Kafka does); an out-of-order or fenced one refuses the append.
+        {
+            let producers = self.producers.lock().expect("producers");
+            let mut scratch = producers.subset(batches.iter().map(RecordBatch::producer_id));
+            for b in &batches {
+                match scratch.check(b)? {
+                    Verdict::Duplicate {
+                        first_offset,
+                        last_offset,
+                    } => {
+                        return Ok(AppendInfo {
+                            first_offset,
+                            last_offset,
+                            max_timestamp: -1,
+                            log_append_time: -1,
+                            batches: 0,
+                            bytes: 0,
+                        })
+                    }
+                    Verdict::Append => scratch.update(b, b.last_offset(), now_ms),
+                }
+            }
+        }
         let first = self.log_end_offset();
         let mut next = first;
         let log_append = config.timestamp_type == TimestampType::LogAppendTime;
@@ -122,6 +147,12 @@ impl PartitionLog {
             prepared.push(p);
         }
         let info = self.write_prepared(&prepared, &config, now_ms)?;
+        {
+            let mut producers = self.producers.lock().expect("producers");
+            for (b, p) in batches.iter().zip(&prepared) {
+                producers.update(b, p.last_offset, now_ms);
+            }
+        }
         if leader_epoch >= 0 {
             let mut epochs = self.epochs.lock().expect("epochs");
             if epochs.latest_epoch().is_none_or(|e| leader_epoch > e) {
@@ -157,6 +188,12 @@ impl PartitionLog {
             prepared.push(PreparedBatch::unchanged(b));
         }
         let info = self.write_prepared(&prepared, &config, now_ms)?;
+        {
+            let mut producers = self.producers.lock().expect("producers");
+            for b in &batches {
+                producers.update(b, b.last_offset(), now_ms);
+            }
+        }
         {
             let mut epochs = self.epochs.lock().expect("epochs");
             for b in &batches {
@@ -227,6 +264,9 @@ impl PartitionLog {
         if old.base_offset() == base_offset {
             return Ok(old);
         }
+        // The producer state as of the new segment's start, so opening later scans only
+        // from here.
+        self.snapshot_producers()?;
         let seg = Arc::new(Segment::create(
             &self.dir,
             base_offset,

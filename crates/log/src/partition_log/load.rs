@@ -211,7 +211,9 @@ impl PartitionLog {
                 checkpointed.first_dirty_offset.clamp(log_start, log_end),
             ),
             epochs: Mutex::new(epochs),
+            producers: Mutex::new(Default::default()),
         };
+        log.rebuild_producer_state()?;
         Ok((log, report))
     }
 }

@@ -9,6 +9,7 @@
 mod append;
 mod clean;
 pub mod load;
+mod producers;
 mod read;
 mod retention;
 mod truncate;
@@ -52,6 +53,8 @@ pub struct PartitionLog {
     /// Compaction has cleaned the log below this offset.
     first_dirty_offset: AtomicI64,
     epochs: Mutex<LeaderEpochCache>,
+    /// Idempotent producers' state (taken with the writer lock held, after it).
+    producers: Mutex<crate::producer_state::ProducerState>,
 }
 
 impl PartitionLog {
@@ -191,6 +194,7 @@ impl PartitionLog {
     pub fn close(&self) -> Result<()> {
         let mut w = self.writer.lock().expect("writer");
         self.flush_locked()?;
+        self.snapshot_producers()?;
         for (seg, _) in w.pending_deletes.drain(..) {
             seg.delete_files()?;
         }

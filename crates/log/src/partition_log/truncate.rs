@@ -55,6 +55,7 @@ impl PartitionLog {
             .expect("epochs")
             .truncate_from_end(new_end)?;
         self.unlink_due(&mut w, i64::MAX)?;
+        self.rebuild_producer_state()?;
         Ok(new_end)
     }
 
@@ -90,6 +91,7 @@ impl PartitionLog {
         self.high_watermark.store(offset, Ordering::Release);
         self.first_dirty_offset.store(offset, Ordering::Release);
         self.epochs.lock().expect("epochs").clear()?;
-        self.unlink_due(w, i64::MAX)
+        self.unlink_due(w, i64::MAX)?;
+        self.rebuild_producer_state()
     }
 }

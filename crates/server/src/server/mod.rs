@@ -342,6 +342,10 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         });
         let handler = BrokerHandler {
             groups,
+            producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
+                node_id,
+                client.clone(),
+            )),
             replicas: replicas.clone(),
             view: view.clone(),
             controller: client.clone(),

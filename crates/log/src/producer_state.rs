@@ -1,0 +1,364 @@
+//! Idempotent producers' state in one partition (Kafka's `ProducerStateManager`): per producer
+//! id its epoch and the metadata of its last five batches, checked on every leader append
+//! (INVALID_PRODUCER_EPOCH for an older epoch, OUT_OF_ORDER_SEQUENCE_NUMBER for a gap or a new
+//! epoch not starting at 0, and a duplicate of a cached batch answered with its original
+//! offsets), rebuilt on open from the last snapshot and the batches after it, kept in Kafka's
+//! `<offset>.snapshot` files, and expired after `producer.id.expiration.ms`.
+
+use crate::error::{LogError, Result};
+use fjord_protocol::records::RecordBatch;
+use std::collections::{HashMap, VecDeque};
+
+/// How many batches per producer are remembered for duplicate detection (Kafka:
+/// `NUM_BATCHES_TO_RETAIN`, the most in-flight requests an idempotent producer may have).
+pub const BATCHES_RETAINED: usize = 5;
+/// The snapshot file format version.
+const SNAPSHOT_VERSION: i16 = 1;
+/// The size of one snapshot entry.
+const ENTRY_SIZE: usize = 8 + 2 + 4 + 8 + 4 + 8 + 4 + 8;
+/// The snapshot file suffix.
+pub const SNAPSHOT_SUFFIX: &str = ".snapshot";
+
+/// One appended batch of a producer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchMeta {
+    /// Its first sequence.
+    pub first_seq: i32,
+    /// Its last sequence.
+    pub last_seq: i32,
+    /// Its last offset.
+    pub last_offset: i64,
+    /// How many offsets it spans minus one (last offset - first offset).
+    pub offset_delta: i32,
+    /// Its max timestamp.
+    pub timestamp: i64,
+}
+
+impl BatchMeta {
+    /// Its first offset.
+    pub fn first_offset(&self) -> i64 {
+        self.last_offset - i64::from(self.offset_delta)
+    }
+}
+
+/// One producer's state.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ProducerEntry {
+    /// Its epoch.
+    pub epoch: i16,
+    /// Its last batches, oldest first.
+    pub batches: VecDeque<BatchMeta>,
+    /// When it last appended (the batch's max timestamp, or the append time).
+    pub last_timestamp: i64,
+}
+
+/// What a leader append of one batch should do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Append it.
+    Append,
+    /// It was appended before: answer with these offsets, append nothing.
+    Duplicate {
+        /// The original first offset.
+        first_offset: i64,
+        /// The original last offset.
+        last_offset: i64,
+    },
+}
+
+/// The producers of one partition.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProducerState {
+    producers: HashMap<i64, ProducerEntry>,
+}
+
+/// True when `next` follows `last` (sequences wrap from `i32::MAX` to 0).
+fn in_sequence(last: i32, next: i32) -> bool {
+    next == last.wrapping_add(1) || (last == i32::MAX && next == 0)
+}
+
+impl ProducerState {
+    /// The producers known.
+    pub fn producers(&self) -> &HashMap<i64, ProducerEntry> {
+        &self.producers
+    }
+
+    /// How many producers are known.
+    pub fn len(&self) -> usize {
+        self.producers.len()
+    }
+
+    /// True when none are.
+    pub fn is_empty(&self) -> bool {
+        self.producers.is_empty()
+    }
+
+    /// The entries of `pids` only (to check a request's batches against without touching
+    /// the state).
+    pub fn subset(&self, pids: impl Iterator<Item = i64>) -> ProducerState {
+        let mut out = ProducerState::default();
+        for pid in pids {
+            if let Some(e) = self.producers.get(&pid) {
+                out.producers.insert(pid, e.clone());
+            }
+        }
+        out
+    }
+
+    /// Checks a client's batch against the state (Kafka's rules for leader appends).
+    pub fn check(&self, b: &RecordBatch) -> Result<Verdict> {
+        let pid = b.producer_id();
+        if pid < 0 || b.is_control() {
+            return Ok(Verdict::Append);
+        }
+        let (epoch, first, last) = (b.producer_epoch(), b.base_sequence(), last_seq(b));
+        let Some(e) = self.producers.get(&pid) else {
+            // An unknown producer (new, or expired here) may start at any sequence (KIP-360).
+            return Ok(Verdict::Append);
+        };
+        if epoch < e.epoch {
+            return Err(LogError::InvalidProducerEpoch(format!(
+                "Epoch of producer {pid} at offset {} is {epoch}, which is smaller than the last seen epoch {}",
+                b.base_offset(),
+                e.epoch
+            )));
+        }
+        if epoch > e.epoch {
+            if first != 0 {
+                return Err(LogError::OutOfOrderSequence(format!(
+                    "Invalid sequence number for new epoch of producer {pid}: {epoch} (request epoch), {first} (seq. number), {} (current producer epoch)",
+                    e.epoch
+                )));
+            }
+            return Ok(Verdict::Append);
+        }
+        if let Some(d) = e
+            .batches
+            .iter()
+            .find(|m| m.first_seq == first && m.last_seq == last)
+        {
+            return Ok(Verdict::Duplicate {
+                first_offset: d.first_offset(),
+                last_offset: d.last_offset,
+            });
+        }
+        match e.batches.back() {
+            Some(m) if !in_sequence(m.last_seq, first) => Err(LogError::OutOfOrderSequence(format!(
+                "Out of order sequence number for producer {pid} at offset {}: {first} (incoming seq. number), {} (current end sequence number)",
+                b.base_offset(),
+                m.last_seq
+            ))),
+            _ => Ok(Verdict::Append),
+        }
+    }
+
+    /// Records an appended batch at `first_offset..=last_offset` (leader or follower).
+    pub fn update(&mut self, b: &RecordBatch, last_offset: i64, now_ms: i64) {
+        let pid = b.producer_id();
+        if pid < 0 || b.is_control() {
+            return;
+        }
+        let meta = BatchMeta {
+            first_seq: b.base_sequence(),
+            last_seq: last_seq(b),
+            last_offset,
+            offset_delta: b.last_offset_delta(),
+            timestamp: if b.max_timestamp() >= 0 {
+                b.max_timestamp()
+            } else {
+                now_ms
+            },
+        };
+        self.add(pid, b.producer_epoch(), meta);
+    }
+
+    fn add(&mut self, pid: i64, epoch: i16, meta: BatchMeta) {
+        let e = self.producers.entry(pid).or_default();
+        if epoch != e.epoch {
+            e.batches.clear();
+            e.epoch = epoch;
+        }
+        e.batches.push_back(meta);
+        while e.batches.len() > BATCHES_RETAINED {
+            e.batches.pop_front();
+        }
+        e.last_timestamp = e.last_timestamp.max(meta.timestamp);
+    }
+
+    /// Forgets producers whose last append is older than `max_age_ms` (Kafka's
+    /// `producer.id.expiration.ms`); returns how many.
+    pub fn expire(&mut self, now_ms: i64, max_age_ms: i64) -> usize {
+        let before = self.producers.len();
+        self.producers
+            .retain(|_, e| now_ms.saturating_sub(e.last_timestamp) < max_age_ms);
+        before - self.producers.len()
+    }
+
+    /// Kafka's snapshot file: version, CRC-32C of the rest, then one entry per producer
+    /// (its last batch).
+    pub fn to_snapshot(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(4 + self.producers.len() * ENTRY_SIZE);
+        body.extend_from_slice(&(self.producers.len() as i32).to_be_bytes());
+        let mut ids: Vec<&i64> = self.producers.keys().collect();
+        ids.sort();
+        for pid in ids {
+            let e = &self.producers[pid];
+            let Some(last) = e.batches.back() else {
+                continue;
+            };
+            body.extend_from_slice(&pid.to_be_bytes());
+            body.extend_from_slice(&e.epoch.to_be_bytes());
+            body.extend_from_slice(&last.last_seq.to_be_bytes());
+            body.extend_from_slice(&last.last_offset.to_be_bytes());
+            body.extend_from_slice(&(last.last_seq.wrapping_sub(last.first_seq)).to_be_bytes());
+            body.extend_from_slice(&e.last_timestamp.to_be_bytes());
+            body.extend_from_slice(&(-1i32).to_be_bytes()); // coordinator epoch
+            body.extend_from_slice(&(-1i64).to_be_bytes()); // no open transaction
+        }
+        let mut out = Vec::with_capacity(6 + body.len());
+        out.extend_from_slice(&SNAPSHOT_VERSION.to_be_bytes());
+        out.extend_from_slice(&crc32c::crc32c(&body).to_be_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// Reads a snapshot file's bytes (checked: version, CRC, sizes).
+    pub fn from_snapshot(bytes: &[u8]) -> std::result::Result<ProducerState, String> {
+        if bytes.len() < 10 {
+            return Err("shorter than its header".into());
+        }
+        let version = i16::from_be_bytes([bytes[0], bytes[1]]);
+        if version != SNAPSHOT_VERSION {
+            return Err(format!("unknown version {version}"));
+        }
+        let crc = u32::from_be_bytes(bytes[2..6].try_into().expect("4 bytes"));
+        let body = &bytes[6..];
+        if crc32c::crc32c(body) != crc {
+            return Err("CRC mismatch".into());
+        }
+        let count = i32::from_be_bytes(body[0..4].try_into().expect("4 bytes"));
+        let entries = &body[4..];
+        if count < 0 || entries.len() != count as usize * ENTRY_SIZE {
+            return Err(format!(
+                "{count} entries do not fill {} bytes",
+                entries.len()
+            ));
+        }
+        let mut state = ProducerState::default();
+        for e in entries.chunks_exact(ENTRY_SIZE) {
+            let i64_at = |o: usize| i64::from_be_bytes(e[o..o + 8].try_into().expect("8 bytes"));
+            let i32_at = |o: usize| i32::from_be_bytes(e[o..o + 4].try_into().expect("4 bytes"));
+            let pid = i64_at(0);
+            let epoch = i16::from_be_bytes([e[8], e[9]]);
+            let last_seq = i32_at(10);
+            let last_offset = i64_at(14);
+            let seq_delta = i32_at(22);
+            let timestamp = i64_at(26);
+            state.add(
+                pid,
+                epoch,
+                BatchMeta {
+                    first_seq: last_seq.wrapping_sub(seq_delta),
+                    last_seq,
+                    last_offset,
+                    offset_delta: seq_delta,
+                    timestamp,
+                },
+            );
+        }
+        Ok(state)
+    }
+}
+
+/// A batch's last sequence.
+fn last_seq(b: &RecordBatch) -> i32 {
+    b.base_sequence().wrapping_add(b.last_offset_delta())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fjord_protocol::records::{Compression, RecordBatchBuilder};
+
+    fn batch(pid: i64, epoch: i16, seq: i32, n: usize) -> RecordBatch {
+        let mut b = RecordBatchBuilder::new(Compression::None).producer(pid, epoch, seq);
+        for _ in 0..n {
+            b.append(1_000, None, Some(b"v"), &[]);
+        }
+        RecordBatch::new(b.build().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn kafkas_sequence_rules() {
+        let mut s = ProducerState::default();
+        let b = batch(7, 0, 0, 3);
+        assert_eq!(s.check(&b).unwrap(), Verdict::Append);
+        s.update(&b, 12, 0);
+        // The same batch again: a duplicate, answered with its offsets.
+        assert_eq!(
+            s.check(&b).unwrap(),
+            Verdict::Duplicate {
+                first_offset: 10,
+                last_offset: 12
+            }
+        );
+        assert!(matches!(
+            s.check(&batch(7, 0, 5, 1)),
+            Err(LogError::OutOfOrderSequence(_))
+        ));
+        assert_eq!(s.check(&batch(7, 0, 3, 1)).unwrap(), Verdict::Append);
+        assert!(matches!(
+            s.check(&batch(7, -1, 3, 1)),
+            Err(LogError::InvalidProducerEpoch(_))
+        ));
+        // A new epoch starts at 0.
+        assert!(matches!(
+            s.check(&batch(7, 1, 3, 1)),
+            Err(LogError::OutOfOrderSequence(_))
+        ));
+        assert_eq!(s.check(&batch(7, 1, 0, 1)).unwrap(), Verdict::Append);
+        // Only the last five batches are remembered.
+        for i in 0..6 {
+            s.update(&batch(7, 0, 3 + i, 1), 13 + i as i64, 0);
+        }
+        assert_eq!(s.producers()[&7].batches.len(), BATCHES_RETAINED);
+        assert!(matches!(
+            s.check(&batch(7, 0, 3, 1)),
+            Err(LogError::OutOfOrderSequence(_))
+        ));
+        // Sequences wrap.
+        let mut w = ProducerState::default();
+        w.update(&batch(9, 0, i32::MAX, 1), 0, 0);
+        assert_eq!(w.check(&batch(9, 0, 0, 1)).unwrap(), Verdict::Append);
+    }
+
+    #[test]
+    fn snapshots_round_trip_and_reject_damage() {
+        let mut s = ProducerState::default();
+        s.update(&batch(1, 2, 0, 4), 3, 5_000);
+        s.update(&batch(2, 0, 10, 1), 4, 6_000);
+        let bytes = s.to_snapshot();
+        let back = ProducerState::from_snapshot(&bytes).unwrap();
+        // The snapshot keeps each producer's last batch, enough to go on and to detect the
+        // most recent duplicate.
+        assert_eq!(
+            back.producers()[&1].batches.back(),
+            s.producers()[&1].batches.back()
+        );
+        assert_eq!(back.producers()[&2].epoch, 0);
+        assert_eq!(
+            back.check(&batch(1, 2, 0, 4)).unwrap(),
+            Verdict::Duplicate {
+                first_offset: 0,
+                last_offset: 3
+            }
+        );
+        let mut bad = bytes.clone();
+        *bad.last_mut().unwrap() ^= 1;
+        assert!(ProducerState::from_snapshot(&bad).is_err());
+        assert!(ProducerState::from_snapshot(&bytes[..bytes.len() - 1]).is_err());
+        // Both batches carry timestamp 1,000: idle since then.
+        assert_eq!(s.clone().expire(1_500, 1_000), 0);
+        assert_eq!(s.clone().expire(2_000, 1_000), 2);
+    }
+}

@@ -1,0 +1,108 @@
+//! Idempotent producers against a partition log: duplicates are answered with their original
+//! offsets and not appended, gaps and old epochs are refused, and the state survives a reopen
+//! (after a clean close from the snapshot, after a crash from the snapshot written on the last
+//! roll plus the batches after it) and a truncation.
+
+use fjord_log::partition_log::load::Checkpointed;
+use fjord_log::{LogConfig, LogError, PartitionLog};
+use fjord_protocol::records::{Compression, RecordBatchBuilder};
+
+fn batch(pid: i64, epoch: i16, seq: i32, n: usize) -> bytes::Bytes {
+    let mut b = RecordBatchBuilder::new(Compression::None).producer(pid, epoch, seq);
+    for i in 0..n {
+        b.append(1_000, None, Some(format!("v{i}").as_bytes()), &[]);
+    }
+    b.build().unwrap()
+}
+
+fn config() -> LogConfig {
+    LogConfig {
+        segment_bytes: 400,
+        ..LogConfig::default()
+    }
+}
+
+fn open(dir: &std::path::Path, clean: bool) -> PartitionLog {
+    PartitionLog::open(dir, config(), Checkpointed::default(), clean)
+        .unwrap()
+        .0
+}
+
+#[test]
+fn duplicates_gaps_and_epochs_across_reopens() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = open(dir.path(), false);
+    let mut seq = 0;
+    for _ in 0..20 {
+        let info = log.append_as_leader(batch(7, 0, seq, 3), 0, 2_000).unwrap();
+        assert_eq!(info.first_offset, i64::from(seq));
+        seq += 3;
+    }
+    assert!(log.segment_count() > 2, "rolled, so snapshots were written");
+    assert!(std::fs::read_dir(dir.path()).unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .ends_with(".snapshot")));
+    // The last batch again: answered with its offsets, nothing appended.
+    let end = log.log_end_offset();
+    let dup = log
+        .append_as_leader(batch(7, 0, seq - 3, 3), 0, 2_000)
+        .unwrap();
+    assert_eq!(
+        (dup.first_offset, dup.last_offset, dup.batches),
+        (end - 3, end - 1, 0)
+    );
+    assert_eq!(log.log_end_offset(), end);
+    // A gap, and an old epoch.
+    let gap = log.append_as_leader(batch(7, 0, seq + 1, 1), 0, 2_000);
+    assert!(
+        matches!(gap, Err(LogError::OutOfOrderSequence(_))),
+        "{gap:?}"
+    );
+    let old = log.append_as_leader(batch(7, -1, seq, 1), 0, 2_000);
+    assert!(
+        matches!(old, Err(LogError::InvalidProducerEpoch(_))),
+        "{old:?}"
+    );
+    let two = [batch(7, 0, seq, 1), batch(7, 0, seq + 1, 1)].concat();
+    log.append_as_leader(two.into(), 0, 2_000)
+        .expect("two batches in sequence in one request");
+    seq += 2;
+    let before = log.producer_state();
+    drop(log);
+
+    // A crash: the state comes back from the last roll's snapshot and the batches after it.
+    let log = open(dir.path(), false);
+    let last = |s: &fjord_log::producer_state::ProducerState| {
+        let e = &s.producers()[&7];
+        (e.epoch, *e.batches.back().unwrap())
+    };
+    // A snapshot keeps each producer's last batch (as Kafka's): the batches after it come back
+    // from the log.
+    assert_eq!(last(&log.producer_state()), last(&before));
+    let dup = log
+        .append_as_leader(batch(7, 0, seq - 1, 1), 0, 2_000)
+        .unwrap();
+    assert_eq!(dup.batches, 0, "still a duplicate after the crash");
+    log.append_as_leader(batch(7, 0, seq, 1), 0, 2_000).unwrap();
+    seq += 1;
+    log.close().unwrap();
+    let state = log.producer_state();
+    drop(log);
+
+    // A clean close: from its snapshot.
+    let log = open(dir.path(), true);
+    assert_eq!(last(&log.producer_state()), last(&state));
+    // A truncation takes the state back with the log.
+    let end = log.log_end_offset();
+    log.truncate_to(end - 1).unwrap();
+    let r = log
+        .append_as_leader(batch(7, 0, seq - 1, 1), 0, 2_000)
+        .unwrap();
+    assert_eq!(
+        (r.first_offset, r.batches),
+        (end - 1, 1),
+        "the truncated batch is new again"
+    );
+}
