@@ -101,6 +101,8 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("offsets.retention.minutes", Kind::Int, Some("10080")),
     ("offsets.retention.check.interval.ms", Kind::Long, Some("600000")),
     ("offsets.topic.segment.bytes", Kind::Int, Some("104857600")),
+    ("producer.id.expiration.ms", Kind::Int, Some("86400000")),
+    ("producer.id.expiration.check.interval.ms", Kind::Int, Some("600000")),
     ("metrics.listener", Kind::Text, Some("http://127.0.0.1:9404")),
 ];
 
@@ -131,6 +133,8 @@ const MINIMUMS: &[(&str, i64)] = &[
     ("offsets.topic.num.partitions", 1),
     ("offsets.topic.replication.factor", 1),
     ("offsets.topic.segment.bytes", 1),
+    ("producer.id.expiration.ms", 1),
+    ("producer.id.expiration.check.interval.ms", 1),
 ];
 
 /// A listener: `NAME://host:port`.

@@ -1,4 +1,5 @@
-//! The broker's log upkeep: retention every `log.retention.check.interval.ms`, checkpoints,
+//! The broker's log upkeep: retention every `log.retention.check.interval.ms`, idle producer
+//! ids forgotten after `producer.id.expiration.ms`, checkpoints,
 //! the log cleaner thread, and the broker-level `log.*` defaults topic configs override.
 
 use super::fatal::Fatal;
@@ -22,12 +23,28 @@ pub(super) fn spawn_log_maintenance(
     let every = std::time::Duration::from_millis(
         u64::try_from(config.int("log.retention.check.interval.ms")).unwrap_or(300_000),
     );
+    let producer_check = std::time::Duration::from_millis(
+        u64::try_from(config.int("producer.id.expiration.check.interval.ms")).unwrap_or(600_000),
+    );
+    let producer_max_age = config.int("producer.id.expiration.ms");
     let rm = replicas.clone();
     fatal.spawn("log maintenance", async move {
         let mut retention = tokio::time::interval(every);
         let mut checkpoint = tokio::time::interval(CHECKPOINT_INTERVAL);
+        let mut producers = tokio::time::interval(producer_check);
         loop {
             tokio::select! {
+                _ = producers.tick() => {
+                    let rm = rm.clone();
+                    let now = fjord_log::system_now_ms();
+                    let _ = tokio::task::spawn_blocking(move || {
+                        let n: usize = rm.all().iter().map(|p| p.log.expire_producers(now, producer_max_age)).sum();
+                        if n > 0 {
+                            tracing::info!(producers = n, "expired idle producer ids");
+                        }
+                    })
+                    .await;
+                }
                 _ = retention.tick() => {
                     let rm = rm.clone();
                     let now = fjord_log::system_now_ms();
