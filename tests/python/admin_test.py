@@ -45,9 +45,10 @@ def wait_for(what, fn, timeout=30.0):
     raise AssertionError(f"timed out waiting for {what}: {last}")
 
 
-def start_node(binary, prefix):
-    """Formats and starts one combined node on free ports; returns (process, broker port,
-    cluster id)."""
+def start_node(binary, prefix, extra=""):
+    """Formats and starts one combined node on free ports, with `extra` properties lines;
+    returns (process, broker port, cluster id). The process carries `props` and `log_path`
+    so a test can start the node again (`restart_node`)."""
     tmp = tempfile.mkdtemp(prefix=prefix)
     bport, cport = free_port(), free_port()
     props = os.path.join(tmp, "server.properties")
@@ -58,13 +59,27 @@ def start_node(binary, prefix):
             "controller.listener.names=CONTROLLER\n"
             f"controller.quorum.voters=1@127.0.0.1:{cport}\n"
             f"log.dirs={tmp}/data\n"
+            f"{extra}\n"
         )
     cluster_id = subprocess.check_output([binary, "random-uuid"]).decode().strip()
     subprocess.check_call([binary, "format", "--config", props, "--cluster-id", cluster_id],
                           stdout=subprocess.DEVNULL)
-    log = open(os.path.join(tmp, "server.log"), "w")
+    log_path = os.path.join(tmp, "server.log")
+    log = open(log_path, "w")
     node = subprocess.Popen([binary, "server", "--config", props], stdout=log, stderr=log)
+    node.props, node.log_path = props, log_path
     return node, bport, cluster_id
+
+
+def restart_node(binary, node):
+    """SIGKILLs `node` and starts it again on the same config and data; returns the new
+    process."""
+    node.kill()
+    node.wait()
+    log = open(node.log_path, "a")
+    again = subprocess.Popen([binary, "server", "--config", node.props], stdout=log, stderr=log)
+    again.props, again.log_path = node.props, node.log_path
+    return again
 
 
 def run_checks(label, checks):
