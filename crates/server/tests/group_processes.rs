@@ -310,7 +310,8 @@ fn an_idempotent_producer_goes_on_through_a_sigkill_without_duplicates() {
                         let record = FutureRecord::<(), _>::to("safe")
                             .payload(&value)
                             .partition((i % 3) as i32);
-                        pending.push((i, producer.send_result(record).map_err(|(e, _)| e).unwrap()));
+                        pending
+                            .push((i, producer.send_result(record).map_err(|(e, _)| e).unwrap()));
                     }
                     for (i, p) in pending {
                         match p.await {
@@ -332,7 +333,11 @@ fn an_idempotent_producer_goes_on_through_a_sigkill_without_duplicates() {
     node.start();
     producer_thread.join().unwrap();
     let failed = failed.lock().unwrap().clone();
-    assert!(failed.is_empty(), "deliveries failed: {:?}", &failed[..failed.len().min(5)]);
+    assert!(
+        failed.is_empty(),
+        "deliveries failed: {:?}",
+        &failed[..failed.len().min(5)]
+    );
     let acked: HashSet<usize> = acked.lock().unwrap().iter().copied().collect();
     assert_eq!(acked.len(), MESSAGES, "every message acknowledged once");
     // Read everything back: each acknowledged message exactly once, nothing else.
@@ -348,9 +353,16 @@ fn an_idempotent_producer_goes_on_through_a_sigkill_without_duplicates() {
     let mut total = 0;
     let deadline = Instant::now() + Duration::from_secs(120);
     while total < MESSAGES {
-        assert!(Instant::now() < deadline, "read {total} of {MESSAGES}\n{}", node.log_tail());
+        assert!(
+            Instant::now() < deadline,
+            "read {total} of {MESSAGES}\n{}",
+            node.log_tail()
+        );
         if let Some(Ok(m)) = consumer.poll(Duration::from_millis(100)) {
-            let v: usize = std::str::from_utf8(m.payload().unwrap()).unwrap().parse().unwrap();
+            let v: usize = std::str::from_utf8(m.payload().unwrap())
+                .unwrap()
+                .parse()
+                .unwrap();
             *seen.entry(v).or_default() += 1;
             total += 1;
         }
@@ -365,7 +377,123 @@ fn an_idempotent_producer_goes_on_through_a_sigkill_without_duplicates() {
         })
         .sum();
     assert_eq!(stored, MESSAGES as i64, "records stored");
-    let twice: Vec<usize> = seen.iter().filter(|(_, n)| **n > 1).map(|(v, _)| *v).collect();
-    assert!(twice.is_empty(), "stored more than once: {:?}", &twice[..twice.len().min(10)]);
+    let twice: Vec<usize> = seen
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(v, _)| *v)
+        .collect();
+    assert!(
+        twice.is_empty(),
+        "stored more than once: {:?}",
+        &twice[..twice.len().min(10)]
+    );
     assert_eq!(seen.len(), MESSAGES, "every acknowledged message is stored");
+}
+
+/// One client sends 12,000 JoinGroups for new members of one group, 500 in flight at a time:
+/// the first `group.max.size` (at most 10,000) get MEMBER_ID_REQUIRED with a member id, the
+/// rest GROUP_MAX_SIZE_REACHED; meanwhile a librdkafka group on the same node consumes every
+/// message, and nothing the storm did stops it.
+#[test]
+fn a_join_group_storm_is_bounded_and_a_healthy_group_goes_on() {
+    use fjord_protocol::generated::join_group_request::{
+        JoinGroupRequest, JoinGroupRequestProtocol,
+    };
+    use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
+    const STORM: usize = 12_000;
+    let root = tempfile::tempdir().unwrap();
+    let node = node(root.path(), 0);
+    let bootstrap = node.broker_addr();
+    produce(&node, &bootstrap, "calm", "none", 3_000);
+    let storm = {
+        let bootstrap = bootstrap.clone();
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Runtime::new().unwrap();
+            rt.block_on(async {
+                let timeout = Duration::from_secs(30);
+                let c = Arc::new(
+                    fjord_net::client::Client::connect(&bootstrap, timeout)
+                        .await
+                        .unwrap(),
+                );
+                let join = |session_timeout_ms: i32| {
+                    RequestBody::JoinGroup(JoinGroupRequest {
+                        group_id: "storm".into(),
+                        session_timeout_ms,
+                        rebalance_timeout_ms: 30_000,
+                        protocol_type: "consumer".into(),
+                        protocols: vec![JoinGroupRequestProtocol {
+                            name: "range".into(),
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    })
+                };
+                // First the coordinator must exist and be loaded (a client finds it first):
+                // a JoinGroup with a session timeout below the minimum is then refused for
+                // that reason alone.
+                let ready = Instant::now() + Duration::from_secs(60);
+                loop {
+                    assert!(Instant::now() < ready, "the coordinator never loaded");
+                    if let Ok(ResponseBody::JoinGroup(j)) = c.call(join(1), 5, timeout).await {
+                        if j.error_code == ErrorCode::InvalidSessionTimeout.code() {
+                            break;
+                        }
+                    }
+                    std::thread::park_timeout(Duration::from_millis(50));
+                }
+                let mut codes: BTreeMap<i16, usize> = BTreeMap::new();
+                let mut ids = HashSet::new();
+                for _ in 0..STORM / 500 {
+                    let mut calls = tokio::task::JoinSet::new();
+                    for _ in 0..500 {
+                        let (c, body) = (c.clone(), join(30_000));
+                        calls.spawn(async move { c.call(body, 5, timeout).await });
+                    }
+                    while let Some(r) = calls.join_next().await {
+                        match r.unwrap() {
+                            Ok(ResponseBody::JoinGroup(j)) => {
+                                *codes.entry(j.error_code).or_default() += 1;
+                                if j.error_code == ErrorCode::MemberIdRequired.code() {
+                                    assert!(ids.insert(j.member_id), "a member id given twice");
+                                }
+                            }
+                            other => panic!("{other:?}"),
+                        }
+                    }
+                }
+                codes
+            })
+        })
+    };
+    // The healthy group, while the storm runs.
+    let received: Received = Arc::default();
+    let stop = Arc::new(AtomicBool::new(false));
+    let t = spawn_consumer(&bootstrap, "calm-g", "calm", received.clone(), stop.clone());
+    wait_received(
+        &node,
+        &received,
+        3_000,
+        Instant::now() + Duration::from_secs(120),
+    );
+    stop.store(true, Ordering::SeqCst);
+    t.join().unwrap();
+    let codes = storm.join().unwrap();
+    assert_eq!(
+        codes.get(&ErrorCode::MemberIdRequired.code()),
+        Some(&10_000),
+        "{codes:?}"
+    );
+    assert_eq!(
+        codes.get(&ErrorCode::GroupMaxSizeReached.code()),
+        Some(&2_000),
+        "{codes:?}"
+    );
+    let distinct: HashSet<usize> = received
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(_, _, v)| *v)
+        .collect();
+    assert_eq!(distinct.len(), 3_000);
 }
