@@ -630,3 +630,23 @@ fn run_history(seed: u64) -> (usize, usize) {
     }
     (handed_out, completed)
 }
+
+#[test]
+fn offsets_of_a_deleted_topic_are_removed_and_stay_removed_after_a_move() {
+    let mut h = Harness::new(0);
+    assert_eq!(h.commit("", -1, 5), 0);
+    let out = h
+        .shard
+        .topics_deleted(&["t".to_string()].into_iter().collect());
+    assert_eq!(out.records.len(), 1, "one tombstone");
+    h.take(out);
+    assert_eq!(h.committed(&h.shard), None);
+    assert_eq!(h.committed(&h.reload()), None);
+    // Other topics' offsets are untouched.
+    assert_eq!(h.commit("", -1, 6), 0);
+    let out = h
+        .shard
+        .topics_deleted(&["other".to_string()].into_iter().collect());
+    assert!(out.records.is_empty());
+    assert_eq!(h.committed(&h.shard), Some(6));
+}
