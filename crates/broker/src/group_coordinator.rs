@@ -351,14 +351,15 @@ impl GroupCoordinator {
             let Some(l) = guard.as_mut() else {
                 return Err(ErrorCode::NotCoordinator);
             };
+            // Checked before the state machine runs, so a refused request changes nothing.
+            if l.waiters.len() >= MAX_WAITERS_PER_SHARD {
+                return Err(ErrorCode::CoordinatorNotAvailable);
+            }
             let out = run(&mut l.shard, &ctx, system_now_ms());
             let answered = out.replies.iter().any(|(t, _)| *t == ctx.token);
             let rx = if answered {
                 None
             } else {
-                if l.waiters.len() >= MAX_WAITERS_PER_SHARD {
-                    return Err(ErrorCode::CoordinatorNotAvailable);
-                }
                 let (tx, rx) = oneshot::channel();
                 l.waiters.insert(ctx.token, tx);
                 Some(rx)
