@@ -201,7 +201,21 @@ impl GroupCoordinator {
         slots.insert(index, slot.clone());
         let me = self.clone();
         let s = slot.clone();
-        tokio::spawn(async move { me.load_and_run(s).await });
+        // A shard whose task dies is dropped (its requests get NOT_COORDINATOR and the next
+        // one loads it again from the log), never left half alive.
+        tokio::spawn(async move {
+            let task = tokio::spawn({
+                let (me, s) = (me.clone(), s.clone());
+                async move { me.load_and_run(s).await }
+            });
+            if let Err(e) = task.await {
+                tracing::error!(
+                    partition = s.partition.index,
+                    "the group coordinator shard's task failed, dropping the shard: {e}"
+                );
+                me.unload(&s);
+            }
+        });
         slot
     }
 
