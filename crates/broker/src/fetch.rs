@@ -4,10 +4,11 @@
 //! `last_fetched_epoch` is given; FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH on
 //! `current_leader_epoch`. A fetch that found fewer than `min_bytes` waits (up to
 //! `max_wait_ms`) on its partitions' watchers and reads again. NOT_LEADER_OR_FOLLOWER carries
-//! the current leader (v12+) and its endpoint (v16+, KIP-951). Fetch sessions are declined as
-//! KIP-227 allows (session id 0: every fetch is a full one); an incremental fetch gets
-//! FETCH_SESSION_ID_NOT_FOUND. Reads run off the async workers.
+//! the current leader (v12+) and its endpoint (v16+, KIP-951). From v7 a full fetch with epoch
+//! 0 opens a fetch session ([`crate::fetch_session`]) and incremental fetches name only what
+//! changed and get only partitions with news. Reads run off the async workers.
 
+use crate::fetch_session::{Answered, Key, SessionCache, SessionError, Spec};
 use crate::replica_manager::{Partition, ReplicaManager};
 use bytes::Bytes;
 use fjord_metadata::MetadataImage;
@@ -17,7 +18,7 @@ use fjord_protocol::generated::fetch_response::{
     PartitionData,
 };
 use fjord_protocol::ErrorCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Notify;
 
@@ -27,12 +28,16 @@ const TOPIC_ID_VERSION: i16 = 13;
 const NODE_ENDPOINTS_VERSION: i16 = 16;
 /// The first Fetch version with sessions (KIP-227).
 const SESSION_VERSION: i16 = 7;
+/// The session epoch of a full fetch that opens a session.
+const INITIAL_EPOCH: i32 = 0;
+/// The session epoch of a fetch that closes its session (or has none).
+const FINAL_EPOCH: i32 = -1;
 /// The longest a fetch waits, whatever it asks (Kafka's clients ask for 500 ms).
 pub const MAX_WAIT: Duration = Duration::from_secs(30);
 
 /// One partition of the request, resolved.
 struct Wanted {
-    topic: usize,
+    spec: Spec,
     index: i32,
     fetch_offset: i64,
     current_leader_epoch: i32,
@@ -41,63 +46,27 @@ struct Wanted {
     partition: Result<Arc<Partition>, (ErrorCode, i32, i32)>,
 }
 
-/// Handles a Fetch request.
-pub async fn fetch(
-    replicas: &Arc<ReplicaManager>,
-    image: Arc<MetadataImage>,
-    listener: &str,
-    request: FetchRequest,
-    version: i16,
-) -> Result<FetchResponse, String> {
-    if version >= SESSION_VERSION {
-        let refusal = match (request.session_id, request.session_epoch) {
-            (0, 0) | (0, -1) => None,
-            (0, _) => Some(ErrorCode::InvalidFetchSessionEpoch),
-            _ => Some(ErrorCode::FetchSessionIdNotFound),
-        };
-        if let Some(code) = refusal {
-            return Ok(FetchResponse {
-                error_code: code.code(),
-                ..Default::default()
-            });
-        }
-    }
-    let me = replicas.node_id();
-    let replica_id = if version >= 15 {
-        request.replica_state.replica_id
-    } else {
-        request.replica_id
-    };
-    let from_replica = replica_id >= 0;
-    let mut topics = Vec::new();
-    let mut wanted = Vec::new();
+/// How the fetch relates to a session.
+#[derive(Debug, Clone, Copy)]
+enum Mode {
+    /// No session (before v7, epoch -1, or no room): every partition is answered.
+    Sessionless,
+    /// A full fetch that opens a session.
+    Create,
+    /// An incremental fetch in this session: only partitions with news are answered.
+    Incremental(i32),
+}
+
+/// The request's partitions as session specs (by id from v13, else by name).
+fn specs_of(request: &FetchRequest, version: i16) -> Vec<Spec> {
+    let by_id = version >= TOPIC_ID_VERSION;
+    let mut out = Vec::new();
     for t in &request.topics {
-        let topic = if version >= TOPIC_ID_VERSION {
-            image.topics.by_id.get(&t.topic_id).cloned()
-        } else {
-            image.topics.get_by_name(&t.topic).cloned()
-        };
-        topics.push(FetchableTopicResponse {
-            topic: t.topic.clone(),
-            topic_id: t.topic_id,
-            ..Default::default()
-        });
         for p in &t.partitions {
-            let partition = match &topic {
-                None if version >= TOPIC_ID_VERSION => Err((ErrorCode::UnknownTopicId, -1, -1)),
-                None => Err((ErrorCode::UnknownTopicOrPartition, -1, -1)),
-                Some(topic) => match topic.partitions.get(&p.partition) {
-                    None => Err((ErrorCode::UnknownTopicOrPartition, -1, -1)),
-                    Some(reg) => match replicas.get(topic.id, p.partition) {
-                        Some(h) if h.led_by(me) => Ok(h),
-                        _ => Err((ErrorCode::NotLeaderOrFollower, reg.leader, reg.leader_epoch)),
-                    },
-                },
-            };
-            wanted.push(Wanted {
-                topic: topics.len() - 1,
-                index: p.partition,
+            out.push(Spec {
+                key: key(by_id, &t.topic, t.topic_id, p.partition),
                 fetch_offset: p.fetch_offset,
+                max_bytes: p.partition_max_bytes,
                 current_leader_epoch: if version >= 9 {
                     p.current_leader_epoch
                 } else {
@@ -108,10 +77,118 @@ pub async fn fetch(
                 } else {
                     -1
                 },
-                max_bytes: usize::try_from(p.partition_max_bytes).unwrap_or(0),
-                partition,
             });
         }
+    }
+    out
+}
+
+fn key(by_id: bool, topic: &str, topic_id: fjord_protocol::Uuid, partition: i32) -> Key {
+    Key {
+        topic: if by_id {
+            String::new()
+        } else {
+            topic.to_string()
+        },
+        topic_id: if by_id {
+            topic_id
+        } else {
+            fjord_protocol::Uuid::nil()
+        },
+        partition,
+    }
+}
+
+/// A fetch refused for its session: only the top-level error.
+fn session_refusal(code: ErrorCode) -> FetchResponse {
+    FetchResponse {
+        error_code: code.code(),
+        ..Default::default()
+    }
+}
+
+/// Handles a Fetch request.
+pub async fn fetch(
+    replicas: &Arc<ReplicaManager>,
+    sessions: &Mutex<SessionCache>,
+    image: Arc<MetadataImage>,
+    listener: &str,
+    request: FetchRequest,
+    version: i16,
+) -> Result<FetchResponse, String> {
+    let me = replicas.node_id();
+    let replica_id = if version >= 15 {
+        request.replica_state.replica_id
+    } else {
+        request.replica_id
+    };
+    let from_replica = replica_id >= 0;
+    let now = fjord_log::monotonic_ms();
+    let (mode, specs) = if version < SESSION_VERSION {
+        (Mode::Sessionless, specs_of(&request, version))
+    } else {
+        let mut cache = sessions.lock().expect("fetch sessions");
+        match (request.session_id, request.session_epoch) {
+            (id, FINAL_EPOCH) => {
+                cache.remove(id);
+                (Mode::Sessionless, specs_of(&request, version))
+            }
+            (id, INITIAL_EPOCH) => {
+                cache.remove(id);
+                (Mode::Create, specs_of(&request, version))
+            }
+            (0, _) => return Ok(session_refusal(ErrorCode::InvalidFetchSessionEpoch)),
+            (id, epoch) => {
+                let by_id = version >= TOPIC_ID_VERSION;
+                let forgotten: Vec<Key> = request
+                    .forgotten_topics_data
+                    .iter()
+                    .flat_map(|t| {
+                        t.partitions
+                            .iter()
+                            .map(|p| key(by_id, &t.topic, t.topic_id, *p))
+                    })
+                    .collect();
+                match cache.incremental(id, epoch, now, specs_of(&request, version), &forgotten) {
+                    Ok(specs) => (Mode::Incremental(id), specs),
+                    Err(SessionError::NotFound) => {
+                        return Ok(session_refusal(ErrorCode::FetchSessionIdNotFound))
+                    }
+                    Err(SessionError::InvalidEpoch) => {
+                        return Ok(session_refusal(ErrorCode::InvalidFetchSessionEpoch))
+                    }
+                }
+            }
+        }
+    };
+    let mut wanted = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let topic = if spec.key.topic_id != fjord_protocol::Uuid::nil() {
+            image.topics.by_id.get(&spec.key.topic_id).cloned()
+        } else {
+            image.topics.get_by_name(&spec.key.topic).cloned()
+        };
+        let p = spec.key.partition;
+        let partition = match &topic {
+            None if version >= TOPIC_ID_VERSION => Err((ErrorCode::UnknownTopicId, -1, -1)),
+            None => Err((ErrorCode::UnknownTopicOrPartition, -1, -1)),
+            Some(topic) => match topic.partitions.get(&p) {
+                None => Err((ErrorCode::UnknownTopicOrPartition, -1, -1)),
+                Some(reg) => match replicas.get(topic.id, p) {
+                    Some(h) if h.led_by(me) => Ok(h),
+                    _ => Err((ErrorCode::NotLeaderOrFollower, reg.leader, reg.leader_epoch)),
+                },
+            },
+        };
+        wanted.push(Wanted {
+            index: p,
+            fetch_offset: spec.fetch_offset,
+            current_leader_epoch: spec.current_leader_epoch,
+            last_fetched_epoch: spec.last_fetched_epoch,
+            max_bytes: usize::try_from(spec.max_bytes).unwrap_or(0),
+            partition,
+            spec,
+        });
     }
     let wanted = Arc::new(wanted);
     let max_bytes = usize::try_from(request.max_bytes).unwrap_or(0);
@@ -133,17 +210,77 @@ pub async fn fetch(
                 .map_err(|e| format!("a fetch's reads failed: {e}"))?;
         let done = bytes >= min_bytes || errors || tokio::time::Instant::now() >= deadline;
         if done || wait.is_zero() {
+            let answers: Vec<Answered> = results
+                .iter()
+                .map(|d| Answered {
+                    high_watermark: d.high_watermark,
+                    log_start_offset: d.log_start_offset,
+                    eventful: d.error_code != 0
+                        || d.records.as_ref().is_some_and(|r| !r.is_empty())
+                        || d.diverging_epoch.epoch >= 0,
+                })
+                .collect();
+            let (session_id, include) = match mode {
+                Mode::Sessionless => (0, vec![true; answers.len()]),
+                Mode::Create => {
+                    let cached = wanted
+                        .iter()
+                        .zip(&answers)
+                        .map(|(w, a)| (w.spec.clone(), *a))
+                        .collect();
+                    let id =
+                        sessions
+                            .lock()
+                            .expect("fetch sessions")
+                            .create(now, from_replica, cached);
+                    (id, vec![true; answers.len()])
+                }
+                Mode::Incremental(id) => {
+                    let keyed: Vec<(Key, Answered)> = wanted
+                        .iter()
+                        .zip(&answers)
+                        .map(|(w, a)| (w.spec.key.clone(), *a))
+                        .collect();
+                    let include = sessions
+                        .lock()
+                        .expect("fetch sessions")
+                        .answered(id, &keyed);
+                    (id, include)
+                }
+            };
             let mut response = FetchResponse {
-                session_id: 0,
-                responses: topics,
+                session_id,
                 ..Default::default()
             };
             let mut leaders = Vec::new();
-            for (w, data) in wanted.iter().zip(results) {
+            for ((w, data), included) in wanted.iter().zip(results).zip(include) {
+                if !included {
+                    continue;
+                }
                 if data.current_leader.leader_id >= 0 {
                     leaders.push(data.current_leader.leader_id);
                 }
-                response.responses[w.topic].partitions.push(data);
+                let name = if w.spec.key.topic_id != fjord_protocol::Uuid::nil() {
+                    image
+                        .topics
+                        .by_id
+                        .get(&w.spec.key.topic_id)
+                        .map(|t| t.name.clone())
+                        .unwrap_or_default()
+                } else {
+                    w.spec.key.topic.clone()
+                };
+                match response.responses.last_mut() {
+                    Some(t) if t.topic == name && t.topic_id == w.spec.key.topic_id => {
+                        t.partitions.push(data)
+                    }
+                    _ => response.responses.push(FetchableTopicResponse {
+                        topic: name,
+                        topic_id: w.spec.key.topic_id,
+                        partitions: vec![data],
+                        ..Default::default()
+                    }),
+                }
             }
             if version >= NODE_ENDPOINTS_VERSION {
                 response.node_endpoints = crate::metadata::leader_endpoints(

@@ -84,6 +84,8 @@ pub struct BrokerHandler {
     pub groups: Arc<crate::group_coordinator::GroupCoordinator>,
     /// Producer ids for idempotent producers.
     pub producer_ids: Arc<crate::producer_ids::ProducerIds>,
+    /// Fetch sessions.
+    pub fetch_sessions: Arc<std::sync::Mutex<crate::fetch_session::SessionCache>>,
 }
 
 impl BrokerHandler {
@@ -214,9 +216,16 @@ impl Handler for BrokerHandler {
             }
             RequestBody::Fetch(r) => {
                 return answer(
-                    crate::fetch::fetch(&self.replicas, image(), &self.listener_name, r, version)
-                        .await
-                        .map(ResponseBody::Fetch),
+                    crate::fetch::fetch(
+                        &self.replicas,
+                        &self.fetch_sessions,
+                        image(),
+                        &self.listener_name,
+                        r,
+                        version,
+                    )
+                    .await
+                    .map(ResponseBody::Fetch),
                     peer,
                 );
             }

@@ -102,6 +102,8 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("offsets.retention.check.interval.ms", Kind::Long, Some("600000")),
     ("offsets.topic.segment.bytes", Kind::Int, Some("104857600")),
     ("producer.id.expiration.ms", Kind::Int, Some("86400000")),
+    ("max.incremental.fetch.session.cache.slots", Kind::Int, Some("1000")),
+    ("min.incremental.fetch.session.eviction.ms", Kind::Int, Some("120000")),
     ("producer.id.expiration.check.interval.ms", Kind::Int, Some("600000")),
     ("metrics.listener", Kind::Text, Some("http://127.0.0.1:9404")),
 ];
@@ -134,6 +136,8 @@ const MINIMUMS: &[(&str, i64)] = &[
     ("offsets.topic.replication.factor", 1),
     ("offsets.topic.segment.bytes", 1),
     ("producer.id.expiration.ms", 1),
+    ("max.incremental.fetch.session.cache.slots", 0),
+    ("min.incremental.fetch.session.eviction.ms", 0),
     ("producer.id.expiration.check.interval.ms", 1),
 ];
 

@@ -368,3 +368,161 @@ fn every_data_plane_version_answers_a_hosted_partition() {
         );
     }
 }
+
+/// Fetch sessions (KIP-227) on a real node: a full fetch opens a session; an incremental
+/// fetch with nothing new answers no partitions; after a produce only that partition comes
+/// back; a partition can be added and forgotten; a wrong epoch and an unknown session are
+/// refused with Kafka's codes; epoch -1 closes the session.
+#[test]
+fn fetch_sessions_answer_only_what_changed() {
+    use fjord_protocol::generated::{fetch_request as fq, produce_request as pq};
+    use fjord_protocol::records::{Compression, RecordBatchBuilder};
+    use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
+    let root = tempfile::tempdir().unwrap();
+    let ports = (0, free_port());
+    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
+    let mut node = Node::combined(root.path(), 1, ports, &quorum, "num.partitions=3");
+    node.format(&common::random_uuid(), &["--standalone"]);
+    node.start();
+    let addr = node.broker_addr();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let produce = |partition: i32| {
+        let mut b = RecordBatchBuilder::new(Compression::None);
+        b.append(1_000, None, Some(b"x"), &[]);
+        let body = RequestBody::Produce(pq::ProduceRequest {
+            acks: 1,
+            timeout_ms: 5_000,
+            topic_data: vec![pq::TopicProduceData {
+                name: "sessions".into(),
+                partition_data: vec![pq::PartitionProduceData {
+                    index: partition,
+                    records: Some(b.build().unwrap()),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        rt.block_on(common::call(&addr, body, 9))
+    };
+    // Metadata auto-creates the topic (asked until the port opens and it exists); then wait
+    // until all three partitions take writes.
+    common::wait_for(Duration::from_secs(30), || {
+        let request = RequestBody::Metadata(
+            fjord_protocol::generated::metadata_request::MetadataRequest {
+                topics: Some(vec![
+                    fjord_protocol::generated::metadata_request::MetadataRequestTopic {
+                        name: Some("sessions".into()),
+                        ..Default::default()
+                    },
+                ]),
+                allow_auto_topic_creation: true,
+                ..Default::default()
+            },
+        );
+        match rt.block_on(common::call(&addr, request, 12))? {
+            ResponseBody::Metadata(m) => (m.topics.first()?.partitions.len() == 3).then_some(()),
+            _ => None,
+        }
+    })
+    .expect("the topic is created");
+    for p in 0..3 {
+        common::wait_for(Duration::from_secs(30), || match produce(p) {
+            Some(ResponseBody::Produce(r)) => {
+                (r.responses[0].partition_responses[0].error_code == 0).then_some(())
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("the topic takes no writes\n{}", node.log_tail()));
+    }
+    let partition = |p: i32, offset: i64| fq::FetchPartition {
+        partition: p,
+        fetch_offset: offset,
+        partition_max_bytes: 1 << 20,
+        current_leader_epoch: -1,
+        last_fetched_epoch: -1,
+        log_start_offset: -1,
+        ..Default::default()
+    };
+    let fetch = |id: i32, epoch: i32, parts: Vec<fq::FetchPartition>, forget: Vec<i32>| {
+        let body = RequestBody::Fetch(fq::FetchRequest {
+            replica_id: -1,
+            max_wait_ms: 0,
+            min_bytes: 0,
+            max_bytes: 1 << 20,
+            session_id: id,
+            session_epoch: epoch,
+            topics: if parts.is_empty() {
+                vec![]
+            } else {
+                vec![fq::FetchTopic {
+                    topic: "sessions".into(),
+                    partitions: parts,
+                    ..Default::default()
+                }]
+            },
+            forgotten_topics_data: if forget.is_empty() {
+                vec![]
+            } else {
+                vec![fq::ForgottenTopic {
+                    topic: "sessions".into(),
+                    partitions: forget,
+                    ..Default::default()
+                }]
+            },
+            ..Default::default()
+        });
+        match rt.block_on(common::call(&addr, body, 12)) {
+            Some(ResponseBody::Fetch(f)) => f,
+            other => panic!("{other:?}"),
+        }
+    };
+    let answered = |f: &fjord_protocol::generated::fetch_response::FetchResponse| -> Vec<i32> {
+        f.responses
+            .iter()
+            .flat_map(|t| t.partitions.iter().map(|p| p.partition_index))
+            .collect()
+    };
+    // Full fetch of partitions 0 and 1 from offset 1 (each holds one record): a session.
+    let full = fetch(0, 0, vec![partition(0, 1), partition(1, 1)], vec![]);
+    assert_eq!(full.error_code, 0);
+    let id = full.session_id;
+    assert_ne!(id, 0, "a session was opened");
+    assert_eq!(answered(&full), vec![0, 1]);
+    // Nothing new: no partitions.
+    let f = fetch(id, 1, vec![], vec![]);
+    assert_eq!((f.error_code, f.session_id), (0, id));
+    assert!(answered(&f).is_empty(), "{f:?}");
+    // A record on partition 1: only partition 1 comes back, with it.
+    produce(1).unwrap();
+    let f = fetch(id, 2, vec![], vec![]);
+    assert_eq!(answered(&f), vec![1]);
+    let records = f.responses[0].partitions[0].records.clone().unwrap();
+    assert!(!records.is_empty());
+    // Move partition 1 past it, add partition 2, forget partition 0.
+    let f = fetch(id, 3, vec![partition(1, 2), partition(2, 0)], vec![0]);
+    assert_eq!(
+        answered(&f),
+        vec![2],
+        "the new partition's records; 1 has nothing new"
+    );
+    produce(0).unwrap();
+    // The client moves partition 2 past what it read (a session keeps the offsets it is told).
+    let f = fetch(id, 4, vec![partition(2, 1)], vec![]);
+    assert!(answered(&f).is_empty(), "partition 0 was forgotten: {f:?}");
+    // A wrong epoch, an unknown session, then the close.
+    assert_eq!(
+        fetch(id, 9, vec![], vec![]).error_code,
+        ErrorCode::InvalidFetchSessionEpoch.code()
+    );
+    assert_eq!(
+        fetch(id ^ 1, 1, vec![], vec![]).error_code,
+        ErrorCode::FetchSessionIdNotFound.code()
+    );
+    let closed = fetch(id, -1, vec![partition(0, 0)], vec![]);
+    assert_eq!((closed.error_code, closed.session_id), (0, 0));
+    assert_eq!(
+        fetch(id, 5, vec![], vec![]).error_code,
+        ErrorCode::FetchSessionIdNotFound.code()
+    );
+}

@@ -341,6 +341,15 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             let _ = follow_fatal.send(format!("the group coordinator stopped: {why}"));
         });
         let handler = BrokerHandler {
+            fetch_sessions: Arc::new(std::sync::Mutex::new(
+                fjord_broker::fetch_session::SessionCache::new(
+                    config
+                        .int("max.incremental.fetch.session.cache.slots")
+                        .max(0) as usize,
+                    config.int("min.incremental.fetch.session.eviction.ms"),
+                    u64::from(incarnation.as_u128() as u32) | 1,
+                ),
+            )),
             groups,
             producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
                 node_id,
