@@ -94,6 +94,22 @@ def main(binary):
             d = admin.describe_configs([ConfigResource(ConfigResourceType.TOPIC, "py-data")])
             entry = d["topic"]["py-data"]["retention.ms"]
             assert entry["value"] == "3600000", entry
+            # Every topic config and every broker key, with Kafka's sources (confluent-kafka
+            # shows defaults too).
+            from confluent_kafka.admin import ConfigResource as CResource, ConfigSource
+            ca = AdminClient({"bootstrap.servers": bootstrap})
+            topic_r, broker_r = CResource("topic", "py-data"), CResource("broker", "1")
+            fs = ca.describe_configs([topic_r, broker_r])
+            topic = next(f for r, f in fs.items() if r.name == "py-data").result(timeout=10)
+            broker = next(f for r, f in fs.items() if r.name == "1").result(timeout=10)
+            assert len(topic) >= 20, sorted(topic)
+            assert topic["retention.ms"].value == "3600000", topic["retention.ms"]
+            assert topic["retention.ms"].source == ConfigSource.DYNAMIC_TOPIC_CONFIG.value
+            assert topic["segment.bytes"].value == "1073741824"
+            assert topic["segment.bytes"].source == ConfigSource.DEFAULT_CONFIG.value
+            assert broker["offsets.topic.replication.factor"].value == "1"
+            assert broker["offsets.topic.replication.factor"].source == ConfigSource.STATIC_BROKER_CONFIG.value
+            assert broker["num.partitions"].source == ConfigSource.DEFAULT_CONFIG.value
             dirs = admin.describe_log_dirs()
             text = str(dirs)
             assert "py-data" in text, text[:500]

@@ -7,6 +7,7 @@
 
 pub mod controller_client;
 pub mod delayed;
+pub mod describe_configs;
 pub mod fetch;
 pub mod fetch_session;
 pub mod group_coordinator;

@@ -2,7 +2,7 @@
 //! on first use when `auto.create.topics.enable`) and DescribeCluster answered from this node's
 //! metadata image; controller-bound admin requests (CreateTopics, DeleteTopics,
 //! CreatePartitions, ElectLeaders, UnregisterBroker, UnregisterController, UpdateFeatures,
-//! configs, DescribeQuorum, AddRaftVoter, RemoveRaftVoter) forwarded to the active controller, so clients may send them to
+//! config changes, DescribeQuorum, AddRaftVoter, RemoveRaftVoter) forwarded to the active controller, so clients may send them to
 //! any broker. Only the versions in [`BROKER_APIS`] are advertised and served.
 
 use crate::controller_client::ControllerClient;
@@ -84,6 +84,8 @@ pub struct BrokerHandler {
     pub groups: Arc<crate::group_coordinator::GroupCoordinator>,
     /// Producer ids for idempotent producers.
     pub producer_ids: Arc<crate::producer_ids::ProducerIds>,
+    /// This broker's static configuration (DescribeConfigs).
+    pub static_config: Arc<crate::describe_configs::StaticConfig>,
     /// Fetch sessions.
     pub fetch_sessions: Arc<std::sync::Mutex<crate::fetch_session::SessionCache>>,
 }
@@ -306,6 +308,9 @@ impl Handler for BrokerHandler {
             RequestBody::ListGroups(r) => {
                 Some(ResponseBody::ListGroups(groups().list_groups(r).await))
             }
+            RequestBody::DescribeConfigs(r) => Some(ResponseBody::DescribeConfigs(
+                self.static_config.describe(&image(), r),
+            )),
             RequestBody::InitProducerId(r) => Some(ResponseBody::InitProducerId(
                 self.producer_ids.init_producer_id(&image(), r).await,
             )),

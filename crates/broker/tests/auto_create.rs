@@ -84,6 +84,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         controller.clone(),
     );
     let handler = BrokerHandler {
+        static_config: Default::default(),
         fetch_sessions: Arc::new(std::sync::Mutex::new(
             fjord_broker::fetch_session::SessionCache::new(1000, 120_000, 1),
         )),

@@ -13,7 +13,8 @@ pub mod error;
 pub mod metrics;
 pub mod partitions;
 pub mod settings;
-pub mod topic_configs;
+/// Kafka's topic and dynamic broker config keys (shared with the broker's DescribeConfigs).
+pub use fjord_metadata::config_defs as topic_configs;
 pub mod topics;
 
 pub use controller::{not_controller, Controller, Counters, Handled};

@@ -191,6 +191,27 @@ impl ServerConfig {
         }
     }
 
+    /// The keys set explicitly (properties file and overrides), with their values.
+    pub fn explicit(&self) -> &BTreeMap<String, String> {
+        &self.values
+    }
+
+    /// Every key fjord knows: name, Kafka's DescribeConfigs type number, default.
+    pub fn known_keys() -> Vec<(&'static str, i8, Option<&'static str>)> {
+        KNOWN
+            .iter()
+            .map(|(name, kind, default)| {
+                let t = match kind {
+                    Kind::Bool => 1,
+                    Kind::Text => 2,
+                    Kind::Int => 3,
+                    Kind::Long => 5,
+                };
+                (*name, t, *default)
+            })
+            .collect()
+    }
+
     /// Reads a properties file and applies `overrides` (`key=value`), then validates.
     pub fn load(path: &Path, overrides: &[String]) -> Result<ServerConfig, ConfigError> {
         let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {

@@ -341,6 +341,20 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             let _ = follow_fatal.send(format!("the group coordinator stopped: {why}"));
         });
         let handler = BrokerHandler {
+            static_config: Arc::new(fjord_broker::describe_configs::StaticConfig {
+                node_id,
+                values: config.explicit().clone(),
+                known: ServerConfig::known_keys()
+                    .into_iter()
+                    .map(
+                        |(name, config_type, default)| fjord_broker::describe_configs::KnownKey {
+                            name: name.to_string(),
+                            config_type,
+                            default: default.map(str::to_string),
+                        },
+                    )
+                    .collect(),
+            }),
             fetch_sessions: Arc::new(std::sync::Mutex::new(
                 fjord_broker::fetch_session::SessionCache::new(
                     config

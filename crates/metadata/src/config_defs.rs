@@ -1,6 +1,7 @@
 //! Topic configuration keys Kafka knows, their types and defaults, and validation of a value
 //! (INVALID_CONFIG with Kafka's wording otherwise). Broker-level dynamic keys the controller
-//! accepts are listed too.
+//! accepts are listed too, and the broker keys that supply each topic key's default. Shared
+//! by the controller (validation) and the broker (DescribeConfigs).
 
 /// A key's type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,5 +164,36 @@ pub fn validate(name: &str, t: ConfigType, value: &str) -> Result<(), String> {
             }
         }
         ConfigType::Text => Ok(()),
+    }
+}
+
+/// The broker keys that supply a topic key's default, in Kafka's order of precedence, each
+/// with the factor that turns its value into the topic key's unit (`log.retention.hours` is
+/// hours, `retention.ms` milliseconds).
+pub fn broker_synonyms(topic_key: &str) -> &'static [(&'static str, i64)] {
+    match topic_key {
+        "retention.ms" => &[
+            ("log.retention.ms", 1),
+            ("log.retention.minutes", 60_000),
+            ("log.retention.hours", 3_600_000),
+        ],
+        "retention.bytes" => &[("log.retention.bytes", 1)],
+        "segment.bytes" => &[("log.segment.bytes", 1)],
+        "segment.ms" => &[("log.roll.ms", 1), ("log.roll.hours", 3_600_000)],
+        "cleanup.policy" => &[("log.cleanup.policy", 1)],
+        "max.message.bytes" => &[("message.max.bytes", 1)],
+        "min.insync.replicas" => &[("min.insync.replicas", 1)],
+        "unclean.leader.election.enable" => &[("unclean.leader.election.enable", 1)],
+        "compression.type" => &[("compression.type", 1)],
+        "message.timestamp.type" => &[("log.message.timestamp.type", 1)],
+        "delete.retention.ms" => &[("log.cleaner.delete.retention.ms", 1)],
+        "min.cleanable.dirty.ratio" => &[("log.cleaner.min.cleanable.ratio", 1)],
+        "min.compaction.lag.ms" => &[("log.cleaner.min.compaction.lag.ms", 1)],
+        "file.delete.delay.ms" => &[("log.segment.delete.delay.ms", 1)],
+        "flush.messages" => &[("log.flush.interval.messages", 1)],
+        "flush.ms" => &[("log.flush.interval.ms", 1)],
+        "index.interval.bytes" => &[("log.index.interval.bytes", 1)],
+        "segment.index.bytes" => &[("log.index.size.max.bytes", 1)],
+        _ => &[],
     }
 }

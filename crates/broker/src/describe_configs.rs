@@ -1,0 +1,253 @@
+//! DescribeConfigs answered by the broker itself, as Kafka does: only a broker knows its own
+//! static configuration (`server.properties` and `--override`). A topic shows every topic
+//! config with its value and source, the first of: the topic's own value, this broker's
+//! dynamic value of a broker synonym, the cluster-wide dynamic default, the static value,
+//! Kafka's default; a broker shows every key it knows the same way (dynamic per broker,
+//! dynamic default, static, default). With `include_synonyms` each config lists that chain.
+//! Sensitive keys (passwords, JAAS) show no value.
+
+use fjord_metadata::config_defs::{broker_synonyms, BROKER_DYNAMIC_CONFIGS, TOPIC_CONFIGS};
+use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::{
+    describe_configs_request::DescribeConfigsRequest,
+    describe_configs_response::{
+        DescribeConfigsResourceResult, DescribeConfigsResponse, DescribeConfigsResult,
+        DescribeConfigsSynonym,
+    },
+};
+use fjord_protocol::ErrorCode;
+use std::collections::BTreeMap;
+
+/// Kafka's ConfigResource type of a topic.
+const TOPIC: i8 = 2;
+/// Kafka's ConfigResource type of a broker.
+const BROKER: i8 = 4;
+/// Config sources (Kafka's `ConfigSource`).
+const DYNAMIC_TOPIC: i8 = 1;
+const DYNAMIC_BROKER: i8 = 2;
+const DYNAMIC_DEFAULT_BROKER: i8 = 3;
+const STATIC_BROKER: i8 = 4;
+const DEFAULT: i8 = 5;
+
+/// One broker key this node knows: its name, Kafka's `ConfigType` number, its default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownKey {
+    /// The key.
+    pub name: String,
+    /// Kafka's `ConfigType` number (1 boolean, 2 string, 3 int, 5 long, ...).
+    pub config_type: i8,
+    /// Kafka's default, if the key has one.
+    pub default: Option<String>,
+}
+
+/// This broker's static configuration.
+#[derive(Debug, Clone, Default)]
+pub struct StaticConfig {
+    /// The broker's id.
+    pub node_id: i32,
+    /// The keys set in its properties file or overrides.
+    pub values: BTreeMap<String, String>,
+    /// Every broker key it knows.
+    pub known: Vec<KnownKey>,
+}
+
+/// One link of the chain that sets a config: a key, its value as set, where it was set, and
+/// the value it gives the config (scaled to the config's unit).
+#[derive(Debug, Clone)]
+struct Link {
+    name: String,
+    value: String,
+    source: i8,
+    effective: String,
+}
+
+impl Link {
+    fn new(name: &str, value: &str, source: i8) -> Link {
+        Link {
+            name: name.to_string(),
+            value: value.to_string(),
+            source,
+            effective: value.to_string(),
+        }
+    }
+}
+
+/// True for keys whose values are never shown.
+fn sensitive(key: &str) -> bool {
+    key.ends_with(".password") || key.ends_with("sasl.jaas.config") || key.ends_with(".key")
+}
+
+/// One config of the answer: its value and source from the first link of `chain`, the
+/// chain itself as synonyms when asked.
+fn entry(
+    name: &str,
+    config_type: i8,
+    read_only: bool,
+    chain: Vec<Link>,
+    include_synonyms: bool,
+) -> DescribeConfigsResourceResult {
+    let hidden = sensitive(name);
+    let (value, source) = chain
+        .first()
+        .map(|l| (Some(l.effective.clone()), l.source))
+        .unwrap_or((None, DEFAULT));
+    DescribeConfigsResourceResult {
+        name: name.to_string(),
+        value: if hidden { None } else { value },
+        read_only,
+        config_source: source,
+        is_sensitive: hidden,
+        synonyms: if include_synonyms {
+            chain
+                .into_iter()
+                .map(|l| DescribeConfigsSynonym {
+                    name: l.name,
+                    value: if hidden { None } else { Some(l.value) },
+                    source: l.source,
+                    ..Default::default()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        config_type,
+        ..Default::default()
+    }
+}
+
+impl StaticConfig {
+    /// The chain of (name, value, source) that sets broker key `key`, most specific first.
+    fn broker_chain(&self, image: &MetadataImage, key: &str, factor: i64) -> Vec<Link> {
+        let scaled = |v: &str| -> String {
+            if factor == 1 {
+                v.to_string()
+            } else {
+                v.trim()
+                    .parse::<i64>()
+                    .map(|n| n.saturating_mul(factor).to_string())
+                    .unwrap_or_else(|_| v.to_string())
+            }
+        };
+        let mut chain = Vec::new();
+        let me = self.node_id.to_string();
+        let found = [
+            (image.configs.get(BROKER, &me, key), DYNAMIC_BROKER),
+            (image.configs.get(BROKER, "", key), DYNAMIC_DEFAULT_BROKER),
+            (self.values.get(key).map(String::as_str), STATIC_BROKER),
+        ];
+        for (value, source) in found {
+            if let Some(v) = value {
+                chain.push(Link {
+                    effective: scaled(v),
+                    ..Link::new(key, v, source)
+                });
+            }
+        }
+        chain
+    }
+
+    /// DescribeConfigs for topics and this broker.
+    pub fn describe(
+        &self,
+        image: &MetadataImage,
+        r: &DescribeConfigsRequest,
+    ) -> DescribeConfigsResponse {
+        let mut results = Vec::new();
+        for res in &r.resources {
+            let mut out = DescribeConfigsResult {
+                resource_type: res.resource_type,
+                resource_name: res.resource_name.clone(),
+                ..Default::default()
+            };
+            let wanted = |k: &str| {
+                res.configuration_keys
+                    .as_ref()
+                    .is_none_or(|keys| keys.iter().any(|x| x == k))
+            };
+            match res.resource_type {
+                TOPIC => {
+                    if !image.topics.by_name.contains_key(&res.resource_name) {
+                        out.error_code = ErrorCode::UnknownTopicOrPartition.code();
+                        out.error_message =
+                            Some(format!("Topic {} does not exist.", res.resource_name));
+                        results.push(out);
+                        continue;
+                    }
+                    for (key, kind, default) in TOPIC_CONFIGS {
+                        if !wanted(key) {
+                            continue;
+                        }
+                        let mut chain = Vec::new();
+                        if let Some(v) = image.configs.get(TOPIC, &res.resource_name, key) {
+                            chain.push(Link::new(key, v, DYNAMIC_TOPIC));
+                        }
+                        let synonyms = broker_synonyms(key);
+                        // Per source, the synonyms in precedence order (Kafka lists dynamic
+                        // values of every synonym before static ones).
+                        let mut by_source: Vec<Link> = Vec::new();
+                        for (s, factor) in synonyms {
+                            by_source.extend(self.broker_chain(image, s, *factor));
+                        }
+                        by_source.sort_by_key(|l| l.source);
+                        chain.extend(by_source);
+                        let default_name = synonyms.first().map_or(*key, |(s, _)| s);
+                        chain.push(Link::new(default_name, default, DEFAULT));
+                        out.configs
+                            .push(entry(key, kind.wire(), false, chain, r.include_synonyms));
+                    }
+                }
+                BROKER => {
+                    let me = self.node_id.to_string();
+                    if !res.resource_name.is_empty() && res.resource_name != me {
+                        out.error_code = ErrorCode::InvalidRequest.code();
+                        out.error_message = Some(format!(
+                            "Unexpected broker id, expected {me} or empty string, but received {}",
+                            res.resource_name
+                        ));
+                        results.push(out);
+                        continue;
+                    }
+                    for k in &self.known {
+                        if !wanted(&k.name) {
+                            continue;
+                        }
+                        let mut chain = if res.resource_name.is_empty() {
+                            // The cluster-wide default resource shows only dynamic defaults.
+                            image
+                                .configs
+                                .get(BROKER, "", &k.name)
+                                .map(|v| vec![Link::new(&k.name, v, DYNAMIC_DEFAULT_BROKER)])
+                                .unwrap_or_default()
+                        } else {
+                            self.broker_chain(image, &k.name, 1)
+                        };
+                        if let Some(d) = &k.default {
+                            chain.push(Link::new(&k.name, d, DEFAULT));
+                        }
+                        if res.resource_name.is_empty() && chain.iter().all(|l| l.source == DEFAULT)
+                        {
+                            continue;
+                        }
+                        let dynamic = BROKER_DYNAMIC_CONFIGS.iter().any(|(n, _, _)| *n == k.name);
+                        out.configs.push(entry(
+                            &k.name,
+                            k.config_type,
+                            !dynamic,
+                            chain,
+                            r.include_synonyms,
+                        ));
+                    }
+                }
+                other => {
+                    out.error_code = ErrorCode::InvalidRequest.code();
+                    out.error_message = Some(format!("Unsupported resource type {other}"));
+                }
+            }
+            results.push(out);
+        }
+        DescribeConfigsResponse {
+            results,
+            ..Default::default()
+        }
+    }
+}
