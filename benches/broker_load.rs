@@ -1,0 +1,476 @@
+//! Load against a release `fjord server` with real librdkafka clients (the `rdkafka` crate,
+//! librdkafka built from its bundled source): produce 100 B and 1 KiB records with acks=1 and
+//! acks=-1 to 1 and 8 partitions from one and four producer processes, consume them back,
+//! produce latency at half the measured maximum rate, the broker's CPU seconds and RSS for
+//! every run, and its idle RSS with 1,000 partitions. The machine's own limits are measured
+//! first (loopback TCP between two processes' worth of sockets, sequential page-cache writes
+//! to the data dir). Run: `cargo bench -p fjord-benches --bench broker_load` (it builds the
+//! release `fjord` first). `FJORD_LOAD_SECONDS` sets each run's length (default 5).
+
+use rdkafka::config::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
+use rdkafka::{ClientContext, Message, Offset, TopicPartitionList};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn seconds() -> f64 {
+    std::env::var("FJORD_LOAD_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5.0)
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The workspace root (this file's directory's parent).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// User+system CPU seconds of a process so far.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // Fields 14 and 15 (utime, stime) are at 11 and 12 after the command name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Resident set size in MiB.
+fn rss_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// A release node on free ports with its data in a temp dir.
+struct Node {
+    child: Child,
+    bootstrap: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Node {
+    fn start(bin: &Path) -> Node {
+        let dir = tempfile::tempdir().unwrap();
+        let (b, c) = (free_port(), free_port());
+        let props = dir.path().join("server.properties");
+        std::fs::write(
+            &props,
+            format!(
+                "node.id=1\nprocess.roles=broker,controller\n\
+                 listeners=PLAINTEXT://127.0.0.1:{b},CONTROLLER://127.0.0.1:{c}\n\
+                 controller.listener.names=CONTROLLER\n\
+                 controller.quorum.voters=1@127.0.0.1:{c}\nlog.dirs={}\n\
+                 offsets.topic.replication.factor=1\ngroup.initial.rebalance.delay.ms=0\n",
+                dir.path().join("data").display()
+            ),
+        )
+        .unwrap();
+        let id = String::from_utf8(
+            Command::new(bin)
+                .arg("random-uuid")
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        let ok = Command::new(bin)
+            .args(["format", "--config"])
+            .arg(&props)
+            .args(["--cluster-id", id.trim()])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(ok.success());
+        let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
+        let child = Command::new(bin)
+            .args(["server", "--config"])
+            .arg(&props)
+            .env("RUST_LOG", "warn")
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let bootstrap = format!("127.0.0.1:{b}");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(&bootstrap).is_err() {
+            assert!(Instant::now() < deadline, "the node never opened its port");
+            std::thread::park_timeout(Duration::from_millis(50));
+        }
+        Node {
+            child,
+            bootstrap,
+            _dir: dir,
+        }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Creates `topic` with `partitions` and waits for its leaders.
+    fn create_topic(&self, topic: &str, partitions: i32) {
+        use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+        let admin: AdminClient<_> = ClientConfig::new()
+            .set("bootstrap.servers", &self.bootstrap)
+            .create()
+            .unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(admin.create_topics(
+            &[NewTopic::new(topic, partitions, TopicReplication::Fixed(1))],
+            &AdminOptions::new(),
+        ))
+        .unwrap();
+        let consumer: BaseConsumer = ClientConfig::new()
+            .set("bootstrap.servers", &self.bootstrap)
+            .create()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let md = consumer
+                .fetch_metadata(Some(topic), Duration::from_secs(5))
+                .unwrap();
+            let ready = md.topics().first().is_some_and(|t| {
+                t.partitions().len() == partitions as usize
+                    && t.partitions().iter().all(|p| p.leader() == 1)
+            });
+            if ready {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{topic} has no leaders");
+            std::thread::park_timeout(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Records delivery latencies (µs) of messages sent with their send time, and failures.
+#[derive(Clone, Default)]
+struct Latencies(Arc<(Mutex<Vec<u64>>, AtomicU64)>);
+
+impl ClientContext for Latencies {}
+
+impl ProducerContext for Latencies {
+    type DeliveryOpaque = Box<Instant>;
+    fn delivery(&self, r: &DeliveryResult<'_>, sent: Box<Instant>) {
+        if r.is_ok() {
+            self.0
+                 .0
+                .lock()
+                .unwrap()
+                .push(sent.elapsed().as_micros() as u64);
+        } else {
+            self.0 .1.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Produces `size`-byte records to `topic` for `secs` seconds (at most `rate` per second when
+/// given); returns (records acknowledged, failures, latencies in µs).
+fn produce(
+    bootstrap: &str,
+    topic: &str,
+    partitions: i32,
+    size: usize,
+    acks: &str,
+    secs: f64,
+    rate: Option<f64>,
+) -> (u64, u64, Vec<u64>) {
+    let ctx = Latencies::default();
+    let producer: BaseProducer<Latencies> = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("acks", acks)
+        .set("linger.ms", "5")
+        .set("batch.size", "1000000")
+        .set("queue.buffering.max.messages", "1000000")
+        .set("queue.buffering.max.kbytes", "1048576")
+        .create_with_context(ctx.clone())
+        .unwrap();
+    let payload = vec![b'x'; size];
+    let start = Instant::now();
+    let end = start + Duration::from_secs_f64(secs);
+    let mut sent = 0u64;
+    while Instant::now() < end {
+        if let Some(r) = rate {
+            let due = (start.elapsed().as_secs_f64() * r) as u64;
+            if sent >= due {
+                producer.poll(Duration::from_micros(200));
+                continue;
+            }
+        }
+        let record = BaseRecord::with_opaque_to(topic, Box::new(Instant::now()))
+            .payload(&payload)
+            .key(&[])
+            .partition((sent % partitions as u64) as i32);
+        match producer.send(record) {
+            Ok(()) => sent += 1,
+            Err(_) => {
+                producer.poll(Duration::from_millis(1));
+            }
+        }
+        if sent % 1024 == 0 {
+            producer.poll(Duration::ZERO);
+        }
+    }
+    producer.flush(Duration::from_secs(60)).unwrap();
+    let lat = std::mem::take(&mut *ctx.0 .0.lock().unwrap());
+    (lat.len() as u64, ctx.0 .1.load(Ordering::Relaxed), lat)
+}
+
+/// Consumes every record of `topic` partition `p` from the start until `count` arrived;
+/// returns the seconds it took.
+fn consume(bootstrap: &str, topic: &str, partitions: i32, count: u64) -> f64 {
+    let consumer: BaseConsumer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("fetch.max.bytes", "52428800")
+        .set("max.partition.fetch.bytes", "10485760")
+        .set("queued.max.messages.kbytes", "1048576")
+        .create()
+        .unwrap();
+    let mut tpl = TopicPartitionList::new();
+    for p in 0..partitions {
+        tpl.add_partition_offset(topic, p, Offset::Beginning)
+            .unwrap();
+    }
+    consumer.assign(&tpl).unwrap();
+    let start = Instant::now();
+    let mut n = 0u64;
+    let deadline = start + Duration::from_secs(300);
+    while n < count && Instant::now() < deadline {
+        if let Some(Ok(m)) = consumer.poll(Duration::from_millis(100)) {
+            n += 1;
+            std::hint::black_box(m.payload());
+        }
+    }
+    start.elapsed().as_secs_f64()
+}
+
+fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+/// Loopback TCP throughput in MB/s (one sender, one receiver, 1 MiB writes).
+fn loopback_mb_s(secs: f64) -> f64 {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    let reader = std::thread::spawn(move || {
+        let (mut s, _) = l.accept().unwrap();
+        let mut buf = vec![0u8; 1 << 20];
+        let mut total = 0u64;
+        loop {
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => return total,
+                Ok(n) => total += n as u64,
+            }
+        }
+    });
+    let mut s = TcpStream::connect(addr).unwrap();
+    let buf = vec![7u8; 1 << 20];
+    let start = Instant::now();
+    while start.elapsed().as_secs_f64() < secs {
+        s.write_all(&buf).unwrap();
+    }
+    drop(s);
+    let total = reader.join().unwrap();
+    total as f64 / start.elapsed().as_secs_f64() / 1e6
+}
+
+/// Sequential page-cache writes to a file in `dir`, MB/s (1 MiB writes, 1 GiB, no fsync).
+fn disk_write_mb_s(dir: &Path) -> f64 {
+    let path = dir.join("write-test");
+    let mut f = std::fs::File::create(&path).unwrap();
+    let buf = vec![1u8; 1 << 20];
+    let start = Instant::now();
+    for _ in 0..1024 {
+        f.write_all(&buf).unwrap();
+    }
+    let mb_s = 1024.0 * 1.048576 / start.elapsed().as_secs_f64();
+    drop(f);
+    let _ = std::fs::remove_file(&path);
+    mb_s
+}
+
+/// The child mode: one producer process; prints "acked failed".
+fn child(args: &[String]) {
+    let (bootstrap, topic) = (&args[2], &args[3]);
+    let partitions: i32 = args[4].parse().unwrap();
+    let size: usize = args[5].parse().unwrap();
+    let acks = &args[6];
+    let secs: f64 = args[7].parse().unwrap();
+    let (acked, failed, _) = produce(bootstrap, topic, partitions, size, acks, secs, None);
+    println!("{acked} {failed}");
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--producer") {
+        return child(&args);
+    }
+    // `cargo bench` passes `--bench`; anything else (cargo test's listing) is a no-op.
+    if !args.iter().any(|a| a == "--bench") {
+        return;
+    }
+    let secs = seconds();
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--quiet", "--bin", "fjord"])
+        .current_dir(root())
+        .status()
+        .unwrap();
+    assert!(status.success(), "building the release fjord");
+    let bin = root().join("target/release/fjord");
+
+    println!(
+        "machine: {} cores",
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+    println!("machine: loopback TCP {:.0} MB/s", loopback_mb_s(2.0));
+    let probe = tempfile::tempdir_in(root().join("target")).unwrap();
+    println!(
+        "machine: sequential page-cache write {:.0} MB/s",
+        disk_write_mb_s(probe.path())
+    );
+
+    println!("\nproduce (each run {secs} s; broker CPU s per 100 MB and RSS at the end)");
+    println!(
+        "{:>6} {:>5} {:>4} {:>4} {:>12} {:>9} {:>12} {:>8}",
+        "size", "acks", "part", "proc", "msg/s", "MB/s", "cpu-s/100MB", "rss MiB"
+    );
+    let mut max_rate_1k = 0.0f64;
+    for size in [100usize, 1024] {
+        for acks in ["1", "-1"] {
+            for partitions in [1, 8] {
+                for procs in [1usize, 4] {
+                    let node = Node::start(&bin);
+                    let topic = "load";
+                    node.create_topic(topic, partitions);
+                    let cpu0 = cpu_seconds(node.pid());
+                    let start = Instant::now();
+                    let children: Vec<Child> = (0..procs)
+                        .map(|_| {
+                            Command::new(std::env::current_exe().unwrap())
+                                .args([
+                                    "--producer",
+                                    &node.bootstrap,
+                                    topic,
+                                    &partitions.to_string(),
+                                    &size.to_string(),
+                                    acks,
+                                    &secs.to_string(),
+                                ])
+                                .stdout(Stdio::piped())
+                                .spawn()
+                                .unwrap()
+                        })
+                        .collect();
+                    let mut acked = 0u64;
+                    let mut failed = 0u64;
+                    for c in children {
+                        let out = c.wait_with_output().unwrap();
+                        let text = String::from_utf8_lossy(&out.stdout);
+                        let mut it = text.split_whitespace();
+                        acked += it.next().and_then(|v| v.parse().ok()).unwrap_or(0);
+                        failed += it.next().and_then(|v| v.parse().ok()).unwrap_or(0);
+                    }
+                    let elapsed = start.elapsed().as_secs_f64();
+                    let cpu = cpu_seconds(node.pid()) - cpu0;
+                    let mb = acked as f64 * size as f64 / 1e6;
+                    let rate = acked as f64 / elapsed;
+                    if size == 1024 && partitions == 1 && procs == 1 && acks == "1" {
+                        max_rate_1k = rate;
+                    }
+                    println!(
+                        "{:>6} {:>5} {:>4} {:>4} {:>12.0} {:>9.1} {:>12.3} {:>8.1}{}",
+                        size,
+                        acks,
+                        partitions,
+                        procs,
+                        rate,
+                        mb / elapsed,
+                        cpu / mb * 100.0,
+                        rss_mib(node.pid()),
+                        if failed > 0 {
+                            format!("  ({failed} failed)")
+                        } else {
+                            String::new()
+                        }
+                    );
+                    // Consume what the single-producer runs wrote, from the same node.
+                    if procs == 1 && acks == "1" {
+                        let cpu0 = cpu_seconds(node.pid());
+                        let t = consume(&node.bootstrap, topic, partitions, acked);
+                        let cpu = cpu_seconds(node.pid()) - cpu0;
+                        println!(
+                            "{:>6} {:>5} {:>4} {:>4} {:>12.0} {:>9.1} {:>12.3} {:>8.1}  consume",
+                            size,
+                            "-",
+                            partitions,
+                            1,
+                            acked as f64 / t,
+                            mb / t,
+                            cpu / mb * 100.0,
+                            rss_mib(node.pid())
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    println!("\nproduce latency at half the max rate (1 KiB, 1 partition, one producer)");
+    for acks in ["1", "-1"] {
+        let node = Node::start(&bin);
+        node.create_topic("lat", 1);
+        let rate = (max_rate_1k / 2.0).max(1000.0);
+        let (_, failed, mut lat) = produce(&node.bootstrap, "lat", 1, 1024, acks, secs, Some(rate));
+        lat.sort_unstable();
+        println!(
+            "acks={acks:>2} rate {rate:.0}/s: p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms ({} samples, {failed} failed)",
+            percentile(&lat, 0.50),
+            percentile(&lat, 0.99),
+            percentile(&lat, 0.999),
+            lat.len()
+        );
+    }
+
+    println!("\nidle RSS");
+    let node = Node::start(&bin);
+    std::thread::sleep(Duration::from_secs(1));
+    println!("empty node: {:.1} MiB", rss_mib(node.pid()));
+    node.create_topic("many", 1000);
+    std::thread::sleep(Duration::from_secs(2));
+    println!("1,000 partitions: {:.1} MiB", rss_mib(node.pid()));
+}
