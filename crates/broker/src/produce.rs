@@ -1,7 +1,8 @@
 //! Produce: each partition's batches are validated and appended by its leader
 //! (`PartitionLog::append_as_leader` checks framing, CRC, record counts, `max.message.bytes`,
-//! keys on compacted topics, and stamps LogAppendTime), answered per partition with Kafka's
-//! error codes; NOT_LEADER_OR_FOLLOWER carries the current leader (v10+). acks=0 gets no
+//! keys on compacted topics, CreateTime timestamps within `message.timestamp.before.max.ms` /
+//! `after.max.ms`, and stamps LogAppendTime), answered per partition with Kafka's error codes
+//! and, from v8, the refused records in `record_errors`; NOT_LEADER_OR_FOLLOWER carries the current leader (v10+). acks=0 gets no
 //! answer; acks=1 and acks=-1 are answered once the leader appended (until replication
 //! exists, the leader alone is the ISR it waits on). Record data is appended as the request's
 //! own `Bytes`, never copied. The appends run off the async workers.
@@ -11,13 +12,16 @@ use fjord_log::system_now_ms;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::produce_request::ProduceRequest;
 use fjord_protocol::generated::produce_response::{
-    LeaderIdAndEpoch, NodeEndpoint, PartitionProduceResponse, ProduceResponse, TopicProduceResponse,
+    BatchIndexAndErrorMessage, LeaderIdAndEpoch, NodeEndpoint, PartitionProduceResponse,
+    ProduceResponse, TopicProduceResponse,
 };
 use fjord_protocol::ErrorCode;
 use std::sync::Arc;
 
 /// The first Produce version with the leader hint on NOT_LEADER_OR_FOLLOWER (KIP-951).
 const LEADER_HINT_VERSION: i16 = 10;
+/// The first Produce version with per-record errors.
+const RECORD_ERRORS_VERSION: i16 = 8;
 /// The first Produce version that names topics by id.
 const TOPIC_ID_VERSION: i16 = 13;
 
@@ -130,7 +134,20 @@ pub async fn produce(
                         r.log_start_offset = partition.log.log_start_offset();
                         partition.after_append(me);
                     }
-                    Err(e) => fail(&mut r, e.error_code(), e.to_string()),
+                    Err(e) => {
+                        if version >= RECORD_ERRORS_VERSION {
+                            r.record_errors = e
+                                .record_errors()
+                                .iter()
+                                .map(|(i, why)| BatchIndexAndErrorMessage {
+                                    batch_index: *i,
+                                    batch_index_error_message: Some(why.clone()),
+                                    ..Default::default()
+                                })
+                                .collect();
+                        }
+                        fail(&mut r, e.error_code(), e.to_string())
+                    }
                 }
                 result.partition_responses.push(r);
             }

@@ -361,6 +361,12 @@ pub fn log_config(defaults: &LogConfig, image: &MetadataImage, topic: &str) -> L
     if let Some(v) = int("flush.ms") {
         c.flush_ms = v;
     }
+    if let Some(v) = int("message.timestamp.before.max.ms") {
+        c.timestamp_before_max_ms = v;
+    }
+    if let Some(v) = int("message.timestamp.after.max.ms") {
+        c.timestamp_after_max_ms = v;
+    }
     if let Some(v) = get("min.cleanable.dirty.ratio").and_then(|v| v.parse().ok()) {
         c.min_cleanable_dirty_ratio = v;
     }

@@ -86,6 +86,10 @@ pub struct LogConfig {
     pub flush_ms: i64,
     /// `file.delete.delay.ms`: how long deleted segments linger as `.deleted`.
     pub file_delete_delay_ms: i64,
+    /// `message.timestamp.before.max.ms`: how far in the past a CreateTime timestamp may be.
+    pub timestamp_before_max_ms: i64,
+    /// `message.timestamp.after.max.ms`: how far in the future a CreateTime timestamp may be.
+    pub timestamp_after_max_ms: i64,
 }
 
 impl Default for LogConfig {
@@ -109,6 +113,8 @@ impl Default for LogConfig {
             flush_messages: i64::MAX,
             flush_ms: i64::MAX,
             file_delete_delay_ms: DEFAULT_FILE_DELETE_DELAY_MS,
+            timestamp_before_max_ms: i64::MAX,
+            timestamp_after_max_ms: 3_600_000,
         }
     }
 }

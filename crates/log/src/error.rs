@@ -50,6 +50,18 @@ pub enum LogError {
     /// A request that cannot be valid (a DeleteRecords offset past the high watermark, ...).
     #[error("invalid request: {0}")]
     InvalidRequest(String),
+    /// Records refused one by one (Produce's `record_errors`): timestamps outside
+    /// `message.timestamp.before.max.ms`/`after.max.ms` (INVALID_TIMESTAMP), a null key on a
+    /// compacted topic (INVALID_RECORD).
+    #[error("{message}")]
+    RecordErrors {
+        /// The Kafka error.
+        code: ErrorCode,
+        /// The partition-level message.
+        message: String,
+        /// Each refused record's index in its batch, with why.
+        records: Vec<(i32, String)>,
+    },
     /// An idempotent producer's batch whose sequence does not follow its last one.
     #[error("{0}")]
     OutOfOrderSequence(String),
@@ -79,7 +91,18 @@ impl LogError {
             }
             LogError::InvalidRequest(_) => ErrorCode::InvalidRequest,
             LogError::OutOfOrderSequence(_) => ErrorCode::OutOfOrderSequenceNumber,
+            LogError::RecordErrors { code, .. } => *code,
             LogError::InvalidProducerEpoch(_) => ErrorCode::InvalidProducerEpoch,
+        }
+    }
+}
+
+impl LogError {
+    /// The records refused one by one, if any: (index in its batch, why).
+    pub fn record_errors(&self) -> &[(i32, String)] {
+        match self {
+            LogError::RecordErrors { records, .. } => records,
+            _ => &[],
         }
     }
 }

@@ -186,6 +186,8 @@ pub fn broker_synonyms(topic_key: &str) -> &'static [(&'static str, i64)] {
         "unclean.leader.election.enable" => &[("unclean.leader.election.enable", 1)],
         "compression.type" => &[("compression.type", 1)],
         "message.timestamp.type" => &[("log.message.timestamp.type", 1)],
+        "message.timestamp.before.max.ms" => &[("log.message.timestamp.before.max.ms", 1)],
+        "message.timestamp.after.max.ms" => &[("log.message.timestamp.after.max.ms", 1)],
         "delete.retention.ms" => &[("log.cleaner.delete.retention.ms", 1)],
         "min.cleanable.dirty.ratio" => &[("log.cleaner.min.cleanable.ratio", 1)],
         "min.compaction.lag.ms" => &[("log.cleaner.min.compaction.lag.ms", 1)],

@@ -62,6 +62,40 @@ fn with_log_append_time(batch: &RecordBatch, now_ms: i64) -> RecordBatch {
     RecordBatch::new(b.freeze()).expect("re-stamping keeps the framing")
 }
 
+/// Refuses a CreateTime batch with records outside `message.timestamp.before.max.ms` /
+/// `after.max.ms` of `now_ms`, naming each such record (Kafka's INVALID_TIMESTAMP with
+/// `record_errors`). The batch header (first and max timestamps) is checked first; the records
+/// are read only when it is out of range.
+fn check_timestamps(b: &RecordBatch, config: &LogConfig, now_ms: i64) -> Result<()> {
+    let earliest = now_ms.saturating_sub(config.timestamp_before_max_ms);
+    let latest = now_ms.saturating_add(config.timestamp_after_max_ms);
+    if b.base_timestamp() >= earliest && b.max_timestamp() <= latest {
+        return Ok(());
+    }
+    let mut refused = Vec::new();
+    for (i, r) in b.records().map_err(corrupt)?.enumerate() {
+        let r = r.map_err(corrupt)?;
+        let ts = b.base_timestamp().saturating_add(r.timestamp_delta);
+        if ts < earliest || ts > latest {
+            refused.push((
+                i as i32,
+                format!(
+                    "Timestamp {ts} of message with offset {} is out of range. The timestamp should be within [{earliest}, {latest}]",
+                    r.offset_delta
+                ),
+            ));
+        }
+    }
+    if refused.is_empty() {
+        return Ok(());
+    }
+    Err(LogError::RecordErrors {
+        code: fjord_protocol::ErrorCode::InvalidTimestamp,
+        message: "One or more records have been rejected due to invalid timestamp".into(),
+        records: refused,
+    })
+}
+
 impl PartitionLog {
     /// Appends records from a producer: every batch is validated (framing, magic, CRC,
     /// records, `max.message.bytes`), given the next offsets and stamped with `leader_epoch`.
@@ -91,13 +125,25 @@ impl PartitionLog {
                 )));
             }
             if config.cleanup_policy.compact && !b.is_control() {
-                for r in b.records().map_err(corrupt)? {
+                let mut refused = Vec::new();
+                for (i, r) in b.records().map_err(corrupt)?.enumerate() {
                     if r.map_err(corrupt)?.key.is_none() {
-                        return Err(LogError::InvalidRecord(
-                            "Compacted topic cannot accept message without key.".into(),
+                        refused.push((
+                            i as i32,
+                            "Compacted topic cannot accept message without key.".to_string(),
                         ));
                     }
                 }
+                if !refused.is_empty() {
+                    return Err(LogError::RecordErrors {
+                        code: fjord_protocol::ErrorCode::InvalidRecord,
+                        message: "One or more records have been rejected".into(),
+                        records: refused,
+                    });
+                }
+            }
+            if config.timestamp_type == TimestampType::CreateTime && !b.is_control() {
+                check_timestamps(b, &config, now_ms)?;
             }
         }
         let mut w = self.writer.lock().expect("writer");

@@ -88,5 +88,7 @@ pub(super) fn broker_log_config(config: &ServerConfig) -> fjord_log::LogConfig {
         config.int("log.retention.hours") * 3_600_000
     };
     c.retention_bytes = config.int("log.retention.bytes");
+    c.timestamp_before_max_ms = config.int("log.message.timestamp.before.max.ms");
+    c.timestamp_after_max_ms = config.int("log.message.timestamp.after.max.ms");
     c
 }

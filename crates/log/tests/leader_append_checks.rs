@@ -1,7 +1,8 @@
-//! Idempotent producers against a partition log: duplicates are answered with their original
-//! offsets and not appended, gaps and old epochs are refused, and the state survives a reopen
-//! (after a clean close from the snapshot, after a crash from the snapshot written on the last
-//! roll plus the batches after it) and a truncation.
+//! Leader-append checks on a partition log. Idempotent producers: duplicates are answered with
+//! their original offsets and not appended, gaps and old epochs are refused, and the state
+//! survives a reopen (after a clean close from the snapshot, after a crash from the snapshot
+//! written on the last roll plus the batches after it) and a truncation. CreateTime
+//! timestamps out of range are refused record by record.
 
 use fjord_log::partition_log::load::Checkpointed;
 use fjord_log::{LogConfig, LogError, PartitionLog};
@@ -105,4 +106,37 @@ fn duplicates_gaps_and_epochs_across_reopens() {
         (end - 1, 1),
         "the truncated batch is new again"
     );
+}
+
+/// CreateTime timestamps outside `message.timestamp.before.max.ms` / `after.max.ms` refuse
+/// the batch with INVALID_TIMESTAMP, naming each record; LogAppendTime topics take any.
+#[test]
+fn timestamps_out_of_range_are_refused_record_by_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = LogConfig {
+        timestamp_before_max_ms: 10_000,
+        timestamp_after_max_ms: 1_000,
+        ..LogConfig::default()
+    };
+    let log = PartitionLog::open(dir.path(), cfg.clone(), Checkpointed::default(), false)
+        .unwrap()
+        .0;
+    let now = 100_000;
+    let mut b = RecordBatchBuilder::new(Compression::None);
+    b.append(now, None, Some(b"ok"), &[]);
+    b.append(now + 5_000, None, Some(b"future"), &[]);
+    b.append(now - 50_000, None, Some(b"past"), &[]);
+    let err = log
+        .append_as_leader(b.build().unwrap(), 0, now)
+        .unwrap_err();
+    assert_eq!(
+        err.error_code(),
+        fjord_protocol::ErrorCode::InvalidTimestamp
+    );
+    let indexes: Vec<i32> = err.record_errors().iter().map(|(i, _)| *i).collect();
+    assert_eq!(indexes, vec![1, 2]);
+    assert_eq!(log.log_end_offset(), 0, "nothing appended");
+    let mut b = RecordBatchBuilder::new(Compression::None);
+    b.append(now + 500, None, Some(b"fine"), &[]);
+    log.append_as_leader(b.build().unwrap(), 0, now).unwrap();
 }
