@@ -259,8 +259,9 @@ fn compacted_topics_refuse_records_without_a_key() {
     let mut b = RecordBatchBuilder::new(Compression::None);
     b.append(1, None, Some(b"v"), &[]);
     let err = log.append_as_leader(b.build().unwrap(), 0, 0).unwrap_err();
-    assert!(matches!(err, LogError::InvalidRecord(_)));
+    assert!(matches!(err, LogError::RecordErrors { .. }), "{err:?}");
     assert_eq!(err.error_code(), fjord_protocol::ErrorCode::InvalidRecord);
+    assert_eq!(err.record_errors().len(), 1, "the record is named");
 }
 
 #[test]
