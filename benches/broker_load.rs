@@ -252,6 +252,9 @@ fn produce(
 fn consume(bootstrap: &str, topic: &str, partitions: i32, count: u64) -> f64 {
     let consumer: BaseConsumer = ClientConfig::new()
         .set("bootstrap.servers", bootstrap)
+        // assign() needs a group id; nothing joins or commits.
+        .set("group.id", "broker-load")
+        .set("enable.auto.commit", "false")
         .set("fetch.max.bytes", "52428800")
         .set("max.partition.fetch.bytes", "10485760")
         .set("queued.max.messages.kbytes", "1048576")
@@ -273,6 +276,12 @@ fn consume(bootstrap: &str, topic: &str, partitions: i32, count: u64) -> f64 {
         }
     }
     start.elapsed().as_secs_f64()
+}
+
+/// Prints a result row at once (the runs are long).
+fn print_row(row: String) {
+    println!("{row}");
+    let _ = std::io::stdout().flush();
 }
 
 fn percentile(sorted: &[u64], p: f64) -> f64 {
@@ -412,7 +421,7 @@ fn main() {
                     if size == 1024 && partitions == 1 && procs == 1 && acks == "1" {
                         max_rate_1k = rate;
                     }
-                    println!(
+                    print_row(format!(
                         "{:>6} {:>5} {:>4} {:>4} {:>12.0} {:>9.1} {:>12.3} {:>8.1}{}",
                         size,
                         acks,
@@ -427,13 +436,13 @@ fn main() {
                         } else {
                             String::new()
                         }
-                    );
+                    ));
                     // Consume what the single-producer runs wrote, from the same node.
                     if procs == 1 && acks == "1" {
                         let cpu0 = cpu_seconds(node.pid());
                         let t = consume(&node.bootstrap, topic, partitions, acked);
                         let cpu = cpu_seconds(node.pid()) - cpu0;
-                        println!(
+                        print_row(format!(
                             "{:>6} {:>5} {:>4} {:>4} {:>12.0} {:>9.1} {:>12.3} {:>8.1}  consume",
                             size,
                             "-",
@@ -443,7 +452,7 @@ fn main() {
                             mb / t,
                             cpu / mb * 100.0,
                             rss_mib(node.pid())
-                        );
+                        ));
                     }
                 }
             }

@@ -44,9 +44,6 @@ pub enum LogError {
         /// The offset the log expected.
         expected: i64,
     },
-    /// A record the topic's configuration forbids (a null key on a compacted topic).
-    #[error("invalid record: {0}")]
-    InvalidRecord(String),
     /// A request that cannot be valid (a DeleteRecords offset past the high watermark, ...).
     #[error("invalid request: {0}")]
     InvalidRequest(String),
@@ -86,9 +83,7 @@ impl LogError {
             LogError::CorruptRecord(_) => ErrorCode::CorruptMessage,
             LogError::RecordTooLarge { .. } => ErrorCode::MessageTooLarge,
             LogError::OffsetOutOfRange { .. } => ErrorCode::OffsetOutOfRange,
-            LogError::UnexpectedAppendOffset { .. } | LogError::InvalidRecord(_) => {
-                ErrorCode::InvalidRecord
-            }
+            LogError::UnexpectedAppendOffset { .. } => ErrorCode::InvalidRecord,
             LogError::InvalidRequest(_) => ErrorCode::InvalidRequest,
             LogError::OutOfOrderSequence(_) => ErrorCode::OutOfOrderSequenceNumber,
             LogError::RecordErrors { code, .. } => *code,
