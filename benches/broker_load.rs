@@ -5,7 +5,9 @@
 //! every run, and its idle RSS with 1,000 partitions. The machine's own limits are measured
 //! first (loopback TCP between two processes' worth of sockets, sequential page-cache writes
 //! to the data dir). Run: `cargo bench -p fjord-benches --bench broker_load` (it builds the
-//! release `fjord` first). `FJORD_LOAD_SECONDS` sets each run's length (default 5).
+//! release `fjord` first). `FJORD_LOAD_SECONDS` sets each run's length (default 5);
+//! `FJORD_LOAD_ONLY=100/1/1/1` (size/acks/partitions/producers) runs one produce row and its
+//! consume, then the latency and idle runs.
 
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
@@ -383,6 +385,11 @@ fn main() {
         for acks in ["1", "-1"] {
             for partitions in [1, 8] {
                 for procs in [1usize, 4] {
+                    // FJORD_LOAD_ONLY=size/acks/partitions/producers runs one row.
+                    let row = format!("{size}/{acks}/{partitions}/{procs}");
+                    if std::env::var("FJORD_LOAD_ONLY").is_ok_and(|only| only != row) {
+                        continue;
+                    }
                     let node = Node::start(&bin);
                     let topic = "load";
                     node.create_topic(topic, partitions);

@@ -234,42 +234,46 @@ impl Groups<'_> {
         out
     }
 
+    /// The committed offsets of one group (the partitions asked for, or all).
+    async fn fetch_group(
+        &self,
+        group: &str,
+        topics: Option<Vec<(String, Vec<i32>)>>,
+    ) -> Result<Vec<fjord_group::offsets::TopicOffsets>, ErrorCode> {
+        self.coordinator
+            .read(&self.image, group, |s| {
+                s.fetch_offsets(group, topics.as_deref())
+            })
+            .await
+    }
+
     /// OffsetFetch: one group before v8, a batch from v8.
     pub async fn offset_fetch(&self, r: &OffsetFetchRequest, version: i16) -> OffsetFetchResponse {
         if version < BATCHED_FETCH_VERSION {
-            let topics: Option<Vec<(String, Vec<i32>)>> = r.topics.as_ref().map(|ts| {
+            let topics = r.topics.as_ref().map(|ts| {
                 ts.iter()
                     .map(|t| (t.name.clone(), t.partition_indexes.clone()))
                     .collect()
             });
-            let found = self
-                .coordinator
-                .read(&self.image, &r.group_id, |s| {
-                    s.fetch_offsets(&r.group_id, topics.as_deref())
-                })
-                .await;
-            return match found {
+            return match self.fetch_group(&r.group_id, topics).await {
                 Ok(found) => OffsetFetchResponse {
-                    topics: found
-                        .into_iter()
-                        .map(|(name, partitions)| OffsetFetchResponseTopic {
+                    topics: shape(
+                        found,
+                        |name, partitions| OffsetFetchResponseTopic {
                             name,
-                            partitions: partitions
-                                .into_iter()
-                                .map(|(index, c)| {
-                                    let (offset, epoch, metadata) = committed(c);
-                                    OffsetFetchResponsePartition {
-                                        partition_index: index,
-                                        committed_offset: offset,
-                                        committed_leader_epoch: epoch,
-                                        metadata: Some(metadata),
-                                        ..Default::default()
-                                    }
-                                })
-                                .collect(),
+                            partitions,
                             ..Default::default()
-                        })
-                        .collect(),
+                        },
+                        |partition_index, committed_offset, committed_leader_epoch, metadata| {
+                            OffsetFetchResponsePartition {
+                                partition_index,
+                                committed_offset,
+                                committed_leader_epoch,
+                                metadata: Some(metadata),
+                                ..Default::default()
+                            }
+                        },
+                    ),
                     ..Default::default()
                 },
                 Err(code) => match fjord_protocol::error_response(
@@ -285,51 +289,68 @@ impl Groups<'_> {
         }
         let mut out = OffsetFetchResponse::default();
         for g in r.groups.iter().take(MAX_GROUPS_PER_REQUEST) {
-            let topics: Option<Vec<(String, Vec<i32>)>> = g.topics.as_ref().map(|ts| {
+            let topics = g.topics.as_ref().map(|ts| {
                 ts.iter()
                     .map(|t| (t.name.clone(), t.partition_indexes.clone()))
                     .collect()
             });
-            let found = self
-                .coordinator
-                .read(&self.image, &g.group_id, |s| {
-                    s.fetch_offsets(&g.group_id, topics.as_deref())
-                })
-                .await;
-            out.groups.push(match found {
-                Ok(found) => OffsetFetchResponseGroup {
-                    group_id: g.group_id.clone(),
-                    topics: found
-                        .into_iter()
-                        .map(|(name, partitions)| OffsetFetchResponseTopics {
-                            name,
-                            partitions: partitions
-                                .into_iter()
-                                .map(|(index, c)| {
-                                    let (offset, epoch, metadata) = committed(c);
-                                    OffsetFetchResponsePartitions {
-                                        partition_index: index,
-                                        committed_offset: offset,
-                                        committed_leader_epoch: epoch,
-                                        metadata: Some(metadata),
-                                        ..Default::default()
-                                    }
-                                })
-                                .collect(),
-                            ..Default::default()
-                        })
-                        .collect(),
-                    ..Default::default()
-                },
-                Err(code) => OffsetFetchResponseGroup {
-                    group_id: g.group_id.clone(),
-                    error_code: code.code(),
-                    ..Default::default()
-                },
-            });
+            out.groups
+                .push(match self.fetch_group(&g.group_id, topics).await {
+                    Ok(found) => OffsetFetchResponseGroup {
+                        group_id: g.group_id.clone(),
+                        topics: shape(
+                            found,
+                            |name, partitions| OffsetFetchResponseTopics {
+                                name,
+                                partitions,
+                                ..Default::default()
+                            },
+                            |partition_index,
+                             committed_offset,
+                             committed_leader_epoch,
+                             metadata| {
+                                OffsetFetchResponsePartitions {
+                                    partition_index,
+                                    committed_offset,
+                                    committed_leader_epoch,
+                                    metadata: Some(metadata),
+                                    ..Default::default()
+                                }
+                            },
+                        ),
+                        ..Default::default()
+                    },
+                    Err(code) => OffsetFetchResponseGroup {
+                        group_id: g.group_id.clone(),
+                        error_code: code.code(),
+                        ..Default::default()
+                    },
+                });
         }
         out
     }
+}
+
+/// Committed offsets in a response's own topic and partition types: `partition(index,
+/// offset, leader epoch, metadata)`, -1, -1 and "" where nothing is committed.
+fn shape<T, P>(
+    found: Vec<fjord_group::offsets::TopicOffsets>,
+    topic: impl Fn(String, Vec<P>) -> T,
+    partition: impl Fn(i32, i64, i32, String) -> P,
+) -> Vec<T> {
+    found
+        .into_iter()
+        .map(|(name, partitions)| {
+            let partitions = partitions
+                .into_iter()
+                .map(|(index, c)| {
+                    let (offset, epoch, metadata) = committed(c);
+                    partition(index, offset, epoch, metadata)
+                })
+                .collect();
+            topic(name, partitions)
+        })
+        .collect()
 }
 
 /// A committed offset as OffsetFetch shows it: -1, -1 and "" when there is none.

@@ -32,6 +32,10 @@ pub struct Advertised {
 /// What a broker registers with.
 #[derive(Debug, Clone)]
 pub struct BrokerIdentity {
+    /// The broker epoch this broker had when it last shut down cleanly (from the log dir's
+    /// clean-shutdown marker; -1 after a crash): the controller keeps it in the partitions'
+    /// ELRs only if it matches (KIP-966).
+    pub previous_broker_epoch: i64,
     /// `node.id`.
     pub node_id: i32,
     /// The cluster id.
@@ -73,7 +77,7 @@ pub fn spawn_broker(
     }));
     let s = state.clone();
     tokio::spawn(async move {
-        let mut previous_epoch = -1i64;
+        let mut previous_epoch = id.previous_broker_epoch;
         let mut failures = FailureLog::default();
         loop {
             let (epoch, stop) = {

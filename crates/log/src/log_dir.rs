@@ -17,6 +17,17 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use uuid::Uuid;
 
+/// The broker epoch in a clean-shutdown marker (`{"version":0,"brokerEpoch":N}`), if it
+/// can be read.
+fn marker_broker_epoch(text: &str) -> Option<i64> {
+    let rest = &text[text.find("\"brokerEpoch\"")? + "\"brokerEpoch\"".len()..];
+    let rest = rest.trim_start().strip_prefix(':')?.trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
 /// The clean-shutdown marker's file name (Kafka's).
 pub const CLEAN_SHUTDOWN_FILE: &str = ".kafka_cleanshutdown";
 /// The storage metadata file's name.
@@ -130,6 +141,7 @@ pub struct LogDir {
     path: PathBuf,
     logs: Mutex<BTreeMap<TopicPartition, Slot>>,
     had_clean_shutdown: bool,
+    clean_shutdown_broker_epoch: Option<i64>,
 }
 
 /// One partition's place in the map: empty while it is being created (or if that failed).
@@ -145,6 +157,11 @@ impl LogDir {
         std::fs::create_dir_all(path).map_err(io_err(path))?;
         let marker = path.join(CLEAN_SHUTDOWN_FILE);
         let had_clean_shutdown = marker.exists();
+        let clean_shutdown_broker_epoch = if had_clean_shutdown {
+            marker_broker_epoch(&std::fs::read_to_string(&marker).map_err(io_err(&marker))?)
+        } else {
+            None
+        };
         let recovery = OffsetCheckpoint::new(path.join(RECOVERY_POINT_CHECKPOINT)).read()?;
         let starts = OffsetCheckpoint::new(path.join(LOG_START_OFFSET_CHECKPOINT)).read()?;
         let hws = OffsetCheckpoint::new(path.join(REPLICATION_OFFSET_CHECKPOINT)).read()?;
@@ -188,9 +205,17 @@ impl LogDir {
                 path: path.to_owned(),
                 logs: Mutex::new(logs),
                 had_clean_shutdown,
+                clean_shutdown_broker_epoch,
             },
             reports,
         ))
+    }
+
+    /// The broker epoch the clean-shutdown marker held (KIP-966: sent at registration as the
+    /// previous broker epoch, so the controller knows this broker lost nothing), if the dir
+    /// was closed cleanly.
+    pub fn clean_shutdown_broker_epoch(&self) -> Option<i64> {
+        self.clean_shutdown_broker_epoch
     }
 
     /// The directory.
@@ -301,5 +326,23 @@ impl LogDir {
         self.checkpoint()?;
         let marker = format!("{{\"version\":0,\"brokerEpoch\":{broker_epoch}}}");
         write_atomically(&self.path.join(CLEAN_SHUTDOWN_FILE), marker.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_markers_broker_epoch_is_read() {
+        assert_eq!(
+            marker_broker_epoch("{\"version\":0,\"brokerEpoch\":42}"),
+            Some(42)
+        );
+        assert_eq!(
+            marker_broker_epoch("{\"brokerEpoch\" : -1, \"version\":0}"),
+            Some(-1)
+        );
+        assert_eq!(marker_broker_epoch("{}"), None);
     }
 }

@@ -315,6 +315,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         .map_err(|e| format!("opening the log dir: {e}"))?
         .map_err(|e| format!("opening the log dir: {e}"))?
         .0;
+        let previous_broker_epoch = dir.clean_shutdown_broker_epoch().unwrap_or(-1);
         let replicas = Arc::new(fjord_broker::replica_manager::ReplicaManager::new(
             node_id,
             Arc::new(dir),
@@ -386,6 +387,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             }
         }
         let identity = lifecycle::BrokerIdentity {
+            previous_broker_epoch,
             node_id,
             cluster_id: cluster_id.clone(),
             incarnation,

@@ -228,6 +228,28 @@ impl Node {
         }
     }
 
+    /// Stops the process with SIGTERM (a graceful stop) and waits up to 30 s for it to exit;
+    /// returns whether it exited successfully.
+    pub fn stop(&mut self) -> bool {
+        let Some(mut c) = self.child.take() else {
+            return false;
+        };
+        let sent = Command::new("kill")
+            .args(["-TERM", &c.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(sent, "sending SIGTERM");
+        let status = wait_for(Duration::from_secs(30), || c.try_wait().ok().flatten());
+        match status {
+            Some(s) => s.success(),
+            None => {
+                let _ = c.kill();
+                let _ = c.wait();
+                false
+            }
+        }
+    }
+
     /// True while it runs.
     pub fn running(&self) -> bool {
         self.child.is_some()
