@@ -5,6 +5,10 @@ use fjord_log::{LogConfig, PartitionLog};
 use fjord_protocol::records::{Compression, RecordBatchBuilder};
 use std::process::Command;
 
+/// The broker's clock for the appends: the records' timestamps are within
+/// `message.timestamp.after.max.ms` of it.
+const NOW: i64 = 1_700_000_000_100;
+
 #[test]
 fn dumps_batches_records_and_indexes_like_kafka() {
     let dir = tempfile::tempdir().unwrap();
@@ -21,10 +25,10 @@ fn dumps_batches_records_and_indexes_like_kafka() {
         &[("h", Some(b"v"))],
     );
     b.append(1_700_000_000_001, None, Some(b"world"), &[]);
-    log.append_as_leader(b.build().unwrap(), 3, 0).unwrap();
+    log.append_as_leader(b.build().unwrap(), 3, NOW).unwrap();
     let mut b = RecordBatchBuilder::new(Compression::None);
     b.append(1_700_000_000_002, Some(b"k2"), None, &[]);
-    log.append_as_leader(b.build().unwrap(), 3, 0).unwrap();
+    log.append_as_leader(b.build().unwrap(), 3, NOW).unwrap();
     log.close().unwrap();
     let seg = dir.path().join("00000000000000000000.log");
     let run = |extra: &[&str]| {
