@@ -373,6 +373,10 @@ pub fn log_config(defaults: &LogConfig, image: &MetadataImage, topic: &str) -> L
     if let Some(p) = get("cleanup.policy").and_then(CleanupPolicy::parse) {
         c.cleanup_policy = p;
     }
+    if let Some(codec) = get("compression.type").and_then(fjord_log::config::parse_compression_type)
+    {
+        c.compression = codec;
+    }
     match get("message.timestamp.type") {
         Some("LogAppendTime") => c.timestamp_type = TimestampType::LogAppendTime,
         Some("CreateTime") => c.timestamp_type = TimestampType::CreateTime,

@@ -86,6 +86,8 @@ pub struct LogConfig {
     pub flush_ms: i64,
     /// `file.delete.delay.ms`: how long deleted segments linger as `.deleted`.
     pub file_delete_delay_ms: i64,
+    /// `compression.type`: the codec batches are stored in (None: `producer`, as sent).
+    pub compression: Option<fjord_protocol::records::Compression>,
     /// `message.timestamp.before.max.ms`: how far in the past a CreateTime timestamp may be.
     pub timestamp_before_max_ms: i64,
     /// `message.timestamp.after.max.ms`: how far in the future a CreateTime timestamp may be.
@@ -113,6 +115,7 @@ impl Default for LogConfig {
             flush_messages: i64::MAX,
             flush_ms: i64::MAX,
             file_delete_delay_ms: DEFAULT_FILE_DELETE_DELAY_MS,
+            compression: None,
             timestamp_before_max_ms: i64::MAX,
             timestamp_after_max_ms: 3_600_000,
         }
@@ -142,4 +145,19 @@ mod tests {
         assert_eq!(CleanupPolicy::parse("bogus"), None);
         assert_eq!(CleanupPolicy::parse(""), None);
     }
+}
+
+/// A `compression.type` value: `producer` (None), `uncompressed`, `gzip`, `snappy`, `lz4`,
+/// `zstd`; anything else is not a codec.
+pub fn parse_compression_type(v: &str) -> Option<Option<fjord_protocol::records::Compression>> {
+    use fjord_protocol::records::Compression;
+    Some(match v.trim() {
+        "producer" => None,
+        "uncompressed" | "none" => Some(Compression::None),
+        "gzip" => Some(Compression::Gzip),
+        "snappy" => Some(Compression::Snappy),
+        "lz4" => Some(Compression::Lz4),
+        "zstd" => Some(Compression::Zstd),
+        _ => return None,
+    })
 }

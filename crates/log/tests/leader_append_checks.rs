@@ -2,7 +2,8 @@
 //! their original offsets and not appended, gaps and old epochs are refused, and the state
 //! survives a reopen (after a clean close from the snapshot, after a crash from the snapshot
 //! written on the last roll plus the batches after it) and a truncation. CreateTime
-//! timestamps out of range are refused record by record.
+//! timestamps out of range are refused record by record. A topic codec rewrites batches sent
+//! in another.
 
 use fjord_log::partition_log::load::Checkpointed;
 use fjord_log::{LogConfig, LogError, PartitionLog};
@@ -139,4 +140,57 @@ fn timestamps_out_of_range_are_refused_record_by_record() {
     let mut b = RecordBatchBuilder::new(Compression::None);
     b.append(now + 500, None, Some(b"fine"), &[]);
     log.append_as_leader(b.build().unwrap(), 0, now).unwrap();
+}
+
+/// A topic `compression.type` other than `producer` stores batches in its codec: a batch sent
+/// in another is rewritten with the same records, producer fields and offsets; one already in
+/// it is stored as sent.
+#[test]
+fn a_topic_codec_rewrites_batches_sent_in_another() {
+    use fjord_protocol::records::RecordBatches;
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = LogConfig {
+        compression: Some(Compression::Zstd),
+        ..LogConfig::default()
+    };
+    let log = PartitionLog::open(dir.path(), cfg, Checkpointed::default(), false)
+        .unwrap()
+        .0;
+    let mut b = RecordBatchBuilder::new(Compression::Gzip).producer(9, 0, 0);
+    for i in 0..50 {
+        b.append(
+            1_000 + i,
+            Some(b"k"),
+            Some(format!("value-{i}").as_bytes()),
+            &[("h", Some(b"x"))],
+        );
+    }
+    log.append_as_leader(b.build().unwrap(), 0, 2_000).unwrap();
+    let mut z = RecordBatchBuilder::new(Compression::Zstd);
+    z.append(1_100, None, Some(b"already zstd"), &[]);
+    let sent = z.build().unwrap();
+    log.append_as_leader(sent.clone(), 0, 2_000).unwrap();
+    let read = log.read(0, 1 << 20, None, true).unwrap();
+    let batches: Vec<_> = RecordBatches::new(read.records)
+        .map(|b| b.unwrap())
+        .collect();
+    assert_eq!(batches.len(), 2);
+    let first = &batches[0];
+    assert_eq!(first.compression().unwrap(), Compression::Zstd, "rewritten");
+    first.verify_crc().unwrap();
+    assert_eq!(
+        (
+            first.producer_id(),
+            first.base_sequence(),
+            first.last_offset()
+        ),
+        (9, 0, 49)
+    );
+    let records: Vec<_> = first.records().unwrap().map(|r| r.unwrap()).collect();
+    assert_eq!(records.len(), 50);
+    assert_eq!(records[7].value.as_deref(), Some(&b"value-7"[..]));
+    assert_eq!(records[7].headers[0].key, "h");
+    assert_eq!(first.base_timestamp() + records[7].timestamp_delta, 1_007);
+    // The zstd batch is stored as sent: only its offset and leader epoch differ.
+    assert_eq!(&batches[1].as_bytes()[61..], &sent[61..]);
 }

@@ -86,6 +86,7 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("log.retention.hours", Kind::Int, Some("168")),
     ("log.retention.bytes", Kind::Long, Some("-1")),
     ("log.retention.check.interval.ms", Kind::Long, Some("300000")),
+    ("compression.type", Kind::Text, Some("producer")),
     ("log.message.timestamp.before.max.ms", Kind::Long, Some("9223372036854775807")),
     ("log.message.timestamp.after.max.ms", Kind::Long, Some("3600000")),
     ("socket.request.max.bytes", Kind::Int, Some("104857600")),
@@ -272,6 +273,15 @@ impl ServerConfig {
                     _ => "not a boolean (true or false)",
                 };
                 return Err(Self::invalid(key, v, what));
+            }
+        }
+        if let Some(v) = self.values.get("compression.type") {
+            if fjord_log::config::parse_compression_type(v).is_none() {
+                return Err(Self::invalid(
+                    "compression.type",
+                    v,
+                    "String must be one of: uncompressed, zstd, lz4, snappy, gzip, producer",
+                ));
             }
         }
         let node_id = self.node_id()?;

@@ -1,5 +1,6 @@
-//! Appending: as leader (validate, assign offsets, stamp the leader epoch, optionally
-//! LogAppendTime) and as follower (keep the leader's offsets, refuse gaps and overlaps).
+//! Appending: as leader (validate, check idempotent producers and timestamps, rewrite in the
+//! topic's `compression.type` when it is not `producer`, assign offsets, stamp the leader
+//! epoch, optionally LogAppendTime) and as follower (keep the leader's offsets, refuse gaps and overlaps).
 
 use super::PartitionLog;
 use crate::config::{LogConfig, TimestampType};
@@ -7,7 +8,7 @@ use crate::error::{LogError, Result};
 use crate::producer_state::Verdict;
 use crate::segment::{PreparedBatch, Segment};
 use bytes::{Bytes, BytesMut};
-use fjord_protocol::records::{RecordBatch, RecordBatches};
+use fjord_protocol::records::{Compression, RecordBatch, RecordBatchBuilder, RecordBatches};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -60,6 +61,32 @@ fn with_log_append_time(batch: &RecordBatch, now_ms: i64) -> RecordBatch {
     let crc = crc32c::crc32c(&b[21..]);
     b[17..21].copy_from_slice(&crc.to_be_bytes());
     RecordBatch::new(b.freeze()).expect("re-stamping keeps the framing")
+}
+
+/// `b` rewritten in `codec`: the same records (offset deltas, timestamps, keys, values,
+/// headers) and producer fields, a new CRC.
+fn recompress(b: &RecordBatch, codec: Compression) -> Result<RecordBatch> {
+    let mut out = RecordBatchBuilder::new(codec)
+        .producer(b.producer_id(), b.producer_epoch(), b.base_sequence())
+        .transactional(b.is_transactional())
+        .timestamp_type(b.timestamp_type());
+    for r in b.records().map_err(corrupt)? {
+        let r = r.map_err(corrupt)?;
+        let headers: Vec<(&str, Option<&[u8]>)> = r
+            .headers
+            .iter()
+            .map(|h| (h.key.as_str(), h.value.as_deref()))
+            .collect();
+        out.append_at(
+            r.offset_delta,
+            b.base_timestamp().saturating_add(r.timestamp_delta),
+            r.key.as_deref(),
+            r.value.as_deref(),
+            &headers,
+        );
+    }
+    let bytes = out.build().map_err(corrupt)?;
+    RecordBatch::new(bytes).map_err(corrupt)
 }
 
 /// Refuses a CreateTime batch with records outside `message.timestamp.before.max.ms` /
@@ -177,6 +204,15 @@ impl PartitionLog {
         let mut prepared = Vec::with_capacity(batches.len());
         let mut records = 0i64;
         for b in &batches {
+            // A topic `compression.type` other than `producer` stores its own codec: a batch
+            // sent in another one is rewritten (as Kafka does); otherwise it is kept as sent.
+            let recompressed = match config.compression {
+                Some(codec) if !b.is_control() && b.compression().map_err(corrupt)? != codec => {
+                    Some(recompress(b, codec)?)
+                }
+                _ => None,
+            };
+            let b = recompressed.as_ref().unwrap_or(b);
             let b = if log_append {
                 with_log_append_time(b, now_ms)
             } else {

@@ -88,6 +88,12 @@ pub(super) fn broker_log_config(config: &ServerConfig) -> fjord_log::LogConfig {
         config.int("log.retention.hours") * 3_600_000
     };
     c.retention_bytes = config.int("log.retention.bytes");
+    if let Some(codec) = config
+        .get("compression.type")
+        .and_then(fjord_log::config::parse_compression_type)
+    {
+        c.compression = codec;
+    }
     c.timestamp_before_max_ms = config.int("log.message.timestamp.before.max.ms");
     c.timestamp_after_max_ms = config.int("log.message.timestamp.after.max.ms");
     c
