@@ -122,6 +122,21 @@ impl Default for LogConfig {
     }
 }
 
+/// A `compression.type` value: `producer` (None), `uncompressed`, `gzip`, `snappy`, `lz4`,
+/// `zstd`; anything else is not a codec.
+pub fn parse_compression_type(v: &str) -> Option<Option<fjord_protocol::records::Compression>> {
+    use fjord_protocol::records::Compression;
+    Some(match v.trim() {
+        "producer" => None,
+        "uncompressed" | "none" => Some(Compression::None),
+        "gzip" => Some(Compression::Gzip),
+        "snappy" => Some(Compression::Snappy),
+        "lz4" => Some(Compression::Lz4),
+        "zstd" => Some(Compression::Zstd),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,19 +160,4 @@ mod tests {
         assert_eq!(CleanupPolicy::parse("bogus"), None);
         assert_eq!(CleanupPolicy::parse(""), None);
     }
-}
-
-/// A `compression.type` value: `producer` (None), `uncompressed`, `gzip`, `snappy`, `lz4`,
-/// `zstd`; anything else is not a codec.
-pub fn parse_compression_type(v: &str) -> Option<Option<fjord_protocol::records::Compression>> {
-    use fjord_protocol::records::Compression;
-    Some(match v.trim() {
-        "producer" => None,
-        "uncompressed" | "none" => Some(Compression::None),
-        "gzip" => Some(Compression::Gzip),
-        "snappy" => Some(Compression::Snappy),
-        "lz4" => Some(Compression::Lz4),
-        "zstd" => Some(Compression::Zstd),
-        _ => return None,
-    })
 }
