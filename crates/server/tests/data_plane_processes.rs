@@ -22,11 +22,7 @@ const PARTITIONS: i32 = 3;
 #[test]
 fn librdkafka_produces_and_consumes_every_message_in_order() {
     let root = tempfile::tempdir().unwrap();
-    let ports = (0, free_port());
-    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
-    let mut node = Node::combined(root.path(), 1, ports, &quorum, "num.partitions=3");
-    node.format(&common::random_uuid(), &["--standalone"]);
-    node.start();
+    let node = Node::single(root.path(), 0, "num.partitions=3");
     let bootstrap = node.broker_addr();
     round_trip(&node, &bootstrap, "events", "none", MESSAGES);
     // Compressed batches are stored as sent and read back by the consumer.
@@ -147,11 +143,7 @@ fn every_data_plane_version_answers_a_hosted_partition() {
     use fjord_protocol::records::{Compression, RecordBatchBuilder};
     use fjord_protocol::{ApiKey, RequestBody, ResponseBody};
     let root = tempfile::tempdir().unwrap();
-    let ports = (0, free_port());
-    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
-    let mut node = Node::combined(root.path(), 1, ports, &quorum, "");
-    node.format(&common::random_uuid(), &["--standalone"]);
-    node.start();
+    let node = Node::single(root.path(), 0, "");
     let addr = node.broker_addr();
     let rt = tokio::runtime::Runtime::new().unwrap();
     // Auto-create the topic and wait for its leader; learn its id.
@@ -379,11 +371,7 @@ fn fetch_sessions_answer_only_what_changed() {
     use fjord_protocol::records::{Compression, RecordBatchBuilder};
     use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
     let root = tempfile::tempdir().unwrap();
-    let ports = (0, free_port());
-    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
-    let mut node = Node::combined(root.path(), 1, ports, &quorum, "num.partitions=3");
-    node.format(&common::random_uuid(), &["--standalone"]);
-    node.start();
+    let node = Node::single(root.path(), 0, "num.partitions=3");
     let addr = node.broker_addr();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let produce = |partition: i32| {
@@ -535,11 +523,7 @@ fn fetch_sessions_answer_only_what_changed() {
 #[test]
 fn a_clean_stop_and_restart_keeps_every_partition_online() {
     let root = tempfile::tempdir().unwrap();
-    let ports = (free_port(), free_port());
-    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
-    let mut node = Node::combined(root.path(), 1, ports, &quorum, "num.partitions=3");
-    node.format(&common::random_uuid(), &["--standalone"]);
-    node.start();
+    let mut node = Node::single(root.path(), free_port(), "num.partitions=3");
     let bootstrap = node.broker_addr();
     round_trip(&node, &bootstrap, "kept", "none", 300);
     assert!(node.stop(), "a graceful stop exits 0\n{}", node.log_tail());

@@ -25,18 +25,11 @@ const GROUP_DEADLINE: Duration = Duration::from_secs(240);
 /// A single combined node; `broker_port` 0 lets it pick (a node restarted by the test needs a
 /// fixed one).
 fn node(root: &std::path::Path, broker_port: u16) -> Node {
-    let ports = (broker_port, free_port());
-    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
-    let mut node = Node::combined(
+    Node::single(
         root,
-        1,
-        ports,
-        &quorum,
+        broker_port,
         "num.partitions=6\noffsets.topic.replication.factor=1\ngroup.initial.rebalance.delay.ms=0",
-    );
-    node.format(&common::random_uuid(), &["--standalone"]);
-    node.start();
-    node
+    )
 }
 
 /// Produces `messages` to `topic` with acks=all and `codec`, values `0..messages`, spread

@@ -220,6 +220,17 @@ impl Node {
         self.child = Some(child);
     }
 
+    /// A formatted, started single combined node (a standalone quorum) in `root`, its broker
+    /// on `broker_port` (0: any), with `extra` properties.
+    pub fn single(root: &Path, broker_port: u16, extra: &str) -> Node {
+        let ports = (broker_port, free_port());
+        let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
+        let mut node = Node::combined(root, 1, ports, &quorum, extra);
+        node.format(&random_uuid(), &["--standalone"]);
+        node.start();
+        node
+    }
+
     /// SIGKILLs the process.
     pub fn kill(&mut self) {
         if let Some(mut c) = self.child.take() {
