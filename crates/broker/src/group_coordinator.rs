@@ -409,15 +409,19 @@ impl GroupCoordinator {
         Ok(read(&l.shard))
     }
 
-    /// Runs `f` on every loaded shard (ListGroups).
-    pub async fn each_shard<T>(&self, mut f: impl FnMut(&Shard) -> T) -> Vec<T> {
-        let slots: Vec<Arc<Slot>> = self
-            .slots
+    /// Every slot now.
+    fn all_slots(&self) -> Vec<Arc<Slot>> {
+        self.slots
             .lock()
             .expect("slots")
             .values()
             .cloned()
-            .collect();
+            .collect()
+    }
+
+    /// Runs `f` on every loaded shard (ListGroups).
+    pub async fn each_shard<T>(&self, mut f: impl FnMut(&Shard) -> T) -> Vec<T> {
+        let slots = self.all_slots();
         let mut out = Vec::new();
         for s in slots {
             let guard = s.state.lock().await;
@@ -504,13 +508,7 @@ impl GroupCoordinator {
     }
 
     async fn topics_deleted(&self, topics: &BTreeSet<String>) {
-        let slots: Vec<Arc<Slot>> = self
-            .slots
-            .lock()
-            .expect("slots")
-            .values()
-            .cloned()
-            .collect();
+        let slots = self.all_slots();
         for s in slots {
             let mut guard = s.state.lock().await;
             let Some(l) = guard.as_mut() else { continue };
