@@ -61,6 +61,7 @@ pub const BROKER_APIS: ServedApis = &[
     (ApiKey::DeleteGroups, 0, 2),
     // v6 carries two-phase-commit transactions.
     (ApiKey::InitProducerId, 0, 5),
+    (ApiKey::DescribeProducers, 0, 0),
 ];
 
 /// Serves the broker listener.
@@ -308,6 +309,9 @@ impl Handler for BrokerHandler {
             RequestBody::ListGroups(r) => {
                 Some(ResponseBody::ListGroups(groups().list_groups(r).await))
             }
+            RequestBody::DescribeProducers(r) => Some(ResponseBody::DescribeProducers(
+                crate::log_requests::describe_producers(&self.replicas, &image(), r),
+            )),
             RequestBody::DescribeConfigs(r) => Some(ResponseBody::DescribeConfigs(
                 self.static_config.describe(&image(), r),
             )),

@@ -1,11 +1,13 @@
 //! The partition-log requests besides Produce and Fetch: OffsetForLeaderEpoch (the end offset
 //! of an epoch in the leader's log, KIP-101/KIP-320), DeleteRecords (moves the log start up,
 //! at most to the high watermark; -1 means the high watermark) and DescribeLogDirs (the log
-//! dir, its partitions' sizes and lags, and the volume's total and usable bytes). Log work runs
-//! off the async workers.
+//! dir, its partitions' sizes and lags, and the volume's total and usable bytes) and
+//! DescribeProducers (the leader's idempotent producers). Log work runs off the async workers.
 
 use crate::replica_manager::ReplicaManager;
 use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::describe_producers_request::DescribeProducersRequest;
+use fjord_protocol::generated::describe_producers_response::DescribeProducersResponse;
 use fjord_protocol::generated::{
     delete_records_request::DeleteRecordsRequest,
     delete_records_response::{
@@ -190,4 +192,53 @@ pub async fn describe_log_dirs(
         }
     })
     .await
+}
+
+/// DescribeProducers: the idempotent producers the leader of each partition knows (id, epoch,
+/// last sequence, last timestamp); no transactions, so no coordinator epoch or open
+/// transaction.
+pub fn describe_producers(
+    replicas: &Arc<ReplicaManager>,
+    image: &MetadataImage,
+    request: &DescribeProducersRequest,
+) -> DescribeProducersResponse {
+    use fjord_protocol::generated::describe_producers_response::{
+        PartitionResponse, ProducerState, TopicResponse,
+    };
+    let mut out = DescribeProducersResponse::default();
+    for t in &request.topics {
+        let mut topic = TopicResponse {
+            name: t.name.clone(),
+            ..Default::default()
+        };
+        for index in &t.partition_indexes {
+            let mut r = PartitionResponse {
+                partition_index: *index,
+                ..Default::default()
+            };
+            match replicas.leader_of(image, &t.name, *index, -1) {
+                Ok(p) => {
+                    let state = p.log.producer_state();
+                    let mut ids: Vec<&i64> = state.producers().keys().collect();
+                    ids.sort();
+                    for id in ids {
+                        let e = &state.producers()[id];
+                        r.active_producers.push(ProducerState {
+                            producer_id: *id,
+                            producer_epoch: i32::from(e.epoch),
+                            last_sequence: e.batches.back().map_or(-1, |b| b.last_seq),
+                            last_timestamp: e.last_timestamp,
+                            coordinator_epoch: -1,
+                            current_txn_start_offset: -1,
+                            ..Default::default()
+                        });
+                    }
+                }
+                Err(code) => r.error_code = code.code(),
+            }
+            topic.partitions.push(r);
+        }
+        out.topics.push(topic);
+    }
+    out
 }

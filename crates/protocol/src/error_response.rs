@@ -331,6 +331,30 @@ pub fn error_response(
                 ..Default::default()
             })
         }
+        RequestBody::DescribeProducers(r) => {
+            use describe_producers_response::*;
+            ResponseBody::DescribeProducers(DescribeProducersResponse {
+                topics: r
+                    .topics
+                    .iter()
+                    .map(|t| TopicResponse {
+                        name: t.name.clone(),
+                        partitions: t
+                            .partition_indexes
+                            .iter()
+                            .map(|p| PartitionResponse {
+                                partition_index: *p,
+                                error_code: c,
+                                error_message: m(),
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+        }
         RequestBody::CreateAcls(r) => {
             use create_acls_response::*;
             ResponseBody::CreateAcls(CreateAclsResponse {

@@ -370,6 +370,39 @@ fn an_idempotent_producer_goes_on_through_a_sigkill_without_duplicates() {
         })
         .sum();
     assert_eq!(stored, MESSAGES as i64, "records stored");
+    // DescribeProducers: the leader of each partition knows the producer and its sequence.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let described = rt.block_on(common::call(
+        &bootstrap,
+        fjord_protocol::RequestBody::DescribeProducers(
+            fjord_protocol::generated::describe_producers_request::DescribeProducersRequest {
+                topics: vec![
+                    fjord_protocol::generated::describe_producers_request::TopicRequest {
+                        name: "safe".into(),
+                        partition_indexes: vec![0, 1, 2],
+                        ..Default::default()
+                    },
+                ],
+                ..Default::default()
+            },
+        ),
+        0,
+    ));
+    let Some(fjord_protocol::ResponseBody::DescribeProducers(d)) = described else {
+        panic!("DescribeProducers: {described:?}")
+    };
+    for p in &d.topics[0].partitions {
+        assert_eq!(p.error_code, 0, "{p:?}");
+        let latest = p
+            .active_producers
+            .iter()
+            .max_by_key(|s| s.last_timestamp)
+            .unwrap_or_else(|| panic!("partition {} has no producer", p.partition_index));
+        assert!(
+            latest.producer_id >= 0 && latest.last_sequence >= 0,
+            "{latest:?}"
+        );
+    }
     let twice: Vec<usize> = seen
         .iter()
         .filter(|(_, n)| **n > 1)

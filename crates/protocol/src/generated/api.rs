@@ -90,6 +90,8 @@ pub enum ApiKey {
     FetchSnapshot = 59,
     /// `DescribeCluster` (key 60).
     DescribeCluster = 60,
+    /// `DescribeProducers` (key 61).
+    DescribeProducers = 61,
     /// `BrokerRegistration` (key 62).
     BrokerRegistration = 62,
     /// `BrokerHeartbeat` (key 63).
@@ -158,6 +160,7 @@ impl ApiKey {
         ApiKey::Envelope,
         ApiKey::FetchSnapshot,
         ApiKey::DescribeCluster,
+        ApiKey::DescribeProducers,
         ApiKey::BrokerRegistration,
         ApiKey::BrokerHeartbeat,
         ApiKey::UnregisterBroker,
@@ -220,6 +223,7 @@ impl ApiKey {
             58 => Some(ApiKey::Envelope),
             59 => Some(ApiKey::FetchSnapshot),
             60 => Some(ApiKey::DescribeCluster),
+            61 => Some(ApiKey::DescribeProducers),
             62 => Some(ApiKey::BrokerRegistration),
             63 => Some(ApiKey::BrokerHeartbeat),
             64 => Some(ApiKey::UnregisterBroker),
@@ -279,6 +283,7 @@ impl ApiKey {
             ApiKey::Envelope => "Envelope",
             ApiKey::FetchSnapshot => "FetchSnapshot",
             ApiKey::DescribeCluster => "DescribeCluster",
+            ApiKey::DescribeProducers => "DescribeProducers",
             ApiKey::BrokerRegistration => "BrokerRegistration",
             ApiKey::BrokerHeartbeat => "BrokerHeartbeat",
             ApiKey::UnregisterBroker => "UnregisterBroker",
@@ -337,6 +342,7 @@ impl ApiKey {
             ApiKey::Envelope => 0,
             ApiKey::FetchSnapshot => 0,
             ApiKey::DescribeCluster => 0,
+            ApiKey::DescribeProducers => 0,
             ApiKey::BrokerRegistration => 0,
             ApiKey::BrokerHeartbeat => 0,
             ApiKey::UnregisterBroker => 0,
@@ -395,6 +401,7 @@ impl ApiKey {
             ApiKey::Envelope => 0,
             ApiKey::FetchSnapshot => 1,
             ApiKey::DescribeCluster => 2,
+            ApiKey::DescribeProducers => 0,
             ApiKey::BrokerRegistration => 4,
             ApiKey::BrokerHeartbeat => 1,
             ApiKey::UnregisterBroker => 0,
@@ -453,6 +460,7 @@ impl ApiKey {
             ApiKey::Envelope => 0,
             ApiKey::FetchSnapshot => 1,
             ApiKey::DescribeCluster => 2,
+            ApiKey::DescribeProducers => 0,
             ApiKey::BrokerRegistration => 4,
             ApiKey::BrokerHeartbeat => 1,
             ApiKey::UnregisterBroker => 0,
@@ -511,6 +519,7 @@ impl ApiKey {
             ApiKey::Envelope => Some(0),
             ApiKey::FetchSnapshot => Some(0),
             ApiKey::DescribeCluster => Some(0),
+            ApiKey::DescribeProducers => Some(0),
             ApiKey::BrokerRegistration => Some(0),
             ApiKey::BrokerHeartbeat => Some(0),
             ApiKey::UnregisterBroker => Some(0),
@@ -569,6 +578,7 @@ impl ApiKey {
             ApiKey::Envelope => &["controller"],
             ApiKey::FetchSnapshot => &["controller"],
             ApiKey::DescribeCluster => &["broker", "controller"],
+            ApiKey::DescribeProducers => &["broker"],
             ApiKey::BrokerRegistration => &["controller"],
             ApiKey::BrokerHeartbeat => &["controller"],
             ApiKey::UnregisterBroker => &["broker", "controller"],
@@ -692,6 +702,8 @@ pub enum RequestBody {
     FetchSnapshot(crate::generated::fetch_snapshot_request::FetchSnapshotRequest),
     /// A `DescribeClusterRequest`.
     DescribeCluster(crate::generated::describe_cluster_request::DescribeClusterRequest),
+    /// A `DescribeProducersRequest`.
+    DescribeProducers(crate::generated::describe_producers_request::DescribeProducersRequest),
     /// A `BrokerRegistrationRequest`.
     BrokerRegistration(crate::generated::broker_registration_request::BrokerRegistrationRequest),
     /// A `BrokerHeartbeatRequest`.
@@ -761,6 +773,7 @@ impl RequestBody {
             RequestBody::Envelope(_) => ApiKey::Envelope,
             RequestBody::FetchSnapshot(_) => ApiKey::FetchSnapshot,
             RequestBody::DescribeCluster(_) => ApiKey::DescribeCluster,
+            RequestBody::DescribeProducers(_) => ApiKey::DescribeProducers,
             RequestBody::BrokerRegistration(_) => ApiKey::BrokerRegistration,
             RequestBody::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
             RequestBody::UnregisterBroker(_) => ApiKey::UnregisterBroker,
@@ -819,6 +832,7 @@ impl RequestBody {
             ApiKey::Envelope => RequestBody::Envelope(crate::generated::envelope_request::EnvelopeRequest::decode(buf, version)?),
             ApiKey::FetchSnapshot => RequestBody::FetchSnapshot(crate::generated::fetch_snapshot_request::FetchSnapshotRequest::decode(buf, version)?),
             ApiKey::DescribeCluster => RequestBody::DescribeCluster(crate::generated::describe_cluster_request::DescribeClusterRequest::decode(buf, version)?),
+            ApiKey::DescribeProducers => RequestBody::DescribeProducers(crate::generated::describe_producers_request::DescribeProducersRequest::decode(buf, version)?),
             ApiKey::BrokerRegistration => RequestBody::BrokerRegistration(crate::generated::broker_registration_request::BrokerRegistrationRequest::decode(buf, version)?),
             ApiKey::BrokerHeartbeat => RequestBody::BrokerHeartbeat(crate::generated::broker_heartbeat_request::BrokerHeartbeatRequest::decode(buf, version)?),
             ApiKey::UnregisterBroker => RequestBody::UnregisterBroker(crate::generated::unregister_broker_request::UnregisterBrokerRequest::decode(buf, version)?),
@@ -877,6 +891,7 @@ impl RequestBody {
             RequestBody::Envelope(m) => m.encode(w, version),
             RequestBody::FetchSnapshot(m) => m.encode(w, version),
             RequestBody::DescribeCluster(m) => m.encode(w, version),
+            RequestBody::DescribeProducers(m) => m.encode(w, version),
             RequestBody::BrokerRegistration(m) => m.encode(w, version),
             RequestBody::BrokerHeartbeat(m) => m.encode(w, version),
             RequestBody::UnregisterBroker(m) => m.encode(w, version),
@@ -935,6 +950,7 @@ impl RequestBody {
             RequestBody::Envelope(m) => m.encoded_len(version),
             RequestBody::FetchSnapshot(m) => m.encoded_len(version),
             RequestBody::DescribeCluster(m) => m.encoded_len(version),
+            RequestBody::DescribeProducers(m) => m.encoded_len(version),
             RequestBody::BrokerRegistration(m) => m.encoded_len(version),
             RequestBody::BrokerHeartbeat(m) => m.encoded_len(version),
             RequestBody::UnregisterBroker(m) => m.encoded_len(version),
@@ -994,6 +1010,7 @@ impl RequestBody {
             ApiKey::Envelope => RequestBody::Envelope(crate::generated::envelope_request::EnvelopeRequest::sample(g, version)),
             ApiKey::FetchSnapshot => RequestBody::FetchSnapshot(crate::generated::fetch_snapshot_request::FetchSnapshotRequest::sample(g, version)),
             ApiKey::DescribeCluster => RequestBody::DescribeCluster(crate::generated::describe_cluster_request::DescribeClusterRequest::sample(g, version)),
+            ApiKey::DescribeProducers => RequestBody::DescribeProducers(crate::generated::describe_producers_request::DescribeProducersRequest::sample(g, version)),
             ApiKey::BrokerRegistration => RequestBody::BrokerRegistration(crate::generated::broker_registration_request::BrokerRegistrationRequest::sample(g, version)),
             ApiKey::BrokerHeartbeat => RequestBody::BrokerHeartbeat(crate::generated::broker_heartbeat_request::BrokerHeartbeatRequest::sample(g, version)),
             ApiKey::UnregisterBroker => RequestBody::UnregisterBroker(crate::generated::unregister_broker_request::UnregisterBrokerRequest::sample(g, version)),
@@ -1094,6 +1111,8 @@ pub enum ResponseBody {
     FetchSnapshot(crate::generated::fetch_snapshot_response::FetchSnapshotResponse),
     /// A `DescribeClusterResponse`.
     DescribeCluster(crate::generated::describe_cluster_response::DescribeClusterResponse),
+    /// A `DescribeProducersResponse`.
+    DescribeProducers(crate::generated::describe_producers_response::DescribeProducersResponse),
     /// A `BrokerRegistrationResponse`.
     BrokerRegistration(crate::generated::broker_registration_response::BrokerRegistrationResponse),
     /// A `BrokerHeartbeatResponse`.
@@ -1163,6 +1182,7 @@ impl ResponseBody {
             ResponseBody::Envelope(_) => ApiKey::Envelope,
             ResponseBody::FetchSnapshot(_) => ApiKey::FetchSnapshot,
             ResponseBody::DescribeCluster(_) => ApiKey::DescribeCluster,
+            ResponseBody::DescribeProducers(_) => ApiKey::DescribeProducers,
             ResponseBody::BrokerRegistration(_) => ApiKey::BrokerRegistration,
             ResponseBody::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
             ResponseBody::UnregisterBroker(_) => ApiKey::UnregisterBroker,
@@ -1221,6 +1241,7 @@ impl ResponseBody {
             ApiKey::Envelope => ResponseBody::Envelope(crate::generated::envelope_response::EnvelopeResponse::decode(buf, version)?),
             ApiKey::FetchSnapshot => ResponseBody::FetchSnapshot(crate::generated::fetch_snapshot_response::FetchSnapshotResponse::decode(buf, version)?),
             ApiKey::DescribeCluster => ResponseBody::DescribeCluster(crate::generated::describe_cluster_response::DescribeClusterResponse::decode(buf, version)?),
+            ApiKey::DescribeProducers => ResponseBody::DescribeProducers(crate::generated::describe_producers_response::DescribeProducersResponse::decode(buf, version)?),
             ApiKey::BrokerRegistration => ResponseBody::BrokerRegistration(crate::generated::broker_registration_response::BrokerRegistrationResponse::decode(buf, version)?),
             ApiKey::BrokerHeartbeat => ResponseBody::BrokerHeartbeat(crate::generated::broker_heartbeat_response::BrokerHeartbeatResponse::decode(buf, version)?),
             ApiKey::UnregisterBroker => ResponseBody::UnregisterBroker(crate::generated::unregister_broker_response::UnregisterBrokerResponse::decode(buf, version)?),
@@ -1279,6 +1300,7 @@ impl ResponseBody {
             ResponseBody::Envelope(m) => m.encode(w, version),
             ResponseBody::FetchSnapshot(m) => m.encode(w, version),
             ResponseBody::DescribeCluster(m) => m.encode(w, version),
+            ResponseBody::DescribeProducers(m) => m.encode(w, version),
             ResponseBody::BrokerRegistration(m) => m.encode(w, version),
             ResponseBody::BrokerHeartbeat(m) => m.encode(w, version),
             ResponseBody::UnregisterBroker(m) => m.encode(w, version),
@@ -1337,6 +1359,7 @@ impl ResponseBody {
             ResponseBody::Envelope(m) => m.encoded_len(version),
             ResponseBody::FetchSnapshot(m) => m.encoded_len(version),
             ResponseBody::DescribeCluster(m) => m.encoded_len(version),
+            ResponseBody::DescribeProducers(m) => m.encoded_len(version),
             ResponseBody::BrokerRegistration(m) => m.encoded_len(version),
             ResponseBody::BrokerHeartbeat(m) => m.encoded_len(version),
             ResponseBody::UnregisterBroker(m) => m.encoded_len(version),
@@ -1396,6 +1419,7 @@ impl ResponseBody {
             ApiKey::Envelope => ResponseBody::Envelope(crate::generated::envelope_response::EnvelopeResponse::sample(g, version)),
             ApiKey::FetchSnapshot => ResponseBody::FetchSnapshot(crate::generated::fetch_snapshot_response::FetchSnapshotResponse::sample(g, version)),
             ApiKey::DescribeCluster => ResponseBody::DescribeCluster(crate::generated::describe_cluster_response::DescribeClusterResponse::sample(g, version)),
+            ApiKey::DescribeProducers => ResponseBody::DescribeProducers(crate::generated::describe_producers_response::DescribeProducersResponse::sample(g, version)),
             ApiKey::BrokerRegistration => ResponseBody::BrokerRegistration(crate::generated::broker_registration_response::BrokerRegistrationResponse::sample(g, version)),
             ApiKey::BrokerHeartbeat => ResponseBody::BrokerHeartbeat(crate::generated::broker_heartbeat_response::BrokerHeartbeatResponse::sample(g, version)),
             ApiKey::UnregisterBroker => ResponseBody::UnregisterBroker(crate::generated::unregister_broker_response::UnregisterBrokerResponse::sample(g, version)),
@@ -1454,6 +1478,7 @@ impl ResponseBody {
             ApiKey::Envelope => ResponseBody::Envelope(crate::generated::envelope_response::EnvelopeResponse::default()),
             ApiKey::FetchSnapshot => ResponseBody::FetchSnapshot(crate::generated::fetch_snapshot_response::FetchSnapshotResponse::default()),
             ApiKey::DescribeCluster => ResponseBody::DescribeCluster(crate::generated::describe_cluster_response::DescribeClusterResponse::default()),
+            ApiKey::DescribeProducers => ResponseBody::DescribeProducers(crate::generated::describe_producers_response::DescribeProducersResponse::default()),
             ApiKey::BrokerRegistration => ResponseBody::BrokerRegistration(crate::generated::broker_registration_response::BrokerRegistrationResponse::default()),
             ApiKey::BrokerHeartbeat => ResponseBody::BrokerHeartbeat(crate::generated::broker_heartbeat_response::BrokerHeartbeatResponse::default()),
             ApiKey::UnregisterBroker => ResponseBody::UnregisterBroker(crate::generated::unregister_broker_response::UnregisterBrokerResponse::default()),
@@ -1651,6 +1676,7 @@ impl ResponseBody {
                 if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
                 Some(ResponseBody::DescribeCluster(r))
             }
+            ApiKey::DescribeProducers => None,
             ApiKey::BrokerRegistration => {
                 if !(true) { return None; }
                 let mut r = crate::generated::broker_registration_response::BrokerRegistrationResponse::default();

@@ -49,6 +49,8 @@ pub mod describe_groups_request;
 pub mod describe_groups_response;
 pub mod describe_log_dirs_request;
 pub mod describe_log_dirs_response;
+pub mod describe_producers_request;
+pub mod describe_producers_response;
 pub mod describe_quorum_request;
 pub mod describe_quorum_response;
 pub mod describe_topic_partitions_request;
