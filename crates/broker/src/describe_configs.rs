@@ -6,7 +6,12 @@
 //! dynamic default, static, default). With `include_synonyms` each config lists that chain.
 //! Sensitive keys (passwords, JAAS) show no value.
 
-use fjord_metadata::config_defs::{broker_synonyms, BROKER_DYNAMIC_CONFIGS, TOPIC_CONFIGS};
+use fjord_metadata::config_defs::source::{
+    DEFAULT, DYNAMIC_BROKER, DYNAMIC_DEFAULT_BROKER, DYNAMIC_TOPIC, STATIC_BROKER,
+};
+use fjord_metadata::config_defs::{
+    broker_synonyms, BROKER, BROKER_DYNAMIC_CONFIGS, TOPIC, TOPIC_CONFIGS,
+};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
     describe_configs_request::DescribeConfigsRequest,
@@ -17,17 +22,6 @@ use fjord_protocol::generated::{
 };
 use fjord_protocol::ErrorCode;
 use std::collections::BTreeMap;
-
-/// Kafka's ConfigResource type of a topic.
-const TOPIC: i8 = 2;
-/// Kafka's ConfigResource type of a broker.
-const BROKER: i8 = 4;
-/// Config sources (Kafka's `ConfigSource`).
-const DYNAMIC_TOPIC: i8 = 1;
-const DYNAMIC_BROKER: i8 = 2;
-const DYNAMIC_DEFAULT_BROKER: i8 = 3;
-const STATIC_BROKER: i8 = 4;
-const DEFAULT: i8 = 5;
 
 /// One broker key this node knows: its name, Kafka's `ConfigType` number, its default.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -15,9 +15,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use tokio::sync::watch;
 
-/// Kafka's ConfigResource type of a topic.
-const TOPIC_RESOURCE: i8 = 2;
-
 /// One hosted partition.
 #[derive(Debug)]
 pub struct Partition {
@@ -326,7 +323,11 @@ impl ReplicaManager {
 /// A topic's log settings: the broker's defaults overridden by the topic's configs.
 pub fn log_config(defaults: &LogConfig, image: &MetadataImage, topic: &str) -> LogConfig {
     let mut c = defaults.clone();
-    let get = |key: &str| image.configs.get(TOPIC_RESOURCE, topic, key);
+    let get = |key: &str| {
+        image
+            .configs
+            .get(fjord_metadata::config_defs::TOPIC, topic, key)
+    };
     let int = |key: &str| get(key).and_then(|v| v.parse::<i64>().ok());
     if let Some(v) = int("retention.ms") {
         c.retention_ms = v;

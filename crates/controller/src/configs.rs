@@ -33,11 +33,10 @@ pub fn broker_synonym(topic_key: &str) -> Option<&'static str> {
     })
 }
 
-/// DescribeConfigs' config sources.
-const SOURCE_TOPIC: i8 = 1;
-const SOURCE_DYNAMIC_BROKER: i8 = 2;
-const SOURCE_DYNAMIC_DEFAULT_BROKER: i8 = 3;
-const SOURCE_DEFAULT: i8 = 5;
+use fjord_metadata::config_defs::source::{
+    DEFAULT as SOURCE_DEFAULT, DYNAMIC_BROKER as SOURCE_DYNAMIC_BROKER,
+    DYNAMIC_DEFAULT_BROKER as SOURCE_DYNAMIC_DEFAULT_BROKER, DYNAMIC_TOPIC as SOURCE_TOPIC,
+};
 
 type Check = Result<(), (ErrorCode, String)>;
 

@@ -3,10 +3,7 @@
 
 use fjord_metadata::MetadataImage;
 
-/// Kafka's config resource type for topics.
-pub const TOPIC: i8 = 2;
-/// Kafka's config resource type for brokers (name "" is the cluster default).
-pub const BROKER: i8 = 4;
+pub use fjord_metadata::config_defs::{BROKER, TOPIC};
 
 /// Controller settings.
 #[derive(Debug, Clone, PartialEq, Eq)]

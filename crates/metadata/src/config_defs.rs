@@ -3,6 +3,25 @@
 //! accepts are listed too, and the broker keys that supply each topic key's default. Shared
 //! by the controller (validation) and the broker (DescribeConfigs).
 
+/// Kafka's ConfigResource type of a topic.
+pub const TOPIC: i8 = 2;
+/// Kafka's ConfigResource type of a broker (an empty name: the cluster-wide default).
+pub const BROKER: i8 = 4;
+
+/// Kafka's `ConfigSource` numbers, as DescribeConfigs reports them.
+pub mod source {
+    /// A topic's own value.
+    pub const DYNAMIC_TOPIC: i8 = 1;
+    /// A dynamic value for one broker.
+    pub const DYNAMIC_BROKER: i8 = 2;
+    /// A dynamic cluster-wide default.
+    pub const DYNAMIC_DEFAULT_BROKER: i8 = 3;
+    /// The broker's `server.properties` (or `--override`).
+    pub const STATIC_BROKER: i8 = 4;
+    /// Kafka's default.
+    pub const DEFAULT: i8 = 5;
+}
+
 /// A key's type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConfigType {
