@@ -8,7 +8,7 @@
 //! as Kafka's `FetchSessionCache` does.
 
 use fjord_protocol::Uuid;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The most partitions one session holds (a bigger full fetch is served without a session).
 pub const MAX_PARTITIONS_PER_SESSION: usize = 100_000;
@@ -210,54 +210,70 @@ impl SessionCache {
         }
         s.next_epoch = next_epoch(epoch);
         s.last_used_ms = now_ms;
-        s.partitions.retain(|c| !forgotten.contains(&c.spec.key));
-        for spec in changed {
-            match s.partitions.iter().position(|c| c.spec.key == spec.key) {
-                Some(i) => s.partitions[i].spec = spec,
-                None if s.partitions.len() < MAX_PARTITIONS_PER_SESSION => {
-                    s.partitions.push(Cached {
-                        spec,
-                        high_watermark: -1,
-                        log_start_offset: -1,
-                    })
+        if !forgotten.is_empty() {
+            let forgotten: HashSet<&Key> = forgotten.iter().collect();
+            s.partitions.retain(|c| !forgotten.contains(&c.spec.key));
+        }
+        if !changed.is_empty() {
+            let mut at: HashMap<Key, usize> = s
+                .partitions
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.spec.key.clone(), i))
+                .collect();
+            for spec in changed {
+                match at.get(&spec.key) {
+                    Some(i) => s.partitions[*i].spec = spec,
+                    None if s.partitions.len() < MAX_PARTITIONS_PER_SESSION => {
+                        at.insert(spec.key.clone(), s.partitions.len());
+                        s.partitions.push(Cached {
+                            spec,
+                            high_watermark: -1,
+                            log_start_offset: -1,
+                        })
+                    }
+                    None => {}
                 }
-                None => {}
             }
         }
         Ok(s.partitions.iter().map(|c| c.spec.clone()).collect())
     }
 
-    /// After an incremental fetch was read: which partitions go in the answer (those with
-    /// records, an error, or a high watermark or log start the client has not seen), with
-    /// the cache updated; partitions that returned records move to the end of the session.
+    /// After an incremental fetch was read, with `answers` for the partitions
+    /// [`SessionCache::incremental`] returned, in its order: which go in the answer (those
+    /// with records, an error, or a high watermark or log start the client has not seen),
+    /// with the cache updated; partitions that returned records move to the end of the
+    /// session. Everything is answered if the session changed meanwhile.
     pub fn answered(&mut self, id: i32, answers: &[(Key, Answered)]) -> Vec<bool> {
         let Some(s) = self.sessions.get_mut(&id) else {
             return vec![true; answers.len()];
         };
+        let same = s.partitions.len() == answers.len()
+            && s.partitions
+                .iter()
+                .zip(answers)
+                .all(|(c, (k, _))| &c.spec.key == k);
+        if !same {
+            return vec![true; answers.len()];
+        }
         let mut include = Vec::with_capacity(answers.len());
-        let mut moved = Vec::new();
-        for (key, a) in answers {
-            let Some(i) = s.partitions.iter().position(|c| &c.spec.key == key) else {
-                include.push(true);
-                continue;
-            };
-            let c = &mut s.partitions[i];
-            let news = a.eventful
-                || a.high_watermark != c.high_watermark
-                || a.log_start_offset != c.log_start_offset;
+        let (mut quiet, mut busy) = (Vec::new(), Vec::new());
+        for (mut c, (_, a)) in std::mem::take(&mut s.partitions).into_iter().zip(answers) {
+            include.push(
+                a.eventful
+                    || a.high_watermark != c.high_watermark
+                    || a.log_start_offset != c.log_start_offset,
+            );
             c.high_watermark = a.high_watermark;
             c.log_start_offset = a.log_start_offset;
             if a.eventful {
-                moved.push(key.clone());
-            }
-            include.push(news);
-        }
-        for key in moved {
-            if let Some(i) = s.partitions.iter().position(|c| c.spec.key == key) {
-                let c = s.partitions.remove(i);
-                s.partitions.push(c);
+                busy.push(c);
+            } else {
+                quiet.push(c);
             }
         }
+        quiet.extend(busy);
+        s.partitions = quiet;
         include
     }
 
