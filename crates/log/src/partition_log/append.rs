@@ -176,7 +176,10 @@ impl PartitionLog {
         let mut w = self.writer.lock().expect("writer");
         // Idempotent producers: a batch seen before is answered with its offsets and nothing
         // is appended (as Kafka does); an out-of-order or fenced one refuses the append.
-        {
+        let idempotent = batches
+            .iter()
+            .any(|b| b.producer_id() >= 0 && !b.is_control());
+        if idempotent {
             let producers = self.producers.lock().expect("producers");
             let mut scratch = producers.subset(batches.iter().map(RecordBatch::producer_id));
             for b in &batches {
@@ -229,7 +232,7 @@ impl PartitionLog {
             prepared.push(p);
         }
         let info = self.write_prepared(&prepared, &config, now_ms)?;
-        {
+        if idempotent {
             let mut producers = self.producers.lock().expect("producers");
             for (b, p) in batches.iter().zip(&prepared) {
                 producers.update(b, p.last_offset, now_ms);
