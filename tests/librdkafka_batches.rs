@@ -13,6 +13,7 @@ use fjord_protocol::generated::produce_response::{
     PartitionProduceResponse, ProduceResponse, TopicProduceResponse,
 };
 use fjord_protocol::header::{encode_response, parse_request};
+use fjord_protocol::payload::concat;
 use fjord_protocol::records::{Compression, RecordBatches};
 use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody, Uuid};
 use rdkafka::config::ClientConfig;
@@ -90,7 +91,11 @@ fn respond(
                         .partition_data
                         .into_iter()
                         .map(|part| {
-                            let records = part.records.unwrap_or_default();
+                            let records = part
+                                .records
+                                .unwrap_or_default()
+                                .into_bytes()
+                                .expect("decoded records are in memory");
                             let n: i64 = RecordBatches::new(records.clone())
                                 .map(|b| b.map_or(0, |b| i64::from(b.record_count())))
                                 .sum();
@@ -140,20 +145,21 @@ async fn connection(mut sock: TcpStream, port: u16, next_offset: Arc<AtomicI64>,
                 r.error_code = ErrorCode::UnsupportedVersion.code();
                 let chunks =
                     encode_response(corr, 0, &ResponseBody::ApiVersions(r)).expect("encodes");
-                for c in chunks {
-                    if sock.write_all(&c).await.is_err() {
-                        return;
-                    }
+                let frame = concat(&chunks).expect("in memory");
+                if sock.write_all(&frame).await.is_err() {
+                    return;
                 }
                 continue;
             } else {
                 return;
             };
             let chunks = encode_response(corr, version, &body).expect("response encodes");
-            for c in chunks {
-                if sock.write_all(&c).await.is_err() {
-                    return;
-                }
+            if sock
+                .write_all(&concat(&chunks).expect("in memory"))
+                .await
+                .is_err()
+            {
+                return;
             }
         }
         match sock.read_buf(&mut buf).await {

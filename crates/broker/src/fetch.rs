@@ -3,21 +3,22 @@
 //! record set (never null) where there is nothing new; KIP-320 diverging epochs when
 //! `last_fetched_epoch` is given; FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH on
 //! `current_leader_epoch`. A fetch that found fewer than `min_bytes` waits (up to
-//! `max_wait_ms`) on its partitions' watchers and reads again. NOT_LEADER_OR_FOLLOWER carries
+//! `max_wait_ms`, or until a graceful shutdown begins) on its partitions' watchers and reads
+//! again. NOT_LEADER_OR_FOLLOWER carries
 //! the current leader (v12+) and its endpoint (v16+, KIP-951). From v7 a full fetch with epoch
 //! 0 opens a fetch session ([`crate::fetch_session`]) and incremental fetches name only what
 //! changed and get only partitions with news. Reads run off the async workers.
 
 use crate::fetch_session::{Answered, Key, SessionCache, SessionError, Spec};
 use crate::replica_manager::{Partition, ReplicaManager};
-use bytes::Bytes;
 use fjord_metadata::MetadataImage;
+use fjord_protocol::codec::ZERO_COPY_MIN_BYTES;
 use fjord_protocol::generated::fetch_request::FetchRequest;
 use fjord_protocol::generated::fetch_response::{
     EpochEndOffset, FetchResponse, FetchableTopicResponse, LeaderIdAndEpoch, NodeEndpoint,
     PartitionData,
 };
-use fjord_protocol::ErrorCode;
+use fjord_protocol::{ErrorCode, Records};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -196,6 +197,7 @@ pub async fn fetch(
     let wait = Duration::from_millis(u64::try_from(request.max_wait_ms).unwrap_or(0)).min(MAX_WAIT);
     let deadline = tokio::time::Instant::now() + wait;
     let waiter = Arc::new(Notify::new());
+    let mut stopping = replicas.stopping();
     loop {
         // Registered before reading: an append between the read and the wait still wakes it.
         for w in wanted.iter() {
@@ -208,7 +210,10 @@ pub async fn fetch(
             tokio::task::spawn_blocking(move || read_all(&pass, max_bytes, from_replica, version))
                 .await
                 .map_err(|e| format!("a fetch's reads failed: {e}"))?;
-        let done = bytes >= min_bytes || errors || tokio::time::Instant::now() >= deadline;
+        let done = bytes >= min_bytes
+            || errors
+            || tokio::time::Instant::now() >= deadline
+            || *stopping.borrow();
         if done || wait.is_zero() {
             let answers: Vec<Answered> = results
                 .iter()
@@ -298,12 +303,11 @@ pub async fn fetch(
             }
             return Ok(response);
         }
-        if tokio::time::timeout_at(deadline, waiter.notified())
-            .await
-            .is_err()
-        {
-            // The deadline passed: one last read answers.
-            continue;
+        // Woken by an append, the deadline (one last read answers) or a graceful shutdown
+        // (answered with what there is).
+        tokio::select! {
+            _ = tokio::time::timeout_at(deadline, waiter.notified()) => {}
+            _ = stopping.wait_for(|s| *s) => {}
         }
     }
 }
@@ -325,7 +329,7 @@ fn read_all(
             high_watermark: -1,
             last_stable_offset: -1,
             log_start_offset: -1,
-            records: Some(Bytes::new()),
+            records: Some(Records::default()),
             ..Default::default()
         };
         let p = match &w.partition {
@@ -380,7 +384,13 @@ fn read_all(
             hw
         };
         let room = max_bytes.saturating_sub(total).min(w.max_bytes);
-        match log.read(w.fetch_offset, room, Some(stop), total == 0) {
+        match log.read_records(
+            w.fetch_offset,
+            room,
+            Some(stop),
+            total == 0,
+            ZERO_COPY_MIN_BYTES,
+        ) {
             Ok(r) => {
                 total += r.records.len();
                 d.records = Some(r.records);

@@ -68,6 +68,8 @@ pub struct GroupCoordinator {
     slots: Mutex<HashMap<i32, Arc<Slot>>>,
     next_token: AtomicU64,
     creating: Arc<AtomicBool>,
+    /// Set by [`GroupCoordinator::shutdown`]: no shard is loaded again.
+    stopped: AtomicBool,
 }
 
 impl std::fmt::Debug for GroupCoordinator {
@@ -95,7 +97,26 @@ impl GroupCoordinator {
             slots: Mutex::new(HashMap::new()),
             next_token: AtomicU64::new(1),
             creating: Arc::new(AtomicBool::new(false)),
+            stopped: AtomicBool::new(false),
         })
+    }
+
+    /// Stops for a graceful shutdown: every shard is dropped, so the requests waiting in
+    /// groups (a JoinGroup in a rebalance, say) are answered with NOT_COORDINATOR at once and
+    /// their clients look for the coordinator elsewhere; nothing is loaded again.
+    pub async fn shutdown(&self) {
+        self.stopped.store(true, Ordering::SeqCst);
+        let slots: Vec<Arc<Slot>> = self
+            .slots
+            .lock()
+            .expect("slots")
+            .drain()
+            .map(|(_, s)| s)
+            .collect();
+        for s in slots {
+            s.close();
+            s.state.lock().await.take();
+        }
     }
 
     /// `offsets.topic.num.partitions`.
@@ -163,6 +184,9 @@ impl GroupCoordinator {
     /// The slot of the partition coordinating `group`: NOT_COORDINATOR unless this broker
     /// leads it, COORDINATOR_LOAD_IN_PROGRESS while its shard loads.
     fn slot_for(self: &Arc<Self>, image: &MetadataImage, group: &str) -> Routed<Arc<Slot>> {
+        if self.stopped.load(Ordering::SeqCst) {
+            return Err(ErrorCode::NotCoordinator);
+        }
         let index = self.partition_for(group);
         let topic = image
             .topics
@@ -475,6 +499,9 @@ impl GroupCoordinator {
     }
 
     fn apply(self: &Arc<Self>, image: &MetadataImage) {
+        if self.stopped.load(Ordering::SeqCst) {
+            return;
+        }
         let me = self.replicas.node_id();
         let Some(topic) = image.topics.get_by_name(OFFSETS_TOPIC) else {
             for s in self.slots.lock().expect("slots").drain().map(|(_, s)| s) {

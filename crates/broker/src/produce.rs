@@ -15,7 +15,7 @@ use fjord_protocol::generated::produce_response::{
     BatchIndexAndErrorMessage, LeaderIdAndEpoch, NodeEndpoint, PartitionProduceResponse,
     ProduceResponse, TopicProduceResponse,
 };
-use fjord_protocol::ErrorCode;
+use fjord_protocol::{ErrorCode, Records};
 use std::sync::Arc;
 
 /// The first Produce version with the leader hint on NOT_LEADER_OR_FOLLOWER (KIP-951).
@@ -118,7 +118,8 @@ pub async fn produce(
                     result.partition_responses.push(r);
                     continue;
                 };
-                let Some(records) = p.records else {
+                // Decoded requests hold their records in memory.
+                let Some(Records::Memory(records)) = p.records else {
                     fail(&mut r, ErrorCode::CorruptMessage, "no records".into());
                     result.partition_responses.push(r);
                     continue;

@@ -84,6 +84,8 @@ pub struct ReplicaManager {
     applying: std::sync::Mutex<()>,
     /// The last image the hosted partitions were made to match.
     applied: watch::Sender<Option<Arc<MetadataImage>>>,
+    /// True once the broker begins a graceful shutdown: long polls answer at once.
+    stopping: watch::Sender<bool>,
 }
 
 impl ReplicaManager {
@@ -97,7 +99,18 @@ impl ReplicaManager {
             partitions: RwLock::default(),
             applying: std::sync::Mutex::new(()),
             applied: watch::Sender::new(None),
+            stopping: watch::Sender::new(false),
         }
+    }
+
+    /// Begins a graceful shutdown: fetches waiting for data answer with what they have.
+    pub fn begin_stopping(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    /// Turns true when the broker begins a graceful shutdown.
+    pub fn stopping(&self) -> watch::Receiver<bool> {
+        self.stopping.subscribe()
     }
 
     /// The last image the hosted partitions match (what the group coordinator follows, so it

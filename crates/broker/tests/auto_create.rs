@@ -25,7 +25,7 @@ fn frame(body: RequestBody, version: i16) -> fjord_protocol::header::RequestFram
         ..Default::default()
     };
     let chunks = encode_request(&header, &body).unwrap();
-    let bytes: Vec<u8> = chunks.iter().flat_map(|c| c.iter().copied()).collect();
+    let bytes = fjord_protocol::payload::concat(&chunks).unwrap();
     parse_request(bytes::Bytes::from(bytes).slice(4..)).unwrap()
 }
 

@@ -19,7 +19,8 @@ pub(crate) fn rust_base_type(ty: &FieldType) -> String {
         FieldType::Float64 => "f64".into(),
         FieldType::String => "String".into(),
         FieldType::Uuid => "Uuid".into(),
-        FieldType::Bytes | FieldType::Records => "Bytes".into(),
+        FieldType::Bytes => "Bytes".into(),
+        FieldType::Records => "Records".into(),
         FieldType::Struct(n) => type_ident(n),
         FieldType::Array(inner) => format!("Vec<{}>", rust_base_type(inner)),
     }
@@ -97,7 +98,7 @@ pub(crate) fn default_expr(p: &FieldPlan<'_>, owner: &str) -> Result<String, Spe
         },
         FieldType::Uuid => "Uuid::nil()".to_string(),
         FieldType::Bytes => "Bytes::new()".to_string(),
-        FieldType::Records => "Bytes::new()".to_string(),
+        FieldType::Records => "Records::default()".to_string(),
         FieldType::Struct(n) => format!("{}::default()", type_ident(n)),
         FieldType::Array(inner) => format!("Vec::<{}>::new()", rust_base_type(inner)),
     };
@@ -125,7 +126,8 @@ pub(crate) fn enc_nonnull(ty: &FieldType, v: &str, compact: &str, depth: usize) 
         FieldType::Float64 => format!("w.put_f64(*{v});"),
         FieldType::Uuid => format!("write_uuid(w, {v});"),
         FieldType::String => format!("write_string(w, {v}, {compact})?;"),
-        FieldType::Bytes | FieldType::Records => format!("write_bytes(w, {v}, {compact})?;"),
+        FieldType::Bytes => format!("write_bytes(w, {v}, {compact})?;"),
+        FieldType::Records => format!("write_records(w, {v}, {compact})?;"),
         FieldType::Struct(_) => format!("{v}.encode(w, version)?;"),
         FieldType::Array(inner) => {
             let e = format!("e{depth}");
@@ -155,7 +157,8 @@ pub(crate) fn len_nonnull(ty: &FieldType, v: &str, compact: &str, depth: usize) 
     }
     match ty {
         FieldType::String => format!("string_len({v}, {compact})"),
-        FieldType::Bytes | FieldType::Records => format!("bytes_len({v}, {compact})"),
+        FieldType::Bytes => format!("bytes_len({v}, {compact})"),
+        FieldType::Records => format!("records_len({v}, {compact})"),
         FieldType::Struct(_) => format!("{v}.encoded_len(version)"),
         FieldType::Array(inner) => {
             let items = match fixed_size(inner) {
@@ -187,9 +190,11 @@ pub(crate) fn dec_nonnull(ty: &FieldType, compact: &str, field: &str) -> String 
         FieldType::Float64 => "read_f64(buf)?".into(),
         FieldType::Uuid => "read_uuid(buf)?".into(),
         FieldType::String => format!("read_string(buf, {compact}, {})?", str_lit(field)),
-        FieldType::Bytes | FieldType::Records => {
-            format!("read_bytes(buf, {compact}, {})?", str_lit(field))
-        }
+        FieldType::Bytes => format!("read_bytes(buf, {compact}, {})?", str_lit(field)),
+        FieldType::Records => format!(
+            "Records::from(read_bytes(buf, {compact}, {})?)",
+            str_lit(field)
+        ),
         FieldType::Struct(n) => format!("{}::decode(buf, version)?", type_ident(n)),
         FieldType::Array(inner) => format!(
             "{{ let n = read_array_len_non_null(buf, {compact}, {})?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n {{ v.push({}); }} v }}",
@@ -203,7 +208,8 @@ pub(crate) fn dec_nonnull(ty: &FieldType, compact: &str, field: &str) -> String 
 pub(crate) fn dec_nullable(ty: &FieldType, compact: &str, field: &str) -> String {
     match ty {
         FieldType::String => format!("read_nullable_string(buf, {compact})?"),
-        FieldType::Bytes | FieldType::Records => format!("read_nullable_bytes(buf, {compact})?"),
+        FieldType::Bytes => format!("read_nullable_bytes(buf, {compact})?"),
+        FieldType::Records => format!("read_nullable_bytes(buf, {compact})?.map(Records::from)"),
         FieldType::Struct(n) => {
             format!("if read_i8(buf)? < 0 {{ None }} else {{ Some({}::decode(buf, version)?) }}", type_ident(n))
         }
@@ -228,7 +234,8 @@ pub(crate) fn sample_nonnull(ty: &FieldType) -> String {
         FieldType::Float64 => "g.f64()".into(),
         FieldType::Uuid => "g.uuid()".into(),
         FieldType::String => "g.string()".into(),
-        FieldType::Bytes | FieldType::Records => "g.bytes()".into(),
+        FieldType::Bytes => "g.bytes()".into(),
+        FieldType::Records => "Records::from(g.bytes())".into(),
         FieldType::Struct(n) => format!("{}::sample(g, version)", type_ident(n)),
         FieldType::Array(inner) => {
             format!(

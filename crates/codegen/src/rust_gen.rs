@@ -73,6 +73,7 @@ pub fn message_module(msg: &MessageSpec) -> Result<String, SpecError> {
     out.push('\n');
     out.push_str("#[allow(unused_imports)]\nuse crate::codec::*;\n");
     out.push_str("#[allow(unused_imports)]\nuse crate::error::{DecodeError, EncodeError};\n");
+    out.push_str("#[allow(unused_imports)]\nuse crate::payload::Records;\n");
     out.push_str("#[allow(unused_imports)]\nuse bytes::Bytes;\n");
     out.push_str("#[allow(unused_imports)]\nuse uuid::Uuid;\n");
     for d in &defs {

@@ -7,12 +7,13 @@ use crate::index::{OffsetEntry, OffsetIndex, TimeEntry, TimeIndex};
 use bytes::{Bytes, BytesMut};
 use fjord_protocol::records::batch::LOG_OVERHEAD;
 use fjord_protocol::records::{RecordBatch, BATCH_HEADER_LEN};
+use fjord_protocol::{FileSlice, Records};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, IoSlice, Read, Seek, SeekFrom};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// The suffix of a segment's data file.
 pub const LOG_SUFFIX: &str = ".log";
@@ -111,7 +112,8 @@ struct WriterState {
 #[derive(Debug)]
 pub struct Segment {
     base_offset: i64,
-    file: File,
+    /// Shared with the file slices fetches hand to the transport.
+    file: Arc<File>,
     size: AtomicU64,
     index: RwLock<OffsetIndex>,
     time_index: RwLock<TimeIndex>,
@@ -183,7 +185,7 @@ impl Segment {
         };
         Segment {
             base_offset,
-            file,
+            file: Arc::new(file),
             size: AtomicU64::new(size),
             index: RwLock::new(index),
             time_index: RwLock::new(time_index),
@@ -369,9 +371,45 @@ impl Segment {
         Ok(None)
     }
 
+    /// Where whole batches starting with the one holding `offset` lie, up to `max_bytes` and
+    /// not past `limit` (a position): the first batch and the end position. With `min_one`,
+    /// the first batch counts even when it is larger than `max_bytes` (KIP-74); without it, a
+    /// first batch that does not fit gives an empty range (end = its position). Batch
+    /// boundaries come from the offset index and a walk over batch headers from the last
+    /// indexed batch that fits, so the cost does not grow with `max_bytes`.
+    pub fn batch_range(
+        &self,
+        offset: i64,
+        max_bytes: usize,
+        limit: u64,
+        min_one: bool,
+    ) -> Result<Option<(BatchPosition, u64)>> {
+        let limit = limit.min(self.size());
+        let Some(first) = self.find_batch(offset, limit)? else {
+            return Ok(None);
+        };
+        let budget_end = first.position.saturating_add(max_bytes as u64).min(limit);
+        let first_end = first.position + first.size;
+        if first_end > budget_end && !min_one {
+            return Ok(Some((first, first.position)));
+        }
+        let indexed = {
+            let index = self.index.read().expect("index");
+            let entries = index.entries();
+            let fits = entries.partition_point(|e| u64::from(e.position) <= budget_end);
+            fits.checked_sub(1)
+                .map_or(0, |i| u64::from(entries[i].position))
+        };
+        let mut end = first_end.max(indexed.min(budget_end));
+        while let Some(b) = self.prefix_at(end, budget_end)? {
+            end += b.size;
+        }
+        Ok(Some((first, end)))
+    }
+
     /// Reads whole batches starting with the one holding `offset`, up to `max_bytes` and not
-    /// past `limit` (a position). With `min_one`, the first batch is returned even when it is
-    /// larger than `max_bytes`.
+    /// past `limit` (a position), into memory. With `min_one`, the first batch is returned
+    /// even when it is larger than `max_bytes`.
     pub fn read(
         &self,
         offset: i64,
@@ -379,28 +417,40 @@ impl Segment {
         limit: u64,
         min_one: bool,
     ) -> Result<Option<(BatchPosition, Bytes)>> {
-        let limit = limit.min(self.size());
-        let Some(first) = self.find_batch(offset, limit)? else {
+        let Some((first, end)) = self.batch_range(offset, max_bytes, limit, min_one)? else {
             return Ok(None);
         };
-        let want = (limit - first.position).min(max_bytes as u64) as usize;
-        let len = want.max(if min_one { first.size as usize } else { 0 });
-        let mut buf = self.read_range(first.position, len)?;
-        let mut end = 0usize;
-        while end + LOG_OVERHEAD <= buf.len() {
-            let len =
-                i32::from_be_bytes([buf[end + 8], buf[end + 9], buf[end + 10], buf[end + 11]]);
-            let next = end + LOG_OVERHEAD + len.max(0) as usize;
-            if next > buf.len() || (next > want && !(min_one && end == 0)) {
-                break;
-            }
-            end = next;
-        }
-        if end == 0 {
+        if end == first.position {
             return Ok(Some((first, Bytes::new())));
         }
-        buf.truncate(end);
+        let buf = self.read_range(first.position, (end - first.position) as usize)?;
         Ok(Some((first, Bytes::from(buf))))
+    }
+
+    /// As [`Segment::read`], but ranges of at least `copy_below` bytes come back as a slice of
+    /// the segment file ([`Records::File`]) for the transport to send with sendfile(2); smaller
+    /// ones are read into memory (one syscall for them is not worth a syscall of its own).
+    pub fn read_records(
+        &self,
+        offset: i64,
+        max_bytes: usize,
+        limit: u64,
+        min_one: bool,
+        copy_below: usize,
+    ) -> Result<Option<(BatchPosition, Records)>> {
+        let Some((first, end)) = self.batch_range(offset, max_bytes, limit, min_one)? else {
+            return Ok(None);
+        };
+        let len = (end - first.position) as usize;
+        if len == 0 {
+            return Ok(Some((first, Records::default())));
+        }
+        if len < copy_below {
+            let buf = self.read_range(first.position, len)?;
+            return Ok(Some((first, Records::Memory(Bytes::from(buf)))));
+        }
+        let slice = FileSlice::new(self.file.clone(), first.position, len);
+        Ok(Some((first, Records::File(slice))))
     }
 
     /// Reads `len` bytes at `position` into a new buffer through a pooled read handle.
@@ -571,7 +621,7 @@ impl Segment {
             result.truncated_bytes = file_len - pos;
             self.file.set_len(pos).map_err(io_err(&path))?;
         }
-        (&self.file)
+        (&*self.file)
             .seek(SeekFrom::Start(pos))
             .map_err(io_err(&path))?;
         self.size.store(pos, Ordering::Release);
@@ -599,7 +649,7 @@ impl Segment {
             .partition_point(|e| i64::from(e.relative_offset) < rel);
         time_index.truncate_entries(keep)?;
         self.file.set_len(pos).map_err(io_err(&path))?;
-        (&self.file)
+        (&*self.file)
             .seek(SeekFrom::Start(pos))
             .map_err(io_err(&path))?;
         self.size.store(pos, Ordering::Release);

@@ -9,6 +9,7 @@ use fjord_log::config::TimestampType;
 use fjord_log::epoch::UNDEFINED_EPOCH;
 use fjord_log::{LogConfig, LogError, OffsetLookup};
 use fjord_protocol::records::{RecordBatch, TimestampType as BatchTs};
+use fjord_protocol::Records;
 
 #[test]
 fn leader_appends_assign_offsets_and_stamp_the_epoch() {
@@ -114,6 +115,45 @@ fn reads_return_whole_batches_within_limits() {
         log.read(21, 100, None, false),
         Err(LogError::OffsetOutOfRange { .. })
     ));
+}
+
+#[test]
+fn fetch_reads_are_file_slices_of_exactly_the_bytes_a_memory_read_returns() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = open(dir.path(), small_config(), true);
+    for i in 0..60 {
+        log.append_as_leader(batch(&format!("b{i}"), 1 + i % 4, 0), 0, 0)
+            .unwrap();
+    }
+    let end = log.log_end_offset();
+    let mut slices = 0;
+    for offset in 0..end {
+        for max in [0, 1, 90, 200, 700, 5_000, 1 << 20] {
+            for min_one in [false, true] {
+                for stop in [None, Some(end - 3)] {
+                    let memory = log.read(offset, max, stop, min_one).unwrap();
+                    let fetched = log.read_records(offset, max, stop, min_one, 256).unwrap();
+                    assert_eq!(fetched.first_batch_offset, memory.first_batch_offset);
+                    assert_eq!(
+                        fetched.records.to_bytes().unwrap(),
+                        memory.records,
+                        "offset {offset}, max {max}, min_one {min_one}, stop {stop:?}"
+                    );
+                    match &fetched.records {
+                        Records::File(_) => {
+                            assert!(memory.records.len() >= 256);
+                            slices += 1;
+                        }
+                        Records::Memory(b) => assert!(b.len() < 256, "large reads are slices"),
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        slices > 100,
+        "large reads came back as file slices ({slices})"
+    );
 }
 
 #[test]

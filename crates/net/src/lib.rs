@@ -6,16 +6,82 @@
 pub mod client;
 pub mod serve;
 
+use fjord_protocol::payload::{Chunk, FileSlice};
+use std::future::Future;
 use std::io::IoSlice;
+use tokio::io::Interest;
+use tokio::net::tcp::OwnedWriteHalf;
+use tokio::net::TcpStream;
 
 /// The most buffers handed to one vectored write.
 const MAX_IOV: usize = 64;
+/// The most bytes handed to one sendfile(2) call.
+const MAX_SENDFILE: usize = 1 << 30;
 
-/// Writes chunks (a framed request or response) with vectored writes: the size prefix, the
-/// header and the record data go out in one syscall where the socket takes them.
-pub(crate) async fn write_chunks<W: tokio::io::AsyncWrite + Unpin>(
+/// Where frames go: a socket (file slices leave with sendfile(2), record data never passing
+/// through user space) or, in tests, any writer.
+pub(crate) trait FrameSink: tokio::io::AsyncWrite + Unpin + Send {
+    /// Sends a whole file slice after everything written before it.
+    fn send_file(&mut self, slice: &FileSlice) -> impl Future<Output = std::io::Result<()>> + Send;
+}
+
+impl FrameSink for OwnedWriteHalf {
+    async fn send_file(&mut self, slice: &FileSlice) -> std::io::Result<()> {
+        let stream: &TcpStream = self.as_ref();
+        let mut offset = slice.position();
+        let end = offset + slice.len() as u64;
+        while offset < end {
+            stream.writable().await?;
+            let want = usize::try_from(end - offset).map_or(MAX_SENDFILE, |n| n.min(MAX_SENDFILE));
+            let sent = stream.try_io(Interest::WRITABLE, || {
+                rustix::fs::sendfile(stream, slice.file(), Some(&mut offset), want)
+                    .map_err(std::io::Error::from)
+            });
+            match sent {
+                Ok(0) => {
+                    // The frame's size is already on the wire: only closing is left.
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::UnexpectedEof,
+                        "the segment became shorter than the records read from it (truncated)",
+                    ));
+                }
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes a framed request or response: runs of in-memory chunks with vectored writes (the
+/// size prefix, the header and small fields in one syscall where the socket takes them), file
+/// slices with [`FrameSink::send_file`].
+pub(crate) async fn write_chunks<W: FrameSink>(w: &mut W, chunks: &[Chunk]) -> std::io::Result<()> {
+    let mut start = 0;
+    while start < chunks.len() {
+        if let Chunk::File(f) = &chunks[start] {
+            w.send_file(f).await?;
+            start += 1;
+            continue;
+        }
+        let run: Vec<&bytes::Bytes> = chunks[start..]
+            .iter()
+            .map_while(|c| match c {
+                Chunk::Bytes(b) => Some(b),
+                Chunk::File(_) => None,
+            })
+            .collect();
+        start += run.len();
+        write_buffers(w, &run).await?;
+    }
+    Ok(())
+}
+
+/// Writes every buffer, in order, with vectored writes.
+async fn write_buffers<W: tokio::io::AsyncWrite + Unpin>(
     w: &mut W,
-    chunks: &[bytes::Bytes],
+    chunks: &[&bytes::Bytes],
 ) -> std::io::Result<()> {
     use tokio::io::AsyncWriteExt;
     let mut index = 0;
@@ -54,6 +120,7 @@ pub(crate) async fn write_chunks<W: tokio::io::AsyncWrite + Unpin>(
 #[cfg(test)]
 mod tests {
     use bytes::Bytes;
+    use fjord_protocol::payload::{Chunk, FileSlice};
 
     /// A writer that takes at most 3 bytes per call, to exercise partial vectored writes.
     struct Trickle(Vec<u8>);
@@ -82,14 +149,78 @@ mod tests {
         }
     }
 
+    impl super::FrameSink for Trickle {
+        async fn send_file(&mut self, slice: &FileSlice) -> std::io::Result<()> {
+            self.0.extend_from_slice(&slice.read()?);
+            Ok(())
+        }
+    }
+
     #[tokio::test]
     async fn partial_writes_write_every_byte_once_in_order() {
-        let chunks: Vec<Bytes> = ["ab", "", "cdefg", "h", "ijklmnop"]
+        let chunks: Vec<Chunk> = ["ab", "", "cdefg", "h", "ijklmnop"]
             .iter()
-            .map(|s| Bytes::from_static(s.as_bytes()))
+            .map(|s| Chunk::Bytes(Bytes::from_static(s.as_bytes())))
             .collect();
         let mut w = Trickle(Vec::new());
         super::write_chunks(&mut w, &chunks).await.unwrap();
         assert_eq!(w.0, b"abcdefghijklmnop");
+    }
+
+    /// A connected pair of sockets on 127.0.0.1.
+    async fn socket_pair() -> (tokio::net::TcpStream, tokio::net::TcpStream) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (a, b) = tokio::join!(tokio::net::TcpStream::connect(addr), listener.accept());
+        (a.unwrap(), b.unwrap().0)
+    }
+
+    #[tokio::test]
+    async fn file_slices_go_out_with_sendfile_between_buffers_in_order() {
+        use tokio::io::AsyncReadExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("segment");
+        // Larger than a socket buffer, so sendfile meets a full socket and waits.
+        let data: Vec<u8> = (0..8 << 20).map(|i: u32| (i % 251) as u8).collect();
+        std::fs::write(&path, &data).unwrap();
+        let file = std::sync::Arc::new(std::fs::File::open(&path).unwrap());
+        let chunks = vec![
+            Chunk::Bytes(Bytes::from_static(b"head")),
+            Chunk::File(FileSlice::new(file.clone(), 5, data.len() - 10)),
+            Chunk::Bytes(Bytes::from_static(b"tail")),
+        ];
+        let (a, b) = socket_pair().await;
+        let (_read, mut write) = a.into_split();
+        let reader = tokio::spawn(async move {
+            let mut b = b;
+            let mut got = Vec::new();
+            b.read_to_end(&mut got).await.unwrap();
+            got
+        });
+        super::write_chunks(&mut write, &chunks).await.unwrap();
+        drop(write);
+        drop(_read);
+        let got = reader.await.unwrap();
+        let mut want = b"head".to_vec();
+        want.extend_from_slice(&data[5..data.len() - 5]);
+        want.extend_from_slice(b"tail");
+        assert_eq!(got.len(), want.len());
+        assert!(got == want, "the bytes differ");
+
+        // A slice past the file's end (a segment truncated since the read) fails the write.
+        let short = dir.path().join("short");
+        std::fs::write(&short, b"0123456789").unwrap();
+        let short = std::sync::Arc::new(std::fs::File::open(&short).unwrap());
+        let (a, _b) = socket_pair().await;
+        let (_r, mut write) = a.into_split();
+        let beyond = vec![Chunk::File(FileSlice::new(short, 0, 11))];
+        let err = tokio::time::timeout(
+            std::time::Duration::from_secs(30),
+            super::write_chunks(&mut write, &beyond),
+        )
+        .await
+        .expect("the write ends")
+        .unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::UnexpectedEof);
     }
 }

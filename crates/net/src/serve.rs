@@ -22,7 +22,7 @@ use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{mpsc, watch, OwnedSemaphorePermit, Semaphore};
 
 /// The most requests of one connection read ahead of the one being handled; reading pauses
 /// beyond it.
@@ -172,40 +172,76 @@ pub fn admit(
 
 /// Serves `listener` until the task is dropped.
 pub async fn serve<H: Handler>(listener: TcpListener, handler: Arc<H>, limits: Limits) {
+    let (_keep, stop) = watch::channel(false);
+    serve_until(listener, handler, limits, stop).await;
+}
+
+/// Serves `listener` until `stop` turns true, then stops gracefully: no new connections, no
+/// new requests read; the requests already read are handled and answered in order, then each
+/// connection closes. Returns once every connection has closed (the caller bounds the wait).
+pub async fn serve_until<H: Handler>(
+    listener: TcpListener,
+    handler: Arc<H>,
+    limits: Limits,
+    mut stop: watch::Receiver<bool>,
+) {
     let open = Arc::new(Semaphore::new(
         limits.max_connections.min(Semaphore::MAX_PERMITS),
     ));
     let per_ip: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
     let limits = Arc::new(limits);
+    let mut connections = tokio::task::JoinSet::new();
+    let connection_stop = stop.clone();
     let mut backoff = ACCEPT_BACKOFF_MIN;
     loop {
-        let Ok(slot) = open.clone().acquire_owned().await else {
-            return;
+        let accepted = async {
+            let slot = open.clone().acquire_owned().await;
+            (slot, listener.accept().await)
         };
-        match listener.accept().await {
-            Ok((stream, peer)) => {
-                backoff = ACCEPT_BACKOFF_MIN;
-                let Some(ip_slot) = IpSlot::take(&per_ip, peer.ip(), limits.max_connections_per_ip)
-                else {
-                    tracing::info!(%peer, "closing: over max.connections.per.ip ({})", limits.max_connections_per_ip);
-                    continue;
-                };
-                let _ = stream.set_nodelay(true);
-                tokio::spawn(connection(
-                    stream,
-                    peer,
-                    handler.clone(),
-                    limits.clone(),
-                    (slot, ip_slot),
-                ));
-            }
-            Err(e) => {
-                tracing::warn!("accept failed, retrying in {backoff:?}: {e}");
-                tokio::time::sleep(backoff).await;
-                backoff = (backoff * 2).min(ACCEPT_BACKOFF_MAX);
+        tokio::select! {
+            _ = stopped(&mut stop) => break,
+            Some(_) = connections.join_next(), if !connections.is_empty() => continue,
+            (slot, accepted) = accepted => {
+                let Ok(slot) = slot else { break };
+                match accepted {
+                    Ok((stream, peer)) => {
+                        backoff = ACCEPT_BACKOFF_MIN;
+                        let Some(ip_slot) =
+                            IpSlot::take(&per_ip, peer.ip(), limits.max_connections_per_ip)
+                        else {
+                            tracing::info!(%peer, "closing: over max.connections.per.ip ({})", limits.max_connections_per_ip);
+                            continue;
+                        };
+                        let _ = stream.set_nodelay(true);
+                        connections.spawn(connection(
+                            stream,
+                            peer,
+                            handler.clone(),
+                            limits.clone(),
+                            (slot, ip_slot),
+                            connection_stop.clone(),
+                        ));
+                    }
+                    Err(e) => {
+                        tracing::warn!("accept failed, retrying in {backoff:?}: {e}");
+                        tokio::time::sleep(backoff).await;
+                        backoff = (backoff * 2).min(ACCEPT_BACKOFF_MAX);
+                    }
+                }
             }
         }
     }
+    drop(listener);
+    tracing::info!(
+        connections = connections.len(),
+        "listener stopped; answering the requests in flight"
+    );
+    while connections.join_next().await.is_some() {}
+}
+
+/// Resolves once `stop` is true (or its sender is gone).
+async fn stopped(stop: &mut watch::Receiver<bool>) {
+    let _ = stop.wait_for(|s| *s).await;
 }
 
 /// One connection's share of `max.connections.per.ip`, given back when it closes.
@@ -250,17 +286,41 @@ async fn connection<H: Handler>(
     handler: Arc<H>,
     limits: Arc<Limits>,
     _slots: (OwnedSemaphorePermit, IpSlot),
+    stop: watch::Receiver<bool>,
 ) {
     let (read, write) = stream.into_split();
     let (tx, rx) = mpsc::channel::<Queued>(MAX_QUEUED_PER_CONNECTION);
     let in_flight = Arc::new(AtomicUsize::new(0));
-    let reader = tokio::spawn(read_requests(read, tx, peer, limits, in_flight.clone()));
+    let reader = tokio::spawn(read_requests(
+        read,
+        tx,
+        peer,
+        limits,
+        in_flight.clone(),
+        stop,
+    ));
     respond(write, rx, peer, handler, in_flight).await;
     reader.abort();
 }
 
-/// Reads frames ahead of the handler; ends on a malformed frame, the peer's close or idleness.
+/// Reads frames ahead of the handler; ends on a malformed frame, the peer's close, idleness
+/// or the listener's stop (the requests already queued are still answered).
 async fn read_requests(
+    read: OwnedReadHalf,
+    tx: mpsc::Sender<Queued>,
+    peer: SocketAddr,
+    limits: Arc<Limits>,
+    in_flight: Arc<AtomicUsize>,
+    mut stop: watch::Receiver<bool>,
+) {
+    tokio::select! {
+        _ = stopped(&mut stop) => {}
+        _ = read_frames(read, tx, peer, limits, in_flight) => {}
+    }
+}
+
+/// The reading loop of [`read_requests`].
+async fn read_frames(
     mut read: OwnedReadHalf,
     tx: mpsc::Sender<Queued>,
     peer: SocketAddr,

@@ -3,6 +3,7 @@
 //! buffer is an error, never a panic) and never allocate more than the bytes present justify.
 
 use crate::error::{DecodeError, EncodeError};
+use crate::payload::{Chunk, FileSlice, Records};
 use bytes::{Buf, Bytes, BytesMut};
 use uuid::Uuid;
 
@@ -31,6 +32,15 @@ pub trait Writer {
     /// Writes a shared buffer; writers that can keep a reference do so instead of copying.
     fn put_shared(&mut self, src: &Bytes) {
         self.put_slice(src);
+    }
+    /// Writes a file slice; writers that can send it from the file keep a reference, others
+    /// read it.
+    fn put_file(&mut self, src: &FileSlice) -> Result<(), EncodeError> {
+        let bytes = src
+            .read()
+            .map_err(|e| EncodeError::RecordsUnreadable(e.to_string()))?;
+        self.put_slice(&bytes);
+        Ok(())
     }
     /// Writes one byte.
     fn put_u8(&mut self, v: u8) {
@@ -78,11 +88,12 @@ impl Writer for Vec<u8> {
     }
 }
 
-/// A writer that produces a chain of `Bytes` for vectored I/O: small fields are gathered into
-/// a scratch buffer, large shared buffers (record batches) are referenced, not copied.
+/// A writer that produces a chain of [`Chunk`]s for the socket: small fields are gathered
+/// into a scratch buffer, large shared buffers (record batches) and file slices are
+/// referenced, not copied.
 #[derive(Debug, Default)]
 pub struct ChainWriter {
-    chunks: Vec<Bytes>,
+    chunks: Vec<Chunk>,
     scratch: BytesMut,
 }
 
@@ -96,11 +107,16 @@ impl ChainWriter {
     }
 
     /// The written chunks, in order.
-    pub fn finish(mut self) -> Vec<Bytes> {
-        if !self.scratch.is_empty() {
-            self.chunks.push(self.scratch.split().freeze());
-        }
+    pub fn finish(mut self) -> Vec<Chunk> {
+        self.flush_scratch();
         self.chunks
+    }
+
+    fn flush_scratch(&mut self) {
+        if !self.scratch.is_empty() {
+            self.chunks
+                .push(Chunk::Bytes(self.scratch.split().freeze()));
+        }
     }
 }
 
@@ -114,10 +130,16 @@ impl Writer for ChainWriter {
             self.scratch.extend_from_slice(src);
             return;
         }
-        if !self.scratch.is_empty() {
-            self.chunks.push(self.scratch.split().freeze());
+        self.flush_scratch();
+        self.chunks.push(Chunk::Bytes(src.clone()));
+    }
+
+    fn put_file(&mut self, src: &FileSlice) -> Result<(), EncodeError> {
+        if !src.is_empty() {
+            self.flush_scratch();
+            self.chunks.push(Chunk::File(src.clone()));
         }
-        self.chunks.push(src.clone());
+        Ok(())
     }
 }
 
@@ -366,6 +388,22 @@ pub fn write_bytes<W: Writer + ?Sized>(
     Ok(())
 }
 
+/// Writes non-null record data: bytes as [`write_bytes`] does, a file slice by reference
+/// where the writer can send it from the file.
+pub fn write_records<W: Writer + ?Sized>(
+    w: &mut W,
+    r: &Records,
+    compact: bool,
+) -> Result<(), EncodeError> {
+    match r {
+        Records::Memory(b) => write_bytes(w, b, compact),
+        Records::File(f) => {
+            write_len_prefix(w, f.len(), compact)?;
+            w.put_file(f)
+        }
+    }
+}
+
 /// Writes nullable bytes.
 pub fn write_nullable_bytes<W: Writer + ?Sized>(
     w: &mut W,
@@ -444,6 +482,11 @@ pub fn nullable_string_len(s: Option<&str>, compact: bool) -> usize {
 /// The encoded size of bytes.
 pub fn bytes_len(b: &Bytes, compact: bool) -> usize {
     len_prefix_len(b.len(), compact) + b.len()
+}
+
+/// The encoded size of record data.
+pub fn records_len(r: &Records, compact: bool) -> usize {
+    len_prefix_len(r.len(), compact) + r.len()
 }
 
 /// The encoded size of nullable bytes.
@@ -564,10 +607,33 @@ mod tests {
         w.put_i8(1);
         let chunks = w.finish();
         assert_eq!(chunks.len(), 3);
+        let Chunk::Bytes(shared) = &chunks[1] else {
+            panic!("bytes stay bytes")
+        };
         assert_eq!(
-            chunks[1].as_ptr(),
+            shared.as_ptr(),
             big.as_ptr(),
             "records must be referenced, not copied"
         );
+    }
+
+    #[test]
+    fn chain_writer_refers_to_file_slices_and_contiguous_writers_read_them() {
+        let dir = std::env::temp_dir().join(format!("fjord-codec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("segment");
+        std::fs::write(&path, b"xxrecordsxx").unwrap();
+        let file = std::sync::Arc::new(std::fs::File::open(&path).unwrap());
+        let records = Records::File(FileSlice::new(file, 2, 7));
+        let mut w = ChainWriter::default();
+        w.put_i32(5);
+        write_records(&mut w, &records, false).unwrap();
+        let chunks = w.finish();
+        assert!(matches!(&chunks[1], Chunk::File(f) if f.position() == 2 && f.len() == 7));
+        let mut flat = BytesMut::new();
+        write_records(&mut flat, &records, true).unwrap();
+        assert_eq!(&flat[..], b"\x08records");
+        assert_eq!(records_len(&records, true), flat.len());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -133,6 +133,9 @@ pub enum EncodeError {
     /// A record batch that could not be built (compression failed).
     #[error("record batch: {0}")]
     Records(String),
+    /// Record data in a file that could not be read back (a writer without file support).
+    #[error("record data could not be read from its segment: {0}")]
+    RecordsUnreadable(String),
 }
 
 impl EncodeError {

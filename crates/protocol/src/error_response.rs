@@ -88,7 +88,7 @@ pub fn error_response(
                                 high_watermark: -1,
                                 last_stable_offset: -1,
                                 log_start_offset: -1,
-                                records: Some(bytes::Bytes::new()),
+                                records: Some(crate::payload::Records::default()),
                                 ..Default::default()
                             })
                             .collect(),

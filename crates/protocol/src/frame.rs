@@ -3,6 +3,7 @@
 //! is grown for it.
 
 use crate::error::DecodeError;
+use crate::payload::Chunk;
 use bytes::{Buf, Bytes, BytesMut};
 
 /// Kafka's default for `socket.request.max.bytes`: 100 MiB.
@@ -61,10 +62,10 @@ impl FrameDecoder {
 
 /// Prefixes `chunks` (the encoded header and body) with their total size, ready for a
 /// vectored write. Fails if the total does not fit an int32.
-pub fn frame_chunks(mut chunks: Vec<Bytes>) -> Result<Vec<Bytes>, crate::EncodeError> {
-    let total: usize = chunks.iter().map(Bytes::len).sum();
+pub fn frame_chunks(mut chunks: Vec<Chunk>) -> Result<Vec<Chunk>, crate::EncodeError> {
+    let total: usize = chunks.iter().map(Chunk::len).sum();
     let size = i32::try_from(total).map_err(|_| crate::EncodeError::TooLong { len: total })?;
-    chunks.insert(0, Bytes::copy_from_slice(&size.to_be_bytes()));
+    chunks.insert(0, Chunk::Bytes(Bytes::copy_from_slice(&size.to_be_bytes())));
     Ok(chunks)
 }
 
@@ -106,8 +107,15 @@ mod tests {
 
     #[test]
     fn frame_chunks_prefixes_total_size() {
-        let f = frame_chunks(vec![Bytes::from_static(b"ab"), Bytes::from_static(b"cde")]).unwrap();
-        assert_eq!(&f[0][..], &[0, 0, 0, 5]);
+        let f = frame_chunks(vec![
+            Chunk::Bytes(Bytes::from_static(b"ab")),
+            Chunk::Bytes(Bytes::from_static(b"cde")),
+        ])
+        .unwrap();
+        assert_eq!(
+            crate::payload::concat(&f).unwrap(),
+            [0, 0, 0, 5, b'a', b'b', b'c', b'd', b'e']
+        );
         assert_eq!(f.len(), 3);
     }
 }

@@ -8,6 +8,7 @@ use crate::frame::frame_chunks;
 use crate::generated::api::{ApiKey, RequestBody, ResponseBody};
 use crate::generated::request_header::RequestHeader;
 use crate::generated::response_header::ResponseHeader;
+use crate::payload::Chunk;
 use bytes::Bytes;
 
 /// The most scratch space reserved up front for one frame's small fields.
@@ -70,7 +71,7 @@ pub fn parse_request(frame: Bytes) -> Result<RequestFrame, DecodeError> {
 pub fn encode_request(
     header: &RequestHeader,
     body: &RequestBody,
-) -> Result<Vec<Bytes>, EncodeError> {
+) -> Result<Vec<Chunk>, EncodeError> {
     let version = header.request_api_version;
     let header_version = body.api_key().request_header_version(version);
     encode_frame(body.encoded_len(version), |w| {
@@ -85,7 +86,7 @@ pub fn encode_response(
     correlation_id: i32,
     version: i16,
     body: &ResponseBody,
-) -> Result<Vec<Bytes>, EncodeError> {
+) -> Result<Vec<Chunk>, EncodeError> {
     let header = ResponseHeader {
         correlation_id,
         ..Default::default()
@@ -102,7 +103,7 @@ pub fn encode_response(
 fn encode_frame(
     body_len: usize,
     write: impl FnOnce(&mut ChainWriter) -> Result<(), EncodeError>,
-) -> Result<Vec<Bytes>, EncodeError> {
+) -> Result<Vec<Chunk>, EncodeError> {
     let mut w = ChainWriter::with_capacity(64 + body_len.min(FRAME_SCRATCH_MAX));
     write(&mut w)?;
     frame_chunks(w.finish())
@@ -158,7 +159,7 @@ mod tests {
             ..Default::default()
         });
         let chunks = encode_request(&header, &body).unwrap();
-        let whole: Vec<u8> = chunks.iter().flat_map(|c| c.iter().copied()).collect();
+        let whole = crate::payload::concat(&chunks).unwrap();
         let frame = Bytes::from(whole[4..].to_vec());
         let parsed = parse_request(frame).unwrap();
         assert_eq!(parsed.header, header);

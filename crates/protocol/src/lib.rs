@@ -8,6 +8,7 @@ pub mod error_codes;
 pub mod error_response;
 pub mod frame;
 pub mod header;
+pub mod payload;
 pub mod records;
 #[cfg(feature = "sample")]
 pub mod sample;
@@ -23,4 +24,5 @@ pub use error_codes::ErrorCode;
 pub use error_response::error_response;
 pub use generated::api::{ApiKey, RequestBody, ResponseBody};
 pub use generated::metadata_record::MetadataRecord;
+pub use payload::{Chunk, FileSlice, Records};
 pub use uuid::Uuid;

@@ -49,7 +49,8 @@ fn write_fuzz_seeds() {
                 client_id: Some("seed".into()),
                 ..Default::default()
             };
-            let frame: Vec<u8> = encode_request(&header, &req).unwrap().concat();
+            let frame: Vec<u8> =
+                fjord_protocol::payload::concat(&encode_request(&header, &req).unwrap()).unwrap();
             std::fs::write(corpus("frame_header").join(format!("{api:?}-{v}")), frame).unwrap();
             written += 3;
         }

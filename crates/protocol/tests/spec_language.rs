@@ -7,12 +7,16 @@ use bytes::{Bytes, BytesMut};
 use fjord_protocol::sample::SampleRng;
 use fjord_protocol::EncodeError;
 
-/// The generated module refers to `crate::codec`, `crate::error` and `crate::sample`.
+/// The generated module refers to `crate::codec`, `crate::error`, `crate::payload` and
+/// `crate::sample`.
 mod codec {
     pub use fjord_protocol::codec::*;
 }
 mod error {
     pub use fjord_protocol::error::*;
+}
+mod payload {
+    pub use fjord_protocol::payload::*;
 }
 mod sample {
     pub use fjord_protocol::sample::*;

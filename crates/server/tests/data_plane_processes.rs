@@ -201,7 +201,7 @@ fn every_data_plane_version_answers_a_hosted_partition() {
                 },
                 partition_data: vec![pq::PartitionProduceData {
                     index: 0,
-                    records: Some(b.build().unwrap()),
+                    records: Some(b.build().unwrap().into()),
                     ..Default::default()
                 }],
                 ..Default::default()
@@ -384,7 +384,7 @@ fn fetch_sessions_answer_only_what_changed() {
                 name: "sessions".into(),
                 partition_data: vec![pq::PartitionProduceData {
                     index: partition,
-                    records: Some(b.build().unwrap()),
+                    records: Some(b.build().unwrap().into()),
                     ..Default::default()
                 }],
                 ..Default::default()
@@ -526,7 +526,82 @@ fn a_clean_stop_and_restart_keeps_every_partition_online() {
     let mut node = Node::single(root.path(), free_port(), "num.partitions=3");
     let bootstrap = node.broker_addr();
     round_trip(&node, &bootstrap, "kept", "none", 300);
+    // A long poll in flight when SIGTERM arrives: it wants more bytes than there are, for
+    // longer than the stop may take; the graceful stop answers it with what there is. It is
+    // pipelined behind a short poll on the same connection, so once the short one is answered
+    // the long one has been read by the broker.
+    let (parked_tx, parked) = std::sync::mpsc::channel();
+    let poll = {
+        use fjord_protocol::generated::fetch_request as fq;
+        use fjord_protocol::{RequestBody, ResponseBody};
+        let addr = bootstrap.clone();
+        let fetch = |max_wait_ms| {
+            RequestBody::Fetch(fq::FetchRequest {
+                replica_id: -1,
+                max_wait_ms,
+                min_bytes: 100 << 20,
+                max_bytes: 50 << 20,
+                session_epoch: -1,
+                topics: vec![fq::FetchTopic {
+                    topic: "kept".into(),
+                    partitions: (0..PARTITIONS)
+                        .map(|p| fq::FetchPartition {
+                            partition: p,
+                            current_leader_epoch: -1,
+                            last_fetched_epoch: -1,
+                            partition_max_bytes: 1 << 20,
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            })
+        };
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Runtime::new().unwrap();
+            rt.block_on(async {
+                let c = fjord_net::client::Client::connect(&addr, Duration::from_secs(5))
+                    .await
+                    .unwrap();
+                let limit = Duration::from_secs(120);
+                let short = async {
+                    let r = c.call(fetch(1_000), 12, limit).await;
+                    parked_tx.send(()).unwrap();
+                    r
+                };
+                let long = async {
+                    let r = c.call(fetch(90_000), 12, limit).await;
+                    (r, Instant::now())
+                };
+                let (short, (long, answered)) = tokio::join!(short, long);
+                assert!(short.is_ok(), "the short poll is answered: {short:?}");
+                let Ok(ResponseBody::Fetch(f)) = long else {
+                    panic!("the fetch in flight is answered: {long:?}")
+                };
+                let bytes: usize = f
+                    .responses
+                    .iter()
+                    .flat_map(|t| &t.partitions)
+                    .map(|p| p.records.as_ref().map_or(0, |r| r.len()))
+                    .sum();
+                (answered, f.error_code, bytes)
+            })
+        })
+    };
+    parked
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the short poll is answered");
+    let stopping = Instant::now();
     assert!(node.stop(), "a graceful stop exits 0\n{}", node.log_tail());
+    let (answered, code, bytes) = poll.join().expect("the long poll is answered");
+    assert_eq!(code, 0);
+    assert!(bytes > 0, "answered with the records there are");
+    let waited = answered.saturating_duration_since(stopping);
+    assert!(
+        waited < Duration::from_secs(20),
+        "answered at the stop, not after its wait (capped at 30 s) ({waited:?})"
+    );
     let marker = root.path().join("node1/data/.kafka_cleanshutdown");
     assert!(marker.exists(), "the clean-shutdown marker is written");
     node.start();

@@ -5,12 +5,31 @@
 use super::PartitionLog;
 use crate::error::{LogError, Result};
 use bytes::Bytes;
+use fjord_protocol::Records;
 
-/// What a read returned.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReadInfo {
+/// The length of what a read returns, whatever holds it.
+trait RecordsLen {
+    fn byte_len(&self) -> usize;
+}
+
+impl RecordsLen for Bytes {
+    fn byte_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl RecordsLen for Records {
+    fn byte_len(&self) -> usize {
+        self.len()
+    }
+}
+
+/// What a read returned: the records in memory ([`PartitionLog::read`]) or, for fetches, as
+/// [`Records`] that may be a slice of a segment file ([`PartitionLog::read_records`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadInfo<R = Bytes> {
     /// Whole batches, back to back (empty when there is nothing to read).
-    pub records: Bytes,
+    pub records: R,
     /// The base offset of the first batch returned, if any.
     pub first_batch_offset: Option<i64>,
     /// The log start offset when the read ran.
@@ -43,6 +62,39 @@ impl PartitionLog {
         max_offset: Option<i64>,
         min_one: bool,
     ) -> Result<ReadInfo> {
+        self.read_with(offset, max_offset, min_one, |seg, limit| {
+            seg.read(offset, max_bytes, limit, min_one)
+        })
+    }
+
+    /// As [`PartitionLog::read`], for the transport: ranges of at least `copy_below` bytes
+    /// come back as a slice of the segment file, sent later with sendfile(2) without passing
+    /// through user space; smaller ones in memory.
+    pub fn read_records(
+        &self,
+        offset: i64,
+        max_bytes: usize,
+        max_offset: Option<i64>,
+        min_one: bool,
+        copy_below: usize,
+    ) -> Result<ReadInfo<Records>> {
+        self.read_with(offset, max_offset, min_one, |seg, limit| {
+            seg.read_records(offset, max_bytes, limit, min_one, copy_below)
+        })
+    }
+
+    /// Finds the segment to read from and reads it with `take` (given the segment and the
+    /// position to stop at).
+    fn read_with<R: Default + RecordsLen>(
+        &self,
+        offset: i64,
+        max_offset: Option<i64>,
+        min_one: bool,
+        take: impl Fn(
+            &crate::segment::Segment,
+            u64,
+        ) -> Result<Option<(crate::segment::BatchPosition, R)>>,
+    ) -> Result<ReadInfo<R>> {
         let log_start = self.log_start_offset();
         let log_end = self.log_end_offset();
         if offset < log_start || offset > log_end {
@@ -53,14 +105,14 @@ impl PartitionLog {
             });
         }
         let stop = max_offset.unwrap_or(log_end).min(log_end);
-        let empty = ReadInfo {
-            records: Bytes::new(),
+        let empty = || ReadInfo {
+            records: R::default(),
             first_batch_offset: None,
             log_start_offset: log_start,
             log_end_offset: log_end,
         };
         if offset >= stop {
-            return Ok(empty);
+            return Ok(empty());
         }
         let segments = self.segments_from(offset);
         for (i, seg) in segments.iter().enumerate() {
@@ -75,9 +127,9 @@ impl PartitionLog {
                 None if stop >= log_end => seg.size(),
                 _ => seg.position_of(stop)?,
             };
-            if let Some((first, records)) = seg.read(offset, max_bytes, limit, min_one)? {
-                if records.is_empty() && !min_one {
-                    return Ok(empty);
+            if let Some((first, records)) = take(seg, limit)? {
+                if records.byte_len() == 0 && !min_one {
+                    return Ok(empty());
                 }
                 return Ok(ReadInfo {
                     records,
@@ -87,7 +139,7 @@ impl PartitionLog {
                 });
             }
         }
-        Ok(empty)
+        Ok(empty())
     }
 
     /// Finds the batch holding `offset` (or the first after it): the segment's base offset and

@@ -5,6 +5,8 @@ use crate::codec::*;
 #[allow(unused_imports)]
 use crate::error::{DecodeError, EncodeError};
 #[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
 use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;
@@ -300,7 +302,7 @@ pub struct PartitionData {
     /// The record data.
     ///
     /// Versions 0+; nullable 0+.
-    pub records: Option<Bytes>,
+    pub records: Option<Records>,
     /// Tagged fields this build does not know, kept to be written back.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
 }
@@ -340,7 +342,7 @@ impl PartitionData {
         match (&self.aborted_transactions) { Some(x) => { write_len_prefix(w, x.len(), flexible)?; for e0 in x.iter() { e0.encode(w, version)?; } } None => { write_null(w, flexible); } }
         if version >= 11 { w.put_i32(*(&self.preferred_read_replica)); }
         if !(version >= 11) { if self.preferred_read_replica != -1 { return Err(EncodeError::FieldNotInVersion { field: "PreferredReadReplica", version }); } }
-        match (&self.records) { Some(x) => { write_bytes(w, x, flexible)?; } None => { write_null(w, flexible); } }
+        match (&self.records) { Some(x) => { write_records(w, x, flexible)?; } None => { write_null(w, flexible); } }
         if flexible {
             let unknown = sorted_unknown(&self.unknown_tagged_fields);
             #[allow(unused_mut)]
@@ -377,7 +379,7 @@ impl PartitionData {
         if version >= 5 { n += 8; }
         n += match (&self.aborted_transactions) { Some(x) => len_prefix_len(x.len(), flexible) + x.iter().map(|e0| e0.encoded_len(version)).sum::<usize>(), None => null_len(flexible) };
         if version >= 11 { n += 4; }
-        n += match (&self.records) { Some(x) => bytes_len(x, flexible), None => null_len(flexible) };
+        n += match (&self.records) { Some(x) => records_len(x, flexible), None => null_len(flexible) };
         if flexible {
             let mut count = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
@@ -402,7 +404,7 @@ impl PartitionData {
         if version >= 5 { v.log_start_offset = read_i64(buf)?; }
         v.aborted_transactions = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(AbortedTransaction::decode(buf, version)?); } Some(v) } };
         if version >= 11 { v.preferred_read_replica = read_i32(buf)?; }
-        v.records = read_nullable_bytes(buf, flexible)?;
+        v.records = read_nullable_bytes(buf, flexible)?.map(Records::from);
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -436,7 +438,7 @@ impl PartitionData {
         if (version >= 12) && g.bool() { v.snapshot_id = SnapshotId::sample(g, version); }
         v.aborted_transactions = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| AbortedTransaction::sample(g, version)).collect()) };
         if version >= 11 { v.preferred_read_replica = g.i32(); }
-        v.records = if (true) && g.chance(4) { None } else { Some(g.bytes()) };
+        v.records = if (true) && g.chance(4) { None } else { Some(Records::from(g.bytes())) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

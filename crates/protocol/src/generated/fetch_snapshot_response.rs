@@ -5,6 +5,8 @@ use crate::codec::*;
 #[allow(unused_imports)]
 use crate::error::{DecodeError, EncodeError};
 #[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
 use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;
@@ -265,7 +267,7 @@ pub struct PartitionSnapshot {
     /// Snapshot data in records format which may not be aligned on an offset boundary.
     ///
     /// Versions 0+.
-    pub unaligned_records: Bytes,
+    pub unaligned_records: Records,
     /// Tagged fields this build does not know, kept to be written back.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
 }
@@ -279,7 +281,7 @@ impl Default for PartitionSnapshot {
             current_leader: LeaderIdAndEpoch::default(),
             size: 0,
             position: 0,
-            unaligned_records: Bytes::new(),
+            unaligned_records: Records::default(),
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -296,7 +298,7 @@ impl PartitionSnapshot {
         if !((false) || (true)) { if self.current_leader != LeaderIdAndEpoch::default() { return Err(EncodeError::FieldNotInVersion { field: "CurrentLeader", version }); } }
         w.put_i64(*(&self.size));
         w.put_i64(*(&self.position));
-        write_bytes(w, (&self.unaligned_records), flexible)?;
+        write_records(w, (&self.unaligned_records), flexible)?;
         if flexible {
             let unknown = sorted_unknown(&self.unknown_tagged_fields);
             #[allow(unused_mut)]
@@ -325,7 +327,7 @@ impl PartitionSnapshot {
         n += (&self.snapshot_id).encoded_len(version);
         n += 8;
         n += 8;
-        n += bytes_len((&self.unaligned_records), flexible);
+        n += records_len((&self.unaligned_records), flexible);
         if flexible {
             let mut count = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
@@ -346,7 +348,7 @@ impl PartitionSnapshot {
         v.snapshot_id = SnapshotId::decode(buf, version)?;
         v.size = read_i64(buf)?;
         v.position = read_i64(buf)?;
-        v.unaligned_records = read_bytes(buf, flexible, "UnalignedRecords")?;
+        v.unaligned_records = Records::from(read_bytes(buf, flexible, "UnalignedRecords")?);
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -374,7 +376,7 @@ impl PartitionSnapshot {
         if (true) && g.bool() { v.current_leader = LeaderIdAndEpoch::sample(g, version); }
         v.size = g.i64();
         v.position = g.i64();
-        v.unaligned_records = g.bytes();
+        v.unaligned_records = Records::from(g.bytes());
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -5,6 +5,8 @@ use crate::codec::*;
 #[allow(unused_imports)]
 use crate::error::{DecodeError, EncodeError};
 #[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
 use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;

@@ -5,6 +5,8 @@ use crate::codec::*;
 #[allow(unused_imports)]
 use crate::error::{DecodeError, EncodeError};
 #[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
 use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;
@@ -251,7 +253,7 @@ pub struct PartitionProduceData {
     /// The record data to be produced.
     ///
     /// Versions 0+; nullable 0+.
-    pub records: Option<Bytes>,
+    pub records: Option<Records>,
     /// Tagged fields this build does not know, kept to be written back.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
 }
@@ -272,7 +274,7 @@ impl PartitionProduceData {
         #[allow(unused_variables)]
         let flexible = version >= 9;
         w.put_i32(*(&self.index));
-        match (&self.records) { Some(x) => { write_bytes(w, x, flexible)?; } None => { write_null(w, flexible); } }
+        match (&self.records) { Some(x) => { write_records(w, x, flexible)?; } None => { write_null(w, flexible); } }
         if flexible {
             let unknown = sorted_unknown(&self.unknown_tagged_fields);
             #[allow(unused_mut)]
@@ -294,7 +296,7 @@ impl PartitionProduceData {
         #[allow(unused_mut)]
         let mut n = 0usize;
         n += 4;
-        n += match (&self.records) { Some(x) => bytes_len(x, flexible), None => null_len(flexible) };
+        n += match (&self.records) { Some(x) => records_len(x, flexible), None => null_len(flexible) };
         if flexible {
             let mut count = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
@@ -310,7 +312,7 @@ impl PartitionProduceData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.index = read_i32(buf)?;
-        v.records = read_nullable_bytes(buf, flexible)?;
+        v.records = read_nullable_bytes(buf, flexible)?.map(Records::from);
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -332,7 +334,7 @@ impl PartitionProduceData {
         #[allow(unused_mut)]
         let mut v = Self::default();
         v.index = g.i32();
-        v.records = if (true) && g.chance(4) { None } else { Some(g.bytes()) };
+        v.records = if (true) && g.chance(4) { None } else { Some(Records::from(g.bytes())) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

@@ -5,6 +5,8 @@ use crate::codec::*;
 #[allow(unused_imports)]
 use crate::error::{DecodeError, EncodeError};
 #[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
 use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;
@@ -55,7 +57,7 @@ pub struct SpecLanguageTest {
     /// Records.
     ///
     /// Versions 0+; nullable 0+.
-    pub records: Option<Bytes>,
+    pub records: Option<Records>,
     /// A uuid.
     ///
     /// Versions 0+.
@@ -141,7 +143,7 @@ impl SpecLanguageTest {
         write_string(w, (&self.label), flexible)?;
         match (&self.client) { Some(x) => { write_string(w, x, false)?; } None => { write_nullable_string(w, None, false)?; } }
         match (&self.blob) { Some(x) => { write_bytes(w, x, flexible)?; } None => { if !(version >= 1) { return Err(EncodeError::NullNotAllowed { field: "Blob", version }); } write_null(w, flexible); } }
-        match (&self.records) { Some(x) => { write_bytes(w, x, flexible)?; } None => { write_null(w, flexible); } }
+        match (&self.records) { Some(x) => { write_records(w, x, flexible)?; } None => { write_null(w, flexible); } }
         write_uuid(w, (&self.id));
         match (&self.items) { Some(x) => { write_len_prefix(w, x.len(), flexible)?; for e0 in x.iter() { e0.encode(w, version)?; } } None => { write_null(w, flexible); } }
         match (&self.origin) { Some(x) => { if version >= 1 { w.put_i8(1); } x.encode(w, version)?; } None => { if !(version >= 1) { return Err(EncodeError::NullNotAllowed { field: "Origin", version }); } w.put_i8(-1); } }
@@ -188,7 +190,7 @@ impl SpecLanguageTest {
         n += string_len((&self.label), flexible);
         n += match (&self.client) { Some(x) => string_len(x, false), None => nullable_string_len(None, false) };
         n += match (&self.blob) { Some(x) => bytes_len(x, flexible), None => null_len(flexible) };
-        n += match (&self.records) { Some(x) => bytes_len(x, flexible), None => null_len(flexible) };
+        n += match (&self.records) { Some(x) => records_len(x, flexible), None => null_len(flexible) };
         n += 16;
         n += match (&self.items) { Some(x) => len_prefix_len(x.len(), flexible) + x.iter().map(|e0| e0.encoded_len(version)).sum::<usize>(), None => null_len(flexible) };
         n += match (&self.origin) { Some(x) => usize::from(version >= 1) + x.encoded_len(version), None => 1 };
@@ -221,7 +223,7 @@ impl SpecLanguageTest {
         v.label = read_string(buf, flexible, "Label")?;
         v.client = read_nullable_string(buf, false)?;
         v.blob = if version >= 1 { read_nullable_bytes(buf, flexible)? } else { Some(read_bytes(buf, flexible, "Blob")?) };
-        v.records = read_nullable_bytes(buf, flexible)?;
+        v.records = read_nullable_bytes(buf, flexible)?.map(Records::from);
         v.id = read_uuid(buf)?;
         v.items = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(Item::decode(buf, version)?); } Some(v) } };
         v.origin = if version >= 1 { if read_i8(buf)? < 0 { None } else { Some(Point::decode(buf, version)?) } } else { Some(Point::decode(buf, version)?) };
@@ -259,7 +261,7 @@ impl SpecLanguageTest {
         v.label = g.string();
         v.client = if (true) && g.chance(4) { None } else { Some(g.string()) };
         v.blob = if (version >= 1) && g.chance(4) { None } else { Some(g.bytes()) };
-        v.records = if (true) && g.chance(4) { None } else { Some(g.bytes()) };
+        v.records = if (true) && g.chance(4) { None } else { Some(Records::from(g.bytes())) };
         v.id = g.uuid();
         v.items = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| Item::sample(g, version)).collect()) };
         v.origin = if (version >= 1) && g.chance(4) { None } else { Some(Point::sample(g, version)) };

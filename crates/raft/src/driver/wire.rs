@@ -330,8 +330,13 @@ pub fn message_of_response(
                             epoch: p.snapshot_id.epoch,
                         })
                     } else {
+                        let records = p
+                            .records
+                            .unwrap_or_default()
+                            .into_bytes()
+                            .map_err(|e| BadResponse(format!("fetched records: {e}")))?;
                         FetchResult::Entries(
-                            entries_of(p.records.unwrap_or_default())
+                            entries_of(records)
                                 .map_err(|e| BadResponse(format!("fetched records: {e}")))?,
                         )
                     }
@@ -384,7 +389,10 @@ pub fn message_of_response(
                     size: u64::try_from(p.size).map_err(|_| bad("negative snapshot size"))?,
                     position: u64::try_from(p.position)
                         .map_err(|_| bad("negative snapshot position"))?,
-                    bytes: p.unaligned_records,
+                    bytes: p
+                        .unaligned_records
+                        .into_bytes()
+                        .map_err(|e| bad(&format!("snapshot chunk: {e}")))?,
                 },
                 Some(ErrorCode::SnapshotNotFound | ErrorCode::PositionOutOfRange) => {
                     SnapshotChunk::NotFound
@@ -652,7 +660,7 @@ pub fn response_of(request: &RequestBody, answer: Option<&Message>, r: &Responde
                 ..Default::default()
             };
             match result {
-                FetchResult::Entries(entries) => p.records = Some(concat(entries)),
+                FetchResult::Entries(entries) => p.records = Some(concat(entries).into()),
                 FetchResult::Diverging { epoch, end_offset } => {
                     p.diverging_epoch = f_resp::EpochEndOffset {
                         epoch: *epoch,
@@ -725,7 +733,7 @@ pub fn response_of(request: &RequestBody, answer: Option<&Message>, r: &Responde
                 } => {
                     p.size = i64::try_from(*size).unwrap_or(i64::MAX);
                     p.position = i64::try_from(*position).unwrap_or(i64::MAX);
-                    p.unaligned_records = bytes.clone();
+                    p.unaligned_records = bytes.clone().into();
                 }
                 SnapshotChunk::NotFound => p.error_code = ErrorCode::SnapshotNotFound.code(),
                 SnapshotChunk::Fenced => p.error_code = fenced_code(request_epoch, *epoch).code(),

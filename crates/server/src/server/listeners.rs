@@ -82,16 +82,21 @@ pub(super) fn open(
     Ok(listener)
 }
 
-/// Serves `listener` with `handler` as a task the node cannot live without.
+/// Serves `listener` with `handler` as a task the node cannot live without, until `stop`
+/// turns true (then it answers the requests already read and closes every connection); the
+/// returned receiver fires once it has.
 pub(super) fn listen<H: fjord_net::serve::Handler>(
     what: &'static str,
     listener: tokio::net::TcpListener,
     handler: H,
     limits: Limits,
+    stop: tokio::sync::watch::Receiver<bool>,
     fatal: &Fatal,
-) {
-    fatal.spawn(
-        what,
-        fjord_net::serve::serve(listener, Arc::new(handler), limits),
-    );
+) -> tokio::sync::oneshot::Receiver<()> {
+    let (done, stopped) = tokio::sync::oneshot::channel();
+    fatal.spawn(what, async move {
+        fjord_net::serve::serve_until(listener, Arc::new(handler), limits, stop).await;
+        let _ = done.send(());
+    });
+    stopped
 }

@@ -25,6 +25,9 @@ use listeners::{bind, limits, listen, open};
 use log_maintenance::{broker_log_config, spawn_log_maintenance};
 use readiness::ready_to_serve;
 use std::process::ExitCode;
+
+/// The longest a graceful shutdown waits for the requests in flight to be answered.
+const DRAIN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 use std::sync::Arc;
 
 /// Runs a node until it is stopped.
@@ -211,6 +214,10 @@ fn active_controller_watch(
 }
 
 async fn serve(config: ServerConfig) -> Result<(), String> {
+    // The controller listener lives as long as the process; the broker listener stops first
+    // on a graceful shutdown, after answering what it has read.
+    let never_stop = tokio::sync::watch::Sender::new(false);
+    let stop_broker_listener = tokio::sync::watch::Sender::new(false);
     let roles = config.process_roles().map_err(|e| e.to_string())?;
     let (cluster_id, meta) = storage(&config)?;
     let node_id = meta.node_id;
@@ -259,11 +266,13 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         };
         let (socket, addr) = bind("controller", &l)?;
         let listener = open("controller", socket, addr)?;
-        listen(
+        // Stops with the process: its peers (brokers, voters) need it until the very end.
+        let _stopped = listen(
             "controller listener",
             listener,
             handler,
             limits.clone(),
+            never_stop.subscribe(),
             &fatal_tx,
         );
         lifecycle::spawn_controller_registration(
@@ -334,6 +343,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             replicas.clone(),
             client.clone(),
         );
+        let groups_handle = groups.clone();
         let follower = groups.clone();
         let applied = replicas.applied();
         let follow_fatal = fatal_tx.0.clone();
@@ -429,14 +439,15 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             .map_err(|e| format!("creating the broker's partitions: {e}"))?
             .map_err(|e| format!("creating the broker's partitions: {e}"))?;
         let listener = open("broker", socket, bound)?;
-        listen(
+        let stopped = listen(
             "broker listener",
             listener,
             handler,
             limits.clone(),
+            stop_broker_listener.subscribe(),
             &fatal_tx,
         );
-        broker = Some((identity, state, replicas, cleaner));
+        broker = Some((identity, state, replicas, cleaner, groups_handle, stopped));
     }
     let mut last_leader = None;
     loop {
@@ -462,7 +473,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         }
     }
     tracing::info!("shutting down");
-    if let Some((identity, state, replicas, cleaner)) = broker {
+    if let Some((identity, state, replicas, cleaner, groups, stopped)) = broker {
         lifecycle::controlled_shutdown(
             &identity,
             &client,
@@ -471,6 +482,15 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             std::time::Duration::from_secs(5),
         )
         .await;
+        // Answer the requests in flight, then close the connections: long polls answer with
+        // what they have, group waits with NOT_COORDINATOR, no new request is read.
+        replicas.begin_stopping();
+        groups.shutdown().await;
+        stop_broker_listener.send_replace(true);
+        match tokio::time::timeout(DRAIN_TIMEOUT, stopped).await {
+            Ok(_) => tracing::info!("answered the requests in flight; broker listener closed"),
+            Err(_) => tracing::warn!("requests still in flight after {DRAIN_TIMEOUT:?}; closing"),
+        }
         // The cleaner stops (its pass finishes) before the logs close.
         tokio::task::spawn_blocking(move || drop(cleaner))
             .await
