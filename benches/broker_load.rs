@@ -452,10 +452,13 @@ fn main() {
                     // Consume what the single-producer runs wrote, from the same node.
                     if procs == 1 && acks == "1" {
                         let cpu0 = cpu_seconds(node.pid());
+                        let client0 = cpu_seconds(std::process::id());
                         let t = consume(&node.bootstrap, topic, partitions, acked);
                         let cpu = cpu_seconds(node.pid()) - cpu0;
+                        // The consumer runs in this process: its CPU shows who is the limit.
+                        let client = cpu_seconds(std::process::id()) - client0;
                         print_row(format!(
-                            "{:>6} {:>5} {:>4} {:>4} {:>12.0} {:>9.1} {:>12.3} {:>8.1}  consume",
+                            "{:>6} {:>5} {:>4} {:>4} {:>12.0} {:>9.1} {:>12.3} {:>8.1}  consume (client {:.2} cores)",
                             size,
                             "-",
                             partitions,
@@ -463,7 +466,8 @@ fn main() {
                             acked as f64 / t,
                             mb / t,
                             cpu / mb * 100.0,
-                            rss_mib(node.pid())
+                            rss_mib(node.pid()),
+                            client / t
                         ));
                     }
                 }

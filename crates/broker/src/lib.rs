@@ -2,8 +2,8 @@
 //! from the metadata log), the broker listener (ApiVersions, Metadata and DescribeCluster
 //! answered from that view; controller-bound admin requests forwarded to the active
 //! controller), and its standing with the controller (registration, heartbeats, controlled
-//! shutdown), the data plane (the replica manager, Produce, Fetch, offsets and log requests)
-//! and the group coordinator's driver and group APIs.
+//! shutdown), the data plane (the replica manager, Produce, Fetch, offsets and log requests),
+//! GetReplicaLogInfo for recovery tools, and the group coordinator's driver and group APIs.
 
 pub mod controller_client;
 pub mod delayed;
@@ -19,6 +19,7 @@ pub mod metadata;
 pub mod offsets;
 pub mod produce;
 pub mod producer_ids;
+pub mod replica_log_info;
 pub mod replica_manager;
 pub mod view;
 

@@ -64,17 +64,24 @@ pub struct BrokerState {
     pub shutting_down: bool,
 }
 
-/// Runs the broker lifecycle; returns its shared state.
+impl BrokerState {
+    /// The state before registration: no epoch, fenced.
+    pub fn unregistered() -> Arc<Mutex<BrokerState>> {
+        Arc::new(Mutex::new(BrokerState {
+            epoch: None,
+            fenced: true,
+            shutting_down: false,
+        }))
+    }
+}
+
+/// Runs the broker lifecycle, keeping `state` (from [`BrokerState::unregistered`]) current.
 pub fn spawn_broker(
     id: BrokerIdentity,
     client: Arc<ControllerClient>,
     view: watch::Receiver<View>,
-) -> Arc<Mutex<BrokerState>> {
-    let state = Arc::new(Mutex::new(BrokerState {
-        epoch: None,
-        fenced: true,
-        shutting_down: false,
-    }));
+    state: Arc<Mutex<BrokerState>>,
+) {
     let s = state.clone();
     tokio::spawn(async move {
         let mut previous_epoch = id.previous_broker_epoch;
@@ -132,7 +139,6 @@ pub fn spawn_broker(
             tokio::time::sleep(wait).await;
         }
     });
-    state
 }
 
 /// How long a failure may last before it is said at WARN, and how often it is said again.

@@ -62,6 +62,7 @@ pub const BROKER_APIS: ServedApis = &[
     // v6 carries two-phase-commit transactions.
     (ApiKey::InitProducerId, 0, 5),
     (ApiKey::DescribeProducers, 0, 0),
+    (ApiKey::GetReplicaLogInfo, 0, 0),
 ];
 
 /// Serves the broker listener.
@@ -89,6 +90,8 @@ pub struct BrokerHandler {
     pub static_config: Arc<crate::describe_configs::StaticConfig>,
     /// Fetch sessions.
     pub fetch_sessions: Arc<std::sync::Mutex<crate::fetch_session::SessionCache>>,
+    /// This broker's standing with the controller (its broker epoch).
+    pub broker_state: Arc<tokio::sync::Mutex<crate::lifecycle::BrokerState>>,
 }
 
 impl BrokerHandler {
@@ -321,6 +324,17 @@ impl Handler for BrokerHandler {
             RequestBody::DeleteGroups(r) => Some(ResponseBody::DeleteGroups(
                 groups().delete_groups(&r.groups_names, version).await,
             )),
+            RequestBody::GetReplicaLogInfo(r) => {
+                let epoch = self.broker_state.lock().await.epoch.unwrap_or(-1);
+                let (rm, image, r) = (self.replicas.clone(), image(), r.clone());
+                let answered = tokio::task::spawn_blocking(move || {
+                    crate::replica_log_info::replica_log_info(&rm, &image, epoch, r)
+                })
+                .await
+                .map(ResponseBody::GetReplicaLogInfo)
+                .map_err(|e| format!("a GetReplicaLogInfo request failed: {e}"));
+                return answer(answered, peer);
+            }
             _ => None,
         };
         if let Some(response) = response {

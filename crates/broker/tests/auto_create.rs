@@ -88,6 +88,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         fetch_sessions: Arc::new(std::sync::Mutex::new(
             fjord_broker::fetch_session::SessionCache::new(1000, 120_000, 1),
         )),
+        broker_state: fjord_broker::lifecycle::BrokerState::unregistered(),
         producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
             1,
             controller.clone(),

@@ -351,7 +351,9 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             let why = follower.follow(applied).await;
             let _ = follow_fatal.send(format!("the group coordinator stopped: {why}"));
         });
+        let broker_state = lifecycle::BrokerState::unregistered();
         let handler = BrokerHandler {
+            broker_state: broker_state.clone(),
             static_config: Arc::new(fjord_broker::describe_configs::StaticConfig {
                 node_id,
                 values: config.explicit().clone(),
@@ -412,7 +414,13 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
                 config.int("broker.heartbeat.interval.ms").max(10) as u64,
             ),
         };
-        let state = lifecycle::spawn_broker(identity.clone(), client.clone(), view.clone());
+        lifecycle::spawn_broker(
+            identity.clone(),
+            client.clone(),
+            view.clone(),
+            broker_state.clone(),
+        );
+        let state = broker_state;
         // The client port stays closed until the broker is ready: a client that connects as
         // soon as it opens finds brokers, a controller and its topics' leaders.
         let mut ready_view = view.clone();
