@@ -198,6 +198,8 @@ pub async fn fetch(
     let deadline = tokio::time::Instant::now() + wait;
     let waiter = Arc::new(Notify::new());
     let mut stopping = replicas.stopping();
+    // A follower's position is taken from its fetch once, on the first read.
+    let mut track = from_replica.then_some(replica_id);
     loop {
         // Registered before reading: an append between the read and the wait still wakes it.
         for w in wanted.iter() {
@@ -206,10 +208,12 @@ pub async fn fetch(
             }
         }
         let pass = wanted.clone();
-        let (results, bytes, errors) =
-            tokio::task::spawn_blocking(move || read_all(&pass, max_bytes, from_replica, version))
-                .await
-                .map_err(|e| format!("a fetch's reads failed: {e}"))?;
+        let follower = track.take();
+        let (results, bytes, errors) = tokio::task::spawn_blocking(move || {
+            read_all(&pass, max_bytes, from_replica, follower, version)
+        })
+        .await
+        .map_err(|e| format!("a fetch's reads failed: {e}"))?;
         let done = bytes >= min_bytes
             || errors
             || tokio::time::Instant::now() >= deadline
@@ -313,13 +317,16 @@ pub async fn fetch(
 }
 
 /// One pass over every wanted partition: (results in request order, record bytes read,
-/// whether any partition has an error that ends the wait).
+/// whether any partition has an error that ends the wait). With `follower`, each partition
+/// read without error records that follower's position (its fetch offset) with the leader.
 fn read_all(
     wanted: &[Wanted],
     max_bytes: usize,
     from_replica: bool,
+    follower: Option<i32>,
     version: i16,
 ) -> (Vec<PartitionData>, usize, bool) {
+    let now = fjord_log::monotonic_ms();
     let mut out = Vec::with_capacity(wanted.len());
     let mut total = 0usize;
     let mut errors = false;
@@ -394,6 +401,12 @@ fn read_all(
             Ok(r) => {
                 total += r.records.len();
                 d.records = Some(r.records);
+                if let Some(replica) = follower {
+                    p.on_follower_fetch(replica, w.fetch_offset, now);
+                    // The high watermark may have moved with it.
+                    d.high_watermark = log.high_watermark();
+                    d.last_stable_offset = d.high_watermark;
+                }
             }
             Err(e) => {
                 d.error_code = e.error_code().code();

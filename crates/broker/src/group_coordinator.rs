@@ -60,6 +60,10 @@ struct Slot {
     wake: Notify,
 }
 
+/// How long a shard waits for its records to be committed before it gives up on them
+/// (Kafka's `offsets.commit.timeout.ms` default).
+const COMMIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The group coordinator of this broker.
 pub struct GroupCoordinator {
     config: CoordinatorConfig,
@@ -327,24 +331,35 @@ impl GroupCoordinator {
     ) -> Result<Option<ResponseBody>, String> {
         if !out.records.is_empty() {
             let partition = slot.partition.clone();
-            let me = self.replicas.node_id();
             let epoch = slot.leader_epoch;
             let records = out.records;
             let appended = tokio::task::spawn_blocking(move || {
+                let mut end = -1;
                 for chunk in records.chunks(MAX_RECORDS_PER_BATCH) {
                     let batch = encode_batch(chunk)?;
-                    partition
+                    let info = partition
                         .log
                         .append_as_leader(batch, epoch, system_now_ms())
                         .map_err(|e| e.to_string())?;
-                    partition.after_append(me);
+                    partition.after_append();
+                    end = info.last_offset + 1;
                 }
-                Ok::<(), String>(())
+                Ok::<i64, String>(end)
             })
             .await
             .map_err(|e| e.to_string())
             .and_then(|r| r);
-            if let Err(e) = appended {
+            // The answer goes out once the records are committed (every in-sync replica has
+            // them), as Kafka's coordinator runtime does.
+            let committed = match appended {
+                Ok(end) => slot
+                    .partition
+                    .wait_committed(epoch, end, COMMIT_TIMEOUT)
+                    .await
+                    .map_err(|code| format!("not committed: {}", code.message())),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = committed {
                 **guard = None;
                 self.unload(slot);
                 return Err(format!(

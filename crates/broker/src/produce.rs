@@ -2,11 +2,15 @@
 //! (`PartitionLog::append_as_leader` checks framing, CRC, record counts, `max.message.bytes`,
 //! keys on compacted topics, CreateTime timestamps within `message.timestamp.before.max.ms` /
 //! `after.max.ms`, and stamps LogAppendTime), answered per partition with Kafka's error codes
-//! and, from v8, the refused records in `record_errors`; NOT_LEADER_OR_FOLLOWER carries the current leader (v10+). acks=0 gets no
-//! answer; acks=1 and acks=-1 are answered once the leader appended (until replication
-//! exists, the leader alone is the ISR it waits on). Record data is appended as the request's
-//! own `Bytes`, never copied. The appends run off the async workers.
+//! and, from v8, the refused records in `record_errors`; NOT_LEADER_OR_FOLLOWER carries the
+//! current leader (v10+). acks=0 gets no answer; acks=1 is answered once the leader appended;
+//! acks=-1 is refused with NOT_ENOUGH_REPLICAS while the ISR is below the effective min ISR,
+//! and answered once the high watermark passes the append (every in-sync replica has it),
+//! with NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR fell below min ISR meanwhile and
+//! REQUEST_TIMED_OUT after the request's `timeout_ms`. Record data is appended as the
+//! request's own `Bytes`, never copied. The appends run off the async workers.
 
+use crate::partition::Partition;
 use crate::replica_manager::ReplicaManager;
 use fjord_log::system_now_ms;
 use fjord_metadata::MetadataImage;
@@ -16,7 +20,10 @@ use fjord_protocol::generated::produce_response::{
     ProduceResponse, TopicProduceResponse,
 };
 use fjord_protocol::{ErrorCode, Records};
+use fjord_replication::AckState;
 use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Notify;
 
 /// The first Produce version with the leader hint on NOT_LEADER_OR_FOLLOWER (KIP-951).
 const LEADER_HINT_VERSION: i16 = 10;
@@ -36,6 +43,7 @@ pub async fn produce(
     version: i16,
 ) -> Result<Option<ProduceResponse>, String> {
     let acks = request.acks;
+    let timeout_ms = request.timeout_ms;
     let error_for_all = if !matches!(acks, -1..=1) {
         Some((ErrorCode::InvalidRequiredAcks, "acks must be -1, 0 or 1"))
     } else if request.transactional_id.is_some() {
@@ -49,8 +57,9 @@ pub async fn produce(
     let rm = replicas.clone();
     let me = rm.node_id();
     let listener = listener.to_string();
-    let response = tokio::task::spawn_blocking(move || {
+    let appended = tokio::task::spawn_blocking(move || {
         let mut out = ProduceResponse::default();
+        let mut waits = Vec::new();
         let mut leaders = Vec::new();
         for t in request.topic_data {
             let topic = if version >= TOPIC_ID_VERSION {
@@ -124,6 +133,18 @@ pub async fn produce(
                     result.partition_responses.push(r);
                     continue;
                 };
+                if acks == -1 {
+                    if let Err(n) = partition.check_acks_all() {
+                        let message = format!(
+                            "The size of the current ISR {} is insufficient to satisfy the \
+                             min.isr requirement of {} for partition {}-{}",
+                            n.isr, n.min_isr, topic.name, p.index
+                        );
+                        fail(&mut r, ErrorCode::NotEnoughReplicas, message);
+                        result.partition_responses.push(r);
+                        continue;
+                    }
+                }
                 let epoch = partition.leader_epoch();
                 match partition
                     .log
@@ -133,7 +154,16 @@ pub async fn produce(
                         r.base_offset = info.first_offset;
                         r.log_append_time_ms = info.log_append_time;
                         r.log_start_offset = partition.log.log_start_offset();
-                        partition.after_append(me);
+                        partition.after_append();
+                        if acks == -1 {
+                            waits.push(Wait {
+                                topic: out.responses.len(),
+                                partition: result.partition_responses.len(),
+                                on: partition.clone(),
+                                leader_epoch: epoch,
+                                required: info.last_offset + 1,
+                            });
+                        }
                     }
                     Err(e) => {
                         if version >= RECORD_ERRORS_VERSION {
@@ -166,9 +196,69 @@ pub async fn produce(
                 ..Default::default()
             },
         );
-        out
+        (out, waits)
     })
     .await;
-    let response = response.map_err(|e| format!("a produce request's appends failed: {e}"))?;
+    let (mut response, waits) =
+        appended.map_err(|e| format!("a produce request's appends failed: {e}"))?;
+    if !waits.is_empty() {
+        let timeout = Duration::from_millis(u64::try_from(timeout_ms).unwrap_or(0));
+        for (w, code) in wait_for_isr(&waits, timeout).await {
+            let r = &mut response.responses[w.topic].partition_responses[w.partition];
+            r.error_code = code.code();
+            if version >= RECORD_ERRORS_VERSION {
+                r.error_message = Some(code.message().to_string());
+            }
+        }
+    }
     Ok((acks != 0).then_some(response))
+}
+
+/// An acks=-1 append waiting for the in-sync replicas: where its answer sits in the response,
+/// its partition, the leader epoch it was written in and the offset the high watermark must
+/// pass.
+struct Wait {
+    topic: usize,
+    partition: usize,
+    on: Arc<Partition>,
+    leader_epoch: i32,
+    required: i64,
+}
+
+/// Waits (woken by the partitions' watchers, up to the request's `timeout_ms`) until every
+/// append is committed; returns the appends that end in an error: REQUEST_TIMED_OUT,
+/// NOT_ENOUGH_REPLICAS_AFTER_APPEND (the ISR fell below min ISR meanwhile) or
+/// NOT_LEADER_OR_FOLLOWER (leadership moved).
+async fn wait_for_isr(waits: &[Wait], timeout: Duration) -> Vec<(&Wait, ErrorCode)> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    let waiter = Arc::new(Notify::new());
+    let mut open: Vec<&Wait> = waits.iter().collect();
+    let mut failed = Vec::new();
+    loop {
+        for w in &open {
+            w.on.watchers.watch(&waiter);
+        }
+        open.retain(|w| match w.on.ack_state(w.leader_epoch, w.required) {
+            Some(AckState::Waiting) => true,
+            Some(AckState::Done) => false,
+            Some(AckState::NotEnoughReplicasAfterAppend) => {
+                failed.push((*w, ErrorCode::NotEnoughReplicasAfterAppend));
+                false
+            }
+            None => {
+                failed.push((*w, ErrorCode::NotLeaderOrFollower));
+                false
+            }
+        });
+        if open.is_empty() {
+            return failed;
+        }
+        if tokio::time::timeout_at(deadline, waiter.notified())
+            .await
+            .is_err()
+        {
+            failed.extend(open.into_iter().map(|w| (w, ErrorCode::RequestTimedOut)));
+            return failed;
+        }
+    }
 }

@@ -5,71 +5,31 @@
 //! the long polls and acks waiting on it. Blocking log work (opening, recovery, deletion) runs
 //! off the async workers.
 
-use crate::delayed::Watchers;
+pub use crate::partition::{IsrOutbox, Leadership, Partition};
 use crate::view::View;
 use fjord_log::config::{CleanupPolicy, TimestampType};
-use fjord_log::{LogConfig, LogDir, PartitionLog, TopicPartition};
+use fjord_log::{LogConfig, LogDir, TopicPartition};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::Uuid;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use tokio::sync::watch;
 
-/// One hosted partition.
-#[derive(Debug)]
-pub struct Partition {
-    /// The topic's name.
-    pub topic: String,
-    /// The topic's id.
-    pub topic_id: Uuid,
-    /// The partition index.
-    pub index: i32,
-    /// Its log.
-    pub log: Arc<PartitionLog>,
-    state: RwLock<Leadership>,
-    /// Woken when the log end offset or the high watermark moves.
-    pub watchers: Watchers,
+/// Replication settings from the broker's config.
+#[derive(Debug, Clone)]
+pub struct ReplicationSettings {
+    /// `replica.lag.time.max.ms`.
+    pub lag_max_ms: i64,
+    /// `min.insync.replicas` (the broker default; a topic config overrides it).
+    pub min_insync_replicas: usize,
 }
 
-/// A partition's leadership, as the image gives it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Leadership {
-    /// The leader's id (-1: none).
-    pub leader: i32,
-    /// The leader epoch.
-    pub leader_epoch: i32,
-    /// The in-sync replicas.
-    pub isr: Vec<i32>,
-}
-
-impl Partition {
-    /// Its leadership now.
-    pub fn leadership(&self) -> Leadership {
-        self.state.read().expect("leadership").clone()
-    }
-
-    /// Advances the high watermark to the log end when this leader is the whole ISR (the only
-    /// replica that must hold a record before it is committed, until replication exists), and
-    /// wakes the partition's watchers.
-    pub fn after_append(&self, me: i32) {
-        let alone = {
-            let l = self.state.read().expect("leadership");
-            l.leader == me && l.isr == [me]
-        };
-        if alone {
-            self.log.set_high_watermark(self.log.log_end_offset());
+impl Default for ReplicationSettings {
+    fn default() -> ReplicationSettings {
+        ReplicationSettings {
+            lag_max_ms: 30_000,
+            min_insync_replicas: 1,
         }
-        self.watchers.wake();
-    }
-
-    /// True when broker `me` leads it.
-    pub fn led_by(&self, me: i32) -> bool {
-        self.state.read().expect("leadership").leader == me
-    }
-
-    /// Its leader epoch.
-    pub fn leader_epoch(&self) -> i32 {
-        self.state.read().expect("leadership").leader_epoch
     }
 }
 
@@ -84,6 +44,10 @@ pub struct ReplicaManager {
     applying: std::sync::Mutex<()>,
     /// The last image the hosted partitions were made to match.
     applied: watch::Sender<Option<Arc<MetadataImage>>>,
+    /// Replication settings.
+    settings: ReplicationSettings,
+    /// ISR proposals of the partitions this broker leads, for the AlterPartition sender.
+    outbox: Arc<IsrOutbox>,
     /// True once the broker begins a graceful shutdown: long polls answer at once.
     stopping: watch::Sender<bool>,
 }
@@ -100,7 +64,25 @@ impl ReplicaManager {
             applying: std::sync::Mutex::new(()),
             applied: watch::Sender::new(None),
             stopping: watch::Sender::new(false),
+            settings: ReplicationSettings::default(),
+            outbox: Arc::default(),
         }
+    }
+
+    /// The same manager with these replication settings.
+    pub fn with_replication(mut self, settings: ReplicationSettings) -> ReplicaManager {
+        self.settings = settings;
+        self
+    }
+
+    /// The replication settings.
+    pub fn replication(&self) -> &ReplicationSettings {
+        &self.settings
+    }
+
+    /// The ISR proposals waiting for the AlterPartition sender.
+    pub fn outbox(&self) -> &Arc<IsrOutbox> {
+        &self.outbox
     }
 
     /// Begins a graceful shutdown: fetches waiting for data answer with what they have.
@@ -187,9 +169,11 @@ impl ReplicaManager {
         let _one_at_a_time = self.applying.lock().expect("applying");
         // Each hosted partition with its leadership, and its topic's log config (computed once
         // per topic).
-        let mut wanted: HashMap<(Uuid, i32), (String, Leadership, Arc<LogConfig>)> = HashMap::new();
+        type Wanted = (String, Leadership, Arc<LogConfig>, usize);
+        let mut wanted: HashMap<(Uuid, i32), Wanted> = HashMap::new();
         for topic in image.topics.by_id.values() {
             let mut config = None;
+            let min_isr = min_insync_replicas(&self.settings, image, &topic.name);
             for (index, p) in topic.partitions.iter() {
                 if p.replicas.contains(&self.node_id) {
                     let config = config
@@ -200,12 +184,20 @@ impl ReplicaManager {
                     let leadership = Leadership {
                         leader: p.leader,
                         leader_epoch: p.leader_epoch,
+                        partition_epoch: p.partition_epoch,
+                        replicas: p.replicas.clone(),
                         isr: p.isr.clone(),
                     };
-                    wanted.insert((topic.id, *index), (topic.name.clone(), leadership, config));
+                    // The effective min ISR: at most the replication factor.
+                    let effective = min_isr.min(p.replicas.len()).max(1);
+                    wanted.insert(
+                        (topic.id, *index),
+                        (topic.name.clone(), leadership, config, effective),
+                    );
                 }
             }
         }
+        let now = fjord_log::monotonic_ms();
         let current: Vec<((Uuid, i32), Arc<Partition>)> = self
             .partitions
             .read()
@@ -223,10 +215,9 @@ impl ReplicaManager {
                 })?;
             }
         }
-        for ((topic_id, index), (topic, leadership, config)) in wanted {
+        for ((topic_id, index), (topic, leadership, config, min_isr)) in wanted {
             let config = LogConfig::clone(&config);
             let existing = self.get(topic_id, index);
-            let created = existing.is_none();
             let p = match existing {
                 Some(p) => {
                     if p.log.config() != config {
@@ -240,14 +231,13 @@ impl ReplicaManager {
                         partition: index,
                     };
                     let log = self.dir.get_or_create(&tp, config, Some(topic_id))?;
-                    let p = Arc::new(Partition {
+                    let p = Arc::new(Partition::new(
                         topic,
                         topic_id,
                         index,
                         log,
-                        state: RwLock::new(leadership.clone()),
-                        watchers: Watchers::default(),
-                    });
+                        self.outbox.clone(),
+                    ));
                     self.partitions
                         .write()
                         .expect("partitions")
@@ -255,19 +245,32 @@ impl ReplicaManager {
                     p
                 }
             };
-            let changed = {
-                let mut s = p.state.write().expect("leadership");
-                let changed = *s != leadership;
-                *s = leadership;
-                changed
-            };
-            // A partition opened from disk (after a restart) or a new leadership: a leader
-            // that is the whole ISR has committed its whole log.
-            if changed || created {
-                p.after_append(self.node_id);
-            }
+            p.set_leadership(
+                self.node_id,
+                leadership,
+                min_isr,
+                self.settings.lag_max_ms,
+                now,
+            );
         }
         Ok(())
+    }
+
+    /// The ISR check every half `replica.lag.time.max.ms` (as Kafka's isr-expiration task):
+    /// each led partition proposes dropping the followers that fell behind.
+    pub async fn check_isr(self: Arc<Self>) {
+        let period = std::time::Duration::from_millis(
+            u64::try_from(self.settings.lag_max_ms / 2)
+                .unwrap_or(1)
+                .max(1),
+        );
+        loop {
+            tokio::time::sleep(period).await;
+            let now = fjord_log::monotonic_ms();
+            for p in self.all() {
+                p.tick(now);
+            }
+        }
     }
 
     /// Follows the image: applies every new one (off the async workers) until the view
@@ -331,6 +334,24 @@ impl ReplicaManager {
     pub fn shutdown(&self, broker_epoch: i64) -> Result<(), fjord_log::LogError> {
         self.dir.shutdown(broker_epoch)
     }
+}
+
+/// A topic's `min.insync.replicas`: its config, else the broker's default.
+pub fn min_insync_replicas(
+    settings: &ReplicationSettings,
+    image: &MetadataImage,
+    topic: &str,
+) -> usize {
+    image
+        .configs
+        .get(
+            fjord_metadata::config_defs::TOPIC,
+            topic,
+            "min.insync.replicas",
+        )
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(settings.min_insync_replicas)
+        .max(1)
 }
 
 /// A topic's log settings: the broker's defaults overridden by the topic's configs.

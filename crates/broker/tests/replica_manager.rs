@@ -81,7 +81,7 @@ fn the_hosted_partitions_follow_the_image() {
     // Appends advance the high watermark while this leader is the whole ISR.
     for _ in 0..20 {
         p.log.append_as_leader(batch(10), 0, 2_000).unwrap();
-        p.after_append(1);
+        p.after_append();
     }
     assert_eq!(p.log.high_watermark(), 200);
     assert!(p.log.segment_count() > 1, "rolled at 1 KiB segments");
@@ -150,7 +150,7 @@ fn a_reopened_sole_replica_leader_commits_its_whole_log() {
         rm.apply(&image).unwrap();
         let p = rm.get(TOPIC, 0).unwrap();
         p.log.append_as_leader(batch(5), 0, 1_000).unwrap();
-        p.after_append(1);
+        p.after_append();
         assert_eq!(p.log.high_watermark(), 5);
         // No checkpoint, no clean shutdown: the process "dies" here.
     }

@@ -325,11 +325,14 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         .map_err(|e| format!("opening the log dir: {e}"))?
         .0;
         let previous_broker_epoch = dir.clean_shutdown_broker_epoch().unwrap_or(-1);
-        let replicas = Arc::new(fjord_broker::replica_manager::ReplicaManager::new(
-            node_id,
-            Arc::new(dir),
-            defaults,
-        ));
+        let replicas = Arc::new(
+            fjord_broker::replica_manager::ReplicaManager::new(node_id, Arc::new(dir), defaults)
+                .with_replication(fjord_broker::replica_manager::ReplicationSettings {
+                    lag_max_ms: config.int("replica.lag.time.max.ms"),
+                    min_insync_replicas: usize::try_from(config.int("min.insync.replicas"))
+                        .unwrap_or(1),
+                }),
+        );
         let follower = replicas.clone();
         let follow_view = view.clone();
         let follow_fatal = fatal_tx.0.clone();
@@ -421,6 +424,9 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             broker_state.clone(),
         );
         let state = broker_state;
+        spawn_replication(
+            &config, &replicas, &client, &view, &state, &adv.name, &fatal_tx,
+        );
         // The client port stays closed until the broker is ready: a client that connects as
         // soon as it opens finds brokers, a controller and its topics' leaders.
         let mut ready_view = view.clone();
@@ -516,6 +522,53 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     raft.resign();
     raft.shutdown();
     Ok(())
+}
+
+/// Replication's tasks, each one the node cannot live without: the replica fetchers (following
+/// the images the replica manager applies), the ISR check every half
+/// `replica.lag.time.max.ms`, and the AlterPartition sender.
+fn spawn_replication(
+    config: &ServerConfig,
+    replicas: &Arc<fjord_broker::replica_manager::ReplicaManager>,
+    controller: &Arc<ControllerClient>,
+    view: &tokio::sync::watch::Receiver<fjord_broker::View>,
+    state: &Arc<tokio::sync::Mutex<lifecycle::BrokerState>>,
+    listener: &str,
+    fatal: &Fatal,
+) {
+    let int = |k: &str| i32::try_from(config.int(k)).unwrap_or(i32::MAX);
+    let settings = fjord_broker::replica_fetcher::FetcherSettings {
+        num_fetchers: usize::try_from(config.int("num.replica.fetchers")).unwrap_or(1),
+        max_bytes: int("replica.fetch.max.bytes"),
+        response_max_bytes: int("replica.fetch.response.max.bytes"),
+        wait_max_ms: int("replica.fetch.wait.max.ms"),
+        min_bytes: int("replica.fetch.min.bytes"),
+        backoff: std::time::Duration::from_millis(
+            u64::try_from(config.int("replica.fetch.backoff.ms")).unwrap_or(1_000),
+        ),
+        listener: listener.to_string(),
+    };
+    let fetchers = fjord_broker::replica_fetcher::ReplicaFetchers::new(
+        settings,
+        replicas.clone(),
+        view.clone(),
+        state.clone(),
+    );
+    let why = fatal.0.clone();
+    fatal.spawn("replica fetchers", async move {
+        let stopped = fetchers.follow().await;
+        let _ = why.send(format!("the replica fetchers stopped: {stopped}"));
+    });
+    fatal.spawn("ISR check", replicas.clone().check_isr());
+    fatal.spawn(
+        "AlterPartition sender",
+        fjord_broker::isr_updates::send_isr_updates(
+            replicas.clone(),
+            controller.clone(),
+            view.clone(),
+            state.clone(),
+        ),
+    );
 }
 
 /// The group coordinator's settings from the broker's keys.

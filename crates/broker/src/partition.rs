@@ -1,0 +1,329 @@
+//! One hosted partition: its log, its leadership as the image gives it, and, while this broker
+//! leads it, the replication core's [`Leader`] (followers' progress, ISR proposals, the high
+//! watermark, acks=all). Every effect of the core is applied here: a new high watermark is
+//! set on the log and wakes the partition's [`Watchers`] (long polls, acks=all waiters); an
+//! ISR proposal goes to the [`IsrOutbox`] that the AlterPartition sender drains.
+
+use crate::delayed::Watchers;
+use fjord_log::PartitionLog;
+use fjord_protocol::Uuid;
+use fjord_replication::{AckState, Effects, Leader, PartitionState, ProposedIsr};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+use tokio::sync::Notify;
+
+/// A partition's leadership, as the image gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leadership {
+    /// The leader's id (-1: none).
+    pub leader: i32,
+    /// The leader epoch.
+    pub leader_epoch: i32,
+    /// The partition epoch.
+    pub partition_epoch: i32,
+    /// Every replica.
+    pub replicas: Vec<i32>,
+    /// The in-sync replicas.
+    pub isr: Vec<i32>,
+}
+
+impl Leadership {
+    fn state(&self) -> PartitionState {
+        PartitionState {
+            leader_epoch: self.leader_epoch,
+            partition_epoch: self.partition_epoch,
+            replicas: self.replicas.clone(),
+            isr: self.isr.clone(),
+        }
+    }
+}
+
+/// ISR proposals waiting to be sent to the controller, at most one per partition (a newer one
+/// replaces an older): bounded by the partitions this broker leads.
+#[derive(Debug, Default)]
+pub struct IsrOutbox {
+    waiting: Mutex<HashMap<(Uuid, i32), ProposedIsr>>,
+    /// Woken when a proposal is put.
+    pub ready: Notify,
+}
+
+impl IsrOutbox {
+    /// Queues `proposal` for partition `key`.
+    pub fn put(&self, key: (Uuid, i32), proposal: ProposedIsr) {
+        self.waiting.lock().expect("outbox").insert(key, proposal);
+        self.ready.notify_one();
+    }
+
+    /// Takes every queued proposal.
+    pub fn take_all(&self) -> HashMap<(Uuid, i32), ProposedIsr> {
+        std::mem::take(&mut *self.waiting.lock().expect("outbox"))
+    }
+}
+
+/// Why an acks=all append cannot go ahead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotEnoughReplicas {
+    /// The committed ISR's size.
+    pub isr: usize,
+    /// The effective min ISR.
+    pub min_isr: usize,
+}
+
+/// One hosted partition.
+#[derive(Debug)]
+pub struct Partition {
+    /// The topic's name.
+    pub topic: String,
+    /// The topic's id.
+    pub topic_id: Uuid,
+    /// The partition index.
+    pub index: i32,
+    /// Its log.
+    pub log: Arc<PartitionLog>,
+    state: RwLock<Leadership>,
+    /// The replication core while this broker leads the partition.
+    leader: Mutex<Option<Leader>>,
+    /// Woken when the log end offset or the high watermark moves.
+    pub watchers: Watchers,
+    outbox: Arc<IsrOutbox>,
+}
+
+impl Partition {
+    /// A partition over `log`, with no leadership yet.
+    pub fn new(
+        topic: String,
+        topic_id: Uuid,
+        index: i32,
+        log: Arc<PartitionLog>,
+        outbox: Arc<IsrOutbox>,
+    ) -> Partition {
+        Partition {
+            topic,
+            topic_id,
+            index,
+            log,
+            state: RwLock::new(Leadership {
+                leader: -1,
+                leader_epoch: -1,
+                partition_epoch: -1,
+                replicas: Vec::new(),
+                isr: Vec::new(),
+            }),
+            leader: Mutex::new(None),
+            watchers: Watchers::default(),
+            outbox,
+        }
+    }
+
+    /// Its leadership now.
+    pub fn leadership(&self) -> Leadership {
+        self.state.read().expect("leadership").clone()
+    }
+
+    /// True when broker `me` leads it.
+    pub fn led_by(&self, me: i32) -> bool {
+        self.state.read().expect("leadership").leader == me
+    }
+
+    /// Its leader epoch.
+    pub fn leader_epoch(&self) -> i32 {
+        self.state.read().expect("leadership").leader_epoch
+    }
+
+    /// Takes the image's leadership (`min_isr` effective, `lag_max_ms` as
+    /// `replica.lag.time.max.ms`): broker `me` becomes leader in a new epoch (the core starts
+    /// from the log's end and last high watermark), updates its core within the same epoch, or
+    /// stops leading. A stale image (older leader or partition epoch) changes nothing.
+    /// Returns whether the leadership changed.
+    pub fn set_leadership(
+        &self,
+        me: i32,
+        new: Leadership,
+        min_isr: usize,
+        lag_max_ms: i64,
+        now: i64,
+    ) -> bool {
+        {
+            let current = self.state.read().expect("leadership");
+            if *current == new {
+                drop(current);
+                let fx = self
+                    .leader
+                    .lock()
+                    .expect("leader")
+                    .as_mut()
+                    .filter(|l| l.min_isr() != min_isr)
+                    .map(|l| l.set_min_isr(min_isr));
+                if let Some(fx) = fx {
+                    self.apply(fx);
+                }
+                return false;
+            }
+            if new.leader_epoch < current.leader_epoch
+                || (new.leader_epoch == current.leader_epoch
+                    && new.partition_epoch < current.partition_epoch)
+            {
+                return false;
+            }
+        }
+        let fx = {
+            let mut leader = self.leader.lock().expect("leader");
+            let fx = if new.leader == me {
+                match leader.as_mut() {
+                    Some(l) if l.state().leader_epoch == new.leader_epoch => {
+                        let mut fx = l.on_image(new.state(), now);
+                        if l.min_isr() != min_isr {
+                            let more = l.set_min_isr(min_isr);
+                            fx.high_watermark = more.high_watermark.or(fx.high_watermark);
+                        }
+                        fx
+                    }
+                    _ => {
+                        let mut l = Leader::new(
+                            me,
+                            new.state(),
+                            min_isr,
+                            lag_max_ms,
+                            self.log.log_end_offset(),
+                            self.log.high_watermark(),
+                            now,
+                        );
+                        let fx = l.on_append(self.log.log_end_offset());
+                        *leader = Some(l);
+                        fx
+                    }
+                }
+            } else {
+                *leader = None;
+                Effects::default()
+            };
+            *self.state.write().expect("leadership") = new;
+            fx
+        };
+        self.apply(fx);
+        // Waiters see the new leadership (acks=all waits end with NOT_LEADER_OR_FOLLOWER).
+        self.watchers.wake();
+        true
+    }
+
+    /// Applies the core's effects: a new high watermark on the log (waking waiters), an ISR
+    /// proposal to the outbox.
+    fn apply(&self, fx: Effects) {
+        if let Some(hw) = fx.high_watermark {
+            self.log.set_high_watermark(hw);
+            self.watchers.wake();
+        }
+        if let Some(p) = fx.propose {
+            self.outbox.put((self.topic_id, self.index), p);
+        }
+    }
+
+    /// Runs `f` on the leader core, if this broker leads the partition, and applies its
+    /// effects.
+    fn with_leader(&self, f: impl FnOnce(&mut Leader) -> Effects) -> bool {
+        let fx = {
+            let mut leader = self.leader.lock().expect("leader");
+            let Some(l) = leader.as_mut() else {
+                return false;
+            };
+            f(l)
+        };
+        self.apply(fx);
+        true
+    }
+
+    /// After a leader append: the high watermark may move (a sole in-sync replica commits at
+    /// once); waiters wake.
+    pub fn after_append(&self) {
+        let leo = self.log.log_end_offset();
+        self.with_leader(|l| l.on_append(leo));
+        self.watchers.wake();
+    }
+
+    /// A follower fetched from `fetch_offset` (its log end offset).
+    pub fn on_follower_fetch(&self, replica: i32, fetch_offset: i64, now: i64) {
+        self.with_leader(|l| l.on_fetch(replica, fetch_offset, now));
+    }
+
+    /// The ISR check that runs every half `replica.lag.time.max.ms`.
+    pub fn tick(&self, now: i64) {
+        self.with_leader(|l| l.tick(now));
+    }
+
+    /// The controller's answer to `proposal` (ignored when the core no longer has it
+    /// pending: a newer proposal or leadership replaced it).
+    pub fn on_alter_response(&self, proposal: &ProposedIsr, result: Result<PartitionState, i16>) {
+        self.with_leader(|l| {
+            if l.pending() == Some(proposal) {
+                l.on_alter_response(result)
+            } else {
+                Effects::default()
+            }
+        });
+    }
+
+    /// The proposal in flight, if this broker leads the partition and has one.
+    pub fn pending_proposal(&self) -> Option<ProposedIsr> {
+        self.leader
+            .lock()
+            .expect("leader")
+            .as_ref()
+            .and_then(|l| l.pending().cloned())
+    }
+
+    /// Whether an acks=all append may go ahead (the committed ISR has at least min ISR).
+    pub fn check_acks_all(&self) -> Result<(), NotEnoughReplicas> {
+        let leader = self.leader.lock().expect("leader");
+        match leader.as_ref() {
+            Some(l) if !l.accepts_acks_all() => Err(NotEnoughReplicas {
+                isr: l.isr().len(),
+                min_isr: l.min_isr(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Where an acks=all append in `leader_epoch` needing offsets below `required` stands;
+    /// `None` when this broker no longer leads the partition in that epoch.
+    pub fn ack_state(&self, leader_epoch: i32, required: i64) -> Option<AckState> {
+        let leader = self.leader.lock().expect("leader");
+        let l = leader.as_ref()?;
+        (l.state().leader_epoch == leader_epoch).then(|| l.ack_state(required))
+    }
+
+    /// Waits (up to `timeout`) until the high watermark passes `required` in `leader_epoch`:
+    /// every in-sync replica has the records below it.
+    pub async fn wait_committed(
+        &self,
+        leader_epoch: i32,
+        required: i64,
+        timeout: std::time::Duration,
+    ) -> Result<(), fjord_protocol::ErrorCode> {
+        use fjord_protocol::ErrorCode;
+        let deadline = tokio::time::Instant::now() + timeout;
+        let waiter = Arc::new(Notify::new());
+        loop {
+            self.watchers.watch(&waiter);
+            match self.ack_state(leader_epoch, required) {
+                Some(AckState::Done) => return Ok(()),
+                Some(AckState::NotEnoughReplicasAfterAppend) => {
+                    return Err(ErrorCode::NotEnoughReplicasAfterAppend)
+                }
+                None => return Err(ErrorCode::NotLeaderOrFollower),
+                Some(AckState::Waiting) => {}
+            }
+            if tokio::time::timeout_at(deadline, waiter.notified())
+                .await
+                .is_err()
+            {
+                return Err(ErrorCode::RequestTimedOut);
+            }
+        }
+    }
+
+    /// The committed ISR's size and the effective min ISR, while this broker leads.
+    pub fn isr_and_min(&self) -> Option<(usize, usize)> {
+        let leader = self.leader.lock().expect("leader");
+        leader.as_ref().map(|l| (l.isr().len(), l.min_isr()))
+    }
+}

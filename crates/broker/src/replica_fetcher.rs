@@ -1,0 +1,426 @@
+//! Replica fetchers: the follower's side of replication. Every partition this broker follows
+//! is fetched from its leader by one of `num.replica.fetchers` fetchers per source broker (a
+//! partition's fetcher is fixed by its topic id and index), many partitions per Fetch (v15,
+//! with this broker's id and epoch), up to `replica.fetch.max.bytes` per partition and
+//! `replica.fetch.response.max.bytes` in all, waiting up to `replica.fetch.wait.max.ms` for
+//! `replica.fetch.min.bytes`. A fetcher appends what it gets as a follower and takes the
+//! leader's high watermark (at most its own log end). When the leader answers with a diverging
+//! epoch (KIP-320) it truncates where the replication core says and fetches again; when its
+//! offset is below the leader's log start it starts over there; on NOT_LEADER_OR_FOLLOWER and
+//! fencing errors it pauses the partition for `replica.fetch.backoff.ms` until a newer image
+//! says who leads. The set of fetchers follows every image the replica manager applies. Log
+//! work runs off the async workers.
+
+use crate::lifecycle::BrokerState;
+use crate::partition::Partition;
+use crate::replica_manager::ReplicaManager;
+use crate::view::View;
+use fjord_net::client::Client;
+use fjord_protocol::generated::fetch_request::{
+    FetchPartition, FetchRequest, FetchTopic, ReplicaState,
+};
+use fjord_protocol::generated::fetch_response::PartitionData;
+use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
+use fjord_replication::truncation_offset;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{watch, Mutex, Notify};
+use tokio::time::Instant;
+
+/// The Fetch version followers send (replica state with the broker epoch, topic ids).
+const FETCH_VERSION: i16 = 15;
+/// How long connecting to a leader may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a fetch may take beyond its own wait.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The replica fetchers' settings.
+#[derive(Debug, Clone)]
+pub struct FetcherSettings {
+    /// `num.replica.fetchers`: fetchers per source broker.
+    pub num_fetchers: usize,
+    /// `replica.fetch.max.bytes`: per partition.
+    pub max_bytes: i32,
+    /// `replica.fetch.response.max.bytes`: per fetch.
+    pub response_max_bytes: i32,
+    /// `replica.fetch.wait.max.ms`.
+    pub wait_max_ms: i32,
+    /// `replica.fetch.min.bytes`.
+    pub min_bytes: i32,
+    /// `replica.fetch.backoff.ms`.
+    pub backoff: Duration,
+    /// The listener followers connect to on their leaders.
+    pub listener: String,
+}
+
+impl Default for FetcherSettings {
+    fn default() -> FetcherSettings {
+        FetcherSettings {
+            num_fetchers: 1,
+            max_bytes: 1_048_576,
+            response_max_bytes: 10_485_760,
+            wait_max_ms: 500,
+            min_bytes: 1,
+            backoff: Duration::from_millis(1_000),
+            listener: "PLAINTEXT".into(),
+        }
+    }
+}
+
+/// The partitions one fetcher should follow, with their leader epochs.
+type FollowedSet = HashMap<(Uuid, i32), (Arc<Partition>, i32)>;
+
+/// A partition a fetcher follows.
+#[derive(Debug, Clone)]
+struct Followed {
+    partition: Arc<Partition>,
+    leader_epoch: i32,
+    paused_until: Option<Instant>,
+}
+
+/// One fetcher: the partitions it fetches from one leader.
+#[derive(Debug)]
+struct Fetcher {
+    leader: i32,
+    partitions: std::sync::Mutex<HashMap<(Uuid, i32), Followed>>,
+    wake: Notify,
+    stopped: AtomicBool,
+}
+
+/// Every replica fetcher of this broker.
+#[derive(Debug)]
+pub struct ReplicaFetchers {
+    settings: FetcherSettings,
+    replicas: Arc<ReplicaManager>,
+    view: watch::Receiver<View>,
+    broker: Arc<Mutex<BrokerState>>,
+    fetchers: std::sync::Mutex<HashMap<(i32, usize), Arc<Fetcher>>>,
+}
+
+impl ReplicaFetchers {
+    /// Fetchers for the partitions `replicas` follows.
+    pub fn new(
+        settings: FetcherSettings,
+        replicas: Arc<ReplicaManager>,
+        view: watch::Receiver<View>,
+        broker: Arc<Mutex<BrokerState>>,
+    ) -> Arc<ReplicaFetchers> {
+        Arc::new(ReplicaFetchers {
+            settings,
+            replicas,
+            view,
+            broker,
+            fetchers: std::sync::Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Follows the images the replica manager applies, starting, changing and stopping
+    /// fetchers to match; returns when the replica manager stops.
+    pub async fn follow(self: Arc<Self>) -> String {
+        let mut applied = self.replicas.applied();
+        loop {
+            self.sync();
+            if applied.changed().await.is_err() {
+                return "the replica manager stopped".into();
+            }
+        }
+    }
+
+    /// Makes the fetchers fetch exactly the partitions this broker follows now.
+    fn sync(self: &Arc<Self>) {
+        let me = self.replicas.node_id();
+        let n = self.settings.num_fetchers.max(1);
+        let mut wanted: HashMap<(i32, usize), FollowedSet> = HashMap::new();
+        for p in self.replicas.all() {
+            let l = p.leadership();
+            if l.leader < 0 || l.leader == me {
+                continue;
+            }
+            let slot = fetcher_slot(p.topic_id, p.index, n);
+            wanted
+                .entry((l.leader, slot))
+                .or_default()
+                .insert((p.topic_id, p.index), (p.clone(), l.leader_epoch));
+        }
+        let mut fetchers = self.fetchers.lock().expect("fetchers");
+        fetchers.retain(|key, f| {
+            if wanted.contains_key(key) {
+                return true;
+            }
+            f.stopped.store(true, Ordering::SeqCst);
+            f.wake.notify_one();
+            false
+        });
+        for (key, partitions) in wanted {
+            let f = fetchers.entry(key).or_insert_with(|| {
+                let f = Arc::new(Fetcher {
+                    leader: key.0,
+                    partitions: std::sync::Mutex::new(HashMap::new()),
+                    wake: Notify::new(),
+                    stopped: AtomicBool::new(false),
+                });
+                tokio::spawn(self.clone().run(f.clone()));
+                f
+            });
+            let mut current = f.partitions.lock().expect("followed");
+            current.retain(|k, _| partitions.contains_key(k));
+            for (k, (partition, leader_epoch)) in partitions {
+                match current.get_mut(&k) {
+                    Some(c) if c.leader_epoch == leader_epoch => {}
+                    _ => {
+                        current.insert(
+                            k,
+                            Followed {
+                                partition,
+                                leader_epoch,
+                                paused_until: None,
+                            },
+                        );
+                    }
+                }
+            }
+            drop(current);
+            f.wake.notify_one();
+        }
+    }
+
+    /// The `host:port` of broker `id` on the fetchers' listener.
+    fn address_of(&self, id: i32) -> Option<String> {
+        let image = self.view.borrow().image.clone();
+        let b = image.cluster.brokers.get(&id)?;
+        let l = b
+            .listeners
+            .iter()
+            .find(|l| l.name == self.settings.listener)
+            .or(b.listeners.first())?;
+        Some(if l.host.contains(':') {
+            format!("[{}]:{}", l.host, l.port)
+        } else {
+            format!("{}:{}", l.host, l.port)
+        })
+    }
+
+    /// One fetcher's loop, until it is stopped.
+    async fn run(self: Arc<Self>, f: Arc<Fetcher>) {
+        let mut client: Option<Client> = None;
+        loop {
+            if f.stopped.load(Ordering::SeqCst) {
+                return;
+            }
+            let now = Instant::now();
+            let (active, next_resume) = {
+                let partitions = f.partitions.lock().expect("followed");
+                let active: Vec<((Uuid, i32), Followed)> = partitions
+                    .iter()
+                    .filter(|(_, p)| p.paused_until.is_none_or(|t| t <= now))
+                    .map(|(k, p)| (*k, p.clone()))
+                    .collect();
+                let next = partitions.values().filter_map(|p| p.paused_until).min();
+                (active, next)
+            };
+            if active.is_empty() {
+                let until = next_resume.unwrap_or(now + Duration::from_secs(3600));
+                tokio::select! {
+                    _ = f.wake.notified() => {}
+                    _ = tokio::time::sleep_until(until) => {}
+                }
+                continue;
+            }
+            let c = match &client {
+                Some(c) if c.is_open() => c.clone(),
+                _ => {
+                    let connected = match self.address_of(f.leader) {
+                        Some(addr) => Client::connect(&addr, CONNECT_TIMEOUT).await.ok(),
+                        None => None,
+                    };
+                    match connected {
+                        Some(c) => {
+                            client = Some(c.clone());
+                            c
+                        }
+                        None => {
+                            self.pause_all(&f, &active);
+                            continue;
+                        }
+                    }
+                }
+            };
+            let epoch = self.broker.lock().await.epoch.unwrap_or(-1);
+            let request = self.request(epoch, &active);
+            let timeout = REQUEST_TIMEOUT
+                + Duration::from_millis(u64::try_from(self.settings.wait_max_ms).unwrap_or(0));
+            let response = match c.call(request, FETCH_VERSION, timeout).await {
+                Ok(ResponseBody::Fetch(r)) if r.error_code == 0 => r,
+                Ok(_) | Err(_) => {
+                    client = None;
+                    self.pause_all(&f, &active);
+                    continue;
+                }
+            };
+            let mut answers = Vec::new();
+            for t in response.responses {
+                for p in t.partitions {
+                    let key = (t.topic_id, p.partition_index);
+                    if let Some((_, followed)) = active.iter().find(|(k, _)| *k == key) {
+                        answers.push((key, followed.clone(), p));
+                    }
+                }
+            }
+            let me = self.replicas.node_id();
+            let handled = tokio::task::spawn_blocking(move || handle_answers(me, answers)).await;
+            let pause: Vec<(Uuid, i32)> = match handled {
+                Ok(p) => p,
+                Err(e) => {
+                    tracing::error!(leader = f.leader, "a replica fetch's appends failed: {e}");
+                    active.iter().map(|(k, _)| *k).collect()
+                }
+            };
+            if !pause.is_empty() {
+                let until = Instant::now() + self.settings.backoff;
+                let mut partitions = f.partitions.lock().expect("followed");
+                for k in pause {
+                    if let Some(p) = partitions.get_mut(&k) {
+                        p.paused_until = Some(until);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pauses every active partition of `f` for `replica.fetch.backoff.ms` (the leader could
+    /// not be reached).
+    fn pause_all(&self, f: &Fetcher, active: &[((Uuid, i32), Followed)]) {
+        let until = Instant::now() + self.settings.backoff;
+        let mut partitions = f.partitions.lock().expect("followed");
+        for (k, _) in active {
+            if let Some(p) = partitions.get_mut(k) {
+                p.paused_until = Some(until);
+            }
+        }
+    }
+
+    /// The Fetch for `active`, from each partition's log end.
+    fn request(&self, broker_epoch: i64, active: &[((Uuid, i32), Followed)]) -> RequestBody {
+        let mut topics: HashMap<Uuid, Vec<FetchPartition>> = HashMap::new();
+        for ((topic, index), f) in active {
+            let log = &f.partition.log;
+            topics.entry(*topic).or_default().push(FetchPartition {
+                partition: *index,
+                current_leader_epoch: f.leader_epoch,
+                fetch_offset: log.log_end_offset(),
+                last_fetched_epoch: log.latest_epoch().unwrap_or(-1),
+                log_start_offset: log.log_start_offset(),
+                partition_max_bytes: self.settings.max_bytes,
+                ..Default::default()
+            });
+        }
+        RequestBody::Fetch(FetchRequest {
+            replica_id: -1,
+            replica_state: ReplicaState {
+                replica_id: self.replicas.node_id(),
+                replica_epoch: broker_epoch,
+                ..Default::default()
+            },
+            max_wait_ms: self.settings.wait_max_ms,
+            min_bytes: self.settings.min_bytes,
+            max_bytes: self.settings.response_max_bytes,
+            session_id: 0,
+            session_epoch: -1,
+            topics: topics
+                .into_iter()
+                .map(|(topic_id, partitions)| FetchTopic {
+                    topic_id,
+                    partitions,
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        })
+    }
+}
+
+/// Which of `n` fetchers of a source broker fetches a partition.
+fn fetcher_slot(topic: Uuid, index: i32, n: usize) -> usize {
+    let h = topic.as_u128() as u64 ^ (topic.as_u128() >> 64) as u64;
+    (h.wrapping_mul(31).wrapping_add(index as u64) % n as u64) as usize
+}
+
+/// Applies a fetch's answers to the follower logs; returns the partitions to pause. Blocking.
+fn handle_answers(
+    me: i32,
+    answers: Vec<((Uuid, i32), Followed, PartitionData)>,
+) -> Vec<(Uuid, i32)> {
+    let mut pause = Vec::new();
+    let now = fjord_log::system_now_ms();
+    for (key, f, d) in answers {
+        let p = &f.partition;
+        // The image moved on (this broker leads it now, or another epoch): ignore the answer.
+        let l = p.leadership();
+        if l.leader == me || l.leader_epoch != f.leader_epoch {
+            continue;
+        }
+        let log = &p.log;
+        match ErrorCode::from_code(d.error_code) {
+            Some(ErrorCode::None) => {}
+            Some(ErrorCode::OffsetOutOfRange) => {
+                let leo = log.log_end_offset();
+                let result = if leo < d.log_start_offset {
+                    // Behind the leader's log start: start over there.
+                    log.truncate_fully_and_start_at(d.log_start_offset)
+                } else {
+                    // Ahead of the leader: keep what it has committed.
+                    log.truncate_to(d.high_watermark.max(0)).map(|_| ())
+                };
+                if let Err(e) = result {
+                    tracing::error!(topic = %p.topic, partition = p.index, "{e}");
+                    pause.push(key);
+                }
+                continue;
+            }
+            _ => {
+                pause.push(key);
+                continue;
+            }
+        }
+        if d.diverging_epoch.epoch >= 0 {
+            let leo = log.log_end_offset();
+            let local = log.end_offset_for_epoch(d.diverging_epoch.epoch);
+            let t = truncation_offset(
+                d.diverging_epoch.epoch,
+                d.diverging_epoch.end_offset,
+                leo,
+                local,
+            );
+            tracing::info!(
+                topic = %p.topic,
+                partition = p.index,
+                from = leo,
+                to = t.offset,
+                "truncating to the leader's epoch {}",
+                d.diverging_epoch.epoch
+            );
+            if let Err(e) = log.truncate_to(t.offset) {
+                tracing::error!(topic = %p.topic, partition = p.index, "truncating: {e}");
+                pause.push(key);
+            }
+            continue;
+        }
+        if let Some(records) = d.records.and_then(|r| r.into_bytes().ok()) {
+            if !records.is_empty() {
+                if let Err(e) = log.append_as_follower(records, now) {
+                    tracing::error!(topic = %p.topic, partition = p.index, "follower append: {e}");
+                    pause.push(key);
+                    continue;
+                }
+            }
+        }
+        let hw = d.high_watermark.min(log.log_end_offset());
+        if hw > log.high_watermark() {
+            log.set_high_watermark(hw);
+        }
+        p.watchers.wake();
+    }
+    pause
+}
