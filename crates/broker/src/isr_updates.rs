@@ -97,6 +97,7 @@ async fn send(
             partition_index: *index,
             leader_epoch: proposal.leader_epoch,
             partition_epoch: proposal.partition_epoch,
+            leader_recovery_state: proposal.leader_recovery_state,
             new_isr_with_epochs: proposal
                 .isr
                 .iter()
@@ -150,6 +151,7 @@ async fn send(
                     partition_epoch: p.partition_epoch,
                     replicas,
                     isr: p.isr,
+                    recovering: p.leader_recovery_state == 1,
                 })
             };
             out.insert((t.topic_id, p.partition_index), result);

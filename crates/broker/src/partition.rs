@@ -25,6 +25,8 @@ pub struct Leadership {
     pub replicas: Vec<i32>,
     /// The in-sync replicas.
     pub isr: Vec<i32>,
+    /// `LeaderRecoveryState` RECOVERING (after an election outside the ISR).
+    pub recovering: bool,
 }
 
 impl Leadership {
@@ -34,6 +36,7 @@ impl Leadership {
             partition_epoch: self.partition_epoch,
             replicas: self.replicas.clone(),
             isr: self.isr.clone(),
+            recovering: self.recovering,
         }
     }
 }
@@ -108,6 +111,7 @@ impl Partition {
                 partition_epoch: -1,
                 replicas: Vec::new(),
                 isr: Vec::new(),
+                recovering: false,
             }),
             leader: Mutex::new(None),
             watchers: Watchers::default(),

@@ -187,6 +187,8 @@ impl ReplicaManager {
                         partition_epoch: p.partition_epoch,
                         replicas: p.replicas.clone(),
                         isr: p.isr.clone(),
+                        recovering: p.leader_recovery_state
+                            == fjord_metadata::LeaderRecoveryState::Recovering,
                     };
                     // The effective min ISR: at most the replication factor.
                     let effective = min_isr.min(p.replicas.len()).max(1);

@@ -24,6 +24,9 @@ pub struct PartitionState {
     pub replicas: Vec<i32>,
     /// The in-sync replicas.
     pub isr: Vec<i32>,
+    /// True while the leader, elected outside the ISR (unclean or designated), has not yet
+    /// completed recovery (`LeaderRecoveryState` RECOVERING, KIP-704).
+    pub recovering: bool,
 }
 
 /// An ISR the leader asks the controller to commit (AlterPartition).
@@ -35,6 +38,9 @@ pub struct ProposedIsr {
     pub partition_epoch: i32,
     /// The proposed ISR.
     pub isr: Vec<i32>,
+    /// The proposed `LeaderRecoveryState`: 0 RECOVERED (a leader elected outside the ISR
+    /// asks for it first, alone in its ISR), 1 RECOVERING.
+    pub leader_recovery_state: i8,
 }
 
 /// What an event asks of the driver.
@@ -206,10 +212,24 @@ impl Leader {
         self.advance()
     }
 
-    /// The leader appended: its log now ends at `log_end_offset`.
+    /// The leader appended: its log now ends at `log_end_offset` (also called once when it
+    /// takes over, which proposes RECOVERED after an election outside the ISR).
     pub fn on_append(&mut self, log_end_offset: i64) -> Effects {
         self.log_end_offset = log_end_offset;
-        self.advance()
+        let mut fx = self.advance();
+        fx.propose = self.maybe_recover();
+        fx
+    }
+
+    /// A leader elected outside the ISR has nothing to recover from others (its log is what
+    /// the partition keeps): it asks for RECOVERED with the ISR it has, before any follower
+    /// may join.
+    fn maybe_recover(&mut self) -> Option<ProposedIsr> {
+        if !self.committed.recovering || self.pending.is_some() {
+            return None;
+        }
+        let isr = self.committed.isr.clone();
+        self.propose(isr)
     }
 
     /// Follower `replica` fetched from `fetch_offset` (its log end offset) at `now`.
@@ -240,9 +260,10 @@ impl Leader {
     /// Time passed: followers out of sync for `replica.lag.time.max.ms` leave the ISR (a
     /// proposal), unless a change is in flight.
     pub fn tick(&mut self, now: i64) -> Effects {
+        let propose = self.maybe_recover().or_else(|| self.maybe_shrink(now));
         Effects {
             high_watermark: None,
-            propose: self.maybe_shrink(now),
+            propose,
         }
     }
 
@@ -300,7 +321,10 @@ impl Leader {
     }
 
     fn maybe_expand(&mut self, replica: i32) -> Option<ProposedIsr> {
-        if self.pending.is_some() || self.committed.isr.contains(&replica) {
+        if self.pending.is_some()
+            || self.committed.recovering
+            || self.committed.isr.contains(&replica)
+        {
             return None;
         }
         let p = self.followers.get(&replica)?;
@@ -346,6 +370,7 @@ impl Leader {
             leader_epoch: self.committed.leader_epoch,
             partition_epoch: self.committed.partition_epoch,
             isr,
+            leader_recovery_state: 0,
         };
         self.pending = Some(p.clone());
         Some(p)
@@ -388,6 +413,7 @@ mod tests {
             partition_epoch: 7,
             replicas: vec![1, 2, 3],
             isr: isr.to_vec(),
+            recovering: false,
         }
     }
 
@@ -491,6 +517,27 @@ mod tests {
             l.isr(),
             &[1, 2, 3],
             "an older partition epoch changes nothing"
+        );
+    }
+
+    #[test]
+    fn a_leader_elected_outside_the_isr_asks_for_recovered_before_anyone_joins() {
+        let mut s = state(&[2]);
+        s.recovering = true;
+        let mut l = Leader::new(2, s, 1, LAG, 10, 0, 0);
+        let p = l.on_append(10).propose.expect("RECOVERED proposed");
+        assert_eq!((p.isr.clone(), p.leader_recovery_state), (vec![2], 0));
+        assert_eq!(
+            l.on_fetch(1, 10, 1).propose,
+            None,
+            "nobody joins while recovering"
+        );
+        let mut done = state(&[2]);
+        done.partition_epoch = 8;
+        l.on_alter_response(Ok(done));
+        assert!(
+            l.on_fetch(1, 10, 2).propose.is_some(),
+            "1 joins once recovered"
         );
     }
 

@@ -323,6 +323,7 @@ impl Sim {
             partition_epoch: p.partition_epoch,
             replicas: p.replicas.clone(),
             isr: p.isr.clone(),
+            recovering: p.leader_recovery_state == fjord_metadata::LeaderRecoveryState::Recovering,
         }
     }
 
@@ -502,6 +503,7 @@ impl Sim {
                     partition_index: 0,
                     leader_epoch: proposal.leader_epoch,
                     partition_epoch: proposal.partition_epoch,
+                    leader_recovery_state: proposal.leader_recovery_state,
                     new_isr_with_epochs: proposal
                         .isr
                         .iter()
@@ -532,6 +534,7 @@ impl Sim {
                     partition_epoch: p.partition_epoch,
                     replicas: self.partition().replicas,
                     isr: p.isr.clone(),
+                    recovering: p.leader_recovery_state == 1,
                 })
             }
         };

@@ -1,0 +1,233 @@
+//! Unclean recovery on real processes (a controller-only node and three brokers): a partition
+//! whose in-sync replicas all died is offline while a replica outside the ISR is alive;
+//! GetReplicaLogInfo on that broker reports what its replica holds; a DESIGNATED election
+//! (ElectLeaders v3) makes it leader, RECOVERING until it reports RECOVERED; the old replicas
+//! come back, truncate the tail the new leader never had (KIP-320) and rejoin the ISR; the
+//! three replicas end byte-identical.
+
+mod common;
+
+use common::{call, free_port, random_uuid, wait_for, Node};
+use fjord_protocol::generated::elect_leaders_request::{self as elq, ElectLeadersRequest};
+use fjord_protocol::generated::get_replica_log_info_request::{
+    GetReplicaLogInfoRequest, TopicPartitions,
+};
+use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
+use fjord_protocol::{RequestBody, ResponseBody, Uuid};
+use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+use rdkafka::client::DefaultClientContext;
+use rdkafka::config::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::message::Message;
+use rdkafka::producer::{FutureProducer, FutureRecord};
+use rdkafka::{Offset, TopicPartitionList};
+use std::time::{Duration, Instant};
+
+const TOPIC: &str = "recover";
+
+/// The partition's (topic id, leader, ISR) as broker `addr` sees it.
+fn partition_at(rt: &tokio::runtime::Runtime, addr: &str) -> Option<(Uuid, i32, Vec<i32>)> {
+    let request = RequestBody::Metadata(MetadataRequest {
+        topics: Some(vec![MetadataRequestTopic {
+            name: Some(TOPIC.into()),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    });
+    let ResponseBody::Metadata(m) = rt.block_on(call(addr, request, 12))? else {
+        return None;
+    };
+    let t = m.topics.first()?;
+    let p = t.partitions.first()?;
+    let mut isr = p.isr_nodes.clone();
+    isr.sort_unstable();
+    Some((t.topic_id, p.leader_id, isr))
+}
+
+fn produce(rt: &tokio::runtime::Runtime, bootstrap: &str, values: std::ops::Range<usize>) {
+    let producer: FutureProducer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("acks", "all")
+        .set("message.timeout.ms", "60000")
+        .create()
+        .unwrap();
+    rt.block_on(async {
+        let mut pending = Vec::new();
+        for i in values {
+            let v = format!("v{i}");
+            let r = FutureRecord::to(TOPIC).key("k").payload(&v).partition(0);
+            pending.push(producer.send_result(r).map_err(|(e, _)| e).unwrap());
+        }
+        for p in pending {
+            p.await.unwrap().map_err(|(e, _)| e).expect("acknowledged");
+        }
+    });
+}
+
+fn log_bytes(node: &Node) -> Vec<u8> {
+    let dir = node.dir.join("data").join(format!("{TOPIC}-0"));
+    let mut segments: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    segments.retain(|p| p.extension().is_some_and(|e| e == "log"));
+    segments.sort();
+    segments
+        .iter()
+        .flat_map(|p| std::fs::read(p).unwrap_or_default())
+        .collect()
+}
+
+#[test]
+fn a_designated_leader_recovers_an_offline_partition_and_the_others_follow_it() {
+    let root = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let cport = free_port();
+    let voters = format!("controller.quorum.voters=10@127.0.0.1:{cport}");
+    let extra = "replica.lag.time.max.ms=2000\nreplica.fetch.wait.max.ms=100\n\
+                 broker.session.timeout.ms=4000\nbroker.heartbeat.interval.ms=500";
+    let cluster = random_uuid();
+    let mut controller = Node::controller(root.path(), 10, cport, &voters, extra);
+    controller.format(&cluster, &[]);
+    controller.start();
+    let mut brokers: Vec<Node> = (1..=3)
+        .map(|id| Node::broker(root.path(), id, free_port(), &voters, extra))
+        .collect();
+    for b in &mut brokers {
+        b.format(&cluster, &[]);
+        b.start();
+    }
+    let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
+    let bootstrap = addrs.join(",");
+    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
+        .set("bootstrap.servers", &bootstrap)
+        .create()
+        .unwrap();
+    let created = wait_for(Duration::from_secs(60), || {
+        let topic =
+            NewTopic::new(TOPIC, 1, TopicReplication::Fixed(3)).set("min.insync.replicas", "1");
+        let r = rt
+            .block_on(admin.create_topics(&[topic], &AdminOptions::new()))
+            .ok()?;
+        r[0].is_ok().then_some(())
+    });
+    assert!(created.is_some(), "{}", controller.log_tail());
+    let (topic_id, first_leader, _) = wait_for(Duration::from_secs(60), || {
+        partition_at(&rt, &addrs[0]).filter(|(_, l, isr)| *l > 0 && isr.len() == 3)
+    })
+    .expect("three in-sync replicas");
+
+    // 100 records everywhere; then the first replica that is not the leader dies, 50 more go
+    // to the other two; then those two die too: offline, with the survivor out of the ISR.
+    produce(&rt, &bootstrap, 0..100);
+    let others: Vec<i32> = (1..=3).filter(|b| *b != first_leader).collect();
+    let survivor = others[0];
+    let keeper = others[1];
+    brokers[survivor as usize - 1].kill();
+    wait_for(Duration::from_secs(30), || {
+        partition_at(&rt, &addrs[first_leader as usize - 1])
+            .filter(|(_, _, isr)| !isr.contains(&survivor))
+    })
+    .expect("the killed replica leaves the ISR");
+    produce(
+        &rt,
+        &brokers[first_leader as usize - 1].broker_addr(),
+        100..150,
+    );
+    brokers[keeper as usize - 1].kill();
+    brokers[first_leader as usize - 1].kill();
+    brokers[survivor as usize - 1].start();
+    let offline = wait_for(Duration::from_secs(60), || {
+        partition_at(&rt, &addrs[survivor as usize - 1]).filter(|(_, l, _)| *l == -1)
+    });
+    assert!(
+        offline.is_some(),
+        "offline: {:?}",
+        partition_at(&rt, &addrs[survivor as usize - 1])
+    );
+
+    // GetReplicaLogInfo on the survivor: its replica holds the first 100 records.
+    let ask = RequestBody::GetReplicaLogInfo(GetReplicaLogInfoRequest {
+        topic_partitions: Some(vec![TopicPartitions {
+            topic_id,
+            partitions: vec![0],
+            ..Default::default()
+        }]),
+        ..Default::default()
+    });
+    let Some(ResponseBody::GetReplicaLogInfo(info)) =
+        rt.block_on(call(&addrs[survivor as usize - 1], ask, 0))
+    else {
+        panic!("GetReplicaLogInfo answered")
+    };
+    let p = &info.topic_partition_log_info_list[0].partition_log_info[0];
+    assert_eq!((p.error_code, p.log_end_offset), (0, 100));
+    assert!(p.last_written_leader_epoch >= 0);
+
+    // DESIGNATED: the survivor leads, RECOVERING, then RECOVERED; writes go on.
+    let elect = RequestBody::ElectLeaders(ElectLeadersRequest {
+        election_type: 2,
+        topic_partitions: Some(vec![elq::TopicPartitions {
+            topic: TOPIC.into(),
+            partitions: vec![0],
+            designated_leaders: Some(vec![survivor]),
+            ..Default::default()
+        }]),
+        timeout_ms: 30_000,
+        ..Default::default()
+    });
+    let Some(ResponseBody::ElectLeaders(r)) =
+        rt.block_on(call(&addrs[survivor as usize - 1], elect, 3))
+    else {
+        panic!("ElectLeaders answered")
+    };
+    let result = &r.replica_election_results[0].partition_result[0];
+    assert_eq!(result.error_code, 0, "{:?}", result.error_message);
+    wait_for(Duration::from_secs(30), || {
+        partition_at(&rt, &addrs[survivor as usize - 1]).filter(|(_, l, _)| *l == survivor)
+    })
+    .expect("the designated leader leads");
+    produce(&rt, &addrs[survivor as usize - 1], 1_000..1_020);
+
+    // The old replicas come back: they cut the 50 records the new leader never had, follow
+    // it and rejoin the ISR (possible only once it is RECOVERED).
+    brokers[first_leader as usize - 1].start();
+    brokers[keeper as usize - 1].start();
+    let rejoined = wait_for(Duration::from_secs(90), || {
+        partition_at(&rt, &addrs[survivor as usize - 1]).filter(|(_, _, isr)| isr.len() == 3)
+    });
+    assert!(
+        rejoined.is_some(),
+        "all three in sync again: {:?}\n{}",
+        partition_at(&rt, &addrs[survivor as usize - 1]),
+        brokers[first_leader as usize - 1].log_tail()
+    );
+
+    // What is left: the 100 the survivor had and the 20 written after; identical everywhere.
+    let consumer: BaseConsumer = ClientConfig::new()
+        .set("bootstrap.servers", &bootstrap)
+        .set("group.id", "recovery-test")
+        .set("enable.auto.commit", "false")
+        .create()
+        .unwrap();
+    let mut tpl = TopicPartitionList::new();
+    tpl.add_partition_offset(TOPIC, 0, Offset::Beginning)
+        .unwrap();
+    consumer.assign(&tpl).unwrap();
+    let mut got = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while got.len() < 120 && Instant::now() < deadline {
+        if let Some(Ok(m)) = consumer.poll(Duration::from_millis(500)) {
+            got.push(String::from_utf8(m.payload().unwrap().to_vec()).unwrap());
+        }
+    }
+    let expected: Vec<String> = (0..100)
+        .chain(1_000..1_020)
+        .map(|i| format!("v{i}"))
+        .collect();
+    assert_eq!(got, expected);
+    let same = wait_for(Duration::from_secs(30), || {
+        let logs: Vec<Vec<u8>> = brokers.iter().map(log_bytes).collect();
+        (logs[0] == logs[1] && logs[1] == logs[2]).then_some(())
+    });
+    assert!(same.is_some(), "the three replicas are byte-identical");
+}
