@@ -109,6 +109,7 @@ impl Node {
         let child = Command::new(bin)
             .args(["server", "--config"])
             .arg(&props)
+            .args(["--override", "metrics.listener="])
             .env("RUST_LOG", "warn")
             .stdout(log.try_clone().unwrap())
             .stderr(log)

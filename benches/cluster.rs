@@ -56,6 +56,7 @@ impl Node {
             Command::new(fjord_bin())
                 .arg("server")
                 .args(&self.args)
+                .args(["--override", "metrics.listener="])
                 .env("RUST_LOG", "info")
                 .stdout(Stdio::null())
                 .stderr(match std::env::var("FJORD_BENCH_LOGS") {

@@ -59,6 +59,7 @@ def start_node(binary, prefix, extra=""):
             "controller.listener.names=CONTROLLER\n"
             f"controller.quorum.voters=1@127.0.0.1:{cport}\n"
             f"log.dirs={tmp}/data\n"
+            f"metrics.listener=http://127.0.0.1:{free_port()}\n"
             f"{extra}\n"
         )
     cluster_id = subprocess.check_output([binary, "random-uuid"]).decode().strip()

@@ -42,12 +42,17 @@ impl Leadership {
 }
 
 /// ISR proposals waiting to be sent to the controller, at most one per partition (a newer one
-/// replaces an older): bounded by the partitions this broker leads.
+/// replaces an older): bounded by the partitions this broker leads. Counts the shrinks and
+/// expansions proposed (Kafka's IsrShrinksPerSec and IsrExpandsPerSec).
 #[derive(Debug, Default)]
 pub struct IsrOutbox {
     waiting: Mutex<HashMap<(Uuid, i32), ProposedIsr>>,
     /// Woken when a proposal is put.
     pub ready: Notify,
+    /// ISR shrinks proposed.
+    pub shrinks: std::sync::atomic::AtomicU64,
+    /// ISR expansions proposed.
+    pub expands: std::sync::atomic::AtomicU64,
 }
 
 impl IsrOutbox {
@@ -218,6 +223,15 @@ impl Partition {
             self.watchers.wake();
         }
         if let Some(p) = fx.propose {
+            let before = self.state.read().expect("leadership").isr.len();
+            let counter = match p.isr.len().cmp(&before) {
+                std::cmp::Ordering::Less => Some(&self.outbox.shrinks),
+                std::cmp::Ordering::Greater => Some(&self.outbox.expands),
+                std::cmp::Ordering::Equal => None,
+            };
+            if let Some(c) = counter {
+                c.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             self.outbox.put((self.topic_id, self.index), p);
         }
     }

@@ -35,14 +35,29 @@ pub struct ControllerRequest {
     pub reply: oneshot::Sender<ResponseBody>,
 }
 
+/// What the metrics endpoint reads of this node's controller.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ControllerStats {
+    /// True while this node is the active controller.
+    pub active: bool,
+    /// Its event counters, summed over every time it was active.
+    pub counters: crate::controller::Counters,
+}
+
 /// A handle to send requests to this node's controller (answers NOT_CONTROLLER when it is not
 /// the active one).
 #[derive(Debug, Clone)]
 pub struct LocalController {
     tx: mpsc::Sender<ControllerRequest>,
+    stats: watch::Receiver<ControllerStats>,
 }
 
 impl LocalController {
+    /// Whether this node's controller is active, and its counters.
+    pub fn stats(&self) -> ControllerStats {
+        self.stats.borrow().clone()
+    }
+
     /// Handles `body` on this node's controller.
     pub async fn handle(&self, body: RequestBody, version: i16) -> ResponseBody {
         let (reply, rx) = oneshot::channel();
@@ -86,6 +101,9 @@ struct Active {
     /// Counts activations; a failure is only acted on by the generation that caused it.
     generation: u64,
     failures: mpsc::UnboundedSender<u64>,
+    /// Counters of earlier generations.
+    carried: crate::controller::Counters,
+    stats: watch::Sender<ControllerStats>,
 }
 
 /// The active-controller task and its handle; the caller runs the task as one the node cannot
@@ -101,6 +119,7 @@ pub fn active_controller(
 ) {
     let (tx, requests) = mpsc::channel(MAX_QUEUED_REQUESTS);
     let (failures, failed) = mpsc::unbounded_channel();
+    let (stats, stats_rx) = watch::channel(ControllerStats::default());
     let a = Active {
         raft,
         settings,
@@ -109,11 +128,43 @@ pub fn active_controller(
         controller: None,
         generation: 0,
         failures,
+        carried: Default::default(),
+        stats,
     };
-    (LocalController { tx }, a.run(requests, failed))
+    (
+        LocalController {
+            tx,
+            stats: stats_rx,
+        },
+        a.run(requests, failed),
+    )
 }
 
 impl Active {
+    /// Publishes whether this node is active and the counters (the current generation's on
+    /// top of the earlier ones').
+    fn publish_stats(&self) {
+        let stats = ControllerStats {
+            active: self.controller.is_some(),
+            counters: self
+                .controller
+                .as_ref()
+                .map_or(self.carried.clone(), |c| self.carried.plus(&c.counters)),
+        };
+        self.stats.send_if_modified(|s| {
+            let changed = *s != stats;
+            *s = stats;
+            changed
+        });
+    }
+
+    /// Drops the controller, keeping its counters.
+    fn drop_controller(&mut self) {
+        if let Some(c) = self.controller.take() {
+            self.carried = self.carried.plus(&c.counters);
+        }
+    }
+
     async fn run(
         mut self,
         mut requests: mpsc::Receiver<ControllerRequest>,
@@ -130,7 +181,7 @@ impl Active {
                     }
                     let i = info.borrow_and_update().clone();
                     if !i.is_leader {
-                        self.controller = None;
+                        self.drop_controller();
                     }
                     if let Some(c) = &mut self.controller {
                         c.set_voters(i.voters.clone());
@@ -154,7 +205,7 @@ impl Active {
                         // An append of this generation failed: start again from the
                         // committed image.
                         tracing::info!(generation = g, "a metadata append failed; the controller starts again from the committed image");
-                        self.controller = None;
+                        self.drop_controller();
                         let i = info.borrow().clone();
                         self.maybe_activate(&i);
                     }
@@ -167,6 +218,7 @@ impl Active {
                             self.propose(records, mv, None);
                         }
                     }
+                    self.publish_stats();
                 }
             }
         }
@@ -253,7 +305,7 @@ impl Active {
             }
             Err(e) => {
                 tracing::warn!(generation, "could not propose a metadata batch: {e}");
-                self.controller = None;
+                self.drop_controller();
                 if let Some(p) = pending {
                     let code = match e {
                         ProposeError::TooLarge { .. } => ErrorCode::PolicyViolation,
@@ -330,7 +382,7 @@ impl Active {
                         });
                     }
                     Err(e) => {
-                        self.controller = None;
+                        self.drop_controller();
                         let _ = r.reply.send(error_response(
                             &r.body,
                             r.version,

@@ -49,8 +49,21 @@ pub enum Handled {
 pub struct Counters {
     /// Leaders elected from outside the ISR and ELR (unclean and designated elections).
     pub unclean_elections: u64,
+    /// Of those, DESIGNATED elections (ElectLeaders v3), counted apart too.
+    pub designated_elections: u64,
     /// Leaders elected from the ELR.
     pub elr_elections: u64,
+}
+
+impl Counters {
+    /// Both counts added up (across controller generations).
+    pub fn plus(&self, other: &Counters) -> Counters {
+        Counters {
+            unclean_elections: self.unclean_elections + other.unclean_elections,
+            designated_elections: self.designated_elections + other.designated_elections,
+            elr_elections: self.elr_elections + other.elr_elections,
+        }
+    }
 }
 
 /// The active controller's state.

@@ -1,7 +1,7 @@
 //! The controller's metrics, as Kafka names them (`kafka.controller:type=KafkaController` and
 //! `ControllerStats`): gauges computed from the image, counters kept by the controller, and
-//! the log offsets the runtime supplies. Nothing serves them yet: the `/metrics` endpoint comes
-//! with the replication issue.
+//! the log offsets the runtime supplies. The server's `/metrics` endpoint computes them at each
+//! scrape.
 
 use crate::controller::Counters;
 use crate::elections::is_active;
@@ -26,6 +26,8 @@ pub struct ControllerMetrics {
     pub preferred_replica_imbalance_count: u64,
     /// `UncleanLeaderElectionsPerSec` (as a running count).
     pub unclean_leader_elections: u64,
+    /// DESIGNATED elections (fjord's ElectLeaders v3; also counted as unclean).
+    pub designated_leader_elections: u64,
     /// `ElectionFromEligibleLeaderReplicasPerSec` (as a running count).
     pub elections_from_elr: u64,
     /// `LastAppliedRecordOffset`.
@@ -47,6 +49,7 @@ impl ControllerMetrics {
             active_controller_count: u64::from(active),
             global_topic_count: image.topics.by_id.len() as u64,
             unclean_leader_elections: counters.unclean_elections,
+            designated_leader_elections: counters.designated_elections,
             elections_from_elr: counters.elr_elections,
             last_applied_record_offset: last_applied,
             last_committed_record_offset: last_committed,

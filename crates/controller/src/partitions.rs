@@ -256,6 +256,9 @@ impl Controller {
                     Election::FromElr => self.counters.elr_elections += 1,
                     _ => {}
                 }
+                if kind == ElectionType::Designated && election == Election::Unclean {
+                    self.counters.designated_elections += 1;
+                }
                 records.extend(rec);
                 Ok(())
             })();

@@ -5,6 +5,7 @@ mod config;
 mod controller_listener;
 mod dump_log;
 mod format;
+mod metrics;
 mod server;
 mod tools;
 

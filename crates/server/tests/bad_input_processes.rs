@@ -86,6 +86,7 @@ fn bad_input_closes_only_its_connection() {
     .success());
     let mut child = Command::new(common::fjord_bin())
         .args(["server", "--config", props.to_str().unwrap()])
+        .args(["--override", "metrics.listener="])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

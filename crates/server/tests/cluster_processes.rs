@@ -40,6 +40,7 @@ impl ClusterNode {
             Command::new(common::fjord_bin())
                 .arg("server")
                 .args(&self.args)
+                .args(["--override", "metrics.listener="])
                 .env("RUST_LOG", "info")
                 .stdout(Stdio::null())
                 .stderr(log)

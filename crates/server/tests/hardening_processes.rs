@@ -253,6 +253,7 @@ fn kafkas_quickstart_properties_start_a_broker_clients_reach() {
     let log = std::fs::File::create(root.path().join("server.log")).unwrap();
     let mut child = std::process::Command::new(common::fjord_bin())
         .args(["server", "--config", cfg])
+        .args(["--override", "metrics.listener="])
         .env("RUST_LOG", "info")
         .stderr(log)
         .stdout(std::process::Stdio::null())
@@ -276,6 +277,8 @@ fn an_override_of_listeners_is_what_clients_are_sent_to() {
         .current_dir(root.path())
         .args([
             "server",
+            "--override",
+            "metrics.listener=",
             "--override",
             &format!(
                 "listeners=PLAINTEXT://127.0.0.1:{broker},CONTROLLER://127.0.0.1:{controller}"

@@ -251,6 +251,20 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     let client = Arc::new(ControllerClient::new(active_controller_watch(
         &raft, &fatal_tx,
     )));
+    // The metrics endpoint, on every node; the broker's partitions join once they exist.
+    let metered_replicas = Arc::new(std::sync::OnceLock::new());
+    if let Some(addr) =
+        crate::metrics::listener_address(config.get("metrics.listener").unwrap_or(""))?
+    {
+        let listener = crate::metrics::bind(&addr).await?;
+        let sources = crate::metrics::Sources {
+            view: view.clone(),
+            quorum: raft.quorum_info(),
+            controller: local_controller.clone(),
+            replicas: metered_replicas.clone(),
+        };
+        fatal_tx.spawn("metrics listener", crate::metrics::serve(listener, sources));
+    }
     let limits = limits(&config);
     let incarnation = format::random_id();
     if roles.controller {
@@ -427,6 +441,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         spawn_replication(
             &config, &replicas, &client, &view, &state, &adv.name, &fatal_tx,
         );
+        let _ = metered_replicas.set(replicas.clone());
         // The client port stays closed until the broker is ready: a client that connects as
         // soon as it opens finds brokers, a controller and its topics' leaders.
         let mut ready_view = view.clone();

@@ -54,6 +54,8 @@ pub struct Node {
     pub port: u16,
     /// Its broker (client) port; 0 on a controller-only node.
     pub broker_port: u16,
+    /// Its metrics port (`GET /metrics`).
+    pub metrics_port: u16,
     child: Option<Child>,
 }
 
@@ -72,11 +74,13 @@ impl Node {
         let dir = root.join(format!("node{id}"));
         std::fs::create_dir_all(&dir).unwrap();
         let config = dir.join("server.properties");
+        let metrics_port = free_port();
         std::fs::write(
             &config,
             format!(
                 "node.id={id}\nprocess.roles={roles}\nlisteners={listeners}\n\
-                 controller.listener.names=CONTROLLER\n{quorum}\nlog.dirs={}\n{extra}\n",
+                 controller.listener.names=CONTROLLER\n{quorum}\nlog.dirs={}\n\
+                 metrics.listener=http://127.0.0.1:{metrics_port}\n{extra}\n",
                 dir.join("data").display()
             ),
         )
@@ -87,6 +91,7 @@ impl Node {
             config,
             port,
             broker_port,
+            metrics_port,
             child: None,
         }
     }

@@ -1,0 +1,337 @@
+//! One scrape: every series, computed from the node's state now. Broker series
+//! (`kafka_server_replicamanager_*`, and per led partition `kafka_cluster_partition_*` and
+//! `kafka_log_log_*` with `topic` and `partition` labels) from the replica manager; controller
+//! series (`kafka_controller_*`) from the image and the controller's counters; the metadata
+//! quorum (`kafka_server_raftmetrics_*`); the process (`process_*`). AtMinIsr and UnderMinIsr
+//! use the effective min ISR (min.insync.replicas, at most the replication factor).
+
+use super::Sources;
+use fjord_controller::ControllerMetrics;
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
+use std::sync::atomic::Ordering;
+
+/// A series' labels.
+type Labels = Vec<(String, String)>;
+
+/// The whole text of one scrape.
+pub(super) fn render(s: &Sources) -> Result<String, std::fmt::Error> {
+    let mut r = Registry::default();
+    broker(&mut r, s);
+    controller(&mut r, s);
+    quorum(&mut r, s);
+    process(&mut r);
+    let mut out = String::new();
+    encode(&mut out, &r)?;
+    Ok(out)
+}
+
+fn gauge(r: &mut Registry, name: &str, help: &str, value: i64) {
+    let g: Gauge = Gauge::default();
+    g.set(value);
+    r.register(name, help, g);
+}
+
+fn counter(r: &mut Registry, name: &str, help: &str, value: u64) {
+    let c: Counter = Counter::default();
+    c.inc_by(value);
+    r.register(name, help, c);
+}
+
+/// A gauge family with one series per led partition.
+struct PerPartition {
+    name: &'static str,
+    help: &'static str,
+    family: Family<Labels, Gauge>,
+}
+
+impl PerPartition {
+    fn new(name: &'static str, help: &'static str) -> PerPartition {
+        PerPartition {
+            name,
+            help,
+            family: Family::default(),
+        }
+    }
+
+    fn set(&self, labels: &Labels, value: i64) {
+        self.family.get_or_create(labels).set(value);
+    }
+}
+
+fn broker(r: &mut Registry, s: &Sources) {
+    let Some(rm) = s.replicas.get() else {
+        return;
+    };
+    let me = rm.node_id();
+    let partitions = rm.all();
+    let (mut leaders, mut under_replicated, mut under_min, mut at_min) = (0, 0, 0, 0);
+    let at_min_isr = PerPartition::new(
+        "kafka_cluster_partition_atminisr",
+        "1 when the partition's ISR is at the effective min ISR: one more failure makes it \
+         refuse acks=all",
+    );
+    let under_min_isr = PerPartition::new(
+        "kafka_cluster_partition_underminisr",
+        "1 when the partition's ISR is below the effective min ISR",
+    );
+    let under_replicated_p = PerPartition::new(
+        "kafka_cluster_partition_underreplicated",
+        "1 when the partition's ISR is smaller than its replica set",
+    );
+    let isr_count = PerPartition::new(
+        "kafka_cluster_partition_insyncreplicascount",
+        "In-sync replicas of the partition",
+    );
+    let replicas_count = PerPartition::new(
+        "kafka_cluster_partition_replicascount",
+        "Replicas of the partition",
+    );
+    let size = PerPartition::new("kafka_log_log_size", "Bytes in the partition's log");
+    let end = PerPartition::new(
+        "kafka_log_log_logendoffset",
+        "The partition log's end offset",
+    );
+    let start = PerPartition::new(
+        "kafka_log_log_logstartoffset",
+        "The partition log's start offset",
+    );
+    for p in &partitions {
+        let l = p.leadership();
+        if l.leader != me {
+            continue;
+        }
+        let Some((isr, min)) = p.isr_and_min() else {
+            continue;
+        };
+        leaders += 1;
+        let labels: Labels = vec![
+            ("topic".into(), p.topic.clone()),
+            ("partition".into(), p.index.to_string()),
+        ];
+        let replicas = l.replicas.len();
+        let flags = [
+            (&under_replicated_p, isr < replicas, &mut under_replicated),
+            (&under_min_isr, isr < min, &mut under_min),
+            (&at_min_isr, isr == min, &mut at_min),
+        ];
+        for (series, on, total) in flags {
+            series.set(&labels, i64::from(on));
+            *total += i64::from(on);
+        }
+        isr_count.set(&labels, isr as i64);
+        replicas_count.set(&labels, replicas as i64);
+        size.set(&labels, p.log.size_in_bytes() as i64);
+        end.set(&labels, p.log.log_end_offset());
+        start.set(&labels, p.log.log_start_offset());
+    }
+    let total = |n: usize| n as i64;
+    gauge(
+        r,
+        "kafka_server_replicamanager_partitioncount",
+        "Partitions this broker hosts",
+        total(partitions.len()),
+    );
+    gauge(
+        r,
+        "kafka_server_replicamanager_leadercount",
+        "Partitions this broker leads",
+        leaders,
+    );
+    gauge(
+        r,
+        "kafka_server_replicamanager_underreplicatedpartitions",
+        "Led partitions whose ISR is smaller than their replica set",
+        under_replicated,
+    );
+    gauge(
+        r,
+        "kafka_server_replicamanager_underminisrpartitioncount",
+        "Led partitions whose ISR is below the effective min ISR",
+        under_min,
+    );
+    gauge(
+        r,
+        "kafka_server_replicamanager_atminisrpartitioncount",
+        "Led partitions whose ISR is at the effective min ISR",
+        at_min,
+    );
+    gauge(
+        r,
+        "kafka_server_replicamanager_offlinereplicacount",
+        "Replicas in offline log directories",
+        0,
+    );
+    let outbox = rm.outbox();
+    counter(
+        r,
+        "kafka_server_replicamanager_isrshrinks",
+        "ISR shrinks this broker proposed",
+        outbox.shrinks.load(Ordering::Relaxed),
+    );
+    counter(
+        r,
+        "kafka_server_replicamanager_isrexpands",
+        "ISR expansions this broker proposed",
+        outbox.expands.load(Ordering::Relaxed),
+    );
+    for series in [
+        at_min_isr,
+        under_min_isr,
+        under_replicated_p,
+        isr_count,
+        replicas_count,
+        size,
+        end,
+        start,
+    ] {
+        r.register(series.name, series.help, series.family);
+    }
+}
+
+fn controller(r: &mut Registry, s: &Sources) {
+    let Some(c) = &s.controller else {
+        return;
+    };
+    let stats = c.stats();
+    let (image, applied) = {
+        let v = s.view.borrow();
+        (v.image.clone(), v.applied_up_to)
+    };
+    let committed = s.quorum.borrow().high_watermark;
+    let m = ControllerMetrics::compute(&image, &stats.counters, stats.active, applied, committed);
+    let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    let gauges = [
+        (
+            "kafka_controller_kafkacontroller_activecontrollercount",
+            "1 on the active controller",
+            n(m.active_controller_count),
+        ),
+        (
+            "kafka_controller_kafkacontroller_offlinepartitionscount",
+            "Partitions without a leader",
+            n(m.offline_partitions_count),
+        ),
+        (
+            "kafka_controller_kafkacontroller_globalpartitioncount",
+            "Partitions in the cluster",
+            n(m.global_partition_count),
+        ),
+        (
+            "kafka_controller_kafkacontroller_globaltopiccount",
+            "Topics in the cluster",
+            n(m.global_topic_count),
+        ),
+        (
+            "kafka_controller_kafkacontroller_fencedbrokercount",
+            "Registered brokers that are fenced",
+            n(m.fenced_broker_count),
+        ),
+        (
+            "kafka_controller_kafkacontroller_activebrokercount",
+            "Registered brokers that are unfenced",
+            n(m.active_broker_count),
+        ),
+        (
+            "kafka_controller_kafkacontroller_preferredreplicaimbalancecount",
+            "Partitions not led by their preferred replica",
+            n(m.preferred_replica_imbalance_count),
+        ),
+        (
+            "kafka_controller_kafkacontroller_lastappliedrecordoffset",
+            "The last metadata offset applied to the image",
+            m.last_applied_record_offset,
+        ),
+        (
+            "kafka_controller_kafkacontroller_lastcommittedrecordoffset",
+            "The metadata log's high watermark",
+            m.last_committed_record_offset,
+        ),
+    ];
+    for (name, help, v) in gauges {
+        gauge(r, name, help, v);
+    }
+    counter(
+        r,
+        "kafka_controller_controllerstats_uncleanleaderelections",
+        "Leaders elected from outside the ISR and ELR (unclean and designated elections)",
+        m.unclean_leader_elections,
+    );
+    counter(
+        r,
+        "kafka_controller_controllerstats_designatedleaderelections",
+        "DESIGNATED elections (ElectLeaders v3)",
+        m.designated_leader_elections,
+    );
+    counter(
+        r,
+        "kafka_controller_controllerstats_electionfromeligibleleaderreplicas",
+        "Leaders elected from the ELR",
+        m.elections_from_elr,
+    );
+}
+
+fn quorum(r: &mut Registry, s: &Sources) {
+    let q = s.quorum.borrow().clone();
+    gauge(
+        r,
+        "kafka_server_raftmetrics_current_leader",
+        "The metadata quorum's leader (-1: none known)",
+        q.leader.map_or(-1, i64::from),
+    );
+    gauge(
+        r,
+        "kafka_server_raftmetrics_current_epoch",
+        "The metadata quorum's epoch",
+        i64::from(q.epoch),
+    );
+    gauge(
+        r,
+        "kafka_server_raftmetrics_high_watermark",
+        "The metadata log's high watermark",
+        q.high_watermark,
+    );
+    gauge(
+        r,
+        "kafka_server_raftmetrics_log_end_offset",
+        "The metadata log's end offset on this node",
+        q.log_end_offset,
+    );
+}
+
+fn process(r: &mut Registry) {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    // utime and stime, in clock ticks of 1/100 s (USER_HZ on Linux).
+    let cpu_centis = ticks(11) + ticks(12);
+    let cpu: Counter<f64, std::sync::atomic::AtomicU64> = Counter::default();
+    cpu.inc_by(cpu_centis as f64 / 100.0);
+    r.register("process_cpu_seconds", "CPU time of the process", cpu);
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let rss_kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<i64>().ok())
+        .unwrap_or(0);
+    gauge(
+        r,
+        "process_resident_memory_bytes",
+        "Resident memory of the process",
+        rss_kib * 1024,
+    );
+    let fds = std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count() as i64);
+    gauge(r, "process_open_fds", "Open file descriptors", fds);
+}
