@@ -2,12 +2,14 @@
 //! librdkafka built from its bundled source): produce 100 B and 1 KiB records with acks=1 and
 //! acks=-1 to 1 and 8 partitions from one and four producer processes, consume them back,
 //! produce latency at half the measured maximum rate, the broker's CPU seconds and RSS for
-//! every run, and its idle RSS with 1,000 partitions. The machine's own limits are measured
+//! every run, and its idle RSS with 1,000 partitions; then replication factor 3 on three nodes
+//! (acks=-1 throughput and latency, a follower's catch-up of 1 GiB). The machine's own limits are measured
 //! first (loopback TCP between two processes' worth of sockets, sequential page-cache writes
 //! to the data dir). Run: `cargo bench -p fjord-benches --bench broker_load` (it builds the
 //! release `fjord` first). `FJORD_LOAD_SECONDS` sets each run's length (default 5);
 //! `FJORD_LOAD_ONLY=100/1/1/1` (size/acks/partitions/producers) runs one produce row and its
-//! consume, then the latency and idle runs.
+//! consume, then the latency and idle runs (`FJORD_LOAD_RF3=1` adds the replication runs). `FJORD_PEER_TANSU=/path/to/tansu` adds fjord and
+//! Tansu (a peer Rust broker, `cargo install tansu`) side by side with the same client.
 
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
@@ -128,6 +130,39 @@ impl Node {
         }
     }
 
+    /// A peer broker: Tansu (`tansu broker`) on a free port with its memory storage engine.
+    fn tansu(bin: &Path) -> Node {
+        let dir = tempfile::tempdir().unwrap();
+        let port = free_port();
+        let url = format!("tcp://127.0.0.1:{port}");
+        let log = std::fs::File::create(dir.path().join("tansu.log")).unwrap();
+        let child = Command::new(bin)
+            .args([
+                "broker",
+                "--listener-url",
+                &url,
+                "--advertised-listener-url",
+                &url,
+            ])
+            .args(["--storage-engine", "memory://tansu/"])
+            .current_dir(dir.path())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let bootstrap = format!("127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(&bootstrap).is_err() {
+            assert!(Instant::now() < deadline, "tansu never opened its port");
+            std::thread::park_timeout(Duration::from_millis(50));
+        }
+        Node {
+            child,
+            bootstrap,
+            _dir: dir,
+        }
+    }
+
     fn pid(&self) -> u32 {
         self.child.id()
     }
@@ -159,7 +194,7 @@ impl Node {
                 .unwrap();
             let ready = md.topics().first().is_some_and(|t| {
                 t.partitions().len() == partitions as usize
-                    && t.partitions().iter().all(|p| p.leader() == 1)
+                    && t.partitions().iter().all(|p| p.leader() >= 0)
             });
             if ready {
                 return;
@@ -175,6 +210,222 @@ impl Drop for Node {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Three combined release nodes on loopback, for the replication runs.
+struct Cluster {
+    bin: PathBuf,
+    nodes: Vec<(PathBuf, Option<Child>)>,
+    bootstrap: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Cluster {
+    fn start(bin: &Path) -> Cluster {
+        let dir = tempfile::tempdir_in(root().join("target")).unwrap();
+        let ports: Vec<(u16, u16)> = (0..3).map(|_| (free_port(), free_port())).collect();
+        let voters = ports
+            .iter()
+            .enumerate()
+            .map(|(i, (_, c))| format!("{}@127.0.0.1:{c}", i + 1))
+            .collect::<Vec<_>>()
+            .join(",");
+        let id = String::from_utf8(
+            Command::new(bin)
+                .arg("random-uuid")
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        let mut nodes = Vec::new();
+        for (i, (b, c)) in ports.iter().enumerate() {
+            let node_dir = dir.path().join(format!("node{}", i + 1));
+            std::fs::create_dir_all(&node_dir).unwrap();
+            let props = node_dir.join("server.properties");
+            std::fs::write(
+                &props,
+                format!(
+                    "node.id={}\nprocess.roles=broker,controller\n\
+                     listeners=PLAINTEXT://127.0.0.1:{b},CONTROLLER://127.0.0.1:{c}\n\
+                     controller.listener.names=CONTROLLER\ncontroller.quorum.voters={voters}\n\
+                     log.dirs={}\nmetrics.listener=\n",
+                    i + 1,
+                    node_dir.join("data").display()
+                ),
+            )
+            .unwrap();
+            let ok = Command::new(bin)
+                .args(["format", "--config"])
+                .arg(&props)
+                .args(["--cluster-id", id.trim()])
+                .stdout(Stdio::null())
+                .status()
+                .unwrap();
+            assert!(ok.success());
+            nodes.push((props, None));
+        }
+        let bootstrap = ports
+            .iter()
+            .map(|(b, _)| format!("127.0.0.1:{b}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let mut c = Cluster {
+            bin: bin.to_path_buf(),
+            nodes,
+            bootstrap,
+            _dir: dir,
+        };
+        for i in 0..3 {
+            c.start_node(i);
+        }
+        c
+    }
+
+    fn start_node(&mut self, i: usize) {
+        let props = self.nodes[i].0.clone();
+        let log = std::fs::File::create(props.with_file_name("server.log")).unwrap();
+        let child = Command::new(&self.bin)
+            .args(["server", "--config"])
+            .arg(&props)
+            .env("RUST_LOG", "warn")
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        self.nodes[i].1 = Some(child);
+    }
+
+    fn kill_node(&mut self, i: usize) {
+        if let Some(mut c) = self.nodes[i].1.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    fn cpu(&self) -> f64 {
+        self.nodes
+            .iter()
+            .filter_map(|(_, c)| c.as_ref())
+            .map(|c| cpu_seconds(c.id()))
+            .sum()
+    }
+
+    /// Each partition's ISR size, as Metadata says.
+    fn isr_sizes(&self, topic: &str) -> Option<Vec<usize>> {
+        let consumer: BaseConsumer = ClientConfig::new()
+            .set("bootstrap.servers", &self.bootstrap)
+            .create()
+            .ok()?;
+        let md = consumer
+            .fetch_metadata(Some(topic), Duration::from_secs(5))
+            .ok()?;
+        let t = md.topics().first()?;
+        (!t.partitions().is_empty() && t.partitions().iter().all(|p| p.leader() >= 0))
+            .then(|| t.partitions().iter().map(|p| p.isr().len()).collect())
+    }
+
+    /// Creates a replicated topic (factor 3, min ISR 2) and waits for three in-sync replicas.
+    fn create_topic(&self, topic: &str) {
+        use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+        let admin: AdminClient<_> = ClientConfig::new()
+            .set("bootstrap.servers", &self.bootstrap)
+            .create()
+            .unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let new =
+                NewTopic::new(topic, 1, TopicReplication::Fixed(3)).set("min.insync.replicas", "2");
+            let created = rt.block_on(admin.create_topics(&[new], &AdminOptions::new()));
+            if created.is_ok_and(|r| r[0].is_ok()) {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{topic} not created");
+            std::thread::park_timeout(Duration::from_millis(200));
+        }
+        self.wait_full(topic, Duration::from_secs(60));
+    }
+
+    /// Waits until every partition of `topic` has three in-sync replicas; the time it took.
+    fn wait_full(&self, topic: &str, limit: Duration) -> Duration {
+        let start = Instant::now();
+        loop {
+            if self
+                .isr_sizes(topic)
+                .is_some_and(|s| s.iter().all(|n| *n == 3))
+            {
+                return start.elapsed();
+            }
+            assert!(start.elapsed() < limit, "{topic}: replicas never in sync");
+            std::thread::park_timeout(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for i in 0..self.nodes.len() {
+            self.kill_node(i);
+        }
+    }
+}
+
+/// Replication factor 3 on three loopback nodes: 1 KiB records with acks=-1 (throughput and
+/// p99 at half that rate) beside the single-node acks=1 figure, and how long a follower takes
+/// to catch up 1 GiB.
+fn replication_rows(bin: &Path, secs: f64, single_node_rate: f64) {
+    println!("\nreplication factor 3, min ISR 2, three nodes on this machine (1 KiB records)");
+    let mut cluster = Cluster::start(bin);
+    cluster.create_topic("rf3");
+    let cpu0 = cluster.cpu();
+    let (acked, failed, _) = produce(&cluster.bootstrap, "rf3", 1, 1024, "-1", secs, None);
+    let rate = acked as f64 / secs;
+    let mb = acked as f64 * 1024.0 / 1e6;
+    println!(
+        "acks=-1: {rate:.0} msg/s, {:.1} MB/s ({:.0}% of single-node acks=1 {single_node_rate:.0} msg/s), \
+         nodes' CPU {:.3} s per 100 MB{}",
+        mb / secs,
+        rate / single_node_rate.max(1.0) * 100.0,
+        (cluster.cpu() - cpu0) / mb.max(1e-9) * 100.0,
+        if failed > 0 { format!(" ({failed} failed)") } else { String::new() }
+    );
+    let (_, failed, mut lat) = produce(
+        &cluster.bootstrap,
+        "rf3",
+        1,
+        1024,
+        "-1",
+        secs,
+        Some((rate / 2.0).max(1000.0)),
+    );
+    lat.sort_unstable();
+    println!(
+        "acks=-1 at {:.0}/s: p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms ({failed} failed)",
+        (rate / 2.0).max(1000.0),
+        percentile(&lat, 0.50),
+        percentile(&lat, 0.99),
+        percentile(&lat, 0.999)
+    );
+    // A follower's catch-up: one node down while 1 GiB is written (acks=1), then back.
+    cluster.kill_node(2);
+    let gib = (1u64 << 30) / 1024;
+    let start = Instant::now();
+    let mut written = 0u64;
+    while written < gib && start.elapsed() < Duration::from_secs(600) {
+        let (acked, _, _) = produce(&cluster.bootstrap, "rf3", 1, 1024, "1", 2.0, None);
+        written += acked;
+    }
+    cluster.start_node(2);
+    let took = cluster.wait_full("rf3", Duration::from_secs(900));
+    println!(
+        "a follower back after {:.2} GiB were written without it: in sync again after {:.1} s",
+        written as f64 * 1024.0 / (1u64 << 30) as f64,
+        took.as_secs_f64()
+    );
 }
 
 /// Records delivery latencies (µs) of messages sent with their send time, and failures.
@@ -352,6 +603,71 @@ fn child(args: &[String]) {
     println!("{acked} {failed}");
 }
 
+/// fjord and a peer broker side by side with the same client and settings
+/// (`FJORD_PEER_TANSU` names a `tansu` binary, e.g. from `cargo install tansu`): one producer,
+/// acks=1, one partition, 100 B and 1 KiB records, then the consume of what it wrote.
+fn peer_rows(fjord: &Path, tansu: &Path, secs: f64) {
+    println!("\npeer broker, same client and settings (tansu: memory:// storage; fjord: disk)");
+    println!(
+        "{:>6} {:>6} {:>12} {:>9} {:>12} {:>8}",
+        "broker", "size", "msg/s", "MB/s", "cpu-s/100MB", "rss MiB"
+    );
+    for size in [100usize, 1024] {
+        for name in ["fjord", "tansu"] {
+            let node = if name == "fjord" {
+                Node::start(fjord)
+            } else {
+                Node::tansu(tansu)
+            };
+            node.create_topic("peer", 1);
+            let cpu0 = cpu_seconds(node.pid());
+            let start = Instant::now();
+            let out = Command::new(std::env::current_exe().unwrap())
+                .args([
+                    "--producer",
+                    &node.bootstrap,
+                    "peer",
+                    "1",
+                    &size.to_string(),
+                    "1",
+                ])
+                .arg(secs.to_string())
+                .output()
+                .unwrap();
+            let elapsed = start.elapsed().as_secs_f64();
+            let text = String::from_utf8_lossy(&out.stdout);
+            let acked: u64 = text
+                .split_whitespace()
+                .next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            let cpu = cpu_seconds(node.pid()) - cpu0;
+            let mb = acked as f64 * size as f64 / 1e6;
+            print_row(format!(
+                "{:>6} {:>6} {:>12.0} {:>9.1} {:>12.3} {:>8.1}  produce",
+                name,
+                size,
+                acked as f64 / elapsed,
+                mb / elapsed,
+                cpu / mb.max(1e-9) * 100.0,
+                rss_mib(node.pid())
+            ));
+            let cpu0 = cpu_seconds(node.pid());
+            let t = consume(&node.bootstrap, "peer", 1, acked);
+            let cpu = cpu_seconds(node.pid()) - cpu0;
+            print_row(format!(
+                "{:>6} {:>6} {:>12.0} {:>9.1} {:>12.3} {:>8.1}  consume",
+                name,
+                size,
+                acked as f64 / t,
+                mb / t,
+                cpu / mb.max(1e-9) * 100.0,
+                rss_mib(node.pid())
+            ));
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("--producer") {
@@ -490,6 +806,14 @@ fn main() {
             percentile(&lat, 0.999),
             lat.len()
         );
+    }
+
+    if std::env::var("FJORD_LOAD_ONLY").is_err() || std::env::var("FJORD_LOAD_RF3").is_ok() {
+        replication_rows(&bin, secs, max_rate_1k);
+    }
+
+    if let Ok(tansu) = std::env::var("FJORD_PEER_TANSU") {
+        peer_rows(&bin, Path::new(&tansu), secs);
     }
 
     println!("\nidle RSS");

@@ -4,7 +4,7 @@
 //! with this broker's id and epoch), up to `replica.fetch.max.bytes` per partition and
 //! `replica.fetch.response.max.bytes` in all, waiting up to `replica.fetch.wait.max.ms` for
 //! `replica.fetch.min.bytes`. A fetcher appends what it gets as a follower and takes the
-//! leader's high watermark (at most its own log end). When the leader answers with a diverging
+//! leader's high watermark (at most its own log end) and log start offset. When the leader answers with a diverging
 //! epoch (KIP-320) it truncates where the replication core says and fetches again; when its
 //! offset is below the leader's log start it starts over there; on NOT_LEADER_OR_FOLLOWER and
 //! fencing errors it pauses the partition for `replica.fetch.backoff.ms` until a newer image
@@ -419,6 +419,14 @@ fn handle_answers(
         let hw = d.high_watermark.min(log.log_end_offset());
         if hw > log.high_watermark() {
             log.set_high_watermark(hw);
+        }
+        // The leader's log start (retention, DeleteRecords) moves the follower's up too, as
+        // far as what the follower has committed.
+        let start = d.log_start_offset.min(log.high_watermark());
+        if start > log.log_start_offset() {
+            if let Err(e) = log.delete_records(start) {
+                tracing::warn!(topic = %p.topic, partition = p.index, "following the log start: {e}");
+            }
         }
         p.watchers.wake();
     }

@@ -300,6 +300,21 @@ fn top_level_error(o: &mut String, apis: &[Api<'_>]) {
         }
     }
     o.push_str("        }\n    }\n");
+    o.push_str("\n    /// The response's top-level error code (0 where it has none: its errors, if any, are\n    /// per entity).\n    pub fn error_code(&self) -> i16 {\n        match self {\n");
+    for a in apis {
+        let s = a.response;
+        if s.fields.iter().any(|f| f.name == "ErrorCode") {
+            writeln!(
+                o,
+                "            ResponseBody::{}(r) => r.error_code,",
+                a.name
+            )
+            .unwrap();
+        } else {
+            writeln!(o, "            ResponseBody::{}(_) => 0,", a.name).unwrap();
+        }
+    }
+    o.push_str("        }\n    }\n");
 }
 
 /// The text of `metadata_record.rs`: every metadata record type, by its record type number.

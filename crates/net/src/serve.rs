@@ -32,6 +32,13 @@ pub const ACCEPT_BACKOFF_MIN: Duration = Duration::from_millis(10);
 /// The longest pause after failed accepts.
 pub const ACCEPT_BACKOFF_MAX: Duration = Duration::from_secs(1);
 
+/// Told of every request a listener answered (the metrics endpoint counts them).
+pub trait Observer: Send + Sync + std::fmt::Debug {
+    /// A request of `api` was answered with top-level error `error` (0: none), `elapsed`
+    /// after its frame was read.
+    fn answered(&self, api: ApiKey, error: i16, elapsed: Duration);
+}
+
 /// A listener's limits, from Kafka's socket server configuration.
 #[derive(Debug, Clone)]
 pub struct Limits {
@@ -47,6 +54,8 @@ pub struct Limits {
     /// `queued.max.request.bytes`, shared by every listener of the node: bytes of requests
     /// read and not yet answered; reading waits for room. `None` when unbounded.
     pub queued_bytes: Option<ByteBudget>,
+    /// Told of every answered request, if set.
+    pub observer: Option<Arc<dyn Observer>>,
 }
 
 /// A node-wide budget of request bytes read and not yet answered (`queued.max.request.bytes`).
@@ -88,6 +97,7 @@ impl Limits {
             max_connections_per_ip: usize::MAX >> 4,
             idle_timeout: Duration::from_millis(600_000),
             queued_bytes: None,
+            observer: None,
         }
     }
 }
@@ -277,8 +287,12 @@ impl Drop for IpSlot {
     }
 }
 
-/// A request read ahead, with its share of the byte budget.
-type Queued = (RequestFrame, Option<OwnedSemaphorePermit>);
+/// A request read ahead, with its share of the byte budget and when it was read.
+type Queued = (
+    RequestFrame,
+    Option<OwnedSemaphorePermit>,
+    std::time::Instant,
+);
 
 async fn connection<H: Handler>(
     stream: TcpStream,
@@ -291,6 +305,7 @@ async fn connection<H: Handler>(
     let (read, write) = stream.into_split();
     let (tx, rx) = mpsc::channel::<Queued>(MAX_QUEUED_PER_CONNECTION);
     let in_flight = Arc::new(AtomicUsize::new(0));
+    let observer = limits.observer.clone();
     let reader = tokio::spawn(read_requests(
         read,
         tx,
@@ -299,7 +314,7 @@ async fn connection<H: Handler>(
         in_flight.clone(),
         stop,
     ));
-    respond(write, rx, peer, handler, in_flight).await;
+    respond(write, rx, peer, handler, in_flight, observer).await;
     reader.abort();
 }
 
@@ -370,7 +385,8 @@ async fn read_frames(
             }
         };
         in_flight.fetch_add(1, Ordering::AcqRel);
-        if tx.send((request, held.take())).await.is_err() {
+        let read_at = std::time::Instant::now();
+        if tx.send((request, held.take(), read_at)).await.is_err() {
             return;
         }
     }
@@ -383,8 +399,9 @@ async fn respond<H: Handler>(
     peer: SocketAddr,
     handler: Arc<H>,
     in_flight: Arc<AtomicUsize>,
+    observer: Option<Arc<dyn Observer>>,
 ) {
-    while let Some((request, permit)) = rx.recv().await {
+    while let Some((request, permit, read_at)) = rx.recv().await {
         let corr = request.header.correlation_id;
         let mut version = request.header.request_api_version;
         let Some(api) = request.api_key else {
@@ -398,6 +415,10 @@ async fn respond<H: Handler>(
         tracing::trace!(%peer, ?api, version, corr, "request");
         let reply = handler.handle(request, peer).await;
         tracing::trace!(%peer, ?api, version, corr, "handled");
+        let error = match &reply {
+            Reply::Respond(body) => body.error_code(),
+            _ => 0,
+        };
         match reply {
             Reply::Respond(body) => {
                 let chunks = match encode_response(corr, version, &body) {
@@ -413,6 +434,9 @@ async fn respond<H: Handler>(
             }
             Reply::Nothing => {}
             Reply::Close => return,
+        }
+        if let Some(o) = &observer {
+            o.answered(api, error, read_at.elapsed());
         }
         drop(permit);
         in_flight.fetch_sub(1, Ordering::AcqRel);

@@ -206,6 +206,7 @@ async fn the_byte_budget_holds_reads_until_requests_are_answered() {
     let budget = ByteBudget::new(8);
     let limits = Limits {
         queued_bytes: Some(budget.clone()),
+        observer: None,
         ..Limits::with_max_frame(1 << 20)
     };
     let addr = start(h.clone(), limits).await;

@@ -160,6 +160,18 @@ fn at_min_isr_and_under_min_isr_follow_kip_427_examples() {
         value(&all, "kafka_server_replicamanager_atminisrpartitioncount"),
         Some(1.0)
     );
+    // Requests are counted per API on the listener that answered them.
+    let created = all
+        .iter()
+        .find(|((name, labels), _)| {
+            name.starts_with("kafka_network_requestmetrics_requests")
+                && labels.contains(&("request".to_string(), "CreateTopics".to_string()))
+        })
+        .map(|(_, v)| *v);
+    assert!(
+        created.is_some_and(|n| n >= 1.0),
+        "CreateTopics counted: {created:?}"
+    );
     // Followers do not report partition series.
     let follower = scrape(brokers[1].metrics_port).expect("broker 2 scrapes");
     assert_eq!(at_under(&follower), vec![(None, None); 3]);

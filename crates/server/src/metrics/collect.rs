@@ -21,6 +21,7 @@ type Labels = Vec<(String, String)>;
 pub(super) fn render(s: &Sources) -> Result<String, std::fmt::Error> {
     let mut r = Registry::default();
     broker(&mut r, s);
+    s.requests.register(&mut r);
     controller(&mut r, s);
     quorum(&mut r, s);
     process(&mut r);

@@ -8,6 +8,9 @@
 //! (`kafka_<domain>_<type>_<name>`, lowercase), so existing dashboards and alerts apply.
 
 mod collect;
+mod requests;
+
+pub use requests::RequestMetrics;
 
 use fjord_broker::replica_manager::ReplicaManager;
 use fjord_controller::active::LocalController;
@@ -36,6 +39,8 @@ pub struct Sources {
     pub controller: Option<LocalController>,
     /// The broker's replica manager, once the broker role has started.
     pub replicas: Arc<OnceLock<Arc<ReplicaManager>>>,
+    /// Requests answered by the node's listeners.
+    pub requests: Arc<RequestMetrics>,
 }
 
 /// The address of `metrics.listener` (`http://host:port`), or `None` when it is empty.

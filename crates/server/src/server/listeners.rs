@@ -8,8 +8,12 @@ use crate::config::ServerConfig;
 use fjord_net::serve::{ByteBudget, Limits};
 use std::sync::Arc;
 
-/// The limits every listener of the node shares (`queued.max.request.bytes` is one budget).
-pub(super) fn limits(config: &ServerConfig) -> Limits {
+/// The limits every listener of the node shares (`queued.max.request.bytes` is one budget),
+/// reporting answered requests to `observer`.
+pub(super) fn limits(
+    config: &ServerConfig,
+    observer: Arc<dyn fjord_net::serve::Observer>,
+) -> Limits {
     let positive = |key: &str| usize::try_from(config.int(key)).unwrap_or(usize::MAX);
     let queued = config.int("queued.max.request.bytes");
     Limits {
@@ -23,6 +27,7 @@ pub(super) fn limits(config: &ServerConfig) -> Limits {
             .ok()
             .filter(|q| *q > 0)
             .map(ByteBudget::new),
+        observer: Some(observer),
     }
 }
 

@@ -253,6 +253,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     )));
     // The metrics endpoint, on every node; the broker's partitions join once they exist.
     let metered_replicas = Arc::new(std::sync::OnceLock::new());
+    let request_metrics = Arc::new(crate::metrics::RequestMetrics::default());
     if let Some(addr) =
         crate::metrics::listener_address(config.get("metrics.listener").unwrap_or(""))?
     {
@@ -262,10 +263,11 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             quorum: raft.quorum_info(),
             controller: local_controller.clone(),
             replicas: metered_replicas.clone(),
+            requests: request_metrics.clone(),
         };
         fatal_tx.spawn("metrics listener", crate::metrics::serve(listener, sources));
     }
-    let limits = limits(&config);
+    let limits = limits(&config, request_metrics.clone());
     let incarnation = format::random_id();
     if roles.controller {
         let l = config.controller_listener().map_err(|e| e.to_string())?;
