@@ -219,6 +219,17 @@ pub async fn fetch(
             || tokio::time::Instant::now() >= deadline
             || *stopping.borrow();
         if done || wait.is_zero() {
+            // What is sent counts as bytes out (the last pass's reads).
+            for (w, d) in wanted.iter().zip(&results) {
+                if let (Ok(p), Some(r)) = (&w.partition, &d.records) {
+                    let counter = if from_replica {
+                        &p.replication_bytes_out
+                    } else {
+                        &p.bytes_out
+                    };
+                    counter.fetch_add(r.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
             let answers: Vec<Answered> = results
                 .iter()
                 .map(|d| Answered {

@@ -94,6 +94,12 @@ pub struct Partition {
     /// Woken when the log end offset or the high watermark moves.
     pub watchers: Watchers,
     outbox: Arc<IsrOutbox>,
+    /// Record bytes appended by producers (BytesInPerSec).
+    pub bytes_in: std::sync::atomic::AtomicU64,
+    /// Record bytes fetched by consumers (BytesOutPerSec).
+    pub bytes_out: std::sync::atomic::AtomicU64,
+    /// Record bytes fetched by followers (ReplicationBytesOutPerSec).
+    pub replication_bytes_out: std::sync::atomic::AtomicU64,
 }
 
 impl Partition {
@@ -121,6 +127,9 @@ impl Partition {
             leader: Mutex::new(None),
             watchers: Watchers::default(),
             outbox,
+            bytes_in: Default::default(),
+            bytes_out: Default::default(),
+            replication_bytes_out: Default::default(),
         }
     }
 

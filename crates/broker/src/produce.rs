@@ -152,6 +152,9 @@ pub async fn produce(
                 {
                     Ok(info) => {
                         r.base_offset = info.first_offset;
+                        partition
+                            .bytes_in
+                            .fetch_add(info.bytes as u64, std::sync::atomic::Ordering::Relaxed);
                         r.log_append_time_ms = info.log_append_time;
                         r.log_start_offset = partition.log.log_start_offset();
                         partition.after_append();

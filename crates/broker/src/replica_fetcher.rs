@@ -347,6 +347,37 @@ fn fetcher_slot(topic: Uuid, index: i32, n: usize) -> usize {
     (h.wrapping_mul(31).wrapping_add(index as u64) % n as u64) as usize
 }
 
+/// Appends fetched batches to a follower's log. When the log is empty (after starting over at
+/// the leader's log start) and the first batch begins before that offset but holds it (the
+/// leader's log start fell inside a batch, by DeleteRecords), the log starts over at the
+/// batch's base offset instead, as Kafka's follower does.
+fn append_as_follower(
+    log: &fjord_log::PartitionLog,
+    records: bytes::Bytes,
+    now: i64,
+) -> Result<(), fjord_log::LogError> {
+    let first = fjord_protocol::records::RecordBatches::new(records.clone())
+        .next()
+        .and_then(Result::ok)
+        .map(|b| (b.base_offset(), b.last_offset()));
+    match log.append_as_follower(records.clone(), now) {
+        Err(fjord_log::LogError::UnexpectedAppendOffset { .. })
+            if first.is_some_and(|(base, last)| {
+                let leo = log.log_end_offset();
+                leo == log.log_start_offset() && base < leo && last >= leo
+            }) =>
+        {
+            let (base, _) = first.expect("checked");
+            tracing::info!(
+                "the leader's log start is inside the first batch fetched; the log starts over at {base}"
+            );
+            log.truncate_fully_and_start_at(base)?;
+            log.append_as_follower(records, now).map(|_| ())
+        }
+        other => other.map(|_| ()),
+    }
+}
+
 /// Applies a fetch's answers to the follower logs; returns the partitions to pause. Blocking.
 fn handle_answers(
     me: i32,
@@ -409,7 +440,7 @@ fn handle_answers(
         }
         if let Some(records) = d.records.and_then(|r| r.into_bytes().ok()) {
             if !records.is_empty() {
-                if let Err(e) = log.append_as_follower(records, now) {
+                if let Err(e) = append_as_follower(log, records, now) {
                     tracing::error!(topic = %p.topic, partition = p.index, "follower append: {e}");
                     pause.push(key);
                     continue;

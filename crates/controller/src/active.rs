@@ -35,6 +35,36 @@ pub struct ControllerRequest {
     pub reply: oneshot::Sender<ResponseBody>,
 }
 
+/// How long the active controller's batches took from proposal to commit.
+#[derive(Debug, Default)]
+pub struct CommitLatency {
+    count: std::sync::atomic::AtomicU64,
+    total_us: std::sync::atomic::AtomicU64,
+    max_us: std::sync::atomic::AtomicU64,
+}
+
+impl CommitLatency {
+    fn record(&self, elapsed: Duration) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+        self.count.fetch_add(1, Relaxed);
+        self.total_us.fetch_add(us, Relaxed);
+        self.max_us.fetch_max(us, Relaxed);
+    }
+
+    /// (average, maximum) in milliseconds over every committed batch so far.
+    pub fn average_and_max_ms(&self) -> (f64, f64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let n = self.count.load(Relaxed);
+        let avg = if n == 0 {
+            0.0
+        } else {
+            self.total_us.load(Relaxed) as f64 / n as f64 / 1_000.0
+        };
+        (avg, self.max_us.load(Relaxed) as f64 / 1_000.0)
+    }
+}
+
 /// What the metrics endpoint reads of this node's controller.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ControllerStats {
@@ -50,12 +80,18 @@ pub struct ControllerStats {
 pub struct LocalController {
     tx: mpsc::Sender<ControllerRequest>,
     stats: watch::Receiver<ControllerStats>,
+    latency: std::sync::Arc<CommitLatency>,
 }
 
 impl LocalController {
     /// Whether this node's controller is active, and its counters.
     pub fn stats(&self) -> ControllerStats {
         self.stats.borrow().clone()
+    }
+
+    /// Proposal-to-commit times of the batches this node proposed as the active controller.
+    pub fn commit_latency(&self) -> &CommitLatency {
+        &self.latency
     }
 
     /// Handles `body` on this node's controller.
@@ -104,6 +140,7 @@ struct Active {
     /// Counters of earlier generations.
     carried: crate::controller::Counters,
     stats: watch::Sender<ControllerStats>,
+    latency: std::sync::Arc<CommitLatency>,
 }
 
 /// The active-controller task and its handle; the caller runs the task as one the node cannot
@@ -120,6 +157,7 @@ pub fn active_controller(
     let (tx, requests) = mpsc::channel(MAX_QUEUED_REQUESTS);
     let (failures, failed) = mpsc::unbounded_channel();
     let (stats, stats_rx) = watch::channel(ControllerStats::default());
+    let latency = std::sync::Arc::new(CommitLatency::default());
     let a = Active {
         raft,
         settings,
@@ -130,11 +168,13 @@ pub fn active_controller(
         failures,
         carried: Default::default(),
         stats,
+        latency: latency.clone(),
     };
     (
         LocalController {
             tx,
             stats: stats_rx,
+            latency,
         },
         a.run(requests, failed),
     )
@@ -283,10 +323,15 @@ impl Active {
         let rx = batch_at(&records, mv, now_ms())
             .map_err(|e| ProposeError::Invalid(e.to_string()))
             .and_then(|b| self.raft.propose_nowait(b));
+        let proposed = std::time::Instant::now();
+        let latency = self.latency.clone();
         match rx {
             Ok(rx) => {
                 tokio::spawn(async move {
                     let committed = matches!(rx.await, Ok(Ok(_)));
+                    if committed {
+                        latency.record(proposed.elapsed());
+                    }
                     if !committed {
                         let _ = failure.send(generation);
                     }

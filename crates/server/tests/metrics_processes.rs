@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{call, free_port, random_uuid, wait_for, Node};
+use common::{call, controller_and_brokers, wait_for, FAST_REPLICATION};
 use fjord_protocol::generated::create_topics_request::{
     CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
 };
@@ -88,21 +88,7 @@ fn at_under(s: &Scrape) -> Vec<(Option<f64>, Option<f64>)> {
 fn at_min_isr_and_under_min_isr_follow_kip_427_examples() {
     let root = tempfile::tempdir().unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let cport = free_port();
-    let voters = format!("controller.quorum.voters=10@127.0.0.1:{cport}");
-    let extra = "replica.lag.time.max.ms=2000\nreplica.fetch.wait.max.ms=100\n\
-                 broker.session.timeout.ms=3000\nbroker.heartbeat.interval.ms=500";
-    let cluster = random_uuid();
-    let mut controller = Node::controller(root.path(), 10, cport, &voters, extra);
-    controller.format(&cluster, &[]);
-    controller.start();
-    let mut brokers: Vec<Node> = (1..=3)
-        .map(|id| Node::broker(root.path(), id, free_port(), &voters, extra))
-        .collect();
-    for b in &mut brokers {
-        b.format(&cluster, &[]);
-        b.start();
-    }
+    let (controller, mut brokers) = controller_and_brokers(root.path(), 3, FAST_REPLICATION);
     let addr = brokers[0].broker_addr();
     let create = RequestBody::CreateTopics(CreateTopicsRequest {
         topics: TOPICS

@@ -7,15 +7,16 @@
 
 mod common;
 
-use common::{call, free_port, random_uuid, wait_for, Node};
+use common::{
+    call, controller_and_brokers, create_replicated_topic, replicas_identical, wait_for, Node,
+    FAST_REPLICATION,
+};
 use fjord_protocol::generated::elect_leaders_request::{self as elq, ElectLeadersRequest};
 use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
 };
 use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
 use fjord_protocol::{RequestBody, ResponseBody, Uuid};
-use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
-use rdkafka::client::DefaultClientContext;
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::message::Message;
@@ -64,53 +65,15 @@ fn produce(rt: &tokio::runtime::Runtime, bootstrap: &str, values: std::ops::Rang
     });
 }
 
-fn log_bytes(node: &Node) -> Vec<u8> {
-    let dir = node.dir.join("data").join(format!("{TOPIC}-0"));
-    let mut segments: Vec<_> = std::fs::read_dir(&dir)
-        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    segments.retain(|p| p.extension().is_some_and(|e| e == "log"));
-    segments.sort();
-    segments
-        .iter()
-        .flat_map(|p| std::fs::read(p).unwrap_or_default())
-        .collect()
-}
-
 #[test]
 fn a_designated_leader_recovers_an_offline_partition_and_the_others_follow_it() {
     let root = tempfile::tempdir().unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let cport = free_port();
-    let voters = format!("controller.quorum.voters=10@127.0.0.1:{cport}");
-    let extra = "replica.lag.time.max.ms=2000\nreplica.fetch.wait.max.ms=100\n\
-                 broker.session.timeout.ms=4000\nbroker.heartbeat.interval.ms=500";
-    let cluster = random_uuid();
-    let mut controller = Node::controller(root.path(), 10, cport, &voters, extra);
-    controller.format(&cluster, &[]);
-    controller.start();
-    let mut brokers: Vec<Node> = (1..=3)
-        .map(|id| Node::broker(root.path(), id, free_port(), &voters, extra))
-        .collect();
-    for b in &mut brokers {
-        b.format(&cluster, &[]);
-        b.start();
-    }
+    let (controller, mut brokers) = controller_and_brokers(root.path(), 3, FAST_REPLICATION);
     let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
     let bootstrap = addrs.join(",");
-    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
-        .set("bootstrap.servers", &bootstrap)
-        .create()
-        .unwrap();
-    let created = wait_for(Duration::from_secs(60), || {
-        let topic =
-            NewTopic::new(TOPIC, 1, TopicReplication::Fixed(3)).set("min.insync.replicas", "1");
-        let r = rt
-            .block_on(admin.create_topics(&[topic], &AdminOptions::new()))
-            .ok()?;
-        r[0].is_ok().then_some(())
-    });
-    assert!(created.is_some(), "{}", controller.log_tail());
+    let created = create_replicated_topic(&bootstrap, TOPIC, 1, &[("min.insync.replicas", "1")]);
+    assert!(created, "{}", controller.log_tail());
     let (topic_id, first_leader, _) = wait_for(Duration::from_secs(60), || {
         partition_at(&rt, &addrs[0]).filter(|(_, l, isr)| *l > 0 && isr.len() == 3)
     })
@@ -225,9 +188,8 @@ fn a_designated_leader_recovers_an_offline_partition_and_the_others_follow_it() 
         .map(|i| format!("v{i}"))
         .collect();
     assert_eq!(got, expected);
-    let same = wait_for(Duration::from_secs(30), || {
-        let logs: Vec<Vec<u8>> = brokers.iter().map(log_bytes).collect();
-        (logs[0] == logs[1] && logs[1] == logs[2]).then_some(())
-    });
-    assert!(same.is_some(), "the three replicas are byte-identical");
+    assert!(
+        replicas_identical(&brokers, TOPIC, 0),
+        "the three replicas are byte-identical"
+    );
 }

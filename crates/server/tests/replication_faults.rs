@@ -7,16 +7,13 @@
 
 mod common;
 
-use common::{combined_cluster, wait_for, Node};
-use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
-use rdkafka::client::DefaultClientContext;
+use common::{combined_cluster, create_replicated_topic, replicas_identical, wait_for, Node};
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::message::Message;
 use rdkafka::producer::{FutureProducer, FutureRecord};
 use rdkafka::{Offset, TopicPartitionList};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -37,19 +34,6 @@ fn isr_sizes(consumer: &BaseConsumer) -> Option<Vec<usize>> {
         .then(|| t.partitions().iter().map(|p| p.isr().len()).collect())
 }
 
-fn log_bytes(node_dir: &Path, partition: i32) -> Vec<u8> {
-    let dir = node_dir.join("data").join(format!("{TOPIC}-{partition}"));
-    let mut segments: Vec<_> = std::fs::read_dir(&dir)
-        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    segments.retain(|p| p.extension().is_some_and(|e| e == "log"));
-    segments.sort();
-    segments
-        .iter()
-        .flat_map(|p| std::fs::read(p).unwrap_or_default())
-        .collect()
-}
-
 #[test]
 fn thirty_sigkills_lose_no_acknowledged_message() {
     let root = tempfile::tempdir().unwrap();
@@ -64,20 +48,13 @@ fn thirty_sigkills_lose_no_acknowledged_message() {
         .map(Node::broker_addr)
         .collect::<Vec<_>>()
         .join(",");
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
-        .set("bootstrap.servers", &bootstrap)
-        .create()
-        .unwrap();
-    let created = wait_for(Duration::from_secs(60), || {
-        let topic = NewTopic::new(TOPIC, PARTITIONS, TopicReplication::Fixed(3))
-            .set("min.insync.replicas", "2");
-        let r = rt
-            .block_on(admin.create_topics(&[topic], &AdminOptions::new()))
-            .ok()?;
-        r[0].is_ok().then_some(())
-    });
-    assert!(created.is_some(), "{}", nodes[0].log_tail());
+    let created = create_replicated_topic(
+        &bootstrap,
+        TOPIC,
+        PARTITIONS,
+        &[("min.insync.replicas", "2")],
+    );
+    assert!(created, "{}", nodes[0].log_tail());
     let consumer: BaseConsumer = ClientConfig::new()
         .set("bootstrap.servers", &bootstrap)
         .set("group.id", "faults-test")
@@ -208,10 +185,9 @@ fn thirty_sigkills_lose_no_acknowledged_message() {
 
     // The replicas of every partition hold the same bytes.
     for p in 0..PARTITIONS {
-        let same = wait_for(Duration::from_secs(30), || {
-            let logs: Vec<Vec<u8>> = nodes.iter().map(|n| log_bytes(&n.dir, p)).collect();
-            (logs[1] == logs[0] && logs[2] == logs[0]).then_some(())
-        });
-        assert!(same.is_some(), "partition {p}: replicas differ");
+        assert!(
+            replicas_identical(&nodes, TOPIC, p),
+            "partition {p}: replicas differ"
+        );
     }
 }

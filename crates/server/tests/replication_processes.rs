@@ -7,16 +7,13 @@
 
 mod common;
 
-use common::{combined_cluster, wait_for, Node};
-use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
-use rdkafka::client::DefaultClientContext;
+use common::{combined_cluster, create_replicated_topic, replicas_identical, wait_for, Node};
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::message::Message;
 use rdkafka::producer::{FutureProducer, FutureRecord};
 use rdkafka::{Offset, TopicPartitionList};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 const TOPIC: &str = "replicated";
@@ -67,20 +64,6 @@ fn produce(
     });
 }
 
-/// A partition's whole log on one node: its segments, concatenated in offset order.
-fn log_bytes(node_dir: &Path, partition: i32) -> Vec<u8> {
-    let dir = node_dir.join("data").join(format!("{TOPIC}-{partition}"));
-    let mut segments: Vec<_> = std::fs::read_dir(&dir)
-        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    segments.retain(|p| p.extension().is_some_and(|e| e == "log"));
-    segments.sort();
-    segments
-        .iter()
-        .flat_map(|p| std::fs::read(p).unwrap_or_default())
-        .collect()
-}
-
 #[test]
 fn acks_all_survives_a_killed_broker_and_replicas_end_byte_identical() {
     let root = tempfile::tempdir().unwrap();
@@ -102,27 +85,13 @@ fn acks_all_survives_a_killed_broker_and_replicas_end_byte_identical() {
         .create()
         .unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
-        .set("bootstrap.servers", &bootstrap)
-        .create()
-        .unwrap();
-    let created = wait_for(Duration::from_secs(60), || {
-        let r = rt
-            .block_on(
-                admin.create_topics(
-                    &[NewTopic::new(TOPIC, PARTITIONS, TopicReplication::Fixed(3))
-                        .set("min.insync.replicas", "2")],
-                    &AdminOptions::new().operation_timeout(Some(Duration::from_secs(10))),
-                ),
-            )
-            .ok()?;
-        r[0].is_ok().then_some(())
-    });
-    assert!(
-        created.is_some(),
-        "the topic is created\n{}",
-        nodes[0].log_tail()
+    let created = create_replicated_topic(
+        &bootstrap,
+        TOPIC,
+        PARTITIONS,
+        &[("min.insync.replicas", "2")],
     );
+    assert!(created, "the topic is created\n{}", nodes[0].log_tail());
     let full = wait_for(Duration::from_secs(60), || {
         isrs(&consumer).filter(|m| m.values().all(|(l, isr)| *l > 0 && isr == &[1, 2, 3]))
     });
@@ -196,11 +165,9 @@ fn acks_all_survives_a_killed_broker_and_replicas_end_byte_identical() {
 
     // The three replicas of every partition hold the same bytes.
     for p in 0..PARTITIONS {
-        let same = wait_for(Duration::from_secs(30), || {
-            let logs: Vec<Vec<u8>> = nodes.iter().map(|n| log_bytes(&n.dir, p)).collect();
-            (!logs[0].is_empty() && logs[1] == logs[0] && logs[2] == logs[0])
-                .then_some(logs[0].len())
-        });
-        assert!(same.is_some(), "partition {p}: replicas differ");
+        assert!(
+            replicas_identical(&nodes, TOPIC, p),
+            "partition {p}: replicas differ"
+        );
     }
 }

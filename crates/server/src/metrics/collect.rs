@@ -129,6 +129,37 @@ fn broker(r: &mut Registry, s: &Sources) {
         end.set(&labels, p.log.log_end_offset());
         start.set(&labels, p.log.log_start_offset());
     }
+    // Bytes in and out per topic (every hosted partition, as Kafka's BrokerTopicMetrics).
+    let mut per_topic: std::collections::BTreeMap<&str, [u64; 3]> = Default::default();
+    for p in &partitions {
+        let t = per_topic.entry(p.topic.as_str()).or_default();
+        t[0] += p.bytes_in.load(Ordering::Relaxed);
+        t[1] += p.bytes_out.load(Ordering::Relaxed);
+        t[2] += p.replication_bytes_out.load(Ordering::Relaxed);
+    }
+    let bytes = [
+        (
+            "kafka_server_brokertopicmetrics_bytesin",
+            "Record bytes produced to this broker, by topic",
+        ),
+        (
+            "kafka_server_brokertopicmetrics_bytesout",
+            "Record bytes fetched by consumers, by topic",
+        ),
+        (
+            "kafka_server_brokertopicmetrics_replicationbytesout",
+            "Record bytes fetched by followers, by topic",
+        ),
+    ];
+    for (i, (name, help)) in bytes.into_iter().enumerate() {
+        let family = Family::<Labels, Counter>::default();
+        for (topic, v) in &per_topic {
+            family
+                .get_or_create(&vec![("topic".to_string(), topic.to_string())])
+                .inc_by(v[i]);
+        }
+        r.register(name, help, family);
+    }
     let total = |n: usize| n as i64;
     gauge(
         r,
@@ -255,6 +286,24 @@ fn controller(r: &mut Registry, s: &Sources) {
     for (name, help, v) in gauges {
         gauge(r, name, help, v);
     }
+    let (avg, max) = c.commit_latency().average_and_max_ms();
+    let fgauge = |r: &mut Registry, name: &str, help: &str, v: f64| {
+        let g: Gauge<f64, std::sync::atomic::AtomicU64> = Gauge::default();
+        g.set(v);
+        r.register(name, help, g);
+    };
+    fgauge(
+        r,
+        "kafka_server_raftmetrics_commit_latency_avg",
+        "Average milliseconds from the active controller's proposal to its commit",
+        avg,
+    );
+    fgauge(
+        r,
+        "kafka_server_raftmetrics_commit_latency_max",
+        "Longest milliseconds from the active controller's proposal to its commit",
+        max,
+    );
     counter(
         r,
         "kafka_controller_controllerstats_uncleanleaderelections",

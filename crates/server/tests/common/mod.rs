@@ -329,6 +329,88 @@ pub fn combined_cluster(root: &Path, n: i32, extra: &str) -> Vec<Node> {
     nodes
 }
 
+/// Settings that make replication react within seconds in tests: followers fetch every
+/// 100 ms, lag out after 2 s; brokers are fenced 3 s after their last heartbeat.
+pub const FAST_REPLICATION: &str = "replica.lag.time.max.ms=2000\nreplica.fetch.wait.max.ms=100\n\
+     broker.session.timeout.ms=3000\nbroker.heartbeat.interval.ms=500";
+
+/// A controller-only node (id 10) and brokers 1..=`brokers` on free ports, formatted and
+/// started, each with `extra` properties.
+pub fn controller_and_brokers(root: &Path, brokers: i32, extra: &str) -> (Node, Vec<Node>) {
+    let cport = free_port();
+    let voters = format!("controller.quorum.voters=10@127.0.0.1:{cport}");
+    let cluster = random_uuid();
+    let mut controller = Node::controller(root, 10, cport, &voters, extra);
+    controller.format(&cluster, &[]);
+    controller.start();
+    let mut nodes: Vec<Node> = (1..=brokers)
+        .map(|id| Node::broker(root, id, free_port(), &voters, extra))
+        .collect();
+    for b in &mut nodes {
+        b.format(&cluster, &[]);
+        b.start();
+    }
+    (controller, nodes)
+}
+
+/// A partition's whole log on one node: its segments, concatenated in offset order (empty
+/// when the node holds no replica).
+pub fn partition_log_bytes(node: &Node, topic: &str, partition: i32) -> Vec<u8> {
+    let dir = node.dir.join("data").join(format!("{topic}-{partition}"));
+    let mut segments: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    segments.retain(|p| p.extension().is_some_and(|e| e == "log"));
+    segments.sort();
+    segments
+        .iter()
+        .flat_map(|p| std::fs::read(p).unwrap_or_default())
+        .collect()
+}
+
+/// Waits (up to 30 s) until every node holds the same bytes for `topic`-`partition`.
+pub fn replicas_identical(nodes: &[Node], topic: &str, partition: i32) -> bool {
+    wait_for(Duration::from_secs(30), || {
+        let logs: Vec<Vec<u8>> = nodes
+            .iter()
+            .map(|n| partition_log_bytes(n, topic, partition))
+            .collect();
+        (!logs[0].is_empty() && logs.iter().all(|l| *l == logs[0])).then_some(())
+    })
+    .is_some()
+}
+
+/// Creates `topic` (`partitions`, replication factor 3, these configs) through librdkafka's
+/// admin client at `bootstrap`, asking again until the cluster takes it (up to 60 s).
+pub fn create_replicated_topic(
+    bootstrap: &str,
+    topic: &str,
+    partitions: i32,
+    configs: &[(&str, &str)],
+) -> bool {
+    use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+    let admin: AdminClient<rdkafka::client::DefaultClientContext> =
+        rdkafka::config::ClientConfig::new()
+            .set("bootstrap.servers", bootstrap)
+            .create()
+            .unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    wait_for(Duration::from_secs(60), || {
+        let mut new = NewTopic::new(topic, partitions, TopicReplication::Fixed(3));
+        for (k, v) in configs {
+            new = new.set(k, v);
+        }
+        let r = rt
+            .block_on(admin.create_topics(&[new], &AdminOptions::new()))
+            .ok()?;
+        r[0].is_ok().then_some(())
+    })
+    .is_some()
+}
+
 /// Polls `f` every 50 ms until it returns `Some` or `timeout` passes.
 pub fn wait_for<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Option<T> {
     let deadline = Instant::now() + timeout;
