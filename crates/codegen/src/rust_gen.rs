@@ -245,8 +245,55 @@ fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(),
     emit_encoded_len(&sp, out);
     emit_decode(&sp, out);
     emit_sample(&sp, out);
+    emit_error_codes(&sp, out);
     writeln!(out, "}}").unwrap();
     Ok(())
+}
+
+/// Emits `each_error_code`: every `ErrorCode` field of the value and of its nested structs
+/// (what Kafka's `errorCounts` counts for the request metrics).
+fn emit_error_codes(sp: &StructPlan<'_, '_>, out: &mut String) {
+    let mut body = String::new();
+    for p in &sp.plans {
+        let id = &p.ident;
+        match &p.f.ty {
+            FieldType::Int16 if p.f.name == "ErrorCode" => {
+                writeln!(body, "        f(self.{id});").unwrap();
+            }
+            FieldType::Struct(_) if p.optional => {
+                writeln!(
+                    body,
+                    "        if let Some(x) = &self.{id} {{ x.each_error_code(f); }}"
+                )
+                .unwrap();
+            }
+            FieldType::Struct(_) => {
+                writeln!(body, "        self.{id}.each_error_code(f);").unwrap();
+            }
+            FieldType::Array(inner) if matches!(**inner, FieldType::Struct(_)) => {
+                if p.optional {
+                    writeln!(body, "        if let Some(v) = &self.{id} {{ for x in v {{ x.each_error_code(f); }} }}").unwrap();
+                } else {
+                    writeln!(
+                        body,
+                        "        for x in &self.{id} {{ x.each_error_code(f); }}"
+                    )
+                    .unwrap();
+                }
+            }
+            _ => {}
+        }
+    }
+    writeln!(
+        out,
+        "\n    /// Calls `f` with every error code the value carries, its own and its parts'."
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "    #[allow(unused_variables)]\n    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {{\n{body}    }}"
+    )
+    .unwrap();
 }
 
 /// Emits the top-level message's constants: name, version range, first flexible version.

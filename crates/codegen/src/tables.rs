@@ -300,19 +300,14 @@ fn top_level_error(o: &mut String, apis: &[Api<'_>]) {
         }
     }
     o.push_str("        }\n    }\n");
-    o.push_str("\n    /// The response's top-level error code (0 where it has none: its errors, if any, are\n    /// per entity).\n    pub fn error_code(&self) -> i16 {\n        match self {\n");
+    o.push_str("\n    /// Calls `f` with every error code in the response (top-level and per entity), as\n    /// Kafka's `errorCounts` counts them.\n    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {\n        match self {\n");
     for a in apis {
-        let s = a.response;
-        if s.fields.iter().any(|f| f.name == "ErrorCode") {
-            writeln!(
-                o,
-                "            ResponseBody::{}(r) => r.error_code,",
-                a.name
-            )
-            .unwrap();
-        } else {
-            writeln!(o, "            ResponseBody::{}(_) => 0,", a.name).unwrap();
-        }
+        writeln!(
+            o,
+            "            ResponseBody::{}(r) => r.each_error_code(f),",
+            a.name
+        )
+        .unwrap();
     }
     o.push_str("        }\n    }\n");
 }

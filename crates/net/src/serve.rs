@@ -34,9 +34,9 @@ pub const ACCEPT_BACKOFF_MAX: Duration = Duration::from_secs(1);
 
 /// Told of every request a listener answered (the metrics endpoint counts them).
 pub trait Observer: Send + Sync + std::fmt::Debug {
-    /// A request of `api` was answered with top-level error `error` (0: none), `elapsed`
-    /// after its frame was read.
-    fn answered(&self, api: ApiKey, error: i16, elapsed: Duration);
+    /// A request of `api` was answered, carrying the non-zero error codes `errors` (top-level
+    /// and per entity, as Kafka's `errorCounts`), `elapsed` after its frame was read.
+    fn answered(&self, api: ApiKey, errors: &[i16], elapsed: Duration);
 }
 
 /// A listener's limits, from Kafka's socket server configuration.
@@ -415,10 +415,14 @@ async fn respond<H: Handler>(
         tracing::trace!(%peer, ?api, version, corr, "request");
         let reply = handler.handle(request, peer).await;
         tracing::trace!(%peer, ?api, version, corr, "handled");
-        let error = match &reply {
-            Reply::Respond(body) => body.error_code(),
-            _ => 0,
-        };
+        let mut errors = Vec::new();
+        if let (Some(_), Reply::Respond(body)) = (&observer, &reply) {
+            body.each_error_code(&mut |c| {
+                if c != 0 {
+                    errors.push(c);
+                }
+            });
+        }
         match reply {
             Reply::Respond(body) => {
                 let chunks = match encode_response(corr, version, &body) {
@@ -436,7 +440,7 @@ async fn respond<H: Handler>(
             Reply::Close => return,
         }
         if let Some(o) = &observer {
-            o.answered(api, error, read_at.elapsed());
+            o.answered(api, &errors, read_at.elapsed());
         }
         drop(permit);
         in_flight.fetch_sub(1, Ordering::AcqRel);

@@ -11,6 +11,7 @@ use common::{call, controller_and_brokers, wait_for, FAST_REPLICATION};
 use fjord_protocol::generated::create_topics_request::{
     CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
 };
+use fjord_protocol::generated::produce_request as pq;
 use fjord_protocol::{RequestBody, ResponseBody};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -157,6 +158,38 @@ fn at_min_isr_and_under_min_isr_follow_kip_427_examples() {
     assert!(
         created.is_some_and(|n| n >= 1.0),
         "CreateTopics counted: {created:?}"
+    );
+    // A produce sent to a follower: NOT_LEADER_OR_FOLLOWER per partition, counted by name.
+    let produce = RequestBody::Produce(pq::ProduceRequest {
+        acks: 1,
+        timeout_ms: 5_000,
+        topic_data: vec![pq::TopicProduceData {
+            name: "min2".into(),
+            partition_data: vec![pq::PartitionProduceData {
+                index: 0,
+                records: Some(Default::default()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    assert!(rt
+        .block_on(call(&brokers[1].broker_addr(), produce, 9))
+        .is_some());
+    let refused = wait_for(Duration::from_secs(10), || {
+        scrape(brokers[1].metrics_port)?
+            .iter()
+            .find(|((name, labels), _)| {
+                name.starts_with("kafka_network_requestmetrics_errors")
+                    && labels.contains(&("error".to_string(), "NOT_LEADER_OR_FOLLOWER".to_string()))
+                    && labels.contains(&("request".to_string(), "Produce".to_string()))
+            })
+            .map(|(_, v)| *v)
+    });
+    assert!(
+        refused.is_some_and(|n| n >= 1.0),
+        "per-partition errors counted: {refused:?}"
     );
     // Followers do not report partition series.
     let follower = scrape(brokers[1].metrics_port).expect("broker 2 scrapes");

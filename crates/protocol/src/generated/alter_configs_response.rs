@@ -117,6 +117,12 @@ impl AlterConfigsResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.responses { x.each_error_code(f); }
+    }
 }
 
 /// The responses for each resource.
@@ -231,5 +237,11 @@ impl AlterConfigsResourceResponse {
         v.resource_name = g.string();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
     }
 }

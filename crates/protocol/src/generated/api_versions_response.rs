@@ -170,6 +170,15 @@ impl ApiVersionsResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.api_keys { x.each_error_code(f); }
+        for x in &self.supported_features { x.each_error_code(f); }
+        for x in &self.finalized_features { x.each_error_code(f); }
+    }
 }
 
 /// The APIs supported by the broker.
@@ -275,6 +284,11 @@ impl ApiVersion {
         v.max_version = g.i16();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }
 
@@ -385,6 +399,11 @@ impl SupportedFeatureKey {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
 }
 
 /// List of cluster-wide finalized features. The information is valid only if FinalizedFeaturesEpoch >= 0.
@@ -493,5 +512,10 @@ impl FinalizedFeatureKey {
         if version >= 3 { v.min_version_level = g.i16(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

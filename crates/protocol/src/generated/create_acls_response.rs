@@ -117,6 +117,12 @@ impl CreateAclsResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.results { x.each_error_code(f); }
+    }
 }
 
 /// The results for each ACL creation.
@@ -213,5 +219,11 @@ impl AclCreationResult {
         v.error_message = if (true) && g.chance(4) { None } else { Some(g.string()) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
     }
 }

@@ -126,6 +126,12 @@ impl CreatePartitionsRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.topics { x.each_error_code(f); }
+    }
 }
 
 /// Each topic that we want to create new partitions inside.
@@ -232,6 +238,12 @@ impl CreatePartitionsTopic {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        if let Some(v) = &self.assignments { for x in v { x.each_error_code(f); } }
+    }
 }
 
 /// The new partition assignments.
@@ -319,5 +331,10 @@ impl CreatePartitionsAssignment {
         v.broker_ids = (0..g.collection_len()).map(|_| g.i32()).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

@@ -117,6 +117,12 @@ impl DeleteAclsResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.filter_results { x.each_error_code(f); }
+    }
 }
 
 /// The results for each filter.
@@ -222,6 +228,13 @@ impl DeleteAclsFilterResult {
         v.matching_acls = (0..g.collection_len()).map(|_| DeleteAclsMatchingAcl::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.matching_acls { x.each_error_code(f); }
     }
 }
 
@@ -382,5 +395,11 @@ impl DeleteAclsMatchingAcl {
         v.permission_type = g.i8();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
     }
 }

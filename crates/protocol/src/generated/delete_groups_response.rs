@@ -117,6 +117,12 @@ impl DeleteGroupsResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.results { x.each_error_code(f); }
+    }
 }
 
 /// The deletion results.
@@ -213,5 +219,11 @@ impl DeletableGroupResult {
         v.error_code = g.i16();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
     }
 }

@@ -135,6 +135,13 @@ impl DescribeAclsResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.resources { x.each_error_code(f); }
+    }
 }
 
 /// Each Resource that is referenced in an ACL.
@@ -250,6 +257,12 @@ impl DescribeAclsResource {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.acls { x.each_error_code(f); }
+    }
 }
 
 /// The ACLs.
@@ -364,5 +377,10 @@ impl AclDescription {
         v.permission_type = g.i8();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

@@ -127,6 +127,12 @@ impl DescribeConfigsRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.resources { x.each_error_code(f); }
+    }
 }
 
 /// The resources whose configurations we want to describe.
@@ -232,5 +238,10 @@ impl DescribeConfigsResource {
         v.configuration_keys = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.string()).collect()) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

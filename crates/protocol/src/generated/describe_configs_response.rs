@@ -117,6 +117,12 @@ impl DescribeConfigsResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.results { x.each_error_code(f); }
+    }
 }
 
 /// The results for each resource.
@@ -240,6 +246,13 @@ impl DescribeConfigsResult {
         v.configs = (0..g.collection_len()).map(|_| DescribeConfigsResourceResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.configs { x.each_error_code(f); }
     }
 }
 
@@ -392,6 +405,12 @@ impl DescribeConfigsResourceResult {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.synonyms { x.each_error_code(f); }
+    }
 }
 
 /// The synonyms for this configuration key.
@@ -497,5 +516,10 @@ impl DescribeConfigsSynonym {
         v.source = g.i8();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

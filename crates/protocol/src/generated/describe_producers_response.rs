@@ -117,6 +117,12 @@ impl DescribeProducersResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.topics { x.each_error_code(f); }
+    }
 }
 
 /// Each topic in the response.
@@ -213,6 +219,12 @@ impl TopicResponse {
         v.partitions = (0..g.collection_len()).map(|_| PartitionResponse::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.partitions { x.each_error_code(f); }
     }
 }
 
@@ -328,6 +340,13 @@ impl PartitionResponse {
         v.active_producers = (0..g.collection_len()).map(|_| ProducerState::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.active_producers { x.each_error_code(f); }
     }
 }
 
@@ -461,5 +480,10 @@ impl ProducerState {
         v.current_txn_start_offset = g.i64();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

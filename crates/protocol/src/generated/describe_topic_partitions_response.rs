@@ -126,6 +126,13 @@ impl DescribeTopicPartitionsResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.topics { x.each_error_code(f); }
+        if let Some(x) = &self.next_cursor { x.each_error_code(f); }
+    }
 }
 
 /// Each topic in the response.
@@ -258,6 +265,13 @@ impl DescribeTopicPartitionsResponseTopic {
         v.topic_authorized_operations = g.i32();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.partitions { x.each_error_code(f); }
     }
 }
 
@@ -419,6 +433,12 @@ impl DescribeTopicPartitionsResponsePartition {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+    }
 }
 
 /// The next topic and partition index to fetch details for.
@@ -515,5 +535,10 @@ impl Cursor {
         v.partition_index = g.i32();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

@@ -127,6 +127,12 @@ impl ElectLeadersRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        if let Some(v) = &self.topic_partitions { for x in v { x.each_error_code(f); } }
+    }
 }
 
 /// The topic partitions to elect leaders.
@@ -233,5 +239,10 @@ impl TopicPartitions {
         if version >= 3 { v.designated_leaders = if (version >= 3) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| g.i32()).collect()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

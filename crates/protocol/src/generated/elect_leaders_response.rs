@@ -127,6 +127,13 @@ impl ElectLeadersResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.replica_election_results { x.each_error_code(f); }
+    }
 }
 
 /// The election results, or an empty array if the requester did not have permission and the request asks for all partitions.
@@ -223,6 +230,12 @@ impl ReplicaElectionResult {
         v.partition_result = (0..g.collection_len()).map(|_| PartitionResult::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.partition_result { x.each_error_code(f); }
     }
 }
 
@@ -329,5 +342,11 @@ impl PartitionResult {
         v.error_message = if (true) && g.chance(4) { None } else { Some(g.string()) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
     }
 }

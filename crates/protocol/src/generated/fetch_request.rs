@@ -214,6 +214,14 @@ impl FetchRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        self.replica_state.each_error_code(f);
+        for x in &self.topics { x.each_error_code(f); }
+        for x in &self.forgotten_topics_data { x.each_error_code(f); }
+    }
 }
 
 /// The state of the replica in the follower.
@@ -312,6 +320,11 @@ impl ReplicaState {
         if version >= 15 { v.replica_epoch = g.i64(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }
 
@@ -418,6 +431,12 @@ impl FetchTopic {
         v.partitions = (0..g.collection_len()).map(|_| FetchPartition::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.partitions { x.each_error_code(f); }
     }
 }
 
@@ -575,6 +594,11 @@ impl FetchPartition {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
 }
 
 /// In an incremental fetch request, the partitions to remove.
@@ -681,5 +705,10 @@ impl ForgottenTopic {
         if version >= 7 { v.partitions = (0..g.collection_len()).map(|_| g.i32()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

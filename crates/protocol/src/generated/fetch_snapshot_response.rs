@@ -138,6 +138,14 @@ impl FetchSnapshotResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.topics { x.each_error_code(f); }
+        for x in &self.node_endpoints { x.each_error_code(f); }
+    }
 }
 
 /// The topics to fetch.
@@ -234,6 +242,12 @@ impl TopicSnapshot {
         v.partitions = (0..g.collection_len()).map(|_| PartitionSnapshot::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.partitions { x.each_error_code(f); }
     }
 }
 
@@ -380,6 +394,14 @@ impl PartitionSnapshot {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        self.snapshot_id.each_error_code(f);
+        self.current_leader.each_error_code(f);
+    }
 }
 
 /// The snapshot endOffset and epoch fetched.
@@ -477,6 +499,11 @@ impl SnapshotId {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
 }
 
 /// The leader of the partition at the time of the snapshot.
@@ -573,6 +600,11 @@ impl LeaderIdAndEpoch {
         v.leader_epoch = g.i32();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }
 
@@ -682,5 +714,10 @@ impl NodeEndpoint {
         if version >= 1 { v.port = g.u16(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

@@ -108,6 +108,12 @@ impl GetReplicaLogInfoRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        if let Some(v) = &self.topic_partitions { for x in v { x.each_error_code(f); } }
+    }
 }
 
 /// The topic partitions to describe; at most 1000 partitions are answered.
@@ -204,5 +210,10 @@ impl TopicPartitions {
         v.partitions = (0..g.collection_len()).map(|_| g.i32()).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

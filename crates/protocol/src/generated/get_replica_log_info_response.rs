@@ -135,6 +135,12 @@ impl GetReplicaLogInfoResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.topic_partition_log_info_list { x.each_error_code(f); }
+    }
 }
 
 /// The log information of each answered topic.
@@ -231,6 +237,12 @@ impl TopicPartitionLogInfo {
         v.partition_log_info = (0..g.collection_len()).map(|_| PartitionLogInfo::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.partition_log_info { x.each_error_code(f); }
     }
 }
 
@@ -382,5 +394,11 @@ impl PartitionLogInfo {
         if (true) && g.bool() { v.log_start_offset = g.i64(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
     }
 }

@@ -135,6 +135,13 @@ impl LeaderChangeMessage {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.voters { x.each_error_code(f); }
+        for x in &self.granting_voters { x.each_error_code(f); }
+    }
 }
 
 /// The common struct `Voter`.
@@ -232,5 +239,10 @@ impl Voter {
         if version >= 1 { v.voter_directory_id = g.uuid(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

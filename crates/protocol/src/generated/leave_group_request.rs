@@ -128,6 +128,12 @@ impl LeaveGroupRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.members { x.each_error_code(f); }
+    }
 }
 
 /// List of leaving member identities.
@@ -235,5 +241,10 @@ impl MemberIdentity {
         if version >= 5 { v.reason = if (version >= 5) && g.chance(4) { None } else { Some(g.string()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

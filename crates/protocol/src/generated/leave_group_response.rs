@@ -127,6 +127,13 @@ impl LeaveGroupResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.members { x.each_error_code(f); }
+    }
 }
 
 /// List of leaving member responses.
@@ -235,5 +242,11 @@ impl MemberResponse {
         if version >= 3 { v.error_code = g.i16(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
     }
 }

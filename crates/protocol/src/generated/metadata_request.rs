@@ -138,6 +138,12 @@ impl MetadataRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        if let Some(v) = &self.topics { for x in v { x.each_error_code(f); } }
+    }
 }
 
 /// The topics to fetch metadata for.
@@ -234,5 +240,10 @@ impl MetadataRequestTopic {
         v.name = if (version >= 10) && g.chance(4) { None } else { Some(g.string()) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

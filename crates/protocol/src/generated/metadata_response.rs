@@ -163,6 +163,14 @@ impl MetadataResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.brokers { x.each_error_code(f); }
+        for x in &self.topics { x.each_error_code(f); }
+        f(self.error_code);
+    }
 }
 
 /// A list of brokers present in the cluster.
@@ -277,6 +285,11 @@ impl MetadataResponseBroker {
         if version >= 1 { v.rack = if (version >= 1) && g.chance(4) { None } else { Some(g.string()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }
 
@@ -411,6 +424,13 @@ impl MetadataResponseTopic {
         if version >= 8 { v.topic_authorized_operations = g.i32(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.partitions { x.each_error_code(f); }
     }
 }
 
@@ -553,5 +573,11 @@ impl MetadataResponsePartition {
         if version >= 5 { v.offline_replicas = (0..g.collection_len()).map(|_| g.i32()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
     }
 }

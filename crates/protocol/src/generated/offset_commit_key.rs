@@ -96,4 +96,9 @@ impl OffsetCommitKey {
         v.partition = g.i32();
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
 }

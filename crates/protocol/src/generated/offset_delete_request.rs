@@ -87,6 +87,12 @@ impl OffsetDeleteRequest {
         v.topics = (0..g.collection_len()).map(|_| OffsetDeleteRequestTopic::sample(g, version)).collect();
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.topics { x.each_error_code(f); }
+    }
 }
 
 /// The topics to delete offsets for.
@@ -154,6 +160,12 @@ impl OffsetDeleteRequestTopic {
         v.partitions = (0..g.collection_len()).map(|_| OffsetDeleteRequestPartition::sample(g, version)).collect();
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.partitions { x.each_error_code(f); }
+    }
 }
 
 /// Each partition to delete offsets for.
@@ -211,5 +223,10 @@ impl OffsetDeleteRequestPartition {
         let mut v = Self::default();
         v.partition_index = g.i32();
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

@@ -96,6 +96,13 @@ impl OffsetDeleteResponse {
         v.topics = (0..g.collection_len()).map(|_| OffsetDeleteResponseTopic::sample(g, version)).collect();
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.topics { x.each_error_code(f); }
+    }
 }
 
 /// The responses for each topic.
@@ -163,6 +170,12 @@ impl OffsetDeleteResponseTopic {
         v.partitions = (0..g.collection_len()).map(|_| OffsetDeleteResponsePartition::sample(g, version)).collect();
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.partitions { x.each_error_code(f); }
+    }
 }
 
 /// The responses for each partition in the topic.
@@ -229,5 +242,11 @@ impl OffsetDeleteResponsePartition {
         v.partition_index = g.i32();
         v.error_code = g.i16();
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
     }
 }

@@ -139,6 +139,13 @@ impl OffsetFetchRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        if let Some(v) = &self.topics { for x in v { x.each_error_code(f); } }
+        for x in &self.groups { x.each_error_code(f); }
+    }
 }
 
 /// Each topic we would like to fetch offsets for, or null to fetch offsets for all topics.
@@ -237,6 +244,11 @@ impl OffsetFetchRequestTopic {
         if version <= 7 { v.partition_indexes = (0..g.collection_len()).map(|_| g.i32()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }
 
@@ -355,6 +367,12 @@ impl OffsetFetchRequestGroup {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        if let Some(v) = &self.topics { for x in v { x.each_error_code(f); } }
+    }
 }
 
 /// Each topic we would like to fetch offsets for, or null to fetch offsets for all topics.
@@ -461,5 +479,10 @@ impl OffsetFetchRequestTopics {
         if version >= 8 { v.partition_indexes = (0..g.collection_len()).map(|_| g.i32()).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

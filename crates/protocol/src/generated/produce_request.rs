@@ -135,6 +135,12 @@ impl ProduceRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.topic_data { x.each_error_code(f); }
+    }
 }
 
 /// Each topic to produce to.
@@ -241,6 +247,12 @@ impl TopicProduceData {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.partition_data { x.each_error_code(f); }
+    }
 }
 
 /// Each partition to produce to.
@@ -337,5 +349,10 @@ impl PartitionProduceData {
         v.records = if (true) && g.chance(4) { None } else { Some(Records::from(g.bytes())) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

@@ -129,6 +129,13 @@ impl ProduceResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.responses { x.each_error_code(f); }
+        for x in &self.node_endpoints { x.each_error_code(f); }
+    }
 }
 
 /// Each produce response.
@@ -234,6 +241,12 @@ impl TopicProduceResponse {
         v.partition_responses = (0..g.collection_len()).map(|_| PartitionProduceResponse::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.partition_responses { x.each_error_code(f); }
     }
 }
 
@@ -389,6 +402,14 @@ impl PartitionProduceResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.record_errors { x.each_error_code(f); }
+        self.current_leader.each_error_code(f);
+    }
 }
 
 /// The batch indices of records that caused the batch to be dropped.
@@ -488,6 +509,11 @@ impl BatchIndexAndErrorMessage {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
 }
 
 /// The leader broker that the producer should use for future requests.
@@ -586,6 +612,11 @@ impl LeaderIdAndEpoch {
         if version >= 10 { v.leader_epoch = g.i32(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }
 
@@ -705,5 +736,10 @@ impl NodeEndpoint {
         if version >= 10 { v.rack = if (version >= 10) && g.chance(4) { None } else { Some(g.string()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

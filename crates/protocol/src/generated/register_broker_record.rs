@@ -194,6 +194,13 @@ impl RegisterBrokerRecord {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.end_points { x.each_error_code(f); }
+        for x in &self.features { x.each_error_code(f); }
+    }
 }
 
 /// The endpoints that can be used to communicate with this broker.
@@ -309,6 +316,11 @@ impl BrokerEndpoint {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
 }
 
 /// The features on this broker
@@ -414,5 +426,10 @@ impl BrokerFeature {
         v.max_supported_version = g.i16();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

@@ -87,4 +87,10 @@ impl SaslHandshakeResponse {
         v.mechanisms = (0..g.collection_len()).map(|_| g.string()).collect();
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+    }
 }

@@ -163,6 +163,12 @@ impl SyncGroupRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.assignments { x.each_error_code(f); }
+    }
 }
 
 /// Each assignment.
@@ -259,5 +265,10 @@ impl SyncGroupRequestAssignment {
         v.assignment = g.bytes();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

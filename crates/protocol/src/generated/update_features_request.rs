@@ -127,6 +127,12 @@ impl UpdateFeaturesRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.feature_updates { x.each_error_code(f); }
+    }
 }
 
 /// The list of updates to finalized features.
@@ -243,5 +249,10 @@ impl FeatureUpdateKey {
         if version >= 1 { v.upgrade_type = g.i8(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

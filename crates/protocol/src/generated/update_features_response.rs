@@ -135,6 +135,13 @@ impl UpdateFeaturesResponse {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.results { x.each_error_code(f); }
+    }
 }
 
 /// Results for each feature update.
@@ -240,5 +247,11 @@ impl UpdatableFeatureResult {
         v.error_message = if (true) && g.chance(4) { None } else { Some(g.string()) };
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
     }
 }

@@ -153,6 +153,13 @@ impl UpdateRaftVoterRequest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.listeners { x.each_error_code(f); }
+        self.k_raft_version_feature.each_error_code(f);
+    }
 }
 
 /// The endpoint that can be used to communicate with the leader.
@@ -259,6 +266,11 @@ impl Listener {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
 }
 
 /// The range of versions of the protocol that the replica supports.
@@ -355,5 +367,10 @@ impl KRaftVersionFeature {
         v.max_supported_version = g.i16();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

@@ -117,6 +117,12 @@ impl VotersRecord {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.voters { x.each_error_code(f); }
+    }
 }
 
 /// The set of voters in the quorum for this epoch.
@@ -232,6 +238,13 @@ impl Voter {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.endpoints { x.each_error_code(f); }
+        self.k_raft_version_feature.each_error_code(f);
+    }
 }
 
 /// The endpoint that can be used to communicate with the voter.
@@ -338,6 +351,11 @@ impl Endpoint {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
 }
 
 /// The range of versions of the protocol that the replica supports.
@@ -434,5 +452,10 @@ impl KRaftVersionFeature {
         v.max_supported_version = g.i16();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

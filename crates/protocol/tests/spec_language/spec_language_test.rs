@@ -272,6 +272,14 @@ impl SpecLanguageTest {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        if let Some(v) = &self.items { for x in v { x.each_error_code(f); } }
+        if let Some(x) = &self.origin { x.each_error_code(f); }
+        for x in &self.extra { x.each_error_code(f); }
+    }
 }
 
 /// A nullable array of structs, null by default.
@@ -378,6 +386,12 @@ impl Item {
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        self.r#where.each_error_code(f);
+    }
 }
 
 /// The common struct `Point`.
@@ -474,5 +488,10 @@ impl Point {
         v.y = g.i32();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

@@ -1,7 +1,8 @@
 //! Requests per API, as Kafka's `kafka.network:type=RequestMetrics` (the JMX exporter's
 //! `kafka_network_requestmetrics_*`, label `request`): how many were answered, how many with
-//! each top-level error code (label `error`), and the time from reading a request to writing
-//! its answer (a histogram in milliseconds). The listeners report every answer; each API's
+//! each error code (label `error`), and the time from reading a request to writing
+//! its answer (a histogram in milliseconds). Errors count every error code in an answer,
+//! top-level and per partition, group or resource, as Kafka's `errorCounts` does. The listeners report every answer; each API's
 //! series are created once, so an answer costs an atomic add and one short histogram update.
 
 use fjord_protocol::ApiKey;
@@ -63,7 +64,7 @@ impl RequestMetrics {
         );
         r.register(
             "kafka_network_requestmetrics_errors",
-            "Answers with a top-level error, by API and error name",
+            "Error codes in answers (top-level and per entity), by API and error name",
             self.errors.clone(),
         );
         r.register(
@@ -75,7 +76,7 @@ impl RequestMetrics {
 }
 
 impl fjord_net::serve::Observer for RequestMetrics {
-    fn answered(&self, api: ApiKey, error: i16, elapsed: Duration) {
+    fn answered(&self, api: ApiKey, errors: &[i16], elapsed: Duration) {
         let slot = usize::try_from(api.key())
             .ok()
             .and_then(|k| self.per_api.get(k))
@@ -84,7 +85,7 @@ impl fjord_net::serve::Observer for RequestMetrics {
             count.inc();
             latency.observe(elapsed.as_secs_f64() * 1_000.0);
         }
-        if error != 0 {
+        for &error in errors {
             let name = fjord_protocol::ErrorCode::from_code(error)
                 .map_or_else(|| error.to_string(), |e| e.name().to_string());
             let labels = vec![
