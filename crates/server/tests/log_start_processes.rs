@@ -6,9 +6,9 @@
 
 mod common;
 
-use common::{call, controller_and_brokers, wait_for, FAST_REPLICATION};
-use fjord_protocol::generated::create_topics_request::{
-    CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
+use common::{
+    call, controller_and_brokers, create_on_brokers_1_2_3, partition_zero, wait_for,
+    FAST_REPLICATION,
 };
 use fjord_protocol::generated::delete_records_request::{
     DeleteRecordsPartition, DeleteRecordsRequest, DeleteRecordsTopic,
@@ -17,7 +17,6 @@ use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
 };
 use fjord_protocol::generated::get_replica_log_info_response::PartitionLogInfo;
-use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
 use fjord_protocol::{RequestBody, ResponseBody, Uuid};
 use rdkafka::config::ClientConfig;
 use rdkafka::producer::{FutureProducer, FutureRecord};
@@ -42,23 +41,6 @@ fn produce(rt: &tokio::runtime::Runtime, bootstrap: &str, n: usize) {
             p.await.unwrap().map_err(|(e, _)| e).expect("acknowledged");
         }
     });
-}
-
-/// The partition's (topic id, ISR size) as broker `addr` sees it.
-fn partition(rt: &tokio::runtime::Runtime, addr: &str) -> Option<(Uuid, usize)> {
-    let request = RequestBody::Metadata(MetadataRequest {
-        topics: Some(vec![MetadataRequestTopic {
-            name: Some(TOPIC.into()),
-            ..Default::default()
-        }]),
-        ..Default::default()
-    });
-    let ResponseBody::Metadata(m) = rt.block_on(call(addr, request, 12))? else {
-        return None;
-    };
-    let t = m.topics.first()?;
-    let p = t.partitions.first()?;
-    (p.leader_id == 1).then_some((t.topic_id, p.isr_nodes.len()))
 }
 
 fn log_info(rt: &tokio::runtime::Runtime, addr: &str, topic_id: Uuid) -> Option<PartitionLogInfo> {
@@ -88,42 +70,17 @@ fn a_follower_behind_the_log_start_starts_over_there_and_rejoins() {
     let addrs: Vec<String> = brokers.iter().map(|b| b.broker_addr()).collect();
     let bootstrap = addrs.join(",");
     // Led by broker 1 (the first replica), small segments so the log start can pass some.
-    let create = RequestBody::CreateTopics(CreateTopicsRequest {
-        topics: vec![CreatableTopic {
-            name: TOPIC.into(),
-            num_partitions: -1,
-            replication_factor: -1,
-            assignments: vec![CreatableReplicaAssignment {
-                partition_index: 0,
-                broker_ids: vec![1, 2, 3],
-                ..Default::default()
-            }],
-            configs: vec![CreatableTopicConfig {
-                name: "segment.bytes".into(),
-                value: Some("4096".into()),
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        timeout_ms: 30_000,
-        ..Default::default()
-    });
-    let created = wait_for(Duration::from_secs(60), || {
-        match rt.block_on(call(&addrs[0], create.clone(), 7))? {
-            ResponseBody::CreateTopics(r) => (r.topics[0].error_code == 0).then_some(()),
-            _ => None,
-        }
-    });
-    assert!(created.is_some(), "{}", controller.log_tail());
-    let (topic_id, _) = wait_for(Duration::from_secs(60), || {
-        partition(&rt, &addrs[0]).filter(|(_, isr)| *isr == 3)
+    let created = create_on_brokers_1_2_3(&rt, &addrs[0], &[(TOPIC, &[("segment.bytes", "4096")])]);
+    assert!(created, "{}", controller.log_tail());
+    let (topic_id, _, _) = wait_for(Duration::from_secs(60), || {
+        partition_zero(&rt, &addrs[0], TOPIC).filter(|(_, l, isr)| *l == 1 && isr.len() == 3)
     })
     .expect("three in-sync replicas");
     produce(&rt, &bootstrap, 100);
 
     brokers[2].kill();
     wait_for(Duration::from_secs(30), || {
-        partition(&rt, &addrs[0]).filter(|(_, isr)| *isr == 2)
+        partition_zero(&rt, &addrs[0], TOPIC).filter(|(_, l, isr)| *l == 1 && isr.len() == 2)
     })
     .expect("broker 3 leaves the ISR");
     produce(&rt, &bootstrap, 900);
@@ -148,7 +105,7 @@ fn a_follower_behind_the_log_start_starts_over_there_and_rejoins() {
 
     brokers[2].start();
     let back = wait_for(Duration::from_secs(90), || {
-        partition(&rt, &addrs[0]).filter(|(_, isr)| *isr == 3)
+        partition_zero(&rt, &addrs[0], TOPIC).filter(|(_, l, isr)| *l == 1 && isr.len() == 3)
     });
     assert!(
         back.is_some(),

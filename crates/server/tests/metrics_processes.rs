@@ -7,12 +7,9 @@
 
 mod common;
 
-use common::{call, controller_and_brokers, wait_for, FAST_REPLICATION};
-use fjord_protocol::generated::create_topics_request::{
-    CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
-};
+use common::{call, controller_and_brokers, create_on_brokers_1_2_3, wait_for, FAST_REPLICATION};
 use fjord_protocol::generated::produce_request as pq;
-use fjord_protocol::{RequestBody, ResponseBody};
+use fjord_protocol::RequestBody;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::time::Duration;
@@ -91,38 +88,13 @@ fn at_min_isr_and_under_min_isr_follow_kip_427_examples() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let (controller, mut brokers) = controller_and_brokers(root.path(), 3, FAST_REPLICATION);
     let addr = brokers[0].broker_addr();
-    let create = RequestBody::CreateTopics(CreateTopicsRequest {
-        topics: TOPICS
-            .iter()
-            .map(|(name, min)| CreatableTopic {
-                name: name.to_string(),
-                num_partitions: -1,
-                replication_factor: -1,
-                assignments: vec![CreatableReplicaAssignment {
-                    partition_index: 0,
-                    broker_ids: vec![1, 2, 3],
-                    ..Default::default()
-                }],
-                configs: vec![CreatableTopicConfig {
-                    name: "min.insync.replicas".into(),
-                    value: Some(min.to_string()),
-                    ..Default::default()
-                }],
-                ..Default::default()
-            })
-            .collect(),
-        timeout_ms: 30_000,
-        ..Default::default()
-    });
-    let created = wait_for(Duration::from_secs(60), || {
-        match rt.block_on(call(&addr, create.clone(), 7))? {
-            ResponseBody::CreateTopics(r) => {
-                r.topics.iter().all(|t| t.error_code == 0).then_some(())
-            }
-            _ => None,
-        }
-    });
-    assert!(created.is_some(), "{}", controller.log_tail());
+    let topics: Vec<(&str, [(&str, &str); 1])> = TOPICS
+        .iter()
+        .map(|(name, min)| (*name, [("min.insync.replicas", *min)]))
+        .collect();
+    let topics: Vec<(&str, &[(&str, &str)])> = topics.iter().map(|(n, c)| (*n, &c[..])).collect();
+    let created = create_on_brokers_1_2_3(&rt, &addr, &topics);
+    assert!(created, "{}", controller.log_tail());
     let leader = brokers[0].metrics_port;
     let expect = |what: &str, want: Vec<(Option<f64>, Option<f64>)>| {
         let got = wait_for(Duration::from_secs(60), || {

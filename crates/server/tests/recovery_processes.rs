@@ -8,15 +8,14 @@
 mod common;
 
 use common::{
-    call, controller_and_brokers, create_replicated_topic, replicas_identical, wait_for, Node,
-    FAST_REPLICATION,
+    call, controller_and_brokers, create_replicated_topic, partition_zero, replicas_identical,
+    wait_for, Node, FAST_REPLICATION,
 };
 use fjord_protocol::generated::elect_leaders_request::{self as elq, ElectLeadersRequest};
 use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
 };
-use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
-use fjord_protocol::{RequestBody, ResponseBody, Uuid};
+use fjord_protocol::{RequestBody, ResponseBody};
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::message::Message;
@@ -25,25 +24,6 @@ use rdkafka::{Offset, TopicPartitionList};
 use std::time::{Duration, Instant};
 
 const TOPIC: &str = "recover";
-
-/// The partition's (topic id, leader, ISR) as broker `addr` sees it.
-fn partition_at(rt: &tokio::runtime::Runtime, addr: &str) -> Option<(Uuid, i32, Vec<i32>)> {
-    let request = RequestBody::Metadata(MetadataRequest {
-        topics: Some(vec![MetadataRequestTopic {
-            name: Some(TOPIC.into()),
-            ..Default::default()
-        }]),
-        ..Default::default()
-    });
-    let ResponseBody::Metadata(m) = rt.block_on(call(addr, request, 12))? else {
-        return None;
-    };
-    let t = m.topics.first()?;
-    let p = t.partitions.first()?;
-    let mut isr = p.isr_nodes.clone();
-    isr.sort_unstable();
-    Some((t.topic_id, p.leader_id, isr))
-}
 
 fn produce(rt: &tokio::runtime::Runtime, bootstrap: &str, values: std::ops::Range<usize>) {
     let producer: FutureProducer = ClientConfig::new()
@@ -75,7 +55,7 @@ fn a_designated_leader_recovers_an_offline_partition_and_the_others_follow_it() 
     let created = create_replicated_topic(&bootstrap, TOPIC, 1, &[("min.insync.replicas", "1")]);
     assert!(created, "{}", controller.log_tail());
     let (topic_id, first_leader, _) = wait_for(Duration::from_secs(60), || {
-        partition_at(&rt, &addrs[0]).filter(|(_, l, isr)| *l > 0 && isr.len() == 3)
+        partition_zero(&rt, &addrs[0], TOPIC).filter(|(_, l, isr)| *l > 0 && isr.len() == 3)
     })
     .expect("three in-sync replicas");
 
@@ -87,7 +67,7 @@ fn a_designated_leader_recovers_an_offline_partition_and_the_others_follow_it() 
     let keeper = others[1];
     brokers[survivor as usize - 1].kill();
     wait_for(Duration::from_secs(30), || {
-        partition_at(&rt, &addrs[first_leader as usize - 1])
+        partition_zero(&rt, &addrs[first_leader as usize - 1], TOPIC)
             .filter(|(_, _, isr)| !isr.contains(&survivor))
     })
     .expect("the killed replica leaves the ISR");
@@ -100,12 +80,12 @@ fn a_designated_leader_recovers_an_offline_partition_and_the_others_follow_it() 
     brokers[first_leader as usize - 1].kill();
     brokers[survivor as usize - 1].start();
     let offline = wait_for(Duration::from_secs(60), || {
-        partition_at(&rt, &addrs[survivor as usize - 1]).filter(|(_, l, _)| *l == -1)
+        partition_zero(&rt, &addrs[survivor as usize - 1], TOPIC).filter(|(_, l, _)| *l == -1)
     });
     assert!(
         offline.is_some(),
         "offline: {:?}",
-        partition_at(&rt, &addrs[survivor as usize - 1])
+        partition_zero(&rt, &addrs[survivor as usize - 1], TOPIC)
     );
 
     // GetReplicaLogInfo on the survivor: its replica holds the first 100 records.
@@ -146,7 +126,7 @@ fn a_designated_leader_recovers_an_offline_partition_and_the_others_follow_it() 
     let result = &r.replica_election_results[0].partition_result[0];
     assert_eq!(result.error_code, 0, "{:?}", result.error_message);
     wait_for(Duration::from_secs(30), || {
-        partition_at(&rt, &addrs[survivor as usize - 1]).filter(|(_, l, _)| *l == survivor)
+        partition_zero(&rt, &addrs[survivor as usize - 1], TOPIC).filter(|(_, l, _)| *l == survivor)
     })
     .expect("the designated leader leads");
     produce(&rt, &addrs[survivor as usize - 1], 1_000..1_020);
@@ -156,12 +136,13 @@ fn a_designated_leader_recovers_an_offline_partition_and_the_others_follow_it() 
     brokers[first_leader as usize - 1].start();
     brokers[keeper as usize - 1].start();
     let rejoined = wait_for(Duration::from_secs(90), || {
-        partition_at(&rt, &addrs[survivor as usize - 1]).filter(|(_, _, isr)| isr.len() == 3)
+        partition_zero(&rt, &addrs[survivor as usize - 1], TOPIC)
+            .filter(|(_, _, isr)| isr.len() == 3)
     });
     assert!(
         rejoined.is_some(),
         "all three in sync again: {:?}\n{}",
-        partition_at(&rt, &addrs[survivor as usize - 1]),
+        partition_zero(&rt, &addrs[survivor as usize - 1], TOPIC),
         brokers[first_leader as usize - 1].log_tail()
     );
 

@@ -411,6 +411,77 @@ pub fn create_replicated_topic(
     .is_some()
 }
 
+/// Partition 0 of `topic` as broker `addr` sees it: (topic id, leader, sorted ISR).
+pub fn partition_zero(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    topic: &str,
+) -> Option<(fjord_protocol::Uuid, i32, Vec<i32>)> {
+    use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
+    let request = RequestBody::Metadata(MetadataRequest {
+        topics: Some(vec![MetadataRequestTopic {
+            name: Some(topic.into()),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    });
+    let ResponseBody::Metadata(m) = rt.block_on(call(addr, request, 12))? else {
+        return None;
+    };
+    let t = m.topics.first()?;
+    let p = t.partitions.iter().find(|p| p.partition_index == 0)?;
+    let mut isr = p.isr_nodes.clone();
+    isr.sort_unstable();
+    Some((t.topic_id, p.leader_id, isr))
+}
+
+/// Creates each `(name, configs)` topic with one partition on replicas 1, 2, 3 (led by 1)
+/// through broker `addr`, asking again until the cluster takes them (up to 60 s).
+pub fn create_on_brokers_1_2_3(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    topics: &[(&str, &[(&str, &str)])],
+) -> bool {
+    use fjord_protocol::generated::create_topics_request::{
+        CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
+    };
+    let create = RequestBody::CreateTopics(CreateTopicsRequest {
+        topics: topics
+            .iter()
+            .map(|(name, configs)| CreatableTopic {
+                name: name.to_string(),
+                num_partitions: -1,
+                replication_factor: -1,
+                assignments: vec![CreatableReplicaAssignment {
+                    partition_index: 0,
+                    broker_ids: vec![1, 2, 3],
+                    ..Default::default()
+                }],
+                configs: configs
+                    .iter()
+                    .map(|(k, v)| CreatableTopicConfig {
+                        name: k.to_string(),
+                        value: Some(v.to_string()),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+            .collect(),
+        timeout_ms: 30_000,
+        ..Default::default()
+    });
+    wait_for(Duration::from_secs(60), || {
+        match rt.block_on(call(addr, create.clone(), 7))? {
+            ResponseBody::CreateTopics(r) => {
+                r.topics.iter().all(|t| t.error_code == 0).then_some(())
+            }
+            _ => None,
+        }
+    })
+    .is_some()
+}
+
 /// Polls `f` every 50 ms until it returns `Some` or `timeout` passes.
 pub fn wait_for<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Option<T> {
     let deadline = Instant::now() + timeout;
