@@ -60,7 +60,24 @@ pub async fn send_isr_updates(
                         continue;
                     };
                     match results.get(key) {
-                        Some(result) => p.on_alter_response(proposal, result.clone()),
+                        Some(result) => {
+                            match result {
+                                Ok(state) => tracing::info!(
+                                    topic = %p.topic,
+                                    partition = p.index,
+                                    isr = ?state.isr,
+                                    partition_epoch = state.partition_epoch,
+                                    "ISR changed"
+                                ),
+                                Err(code) => tracing::warn!(
+                                    topic = %p.topic,
+                                    partition = p.index,
+                                    proposed = ?proposal.isr,
+                                    "AlterPartition refused: error {code}"
+                                ),
+                            }
+                            p.on_alter_response(proposal, result.clone())
+                        }
                         // Left out of the answer: asked again.
                         None => outbox.put(*key, proposal.clone()),
                     }

@@ -134,9 +134,14 @@ fn thirty_sigkills_lose_no_acknowledged_message() {
         });
         assert!(
             progressed.is_some(),
-            "kill {kill} (node {}): no progress with two nodes\n{}",
+            "kill {kill} (node {}): no progress with two nodes; ISR sizes {:?}\n{}",
             victim + 1,
-            nodes[(victim + 1) % 3].log_tail()
+            isr_sizes(&consumer),
+            nodes
+                .iter()
+                .map(|n| format!("--- node {}\n{}", n.id, n.log_tail()))
+                .collect::<Vec<_>>()
+                .join("\n")
         );
         nodes[victim].start();
         let back = wait_for(Duration::from_secs(90), full);
