@@ -198,8 +198,16 @@ pub async fn fetch(
     let deadline = tokio::time::Instant::now() + wait;
     let waiter = Arc::new(Notify::new());
     let mut stopping = replicas.stopping();
-    // A follower's position is taken from its fetch once, on the first read.
-    let mut track = from_replica.then_some(replica_id);
+    // A follower's position is taken from its fetch once, on the first read. It may join an
+    // ISR only if its broker is registered, unfenced, not shutting down and fetching with its
+    // current broker epoch (KIP-903): a restarted broker fetching before it has registered
+    // again must not rejoin on its old registration.
+    let eligible = image.cluster.brokers.get(&replica_id).is_some_and(|b| {
+        !b.fenced
+            && !b.in_controlled_shutdown
+            && (version < 15 || b.epoch == request.replica_state.replica_epoch)
+    });
+    let mut track = from_replica.then_some((replica_id, eligible));
     loop {
         // Registered before reading: an append between the read and the wait still wakes it.
         for w in wanted.iter() {
@@ -334,7 +342,7 @@ fn read_all(
     wanted: &[Wanted],
     max_bytes: usize,
     from_replica: bool,
-    follower: Option<i32>,
+    follower: Option<(i32, bool)>,
     version: i16,
 ) -> (Vec<PartitionData>, usize, bool) {
     let now = fjord_log::monotonic_ms();
@@ -412,8 +420,8 @@ fn read_all(
             Ok(r) => {
                 total += r.records.len();
                 d.records = Some(r.records);
-                if let Some(replica) = follower {
-                    p.on_follower_fetch(replica, w.fetch_offset, now);
+                if let Some((replica, eligible)) = follower {
+                    p.on_follower_fetch(replica, w.fetch_offset, now, eligible);
                     // The high watermark may have moved with it.
                     d.high_watermark = log.high_watermark();
                     d.last_stable_offset = d.high_watermark;

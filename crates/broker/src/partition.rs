@@ -267,9 +267,10 @@ impl Partition {
         self.watchers.wake();
     }
 
-    /// A follower fetched from `fetch_offset` (its log end offset).
-    pub fn on_follower_fetch(&self, replica: i32, fetch_offset: i64, now: i64) {
-        self.with_leader(|l| l.on_fetch(replica, fetch_offset, now));
+    /// A follower fetched from `fetch_offset` (its log end offset); `eligible` as the core's
+    /// `on_fetch` takes it (KIP-903).
+    pub fn on_follower_fetch(&self, replica: i32, fetch_offset: i64, now: i64, eligible: bool) {
+        self.with_leader(|l| l.on_fetch(replica, fetch_offset, now, eligible));
     }
 
     /// The ISR check that runs every half `replica.lag.time.max.ms`.

@@ -233,7 +233,17 @@ impl Leader {
     }
 
     /// Follower `replica` fetched from `fetch_offset` (its log end offset) at `now`.
-    pub fn on_fetch(&mut self, replica: i32, fetch_offset: i64, now: i64) -> Effects {
+    /// `eligible` says whether it may join the ISR (KIP-903: its broker is registered,
+    /// unfenced, not shutting down, and the fetch carries its current broker epoch); an
+    /// ineligible follower's position still counts for the high watermark where it is in the
+    /// ISR, but it is never added.
+    pub fn on_fetch(
+        &mut self,
+        replica: i32,
+        fetch_offset: i64,
+        now: i64,
+        eligible: bool,
+    ) -> Effects {
         let leo = self.log_end_offset;
         let Some(p) = self.followers.get_mut(&replica) else {
             return Effects::default();
@@ -253,7 +263,9 @@ impl Leader {
             last_caught_up_ms: caught_up,
         };
         let mut fx = self.advance();
-        fx.propose = self.maybe_expand(replica);
+        if eligible {
+            fx.propose = self.maybe_expand(replica);
+        }
         fx
     }
 
@@ -422,17 +434,17 @@ mod tests {
         let mut l = Leader::new(1, state(&[1, 2, 3]), 2, LAG, 10, 0, 0);
         assert_eq!(l.on_append(15).high_watermark, None, "followers unknown");
         assert_eq!(
-            l.on_fetch(2, 12, 1).high_watermark,
+            l.on_fetch(2, 12, 1, true).high_watermark,
             None,
             "3 is still unknown"
         );
-        assert_eq!(l.on_fetch(3, 11, 1).high_watermark, Some(11));
+        assert_eq!(l.on_fetch(3, 11, 1, true).high_watermark, Some(11));
         assert_eq!(
-            l.on_fetch(2, 15, 2).high_watermark,
+            l.on_fetch(2, 15, 2, true).high_watermark,
             None,
             "3 holds it at 11"
         );
-        assert_eq!(l.on_fetch(3, 15, 2).high_watermark, Some(15));
+        assert_eq!(l.on_fetch(3, 15, 2, true).high_watermark, Some(15));
         assert_eq!(l.ack_state(15), AckState::Done);
         assert_eq!(l.ack_state(16), AckState::Waiting);
     }
@@ -440,10 +452,10 @@ mod tests {
     #[test]
     fn a_lagging_follower_leaves_the_isr_and_rejoins_at_the_high_watermark() {
         let mut l = Leader::new(1, state(&[1, 2, 3]), 2, LAG, 10, 10, 0);
-        l.on_fetch(2, 10, 1_000);
-        l.on_fetch(3, 10, 1_000);
+        l.on_fetch(2, 10, 1_000, true);
+        l.on_fetch(3, 10, 1_000, true);
         l.on_append(20);
-        l.on_fetch(2, 20, 2_000);
+        l.on_fetch(2, 20, 2_000, true);
         assert_eq!(l.tick(LAG).propose, None, "3 caught up at 1 s");
         let p = l.tick(LAG + 1_001).propose.expect("3 lags");
         assert_eq!(p.isr, vec![1, 2]);
@@ -457,8 +469,11 @@ mod tests {
         committed.partition_epoch = 8;
         assert_eq!(l.on_alter_response(Ok(committed)).high_watermark, Some(20));
         // 3 fetches again below the high watermark: not yet; at it: proposed back.
-        assert_eq!(l.on_fetch(3, 15, LAG + 6_000).propose, None);
-        let p = l.on_fetch(3, 20, LAG + 7_000).propose.expect("3 rejoins");
+        assert_eq!(l.on_fetch(3, 15, LAG + 6_000, true).propose, None);
+        let p = l
+            .on_fetch(3, 20, LAG + 7_000, true)
+            .propose
+            .expect("3 rejoins");
         assert_eq!((p.isr, p.partition_epoch), (vec![1, 2, 3], 8));
     }
 
@@ -468,10 +483,10 @@ mod tests {
         assert!(!l.accepts_acks_all());
         assert_eq!(l.on_append(12).high_watermark, None, "KIP-966");
         assert_eq!(l.high_watermark(), 4);
-        let p = l.on_fetch(2, 12, 1).propose.expect("2 catches up");
+        let p = l.on_fetch(2, 12, 1, true).propose.expect("2 catches up");
         assert_eq!(p.isr, vec![1, 2]);
         assert_eq!(
-            l.on_fetch(2, 12, 2).high_watermark,
+            l.on_fetch(2, 12, 2, true).high_watermark,
             None,
             "not committed yet"
         );
@@ -484,12 +499,12 @@ mod tests {
     #[test]
     fn a_shrink_below_min_isr_while_waiting_answers_not_enough_replicas_after_append() {
         let mut l = Leader::new(1, state(&[1, 2]), 2, LAG, 10, 10, 0);
-        l.on_fetch(2, 10, 1);
+        l.on_fetch(2, 10, 1, true);
         l.on_append(11);
         assert_eq!(l.ack_state(11), AckState::Waiting);
         let p = l.tick(LAG + 10).propose.expect("2 lags");
         assert_eq!(p.isr, vec![1]);
-        l.on_fetch(2, 11, LAG + 20);
+        l.on_fetch(2, 11, LAG + 20, true);
         assert_eq!(l.high_watermark(), 11, "maximal ISR still has 2");
         let mut shrunk = state(&[1]);
         shrunk.partition_epoch = 8;
@@ -500,7 +515,7 @@ mod tests {
     #[test]
     fn the_high_watermark_never_moves_back_and_stale_images_are_ignored() {
         let mut l = Leader::new(1, state(&[1, 2]), 1, LAG, 10, 10, 0);
-        l.on_fetch(2, 10, 1);
+        l.on_fetch(2, 10, 1, true);
         let mut newer = state(&[1, 2, 3]);
         newer.partition_epoch = 9;
         assert_eq!(l.on_image(newer.clone(), 2), Effects::default());
@@ -528,7 +543,7 @@ mod tests {
         let p = l.on_append(10).propose.expect("RECOVERED proposed");
         assert_eq!((p.isr.clone(), p.leader_recovery_state), (vec![2], 0));
         assert_eq!(
-            l.on_fetch(1, 10, 1).propose,
+            l.on_fetch(1, 10, 1, true).propose,
             None,
             "nobody joins while recovering"
         );
@@ -536,9 +551,16 @@ mod tests {
         done.partition_epoch = 8;
         l.on_alter_response(Ok(done));
         assert!(
-            l.on_fetch(1, 10, 2).propose.is_some(),
+            l.on_fetch(1, 10, 2, true).propose.is_some(),
             "1 joins once recovered"
         );
+    }
+
+    #[test]
+    fn an_ineligible_follower_is_never_added() {
+        let mut l = Leader::new(1, state(&[1, 2]), 1, LAG, 10, 10, 0);
+        assert_eq!(l.on_fetch(3, 10, 1, false).propose, None, "KIP-903");
+        assert!(l.on_fetch(3, 10, 2, true).propose.is_some());
     }
 
     #[test]
@@ -546,10 +568,10 @@ mod tests {
         // Became leader with a log ending at 50 but a high watermark of 30.
         let mut l = Leader::new(1, state(&[1, 2]), 1, LAG, 50, 30, 0);
         assert_eq!(
-            l.on_fetch(3, 40, 1).propose,
+            l.on_fetch(3, 40, 1, true).propose,
             None,
             "past the hw, not the epoch start"
         );
-        assert!(l.on_fetch(3, 50, 2).propose.is_some());
+        assert!(l.on_fetch(3, 50, 2, true).propose.is_some());
     }
 }

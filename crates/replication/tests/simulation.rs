@@ -450,7 +450,7 @@ impl Sim {
             .leader
             .as_mut()
             .unwrap()
-            .on_fetch(follower, fetch_offset, now);
+            .on_fetch(follower, fetch_offset, now, true);
         if let Some(hw) = fx.high_watermark {
             leader.hw = hw;
         }
