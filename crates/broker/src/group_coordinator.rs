@@ -354,7 +354,7 @@ impl GroupCoordinator {
             let committed = match appended {
                 Ok(end) => slot
                     .partition
-                    .wait_committed(epoch, end, COMMIT_TIMEOUT)
+                    .wait_committed(epoch, end, tokio::time::Instant::now() + COMMIT_TIMEOUT)
                     .await
                     .map_err(|code| format!("not committed: {}", code.message())),
                 Err(e) => Err(e),

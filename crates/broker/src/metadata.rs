@@ -33,7 +33,7 @@ pub fn client_controller_id(image: &MetadataImage) -> i32 {
 }
 
 /// A broker's endpoint on `listener`, else its first.
-fn endpoint_on<'a>(
+pub(crate) fn endpoint_on<'a>(
     b: &'a fjord_metadata::BrokerRegistration,
     listener: &str,
 ) -> Option<&'a fjord_metadata::Listener> {

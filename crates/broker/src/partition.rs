@@ -319,16 +319,17 @@ impl Partition {
         (l.state().leader_epoch == leader_epoch).then(|| l.ack_state(required))
     }
 
-    /// Waits (up to `timeout`) until the high watermark passes `required` in `leader_epoch`:
-    /// every in-sync replica has the records below it.
+    /// Waits (until `deadline`) for the high watermark to pass `required` in `leader_epoch`:
+    /// every in-sync replica has the records below it. NOT_ENOUGH_REPLICAS_AFTER_APPEND when
+    /// the ISR fell below min ISR meanwhile, NOT_LEADER_OR_FOLLOWER when leadership moved,
+    /// REQUEST_TIMED_OUT at the deadline.
     pub async fn wait_committed(
         &self,
         leader_epoch: i32,
         required: i64,
-        timeout: std::time::Duration,
+        deadline: tokio::time::Instant,
     ) -> Result<(), fjord_protocol::ErrorCode> {
         use fjord_protocol::ErrorCode;
-        let deadline = tokio::time::Instant::now() + timeout;
         let waiter = Arc::new(Notify::new());
         loop {
             self.watchers.watch(&waiter);

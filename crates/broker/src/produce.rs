@@ -20,10 +20,8 @@ use fjord_protocol::generated::produce_response::{
     ProduceResponse, TopicProduceResponse,
 };
 use fjord_protocol::{ErrorCode, Records};
-use fjord_replication::AckState;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Notify;
 
 /// The first Produce version with the leader hint on NOT_LEADER_OR_FOLLOWER (KIP-951).
 const LEADER_HINT_VERSION: i16 = 10;
@@ -205,12 +203,19 @@ pub async fn produce(
     let (mut response, waits) =
         appended.map_err(|e| format!("a produce request's appends failed: {e}"))?;
     if !waits.is_empty() {
-        let timeout = Duration::from_millis(u64::try_from(timeout_ms).unwrap_or(0));
-        for (w, code) in wait_for_isr(&waits, timeout).await {
-            let r = &mut response.responses[w.topic].partition_responses[w.partition];
-            r.error_code = code.code();
-            if version >= RECORD_ERRORS_VERSION {
-                r.error_message = Some(code.message().to_string());
+        // One deadline for all: waiting on each in turn takes as long as the slowest.
+        let deadline = tokio::time::Instant::now()
+            + Duration::from_millis(u64::try_from(timeout_ms).unwrap_or(0));
+        for w in &waits {
+            let waited =
+                w.on.wait_committed(w.leader_epoch, w.required, deadline)
+                    .await;
+            if let Err(code) = waited {
+                let r = &mut response.responses[w.topic].partition_responses[w.partition];
+                r.error_code = code.code();
+                if version >= RECORD_ERRORS_VERSION {
+                    r.error_message = Some(code.message().to_string());
+                }
             }
         }
     }
@@ -226,42 +231,4 @@ struct Wait {
     on: Arc<Partition>,
     leader_epoch: i32,
     required: i64,
-}
-
-/// Waits (woken by the partitions' watchers, up to the request's `timeout_ms`) until every
-/// append is committed; returns the appends that end in an error: REQUEST_TIMED_OUT,
-/// NOT_ENOUGH_REPLICAS_AFTER_APPEND (the ISR fell below min ISR meanwhile) or
-/// NOT_LEADER_OR_FOLLOWER (leadership moved).
-async fn wait_for_isr(waits: &[Wait], timeout: Duration) -> Vec<(&Wait, ErrorCode)> {
-    let deadline = tokio::time::Instant::now() + timeout;
-    let waiter = Arc::new(Notify::new());
-    let mut open: Vec<&Wait> = waits.iter().collect();
-    let mut failed = Vec::new();
-    loop {
-        for w in &open {
-            w.on.watchers.watch(&waiter);
-        }
-        open.retain(|w| match w.on.ack_state(w.leader_epoch, w.required) {
-            Some(AckState::Waiting) => true,
-            Some(AckState::Done) => false,
-            Some(AckState::NotEnoughReplicasAfterAppend) => {
-                failed.push((*w, ErrorCode::NotEnoughReplicasAfterAppend));
-                false
-            }
-            None => {
-                failed.push((*w, ErrorCode::NotLeaderOrFollower));
-                false
-            }
-        });
-        if open.is_empty() {
-            return failed;
-        }
-        if tokio::time::timeout_at(deadline, waiter.notified())
-            .await
-            .is_err()
-        {
-            failed.extend(open.into_iter().map(|w| (w, ErrorCode::RequestTimedOut)));
-            return failed;
-        }
-    }
 }

@@ -190,11 +190,7 @@ impl ReplicaFetchers {
     fn address_of(&self, id: i32) -> Option<String> {
         let image = self.view.borrow().image.clone();
         let b = image.cluster.brokers.get(&id)?;
-        let l = b
-            .listeners
-            .iter()
-            .find(|l| l.name == self.settings.listener)
-            .or(b.listeners.first())?;
+        let l = crate::metadata::endpoint_on(b, &self.settings.listener)?;
         Some(if l.host.contains(':') {
             format!("[{}]:{}", l.host, l.port)
         } else {
