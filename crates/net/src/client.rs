@@ -83,6 +83,15 @@ pub const CLIENT_ID: &str = "fjord";
 impl Client {
     /// Connects to `addr` (host:port) within `timeout`.
     pub async fn connect(addr: &str, timeout: Duration) -> Result<Client, CallError> {
+        Client::connect_as(addr, timeout, CLIENT_ID).await
+    }
+
+    /// Connects to `addr` within `timeout`, sending `client_id` in every request header.
+    pub async fn connect_as(
+        addr: &str,
+        timeout: Duration,
+        client_id: &str,
+    ) -> Result<Client, CallError> {
         let conn_err = |message: String| CallError::Connection {
             addr: addr.to_string(),
             message,
@@ -95,7 +104,7 @@ impl Client {
             .set_nodelay(true)
             .map_err(|e| conn_err(e.to_string()))?;
         let (tx, rx) = mpsc::channel(MAX_QUEUED_REQUESTS);
-        tokio::spawn(run(addr.to_string(), stream, rx));
+        tokio::spawn(run(addr.to_string(), client_id.to_string(), stream, rx));
         Ok(Client {
             addr: addr.to_string(),
             tx,
@@ -150,7 +159,7 @@ impl Client {
     }
 }
 
-async fn run(addr: String, stream: TcpStream, mut rx: mpsc::Receiver<Outgoing>) {
+async fn run(addr: String, client_id: String, stream: TcpStream, mut rx: mpsc::Receiver<Outgoing>) {
     let (mut read, mut write) = stream.into_split();
     let waiters: Waiters = Arc::default();
     let reader_waiters = waiters.clone();
@@ -200,7 +209,7 @@ async fn run(addr: String, stream: TcpStream, mut rx: mpsc::Receiver<Outgoing>) 
                     request_api_key: out.body.api_key().key(),
                     request_api_version: out.version,
                     correlation_id: next_corr,
-                    client_id: Some(CLIENT_ID.into()),
+                    client_id: Some(client_id.clone()),
                     ..Default::default()
                 };
                 let chunks = match encode_request(&header, &out.body) {

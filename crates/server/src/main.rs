@@ -1,15 +1,14 @@
 //! The `fjord` binary: `fjord server` (the node), `fjord format` and `fjord random-uuid` (as
 //! `kafka-storage.sh`), and the operator tools named after Kafka's scripts.
 
-mod config;
 mod controller_listener;
 mod dump_log;
 mod format;
 mod metrics;
 mod server;
-mod tools;
 
 use clap::{Parser, Subcommand};
+use fjord_config as config;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -61,7 +60,19 @@ enum Command {
     RandomUuid,
     /// Describe or change the metadata quorum (as kafka-metadata-quorum.sh).
     #[command(name = "kafka-metadata-quorum")]
-    KafkaMetadataQuorum(tools::metadata_quorum::Args),
+    KafkaMetadataQuorum(fjord_tools::metadata_quorum::Args),
+    /// Create, delete, list, alter and describe topics (as kafka-topics.sh).
+    #[command(name = "kafka-topics")]
+    KafkaTopics(fjord_tools::topics::Args),
+    /// Elect leaders: preferred, unclean or designated (as kafka-leader-election.sh).
+    #[command(name = "kafka-leader-election")]
+    KafkaLeaderElection(fjord_tools::leader_election::Args),
+    /// Recover offline partitions by electing the replica with the most data.
+    #[command(name = "kafka-unclean-recovery")]
+    KafkaUncleanRecovery(fjord_tools::unclean_recovery::Args),
+    /// Cluster id, and unregistering brokers and controllers (as kafka-cluster.sh).
+    #[command(name = "kafka-cluster")]
+    KafkaCluster(fjord_tools::cluster::Args),
     /// Print the batches and records of log segment files (as kafka-dump-log.sh).
     #[command(name = "kafka-dump-log")]
     KafkaDumpLog(dump_log::Args),
@@ -77,8 +88,52 @@ fn init_logging() {
         .try_init();
 }
 
+/// The tools a link may be named after (`kafka-topics.sh` or `kafka-topics`).
+const TOOL_LINKS: &[&str] = &[
+    "kafka-topics",
+    "kafka-leader-election",
+    "kafka-unclean-recovery",
+    "kafka-cluster",
+    "kafka-metadata-quorum",
+    "kafka-dump-log",
+];
+
+/// The arguments as `fjord` subcommands when the binary was invoked through a link named as
+/// one of Kafka's scripts: `kafka-topics.sh ARGS` is `fjord kafka-topics ARGS`,
+/// `kafka-storage.sh format ARGS` is `fjord format ARGS`, and `kafka-server-start.sh
+/// server.properties [--override k=v]...` is `fjord server --config server.properties ...`.
+fn as_fjord_args(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let Some(first) = args.first() else {
+        return args;
+    };
+    let invoked = std::path::Path::new(first)
+        .file_name()
+        .map(|n| n.to_string_lossy().trim_end_matches(".sh").to_string())
+        .unwrap_or_default();
+    let rest = args[1..].to_vec();
+    let mut out: Vec<std::ffi::OsString> = vec!["fjord".into()];
+    match invoked.as_str() {
+        name if TOOL_LINKS.contains(&name) => {
+            out.push(name.into());
+            out.extend(rest);
+        }
+        "kafka-storage" => out.extend(rest),
+        "kafka-server-start" => {
+            out.push("server".into());
+            let mut rest = rest.into_iter().peekable();
+            if let Some(path) = rest.next_if(|a| !a.to_string_lossy().starts_with('-')) {
+                out.push("--config".into());
+                out.push(path);
+            }
+            out.extend(rest);
+        }
+        _ => return args,
+    }
+    out
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(as_fjord_args(std::env::args_os().collect()));
     match cli.command {
         Command::Server { config, overrides } => {
             init_logging();
@@ -150,7 +205,11 @@ fn main() -> ExitCode {
             println!("{}", format::random_uuid());
             ExitCode::SUCCESS
         }
-        Command::KafkaMetadataQuorum(args) => tools::metadata_quorum::run(&args),
+        Command::KafkaMetadataQuorum(args) => fjord_tools::metadata_quorum::run(&args),
+        Command::KafkaTopics(args) => fjord_tools::topics::run(&args),
+        Command::KafkaLeaderElection(args) => fjord_tools::leader_election::run(&args),
+        Command::KafkaUncleanRecovery(args) => fjord_tools::unclean_recovery::run(&args),
+        Command::KafkaCluster(args) => fjord_tools::cluster::run(&args),
         Command::KafkaDumpLog(args) => dump_log::run(&args),
     }
 }

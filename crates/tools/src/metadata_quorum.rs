@@ -3,20 +3,23 @@
 //! `remove-controller` change the voters (KIP-853). The tool finds the active controller with
 //! DescribeCluster, then asks it.
 
-use super::{call_once, TOOL_TIMEOUT};
-use crate::config::{parse_properties, ServerConfig};
+use crate::common::{self, ToolError};
 use clap::{Args as ClapArgs, Subcommand};
+use fjord_admin::{expect_response, Admin, AdminError};
+use fjord_config::{parse_properties, ServerConfig};
 use fjord_log::{uuid_text, MetaProperties};
 use fjord_protocol::generated::{
     add_raft_voter_request::{self as arv, AddRaftVoterRequest},
-    describe_cluster_request::DescribeClusterRequest,
     describe_quorum_request::{self as dqr, DescribeQuorumRequest},
     describe_quorum_response::DescribeQuorumResponse,
     remove_raft_voter_request::RemoveRaftVoterRequest,
+    unregister_controller_request::UnregisterControllerRequest,
 };
-use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
-use fjord_raft::metadata_log::METADATA_TOPIC;
+use fjord_protocol::{ErrorCode, RequestBody, Uuid};
 use std::process::ExitCode;
+
+/// The metadata log's topic name.
+const METADATA_TOPIC: &str = "__cluster_metadata";
 
 /// `kafka-metadata-quorum` arguments.
 #[derive(Debug, ClapArgs)]
@@ -74,120 +77,85 @@ enum Command {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::FAILURE;
-        }
+    common::run("kafka-metadata-quorum", async {
+        let out = run_async(args).await?;
+        println!("{out}");
+        Ok(())
+    })
+}
+
+/// The admin client for the tool's flags. With `--command-config` naming a controller's
+/// server.properties (add-controller), the file is not a client configuration and is not read
+/// as one.
+fn admin(args: &Args) -> Result<Admin, ToolError> {
+    let client_config = match &args.command {
+        Command::AddController { .. } => None,
+        _ => args.command_config.as_deref(),
     };
-    match rt.block_on(run_async(args)) {
-        Ok(out) => {
-            println!("{out}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// Where the tool sends its requests, and the cluster id: with `--bootstrap-controller`, the
-/// active controller found through DescribeCluster (controller endpoints, KIP-919); with
-/// `--bootstrap-server`, the broker itself, which forwards quorum requests to the active
-/// controller as Kafka's brokers do.
-async fn target(args: &Args) -> Result<(String, String), String> {
-    match (&args.bootstrap_controller, &args.bootstrap_server) {
-        (Some(c), _) => active_controller(c).await,
-        (None, Some(b)) => {
-            let r = describe_cluster(b, 1).await?;
-            Ok((r.cluster_id, b.clone()))
-        }
-        (None, None) => {
-            Err("one of --bootstrap-server or --bootstrap-controller is required".into())
-        }
-    }
-}
-
-async fn describe_cluster(
-    addr: &str,
-    endpoint_type: i8,
-) -> Result<fjord_protocol::generated::describe_cluster_response::DescribeClusterResponse, String> {
-    let r = call_once(
-        addr,
-        RequestBody::DescribeCluster(DescribeClusterRequest {
-            endpoint_type,
-            ..Default::default()
-        }),
-        2,
+    common::admin(
+        args.bootstrap_server.as_deref(),
+        args.bootstrap_controller.as_deref(),
+        client_config,
     )
-    .await?;
-    let ResponseBody::DescribeCluster(r) = r else {
-        return Err("unexpected response to DescribeCluster".into());
-    };
-    if r.error_code != 0 {
-        return Err(format!(
-            "DescribeCluster failed: {} {}",
-            error_name(r.error_code),
-            r.error_message.unwrap_or_default()
-        ));
-    }
-    Ok(r)
 }
 
-/// Finds the active controller through the controller listener at `bootstrap`: (cluster id,
-/// its address).
-async fn active_controller(bootstrap: &str) -> Result<(String, String), String> {
-    let r = describe_cluster(bootstrap, 2).await?;
-    let leader = r
-        .brokers
-        .iter()
-        .find(|b| b.broker_id == r.controller_id)
-        .map(|b| crate::config::host_port(&b.host, b.port as u16))
-        .ok_or_else(|| "the metadata quorum has no leader at the moment".to_string())?;
-    Ok((r.cluster_id, leader))
+/// The cluster id, from DescribeCluster at the bootstrap node.
+async fn cluster_id(admin: &Admin) -> Result<String, AdminError> {
+    let endpoint_type = if admin.via_controllers() { 2 } else { 1 };
+    admin
+        .retry(|| async {
+            Ok(admin
+                .describe_cluster(endpoint_type, false)
+                .await?
+                .cluster_id)
+        })
+        .await
 }
 
-fn error_name(code: i16) -> String {
-    ErrorCode::from_code(code).map_or(format!("error {code}"), |e| format!("{e:?}"))
+/// An answer's error code as a failure.
+fn check(code: i16, message: Option<&str>) -> Result<(), AdminError> {
+    AdminError::from_code(code, message).map_or(Ok(()), Err)
 }
 
-async fn describe_quorum(addr: &str) -> Result<DescribeQuorumResponse, String> {
-    let r = call_once(
-        addr,
-        RequestBody::DescribeQuorum(DescribeQuorumRequest {
-            topics: vec![dqr::TopicData {
-                topic_name: METADATA_TOPIC.into(),
-                partitions: vec![dqr::PartitionData {
-                    partition_index: 0,
-                    ..Default::default()
-                }],
-                ..Default::default()
-            }],
-            ..Default::default()
-        }),
-        2,
+async fn describe_quorum(admin: &Admin) -> Result<DescribeQuorumResponse, AdminError> {
+    admin
+        .retry(|| async {
+            let r = admin
+                .call_controller(
+                    RequestBody::DescribeQuorum(DescribeQuorumRequest {
+                        topics: vec![dqr::TopicData {
+                            topic_name: METADATA_TOPIC.into(),
+                            partitions: vec![dqr::PartitionData {
+                                partition_index: 0,
+                                ..Default::default()
+                            }],
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    }),
+                    0..=2,
+                )
+                .await?;
+            let r = expect_response!(r, DescribeQuorum)?;
+            check(r.error_code, r.error_message.as_deref())?;
+            if let Some(p) = r.topics.first().and_then(|t| t.partitions.first()) {
+                check(p.error_code, p.error_message.as_deref())?;
+            }
+            Ok(r)
+        })
+        .await
+}
+
+/// The pointer printed when `remove-controller --unregister` cannot remove the voter.
+fn unregister_pointer(id: i32) -> String {
+    format!(
+        "To unregister controller {id} without removing it from the voter set, use: \
+         kafka-cluster unregister-controller --controller-id {id}"
     )
-    .await?;
-    let ResponseBody::DescribeQuorum(r) = r else {
-        return Err("unexpected response to DescribeQuorum".into());
-    };
-    if r.error_code != 0 {
-        return Err(format!(
-            "DescribeQuorum failed: {} {}",
-            error_name(r.error_code),
-            r.error_message.clone().unwrap_or_default()
-        ));
-    }
-    Ok(r)
 }
 
-async fn run_async(args: &Args) -> Result<String, String> {
-    let (cluster_id, leader) = target(args).await?;
+async fn run_async(args: &Args) -> Result<String, ToolError> {
+    let admin = admin(args)?;
     match &args.command {
         Command::Describe {
             status,
@@ -195,72 +163,79 @@ async fn run_async(args: &Args) -> Result<String, String> {
             human_readable,
         } => {
             if status == replication {
-                return Err("describe needs exactly one of --status or --replication".into());
+                return Err(ToolError::Usage(
+                    "describe needs exactly one of --status or --replication".into(),
+                ));
             }
-            let r = describe_quorum(&leader).await?;
+            let r = describe_quorum(&admin).await?;
             if *status {
-                Ok(render_status(&cluster_id, &r))
+                Ok(render_status(&cluster_id(&admin).await?, &r))
             } else {
                 Ok(render_replication(&r, *human_readable))
             }
         }
         Command::AddController { dry_run } => {
-            let path = args.command_config.as_ref().ok_or(
-                "add-controller needs --command-config with the new controller's configuration",
-            )?;
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let path = args.command_config.as_ref().ok_or_else(|| {
+                ToolError::Usage(
+                    "add-controller needs --command-config with the new controller's configuration"
+                        .into(),
+                )
+            })?;
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| ToolError::Failed(format!("{}: {e}", path.display())))?;
             let config = parse_properties(&text)
                 .and_then(|p| ServerConfig::from_properties(p, &[]))
-                .map_err(|e| e.to_string())?;
-            let id = config.node_id().map_err(|e| e.to_string())?;
+                .map_err(|e| ToolError::Failed(e.to_string()))?;
+            let id = config
+                .node_id()
+                .map_err(|e| ToolError::Failed(e.to_string()))?;
             if !config
                 .process_roles()
-                .map_err(|e| e.to_string())?
+                .map_err(|e| ToolError::Failed(e.to_string()))?
                 .controller
             {
-                return Err("process.roles did not contain 'controller' in configuration file. Is this a valid controller configuration file?".into());
+                return Err(ToolError::Failed("process.roles did not contain 'controller' in configuration file. Is this a valid controller configuration file?".into()));
             }
             let dir = config.metadata_log_dir();
             let meta = MetaProperties::read(&dir)
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("Unable to read meta.properties from {}", dir.display()))?;
-            let l = config.controller_listener().map_err(|e| e.to_string())?;
+                .map_err(|e| ToolError::Failed(e.to_string()))?
+                .ok_or_else(|| {
+                    ToolError::Failed(format!(
+                        "Unable to read meta.properties from {}",
+                        dir.display()
+                    ))
+                })?;
+            let l = config
+                .controller_listener()
+                .map_err(|e| ToolError::Failed(e.to_string()))?;
             let host = if l.host.is_empty() {
                 "localhost".to_string()
             } else {
                 l.host.clone()
             };
             if !dry_run {
-                let r = call_once(
-                    &leader,
-                    RequestBody::AddRaftVoter(AddRaftVoterRequest {
-                        cluster_id: Some(cluster_id.clone()),
-                        timeout_ms: TOOL_TIMEOUT.as_millis() as i32,
-                        voter_id: id,
-                        voter_directory_id: meta.directory_id,
-                        listeners: vec![arv::Listener {
-                            name: l.name.clone(),
-                            host: host.clone(),
-                            port: l.port,
+                let cluster_id = cluster_id(&admin).await?;
+                let r = admin
+                    .call_controller(
+                        RequestBody::AddRaftVoter(AddRaftVoterRequest {
+                            cluster_id: Some(cluster_id),
+                            timeout_ms: admin.config().request_timeout.as_millis() as i32,
+                            voter_id: id,
+                            voter_directory_id: meta.directory_id,
+                            listeners: vec![arv::Listener {
+                                name: l.name.clone(),
+                                host: host.clone(),
+                                port: l.port,
+                                ..Default::default()
+                            }],
+                            ack_when_committed: true,
                             ..Default::default()
-                        }],
-                        ack_when_committed: true,
-                        ..Default::default()
-                    }),
-                    1,
-                )
-                .await?;
-                let ResponseBody::AddRaftVoter(r) = r else {
-                    return Err("unexpected response to AddRaftVoter".into());
-                };
-                if r.error_code != 0 {
-                    return Err(format!(
-                        "{}: {}",
-                        error_name(r.error_code),
-                        r.error_message.unwrap_or_default()
-                    ));
-                }
+                        }),
+                        0..=1,
+                    )
+                    .await?;
+                let r = expect_response!(r, AddRaftVoter)?;
+                check(r.error_code, r.error_message.as_deref())?;
             }
             Ok(format!(
                 "{} controller {id} with directory id {} and endpoints: {}://{host}:{}",
@@ -281,32 +256,24 @@ async fn run_async(args: &Args) -> Result<String, String> {
             unregister,
         } => {
             if *controller_id < 0 {
-                return Err(format!("Invalid negative --controller-id: {controller_id}"));
+                return Err(ToolError::Usage(format!(
+                    "Invalid negative --controller-id: {controller_id}"
+                )));
             }
             let dir: Uuid = uuid_text::decode(controller_directory_id).ok_or_else(|| {
-                format!("Failed to parse --controller-directory-id: {controller_directory_id}")
+                ToolError::Usage(format!(
+                    "Failed to parse --controller-directory-id: {controller_directory_id}"
+                ))
             })?;
             if !dry_run {
-                let r = call_once(
-                    &leader,
-                    RequestBody::RemoveRaftVoter(RemoveRaftVoterRequest {
-                        cluster_id: Some(cluster_id.clone()),
-                        voter_id: *controller_id,
-                        voter_directory_id: dir,
-                        ..Default::default()
-                    }),
-                    0,
-                )
-                .await?;
-                let ResponseBody::RemoveRaftVoter(r) = r else {
-                    return Err("unexpected response to RemoveRaftVoter".into());
-                };
-                if r.error_code != 0 {
-                    return Err(format!(
-                        "{}: {}",
-                        error_name(r.error_code),
-                        r.error_message.unwrap_or_default()
-                    ));
+                let removed = remove_voter(&admin, *controller_id, dir).await;
+                match (removed, *unregister) {
+                    (Ok(()), _) => {}
+                    (Err(e), false) => return Err(e.into()),
+                    (Err(e), true) => return Err(ToolError::Failed(format!(
+                        "Could not remove controller {controller_id} from the voter set: {e}\n{}",
+                        unregister_pointer(*controller_id)
+                    ))),
                 }
             }
             let mut out = format!(
@@ -318,61 +285,74 @@ async fn run_async(args: &Args) -> Result<String, String> {
                 }
             );
             if *unregister {
-                if !dry_run {
-                    unregister_controller(args, *controller_id).await?;
-                }
-                out.push_str(&format!(
-                    "\n{} the registration of controller {controller_id}",
-                    if *dry_run {
-                        "DRY RUN of removing"
-                    } else {
-                        "Removed"
+                if *dry_run {
+                    out.push_str(&format!(
+                        "\nDRY RUN of removing the registration of controller {controller_id}"
+                    ));
+                } else {
+                    match unregister_controller(&admin, *controller_id).await {
+                        Ok(()) => out.push_str(&format!(
+                            "\nRemoved the registration of controller {controller_id}"
+                        )),
+                        // The voter is gone and there was no registration to remove: the
+                        // state the operator asked for.
+                        Err(e) if e.code() == Some(ErrorCode::ControllerIdNotRegistered) => out
+                            .push_str(&format!(
+                                "\nController {controller_id} was not registered; nothing to unregister"
+                            )),
+                        Err(e) => {
+                            return Err(ToolError::Failed(format!(
+                                "{out}\nbut its registration could not be removed: {e}"
+                            )))
+                        }
                     }
-                ));
+                }
             }
             Ok(out)
         }
     }
 }
 
-/// UnregisterController (KIP-1312) at the active controller, found again after the voter
-/// change (the removed controller may have led); retried while the quorum settles.
-async fn unregister_controller(args: &Args, id: i32) -> Result<(), String> {
-    use fjord_protocol::generated::unregister_controller_request::UnregisterControllerRequest;
-    let deadline = tokio::time::Instant::now() + TOOL_TIMEOUT;
-    loop {
-        let attempt = async {
-            let (_, leader) = target(args).await?;
-            let r = call_once(
-                &leader,
-                RequestBody::UnregisterController(UnregisterControllerRequest {
-                    controller_id: id,
-                    ..Default::default()
-                }),
-                0,
-            )
-            .await?;
-            let ResponseBody::UnregisterController(r) = r else {
-                return Err("unexpected response to UnregisterController".to_string());
-            };
-            Ok((r.error_code, r.error_message))
-        };
-        match attempt.await {
-            Ok((0, _)) => return Ok(()),
-            Ok((code, message))
-                if ErrorCode::from_code(code) != Some(ErrorCode::NotController)
-                    || tokio::time::Instant::now() >= deadline =>
-            {
-                return Err(format!(
-                    "{}: {}",
-                    error_name(code),
-                    message.unwrap_or_default()
-                ));
-            }
-            Err(e) if tokio::time::Instant::now() >= deadline => return Err(e),
-            _ => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
-        }
-    }
+/// RemoveRaftVoter at the active controller, retried while the quorum settles.
+async fn remove_voter(admin: &Admin, id: i32, dir: Uuid) -> Result<(), AdminError> {
+    let cluster_id = cluster_id(admin).await?;
+    admin
+        .retry(|| async {
+            let r = admin
+                .call_controller(
+                    RequestBody::RemoveRaftVoter(RemoveRaftVoterRequest {
+                        cluster_id: Some(cluster_id.clone()),
+                        voter_id: id,
+                        voter_directory_id: dir,
+                        ..Default::default()
+                    }),
+                    0..=0,
+                )
+                .await?;
+            let r = expect_response!(r, RemoveRaftVoter)?;
+            check(r.error_code, r.error_message.as_deref())
+        })
+        .await
+}
+
+/// UnregisterController (KIP-1312) at the active controller, retried while the quorum settles
+/// (the removed controller may have led).
+pub(crate) async fn unregister_controller(admin: &Admin, id: i32) -> Result<(), AdminError> {
+    admin
+        .retry(|| async {
+            let r = admin
+                .call_controller(
+                    RequestBody::UnregisterController(UnregisterControllerRequest {
+                        controller_id: id,
+                        ..Default::default()
+                    }),
+                    0..=0,
+                )
+                .await?;
+            let r = expect_response!(r, UnregisterController)?;
+            check(r.error_code, r.error_message.as_deref())
+        })
+        .await
 }
 
 fn replica_node(r: &DescribeQuorumResponse, id: i32, dir: Uuid) -> String {

@@ -1,0 +1,219 @@
+//! Client settings: Kafka's admin-client keys, read from a `--command-config` properties file.
+
+use crate::AdminError;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// Kafka's default `request.timeout.ms` for the admin client.
+pub const DEFAULT_REQUEST_TIMEOUT_MS: u64 = 30_000;
+/// Kafka's default `default.api.timeout.ms`.
+pub const DEFAULT_API_TIMEOUT_MS: u64 = 60_000;
+/// Kafka's default `retry.backoff.ms`.
+pub const DEFAULT_RETRY_BACKOFF_MS: u64 = 100;
+/// Kafka's default `retry.backoff.max.ms`.
+pub const DEFAULT_RETRY_BACKOFF_MAX_MS: u64 = 1_000;
+/// The client id sent when `client.id` is not set.
+pub const DEFAULT_CLIENT_ID: &str = "fjord-admin";
+
+/// Where the client starts: brokers (admin requests are forwarded by them to the active
+/// controller) or the controllers themselves (KIP-919).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Bootstrap {
+    /// `--bootstrap-server` / `bootstrap.servers`.
+    Servers(Vec<String>),
+    /// `--bootstrap-controller` / `bootstrap.controllers`.
+    Controllers(Vec<String>),
+}
+
+/// The admin client's settings.
+#[derive(Debug, Clone)]
+pub struct AdminConfig {
+    /// Where to start.
+    pub bootstrap: Bootstrap,
+    /// `client.id`.
+    pub client_id: String,
+    /// `request.timeout.ms`: how long one request waits for its answer.
+    pub request_timeout: Duration,
+    /// `default.api.timeout.ms`: how long an operation retries in all.
+    pub api_timeout: Duration,
+    /// `retry.backoff.ms`: the first wait between attempts.
+    pub retry_backoff: Duration,
+    /// `retry.backoff.max.ms`: the longest wait between attempts.
+    pub retry_backoff_max: Duration,
+    /// The keys the `--command-config` file set (a tool's own defaults yield to them).
+    pub explicit: std::collections::BTreeSet<String>,
+}
+
+/// Keys the admin client reads; others are reported as unknown, as Kafka's clients do.
+const KNOWN_KEYS: &[&str] = &[
+    "bootstrap.servers",
+    "bootstrap.controllers",
+    "client.id",
+    "request.timeout.ms",
+    "default.api.timeout.ms",
+    "retry.backoff.ms",
+    "retry.backoff.max.ms",
+    "security.protocol",
+    "connections.max.idle.ms",
+    "metadata.max.age.ms",
+    "socket.connection.setup.timeout.ms",
+    "socket.connection.setup.timeout.max.ms",
+];
+
+impl AdminConfig {
+    /// Settings for `bootstrap` with Kafka's defaults.
+    pub fn new(bootstrap: Bootstrap) -> AdminConfig {
+        AdminConfig {
+            bootstrap,
+            client_id: DEFAULT_CLIENT_ID.into(),
+            request_timeout: Duration::from_millis(DEFAULT_REQUEST_TIMEOUT_MS),
+            api_timeout: Duration::from_millis(DEFAULT_API_TIMEOUT_MS),
+            retry_backoff: Duration::from_millis(DEFAULT_RETRY_BACKOFF_MS),
+            retry_backoff_max: Duration::from_millis(DEFAULT_RETRY_BACKOFF_MAX_MS),
+            explicit: Default::default(),
+        }
+    }
+
+    /// Settings from the tool's flags and its `--command-config` file: a flag's bootstrap wins
+    /// over the file's. Returns the settings and a warning per unknown key.
+    pub fn from_args(
+        bootstrap_server: Option<&str>,
+        bootstrap_controller: Option<&str>,
+        command_config: Option<&Path>,
+    ) -> Result<(AdminConfig, Vec<String>), AdminError> {
+        let props = match command_config {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| AdminError::Config {
+                    key: "--command-config".into(),
+                    value: path.display().to_string(),
+                    reason: e.to_string(),
+                })?;
+                fjord_log::properties::parse(&text).map_err(|e| AdminError::Config {
+                    key: "--command-config".into(),
+                    value: path.display().to_string(),
+                    reason: e,
+                })?
+            }
+            None => BTreeMap::new(),
+        };
+        let list = |s: &str| -> Vec<String> {
+            s.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect()
+        };
+        let bootstrap = match (bootstrap_server, bootstrap_controller) {
+            (Some(_), Some(_)) => {
+                return Err(AdminError::Config {
+                    key: "--bootstrap-server".into(),
+                    value: String::new(),
+                    reason: "only one of --bootstrap-server or --bootstrap-controller can be given"
+                        .into(),
+                })
+            }
+            (Some(b), None) => Bootstrap::Servers(list(b)),
+            (None, Some(c)) => Bootstrap::Controllers(list(c)),
+            (None, None) => {
+                match (
+                    props.get("bootstrap.servers"),
+                    props.get("bootstrap.controllers"),
+                ) {
+                    (Some(b), _) => Bootstrap::Servers(list(b)),
+                    (None, Some(c)) => Bootstrap::Controllers(list(c)),
+                    (None, None) => return Err(AdminError::Config {
+                        key: "--bootstrap-server".into(),
+                        value: String::new(),
+                        reason:
+                            "one of --bootstrap-server or --bootstrap-controller must be specified"
+                                .into(),
+                    }),
+                }
+            }
+        };
+        let mut config = AdminConfig::new(bootstrap);
+        match &config.bootstrap {
+            Bootstrap::Servers(l) | Bootstrap::Controllers(l) if l.is_empty() => {
+                return Err(AdminError::Config {
+                    key: "bootstrap.servers".into(),
+                    value: String::new(),
+                    reason: "no address given".into(),
+                })
+            }
+            _ => {}
+        }
+        let mut warnings = Vec::new();
+        config.explicit = props.keys().cloned().collect();
+        for (key, value) in &props {
+            let ms = || -> Result<Duration, AdminError> {
+                value
+                    .trim()
+                    .parse::<u64>()
+                    .map(Duration::from_millis)
+                    .map_err(|_| AdminError::Config {
+                        key: key.clone(),
+                        value: value.clone(),
+                        reason: "not a non-negative number of milliseconds".into(),
+                    })
+            };
+            match key.as_str() {
+                "client.id" => config.client_id = value.clone(),
+                "request.timeout.ms" => config.request_timeout = ms()?,
+                "default.api.timeout.ms" => config.api_timeout = ms()?,
+                "retry.backoff.ms" => config.retry_backoff = ms()?,
+                "retry.backoff.max.ms" => config.retry_backoff_max = ms()?,
+                "security.protocol" if !value.trim().eq_ignore_ascii_case("PLAINTEXT") => {
+                    return Err(AdminError::Config {
+                        key: key.clone(),
+                        value: value.clone(),
+                        reason: "this build of fjord's tools speaks PLAINTEXT only".into(),
+                    })
+                }
+                k if KNOWN_KEYS.contains(&k) => {}
+                k => warnings.push(format!(
+                    "The configuration '{k}' was supplied but isn't a known config."
+                )),
+            }
+        }
+        if config.api_timeout < config.request_timeout {
+            // As Kafka's admin client: an operation may take at least one request's time.
+            config.api_timeout = config.request_timeout;
+        }
+        Ok((config, warnings))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_kafka_keys_and_flags_win() {
+        let dir = std::env::temp_dir().join(format!("fjord-admin-cfg-{}", std::process::id()));
+        std::fs::write(
+            &dir,
+            "bootstrap.servers=a:1\nrequest.timeout.ms=500\ndefault.api.timeout.ms=2000\nclient.id=ops\nfoo=bar\n",
+        )
+        .unwrap();
+        let (c, w) = AdminConfig::from_args(Some("b:2,c:3"), None, Some(&dir)).unwrap();
+        assert_eq!(
+            c.bootstrap,
+            Bootstrap::Servers(vec!["b:2".into(), "c:3".into()])
+        );
+        assert_eq!(c.request_timeout, Duration::from_millis(500));
+        assert_eq!(c.api_timeout, Duration::from_millis(2000));
+        assert_eq!(c.client_id, "ops");
+        assert_eq!(w.len(), 1);
+        let (c, _) = AdminConfig::from_args(None, None, Some(&dir)).unwrap();
+        assert_eq!(c.bootstrap, Bootstrap::Servers(vec!["a:1".into()]));
+        std::fs::write(&dir, "security.protocol=SASL_SSL\n").unwrap();
+        let e = AdminConfig::from_args(Some("a:1"), None, Some(&dir)).unwrap_err();
+        assert!(e.to_string().contains("security.protocol"), "{e}");
+        std::fs::write(&dir, "request.timeout.ms=soon\n").unwrap();
+        let e = AdminConfig::from_args(Some("a:1"), None, Some(&dir)).unwrap_err();
+        assert!(e.to_string().contains("request.timeout.ms"), "{e}");
+        std::fs::remove_file(&dir).unwrap();
+        assert!(AdminConfig::from_args(None, None, None).is_err());
+    }
+}

@@ -1,0 +1,91 @@
+//! What the tools share: running a tool on a small runtime, building the admin client from the
+//! common flags, and the error a tool ends with.
+
+use fjord_admin::{Admin, AdminConfig, AdminError};
+use std::future::Future;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// How a tool failed: the message printed on stderr, and whether usage should follow it.
+#[derive(Debug)]
+pub enum ToolError {
+    /// Bad arguments: printed with a pointer to `--help`, exit 1.
+    Usage(String),
+    /// The operation failed.
+    Failed(String),
+    /// The operation failed; the message goes to stdout, as some of Kafka's tools print it
+    /// ("Error while executing topic command : ...").
+    FailedStdout(String),
+}
+
+impl From<AdminError> for ToolError {
+    fn from(e: AdminError) -> ToolError {
+        match e {
+            AdminError::Config { .. } => ToolError::Usage(e.to_string()),
+            e => ToolError::Failed(e.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for ToolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ToolError::Usage(m) | ToolError::Failed(m) | ToolError::FailedStdout(m) => {
+                f.write_str(m)
+            }
+        }
+    }
+}
+
+/// Runs a tool's future on a current-thread runtime; prints its error and maps the result to
+/// an exit code (the tool prints its own output as it goes).
+pub fn run<F>(tool: &str, fut: F) -> ExitCode
+where
+    F: Future<Output = Result<(), ToolError>>,
+{
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("{tool}: cannot start: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match rt.block_on(fut) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(ToolError::Usage(m)) => {
+            eprintln!("{m}");
+            eprintln!("Run `{tool} --help` for the options.");
+            ExitCode::FAILURE
+        }
+        Err(ToolError::Failed(m)) => {
+            eprintln!("{m}");
+            ExitCode::FAILURE
+        }
+        Err(ToolError::FailedStdout(m)) => {
+            println!("{m}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The admin client for the common flags; warnings about unknown keys go to stderr.
+pub fn admin(
+    bootstrap_server: Option<&str>,
+    bootstrap_controller: Option<&str>,
+    command_config: Option<&Path>,
+) -> Result<Admin, ToolError> {
+    let (config, warnings) =
+        AdminConfig::from_args(bootstrap_server, bootstrap_controller, command_config)?;
+    for w in warnings {
+        eprintln!("WARN {w}");
+    }
+    Ok(Admin::new(config))
+}
+
+/// A Kafka error's name and message, as tools print them.
+pub fn error_text(code: i16, message: Option<&str>) -> String {
+    AdminError::from_code(code, message).map_or_else(String::new, |e| e.to_string())
+}

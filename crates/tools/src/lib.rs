@@ -1,0 +1,13 @@
+//! fjord's operator tools, one module per command, named after Kafka's scripts and printing
+//! what Kafka's tools print. Each runs on the admin client (`fjord-admin`); the `fjord` binary
+//! dispatches to them by subcommand or by the name it was invoked as (`kafka-topics.sh`).
+
+pub mod cluster;
+pub mod leader_election;
+pub mod metadata_quorum;
+pub mod topics;
+pub mod unclean_recovery;
+
+mod common;
+
+pub use common::ToolError;

@@ -1,0 +1,473 @@
+//! `fjord kafka-unclean-recovery`: recovers offline partitions by electing the replica with the
+//! most data (the unclean-recovery KIP). It finds which requested partitions are offline, asks
+//! every replica's broker for its log (GetReplicaLogInfo), picks the best replica by the rule in
+//! EXTENSIONS.md, prints the evidence as a table, then either elects the chosen replicas
+//! (ElectLeaders v3 DESIGNATED) and waits until the partitions are online, or writes the plan
+//! as a JSON file for `kafka-leader-election --election-type designated`.
+
+mod choice;
+mod survey;
+
+pub use choice::{choose, estimated_loss, Choice, LogInfo, ReplicaState};
+
+use crate::common::{self, ToolError};
+use crate::leader_election::{self, ElectionOutcome, ElectionType, Target};
+use clap::Args as ClapArgs;
+use fjord_admin::{Admin, ClusterInfo};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+use survey::{Asked, Key};
+use tokio::time::Instant;
+
+/// `kafka-unclean-recovery` arguments.
+#[derive(Debug, ClapArgs)]
+pub struct Args {
+    /// A broker to connect to (host:port, comma separated for several). REQUIRED.
+    #[arg(long)]
+    bootstrap_server: Option<String>,
+    /// Config properties file to pass to the admin client.
+    #[arg(long)]
+    command_config: Option<PathBuf>,
+    /// The topic whose offline partitions to recover.
+    #[arg(long)]
+    topic: Option<String>,
+    /// With --topic: only this partition.
+    #[arg(long)]
+    partition: Option<i32>,
+    /// A JSON file listing the partitions: {"partitions": [{"topic": "foo", "partition": 1}]}.
+    #[arg(long)]
+    path_to_json_file: Option<PathBuf>,
+    /// Every offline partition in the cluster.
+    #[arg(long)]
+    all_offline_partitions: bool,
+    /// Elect the chosen replicas now (ElectLeaders DESIGNATED) and wait until the partitions
+    /// are online.
+    #[arg(long)]
+    automated_recovery: bool,
+    /// Write the plan to this file, for review and `kafka-leader-election --election-type
+    /// designated --path-to-json-file`.
+    #[arg(long)]
+    output_file: Option<PathBuf>,
+    /// Print the evidence and the choices; change nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// How long to keep asking brokers that do not answer, in milliseconds.
+    #[arg(long, default_value_t = 60_000)]
+    deadline_ms: u64,
+}
+
+/// Runs the tool.
+pub fn run(args: &Args) -> ExitCode {
+    common::run("kafka-unclean-recovery", run_async(args))
+}
+
+fn validate(a: &Args) -> Result<(), ToolError> {
+    if a.bootstrap_server.is_none() {
+        return Err(ToolError::Usage(
+            "Missing required option(s): bootstrap-server".into(),
+        ));
+    }
+    let sources = [
+        a.topic.is_some(),
+        a.path_to_json_file.is_some(),
+        a.all_offline_partitions,
+    ]
+    .iter()
+    .filter(|x| **x)
+    .count();
+    if sources != 1 {
+        return Err(ToolError::Usage(
+            "One and only one of the following options is required: topic, path-to-json-file, all-offline-partitions".into(),
+        ));
+    }
+    if a.partition.is_some() && a.topic.is_none() {
+        return Err(ToolError::Usage(
+            "Option partition is only allowed if topic is used".into(),
+        ));
+    }
+    let modes = [a.automated_recovery, a.output_file.is_some(), a.dry_run]
+        .iter()
+        .filter(|x| **x)
+        .count();
+    if modes != 1 {
+        return Err(ToolError::Usage(
+            "One and only one of the following options is required: automated-recovery, output-file, dry-run".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A requested partition, found or not.
+struct Requested {
+    topic: String,
+    partition: i32,
+}
+
+/// The partitions the flags name.
+fn requested(a: &Args, cluster: &ClusterInfo) -> Result<Vec<Requested>, ToolError> {
+    if let Some(path) = &a.path_to_json_file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ToolError::Failed(format!("{}: {e}", path.display())))?;
+        let targets = leader_election::parse_json(&text, false).map_err(ToolError::Failed)?;
+        return Ok(targets
+            .into_iter()
+            .map(|t| Requested {
+                topic: t.topic,
+                partition: t.partition,
+            })
+            .collect());
+    }
+    if let Some(topic) = &a.topic {
+        let t = cluster.topics.get(topic).ok_or_else(|| {
+            ToolError::Failed(format!("Topic '{topic}' does not exist as expected"))
+        })?;
+        return Ok(t
+            .partitions
+            .iter()
+            .filter(|p| a.partition.is_none_or(|want| want == p.partition))
+            .map(|p| Requested {
+                topic: topic.clone(),
+                partition: p.partition,
+            })
+            .chain(
+                // A named partition the topic does not have is reported, not dropped.
+                a.partition
+                    .filter(|want| !t.partitions.iter().any(|p| p.partition == *want))
+                    .map(|want| Requested {
+                        topic: topic.clone(),
+                        partition: want,
+                    }),
+            )
+            .collect());
+    }
+    Ok(cluster
+        .topics
+        .values()
+        .flat_map(|t| {
+            t.partitions
+                .iter()
+                .filter(|p| p.leader < 0)
+                .map(|p| Requested {
+                    topic: t.name.clone(),
+                    partition: p.partition,
+                })
+        })
+        .collect())
+}
+
+/// One offline partition: what is known and what was chosen.
+struct Offline {
+    topic: String,
+    partition: i32,
+    key: Key,
+    replicas: Vec<i32>,
+    isr: Vec<i32>,
+    states: Vec<(i32, ReplicaState)>,
+    choice: Option<Choice>,
+}
+
+fn cell(v: i64) -> String {
+    if v < 0 {
+        "-".into()
+    } else {
+        v.to_string()
+    }
+}
+
+fn ids(v: &[i32]) -> String {
+    v.iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The evidence for one partition, as printed.
+fn table(o: &Offline) -> String {
+    let mut rows = vec![[
+        "Broker".to_string(),
+        "State".into(),
+        "LeaderEpoch".into(),
+        "LastWrittenEpoch".into(),
+        "LogEndOffset".into(),
+        "HighWatermark".into(),
+        "LogStartOffset".into(),
+        "Detail".into(),
+    ]];
+    for (b, s) in &o.states {
+        let (e, w, leo, hw, ls, detail) = match s {
+            ReplicaState::Answered(l) => (
+                l.leader_epoch.to_string(),
+                cell(l.last_written_epoch as i64),
+                l.log_end_offset.to_string(),
+                cell(l.high_watermark),
+                cell(l.log_start_offset),
+                String::new(),
+            ),
+            ReplicaState::Unreachable(m) | ReplicaState::Error(m) => {
+                let d = "-".to_string();
+                (d.clone(), d.clone(), d.clone(), d.clone(), d, m.clone())
+            }
+            _ => {
+                let d = "-".to_string();
+                (d.clone(), d.clone(), d.clone(), d.clone(), d, String::new())
+            }
+        };
+        rows.push([b.to_string(), s.label().into(), e, w, leo, hw, ls, detail]);
+    }
+    let widths: Vec<usize> = (0..8)
+        .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
+        .collect();
+    let mut out = format!(
+        "Partition {}-{} is offline. Replicas: {}. Last known ISR: {}.\n",
+        o.topic,
+        o.partition,
+        ids(&o.replicas),
+        ids(&o.isr)
+    );
+    for r in &rows {
+        let line: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(c, v)| format!("{v:<w$}", w = widths[c]))
+            .collect();
+        out.push_str(&format!("  {}\n", line.join("  ").trim_end()));
+    }
+    match &o.choice {
+        Some(c) => {
+            out.push_str(&format!("  Choice: broker {} ({})\n", c.broker, c.reason));
+            match estimated_loss(&o.states, c) {
+                Some((lost, hw)) => out.push_str(&format!(
+                    "  Estimated records lost: {lost} (highest known high watermark {hw}, chosen log end offset {})",
+                    c.log.log_end_offset
+                )),
+                None => out.push_str("  Estimated records lost: unknown (no replica reported a high watermark)"),
+            }
+        }
+        None => out.push_str(
+            "  Choice: none. No replica on an unfenced broker answered: the partition is unrecoverable by this tool.",
+        ),
+    }
+    out
+}
+
+async fn run_async(a: &Args) -> Result<(), ToolError> {
+    validate(a)?;
+    let admin = Arc::new(common::admin(
+        a.bootstrap_server.as_deref(),
+        None,
+        a.command_config.as_deref(),
+    )?);
+    let started = Instant::now();
+    let deadline = started + Duration::from_millis(a.deadline_ms);
+    let cluster = admin.retry(|| admin.refresh(None)).await?;
+    let wanted = requested(a, &cluster)?;
+    let mut failures = 0usize;
+    let mut offline: Vec<Offline> = Vec::new();
+    for r in &wanted {
+        let info = cluster.topics.get(&r.topic).and_then(|t| {
+            t.partitions
+                .iter()
+                .find(|p| p.partition == r.partition)
+                .map(|p| (t.id, p))
+        });
+        match info {
+            None => {
+                failures += 1;
+                println!(
+                    "Partition {}-{} does not exist; skipped.",
+                    r.topic, r.partition
+                );
+            }
+            Some((_, p)) if p.leader >= 0 => println!(
+                "Partition {}-{} is online (leader {}); skipped.",
+                r.topic, r.partition, p.leader
+            ),
+            Some((id, p)) => offline.push(Offline {
+                topic: r.topic.clone(),
+                partition: r.partition,
+                key: (id, r.partition),
+                replicas: p.replicas.clone(),
+                isr: p.isr.clone(),
+                states: Vec::new(),
+                choice: None,
+            }),
+        }
+    }
+    if offline.is_empty() {
+        println!("No offline partition among the {} requested.", wanted.len());
+        return finish(failures);
+    }
+    let asked: Vec<Asked> = offline
+        .iter()
+        .map(|o| Asked {
+            key: o.key,
+            replicas: o.replicas.clone(),
+        })
+        .collect();
+    let mut answers = survey::survey(admin.clone(), &cluster, &asked, deadline).await;
+    for o in &mut offline {
+        let mut by_broker = answers.remove(&o.key).unwrap_or_default();
+        o.states = o
+            .replicas
+            .iter()
+            .map(|b| {
+                let s = by_broker
+                    .remove(b)
+                    .unwrap_or_else(|| ReplicaState::Unreachable("not asked".into()));
+                (*b, s)
+            })
+            .collect();
+        o.choice = choose(&o.states, &o.isr);
+        println!("{}", table(o));
+    }
+    let unrecoverable: Vec<String> = offline
+        .iter()
+        .filter(|o| o.choice.is_none())
+        .map(|o| format!("{}-{}", o.topic, o.partition))
+        .collect();
+    if !unrecoverable.is_empty() {
+        failures += unrecoverable.len();
+        println!("Unrecoverable partitions: {}", unrecoverable.join(", "));
+    }
+    let plan: Vec<Target> = offline
+        .iter()
+        .filter_map(|o| {
+            o.choice.as_ref().map(|c| Target {
+                topic: o.topic.clone(),
+                partition: o.partition,
+                designated_leader: Some(c.broker),
+            })
+        })
+        .collect();
+    if a.dry_run {
+        println!(
+            "Dry run: {} of {} offline partitions have a replica to elect; nothing was changed.",
+            plan.len(),
+            offline.len()
+        );
+        return finish(failures);
+    }
+    if let Some(path) = &a.output_file {
+        write_plan(path, &plan)?;
+        println!(
+            "Wrote the plan for {} partitions to {}. Review it, then apply it with: kafka-leader-election --bootstrap-server {} --election-type designated --path-to-json-file {}",
+            plan.len(),
+            path.display(),
+            a.bootstrap_server.as_deref().unwrap_or_default(),
+            path.display()
+        );
+        return finish(failures);
+    }
+    if plan.is_empty() {
+        return finish(failures);
+    }
+    let results = leader_election::elect(&admin, ElectionType::Designated, Some(&plan))
+        .await
+        .map_err(|e| ToolError::Failed(format!("The designated elections failed: {e}")))?;
+    failures += report(&admin, &plan, &results).await;
+    println!("Recovery finished in {} ms.", started.elapsed().as_millis());
+    finish(failures)
+}
+
+/// Waits until the elected partitions are online (up to `default.api.timeout.ms`) and prints
+/// one line per partition; returns how many were not recovered.
+async fn report(
+    admin: &Admin,
+    plan: &[Target],
+    results: &BTreeMap<(String, i32), ElectionOutcome>,
+) -> usize {
+    let wait_until = Instant::now() + admin.config().api_timeout;
+    let elected: Vec<&Target> = plan
+        .iter()
+        .filter(|t| {
+            matches!(
+                results.get(&(t.topic.clone(), t.partition)),
+                Some(ElectionOutcome::Elected)
+            )
+        })
+        .collect();
+    let mut leaders: BTreeMap<(String, i32), i32> = BTreeMap::new();
+    loop {
+        if let Ok(c) = admin.refresh(None).await {
+            leaders = elected
+                .iter()
+                .map(|t| {
+                    let leader = c
+                        .topics
+                        .get(&t.topic)
+                        .and_then(|x| x.partitions.iter().find(|p| p.partition == t.partition))
+                        .map_or(-1, |p| p.leader);
+                    ((t.topic.clone(), t.partition), leader)
+                })
+                .collect();
+        }
+        let all_online = !leaders.is_empty() && leaders.values().all(|l| *l >= 0);
+        if all_online || Instant::now() >= wait_until {
+            break;
+        }
+        tokio::time::sleep(fjord_admin::POLL_INTERVAL).await;
+    }
+    let mut failed = 0;
+    for t in plan {
+        let key = (t.topic.clone(), t.partition);
+        let name = format!("{}-{}", t.topic, t.partition);
+        let designated = t.designated_leader.unwrap_or(-1);
+        match results.get(&key) {
+            Some(ElectionOutcome::Elected) => match leaders.get(&key) {
+                Some(l) if *l >= 0 => println!("Recovered {name}: leader is broker {l}."),
+                _ => {
+                    failed += 1;
+                    println!(
+                        "Elected broker {designated} for {name}, but the partition was not online within {} ms.",
+                        admin.config().api_timeout.as_millis()
+                    );
+                }
+            },
+            Some(ElectionOutcome::NotNeeded) => {
+                println!("{name} already has a leader again; nothing was changed.")
+            }
+            Some(ElectionOutcome::Failed(e)) => {
+                failed += 1;
+                println!("Could not elect broker {designated} for {name}: {e}");
+            }
+            None => {
+                failed += 1;
+                println!(
+                    "Could not elect broker {designated} for {name}: no result from the controller"
+                );
+            }
+        }
+    }
+    failed
+}
+
+/// Writes the plan in the format `kafka-leader-election --path-to-json-file` reads.
+fn write_plan(path: &std::path::Path, plan: &[Target]) -> Result<(), ToolError> {
+    let partitions: Vec<serde_json::Value> = plan
+        .iter()
+        .map(|t| {
+            serde_json::json!({
+                "topic": t.topic,
+                "partition": t.partition,
+                "designatedLeader": t.designated_leader,
+            })
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&serde_json::json!({ "partitions": partitions }))
+        .map_err(|e| ToolError::Failed(e.to_string()))?;
+    std::fs::write(path, text + "\n")
+        .map_err(|e| ToolError::Failed(format!("{}: {e}", path.display())))
+}
+
+fn finish(failures: usize) -> Result<(), ToolError> {
+    if failures == 0 {
+        Ok(())
+    } else {
+        Err(ToolError::Failed(format!(
+            "{failures} partition(s) were not recovered."
+        )))
+    }
+}
