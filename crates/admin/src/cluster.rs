@@ -2,7 +2,9 @@
 //! topics with their partitions, as the last Metadata and DescribeCluster answers gave them.
 
 use fjord_protocol::generated::{
-    describe_cluster_response::DescribeClusterResponse, metadata_response::MetadataResponse,
+    describe_cluster_response::DescribeClusterResponse,
+    describe_topic_partitions_response::DescribeTopicPartitionsResponse,
+    metadata_response::MetadataResponse,
 };
 use fjord_protocol::Uuid;
 use std::collections::BTreeMap;
@@ -37,6 +39,11 @@ pub struct PartitionInfo {
     pub isr: Vec<i32>,
     /// Replicas whose log dir is offline.
     pub offline: Vec<i32>,
+    /// The eligible leader replicas (KIP-966); `None` when the broker could not say
+    /// (no DescribeTopicPartitions).
+    pub elr: Option<Vec<i32>>,
+    /// The last known ELR members; `None` when the broker could not say.
+    pub last_known_elr: Option<Vec<i32>>,
 }
 
 /// One topic.
@@ -102,6 +109,8 @@ impl ClusterInfo {
                         replicas: p.replica_nodes.clone(),
                         isr: p.isr_nodes.clone(),
                         offline: p.offline_replicas.clone(),
+                        elr: None,
+                        last_known_elr: None,
                     })
                     .collect();
                 partitions.sort_by_key(|p| p.partition);
@@ -137,6 +146,25 @@ impl ClusterInfo {
                     fenced: b.is_fenced,
                 },
             );
+        }
+    }
+
+    /// Adds the ELR and last known ELR a DescribeTopicPartitions page gives.
+    pub fn add_partitions(&mut self, r: &DescribeTopicPartitionsResponse) {
+        for t in &r.topics {
+            let Some(topic) = t.name.as_ref().and_then(|n| self.topics.get_mut(n)) else {
+                continue;
+            };
+            for p in &t.partitions {
+                if let Some(mine) = topic
+                    .partitions
+                    .iter_mut()
+                    .find(|x| x.partition == p.partition_index)
+                {
+                    mine.elr = p.eligible_leader_replicas.clone();
+                    mine.last_known_elr = p.last_known_elr.clone();
+                }
+            }
         }
     }
 

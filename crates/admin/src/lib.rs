@@ -16,6 +16,9 @@ use fjord_net::client::{CallError, Client};
 use fjord_protocol::generated::{
     api_versions_request::ApiVersionsRequest,
     describe_cluster_request::DescribeClusterRequest,
+    describe_topic_partitions_request::{
+        Cursor as RequestCursor, DescribeTopicPartitionsRequest, TopicRequest,
+    },
     metadata_request::{MetadataRequest, MetadataRequestTopic},
 };
 use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody};
@@ -318,9 +321,64 @@ impl Admin {
         let r = expect_response!(r, Metadata)?;
         let mut info = ClusterInfo::from_metadata(&r);
         info.add_described(&self.describe_cluster(1, true).await?);
+        self.add_elr(&mut info).await?;
         let info = Arc::new(info);
         *self.cluster.lock().expect("cluster") = Some(info.clone());
         Ok(info)
+    }
+
+    /// Fills in each partition's ELR and last known ELR with DescribeTopicPartitions, page by
+    /// page, as Kafka's admin client describes topics; a broker without the API leaves them
+    /// unknown (`None`), as Kafka's client then does.
+    async fn add_elr(&self, info: &mut ClusterInfo) -> Result<(), AdminError> {
+        if info.topics.is_empty() {
+            return Ok(());
+        }
+        let topics: Vec<TopicRequest> = info
+            .topics
+            .keys()
+            .map(|name| TopicRequest {
+                name: name.clone(),
+                ..Default::default()
+            })
+            .collect();
+        let mut cursor = None;
+        for _ in 0..=info
+            .topics
+            .values()
+            .map(|t| t.partitions.len())
+            .sum::<usize>()
+        {
+            let r = self
+                .call_any(
+                    RequestBody::DescribeTopicPartitions(DescribeTopicPartitionsRequest {
+                        topics: topics.clone(),
+                        response_partition_limit: DESCRIBE_PARTITIONS_PAGE,
+                        cursor: cursor.take(),
+                        ..Default::default()
+                    }),
+                    0..=0,
+                )
+                .await;
+            let r = match r {
+                Err(AdminError::UnsupportedVersion { .. }) => return Ok(()),
+                r => expect_response!(r?, DescribeTopicPartitions)?,
+            };
+            info.add_partitions(&r);
+            match r.next_cursor {
+                Some(c) => {
+                    cursor = Some(RequestCursor {
+                        topic_name: c.topic_name,
+                        partition_index: c.partition_index,
+                        ..Default::default()
+                    })
+                }
+                None => return Ok(()),
+            }
+        }
+        Err(AdminError::Protocol(
+            "DescribeTopicPartitions kept answering with a cursor".into(),
+        ))
     }
 
     /// Runs `attempt` until it succeeds, fails with an error that is not retriable, or
@@ -381,6 +439,9 @@ impl Admin {
         api.min_version()..=api.max_version()
     }
 }
+
+/// Partitions asked per DescribeTopicPartitions page (Kafka's tool default).
+pub const DESCRIBE_PARTITIONS_PAGE: i32 = 2000;
 
 /// How long to wait before the next poll of a condition (used by tools that wait for the
 /// cluster to reach a state).

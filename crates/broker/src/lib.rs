@@ -8,6 +8,7 @@
 pub mod controller_client;
 pub mod delayed;
 pub mod describe_configs;
+pub mod describe_topic_partitions;
 pub mod fetch;
 pub mod fetch_session;
 pub mod group_coordinator;

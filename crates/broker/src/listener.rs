@@ -43,6 +43,7 @@ pub const BROKER_APIS: ServedApis = &[
     (ApiKey::DescribeQuorum, 0, 2),
     (ApiKey::UpdateFeatures, 0, 1),
     (ApiKey::DescribeCluster, 0, 2),
+    (ApiKey::DescribeTopicPartitions, 0, 0),
     (ApiKey::AddRaftVoter, 0, 1),
     (ApiKey::RemoveRaftVoter, 0, 0),
     (ApiKey::UnregisterBroker, 0, 0),
@@ -312,6 +313,9 @@ impl Handler for BrokerHandler {
             RequestBody::ListGroups(r) => {
                 Some(ResponseBody::ListGroups(groups().list_groups(r).await))
             }
+            RequestBody::DescribeTopicPartitions(r) => Some(ResponseBody::DescribeTopicPartitions(
+                crate::describe_topic_partitions::describe_topic_partitions(&image(), r),
+            )),
             RequestBody::DescribeProducers(r) => Some(ResponseBody::DescribeProducers(
                 crate::log_requests::describe_producers(&self.replicas, &image(), r),
             )),

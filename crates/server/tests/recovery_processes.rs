@@ -16,33 +16,12 @@ use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
 };
 use fjord_protocol::{RequestBody, ResponseBody};
-use rdkafka::config::ClientConfig;
-use rdkafka::consumer::{BaseConsumer, Consumer};
-use rdkafka::message::Message;
-use rdkafka::producer::{FutureProducer, FutureRecord};
-use rdkafka::{Offset, TopicPartitionList};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const TOPIC: &str = "recover";
 
 fn produce(rt: &tokio::runtime::Runtime, bootstrap: &str, values: std::ops::Range<usize>) {
-    let producer: FutureProducer = ClientConfig::new()
-        .set("bootstrap.servers", bootstrap)
-        .set("acks", "all")
-        .set("message.timeout.ms", "60000")
-        .create()
-        .unwrap();
-    rt.block_on(async {
-        let mut pending = Vec::new();
-        for i in values {
-            let v = format!("v{i}");
-            let r = FutureRecord::to(TOPIC).key("k").payload(&v).partition(0);
-            pending.push(producer.send_result(r).map_err(|(e, _)| e).unwrap());
-        }
-        for p in pending {
-            p.await.unwrap().map_err(|(e, _)| e).expect("acknowledged");
-        }
-    });
+    common::produce_acked(rt, bootstrap, TOPIC, values);
 }
 
 #[test]
@@ -147,23 +126,7 @@ fn a_designated_leader_recovers_an_offline_partition_and_the_others_follow_it() 
     );
 
     // What is left: the 100 the survivor had and the 20 written after; identical everywhere.
-    let consumer: BaseConsumer = ClientConfig::new()
-        .set("bootstrap.servers", &bootstrap)
-        .set("group.id", "recovery-test")
-        .set("enable.auto.commit", "false")
-        .create()
-        .unwrap();
-    let mut tpl = TopicPartitionList::new();
-    tpl.add_partition_offset(TOPIC, 0, Offset::Beginning)
-        .unwrap();
-    consumer.assign(&tpl).unwrap();
-    let mut got = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while got.len() < 120 && Instant::now() < deadline {
-        if let Some(Ok(m)) = consumer.poll(Duration::from_millis(500)) {
-            got.push(String::from_utf8(m.payload().unwrap().to_vec()).unwrap());
-        }
-    }
+    let got = common::consume_values(&bootstrap, TOPIC, 120);
     let expected: Vec<String> = (0..100)
         .chain(1_000..1_020)
         .map(|i| format!("v{i}"))

@@ -270,10 +270,12 @@ async fn run_async(args: &Args) -> Result<String, ToolError> {
                 match (removed, *unregister) {
                     (Ok(()), _) => {}
                     (Err(e), false) => return Err(e.into()),
-                    (Err(e), true) => return Err(ToolError::Failed(format!(
+                    (Err(e), true) => {
+                        return Err(ToolError::Failed(format!(
                         "Could not remove controller {controller_id} from the voter set: {e}\n{}",
                         unregister_pointer(*controller_id)
-                    ))),
+                    )))
+                    }
                 }
             }
             let mut out = format!(

@@ -621,11 +621,12 @@ fn joined(ids: &[i32]) -> String {
         .join(",")
 }
 
-/// One partition line of `--describe`, as Kafka prints it against a broker without
-/// DescribeTopicPartitions (the ELR columns then say N/A).
+/// One partition line of `--describe`, as Kafka prints it (the ELR columns say N/A when the
+/// broker could not tell them).
 pub fn partition_line(topic: &str, p: &PartitionInfo) -> String {
+    let elr = |v: &Option<Vec<i32>>| v.as_deref().map_or("N/A".to_string(), joined);
     format!(
-        "\tTopic: {topic}\tPartition: {}\tLeader: {}\tReplicas: {}\tIsr: {}\tElr: N/A\tLastKnownElr: N/A",
+        "\tTopic: {topic}\tPartition: {}\tLeader: {}\tReplicas: {}\tIsr: {}\tElr: {}\tLastKnownElr: {}",
         p.partition,
         if p.leader >= 0 {
             p.leader.to_string()
@@ -633,7 +634,9 @@ pub fn partition_line(topic: &str, p: &PartitionInfo) -> String {
             "none".into()
         },
         joined(&p.replicas),
-        joined(&p.isr)
+        joined(&p.isr),
+        elr(&p.elr),
+        elr(&p.last_known_elr)
     )
 }
 
@@ -750,6 +753,8 @@ mod tests {
             replicas: replicas.to_vec(),
             isr: isr.to_vec(),
             offline: vec![],
+            elr: None,
+            last_known_elr: None,
         }
     }
 
@@ -780,11 +785,14 @@ mod tests {
 
     #[test]
     fn lines_are_kafkas() {
-        let p = partition(-1, &[1, 2, 3], &[1]);
+        let mut p = partition(-1, &[1, 2, 3], &[1]);
         assert_eq!(
             partition_line("t", &p),
             "\tTopic: t\tPartition: 0\tLeader: none\tReplicas: 1,2,3\tIsr: 1\tElr: N/A\tLastKnownElr: N/A"
         );
+        p.elr = Some(vec![2, 3]);
+        p.last_known_elr = Some(vec![]);
+        assert!(partition_line("t", &p).ends_with("\tElr: 2,3\tLastKnownElr: "));
     }
 
     #[test]

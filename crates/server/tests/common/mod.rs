@@ -551,3 +551,56 @@ pub fn committed_leader(p: &PartitionData) -> bool {
         .find(|v| v.replica_id == p.leader_id)
         .is_some_and(|l| p.high_watermark >= l.log_end_offset && p.high_watermark > 0)
 }
+
+/// Produces `v{i}` for each `i` in `values` to partition 0 of `topic` with acks=all through
+/// librdkafka, and waits until every one is acknowledged (panics otherwise).
+pub fn produce_acked(
+    rt: &tokio::runtime::Runtime,
+    bootstrap: &str,
+    topic: &str,
+    values: std::ops::Range<usize>,
+) {
+    use rdkafka::producer::{FutureProducer, FutureRecord};
+    let producer: FutureProducer = rdkafka::config::ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("acks", "all")
+        .set("message.timeout.ms", "60000")
+        .create()
+        .unwrap();
+    rt.block_on(async {
+        let mut pending = Vec::new();
+        for i in values {
+            let v = format!("v{i}");
+            let r = FutureRecord::to(topic).key("k").payload(&v).partition(0);
+            pending.push(producer.send_result(r).map_err(|(e, _)| e).unwrap());
+        }
+        for p in pending {
+            p.await.unwrap().map_err(|(e, _)| e).expect("acknowledged");
+        }
+    });
+}
+
+/// The values of partition 0 of `topic` from the beginning, read with librdkafka until
+/// `expected` arrived or 60 s passed (then a poll that finds nothing more ends it early).
+pub fn consume_values(bootstrap: &str, topic: &str, expected: usize) -> Vec<String> {
+    use rdkafka::consumer::{BaseConsumer, Consumer};
+    use rdkafka::message::Message;
+    let consumer: BaseConsumer = rdkafka::config::ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("group.id", format!("read-{topic}"))
+        .set("enable.auto.commit", "false")
+        .create()
+        .unwrap();
+    let mut tpl = rdkafka::TopicPartitionList::new();
+    tpl.add_partition_offset(topic, 0, rdkafka::Offset::Beginning)
+        .unwrap();
+    consumer.assign(&tpl).unwrap();
+    let mut got = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while got.len() < expected && Instant::now() < deadline {
+        if let Some(Ok(m)) = consumer.poll(Duration::from_millis(500)) {
+            got.push(String::from_utf8(m.payload().unwrap_or_default().to_vec()).unwrap());
+        }
+    }
+    got
+}

@@ -68,7 +68,8 @@ pub struct Choice {
     pub reason: String,
 }
 
-/// Picks the best replica among `replicas` (broker id, state); `isr` is the last known ISR.
+/// Picks the best replica among `replicas` (broker id, state); `isr` holds the members of the
+/// last known ISR and ELR.
 /// `None` when no replica answered.
 pub fn choose(replicas: &[(i32, ReplicaState)], isr: &[i32]) -> Option<Choice> {
     let answered: Vec<(i32, LogInfo)> = replicas
@@ -107,7 +108,7 @@ pub fn choose(replicas: &[(i32, ReplicaState)], isr: &[i32]) -> Option<Choice> {
             && same_end.iter().filter(|(b, _)| isr.contains(b)).count() == 1
         {
             format!(
-                "in the last known ISR, tied on epoch {} and log end offset {}",
+                "in the last known ISR or ELR, tied on epoch {} and log end offset {}",
                 log.epoch(),
                 log.log_end_offset
             )

@@ -165,6 +165,8 @@ struct Offline {
     key: Key,
     replicas: Vec<i32>,
     isr: Vec<i32>,
+    elr: Option<Vec<i32>>,
+    last_known_elr: Option<Vec<i32>>,
     states: Vec<(i32, ReplicaState)>,
     choice: Option<Choice>,
 }
@@ -178,10 +180,26 @@ fn cell(v: i64) -> String {
 }
 
 fn ids(v: &[i32]) -> String {
+    if v.is_empty() {
+        return "none".into();
+    }
     v.iter()
         .map(|i| i.to_string())
         .collect::<Vec<_>>()
         .join(",")
+}
+
+impl Offline {
+    /// The replicas last known to be in sync or eligible: ISR, then ELR, then last known ELR.
+    fn last_known_members(&self) -> Vec<i32> {
+        let mut out = self.isr.clone();
+        for id in self.elr.iter().chain(self.last_known_elr.iter()).flatten() {
+            if !out.contains(id) {
+                out.push(*id);
+            }
+        }
+        out
+    }
 }
 
 /// The evidence for one partition, as printed.
@@ -220,12 +238,15 @@ fn table(o: &Offline) -> String {
     let widths: Vec<usize> = (0..8)
         .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
         .collect();
+    let unknown = |v: &Option<Vec<i32>>| v.as_deref().map_or("unknown".to_string(), ids);
     let mut out = format!(
-        "Partition {}-{} is offline. Replicas: {}. Last known ISR: {}.\n",
+        "Partition {}-{} is offline. Replicas: {}. ISR: {}. ELR: {}. Last known ELR: {}.\n",
         o.topic,
         o.partition,
         ids(&o.replicas),
-        ids(&o.isr)
+        ids(&o.isr),
+        unknown(&o.elr),
+        unknown(&o.last_known_elr)
     );
     for r in &rows {
         let line: Vec<String> = r
@@ -291,6 +312,8 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                 key: (id, r.partition),
                 replicas: p.replicas.clone(),
                 isr: p.isr.clone(),
+                elr: p.elr.clone(),
+                last_known_elr: p.last_known_elr.clone(),
                 states: Vec::new(),
                 choice: None,
             }),
@@ -320,7 +343,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                 (*b, s)
             })
             .collect();
-        o.choice = choose(&o.states, &o.isr);
+        o.choice = choose(&o.states, &o.last_known_members());
         println!("{}", table(o));
     }
     let unrecoverable: Vec<String> = offline

@@ -1,0 +1,479 @@
+//! The operator tools against real processes: `kafka-unclean-recovery` (the KIP's system test,
+//! the longest log on a non-preferred replica, the plan file applied with
+//! `kafka-leader-election --election-type designated`), `kafka-topics --describe` with each
+//! report filter (RF 6, min ISR 4, two brokers down: one line at min ISR, as in Kafka's own
+//! test), every tool answering with brokers down, and argument errors.
+
+mod common;
+
+use common::{
+    consume_values, controller_and_brokers, fjord, partition_zero, produce_acked, wait_for, Node,
+    FAST_REPLICATION,
+};
+use std::collections::BTreeSet;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Runs a tool and shows what it printed when `ok` is false.
+fn show(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        text(&o.stdout),
+        text(&o.stderr)
+    )
+}
+
+/// Creates `topic` with one partition on `replicas` (b1:b2:...) and these configs through
+/// `kafka-topics --create`, asking again until the cluster takes it (up to 60 s).
+fn create(bootstrap: &str, topic: &str, replicas: &str, configs: &[&str]) {
+    let mut args = vec![
+        "kafka-topics",
+        "--bootstrap-server",
+        bootstrap,
+        "--create",
+        "--if-not-exists",
+        "--topic",
+        topic,
+        "--replica-assignment",
+        replicas,
+    ];
+    for c in configs {
+        args.extend(["--config", c]);
+    }
+    let created = wait_for(Duration::from_secs(60), || {
+        fjord(&args).status.success().then_some(())
+    });
+    assert!(created.is_some(), "{}", show(&fjord(&args)));
+}
+
+/// Waits (up to 60 s) until `topic`-0 as broker `addr` sees it satisfies `f(leader, isr)`.
+fn wait_partition(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    topic: &str,
+    what: &str,
+    f: impl Fn(i32, &[i32]) -> bool,
+) {
+    let seen = wait_for(Duration::from_secs(60), || {
+        partition_zero(rt, addr, topic).filter(|(_, l, isr)| f(*l, isr))
+    });
+    assert!(
+        seen.is_some(),
+        "{topic}: {what}; now {:?}",
+        partition_zero(rt, addr, topic)
+    );
+}
+
+#[test]
+fn the_recovery_tools_bring_offline_partitions_back() {
+    let root = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (_controller, mut brokers) = controller_and_brokers(root.path(), 3, FAST_REPLICATION);
+    let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
+    let bootstrap = addrs.join(",");
+    let topics = ["longest", "planned"];
+    for t in topics {
+        create(
+            &bootstrap,
+            t,
+            "1:2:3",
+            &[
+                "min.insync.replicas=1",
+                "unclean.leader.election.enable=false",
+            ],
+        );
+        wait_partition(&rt, &addrs[0], t, "three in sync", |l, isr| {
+            l == 1 && isr.len() == 3
+        });
+        produce_acked(&rt, &bootstrap, t, 0..100);
+    }
+    // Broker 3 falls out of the ISR; 50 more records reach 1 and 2 only.
+    brokers[2].kill();
+    for t in topics {
+        wait_partition(&rt, &addrs[0], t, "ISR 1,2", |_, isr| isr == [1, 2]);
+        produce_acked(&rt, &addrs[..2].join(","), t, 100..150);
+    }
+    // Broker 2 leaves the ISR too; then the last ISR member, broker 1, is SIGKILLed.
+    brokers[1].kill();
+    for t in topics {
+        wait_partition(&rt, &addrs[0], t, "ISR 1", |_, isr| isr == [1]);
+    }
+    brokers[0].kill();
+    brokers[1].start();
+    brokers[2].start();
+    for t in topics {
+        wait_partition(&rt, &addrs[1], t, "offline", |l, _| l == -1);
+    }
+
+    // --dry-run: the evidence and the choice, nothing changed. Broker 2 (not the preferred
+    // replica) has the longest log; nothing a surviving replica knew committed is lost.
+    let dry = fjord(&[
+        "kafka-unclean-recovery",
+        "--bootstrap-server",
+        &addrs[1],
+        "--topic",
+        "longest",
+        "--dry-run",
+        "--deadline-ms",
+        "3000",
+    ]);
+    let out = text(&dry.stdout);
+    assert!(dry.status.success(), "{}", show(&dry));
+    assert!(
+        out.contains("Partition longest-0 is offline. Replicas: 1,2,3. ISR: none. ELR: 1."),
+        "{out}"
+    );
+    let row = |broker: &str| -> Vec<String> {
+        out.lines()
+            .map(str::split_whitespace)
+            .map(|w| w.map(String::from).collect::<Vec<_>>())
+            .find(|w| w.first().map(String::as_str) == Some(broker))
+            .unwrap_or_default()
+    };
+    assert_eq!(row("2")[1], "answered", "{out}");
+    assert_eq!(row("2")[4], "150", "{out}");
+    assert_eq!(row("3")[1], "answered", "{out}");
+    assert_eq!(row("3")[4], "100", "{out}");
+    assert!(
+        ["fenced", "unreachable"].contains(&row("1")[1].as_str()),
+        "{out}"
+    );
+    assert!(out.contains("Choice: broker 2 (longest log"), "{out}");
+    assert!(out.contains("Estimated records lost: 0 "), "{out}");
+    wait_partition(&rt, &addrs[1], "longest", "still offline", |l, _| l == -1);
+
+    // The plan file: written, edited (broker 3 instead of 2), applied by hand.
+    let plan = root.path().join("plan.json");
+    let planned = fjord(&[
+        "kafka-unclean-recovery",
+        "--bootstrap-server",
+        &addrs[1],
+        "--topic",
+        "planned",
+        "--output-file",
+        plan.to_str().unwrap(),
+        "--deadline-ms",
+        "3000",
+    ]);
+    assert!(planned.status.success(), "{}", show(&planned));
+    let written = std::fs::read_to_string(&plan).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(
+        v["partitions"][0],
+        serde_json::json!({"topic": "planned", "partition": 0, "designatedLeader": 2}),
+        "{written}"
+    );
+    std::fs::write(
+        &plan,
+        written.replace("\"designatedLeader\": 2", "\"designatedLeader\": 3"),
+    )
+    .unwrap();
+    let applied = fjord(&[
+        "kafka-leader-election",
+        "--bootstrap-server",
+        &addrs[1],
+        "--election-type",
+        "designated",
+        "--path-to-json-file",
+        plan.to_str().unwrap(),
+    ]);
+    assert!(applied.status.success(), "{}", show(&applied));
+    assert_eq!(
+        text(&applied.stdout).trim(),
+        "Successfully completed leader election (DESIGNATED) for partitions planned-0"
+    );
+    wait_partition(&rt, &addrs[1], "planned", "led by 3", |l, _| l == 3);
+    let expected: Vec<String> = (0..100).map(|i| format!("v{i}")).collect();
+    assert_eq!(
+        consume_values(&addrs[1..].join(","), "planned", 100),
+        expected
+    );
+
+    // --automated-recovery over every offline partition (only `longest` is left), with the
+    // dead broker first in the bootstrap list: broker 2 leads and all 150 acknowledged
+    // records are readable: the estimated loss (0) is what the consumer finds missing.
+    let auto = fjord(&[
+        "kafka-unclean-recovery",
+        "--bootstrap-server",
+        &bootstrap,
+        "--all-offline-partitions",
+        "--automated-recovery",
+        "--deadline-ms",
+        "3000",
+    ]);
+    assert!(auto.status.success(), "{}", show(&auto));
+    let out = text(&auto.stdout);
+    assert!(
+        out.contains("Recovered longest-0: leader is broker 2."),
+        "{out}"
+    );
+    assert!(!out.contains("planned-0"), "{out}");
+    let expected: Vec<String> = (0..150).map(|i| format!("v{i}")).collect();
+    assert_eq!(
+        consume_values(&addrs[1..].join(","), "longest", 150),
+        expected
+    );
+}
+
+/// The (topic, partition) of each partition line `kafka-topics --describe` printed.
+fn described(o: &Output) -> BTreeSet<(String, i32)> {
+    text(&o.stdout)
+        .lines()
+        .filter(|l| l.starts_with("\tTopic: "))
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (
+                f[1].trim_start_matches("Topic: ").to_string(),
+                f[2].trim_start_matches("Partition: ").parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn set(items: &[&str]) -> BTreeSet<(String, i32)> {
+    items.iter().map(|t| (t.to_string(), 0)).collect()
+}
+
+#[test]
+fn describe_filters_and_every_tool_with_brokers_down() {
+    let root = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (controller, mut brokers) = controller_and_brokers(root.path(), 6, FAST_REPLICATION);
+    let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
+    let bootstrap = addrs.join(",");
+    let topics: [(&str, &str, &str); 4] = [
+        ("six", "1:2:3:4:5:6", "min.insync.replicas=4"),
+        ("three", "5:6:1", "min.insync.replicas=3"),
+        ("gone", "5:6", "min.insync.replicas=2"),
+        ("fine", "1:2:3", "min.insync.replicas=1"),
+    ];
+    for (t, replicas, config) in topics {
+        create(&bootstrap, t, replicas, &[config]);
+        let rf = replicas.split(':').count();
+        wait_partition(&rt, &addrs[0], t, "all in sync", |l, isr| {
+            l > 0 && isr.len() == rf
+        });
+    }
+    brokers[4].kill();
+    brokers[5].kill();
+    wait_partition(&rt, &addrs[0], "six", "ISR 1-4", |_, isr| {
+        isr == [1, 2, 3, 4]
+    });
+    wait_partition(&rt, &addrs[0], "three", "ISR 1", |_, isr| isr == [1]);
+    wait_partition(&rt, &addrs[0], "gone", "offline", |l, _| l == -1);
+
+    // A dead broker first in the bootstrap list: every tool goes on to a live one.
+    let bootstrap = format!("{},{}", addrs[4], addrs[0]);
+    let within = |args: &[&str]| -> Output {
+        let started = Instant::now();
+        let o = fjord(args);
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{args:?} took {:?}",
+            started.elapsed()
+        );
+        o
+    };
+    let describe = |filter: &str| -> Output {
+        let o = within(&[
+            "kafka-topics",
+            "--bootstrap-server",
+            &bootstrap,
+            "--describe",
+            "--exclude-internal",
+            filter,
+        ]);
+        assert!(o.status.success(), "{}", show(&o));
+        o
+    };
+    let at_min = describe("--at-min-isr-partitions");
+    assert_eq!(described(&at_min), set(&["six"]), "{}", show(&at_min));
+    let line = text(&at_min.stdout);
+    let fields: Vec<&str> = line.trim_end_matches('\n').split('\t').collect();
+    assert_eq!(fields[0], "", "{line}");
+    assert_eq!(fields[3], "Leader: 1", "{line}");
+    assert_eq!(fields[4], "Replicas: 1,2,3,4,5,6", "{line}");
+    let mut isr: Vec<i32> = fields[5]
+        .trim_start_matches("Isr: ")
+        .split(',')
+        .map(|b| b.parse().unwrap())
+        .collect();
+    isr.sort_unstable();
+    assert_eq!(isr, [1, 2, 3, 4], "{line}");
+    assert_eq!(&fields[6..], ["Elr: ", "LastKnownElr: "], "{line}");
+    assert!(
+        !line.contains("PartitionCount"),
+        "a report prints no topic lines: {line}"
+    );
+    assert_eq!(
+        described(&describe("--under-min-isr-partitions")),
+        set(&["three", "gone"])
+    );
+    assert_eq!(
+        described(&describe("--unavailable-partitions")),
+        set(&["gone"])
+    );
+    assert_eq!(
+        described(&describe("--under-replicated-partitions")),
+        set(&["six", "three", "gone"])
+    );
+    let all = within(&[
+        "kafka-topics",
+        "--bootstrap-server",
+        &bootstrap,
+        "--describe",
+        "--topic",
+        "six|fine",
+    ]);
+    assert!(all.status.success(), "{}", show(&all));
+    let out = text(&all.stdout);
+    assert!(
+        out.lines().any(|l| l.starts_with("Topic: fine\tTopicId: ")
+            && l.ends_with(
+                "\tPartitionCount: 1\tReplicationFactor: 3\tConfigs: min.insync.replicas=1"
+            )),
+        "{out}"
+    );
+    assert_eq!(described(&all), set(&["six", "fine"]));
+
+    // The other tools answer too, each within its timeout.
+    let id = within(&[
+        "kafka-cluster",
+        "cluster-id",
+        "--bootstrap-server",
+        &bootstrap,
+    ]);
+    assert!(id.status.success(), "{}", show(&id));
+    assert_eq!(
+        text(&id.stdout).trim(),
+        format!("Cluster ID: {}", controller.cluster_id())
+    );
+    let quorum = within(&[
+        "kafka-metadata-quorum",
+        "--bootstrap-server",
+        &bootstrap,
+        "describe",
+        "--status",
+    ]);
+    assert!(quorum.status.success(), "{}", show(&quorum));
+    assert!(text(&quorum.stdout).contains("LeaderId:               10"));
+    let preferred = within(&[
+        "kafka-leader-election",
+        "--bootstrap-server",
+        &bootstrap,
+        "--election-type",
+        "preferred",
+        "--topic",
+        "six",
+        "--partition",
+        "0",
+    ]);
+    assert!(preferred.status.success(), "{}", show(&preferred));
+    assert_eq!(
+        text(&preferred.stdout).trim(),
+        "Valid replica already elected for partitions six-0"
+    );
+    // Both replicas of `gone` are down: nothing to choose, nothing guessed, exit 1.
+    let unrecoverable = within(&[
+        "kafka-unclean-recovery",
+        "--bootstrap-server",
+        &bootstrap,
+        "--all-offline-partitions",
+        "--automated-recovery",
+        "--deadline-ms",
+        "2000",
+    ]);
+    assert!(!unrecoverable.status.success(), "{}", show(&unrecoverable));
+    let out = text(&unrecoverable.stdout);
+    assert!(out.contains("Unrecoverable partitions: gone-0"), "{out}");
+    wait_partition(&rt, &addrs[0], "gone", "still offline", |l, _| l == -1);
+}
+
+#[test]
+fn tool_argument_errors_print_usage_and_fail() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["kafka-topics", "--bootstrap-server", "127.0.0.1:1"],
+            "Command must include exactly one action",
+        ),
+        (
+            &["kafka-topics", "--list"],
+            "--bootstrap-server must be specified",
+        ),
+        (
+            &[
+                "kafka-topics",
+                "--bootstrap-server",
+                "127.0.0.1:1",
+                "--create",
+            ],
+            "Missing required argument \"[topic]\"",
+        ),
+        (
+            &[
+                "kafka-topics",
+                "--bootstrap-server",
+                "127.0.0.1:1",
+                "--describe",
+                "--at-min-isr-partitions",
+                "--topics-with-overrides",
+            ],
+            "can't be used with the chosen action",
+        ),
+        (
+            &["kafka-leader-election", "--bootstrap-server", "127.0.0.1:1"],
+            "Missing required option(s): election-type",
+        ),
+        (
+            &[
+                "kafka-leader-election",
+                "--bootstrap-server",
+                "127.0.0.1:1",
+                "--election-type",
+                "designated",
+                "--all-topic-partitions",
+            ],
+            "cannot be used with --election-type designated",
+        ),
+        (
+            &[
+                "kafka-unclean-recovery",
+                "--bootstrap-server",
+                "127.0.0.1:1",
+                "--topic",
+                "t",
+            ],
+            "automated-recovery, output-file, dry-run",
+        ),
+        (&["kafka-cluster", "unregister"], "--id"),
+        (
+            &["kafka-metadata-quorum", "describe", "--status"],
+            "--bootstrap-server",
+        ),
+    ];
+    for (args, expect) in cases {
+        let o = fjord(args);
+        assert!(!o.status.success(), "{args:?}: {}", show(&o));
+        let err = text(&o.stderr);
+        assert!(err.contains(expect), "{args:?}: {}", show(&o));
+    }
+    // Invoked through a link named as Kafka's script, the binary is that tool.
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("kafka-topics.sh");
+    std::os::unix::fs::symlink(common::fjord_bin(), &link).unwrap();
+    let o = std::process::Command::new(&link)
+        .args(["--bootstrap-server", "127.0.0.1:1"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("Command must include exactly one action"),
+        "{}",
+        show(&o)
+    );
+}
