@@ -210,6 +210,12 @@ impl Controller {
         }
         self.sessions
             .insert(r.broker_id, now + self.settings.broker_session_timeout_ms);
+        if r.offline_log_dirs.is_empty() {
+            self.offline_dirs.remove(&r.broker_id);
+        } else {
+            self.offline_dirs
+                .insert(r.broker_id, r.offline_log_dirs.clone());
+        }
         let caught_up = r.current_metadata_offset >= b.epoch;
         let mut records = Vec::new();
         let mut fenced = b.fenced;

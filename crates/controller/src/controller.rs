@@ -76,6 +76,9 @@ pub struct Controller {
     pub(crate) image: MetadataImage,
     /// Broker id to session deadline (ms).
     pub(crate) sessions: BTreeMap<i32, i64>,
+    /// Broker id to the log dirs its latest heartbeat reported offline (heartbeat state, as
+    /// Kafka keeps it: not a record; brokers repeat it every heartbeat).
+    pub(crate) offline_dirs: BTreeMap<i32, Vec<fjord_protocol::Uuid>>,
     /// The KRaft voters, committed or being changed.
     pub(crate) voters: BTreeSet<i32>,
     /// This node's supported feature ranges.
@@ -98,6 +101,7 @@ impl Controller {
             cluster_id,
             image: MetadataImage::empty(),
             sessions: BTreeMap::new(),
+            offline_dirs: BTreeMap::new(),
             voters: BTreeSet::new(),
             supported_features: [(
                 fjord_metadata::image::METADATA_VERSION.to_string(),

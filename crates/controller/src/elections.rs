@@ -197,7 +197,37 @@ fn change_record(
 /// The outcome of an ElectLeaders election for one partition.
 pub type ElectionResult = Result<(PartitionChangeRecord, Election), ControllerError>;
 
+/// Why a replica's log dir is not online, if it is not: an assigned dir must be among the
+/// dirs the broker registered (when it registered any) and not among those its latest
+/// heartbeat reported offline; an unassigned one is online only while the broker reports no
+/// offline dir.
+fn replica_dir_offline(dir: Option<Uuid>, registered: &[Uuid], offline: &[Uuid]) -> Option<String> {
+    match dir {
+        Some(dir) if offline.contains(&dir) => Some(format!(
+            "the log dir {dir} of its replica is offline (its last heartbeat says so)"
+        )),
+        Some(dir) if !registered.is_empty() && !registered.contains(&dir) => Some(format!(
+            "the log dir {dir} of its replica is not among the dirs it registered"
+        )),
+        None if !offline.is_empty() => Some(format!(
+            "its replica's log dir is not assigned and the broker reports offline log dirs {offline:?}"
+        )),
+        _ => None,
+    }
+}
+
+/// The broker a DESIGNATED election names, with the log dirs its latest heartbeat reported
+/// offline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Designated {
+    /// The broker.
+    pub broker: i32,
+    /// Its offline log dirs.
+    pub offline_dirs: Vec<Uuid>,
+}
+
 /// An ElectLeaders election for one partition (`designated` for DESIGNATED).
+#[allow(clippy::too_many_arguments)]
 pub fn elect(
     image: &MetadataImage,
     settings: &ControllerSettings,
@@ -206,7 +236,7 @@ pub fn elect(
     partition: i32,
     p: &PartitionRegistration,
     kind: ElectionType,
-    designated: Option<i32>,
+    designated: Option<Designated>,
 ) -> ElectionResult {
     let tp = format!("{topic}-{partition}");
     let active = |id: i32| is_active(image, id);
@@ -261,7 +291,11 @@ pub fn elect(
             }
         }
         ElectionType::Designated => {
-            let Some(d) = designated else {
+            let Some(Designated {
+                broker: d,
+                offline_dirs,
+            }) = designated
+            else {
                 return Err(ControllerError::new(
                     ErrorCode::InvalidRequest,
                     format!("No designated leader for {tp}"),
@@ -293,14 +327,12 @@ pub fn elect(
                 return ineligible("it is fenced".into());
             }
             if b.in_controlled_shutdown {
-                return ineligible("it is shutting down".into());
+                return ineligible("it is in controlled shutdown".into());
             }
             let index = p.replicas.iter().position(|r| *r == d).unwrap_or(0);
-            if let Some(dir) = p.directories.get(index) {
-                let unassigned = *dir == Uuid::nil();
-                if !unassigned && !b.log_dirs.is_empty() && !b.log_dirs.contains(dir) {
-                    return ineligible(format!("the log dir {dir} of its replica is offline"));
-                }
+            let dir = p.directories.get(index).copied().filter(|d| !d.is_nil());
+            if let Some(why) = replica_dir_offline(dir, &b.log_dirs, &offline_dirs) {
+                return ineligible(why);
             }
             let last_known = if p.elr.is_empty() {
                 p.last_known_elr.clone()

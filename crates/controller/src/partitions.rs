@@ -3,7 +3,7 @@
 //! v0-v3 (PREFERRED, UNCLEAN, DESIGNATED; v3's 1000-partition limit).
 
 use crate::controller::{Controller, Handled};
-use crate::elections::{effective_min_isr, elect, is_active, Election, ElectionType};
+use crate::elections::{effective_min_isr, elect, is_active, Designated, Election, ElectionType};
 use fjord_protocol::generated::{
     alter_partition_request::AlterPartitionRequest,
     alter_partition_response::{self as apr, AlterPartitionResponse},
@@ -237,6 +237,10 @@ impl Controller {
                         "This server does not host this topic-partition.".to_string(),
                     )
                 })?;
+                let designated = designated.map(|d| Designated {
+                    broker: d,
+                    offline_dirs: self.offline_dirs.get(&d).cloned().unwrap_or_default(),
+                });
                 let (change, election) = elect(
                     &self.image,
                     &self.settings,

@@ -730,6 +730,92 @@ fn designated_elections_follow_the_extension_rules() {
     assert_eq!(r[0].1, ErrorCode::ElectionNotNeeded.code());
 }
 
+/// A heartbeat from broker `id` reporting `offline` log dirs.
+fn heartbeat_with_offline_dirs(h: &mut Harness, id: i32, offline: Vec<Uuid>) {
+    let epoch = h.c.image().cluster.brokers[&id].epoch;
+    let offset = h.offset;
+    let r = h.req(
+        RequestBody::BrokerHeartbeat(broker_heartbeat_request::BrokerHeartbeatRequest {
+            broker_id: id,
+            broker_epoch: epoch,
+            current_metadata_offset: offset,
+            offline_log_dirs: offline,
+            ..Default::default()
+        }),
+        1,
+    );
+    let ResponseBody::BrokerHeartbeat(r) = r else {
+        panic!()
+    };
+    assert!(ok(r.error_code));
+}
+
+#[test]
+fn a_designated_leader_needs_its_log_dir_online_and_no_controlled_shutdown() {
+    // Unassigned replica dirs (as fjord's brokers leave them): eligible until the broker's
+    // heartbeat reports an offline dir, eligible again once it stops reporting it.
+    let mut h = offline();
+    heartbeat_with_offline_dirs(&mut h, 2, vec![Uuid::from_u128(52)]);
+    let r = h.elect(2, 3, "t", &[0], Some(&[2]));
+    assert_eq!(r[0].1, ErrorCode::IneligibleReplica.code());
+    assert!(
+        r[0].2.as_deref().unwrap().contains("reports offline log dirs"),
+        "{:?}",
+        r[0].2
+    );
+    heartbeat_with_offline_dirs(&mut h, 2, vec![]);
+    let r = h.elect(2, 3, "t", &[0], Some(&[2]));
+    assert!(ok(r[0].1), "{:?}", r[0].2);
+
+    // An assigned dir the heartbeat reports offline, though the broker registered it.
+    let mut h = offline();
+    let topic_id = h.c.image().topics.by_name["t"];
+    h.write(vec![MetadataRecord::PartitionChange(
+        partition_change_record::PartitionChangeRecord {
+            topic_id,
+            partition_id: 1,
+            directories: Some(vec![
+                Uuid::from_u128(51),
+                Uuid::from_u128(52),
+                Uuid::from_u128(53),
+            ]),
+            ..Default::default()
+        },
+    )]);
+    heartbeat_with_offline_dirs(&mut h, 2, vec![Uuid::from_u128(52)]);
+    let r = h.elect(2, 3, "t", &[1], Some(&[2]));
+    assert_eq!(r[0].1, ErrorCode::IneligibleReplica.code());
+    assert!(
+        r[0].2.as_deref().unwrap().contains("is offline (its last heartbeat"),
+        "{:?}",
+        r[0].2
+    );
+    // Another of its dirs offline: the replica's own dir is online.
+    heartbeat_with_offline_dirs(&mut h, 2, vec![Uuid::from_u128(99)]);
+    let r = h.elect(2, 3, "t", &[1], Some(&[2]));
+    assert!(ok(r[0].1), "broker 2's dir is online: {:?}", r[0].2);
+
+    // In controlled shutdown, before the controller fences it.
+    let mut h = offline();
+    let epoch = h.c.image().cluster.brokers[&2].epoch;
+    h.write(vec![MetadataRecord::BrokerRegistrationChange(
+        broker_registration_change_record::BrokerRegistrationChangeRecord {
+            broker_id: 2,
+            broker_epoch: epoch,
+            in_controlled_shutdown: 1,
+            ..Default::default()
+        },
+    )]);
+    assert!(!h.c.image().cluster.brokers[&2].fenced);
+    let r = h.elect(2, 3, "t", &[0], Some(&[2]));
+    assert_eq!(r[0].1, ErrorCode::IneligibleReplica.code());
+    assert!(
+        r[0].2.as_deref().unwrap().contains("controlled shutdown"),
+        "{:?}",
+        r[0].2
+    );
+}
+
 #[test]
 fn elect_leaders_v3_acts_on_at_most_1000_partitions() {
     let mut h = Harness::with_brokers(1);
