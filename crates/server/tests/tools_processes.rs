@@ -477,3 +477,98 @@ fn tool_argument_errors_print_usage_and_fail() {
         show(&o)
     );
 }
+
+/// (partitions, of which without a leader, of which with the ISR `isr`) of `topic` as broker
+/// `addr` sees it.
+fn partition_counts(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    topic: &str,
+    isr: &[i32],
+) -> Option<(usize, usize, usize)> {
+    use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
+    use fjord_protocol::{RequestBody, ResponseBody};
+    let request = RequestBody::Metadata(MetadataRequest {
+        topics: Some(vec![MetadataRequestTopic {
+            name: Some(topic.into()),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    });
+    let ResponseBody::Metadata(m) = rt.block_on(common::call(addr, request, 12))? else {
+        return None;
+    };
+    let t = m.topics.first()?;
+    Some((
+        t.partitions.len(),
+        t.partitions.iter().filter(|p| p.leader_id == -1).count(),
+        t.partitions.iter().filter(|p| p.isr_nodes == isr).count(),
+    ))
+}
+
+/// The text of a node's `GET /metrics`.
+fn metrics_text(port: u16) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    text
+}
+
+#[test]
+fn three_thousand_offline_partitions_recovered_in_one_run() {
+    const PARTITIONS: usize = 3000;
+    let root = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (_controller, mut brokers) = controller_and_brokers(root.path(), 2, FAST_REPLICATION);
+    let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
+    let assignment = vec!["1:2"; PARTITIONS].join(",");
+    create(&addrs.join(","), "scale", &assignment, &["min.insync.replicas=1"]);
+    let counts = |addr: &str, isr: &[i32]| partition_counts(&rt, addr, "scale", isr);
+    let all_in_sync = wait_for(Duration::from_secs(120), || {
+        counts(&addrs[0], &[1, 2]).filter(|c| c.0 == PARTITIONS && c.2 == PARTITIONS)
+    });
+    assert!(all_in_sync.is_some(), "{:?}", counts(&addrs[0], &[1, 2]));
+    // Broker 2 dies and leaves every ISR; then broker 1, the last ISR member, dies; broker 2
+    // comes back: 3,000 partitions offline, each with one replica out of its ISR alive.
+    brokers[1].kill();
+    let shrunk = wait_for(Duration::from_secs(120), || {
+        counts(&addrs[0], &[1]).filter(|c| c.2 == PARTITIONS)
+    });
+    assert!(shrunk.is_some(), "{:?}", counts(&addrs[0], &[1]));
+    brokers[0].kill();
+    brokers[1].start();
+    let offline = wait_for(Duration::from_secs(120), || {
+        counts(&addrs[1], &[]).filter(|c| c.1 == PARTITIONS)
+    });
+    assert!(offline.is_some(), "{:?}", counts(&addrs[1], &[]));
+
+    let started = Instant::now();
+    let run = fjord(&[
+        "kafka-unclean-recovery",
+        "--bootstrap-server",
+        &addrs.join(","),
+        "--all-offline-partitions",
+        "--automated-recovery",
+        "--deadline-ms",
+        "5000",
+    ]);
+    let took = started.elapsed();
+    assert!(run.status.success(), "{}", show(&run));
+    let out = text(&run.stdout);
+    let recovered = out
+        .lines()
+        .filter(|l| l.starts_with("Recovered scale-") && l.ends_with("leader is broker 2."))
+        .count();
+    assert_eq!(recovered, PARTITIONS, "{}", out.lines().last().unwrap_or(""));
+    assert_eq!(counts(&addrs[1], &[2]).map(|c| (c.1, c.2)), Some((0, PARTITIONS)));
+    // The 1000-partition limits of both RPCs: three requests of each reached broker 2.
+    let metrics = metrics_text(brokers[1].metrics_port);
+    for api in ["GetReplicaLogInfo", "ElectLeaders"] {
+        let line = format!("kafka_network_requestmetrics_requests_total{{request=\"{api}\"}} 3");
+        assert!(metrics.lines().any(|l| l == line), "{line} in:\n{metrics}");
+    }
+    println!("recovered {PARTITIONS} offline partitions in {} ms", took.as_millis());
+}
