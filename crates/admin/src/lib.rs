@@ -283,6 +283,22 @@ impl Admin {
         Ok(r)
     }
 
+    /// ApiVersions (v3, with features) from any bootstrap node, or the active controller when
+    /// bootstrapped from controllers: what `describeFeatures` reads.
+    pub async fn describe_features(
+        &self,
+    ) -> Result<fjord_protocol::generated::api_versions_response::ApiVersionsResponse, AdminError>
+    {
+        let body = RequestBody::ApiVersions(ApiVersionsRequest {
+            client_software_name: "fjord-admin".into(),
+            client_software_version: env!("CARGO_PKG_VERSION").into(),
+            ..Default::default()
+        });
+        let r = self.call_controller(body, 3..=4).await?;
+        let r = expect_response!(r, ApiVersions)?;
+        AdminError::from_code(r.error_code, None).map_or(Ok(r), Err)
+    }
+
     /// The last cluster view, fetched if there is none.
     pub async fn cluster(&self) -> Result<Arc<ClusterInfo>, AdminError> {
         if let Some(c) = self.cluster.lock().expect("cluster").clone() {

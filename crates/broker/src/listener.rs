@@ -7,7 +7,7 @@
 
 use crate::controller_client::ControllerClient;
 use crate::view::View;
-use fjord_net::serve::{admit, Handler, Reply, ServedApis};
+use fjord_net::serve::{admit, with_features, Features, Handler, Reply, ServedApis};
 use fjord_protocol::generated::{
     create_topics_request::{CreatableTopic, CreateTopicsRequest},
     metadata_request::MetadataRequest,
@@ -194,11 +194,24 @@ fn answer(result: Result<ResponseBody, String>, peer: std::net::SocketAddr) -> R
     }
 }
 
+/// What a node advertises in ApiVersions: the features this build supports and the image's
+/// finalized levels, as of the image's offset.
+pub fn node_features(image: &fjord_metadata::MetadataImage) -> Features {
+    Features {
+        supported: fjord_metadata::version::supported_features(),
+        finalized: image.features.finalized(),
+        epoch: image.provenance.last_offset,
+    }
+}
+
 impl Handler for BrokerHandler {
     async fn handle(&self, frame: RequestFrame, peer: std::net::SocketAddr) -> Reply {
         let body = match admit(&frame, BROKER_APIS, peer) {
             Ok(b) => b,
-            Err(reply) => return *reply,
+            Err(reply) => {
+                let version = frame.header.request_api_version;
+                return with_features(*reply, version, &node_features(&self.view.borrow().image));
+            }
         };
         let version = frame.header.request_api_version;
         let image = || self.view.borrow().image.clone();

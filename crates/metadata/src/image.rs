@@ -23,6 +23,15 @@ pub struct FeaturesImage {
 }
 
 impl FeaturesImage {
+    /// The finalized levels (a level of 0 is no feature), by name.
+    pub fn finalized(&self) -> Vec<(String, i16)> {
+        self.levels
+            .iter()
+            .filter(|(_, l)| **l > 0)
+            .map(|(n, l)| (n.clone(), *l))
+            .collect()
+    }
+
     /// The finalized `metadata.version` level, if set.
     pub fn metadata_version(&self) -> Option<i16> {
         self.levels.get(METADATA_VERSION).copied()

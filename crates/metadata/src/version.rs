@@ -18,6 +18,16 @@ pub const METADATA_VERSION_LATEST: i16 = 29;
 /// The first `metadata.version` with UnregisterControllerRecord (KIP-1312).
 pub const METADATA_VERSION_UNREGISTER_CONTROLLER: i16 = 28;
 
+/// The features this build can run, with the levels: what a node registers and advertises in
+/// ApiVersions.
+pub fn supported_features() -> Vec<(String, i16, i16)> {
+    vec![(
+        crate::image::METADATA_VERSION.to_string(),
+        METADATA_VERSION_MIN,
+        METADATA_VERSION_LATEST,
+    )]
+}
+
 /// A finalized (or proposed) `metadata.version` level, with its feature gates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct MetadataVersion(pub i16);

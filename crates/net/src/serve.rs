@@ -10,7 +10,9 @@
 
 use bytes::{Buf, BytesMut};
 use fjord_protocol::frame::FrameDecoder;
-use fjord_protocol::generated::api_versions_response::{ApiVersion, ApiVersionsResponse};
+use fjord_protocol::generated::api_versions_response::{
+    ApiVersion, ApiVersionsResponse, FinalizedFeatureKey, SupportedFeatureKey,
+};
 use fjord_protocol::header::{encode_response, parse_request, RequestFrame};
 use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody};
 use std::collections::HashMap;
@@ -142,6 +144,50 @@ pub fn api_versions(apis: ServedApis, error: ErrorCode) -> ResponseBody {
             .collect(),
         ..Default::default()
     })
+}
+
+/// The features a node puts in its ApiVersions answers (v3+): the ranges it supports, and the
+/// finalized levels with their epoch (the metadata offset they are as of).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Features {
+    /// Feature name, lowest and highest level this node can run.
+    pub supported: Vec<(String, i16, i16)>,
+    /// Feature name and its finalized level.
+    pub finalized: Vec<(String, i16)>,
+    /// The finalized levels' epoch; -1 when unknown.
+    pub epoch: i64,
+}
+
+/// Adds `features` to an ApiVersions answer at `version` 3 or later; any other reply is
+/// returned as it is.
+pub fn with_features(reply: Reply, version: i16, features: &Features) -> Reply {
+    match reply {
+        Reply::Respond(ResponseBody::ApiVersions(mut r)) if version >= 3 => {
+            r.supported_features = features
+                .supported
+                .iter()
+                .map(|(name, min, max)| SupportedFeatureKey {
+                    name: name.clone(),
+                    min_version: *min,
+                    max_version: *max,
+                    ..Default::default()
+                })
+                .collect();
+            r.finalized_features = features
+                .finalized
+                .iter()
+                .map(|(name, level)| FinalizedFeatureKey {
+                    name: name.clone(),
+                    max_version_level: *level,
+                    min_version_level: *level,
+                    ..Default::default()
+                })
+                .collect();
+            r.finalized_features_epoch = features.epoch;
+            Reply::Respond(ResponseBody::ApiVersions(r))
+        }
+        other => other,
+    }
 }
 
 /// What every listener does first: answers ApiVersions (at any version); closes on an API or

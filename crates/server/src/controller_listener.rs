@@ -6,7 +6,7 @@
 //! versions listed in [`CONTROLLER_APIS`] are advertised and served; anything else closes the
 //! connection, as Kafka does for an API a listener does not serve.
 
-use fjord_net::serve::{admit, Handler, Reply, ServedApis};
+use fjord_net::serve::{admit, with_features, Handler, Reply, ServedApis};
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::{ApiKey, ErrorCode, ResponseBody};
 use fjord_raft::driver::RaftHandle;
@@ -48,6 +48,8 @@ pub struct ControllerHandler {
     pub raft: RaftHandle,
     /// This node's controller.
     pub controller: fjord_controller::active::LocalController,
+    /// This node's view of the metadata (finalized features for ApiVersions).
+    pub view: tokio::sync::watch::Receiver<fjord_metadata::loader::View>,
 }
 
 /// DescribeCluster's endpoint type for controllers (KIP-919).
@@ -96,7 +98,11 @@ impl Handler for ControllerHandler {
     async fn handle(&self, frame: RequestFrame, peer: std::net::SocketAddr) -> Reply {
         let body = match admit(&frame, CONTROLLER_APIS, peer) {
             Ok(b) => b,
-            Err(reply) => return *reply,
+            Err(reply) => {
+                let version = frame.header.request_api_version;
+                let features = fjord_broker::listener::node_features(&self.view.borrow().image);
+                return with_features(*reply, version, &features);
+            }
         };
         let version = frame.header.request_api_version;
         if let fjord_protocol::RequestBody::DescribeCluster(r) = &body {

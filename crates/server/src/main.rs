@@ -70,6 +70,9 @@ enum Command {
     /// Recover offline partitions by electing the replica with the most data.
     #[command(name = "kafka-unclean-recovery")]
     KafkaUncleanRecovery(fjord_tools::unclean_recovery::Args),
+    /// Describe, upgrade, downgrade and disable feature levels (as kafka-features.sh).
+    #[command(name = "kafka-features")]
+    KafkaFeatures(fjord_tools::features::Args),
     /// Cluster id, and unregistering brokers and controllers (as kafka-cluster.sh).
     #[command(name = "kafka-cluster")]
     KafkaCluster(fjord_tools::cluster::Args),
@@ -94,6 +97,7 @@ const TOOL_LINKS: &[&str] = &[
     "kafka-leader-election",
     "kafka-unclean-recovery",
     "kafka-cluster",
+    "kafka-features",
     "kafka-metadata-quorum",
     "kafka-dump-log",
 ];
@@ -210,6 +214,7 @@ fn main() -> ExitCode {
         Command::KafkaLeaderElection(args) => fjord_tools::leader_election::run(&args),
         Command::KafkaUncleanRecovery(args) => fjord_tools::unclean_recovery::run(&args),
         Command::KafkaCluster(args) => fjord_tools::cluster::run(&args),
+        Command::KafkaFeatures(args) => fjord_tools::features::run(&args),
         Command::KafkaDumpLog(args) => dump_log::run(&args),
     }
 }

@@ -279,6 +279,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             controller: local_controller
                 .clone()
                 .ok_or("a controller runs the active-controller task")?,
+            view: view.clone(),
         };
         let (socket, addr) = bind("controller", &l)?;
         let listener = open("controller", socket, addr)?;

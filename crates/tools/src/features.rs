@@ -1,0 +1,352 @@
+//! `fjord kafka-features` (as `kafka-features.sh`): `describe` the supported and finalized
+//! feature levels (from ApiVersions), `upgrade`, `downgrade` and `disable` them
+//! (UpdateFeatures), with Kafka's flags and output.
+
+use crate::common::{self, ToolError};
+use clap::{Args as ClapArgs, Subcommand};
+use fjord_admin::{expect_response, Admin, AdminError};
+use fjord_protocol::generated::update_features_request::{
+    FeatureUpdateKey, UpdateFeaturesRequest,
+};
+use fjord_protocol::RequestBody;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The `metadata.version` feature.
+const METADATA_VERSION: &str = "metadata.version";
+
+/// Kafka's names of `metadata.version` levels (3.3-IV3 is level 7). fjord's own levels after
+/// these have no Kafka name and print as numbers.
+const KAFKA_METADATA_VERSIONS: &[(i16, &str)] = &[
+    (7, "3.3-IV3"),
+    (8, "3.4-IV0"),
+    (9, "3.5-IV0"),
+    (10, "3.5-IV1"),
+    (11, "3.5-IV2"),
+    (12, "3.6-IV0"),
+    (13, "3.6-IV1"),
+    (14, "3.6-IV2"),
+    (15, "3.7-IV0"),
+    (16, "3.7-IV1"),
+    (17, "3.7-IV2"),
+    (18, "3.7-IV3"),
+    (19, "3.7-IV4"),
+    (20, "3.8-IV0"),
+    (21, "3.9-IV0"),
+    (22, "4.0-IV0"),
+    (23, "4.0-IV1"),
+    (24, "4.0-IV2"),
+    (25, "4.0-IV3"),
+    (26, "4.1-IV0"),
+    (27, "4.1-IV1"),
+];
+
+/// `kafka-features` arguments.
+#[derive(Debug, ClapArgs)]
+pub struct Args {
+    /// A broker to connect to.
+    #[arg(long)]
+    bootstrap_server: Option<String>,
+    /// A controller to connect to.
+    #[arg(long)]
+    bootstrap_controller: Option<String>,
+    /// Property file containing configs to be passed to Admin Client.
+    #[arg(long)]
+    command_config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Describes the current active feature flags.
+    Describe,
+    /// Upgrade one or more feature flags.
+    Upgrade {
+        /// The level to which we should upgrade the metadata. For example, 3.9-IV0.
+        #[arg(long, visible_alias = "release-version")]
+        metadata: Option<String>,
+        /// A feature upgrade we should perform, in feature=level format.
+        #[arg(long = "feature")]
+        features: Vec<String>,
+        /// Validate this upgrade, but do not perform it.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Downgrade one or more feature flags.
+    Downgrade {
+        /// The level to which we should downgrade the metadata.
+        #[arg(long)]
+        metadata: Option<String>,
+        /// A feature downgrade we should perform, in feature=level format.
+        #[arg(long = "feature")]
+        features: Vec<String>,
+        /// Perform this downgrade even if it may irreversibly destroy metadata.
+        #[arg(long)]
+        r#unsafe: bool,
+        /// Validate this downgrade, but do not perform it.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Disable one or more feature flags (the same as downgrading the version to zero).
+    Disable {
+        /// A feature flag to disable.
+        #[arg(long = "feature")]
+        features: Vec<String>,
+        /// Disable this feature flag even if it may irreversibly destroy metadata.
+        #[arg(long)]
+        r#unsafe: bool,
+        /// Perform a dry-run of this disable operation.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+/// Runs the tool.
+pub fn run(args: &Args) -> ExitCode {
+    common::run("kafka-features", run_async(args))
+}
+
+/// A level as Kafka prints it: `metadata.version` by name, others as numbers.
+pub fn level_text(feature: &str, level: i16) -> String {
+    if feature != METADATA_VERSION {
+        return level.to_string();
+    }
+    KAFKA_METADATA_VERSIONS
+        .iter()
+        .find(|(l, _)| *l == level)
+        .map_or_else(|| level.to_string(), |(_, n)| n.to_string())
+}
+
+/// A `--metadata` value: a name ("3.9-IV0"), a release (its last level: "3.7" is 3.7-IV4),
+/// or a level number.
+pub fn parse_metadata_version(s: &str) -> Option<i16> {
+    if let Ok(level) = s.parse::<i16>() {
+        return Some(level);
+    }
+    KAFKA_METADATA_VERSIONS
+        .iter()
+        .rev()
+        .find(|(_, n)| *n == s || n.split('-').next() == Some(s))
+        .map(|(l, _)| *l)
+}
+
+async fn run_async(a: &Args) -> Result<(), ToolError> {
+    let admin = common::admin(
+        a.bootstrap_server.as_deref(),
+        a.bootstrap_controller.as_deref(),
+        a.command_config.as_deref(),
+    )?;
+    match &a.command {
+        Command::Describe => describe(&admin).await,
+        Command::Upgrade {
+            metadata,
+            features,
+            dry_run,
+        } => {
+            let updates = updates(metadata.as_deref(), features)?;
+            update(&admin, "upgrade", updates, 1, *dry_run).await
+        }
+        Command::Downgrade {
+            metadata,
+            features,
+            r#unsafe,
+            dry_run,
+        } => {
+            let updates = updates(metadata.as_deref(), features)?;
+            update(&admin, "downgrade", updates, if *r#unsafe { 3 } else { 2 }, *dry_run).await
+        }
+        Command::Disable {
+            features,
+            r#unsafe,
+            dry_run,
+        } => {
+            let mut updates = BTreeMap::new();
+            for f in features {
+                if updates.insert(f.clone(), 0).is_some() {
+                    return Err(ToolError::Failed(format!(
+                        "Feature {f} was specified more than once."
+                    )));
+                }
+            }
+            update(&admin, "disable", updates, if *r#unsafe { 3 } else { 2 }, *dry_run).await
+        }
+    }
+}
+
+async fn describe(admin: &Admin) -> Result<(), ToolError> {
+    let r = admin.retry(|| admin.describe_features()).await?;
+    let mut supported = r.supported_features.clone();
+    supported.sort_by(|a, b| a.name.cmp(&b.name));
+    for f in supported {
+        let finalized = r
+            .finalized_features
+            .iter()
+            .find(|x| x.name == f.name)
+            .map_or(0, |x| x.max_version_level);
+        println!(
+            "Feature: {}\tSupportedMinVersion: {}\tSupportedMaxVersion: {}\tFinalizedVersionLevel: {}\tEpoch: {}",
+            f.name,
+            level_text(&f.name, f.min_version),
+            level_text(&f.name, f.max_version),
+            level_text(&f.name, finalized),
+            if r.finalized_features_epoch >= 0 {
+                r.finalized_features_epoch.to_string()
+            } else {
+                "-".into()
+            }
+        );
+    }
+    Ok(())
+}
+
+/// The updates `--metadata` and `--feature name=level` ask for.
+fn updates(metadata: Option<&str>, features: &[String]) -> Result<BTreeMap<String, i16>, ToolError> {
+    let mut out = BTreeMap::new();
+    if let Some(m) = metadata {
+        let level = parse_metadata_version(m).ok_or_else(|| {
+            let names: Vec<&str> = KAFKA_METADATA_VERSIONS.iter().map(|(_, n)| *n).collect();
+            ToolError::Failed(format!(
+                "Unsupported metadata version {m}. Supported metadata versions are {}",
+                names.join(", ")
+            ))
+        })?;
+        out.insert(METADATA_VERSION.to_string(), level);
+    }
+    for f in features {
+        let (name, level) = f.split_once('=').ok_or_else(|| {
+            ToolError::Failed(format!(
+                "Can't parse feature=level string {f}: equals sign not found."
+            ))
+        })?;
+        let level: i16 = level.trim().parse().map_err(|_| {
+            ToolError::Failed(format!(
+                "Can't parse feature=level string {f}: unable to parse {} as a short.",
+                level.trim()
+            ))
+        })?;
+        if out.insert(name.trim().to_string(), level).is_some() {
+            return Err(ToolError::Failed(format!(
+                "Feature {} was specified more than once.",
+                name.trim()
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// UpdateFeatures, one line per feature as Kafka prints it; fails when any failed.
+async fn update(
+    admin: &Admin,
+    op: &str,
+    updates: BTreeMap<String, i16>,
+    upgrade_type: i8,
+    dry_run: bool,
+) -> Result<(), ToolError> {
+    if updates.is_empty() {
+        return Err(ToolError::Failed(format!(
+            "You must specify at least one feature to {op}"
+        )));
+    }
+    let timeout_ms = admin.config().request_timeout.as_millis() as i32;
+    let keys: Vec<FeatureUpdateKey> = updates
+        .iter()
+        .map(|(feature, level)| FeatureUpdateKey {
+            feature: feature.clone(),
+            max_version_level: *level,
+            // v1 says it with the upgrade type (AllowDowngrade is v0 only).
+            upgrade_type,
+            ..Default::default()
+        })
+        .collect();
+    let r = admin
+        .retry(|| async {
+            let r = admin
+                .call_controller(
+                    RequestBody::UpdateFeatures(UpdateFeaturesRequest {
+                        timeout_ms,
+                        feature_updates: keys.clone(),
+                        validate_only: dry_run,
+                        ..Default::default()
+                    }),
+                    1..=1,
+                )
+                .await?;
+            let r = expect_response!(r, UpdateFeatures)?;
+            // A controller that moved is retried; per-feature answers are reported below.
+            match AdminError::from_code(r.error_code, r.error_message.as_deref()) {
+                Some(e) if e.is_retriable() => Err(e),
+                _ => Ok(r),
+            }
+        })
+        .await?;
+    let mut failures = 0;
+    for (feature, level) in &updates {
+        let result = r.results.iter().find(|x| &x.feature == feature);
+        let error = match result {
+            Some(x) if x.error_code != 0 => Some(x.error_message.clone().unwrap_or_default()),
+            Some(_) => None,
+            None if r.error_code != 0 => Some(r.error_message.clone().unwrap_or_default()),
+            None => Some("no result from the controller".into()),
+        };
+        match error {
+            Some(message) => {
+                failures += 1;
+                let what = if op == "disable" {
+                    format!("disable {feature}")
+                } else {
+                    format!("{op} {feature} to {level}")
+                };
+                println!(
+                    "{}{what}. {message}",
+                    if dry_run { "Can not " } else { "Could not " }
+                );
+            }
+            None => {
+                let what = if op == "disable" {
+                    "disabled.".to_string()
+                } else {
+                    format!("{op}d to {level}.")
+                };
+                println!(
+                    "{feature}{}{what}",
+                    if dry_run { " can be " } else { " was " }
+                );
+            }
+        }
+    }
+    if failures > 0 {
+        return Err(ToolError::Failed(format!(
+            "{failures} out of {} operation(s) failed.",
+            updates.len()
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_versions_read_and_print_as_kafka_names() {
+        assert_eq!(parse_metadata_version("3.9-IV0"), Some(21));
+        assert_eq!(parse_metadata_version("3.7"), Some(19));
+        assert_eq!(parse_metadata_version("28"), Some(28));
+        assert_eq!(parse_metadata_version("2.8"), None);
+        assert_eq!(level_text(METADATA_VERSION, 25), "4.0-IV3");
+        assert_eq!(level_text(METADATA_VERSION, 29), "29");
+        assert_eq!(level_text("kraft.version", 1), "1");
+    }
+
+    #[test]
+    fn feature_updates_are_parsed_as_kafka_does() {
+        let u = updates(Some("3.9"), &["group.version=1".into()]).unwrap();
+        assert_eq!(u.get("metadata.version"), Some(&21));
+        assert_eq!(u.get("group.version"), Some(&1));
+        assert!(updates(None, &["x".into()]).is_err());
+        assert!(updates(None, &["x=y".into()]).is_err());
+        assert!(updates(Some("3.9"), &["metadata.version=21".into()]).is_err());
+    }
+}
