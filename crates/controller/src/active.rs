@@ -6,7 +6,7 @@
 //! controller; it starts again from the committed image. It only reads the image the loader
 //! publishes, so a slow or failing controller never holds back the broker's view.
 
-use crate::controller::{not_controller, Controller, Handled, METADATA_VERSION_LATEST};
+use crate::controller::{not_controller, Controller, Handled};
 use crate::settings::ControllerSettings;
 use fjord_log::{monotonic_ms, system_now_ms as now_ms};
 use fjord_metadata::loader::View;
@@ -296,7 +296,7 @@ impl Active {
             // A new cluster: the first active controller sets metadata.version.
             let records = vec![MetadataRecord::FeatureLevel(FeatureLevelRecord {
                 name: fjord_metadata::image::METADATA_VERSION.into(),
-                feature_level: METADATA_VERSION_LATEST,
+                feature_level: self.settings.bootstrap_metadata_version,
                 ..Default::default()
             })];
             if let Some(c) = &mut self.controller {

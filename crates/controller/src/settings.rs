@@ -20,6 +20,9 @@ pub struct ControllerSettings {
     pub broker_session_timeout_ms: i64,
     /// The most partitions one ElectLeaders v3 request acts on (EXTENSIONS.md).
     pub max_election_partitions: usize,
+    /// The `metadata.version` the first active controller of a new cluster finalizes (from
+    /// `bootstrap.checkpoint`, written by `format --release-version`).
+    pub bootstrap_metadata_version: i16,
 }
 
 impl Default for ControllerSettings {
@@ -31,6 +34,7 @@ impl Default for ControllerSettings {
             unclean_leader_election_enable: false,
             broker_session_timeout_ms: 9_000,
             max_election_partitions: 1_000,
+            bootstrap_metadata_version: fjord_metadata::version::METADATA_VERSION_LATEST,
         }
     }
 }

@@ -18,6 +18,53 @@ pub const METADATA_VERSION_LATEST: i16 = 29;
 /// The first `metadata.version` with UnregisterControllerRecord (KIP-1312).
 pub const METADATA_VERSION_UNREGISTER_CONTROLLER: i16 = 28;
 
+/// Kafka's names of `metadata.version` levels (3.3-IV3 is level 7), as its tools print and
+/// read them. fjord's own levels after these have no Kafka name and go by number.
+pub const KAFKA_RELEASES: &[(i16, &str)] = &[
+    (7, "3.3-IV3"),
+    (8, "3.4-IV0"),
+    (9, "3.5-IV0"),
+    (10, "3.5-IV1"),
+    (11, "3.5-IV2"),
+    (12, "3.6-IV0"),
+    (13, "3.6-IV1"),
+    (14, "3.6-IV2"),
+    (15, "3.7-IV0"),
+    (16, "3.7-IV1"),
+    (17, "3.7-IV2"),
+    (18, "3.7-IV3"),
+    (19, "3.7-IV4"),
+    (20, "3.8-IV0"),
+    (21, "3.9-IV0"),
+    (22, "4.0-IV0"),
+    (23, "4.0-IV1"),
+    (24, "4.0-IV2"),
+    (25, "4.0-IV3"),
+    (26, "4.1-IV0"),
+    (27, "4.1-IV1"),
+];
+
+/// A level's Kafka name ("3.9-IV0"), else its number.
+pub fn release_name(level: i16) -> String {
+    KAFKA_RELEASES
+        .iter()
+        .find(|(l, _)| *l == level)
+        .map_or_else(|| level.to_string(), |(_, n)| n.to_string())
+}
+
+/// A level from a Kafka name ("3.9-IV0"), a release (its last level: "3.7" is 3.7-IV4), or a
+/// number.
+pub fn parse_release(s: &str) -> Option<i16> {
+    if let Ok(level) = s.trim().parse::<i16>() {
+        return Some(level);
+    }
+    KAFKA_RELEASES
+        .iter()
+        .rev()
+        .find(|(_, n)| *n == s || n.split('-').next() == Some(s))
+        .map(|(l, _)| *l)
+}
+
 /// The features this build can run, with the levels: what a node registers and advertises in
 /// ApiVersions.
 pub fn supported_features() -> Vec<(String, i16, i16)> {

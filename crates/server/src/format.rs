@@ -46,13 +46,70 @@ pub fn parse_initial_controllers(s: &str) -> Result<Vec<(i32, String, u16, Uuid)
         .collect()
 }
 
-/// Formats every directory of `config`. Returns the lines Kafka's tool prints.
+/// The file in a controller's metadata log dir holding the records a new cluster starts from
+/// (Kafka's name): the `metadata.version` to finalize.
+pub const BOOTSTRAP_CHECKPOINT: &str = "bootstrap.checkpoint";
+
+/// Writes `bootstrap.checkpoint` in `dir` with `metadata.version` at `level`.
+fn write_bootstrap(dir: &Path, level: i16) -> Result<(), String> {
+    use fjord_protocol::generated::feature_level_record::FeatureLevelRecord;
+    use fjord_protocol::MetadataRecord;
+    let record = MetadataRecord::FeatureLevel(FeatureLevelRecord {
+        name: fjord_metadata::image::METADATA_VERSION.into(),
+        feature_level: level,
+        ..Default::default()
+    });
+    let state = fjord_metadata::snapshot::batch_of(&[record], now_ms()).map_err(|e| e.to_string())?;
+    let bytes = snapshot_file::build(None, &state, now_ms()).map_err(|e| e.to_string())?;
+    let path = dir.join(BOOTSTRAP_CHECKPOINT);
+    let part = dir.join(format!("{BOOTSTRAP_CHECKPOINT}.tmp"));
+    std::fs::write(&part, &bytes)
+        .and_then(|()| std::fs::rename(&part, &path))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The `metadata.version` in `dir`'s `bootstrap.checkpoint`, if the file is there.
+pub fn read_bootstrap(dir: &Path) -> Result<Option<i16>, String> {
+    let path = dir.join(BOOTSTRAP_CHECKPOINT);
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => bytes::Bytes::from(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let bad = |e: String| format!("{}: {e}", path.display());
+    let parsed = snapshot_file::parse(&bytes).map_err(|e| bad(e.to_string()))?;
+    let mut batches = fjord_protocol::records::RecordBatches::new(parsed.state);
+    for batch in batches.by_ref() {
+        let batch = batch.map_err(|e| bad(e.to_string()))?;
+        for r in fjord_metadata::snapshot::batch_records(&batch).map_err(|e| bad(e.to_string()))? {
+            if let fjord_protocol::MetadataRecord::FeatureLevel(f) = r {
+                if f.name == fjord_metadata::image::METADATA_VERSION {
+                    return Ok(Some(f.feature_level));
+                }
+            }
+        }
+    }
+    Err(bad("no metadata.version in it".into()))
+}
+
+/// Formats every directory of `config`, a controller's with `bootstrap.checkpoint` at
+/// `release` (`metadata.version`). Returns the lines Kafka's tool prints.
 pub fn format(
     config: &ServerConfig,
     cluster_id: &str,
     initial: &InitialVoters,
     ignore_formatted: bool,
+    release: i16,
 ) -> Result<Vec<String>, String> {
+    use fjord_metadata::version::{release_name, METADATA_VERSION_LATEST, METADATA_VERSION_MIN};
+    if !(METADATA_VERSION_MIN..=METADATA_VERSION_LATEST).contains(&release) {
+        return Err(format!(
+            "Unsupported metadata.version {}: this build supports {} to {}",
+            fjord_metadata::version::release_name(release),
+            fjord_metadata::version::release_name(METADATA_VERSION_MIN),
+            fjord_metadata::version::release_name(METADATA_VERSION_LATEST)
+        ));
+    }
     if uuid_text::decode(cluster_id).is_none() {
         return Err(format!(
             "Cluster ID string {cluster_id} does not appear to be a valid UUID"
@@ -153,6 +210,9 @@ pub fn format(
         }
         .write(&dir)
         .map_err(|e| e.to_string())?;
+        if is_metadata && roles.controller {
+            write_bootstrap(&dir, release)?;
+        }
         if is_metadata {
             if let Some(v) = &voters {
                 let partition = metadata_partition_dir(&dir);
@@ -170,15 +230,23 @@ pub fn format(
                 )
                 .map_err(|e| e.to_string())?;
                 out.push(format!(
-                    "Formatting dynamic metadata voter directory {} with {} voter(s).",
+                    "Formatting dynamic metadata voter directory {} with metadata.version {}.",
                     dir.display(),
-                    v.len()
+                    release_name(release)
                 ));
             } else {
-                out.push(format!("Formatting metadata directory {}.", dir.display()));
+                out.push(format!(
+                    "Formatting metadata directory {} with metadata.version {}.",
+                    dir.display(),
+                    release_name(release)
+                ));
             }
         } else {
-            out.push(format!("Formatting data directory {}.", dir.display()));
+            out.push(format!(
+                "Formatting data directory {} with metadata.version {}.",
+                dir.display(),
+                release_name(release)
+            ));
         }
         formatted_any = true;
     }

@@ -54,6 +54,10 @@ enum Command {
         /// Skip directories that are already formatted.
         #[arg(long, short = 'g')]
         ignore_formatted: bool,
+        /// The metadata.version a new cluster starts at: a Kafka release ("3.9", "3.9-IV0") or
+        /// a level; the newest this build supports by default.
+        #[arg(long, short = 'r')]
+        release_version: Option<String>,
     },
     /// Print a new random id for a cluster or a directory.
     #[command(name = "random-uuid")]
@@ -173,7 +177,18 @@ fn main() -> ExitCode {
             initial_controllers,
             no_initial_controllers: _,
             ignore_formatted,
+            release_version,
         } => {
+            let release = match release_version.as_deref() {
+                None => fjord_metadata::version::METADATA_VERSION_LATEST,
+                Some(v) => match fjord_metadata::version::parse_release(v) {
+                    Some(l) => l,
+                    None => {
+                        eprintln!("Unknown release version {v:?}: give a Kafka release such as 3.9 or 3.9-IV0, or a metadata.version level");
+                        return ExitCode::FAILURE;
+                    }
+                },
+            };
             let cfg = match config::ServerConfig::load(&config, &overrides) {
                 Ok(c) => c,
                 Err(e) => {
@@ -194,7 +209,7 @@ fn main() -> ExitCode {
             } else {
                 format::InitialVoters::None
             };
-            match format::format(&cfg, &cluster_id, &initial, ignore_formatted) {
+            match format::format(&cfg, &cluster_id, &initial, ignore_formatted, release) {
                 Ok(lines) => {
                     lines.iter().for_each(|l| println!("{l}"));
                     ExitCode::SUCCESS

@@ -8,6 +8,7 @@ use fjord_admin::{expect_response, Admin, AdminError};
 use fjord_protocol::generated::update_features_request::{
     FeatureUpdateKey, UpdateFeaturesRequest,
 };
+use fjord_metadata::version::{parse_release, release_name, KAFKA_RELEASES};
 use fjord_protocol::RequestBody;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -15,32 +16,6 @@ use std::process::ExitCode;
 
 /// The `metadata.version` feature.
 const METADATA_VERSION: &str = "metadata.version";
-
-/// Kafka's names of `metadata.version` levels (3.3-IV3 is level 7). fjord's own levels after
-/// these have no Kafka name and print as numbers.
-const KAFKA_METADATA_VERSIONS: &[(i16, &str)] = &[
-    (7, "3.3-IV3"),
-    (8, "3.4-IV0"),
-    (9, "3.5-IV0"),
-    (10, "3.5-IV1"),
-    (11, "3.5-IV2"),
-    (12, "3.6-IV0"),
-    (13, "3.6-IV1"),
-    (14, "3.6-IV2"),
-    (15, "3.7-IV0"),
-    (16, "3.7-IV1"),
-    (17, "3.7-IV2"),
-    (18, "3.7-IV3"),
-    (19, "3.7-IV4"),
-    (20, "3.8-IV0"),
-    (21, "3.9-IV0"),
-    (22, "4.0-IV0"),
-    (23, "4.0-IV1"),
-    (24, "4.0-IV2"),
-    (25, "4.0-IV3"),
-    (26, "4.1-IV0"),
-    (27, "4.1-IV1"),
-];
 
 /// `kafka-features` arguments.
 #[derive(Debug, ClapArgs)]
@@ -110,26 +85,11 @@ pub fn run(args: &Args) -> ExitCode {
 
 /// A level as Kafka prints it: `metadata.version` by name, others as numbers.
 pub fn level_text(feature: &str, level: i16) -> String {
-    if feature != METADATA_VERSION {
-        return level.to_string();
+    if feature == METADATA_VERSION {
+        release_name(level)
+    } else {
+        level.to_string()
     }
-    KAFKA_METADATA_VERSIONS
-        .iter()
-        .find(|(l, _)| *l == level)
-        .map_or_else(|| level.to_string(), |(_, n)| n.to_string())
-}
-
-/// A `--metadata` value: a name ("3.9-IV0"), a release (its last level: "3.7" is 3.7-IV4),
-/// or a level number.
-pub fn parse_metadata_version(s: &str) -> Option<i16> {
-    if let Ok(level) = s.parse::<i16>() {
-        return Some(level);
-    }
-    KAFKA_METADATA_VERSIONS
-        .iter()
-        .rev()
-        .find(|(_, n)| *n == s || n.split('-').next() == Some(s))
-        .map(|(l, _)| *l)
 }
 
 async fn run_async(a: &Args) -> Result<(), ToolError> {
@@ -205,8 +165,8 @@ async fn describe(admin: &Admin) -> Result<(), ToolError> {
 fn updates(metadata: Option<&str>, features: &[String]) -> Result<BTreeMap<String, i16>, ToolError> {
     let mut out = BTreeMap::new();
     if let Some(m) = metadata {
-        let level = parse_metadata_version(m).ok_or_else(|| {
-            let names: Vec<&str> = KAFKA_METADATA_VERSIONS.iter().map(|(_, n)| *n).collect();
+        let level = parse_release(m).ok_or_else(|| {
+            let names: Vec<&str> = KAFKA_RELEASES.iter().map(|(_, n)| *n).collect();
             ToolError::Failed(format!(
                 "Unsupported metadata version {m}. Supported metadata versions are {}",
                 names.join(", ")
@@ -331,10 +291,10 @@ mod tests {
 
     #[test]
     fn metadata_versions_read_and_print_as_kafka_names() {
-        assert_eq!(parse_metadata_version("3.9-IV0"), Some(21));
-        assert_eq!(parse_metadata_version("3.7"), Some(19));
-        assert_eq!(parse_metadata_version("28"), Some(28));
-        assert_eq!(parse_metadata_version("2.8"), None);
+        assert_eq!(parse_release("3.9-IV0"), Some(21));
+        assert_eq!(parse_release("3.7"), Some(19));
+        assert_eq!(parse_release("28"), Some(28));
+        assert_eq!(parse_release("2.8"), None);
         assert_eq!(level_text(METADATA_VERSION, 25), "4.0-IV3");
         assert_eq!(level_text(METADATA_VERSION, 29), "29");
         assert_eq!(level_text("kraft.version", 1), "1");

@@ -75,6 +75,7 @@ fn auto_format(config: &ServerConfig) -> Result<Vec<String>, String> {
         &format::random_uuid(),
         &InitialVoters::Standalone,
         false,
+        fjord_metadata::version::METADATA_VERSION_LATEST,
     )
 }
 
@@ -237,10 +238,14 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         let _ = loader_fatal.send(format!("the metadata image loader stopped: {e}"));
     });
     let local_controller = if roles.controller {
+        let mut settings = controller_settings(&config);
+        if let Some(level) = crate::format::read_bootstrap(&config.metadata_log_dir())? {
+            settings.bootstrap_metadata_version = level;
+        }
         let (handle, task) = fjord_controller::active::active_controller(
             raft.clone(),
             view.clone(),
-            controller_settings(&config),
+            settings,
             cluster_id.clone(),
         );
         fatal_tx.spawn("active controller", task);
