@@ -759,7 +759,10 @@ fn a_designated_leader_needs_its_log_dir_online_and_no_controlled_shutdown() {
     let r = h.elect(2, 3, "t", &[0], Some(&[2]));
     assert_eq!(r[0].1, ErrorCode::IneligibleReplica.code());
     assert!(
-        r[0].2.as_deref().unwrap().contains("reports offline log dirs"),
+        r[0].2
+            .as_deref()
+            .unwrap()
+            .contains("reports offline log dirs"),
         "{:?}",
         r[0].2
     );
@@ -786,7 +789,10 @@ fn a_designated_leader_needs_its_log_dir_online_and_no_controlled_shutdown() {
     let r = h.elect(2, 3, "t", &[1], Some(&[2]));
     assert_eq!(r[0].1, ErrorCode::IneligibleReplica.code());
     assert!(
-        r[0].2.as_deref().unwrap().contains("is offline (its last heartbeat"),
+        r[0].2
+            .as_deref()
+            .unwrap()
+            .contains("is offline (its last heartbeat"),
         "{:?}",
         r[0].2
     );

@@ -59,7 +59,8 @@ fn write_bootstrap(dir: &Path, level: i16) -> Result<(), String> {
         feature_level: level,
         ..Default::default()
     });
-    let state = fjord_metadata::snapshot::batch_of(&[record], now_ms()).map_err(|e| e.to_string())?;
+    let state =
+        fjord_metadata::snapshot::batch_of(&[record], now_ms()).map_err(|e| e.to_string())?;
     let bytes = snapshot_file::build(None, &state, now_ms()).map_err(|e| e.to_string())?;
     let path = dir.join(BOOTSTRAP_CHECKPOINT);
     let part = dir.join(format!("{BOOTSTRAP_CHECKPOINT}.tmp"));

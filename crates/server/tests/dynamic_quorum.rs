@@ -38,8 +38,14 @@ struct InitialQuorum {
 }
 
 fn initial_quorum(rt: &tokio::runtime::Runtime) -> InitialQuorum {
+    listed_quorum(rt, 3, 3)
+}
+
+/// `listed` controllers formatted with `--initial-controllers`, the first `started` of them
+/// started (the others never run: voters that never register).
+fn listed_quorum(rt: &tokio::runtime::Runtime, listed: usize, started: usize) -> InitialQuorum {
     let root = tempfile::tempdir().unwrap();
-    let ports: Vec<u16> = (0..3).map(|_| common::free_port()).collect();
+    let ports: Vec<u16> = (0..listed).map(|_| common::free_port()).collect();
     let bootstrap = format!(
         "controller.quorum.bootstrap.servers={}",
         ports
@@ -48,13 +54,13 @@ fn initial_quorum(rt: &tokio::runtime::Runtime) -> InitialQuorum {
             .collect::<Vec<_>>()
             .join(",")
     );
-    let dirs: Vec<String> = (0..3).map(|_| common::random_uuid()).collect();
-    let initial = (0..3)
+    let dirs: Vec<String> = (0..listed).map(|_| common::random_uuid()).collect();
+    let initial = (0..listed)
         .map(|i| format!("{}@127.0.0.1:{}:{}", i + 1, ports[i], dirs[i]))
         .collect::<Vec<_>>()
         .join(",");
     let cluster_id = common::random_uuid();
-    let mut nodes: Vec<Node> = (0..3)
+    let mut nodes: Vec<Node> = (0..started)
         .map(|i| Node::controller(root.path(), i as i32 + 1, ports[i], &bootstrap, ""))
         .collect();
     for n in &mut nodes {
@@ -62,9 +68,10 @@ fn initial_quorum(rt: &tokio::runtime::Runtime) -> InitialQuorum {
         n.start();
     }
     let addrs: Vec<String> = nodes.iter().map(Node::addr).collect();
+    let all: BTreeSet<i32> = (1..=listed as i32).collect();
     let described = wait_for(Duration::from_secs(30), || {
         rt.block_on(describe(&addrs))
-            .filter(|p| committed_leader(p) && voters(p) == [1, 2, 3].into())
+            .filter(|p| committed_leader(p) && voters(p) == all)
     })
     .unwrap_or_else(|| panic!("no quorum: {}", nodes[0].log_tail()));
     InitialQuorum {
@@ -484,4 +491,108 @@ fn a_voter_on_a_new_port_announces_itself() {
         (mine.log_end_offset >= leader_end).then_some(())
     });
     assert!(caught_up.is_some());
+}
+
+#[test]
+fn remove_controller_unregister_in_its_four_cases() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    // Four voters listed, three started: voter 4 never registers.
+    let q = listed_quorum(&rt, 4, 3);
+    let bootstrap = q.addrs.join(",");
+    let remove = |id: i32| {
+        fjord(&[
+            "kafka-metadata-quorum",
+            "--bootstrap-controller",
+            &bootstrap,
+            "remove-controller",
+            "--controller-id",
+            &id.to_string(),
+            "--controller-directory-id",
+            &q.dirs[(id - 1) as usize],
+            "--unregister",
+        ])
+    };
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+
+    // A voter that is not registered: removed; nothing to unregister; success.
+    let o = remove(4);
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+    let stdout = text(&o.stdout);
+    // Kafka prints two spaces after "Removed" (its format string adds one).
+    assert!(
+        stdout.contains("Removed  KRaft controller 4 with directory id"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Controller 4 was not registered; nothing to unregister"),
+        "{stdout}"
+    );
+    // Neither a voter nor registered: the removal fails and points to kafka-cluster.
+    let o = remove(4);
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("kafka-cluster unregister-controller --controller-id 4"),
+        "{}",
+        text(&o.stderr)
+    );
+
+    // A voter that is registered (and alive, not the leader): removed and unregistered.
+    let p = wait_for(Duration::from_secs(20), || {
+        rt.block_on(describe(&q.addrs))
+            .filter(|p| committed_leader(p) && voters(p) == [1, 2, 3].into())
+    })
+    .expect("three voters");
+    let x = if p.leader_id == 3 { 2 } else { 3 };
+    let registrations = |id: i32| {
+        std::fs::read_to_string(q.nodes[(id - 1) as usize].dir.join("server.log"))
+            .unwrap_or_default()
+            .matches("registered as a controller")
+            .count()
+    };
+    assert!(
+        wait_for(Duration::from_secs(20), || (registrations(x) >= 1)
+            .then_some(()))
+        .is_some(),
+        "controller {x} registers"
+    );
+    let o = remove(x);
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains(&format!("Removed the registration of controller {x}")),
+        "{}",
+        text(&o.stdout)
+    );
+    // Still running, it finds its registration gone and registers again.
+    assert!(
+        wait_for(Duration::from_secs(30), || (registrations(x) >= 2)
+            .then_some(()))
+        .is_some(),
+        "a live controller that was unregistered registers again:\n{}",
+        q.nodes[(x - 1) as usize].log_tail()
+    );
+
+    // Registered but no longer a voter: remove-controller fails and points to kafka-cluster,
+    // which unregisters it.
+    let o = remove(x);
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains(&format!(
+            "kafka-cluster unregister-controller --controller-id {x}"
+        )),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = fjord(&[
+        "kafka-cluster",
+        "unregister-controller",
+        "--bootstrap-controller",
+        &bootstrap,
+        "--controller-id",
+        &x.to_string(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stdout).trim(),
+        format!("Controller {x} is no longer registered.")
+    );
 }

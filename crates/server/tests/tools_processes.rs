@@ -525,7 +525,12 @@ fn three_thousand_offline_partitions_recovered_in_one_run() {
     let (_controller, mut brokers) = controller_and_brokers(root.path(), 2, FAST_REPLICATION);
     let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
     let assignment = vec!["1:2"; PARTITIONS].join(",");
-    create(&addrs.join(","), "scale", &assignment, &["min.insync.replicas=1"]);
+    create(
+        &addrs.join(","),
+        "scale",
+        &assignment,
+        &["min.insync.replicas=1"],
+    );
     let counts = |addr: &str, isr: &[i32]| partition_counts(&rt, addr, "scale", isr);
     let all_in_sync = wait_for(Duration::from_secs(120), || {
         counts(&addrs[0], &[1, 2]).filter(|c| c.0 == PARTITIONS && c.2 == PARTITIONS)
@@ -562,13 +567,24 @@ fn three_thousand_offline_partitions_recovered_in_one_run() {
         .lines()
         .filter(|l| l.starts_with("Recovered scale-") && l.ends_with("leader is broker 2."))
         .count();
-    assert_eq!(recovered, PARTITIONS, "{}", out.lines().last().unwrap_or(""));
-    assert_eq!(counts(&addrs[1], &[2]).map(|c| (c.1, c.2)), Some((0, PARTITIONS)));
+    assert_eq!(
+        recovered,
+        PARTITIONS,
+        "{}",
+        out.lines().last().unwrap_or("")
+    );
+    assert_eq!(
+        counts(&addrs[1], &[2]).map(|c| (c.1, c.2)),
+        Some((0, PARTITIONS))
+    );
     // The 1000-partition limits of both RPCs: three requests of each reached broker 2.
     let metrics = metrics_text(brokers[1].metrics_port);
     for api in ["GetReplicaLogInfo", "ElectLeaders"] {
         let line = format!("kafka_network_requestmetrics_requests_total{{request=\"{api}\"}} 3");
         assert!(metrics.lines().any(|l| l == line), "{line} in:\n{metrics}");
     }
-    println!("recovered {PARTITIONS} offline partitions in {} ms", took.as_millis());
+    println!(
+        "recovered {PARTITIONS} offline partitions in {} ms",
+        took.as_millis()
+    );
 }

@@ -5,10 +5,8 @@
 use crate::common::{self, ToolError};
 use clap::{Args as ClapArgs, Subcommand};
 use fjord_admin::{expect_response, Admin, AdminError};
-use fjord_protocol::generated::update_features_request::{
-    FeatureUpdateKey, UpdateFeaturesRequest,
-};
 use fjord_metadata::version::{parse_release, release_name, KAFKA_RELEASES};
+use fjord_protocol::generated::update_features_request::{FeatureUpdateKey, UpdateFeaturesRequest};
 use fjord_protocol::RequestBody;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -115,7 +113,14 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             dry_run,
         } => {
             let updates = updates(metadata.as_deref(), features)?;
-            update(&admin, "downgrade", updates, if *r#unsafe { 3 } else { 2 }, *dry_run).await
+            update(
+                &admin,
+                "downgrade",
+                updates,
+                if *r#unsafe { 3 } else { 2 },
+                *dry_run,
+            )
+            .await
         }
         Command::Disable {
             features,
@@ -130,7 +135,14 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                     )));
                 }
             }
-            update(&admin, "disable", updates, if *r#unsafe { 3 } else { 2 }, *dry_run).await
+            update(
+                &admin,
+                "disable",
+                updates,
+                if *r#unsafe { 3 } else { 2 },
+                *dry_run,
+            )
+            .await
         }
     }
 }
@@ -162,7 +174,10 @@ async fn describe(admin: &Admin) -> Result<(), ToolError> {
 }
 
 /// The updates `--metadata` and `--feature name=level` ask for.
-fn updates(metadata: Option<&str>, features: &[String]) -> Result<BTreeMap<String, i16>, ToolError> {
+fn updates(
+    metadata: Option<&str>,
+    features: &[String],
+) -> Result<BTreeMap<String, i16>, ToolError> {
     let mut out = BTreeMap::new();
     if let Some(m) = metadata {
         let level = parse_release(m).ok_or_else(|| {

@@ -1,0 +1,157 @@
+//! Controller unregistration (KIP-1312) in a static quorum, on a real process: a stopped
+//! observer controller from an older build blocks `kafka-features upgrade` until
+//! `kafka-cluster unregister-controller` removes its registration; a voter cannot be
+//! unregistered; `kafka-metadata-quorum remove-controller --unregister` fails on a static
+//! quorum and points to `kafka-cluster unregister-controller`.
+
+mod common;
+
+use common::{call, fjord, free_port, random_uuid, wait_for, Node};
+use fjord_protocol::generated::controller_registration_request::{
+    ControllerRegistrationRequest, Feature, Listener,
+};
+use fjord_protocol::{RequestBody, ResponseBody, Uuid};
+use std::process::Output;
+use std::time::Duration;
+
+fn out(o: &Output) -> (bool, String, String) {
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
+    let root = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (broker_port, port) = (free_port(), free_port());
+    let voters = format!("controller.quorum.voters=1@127.0.0.1:{port}");
+    let mut node = Node::combined(root.path(), 1, (broker_port, port), &voters, "");
+    node.format(&random_uuid(), &["--release-version", "28"]);
+    node.start();
+    let bootstrap = node.broker_addr();
+    let describe = || {
+        out(&fjord(&[
+            "kafka-features",
+            "--bootstrap-server",
+            &bootstrap,
+            "describe",
+        ]))
+    };
+    let at_28 = wait_for(Duration::from_secs(60), || {
+        let (ok, stdout, _) = describe();
+        (ok && stdout.contains("FinalizedVersionLevel: 28\t")).then_some(stdout)
+    });
+    assert!(at_28.is_some(), "{:?}\n{}", describe(), node.log_tail());
+
+    // An observer controller of an older build (metadata.version up to 28) registered, then
+    // stopped for good.
+    let register = RequestBody::ControllerRegistration(ControllerRegistrationRequest {
+        controller_id: 2,
+        incarnation_id: Uuid::from_u128(77),
+        listeners: vec![Listener {
+            name: "CONTROLLER".into(),
+            host: "127.0.0.1".into(),
+            port: free_port(),
+            ..Default::default()
+        }],
+        features: vec![Feature {
+            name: "metadata.version".into(),
+            min_supported_version: 7,
+            max_supported_version: 28,
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let registered = wait_for(Duration::from_secs(30), || {
+        match rt.block_on(call(&node.addr(), register.clone(), 0)) {
+            Some(ResponseBody::ControllerRegistration(r)) if r.error_code == 0 => Some(()),
+            _ => None,
+        }
+    });
+    assert!(registered.is_some());
+
+    let upgrade = || {
+        out(&fjord(&[
+            "kafka-features",
+            "--bootstrap-server",
+            &bootstrap,
+            "upgrade",
+            "--metadata",
+            "29",
+        ]))
+    };
+    let (ok, stdout, stderr) = upgrade();
+    assert!(!ok, "{stdout}");
+    assert_eq!(
+        stdout.trim(),
+        "Could not upgrade metadata.version to 29. Invalid update version 29 for feature \
+         metadata.version. Controller 2 only supports versions 7-28"
+    );
+    assert!(
+        stderr.contains("1 out of 1 operation(s) failed."),
+        "{stderr}"
+    );
+
+    // A voter cannot be unregistered; on a static quorum, remove-controller cannot remove it
+    // either, and says what to use instead.
+    let (ok, _, stderr) = out(&fjord(&[
+        "kafka-cluster",
+        "unregister-controller",
+        "--bootstrap-server",
+        &bootstrap,
+        "--controller-id",
+        "1",
+    ]));
+    assert!(!ok);
+    assert!(
+        stderr.contains("Cannot unregister controller 1 because it is part of the voter set."),
+        "{stderr}"
+    );
+    assert!(stderr.contains("remove-controller"), "{stderr}");
+    let (ok, _, stderr) = out(&fjord(&[
+        "kafka-metadata-quorum",
+        "--bootstrap-server",
+        &bootstrap,
+        "remove-controller",
+        "--controller-id",
+        "1",
+        "--controller-directory-id",
+        &node.directory_id(),
+        "--unregister",
+    ]));
+    assert!(!ok);
+    assert!(
+        stderr.contains("kafka-cluster unregister-controller --controller-id 1"),
+        "{stderr}"
+    );
+
+    // The stopped observer is unregistered (`--id` is accepted too); then the upgrade goes
+    // through.
+    let unregister = || {
+        out(&fjord(&[
+            "kafka-cluster",
+            "unregister-controller",
+            "--bootstrap-server",
+            &bootstrap,
+            "--id",
+            "2",
+        ]))
+    };
+    let (ok, stdout, stderr) = unregister();
+    assert!(ok, "{stderr}");
+    assert_eq!(stdout.trim(), "Controller 2 is no longer registered.");
+    let (ok, _, stderr) = unregister();
+    assert!(!ok);
+    assert!(
+        stderr.contains("Controller ID 2 is not currently registered."),
+        "{stderr}"
+    );
+    let (ok, stdout, stderr) = upgrade();
+    assert!(ok, "{stdout}{stderr}");
+    assert_eq!(stdout.trim(), "metadata.version was upgraded to 29.");
+    let (_, stdout, _) = describe();
+    assert!(stdout.contains("FinalizedVersionLevel: 29\t"), "{stdout}");
+}
