@@ -74,6 +74,12 @@ enum Command {
     /// Recover offline partitions by electing the replica with the most data.
     #[command(name = "kafka-unclean-recovery")]
     KafkaUncleanRecovery(fjord_tools::unclean_recovery::Args),
+    /// Produce lines from stdin to a topic (as kafka-console-producer.sh).
+    #[command(name = "kafka-console-producer")]
+    KafkaConsoleProducer(fjord_tools::console::producer::Args),
+    /// Print a topic's records (as kafka-console-consumer.sh).
+    #[command(name = "kafka-console-consumer")]
+    KafkaConsoleConsumer(fjord_tools::console::consumer::Args),
     /// Describe, upgrade, downgrade and disable feature levels (as kafka-features.sh).
     #[command(name = "kafka-features")]
     KafkaFeatures(fjord_tools::features::Args),
@@ -102,6 +108,8 @@ const TOOL_LINKS: &[&str] = &[
     "kafka-unclean-recovery",
     "kafka-cluster",
     "kafka-features",
+    "kafka-console-producer",
+    "kafka-console-consumer",
     "kafka-metadata-quorum",
     "kafka-dump-log",
 ];
@@ -230,6 +238,8 @@ fn main() -> ExitCode {
         Command::KafkaUncleanRecovery(args) => fjord_tools::unclean_recovery::run(&args),
         Command::KafkaCluster(args) => fjord_tools::cluster::run(&args),
         Command::KafkaFeatures(args) => fjord_tools::features::run(&args),
+        Command::KafkaConsoleProducer(args) => fjord_tools::console::producer::run(&args),
+        Command::KafkaConsoleConsumer(args) => fjord_tools::console::consumer::run(&args),
         Command::KafkaDumpLog(args) => dump_log::run(&args),
     }
 }

@@ -3,6 +3,7 @@
 //! dispatches to them by subcommand or by the name it was invoked as (`kafka-topics.sh`).
 
 pub mod cluster;
+pub mod console;
 pub mod features;
 pub mod leader_election;
 pub mod metadata_quorum;
