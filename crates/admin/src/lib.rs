@@ -299,6 +299,37 @@ impl Admin {
         AdminError::from_code(r.error_code, None).map_or(Ok(r), Err)
     }
 
+    /// The address of the coordinator of consumer group `group` (FindCoordinator v4+,
+    /// KIP-699's coordinator keys, which every KRaft-era broker serves).
+    pub async fn group_coordinator(&self, group: &str) -> Result<String, AdminError> {
+        Ok(self.group_coordinator_node(group).await?.1)
+    }
+
+    /// The coordinator of consumer group `group`: its broker id and address.
+    pub async fn group_coordinator_node(&self, group: &str) -> Result<(i32, String), AdminError> {
+        let r = self
+            .call_any(
+                RequestBody::FindCoordinator(
+                    fjord_protocol::generated::find_coordinator_request::FindCoordinatorRequest {
+                        key_type: 0,
+                        coordinator_keys: vec![group.to_string()],
+                        ..Default::default()
+                    },
+                ),
+                4..=6,
+            )
+            .await?;
+        let r = expect_response!(r, FindCoordinator)?;
+        let c = r
+            .coordinators
+            .first()
+            .ok_or_else(|| AdminError::Protocol("no coordinator in the answer".into()))?;
+        if let Some(e) = AdminError::from_code(c.error_code, c.error_message.as_deref()) {
+            return Err(e);
+        }
+        Ok((c.node_id, host_port(&c.host, c.port)))
+    }
+
     /// The last cluster view, fetched if there is none.
     pub async fn cluster(&self) -> Result<Arc<ClusterInfo>, AdminError> {
         if let Some(c) = self.cluster.lock().expect("cluster").clone() {

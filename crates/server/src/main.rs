@@ -80,6 +80,12 @@ enum Command {
     /// Print a topic's records (as kafka-console-consumer.sh).
     #[command(name = "kafka-console-consumer")]
     KafkaConsoleConsumer(fjord_tools::console::consumer::Args),
+    /// Describe and alter topic and broker configs (as kafka-configs.sh).
+    #[command(name = "kafka-configs")]
+    KafkaConfigs(fjord_tools::configs::Args),
+    /// List, describe, reset and delete consumer groups (as kafka-consumer-groups.sh).
+    #[command(name = "kafka-consumer-groups")]
+    KafkaConsumerGroups(fjord_tools::consumer_groups::Args),
     /// Describe, upgrade, downgrade and disable feature levels (as kafka-features.sh).
     #[command(name = "kafka-features")]
     KafkaFeatures(fjord_tools::features::Args),
@@ -108,6 +114,8 @@ const TOOL_LINKS: &[&str] = &[
     "kafka-unclean-recovery",
     "kafka-cluster",
     "kafka-features",
+    "kafka-configs",
+    "kafka-consumer-groups",
     "kafka-console-producer",
     "kafka-console-consumer",
     "kafka-metadata-quorum",
@@ -238,6 +246,8 @@ fn main() -> ExitCode {
         Command::KafkaUncleanRecovery(args) => fjord_tools::unclean_recovery::run(&args),
         Command::KafkaCluster(args) => fjord_tools::cluster::run(&args),
         Command::KafkaFeatures(args) => fjord_tools::features::run(&args),
+        Command::KafkaConfigs(args) => fjord_tools::configs::run(&args),
+        Command::KafkaConsumerGroups(args) => fjord_tools::consumer_groups::run(&args),
         Command::KafkaConsoleProducer(args) => fjord_tools::console::producer::run(&args),
         Command::KafkaConsoleConsumer(args) => fjord_tools::console::consumer::run(&args),
         Command::KafkaDumpLog(args) => dump_log::run(&args),

@@ -588,3 +588,255 @@ fn three_thousand_offline_partitions_recovered_in_one_run() {
         took.as_millis()
     );
 }
+
+#[test]
+fn configs_and_consumer_groups_on_a_node() {
+    let root = tempfile::tempdir().unwrap();
+    let node = Node::single(root.path(), 0, "offsets.topic.replication.factor=1");
+    let b = node.broker_addr();
+    let run = |args: &[&str]| -> String {
+        let o = fjord(args);
+        assert!(o.status.success(), "{args:?}: {}", show(&o));
+        text(&o.stdout)
+    };
+    create(&b, "q", "1", &[]);
+    // Ten records, four read and committed by group g1.
+    let mut producer = std::process::Command::new(common::fjord_bin())
+        .args([
+            "kafka-console-producer",
+            "--bootstrap-server",
+            &b,
+            "--topic",
+            "q",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = producer.stdin.take().unwrap();
+        for i in 0..10 {
+            writeln!(stdin, "v{i}").unwrap();
+        }
+    }
+    assert!(producer.wait().unwrap().success());
+    let read = run(&[
+        "kafka-console-consumer",
+        "--bootstrap-server",
+        &b,
+        "--topic",
+        "q",
+        "--from-beginning",
+        "--max-messages",
+        "4",
+        "--group",
+        "g1",
+    ]);
+    assert_eq!(read, "v0\nv1\nv2\nv3\n");
+
+    let row = |out: &str| -> Vec<String> {
+        out.lines()
+            .find(|l| l.starts_with("g1 "))
+            .map(|l| l.split_whitespace().map(String::from).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        run(&["kafka-consumer-groups", "--bootstrap-server", &b, "--list"]),
+        "g1\n"
+    );
+    let described = run(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--describe",
+        "--group",
+        "g1",
+    ]);
+    assert!(
+        described.contains("Consumer group 'g1' has no active members."),
+        "{described}"
+    );
+    assert!(described.contains(
+        "GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID"
+    ), "{described}");
+    assert_eq!(
+        row(&described),
+        ["g1", "q", "0", "4", "10", "6", "-", "-", "-"]
+    );
+    let state = run(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--describe",
+        "--group",
+        "g1",
+        "--state",
+    ]);
+    assert!(row(&state).contains(&"Empty".to_string()), "{state}");
+    let reset = run(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--reset-offsets",
+        "--group",
+        "g1",
+        "--topic",
+        "q",
+        "--shift-by",
+        "-3",
+        "--execute",
+    ]);
+    assert_eq!(row(&reset), ["g1", "q", "0", "1"]);
+    let described = run(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--describe",
+        "--group",
+        "g1",
+    ]);
+    assert_eq!(row(&described)[3..6], ["1", "10", "9"]);
+    let again = run(&[
+        "kafka-console-consumer",
+        "--bootstrap-server",
+        &b,
+        "--topic",
+        "q",
+        "--group",
+        "g1",
+        "--max-messages",
+        "1",
+    ]);
+    assert_eq!(again, "v1\n", "the group resumes from the reset offset");
+    let deleted = run(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--delete",
+        "--group",
+        "g1",
+    ]);
+    assert_eq!(
+        deleted.trim(),
+        "Deletion of requested consumer groups ('g1') was successful."
+    );
+    let gone = fjord(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--describe",
+        "--group",
+        "g1",
+    ]);
+    assert!(!gone.status.success());
+    assert!(
+        text(&gone.stderr).contains("Error: Consumer group 'g1' does not exist."),
+        "{}",
+        show(&gone)
+    );
+
+    // Topic and broker configs: set, describe (Kafka's lines), delete.
+    let done = run(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        &b,
+        "--entity-type",
+        "topics",
+        "--entity-name",
+        "q",
+        "--alter",
+        "--add-config",
+        "retention.ms=86400000,cleanup.policy=[compact,delete]",
+    ]);
+    assert_eq!(done.trim(), "Completed updating config for topic q.");
+    let described = run(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        &b,
+        "--topic",
+        "q",
+        "--describe",
+    ]);
+    let lines: Vec<&str> = described.lines().collect();
+    assert_eq!(lines[0], "Dynamic configs for topic q are:");
+    assert!(lines.iter().any(|l| l.starts_with(
+        "  cleanup.policy=compact,delete sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:cleanup.policy=compact,delete"
+    )), "{described}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("  retention.ms=86400000 sensitive=false")),
+        "{described}"
+    );
+    run(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        &b,
+        "--topic",
+        "q",
+        "--alter",
+        "--delete-config",
+        "retention.ms",
+    ]);
+    let described = run(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        &b,
+        "--topic",
+        "q",
+        "--describe",
+    ]);
+    assert!(!described.contains("retention.ms="), "{described}");
+    let done = run(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        &b,
+        "--broker",
+        "1",
+        "--alter",
+        "--add-config",
+        "log.retention.ms=1000000",
+    ]);
+    assert_eq!(done.trim(), "Completed updating config for broker 1.");
+    let described = run(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        &b,
+        "--entity-type",
+        "brokers",
+        "--entity-name",
+        "1",
+        "--describe",
+    ]);
+    assert!(
+        described.starts_with(
+            "Dynamic configs for broker 1 are:\n  log.retention.ms=1000000 sensitive=false"
+        ),
+        "{described}"
+    );
+    let bad = fjord(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        &b,
+        "--topic",
+        "q",
+        "--alter",
+        "--add-config",
+        "retention.ms=soon",
+    ]);
+    assert!(!bad.status.success(), "{}", show(&bad));
+    let quota = fjord(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        &b,
+        "--entity-type",
+        "users",
+        "--describe",
+    ]);
+    assert!(!quota.status.success());
+    assert!(
+        text(&quota.stderr).contains("not supported by fjord yet"),
+        "{}",
+        show(&quota)
+    );
+}

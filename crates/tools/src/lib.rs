@@ -3,7 +3,9 @@
 //! dispatches to them by subcommand or by the name it was invoked as (`kafka-topics.sh`).
 
 pub mod cluster;
+pub mod configs;
 pub mod console;
+pub mod consumer_groups;
 pub mod features;
 pub mod leader_election;
 pub mod metadata_quorum;

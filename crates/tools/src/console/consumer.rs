@@ -13,7 +13,6 @@ use clap::Args as ClapArgs;
 use fjord_admin::{expect_response, Admin, AdminError};
 use fjord_protocol::generated::{
     fetch_request::{FetchPartition, FetchRequest, FetchTopic},
-    find_coordinator_request::FindCoordinatorRequest,
     list_offsets_request::{ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic},
     offset_commit_request::{
         OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
@@ -30,9 +29,9 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 /// ListOffsets' timestamp for the earliest offset.
-const EARLIEST: i64 = -2;
+pub(crate) const EARLIEST: i64 = -2;
 /// ListOffsets' timestamp for the latest offset.
-const LATEST: i64 = -1;
+pub(crate) const LATEST: i64 = -1;
 /// How long a fetch waits at the broker for records.
 const FETCH_WAIT_MS: i32 = 500;
 /// The most bytes one fetch asks for, per partition.
@@ -296,8 +295,9 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     Ok(())
 }
 
-/// The offset `timestamp` (EARLIEST or LATEST) names for `topic`-`partition`, at its leader.
-async fn list_offset(
+/// The offset `timestamp` (EARLIEST or LATEST) names for `topic`-`partition`, asked of its
+/// leader.
+pub(crate) async fn list_offset(
     admin: &Admin,
     topic: &str,
     partition: i32,
@@ -426,30 +426,6 @@ async fn fetch(
     Ok(out)
 }
 
-/// The group's coordinator.
-async fn coordinator(admin: &Admin, group: &str) -> Result<String, AdminError> {
-    let r = admin
-        .call_any(
-            // v4+ (KIP-699: coordinator keys), which every KRaft-era broker serves.
-            RequestBody::FindCoordinator(FindCoordinatorRequest {
-                key_type: 0,
-                coordinator_keys: vec![group.to_string()],
-                ..Default::default()
-            }),
-            4..=6,
-        )
-        .await?;
-    let r = expect_response!(r, FindCoordinator)?;
-    let c = r
-        .coordinators
-        .first()
-        .ok_or_else(|| AdminError::Protocol("no coordinator in the answer".into()))?;
-    if let Some(e) = AdminError::from_code(c.error_code, c.error_message.as_deref()) {
-        return Err(e);
-    }
-    Ok(fjord_admin::host_port(&c.host, c.port))
-}
-
 /// The group's committed offsets for `partitions` (those it has).
 async fn committed(
     admin: &Admin,
@@ -459,7 +435,7 @@ async fn committed(
 ) -> Result<BTreeMap<i32, i64>, AdminError> {
     admin
         .retry(|| async {
-            let at = coordinator(admin, group).await?;
+            let at = admin.group_coordinator(group).await?;
             let r = admin
                 .call_at(
                     &at,
@@ -498,7 +474,7 @@ async fn commit(
 ) -> Result<(), AdminError> {
     admin
         .retry(|| async {
-            let at = coordinator(admin, group).await?;
+            let at = admin.group_coordinator(group).await?;
             let r = admin
                 .call_at(
                     &at,

@@ -1,0 +1,751 @@
+//! `fjord kafka-consumer-groups` (as `kafka-consumer-groups.sh`): list groups, describe one
+//! (offsets and lag, members, or state), reset its offsets, delete it or some of its offsets,
+//! with Kafka's flags, tables and messages.
+
+use crate::common::{self, ToolError};
+use crate::console::consumer::{list_offset, EARLIEST, LATEST};
+use clap::Args as ClapArgs;
+use fjord_admin::{expect_response, Admin, AdminError};
+use fjord_protocol::generated::{
+    delete_groups_request::DeleteGroupsRequest,
+    describe_groups_request::DescribeGroupsRequest,
+    describe_groups_response::DescribedGroup,
+    list_groups_request::ListGroupsRequest,
+    offset_commit_request::{
+        OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
+    },
+    offset_delete_request::{
+        OffsetDeleteRequest, OffsetDeleteRequestPartition, OffsetDeleteRequestTopic,
+    },
+    offset_fetch_request::OffsetFetchRequest,
+};
+use fjord_protocol::RequestBody;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `kafka-consumer-groups` arguments.
+#[derive(Debug, ClapArgs)]
+pub struct Args {
+    /// REQUIRED: The server(s) to connect to.
+    #[arg(long)]
+    bootstrap_server: Option<String>,
+    /// Property file containing configs to be passed to Admin Client.
+    #[arg(long)]
+    command_config: Option<PathBuf>,
+    /// List all consumer groups.
+    #[arg(long)]
+    list: bool,
+    /// Describe consumer group and list offset lag (number of messages not yet processed).
+    #[arg(long)]
+    describe: bool,
+    /// Delete the consumer group(s).
+    #[arg(long)]
+    delete: bool,
+    /// Delete offsets of a consumer group (with --topic).
+    #[arg(long)]
+    delete_offsets: bool,
+    /// Reset offsets of a consumer group (with a scenario and --dry-run or --execute).
+    #[arg(long)]
+    reset_offsets: bool,
+    /// The consumer group(s) to act on.
+    #[arg(long = "group")]
+    groups: Vec<String>,
+    /// Apply to all consumer groups.
+    #[arg(long)]
+    all_groups: bool,
+    /// The topic(s), `topic` or `topic:0,1` for some partitions.
+    #[arg(long = "topic")]
+    topics: Vec<String>,
+    /// Consider all topics assigned to the group (reset-offsets).
+    #[arg(long)]
+    all_topics: bool,
+    /// Describe the members of the group.
+    #[arg(long)]
+    members: bool,
+    /// Describe the group's offsets (the default).
+    #[arg(long)]
+    offsets: bool,
+    /// Describe the group's state.
+    #[arg(long)]
+    state: bool,
+    /// With --members: the partitions assigned to each member.
+    #[arg(long)]
+    verbose: bool,
+    /// Reset to the earliest offset.
+    #[arg(long)]
+    to_earliest: bool,
+    /// Reset to the latest offset.
+    #[arg(long)]
+    to_latest: bool,
+    /// Reset to the current offset.
+    #[arg(long)]
+    to_current: bool,
+    /// Reset to this offset.
+    #[arg(long)]
+    to_offset: Option<i64>,
+    /// Reset by shifting the current offset by this many (negative: back).
+    #[arg(long, allow_hyphen_values = true)]
+    shift_by: Option<i64>,
+    /// Only show the result of resetting offsets (the default).
+    #[arg(long)]
+    dry_run: bool,
+    /// Reset the offsets.
+    #[arg(long)]
+    execute: bool,
+}
+
+/// Runs the tool.
+pub fn run(args: &Args) -> ExitCode {
+    common::run("kafka-consumer-groups", run_async(args))
+}
+
+async fn run_async(a: &Args) -> Result<(), ToolError> {
+    let actions = [
+        a.list,
+        a.describe,
+        a.delete,
+        a.delete_offsets,
+        a.reset_offsets,
+    ]
+    .iter()
+    .filter(|x| **x)
+    .count();
+    if actions != 1 {
+        return Err(ToolError::Usage(
+            "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets".into(),
+        ));
+    }
+    if a.bootstrap_server.is_none() {
+        return Err(ToolError::Usage(
+            "Missing required argument \"[bootstrap-server]\"".into(),
+        ));
+    }
+    if (a.describe || a.delete || a.reset_offsets) && a.groups.is_empty() && !a.all_groups {
+        return Err(ToolError::Usage(
+            "Option [describe/delete/reset-offsets] takes one of these options: [all-groups], [group]".into(),
+        ));
+    }
+    let admin = common::admin(
+        a.bootstrap_server.as_deref(),
+        None,
+        a.command_config.as_deref(),
+    )?;
+    if a.list {
+        for g in list_groups(&admin).await? {
+            println!("{g}");
+        }
+        return Ok(());
+    }
+    let groups = if a.all_groups {
+        list_groups(&admin).await?
+    } else {
+        a.groups.clone()
+    };
+    if a.delete {
+        return delete(&admin, &groups).await;
+    }
+    if a.delete_offsets {
+        let group = groups
+            .first()
+            .ok_or_else(|| ToolError::Usage("--delete-offsets needs --group".into()))?;
+        return delete_offsets(&admin, group, &a.topics).await;
+    }
+    if a.reset_offsets {
+        return reset(&admin, a, &groups).await;
+    }
+    for g in &groups {
+        describe(&admin, a, g).await?;
+    }
+    Ok(())
+}
+
+/// Every group of every broker's coordinator (ListGroups to each broker), sorted.
+async fn list_groups(admin: &Admin) -> Result<Vec<String>, ToolError> {
+    let cluster = admin.retry(|| admin.refresh(None)).await?;
+    let mut out = BTreeSet::new();
+    for b in cluster.brokers.values().filter(|b| !b.fenced) {
+        let r = admin
+            .retry(|| async {
+                let r = admin
+                    .call_broker(
+                        b.id,
+                        RequestBody::ListGroups(ListGroupsRequest::default()),
+                        0..=5,
+                    )
+                    .await?;
+                let r = expect_response!(r, ListGroups)?;
+                AdminError::from_code(r.error_code, None).map_or(Ok(r), Err)
+            })
+            .await?;
+        out.extend(
+            r.groups
+                .into_iter()
+                .filter(|g| g.protocol_type == "consumer" || g.protocol_type.is_empty())
+                .map(|g| g.group_id),
+        );
+    }
+    Ok(out.into_iter().collect())
+}
+
+/// The group as its coordinator describes it, with the coordinator as Kafka's tool prints it
+/// ("host:port  (id)").
+async fn describe_group(
+    admin: &Admin,
+    group: &str,
+) -> Result<(String, DescribedGroup), AdminError> {
+    admin
+        .retry(|| async {
+            let (id, at) = admin.group_coordinator_node(group).await?;
+            let r = admin
+                .call_at(
+                    &at,
+                    RequestBody::DescribeGroups(DescribeGroupsRequest {
+                        groups: vec![group.to_string()],
+                        ..Default::default()
+                    }),
+                    0..=5,
+                )
+                .await?;
+            let mut r = expect_response!(r, DescribeGroups)?;
+            let g = r
+                .groups
+                .pop()
+                .ok_or_else(|| AdminError::Protocol("no group in the answer".into()))?;
+            match AdminError::from_code(g.error_code, g.error_message.as_deref()) {
+                Some(e) => Err(e),
+                None => Ok((format!("{at}  ({id})"), g)),
+            }
+        })
+        .await
+}
+
+/// The group's committed offsets, by (topic, partition).
+async fn committed(admin: &Admin, group: &str) -> Result<BTreeMap<(String, i32), i64>, AdminError> {
+    admin
+        .retry(|| async {
+            let at = admin.group_coordinator(group).await?;
+            let r = admin
+                .call_at(
+                    &at,
+                    RequestBody::OffsetFetch(OffsetFetchRequest {
+                        group_id: group.to_string(),
+                        topics: None,
+                        ..Default::default()
+                    }),
+                    2..=7,
+                )
+                .await?;
+            let r = expect_response!(r, OffsetFetch)?;
+            if let Some(e) = AdminError::from_code(r.error_code, None) {
+                return Err(e);
+            }
+            Ok(r.topics
+                .iter()
+                .flat_map(|t| {
+                    t.partitions
+                        .iter()
+                        .filter(|p| p.committed_offset >= 0)
+                        .map(|p| ((t.name.clone(), p.partition_index), p.committed_offset))
+                })
+                .collect())
+        })
+        .await
+}
+
+/// A member's assigned partitions, from its ConsumerProtocolAssignment bytes.
+pub fn assignment(bytes: &[u8]) -> Vec<(String, i32)> {
+    fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+        if b.len() < n {
+            return None;
+        }
+        let (h, t) = b.split_at(n);
+        *b = t;
+        Some(h)
+    }
+    fn i16_(b: &mut &[u8]) -> Option<i16> {
+        take(b, 2).map(|x| i16::from_be_bytes([x[0], x[1]]))
+    }
+    fn i32_(b: &mut &[u8]) -> Option<i32> {
+        take(b, 4).map(|x| i32::from_be_bytes([x[0], x[1], x[2], x[3]]))
+    }
+    let parse = || -> Option<Vec<(String, i32)>> {
+        let mut b = bytes;
+        let _version = i16_(&mut b)?;
+        let topics = i32_(&mut b)?;
+        let mut out = Vec::new();
+        for _ in 0..topics.max(0) {
+            let len = usize::try_from(i16_(&mut b)?).ok()?;
+            let name = String::from_utf8(take(&mut b, len)?.to_vec()).ok()?;
+            let n = i32_(&mut b)?;
+            for _ in 0..n.max(0) {
+                out.push((name.clone(), i32_(&mut b)?));
+            }
+        }
+        Some(out)
+    };
+    parse().unwrap_or_default()
+}
+
+/// A table as Kafka's tool prints it: a blank line, then each row left-aligned in columns of
+/// at least 15 (10 for PARTITION).
+fn table(rows: &[Vec<String>], min: &[usize]) -> String {
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].len())
+                .max()
+                .unwrap_or(0)
+                .max(min.get(c).copied().unwrap_or(15))
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        out.push('\n');
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(c, v)| {
+                if c + 1 == r.len() {
+                    v.clone()
+                } else {
+                    format!("{v:<w$}", w = widths[c])
+                }
+            })
+            .collect();
+        out.push_str(&cells.join(" "));
+    }
+    out
+}
+
+async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError> {
+    let (coordinator, g) = match describe_group(admin, group).await {
+        Ok(x) => x,
+        Err(e) => return Err(ToolError::Failed(format!("Error: {e}"))),
+    };
+    if g.group_state == "Dead" {
+        return Err(ToolError::Failed(format!(
+            "Error: Consumer group '{group}' does not exist."
+        )));
+    }
+    if a.state {
+        let rows = vec![
+            vec![
+                "GROUP".to_string(),
+                "COORDINATOR (ID)".into(),
+                "ASSIGNMENT-STRATEGY".into(),
+                "STATE".into(),
+                "#MEMBERS".into(),
+            ],
+            vec![
+                group.to_string(),
+                coordinator,
+                g.protocol_data.clone(),
+                g.group_state.clone(),
+                g.members.len().to_string(),
+            ],
+        ];
+        println!("{}\n", table(&rows, &[15, 25, 20, 15, 0]));
+        return Ok(());
+    }
+    if g.members.is_empty() {
+        println!("\nConsumer group '{group}' has no active members.");
+    }
+    if a.members {
+        let mut rows = vec![vec![
+            "GROUP".to_string(),
+            "CONSUMER-ID".into(),
+            "HOST".into(),
+            "CLIENT-ID".into(),
+            "#PARTITIONS".into(),
+        ]];
+        for m in &g.members {
+            let parts = assignment(&m.member_assignment);
+            let mut row = vec![
+                group.to_string(),
+                m.member_id.clone(),
+                m.client_host.clone(),
+                m.client_id.clone(),
+                parts.len().to_string(),
+            ];
+            if a.verbose {
+                row.push(
+                    parts
+                        .iter()
+                        .map(|(t, p)| format!("{t}({p})"))
+                        .collect::<Vec<_>>()
+                        .join(","),
+                );
+            }
+            rows.push(row);
+        }
+        if a.verbose {
+            rows[0].push("ASSIGNMENT".into());
+        }
+        if !g.members.is_empty() {
+            println!("{}\n", table(&rows, &[15, 15, 15, 15, 12]));
+        }
+        return Ok(());
+    }
+    // Offsets and lag: each committed or assigned partition, with its log end offset.
+    let commits = committed(admin, group).await?;
+    let mut owners: BTreeMap<(String, i32), (String, String, String)> = BTreeMap::new();
+    for m in &g.members {
+        for tp in assignment(&m.member_assignment) {
+            owners.insert(
+                tp,
+                (
+                    m.member_id.clone(),
+                    m.client_host.clone(),
+                    m.client_id.clone(),
+                ),
+            );
+        }
+    }
+    let partitions: BTreeSet<(String, i32)> = commits
+        .keys()
+        .cloned()
+        .chain(owners.keys().cloned())
+        .collect();
+    let mut rows = vec![vec![
+        "GROUP".to_string(),
+        "TOPIC".into(),
+        "PARTITION".into(),
+        "CURRENT-OFFSET".into(),
+        "LOG-END-OFFSET".into(),
+        "LAG".into(),
+        "CONSUMER-ID".into(),
+        "HOST".into(),
+        "CLIENT-ID".into(),
+    ]];
+    for (topic, partition) in &partitions {
+        let end = list_offset(admin, topic, *partition, LATEST).await.ok();
+        let current = commits.get(&(topic.clone(), *partition)).copied();
+        let dash = || "-".to_string();
+        let (id, host, client) = owners
+            .get(&(topic.clone(), *partition))
+            .cloned()
+            .unwrap_or_else(|| (dash(), dash(), dash()));
+        rows.push(vec![
+            group.to_string(),
+            topic.clone(),
+            partition.to_string(),
+            current.map_or_else(dash, |c| c.to_string()),
+            end.map_or_else(dash, |e| e.to_string()),
+            match (current, end) {
+                (Some(c), Some(e)) => (e - c).max(0).to_string(),
+                _ => dash(),
+            },
+            id,
+            host,
+            client,
+        ]);
+    }
+    if partitions.is_empty() {
+        println!("\nConsumer group '{group}' has no committed offsets.");
+        return Ok(());
+    }
+    println!("{}\n", table(&rows, &[15, 15, 10, 15, 15, 15, 15, 15, 0]));
+    Ok(())
+}
+
+/// `--topic t` or `t:0,1` into (topic, partitions or all).
+fn topic_spec(s: &str) -> Result<(String, Option<Vec<i32>>), ToolError> {
+    match s.split_once(':') {
+        None => Ok((s.to_string(), None)),
+        Some((t, ps)) => {
+            let parts = ps
+                .split(',')
+                .map(|p| p.trim().parse::<i32>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|_| ToolError::Usage(format!("Invalid partitions in --topic {s}")))?;
+            Ok((t.to_string(), Some(parts)))
+        }
+    }
+}
+
+async fn reset(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolError> {
+    let scenarios = [
+        a.to_earliest,
+        a.to_latest,
+        a.to_current,
+        a.to_offset.is_some(),
+        a.shift_by.is_some(),
+    ]
+    .iter()
+    .filter(|x| **x)
+    .count();
+    if scenarios != 1 {
+        return Err(ToolError::Usage(
+            "Option [reset-offsets] takes exactly one of these options: [to-earliest], [to-latest], [to-current], [to-offset], [shift-by]".into(),
+        ));
+    }
+    if a.topics.is_empty() != a.all_topics {
+        return Err(ToolError::Usage(
+            "Option [reset-offsets] takes one of these options: [all-topics], [topic]".into(),
+        ));
+    }
+    if a.dry_run && a.execute {
+        return Err(ToolError::Usage(
+            "Option [reset-offsets] takes at most one of these options: [dry-run], [execute]"
+                .into(),
+        ));
+    }
+    if !a.dry_run && !a.execute {
+        println!("WARN: No action will be performed as the --execute option is missing. In a future major release, the default behavior of this command will be to prompt the user before executing the reset rather than doing a dry run. You should add the --dry-run option explicitly if you are scripting this command and want to keep the current default behavior without prompting.");
+    }
+    let cluster = admin.retry(|| admin.refresh(None)).await?;
+    for group in groups {
+        let (_, g) = describe_group(admin, group).await?;
+        if !matches!(g.group_state.as_str(), "Empty" | "Dead") {
+            return Err(ToolError::Failed(format!(
+                "Error: Assignments can only be reset if the group '{group}' is inactive, but the current state is {}.",
+                g.group_state
+            )));
+        }
+        let commits = committed(admin, group).await?;
+        let mut targets: Vec<(String, i32)> = Vec::new();
+        if a.all_topics {
+            targets.extend(commits.keys().cloned());
+        } else {
+            for spec in &a.topics {
+                let (topic, parts) = topic_spec(spec)?;
+                let known = cluster.topics.get(&topic).ok_or_else(|| {
+                    ToolError::Failed(format!("Error: Topic '{topic}' does not exist"))
+                })?;
+                let parts =
+                    parts.unwrap_or_else(|| known.partitions.iter().map(|p| p.partition).collect());
+                targets.extend(parts.into_iter().map(|p| (topic.clone(), p)));
+            }
+        }
+        let mut new: BTreeMap<(String, i32), i64> = BTreeMap::new();
+        for (topic, p) in &targets {
+            let earliest = list_offset(admin, topic, *p, EARLIEST).await?;
+            let latest = list_offset(admin, topic, *p, LATEST).await?;
+            let current = commits.get(&(topic.clone(), *p)).copied().unwrap_or(latest);
+            let wanted = if a.to_earliest {
+                earliest
+            } else if a.to_latest {
+                latest
+            } else if a.to_current {
+                current
+            } else if let Some(o) = a.to_offset {
+                o
+            } else {
+                current + a.shift_by.unwrap_or(0)
+            };
+            // Out of range: the nearest end, as Kafka's tool clamps.
+            new.insert((topic.clone(), *p), wanted.clamp(earliest, latest));
+        }
+        if a.execute {
+            commit(admin, group, &new).await?;
+        }
+        let mut rows = vec![vec![
+            "GROUP".to_string(),
+            "TOPIC".into(),
+            "PARTITION".into(),
+            "NEW-OFFSET".into(),
+        ]];
+        for ((t, p), o) in &new {
+            rows.push(vec![group.clone(), t.clone(), p.to_string(), o.to_string()]);
+        }
+        println!("{}\n", table(&rows, &[15, 15, 10, 0]));
+    }
+    Ok(())
+}
+
+async fn commit(
+    admin: &Admin,
+    group: &str,
+    offsets: &BTreeMap<(String, i32), i64>,
+) -> Result<(), AdminError> {
+    let mut by_topic: BTreeMap<&str, Vec<OffsetCommitRequestPartition>> = BTreeMap::new();
+    for ((t, p), o) in offsets {
+        by_topic
+            .entry(t)
+            .or_default()
+            .push(OffsetCommitRequestPartition {
+                partition_index: *p,
+                committed_offset: *o,
+                committed_leader_epoch: -1,
+                ..Default::default()
+            });
+    }
+    let topics: Vec<OffsetCommitRequestTopic> = by_topic
+        .into_iter()
+        .map(|(name, partitions)| OffsetCommitRequestTopic {
+            name: name.to_string(),
+            partitions,
+            ..Default::default()
+        })
+        .collect();
+    admin
+        .retry(|| async {
+            let at = admin.group_coordinator(group).await?;
+            let r = admin
+                .call_at(
+                    &at,
+                    RequestBody::OffsetCommit(OffsetCommitRequest {
+                        group_id: group.to_string(),
+                        generation_id_or_member_epoch: -1,
+                        retention_time_ms: -1,
+                        topics: topics.clone(),
+                        ..Default::default()
+                    }),
+                    2..=8,
+                )
+                .await?;
+            let r = expect_response!(r, OffsetCommit)?;
+            for p in r.topics.iter().flat_map(|t| t.partitions.iter()) {
+                if let Some(e) = AdminError::from_code(p.error_code, None) {
+                    return Err(e);
+                }
+            }
+            Ok(())
+        })
+        .await
+}
+
+async fn delete(admin: &Admin, groups: &[String]) -> Result<(), ToolError> {
+    let mut failed: Vec<(String, String)> = Vec::new();
+    for g in groups {
+        let result = admin
+            .retry(|| async {
+                let at = admin.group_coordinator(g).await?;
+                let r = admin
+                    .call_at(
+                        &at,
+                        RequestBody::DeleteGroups(DeleteGroupsRequest {
+                            groups_names: vec![g.clone()],
+                            ..Default::default()
+                        }),
+                        0..=2,
+                    )
+                    .await?;
+                let r = expect_response!(r, DeleteGroups)?;
+                let code = r.results.first().map_or(0, |x| x.error_code);
+                AdminError::from_code(code, None).map_or(Ok(()), Err)
+            })
+            .await;
+        if let Err(e) = result {
+            failed.push((g.clone(), e.to_string()));
+        }
+    }
+    if failed.is_empty() {
+        let names: Vec<String> = groups.iter().map(|g| format!("'{g}'")).collect();
+        println!(
+            "Deletion of requested consumer groups ({}) was successful.",
+            names.join(", ")
+        );
+        return Ok(());
+    }
+    let mut m = String::from("Deletion of some consumer groups failed:");
+    for (g, e) in &failed {
+        m.push_str(&format!("\n* Group '{g}' could not be deleted due to: {e}"));
+    }
+    Err(ToolError::Failed(m))
+}
+
+async fn delete_offsets(admin: &Admin, group: &str, topics: &[String]) -> Result<(), ToolError> {
+    if topics.is_empty() {
+        return Err(ToolError::Usage(
+            "Option [delete-offsets] takes the option: [topic]".into(),
+        ));
+    }
+    let cluster = admin.retry(|| admin.refresh(None)).await?;
+    let mut request: Vec<OffsetDeleteRequestTopic> = Vec::new();
+    for spec in topics {
+        let (topic, parts) = topic_spec(spec)?;
+        let parts = match parts {
+            Some(p) => p,
+            None => cluster
+                .topics
+                .get(&topic)
+                .map(|t| t.partitions.iter().map(|p| p.partition).collect())
+                .unwrap_or_default(),
+        };
+        request.push(OffsetDeleteRequestTopic {
+            name: topic,
+            partitions: parts
+                .into_iter()
+                .map(|p| OffsetDeleteRequestPartition { partition_index: p })
+                .collect(),
+        });
+    }
+    let r = admin
+        .retry(|| async {
+            let at = admin.group_coordinator(group).await?;
+            let r = admin
+                .call_at(
+                    &at,
+                    RequestBody::OffsetDelete(OffsetDeleteRequest {
+                        group_id: group.to_string(),
+                        topics: request.clone(),
+                    }),
+                    0..=0,
+                )
+                .await?;
+            let r = expect_response!(r, OffsetDelete)?;
+            AdminError::from_code(r.error_code, None).map_or(Ok(r), Err)
+        })
+        .await
+        .map_err(|e| ToolError::Failed(format!("Error: Encounter some unknown error: {e}")))?;
+    let mut rows = vec![vec![
+        "TOPIC".to_string(),
+        "PARTITION".into(),
+        "STATUS".into(),
+    ]];
+    let mut failures = 0;
+    for t in &r.topics {
+        for p in &t.partitions {
+            let status = if p.error_code == 0 {
+                "Successful".to_string()
+            } else {
+                failures += 1;
+                format!("Error: {}", common::error_text(p.error_code, None))
+            };
+            rows.push(vec![t.name.clone(), p.partition_index.to_string(), status]);
+        }
+    }
+    println!("{}\n", table(&rows, &[15, 10, 0]));
+    if failures > 0 {
+        return Err(ToolError::Failed(format!(
+            "{failures} partition(s) could not be deleted."
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_consumer_protocol_assignment() {
+        // Version 0; one topic "t" with partitions 0 and 2; no user data.
+        let mut b = vec![
+            0, 0, 0, 0, 0, 1, 0, 1, b't', 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2,
+        ];
+        b.extend_from_slice(&[0xff, 0xff, 0xff, 0xff]);
+        assert_eq!(assignment(&b), vec![("t".to_string(), 0), ("t".into(), 2)]);
+        assert!(assignment(&[0, 0, 0]).is_empty());
+    }
+
+    #[test]
+    fn tables_are_kafkas() {
+        let rows = vec![
+            vec![
+                "GROUP".to_string(),
+                "TOPIC".into(),
+                "PARTITION".into(),
+                "NEW-OFFSET".into(),
+            ],
+            vec!["g".into(), "t".into(), "0".into(), "5".into()],
+        ];
+        assert_eq!(
+            table(&rows, &[15, 15, 10, 0]),
+            "\nGROUP           TOPIC           PARTITION  NEW-OFFSET\ng               t               0          5"
+        );
+        assert_eq!(topic_spec("t:0,2").unwrap(), ("t".into(), Some(vec![0, 2])));
+    }
+}
