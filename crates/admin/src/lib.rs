@@ -7,10 +7,12 @@
 mod cluster;
 mod config;
 mod error;
+mod ops;
 
 pub use cluster::{host_port, BrokerInfo, ClusterInfo, PartitionInfo, TopicInfo};
 pub use config::{AdminConfig, Bootstrap};
 pub use error::AdminError;
+pub use ops::{GroupOffsets, EARLIEST, LATEST};
 
 use fjord_net::client::{CallError, Client};
 use fjord_protocol::generated::{

@@ -89,3 +89,15 @@ pub fn admin(
 pub fn error_text(code: i16, message: Option<&str>) -> String {
     AdminError::from_code(code, message).map_or_else(String::new, |e| e.to_string())
 }
+
+/// Kafka's check that exactly one of some options is given: `options` are (given, name).
+pub fn exactly_one(options: &[(bool, &str)]) -> Result<(), ToolError> {
+    if options.iter().filter(|(given, _)| *given).count() == 1 {
+        return Ok(());
+    }
+    let names: Vec<&str> = options.iter().map(|(_, n)| *n).collect();
+    Err(ToolError::Usage(format!(
+        "One and only one of the following options is required: {}",
+        names.join(", ")
+    )))
+}

@@ -8,9 +8,7 @@ use fjord_admin::{expect_response, Admin, AdminError};
 use fjord_protocol::generated::{
     describe_configs_request::{DescribeConfigsRequest, DescribeConfigsResource},
     describe_configs_response::DescribeConfigsResult,
-    incremental_alter_configs_request::{
-        AlterConfigsResource, AlterableConfig, IncrementalAlterConfigsRequest,
-    },
+    incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig},
 };
 use fjord_protocol::RequestBody;
 use std::path::PathBuf;
@@ -361,24 +359,7 @@ async fn alter(
         ..Default::default()
     };
     admin
-        .retry(|| async {
-            let r = admin
-                .call_controller(
-                    RequestBody::IncrementalAlterConfigs(IncrementalAlterConfigsRequest {
-                        resources: vec![resource.clone()],
-                        ..Default::default()
-                    }),
-                    0..=1,
-                )
-                .await?;
-            let r = expect_response!(r, IncrementalAlterConfigs)?;
-            for x in &r.responses {
-                if let Some(e) = AdminError::from_code(x.error_code, x.error_message.as_deref()) {
-                    return Err(e);
-                }
-            }
-            Ok(())
-        })
+        .incremental_alter_configs(vec![resource])
         .await
         .map_err(|e| match e {
             AdminError::Kafka { message, .. } => ToolError::Failed(message),

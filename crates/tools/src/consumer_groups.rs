@@ -3,21 +3,16 @@
 //! with Kafka's flags, tables and messages.
 
 use crate::common::{self, ToolError};
-use crate::console::consumer::{list_offset, EARLIEST, LATEST};
 use clap::Args as ClapArgs;
-use fjord_admin::{expect_response, Admin, AdminError};
+use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
 use fjord_protocol::generated::{
     delete_groups_request::DeleteGroupsRequest,
     describe_groups_request::DescribeGroupsRequest,
     describe_groups_response::DescribedGroup,
     list_groups_request::ListGroupsRequest,
-    offset_commit_request::{
-        OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
-    },
     offset_delete_request::{
         OffsetDeleteRequest, OffsetDeleteRequestPartition, OffsetDeleteRequestTopic,
     },
-    offset_fetch_request::OffsetFetchRequest,
 };
 use fjord_protocol::RequestBody;
 use std::collections::{BTreeMap, BTreeSet};
@@ -220,39 +215,6 @@ async fn describe_group(
         .await
 }
 
-/// The group's committed offsets, by (topic, partition).
-async fn committed(admin: &Admin, group: &str) -> Result<BTreeMap<(String, i32), i64>, AdminError> {
-    admin
-        .retry(|| async {
-            let at = admin.group_coordinator(group).await?;
-            let r = admin
-                .call_at(
-                    &at,
-                    RequestBody::OffsetFetch(OffsetFetchRequest {
-                        group_id: group.to_string(),
-                        topics: None,
-                        ..Default::default()
-                    }),
-                    2..=7,
-                )
-                .await?;
-            let r = expect_response!(r, OffsetFetch)?;
-            if let Some(e) = AdminError::from_code(r.error_code, None) {
-                return Err(e);
-            }
-            Ok(r.topics
-                .iter()
-                .flat_map(|t| {
-                    t.partitions
-                        .iter()
-                        .filter(|p| p.committed_offset >= 0)
-                        .map(|p| ((t.name.clone(), p.partition_index), p.committed_offset))
-                })
-                .collect())
-        })
-        .await
-}
-
 /// A member's assigned partitions, from its ConsumerProtocolAssignment bytes.
 pub fn assignment(bytes: &[u8]) -> Vec<(String, i32)> {
     fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
@@ -388,7 +350,7 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
         return Ok(());
     }
     // Offsets and lag: each committed or assigned partition, with its log end offset.
-    let commits = committed(admin, group).await?;
+    let commits = admin.group_offsets(group, None).await?;
     let mut owners: BTreeMap<(String, i32), (String, String, String)> = BTreeMap::new();
     for m in &g.members {
         for tp in assignment(&m.member_assignment) {
@@ -419,7 +381,7 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
         "CLIENT-ID".into(),
     ]];
     for (topic, partition) in &partitions {
-        let end = list_offset(admin, topic, *partition, LATEST).await.ok();
+        let end = admin.list_offset(topic, *partition, LATEST).await.ok();
         let current = commits.get(&(topic.clone(), *partition)).copied();
         let dash = || "-".to_string();
         let (id, host, client) = owners
@@ -503,7 +465,7 @@ async fn reset(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolErr
                 g.group_state
             )));
         }
-        let commits = committed(admin, group).await?;
+        let commits = admin.group_offsets(group, None).await?;
         let mut targets: Vec<(String, i32)> = Vec::new();
         if a.all_topics {
             targets.extend(commits.keys().cloned());
@@ -520,8 +482,8 @@ async fn reset(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolErr
         }
         let mut new: BTreeMap<(String, i32), i64> = BTreeMap::new();
         for (topic, p) in &targets {
-            let earliest = list_offset(admin, topic, *p, EARLIEST).await?;
-            let latest = list_offset(admin, topic, *p, LATEST).await?;
+            let earliest = admin.list_offset(topic, *p, EARLIEST).await?;
+            let latest = admin.list_offset(topic, *p, LATEST).await?;
             let current = commits.get(&(topic.clone(), *p)).copied().unwrap_or(latest);
             let wanted = if a.to_earliest {
                 earliest
@@ -538,7 +500,7 @@ async fn reset(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolErr
             new.insert((topic.clone(), *p), wanted.clamp(earliest, latest));
         }
         if a.execute {
-            commit(admin, group, &new).await?;
+            admin.commit_group_offsets(group, &new).await?;
         }
         let mut rows = vec![vec![
             "GROUP".to_string(),
@@ -554,67 +516,14 @@ async fn reset(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolErr
     Ok(())
 }
 
-async fn commit(
-    admin: &Admin,
-    group: &str,
-    offsets: &BTreeMap<(String, i32), i64>,
-) -> Result<(), AdminError> {
-    let mut by_topic: BTreeMap<&str, Vec<OffsetCommitRequestPartition>> = BTreeMap::new();
-    for ((t, p), o) in offsets {
-        by_topic
-            .entry(t)
-            .or_default()
-            .push(OffsetCommitRequestPartition {
-                partition_index: *p,
-                committed_offset: *o,
-                committed_leader_epoch: -1,
-                ..Default::default()
-            });
-    }
-    let topics: Vec<OffsetCommitRequestTopic> = by_topic
-        .into_iter()
-        .map(|(name, partitions)| OffsetCommitRequestTopic {
-            name: name.to_string(),
-            partitions,
-            ..Default::default()
-        })
-        .collect();
-    admin
-        .retry(|| async {
-            let at = admin.group_coordinator(group).await?;
-            let r = admin
-                .call_at(
-                    &at,
-                    RequestBody::OffsetCommit(OffsetCommitRequest {
-                        group_id: group.to_string(),
-                        generation_id_or_member_epoch: -1,
-                        retention_time_ms: -1,
-                        topics: topics.clone(),
-                        ..Default::default()
-                    }),
-                    2..=8,
-                )
-                .await?;
-            let r = expect_response!(r, OffsetCommit)?;
-            for p in r.topics.iter().flat_map(|t| t.partitions.iter()) {
-                if let Some(e) = AdminError::from_code(p.error_code, None) {
-                    return Err(e);
-                }
-            }
-            Ok(())
-        })
-        .await
-}
-
 async fn delete(admin: &Admin, groups: &[String]) -> Result<(), ToolError> {
     let mut failed: Vec<(String, String)> = Vec::new();
     for g in groups {
         let result = admin
             .retry(|| async {
-                let at = admin.group_coordinator(g).await?;
                 let r = admin
-                    .call_at(
-                        &at,
+                    .call_group(
+                        g,
                         RequestBody::DeleteGroups(DeleteGroupsRequest {
                             groups_names: vec![g.clone()],
                             ..Default::default()
@@ -674,10 +583,9 @@ async fn delete_offsets(admin: &Admin, group: &str, topics: &[String]) -> Result
     }
     let r = admin
         .retry(|| async {
-            let at = admin.group_coordinator(group).await?;
             let r = admin
-                .call_at(
-                    &at,
+                .call_group(
+                    group,
                     RequestBody::OffsetDelete(OffsetDeleteRequest {
                         group_id: group.to_string(),
                         topics: request.clone(),

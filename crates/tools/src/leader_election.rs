@@ -120,19 +120,11 @@ fn validate(a: &Args) -> Result<ElectionType, ToolError> {
             "Option \"[admin.config]\" can't be used with option \"[command-config]\"".into(),
         ));
     }
-    let chosen = [
-        a.topic.is_some(),
-        a.all_topic_partitions,
-        a.path_to_json_file.is_some(),
-    ]
-    .iter()
-    .filter(|x| **x)
-    .count();
-    if chosen != 1 {
-        return Err(ToolError::Usage(
-            "One and only one of the following options is required: topic, all-topic-partitions, path-to-json-file".into(),
-        ));
-    }
+    common::exactly_one(&[
+        (a.topic.is_some(), "topic"),
+        (a.all_topic_partitions, "all-topic-partitions"),
+        (a.path_to_json_file.is_some(), "path-to-json-file"),
+    ])?;
     if a.topic.is_some() && a.partition.is_none() {
         return Err(ToolError::Usage(
             "Missing required option(s): partition".into(),

@@ -17,9 +17,7 @@ use fjord_protocol::generated::{
     delete_topics_request::DeleteTopicsRequest,
     describe_configs_request::{DescribeConfigsRequest, DescribeConfigsResource},
     describe_configs_response::DescribeConfigsResult,
-    incremental_alter_configs_request::{
-        AlterConfigsResource, AlterableConfig, IncrementalAlterConfigsRequest,
-    },
+    incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig},
 };
 use fjord_protocol::{ErrorCode, RequestBody};
 use std::collections::{BTreeMap, BTreeSet};
@@ -515,22 +513,7 @@ async fn alter(admin: &Admin, a: &Args) -> Result<(), ToolError> {
             })
             .collect();
         admin
-            .retry(|| async {
-                let r = admin
-                    .call_controller(
-                        RequestBody::IncrementalAlterConfigs(IncrementalAlterConfigsRequest {
-                            resources: resources.clone(),
-                            ..Default::default()
-                        }),
-                        0..=1,
-                    )
-                    .await?;
-                let r = expect_response!(r, IncrementalAlterConfigs)?;
-                for t in &r.responses {
-                    check(t.error_code, t.error_message.as_deref())?;
-                }
-                Ok(())
-            })
+            .incremental_alter_configs(resources)
             .await
             .map_err(message)?;
     }

@@ -10,15 +10,8 @@
 use super::{flag, properties, unescape};
 use crate::common::{self, ToolError};
 use clap::Args as ClapArgs;
-use fjord_admin::{expect_response, Admin, AdminError};
-use fjord_protocol::generated::{
-    fetch_request::{FetchPartition, FetchRequest, FetchTopic},
-    list_offsets_request::{ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic},
-    offset_commit_request::{
-        OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
-    },
-    offset_fetch_request::{OffsetFetchRequest, OffsetFetchRequestTopic},
-};
+use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
+use fjord_protocol::generated::fetch_request::{FetchPartition, FetchRequest, FetchTopic};
 use fjord_protocol::records::RecordBatches;
 use fjord_protocol::{ErrorCode, RequestBody};
 use std::collections::BTreeMap;
@@ -28,10 +21,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 use tokio::time::Instant;
 
-/// ListOffsets' timestamp for the earliest offset.
-pub(crate) const EARLIEST: i64 = -2;
-/// ListOffsets' timestamp for the latest offset.
-pub(crate) const LATEST: i64 = -1;
 /// How long a fetch waits at the broker for records.
 const FETCH_WAIT_MS: i32 = 500;
 /// The most bytes one fetch asks for, per partition.
@@ -201,8 +190,8 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     if let Some(o) = &a.offset {
         let p = partitions[0];
         let at = match o.as_str() {
-            "earliest" => list_offset(&admin, topic, p, EARLIEST).await?,
-            "latest" => list_offset(&admin, topic, p, LATEST).await?,
+            "earliest" => admin.list_offset(topic, p, EARLIEST).await?,
+            "latest" => admin.list_offset(topic, p, LATEST).await?,
             n => n.parse::<i64>().map_err(|_| {
                 ToolError::Usage(format!(
                     "The provided offset value '{n}' is incorrect. Valid values are 'earliest', 'latest', or a non-negative long."
@@ -212,11 +201,16 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         positions.insert(p, at);
     } else {
         if let Some(g) = &a.group {
-            positions = committed(&admin, g, topic, &partitions).await?;
+            positions = admin
+                .group_offsets(g, Some((topic.as_str(), &partitions)))
+                .await?
+                .into_iter()
+                .map(|((_, p), o)| (p, o))
+                .collect();
         }
         for p in &partitions {
             if !positions.contains_key(p) {
-                positions.insert(*p, list_offset(&admin, topic, *p, reset).await?);
+                positions.insert(*p, admin.list_offset(topic, *p, reset).await?);
             }
         }
     }
@@ -289,65 +283,14 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         }
     }
     if let Some(g) = &a.group {
-        commit(&admin, g, topic, &positions).await?;
+        let offsets = positions
+            .iter()
+            .map(|(p, o)| ((topic.clone(), *p), *o))
+            .collect();
+        admin.commit_group_offsets(g, &offsets).await?;
     }
     eprintln!("Processed a total of {printed} messages");
     Ok(())
-}
-
-/// The offset `timestamp` (EARLIEST or LATEST) names for `topic`-`partition`, asked of its
-/// leader.
-pub(crate) async fn list_offset(
-    admin: &Admin,
-    topic: &str,
-    partition: i32,
-    timestamp: i64,
-) -> Result<i64, AdminError> {
-    admin
-        .retry(|| async {
-            let leader = leader_of(admin, topic, partition).await?;
-            let r = admin
-                .call_broker(
-                    leader,
-                    RequestBody::ListOffsets(ListOffsetsRequest {
-                        replica_id: -1,
-                        topics: vec![ListOffsetsTopic {
-                            name: topic.to_string(),
-                            partitions: vec![ListOffsetsPartition {
-                                partition_index: partition,
-                                current_leader_epoch: -1,
-                                timestamp,
-                                ..Default::default()
-                            }],
-                            ..Default::default()
-                        }],
-                        ..Default::default()
-                    }),
-                    1..=8,
-                )
-                .await?;
-            let r = expect_response!(r, ListOffsets)?;
-            let p = r
-                .topics
-                .first()
-                .and_then(|t| t.partitions.first())
-                .ok_or_else(|| AdminError::Protocol("no partition in the answer".into()))?;
-            AdminError::from_code(p.error_code, None).map_or(Ok(p.offset), Err)
-        })
-        .await
-}
-
-async fn leader_of(admin: &Admin, topic: &str, partition: i32) -> Result<i32, AdminError> {
-    let c = admin.cluster().await?;
-    c.topics
-        .get(topic)
-        .and_then(|t| t.partitions.iter().find(|p| p.partition == partition))
-        .map(|p| p.leader)
-        .filter(|l| *l >= 0)
-        .ok_or_else(|| AdminError::Kafka {
-            code: ErrorCode::LeaderNotAvailable,
-            message: format!("{topic}-{partition} has no leader"),
-        })
 }
 
 /// One round of fetches from each leader for the partitions at `positions`: the record bytes
@@ -359,7 +302,7 @@ async fn fetch(
 ) -> Result<Vec<(i32, bytes::Bytes)>, ToolError> {
     let mut by_leader: BTreeMap<i32, Vec<(i32, i64)>> = BTreeMap::new();
     for (p, o) in positions {
-        match leader_of(admin, topic, *p).await {
+        match admin.leader(topic, *p).await {
             Ok(l) => by_leader.entry(l).or_default().push((*p, *o)),
             Err(_) => {
                 let _ = admin.refresh(Some(&[topic.to_string()])).await;
@@ -424,89 +367,4 @@ async fn fetch(
         }
     }
     Ok(out)
-}
-
-/// The group's committed offsets for `partitions` (those it has).
-async fn committed(
-    admin: &Admin,
-    group: &str,
-    topic: &str,
-    partitions: &[i32],
-) -> Result<BTreeMap<i32, i64>, AdminError> {
-    admin
-        .retry(|| async {
-            let at = admin.group_coordinator(group).await?;
-            let r = admin
-                .call_at(
-                    &at,
-                    RequestBody::OffsetFetch(OffsetFetchRequest {
-                        group_id: group.to_string(),
-                        topics: Some(vec![OffsetFetchRequestTopic {
-                            name: topic.to_string(),
-                            partition_indexes: partitions.to_vec(),
-                            ..Default::default()
-                        }]),
-                        ..Default::default()
-                    }),
-                    1..=7,
-                )
-                .await?;
-            let r = expect_response!(r, OffsetFetch)?;
-            if let Some(e) = AdminError::from_code(r.error_code, None) {
-                return Err(e);
-            }
-            Ok(r.topics
-                .iter()
-                .flat_map(|t| t.partitions.iter())
-                .filter(|p| p.error_code == 0 && p.committed_offset >= 0)
-                .map(|p| (p.partition_index, p.committed_offset))
-                .collect())
-        })
-        .await
-}
-
-/// Commits `positions` for the group, outside any generation (Kafka's simple consumer commit).
-async fn commit(
-    admin: &Admin,
-    group: &str,
-    topic: &str,
-    positions: &BTreeMap<i32, i64>,
-) -> Result<(), AdminError> {
-    admin
-        .retry(|| async {
-            let at = admin.group_coordinator(group).await?;
-            let r = admin
-                .call_at(
-                    &at,
-                    RequestBody::OffsetCommit(OffsetCommitRequest {
-                        group_id: group.to_string(),
-                        generation_id_or_member_epoch: -1,
-                        retention_time_ms: -1,
-                        topics: vec![OffsetCommitRequestTopic {
-                            name: topic.to_string(),
-                            partitions: positions
-                                .iter()
-                                .map(|(p, o)| OffsetCommitRequestPartition {
-                                    partition_index: *p,
-                                    committed_offset: *o,
-                                    committed_leader_epoch: -1,
-                                    ..Default::default()
-                                })
-                                .collect(),
-                            ..Default::default()
-                        }],
-                        ..Default::default()
-                    }),
-                    2..=8,
-                )
-                .await?;
-            let r = expect_response!(r, OffsetCommit)?;
-            for p in r.topics.iter().flat_map(|t| t.partitions.iter()) {
-                if let Some(e) = AdminError::from_code(p.error_code, None) {
-                    return Err(e);
-                }
-            }
-            Ok(())
-        })
-        .await
 }

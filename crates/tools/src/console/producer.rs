@@ -205,18 +205,7 @@ async fn send(
     let timeout_ms = admin.config().request_timeout.as_millis() as i32;
     admin
         .retry(|| async {
-            let cluster = admin.cluster().await?;
-            let leader = cluster
-                .topics
-                .get(topic)
-                .and_then(|t| t.partitions.iter().find(|p| p.partition == partition))
-                .map_or(-1, |p| p.leader);
-            if leader < 0 {
-                return Err(AdminError::Kafka {
-                    code: ErrorCode::LeaderNotAvailable,
-                    message: format!("{topic}-{partition} has no leader"),
-                });
-            }
+            let leader = admin.leader(topic, partition).await?;
             let r = admin
                 .call_broker(
                     leader,

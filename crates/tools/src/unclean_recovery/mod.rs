@@ -70,34 +70,21 @@ fn validate(a: &Args) -> Result<(), ToolError> {
             "Missing required option(s): bootstrap-server".into(),
         ));
     }
-    let sources = [
-        a.topic.is_some(),
-        a.path_to_json_file.is_some(),
-        a.all_offline_partitions,
-    ]
-    .iter()
-    .filter(|x| **x)
-    .count();
-    if sources != 1 {
-        return Err(ToolError::Usage(
-            "One and only one of the following options is required: topic, path-to-json-file, all-offline-partitions".into(),
-        ));
-    }
+    common::exactly_one(&[
+        (a.topic.is_some(), "topic"),
+        (a.path_to_json_file.is_some(), "path-to-json-file"),
+        (a.all_offline_partitions, "all-offline-partitions"),
+    ])?;
     if a.partition.is_some() && a.topic.is_none() {
         return Err(ToolError::Usage(
             "Option partition is only allowed if topic is used".into(),
         ));
     }
-    let modes = [a.automated_recovery, a.output_file.is_some(), a.dry_run]
-        .iter()
-        .filter(|x| **x)
-        .count();
-    if modes != 1 {
-        return Err(ToolError::Usage(
-            "One and only one of the following options is required: automated-recovery, output-file, dry-run".into(),
-        ));
-    }
-    Ok(())
+    common::exactly_one(&[
+        (a.automated_recovery, "automated-recovery"),
+        (a.output_file.is_some(), "output-file"),
+        (a.dry_run, "dry-run"),
+    ])
 }
 
 /// A requested partition, found or not.

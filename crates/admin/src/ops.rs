@@ -1,0 +1,215 @@
+//! Operations several tools share, each one request pattern with its routing and retries:
+//! a partition's leader, ListOffsets at the leader, a consumer group's committed offsets and
+//! commits at its coordinator, IncrementalAlterConfigs at the controller.
+
+use crate::{expect_response, Admin, AdminError};
+use fjord_protocol::generated::{
+    incremental_alter_configs_request::{AlterConfigsResource, IncrementalAlterConfigsRequest},
+    list_offsets_request::{ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic},
+    offset_commit_request::{
+        OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
+    },
+    offset_fetch_request::{OffsetFetchRequest, OffsetFetchRequestTopic},
+};
+use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
+use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
+
+/// ListOffsets' timestamp for the earliest offset.
+pub const EARLIEST: i64 = -2;
+/// ListOffsets' timestamp for the latest offset.
+pub const LATEST: i64 = -1;
+
+/// Committed offsets by (topic, partition).
+pub type GroupOffsets = BTreeMap<(String, i32), i64>;
+
+impl Admin {
+    /// The leader of `topic`-`partition` in the cluster view (LEADER_NOT_AVAILABLE when it has
+    /// none, which a retry looks up again).
+    pub async fn leader(&self, topic: &str, partition: i32) -> Result<i32, AdminError> {
+        let c = self.cluster().await?;
+        c.topics
+            .get(topic)
+            .and_then(|t| t.partitions.iter().find(|p| p.partition == partition))
+            .map(|p| p.leader)
+            .filter(|l| *l >= 0)
+            .ok_or_else(|| AdminError::Kafka {
+                code: ErrorCode::LeaderNotAvailable,
+                message: format!("{topic}-{partition} has no leader"),
+            })
+    }
+
+    /// The offset `timestamp` ([`EARLIEST`], [`LATEST`] or a time) names for
+    /// `topic`-`partition`, asked of its leader.
+    pub async fn list_offset(
+        &self,
+        topic: &str,
+        partition: i32,
+        timestamp: i64,
+    ) -> Result<i64, AdminError> {
+        self.retry(|| async {
+            let leader = self.leader(topic, partition).await?;
+            let r = self
+                .call_broker(
+                    leader,
+                    RequestBody::ListOffsets(ListOffsetsRequest {
+                        replica_id: -1,
+                        topics: vec![ListOffsetsTopic {
+                            name: topic.to_string(),
+                            partitions: vec![ListOffsetsPartition {
+                                partition_index: partition,
+                                current_leader_epoch: -1,
+                                timestamp,
+                                ..Default::default()
+                            }],
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    }),
+                    1..=8,
+                )
+                .await?;
+            let r = expect_response!(r, ListOffsets)?;
+            let p = r
+                .topics
+                .first()
+                .and_then(|t| t.partitions.first())
+                .ok_or_else(|| AdminError::Protocol("no partition in the answer".into()))?;
+            AdminError::from_code(p.error_code, None).map_or(Ok(p.offset), Err)
+        })
+        .await
+    }
+
+    /// Sends `body` once to the coordinator of consumer group `group`.
+    pub async fn call_group(
+        &self,
+        group: &str,
+        body: RequestBody,
+        versions: RangeInclusive<i16>,
+    ) -> Result<ResponseBody, AdminError> {
+        let at = self.group_coordinator(group).await?;
+        self.call_at(&at, body, versions).await
+    }
+
+    /// The group's committed offsets: of `topic`'s `partitions`, or of every topic when
+    /// `topic` is `None`.
+    pub async fn group_offsets(
+        &self,
+        group: &str,
+        topic: Option<(&str, &[i32])>,
+    ) -> Result<GroupOffsets, AdminError> {
+        let topics = topic.map(|(name, partitions)| {
+            vec![OffsetFetchRequestTopic {
+                name: name.to_string(),
+                partition_indexes: partitions.to_vec(),
+                ..Default::default()
+            }]
+        });
+        self.retry(|| async {
+            let r = self
+                .call_group(
+                    group,
+                    RequestBody::OffsetFetch(OffsetFetchRequest {
+                        group_id: group.to_string(),
+                        topics: topics.clone(),
+                        ..Default::default()
+                    }),
+                    2..=7,
+                )
+                .await?;
+            let r = expect_response!(r, OffsetFetch)?;
+            if let Some(e) = AdminError::from_code(r.error_code, None) {
+                return Err(e);
+            }
+            Ok(r.topics
+                .iter()
+                .flat_map(|t| {
+                    t.partitions
+                        .iter()
+                        .filter(|p| p.error_code == 0 && p.committed_offset >= 0)
+                        .map(|p| ((t.name.clone(), p.partition_index), p.committed_offset))
+                })
+                .collect())
+        })
+        .await
+    }
+
+    /// Commits `offsets` for the group outside any generation (Kafka's simple-consumer and
+    /// admin commit: the group must have no members).
+    pub async fn commit_group_offsets(
+        &self,
+        group: &str,
+        offsets: &GroupOffsets,
+    ) -> Result<(), AdminError> {
+        let mut by_topic: BTreeMap<&str, Vec<OffsetCommitRequestPartition>> = BTreeMap::new();
+        for ((t, p), o) in offsets {
+            by_topic
+                .entry(t)
+                .or_default()
+                .push(OffsetCommitRequestPartition {
+                    partition_index: *p,
+                    committed_offset: *o,
+                    committed_leader_epoch: -1,
+                    ..Default::default()
+                });
+        }
+        let topics: Vec<OffsetCommitRequestTopic> = by_topic
+            .into_iter()
+            .map(|(name, partitions)| OffsetCommitRequestTopic {
+                name: name.to_string(),
+                partitions,
+                ..Default::default()
+            })
+            .collect();
+        self.retry(|| async {
+            let r = self
+                .call_group(
+                    group,
+                    RequestBody::OffsetCommit(OffsetCommitRequest {
+                        group_id: group.to_string(),
+                        generation_id_or_member_epoch: -1,
+                        retention_time_ms: -1,
+                        topics: topics.clone(),
+                        ..Default::default()
+                    }),
+                    2..=8,
+                )
+                .await?;
+            let r = expect_response!(r, OffsetCommit)?;
+            for p in r.topics.iter().flat_map(|t| t.partitions.iter()) {
+                if let Some(e) = AdminError::from_code(p.error_code, None) {
+                    return Err(e);
+                }
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// IncrementalAlterConfigs for `resources` at the controller; the first resource's error
+    /// fails it.
+    pub async fn incremental_alter_configs(
+        &self,
+        resources: Vec<AlterConfigsResource>,
+    ) -> Result<(), AdminError> {
+        self.retry(|| async {
+            let r = self
+                .call_controller(
+                    RequestBody::IncrementalAlterConfigs(IncrementalAlterConfigsRequest {
+                        resources: resources.clone(),
+                        ..Default::default()
+                    }),
+                    0..=1,
+                )
+                .await?;
+            let r = expect_response!(r, IncrementalAlterConfigs)?;
+            for x in &r.responses {
+                if let Some(e) = AdminError::from_code(x.error_code, x.error_message.as_deref()) {
+                    return Err(e);
+                }
+            }
+            Ok(())
+        })
+        .await
+    }
+}
