@@ -39,6 +39,26 @@ impl Admin {
             })
     }
 
+    /// The cluster view once `topic` is in it with its partitions (retried: a topic just
+    /// created reaches every broker's metadata a little later).
+    pub async fn topic_view(
+        &self,
+        topic: &str,
+    ) -> Result<std::sync::Arc<crate::ClusterInfo>, AdminError> {
+        let topics = [topic.to_string()];
+        self.retry(|| async {
+            let c = self.refresh(Some(&topics)).await?;
+            match c.topics.get(topic) {
+                Some(t) if !t.partitions.is_empty() => Ok(c),
+                _ => Err(AdminError::Kafka {
+                    code: ErrorCode::UnknownTopicOrPartition,
+                    message: format!("Topic {topic} not present in metadata"),
+                }),
+            }
+        })
+        .await
+    }
+
     /// The offset `timestamp` ([`EARLIEST`], [`LATEST`] or a time) names for
     /// `topic`-`partition`, asked of its leader.
     pub async fn list_offset(

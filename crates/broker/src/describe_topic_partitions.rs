@@ -2,7 +2,7 @@
 //! leaders, ISR, ELR and last known ELR, paged by a cursor, as a pure function of the image.
 //! Kafka's admin client uses it in place of Metadata to describe topics.
 
-use crate::metadata::INTERNAL_TOPICS;
+use crate::metadata::{offline_replicas, partition_error, INTERNAL_TOPICS};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
     describe_topic_partitions_request::DescribeTopicPartitionsRequest,
@@ -38,7 +38,6 @@ pub fn describe_topic_partitions(
         Some(c) => (Some(c.topic_name.as_str()), c.partition_index.max(0)),
         None => (None, 0),
     };
-    let live = |id: &i32| image.cluster.brokers.get(id).is_some_and(|b| !b.fenced);
     let mut topics = Vec::new();
     let mut budget = limit;
     let mut next_cursor = None;
@@ -79,11 +78,7 @@ pub fn describe_topic_partitions(
             }
             budget -= 1;
             partitions.push(DescribeTopicPartitionsResponsePartition {
-                error_code: if p.has_leader() {
-                    0
-                } else {
-                    ErrorCode::LeaderNotAvailable.code()
-                },
+                error_code: partition_error(p),
                 partition_index: *index,
                 leader_id: p.leader,
                 leader_epoch: p.leader_epoch,
@@ -91,7 +86,7 @@ pub fn describe_topic_partitions(
                 isr_nodes: p.isr.clone(),
                 eligible_leader_replicas: Some(p.elr.clone()),
                 last_known_elr: Some(p.last_known_elr.clone()),
-                offline_replicas: p.replicas.iter().copied().filter(|r| !live(r)).collect(),
+                offline_replicas: offline_replicas(image, p),
                 ..Default::default()
             });
         }

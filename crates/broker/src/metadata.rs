@@ -81,8 +81,25 @@ pub fn live_brokers(
         .collect()
 }
 
-fn describe_topic(image: &MetadataImage, name: &str) -> MetadataResponseTopic {
+/// A partition's error in topic descriptions: LEADER_NOT_AVAILABLE while it has no leader.
+pub(crate) fn partition_error(p: &fjord_metadata::PartitionRegistration) -> i16 {
+    if p.has_leader() {
+        0
+    } else {
+        ErrorCode::LeaderNotAvailable.code()
+    }
+}
+
+/// A partition's replicas whose broker is fenced or gone.
+pub(crate) fn offline_replicas(
+    image: &MetadataImage,
+    p: &fjord_metadata::PartitionRegistration,
+) -> Vec<i32> {
     let live = |id: &i32| image.cluster.brokers.get(id).is_some_and(|b| !b.fenced);
+    p.replicas.iter().copied().filter(|r| !live(r)).collect()
+}
+
+fn describe_topic(image: &MetadataImage, name: &str) -> MetadataResponseTopic {
     let Some(t) = image.topics.get_by_name(name) else {
         return MetadataResponseTopic {
             error_code: ErrorCode::UnknownTopicOrPartition.code(),
@@ -98,17 +115,13 @@ fn describe_topic(image: &MetadataImage, name: &str) -> MetadataResponseTopic {
             .partitions
             .iter()
             .map(|(index, p)| MetadataResponsePartition {
-                error_code: if p.has_leader() {
-                    0
-                } else {
-                    ErrorCode::LeaderNotAvailable.code()
-                },
+                error_code: partition_error(p),
                 partition_index: *index,
                 leader_id: p.leader,
                 leader_epoch: p.leader_epoch,
                 replica_nodes: p.replicas.clone(),
                 isr_nodes: p.isr.clone(),
-                offline_replicas: p.replicas.iter().copied().filter(|r| !live(r)).collect(),
+                offline_replicas: offline_replicas(image, p),
                 ..Default::default()
             })
             .collect(),

@@ -10,7 +10,7 @@
 use super::{flag, properties, unescape};
 use crate::common::{self, ToolError};
 use clap::Args as ClapArgs;
-use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
+use fjord_admin::{expect_response, Admin, EARLIEST, LATEST};
 use fjord_protocol::generated::fetch_request::{FetchPartition, FetchRequest, FetchTopic};
 use fjord_protocol::records::RecordBatches;
 use fjord_protocol::{ErrorCode, RequestBody};
@@ -151,18 +151,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     let format = Format::from(&properties(&a.properties, "--property")?);
     let consumer_props = properties(&a.consumer_properties, "--consumer-property")?;
     let admin = common::admin(Some(bootstrap), None, a.consumer_config.as_deref())?;
-    let cluster = admin
-        .retry(|| async {
-            let c = admin.refresh(Some(std::slice::from_ref(topic))).await?;
-            match c.topics.get(topic) {
-                Some(t) if !t.partitions.is_empty() => Ok(c),
-                _ => Err(AdminError::Kafka {
-                    code: ErrorCode::UnknownTopicOrPartition,
-                    message: format!("Topic {topic} not present in metadata"),
-                }),
-            }
-        })
-        .await?;
+    let cluster = admin.topic_view(topic).await?;
     let all: Vec<i32> = cluster
         .topics
         .get(topic)

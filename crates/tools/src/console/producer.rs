@@ -13,7 +13,7 @@ use fjord_protocol::generated::produce_request::{
     PartitionProduceData, ProduceRequest, TopicProduceData,
 };
 use fjord_protocol::records::{Compression, RecordBatchBuilder};
-use fjord_protocol::{ErrorCode, RequestBody};
+use fjord_protocol::RequestBody;
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -111,18 +111,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         }
     };
     let admin = common::admin(Some(bootstrap), None, a.producer_config.as_deref())?;
-    let cluster = admin
-        .retry(|| async {
-            let c = admin.refresh(Some(std::slice::from_ref(topic))).await?;
-            match c.topics.get(topic) {
-                Some(t) if !t.partitions.is_empty() => Ok(c),
-                _ => Err(AdminError::Kafka {
-                    code: ErrorCode::UnknownTopicOrPartition,
-                    message: format!("Topic {topic} not present in metadata"),
-                }),
-            }
-        })
-        .await?;
+    let cluster = admin.topic_view(topic).await?;
     let partitions = cluster.topics.get(topic).map_or(0, |t| t.partitions.len());
 
     let (tx, mut rx) = tokio::sync::mpsc::channel::<String>(MAX_QUEUED_LINES);
