@@ -6,8 +6,6 @@
 
 use crate::controller_client::ControllerClient;
 use crate::view::View;
-use fjord_metadata::image::METADATA_VERSION;
-use fjord_metadata::version::{METADATA_VERSION_LATEST, METADATA_VERSION_MIN};
 use fjord_protocol::generated::{
     broker_heartbeat_request::BrokerHeartbeatRequest,
     broker_registration_request::{self as brr, BrokerRegistrationRequest},
@@ -193,12 +191,15 @@ async fn register(
                 ..Default::default()
             })
             .collect(),
-        features: vec![brr::Feature {
-            name: METADATA_VERSION.into(),
-            min_supported_version: METADATA_VERSION_MIN,
-            max_supported_version: METADATA_VERSION_LATEST,
-            ..Default::default()
-        }],
+        features: fjord_metadata::version::supported_features()
+            .into_iter()
+            .map(|(name, min, max)| brr::Feature {
+                name,
+                min_supported_version: min,
+                max_supported_version: max,
+                ..Default::default()
+            })
+            .collect(),
         rack: id.rack.clone(),
         log_dirs: id.log_dirs.clone(),
         previous_broker_epoch: previous_epoch,
@@ -330,12 +331,15 @@ pub fn spawn_controller_registration(
                     security_protocol: 0,
                     ..Default::default()
                 }],
-                features: vec![crr::Feature {
-                    name: METADATA_VERSION.into(),
-                    min_supported_version: METADATA_VERSION_MIN,
-                    max_supported_version: METADATA_VERSION_LATEST,
-                    ..Default::default()
-                }],
+                features: fjord_metadata::version::supported_features()
+                    .into_iter()
+                    .map(|(name, min, max)| crr::Feature {
+                        name,
+                        min_supported_version: min,
+                        max_supported_version: max,
+                        ..Default::default()
+                    })
+                    .collect(),
                 ..Default::default()
             });
             match client.call(body, 0).await {
