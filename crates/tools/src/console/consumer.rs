@@ -2,15 +2,17 @@
 //! as Kafka's DefaultMessageFormatter does (`--property print.key`, `print.timestamp`,
 //! `print.partition`, `print.offset`, `key.separator`, `line.separator`). It reads every
 //! partition (or `--partition`) from the latest offset, the earliest with `--from-beginning`,
-//! or `--offset`; with `--group` it starts from the group's committed offsets and commits what
-//! it printed (as a consumer outside any generation, so several console consumers do not share
-//! partitions). It stops after `--max-messages`, or after `--timeout-ms` without a record, and
-//! prints "Processed a total of N messages" on stderr.
+//! or `--offset`; with `--group` it joins the group (`group.rs`), reads the partitions it is
+//! assigned from the group's committed offsets, commits what it printed at each rebalance and
+//! on exit, and leaves (with `--partition`, it reads that partition and commits outside any
+//! generation, as Kafka's assign()). It stops after `--max-messages`, or after `--timeout-ms`
+//! without a record, and prints "Processed a total of N messages" on stderr.
 
+use super::group::Member;
 use super::{flag, properties, unescape};
 use crate::common::{self, ToolError};
 use clap::Args as ClapArgs;
-use fjord_admin::{expect_response, Admin, EARLIEST, LATEST};
+use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
 use fjord_protocol::generated::fetch_request::{FetchPartition, FetchRequest, FetchTopic};
 use fjord_protocol::records::RecordBatches;
 use fjord_protocol::{ErrorCode, RequestBody};
@@ -176,6 +178,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         }
     };
     let mut positions: BTreeMap<i32, i64> = BTreeMap::new();
+    let mut member: Option<Member> = None;
     if let Some(o) = &a.offset {
         let p = partitions[0];
         let at = match o.as_str() {
@@ -188,20 +191,13 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             })?,
         };
         positions.insert(p, at);
+    } else if let (Some(g), None) = (&a.group, a.partition) {
+        // A member of the group: it reads what the group assigns it.
+        let m = Member::join(&admin, g, topic, &partitions).await?;
+        positions = start_positions(&admin, Some(g), topic, &m.assigned, reset).await?;
+        member = Some(m);
     } else {
-        if let Some(g) = &a.group {
-            positions = admin
-                .group_offsets(g, Some((topic.as_str(), &partitions)))
-                .await?
-                .into_iter()
-                .map(|((_, p), o)| (p, o))
-                .collect();
-        }
-        for p in &partitions {
-            if !positions.contains_key(p) {
-                positions.insert(*p, admin.list_offset(topic, *p, reset).await?);
-            }
-        }
+        positions = start_positions(&admin, a.group.as_deref(), topic, &partitions, reset).await?;
     }
 
     let mut printed: u64 = 0;
@@ -215,6 +211,15 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             .is_some_and(|t| last_record.elapsed() >= Duration::from_millis(t))
         {
             break;
+        }
+        if let Some(m) = &mut member {
+            if m.heartbeat(&admin).await? {
+                // A rebalance: hand over what was read, then take the new assignment.
+                m.commit(&admin, &positions).await?;
+                let group = a.group.as_deref().unwrap_or_default();
+                *m = Member::join(&admin, group, topic, &partitions).await?;
+                positions = start_positions(&admin, Some(group), topic, &m.assigned, reset).await?;
+            }
         }
         let batches = fetch(&admin, topic, &positions).await?;
         let mut out = Vec::new();
@@ -271,7 +276,10 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             break;
         }
     }
-    if let Some(g) = &a.group {
+    if let Some(m) = &member {
+        m.commit(&admin, &positions).await?;
+        m.leave(&admin).await?;
+    } else if let Some(g) = &a.group {
         let offsets = positions
             .iter()
             .map(|(p, o)| ((topic.clone(), *p), *o))
@@ -280,6 +288,32 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     }
     eprintln!("Processed a total of {printed} messages");
     Ok(())
+}
+
+/// Where to start reading `partitions`: the group's committed offsets where it has them, else
+/// the offset `reset` names.
+async fn start_positions(
+    admin: &Admin,
+    group: Option<&str>,
+    topic: &str,
+    partitions: &[i32],
+    reset: i64,
+) -> Result<BTreeMap<i32, i64>, AdminError> {
+    let mut positions: BTreeMap<i32, i64> = match group {
+        Some(g) => admin
+            .group_offsets(g, Some((topic, partitions)))
+            .await?
+            .into_iter()
+            .map(|((_, p), o)| (p, o))
+            .collect(),
+        None => BTreeMap::new(),
+    };
+    for p in partitions {
+        if !positions.contains_key(p) {
+            positions.insert(*p, admin.list_offset(topic, *p, reset).await?);
+        }
+    }
+    Ok(positions)
 }
 
 /// One round of fetches from each leader for the partitions at `positions`: the record bytes

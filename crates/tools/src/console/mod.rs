@@ -2,6 +2,7 @@
 //! topic's records to stdout, with Kafka's common flags and `--property` settings.
 
 pub mod consumer;
+mod group;
 mod partitioner;
 pub mod producer;
 
