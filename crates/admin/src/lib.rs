@@ -124,16 +124,15 @@ impl Admin {
         Ok(node)
     }
 
-    /// Sends `body` once to `addr` at the newest version in `versions` that the node supports,
-    /// waiting up to `request.timeout.ms`.
-    pub async fn call_at(
+    /// The connection to `addr` and the version to send `api` at: the newest in `versions`
+    /// the node supports.
+    async fn negotiate(
         &self,
         addr: &str,
-        body: RequestBody,
+        api: ApiKey,
         versions: RangeInclusive<i16>,
-    ) -> Result<ResponseBody, AdminError> {
+    ) -> Result<(Node, i16), AdminError> {
         let node = self.node(addr).await?;
-        let api = body.api_key();
         let ours = (*versions.start(), (*versions.end()).min(api.max_version()));
         let unsupported = || AdminError::UnsupportedVersion {
             addr: addr.to_string(),
@@ -146,12 +145,44 @@ impl Admin {
         if version < ours.0.max(min) {
             return Err(unsupported());
         }
+        Ok((node, version))
+    }
+
+    /// Sends `body` once to `addr` at the newest version in `versions` that the node supports,
+    /// waiting up to `request.timeout.ms`.
+    pub async fn call_at(
+        &self,
+        addr: &str,
+        body: RequestBody,
+        versions: RangeInclusive<i16>,
+    ) -> Result<ResponseBody, AdminError> {
+        let (node, version) = self.negotiate(addr, body.api_key(), versions).await?;
         let r = node
             .client
             .call(body, version, self.config.request_timeout)
             .await;
         if let Err(CallError::Connection { .. }) = &r {
             self.nodes.lock().await.remove(addr);
+        }
+        Ok(r?)
+    }
+
+    /// Sends `body`, which the server does not answer (a produce with acks=0), once to broker
+    /// `id`, and waits until it is written.
+    pub async fn send_unanswered_to_broker(
+        &self,
+        id: i32,
+        body: RequestBody,
+        versions: RangeInclusive<i16>,
+    ) -> Result<(), AdminError> {
+        let addr = self.broker_addr(id).await?;
+        let (node, version) = self.negotiate(&addr, body.api_key(), versions).await?;
+        let r = node
+            .client
+            .send_unanswered(body, version, self.config.request_timeout)
+            .await;
+        if let Err(CallError::Connection { .. }) = &r {
+            self.nodes.lock().await.remove(&addr);
         }
         Ok(r?)
     }
@@ -189,6 +220,26 @@ impl Admin {
         Err(last)
     }
 
+    /// Broker `id`'s address from the last cluster view, refreshed once when unknown.
+    async fn broker_addr(&self, id: i32) -> Result<String, AdminError> {
+        let known = self
+            .cluster
+            .lock()
+            .expect("cluster")
+            .as_ref()
+            .and_then(|c| c.brokers.get(&id).map(|b| b.addr.clone()));
+        match known {
+            Some(a) => Ok(a),
+            None => self
+                .refresh(None)
+                .await?
+                .brokers
+                .get(&id)
+                .map(|b| b.addr.clone())
+                .ok_or_else(|| AdminError::NoNode(format!("broker {id} is not registered"))),
+        }
+    }
+
     /// Sends `body` to broker `id` (its address from the last cluster view, refreshed once
     /// when unknown).
     pub async fn call_broker(
@@ -197,22 +248,7 @@ impl Admin {
         body: RequestBody,
         versions: RangeInclusive<i16>,
     ) -> Result<ResponseBody, AdminError> {
-        let known = self
-            .cluster
-            .lock()
-            .expect("cluster")
-            .as_ref()
-            .and_then(|c| c.brokers.get(&id).map(|b| b.addr.clone()));
-        let addr = match known {
-            Some(a) => a,
-            None => self
-                .refresh(None)
-                .await?
-                .brokers
-                .get(&id)
-                .map(|b| b.addr.clone())
-                .ok_or_else(|| AdminError::NoNode(format!("broker {id} is not registered")))?,
-        };
+        let addr = self.broker_addr(id).await?;
         self.call_at(&addr, body, versions).await
     }
 

@@ -61,7 +61,16 @@ type Waiters = Arc<
 struct Outgoing {
     body: RequestBody,
     version: i16,
-    reply: oneshot::Sender<Result<ResponseBody, CallError>>,
+    reply: Reply,
+}
+
+/// Who hears about an outgoing request.
+enum Reply {
+    /// A caller waiting for the response.
+    Response(oneshot::Sender<Result<ResponseBody, CallError>>),
+    /// A caller waiting only until it is written (a request with no response: a produce
+    /// with acks=0).
+    Written(oneshot::Sender<Result<(), CallError>>),
 }
 
 /// The most requests queued to be written on one connection; callers wait beyond it (within
@@ -143,7 +152,7 @@ impl Client {
         let send = self.tx.send(Outgoing {
             body,
             version,
-            reply,
+            reply: Reply::Response(reply),
         });
         match tokio::time::timeout_at(deadline, send).await {
             Ok(Ok(())) => {}
@@ -151,6 +160,45 @@ impl Client {
             Err(_) => return Err(timed_out()),
         }
         // A call that times out drops its receiver; the connection prunes its waiter.
+        match tokio::time::timeout_at(deadline, rx).await {
+            Ok(Ok(r)) => r,
+            Ok(Err(_)) => Err(closed()),
+            Err(_) => Err(timed_out()),
+        }
+    }
+}
+
+impl Client {
+    /// Sends a request the server does not answer (a produce with acks=0) and waits until it
+    /// is written to the socket, up to `timeout`.
+    pub async fn send_unanswered(
+        &self,
+        body: RequestBody,
+        version: i16,
+        timeout: Duration,
+    ) -> Result<(), CallError> {
+        let api = body.api_key();
+        let (written, rx) = oneshot::channel();
+        let closed = || CallError::Connection {
+            addr: self.addr.clone(),
+            message: "closed".into(),
+        };
+        let timed_out = || CallError::Timeout {
+            api,
+            addr: self.addr.clone(),
+            timeout_ms: timeout.as_millis() as u64,
+        };
+        let deadline = tokio::time::Instant::now() + timeout;
+        let send = self.tx.send(Outgoing {
+            body,
+            version,
+            reply: Reply::Written(written),
+        });
+        match tokio::time::timeout_at(deadline, send).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => return Err(closed()),
+            Err(_) => return Err(timed_out()),
+        }
         match tokio::time::timeout_at(deadline, rx).await {
             Ok(Ok(r)) => r,
             Ok(Err(_)) => Err(closed()),
@@ -215,29 +263,46 @@ async fn run(addr: String, client_id: String, stream: TcpStream, mut rx: mpsc::R
                 let chunks = match encode_request(&header, &out.body) {
                     Ok(c) => c,
                     Err(e) => {
-                        let _ = out.reply.send(Err(CallError::BadResponse {
+                        let error = CallError::BadResponse {
                             addr: addr.clone(),
                             message: format!("could not encode the request: {e}"),
-                        }));
+                        };
+                        match out.reply {
+                            Reply::Response(r) => drop(r.send(Err(error))),
+                            Reply::Written(w) => drop(w.send(Err(error))),
+                        }
                         continue;
                     }
                 };
-                {
-                    let mut w = waiters.lock().expect("waiters");
-                    if w.len() >= MAX_IN_FLIGHT / 2 {
-                        w.retain(|_, (_, _, reply)| !reply.is_closed());
+                let written = match out.reply {
+                    Reply::Written(w) => Some(w),
+                    Reply::Response(reply) => {
+                        let mut w = waiters.lock().expect("waiters");
+                        if w.len() >= MAX_IN_FLIGHT / 2 {
+                            w.retain(|_, (_, _, reply)| !reply.is_closed());
+                        }
+                        if w.len() >= MAX_IN_FLIGHT {
+                            let _ = reply.send(Err(CallError::Connection {
+                                addr: addr.clone(),
+                                message: format!("{MAX_IN_FLIGHT} requests already in flight"),
+                            }));
+                            continue;
+                        }
+                        w.insert(next_corr, (out.body.api_key(), out.version, reply));
+                        None
                     }
-                    if w.len() >= MAX_IN_FLIGHT {
-                        let _ = out.reply.send(Err(CallError::Connection {
-                            addr: addr.clone(),
-                            message: format!("{MAX_IN_FLIGHT} requests already in flight"),
-                        }));
-                        continue;
-                    }
-                    w.insert(next_corr, (out.body.api_key(), out.version, out.reply));
-                }
+                };
                 if let Err(e) = crate::write_chunks(&mut write, &chunks).await {
+                    if let Some(w) = written {
+                        let _ = w.send(Err(CallError::Connection {
+                            addr: addr.clone(),
+                            message: e.to_string(),
+                        }));
+                    }
                     break e.to_string();
+                }
+                if let Some(w) = written {
+                    let _ = w.send(Ok(()));
                 }
             }
             why = &mut reader => break why.unwrap_or_else(|e| e.to_string()),

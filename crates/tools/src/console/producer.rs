@@ -1,14 +1,17 @@
 //! `fjord kafka-console-producer` (as `kafka-console-producer.sh`): each line of stdin becomes a
 //! record of the topic (`--property parse.key=true` splits a key off at `key.separator`), sent
-//! in batches to each partition's leader with acks=-1 (Kafka's default; `--producer-property
-//! acks=1` or `--request-required-acks`), retried on retriable errors. Keyed records go where
-//! Kafka's default partitioner puts them; records without a key go to one partition per batch,
-//! round robin.
+//! in batches to each partition's leader with acks=-1 and idempotence (Kafka's defaults: a
+//! producer id from InitProducerId, a sequence per partition, so a retried batch is stored
+//! once), or acks=1 / acks=0 (`--producer-property acks=..` or `--request-required-acks`;
+//! idempotence then off, as Kafka turns it off when acks is set), retried on retriable
+//! errors. Keyed records go where Kafka's default partitioner puts them; records without a
+//! key go to one partition per batch, round robin.
 
 use super::{flag, partitioner, properties, unescape};
 use crate::common::{self, ToolError};
 use clap::Args as ClapArgs;
 use fjord_admin::{expect_response, Admin, AdminError};
+use fjord_protocol::generated::init_producer_id_request::InitProducerIdRequest;
 use fjord_protocol::generated::produce_request::{
     PartitionProduceData, ProduceRequest, TopicProduceData,
 };
@@ -99,20 +102,25 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     {
         None | Some("all") | Some("-1") => -1,
         Some("1") => 1,
-        Some("0") => {
-            return Err(ToolError::Usage(
-                "acks=0 is not supported by this tool: use -1 (all) or 1".into(),
-            ))
-        }
+        Some("0") => 0,
         Some(other) => {
             return Err(ToolError::Usage(format!(
-                "Invalid value {other} for acks: use all, -1 or 1"
+                "Invalid value {other} for acks: use all, -1, 0 or 1"
             )))
         }
     };
     let admin = common::admin(Some(bootstrap), None, a.producer_config.as_deref())?;
     let cluster = admin.topic_view(topic).await?;
     let partitions = cluster.topics.get(topic).map_or(0, |t| t.partitions.len());
+    let idempotent = acks == -1
+        && producer_props
+            .get("enable.idempotence")
+            .is_none_or(|v| !v.trim().eq_ignore_ascii_case("false"));
+    let mut producer = if idempotent {
+        Some(Idempotence::start(&admin).await?)
+    } else {
+        None
+    };
 
     let (tx, mut rx) = tokio::sync::mpsc::channel::<String>(MAX_QUEUED_LINES);
     std::thread::spawn(move || {
@@ -153,8 +161,14 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             }
         }
         for (partition, records) in by_partition {
-            if let Err(e) = send(&admin, topic, partition, &records, acks).await {
+            let sequence = producer.as_mut().map(|p| p.next(partition, records.len()));
+            if let Err(e) = send(&admin, topic, partition, &records, acks, sequence).await {
                 failed += records.len();
+                if producer.is_some() {
+                    // The sequence moved past a batch that was not stored: start again with a
+                    // new producer id, as Kafka's producer does.
+                    producer = Some(Idempotence::start(&admin).await?);
+                }
                 eprintln!(
                     "ERROR Error when sending message to topic {topic} with key: {}, value: {} bytes with error: {e}",
                     records[0]
@@ -176,15 +190,64 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
 
 /// Sends `records` to `topic`-`partition` at its leader, retrying retriable errors (a moved
 /// leader: the cluster view is fetched again) within `default.api.timeout.ms`.
+/// An idempotent producer's id, epoch and next sequence per partition.
+struct Idempotence {
+    producer_id: i64,
+    epoch: i16,
+    next: BTreeMap<i32, i32>,
+}
+
+impl Idempotence {
+    /// A producer id from InitProducerId (any broker), as Kafka's idempotent producer gets one.
+    async fn start(admin: &Admin) -> Result<Idempotence, AdminError> {
+        let r = admin
+            .retry(|| async {
+                let r = admin
+                    .call_any(
+                        RequestBody::InitProducerId(InitProducerIdRequest {
+                            transactional_id: None,
+                            transaction_timeout_ms: i32::MAX,
+                            producer_id: -1,
+                            producer_epoch: -1,
+                            ..Default::default()
+                        }),
+                        0..=5,
+                    )
+                    .await?;
+                let r = expect_response!(r, InitProducerId)?;
+                AdminError::from_code(r.error_code, None).map_or(Ok(r), Err)
+            })
+            .await?;
+        Ok(Idempotence {
+            producer_id: r.producer_id,
+            epoch: r.producer_epoch,
+            next: BTreeMap::new(),
+        })
+    }
+
+    /// (producer id, epoch, base sequence) for the next batch of `count` records to
+    /// `partition`.
+    fn next(&mut self, partition: i32, count: usize) -> (i64, i16, i32) {
+        let seq = self.next.entry(partition).or_insert(0);
+        let base = *seq;
+        *seq = seq.wrapping_add(count as i32) & i32::MAX;
+        (self.producer_id, self.epoch, base)
+    }
+}
+
 async fn send(
     admin: &Admin,
     topic: &str,
     partition: i32,
     records: &[Line],
     acks: i16,
+    sequence: Option<(i64, i16, i32)>,
 ) -> Result<(), AdminError> {
     let now = fjord_log::system_now_ms();
     let mut b = RecordBatchBuilder::new(Compression::None);
+    if let Some((id, epoch, base)) = sequence {
+        b = b.producer(id, epoch, base);
+    }
     for r in records {
         b.append(now, r.key.as_deref(), Some(&r.value), &[]);
     }
@@ -195,26 +258,26 @@ async fn send(
     admin
         .retry(|| async {
             let leader = admin.leader(topic, partition).await?;
-            let r = admin
-                .call_broker(
-                    leader,
-                    RequestBody::Produce(ProduceRequest {
-                        acks,
-                        timeout_ms,
-                        topic_data: vec![TopicProduceData {
-                            name: topic.to_string(),
-                            partition_data: vec![PartitionProduceData {
-                                index: partition,
-                                records: Some(batch.clone().into()),
-                                ..Default::default()
-                            }],
-                            ..Default::default()
-                        }],
+            let request = RequestBody::Produce(ProduceRequest {
+                acks,
+                timeout_ms,
+                topic_data: vec![TopicProduceData {
+                    name: topic.to_string(),
+                    partition_data: vec![PartitionProduceData {
+                        index: partition,
+                        records: Some(batch.clone().into()),
                         ..Default::default()
-                    }),
-                    3..=12,
-                )
-                .await?;
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            });
+            if acks == 0 {
+                return admin
+                    .send_unanswered_to_broker(leader, request, 3..=12)
+                    .await;
+            }
+            let r = admin.call_broker(leader, request, 3..=12).await?;
             let r = expect_response!(r, Produce)?;
             let p = r
                 .responses
