@@ -59,7 +59,7 @@ enum Command {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run("kafka-cluster", run_async(args))
+    common::run::<Args, _>("kafka-cluster", run_async(args))
 }
 
 fn admin(c: &Connection) -> Result<fjord_admin::Admin, ToolError> {

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 /// How a tool failed: the message printed on stderr, and whether usage should follow it.
 #[derive(Debug)]
 pub enum ToolError {
-    /// Bad arguments: printed with a pointer to `--help`, exit 1.
+    /// Bad arguments: printed with the tool's options, exit 1.
     Usage(String),
     /// The operation failed.
     Failed(String),
@@ -37,10 +37,12 @@ impl std::fmt::Display for ToolError {
     }
 }
 
-/// Runs a tool's future on a current-thread runtime; prints its error and maps the result to
-/// an exit code (the tool prints its own output as it goes).
-pub fn run<F>(tool: &str, fut: F) -> ExitCode
+/// Runs a tool's future on a current-thread runtime; prints its error (a usage error with the
+/// tool's usage, from its clap arguments `A`) and maps the result to an exit code (the tool
+/// prints its own output as it goes).
+pub fn run<A, F>(tool: &'static str, fut: F) -> ExitCode
 where
+    A: clap::Args,
     F: Future<Output = Result<(), ToolError>>,
 {
     let rt = match tokio::runtime::Builder::new_current_thread()
@@ -56,8 +58,12 @@ where
     match rt.block_on(fut) {
         Ok(()) => ExitCode::SUCCESS,
         Err(ToolError::Usage(m)) => {
+            // As Kafka's tools: the message, then the options.
+            let help = A::augment_args(clap::Command::new(tool))
+                .about(None::<&'static str>)
+                .render_help();
             eprintln!("{m}");
-            eprintln!("Run `{tool} --help` for the options.");
+            eprintln!("{help}");
             ExitCode::FAILURE
         }
         Err(ToolError::Failed(m)) => {

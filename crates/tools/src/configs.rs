@@ -73,7 +73,7 @@ pub struct Args {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run("kafka-configs", run_async(args))
+    common::run::<Args, _>("kafka-configs", run_async(args))
 }
 
 /// The entity the flags name: (resource type, resource name, how Kafka's tool says it).

@@ -92,7 +92,7 @@ pub struct Args {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run("kafka-consumer-groups", run_async(args))
+    common::run::<Args, _>("kafka-consumer-groups", run_async(args))
 }
 
 async fn run_async(a: &Args) -> Result<(), ToolError> {

@@ -78,7 +78,7 @@ enum Command {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run("kafka-features", run_async(args))
+    common::run::<Args, _>("kafka-features", run_async(args))
 }
 
 /// A level as Kafka prints it: `metadata.version` by name, others as numbers.

@@ -98,7 +98,7 @@ pub struct Target {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run("kafka-leader-election", run_async(args))
+    common::run::<Args, _>("kafka-leader-election", run_async(args))
 }
 
 fn validate(a: &Args) -> Result<ElectionType, ToolError> {

@@ -77,7 +77,7 @@ enum Command {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run("kafka-metadata-quorum", async {
+    common::run::<Args, _>("kafka-metadata-quorum", async {
         let out = run_async(args).await?;
         println!("{out}");
         Ok(())

@@ -110,7 +110,7 @@ pub struct Args {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run("kafka-topics", async {
+    common::run::<Args, _>("kafka-topics", async {
         check_args(args)?;
         let admin = common::admin(
             args.bootstrap_server.as_deref(),

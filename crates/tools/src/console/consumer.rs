@@ -69,7 +69,7 @@ pub struct Args {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run("kafka-console-consumer", run_async(args))
+    common::run::<Args, _>("kafka-console-consumer", run_async(args))
 }
 
 /// How a record is printed.

@@ -59,7 +59,7 @@ pub struct Args {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run("kafka-console-producer", run_async(args))
+    common::run::<Args, _>("kafka-console-producer", run_async(args))
 }
 
 /// A line turned into a record.

@@ -61,7 +61,7 @@ pub struct Args {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run("kafka-unclean-recovery", run_async(args))
+    common::run::<Args, _>("kafka-unclean-recovery", run_async(args))
 }
 
 fn validate(a: &Args) -> Result<(), ToolError> {
