@@ -173,6 +173,8 @@ pub struct MetadataImage {
     pub topics: Arc<TopicsImage>,
     /// Dynamic configs.
     pub configs: Arc<ConfigsImage>,
+    /// ACLs.
+    pub acls: Arc<crate::acls::AclsImage>,
     /// The next producer id block starts here.
     pub next_producer_id: i64,
 }

@@ -5,6 +5,7 @@
 //! that replay to the identical image. The [`loader`] folds the committed stream of the
 //! metadata log into the image every node publishes.
 
+pub mod acls;
 pub mod config_defs;
 pub mod image;
 pub mod loader;

@@ -37,6 +37,8 @@ pub struct Changes {
     pub configs: BTreeSet<(i8, String)>,
     /// True when a feature level changed.
     pub features: bool,
+    /// True when an ACL was added or removed.
+    pub acls: bool,
 }
 
 fn listeners<E>(eps: &[E], f: impl Fn(&E) -> Listener) -> Vec<Listener> {
@@ -308,9 +310,24 @@ impl MetadataImage {
                     }
                 }
             }
-            MetadataRecord::AccessControlEntry(_)
-            | MetadataRecord::RemoveAccessControlEntry(_)
-            | MetadataRecord::NoOp(_) => {}
+            MetadataRecord::AccessControlEntry(r) => {
+                let acl = crate::acls::StandardAcl::from_record(r)
+                    .map_err(|e| ApplyError(format!("ACL {}: {e}", r.id)))?;
+                let acls = Arc::make_mut(&mut self.acls);
+                if acls.by_id.contains_key(&r.id) {
+                    return err(format!("an ACL with id {} already exists", r.id));
+                }
+                acls.by_id.insert(r.id, acl);
+                c.acls = true;
+            }
+            MetadataRecord::RemoveAccessControlEntry(r) => {
+                let acls = Arc::make_mut(&mut self.acls);
+                if acls.by_id.remove(&r.id).is_none() {
+                    return err(format!("no ACL with id {} to remove", r.id));
+                }
+                c.acls = true;
+            }
+            MetadataRecord::NoOp(_) => {}
         }
         Ok(())
     }

@@ -23,6 +23,11 @@ pub const RECORDS_PER_BATCH: usize = 1_000;
 /// The records that replay to `image` from an empty one.
 pub fn image_records(image: &MetadataImage) -> Vec<MetadataRecord> {
     let mut out = Vec::new();
+    let acls = image
+        .acls
+        .by_id
+        .iter()
+        .map(|(id, acl)| MetadataRecord::AccessControlEntry(acl.to_record(*id)));
     for (name, level) in &image.features.levels {
         out.push(MetadataRecord::FeatureLevel(FeatureLevelRecord {
             name: name.clone(),
@@ -123,6 +128,7 @@ pub fn image_records(image: &MetadataImage) -> Vec<MetadataRecord> {
             ..Default::default()
         }));
     }
+    out.extend(acls);
     out
 }
 

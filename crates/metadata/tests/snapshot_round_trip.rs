@@ -6,6 +6,7 @@ use fjord_metadata::snapshot::{batch_at, batch_records, image_batches, load};
 use fjord_metadata::version::{MetadataVersion, METADATA_VERSION_LATEST, METADATA_VERSION_MIN};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
+    access_control_entry_record::AccessControlEntryRecord,
     broker_registration_change_record::BrokerRegistrationChangeRecord,
     clear_elr_record::ClearElrRecord,
     config_record::ConfigRecord,
@@ -16,6 +17,7 @@ use fjord_protocol::generated::{
     producer_ids_record::ProducerIdsRecord,
     register_broker_record::{BrokerEndpoint, BrokerFeature, RegisterBrokerRecord},
     register_controller_record::RegisterControllerRecord,
+    remove_access_control_entry_record::RemoveAccessControlEntryRecord,
     remove_topic_record::RemoveTopicRecord,
     topic_record::TopicRecord,
     unfence_broker_record::UnfenceBrokerRecord,
@@ -56,7 +58,29 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
     *serial += 1;
     let brokers: Vec<i32> = image.cluster.brokers.keys().copied().collect();
     let topics: Vec<Uuid> = image.topics.by_id.keys().copied().collect();
-    Some(match g.below(14) {
+    Some(match g.below(15) {
+        14 => {
+            let ids: Vec<Uuid> = image.acls.by_id.keys().copied().collect();
+            if g.below(3) == 0 && !ids.is_empty() {
+                MetadataRecord::RemoveAccessControlEntry(RemoveAccessControlEntryRecord {
+                    id: g.pick(&ids)?,
+                    ..Default::default()
+                })
+            } else {
+                MetadataRecord::AccessControlEntry(AccessControlEntryRecord {
+                    id: Uuid::from_u128(g.next() as u128 | 1),
+                    resource_type: g.pick(&[2, 3, 4, 5, 6, 7])?,
+                    resource_name: ["orders", "or", "*", "kafka-cluster"][g.below(4) as usize]
+                        .into(),
+                    pattern_type: g.pick(&[3, 4])?,
+                    principal: ["User:alice", "User:*", "User:bob"][g.below(3) as usize].into(),
+                    host: ["*", "10.0.0.1"][g.below(2) as usize].into(),
+                    operation: 2 + g.below(14) as i8,
+                    permission_type: g.pick(&[2, 3])?,
+                    ..Default::default()
+                })
+            }
+        }
         0 | 1 => {
             let id = g.below(8) as i32;
             MetadataRecord::RegisterBroker(RegisterBrokerRecord {
@@ -131,7 +155,7 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
                 partition_id: n,
                 topic_id: t,
                 isr: replicas.clone(),
-                leader: replicas[0],
+                leader: *replicas.first()?,
                 directories: replicas
                     .iter()
                     .map(|r| Uuid::from_u128(*r as u128 + 7))

@@ -1,0 +1,382 @@
+//! Kafka's StandardAuthorizer rules, table by table, over ACLs folded from their records:
+//! super users, no-ACL defaults, DENY precedence, implied operations, LITERAL, wildcard and
+//! PREFIXED resources, wildcard principals and hosts; the DescribeAcls/DeleteAcls filters; and
+//! the records the image refuses.
+
+use fjord_metadata::acls::{
+    AclFilter, AclOperation as Op, AuthorizerSettings, Decision, PatternType, Permission,
+    ResourceType as Rt, StandardAcl,
+};
+use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::{
+    access_control_entry_record::AccessControlEntryRecord,
+    remove_access_control_entry_record::RemoveAccessControlEntryRecord,
+};
+use fjord_protocol::{MetadataRecord, Uuid};
+
+fn acl(
+    kind: Rt,
+    name: &str,
+    pattern: PatternType,
+    principal: &str,
+    host: &str,
+    op: Op,
+    permission: Permission,
+) -> StandardAcl {
+    StandardAcl {
+        resource_type: kind,
+        resource_name: name.into(),
+        pattern_type: pattern,
+        principal: principal.into(),
+        host: host.into(),
+        operation: op,
+        permission,
+    }
+}
+
+fn image(acls: &[StandardAcl]) -> MetadataImage {
+    let records: Vec<MetadataRecord> = acls
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            MetadataRecord::AccessControlEntry(a.to_record(Uuid::from_u128(i as u128 + 1)))
+        })
+        .collect();
+    MetadataImage::empty().apply(&records, 10, 1).unwrap().0
+}
+
+use PatternType::{Literal, Prefixed};
+use Permission::{Allow, Deny};
+
+/// Settings, principal, host, operation, resource type and name, the decision, and why.
+type Case<'a> = (
+    &'a AuthorizerSettings,
+    &'a str,
+    &'a str,
+    Op,
+    Rt,
+    &'a str,
+    Decision,
+    &'a str,
+);
+
+#[test]
+fn the_standard_authorizer_rules() {
+    let acls = [
+        acl(
+            Rt::Topic,
+            "orders",
+            Literal,
+            "User:alice",
+            "*",
+            Op::Read,
+            Allow,
+        ),
+        acl(
+            Rt::Topic,
+            "orders",
+            Literal,
+            "User:alice",
+            "*",
+            Op::AlterConfigs,
+            Allow,
+        ),
+        acl(
+            Rt::Topic,
+            "pay",
+            Prefixed,
+            "User:bob",
+            "*",
+            Op::Write,
+            Allow,
+        ),
+        acl(
+            Rt::Topic,
+            "payroll",
+            Literal,
+            "User:bob",
+            "*",
+            Op::Write,
+            Deny,
+        ),
+        acl(Rt::Topic, "*", Literal, "User:*", "*", Op::Describe, Allow),
+        acl(
+            Rt::Topic,
+            "audit",
+            Literal,
+            "User:carol",
+            "10.0.0.1",
+            Op::All,
+            Allow,
+        ),
+        acl(
+            Rt::Topic,
+            "audit",
+            Literal,
+            "User:carol",
+            "*",
+            Op::Delete,
+            Deny,
+        ),
+        acl(
+            Rt::Group,
+            "orders",
+            Literal,
+            "User:alice",
+            "*",
+            Op::Read,
+            Allow,
+        ),
+        acl(
+            Rt::Cluster,
+            "kafka-cluster",
+            Literal,
+            "User:ops",
+            "*",
+            Op::ClusterAction,
+            Allow,
+        ),
+        acl(Rt::Topic, "secret", Literal, "User:*", "*", Op::All, Deny),
+        acl(
+            Rt::Topic,
+            "quiet",
+            Literal,
+            "User:dave",
+            "*",
+            Op::Read,
+            Deny,
+        ),
+    ];
+    let img = image(&acls);
+    let strict = AuthorizerSettings {
+        super_users: vec!["User:admin".into()],
+        allow_if_no_acl: false,
+    };
+    let open = AuthorizerSettings {
+        allow_if_no_acl: true,
+        ..strict.clone()
+    };
+    use Decision::*;
+    #[rustfmt::skip]
+    let table: &[Case] = &[
+        (&strict, "User:admin", "h", Op::Delete, Rt::Topic, "secret", AllowedSuperUser, "super users are allowed everything, DENY or not"),
+        (&strict, "User:alice", "h", Op::Read, Rt::Topic, "orders", Allowed, "a literal ALLOW"),
+        (&strict, "User:alice", "h", Op::Write, Rt::Topic, "orders", DeniedNoMatch, "READ does not give WRITE"),
+        (&strict, "User:alice", "h", Op::Describe, Rt::Topic, "orders", Allowed, "DESCRIBE implied by READ (and the wildcard ALLOW)"),
+        (&strict, "User:alice", "h", Op::DescribeConfigs, Rt::Topic, "orders", Allowed, "DESCRIBE_CONFIGS implied by ALTER_CONFIGS"),
+        (&strict, "User:alice", "h", Op::Read, Rt::Group, "orders", Allowed, "the group is its own resource"),
+        (&strict, "User:alice", "h", Op::Write, Rt::Group, "orders", DeniedNoMatch, "no WRITE on the group"),
+        (&strict, "User:bob", "h", Op::Write, Rt::Topic, "payments", Allowed, "a PREFIXED ALLOW covers the name"),
+        (&strict, "User:bob", "h", Op::Write, Rt::Topic, "payroll", Denied, "a literal DENY beats the prefixed ALLOW"),
+        (&strict, "User:bob", "h", Op::Write, Rt::Topic, "xpay", DeniedNoMatch, "a prefix covers names starting with it only"),
+        (&strict, "User:zed", "h", Op::Describe, Rt::Topic, "anything", Allowed, "the wildcard resource and principal"),
+        (&strict, "User:zed", "h", Op::Read, Rt::Topic, "anything", DeniedNoMatch, "the wildcard ALLOW is for DESCRIBE only"),
+        (&strict, "User:carol", "10.0.0.1", Op::Write, Rt::Topic, "audit", Allowed, "ALL from the ACL's host"),
+        (&strict, "User:carol", "10.0.0.2", Op::Write, Rt::Topic, "audit", DeniedNoMatch, "not from another host"),
+        (&strict, "User:carol", "10.0.0.1", Op::Delete, Rt::Topic, "audit", Denied, "DENY DELETE beats ALLOW ALL"),
+        (&strict, "User:alice", "h", Op::Read, Rt::Topic, "secret", Denied, "DENY ALL for every user"),
+        (&strict, "User:dave", "h", Op::Describe, Rt::Topic, "quiet", Allowed, "DENY READ does not deny DESCRIBE (the wildcard allows it)"),
+        (&strict, "User:ops", "h", Op::ClusterAction, Rt::Cluster, "kafka-cluster", Allowed, "CLUSTER_ACTION on the cluster"),
+        (&strict, "User:alice", "h", Op::ClusterAction, Rt::Cluster, "kafka-cluster", DeniedNoMatch, "not for others"),
+        (&strict, "User:alice", "h", Op::Read, Rt::TransactionalId, "tx", DeniedNoAcl, "no ACL: denied by default"),
+        (&open, "User:alice", "h", Op::Read, Rt::TransactionalId, "tx", AllowedNoAcl, "no ACL: allow.everyone.if.no.acl.found"),
+        (&open, "User:zed", "h", Op::Write, Rt::Topic, "orders", DeniedNoMatch, "ACLs cover it, so the default does not apply"),
+        (&open, "Group:x", "h", Op::Describe, Rt::Topic, "orders", DeniedNoMatch, "User:* is for users only"),
+    ];
+    for (settings, principal, host, op, kind, name, want, why) in table {
+        let got = img
+            .acls
+            .authorize(settings, principal, host, *op, *kind, name);
+        assert_eq!(
+            got, *want,
+            "{why}: {principal} {op:?} {kind:?}:{name} from {host}"
+        );
+        assert_eq!(
+            got.allowed(),
+            matches!(want, Allowed | AllowedNoAcl | AllowedSuperUser)
+        );
+    }
+}
+
+#[test]
+fn filters_select_as_kafkas_acl_binding_filters() {
+    let acls = [
+        acl(
+            Rt::Topic,
+            "orders",
+            Literal,
+            "User:alice",
+            "*",
+            Op::Read,
+            Allow,
+        ),
+        acl(Rt::Topic, "*", Literal, "User:bob", "*", Op::Write, Allow),
+        acl(
+            Rt::Topic,
+            "ord",
+            Prefixed,
+            "User:carol",
+            "*",
+            Op::Read,
+            Deny,
+        ),
+        acl(
+            Rt::Topic,
+            "other",
+            Literal,
+            "User:alice",
+            "*",
+            Op::Read,
+            Allow,
+        ),
+        acl(
+            Rt::Group,
+            "orders",
+            Literal,
+            "User:alice",
+            "*",
+            Op::Read,
+            Allow,
+        ),
+    ];
+    let img = image(&acls);
+    let filter =
+        |kind, name: Option<&str>, pattern, principal: Option<&str>, op, permission| AclFilter {
+            resource_type: kind,
+            resource_name: name.map(String::from),
+            pattern_type: pattern,
+            principal: principal.map(String::from),
+            host: None,
+            operation: op,
+            permission,
+        };
+    let count = |f: AclFilter| img.acls.matching(&f).count();
+    assert_eq!(
+        count(filter(
+            Rt::Any,
+            None,
+            PatternType::Any,
+            None,
+            Op::Any,
+            Permission::Any
+        )),
+        5
+    );
+    assert_eq!(
+        count(filter(
+            Rt::Topic,
+            None,
+            PatternType::Any,
+            None,
+            Op::Any,
+            Permission::Any
+        )),
+        4
+    );
+    assert_eq!(
+        count(filter(
+            Rt::Topic,
+            Some("orders"),
+            PatternType::Match,
+            None,
+            Op::Any,
+            Permission::Any
+        )),
+        3,
+        "MATCH: the literal, the wildcard and the prefix that apply to 'orders'"
+    );
+    assert_eq!(
+        count(filter(
+            Rt::Topic,
+            Some("orders"),
+            Literal,
+            None,
+            Op::Any,
+            Permission::Any
+        )),
+        1
+    );
+    assert_eq!(
+        count(filter(
+            Rt::Topic,
+            Some("ord"),
+            Prefixed,
+            None,
+            Op::Any,
+            Permission::Any
+        )),
+        1
+    );
+    assert_eq!(
+        count(filter(
+            Rt::Any,
+            None,
+            PatternType::Any,
+            Some("User:alice"),
+            Op::Any,
+            Permission::Any
+        )),
+        3
+    );
+    assert_eq!(
+        count(filter(
+            Rt::Any,
+            None,
+            PatternType::Any,
+            None,
+            Op::Read,
+            Permission::Deny
+        )),
+        1
+    );
+}
+
+#[test]
+fn records_that_cannot_be_acls_are_refused() {
+    let good =
+        acl(Rt::Topic, "t", Literal, "User:a", "*", Op::Read, Allow).to_record(Uuid::from_u128(1));
+    let img = MetadataImage::empty()
+        .apply(&[MetadataRecord::AccessControlEntry(good.clone())], 1, 1)
+        .unwrap()
+        .0;
+    assert!(
+        img.apply(&[MetadataRecord::AccessControlEntry(good.clone())], 2, 1)
+            .is_err(),
+        "an id already in use"
+    );
+    let remove = |id| {
+        MetadataRecord::RemoveAccessControlEntry(RemoveAccessControlEntryRecord {
+            id: Uuid::from_u128(id),
+            ..Default::default()
+        })
+    };
+    assert!(img.apply(&[remove(9)], 2, 1).is_err(), "no such ACL");
+    let (after, changes) = img.apply(&[remove(1)], 2, 1).unwrap();
+    assert!(after.acls.by_id.is_empty() && changes.acls);
+    for bad in [
+        AccessControlEntryRecord {
+            resource_type: 1,
+            ..good.clone()
+        },
+        AccessControlEntryRecord {
+            pattern_type: 2,
+            ..good.clone()
+        },
+        AccessControlEntryRecord {
+            operation: 1,
+            ..good.clone()
+        },
+        AccessControlEntryRecord {
+            permission_type: 1,
+            ..good.clone()
+        },
+        AccessControlEntryRecord {
+            operation: 99,
+            ..good.clone()
+        },
+    ] {
+        let r =
+            MetadataImage::empty().apply(&[MetadataRecord::AccessControlEntry(bad.clone())], 1, 1);
+        assert!(r.is_err(), "{bad:?}");
+    }
+}
