@@ -91,7 +91,10 @@ def main(binary):
             c.close()
 
         def describe_configs_and_log_dirs():
-            d = admin.describe_configs([ConfigResource(ConfigResourceType.TOPIC, "py-data")])
+            # The admin client's connection died with the node's restart above; kafka-python
+            # finds no ready node until it reconnects, so ask until it has.
+            d = wait_for("the admin client to reconnect after the restart",
+                         lambda: admin.describe_configs([ConfigResource(ConfigResourceType.TOPIC, "py-data")]))
             entry = d["topic"]["py-data"]["retention.ms"]
             assert entry["value"] == "3600000", entry
             # Every topic config and every broker key, with Kafka's sources (confluent-kafka
