@@ -840,3 +840,78 @@ fn configs_and_consumer_groups_on_a_node() {
         show(&quota)
     );
 }
+
+#[test]
+fn an_unreachable_replica_is_asked_until_the_deadline() {
+    let root = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    // Sessions outlive the test: a SIGKILLed broker stays registered and unfenced, so the
+    // tool must ask it (and wait for it) until the deadline.
+    let slow_fencing = "replica.lag.time.max.ms=2000\nreplica.fetch.wait.max.ms=100\n\
+                        broker.session.timeout.ms=120000\nbroker.heartbeat.interval.ms=500";
+    let (controller, mut brokers) = controller_and_brokers(root.path(), 3, slow_fencing);
+    let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
+    let bootstrap = addrs.join(",");
+    create(&bootstrap, "u", "1:2:3", &["min.insync.replicas=1"]);
+    wait_partition(&rt, &addrs[0], "u", "three in sync", |l, isr| {
+        l == 1 && isr.len() == 3
+    });
+    produce_acked(&rt, &bootstrap, "u", 0..10);
+    // Broker 3 is paused (SIGSTOP): it stops fetching and leaves the ISR once the leader's log
+    // moves on (an unfenced follower leaves only when it lags, as in Kafka).
+    brokers[2].signal("STOP");
+    produce_acked(&rt, &addrs[..2].join(","), "u", 10..20);
+    wait_partition(&rt, &addrs[0], "u", "ISR 1,2", |_, isr| isr == [1, 2]);
+    brokers[1].kill();
+    produce_acked(&rt, &addrs[0], "u", 20..30);
+    wait_partition(&rt, &addrs[0], "u", "ISR 1", |_, isr| isr == [1]);
+    // Broker 1, the last ISR member, is gone for good and unregistered (through the
+    // controller): the partition is offline. Broker 2 is dead but still registered and
+    // unfenced. Broker 3 resumes, out of the ISR.
+    brokers[0].kill();
+    let unregistered = fjord(&[
+        "kafka-cluster",
+        "unregister",
+        "--bootstrap-controller",
+        &controller.addr(),
+        "--id",
+        "1",
+    ]);
+    assert!(unregistered.status.success(), "{}", show(&unregistered));
+    assert_eq!(
+        text(&unregistered.stdout).trim(),
+        "Broker 1 is no longer registered."
+    );
+    brokers[2].signal("CONT");
+    wait_partition(&rt, &addrs[2], "u", "offline", |l, _| l == -1);
+
+    let started = Instant::now();
+    let dry = fjord(&[
+        "kafka-unclean-recovery",
+        "--bootstrap-server",
+        &addrs[2],
+        "--topic",
+        "u",
+        "--dry-run",
+        "--deadline-ms",
+        "3000",
+    ]);
+    let took = started.elapsed();
+    assert!(dry.status.success(), "{}", show(&dry));
+    let out = text(&dry.stdout);
+    let state = |broker: &str| -> String {
+        out.lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .find(|w| w.first() == Some(&broker))
+            .and_then(|w| w.get(1).map(|s| s.to_string()))
+            .unwrap_or_default()
+    };
+    assert_eq!(state("1"), "unregistered", "{out}");
+    assert_eq!(state("2"), "unreachable", "{out}");
+    assert_eq!(state("3"), "answered", "{out}");
+    assert!(out.contains("Choice: broker 3"), "{out}");
+    assert!(
+        took >= Duration::from_millis(2500) && took < Duration::from_secs(30),
+        "the unreachable broker is retried until the 3 s deadline, no longer: {took:?}"
+    );
+}

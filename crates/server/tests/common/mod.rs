@@ -266,6 +266,16 @@ impl Node {
         }
     }
 
+    /// Sends the process a signal by name (`STOP` pauses it, `CONT` resumes it).
+    pub fn signal(&self, name: &str) {
+        let c = self.child.as_ref().expect("a running node");
+        let sent = Command::new("kill")
+            .args([format!("-{name}"), c.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(sent, "sending SIG{name}");
+    }
+
     /// True while it runs.
     pub fn running(&self) -> bool {
         self.child.is_some()
