@@ -161,6 +161,18 @@ impl Admin {
         group: &str,
         offsets: &GroupOffsets,
     ) -> Result<(), AdminError> {
+        self.commit_group_offsets_as(group, -1, "", offsets).await
+    }
+
+    /// Commits `offsets` for the group as member `member_id` of `generation` (-1 and "" for a
+    /// commit outside any generation).
+    pub async fn commit_group_offsets_as(
+        &self,
+        group: &str,
+        generation: i32,
+        member_id: &str,
+        offsets: &GroupOffsets,
+    ) -> Result<(), AdminError> {
         let mut by_topic: BTreeMap<&str, Vec<OffsetCommitRequestPartition>> = BTreeMap::new();
         for ((t, p), o) in offsets {
             by_topic
@@ -187,7 +199,8 @@ impl Admin {
                     group,
                     RequestBody::OffsetCommit(OffsetCommitRequest {
                         group_id: group.to_string(),
-                        generation_id_or_member_epoch: -1,
+                        generation_id_or_member_epoch: generation,
+                        member_id: member_id.to_string(),
                         retention_time_ms: -1,
                         topics: topics.clone(),
                         ..Default::default()

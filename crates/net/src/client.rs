@@ -137,38 +137,12 @@ impl Client {
         version: i16,
         timeout: Duration,
     ) -> Result<ResponseBody, CallError> {
-        let api = body.api_key();
         let (reply, rx) = oneshot::channel();
-        let closed = || CallError::Connection {
-            addr: self.addr.clone(),
-            message: "closed".into(),
-        };
-        let timed_out = || CallError::Timeout {
-            api,
-            addr: self.addr.clone(),
-            timeout_ms: timeout.as_millis() as u64,
-        };
-        let deadline = tokio::time::Instant::now() + timeout;
-        let send = self.tx.send(Outgoing {
-            body,
-            version,
-            reply: Reply::Response(reply),
-        });
-        match tokio::time::timeout_at(deadline, send).await {
-            Ok(Ok(())) => {}
-            Ok(Err(_)) => return Err(closed()),
-            Err(_) => return Err(timed_out()),
-        }
         // A call that times out drops its receiver; the connection prunes its waiter.
-        match tokio::time::timeout_at(deadline, rx).await {
-            Ok(Ok(r)) => r,
-            Ok(Err(_)) => Err(closed()),
-            Err(_) => Err(timed_out()),
-        }
+        self.submit(body, version, Reply::Response(reply), rx, timeout)
+            .await?
     }
-}
 
-impl Client {
     /// Sends a request the server does not answer (a produce with acks=0) and waits until it
     /// is written to the socket, up to `timeout`.
     pub async fn send_unanswered(
@@ -177,8 +151,22 @@ impl Client {
         version: i16,
         timeout: Duration,
     ) -> Result<(), CallError> {
-        let api = body.api_key();
         let (written, rx) = oneshot::channel();
+        self.submit(body, version, Reply::Written(written), rx, timeout)
+            .await?
+    }
+
+    /// Queues a request for the connection task and waits for what `rx` brings, all within
+    /// `timeout`.
+    async fn submit<T>(
+        &self,
+        body: RequestBody,
+        version: i16,
+        reply: Reply,
+        rx: oneshot::Receiver<T>,
+        timeout: Duration,
+    ) -> Result<T, CallError> {
+        let api = body.api_key();
         let closed = || CallError::Connection {
             addr: self.addr.clone(),
             message: "closed".into(),
@@ -192,7 +180,7 @@ impl Client {
         let send = self.tx.send(Outgoing {
             body,
             version,
-            reply: Reply::Written(written),
+            reply,
         });
         match tokio::time::timeout_at(deadline, send).await {
             Ok(Ok(())) => {}
@@ -200,7 +188,7 @@ impl Client {
             Err(_) => return Err(timed_out()),
         }
         match tokio::time::timeout_at(deadline, rx).await {
-            Ok(Ok(r)) => r,
+            Ok(Ok(r)) => Ok(r),
             Ok(Err(_)) => Err(closed()),
             Err(_) => Err(timed_out()),
         }

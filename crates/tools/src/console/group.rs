@@ -8,9 +8,6 @@ use fjord_protocol::generated::{
     heartbeat_request::HeartbeatRequest,
     join_group_request::{JoinGroupRequest, JoinGroupRequestProtocol},
     leave_group_request::{LeaveGroupRequest, MemberIdentity},
-    offset_commit_request::{
-        OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
-    },
     sync_group_request::{SyncGroupRequest, SyncGroupRequestAssignment},
 };
 use fjord_protocol::{ErrorCode, RequestBody};
@@ -283,39 +280,9 @@ impl Member {
         if mine.is_empty() {
             return Ok(());
         }
-        let r = admin
-            .call_group(
-                &self.group,
-                RequestBody::OffsetCommit(OffsetCommitRequest {
-                    group_id: self.group.clone(),
-                    generation_id_or_member_epoch: self.generation,
-                    member_id: self.member_id.clone(),
-                    retention_time_ms: -1,
-                    topics: vec![OffsetCommitRequestTopic {
-                        name: self.topic.clone(),
-                        partitions: mine
-                            .iter()
-                            .map(|((_, p), o)| OffsetCommitRequestPartition {
-                                partition_index: *p,
-                                committed_offset: *o,
-                                committed_leader_epoch: -1,
-                                ..Default::default()
-                            })
-                            .collect(),
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                }),
-                2..=8,
-            )
-            .await?;
-        let r = expect_response!(r, OffsetCommit)?;
-        for p in r.topics.iter().flat_map(|t| t.partitions.iter()) {
-            if let Some(e) = AdminError::from_code(p.error_code, None) {
-                return Err(e);
-            }
-        }
-        Ok(())
+        admin
+            .commit_group_offsets_as(&self.group, self.generation, &self.member_id, &mine)
+            .await
     }
 
     /// Leaves the group, so the others are rebalanced at once.
