@@ -4,6 +4,7 @@
 //! requests strictly in order and writes each response with vectored writes.
 
 pub mod client;
+pub mod sasl;
 pub mod serve;
 
 use fjord_protocol::payload::{Chunk, FileSlice};
