@@ -172,7 +172,7 @@ fn decode_name(s: &str) -> Result<String, SaslError> {
     Ok(out)
 }
 
-fn attribute<'a>(part: Option<&'a str>, key: char) -> Result<&'a str, SaslError> {
+fn attribute(part: Option<&str>, key: char) -> Result<&str, SaslError> {
     part.and_then(|p| p.strip_prefix(key))
         .and_then(|p| p.strip_prefix('='))
         .ok_or_else(|| SaslError::Malformed(format!("expected attribute {key}")))
