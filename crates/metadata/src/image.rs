@@ -175,6 +175,8 @@ pub struct MetadataImage {
     pub configs: Arc<ConfigsImage>,
     /// ACLs.
     pub acls: Arc<crate::acls::AclsImage>,
+    /// SCRAM credentials.
+    pub scram: Arc<crate::scram::ScramImage>,
     /// The next producer id block starts here.
     pub next_producer_id: i64,
 }

@@ -13,6 +13,7 @@ pub mod names;
 pub mod partition;
 pub mod record_serde;
 pub mod replay;
+pub mod scram;
 pub mod snapshot;
 pub mod version;
 

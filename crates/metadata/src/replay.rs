@@ -39,6 +39,8 @@ pub struct Changes {
     pub features: bool,
     /// True when an ACL was added or removed.
     pub acls: bool,
+    /// Users whose SCRAM credentials changed.
+    pub scram_users: BTreeSet<String>,
 }
 
 fn listeners<E>(eps: &[E], f: impl Fn(&E) -> Listener) -> Vec<Listener> {
@@ -326,6 +328,38 @@ impl MetadataImage {
                     return err(format!("no ACL with id {} to remove", r.id));
                 }
                 c.acls = true;
+            }
+            MetadataRecord::UserScramCredential(r) => {
+                if !matches!(
+                    r.mechanism,
+                    crate::scram::SCRAM_SHA_256 | crate::scram::SCRAM_SHA_512
+                ) {
+                    return err(format!("unknown SCRAM mechanism {}", r.mechanism));
+                }
+                Arc::make_mut(&mut self.scram).by_user.insert(
+                    (r.name.clone(), r.mechanism),
+                    crate::scram::ScramCredential {
+                        salt: r.salt.clone(),
+                        stored_key: r.stored_key.clone(),
+                        server_key: r.server_key.clone(),
+                        iterations: r.iterations,
+                    },
+                );
+                c.scram_users.insert(r.name.clone());
+            }
+            MetadataRecord::RemoveUserScramCredential(r) => {
+                let scram = Arc::make_mut(&mut self.scram);
+                if scram
+                    .by_user
+                    .remove(&(r.name.clone(), r.mechanism))
+                    .is_none()
+                {
+                    return err(format!(
+                        "no SCRAM credential of {} for mechanism {} to remove",
+                        r.name, r.mechanism
+                    ));
+                }
+                c.scram_users.insert(r.name.clone());
             }
             MetadataRecord::NoOp(_) => {}
         }

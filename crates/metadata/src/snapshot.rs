@@ -129,6 +129,9 @@ pub fn image_records(image: &MetadataImage) -> Vec<MetadataRecord> {
         }));
     }
     out.extend(acls);
+    out.extend(image.scram.by_user.iter().map(|((user, mechanism), c)| {
+        MetadataRecord::UserScramCredential(c.to_record(user, *mechanism))
+    }));
     out
 }
 

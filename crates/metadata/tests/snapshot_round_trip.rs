@@ -19,10 +19,12 @@ use fjord_protocol::generated::{
     register_controller_record::RegisterControllerRecord,
     remove_access_control_entry_record::RemoveAccessControlEntryRecord,
     remove_topic_record::RemoveTopicRecord,
+    remove_user_scram_credential_record::RemoveUserScramCredentialRecord,
     topic_record::TopicRecord,
     unfence_broker_record::UnfenceBrokerRecord,
     unregister_broker_record::UnregisterBrokerRecord,
     unregister_controller_record::UnregisterControllerRecord,
+    user_scram_credential_record::UserScramCredentialRecord,
 };
 use fjord_protocol::records::RecordBatch;
 use fjord_protocol::{MetadataRecord, Uuid};
@@ -58,7 +60,28 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
     *serial += 1;
     let brokers: Vec<i32> = image.cluster.brokers.keys().copied().collect();
     let topics: Vec<Uuid> = image.topics.by_id.keys().copied().collect();
-    Some(match g.below(15) {
+    Some(match g.below(16) {
+        15 => {
+            let users: Vec<(String, i8)> = image.scram.by_user.keys().cloned().collect();
+            if g.below(3) == 0 && !users.is_empty() {
+                let (name, mechanism) = users[g.below(users.len() as u64) as usize].clone();
+                MetadataRecord::RemoveUserScramCredential(RemoveUserScramCredentialRecord {
+                    name,
+                    mechanism,
+                    ..Default::default()
+                })
+            } else {
+                MetadataRecord::UserScramCredential(UserScramCredentialRecord {
+                    name: ["alice", "bob", "carol"][g.below(3) as usize].into(),
+                    mechanism: 1 + g.below(2) as i8,
+                    salt: vec![g.below(256) as u8; 16].into(),
+                    stored_key: vec![g.below(256) as u8; 32].into(),
+                    server_key: vec![g.below(256) as u8; 32].into(),
+                    iterations: 4096 + g.below(4096) as i32,
+                    ..Default::default()
+                })
+            }
+        }
         14 => {
             let ids: Vec<Uuid> = image.acls.by_id.keys().copied().collect();
             if g.below(3) == 0 && !ids.is_empty() {
