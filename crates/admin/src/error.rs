@@ -73,6 +73,21 @@ impl AdminError {
         })
     }
 
+    /// `Ok(())` for code 0, else the error with the server's message (or the code's own).
+    pub fn check(code: i16, message: Option<&str>) -> Result<(), AdminError> {
+        AdminError::from_code(code, message).map_or(Ok(()), Err)
+    }
+
+    /// The server's message for a Kafka error (what Kafka's tools print of an exception),
+    /// else the whole error.
+    pub fn server_message(&self) -> String {
+        match self {
+            AdminError::Kafka { message, .. } => message.clone(),
+            AdminError::Deadline { last, .. } if last.code().is_some() => last.server_message(),
+            e => e.to_string(),
+        }
+    }
+
     /// The Kafka error code this failure carries, if any.
     pub fn code(&self) -> Option<ErrorCode> {
         match self {

@@ -334,7 +334,7 @@ impl Admin {
         });
         let r = self.call_controller(body, 3..=4).await?;
         let r = expect_response!(r, ApiVersions)?;
-        AdminError::from_code(r.error_code, None).map_or(Ok(r), Err)
+        AdminError::check(r.error_code, None).map(|()| r)
     }
 
     /// The address of the coordinator of consumer group `group` (FindCoordinator v4+,

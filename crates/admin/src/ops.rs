@@ -95,7 +95,7 @@ impl Admin {
                 .first()
                 .and_then(|t| t.partitions.first())
                 .ok_or_else(|| AdminError::Protocol("no partition in the answer".into()))?;
-            AdminError::from_code(p.error_code, None).map_or(Ok(p.offset), Err)
+            AdminError::check(p.error_code, None).map(|()| p.offset)
         })
         .await
     }

@@ -95,8 +95,7 @@ async fn run_async(args: &Args) -> Result<(), ToolError> {
                         )
                         .await?;
                     let r = expect_response!(r, UnregisterBroker)?;
-                    AdminError::from_code(r.error_code, r.error_message.as_deref())
-                        .map_or(Ok(()), Err)
+                    AdminError::check(r.error_code, r.error_message.as_deref())
                 })
                 .await;
             match result {
@@ -107,7 +106,7 @@ async fn run_async(args: &Args) -> Result<(), ToolError> {
                 Err(AdminError::UnsupportedVersion { .. }) => Err(ToolError::Failed(
                     "The target cluster does not support the broker unregistration API.".into(),
                 )),
-                Err(e) => Err(ToolError::Failed(message(&e))),
+                Err(e) => Err(ToolError::Failed(e.server_message())),
             }
         }
         Command::UnregisterController {
@@ -128,23 +127,11 @@ async fn run_async(args: &Args) -> Result<(), ToolError> {
                         "{}\nTo remove it from the voter set and unregister it, use: \
                          kafka-metadata-quorum remove-controller --controller-id {controller_id} \
                          --controller-directory-id <ID> --unregister",
-                        message(&e)
+                        e.server_message()
                     )))
                 }
-                Err(e) => Err(ToolError::Failed(message(&e))),
+                Err(e) => Err(ToolError::Failed(e.server_message())),
             }
         }
-    }
-}
-
-/// The server's message for a Kafka error (as Kafka's tool prints its exception's message),
-/// else the whole error.
-fn message(e: &AdminError) -> String {
-    match e {
-        AdminError::Kafka { message, .. } => message.clone(),
-        AdminError::Deadline { last, .. } if matches!(**last, AdminError::Kafka { .. }) => {
-            message(last)
-        }
-        e => e.to_string(),
     }
 }

@@ -27,6 +27,17 @@ impl From<AdminError> for ToolError {
     }
 }
 
+impl ToolError {
+    /// A failure as Kafka's tools print it: the server's message for a Kafka error (a usage
+    /// error for a bad setting).
+    pub fn from_server(e: AdminError) -> ToolError {
+        match e {
+            AdminError::Config { .. } => ToolError::Usage(e.to_string()),
+            e => ToolError::Failed(e.server_message()),
+        }
+    }
+}
+
 impl std::fmt::Display for ToolError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -298,13 +298,10 @@ async fn describe(admin: &Admin, kind: i8, name: &str) -> Result<DescribeConfigs
                 .results
                 .pop()
                 .ok_or_else(|| AdminError::Protocol("no resource in the answer".into()))?;
-            AdminError::from_code(res.error_code, res.error_message.as_deref()).map_or(Ok(res), Err)
+            AdminError::check(res.error_code, res.error_message.as_deref()).map(|()| res)
         })
         .await;
-    r.map_err(|e| match e {
-        AdminError::Kafka { message, .. } => ToolError::Failed(message),
-        e => e.into(),
-    })
+    r.map_err(ToolError::from_server)
 }
 
 async fn alter(
@@ -361,10 +358,7 @@ async fn alter(
     admin
         .incremental_alter_configs(vec![resource])
         .await
-        .map_err(|e| match e {
-            AdminError::Kafka { message, .. } => ToolError::Failed(message),
-            e => e.into(),
-        })?;
+        .map_err(ToolError::from_server)?;
     println!("Completed updating {}.", entity_words(kind, name, default));
     Ok(())
 }

@@ -170,7 +170,7 @@ async fn list_groups(admin: &Admin) -> Result<Vec<String>, ToolError> {
                     )
                     .await?;
                 let r = expect_response!(r, ListGroups)?;
-                AdminError::from_code(r.error_code, None).map_or(Ok(r), Err)
+                AdminError::check(r.error_code, None).map(|()| r)
             })
             .await?;
         out.extend(
@@ -533,7 +533,7 @@ async fn delete(admin: &Admin, groups: &[String]) -> Result<(), ToolError> {
                     .await?;
                 let r = expect_response!(r, DeleteGroups)?;
                 let code = r.results.first().map_or(0, |x| x.error_code);
-                AdminError::from_code(code, None).map_or(Ok(()), Err)
+                AdminError::check(code, None)
             })
             .await;
         if let Err(e) = result {
@@ -594,7 +594,7 @@ async fn delete_offsets(admin: &Admin, group: &str, topics: &[String]) -> Result
                 )
                 .await?;
             let r = expect_response!(r, OffsetDelete)?;
-            AdminError::from_code(r.error_code, None).map_or(Ok(r), Err)
+            AdminError::check(r.error_code, None).map(|()| r)
         })
         .await
         .map_err(|e| ToolError::Failed(format!("Error: Encounter some unknown error: {e}")))?;

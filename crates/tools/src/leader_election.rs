@@ -403,7 +403,7 @@ async fn send_election(
                 )
                 .await?;
             let r = expect_response!(r, ElectLeaders)?;
-            AdminError::from_code(r.error_code, None).map_or(Ok(r), Err)
+            AdminError::check(r.error_code, None).map(|()| r)
         })
         .await
 }

@@ -112,11 +112,6 @@ async fn cluster_id(admin: &Admin) -> Result<String, AdminError> {
         .await
 }
 
-/// An answer's error code as a failure.
-fn check(code: i16, message: Option<&str>) -> Result<(), AdminError> {
-    AdminError::from_code(code, message).map_or(Ok(()), Err)
-}
-
 async fn describe_quorum(admin: &Admin) -> Result<DescribeQuorumResponse, AdminError> {
     admin
         .retry(|| async {
@@ -137,9 +132,9 @@ async fn describe_quorum(admin: &Admin) -> Result<DescribeQuorumResponse, AdminE
                 )
                 .await?;
             let r = expect_response!(r, DescribeQuorum)?;
-            check(r.error_code, r.error_message.as_deref())?;
+            AdminError::check(r.error_code, r.error_message.as_deref())?;
             if let Some(p) = r.topics.first().and_then(|t| t.partitions.first()) {
-                check(p.error_code, p.error_message.as_deref())?;
+                AdminError::check(p.error_code, p.error_message.as_deref())?;
             }
             Ok(r)
         })
@@ -235,7 +230,7 @@ async fn run_async(args: &Args) -> Result<String, ToolError> {
                     )
                     .await?;
                 let r = expect_response!(r, AddRaftVoter)?;
-                check(r.error_code, r.error_message.as_deref())?;
+                AdminError::check(r.error_code, r.error_message.as_deref())?;
             }
             Ok(format!(
                 "{} controller {id} with directory id {} and endpoints: {}://{host}:{}",
@@ -332,7 +327,7 @@ async fn remove_voter(admin: &Admin, id: i32, dir: Uuid) -> Result<(), AdminErro
                 )
                 .await?;
             let r = expect_response!(r, RemoveRaftVoter)?;
-            check(r.error_code, r.error_message.as_deref())
+            AdminError::check(r.error_code, r.error_message.as_deref())
         })
         .await
 }
@@ -352,7 +347,7 @@ pub(crate) async fn unregister_controller(admin: &Admin, id: i32) -> Result<(), 
                 )
                 .await?;
             let r = expect_response!(r, UnregisterController)?;
-            check(r.error_code, r.error_message.as_deref())
+            AdminError::check(r.error_code, r.error_message.as_deref())
         })
         .await
 }

@@ -276,20 +276,6 @@ fn parse_assignment(s: &str) -> Result<Vec<Vec<i32>>, ToolError> {
     Ok(out)
 }
 
-/// The first error among per-item results, as a tool failure carrying the server's message.
-fn check(code: i16, message: Option<&str>) -> Result<(), AdminError> {
-    AdminError::from_code(code, message).map_or(Ok(()), Err)
-}
-
-/// The server's message for a Kafka error, else the whole error.
-fn message(e: AdminError) -> ToolError {
-    match e {
-        AdminError::Kafka { message, .. } => ToolError::Failed(message),
-        AdminError::Config { .. } => ToolError::Usage(e.to_string()),
-        e => ToolError::Failed(e.to_string()),
-    }
-}
-
 async fn create(admin: &Admin, a: &Args) -> Result<(), ToolError> {
     let name = a.topic.clone().unwrap_or_default();
     if name.contains('.') || name.contains('_') {
@@ -346,7 +332,7 @@ async fn create(admin: &Admin, a: &Args) -> Result<(), ToolError> {
                 .await?;
             let r = expect_response!(r, CreateTopics)?;
             match r.topics.first() {
-                Some(t) => check(t.error_code, t.error_message.as_deref()),
+                Some(t) => AdminError::check(t.error_code, t.error_message.as_deref()),
                 None => Err(AdminError::Protocol("no result for the topic".into())),
             }
         })
@@ -357,7 +343,7 @@ async fn create(admin: &Admin, a: &Args) -> Result<(), ToolError> {
             Ok(())
         }
         Err(e) if e.code() == Some(ErrorCode::TopicAlreadyExists) && a.if_not_exists => Ok(()),
-        Err(e) => Err(message(e)),
+        Err(e) => Err(ToolError::from_server(e)),
     }
 }
 
@@ -403,14 +389,20 @@ fn ensure_exists(found: &[String], a: &Args) -> Result<(), ToolError> {
 }
 
 async fn list(admin: &Admin, a: &Args) -> Result<(), ToolError> {
-    let cluster = admin.retry(|| admin.refresh(None)).await.map_err(message)?;
+    let cluster = admin
+        .retry(|| admin.refresh(None))
+        .await
+        .map_err(ToolError::from_server)?;
     let names = matching_topics(&cluster, a.topic.as_deref(), a.exclude_internal)?;
     println!("{}", names.join("\n"));
     Ok(())
 }
 
 async fn delete(admin: &Admin, a: &Args) -> Result<(), ToolError> {
-    let cluster = admin.retry(|| admin.refresh(None)).await.map_err(message)?;
+    let cluster = admin
+        .retry(|| admin.refresh(None))
+        .await
+        .map_err(ToolError::from_server)?;
     let names = matching_topics(&cluster, a.topic.as_deref(), a.exclude_internal)?;
     ensure_exists(&names, a)?;
     if names.is_empty() {
@@ -433,17 +425,20 @@ async fn delete(admin: &Admin, a: &Args) -> Result<(), ToolError> {
             for t in &r.responses {
                 // A retried delete finds the topic already gone.
                 if t.error_code != ErrorCode::UnknownTopicOrPartition.code() {
-                    check(t.error_code, t.error_message.as_deref())?;
+                    AdminError::check(t.error_code, t.error_message.as_deref())?;
                 }
             }
             Ok(())
         })
         .await
-        .map_err(message)
+        .map_err(ToolError::from_server)
 }
 
 async fn alter(admin: &Admin, a: &Args) -> Result<(), ToolError> {
-    let cluster = admin.retry(|| admin.refresh(None)).await.map_err(message)?;
+    let cluster = admin
+        .retry(|| admin.refresh(None))
+        .await
+        .map_err(ToolError::from_server)?;
     let names = matching_topics(&cluster, a.topic.as_deref(), a.exclude_internal)?;
     ensure_exists(&names, a)?;
     let timeout_ms = admin.config().request_timeout.as_millis() as i32;
@@ -486,12 +481,12 @@ async fn alter(admin: &Admin, a: &Args) -> Result<(), ToolError> {
                     .await?;
                 let r = expect_response!(r, CreatePartitions)?;
                 for t in &r.results {
-                    check(t.error_code, t.error_message.as_deref())?;
+                    AdminError::check(t.error_code, t.error_message.as_deref())?;
                 }
                 Ok(())
             })
             .await
-            .map_err(message)?;
+            .map_err(ToolError::from_server)?;
     }
     if !a.configs.is_empty() {
         let configs = parse_configs(&a.configs)?;
@@ -515,7 +510,7 @@ async fn alter(admin: &Admin, a: &Args) -> Result<(), ToolError> {
         admin
             .incremental_alter_configs(resources)
             .await
-            .map_err(message)?;
+            .map_err(ToolError::from_server)?;
     }
     Ok(())
 }
@@ -550,7 +545,7 @@ async fn topic_configs(
             let r = expect_response!(r, DescribeConfigs)?;
             let mut out = BTreeMap::new();
             for res in r.results {
-                check(res.error_code, res.error_message.as_deref())?;
+                AdminError::check(res.error_code, res.error_message.as_deref())?;
                 out.insert(res.resource_name.clone(), res);
             }
             Ok(out)
@@ -648,7 +643,10 @@ fn topic_line(t: &TopicInfo, config: Option<&DescribeConfigsResult>) -> String {
 }
 
 async fn describe(admin: &Admin, a: &Args) -> Result<(), ToolError> {
-    let cluster = admin.retry(|| admin.refresh(None)).await.map_err(message)?;
+    let cluster = admin
+        .retry(|| admin.refresh(None))
+        .await
+        .map_err(ToolError::from_server)?;
     let names: Vec<String> = match &a.topic_id {
         Some(id) if uuid_text::decode(id).is_some_and(|u| !u.is_nil()) => {
             let id = uuid_text::decode(id).unwrap_or_default();
@@ -674,7 +672,9 @@ async fn describe(admin: &Admin, a: &Args) -> Result<(), ToolError> {
             names
         }
     };
-    let configs = topic_configs(admin, &names).await.map_err(message)?;
+    let configs = topic_configs(admin, &names)
+        .await
+        .map_err(ToolError::from_server)?;
     let live: BTreeSet<i32> = cluster
         .brokers
         .values()

@@ -303,7 +303,7 @@ impl Member {
             )
             .await?;
         let r = expect_response!(r, LeaveGroup)?;
-        AdminError::from_code(r.error_code, None).map_or(Ok(()), Err)
+        AdminError::check(r.error_code, None)
     }
 }
 

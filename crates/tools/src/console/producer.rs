@@ -215,7 +215,7 @@ impl Idempotence {
                     )
                     .await?;
                 let r = expect_response!(r, InitProducerId)?;
-                AdminError::from_code(r.error_code, None).map_or(Ok(r), Err)
+                AdminError::check(r.error_code, None).map(|()| r)
             })
             .await?;
         Ok(Idempotence {
@@ -284,7 +284,7 @@ async fn send(
                 .first()
                 .and_then(|t| t.partition_responses.first())
                 .ok_or_else(|| AdminError::Protocol("no partition in the answer".into()))?;
-            AdminError::from_code(p.error_code, p.error_message.as_deref()).map_or(Ok(()), Err)
+            AdminError::check(p.error_code, p.error_message.as_deref())
         })
         .await
 }
