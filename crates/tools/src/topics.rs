@@ -28,12 +28,6 @@ use std::process::ExitCode;
 const TOPIC_RESOURCE: i8 = 2;
 /// The config source DescribeConfigs gives for a value nobody set (Kafka's DEFAULT_CONFIG).
 const DEFAULT_CONFIG_SOURCE: i8 = 5;
-/// Topics Kafka treats as internal.
-const INTERNAL_TOPICS: &[&str] = &[
-    "__consumer_offsets",
-    "__transaction_state",
-    "__share_group_state",
-];
 
 /// `kafka-topics` arguments (Kafka's flags; exactly one action).
 #[derive(Debug, ClapArgs)]
@@ -365,17 +359,15 @@ fn matching_topics(
         }
         None => None,
     };
+    // Internal is what the broker says of a topic (Metadata's IsInternal).
     Ok(cluster
         .topics
-        .keys()
-        .filter(|t| !(exclude_internal && is_internal(t)))
+        .values()
+        .filter(|t| !(exclude_internal && t.internal))
+        .map(|t| &t.name)
         .filter(|t| pattern.as_ref().is_none_or(|p| p.is_match(t)))
         .cloned()
         .collect())
-}
-
-fn is_internal(topic: &str) -> bool {
-    INTERNAL_TOPICS.contains(&topic)
 }
 
 /// Kafka's check that a named topic was found.
@@ -652,7 +644,7 @@ async fn describe(admin: &Admin, a: &Args) -> Result<(), ToolError> {
             let id = uuid_text::decode(id).unwrap_or_default();
             let found: Vec<String> = cluster
                 .topic_by_id(id)
-                .filter(|t| !(a.exclude_internal && is_internal(&t.name)))
+                .filter(|t| !(a.exclude_internal && t.internal))
                 .map(|t| vec![t.name.clone()])
                 .unwrap_or_default();
             if found.is_empty() && !a.if_exists {
