@@ -210,7 +210,7 @@ impl Handler for BrokerHandler {
             Ok(b) => b,
             Err(reply) => {
                 let version = frame.header.request_api_version;
-                return with_features(*reply, version, &node_features(&self.view.borrow().image));
+                return with_features(*reply, version, || node_features(&self.view.borrow().image));
             }
         };
         let version = frame.header.request_api_version;

@@ -158,11 +158,12 @@ pub struct Features {
     pub epoch: i64,
 }
 
-/// Adds `features` to an ApiVersions answer at `version` 3 or later; any other reply is
-/// returned as it is.
-pub fn with_features(reply: Reply, version: i16, features: &Features) -> Reply {
+/// Adds the node's features to an ApiVersions answer at `version` 3 or later (`features` is
+/// asked only then); any other reply is returned as it is.
+pub fn with_features(reply: Reply, version: i16, features: impl FnOnce() -> Features) -> Reply {
     match reply {
         Reply::Respond(ResponseBody::ApiVersions(mut r)) if version >= 3 => {
+            let features = features();
             r.supported_features = features
                 .supported
                 .iter()

@@ -100,8 +100,9 @@ impl Handler for ControllerHandler {
             Ok(b) => b,
             Err(reply) => {
                 let version = frame.header.request_api_version;
-                let features = fjord_broker::listener::node_features(&self.view.borrow().image);
-                return with_features(*reply, version, &features);
+                return with_features(*reply, version, || {
+                    fjord_broker::listener::node_features(&self.view.borrow().image)
+                });
             }
         };
         let version = frame.header.request_api_version;
