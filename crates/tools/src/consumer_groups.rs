@@ -3,6 +3,7 @@
 //! with Kafka's flags, tables and messages.
 
 use crate::common::{self, ToolError};
+use crate::consumer_protocol::assignment;
 use clap::Args as ClapArgs;
 use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
 use fjord_protocol::generated::{
@@ -213,40 +214,6 @@ async fn describe_group(
             }
         })
         .await
-}
-
-/// A member's assigned partitions, from its ConsumerProtocolAssignment bytes.
-pub fn assignment(bytes: &[u8]) -> Vec<(String, i32)> {
-    fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-        if b.len() < n {
-            return None;
-        }
-        let (h, t) = b.split_at(n);
-        *b = t;
-        Some(h)
-    }
-    fn i16_(b: &mut &[u8]) -> Option<i16> {
-        take(b, 2).map(|x| i16::from_be_bytes([x[0], x[1]]))
-    }
-    fn i32_(b: &mut &[u8]) -> Option<i32> {
-        take(b, 4).map(|x| i32::from_be_bytes([x[0], x[1], x[2], x[3]]))
-    }
-    let parse = || -> Option<Vec<(String, i32)>> {
-        let mut b = bytes;
-        let _version = i16_(&mut b)?;
-        let topics = i32_(&mut b)?;
-        let mut out = Vec::new();
-        for _ in 0..topics.max(0) {
-            let len = usize::try_from(i16_(&mut b)?).ok()?;
-            let name = String::from_utf8(take(&mut b, len)?.to_vec()).ok()?;
-            let n = i32_(&mut b)?;
-            for _ in 0..n.max(0) {
-                out.push((name.clone(), i32_(&mut b)?));
-            }
-        }
-        Some(out)
-    };
-    parse().unwrap_or_default()
 }
 
 /// A table as Kafka's tool prints it: a blank line, then each row left-aligned in columns of
@@ -627,17 +594,6 @@ async fn delete_offsets(admin: &Admin, group: &str, topics: &[String]) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_a_consumer_protocol_assignment() {
-        // Version 0; one topic "t" with partitions 0 and 2; no user data.
-        let mut b = vec![
-            0, 0, 0, 0, 0, 1, 0, 1, b't', 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2,
-        ];
-        b.extend_from_slice(&[0xff, 0xff, 0xff, 0xff]);
-        assert_eq!(assignment(&b), vec![("t".to_string(), 0), ("t".into(), 2)]);
-        assert!(assignment(&[0, 0, 0]).is_empty());
-    }
 
     #[test]
     fn tables_are_kafkas() {

@@ -6,6 +6,7 @@ pub mod cluster;
 pub mod configs;
 pub mod console;
 pub mod consumer_groups;
+pub mod consumer_protocol;
 pub mod features;
 pub mod leader_election;
 pub mod metadata_quorum;

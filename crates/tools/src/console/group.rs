@@ -3,6 +3,7 @@
 //! heartbeats keep it in, a rebalance commits and joins again, and it leaves on exit. Offsets
 //! are committed with the generation and member id.
 
+use crate::consumer_protocol::{assignment, assignment_bytes, subscribed_topics, subscription};
 use fjord_admin::{expect_response, Admin, AdminError, GroupOffsets};
 use fjord_protocol::generated::{
     heartbeat_request::HeartbeatRequest,
@@ -35,56 +36,6 @@ pub struct Member {
     /// The topic's partitions assigned to it.
     pub assigned: Vec<i32>,
     last_heartbeat: Instant,
-}
-
-/// ConsumerProtocolSubscription v0 for one topic.
-fn subscription(topic: &str) -> bytes::Bytes {
-    let mut b = Vec::new();
-    b.extend_from_slice(&0i16.to_be_bytes());
-    b.extend_from_slice(&1i32.to_be_bytes());
-    b.extend_from_slice(&(topic.len() as i16).to_be_bytes());
-    b.extend_from_slice(topic.as_bytes());
-    b.extend_from_slice(&(-1i32).to_be_bytes());
-    b.into()
-}
-
-/// The topics of a ConsumerProtocolSubscription (empty when it cannot be read).
-fn subscribed_topics(bytes: &[u8]) -> Vec<String> {
-    let mut b = bytes;
-    let mut take = |n: usize| -> Option<Vec<u8>> {
-        if b.len() < n {
-            return None;
-        }
-        let (h, t) = b.split_at(n);
-        b = t;
-        Some(h.to_vec())
-    };
-    let mut parse = || -> Option<Vec<String>> {
-        let _version = take(2)?;
-        let n = i32::from_be_bytes(take(4)?.try_into().ok()?);
-        let mut out = Vec::new();
-        for _ in 0..n.max(0) {
-            let len = i16::from_be_bytes(take(2)?.try_into().ok()?);
-            out.push(String::from_utf8(take(usize::try_from(len).ok()?)?).ok()?);
-        }
-        Some(out)
-    };
-    parse().unwrap_or_default()
-}
-
-/// ConsumerProtocolAssignment v0 for one topic's partitions.
-fn assignment_bytes(topic: &str, partitions: &[i32]) -> bytes::Bytes {
-    let mut b = Vec::new();
-    b.extend_from_slice(&0i16.to_be_bytes());
-    b.extend_from_slice(&1i32.to_be_bytes());
-    b.extend_from_slice(&(topic.len() as i16).to_be_bytes());
-    b.extend_from_slice(topic.as_bytes());
-    b.extend_from_slice(&(partitions.len() as i32).to_be_bytes());
-    for p in partitions {
-        b.extend_from_slice(&p.to_be_bytes());
-    }
-    b.extend_from_slice(&(-1i32).to_be_bytes());
-    b.into()
 }
 
 /// Kafka's RangeAssignor for one topic: members in id order, each a contiguous range, the
@@ -218,7 +169,7 @@ impl Member {
         if let Some(e) = AdminError::from_code(s.error_code, None) {
             return Err(e);
         }
-        let assigned = crate::consumer_groups::assignment(&s.assignment)
+        let assigned = assignment(&s.assignment)
             .into_iter()
             .filter(|(t, _)| t == topic)
             .map(|(_, p)| p)
@@ -319,15 +270,5 @@ mod tests {
         assert_eq!(a["b"], vec![3, 4]);
         assert_eq!(a["c"], vec![5, 6]);
         assert_eq!(range_assign(&["x".into()], &[1, 0])["x"], vec![0, 1]);
-    }
-
-    #[test]
-    fn subscriptions_and_assignments_round_trip() {
-        assert_eq!(subscribed_topics(&subscription("orders")), vec!["orders"]);
-        let a = assignment_bytes("orders", &[2, 5]);
-        assert_eq!(
-            crate::consumer_groups::assignment(&a),
-            vec![("orders".to_string(), 2), ("orders".into(), 5)]
-        );
     }
 }
