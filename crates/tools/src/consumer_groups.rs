@@ -219,32 +219,10 @@ async fn describe_group(
 /// A table as Kafka's tool prints it: a blank line, then each row left-aligned in columns of
 /// at least 15 (10 for PARTITION).
 fn table(rows: &[Vec<String>], min: &[usize]) -> String {
-    let widths: Vec<usize> = (0..rows[0].len())
-        .map(|c| {
-            rows.iter()
-                .map(|r| r[c].len())
-                .max()
-                .unwrap_or(0)
-                .max(min.get(c).copied().unwrap_or(15))
-        })
-        .collect();
-    let mut out = String::new();
-    for r in rows {
-        out.push('\n');
-        let cells: Vec<String> = r
-            .iter()
-            .enumerate()
-            .map(|(c, v)| {
-                if c + 1 == r.len() {
-                    v.clone()
-                } else {
-                    format!("{v:<w$}", w = widths[c])
-                }
-            })
-            .collect();
-        out.push_str(&cells.join(" "));
-    }
-    out
+    common::aligned(rows, min, " ")
+        .iter()
+        .map(|l| format!("\n{l}"))
+        .collect()
 }
 
 async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError> {

@@ -480,19 +480,5 @@ pub fn render_replication(r: &DescribeQuorumResponse, human_readable: bool) -> S
     for v in &p.observers {
         add(v, "Observer");
     }
-    let widths: Vec<usize> = (0..rows[0].len())
-        .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
-        .collect();
-    rows.iter()
-        .map(|r| {
-            r.iter()
-                .enumerate()
-                .map(|(c, cell)| format!("{cell:<w$}", w = widths[c]))
-                .collect::<Vec<_>>()
-                .join("\t")
-                .trim_end()
-                .to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::common::aligned(&rows, &[], "\t").join("\n")
 }

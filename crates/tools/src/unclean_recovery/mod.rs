@@ -222,9 +222,6 @@ fn table(o: &Offline) -> String {
         };
         rows.push([b.to_string(), s.label().into(), e, w, leo, hw, ls, detail]);
     }
-    let widths: Vec<usize> = (0..8)
-        .map(|c| rows.iter().map(|r| r[c].len()).max().unwrap_or(0))
-        .collect();
     let unknown = |v: &Option<Vec<i32>>| v.as_deref().map_or("unknown".to_string(), ids);
     let mut out = format!(
         "Partition {}-{} is offline. Replicas: {}. ISR: {}. ELR: {}. Last known ELR: {}.\n",
@@ -235,13 +232,9 @@ fn table(o: &Offline) -> String {
         unknown(&o.elr),
         unknown(&o.last_known_elr)
     );
-    for r in &rows {
-        let line: Vec<String> = r
-            .iter()
-            .enumerate()
-            .map(|(c, v)| format!("{v:<w$}", w = widths[c]))
-            .collect();
-        out.push_str(&format!("  {}\n", line.join("  ").trim_end()));
+    let rows: Vec<Vec<String>> = rows.into_iter().map(Vec::from).collect();
+    for line in common::aligned(&rows, &[], "  ") {
+        out.push_str(&format!("  {line}\n"));
     }
     match &o.choice {
         Some(c) => {
