@@ -8,7 +8,7 @@ use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
 };
 use fjord_protocol::{RequestBody, Uuid};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 use tokio::time::Instant;
 
@@ -84,7 +84,7 @@ async fn ask_broker(
         if Instant::now() >= deadline {
             break;
         }
-        let batch: Vec<Key> = pending
+        let batch: BTreeSet<Key> = pending
             .iter()
             .take(MAX_PARTITIONS_PER_REQUEST)
             .copied()
@@ -144,8 +144,8 @@ async fn ask_broker(
                                 "the broker left the partition out of its answer".into(),
                             ),
                         );
-                        pending.retain(|p| *p != k);
                     }
+                    pending.retain(|k| !out.contains_key(k));
                 }
                 backoff = admin.config().retry_backoff;
             }
