@@ -72,6 +72,10 @@ pub enum ApiKey {
     IncrementalAlterConfigs = 44,
     /// `OffsetDelete` (key 47).
     OffsetDelete = 47,
+    /// `DescribeUserScramCredentials` (key 50).
+    DescribeUserScramCredentials = 50,
+    /// `AlterUserScramCredentials` (key 51).
+    AlterUserScramCredentials = 51,
     /// `Vote` (key 52).
     Vote = 52,
     /// `BeginQuorumEpoch` (key 53).
@@ -151,6 +155,8 @@ impl ApiKey {
         ApiKey::ElectLeaders,
         ApiKey::IncrementalAlterConfigs,
         ApiKey::OffsetDelete,
+        ApiKey::DescribeUserScramCredentials,
+        ApiKey::AlterUserScramCredentials,
         ApiKey::Vote,
         ApiKey::BeginQuorumEpoch,
         ApiKey::EndQuorumEpoch,
@@ -214,6 +220,8 @@ impl ApiKey {
             43 => Some(ApiKey::ElectLeaders),
             44 => Some(ApiKey::IncrementalAlterConfigs),
             47 => Some(ApiKey::OffsetDelete),
+            50 => Some(ApiKey::DescribeUserScramCredentials),
+            51 => Some(ApiKey::AlterUserScramCredentials),
             52 => Some(ApiKey::Vote),
             53 => Some(ApiKey::BeginQuorumEpoch),
             54 => Some(ApiKey::EndQuorumEpoch),
@@ -274,6 +282,8 @@ impl ApiKey {
             ApiKey::ElectLeaders => "ElectLeaders",
             ApiKey::IncrementalAlterConfigs => "IncrementalAlterConfigs",
             ApiKey::OffsetDelete => "OffsetDelete",
+            ApiKey::DescribeUserScramCredentials => "DescribeUserScramCredentials",
+            ApiKey::AlterUserScramCredentials => "AlterUserScramCredentials",
             ApiKey::Vote => "Vote",
             ApiKey::BeginQuorumEpoch => "BeginQuorumEpoch",
             ApiKey::EndQuorumEpoch => "EndQuorumEpoch",
@@ -333,6 +343,8 @@ impl ApiKey {
             ApiKey::ElectLeaders => 0,
             ApiKey::IncrementalAlterConfigs => 0,
             ApiKey::OffsetDelete => 0,
+            ApiKey::DescribeUserScramCredentials => 0,
+            ApiKey::AlterUserScramCredentials => 0,
             ApiKey::Vote => 0,
             ApiKey::BeginQuorumEpoch => 0,
             ApiKey::EndQuorumEpoch => 0,
@@ -392,6 +404,8 @@ impl ApiKey {
             ApiKey::ElectLeaders => 3,
             ApiKey::IncrementalAlterConfigs => 1,
             ApiKey::OffsetDelete => 0,
+            ApiKey::DescribeUserScramCredentials => 0,
+            ApiKey::AlterUserScramCredentials => 0,
             ApiKey::Vote => 2,
             ApiKey::BeginQuorumEpoch => 1,
             ApiKey::EndQuorumEpoch => 1,
@@ -451,6 +465,8 @@ impl ApiKey {
             ApiKey::ElectLeaders => 3,
             ApiKey::IncrementalAlterConfigs => 1,
             ApiKey::OffsetDelete => 0,
+            ApiKey::DescribeUserScramCredentials => 0,
+            ApiKey::AlterUserScramCredentials => 0,
             ApiKey::Vote => 2,
             ApiKey::BeginQuorumEpoch => 1,
             ApiKey::EndQuorumEpoch => 1,
@@ -510,6 +526,8 @@ impl ApiKey {
             ApiKey::ElectLeaders => Some(2),
             ApiKey::IncrementalAlterConfigs => Some(1),
             ApiKey::OffsetDelete => None,
+            ApiKey::DescribeUserScramCredentials => Some(0),
+            ApiKey::AlterUserScramCredentials => Some(0),
             ApiKey::Vote => Some(0),
             ApiKey::BeginQuorumEpoch => Some(1),
             ApiKey::EndQuorumEpoch => Some(1),
@@ -569,6 +587,8 @@ impl ApiKey {
             ApiKey::ElectLeaders => &["broker", "controller"],
             ApiKey::IncrementalAlterConfigs => &["broker", "controller"],
             ApiKey::OffsetDelete => &["broker"],
+            ApiKey::DescribeUserScramCredentials => &["broker", "controller"],
+            ApiKey::AlterUserScramCredentials => &["broker", "controller"],
             ApiKey::Vote => &["controller"],
             ApiKey::BeginQuorumEpoch => &["controller"],
             ApiKey::EndQuorumEpoch => &["controller"],
@@ -684,6 +704,10 @@ pub enum RequestBody {
     IncrementalAlterConfigs(crate::generated::incremental_alter_configs_request::IncrementalAlterConfigsRequest),
     /// A `OffsetDeleteRequest`.
     OffsetDelete(crate::generated::offset_delete_request::OffsetDeleteRequest),
+    /// A `DescribeUserScramCredentialsRequest`.
+    DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest),
+    /// A `AlterUserScramCredentialsRequest`.
+    AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest),
     /// A `VoteRequest`.
     Vote(crate::generated::vote_request::VoteRequest),
     /// A `BeginQuorumEpochRequest`.
@@ -764,6 +788,8 @@ impl RequestBody {
             RequestBody::ElectLeaders(_) => ApiKey::ElectLeaders,
             RequestBody::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
             RequestBody::OffsetDelete(_) => ApiKey::OffsetDelete,
+            RequestBody::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
+            RequestBody::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
             RequestBody::Vote(_) => ApiKey::Vote,
             RequestBody::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
             RequestBody::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
@@ -823,6 +849,8 @@ impl RequestBody {
             ApiKey::ElectLeaders => RequestBody::ElectLeaders(crate::generated::elect_leaders_request::ElectLeadersRequest::decode(buf, version)?),
             ApiKey::IncrementalAlterConfigs => RequestBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_request::IncrementalAlterConfigsRequest::decode(buf, version)?),
             ApiKey::OffsetDelete => RequestBody::OffsetDelete(crate::generated::offset_delete_request::OffsetDeleteRequest::decode(buf, version)?),
+            ApiKey::DescribeUserScramCredentials => RequestBody::DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest::decode(buf, version)?),
+            ApiKey::AlterUserScramCredentials => RequestBody::AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest::decode(buf, version)?),
             ApiKey::Vote => RequestBody::Vote(crate::generated::vote_request::VoteRequest::decode(buf, version)?),
             ApiKey::BeginQuorumEpoch => RequestBody::BeginQuorumEpoch(crate::generated::begin_quorum_epoch_request::BeginQuorumEpochRequest::decode(buf, version)?),
             ApiKey::EndQuorumEpoch => RequestBody::EndQuorumEpoch(crate::generated::end_quorum_epoch_request::EndQuorumEpochRequest::decode(buf, version)?),
@@ -882,6 +910,8 @@ impl RequestBody {
             RequestBody::ElectLeaders(m) => m.encode(w, version),
             RequestBody::IncrementalAlterConfigs(m) => m.encode(w, version),
             RequestBody::OffsetDelete(m) => m.encode(w, version),
+            RequestBody::DescribeUserScramCredentials(m) => m.encode(w, version),
+            RequestBody::AlterUserScramCredentials(m) => m.encode(w, version),
             RequestBody::Vote(m) => m.encode(w, version),
             RequestBody::BeginQuorumEpoch(m) => m.encode(w, version),
             RequestBody::EndQuorumEpoch(m) => m.encode(w, version),
@@ -941,6 +971,8 @@ impl RequestBody {
             RequestBody::ElectLeaders(m) => m.encoded_len(version),
             RequestBody::IncrementalAlterConfigs(m) => m.encoded_len(version),
             RequestBody::OffsetDelete(m) => m.encoded_len(version),
+            RequestBody::DescribeUserScramCredentials(m) => m.encoded_len(version),
+            RequestBody::AlterUserScramCredentials(m) => m.encoded_len(version),
             RequestBody::Vote(m) => m.encoded_len(version),
             RequestBody::BeginQuorumEpoch(m) => m.encoded_len(version),
             RequestBody::EndQuorumEpoch(m) => m.encoded_len(version),
@@ -1001,6 +1033,8 @@ impl RequestBody {
             ApiKey::ElectLeaders => RequestBody::ElectLeaders(crate::generated::elect_leaders_request::ElectLeadersRequest::sample(g, version)),
             ApiKey::IncrementalAlterConfigs => RequestBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_request::IncrementalAlterConfigsRequest::sample(g, version)),
             ApiKey::OffsetDelete => RequestBody::OffsetDelete(crate::generated::offset_delete_request::OffsetDeleteRequest::sample(g, version)),
+            ApiKey::DescribeUserScramCredentials => RequestBody::DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest::sample(g, version)),
+            ApiKey::AlterUserScramCredentials => RequestBody::AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest::sample(g, version)),
             ApiKey::Vote => RequestBody::Vote(crate::generated::vote_request::VoteRequest::sample(g, version)),
             ApiKey::BeginQuorumEpoch => RequestBody::BeginQuorumEpoch(crate::generated::begin_quorum_epoch_request::BeginQuorumEpochRequest::sample(g, version)),
             ApiKey::EndQuorumEpoch => RequestBody::EndQuorumEpoch(crate::generated::end_quorum_epoch_request::EndQuorumEpochRequest::sample(g, version)),
@@ -1093,6 +1127,10 @@ pub enum ResponseBody {
     IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse),
     /// A `OffsetDeleteResponse`.
     OffsetDelete(crate::generated::offset_delete_response::OffsetDeleteResponse),
+    /// A `DescribeUserScramCredentialsResponse`.
+    DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse),
+    /// A `AlterUserScramCredentialsResponse`.
+    AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse),
     /// A `VoteResponse`.
     Vote(crate::generated::vote_response::VoteResponse),
     /// A `BeginQuorumEpochResponse`.
@@ -1173,6 +1211,8 @@ impl ResponseBody {
             ResponseBody::ElectLeaders(_) => ApiKey::ElectLeaders,
             ResponseBody::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
             ResponseBody::OffsetDelete(_) => ApiKey::OffsetDelete,
+            ResponseBody::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
+            ResponseBody::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
             ResponseBody::Vote(_) => ApiKey::Vote,
             ResponseBody::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
             ResponseBody::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
@@ -1232,6 +1272,8 @@ impl ResponseBody {
             ApiKey::ElectLeaders => ResponseBody::ElectLeaders(crate::generated::elect_leaders_response::ElectLeadersResponse::decode(buf, version)?),
             ApiKey::IncrementalAlterConfigs => ResponseBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse::decode(buf, version)?),
             ApiKey::OffsetDelete => ResponseBody::OffsetDelete(crate::generated::offset_delete_response::OffsetDeleteResponse::decode(buf, version)?),
+            ApiKey::DescribeUserScramCredentials => ResponseBody::DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse::decode(buf, version)?),
+            ApiKey::AlterUserScramCredentials => ResponseBody::AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse::decode(buf, version)?),
             ApiKey::Vote => ResponseBody::Vote(crate::generated::vote_response::VoteResponse::decode(buf, version)?),
             ApiKey::BeginQuorumEpoch => ResponseBody::BeginQuorumEpoch(crate::generated::begin_quorum_epoch_response::BeginQuorumEpochResponse::decode(buf, version)?),
             ApiKey::EndQuorumEpoch => ResponseBody::EndQuorumEpoch(crate::generated::end_quorum_epoch_response::EndQuorumEpochResponse::decode(buf, version)?),
@@ -1291,6 +1333,8 @@ impl ResponseBody {
             ResponseBody::ElectLeaders(m) => m.encode(w, version),
             ResponseBody::IncrementalAlterConfigs(m) => m.encode(w, version),
             ResponseBody::OffsetDelete(m) => m.encode(w, version),
+            ResponseBody::DescribeUserScramCredentials(m) => m.encode(w, version),
+            ResponseBody::AlterUserScramCredentials(m) => m.encode(w, version),
             ResponseBody::Vote(m) => m.encode(w, version),
             ResponseBody::BeginQuorumEpoch(m) => m.encode(w, version),
             ResponseBody::EndQuorumEpoch(m) => m.encode(w, version),
@@ -1350,6 +1394,8 @@ impl ResponseBody {
             ResponseBody::ElectLeaders(m) => m.encoded_len(version),
             ResponseBody::IncrementalAlterConfigs(m) => m.encoded_len(version),
             ResponseBody::OffsetDelete(m) => m.encoded_len(version),
+            ResponseBody::DescribeUserScramCredentials(m) => m.encoded_len(version),
+            ResponseBody::AlterUserScramCredentials(m) => m.encoded_len(version),
             ResponseBody::Vote(m) => m.encoded_len(version),
             ResponseBody::BeginQuorumEpoch(m) => m.encoded_len(version),
             ResponseBody::EndQuorumEpoch(m) => m.encoded_len(version),
@@ -1410,6 +1456,8 @@ impl ResponseBody {
             ApiKey::ElectLeaders => ResponseBody::ElectLeaders(crate::generated::elect_leaders_response::ElectLeadersResponse::sample(g, version)),
             ApiKey::IncrementalAlterConfigs => ResponseBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse::sample(g, version)),
             ApiKey::OffsetDelete => ResponseBody::OffsetDelete(crate::generated::offset_delete_response::OffsetDeleteResponse::sample(g, version)),
+            ApiKey::DescribeUserScramCredentials => ResponseBody::DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse::sample(g, version)),
+            ApiKey::AlterUserScramCredentials => ResponseBody::AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse::sample(g, version)),
             ApiKey::Vote => ResponseBody::Vote(crate::generated::vote_response::VoteResponse::sample(g, version)),
             ApiKey::BeginQuorumEpoch => ResponseBody::BeginQuorumEpoch(crate::generated::begin_quorum_epoch_response::BeginQuorumEpochResponse::sample(g, version)),
             ApiKey::EndQuorumEpoch => ResponseBody::EndQuorumEpoch(crate::generated::end_quorum_epoch_response::EndQuorumEpochResponse::sample(g, version)),
@@ -1469,6 +1517,8 @@ impl ResponseBody {
             ApiKey::ElectLeaders => ResponseBody::ElectLeaders(crate::generated::elect_leaders_response::ElectLeadersResponse::default()),
             ApiKey::IncrementalAlterConfigs => ResponseBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse::default()),
             ApiKey::OffsetDelete => ResponseBody::OffsetDelete(crate::generated::offset_delete_response::OffsetDeleteResponse::default()),
+            ApiKey::DescribeUserScramCredentials => ResponseBody::DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse::default()),
+            ApiKey::AlterUserScramCredentials => ResponseBody::AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse::default()),
             ApiKey::Vote => ResponseBody::Vote(crate::generated::vote_response::VoteResponse::default()),
             ApiKey::BeginQuorumEpoch => ResponseBody::BeginQuorumEpoch(crate::generated::begin_quorum_epoch_response::BeginQuorumEpochResponse::default()),
             ApiKey::EndQuorumEpoch => ResponseBody::EndQuorumEpoch(crate::generated::end_quorum_epoch_response::EndQuorumEpochResponse::default()),
@@ -1619,6 +1669,14 @@ impl ResponseBody {
                 r.error_code = code;
                 Some(ResponseBody::OffsetDelete(r))
             }
+            ApiKey::DescribeUserScramCredentials => {
+                if !(true) { return None; }
+                let mut r = crate::generated::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::DescribeUserScramCredentials(r))
+            }
+            ApiKey::AlterUserScramCredentials => None,
             ApiKey::Vote => {
                 if !(true) { return None; }
                 let mut r = crate::generated::vote_response::VoteResponse::default();
@@ -1777,6 +1835,8 @@ impl ResponseBody {
             ResponseBody::ElectLeaders(r) => r.each_error_code(f),
             ResponseBody::IncrementalAlterConfigs(r) => r.each_error_code(f),
             ResponseBody::OffsetDelete(r) => r.each_error_code(f),
+            ResponseBody::DescribeUserScramCredentials(r) => r.each_error_code(f),
+            ResponseBody::AlterUserScramCredentials(r) => r.each_error_code(f),
             ResponseBody::Vote(r) => r.each_error_code(f),
             ResponseBody::BeginQuorumEpoch(r) => r.each_error_code(f),
             ResponseBody::EndQuorumEpoch(r) => r.each_error_code(f),
