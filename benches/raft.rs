@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 struct RaftOnly(RaftHandle);
 
 impl Handler for RaftOnly {
-    async fn handle(&self, frame: RequestFrame, _peer: std::net::SocketAddr) -> Reply {
+    async fn handle(&self, frame: RequestFrame, caller: fjord_net::principal::Caller) -> Reply {
+        let _peer = caller.peer;
         let Ok(body) = frame.decode_body() else {
             return Reply::Close;
         };

@@ -30,7 +30,8 @@ impl ForwardError {
             ForwardError::NoController => ErrorCode::NotController,
             ForwardError::Call(CallError::Connection { .. }) => ErrorCode::NotController,
             ForwardError::Call(CallError::Timeout { .. }) => ErrorCode::RequestTimedOut,
-            ForwardError::Call(CallError::BadResponse { .. }) => ErrorCode::UnknownServerError,
+            ForwardError::Call(CallError::BadResponse { .. })
+            | ForwardError::Call(CallError::Authentication { .. }) => ErrorCode::UnknownServerError,
         }
     }
 }
@@ -49,14 +50,25 @@ pub struct ActiveController {
 pub struct ControllerClient {
     info: watch::Receiver<Option<ActiveController>>,
     conn: Mutex<Option<(i32, Client)>>,
+    security: fjord_net::security::ClientSecurity,
 }
 
 impl ControllerClient {
     /// A client following `info`.
     pub fn new(info: watch::Receiver<Option<ActiveController>>) -> ControllerClient {
+        ControllerClient::with_security(info, fjord_net::security::ClientSecurity::plaintext())
+    }
+
+    /// A client following `info` that connects in the controller listener's security
+    /// protocol.
+    pub fn with_security(
+        info: watch::Receiver<Option<ActiveController>>,
+        security: fjord_net::security::ClientSecurity,
+    ) -> ControllerClient {
         ControllerClient {
             info,
             conn: Mutex::new(None),
+            security,
         }
     }
 
@@ -77,7 +89,13 @@ impl ControllerClient {
             match &*conn {
                 Some((cid, c)) if *cid == id && c.is_open() => c.clone(),
                 _ => {
-                    let c = Client::connect(&addr, Duration::from_secs(5)).await?;
+                    let c = Client::connect_with(
+                        &addr,
+                        Duration::from_secs(5),
+                        fjord_net::client::CLIENT_ID,
+                        &self.security,
+                    )
+                    .await?;
                     *conn = Some((id, c.clone()));
                     c
                 }

@@ -3,7 +3,8 @@
 //! answered from that view; controller-bound admin requests forwarded to the active
 //! controller), and its standing with the controller (registration, heartbeats, controlled
 //! shutdown), the data plane (the replica manager, Produce, Fetch, offsets and log requests),
-//! GetReplicaLogInfo for recovery tools, and the group coordinator's driver and group APIs.
+//! GetReplicaLogInfo for recovery tools, the group coordinator's driver and group APIs, and
+//! every request checked against the ACLs (`fjord_metadata::authorization`) first.
 
 pub mod controller_client;
 pub mod delayed;
@@ -25,6 +26,7 @@ pub mod producer_ids;
 pub mod replica_fetcher;
 pub mod replica_log_info;
 pub mod replica_manager;
+pub mod security_requests;
 pub mod view;
 
 pub use view::View;

@@ -7,6 +7,7 @@
 
 use crate::controller_client::ControllerClient;
 use crate::view::View;
+use fjord_metadata::authorization::{Access, Gate};
 use fjord_net::serve::{admit, with_features, Features, Handler, Reply, ServedApis};
 use fjord_protocol::generated::{
     create_topics_request::{CreatableTopic, CreateTopicsRequest},
@@ -33,6 +34,9 @@ pub const BROKER_APIS: ServedApis = &[
     (ApiKey::DescribeLogDirs, 1, 4),
     (ApiKey::Metadata, 0, 12),
     (ApiKey::ApiVersions, 0, 4),
+    // Answered by the listener (ILLEGAL_SASL_STATE on a listener without SASL).
+    (ApiKey::SaslHandshake, 1, 1),
+    (ApiKey::SaslAuthenticate, 0, 2),
     (ApiKey::CreateTopics, 2, 7),
     (ApiKey::DeleteTopics, 1, 6),
     (ApiKey::DescribeConfigs, 1, 4),
@@ -64,10 +68,15 @@ pub const BROKER_APIS: ServedApis = &[
     (ApiKey::InitProducerId, 0, 5),
     (ApiKey::DescribeProducers, 0, 0),
     (ApiKey::GetReplicaLogInfo, 0, 0),
+    (ApiKey::DescribeAcls, 1, 3),
+    (ApiKey::CreateAcls, 1, 3),
+    (ApiKey::DeleteAcls, 1, 3),
+    (ApiKey::DescribeUserScramCredentials, 0, 0),
+    (ApiKey::AlterUserScramCredentials, 0, 0),
 ];
 
-/// Serves the broker listener.
-#[derive(Debug)]
+/// Serves a broker listener (one handler per listener, sharing everything but its name).
+#[derive(Debug, Clone)]
 pub struct BrokerHandler {
     /// The metadata view.
     pub view: watch::Receiver<View>,
@@ -93,6 +102,8 @@ pub struct BrokerHandler {
     pub fetch_sessions: Arc<std::sync::Mutex<crate::fetch_session::SessionCache>>,
     /// This broker's standing with the controller (its broker epoch).
     pub broker_state: Arc<tokio::sync::Mutex<crate::lifecycle::BrokerState>>,
+    /// The authorizer's settings; `None` when `authorizer.class.name` is not set.
+    pub authorizer: Option<Arc<fjord_metadata::acls::AuthorizerSettings>>,
 }
 
 impl BrokerHandler {
@@ -205,7 +216,8 @@ pub fn node_features(image: &fjord_metadata::MetadataImage) -> Features {
 }
 
 impl Handler for BrokerHandler {
-    async fn handle(&self, frame: RequestFrame, peer: std::net::SocketAddr) -> Reply {
+    async fn handle(&self, frame: RequestFrame, caller: fjord_net::principal::Caller) -> Reply {
+        let peer = caller.peer;
         let body = match admit(&frame, BROKER_APIS, peer) {
             Ok(b) => b,
             Err(reply) => {
@@ -213,6 +225,34 @@ impl Handler for BrokerHandler {
                 return with_features(*reply, version, || node_features(&self.view.borrow().image));
             }
         };
+        let version = frame.header.request_api_version;
+        let image = self.view.borrow().image.clone();
+        let access = Access::new(
+            self.authorizer.as_deref(),
+            &image,
+            caller.principal.to_string(),
+            peer.ip().to_string(),
+        );
+        let (body, denied) = match access.gate(body, version) {
+            Gate::Open(b) => (b, Vec::new()),
+            Gate::Partial(b, denied) => (b, denied),
+            Gate::Deny(response) => return Reply::Respond(response),
+        };
+        match self.handle_allowed(body, &frame, peer).await {
+            Reply::Respond(response) => Reply::Respond(access.finish(response, &denied)),
+            other => other,
+        }
+    }
+}
+
+impl BrokerHandler {
+    /// Handles a request the caller is allowed to make.
+    async fn handle_allowed(
+        &self,
+        body: RequestBody,
+        frame: &RequestFrame,
+        peer: std::net::SocketAddr,
+    ) -> Reply {
         let version = frame.header.request_api_version;
         let image = || self.view.borrow().image.clone();
         match body {
@@ -325,6 +365,14 @@ impl Handler for BrokerHandler {
             )),
             RequestBody::ListGroups(r) => {
                 Some(ResponseBody::ListGroups(groups().list_groups(r).await))
+            }
+            RequestBody::DescribeAcls(r) => Some(ResponseBody::DescribeAcls(
+                crate::security_requests::describe_acls(&image(), r, self.authorizer.is_some()),
+            )),
+            RequestBody::DescribeUserScramCredentials(r) => {
+                Some(ResponseBody::DescribeUserScramCredentials(
+                    crate::security_requests::describe_user_scram_credentials(&image(), r),
+                ))
             }
             RequestBody::DescribeTopicPartitions(r) => Some(ResponseBody::DescribeTopicPartitions(
                 crate::describe_topic_partitions::describe_topic_partitions(&image(), r),

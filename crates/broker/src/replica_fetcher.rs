@@ -53,6 +53,8 @@ pub struct FetcherSettings {
     pub backoff: Duration,
     /// The listener followers connect to on their leaders.
     pub listener: String,
+    /// How followers authenticate on it.
+    pub security: fjord_net::security::ClientSecurity,
 }
 
 impl Default for FetcherSettings {
@@ -65,6 +67,7 @@ impl Default for FetcherSettings {
             min_bytes: 1,
             backoff: Duration::from_millis(1_000),
             listener: "PLAINTEXT".into(),
+            security: fjord_net::security::ClientSecurity::plaintext(),
         }
     }
 }
@@ -228,7 +231,15 @@ impl ReplicaFetchers {
                 Some(c) if c.is_open() => c.clone(),
                 _ => {
                     let connected = match self.address_of(f.leader) {
-                        Some(addr) => Client::connect(&addr, CONNECT_TIMEOUT).await.ok(),
+                        Some(addr) => Client::connect_with(
+                            &addr,
+                            CONNECT_TIMEOUT,
+                            fjord_net::client::CLIENT_ID,
+                            &self.settings.security,
+                        )
+                        .await
+                        .map_err(|e| tracing::debug!(leader = f.leader, "{e}"))
+                        .ok(),
                         None => None,
                     };
                     match connected {

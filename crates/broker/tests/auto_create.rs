@@ -101,8 +101,9 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         pending_creations: Default::default(),
         replicas,
         groups,
+        authorizer: None,
     };
-    let peer = "127.0.0.1:1".parse().unwrap();
+    let peer = fjord_net::principal::Caller::anonymous("127.0.0.1:1".parse().unwrap(), "PLAINTEXT");
     let request = || {
         RequestBody::Metadata(MetadataRequest {
             topics: Some(vec![MetadataRequestTopic {
@@ -115,7 +116,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
     };
     for round in 0..3 {
         let started = Instant::now();
-        let reply = handler.handle(frame(request(), 12), peer).await;
+        let reply = handler.handle(frame(request(), 12), peer.clone()).await;
         assert!(
             started.elapsed() < Duration::from_secs(1),
             "round {round} waited"

@@ -115,7 +115,46 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("min.incremental.fetch.session.eviction.ms", Kind::Int, Some("120000")),
     ("producer.id.expiration.check.interval.ms", Kind::Int, Some("600000")),
     ("metrics.listener", Kind::Text, Some("http://127.0.0.1:9404")),
+    ("security.inter.broker.protocol", Kind::Text, Some("PLAINTEXT")),
+    ("sasl.enabled.mechanisms", Kind::Text, Some("GSSAPI")),
+    ("sasl.mechanism.inter.broker.protocol", Kind::Text, Some("GSSAPI")),
+    ("sasl.mechanism.controller.protocol", Kind::Text, Some("GSSAPI")),
+    ("sasl.jaas.config", Kind::Text, None),
+    ("sasl.server.max.receive.size", Kind::Int, Some("524288")),
+    ("connections.max.reauth.ms", Kind::Long, Some("0")),
+    ("connection.failed.authentication.delay.ms", Kind::Int, Some("100")),
+    ("ssl.keystore.type", Kind::Text, None),
+    ("ssl.keystore.location", Kind::Text, None),
+    ("ssl.keystore.password", Kind::Text, None),
+    ("ssl.keystore.key", Kind::Text, None),
+    ("ssl.keystore.certificate.chain", Kind::Text, None),
+    ("ssl.key.password", Kind::Text, None),
+    ("ssl.truststore.type", Kind::Text, None),
+    ("ssl.truststore.location", Kind::Text, None),
+    ("ssl.truststore.password", Kind::Text, None),
+    ("ssl.truststore.certificates", Kind::Text, None),
+    ("ssl.client.auth", Kind::Text, Some("none")),
+    ("ssl.enabled.protocols", Kind::Text, Some("TLSv1.2,TLSv1.3")),
+    ("ssl.protocol", Kind::Text, Some("TLSv1.3")),
+    ("ssl.cipher.suites", Kind::Text, Some("")),
+    ("ssl.endpoint.identification.algorithm", Kind::Text, Some("https")),
+    ("ssl.principal.mapping.rules", Kind::Text, Some("DEFAULT")),
+    ("authorizer.class.name", Kind::Text, Some("")),
+    ("super.users", Kind::Text, None),
+    ("allow.everyone.if.no.acl.found", Kind::Bool, Some("false")),
 ];
+
+/// Kafka's StandardAuthorizer: the `authorizer.class.name` that turns ACLs on.
+pub const STANDARD_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+
+/// Keys that may also be set per listener (`listener.name.<name>.<key>`), or per listener and
+/// SASL mechanism (`listener.name.<name>.<mechanism>.sasl.jaas.config`).
+fn per_listener(key: &str) -> bool {
+    key.starts_with("ssl.")
+        || key.starts_with("sasl.")
+        || key == "connections.max.reauth.ms"
+        || key == "connection.failed.authentication.delay.ms"
+}
 
 /// Keys whose values have a lower bound (Kafka's `atLeast` validators).
 const MINIMUMS: &[(&str, i64)] = &[
@@ -252,7 +291,7 @@ impl ServerConfig {
         }
         let unknown = values
             .keys()
-            .filter(|k| !KNOWN.iter().any(|(n, _, _)| n == k))
+            .filter(|k| !KNOWN.iter().any(|(n, _, _)| n == k) && !known_listener_key(k))
             .cloned()
             .collect();
         let c = ServerConfig { values, unknown };
@@ -319,6 +358,23 @@ impl ServerConfig {
         }
         if roles.broker {
             self.advertised_broker_listener()?;
+        }
+        for l in self.listeners()? {
+            self.security_protocol(&l.name)?;
+        }
+        if let Some(a) = self.get("authorizer.class.name").filter(|a| !a.is_empty()) {
+            if a != STANDARD_AUTHORIZER {
+                return Err(Self::invalid(
+                    "authorizer.class.name",
+                    a,
+                    format!(
+                        "fjord's authorizer is Kafka's StandardAuthorizer ({STANDARD_AUTHORIZER})"
+                    ),
+                ));
+            }
+        }
+        if roles.broker {
+            self.inter_broker_listener()?;
         }
         if roles.broker && self.broker_listener()?.is_none() {
             return Err(Self::invalid(
@@ -523,6 +579,94 @@ impl ServerConfig {
         Ok(out)
     }
 
+    /// A listener's value of `key`: `listener.name.<name>.<key>` (the name in lower case, as
+    /// Kafka writes it), else `key` itself, else its default.
+    pub fn listener_value(&self, listener: &str, key: &str) -> Option<String> {
+        let prefixed = format!("listener.name.{}.{key}", listener.to_ascii_lowercase());
+        self.values
+            .get(&prefixed)
+            .cloned()
+            .or_else(|| self.get(key).map(str::to_string))
+    }
+
+    /// The security protocol of the listener `name`, from `listener.security.protocol.map`.
+    pub fn security_protocol(&self, name: &str) -> Result<String, ConfigError> {
+        let key = "listener.security.protocol.map";
+        let map = self.get(key).unwrap_or_default();
+        for entry in map.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let (n, protocol) = entry.split_once(':').ok_or_else(|| {
+                Self::invalid(key, map, format!("{entry:?} is not NAME:PROTOCOL"))
+            })?;
+            if n.trim() == name {
+                let p = protocol.trim().to_ascii_uppercase();
+                if !["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"].contains(&p.as_str()) {
+                    return Err(Self::invalid(
+                        key,
+                        map,
+                        format!("unknown security protocol {p} (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)"),
+                    ));
+                }
+                return Ok(p);
+            }
+        }
+        Err(Self::invalid(
+            key,
+            map,
+            format!("no security protocol defined for listener {name}"),
+        ))
+    }
+
+    /// The broker's listeners: every listener that is not a controller listener.
+    pub fn broker_listeners(&self) -> Result<Vec<Listener>, ConfigError> {
+        let controller_names: Vec<String> = self
+            .get("controller.listener.names")
+            .unwrap_or_default()
+            .split(',')
+            .map(|n| n.trim().to_string())
+            .collect();
+        Ok(self
+            .listeners()?
+            .into_iter()
+            .filter(|l| !controller_names.contains(&l.name))
+            .collect())
+    }
+
+    /// The listener brokers replicate over: `inter.broker.listener.name`, else the listener
+    /// named by `security.inter.broker.protocol` (Kafka's rule), else the first broker
+    /// listener when no listener has that name (fjord's examples name theirs freely).
+    pub fn inter_broker_listener(&self) -> Result<Option<Listener>, ConfigError> {
+        let listeners = self.broker_listeners()?;
+        if let Some(name) = self.values.get("inter.broker.listener.name") {
+            return listeners
+                .into_iter()
+                .find(|l| &l.name == name)
+                .map(Some)
+                .ok_or_else(|| {
+                    Self::invalid(
+                        "inter.broker.listener.name",
+                        name,
+                        "must be the name of a broker listener in listeners",
+                    )
+                });
+        }
+        let by_protocol = self
+            .get("security.inter.broker.protocol")
+            .unwrap_or("PLAINTEXT");
+        Ok(listeners
+            .iter()
+            .find(|l| l.name == by_protocol)
+            .or(listeners.first())
+            .cloned())
+    }
+
+    /// Every broker listener as advertised (see [`ServerConfig::advertised_broker_listener`]).
+    pub fn advertised_broker_listeners(&self) -> Result<Vec<Listener>, ConfigError> {
+        self.broker_listeners()?
+            .into_iter()
+            .map(|l| self.advertised(l))
+            .collect()
+    }
+
     /// `metadata.log.dir`, else the first log dir.
     pub fn metadata_log_dir(&self) -> PathBuf {
         self.values
@@ -541,6 +685,21 @@ impl ServerConfig {
         }
         dirs
     }
+}
+
+/// Whether `key` is `listener.name.<name>.<key>` (or `.<mechanism>.sasl.jaas.config`) of a
+/// key that may be set per listener.
+fn known_listener_key(key: &str) -> bool {
+    let Some(rest) = key.strip_prefix("listener.name.") else {
+        return false;
+    };
+    let Some((_, suffix)) = rest.split_once('.') else {
+        return false;
+    };
+    per_listener(suffix)
+        || suffix
+            .split_once('.')
+            .is_some_and(|(_, k)| k == "sasl.jaas.config")
 }
 
 /// Which roles the node plays.

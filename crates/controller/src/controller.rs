@@ -207,6 +207,9 @@ impl Controller {
             RequestBody::DescribeConfigs(r) => Handled::Reply(self.describe_configs(r)),
             RequestBody::IncrementalAlterConfigs(r) => self.incremental_alter_configs(r),
             RequestBody::AlterConfigs(r) => self.alter_configs(r),
+            RequestBody::CreateAcls(r) => self.create_acls(r),
+            RequestBody::DeleteAcls(r) => self.delete_acls(r),
+            RequestBody::AlterUserScramCredentials(r) => self.alter_user_scram_credentials(r),
             other => Handled::Refuse {
                 code: ErrorCode::UnsupportedVersion,
                 message: format!("{:?} is not handled by the controller", other.api_key()),

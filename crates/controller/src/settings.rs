@@ -23,6 +23,9 @@ pub struct ControllerSettings {
     /// The `metadata.version` the first active controller of a new cluster finalizes (from
     /// `bootstrap.checkpoint`, written by `format --release-version`).
     pub bootstrap_metadata_version: i16,
+    /// Whether `authorizer.class.name` turns ACLs on (the ACL APIs answer SECURITY_DISABLED
+    /// otherwise).
+    pub authorizer_enabled: bool,
 }
 
 impl Default for ControllerSettings {
@@ -35,6 +38,7 @@ impl Default for ControllerSettings {
             broker_session_timeout_ms: 9_000,
             max_election_partitions: 1_000,
             bootstrap_metadata_version: fjord_metadata::version::METADATA_VERSION_LATEST,
+            authorizer_enabled: false,
         }
     }
 }

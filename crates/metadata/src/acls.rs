@@ -320,6 +320,34 @@ impl AclsImage {
         }
     }
 
+    /// Whether some resource of `kind` allows `principal` at `host` to do `op` (a super
+    /// user, an ALLOW ACL that applies, or no ACL at all with `allow.everyone.if.no.acl.found`).
+    /// DENY ACLs on other names do not count against it, as in Kafka's check by resource type
+    /// for a principal with an ALLOW somewhere.
+    pub fn any_allowed(
+        &self,
+        settings: &AuthorizerSettings,
+        principal: &str,
+        host: &str,
+        op: AclOperation,
+        kind: ResourceType,
+    ) -> bool {
+        if settings.super_users.iter().any(|s| s == principal) {
+            return true;
+        }
+        let mut covered = false;
+        for acl in self.by_id.values().filter(|a| a.resource_type == kind) {
+            covered = true;
+            if acl.permission == Permission::Allow
+                && acl.applies_to(principal, host)
+                && acl.decides(op)
+            {
+                return true;
+            }
+        }
+        !covered && settings.allow_if_no_acl
+    }
+
     /// The ACLs a DescribeAcls or DeleteAcls filter selects, with their ids.
     pub fn matching<'a>(
         &'a self,

@@ -6,6 +6,7 @@
 //! metadata log into the image every node publishes.
 
 pub mod acls;
+pub mod authorization;
 pub mod config_defs;
 pub mod image;
 pub mod loader;

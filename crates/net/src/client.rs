@@ -2,6 +2,8 @@
 //! to them by correlation id. A broken connection fails every request in flight; the caller
 //! connects again.
 
+use crate::sasl::scram::{Mechanism, ScramClient};
+use crate::security::{ClientSecurity, SaslCredentials};
 use bytes::BytesMut;
 use fjord_protocol::frame::FrameDecoder;
 use fjord_protocol::generated::request_header::RequestHeader;
@@ -34,6 +36,14 @@ pub enum CallError {
         addr: String,
         /// The timeout.
         timeout_ms: u64,
+    },
+    /// TLS or SASL authentication with the server failed.
+    #[error("authentication with {addr} failed: {message}")]
+    Authentication {
+        /// The peer.
+        addr: String,
+        /// What the server (or the TLS handshake) said.
+        message: String,
     },
     /// The answer could not be read.
     #[error("bad response from {addr}: {message}")]
@@ -101,11 +111,24 @@ impl Client {
         timeout: Duration,
         client_id: &str,
     ) -> Result<Client, CallError> {
+        Client::connect_with(addr, timeout, client_id, &ClientSecurity::plaintext()).await
+    }
+
+    /// Connects to `addr` within `timeout` in the server's security protocol: a TLS handshake
+    /// when `security` has TLS, then SASL authentication when it has credentials (and, when the
+    /// server gives the session a lifetime, re-authentication before it ends, KIP-368).
+    pub async fn connect_with(
+        addr: &str,
+        timeout: Duration,
+        client_id: &str,
+        security: &ClientSecurity,
+    ) -> Result<Client, CallError> {
         let conn_err = |message: String| CallError::Connection {
             addr: addr.to_string(),
             message,
         };
-        let stream = tokio::time::timeout(timeout, TcpStream::connect(addr))
+        let deadline = tokio::time::Instant::now() + timeout;
+        let stream = tokio::time::timeout_at(deadline, TcpStream::connect(addr))
             .await
             .map_err(|_| conn_err("connect timed out".into()))?
             .map_err(|e| conn_err(e.to_string()))?;
@@ -113,11 +136,120 @@ impl Client {
             .set_nodelay(true)
             .map_err(|e| conn_err(e.to_string()))?;
         let (tx, rx) = mpsc::channel(MAX_QUEUED_REQUESTS);
-        tokio::spawn(run(addr.to_string(), client_id.to_string(), stream, rx));
-        Ok(Client {
+        let (addr_s, id) = (addr.to_string(), client_id.to_string());
+        match &security.tls {
+            None => {
+                let (read, write) = stream.into_split();
+                tokio::spawn(run(addr_s, id, read, write, rx));
+            }
+            Some(tls) => {
+                let host = addr.rsplit_once(':').map_or(addr, |(h, _)| h);
+                let (connector, name) = crate::tls::connector(tls.clone(), host).map_err(|m| {
+                    CallError::Authentication {
+                        addr: addr.into(),
+                        message: m,
+                    }
+                })?;
+                let tls_stream = tokio::time::timeout_at(deadline, connector.connect(name, stream))
+                    .await
+                    .map_err(|_| conn_err("TLS handshake timed out".into()))?
+                    .map_err(|e| CallError::Authentication {
+                        addr: addr.into(),
+                        message: format!("TLS handshake failed: {e}"),
+                    })?;
+                let (read, write) = tokio::io::split(tls_stream);
+                tokio::spawn(run(addr_s, id, read, write, rx));
+            }
+        }
+        let client = Client {
             addr: addr.to_string(),
             tx,
-        })
+        };
+        if let Some(creds) = &security.sasl {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let lifetime = client.authenticate(creds, left).await?;
+            if let Some(lifetime) = lifetime {
+                tokio::spawn(reauthenticate(
+                    client.addr.clone(),
+                    client.tx.downgrade(),
+                    creds.clone(),
+                    lifetime,
+                ));
+            }
+        }
+        Ok(client)
+    }
+
+    /// SASL authentication (SaslHandshake v1, then SaslAuthenticate); returns the session's
+    /// lifetime when the server gives one.
+    async fn authenticate(
+        &self,
+        creds: &SaslCredentials,
+        timeout: Duration,
+    ) -> Result<Option<Duration>, CallError> {
+        use fjord_protocol::generated::{
+            sasl_authenticate_request::SaslAuthenticateRequest,
+            sasl_handshake_request::SaslHandshakeRequest,
+        };
+        let failed = |message: String| CallError::Authentication {
+            addr: self.addr.clone(),
+            message,
+        };
+        let handshake = RequestBody::SaslHandshake(SaslHandshakeRequest {
+            mechanism: creds.mechanism.clone(),
+        });
+        match self.call(handshake, 1, timeout).await? {
+            ResponseBody::SaslHandshake(r) if r.error_code == 0 => {}
+            ResponseBody::SaslHandshake(r) => {
+                return Err(failed(format!(
+                    "the server does not take SASL mechanism {} (it enables {}): {}",
+                    creds.mechanism,
+                    r.mechanisms.join(", "),
+                    fjord_protocol::ErrorCode::from_code(r.error_code)
+                        .map_or("UNKNOWN", |c| c.name())
+                )))
+            }
+            other => return Err(failed(format!("unexpected answer {:?}", other.api_key()))),
+        }
+        let step = |bytes: Vec<u8>| {
+            let body = RequestBody::SaslAuthenticate(SaslAuthenticateRequest {
+                auth_bytes: bytes.into(),
+                ..Default::default()
+            });
+            async move {
+                match self.call(body, SASL_AUTHENTICATE_VERSION, timeout).await? {
+                    ResponseBody::SaslAuthenticate(r) if r.error_code == 0 => Ok(r),
+                    ResponseBody::SaslAuthenticate(r) => Err(failed(
+                        r.error_message
+                            .unwrap_or_else(|| format!("error code {}", r.error_code)),
+                    )),
+                    other => Err(failed(format!("unexpected answer {:?}", other.api_key()))),
+                }
+            }
+        };
+        let last = if creds.mechanism == crate::sasl::plain::PLAIN {
+            step(crate::sasl::plain::client_message(
+                &creds.username,
+                &creds.password,
+            ))
+            .await?
+        } else {
+            let m = Mechanism::from_name(&creds.mechanism)
+                .ok_or_else(|| failed(format!("unknown SASL mechanism {}", creds.mechanism)))?;
+            let nonce = uuid::Uuid::new_v4().simple().to_string();
+            let mut scram = ScramClient::new(m, &creds.username, &creds.password, &nonce);
+            let first = step(scram.first()).await?;
+            let client_final = scram
+                .last(&first.auth_bytes)
+                .map_err(|e| failed(e.to_string()))?;
+            let last = step(client_final).await?;
+            scram
+                .verify(&last.auth_bytes)
+                .map_err(|e| failed(e.to_string()))?;
+            last
+        };
+        Ok((last.session_lifetime_ms > 0)
+            .then(|| Duration::from_millis(last.session_lifetime_ms as u64)))
     }
 
     /// The peer's address.
@@ -195,8 +327,46 @@ impl Client {
     }
 }
 
-async fn run(addr: String, client_id: String, stream: TcpStream, mut rx: mpsc::Receiver<Outgoing>) {
-    let (mut read, mut write) = stream.into_split();
+/// The SaslAuthenticate version fjord's clients use (v1+ carries the session lifetime).
+const SASL_AUTHENTICATE_VERSION: i16 = 2;
+
+/// Re-authenticates a connection at 85% of each session's lifetime (KIP-368), in band: the
+/// server handles the connection's requests in order, so requests before and after are
+/// unaffected. Ends with the connection; a failure closes it (the server would).
+async fn reauthenticate(
+    addr: String,
+    tx: mpsc::WeakSender<Outgoing>,
+    creds: SaslCredentials,
+    mut lifetime: Duration,
+) {
+    loop {
+        tokio::time::sleep(lifetime.mul_f64(0.85)).await;
+        let Some(tx) = tx.upgrade() else { return };
+        let client = Client {
+            addr: addr.clone(),
+            tx,
+        };
+        match client.authenticate(&creds, lifetime.mul_f64(0.15)).await {
+            Ok(Some(next)) => lifetime = next,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!(%addr, "re-authentication failed: {e}");
+                return;
+            }
+        }
+    }
+}
+
+async fn run<R, W>(
+    addr: String,
+    client_id: String,
+    mut read: R,
+    mut write: W,
+    mut rx: mpsc::Receiver<Outgoing>,
+) where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    W: crate::FrameSink,
+{
     let waiters: Waiters = Arc::default();
     let reader_waiters = waiters.clone();
     let reader_addr = addr.clone();

@@ -1,11 +1,16 @@
 //! fjord-net: Kafka's wire transport over TCP, for every listener and client of the server: a
 //! pipelining client connection ([`client`]) and a listener ([`serve`]) that admits
 //! connections within the configured limits, reads frames ahead, handles each connection's
-//! requests strictly in order and writes each response with vectored writes.
+//! requests strictly in order and writes each response with vectored writes; each side in any
+//! of Kafka's security protocols ([`security`]): TLS ([`tls`]), SASL ([`sasl`]), and the
+//! principal a request is made for ([`principal`]).
 
 pub mod client;
+pub mod principal;
 pub mod sasl;
+pub mod security;
 pub mod serve;
+pub mod tls;
 
 use fjord_protocol::payload::{Chunk, FileSlice};
 use std::future::Future;
@@ -55,6 +60,53 @@ impl FrameSink for OwnedWriteHalf {
     }
 }
 
+/// The most bytes of a file slice read into memory at once on a TLS connection.
+const TLS_FILE_CHUNK: usize = 256 * 1024;
+
+/// Writes a file slice through a writer that cannot take sendfile(2) (TLS encrypts in user
+/// space): read in bounded chunks and written in order.
+async fn copy_file_slice<W: tokio::io::AsyncWrite + Unpin>(
+    w: &mut W,
+    slice: &FileSlice,
+) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    use tokio::io::AsyncWriteExt;
+    let mut offset = slice.position();
+    let end = offset + slice.len() as u64;
+    let mut buf = vec![0u8; TLS_FILE_CHUNK.min(slice.len())];
+    while offset < end {
+        let want = usize::try_from(end - offset).map_or(buf.len(), |n| n.min(buf.len()));
+        let n = slice.file().read_at(&mut buf[..want], offset)?;
+        if n == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "the segment became shorter than the records read from it (truncated)",
+            ));
+        }
+        w.write_all(&buf[..n]).await?;
+        offset += n as u64;
+    }
+    Ok(())
+}
+
+impl<S> FrameSink for tokio::io::WriteHalf<tokio_rustls::server::TlsStream<S>>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send,
+{
+    async fn send_file(&mut self, slice: &FileSlice) -> std::io::Result<()> {
+        copy_file_slice(self, slice).await
+    }
+}
+
+impl<S> FrameSink for tokio::io::WriteHalf<tokio_rustls::client::TlsStream<S>>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send,
+{
+    async fn send_file(&mut self, slice: &FileSlice) -> std::io::Result<()> {
+        copy_file_slice(self, slice).await
+    }
+}
+
 /// Writes a framed request or response: runs of in-memory chunks with vectored writes (the
 /// size prefix, the header and small fields in one syscall where the socket takes them), file
 /// slices with [`FrameSink::send_file`].
@@ -76,7 +128,8 @@ pub(crate) async fn write_chunks<W: FrameSink>(w: &mut W, chunks: &[Chunk]) -> s
         start += run.len();
         write_buffers(w, &run).await?;
     }
-    Ok(())
+    // A TLS writer holds encrypted bytes until flushed; a socket's flush does nothing.
+    tokio::io::AsyncWriteExt::flush(w).await
 }
 
 /// Writes every buffer, in order, with vectored writes.

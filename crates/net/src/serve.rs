@@ -8,6 +8,11 @@
 //! frame closes its connection and nothing else; so does `connections.max.idle.ms` of
 //! silence.
 
+use crate::principal::{Caller, Principal};
+use crate::sasl::session::{Decision, SaslSession};
+use crate::security::ListenerSecurity;
+use crate::tls::{principal_of, HANDSHAKE_TIMEOUT};
+use crate::FrameSink;
 use bytes::{Buf, BytesMut};
 use fjord_protocol::frame::FrameDecoder;
 use fjord_protocol::generated::api_versions_response::{
@@ -18,11 +23,10 @@ use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody};
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::AsyncReadExt;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit, Semaphore};
 
@@ -117,12 +121,8 @@ pub enum Reply {
 
 /// Answers requests.
 pub trait Handler: Send + Sync + 'static {
-    /// Handles one request; `peer` is the client's address.
-    fn handle(
-        &self,
-        frame: RequestFrame,
-        peer: std::net::SocketAddr,
-    ) -> impl Future<Output = Reply> + Send;
+    /// Handles one request from `caller` (its address, principal and listener).
+    fn handle(&self, frame: RequestFrame, caller: Caller) -> impl Future<Output = Reply> + Send;
 }
 
 /// The APIs a listener serves, with the versions it advertises: (api, min, max).
@@ -227,10 +227,11 @@ pub fn admit(
     Ok(body)
 }
 
-/// Serves `listener` until the task is dropped.
+/// Serves `listener` as a PLAINTEXT listener until the task is dropped.
 pub async fn serve<H: Handler>(listener: TcpListener, handler: Arc<H>, limits: Limits) {
     let (_keep, stop) = watch::channel(false);
-    serve_until(listener, handler, limits, stop).await;
+    let security = Arc::new(ListenerSecurity::plaintext("PLAINTEXT"));
+    serve_until(listener, handler, limits, security, stop).await;
 }
 
 /// Serves `listener` until `stop` turns true, then stops gracefully: no new connections, no
@@ -240,6 +241,7 @@ pub async fn serve_until<H: Handler>(
     listener: TcpListener,
     handler: Arc<H>,
     limits: Limits,
+    security: Arc<ListenerSecurity>,
     mut stop: watch::Receiver<bool>,
 ) {
     let open = Arc::new(Semaphore::new(
@@ -275,6 +277,7 @@ pub async fn serve_until<H: Handler>(
                             peer,
                             handler.clone(),
                             limits.clone(),
+                            security.clone(),
                             (slot, ip_slot),
                             connection_stop.clone(),
                         ));
@@ -346,50 +349,118 @@ async fn connection<H: Handler>(
     peer: SocketAddr,
     handler: Arc<H>,
     limits: Arc<Limits>,
+    security: Arc<ListenerSecurity>,
     _slots: (OwnedSemaphorePermit, IpSlot),
     stop: watch::Receiver<bool>,
 ) {
-    let (read, write) = stream.into_split();
-    let (tx, rx) = mpsc::channel::<Queued>(MAX_QUEUED_PER_CONNECTION);
-    let in_flight = Arc::new(AtomicUsize::new(0));
-    let observer = limits.observer.clone();
-    let reader = tokio::spawn(read_requests(
-        read,
-        tx,
+    let Some(tls) = security.tls.clone() else {
+        let (read, write) = stream.into_split();
+        let principal = Arc::new(Principal::anonymous());
+        let session = Session {
+            peer,
+            handler,
+            limits,
+            security,
+            principal,
+        };
+        return session.run(read, write, stop).await;
+    };
+    let accepted = tokio::time::timeout(HANDSHAKE_TIMEOUT, tls.acceptor().accept(stream)).await;
+    let stream = match accepted {
+        Ok(Ok(s)) => s,
+        Ok(Err(e)) => {
+            tracing::info!(%peer, listener = %security.name, "closing: TLS handshake failed: {e}");
+            return;
+        }
+        Err(_) => {
+            tracing::info!(%peer, listener = %security.name, "closing: no TLS handshake within {HANDSHAKE_TIMEOUT:?}");
+            return;
+        }
+    };
+    let principal = match principal_of(
+        stream.get_ref().1.peer_certificates(),
+        tls.principal_rules(),
+    ) {
+        Ok(p) => Arc::new(p),
+        Err(e) => {
+            tracing::info!(%peer, listener = %security.name, "closing: {e}");
+            return;
+        }
+    };
+    let (read, write) = tokio::io::split(stream);
+    let session = Session {
         peer,
+        handler,
         limits,
-        in_flight.clone(),
-        stop,
-    ));
-    respond(write, rx, peer, handler, in_flight, observer).await;
-    reader.abort();
+        security,
+        principal,
+    };
+    session.run(read, write, stop).await;
+}
+
+/// One connection once its transport is up: who it is, what serves it.
+struct Session<H> {
+    peer: SocketAddr,
+    handler: Arc<H>,
+    limits: Arc<Limits>,
+    security: Arc<ListenerSecurity>,
+    /// The principal the transport gives (a client certificate's, else anonymous); SASL
+    /// replaces it.
+    principal: Arc<Principal>,
+}
+
+impl<H: Handler> Session<H> {
+    async fn run<R, W>(self, read: R, write: W, stop: watch::Receiver<bool>)
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: FrameSink,
+    {
+        let (tx, rx) = mpsc::channel::<Queued>(MAX_QUEUED_PER_CONNECTION);
+        let in_flight = Arc::new(AtomicUsize::new(0));
+        // Until a SASL connection authenticates, frames are bounded by sasl.server.max.receive.size.
+        let authenticated = Arc::new(AtomicBool::new(self.security.sasl.is_none()));
+        let reader = tokio::spawn(read_requests(
+            read,
+            tx,
+            self.peer,
+            self.limits.clone(),
+            (self.security.sasl_max_receive, authenticated.clone()),
+            in_flight.clone(),
+            stop,
+        ));
+        self.respond(write, rx, in_flight, authenticated).await;
+        reader.abort();
+    }
 }
 
 /// Reads frames ahead of the handler; ends on a malformed frame, the peer's close, idleness
 /// or the listener's stop (the requests already queued are still answered).
-async fn read_requests(
-    read: OwnedReadHalf,
+async fn read_requests<R: AsyncRead + Unpin>(
+    read: R,
     tx: mpsc::Sender<Queued>,
     peer: SocketAddr,
     limits: Arc<Limits>,
+    before_auth: (usize, Arc<AtomicBool>),
     in_flight: Arc<AtomicUsize>,
     mut stop: watch::Receiver<bool>,
 ) {
     tokio::select! {
         _ = stopped(&mut stop) => {}
-        _ = read_frames(read, tx, peer, limits, in_flight) => {}
+        _ = read_frames(read, tx, peer, limits, before_auth, in_flight) => {}
     }
 }
 
 /// The reading loop of [`read_requests`].
-async fn read_frames(
-    mut read: OwnedReadHalf,
+async fn read_frames<R: AsyncRead + Unpin>(
+    mut read: R,
     tx: mpsc::Sender<Queued>,
     peer: SocketAddr,
     limits: Arc<Limits>,
+    (max_before_auth, authenticated): (usize, Arc<AtomicBool>),
     in_flight: Arc<AtomicUsize>,
 ) {
-    let decoder = FrameDecoder::new(limits.max_frame);
+    let after_auth = FrameDecoder::new(limits.max_frame);
+    let before_auth = FrameDecoder::new(max_before_auth.min(limits.max_frame));
     let mut buf = BytesMut::with_capacity(64 * 1024);
     let mut held: Option<OwnedSemaphorePermit> = None;
     loop {
@@ -405,6 +476,11 @@ async fn read_frames(
                 }
             }
         }
+        let decoder = if authenticated.load(Ordering::Acquire) {
+            &after_auth
+        } else {
+            &before_auth
+        };
         let frame = match decoder.decode(&mut buf) {
             Ok(Some(f)) => f,
             Ok(None) => {
@@ -439,57 +515,119 @@ async fn read_frames(
     }
 }
 
-/// Handles a connection's requests one at a time, in order, each answered before the next.
-async fn respond<H: Handler>(
-    mut write: OwnedWriteHalf,
-    mut rx: mpsc::Receiver<Queued>,
-    peer: SocketAddr,
-    handler: Arc<H>,
-    in_flight: Arc<AtomicUsize>,
-    observer: Option<Arc<dyn Observer>>,
-) {
-    while let Some((request, permit, read_at)) = rx.recv().await {
-        let corr = request.header.correlation_id;
-        let mut version = request.header.request_api_version;
-        let Some(api) = request.api_key else {
-            tracing::debug!(%peer, key = request.header.request_api_key, "closing on an unknown api key");
-            return;
-        };
-        if api == ApiKey::ApiVersions && !api.supports(version) {
-            // KIP-511: a version this build cannot read is answered at version 0.
-            version = 0;
-        }
-        tracing::trace!(%peer, ?api, version, corr, "request");
-        let reply = handler.handle(request, peer).await;
-        tracing::trace!(%peer, ?api, version, corr, "handled");
-        let mut errors = Vec::new();
-        if let (Some(_), Reply::Respond(body)) = (&observer, &reply) {
-            body.each_error_code(&mut |c| {
-                if c != 0 {
-                    errors.push(c);
+impl<H: Handler> Session<H> {
+    /// Handles a connection's requests one at a time, in order, each answered before the
+    /// next; on a SASL listener the connection's [`SaslSession`] decides first.
+    async fn respond<W: FrameSink>(
+        self,
+        mut write: W,
+        mut rx: mpsc::Receiver<Queued>,
+        in_flight: Arc<AtomicUsize>,
+        authenticated: Arc<AtomicBool>,
+    ) {
+        let peer = self.peer;
+        let observer = self.limits.observer.clone();
+        let mut sasl = self.security.sasl.clone().map(SaslSession::new);
+        while let Some((request, permit, read_at)) = rx.recv().await {
+            let corr = request.header.correlation_id;
+            let mut version = request.header.request_api_version;
+            let Some(api) = request.api_key else {
+                tracing::debug!(%peer, key = request.header.request_api_key, "closing on an unknown api key");
+                return;
+            };
+            if api == ApiKey::ApiVersions && !api.supports(version) {
+                // KIP-511: a version this build cannot read is answered at version 0.
+                version = 0;
+            }
+            tracing::trace!(%peer, ?api, version, corr, "request");
+            let mut close_after = false;
+            let reply = match sasl.as_mut() {
+                Some(session) => {
+                    let decision = session.on_request(
+                        api,
+                        version,
+                        || request.decode_body().ok(),
+                        std::time::Instant::now(),
+                    );
+                    match decision {
+                        Decision::Pass(principal) => {
+                            authenticated.store(session.is_authenticated(), Ordering::Release);
+                            self.handler.handle(request, self.caller(principal)).await
+                        }
+                        Decision::Respond(body) => {
+                            authenticated.store(session.is_authenticated(), Ordering::Release);
+                            Reply::Respond(body)
+                        }
+                        Decision::Fail(body) => {
+                            tracing::info!(%peer, listener = %self.security.name, "failed authentication");
+                            tokio::time::sleep(self.security.failed_auth_delay).await;
+                            close_after = true;
+                            Reply::Respond(body)
+                        }
+                        Decision::Close(why) => {
+                            tracing::info!(%peer, listener = %self.security.name, "closing: {why}");
+                            return;
+                        }
+                    }
                 }
-            });
-        }
-        match reply {
-            Reply::Respond(body) => {
-                let chunks = match encode_response(corr, version, &body) {
-                    Ok(c) => c,
-                    Err(e) => {
-                        tracing::warn!(%peer, ?api, version, "could not encode a response: {e}");
+                None if matches!(api, ApiKey::SaslHandshake | ApiKey::SaslAuthenticate) => {
+                    match request.decode_body() {
+                        Ok(body) => Reply::Respond(fjord_protocol::error_response(
+                            &body,
+                            version,
+                            ErrorCode::IllegalSaslState,
+                            "SASL is not enabled on this listener",
+                        )),
+                        Err(_) => return,
+                    }
+                }
+                None => {
+                    self.handler
+                        .handle(request, self.caller(self.principal.clone()))
+                        .await
+                }
+            };
+            tracing::trace!(%peer, ?api, version, corr, "handled");
+            let mut errors = Vec::new();
+            if let (Some(_), Reply::Respond(body)) = (&observer, &reply) {
+                body.each_error_code(&mut |c| {
+                    if c != 0 {
+                        errors.push(c);
+                    }
+                });
+            }
+            match reply {
+                Reply::Respond(body) => {
+                    let chunks = match encode_response(corr, version, &body) {
+                        Ok(c) => c,
+                        Err(e) => {
+                            tracing::warn!(%peer, ?api, version, "could not encode a response: {e}");
+                            return;
+                        }
+                    };
+                    if crate::write_chunks(&mut write, &chunks).await.is_err() {
                         return;
                     }
-                };
-                if crate::write_chunks(&mut write, &chunks).await.is_err() {
-                    return;
                 }
+                Reply::Nothing => {}
+                Reply::Close => return,
             }
-            Reply::Nothing => {}
-            Reply::Close => return,
+            if let Some(o) = &observer {
+                o.answered(api, &errors, read_at.elapsed());
+            }
+            drop(permit);
+            in_flight.fetch_sub(1, Ordering::AcqRel);
+            if close_after {
+                return;
+            }
         }
-        if let Some(o) = &observer {
-            o.answered(api, &errors, read_at.elapsed());
+    }
+
+    fn caller(&self, principal: Arc<Principal>) -> Caller {
+        Caller {
+            peer: self.peer,
+            principal,
+            listener: self.security.name.clone(),
         }
-        drop(permit);
-        in_flight.fetch_sub(1, Ordering::AcqRel);
     }
 }

@@ -25,7 +25,7 @@ struct Recorder {
 }
 
 impl Handler for Recorder {
-    async fn handle(&self, frame: RequestFrame, _: std::net::SocketAddr) -> Reply {
+    async fn handle(&self, frame: RequestFrame, _: fjord_net::principal::Caller) -> Reply {
         let now = self.active.fetch_add(1, Ordering::SeqCst) + 1;
         self.most_active.fetch_max(now, Ordering::SeqCst);
         let corr = frame.header.correlation_id;

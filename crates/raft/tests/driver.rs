@@ -20,7 +20,8 @@ use tokio::sync::mpsc::UnboundedReceiver;
 struct Swappable(RwLock<Option<RaftHandle>>);
 
 impl Handler for Swappable {
-    async fn handle(&self, frame: RequestFrame, _peer: std::net::SocketAddr) -> Reply {
+    async fn handle(&self, frame: RequestFrame, caller: fjord_net::principal::Caller) -> Reply {
+        let _peer = caller.peer;
         let h = self.0.read().unwrap().clone();
         let (Some(h), Ok(body)) = (h, frame.decode_body()) else {
             return Reply::Close;

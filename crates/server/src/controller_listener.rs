@@ -6,6 +6,7 @@
 //! versions listed in [`CONTROLLER_APIS`] are advertised and served; anything else closes the
 //! connection, as Kafka does for an API a listener does not serve.
 
+use fjord_metadata::authorization::{Access, Gate};
 use fjord_net::serve::{admit, with_features, Handler, Reply, ServedApis};
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::{ApiKey, ErrorCode, ResponseBody};
@@ -15,6 +16,9 @@ use fjord_raft::driver::RaftHandle;
 pub const CONTROLLER_APIS: ServedApis = &[
     (ApiKey::Fetch, 13, 17),
     (ApiKey::ApiVersions, 0, 4),
+    // Answered by the listener (ILLEGAL_SASL_STATE on a listener without SASL).
+    (ApiKey::SaslHandshake, 1, 1),
+    (ApiKey::SaslAuthenticate, 0, 2),
     (ApiKey::Vote, 0, 2),
     (ApiKey::BeginQuorumEpoch, 0, 1),
     (ApiKey::EndQuorumEpoch, 0, 1),
@@ -39,6 +43,10 @@ pub const CONTROLLER_APIS: ServedApis = &[
     (ApiKey::AddRaftVoter, 0, 1),
     (ApiKey::RemoveRaftVoter, 0, 0),
     (ApiKey::UpdateRaftVoter, 0, 0),
+    (ApiKey::DescribeAcls, 1, 3),
+    (ApiKey::CreateAcls, 1, 3),
+    (ApiKey::DeleteAcls, 1, 3),
+    (ApiKey::AlterUserScramCredentials, 0, 0),
 ];
 
 /// Serves the controller listener.
@@ -48,8 +56,10 @@ pub struct ControllerHandler {
     pub raft: RaftHandle,
     /// This node's controller.
     pub controller: fjord_controller::active::LocalController,
-    /// This node's view of the metadata (finalized features for ApiVersions).
+    /// This node's view of the metadata (finalized features for ApiVersions, ACLs).
     pub view: tokio::sync::watch::Receiver<fjord_metadata::loader::View>,
+    /// The authorizer's settings; `None` when `authorizer.class.name` is not set.
+    pub authorizer: Option<std::sync::Arc<fjord_metadata::acls::AuthorizerSettings>>,
 }
 
 /// DescribeCluster's endpoint type for controllers (KIP-919).
@@ -95,7 +105,8 @@ impl ControllerHandler {
 }
 
 impl Handler for ControllerHandler {
-    async fn handle(&self, frame: RequestFrame, peer: std::net::SocketAddr) -> Reply {
+    async fn handle(&self, frame: RequestFrame, caller: fjord_net::principal::Caller) -> Reply {
+        let peer = caller.peer;
         let body = match admit(&frame, CONTROLLER_APIS, peer) {
             Ok(b) => b,
             Err(reply) => {
@@ -106,6 +117,24 @@ impl Handler for ControllerHandler {
             }
         };
         let version = frame.header.request_api_version;
+        let image = self.view.borrow().image.clone();
+        let access = Access::new(
+            self.authorizer.as_deref(),
+            &image,
+            caller.principal.to_string(),
+            peer.ip().to_string(),
+        );
+        // The controller listener serves no Produce, Fetch of topics or Metadata: a request
+        // is let through or refused whole.
+        let body = match access.gate(body, version) {
+            Gate::Open(b) | Gate::Partial(b, _) => b,
+            Gate::Deny(response) => return Reply::Respond(response),
+        };
+        if let fjord_protocol::RequestBody::DescribeAcls(r) = &body {
+            return Reply::Respond(ResponseBody::DescribeAcls(
+                fjord_broker::security_requests::describe_acls(&image, r, access.enabled()),
+            ));
+        }
         if let fjord_protocol::RequestBody::DescribeCluster(r) = &body {
             return Reply::Respond(self.describe_cluster(r.endpoint_type));
         }

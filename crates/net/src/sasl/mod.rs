@@ -1,9 +1,12 @@
-//! SASL mechanisms as sans-IO exchanges: bytes from the client in, bytes to send back (or a
-//! verdict) out, so the listener's SaslAuthenticate handling stays thin and the mechanisms are
-//! tested with the RFCs' vectors. Only SCRAM exists yet (issue 13 brings PLAIN, the
-//! handshake on the listeners, and the credentials in the metadata log).
+//! SASL as sans-IO exchanges: bytes from the client in, bytes to send back (or a verdict)
+//! out, so the listener's handling stays thin and the mechanisms are tested with the RFCs'
+//! vectors: PLAIN ([`plain`]), SCRAM-SHA-256/512 ([`scram`], both sides), and a connection's
+//! whole authentication on a SASL listener ([`session`]).
 
+pub mod jaas;
+pub mod plain;
 pub mod scram;
+pub mod session;
 
 /// Why an authentication failed. Messages never carry a password or proof.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

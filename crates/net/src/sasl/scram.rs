@@ -44,6 +44,15 @@ impl Mechanism {
         }
     }
 
+    /// The mechanism of Kafka's `ScramMechanism` type code.
+    pub fn from_code(code: i8) -> Option<Mechanism> {
+        match code {
+            1 => Some(Mechanism::Sha256),
+            2 => Some(Mechanism::Sha512),
+            _ => None,
+        }
+    }
+
     /// Kafka's `ScramMechanism` type code (UserScramCredentialRecord, the SCRAM admin APIs).
     pub fn code(self) -> i8 {
         match self {
@@ -74,7 +83,8 @@ impl Mechanism {
         }
     }
 
-    fn salted_password(self, password: &[u8], salt: &[u8], iterations: u32) -> Vec<u8> {
+    /// PBKDF2 of `password` (SaltedPassword in RFC 5802).
+    pub fn salted_password(self, password: &[u8], salt: &[u8], iterations: u32) -> Vec<u8> {
         match self {
             Mechanism::Sha256 => {
                 let mut out = vec![0u8; 32];
@@ -107,11 +117,22 @@ impl Credential {
     /// The credential of `password` with `salt` and `iterations`.
     pub fn derive(m: Mechanism, password: &str, salt: &[u8], iterations: u32) -> Credential {
         let salted = m.salted_password(password.as_bytes(), salt, iterations);
-        let client_key = m.hmac(&salted, b"Client Key");
+        Credential::from_salted_password(m, &salted, salt, iterations)
+    }
+
+    /// The credential of an already salted password (what AlterUserScramCredentials carries:
+    /// the client salts, so the password never reaches the server).
+    pub fn from_salted_password(
+        m: Mechanism,
+        salted: &[u8],
+        salt: &[u8],
+        iterations: u32,
+    ) -> Credential {
+        let client_key = m.hmac(salted, b"Client Key");
         Credential {
             salt: salt.to_vec(),
             stored_key: m.hash(&client_key),
-            server_key: m.hmac(&salted, b"Server Key"),
+            server_key: m.hmac(salted, b"Server Key"),
             iterations,
         }
     }
@@ -179,7 +200,7 @@ fn attribute(part: Option<&str>, key: char) -> Result<&str, SaslError> {
 }
 
 /// Constant-time equality.
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
@@ -317,6 +338,107 @@ impl ScramServer {
     }
 }
 
+/// The client side of a SCRAM exchange: client-first, then client-final from the server's
+/// challenge, then a check of the server's signature.
+#[derive(Debug, Clone)]
+pub struct ScramClient {
+    mechanism: Mechanism,
+    user: String,
+    password: String,
+    client_nonce: String,
+    /// client-first-message-bare, and once challenged the auth message and salted password.
+    first_bare: String,
+    expected_server_signature: Option<Vec<u8>>,
+}
+
+/// RFC 5802's saslname encoding of a user name.
+fn encode_name(name: &str) -> String {
+    name.replace('=', "=3D").replace(',', "=2C")
+}
+
+impl ScramClient {
+    /// A new exchange for `user` with `password`; `nonce` is the client's random nonce
+    /// (printable, no commas).
+    pub fn new(mechanism: Mechanism, user: &str, password: &str, nonce: &str) -> ScramClient {
+        ScramClient {
+            mechanism,
+            user: user.into(),
+            password: password.into(),
+            client_nonce: nonce.into(),
+            first_bare: format!("n={},r={nonce}", encode_name(user)),
+            expected_server_signature: None,
+        }
+    }
+
+    /// The user name.
+    pub fn user(&self) -> &str {
+        &self.user
+    }
+
+    /// client-first-message.
+    pub fn first(&self) -> Vec<u8> {
+        format!("n,,{}", self.first_bare).into_bytes()
+    }
+
+    /// client-final-message, from the server's challenge.
+    pub fn last(&mut self, server_first: &[u8]) -> Result<Vec<u8>, SaslError> {
+        let text = std::str::from_utf8(server_first)
+            .map_err(|_| SaslError::Malformed("not UTF-8".into()))?;
+        let mut fields = text.split(',');
+        let nonce = attribute(fields.next(), 'r')?;
+        if !nonce.starts_with(&self.client_nonce) || nonce.len() == self.client_nonce.len() {
+            return Err(SaslError::Malformed(
+                "the server's nonce does not extend the client's".into(),
+            ));
+        }
+        let salt = B64
+            .decode(attribute(fields.next(), 's')?)
+            .map_err(|_| SaslError::Malformed("the salt is not base64".into()))?;
+        let iterations: u32 = attribute(fields.next(), 'i')?
+            .parse()
+            .map_err(|_| SaslError::Malformed("bad iteration count".into()))?;
+        if !(MIN_ITERATIONS..=MAX_ITERATIONS).contains(&iterations) {
+            return Err(SaslError::Malformed(format!(
+                "iteration count {iterations} outside {MIN_ITERATIONS}..={MAX_ITERATIONS}"
+            )));
+        }
+        let m = self.mechanism;
+        let salted = m.salted_password(self.password.as_bytes(), &salt, iterations);
+        let client_key = m.hmac(&salted, b"Client Key");
+        let stored_key = m.hash(&client_key);
+        let without_proof = format!("c=biws,r={nonce}");
+        let auth_message = format!("{},{text},{without_proof}", self.first_bare);
+        let signature = m.hmac(&stored_key, auth_message.as_bytes());
+        let proof: Vec<u8> = client_key
+            .iter()
+            .zip(&signature)
+            .map(|(a, b)| a ^ b)
+            .collect();
+        let server_key = m.hmac(&salted, b"Server Key");
+        self.expected_server_signature = Some(m.hmac(&server_key, auth_message.as_bytes()));
+        Ok(format!("{without_proof},p={}", B64.encode(proof)).into_bytes())
+    }
+
+    /// Checks server-final-message: the server proved it knows the credential.
+    pub fn verify(&self, server_final: &[u8]) -> Result<(), SaslError> {
+        let text = std::str::from_utf8(server_final)
+            .map_err(|_| SaslError::Malformed("not UTF-8".into()))?;
+        if let Some(e) = text.strip_prefix("e=") {
+            return Err(SaslError::Malformed(format!("the server refused: {e}")));
+        }
+        let v = B64
+            .decode(attribute(Some(text), 'v')?)
+            .map_err(|_| SaslError::Malformed("the signature is not base64".into()))?;
+        match &self.expected_server_signature {
+            Some(expected) if same(expected, &v) => Ok(()),
+            Some(_) => Err(SaslError::Malformed(
+                "the server's signature is wrong".into(),
+            )),
+            None => Err(SaslError::OutOfTurn("not challenged")),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,30 +483,6 @@ mod tests {
         );
     }
 
-    /// A client's side, to drive the server with any password.
-    fn client_final(m: Mechanism, password: &str, first_bare: &str, server_first: &str) -> String {
-        let mut fields = server_first.split(',');
-        let nonce = fields.next().unwrap().strip_prefix("r=").unwrap();
-        let salt = B64
-            .decode(fields.next().unwrap().strip_prefix("s=").unwrap())
-            .unwrap();
-        let iterations: u32 = fields
-            .next()
-            .unwrap()
-            .strip_prefix("i=")
-            .unwrap()
-            .parse()
-            .unwrap();
-        let salted = m.salted_password(password.as_bytes(), &salt, iterations);
-        let client_key = m.hmac(&salted, b"Client Key");
-        let stored = m.hash(&client_key);
-        let without = format!("c=biws,r={nonce}");
-        let auth = format!("{first_bare},{server_first},{without}");
-        let sig = m.hmac(&stored, auth.as_bytes());
-        let proof: Vec<u8> = client_key.iter().zip(&sig).map(|(a, b)| a ^ b).collect();
-        format!("{without},p={}", B64.encode(proof))
-    }
-
     fn exchange(
         m: Mechanism,
         stored_password: Option<&str>,
@@ -392,12 +490,17 @@ mod tests {
     ) -> Result<Step, SaslError> {
         let cred = stored_password.map(|p| Credential::derive(m, p, b"0123456789abcdef", 4096));
         let mut s = ScramServer::new(m);
-        let Step::Challenge(sf) = s.step(b"n,,n=alice,r=abc", |_| cred.clone(), "XYZ")? else {
+        let mut c = ScramClient::new(m, "alice", password, "abc");
+        let Step::Challenge(sf) = s.step(&c.first(), |_| cred.clone(), "XYZ")? else {
             panic!("a challenge first")
         };
-        let sf = String::from_utf8(sf).unwrap();
-        let last = client_final(m, password, "n=alice,r=abc", &sf);
-        s.step(last.as_bytes(), |_| None, "")
+        let last = c.last(&sf).expect("a valid challenge");
+        let step = s.step(&last, |_| None, "")?;
+        if let Step::Authenticated { response, .. } = &step {
+            c.verify(response).expect("the server's signature checks");
+            assert!(c.verify(b"v=AAAA").is_err(), "a wrong server signature");
+        }
+        Ok(step)
     }
 
     #[test]

@@ -117,7 +117,7 @@ pub(super) fn spawn(
     };
     let timeout =
         Duration::from_millis((cfg.request_timeout_ms + i64::from(cfg.fetch_max_wait_ms)) as u64);
-    let peers = Peers::new(runtime, events_tx, sender, timeout);
+    let peers = Peers::new(runtime, events_tx, sender, timeout, cfg.security.clone());
     let seed = (cfg.node_id as u64) << 32 ^ now_ms() as u64;
     let core = RaftNode::new(
         cfg.node_id,

@@ -49,6 +49,9 @@ pub struct DriverConfig {
     pub fetch_max_wait_ms: i32,
     /// The most snapshot bytes per FetchSnapshot response.
     pub snapshot_chunk_bytes: i32,
+    /// How connections to the other controllers authenticate (the controller listener's
+    /// security protocol).
+    pub security: fjord_net::security::ClientSecurity,
 }
 
 impl DriverConfig {
@@ -68,6 +71,7 @@ impl DriverConfig {
             retry_backoff_ms: 20,
             fetch_max_wait_ms: 500,
             snapshot_chunk_bytes: 1 << 20,
+            security: fjord_net::security::ClientSecurity::plaintext(),
         }
     }
 

@@ -8,9 +8,11 @@ use super::wire::{self, Pending};
 use crate::control::Endpoint;
 use crate::types::{Message, NodeId};
 use fjord_net::client::Client;
+use fjord_net::security::ClientSecurity;
 use fjord_protocol::RequestBody;
 use std::collections::HashMap;
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc as tmpsc;
 
@@ -31,6 +33,7 @@ pub(super) struct Peers {
     sender: wire::Sender,
     timeout: Duration,
     peers: HashMap<NodeId, Peer>,
+    security: Arc<ClientSecurity>,
 }
 
 impl Peers {
@@ -40,6 +43,7 @@ impl Peers {
         events: mpsc::Sender<Event>,
         sender: wire::Sender,
         timeout: Duration,
+        security: ClientSecurity,
     ) -> Peers {
         Peers {
             runtime,
@@ -47,6 +51,7 @@ impl Peers {
             sender,
             timeout,
             peers: HashMap::new(),
+            security: Arc::new(security),
         }
     }
 
@@ -94,8 +99,13 @@ impl Peers {
             .is_none_or(|p| p.addr != addr || p.tx.is_closed());
         if stale {
             let (tx, rx) = tmpsc::unbounded_channel();
-            self.runtime
-                .spawn(run(to, addr.clone(), rx, self.events.clone(), self.timeout));
+            self.runtime.spawn(run(
+                to,
+                addr.clone(),
+                rx,
+                self.events.clone(),
+                (self.timeout, self.security.clone()),
+            ));
             self.peers.insert(to, Peer { addr, tx });
         }
         self.peers
@@ -109,7 +119,7 @@ async fn run(
     addr: String,
     mut rx: tmpsc::UnboundedReceiver<(RequestBody, Pending)>,
     events: mpsc::Sender<Event>,
-    timeout: Duration,
+    (timeout, security): (Duration, Arc<ClientSecurity>),
 ) {
     let mut client: Option<Client> = None;
     let mut backoff = RECONNECT_BACKOFF;
@@ -119,7 +129,9 @@ async fn run(
             if retry_at.is_some_and(|t| Instant::now() < t) {
                 continue;
             }
-            match Client::connect(&addr, timeout).await {
+            match Client::connect_with(&addr, timeout, fjord_net::client::CLIENT_ID, &security)
+                .await
+            {
                 Ok(c) => {
                     client = Some(c);
                     backoff = RECONNECT_BACKOFF;

@@ -94,13 +94,13 @@ pub(super) fn listen<H: fjord_net::serve::Handler>(
     what: &'static str,
     listener: tokio::net::TcpListener,
     handler: H,
-    limits: Limits,
+    (limits, security): (Limits, Arc<fjord_net::security::ListenerSecurity>),
     stop: tokio::sync::watch::Receiver<bool>,
     fatal: &Fatal,
 ) -> tokio::sync::oneshot::Receiver<()> {
     let (done, stopped) = tokio::sync::oneshot::channel();
     fatal.spawn(what, async move {
-        fjord_net::serve::serve_until(listener, Arc::new(handler), limits, stop).await;
+        fjord_net::serve::serve_until(listener, Arc::new(handler), limits, security, stop).await;
         let _ = done.send(());
     });
     stopped

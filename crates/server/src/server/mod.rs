@@ -9,6 +9,7 @@ mod fatal;
 mod listeners;
 mod log_maintenance;
 mod readiness;
+mod security;
 
 use crate::config::ServerConfig;
 use crate::controller_listener::ControllerHandler;
@@ -169,6 +170,7 @@ fn driver_config(
     d.fetch_timeout_ms = config.int("controller.quorum.fetch.timeout.ms");
     d.request_timeout_ms = config.int("controller.quorum.request.timeout.ms");
     d.retry_backoff_ms = config.int("controller.quorum.retry.backoff.ms");
+    d.security = security::client_security(config, &name, "sasl.mechanism.controller.protocol")?;
     Ok(d)
 }
 
@@ -181,6 +183,7 @@ fn controller_settings(config: &ServerConfig) -> ControllerSettings {
             .get("unclean.leader.election.enable")
             .is_some_and(|v| v.eq_ignore_ascii_case("true")),
         broker_session_timeout_ms: config.int("broker.session.timeout.ms"),
+        authorizer_enabled: security::authorizer(config).is_some(),
         ..ControllerSettings::default()
     }
 }
@@ -253,9 +256,20 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     } else {
         None
     };
-    let client = Arc::new(ControllerClient::new(active_controller_watch(
-        &raft, &fatal_tx,
-    )));
+    let controller_listener_name = config
+        .get("controller.listener.names")
+        .and_then(|n| n.split(',').next())
+        .unwrap_or("CONTROLLER")
+        .trim()
+        .to_string();
+    let client = Arc::new(ControllerClient::with_security(
+        active_controller_watch(&raft, &fatal_tx),
+        security::client_security(
+            &config,
+            &controller_listener_name,
+            "sasl.mechanism.controller.protocol",
+        )?,
+    ));
     // The metrics endpoint, on every node; the broker's partitions join once they exist.
     let metered_replicas = Arc::new(std::sync::OnceLock::new());
     let request_metrics = Arc::new(crate::metrics::RequestMetrics::default());
@@ -273,6 +287,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         fatal_tx.spawn("metrics listener", crate::metrics::serve(listener, sources));
     }
     let limits = limits(&config, request_metrics.clone());
+    let authorizer = security::authorizer(&config).map(Arc::new);
     let incarnation = format::random_id();
     if roles.controller {
         let l = config.controller_listener().map_err(|e| e.to_string())?;
@@ -285,7 +300,10 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
                 .clone()
                 .ok_or("a controller runs the active-controller task")?,
             view: view.clone(),
+            authorizer: authorizer.clone(),
         };
+        let controller_security = security::listener_security(&config, &l.name, view.clone())?;
+        security::watch_tls(&controller_security, &fatal_tx);
         let (socket, addr) = bind("controller", &l)?;
         let listener = open("controller", socket, addr)?;
         // Stops with the process: its peers (brokers, voters) need it until the very end.
@@ -293,7 +311,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             "controller listener",
             listener,
             handler,
-            limits.clone(),
+            (limits.clone(), Arc::new(controller_security)),
             never_stop.subscribe(),
             &fatal_tx,
         );
@@ -316,20 +334,31 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(|e| format!("installing the SIGTERM handler: {e}"))?;
     if roles.broker {
-        let l = config
-            .broker_listener()
-            .map_err(|e| e.to_string())?
-            .ok_or("a broker needs a listener")?;
-        let mut adv = config
-            .advertised_broker_listener()
-            .map_err(|e| e.to_string())?
-            .ok_or("a broker needs a listener")?;
+        let broker_listeners = config.broker_listeners().map_err(|e| e.to_string())?;
+        let mut advertised = config
+            .advertised_broker_listeners()
+            .map_err(|e| e.to_string())?;
         // Bound now (so a port 0 is known and registered), listening only once ready.
-        let (socket, bound) = bind("broker", &l)?;
-        if adv.port == 0 {
-            adv.port = bound.port();
+        let mut bound_listeners = Vec::new();
+        for (l, adv) in broker_listeners.iter().zip(advertised.iter_mut()) {
+            let (socket, bound) = bind("broker", l)?;
+            if adv.port == 0 {
+                adv.port = bound.port();
+            }
+            let security = security::listener_security(&config, &l.name, view.clone())?;
+            tracing::info!(addr = %bound, listener = %l.name, protocol = security.protocol.name(), "broker listener bound; it opens once the broker is ready");
+            bound_listeners.push((l.name.clone(), socket, bound, security));
         }
-        tracing::info!(addr = %bound, "broker listener bound; it opens once the broker is ready");
+        let inter_broker = config
+            .inter_broker_listener()
+            .map_err(|e| e.to_string())?
+            .ok_or("a broker needs a listener")?
+            .name;
+        let first_listener = broker_listeners
+            .first()
+            .ok_or("a broker needs a listener")?
+            .name
+            .clone();
         // The broker's partitions: the first log dir (recovered off the async workers), kept
         // as the image says by a task the node cannot live without.
         let log_dir = config
@@ -411,11 +440,12 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             view: view.clone(),
             controller: client.clone(),
             cluster_id: cluster_id.clone(),
-            listener_name: l.name.clone(),
+            listener_name: first_listener,
             auto_create_topics: config
                 .get("auto.create.topics.enable")
                 .is_some_and(|v| v.eq_ignore_ascii_case("true")),
             pending_creations: Default::default(),
+            authorizer: authorizer.clone(),
         };
         let mut log_dirs = Vec::new();
         for dir in config.log_dirs() {
@@ -428,11 +458,14 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             node_id,
             cluster_id: cluster_id.clone(),
             incarnation,
-            listeners: vec![lifecycle::Advertised {
-                name: adv.name.clone(),
-                host: adv.host.clone(),
-                port: adv.port,
-            }],
+            listeners: advertised
+                .iter()
+                .map(|adv| lifecycle::Advertised {
+                    name: adv.name.clone(),
+                    host: adv.host.clone(),
+                    port: adv.port,
+                })
+                .collect(),
             rack: config.get("broker.rack").map(str::to_string),
             log_dirs,
             heartbeat_interval: std::time::Duration::from_millis(
@@ -447,8 +480,14 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         );
         let state = broker_state;
         spawn_replication(
-            &config, &replicas, &client, &view, &state, &adv.name, &fatal_tx,
-        );
+            &config,
+            &replicas,
+            &client,
+            &view,
+            &state,
+            &inter_broker,
+            &fatal_tx,
+        )?;
         let _ = metered_replicas.set(replicas.clone());
         // The client port stays closed until the broker is ready: a client that connects as
         // soon as it opens finds brokers, a controller and its topics' leaders.
@@ -475,15 +514,23 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             .await
             .map_err(|e| format!("creating the broker's partitions: {e}"))?
             .map_err(|e| format!("creating the broker's partitions: {e}"))?;
-        let listener = open("broker", socket, bound)?;
-        let stopped = listen(
-            "broker listener",
-            listener,
-            handler,
-            limits.clone(),
-            stop_broker_listener.subscribe(),
-            &fatal_tx,
-        );
+        let mut stopped = Vec::new();
+        for (name, socket, bound, security) in bound_listeners {
+            let listener = open("broker", socket, bound)?;
+            security::watch_tls(&security, &fatal_tx);
+            let handler = BrokerHandler {
+                listener_name: name,
+                ..handler.clone()
+            };
+            stopped.push(listen(
+                "broker listener",
+                listener,
+                handler,
+                (limits.clone(), Arc::new(security)),
+                stop_broker_listener.subscribe(),
+                &fatal_tx,
+            ));
+        }
         broker = Some((identity, state, replicas, cleaner, groups_handle, stopped));
     }
     let mut last_leader = None;
@@ -524,7 +571,12 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         replicas.begin_stopping();
         groups.shutdown().await;
         stop_broker_listener.send_replace(true);
-        match tokio::time::timeout(DRAIN_TIMEOUT, stopped).await {
+        let all_stopped = async {
+            for s in stopped {
+                let _ = s.await;
+            }
+        };
+        match tokio::time::timeout(DRAIN_TIMEOUT, all_stopped).await {
             Ok(_) => tracing::info!("answered the requests in flight; broker listener closed"),
             Err(_) => tracing::warn!("requests still in flight after {DRAIN_TIMEOUT:?}; closing"),
         }
@@ -558,7 +610,7 @@ fn spawn_replication(
     state: &Arc<tokio::sync::Mutex<lifecycle::BrokerState>>,
     listener: &str,
     fatal: &Fatal,
-) {
+) -> Result<(), String> {
     let int = |k: &str| i32::try_from(config.int(k)).unwrap_or(i32::MAX);
     let settings = fjord_broker::replica_fetcher::FetcherSettings {
         num_fetchers: usize::try_from(config.int("num.replica.fetchers")).unwrap_or(1),
@@ -570,6 +622,11 @@ fn spawn_replication(
             u64::try_from(config.int("replica.fetch.backoff.ms")).unwrap_or(1_000),
         ),
         listener: listener.to_string(),
+        security: security::client_security(
+            config,
+            listener,
+            "sasl.mechanism.inter.broker.protocol",
+        )?,
     };
     let fetchers = fjord_broker::replica_fetcher::ReplicaFetchers::new(
         settings,
@@ -592,6 +649,7 @@ fn spawn_replication(
             state.clone(),
         ),
     );
+    Ok(())
 }
 
 /// The group coordinator's settings from the broker's keys.

@@ -1,0 +1,208 @@
+//! The node's security from its configuration: each listener's protocol (TLS key and trust
+//! stores, SASL mechanisms, PLAIN users from the listener's JAAS config, SCRAM credentials from
+//! the metadata image, `connections.max.reauth.ms`, the failed-authentication delay), how its
+//! own connections to controllers and to other brokers authenticate, and the authorizer's
+//! settings.
+
+use crate::config::ServerConfig;
+use fjord_metadata::acls::AuthorizerSettings;
+use fjord_net::sasl::jaas;
+use fjord_net::sasl::scram::{Credential, Mechanism};
+use fjord_net::sasl::session::{CredentialStore, SaslServerConfig};
+use fjord_net::security::{ClientSecurity, ListenerSecurity, SaslCredentials, SecurityProtocol};
+use fjord_net::tls::{ServerTls, TlsSettings};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The SASL mechanisms fjord serves.
+const MECHANISMS: &[&str] = &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"];
+
+/// SCRAM credentials as the metadata image holds them now.
+#[derive(Debug)]
+struct ImageCredentials(tokio::sync::watch::Receiver<fjord_metadata::loader::View>);
+
+impl CredentialStore for ImageCredentials {
+    fn credential(&self, user: &str, m: Mechanism) -> Option<Credential> {
+        let view = self.0.borrow();
+        let c = view.image.scram.get(user, m.code())?;
+        Some(Credential {
+            salt: c.salt.to_vec(),
+            stored_key: c.stored_key.to_vec(),
+            server_key: c.server_key.to_vec(),
+            iterations: u32::try_from(c.iterations).ok()?,
+        })
+    }
+}
+
+fn protocol(config: &ServerConfig, listener: &str) -> Result<SecurityProtocol, String> {
+    let name = config
+        .security_protocol(listener)
+        .map_err(|e| e.to_string())?;
+    SecurityProtocol::parse(&name).ok_or_else(|| format!("unknown security protocol {name}"))
+}
+
+/// `listener`'s TLS settings (its `listener.name.<name>.ssl.*` keys, else the plain ones).
+fn tls_settings(config: &ServerConfig, listener: &str) -> Result<TlsSettings, String> {
+    let get = |k: &str| config.listener_value(listener, k).filter(|v| !v.is_empty());
+    TlsSettings::from_keys(&get).map_err(|e| format!("listener {listener}: {e}"))
+}
+
+/// A SASL mechanism name fjord serves, or an error naming `key`.
+fn mechanism(key: &str, name: &str) -> Result<String, String> {
+    let m = name.trim().to_ascii_uppercase();
+    if MECHANISMS.contains(&m.as_str()) {
+        Ok(m)
+    } else {
+        Err(format!(
+            "invalid {key}: SASL mechanism {m} is not supported (fjord serves {})",
+            MECHANISMS.join(", ")
+        ))
+    }
+}
+
+/// The JAAS entry for `mechanism` on `listener`
+/// (`listener.name.<listener>.<mechanism>.sasl.jaas.config`, Kafka's broker-side key).
+fn jaas_entry(
+    config: &ServerConfig,
+    listener: &str,
+    mechanism: &str,
+) -> Result<Option<jaas::JaasEntry>, String> {
+    let key = format!(
+        "listener.name.{}.{}.sasl.jaas.config",
+        listener.to_ascii_lowercase(),
+        mechanism.to_ascii_lowercase()
+    );
+    match config.explicit().get(&key) {
+        Some(text) => jaas::parse(text)
+            .map(Some)
+            .map_err(|e| format!("invalid {key}: {e}")),
+        None => Ok(None),
+    }
+}
+
+/// What the listener `name` needs for its security protocol.
+pub(super) fn listener_security(
+    config: &ServerConfig,
+    name: &str,
+    view: tokio::sync::watch::Receiver<fjord_metadata::loader::View>,
+) -> Result<ListenerSecurity, String> {
+    let protocol = protocol(config, name)?;
+    let int = |k: &str| {
+        config
+            .listener_value(name, k)
+            .and_then(|v| v.parse::<i64>().ok())
+            .unwrap_or(0)
+    };
+    let mut security = ListenerSecurity::plaintext(name);
+    security.protocol = protocol;
+    security.failed_auth_delay = Duration::from_millis(
+        u64::try_from(int("connection.failed.authentication.delay.ms")).unwrap_or(0),
+    );
+    security.sasl_max_receive = usize::try_from(int("sasl.server.max.receive.size"))
+        .unwrap_or(usize::MAX)
+        .max(1);
+    if protocol.uses_tls() {
+        let tls = ServerTls::new(tls_settings(config, name)?)
+            .map_err(|e| format!("listener {name}: {e}"))?;
+        security.tls = Some(Arc::new(tls));
+    }
+    if protocol.uses_sasl() {
+        let key = "sasl.enabled.mechanisms";
+        let enabled = config.listener_value(name, key).unwrap_or_default();
+        let mechanisms: Vec<String> = enabled
+            .split(',')
+            .filter(|m| !m.trim().is_empty())
+            .map(|m| mechanism(key, m))
+            .collect::<Result<_, _>>()?;
+        if mechanisms.is_empty() {
+            return Err(format!(
+                "invalid {key}: listener {name} uses SASL and enables no mechanism"
+            ));
+        }
+        let mut plain_users = Default::default();
+        if mechanisms.iter().any(|m| m == "PLAIN") {
+            let entry = jaas_entry(config, name, "PLAIN")?.ok_or_else(|| {
+                format!(
+                    "missing listener.name.{}.plain.sasl.jaas.config: listener {name} enables PLAIN and lists its users there (user_<name>=\"<password>\")",
+                    name.to_ascii_lowercase()
+                )
+            })?;
+            plain_users = entry.plain_users();
+        }
+        let reauth = u64::try_from(int("connections.max.reauth.ms"))
+            .ok()
+            .filter(|ms| *ms > 0)
+            .map(Duration::from_millis);
+        security.sasl = Some(Arc::new(SaslServerConfig {
+            mechanisms,
+            plain_users,
+            scram: Arc::new(ImageCredentials(view)),
+            reauth,
+        }));
+    }
+    Ok(security)
+}
+
+/// How this node's own connections to `listener` (on other nodes) authenticate: its TLS
+/// settings, and for SASL the mechanism `mechanism_key` names with the `username` and
+/// `password` of that mechanism's JAAS entry on the listener.
+pub(super) fn client_security(
+    config: &ServerConfig,
+    listener: &str,
+    mechanism_key: &str,
+) -> Result<ClientSecurity, String> {
+    let protocol = protocol(config, listener)?;
+    let mut security = ClientSecurity::plaintext();
+    if protocol.uses_tls() {
+        let tls = tls_settings(config, listener)?
+            .client_config()
+            .map_err(|e| format!("listener {listener}: {e}"))?;
+        security.tls = Some(tls);
+    }
+    if protocol.uses_sasl() {
+        let m = mechanism(mechanism_key, config.get(mechanism_key).unwrap_or("GSSAPI"))?;
+        let (username, password) = jaas_entry(config, listener, &m)?
+            .and_then(|e| e.credentials())
+            .ok_or_else(|| {
+                format!(
+                    "listener.name.{}.{}.sasl.jaas.config needs username and password: this node connects to listener {listener} with {m} ({mechanism_key})",
+                    listener.to_ascii_lowercase(),
+                    m.to_ascii_lowercase()
+                )
+            })?;
+        security.sasl = Some(SaslCredentials {
+            mechanism: m,
+            username,
+            password,
+        });
+    }
+    Ok(security)
+}
+
+/// The authorizer's settings, when `authorizer.class.name` turns it on.
+pub(super) fn authorizer(config: &ServerConfig) -> Option<AuthorizerSettings> {
+    config
+        .get("authorizer.class.name")
+        .filter(|a| !a.is_empty())?;
+    Some(AuthorizerSettings {
+        super_users: config
+            .get("super.users")
+            .unwrap_or_default()
+            .split(';')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect(),
+        allow_if_no_acl: config
+            .get("allow.everyone.if.no.acl.found")
+            .is_some_and(|v| v.eq_ignore_ascii_case("true")),
+    })
+}
+
+/// Reloads `tls` when its files change, as a task of the node.
+pub(super) fn watch_tls(security: &ListenerSecurity, fatal: &super::fatal::Fatal) {
+    if let Some(tls) = &security.tls {
+        let (tls, name) = (tls.clone(), security.name.to_string());
+        fatal.spawn("TLS store watch", async move { tls.watch(name).await });
+    }
+}
