@@ -23,6 +23,9 @@ use std::sync::{Arc, Mutex};
 pub const MAX_PENDING_AUTO_CREATIONS: usize = 1000;
 use tokio::sync::watch;
 
+/// The Envelope version brokers forward with.
+const ENVELOPE_VERSION: i16 = 0;
+
 /// The APIs and versions the broker listener serves.
 pub const BROKER_APIS: ServedApis = &[
     (ApiKey::Produce, 3, 13),
@@ -182,12 +185,37 @@ impl BrokerHandler {
         ))
     }
 
-    async fn forward(&self, body: RequestBody, version: i16) -> ResponseBody {
-        match self.controller.call(body.clone(), version).await {
-            Ok(r) => r,
+    /// Forwards a controller-bound request in an Envelope carrying the caller's principal and
+    /// address (the controller authorizes them, as Kafka's does).
+    async fn forward(
+        &self,
+        body: RequestBody,
+        frame: &RequestFrame,
+        caller: &fjord_net::principal::Caller,
+    ) -> ResponseBody {
+        let version = frame.header.request_api_version;
+        let api = body.api_key();
+        let refuse =
+            |code, message: &str| fjord_protocol::error_response(&body, version, code, message);
+        let envelope = match fjord_net::envelope::wrap(&frame.header, &body, caller) {
+            Ok(e) => e,
+            Err(e) => return refuse(fjord_protocol::ErrorCode::UnknownServerError, &e),
+        };
+        match self.controller.call(envelope, ENVELOPE_VERSION).await {
+            Ok(ResponseBody::Envelope(r)) => match fjord_net::envelope::unwrap(api, version, r) {
+                Ok(response) => response,
+                Err((code, message)) => refuse(code, &message),
+            },
+            Ok(other) => refuse(
+                fjord_protocol::ErrorCode::UnknownServerError,
+                &format!(
+                    "the controller answered an Envelope with {:?}",
+                    other.api_key()
+                ),
+            ),
             Err(e) => {
-                tracing::debug!("forwarding {:?}: {e}", body.api_key());
-                fjord_protocol::error_response(&body, version, e.code(), &e.to_string())
+                tracing::debug!("forwarding {api:?}: {e}");
+                refuse(e.code(), &e.to_string())
             }
         }
     }
@@ -238,7 +266,7 @@ impl Handler for BrokerHandler {
             Gate::Partial(b, denied) => (b, denied),
             Gate::Deny(response) => return Reply::Respond(response),
         };
-        match self.handle_allowed(body, &frame, peer).await {
+        match self.handle_allowed(body, &frame, &caller).await {
             Reply::Respond(response) => Reply::Respond(access.finish(response, &denied)),
             other => other,
         }
@@ -251,8 +279,9 @@ impl BrokerHandler {
         &self,
         body: RequestBody,
         frame: &RequestFrame,
-        peer: std::net::SocketAddr,
+        caller: &fjord_net::principal::Caller,
     ) -> Reply {
+        let peer = caller.peer;
         let version = frame.header.request_api_version;
         let image = || self.view.borrow().image.clone();
         match body {
@@ -408,7 +437,7 @@ impl BrokerHandler {
         Reply::Respond(match &body {
             RequestBody::Metadata(r) => self.metadata(r, version),
             RequestBody::DescribeCluster(r) => self.describe_cluster(r, version),
-            _ => self.forward(body, version).await,
+            _ => self.forward(body, frame, caller).await,
         })
     }
 }

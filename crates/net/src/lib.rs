@@ -6,6 +6,7 @@
 //! principal a request is made for ([`principal`]).
 
 pub mod client;
+pub mod envelope;
 pub mod principal;
 pub mod sasl;
 pub mod security;

@@ -8,8 +8,9 @@
 
 use fjord_metadata::authorization::{Access, Gate};
 use fjord_net::serve::{admit, with_features, Handler, Reply, ServedApis};
+use fjord_protocol::generated::envelope_response::EnvelopeResponse;
 use fjord_protocol::header::RequestFrame;
-use fjord_protocol::{ApiKey, ErrorCode, ResponseBody};
+use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody};
 use fjord_raft::driver::RaftHandle;
 
 /// The APIs and versions the controller listener serves.
@@ -47,6 +48,7 @@ pub const CONTROLLER_APIS: ServedApis = &[
     (ApiKey::CreateAcls, 1, 3),
     (ApiKey::DeleteAcls, 1, 3),
     (ApiKey::AlterUserScramCredentials, 0, 0),
+    (ApiKey::Envelope, 0, 0),
 ];
 
 /// Serves the controller listener.
@@ -116,31 +118,95 @@ impl Handler for ControllerHandler {
                 });
             }
         };
-        let version = frame.header.request_api_version;
         let image = self.view.borrow().image.clone();
-        let access = Access::new(
+        let who = (caller.principal.to_string(), peer.ip());
+        let RequestBody::Envelope(envelope) = body else {
+            return Reply::Respond(self.authorized(&frame, body, who, &image).await);
+        };
+        // The broker forwarding it must be allowed CLUSTER_ACTION; the request inside is
+        // judged as its original principal's.
+        if let Gate::Deny(refused) = self
+            .access(&image, &who)
+            .gate(RequestBody::Envelope(envelope.clone()), 0)
+        {
+            return Reply::Respond(refused);
+        }
+        match fjord_net::envelope::open(&envelope) {
+            Ok((inner, inner_body, principal, address)) => {
+                if !CONTROLLER_APIS.iter().any(|(k, min, max)| {
+                    Some(*k) == inner.api_key
+                        && (*min..=*max).contains(&inner.header.request_api_version)
+                }) {
+                    return Reply::Respond(envelope_error(
+                        ErrorCode::InvalidRequest,
+                        "the forwarded request is not served by the controller",
+                    ));
+                }
+                let response = self
+                    .authorized(&inner, inner_body, (principal.to_string(), address), &image)
+                    .await;
+                Reply::Respond(fjord_net::envelope::answer(&inner, &response))
+            }
+            Err((code, message)) => {
+                tracing::debug!(%peer, "refusing an Envelope: {message}");
+                Reply::Respond(envelope_error(code, &message))
+            }
+        }
+    }
+}
+
+/// An Envelope refused as a whole.
+fn envelope_error(code: ErrorCode, message: &str) -> ResponseBody {
+    tracing::debug!("Envelope refused: {message}");
+    ResponseBody::Envelope(EnvelopeResponse {
+        error_code: code.code(),
+        ..Default::default()
+    })
+}
+
+impl ControllerHandler {
+    fn access<'a>(
+        &'a self,
+        image: &'a fjord_metadata::MetadataImage,
+        (principal, address): &(String, std::net::IpAddr),
+    ) -> Access<'a> {
+        Access::new(
             self.authorizer.as_deref(),
-            &image,
-            caller.principal.to_string(),
-            peer.ip().to_string(),
-        );
-        // The controller listener serves no Produce, Fetch of topics or Metadata: a request
-        // is let through or refused whole.
+            image,
+            principal.clone(),
+            address.to_string(),
+        )
+    }
+
+    /// Answers a request (direct, or opened from an Envelope) made by `who` if the ACLs allow
+    /// it. The controller listener serves no Produce, Fetch of topics or Metadata: a request is
+    /// let through or refused whole.
+    async fn authorized(
+        &self,
+        frame: &RequestFrame,
+        body: RequestBody,
+        who: (String, std::net::IpAddr),
+        image: &fjord_metadata::MetadataImage,
+    ) -> ResponseBody {
+        let version = frame.header.request_api_version;
+        let access = self.access(image, &who);
         let body = match access.gate(body, version) {
             Gate::Open(b) | Gate::Partial(b, _) => b,
-            Gate::Deny(response) => return Reply::Respond(response),
+            Gate::Deny(response) => return response,
         };
-        if let fjord_protocol::RequestBody::DescribeAcls(r) = &body {
-            return Reply::Respond(ResponseBody::DescribeAcls(
-                fjord_broker::security_requests::describe_acls(&image, r, access.enabled()),
+        if let RequestBody::DescribeAcls(r) = &body {
+            return ResponseBody::DescribeAcls(fjord_broker::security_requests::describe_acls(
+                image,
+                r,
+                access.enabled(),
             ));
         }
-        if let fjord_protocol::RequestBody::DescribeCluster(r) = &body {
-            return Reply::Respond(self.describe_cluster(r.endpoint_type));
+        if let RequestBody::DescribeCluster(r) = &body {
+            return self.describe_cluster(r.endpoint_type);
         }
-        if let Some(r) = self.raft.handle_request(&frame, &body).await {
-            return Reply::Respond(r);
+        if let Some(r) = self.raft.handle_request(frame, &body).await {
+            return r;
         }
-        Reply::Respond(self.controller.handle(body, version).await)
+        self.controller.handle(body, version).await
     }
 }
