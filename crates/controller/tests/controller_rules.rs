@@ -1453,3 +1453,146 @@ fn metrics_follow_the_image_and_the_counters() {
         (10, 9)
     );
 }
+
+fn acl_creation(name: &str, principal: &str, op: i8) -> create_acls_request::AclCreation {
+    create_acls_request::AclCreation {
+        resource_type: 2,
+        resource_name: name.into(),
+        resource_pattern_type: 3,
+        principal: principal.into(),
+        host: "*".into(),
+        operation: op,
+        permission_type: 3,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn acls_and_scram_credentials_are_records_with_kafkas_checks() {
+    let mut h = Harness::new();
+    // Without an authorizer the ACL APIs are refused.
+    let create = |creations| {
+        RequestBody::CreateAcls(create_acls_request::CreateAclsRequest {
+            creations,
+            ..Default::default()
+        })
+    };
+    let ResponseBody::CreateAcls(r) = h.req(create(vec![acl_creation("t", "User:alice", 4)]), 3)
+    else {
+        panic!()
+    };
+    assert_eq!(r.results[0].error_code, ErrorCode::SecurityDisabled.code());
+    let settings = ControllerSettings {
+        authorizer_enabled: true,
+        ..ControllerSettings::default()
+    };
+    let image = h.c.image().clone();
+    h.c = Controller::new(settings, "cluster".into(), image, 0);
+    let mut bad_cluster = acl_creation("not-the-cluster", "User:alice", 7);
+    bad_cluster.resource_type = 4;
+    let ResponseBody::CreateAcls(r) = h.req(
+        create(vec![
+            acl_creation("t", "User:alice", 4),
+            acl_creation("t", "User:alice", 4),
+            acl_creation("t", "alice", 4),
+            acl_creation("", "User:alice", 4),
+            acl_creation("t", "User:alice", 1),
+            bad_cluster,
+        ]),
+        3,
+    ) else {
+        panic!()
+    };
+    let codes: Vec<i16> = r.results.iter().map(|r| r.error_code).collect();
+    assert_eq!(codes, vec![0, 0, 42, 42, 42, 42]);
+    assert_eq!(
+        h.c.image().acls.by_id.len(),
+        1,
+        "a duplicate is stored once"
+    );
+    let ResponseBody::CreateAcls(_) = h.req(create(vec![acl_creation("u", "User:bob", 3)]), 3)
+    else {
+        panic!()
+    };
+    assert_eq!(h.c.image().acls.by_id.len(), 2);
+    let ResponseBody::DeleteAcls(d) = h.req(
+        RequestBody::DeleteAcls(delete_acls_request::DeleteAclsRequest {
+            filters: vec![delete_acls_request::DeleteAclsFilter {
+                resource_type_filter: 1,
+                pattern_type_filter: 1,
+                resource_name_filter: None,
+                principal_filter: Some("User:alice".into()),
+                host_filter: None,
+                operation: 1,
+                permission_type: 1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        3,
+    ) else {
+        panic!()
+    };
+    assert_eq!(d.filter_results[0].matching_acls.len(), 1);
+    assert_eq!(h.c.image().acls.by_id.len(), 1);
+
+    // SCRAM credentials: the salted password becomes the stored and server keys.
+    let upsert = |name: &str, mechanism: i8, iterations: i32| {
+        alter_user_scram_credentials_request::ScramCredentialUpsertion {
+            name: name.into(),
+            mechanism,
+            iterations,
+            salt: b"salt".to_vec().into(),
+            salted_password: b"salted".to_vec().into(),
+            ..Default::default()
+        }
+    };
+    let ResponseBody::AlterUserScramCredentials(r) = h.req(
+        RequestBody::AlterUserScramCredentials(
+            alter_user_scram_credentials_request::AlterUserScramCredentialsRequest {
+                upsertions: vec![
+                    upsert("alice", 1, 4096),
+                    upsert("bob", 1, 100),
+                    upsert("carol", 9, 4096),
+                    upsert("dave", 2, 8192),
+                    upsert("dave", 2, 8192),
+                ],
+                deletions: vec![
+                    alter_user_scram_credentials_request::ScramCredentialDeletion {
+                        name: "erin".into(),
+                        mechanism: 1,
+                        ..Default::default()
+                    },
+                ],
+                ..Default::default()
+            },
+        ),
+        0,
+    ) else {
+        panic!()
+    };
+    let results: Vec<(String, i16)> = r
+        .results
+        .iter()
+        .map(|r| (r.user.clone(), r.error_code))
+        .collect();
+    assert_eq!(
+        results,
+        vec![
+            ("erin".into(), ErrorCode::ResourceNotFound.code()),
+            ("alice".into(), 0),
+            ("bob".into(), ErrorCode::UnacceptableCredential.code()),
+            ("carol".into(), ErrorCode::UnsupportedSaslMechanism.code()),
+            ("dave".into(), ErrorCode::DuplicateResource.code()),
+        ]
+    );
+    let stored = h.c.image().scram.get("alice", 1).unwrap().clone();
+    let expected = fjord_net::sasl::scram::Credential::from_salted_password(
+        fjord_net::sasl::scram::Mechanism::Sha256,
+        b"salted",
+        b"salt",
+        4096,
+    );
+    assert_eq!(stored.stored_key.to_vec(), expected.stored_key);
+    assert_eq!(h.c.image().scram.by_user.len(), 1);
+}

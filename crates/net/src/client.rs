@@ -72,6 +72,14 @@ struct Outgoing {
     body: RequestBody,
     version: i16,
     reply: Reply,
+    /// A message for the connection task itself instead of a request.
+    control: Option<Control>,
+}
+
+/// What the connection task is told besides requests.
+enum Control {
+    /// Re-authenticate with these credentials before the session of this lifetime ends.
+    Reauthenticate(SaslCredentials, Duration),
 }
 
 /// Who hears about an outgoing request.
@@ -167,89 +175,24 @@ impl Client {
         };
         if let Some(creds) = &security.sasl {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let lifetime = client.authenticate(creds, left).await?;
-            if let Some(lifetime) = lifetime {
-                tokio::spawn(reauthenticate(
-                    client.addr.clone(),
-                    client.tx.downgrade(),
-                    creds.clone(),
-                    lifetime,
-                ));
+            if let Some(lifetime) =
+                sasl_login(&client.addr, creds, &mut ByCall(&client, left)).await?
+            {
+                let (reply, _) = oneshot::channel();
+                let control = Outgoing {
+                    body: RequestBody::ApiVersions(Default::default()),
+                    version: 0,
+                    reply: Reply::Response(reply),
+                    control: Some(Control::Reauthenticate(creds.clone(), lifetime)),
+                };
+                client
+                    .tx
+                    .send(control)
+                    .await
+                    .map_err(|_| conn_err("closed".into()))?;
             }
         }
         Ok(client)
-    }
-
-    /// SASL authentication (SaslHandshake v1, then SaslAuthenticate); returns the session's
-    /// lifetime when the server gives one.
-    async fn authenticate(
-        &self,
-        creds: &SaslCredentials,
-        timeout: Duration,
-    ) -> Result<Option<Duration>, CallError> {
-        use fjord_protocol::generated::{
-            sasl_authenticate_request::SaslAuthenticateRequest,
-            sasl_handshake_request::SaslHandshakeRequest,
-        };
-        let failed = |message: String| CallError::Authentication {
-            addr: self.addr.clone(),
-            message,
-        };
-        let handshake = RequestBody::SaslHandshake(SaslHandshakeRequest {
-            mechanism: creds.mechanism.clone(),
-        });
-        match self.call(handshake, 1, timeout).await? {
-            ResponseBody::SaslHandshake(r) if r.error_code == 0 => {}
-            ResponseBody::SaslHandshake(r) => {
-                return Err(failed(format!(
-                    "the server does not take SASL mechanism {} (it enables {}): {}",
-                    creds.mechanism,
-                    r.mechanisms.join(", "),
-                    fjord_protocol::ErrorCode::from_code(r.error_code)
-                        .map_or("UNKNOWN", |c| c.name())
-                )))
-            }
-            other => return Err(failed(format!("unexpected answer {:?}", other.api_key()))),
-        }
-        let step = |bytes: Vec<u8>| {
-            let body = RequestBody::SaslAuthenticate(SaslAuthenticateRequest {
-                auth_bytes: bytes.into(),
-                ..Default::default()
-            });
-            async move {
-                match self.call(body, SASL_AUTHENTICATE_VERSION, timeout).await? {
-                    ResponseBody::SaslAuthenticate(r) if r.error_code == 0 => Ok(r),
-                    ResponseBody::SaslAuthenticate(r) => Err(failed(
-                        r.error_message
-                            .unwrap_or_else(|| format!("error code {}", r.error_code)),
-                    )),
-                    other => Err(failed(format!("unexpected answer {:?}", other.api_key()))),
-                }
-            }
-        };
-        let last = if creds.mechanism == crate::sasl::plain::PLAIN {
-            step(crate::sasl::plain::client_message(
-                &creds.username,
-                &creds.password,
-            ))
-            .await?
-        } else {
-            let m = Mechanism::from_name(&creds.mechanism)
-                .ok_or_else(|| failed(format!("unknown SASL mechanism {}", creds.mechanism)))?;
-            let nonce = uuid::Uuid::new_v4().simple().to_string();
-            let mut scram = ScramClient::new(m, &creds.username, &creds.password, &nonce);
-            let first = step(scram.first()).await?;
-            let client_final = scram
-                .last(&first.auth_bytes)
-                .map_err(|e| failed(e.to_string()))?;
-            let last = step(client_final).await?;
-            scram
-                .verify(&last.auth_bytes)
-                .map_err(|e| failed(e.to_string()))?;
-            last
-        };
-        Ok((last.session_lifetime_ms > 0)
-            .then(|| Duration::from_millis(last.session_lifetime_ms as u64)))
     }
 
     /// The peer's address.
@@ -313,6 +256,7 @@ impl Client {
             body,
             version,
             reply,
+            control: None,
         });
         match tokio::time::timeout_at(deadline, send).await {
             Ok(Ok(())) => {}
@@ -327,33 +271,217 @@ impl Client {
     }
 }
 
+/// Sends a request and waits for its answer: a caller's path ([`Client::call`]) for the first
+/// authentication, the connection task's own for re-authentication.
+trait Exchange: Send {
+    fn exchange(
+        &mut self,
+        body: RequestBody,
+        version: i16,
+    ) -> impl std::future::Future<Output = Result<ResponseBody, CallError>> + Send;
+}
+
+/// Authentication through [`Client::call`].
+struct ByCall<'a>(&'a Client, Duration);
+
+impl Exchange for ByCall<'_> {
+    async fn exchange(
+        &mut self,
+        body: RequestBody,
+        version: i16,
+    ) -> Result<ResponseBody, CallError> {
+        self.0.call(body, version, self.1).await
+    }
+}
+
+/// Re-authentication written by the connection task itself, nothing else in between.
+struct Inline<'a, W> {
+    writer: &'a mut Writer<W>,
+    timeout: Duration,
+}
+
+impl<W: crate::FrameSink> Exchange for Inline<'_, W> {
+    async fn exchange(
+        &mut self,
+        body: RequestBody,
+        version: i16,
+    ) -> Result<ResponseBody, CallError> {
+        let (tx, rx) = oneshot::channel();
+        let addr = self.writer.addr.clone();
+        self.writer
+            .send(Outgoing {
+                body,
+                version,
+                reply: Reply::Response(tx),
+                control: None,
+            })
+            .await
+            .map_err(|message| CallError::Connection {
+                addr: addr.clone(),
+                message,
+            })?;
+        match tokio::time::timeout(self.timeout, rx).await {
+            Ok(Ok(r)) => r,
+            _ => Err(CallError::Authentication {
+                addr,
+                message: "no answer while re-authenticating".into(),
+            }),
+        }
+    }
+}
+
+/// One SaslAuthenticate step: the mechanism's message out, the server's answer back.
+async fn sasl_step(
+    ex: &mut impl Exchange,
+    addr: &str,
+    bytes: Vec<u8>,
+) -> Result<
+    fjord_protocol::generated::sasl_authenticate_response::SaslAuthenticateResponse,
+    CallError,
+> {
+    let failed = |message: String| CallError::Authentication {
+        addr: addr.to_string(),
+        message,
+    };
+    let body = RequestBody::SaslAuthenticate(
+        fjord_protocol::generated::sasl_authenticate_request::SaslAuthenticateRequest {
+            auth_bytes: bytes.into(),
+            ..Default::default()
+        },
+    );
+    match ex.exchange(body, SASL_AUTHENTICATE_VERSION).await? {
+        ResponseBody::SaslAuthenticate(r) if r.error_code == 0 => Ok(r),
+        ResponseBody::SaslAuthenticate(r) => Err(failed(
+            r.error_message
+                .unwrap_or_else(|| format!("error code {}", r.error_code)),
+        )),
+        other => Err(failed(format!("unexpected answer {:?}", other.api_key()))),
+    }
+}
+
+/// SASL authentication (SaslHandshake v1, then SaslAuthenticate) through `ex`; returns the
+/// session's lifetime when the server gives one.
+async fn sasl_login(
+    addr: &str,
+    creds: &SaslCredentials,
+    ex: &mut impl Exchange,
+) -> Result<Option<Duration>, CallError> {
+    use fjord_protocol::generated::sasl_handshake_request::SaslHandshakeRequest;
+    let failed = |message: String| CallError::Authentication {
+        addr: addr.to_string(),
+        message,
+    };
+    let handshake = RequestBody::SaslHandshake(SaslHandshakeRequest {
+        mechanism: creds.mechanism.clone(),
+    });
+    match ex.exchange(handshake, 1).await? {
+        ResponseBody::SaslHandshake(r) if r.error_code == 0 => {}
+        ResponseBody::SaslHandshake(r) => {
+            return Err(failed(format!(
+                "the server does not take SASL mechanism {} (it enables {}): {}",
+                creds.mechanism,
+                r.mechanisms.join(", "),
+                fjord_protocol::ErrorCode::from_code(r.error_code).map_or("UNKNOWN", |c| c.name())
+            )))
+        }
+        other => return Err(failed(format!("unexpected answer {:?}", other.api_key()))),
+    }
+    let last = if creds.mechanism == crate::sasl::plain::PLAIN {
+        let message = crate::sasl::plain::client_message(&creds.username, &creds.password);
+        sasl_step(ex, addr, message).await?
+    } else {
+        let m = Mechanism::from_name(&creds.mechanism)
+            .ok_or_else(|| failed(format!("unknown SASL mechanism {}", creds.mechanism)))?;
+        let nonce = uuid::Uuid::new_v4().simple().to_string();
+        let mut scram = ScramClient::new(m, &creds.username, &creds.password, &nonce);
+        let first = sasl_step(ex, addr, scram.first()).await?;
+        let client_final = scram
+            .last(&first.auth_bytes)
+            .map_err(|e| failed(e.to_string()))?;
+        let last = sasl_step(ex, addr, client_final).await?;
+        scram
+            .verify(&last.auth_bytes)
+            .map_err(|e| failed(e.to_string()))?;
+        last
+    };
+    Ok((last.session_lifetime_ms > 0)
+        .then(|| Duration::from_millis(last.session_lifetime_ms as u64)))
+}
+
 /// The SaslAuthenticate version fjord's clients use (v1+ carries the session lifetime).
 const SASL_AUTHENTICATE_VERSION: i16 = 2;
 
-/// Re-authenticates a connection at 85% of each session's lifetime (KIP-368), in band: the
-/// server handles the connection's requests in order, so requests before and after are
-/// unaffected. Ends with the connection; a failure closes it (the server would).
-async fn reauthenticate(
+/// When to re-authenticate a session of `lifetime`: at 85% of it.
+fn reauth_at(lifetime: Duration) -> tokio::time::Instant {
+    tokio::time::Instant::now() + lifetime.mul_f64(0.85)
+}
+
+/// The writing side of a connection: correlation ids, waiters, the socket.
+struct Writer<W> {
     addr: String,
-    tx: mpsc::WeakSender<Outgoing>,
-    creds: SaslCredentials,
-    mut lifetime: Duration,
-) {
-    loop {
-        tokio::time::sleep(lifetime.mul_f64(0.85)).await;
-        let Some(tx) = tx.upgrade() else { return };
-        let client = Client {
-            addr: addr.clone(),
-            tx,
+    client_id: String,
+    write: W,
+    waiters: Waiters,
+    next_corr: i32,
+}
+
+impl<W: crate::FrameSink> Writer<W> {
+    /// Writes one request (registering its waiter); an error is the connection's end.
+    async fn send(&mut self, out: Outgoing) -> Result<(), String> {
+        let addr = &self.addr;
+        self.next_corr = self.next_corr.wrapping_add(1);
+        let header = RequestHeader {
+            request_api_key: out.body.api_key().key(),
+            request_api_version: out.version,
+            correlation_id: self.next_corr,
+            client_id: Some(self.client_id.clone()),
+            ..Default::default()
         };
-        match client.authenticate(&creds, lifetime.mul_f64(0.15)).await {
-            Ok(Some(next)) => lifetime = next,
-            Ok(None) => return,
+        let chunks = match encode_request(&header, &out.body) {
+            Ok(c) => c,
             Err(e) => {
-                tracing::warn!(%addr, "re-authentication failed: {e}");
-                return;
+                let error = CallError::BadResponse {
+                    addr: addr.clone(),
+                    message: format!("could not encode the request: {e}"),
+                };
+                match out.reply {
+                    Reply::Response(r) => drop(r.send(Err(error))),
+                    Reply::Written(w) => drop(w.send(Err(error))),
+                }
+                return Ok(());
             }
+        };
+        let written = match out.reply {
+            Reply::Written(w) => Some(w),
+            Reply::Response(reply) => {
+                let mut w = self.waiters.lock().expect("waiters");
+                if w.len() >= MAX_IN_FLIGHT / 2 {
+                    w.retain(|_, (_, _, reply)| !reply.is_closed());
+                }
+                if w.len() >= MAX_IN_FLIGHT {
+                    let _ = reply.send(Err(CallError::Connection {
+                        addr: addr.clone(),
+                        message: format!("{MAX_IN_FLIGHT} requests already in flight"),
+                    }));
+                    return Ok(());
+                }
+                w.insert(self.next_corr, (out.body.api_key(), out.version, reply));
+                None
+            }
+        };
+        if let Err(e) = crate::write_chunks(&mut self.write, &chunks).await {
+            if let Some(w) = written {
+                let _ = w.send(Err(CallError::Connection {
+                    addr: addr.clone(),
+                    message: e.to_string(),
+                }));
+            }
+            return Err(e.to_string());
         }
+        if let Some(w) = written {
+            let _ = w.send(Ok(()));
+        }
+        Ok(())
     }
 }
 
@@ -361,7 +489,7 @@ async fn run<R, W>(
     addr: String,
     client_id: String,
     mut read: R,
-    mut write: W,
+    write: W,
     mut rx: mpsc::Receiver<Outgoing>,
 ) where
     R: tokio::io::AsyncRead + Unpin + Send + 'static,
@@ -405,62 +533,37 @@ async fn run<R, W>(
             }
         }
     });
-    let mut next_corr: i32 = 0;
+    let mut writer = Writer {
+        addr: addr.clone(),
+        client_id,
+        write,
+        waiters: waiters.clone(),
+        next_corr: 0,
+    };
+    let mut reauth: Option<(tokio::time::Instant, SaslCredentials, Duration)> = None;
     let why = loop {
+        let due = reauth.as_ref().map(|(at, _, _)| *at);
         tokio::select! {
             out = rx.recv() => {
                 let Some(out) = out else { break "closed".to_string() };
-                next_corr = next_corr.wrapping_add(1);
-                let header = RequestHeader {
-                    request_api_key: out.body.api_key().key(),
-                    request_api_version: out.version,
-                    correlation_id: next_corr,
-                    client_id: Some(client_id.clone()),
-                    ..Default::default()
-                };
-                let chunks = match encode_request(&header, &out.body) {
-                    Ok(c) => c,
-                    Err(e) => {
-                        let error = CallError::BadResponse {
-                            addr: addr.clone(),
-                            message: format!("could not encode the request: {e}"),
-                        };
-                        match out.reply {
-                            Reply::Response(r) => drop(r.send(Err(error))),
-                            Reply::Written(w) => drop(w.send(Err(error))),
-                        }
-                        continue;
-                    }
-                };
-                let written = match out.reply {
-                    Reply::Written(w) => Some(w),
-                    Reply::Response(reply) => {
-                        let mut w = waiters.lock().expect("waiters");
-                        if w.len() >= MAX_IN_FLIGHT / 2 {
-                            w.retain(|_, (_, _, reply)| !reply.is_closed());
-                        }
-                        if w.len() >= MAX_IN_FLIGHT {
-                            let _ = reply.send(Err(CallError::Connection {
-                                addr: addr.clone(),
-                                message: format!("{MAX_IN_FLIGHT} requests already in flight"),
-                            }));
-                            continue;
-                        }
-                        w.insert(next_corr, (out.body.api_key(), out.version, reply));
-                        None
-                    }
-                };
-                if let Err(e) = crate::write_chunks(&mut write, &chunks).await {
-                    if let Some(w) = written {
-                        let _ = w.send(Err(CallError::Connection {
-                            addr: addr.clone(),
-                            message: e.to_string(),
-                        }));
-                    }
-                    break e.to_string();
+                if let Some(Control::Reauthenticate(creds, lifetime)) = out.control {
+                    reauth = Some((reauth_at(lifetime), creds, lifetime));
+                    continue;
                 }
-                if let Some(w) = written {
-                    let _ = w.send(Ok(()));
+                if let Err(e) = writer.send(out).await {
+                    break e;
+                }
+            }
+            _ = tokio::time::sleep_until(due.unwrap_or_else(tokio::time::Instant::now)), if due.is_some() => {
+                // KIP-368: nothing else is written until the exchange ends, so the server
+                // sees only the handshake and its messages meanwhile.
+                let Some((_, creds, lifetime)) = reauth.take() else { continue };
+                let timeout = lifetime.mul_f64(0.15).max(Duration::from_secs(1));
+                let mut inline = Inline { writer: &mut writer, timeout };
+                match sasl_login(&addr, &creds, &mut inline).await {
+                    Ok(Some(next)) => reauth = Some((reauth_at(next), creds, next)),
+                    Ok(None) => {}
+                    Err(e) => break format!("re-authentication failed: {e}"),
                 }
             }
             why = &mut reader => break why.unwrap_or_else(|e| e.to_string()),

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod certs;
+
 use fjord_net::client::Client;
 use fjord_protocol::generated::describe_cluster_request::DescribeClusterRequest;
 use fjord_protocol::generated::describe_quorum_request::{self as dqr, DescribeQuorumRequest};
