@@ -1,6 +1,9 @@
 //! Client settings: Kafka's admin-client keys, read from a `--command-config` properties file.
 
 use crate::AdminError;
+use fjord_net::sasl::jaas;
+use fjord_net::security::{ClientSecurity, SaslCredentials, SecurityProtocol};
+use fjord_net::tls::TlsSettings;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
@@ -43,6 +46,8 @@ pub struct AdminConfig {
     pub retry_backoff_max: Duration,
     /// The keys the `--command-config` file set (a tool's own defaults yield to them).
     pub explicit: std::collections::BTreeSet<String>,
+    /// How connections authenticate (`security.protocol`, `ssl.*`, `sasl.*`).
+    pub security: ClientSecurity,
 }
 
 /// Keys the admin client reads; others are reported as unknown, as Kafka's clients do.
@@ -55,6 +60,22 @@ const KNOWN_KEYS: &[&str] = &[
     "retry.backoff.ms",
     "retry.backoff.max.ms",
     "security.protocol",
+    "sasl.mechanism",
+    "sasl.jaas.config",
+    "ssl.truststore.type",
+    "ssl.truststore.location",
+    "ssl.truststore.password",
+    "ssl.truststore.certificates",
+    "ssl.keystore.type",
+    "ssl.keystore.location",
+    "ssl.keystore.password",
+    "ssl.keystore.key",
+    "ssl.keystore.certificate.chain",
+    "ssl.key.password",
+    "ssl.endpoint.identification.algorithm",
+    "ssl.enabled.protocols",
+    "ssl.protocol",
+    "ssl.cipher.suites",
     "connections.max.idle.ms",
     "metadata.max.age.ms",
     "socket.connection.setup.timeout.ms",
@@ -72,6 +93,7 @@ impl AdminConfig {
             retry_backoff: Duration::from_millis(DEFAULT_RETRY_BACKOFF_MS),
             retry_backoff_max: Duration::from_millis(DEFAULT_RETRY_BACKOFF_MAX_MS),
             explicit: Default::default(),
+            security: ClientSecurity::plaintext(),
         }
     }
 
@@ -163,12 +185,8 @@ impl AdminConfig {
                 "default.api.timeout.ms" => config.api_timeout = ms()?,
                 "retry.backoff.ms" => config.retry_backoff = ms()?,
                 "retry.backoff.max.ms" => config.retry_backoff_max = ms()?,
-                "security.protocol" if !value.trim().eq_ignore_ascii_case("PLAINTEXT") => {
-                    return Err(AdminError::Config {
-                        key: key.clone(),
-                        value: value.clone(),
-                        reason: "this build of fjord's tools speaks PLAINTEXT only".into(),
-                    })
+                "security.protocol" => {
+                    config.security = client_security(&props)?;
                 }
                 k if KNOWN_KEYS.contains(&k) => {}
                 k => warnings.push(format!(
@@ -182,6 +200,67 @@ impl AdminConfig {
         }
         Ok((config, warnings))
     }
+}
+
+/// The TLS and SASL a client's `security.protocol`, `ssl.*` and `sasl.*` keys ask for.
+fn client_security(props: &BTreeMap<String, String>) -> Result<ClientSecurity, AdminError> {
+    let bad = |key: &str, value: &str, reason: String| AdminError::Config {
+        key: key.into(),
+        value: value.into(),
+        reason,
+    };
+    let name = props
+        .get("security.protocol")
+        .map_or("PLAINTEXT", |s| s.trim());
+    let protocol = SecurityProtocol::parse(name).ok_or_else(|| {
+        bad(
+            "security.protocol",
+            name,
+            "not one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL".into(),
+        )
+    })?;
+    let mut security = ClientSecurity::plaintext();
+    if protocol.uses_tls() {
+        let get = |k: &str| props.get(k).filter(|v| !v.is_empty()).cloned();
+        let settings = TlsSettings::from_keys(&get)
+            .and_then(|s| s.client_config())
+            .map_err(|e| bad(&e.key.clone(), "", e.reason))?;
+        security.tls = Some(settings);
+    }
+    if protocol.uses_sasl() {
+        let mechanism = props.get("sasl.mechanism").map_or("GSSAPI", |s| s.trim());
+        if !matches!(mechanism, "PLAIN" | "SCRAM-SHA-256" | "SCRAM-SHA-512") {
+            return Err(bad(
+                "sasl.mechanism",
+                mechanism,
+                "fjord's tools speak PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512".into(),
+            ));
+        }
+        let text = props.get("sasl.jaas.config").ok_or_else(|| {
+            bad(
+                "sasl.jaas.config",
+                "",
+                "SASL needs a login module with username and password".into(),
+            )
+        })?;
+        // The value holds a password: errors never quote it.
+        let (username, password) = jaas::parse(text)
+            .map_err(|e| bad("sasl.jaas.config", "(hidden)", e))?
+            .credentials()
+            .ok_or_else(|| {
+                bad(
+                    "sasl.jaas.config",
+                    "(hidden)",
+                    "the login module needs username and password".into(),
+                )
+            })?;
+        security.sasl = Some(SaslCredentials {
+            mechanism: mechanism.to_string(),
+            username,
+            password,
+        });
+    }
+    Ok(security)
 }
 
 #[cfg(test)]
@@ -207,9 +286,39 @@ mod tests {
         assert_eq!(w.len(), 1);
         let (c, _) = AdminConfig::from_args(None, None, Some(&dir)).unwrap();
         assert_eq!(c.bootstrap, Bootstrap::Servers(vec!["a:1".into()]));
-        std::fs::write(&dir, "security.protocol=SASL_SSL\n").unwrap();
+        std::fs::write(&dir, "security.protocol=SASL_CLEAR\n").unwrap();
         let e = AdminConfig::from_args(Some("a:1"), None, Some(&dir)).unwrap_err();
         assert!(e.to_string().contains("security.protocol"), "{e}");
+        std::fs::write(
+            &dir,
+            "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-512\n\
+             sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"ops\" password=\"s3cret\";\n",
+        )
+        .unwrap();
+        let (c, w) = AdminConfig::from_args(Some("a:1"), None, Some(&dir)).unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        let sasl = c.security.sasl.unwrap();
+        assert_eq!(
+            (sasl.mechanism.as_str(), sasl.username.as_str()),
+            ("SCRAM-SHA-512", "ops")
+        );
+        for (props, key) in [
+            ("security.protocol=SASL_PLAINTEXT\n", "sasl.mechanism"),
+            (
+                "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n",
+                "sasl.jaas.config",
+            ),
+            ("security.protocol=SSL\n", "ssl.truststore.location"),
+            (
+                "security.protocol=SSL\nssl.truststore.type=JKS\nssl.truststore.location=/x\n",
+                "ssl.truststore.type",
+            ),
+        ] {
+            std::fs::write(&dir, props).unwrap();
+            let e = AdminConfig::from_args(Some("a:1"), None, Some(&dir)).unwrap_err();
+            assert!(e.to_string().contains(key), "{props}: {e}");
+            assert!(!e.to_string().contains("s3cret"), "{e}");
+        }
         std::fs::write(&dir, "request.timeout.ms=soon\n").unwrap();
         let e = AdminConfig::from_args(Some("a:1"), None, Some(&dir)).unwrap_err();
         assert!(e.to_string().contains("request.timeout.ms"), "{e}");

@@ -102,7 +102,8 @@ impl AdminError {
     /// coordinator that moved.
     pub fn is_retriable(&self) -> bool {
         match self {
-            AdminError::Call(CallError::BadResponse { .. }) => false,
+            AdminError::Call(CallError::BadResponse { .. })
+            | AdminError::Call(CallError::Authentication { .. }) => false,
             AdminError::Call(_) | AdminError::NoNode(_) => true,
             AdminError::Kafka { code, .. } => {
                 code.is_retriable()

@@ -95,7 +95,9 @@ impl Admin {
             nodes.remove(addr);
         }
         let timeout = self.config.request_timeout;
-        let client = Client::connect_as(addr, timeout, &self.config.client_id).await?;
+        let client =
+            Client::connect_with(addr, timeout, &self.config.client_id, &self.config.security)
+                .await?;
         let r = client
             .call(
                 RequestBody::ApiVersions(ApiVersionsRequest {

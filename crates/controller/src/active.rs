@@ -294,11 +294,12 @@ impl Active {
         self.controller = Some(c);
         if bootstrap {
             // A new cluster: the first active controller sets metadata.version.
-            let records = vec![MetadataRecord::FeatureLevel(FeatureLevelRecord {
+            let mut records = vec![MetadataRecord::FeatureLevel(FeatureLevelRecord {
                 name: fjord_metadata::image::METADATA_VERSION.into(),
                 feature_level: self.settings.bootstrap_metadata_version,
                 ..Default::default()
             })];
+            records.extend(self.settings.bootstrap_records.iter().cloned());
             if let Some(c) = &mut self.controller {
                 let mv = c.metadata_version();
                 if c.apply(&records).is_ok() {

@@ -6,7 +6,7 @@ use fjord_metadata::MetadataImage;
 pub use fjord_metadata::config_defs::{BROKER, TOPIC};
 
 /// Controller settings.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ControllerSettings {
     /// `num.partitions`.
     pub num_partitions: i32,
@@ -26,6 +26,9 @@ pub struct ControllerSettings {
     /// Whether `authorizer.class.name` turns ACLs on (the ACL APIs answer SECURITY_DISABLED
     /// otherwise).
     pub authorizer_enabled: bool,
+    /// Records a new cluster starts with besides `metadata.version` (SCRAM credentials from
+    /// `format --add-scram`), written by the first active controller.
+    pub bootstrap_records: Vec<fjord_protocol::MetadataRecord>,
 }
 
 impl Default for ControllerSettings {
@@ -39,6 +42,7 @@ impl Default for ControllerSettings {
             max_election_partitions: 1_000,
             bootstrap_metadata_version: fjord_metadata::version::METADATA_VERSION_LATEST,
             authorizer_enabled: false,
+            bootstrap_records: Vec::new(),
         }
     }
 }

@@ -7,6 +7,7 @@
 use crate::config::ServerConfig;
 use fjord_log::system_now_ms as now_ms;
 use fjord_log::{uuid_text, MetaProperties};
+use fjord_protocol::MetadataRecord;
 use fjord_protocol::Uuid;
 use fjord_raft::control::{Endpoint, VoterInfo, VoterSet};
 use fjord_raft::metadata_log::METADATA_TOPIC;
@@ -47,20 +48,21 @@ pub fn parse_initial_controllers(s: &str) -> Result<Vec<(i32, String, u16, Uuid)
 }
 
 /// The file in a controller's metadata log dir holding the records a new cluster starts from
-/// (Kafka's name): the `metadata.version` to finalize.
+/// (Kafka's name): the `metadata.version` to finalize, and any SCRAM credentials
+/// (`--add-scram`).
 pub const BOOTSTRAP_CHECKPOINT: &str = "bootstrap.checkpoint";
 
-/// Writes `bootstrap.checkpoint` in `dir` with `metadata.version` at `level`.
-fn write_bootstrap(dir: &Path, level: i16) -> Result<(), String> {
+/// Writes `bootstrap.checkpoint` in `dir` with `metadata.version` at `level`, then `extra`.
+fn write_bootstrap(dir: &Path, level: i16, extra: &[MetadataRecord]) -> Result<(), String> {
     use fjord_protocol::generated::feature_level_record::FeatureLevelRecord;
-    use fjord_protocol::MetadataRecord;
-    let record = MetadataRecord::FeatureLevel(FeatureLevelRecord {
+    let mut records = vec![MetadataRecord::FeatureLevel(FeatureLevelRecord {
         name: fjord_metadata::image::METADATA_VERSION.into(),
         feature_level: level,
         ..Default::default()
-    });
+    })];
+    records.extend_from_slice(extra);
     let state =
-        fjord_metadata::snapshot::batch_of(&[record], now_ms()).map_err(|e| e.to_string())?;
+        fjord_metadata::snapshot::batch_of(&records, now_ms()).map_err(|e| e.to_string())?;
     let bytes = snapshot_file::build(None, &state, now_ms()).map_err(|e| e.to_string())?;
     let path = dir.join(BOOTSTRAP_CHECKPOINT);
     let part = dir.join(format!("{BOOTSTRAP_CHECKPOINT}.tmp"));
@@ -69,8 +71,29 @@ fn write_bootstrap(dir: &Path, level: i16) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The `metadata.version` in `dir`'s `bootstrap.checkpoint`, if the file is there.
-pub fn read_bootstrap(dir: &Path) -> Result<Option<i16>, String> {
+/// The record that stores an `--add-scram` credential.
+pub fn scram_record(spec: &fjord_tools::scram::ScramSpec) -> MetadataRecord {
+    use fjord_protocol::generated::user_scram_credential_record::UserScramCredentialRecord;
+    let c = fjord_net::sasl::scram::Credential::from_salted_password(
+        spec.mechanism,
+        &spec.salted_password,
+        &spec.salt,
+        spec.iterations,
+    );
+    MetadataRecord::UserScramCredential(UserScramCredentialRecord {
+        name: spec.user.clone(),
+        mechanism: spec.mechanism.code(),
+        salt: spec.salt.clone().into(),
+        stored_key: c.stored_key.into(),
+        server_key: c.server_key.into(),
+        iterations: spec.iterations as i32,
+        ..Default::default()
+    })
+}
+
+/// What `dir`'s `bootstrap.checkpoint` holds, if the file is there: the `metadata.version`,
+/// and the other records a new cluster starts with.
+pub fn read_bootstrap(dir: &Path) -> Result<Option<(i16, Vec<MetadataRecord>)>, String> {
     let path = dir.join(BOOTSTRAP_CHECKPOINT);
     let bytes = match std::fs::read(&path) {
         Ok(b) => bytes::Bytes::from(b),
@@ -80,17 +103,23 @@ pub fn read_bootstrap(dir: &Path) -> Result<Option<i16>, String> {
     let bad = |e: String| format!("{}: {e}", path.display());
     let parsed = snapshot_file::parse(&bytes).map_err(|e| bad(e.to_string()))?;
     let mut batches = fjord_protocol::records::RecordBatches::new(parsed.state);
+    let mut level = None;
+    let mut others = Vec::new();
     for batch in batches.by_ref() {
         let batch = batch.map_err(|e| bad(e.to_string()))?;
         for r in fjord_metadata::snapshot::batch_records(&batch).map_err(|e| bad(e.to_string()))? {
-            if let fjord_protocol::MetadataRecord::FeatureLevel(f) = r {
-                if f.name == fjord_metadata::image::METADATA_VERSION {
-                    return Ok(Some(f.feature_level));
+            match r {
+                MetadataRecord::FeatureLevel(f)
+                    if f.name == fjord_metadata::image::METADATA_VERSION =>
+                {
+                    level = Some(f.feature_level)
                 }
+                other => others.push(other),
             }
         }
     }
-    Err(bad("no metadata.version in it".into()))
+    let level = level.ok_or_else(|| bad("no metadata.version in it".into()))?;
+    Ok(Some((level, others)))
 }
 
 /// Formats every directory of `config`, a controller's with `bootstrap.checkpoint` at
@@ -100,7 +129,7 @@ pub fn format(
     cluster_id: &str,
     initial: &InitialVoters,
     ignore_formatted: bool,
-    release: i16,
+    (release, bootstrap_records): (i16, &[MetadataRecord]),
 ) -> Result<Vec<String>, String> {
     use fjord_metadata::version::{release_name, METADATA_VERSION_LATEST, METADATA_VERSION_MIN};
     if !(METADATA_VERSION_MIN..=METADATA_VERSION_LATEST).contains(&release) {
@@ -212,7 +241,7 @@ pub fn format(
         .write(&dir)
         .map_err(|e| e.to_string())?;
         if is_metadata && roles.controller {
-            write_bootstrap(&dir, release)?;
+            write_bootstrap(&dir, release, bootstrap_records)?;
         }
         if is_metadata {
             if let Some(v) = &voters {

@@ -58,6 +58,10 @@ enum Command {
         /// a level; the newest this build supports by default.
         #[arg(long, short = 'r')]
         release_version: Option<String>,
+        /// A SCRAM credential the new cluster starts with:
+        /// 'SCRAM-SHA-256=[name=alice,password=alice-secret]'; may be repeated.
+        #[arg(long = "add-scram", short = 'S')]
+        add_scram: Vec<String>,
     },
     /// Print a new random id for a cluster or a directory.
     #[command(name = "random-uuid")]
@@ -80,9 +84,13 @@ enum Command {
     /// Print a topic's records (as kafka-console-consumer.sh).
     #[command(name = "kafka-console-consumer")]
     KafkaConsoleConsumer(fjord_tools::console::consumer::Args),
-    /// Describe and alter topic and broker configs (as kafka-configs.sh).
+    /// Describe and alter topic and broker configs and users' SCRAM credentials (as
+    /// kafka-configs.sh).
     #[command(name = "kafka-configs")]
     KafkaConfigs(fjord_tools::configs::Args),
+    /// Add, remove and list ACLs (as kafka-acls.sh).
+    #[command(name = "kafka-acls")]
+    KafkaAcls(fjord_tools::acls::Args),
     /// List, describe, reset and delete consumer groups (as kafka-consumer-groups.sh).
     #[command(name = "kafka-consumer-groups")]
     KafkaConsumerGroups(fjord_tools::consumer_groups::Args),
@@ -115,6 +123,7 @@ const TOOL_LINKS: &[&str] = &[
     "kafka-cluster",
     "kafka-features",
     "kafka-configs",
+    "kafka-acls",
     "kafka-consumer-groups",
     "kafka-console-producer",
     "kafka-console-consumer",
@@ -194,7 +203,18 @@ fn main() -> ExitCode {
             no_initial_controllers: _,
             ignore_formatted,
             release_version,
+            add_scram,
         } => {
+            let mut scram = Vec::new();
+            for arg in &add_scram {
+                match fjord_tools::scram::parse_add_scram(arg) {
+                    Ok(spec) => scram.push(format::scram_record(&spec)),
+                    Err(e) => {
+                        eprintln!("--add-scram: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
             let release = match release_version.as_deref() {
                 None => fjord_metadata::version::METADATA_VERSION_LATEST,
                 Some(v) => match fjord_metadata::version::parse_release(v) {
@@ -225,7 +245,13 @@ fn main() -> ExitCode {
             } else {
                 format::InitialVoters::None
             };
-            match format::format(&cfg, &cluster_id, &initial, ignore_formatted, release) {
+            match format::format(
+                &cfg,
+                &cluster_id,
+                &initial,
+                ignore_formatted,
+                (release, &scram),
+            ) {
                 Ok(lines) => {
                     lines.iter().for_each(|l| println!("{l}"));
                     ExitCode::SUCCESS
@@ -247,6 +273,7 @@ fn main() -> ExitCode {
         Command::KafkaCluster(args) => fjord_tools::cluster::run(&args),
         Command::KafkaFeatures(args) => fjord_tools::features::run(&args),
         Command::KafkaConfigs(args) => fjord_tools::configs::run(&args),
+        Command::KafkaAcls(args) => fjord_tools::acls::run(&args),
         Command::KafkaConsumerGroups(args) => fjord_tools::consumer_groups::run(&args),
         Command::KafkaConsoleProducer(args) => fjord_tools::console::producer::run(&args),
         Command::KafkaConsoleConsumer(args) => fjord_tools::console::consumer::run(&args),

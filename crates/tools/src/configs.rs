@@ -1,6 +1,7 @@
 //! `fjord kafka-configs` (as `kafka-configs.sh`): describe and alter topic and broker configs
-//! (DescribeConfigs, IncrementalAlterConfigs), with Kafka's flags and output. Quota and user
-//! entities (clients, users, ips) are refused by name: fjord has no quotas or SCRAM users yet.
+//! (DescribeConfigs, IncrementalAlterConfigs) and users' SCRAM credentials
+//! (DescribeUserScramCredentials, AlterUserScramCredentials), with Kafka's flags and output.
+//! Quota entities (clients, ips, quotas of users) are refused by name: fjord has no quotas.
 
 use crate::common::{self, ToolError};
 use clap::Args as ClapArgs;
@@ -17,6 +18,8 @@ use std::process::ExitCode;
 /// ConfigResource types.
 const TOPIC: i8 = 2;
 const BROKER: i8 = 4;
+/// Not a ConfigResource: users' SCRAM credentials.
+const USER: i8 = -1;
 /// IncrementalAlterConfigs operations.
 const SET: i8 = 0;
 const DELETE: i8 = 1;
@@ -54,6 +57,9 @@ pub struct Args {
     /// The broker's id (as --entity-type brokers --entity-name).
     #[arg(long)]
     broker: Option<String>,
+    /// The user's principal name (as --entity-type users --entity-name).
+    #[arg(long)]
+    user: Option<String>,
     /// The config defaults for all brokers (as --entity-type brokers --entity-default).
     #[arg(long)]
     broker_defaults: bool,
@@ -85,22 +91,24 @@ fn entity(a: &Args) -> Result<(i8, Option<String>, bool), ToolError> {
     if let Some(b) = &a.broker {
         return Ok((BROKER, Some(b.clone()), false));
     }
+    if let Some(u) = &a.user {
+        return Ok((USER, Some(u.clone()), false));
+    }
     if a.broker_defaults {
         return Ok((BROKER, None, true));
     }
     let kind = match a.entity_type.as_deref() {
         Some("topics") => TOPIC,
         Some("brokers") => BROKER,
-        Some(
-            t @ ("clients" | "users" | "ips" | "client-metrics" | "groups" | "broker-loggers"),
-        ) => {
+        Some("users") => USER,
+        Some(t @ ("clients" | "ips" | "client-metrics" | "groups" | "broker-loggers")) => {
             return usage(&format!(
-                "--entity-type {t} is not supported by fjord yet: topics and brokers are"
+                "--entity-type {t} is not supported by fjord yet: topics, brokers and users (SCRAM credentials) are"
             ))
         }
         Some(other) => {
             return usage(&format!(
-                "Invalid entity type {other}, the entity type must be one of topics, brokers"
+                "Invalid entity type {other}, the entity type must be one of topics, brokers, users"
             ))
         }
         None => return usage("Must specify --entity-type, --topic, --broker or --broker-defaults"),
@@ -188,6 +196,9 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         a.bootstrap_controller.as_deref(),
         a.command_config.as_deref(),
     )?;
+    if kind == USER {
+        return users(&admin, a, name.as_deref()).await;
+    }
     if a.alter {
         let name = match (&name, default) {
             (_, true) => String::new(),
@@ -360,6 +371,112 @@ async fn alter(
         .await
         .map_err(ToolError::from_server)?;
     println!("Completed updating {}.", entity_words(kind, name, default));
+    Ok(())
+}
+
+/// `--entity-type users`: SCRAM credentials, described or altered as Kafka's tool does.
+async fn users(admin: &Admin, a: &Args, name: Option<&str>) -> Result<(), ToolError> {
+    use fjord_net::sasl::scram::Mechanism;
+    use fjord_protocol::generated::{
+        alter_user_scram_credentials_request::{
+            AlterUserScramCredentialsRequest, ScramCredentialDeletion, ScramCredentialUpsertion,
+        },
+        describe_user_scram_credentials_request::{DescribeUserScramCredentialsRequest, UserName},
+    };
+    if a.describe {
+        let body = RequestBody::DescribeUserScramCredentials(DescribeUserScramCredentialsRequest {
+            users: name.map(|n| {
+                vec![UserName {
+                    name: n.to_string(),
+                    ..Default::default()
+                }]
+            }),
+            ..Default::default()
+        });
+        let r = admin
+            .retry(|| async {
+                let r = admin.call_any(body.clone(), 0..=0).await?;
+                let r = expect_response!(r, DescribeUserScramCredentials)?;
+                AdminError::check(r.error_code, r.error_message.as_deref()).map(|()| r)
+            })
+            .await
+            .map_err(ToolError::from_server)?;
+        for u in r.results {
+            if u.error_code == fjord_protocol::ErrorCode::ResourceNotFound.code() {
+                continue;
+            }
+            AdminError::check(u.error_code, u.error_message.as_deref())
+                .map_err(ToolError::from_server)?;
+            let creds: Vec<String> = u
+                .credential_infos
+                .iter()
+                .map(|c| {
+                    let m = Mechanism::from_code(c.mechanism).map_or("UNKNOWN", |m| m.name());
+                    format!("{m}=iterations={}", c.iterations)
+                })
+                .collect();
+            println!(
+                "SCRAM credential configs for user-principal '{}' are {}",
+                u.user,
+                creds.join(", ")
+            );
+        }
+        return Ok(());
+    }
+    let name = name.ok_or_else(|| {
+        ToolError::Usage("An entity name must be specified with --alter of users".into())
+    })?;
+    let mut upsertions = Vec::new();
+    if let Some(s) = &a.add_config {
+        for (k, v) in parse_add_config(s).map_err(ToolError::Usage)? {
+            let spec = crate::scram::parse(&k, &v, Some(name)).map_err(ToolError::Usage)?;
+            upsertions.push(ScramCredentialUpsertion {
+                name: spec.user,
+                mechanism: spec.mechanism.code(),
+                iterations: spec.iterations as i32,
+                salt: spec.salt.into(),
+                salted_password: spec.salted_password.into(),
+                ..Default::default()
+            });
+        }
+    }
+    let mut deletions = Vec::new();
+    if let Some(s) = &a.delete_config {
+        for k in s.split(',').map(str::trim).filter(|k| !k.is_empty()) {
+            let m = Mechanism::from_name(k).ok_or_else(|| {
+                ToolError::Usage(format!(
+                    "{k} is not a SCRAM mechanism (SCRAM-SHA-256, SCRAM-SHA-512)"
+                ))
+            })?;
+            deletions.push(ScramCredentialDeletion {
+                name: name.to_string(),
+                mechanism: m.code(),
+                ..Default::default()
+            });
+        }
+    }
+    if upsertions.is_empty() && deletions.is_empty() {
+        return Err(ToolError::Usage(
+            "At least one of --add-config or --delete-config must be specified with --alter".into(),
+        ));
+    }
+    let body = RequestBody::AlterUserScramCredentials(AlterUserScramCredentialsRequest {
+        deletions,
+        upsertions,
+        ..Default::default()
+    });
+    let r = admin
+        .retry(|| async {
+            let r = admin.call_controller(body.clone(), 0..=0).await?;
+            expect_response!(r, AlterUserScramCredentials)
+        })
+        .await
+        .map_err(ToolError::from_server)?;
+    for u in &r.results {
+        AdminError::check(u.error_code, u.error_message.as_deref())
+            .map_err(ToolError::from_server)?;
+    }
+    println!("Completed updating config for user {name}.");
     Ok(())
 }
 

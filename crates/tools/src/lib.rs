@@ -2,6 +2,7 @@
 //! what Kafka's tools print. Each runs on the admin client (`fjord-admin`); the `fjord` binary
 //! dispatches to them by subcommand or by the name it was invoked as (`kafka-topics.sh`).
 
+pub mod acls;
 pub mod cluster;
 pub mod configs;
 pub mod console;
@@ -10,6 +11,7 @@ pub mod consumer_protocol;
 pub mod features;
 pub mod leader_election;
 pub mod metadata_quorum;
+pub mod scram;
 pub mod topics;
 pub mod unclean_recovery;
 

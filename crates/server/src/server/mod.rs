@@ -76,7 +76,7 @@ fn auto_format(config: &ServerConfig) -> Result<Vec<String>, String> {
         &format::random_uuid(),
         &InitialVoters::Standalone,
         false,
-        fjord_metadata::version::METADATA_VERSION_LATEST,
+        (fjord_metadata::version::METADATA_VERSION_LATEST, &[]),
     )
 }
 
@@ -242,8 +242,9 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     });
     let local_controller = if roles.controller {
         let mut settings = controller_settings(&config);
-        if let Some(level) = crate::format::read_bootstrap(&config.metadata_log_dir())? {
+        if let Some((level, records)) = crate::format::read_bootstrap(&config.metadata_log_dir())? {
             settings.bootstrap_metadata_version = level;
+            settings.bootstrap_records = records;
         }
         let (handle, task) = fjord_controller::active::active_controller(
             raft.clone(),

@@ -429,6 +429,17 @@ pub fn partition_zero(
     addr: &str,
     topic: &str,
 ) -> Option<(fjord_protocol::Uuid, i32, Vec<i32>)> {
+    let plaintext = fjord_net::security::ClientSecurity::plaintext();
+    partition_zero_with(rt, addr, &plaintext, topic)
+}
+
+/// [`partition_zero`] over a connection secured by `security`.
+pub fn partition_zero_with(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    security: &fjord_net::security::ClientSecurity,
+    topic: &str,
+) -> Option<(fjord_protocol::Uuid, i32, Vec<i32>)> {
     use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
     let request = RequestBody::Metadata(MetadataRequest {
         topics: Some(vec![MetadataRequestTopic {
@@ -437,7 +448,7 @@ pub fn partition_zero(
         }]),
         ..Default::default()
     });
-    let ResponseBody::Metadata(m) = rt.block_on(call(addr, request, 12))? else {
+    let ResponseBody::Metadata(m) = rt.block_on(call_with(addr, security, request, 12))? else {
         return None;
     };
     let t = m.topics.first()?;
@@ -510,8 +521,26 @@ pub fn wait_for<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Optio
 
 /// One request to `addr`; `None` when it fails.
 pub async fn call(addr: &str, body: RequestBody, version: i16) -> Option<ResponseBody> {
+    call_with(
+        addr,
+        &fjord_net::security::ClientSecurity::plaintext(),
+        body,
+        version,
+    )
+    .await
+}
+
+/// One request to `addr` over a connection secured by `security`; `None` when it fails.
+pub async fn call_with(
+    addr: &str,
+    security: &fjord_net::security::ClientSecurity,
+    body: RequestBody,
+    version: i16,
+) -> Option<ResponseBody> {
     let timeout = Duration::from_secs(2);
-    let c = Client::connect(addr, timeout).await.ok()?;
+    let c = Client::connect_with(addr, timeout, "fjord-tests", security)
+        .await
+        .ok()?;
     c.call(body, version, timeout).await.ok()
 }
 
