@@ -50,6 +50,13 @@ impl Admin {
             let c = self.refresh(Some(&topics)).await?;
             match c.topics.get(topic) {
                 Some(t) if !t.partitions.is_empty() => Ok(c),
+                // Not retried: the topic is there, the principal may not see it.
+                Some(t) if t.error_code == ErrorCode::TopicAuthorizationFailed.code() => {
+                    Err(AdminError::Kafka {
+                        code: ErrorCode::TopicAuthorizationFailed,
+                        message: format!("Not authorized to access topics: [{topic}]"),
+                    })
+                }
                 _ => Err(AdminError::Kafka {
                     code: ErrorCode::UnknownTopicOrPartition,
                     message: format!("Topic {topic} not present in metadata"),

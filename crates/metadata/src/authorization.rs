@@ -159,7 +159,9 @@ impl<'a> Access<'a> {
                 (!all_topics(Op::Read, &mut r.topics.iter().map(|t| t.name.as_str())))
                     .then(|| (Topic, "READ on the topics".into()))
             }
-            RequestBody::DescribeLogDirs(_) | RequestBody::DescribeCluster(_) => {
+            // DescribeCluster needs nothing on a broker (as Metadata); the controller listener
+            // asks ALTER on the cluster itself (Kafka's ControllerApis).
+            RequestBody::DescribeLogDirs(_) => {
                 (!self.cluster(Op::Describe)).then(|| (Cluster, "DESCRIBE on the cluster".into()))
             }
             RequestBody::DescribeUserScramCredentials(_) | RequestBody::DescribeAcls(_) => {

@@ -202,6 +202,16 @@ impl ControllerHandler {
             ));
         }
         if let RequestBody::DescribeCluster(r) = &body {
+            // Unlike a broker, a controller describes the cluster only to principals allowed
+            // ALTER on it (as Kafka's controller).
+            if !access.cluster(fjord_metadata::acls::AclOperation::Alter) {
+                return fjord_protocol::error_response(
+                    &body,
+                    version,
+                    ErrorCode::ClusterAuthorizationFailed,
+                    "DescribeCluster on a controller needs ALTER on the cluster",
+                );
+            }
             return self.describe_cluster(r.endpoint_type);
         }
         if let Some(r) = self.raft.handle_request(frame, &body).await {

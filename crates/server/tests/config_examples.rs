@@ -11,6 +11,9 @@ fn examples() -> Vec<std::path::PathBuf> {
     for i in 1..=3 {
         out.push(root.join(format!("cluster/node{i}.properties")));
     }
+    for i in 1..=3 {
+        out.push(root.join(format!("secured/node{i}.properties")));
+    }
     out
 }
 
@@ -125,5 +128,235 @@ fn the_docker_files_run_what_the_tests_run() {
             "{name}.sh --help: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+}
+
+/// Runs `fjord` in `dir` (where the secured example's relative paths point).
+fn fjord_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(common::fjord_bin())
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run fjord")
+}
+
+/// README's secured cluster, command by command: certificates from `make-certs.sh`, three
+/// nodes formatted with the admin's SCRAM credential and started from `config/secured`
+/// unchanged; topics, a SCRAM user, ACLs and the console clients through `admin.properties`.
+#[test]
+fn the_secured_example_runs_as_the_readme_says() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let secured = repo.join("config/secured").canonicalize().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path();
+    let certs = std::process::Command::new(secured.join("make-certs.sh"))
+        .arg("./certs")
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        certs.status.success(),
+        "{}",
+        String::from_utf8_lossy(&certs.stderr)
+    );
+    let cluster_id = common::random_uuid();
+    let mut nodes = Vec::new();
+    for i in 1..=3 {
+        let config = secured.join(format!("node{i}.properties"));
+        let config = config.to_str().unwrap();
+        let out = fjord_in(
+            dir,
+            &[
+                "format",
+                "--config",
+                config,
+                "--cluster-id",
+                &cluster_id,
+                "--add-scram",
+                "SCRAM-SHA-512=[name=admin,password=admin-secret]",
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let log = std::fs::File::create(dir.join(format!("node{i}.log"))).unwrap();
+        let child = std::process::Command::new(common::fjord_bin())
+            .args(["server", "--config", config])
+            .current_dir(dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        nodes.push(KillOnDrop(child));
+    }
+    let admin = secured.join("admin.properties");
+    let admin = admin.to_str().unwrap();
+    let logs = || {
+        (1..=3)
+            .map(|i| std::fs::read_to_string(dir.join(format!("node{i}.log"))).unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("\n----\n")
+    };
+    let create = [
+        "kafka-topics",
+        "--bootstrap-server",
+        "127.0.0.1:19192",
+        "--command-config",
+        admin,
+        "--create",
+        "--topic",
+        "payments",
+        "--partitions",
+        "3",
+        "--replication-factor",
+        "3",
+    ];
+    let created = common::wait_for(std::time::Duration::from_secs(90), || {
+        fjord_in(dir, &create).status.success().then_some(())
+    });
+    assert!(
+        created.is_some(),
+        "{:?}\n{}",
+        fjord_in(dir, &create),
+        logs()
+    );
+    let produce = std::process::Command::new(common::fjord_bin())
+        .args([
+            "kafka-console-producer",
+            "--bootstrap-server",
+            "127.0.0.1:19192",
+            "--producer.config",
+            admin,
+            "--topic",
+            "payments",
+        ])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = produce.stdin.as_ref().unwrap();
+        stdin.write_all(b"one\ntwo\nthree\n").unwrap();
+    }
+    let produced = produce.wait_with_output().unwrap();
+    assert!(
+        produced.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&produced.stderr),
+        logs()
+    );
+
+    // A SCRAM user, refused until ACLs let her read.
+    let out = fjord_in(
+        dir,
+        &[
+            "kafka-configs",
+            "--bootstrap-server",
+            "127.0.0.1:19192",
+            "--command-config",
+            admin,
+            "--alter",
+            "--entity-type",
+            "users",
+            "--entity-name",
+            "alice",
+            "--add-config",
+            "SCRAM-SHA-512=[password=alice-secret]",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let alice = dir.join("alice.properties");
+    std::fs::write(
+        &alice,
+        std::fs::read_to_string(secured.join("admin.properties"))
+            .unwrap()
+            .replace(
+                "username=\"admin\" password=\"admin-secret\"",
+                "username=\"alice\" password=\"alice-secret\"",
+            ),
+    )
+    .unwrap();
+    let alice = alice.to_str().unwrap();
+    let consume = || {
+        fjord_in(
+            dir,
+            &[
+                "kafka-console-consumer",
+                "--bootstrap-server",
+                "127.0.0.1:29192",
+                "--consumer.config",
+                alice,
+                "--topic",
+                "payments",
+                "--group",
+                "audit",
+                "--from-beginning",
+                "--max-messages",
+                "3",
+                "--timeout-ms",
+                "20000",
+            ],
+        )
+    };
+    let refused = consume();
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("uthoriz"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    let out = fjord_in(
+        dir,
+        &[
+            "kafka-acls",
+            "--bootstrap-server",
+            "127.0.0.1:19192",
+            "--command-config",
+            admin,
+            "--add",
+            "--allow-principal",
+            "User:alice",
+            "--consumer",
+            "--topic",
+            "payments",
+            "--group",
+            "audit",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = consume();
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    let mut values: Vec<String> = String::from_utf8_lossy(&read.stdout)
+        .lines()
+        .map(String::from)
+        .collect();
+    values.sort();
+    assert_eq!(values, vec!["one", "three", "two"]);
+}
+
+/// A child process SIGKILLed when the test ends, however it ends.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
