@@ -45,17 +45,18 @@ def wait_for(what, fn, timeout=30.0):
     raise AssertionError(f"timed out waiting for {what}: {last}")
 
 
-def start_node(binary, prefix, extra=""):
-    """Formats and starts one combined node on free ports, with `extra` properties lines;
+def start_node(binary, prefix, extra="", listeners="", format_args=(), tmp=None):
+    """Formats and starts one combined node on free ports, with `extra` properties lines
+    (and `listeners`, more `NAME://host:port` entries, after PLAINTEXT and CONTROLLER);
     returns (process, broker port, cluster id). The process carries `props` and `log_path`
     so a test can start the node again (`restart_node`)."""
-    tmp = tempfile.mkdtemp(prefix=prefix)
+    tmp = tmp or tempfile.mkdtemp(prefix=prefix)
     bport, cport = free_port(), free_port()
     props = os.path.join(tmp, "server.properties")
     with open(props, "w") as f:
         f.write(
             "node.id=1\nprocess.roles=broker,controller\n"
-            f"listeners=PLAINTEXT://127.0.0.1:{bport},CONTROLLER://127.0.0.1:{cport}\n"
+            f"listeners=PLAINTEXT://127.0.0.1:{bport},CONTROLLER://127.0.0.1:{cport}{listeners}\n"
             "controller.listener.names=CONTROLLER\n"
             f"controller.quorum.voters=1@127.0.0.1:{cport}\n"
             f"log.dirs={tmp}/data\n"
@@ -63,7 +64,7 @@ def start_node(binary, prefix, extra=""):
             f"{extra}\n"
         )
     cluster_id = subprocess.check_output([binary, "random-uuid"]).decode().strip()
-    subprocess.check_call([binary, "format", "--config", props, "--cluster-id", cluster_id],
+    subprocess.check_call([binary, "format", "--config", props, "--cluster-id", cluster_id, *format_args],
                           stdout=subprocess.DEVNULL)
     log_path = os.path.join(tmp, "server.log")
     log = open(log_path, "w")
