@@ -79,7 +79,7 @@ pub struct TlsSettings {
     /// The certificate chain and private key: one PEM holding both (a key store file), or the
     /// chain and the key apart (inline).
     pub keystore: Option<(Pem, Option<Pem>)>,
-    /// `ssl.key.password` (encrypted private keys are refused with a message saying so).
+    /// `ssl.key.password`: decrypts an `ENCRYPTED PRIVATE KEY` (PKCS#8, PBES2).
     pub key_password: Option<String>,
     /// The trusted certificates.
     pub truststore: Option<Pem>,
@@ -236,14 +236,12 @@ impl TlsSettings {
         if certs.is_empty() {
             return Err(err(KEYSTORE, "no certificate in the key store"));
         }
-        if String::from_utf8_lossy(&key_pem).contains("ENCRYPTED PRIVATE KEY") {
-            return Err(err(
-                "ssl.key.password",
-                "encrypted private keys are not supported: give the key unencrypted (PKCS#8 PEM) and protect the file",
-            ));
-        }
-        let key = PrivateKeyDer::from_pem_slice(&key_pem)
-            .map_err(|e| err(KEYSTORE, format!("no PEM private key: {e}")))?;
+        let key = if String::from_utf8_lossy(&key_pem).contains("ENCRYPTED PRIVATE KEY") {
+            decrypt_key(&key_pem, self.key_password.as_deref())?
+        } else {
+            PrivateKeyDer::from_pem_slice(&key_pem)
+                .map_err(|e| err(KEYSTORE, format!("no PEM private key: {e}")))?
+        };
         Ok(Some((certs, key)))
     }
 
@@ -344,6 +342,34 @@ impl TlsSettings {
         out.push(self.truststore.as_ref().and_then(Pem::modified));
         out
     }
+}
+
+/// The key of an `ENCRYPTED PRIVATE KEY` PEM section (PKCS#8 with PBES2, as
+/// `openssl pkcs8 -topk8` writes it), decrypted with `ssl.key.password`.
+fn decrypt_key(pem: &[u8], password: Option<&str>) -> Result<PrivateKeyDer<'static>, TlsError> {
+    let key = "ssl.key.password";
+    let password =
+        password.ok_or_else(|| err(key, "the private key is encrypted and no password is set"))?;
+    let text = std::str::from_utf8(pem).map_err(|_| err(KEYSTORE, "not PEM text"))?;
+    let start = text
+        .find("-----BEGIN ENCRYPTED PRIVATE KEY-----")
+        .ok_or_else(|| err(KEYSTORE, "no encrypted private key"))?;
+    let end_marker = "-----END ENCRYPTED PRIVATE KEY-----";
+    let end = text[start..]
+        .find(end_marker)
+        .map(|e| start + e + end_marker.len())
+        .ok_or_else(|| err(KEYSTORE, "an unterminated encrypted private key"))?;
+    let (label, der) = pkcs8::der::pem::decode_vec(text[start..end].as_bytes())
+        .map_err(|e| err(KEYSTORE, format!("not PEM: {e}")))?;
+    if label != "ENCRYPTED PRIVATE KEY" {
+        return Err(err(KEYSTORE, format!("unexpected PEM section {label}")));
+    }
+    let info = pkcs8::EncryptedPrivateKeyInfo::try_from(der.as_slice())
+        .map_err(|e| err(KEYSTORE, format!("not an encrypted PKCS#8 key: {e}")))?;
+    let plain = info
+        .decrypt(password)
+        .map_err(|_| err(key, "the password does not decrypt the private key"))?;
+    Ok(PrivateKeyDer::Pkcs8(plain.as_bytes().to_vec().into()))
 }
 
 /// Checks the chain against the trust store but not the name
@@ -768,6 +794,38 @@ mod tests {
         }
         let e = TlsSettings::from_keys(&keys(&[("ssl.keystore.type", "JKS")])).unwrap_err();
         assert!(e.to_string().contains("PEM"), "{e}");
+    }
+
+    #[test]
+    fn encrypted_keys_open_with_ssl_key_password() {
+        use pkcs8::der::pem::LineEnding;
+        let key = rcgen::KeyPair::generate().unwrap();
+        let mut params = rcgen::CertificateParams::new(vec!["localhost".to_string()]).unwrap();
+        params.distinguished_name = rcgen::DistinguishedName::new();
+        let cert = params.self_signed(&key).unwrap();
+        let info = pkcs8::PrivateKeyInfo::try_from(key.serialized_der()).unwrap();
+        let scheme = pkcs8::pkcs5::pbes2::Parameters::pbkdf2_sha256_aes256cbc(
+            2048,
+            b"0123456789abcdef",
+            b"fedcba9876543210",
+        )
+        .unwrap();
+        let encrypted = info.encrypt_with_params(scheme, "s3cret").unwrap();
+        let pem = encrypted
+            .to_pem("ENCRYPTED PRIVATE KEY", LineEnding::LF)
+            .unwrap();
+        let keystore = format!("{}{}", pem.as_str(), cert.pem());
+        let settings = |password: Option<&str>| TlsSettings {
+            keystore: Some((Pem::Inline(keystore.clone()), None)),
+            key_password: password.map(str::to_string),
+            ..Default::default()
+        };
+        settings(Some("s3cret")).server_config().unwrap();
+        for wrong in [Some("guess"), None] {
+            let e = settings(wrong).server_config().unwrap_err();
+            assert_eq!(e.key, "ssl.key.password");
+            assert!(!e.to_string().contains("s3cret"));
+        }
     }
 
     #[test]

@@ -227,6 +227,18 @@ fn sasl_plain_and_scram_authenticate_and_refuse_everything_else() {
         let e = connect(&addr, &sasl("GSSAPI", "alice", "x")).await.unwrap_err();
         assert!(e.to_string().contains("UNSUPPORTED_SASL_MECHANISM"), "{e}");
 
+        // Before authentication a frame may be at most sasl.server.max.receive.size (512 KiB):
+        // a larger one closes the connection unread; other clients go on.
+        {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            let mut raw = tokio::net::TcpStream::connect(&addr).await.unwrap();
+            raw.write_all(&(1_000_000i32).to_be_bytes()).await.unwrap();
+            let mut buf = [0u8; 16];
+            let n = tokio::time::timeout(TIMEOUT, raw.read(&mut buf)).await.expect("closed");
+            assert!(matches!(n, Ok(0) | Err(_)), "{n:?}");
+        }
+        assert!(call(&admin, metadata(None), 12).await.is_ok());
+
         // SCRAM: credentials stored through the metadata log, both mechanisms.
         set_scram(&admin, "carol", Mechanism::Sha256, "carol-256").await;
         set_scram(&admin, "carol", Mechanism::Sha512, "carol-512").await;
@@ -274,6 +286,18 @@ fn sasl_plain_and_scram_authenticate_and_refuse_everything_else() {
         tokio::time::sleep(Duration::from_millis(1700)).await;
         assert!(call(&raw, metadata(None), 12).await.is_err(), "an expired session");
     });
+
+    // Nothing the node logged reveals a password, right or wrong.
+    let log = std::fs::read_to_string(node.dir.join("server.log")).unwrap();
+    for secret in [
+        "alice-secret",
+        "admin-secret",
+        "carol-256",
+        "carol-512",
+        "wrong",
+    ] {
+        assert!(!log.contains(secret), "the log shows {secret}");
+    }
 
     // librdkafka with SASL/PLAIN and SCRAM-SHA-512 produces and consumes.
     for (mechanism, user, password) in [
@@ -408,6 +432,29 @@ fn tls_listeners_authenticate_clients_by_certificate_and_reload_their_own() {
             };
             assert!(refused, "{} was accepted", keystore.display());
         }
+        // A client that connects and never starts its TLS handshake is closed after
+        // HANDSHAKE_TIMEOUT (10 s); others are served meanwhile.
+        let silent = async {
+            use tokio::io::AsyncReadExt;
+            let mut raw = tokio::net::TcpStream::connect(&addr).await.unwrap();
+            let mut buf = [0u8; 16];
+            raw.read(&mut buf).await
+        };
+        let served = async {
+            assert_eq!(
+                produce_error(call(&alice, produce("tls", "meanwhile"), 9).await.unwrap()),
+                0
+            );
+        };
+        let started = Instant::now();
+        let (closed, ()) = tokio::join!(
+            tokio::time::timeout(Duration::from_secs(30), silent),
+            served
+        );
+        assert!(matches!(closed, Ok(Ok(0)) | Ok(Err(_))), "{closed:?}");
+        assert!(
+            started.elapsed() >= fjord_net::tls::HANDSHAKE_TIMEOUT - Duration::from_millis(500)
+        );
         // A client that does not trust the node's CA refuses it.
         assert!(connect(&addr, &tls(&other_ca.truststore, Some(&alice_pem)))
             .await
