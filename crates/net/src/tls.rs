@@ -359,7 +359,7 @@ fn decrypt_key(pem: &[u8], password: Option<&str>) -> Result<PrivateKeyDer<'stat
         .find(end_marker)
         .map(|e| start + e + end_marker.len())
         .ok_or_else(|| err(KEYSTORE, "an unterminated encrypted private key"))?;
-    let (label, der) = pkcs8::der::pem::decode_vec(text[start..end].as_bytes())
+    let (label, der) = pkcs8::der::pem::decode_vec(&text.as_bytes()[start..end])
         .map_err(|e| err(KEYSTORE, format!("not PEM: {e}")))?;
     if label != "ENCRYPTED PRIVATE KEY" {
         return Err(err(KEYSTORE, format!("unexpected PEM section {label}")));
