@@ -13,14 +13,10 @@
 
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
-use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
-use rdkafka::{ClientContext, Message, Offset, TopicPartitionList};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 fn seconds() -> f64 {
@@ -383,7 +379,8 @@ fn replication_rows(bin: &Path, secs: f64, single_node_rate: f64) {
     cluster.create_topic("rf3");
     let cpu0 = cluster.cpu();
     let start = Instant::now();
-    let (acked, failed, _) = produce(&cluster.bootstrap, "rf3", 1, 1024, "-1", secs, None);
+    let (acked, failed, _) =
+        fjord_benches::produce(&[], &cluster.bootstrap, "rf3", 1, 1024, "-1", secs, None);
     // Until the last acknowledgement: the producer's queue drains after the send window.
     let elapsed = start.elapsed().as_secs_f64();
     let rate = acked as f64 / elapsed;
@@ -396,7 +393,8 @@ fn replication_rows(bin: &Path, secs: f64, single_node_rate: f64) {
         (cluster.cpu() - cpu0) / mb.max(1e-9) * 100.0,
         if failed > 0 { format!(" ({failed} failed)") } else { String::new() }
     );
-    let (_, failed, mut lat) = produce(
+    let (_, failed, mut lat) = fjord_benches::produce(
+        &[],
         &cluster.bootstrap,
         "rf3",
         1,
@@ -431,7 +429,8 @@ fn replication_rows(bin: &Path, secs: f64, single_node_rate: f64) {
     let start = Instant::now();
     let mut written = 0u64;
     while written < gib && start.elapsed() < Duration::from_secs(600) {
-        let (acked, _, _) = produce(&cluster.bootstrap, "rf3", 1, 1024, "1", 2.0, None);
+        let (acked, _, _) =
+            fjord_benches::produce(&[], &cluster.bootstrap, "rf3", 1, 1024, "1", 2.0, None);
         written += acked;
     }
     cluster.start_node(2);
@@ -441,115 +440,6 @@ fn replication_rows(bin: &Path, secs: f64, single_node_rate: f64) {
         written as f64 * 1024.0 / (1u64 << 30) as f64,
         took.as_secs_f64()
     );
-}
-
-/// Records delivery latencies (µs) of messages sent with their send time, and failures.
-#[derive(Clone, Default)]
-struct Latencies(Arc<(Mutex<Vec<u64>>, AtomicU64)>);
-
-impl ClientContext for Latencies {}
-
-impl ProducerContext for Latencies {
-    type DeliveryOpaque = Box<Instant>;
-    fn delivery(&self, r: &DeliveryResult<'_>, sent: Box<Instant>) {
-        if r.is_ok() {
-            self.0
-                 .0
-                .lock()
-                .unwrap()
-                .push(sent.elapsed().as_micros() as u64);
-        } else {
-            self.0 .1.fetch_add(1, Ordering::Relaxed);
-        }
-    }
-}
-
-/// Produces `size`-byte records to `topic` for `secs` seconds (at most `rate` per second when
-/// given); returns (records acknowledged, failures, latencies in µs).
-fn produce(
-    bootstrap: &str,
-    topic: &str,
-    partitions: i32,
-    size: usize,
-    acks: &str,
-    secs: f64,
-    rate: Option<f64>,
-) -> (u64, u64, Vec<u64>) {
-    let ctx = Latencies::default();
-    let producer: BaseProducer<Latencies> = ClientConfig::new()
-        .set("bootstrap.servers", bootstrap)
-        .set("acks", acks)
-        .set("linger.ms", "5")
-        .set("batch.size", "1000000")
-        .set("queue.buffering.max.messages", "1000000")
-        .set("queue.buffering.max.kbytes", "1048576")
-        .create_with_context(ctx.clone())
-        .unwrap();
-    let payload = vec![b'x'; size];
-    let start = Instant::now();
-    let end = start + Duration::from_secs_f64(secs);
-    let mut sent = 0u64;
-    while Instant::now() < end {
-        if let Some(r) = rate {
-            let due = (start.elapsed().as_secs_f64() * r) as u64;
-            if sent >= due {
-                producer.poll(Duration::from_micros(200));
-                continue;
-            }
-        }
-        let record = BaseRecord::with_opaque_to(topic, Box::new(Instant::now()))
-            .payload(&payload)
-            .key(&[])
-            .partition((sent % partitions as u64) as i32);
-        match producer.send(record) {
-            Ok(()) => sent += 1,
-            Err(_) => {
-                producer.poll(Duration::from_millis(1));
-            }
-        }
-        if sent % 1024 == 0 {
-            producer.poll(Duration::ZERO);
-        }
-    }
-    producer.flush(Duration::from_secs(60)).unwrap();
-    let lat = std::mem::take(&mut *ctx.0 .0.lock().unwrap());
-    (lat.len() as u64, ctx.0 .1.load(Ordering::Relaxed), lat)
-}
-
-/// Consumes every record of `topic` partition `p` from the start until `count` arrived;
-/// returns the seconds it took.
-fn consume(bootstrap: &str, topic: &str, partitions: i32, count: u64) -> f64 {
-    let consumer: BaseConsumer = ClientConfig::new()
-        .set("bootstrap.servers", bootstrap)
-        // assign() needs a group id; nothing joins or commits.
-        .set("group.id", "broker-load")
-        .set("enable.auto.commit", "false")
-        // librdkafka 2.3+ pauses a partition's fetching for `fetch.queue.backoff.ms` (1 s)
-        // whenever its local queue is past `queued.min.messages`: with 100 B records that
-        // is most of the run. Keep fetching instead.
-        .set("fetch.queue.backoff.ms", "1")
-        .set("queued.min.messages", "1000000")
-        .set("fetch.max.bytes", "52428800")
-        .set("max.partition.fetch.bytes", "10485760")
-        .set("queued.max.messages.kbytes", "1048576")
-        .create()
-        .unwrap();
-    let mut tpl = TopicPartitionList::new();
-    for p in 0..partitions {
-        tpl.add_partition_offset(topic, p, Offset::Beginning)
-            .unwrap();
-    }
-    consumer.assign(&tpl).unwrap();
-    let start = Instant::now();
-    let mut n = 0u64;
-    let deadline = start + Duration::from_secs(300);
-    while n < count && Instant::now() < deadline {
-        if let Some(Ok(m)) = consumer.poll(Duration::from_millis(100)) {
-            n += 1;
-            std::hint::black_box(m.payload());
-        }
-    }
-    start.elapsed().as_secs_f64()
 }
 
 /// Prints a result row at once (the runs are long).
@@ -614,7 +504,8 @@ fn child(args: &[String]) {
     let size: usize = args[5].parse().unwrap();
     let acks = &args[6];
     let secs: f64 = args[7].parse().unwrap();
-    let (acked, failed, _) = produce(bootstrap, topic, partitions, size, acks, secs, None);
+    let (acked, failed, _) =
+        fjord_benches::produce(&[], bootstrap, topic, partitions, size, acks, secs, None);
     println!("{acked} {failed}");
 }
 
@@ -668,7 +559,7 @@ fn peer_rows(fjord: &Path, tansu: &Path, secs: f64) {
                 rss_mib(node.pid())
             ));
             let cpu0 = cpu_seconds(node.pid());
-            let t = consume(&node.bootstrap, "peer", 1, acked);
+            let t = fjord_benches::consume(&[], &node.bootstrap, "peer", 1, acked);
             let cpu = cpu_seconds(node.pid()) - cpu0;
             print_row(format!(
                 "{:>6} {:>6} {:>12.0} {:>9.1} {:>12.3} {:>8.1}  consume",
@@ -785,7 +676,8 @@ fn main() {
                     if procs == 1 && acks == "1" {
                         let cpu0 = cpu_seconds(node.pid());
                         let client0 = cpu_seconds(std::process::id());
-                        let t = consume(&node.bootstrap, topic, partitions, acked);
+                        let t =
+                            fjord_benches::consume(&[], &node.bootstrap, topic, partitions, acked);
                         let cpu = cpu_seconds(node.pid()) - cpu0;
                         // The consumer runs in this process: its CPU shows who is the limit.
                         let client = cpu_seconds(std::process::id()) - client0;
@@ -812,7 +704,8 @@ fn main() {
         let node = Node::start(&bin);
         node.create_topic("lat", 1);
         let rate = (max_rate_1k / 2.0).max(1000.0);
-        let (_, failed, mut lat) = produce(&node.bootstrap, "lat", 1, 1024, acks, secs, Some(rate));
+        let (_, failed, mut lat) =
+            fjord_benches::produce(&[], &node.bootstrap, "lat", 1, 1024, acks, secs, Some(rate));
         lat.sort_unstable();
         println!(
             "acks={acks:>2} rate {rate:.0}/s: p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms ({} samples, {failed} failed)",

@@ -180,6 +180,13 @@ const TRUSTSTORE: &str = "ssl.truststore.location";
 impl TlsSettings {
     fn provider(&self) -> Result<Arc<CryptoProvider>, TlsError> {
         let mut p = rustls::crypto::ring::default_provider();
+        // AES-128-GCM first: as strong as needed and about a third cheaper than AES-256 on
+        // every byte a broker moves (the server's order decides, see `server_config`).
+        p.cipher_suites.sort_by_key(|s| {
+            !s.suite()
+                .as_str()
+                .is_some_and(|n| n.contains("AES_128_GCM"))
+        });
         if !self.cipher_suites.is_empty() {
             let mut chosen = Vec::new();
             for name in &self.cipher_suites {
@@ -293,9 +300,11 @@ impl TlsSettings {
         let (chain, key) = self
             .chain_and_key()?
             .ok_or_else(|| err(KEYSTORE, "a TLS listener needs a key store"))?;
-        let config = builder
+        let mut config = builder
             .with_single_cert(chain, key)
             .map_err(|e| err(KEYSTORE, e))?;
+        // The listener's order of `ssl.cipher.suites` (or fjord's default order) wins.
+        config.ignore_client_order = true;
         Ok(Arc::new(config))
     }
 

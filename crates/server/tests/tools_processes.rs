@@ -830,7 +830,7 @@ fn configs_and_consumer_groups_on_a_node() {
         "--bootstrap-server",
         &b,
         "--entity-type",
-        "users",
+        "clients",
         "--describe",
     ]);
     assert!(!quota.status.success());
