@@ -43,6 +43,9 @@ fn cpu_seconds(pid: u32) -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
+/// librdkafka settings: (key, value) pairs.
+type Settings<'a> = [(&'a str, &'a str)];
+
 struct Kill(Child);
 
 impl Drop for Kill {
@@ -125,7 +128,7 @@ fn main() {
         ("sasl.username", "bench"),
         ("sasl.password", "bench-secret"),
     ];
-    let runs: [(&str, u16, &[(&str, &str)]); 3] = [
+    let runs: [(&str, u16, &Settings); 3] = [
         ("PLAINTEXT", plain, &[]),
         ("SSL", ssl, &tls),
         ("SASL_SSL", sasl_ssl, &sasl),
