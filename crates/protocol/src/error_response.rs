@@ -385,6 +385,33 @@ pub fn error_response(
                 ..Default::default()
             })
         }
+        RequestBody::AlterUserScramCredentials(r) => {
+            use alter_user_scram_credentials_response::*;
+            // One result per user the request names, as Kafka's getErrorResponse.
+            let mut users: Vec<&str> = Vec::new();
+            for u in r
+                .deletions
+                .iter()
+                .map(|d| d.name.as_str())
+                .chain(r.upsertions.iter().map(|u| u.name.as_str()))
+            {
+                if !users.contains(&u) {
+                    users.push(u);
+                }
+            }
+            ResponseBody::AlterUserScramCredentials(AlterUserScramCredentialsResponse {
+                results: users
+                    .into_iter()
+                    .map(|user| AlterUserScramCredentialsResult {
+                        user: user.to_string(),
+                        error_code: c,
+                        error_message: m(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+        }
         RequestBody::DescribeConfigs(r) => per_resource!(
             r,
             DescribeConfigs,
