@@ -26,30 +26,12 @@ fn seconds() -> f64 {
         .unwrap_or(5.0)
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// The workspace root (this file's directory's parent).
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap()
         .to_path_buf()
-}
-
-/// User+system CPU seconds of a process so far.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    // Fields 14 and 15 (utime, stime) are at 11 and 12 after the command name.
-    (ticks(11) + ticks(12)) / 100.0
 }
 
 /// Resident set size in MiB.
@@ -73,7 +55,7 @@ struct Node {
 impl Node {
     fn start(bin: &Path) -> Node {
         let dir = tempfile::tempdir().unwrap();
-        let (b, c) = (free_port(), free_port());
+        let (b, c) = (fjord_benches::free_port(), fjord_benches::free_port());
         let props = dir.path().join("server.properties");
         std::fs::write(
             &props,
@@ -129,7 +111,7 @@ impl Node {
     /// A peer broker: Tansu (`tansu broker`) on a free port with its memory storage engine.
     fn tansu(bin: &Path) -> Node {
         let dir = tempfile::tempdir().unwrap();
-        let port = free_port();
+        let port = fjord_benches::free_port();
         let url = format!("tcp://127.0.0.1:{port}");
         let log = std::fs::File::create(dir.path().join("tansu.log")).unwrap();
         let child = Command::new(bin)
@@ -219,7 +201,9 @@ struct Cluster {
 impl Cluster {
     fn start(bin: &Path) -> Cluster {
         let dir = tempfile::tempdir_in(root().join("target")).unwrap();
-        let ports: Vec<(u16, u16)> = (0..3).map(|_| (free_port(), free_port())).collect();
+        let ports: Vec<(u16, u16)> = (0..3)
+            .map(|_| (fjord_benches::free_port(), fjord_benches::free_port()))
+            .collect();
         let voters = ports
             .iter()
             .enumerate()
@@ -303,7 +287,7 @@ impl Cluster {
         self.nodes
             .iter()
             .filter_map(|(_, c)| c.as_ref())
-            .map(|c| cpu_seconds(c.id()))
+            .map(|c| fjord_benches::cpu_seconds(c.id()))
             .sum()
     }
 
@@ -526,7 +510,7 @@ fn peer_rows(fjord: &Path, tansu: &Path, secs: f64) {
                 Node::tansu(tansu)
             };
             node.create_topic("peer", 1);
-            let cpu0 = cpu_seconds(node.pid());
+            let cpu0 = fjord_benches::cpu_seconds(node.pid());
             let start = Instant::now();
             let out = Command::new(std::env::current_exe().unwrap())
                 .args([
@@ -547,7 +531,7 @@ fn peer_rows(fjord: &Path, tansu: &Path, secs: f64) {
                 .next()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0);
-            let cpu = cpu_seconds(node.pid()) - cpu0;
+            let cpu = fjord_benches::cpu_seconds(node.pid()) - cpu0;
             let mb = acked as f64 * size as f64 / 1e6;
             print_row(format!(
                 "{:>6} {:>6} {:>12.0} {:>9.1} {:>12.3} {:>8.1}  produce",
@@ -558,9 +542,9 @@ fn peer_rows(fjord: &Path, tansu: &Path, secs: f64) {
                 cpu / mb.max(1e-9) * 100.0,
                 rss_mib(node.pid())
             ));
-            let cpu0 = cpu_seconds(node.pid());
+            let cpu0 = fjord_benches::cpu_seconds(node.pid());
             let t = fjord_benches::consume(&[], &node.bootstrap, "peer", 1, acked);
-            let cpu = cpu_seconds(node.pid()) - cpu0;
+            let cpu = fjord_benches::cpu_seconds(node.pid()) - cpu0;
             print_row(format!(
                 "{:>6} {:>6} {:>12.0} {:>9.1} {:>12.3} {:>8.1}  consume",
                 name,
@@ -621,7 +605,7 @@ fn main() {
                     let node = Node::start(&bin);
                     let topic = "load";
                     node.create_topic(topic, partitions);
-                    let cpu0 = cpu_seconds(node.pid());
+                    let cpu0 = fjord_benches::cpu_seconds(node.pid());
                     let start = Instant::now();
                     let children: Vec<Child> = (0..procs)
                         .map(|_| {
@@ -650,7 +634,7 @@ fn main() {
                         failed += it.next().and_then(|v| v.parse().ok()).unwrap_or(0);
                     }
                     let elapsed = start.elapsed().as_secs_f64();
-                    let cpu = cpu_seconds(node.pid()) - cpu0;
+                    let cpu = fjord_benches::cpu_seconds(node.pid()) - cpu0;
                     let mb = acked as f64 * size as f64 / 1e6;
                     let rate = acked as f64 / elapsed;
                     if size == 1024 && partitions == 1 && procs == 1 && acks == "1" {
@@ -674,13 +658,13 @@ fn main() {
                     ));
                     // Consume what the single-producer runs wrote, from the same node.
                     if procs == 1 && acks == "1" {
-                        let cpu0 = cpu_seconds(node.pid());
-                        let client0 = cpu_seconds(std::process::id());
+                        let cpu0 = fjord_benches::cpu_seconds(node.pid());
+                        let client0 = fjord_benches::cpu_seconds(std::process::id());
                         let t =
                             fjord_benches::consume(&[], &node.bootstrap, topic, partitions, acked);
-                        let cpu = cpu_seconds(node.pid()) - cpu0;
+                        let cpu = fjord_benches::cpu_seconds(node.pid()) - cpu0;
                         // The consumer runs in this process: its CPU shows who is the limit.
-                        let client = cpu_seconds(std::process::id()) - client0;
+                        let client = fjord_benches::cpu_seconds(std::process::id()) - client0;
                         print_row(format!(
                             "{:>6} {:>5} {:>4} {:>4} {:>12.0} {:>9.1} {:>12.3} {:>8.1}  consume (client {:.2} cores)",
                             size,

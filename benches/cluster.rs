@@ -35,14 +35,6 @@ fn fjord_bin() -> PathBuf {
     bin
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 struct Node {
     args: Vec<String>,
     child: Option<Child>,
@@ -206,7 +198,9 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(20);
     let root = tempfile::tempdir().unwrap();
-    let ports: Vec<(u16, u16)> = (0..3).map(|_| (free_port(), free_port())).collect();
+    let ports: Vec<(u16, u16)> = (0..3)
+        .map(|_| (fjord_benches::free_port(), fjord_benches::free_port()))
+        .collect();
     let voters = ports
         .iter()
         .enumerate()

@@ -133,3 +133,22 @@ pub fn consume(
     }
     start.elapsed().as_secs_f64()
 }
+
+/// A free port on 127.0.0.1 (bound and released).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// User+system CPU seconds of process `pid` so far.
+pub fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // Fields 14 and 15 (utime, stime) are at 11 and 12 after the command name.
+    (ticks(11) + ticks(12)) / 100.0
+}

@@ -26,23 +26,6 @@ fn fjord_bin() -> PathBuf {
     bin
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// User+system CPU seconds of process `pid` so far.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    (ticks(11) + ticks(12)) / 100.0
-}
-
 /// librdkafka settings: (key, value) pairs.
 type Settings<'a> = [(&'a str, &'a str)];
 
@@ -69,7 +52,12 @@ fn main() {
         .unwrap();
     assert!(certs.status.success(), "{certs:?}");
     let ca = d.join("certs/ca.pem").display().to_string();
-    let (plain, ssl, sasl_ssl, controller) = (free_port(), free_port(), free_port(), free_port());
+    let (plain, ssl, sasl_ssl, controller) = (
+        fjord_benches::free_port(),
+        fjord_benches::free_port(),
+        fjord_benches::free_port(),
+        fjord_benches::free_port(),
+    );
     let props = d.join("server.properties");
     std::fs::write(
         &props,
@@ -157,15 +145,15 @@ fn main() {
                 "{name}: the node never took a record"
             );
         }
-        let cpu0 = cpu_seconds(pid);
+        let cpu0 = fjord_benches::cpu_seconds(pid);
         let (acked, failed, _) =
             fjord_benches::produce(client, &bootstrap, &topic, 1, RECORD, "1", secs, None);
         assert_eq!(failed, 0, "{name}: failed deliveries");
-        let cpu1 = cpu_seconds(pid);
+        let cpu1 = fjord_benches::cpu_seconds(pid);
         let gb = acked as f64 * RECORD as f64 / 1e9;
         let produce_mb = gb * 1e3 / secs;
         let took = fjord_benches::consume(client, &bootstrap, &topic, 1, acked);
-        let cpu2 = cpu_seconds(pid);
+        let cpu2 = fjord_benches::cpu_seconds(pid);
         let consume_mb = gb * 1e3 / took;
         // Each run starts with the page cache clean: the topic deleted and its pages written
         // out, so no run pays for writing back an earlier one's data.

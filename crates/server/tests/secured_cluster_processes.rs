@@ -137,33 +137,21 @@ fn produce(
     });
 }
 
-/// Reads `orders`-0 from the start with librdkafka over SASL_SSL as alice (PLAIN).
+/// Reads `orders`-0 from the start with librdkafka over SASL_SSL as alice (PLAIN), in group
+/// `read-orders`.
 fn consume(bootstrap: &str, truststore: &str, expected: usize) -> Vec<String> {
-    use rdkafka::consumer::{BaseConsumer, Consumer};
-    use rdkafka::message::Message;
-    let consumer: BaseConsumer = rdkafka::config::ClientConfig::new()
-        .set("bootstrap.servers", bootstrap)
-        .set("security.protocol", "SASL_SSL")
-        .set("sasl.mechanism", "PLAIN")
-        .set("sasl.username", "alice")
-        .set("sasl.password", "alice-secret")
-        .set("ssl.ca.location", truststore)
-        .set("group.id", "alice-readers")
-        .set("enable.auto.commit", "false")
-        .create()
-        .unwrap();
-    let mut tpl = rdkafka::TopicPartitionList::new();
-    tpl.add_partition_offset("orders", 0, rdkafka::Offset::Beginning)
-        .unwrap();
-    consumer.assign(&tpl).unwrap();
-    let mut got = Vec::new();
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    while got.len() < expected && std::time::Instant::now() < deadline {
-        if let Some(Ok(m)) = consumer.poll(Duration::from_millis(500)) {
-            got.push(String::from_utf8(m.payload().unwrap_or_default().to_vec()).unwrap());
-        }
-    }
-    got
+    common::consume_values_with(
+        bootstrap,
+        "orders",
+        expected,
+        &[
+            ("security.protocol", "SASL_SSL"),
+            ("sasl.mechanism", "PLAIN"),
+            ("sasl.username", "alice"),
+            ("sasl.password", "alice-secret"),
+            ("ssl.ca.location", truststore),
+        ],
+    )
 }
 
 #[test]
@@ -262,7 +250,7 @@ fn a_secured_cluster_replicates_refuses_strangers_and_recovers_with_the_tools() 
     ]);
     assert!(!denied.status.success(), "{}", show(&denied));
     assert!(show(&denied).contains("uthoriz"), "{}", show(&denied));
-    for (flag, name) in [("--topic", "orders"), ("--group", "alice-readers")] {
+    for (flag, name) in [("--topic", "orders"), ("--group", "read-orders")] {
         let added = fjord(&[
             "kafka-acls",
             "--bootstrap-server",

@@ -624,9 +624,24 @@ pub fn produce_acked(
 /// The values of partition 0 of `topic` from the beginning, read with librdkafka until
 /// `expected` arrived or 60 s passed (then a poll that finds nothing more ends it early).
 pub fn consume_values(bootstrap: &str, topic: &str, expected: usize) -> Vec<String> {
+    consume_values_with(bootstrap, topic, expected, &[])
+}
+
+/// [`consume_values`] with more librdkafka settings (security ones, say); the consumer's
+/// group is `read-<topic>`.
+pub fn consume_values_with(
+    bootstrap: &str,
+    topic: &str,
+    expected: usize,
+    settings: &[(&str, &str)],
+) -> Vec<String> {
     use rdkafka::consumer::{BaseConsumer, Consumer};
     use rdkafka::message::Message;
-    let consumer: BaseConsumer = rdkafka::config::ClientConfig::new()
+    let mut config = rdkafka::config::ClientConfig::new();
+    for (k, v) in settings {
+        config.set(*k, *v);
+    }
+    let consumer: BaseConsumer = config
         .set("bootstrap.servers", bootstrap)
         .set("group.id", format!("read-{topic}"))
         .set("enable.auto.commit", "false")
