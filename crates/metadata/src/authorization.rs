@@ -1,15 +1,21 @@
 //! What each request needs the caller to be allowed (Kafka's authorization table per API,
 //! EXTENSIONS.md for the mission's RPCs), decided against the image's ACLs: a request is let
-//! through, refused whole with its API's `*_AUTHORIZATION_FAILED` answer, or (Produce, Fetch,
-//! Metadata) let through without the topics the caller may not touch, which are answered with
-//! TOPIC_AUTHORIZATION_FAILED. Listings (Metadata for all topics, DescribeTopicPartitions,
+//! through, refused whole with its API's `*_AUTHORIZATION_FAILED` answer, or (the APIs Kafka
+//! answers entity by entity: Produce, Fetch, Metadata, ListOffsets, the config APIs,
+//! DescribeGroups, DeleteGroups, CreateTopics, DeleteTopics, CreatePartitions) let through
+//! without the entities the caller may not touch, which are answered with their error. Listings (Metadata for all topics, DescribeTopicPartitions,
 //! ListGroups) leave out what the caller may not DESCRIBE. Both listeners use this table, so a
 //! request is judged the same on a broker and on a controller.
 
 use crate::acls::{AclOperation as Op, AuthorizerSettings, ResourceType as Kind};
 use crate::MetadataImage;
 use fjord_protocol::generated::metadata_response::MetadataResponseTopic;
-use fjord_protocol::generated::{fetch_response, produce_response};
+use fjord_protocol::generated::{
+    alter_configs_response, create_partitions_response, create_topics_response,
+    delete_groups_response, delete_topics_response, describe_configs_response,
+    describe_groups_response, fetch_response, incremental_alter_configs_response,
+    list_offsets_response, produce_response,
+};
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
 
 /// The name of the cluster resource.
@@ -35,9 +41,20 @@ pub enum Gate {
     Open(RequestBody),
     /// Answer this instead.
     Deny(ResponseBody),
-    /// Handle this narrower request, then add TOPIC_AUTHORIZATION_FAILED for these topics
-    /// and partitions.
-    Partial(RequestBody, Vec<(String, Vec<i32>)>),
+    /// Handle this narrower request, then answer what it left out with its
+    /// `*_AUTHORIZATION_FAILED`.
+    Partial(RequestBody, Vec<Denied>),
+}
+
+/// What a narrowed request left out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Denied {
+    /// A topic, and the partitions asked of it.
+    Topic(String, Vec<i32>),
+    /// A config resource (type, name), refused with this error.
+    Resource(i8, String, ErrorCode),
+    /// A group.
+    Group(String),
 }
 
 impl<'a> Access<'a> {
@@ -136,13 +153,18 @@ impl<'a> Access<'a> {
             ok
         };
         let verdict: Option<(ErrorCode, String)> = match &body {
-            RequestBody::Produce(_) | RequestBody::Fetch(_) | RequestBody::Metadata(_) => {
-                return self.narrow(body, version)
-            }
-            RequestBody::ListOffsets(r) => {
-                (!all_topics(Op::Describe, &mut r.topics.iter().map(|t| t.name.as_str())))
-                    .then(|| (Topic, "DESCRIBE on the topics".into()))
-            }
+            RequestBody::Produce(_)
+            | RequestBody::Fetch(_)
+            | RequestBody::Metadata(_)
+            | RequestBody::ListOffsets(_)
+            | RequestBody::DescribeConfigs(_)
+            | RequestBody::IncrementalAlterConfigs(_)
+            | RequestBody::AlterConfigs(_)
+            | RequestBody::DescribeGroups(_)
+            | RequestBody::DeleteGroups(_)
+            | RequestBody::CreateTopics(_)
+            | RequestBody::DeleteTopics(_)
+            | RequestBody::CreatePartitions(_) => return self.narrow(body, version),
             RequestBody::OffsetForLeaderEpoch(r) => {
                 let ok = if r.replica_id >= 0 {
                     self.cluster(Op::ClusterAction)
@@ -167,28 +189,6 @@ impl<'a> Access<'a> {
             RequestBody::DescribeUserScramCredentials(_) | RequestBody::DescribeAcls(_) => {
                 (!self.cluster(Op::Describe)).then(|| (Cluster, "DESCRIBE on the cluster".into()))
             }
-            RequestBody::DescribeConfigs(r) => {
-                let ok = r.resources.iter().all(|c| {
-                    if c.resource_type == CONFIG_TOPIC {
-                        self.topic(Op::DescribeConfigs, &c.resource_name)
-                    } else {
-                        self.cluster(Op::DescribeConfigs)
-                    }
-                });
-                (!ok).then(|| (Topic, "DESCRIBE_CONFIGS on the resources".into()))
-            }
-            RequestBody::IncrementalAlterConfigs(r) => self.alter_configs(
-                &mut r
-                    .resources
-                    .iter()
-                    .map(|c| (c.resource_type, c.resource_name.as_str())),
-            ),
-            RequestBody::AlterConfigs(r) => self.alter_configs(
-                &mut r
-                    .resources
-                    .iter()
-                    .map(|c| (c.resource_type, c.resource_name.as_str())),
-            ),
             RequestBody::FindCoordinator(r) => {
                 let mut keys: Vec<&str> = r.coordinator_keys.iter().map(String::as_str).collect();
                 if keys.is_empty() {
@@ -238,14 +238,6 @@ impl<'a> Access<'a> {
                     (!all_topics(Op::Read, &mut r.topics.iter().map(|t| t.name.as_str())))
                         .then(|| (Topic, "READ on the topics".into()))
                 }),
-            RequestBody::DescribeGroups(r) => {
-                (!r.groups.iter().all(|g| self.group(Op::Describe, g)))
-                    .then(|| (Group, "DESCRIBE on the groups".into()))
-            }
-            RequestBody::DeleteGroups(r) => {
-                (!r.groups_names.iter().all(|g| self.group(Op::Delete, g)))
-                    .then(|| (Group, "DELETE on the groups".into()))
-            }
             RequestBody::InitProducerId(r) => match &r.transactional_id {
                 Some(id) => (!self.allows(Op::Write, Kind::TransactionalId, id)).then(|| {
                     (
@@ -274,29 +266,6 @@ impl<'a> Access<'a> {
                         "CLUSTER_ACTION on the cluster or DESCRIBE on the topics".into(),
                     )
                 })
-            }
-            RequestBody::CreateTopics(r) => {
-                let ok = self.cluster(Op::Create)
-                    || r.topics.iter().all(|t| self.topic(Op::Create, &t.name));
-                (!ok).then(|| (Topic, "CREATE on the cluster or the topics".into()))
-            }
-            RequestBody::DeleteTopics(r) => {
-                let names: Vec<String> = r
-                    .topic_names
-                    .iter()
-                    .cloned()
-                    .chain(r.topics.iter().map(|t| {
-                        t.name
-                            .clone()
-                            .unwrap_or_else(|| self.topic_name(&t.topic_id))
-                    }))
-                    .collect();
-                (!names.iter().all(|n| self.topic(Op::Delete, n)))
-                    .then(|| (Topic, "DELETE on the topics".into()))
-            }
-            RequestBody::CreatePartitions(r) => {
-                (!all_topics(Op::Alter, &mut r.topics.iter().map(|t| t.name.as_str())))
-                    .then(|| (Topic, "ALTER on the topics".into()))
             }
             RequestBody::ElectLeaders(r) => {
                 let (op, what) = if r.election_type == DESIGNATED {
@@ -354,25 +323,23 @@ impl<'a> Access<'a> {
         })
     }
 
-    fn alter_configs(
-        &self,
-        resources: &mut dyn Iterator<Item = (i8, &str)>,
-    ) -> Option<(ErrorCode, String)> {
-        let mut code = None;
-        for (kind, name) in resources {
-            if kind == CONFIG_TOPIC {
-                if !self.topic(Op::AlterConfigs, name) {
-                    code = Some(ErrorCode::TopicAuthorizationFailed);
-                }
-            } else if !self.cluster(Op::AlterConfigs) {
-                code = Some(ErrorCode::ClusterAuthorizationFailed);
-            }
-        }
-        code.map(|c| (c, "ALTER_CONFIGS on the resources".into()))
+    /// A config resource's verdict for `op`: topics by name, the rest (brokers) on the
+    /// cluster.
+    fn resource(&self, op: Op, kind: i8, name: &str) -> Option<Denied> {
+        let (ok, code) = if kind == CONFIG_TOPIC {
+            (self.topic(op, name), ErrorCode::TopicAuthorizationFailed)
+        } else {
+            (self.cluster(op), ErrorCode::ClusterAuthorizationFailed)
+        };
+        (!ok).then(|| Denied::Resource(kind, name.to_string(), code))
     }
 
-    /// Produce (WRITE), Fetch (READ; CLUSTER_ACTION from followers) and Metadata (DESCRIBE)
-    /// without the topics the caller may not touch.
+    /// The requests Kafka answers entity by entity, without the entities the caller may not
+    /// touch: Produce (WRITE), Fetch (READ; CLUSTER_ACTION from followers), Metadata and
+    /// ListOffsets (DESCRIBE), the config APIs (DESCRIBE_CONFIGS / ALTER_CONFIGS on each
+    /// resource), DescribeGroups and DeleteGroups (DESCRIBE / DELETE on each group),
+    /// CreateTopics (CREATE on the cluster or the topic), DeleteTopics (DELETE),
+    /// CreatePartitions (ALTER).
     fn narrow(&self, body: RequestBody, version: i16) -> Gate {
         let mut denied = Vec::new();
         let body = match body {
@@ -385,7 +352,8 @@ impl<'a> Access<'a> {
                     };
                     let ok = self.topic(Op::Write, &name);
                     if !ok {
-                        denied.push((name, t.partition_data.iter().map(|p| p.index).collect()));
+                        let partitions = t.partition_data.iter().map(|p| p.index).collect();
+                        denied.push(Denied::Topic(name, partitions));
                     }
                     ok
                 });
@@ -413,7 +381,8 @@ impl<'a> Access<'a> {
                     };
                     let ok = self.topic(Op::Read, &name);
                     if !ok {
-                        denied.push((name, t.partitions.iter().map(|p| p.partition).collect()));
+                        let partitions = t.partitions.iter().map(|p| p.partition).collect();
+                        denied.push(Denied::Topic(name, partitions));
                     }
                     ok
                 });
@@ -428,7 +397,7 @@ impl<'a> Access<'a> {
                             .unwrap_or_else(|| self.topic_name(&t.topic_id));
                         let ok = self.topic(Op::Describe, &name);
                         if !ok {
-                            denied.push((name, Vec::new()));
+                            denied.push(Denied::Topic(name, Vec::new()));
                         }
                         ok
                     });
@@ -444,6 +413,102 @@ impl<'a> Access<'a> {
                 }
                 RequestBody::Metadata(r)
             }
+            RequestBody::ListOffsets(mut r) => {
+                r.topics.retain(|t| {
+                    let ok = self.topic(Op::Describe, &t.name);
+                    if !ok {
+                        let partitions = t.partitions.iter().map(|p| p.partition_index).collect();
+                        denied.push(Denied::Topic(t.name.clone(), partitions));
+                    }
+                    ok
+                });
+                RequestBody::ListOffsets(r)
+            }
+            RequestBody::DescribeConfigs(mut r) => {
+                r.resources.retain(|c| {
+                    let d = self.resource(Op::DescribeConfigs, c.resource_type, &c.resource_name);
+                    d.map(|d| denied.push(d)).is_none()
+                });
+                RequestBody::DescribeConfigs(r)
+            }
+            RequestBody::IncrementalAlterConfigs(mut r) => {
+                r.resources.retain(|c| {
+                    let d = self.resource(Op::AlterConfigs, c.resource_type, &c.resource_name);
+                    d.map(|d| denied.push(d)).is_none()
+                });
+                RequestBody::IncrementalAlterConfigs(r)
+            }
+            RequestBody::AlterConfigs(mut r) => {
+                r.resources.retain(|c| {
+                    let d = self.resource(Op::AlterConfigs, c.resource_type, &c.resource_name);
+                    d.map(|d| denied.push(d)).is_none()
+                });
+                RequestBody::AlterConfigs(r)
+            }
+            RequestBody::DescribeGroups(mut r) => {
+                r.groups.retain(|g| {
+                    let ok = self.group(Op::Describe, g);
+                    if !ok {
+                        denied.push(Denied::Group(g.clone()));
+                    }
+                    ok
+                });
+                RequestBody::DescribeGroups(r)
+            }
+            RequestBody::DeleteGroups(mut r) => {
+                r.groups_names.retain(|g| {
+                    let ok = self.group(Op::Delete, g);
+                    if !ok {
+                        denied.push(Denied::Group(g.clone()));
+                    }
+                    ok
+                });
+                RequestBody::DeleteGroups(r)
+            }
+            RequestBody::CreateTopics(mut r) => {
+                if !self.cluster(Op::Create) {
+                    r.topics.retain(|t| {
+                        let ok = self.topic(Op::Create, &t.name);
+                        if !ok {
+                            denied.push(Denied::Topic(t.name.clone(), Vec::new()));
+                        }
+                        ok
+                    });
+                }
+                RequestBody::CreateTopics(r)
+            }
+            RequestBody::DeleteTopics(mut r) => {
+                r.topic_names.retain(|n| {
+                    let ok = self.topic(Op::Delete, n);
+                    if !ok {
+                        denied.push(Denied::Topic(n.clone(), Vec::new()));
+                    }
+                    ok
+                });
+                r.topics.retain(|t| {
+                    // An id no topic has is left for the controller's UNKNOWN_TOPIC_ID.
+                    let name = t
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| self.topic_name(&t.topic_id));
+                    let ok = name.is_empty() || self.topic(Op::Delete, &name);
+                    if !ok {
+                        denied.push(Denied::Topic(name, Vec::new()));
+                    }
+                    ok
+                });
+                RequestBody::DeleteTopics(r)
+            }
+            RequestBody::CreatePartitions(mut r) => {
+                r.topics.retain(|t| {
+                    let ok = self.topic(Op::Alter, &t.name);
+                    if !ok {
+                        denied.push(Denied::Topic(t.name.clone(), Vec::new()));
+                    }
+                    ok
+                });
+                RequestBody::CreatePartitions(r)
+            }
             other => other,
         };
         if denied.is_empty() {
@@ -455,14 +520,34 @@ impl<'a> Access<'a> {
 
     /// The answer to a narrowed or listing request: the denied topics answered with
     /// TOPIC_AUTHORIZATION_FAILED, and listings without what the caller may not DESCRIBE.
-    pub fn finish(&self, response: ResponseBody, denied: &[(String, Vec<i32>)]) -> ResponseBody {
+    pub fn finish(&self, response: ResponseBody, denied: &[Denied]) -> ResponseBody {
         if self.settings.is_none() {
             return response;
         }
         let code = ErrorCode::TopicAuthorizationFailed.code();
+        let group_code = ErrorCode::GroupAuthorizationFailed.code();
+        let message = || Some(format!("{} is not authorized", self.principal));
+        let topics = || {
+            denied.iter().filter_map(|d| match d {
+                Denied::Topic(name, partitions) => Some((name, partitions)),
+                _ => None,
+            })
+        };
+        let groups = || {
+            denied.iter().filter_map(|d| match d {
+                Denied::Group(g) => Some(g),
+                _ => None,
+            })
+        };
+        let resources = || {
+            denied.iter().filter_map(|d| match d {
+                Denied::Resource(kind, name, code) => Some((*kind, name, code.code())),
+                _ => None,
+            })
+        };
         match response {
             ResponseBody::Produce(mut r) => {
-                for (name, partitions) in denied {
+                for (name, partitions) in topics() {
                     r.responses.push(produce_response::TopicProduceResponse {
                         name: name.clone(),
                         topic_id: self.topic_id(name),
@@ -480,7 +565,7 @@ impl<'a> Access<'a> {
                 ResponseBody::Produce(r)
             }
             ResponseBody::Fetch(mut r) => {
-                for (name, partitions) in denied {
+                for (name, partitions) in topics() {
                     r.responses.push(fetch_response::FetchableTopicResponse {
                         topic: name.clone(),
                         topic_id: self.topic_id(name),
@@ -507,7 +592,7 @@ impl<'a> Access<'a> {
                         .as_deref()
                         .is_none_or(|n| self.topic(Op::Describe, n))
                 });
-                for (name, _) in denied {
+                for (name, _) in topics() {
                     r.topics.push(MetadataResponseTopic {
                         error_code: code,
                         name: Some(name.clone()),
@@ -515,6 +600,128 @@ impl<'a> Access<'a> {
                     });
                 }
                 ResponseBody::Metadata(r)
+            }
+            ResponseBody::ListOffsets(mut r) => {
+                for (name, partitions) in topics() {
+                    r.topics
+                        .push(list_offsets_response::ListOffsetsTopicResponse {
+                            name: name.clone(),
+                            partitions: partitions
+                                .iter()
+                                .map(|p| list_offsets_response::ListOffsetsPartitionResponse {
+                                    partition_index: *p,
+                                    error_code: code,
+                                    timestamp: -1,
+                                    offset: -1,
+                                    leader_epoch: -1,
+                                    ..Default::default()
+                                })
+                                .collect(),
+                            ..Default::default()
+                        });
+                }
+                ResponseBody::ListOffsets(r)
+            }
+            ResponseBody::DescribeConfigs(mut r) => {
+                for (kind, name, code) in resources() {
+                    r.results
+                        .push(describe_configs_response::DescribeConfigsResult {
+                            error_code: code,
+                            error_message: message(),
+                            resource_type: kind,
+                            resource_name: name.clone(),
+                            ..Default::default()
+                        });
+                }
+                ResponseBody::DescribeConfigs(r)
+            }
+            ResponseBody::IncrementalAlterConfigs(mut r) => {
+                for (kind, name, code) in resources() {
+                    r.responses.push(
+                        incremental_alter_configs_response::AlterConfigsResourceResponse {
+                            error_code: code,
+                            error_message: message(),
+                            resource_type: kind,
+                            resource_name: name.clone(),
+                            ..Default::default()
+                        },
+                    );
+                }
+                ResponseBody::IncrementalAlterConfigs(r)
+            }
+            ResponseBody::AlterConfigs(mut r) => {
+                for (kind, name, code) in resources() {
+                    r.responses
+                        .push(alter_configs_response::AlterConfigsResourceResponse {
+                            error_code: code,
+                            error_message: message(),
+                            resource_type: kind,
+                            resource_name: name.clone(),
+                            ..Default::default()
+                        });
+                }
+                ResponseBody::AlterConfigs(r)
+            }
+            ResponseBody::DescribeGroups(mut r) => {
+                for g in groups() {
+                    r.groups.push(describe_groups_response::DescribedGroup {
+                        error_code: group_code,
+                        error_message: message(),
+                        group_id: g.clone(),
+                        ..Default::default()
+                    });
+                }
+                ResponseBody::DescribeGroups(r)
+            }
+            ResponseBody::DeleteGroups(mut r) => {
+                for g in groups() {
+                    r.results
+                        .push(delete_groups_response::DeletableGroupResult {
+                            group_id: g.clone(),
+                            error_code: group_code,
+                            ..Default::default()
+                        });
+                }
+                ResponseBody::DeleteGroups(r)
+            }
+            ResponseBody::CreateTopics(mut r) => {
+                for (name, _) in topics() {
+                    r.topics.push(create_topics_response::CreatableTopicResult {
+                        name: name.clone(),
+                        error_code: code,
+                        error_message: message(),
+                        num_partitions: -1,
+                        replication_factor: -1,
+                        configs: None,
+                        ..Default::default()
+                    });
+                }
+                ResponseBody::CreateTopics(r)
+            }
+            ResponseBody::DeleteTopics(mut r) => {
+                for (name, _) in topics() {
+                    r.responses
+                        .push(delete_topics_response::DeletableTopicResult {
+                            name: Some(name.clone()),
+                            topic_id: self.topic_id(name),
+                            error_code: code,
+                            error_message: message(),
+                            ..Default::default()
+                        });
+                }
+                ResponseBody::DeleteTopics(r)
+            }
+            ResponseBody::CreatePartitions(mut r) => {
+                for (name, _) in topics() {
+                    r.results
+                        .push(create_partitions_response::CreatePartitionsTopicResult {
+                            name: name.clone(),
+                            error_code: code,
+                            error_message: message(),
+                            ..Default::default()
+                        });
+                }
+                ResponseBody::CreatePartitions(r)
             }
             ResponseBody::DescribeTopicPartitions(mut r) => {
                 r.topics.retain(|t| {

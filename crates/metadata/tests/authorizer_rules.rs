@@ -380,3 +380,161 @@ fn records_that_cannot_be_acls_are_refused() {
         assert!(r.is_err(), "{bad:?}");
     }
 }
+
+/// The request table: a request is let through, refused whole, or narrowed to the entities
+/// the principal may touch and completed with the others' errors.
+#[test]
+fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
+    use fjord_metadata::authorization::{Access, Denied, Gate};
+    use fjord_protocol::generated::{
+        create_topics_request as ct, create_topics_response as ctr, describe_configs_request as dc,
+        describe_configs_response as dcr, describe_groups_request as dg,
+        describe_groups_response as dgr, elect_leaders_request as el,
+    };
+    use fjord_protocol::{RequestBody, ResponseBody};
+    let img = image(&[
+        acl(
+            Rt::Topic,
+            "alice-",
+            Prefixed,
+            "User:alice",
+            "*",
+            Op::Create,
+            Allow,
+        ),
+        acl(
+            Rt::Topic,
+            "shared",
+            Literal,
+            "User:alice",
+            "*",
+            Op::AlterConfigs,
+            Allow,
+        ),
+        acl(Rt::Group, "*", Literal, "User:alice", "*", Op::Read, Allow),
+    ]);
+    let settings = AuthorizerSettings {
+        super_users: vec!["User:admin".into()],
+        allow_if_no_acl: false,
+    };
+    let alice = Access::new(
+        Some(&settings),
+        &img,
+        "User:alice".into(),
+        "10.0.0.1".into(),
+    );
+    let admin = Access::new(
+        Some(&settings),
+        &img,
+        "User:admin".into(),
+        "10.0.0.1".into(),
+    );
+    let off = Access::new(None, &img, "User:alice".into(), "10.0.0.1".into());
+
+    // CreateTopics: CREATE on a prefix lets alice create alice-1 but not bob-1.
+    let create = RequestBody::CreateTopics(ct::CreateTopicsRequest {
+        topics: ["alice-1", "bob-1"]
+            .iter()
+            .map(|n| ct::CreatableTopic {
+                name: n.to_string(),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    });
+    let Gate::Partial(RequestBody::CreateTopics(narrowed), denied) = alice.gate(create.clone(), 7)
+    else {
+        panic!("narrowed")
+    };
+    assert_eq!(narrowed.topics.len(), 1);
+    assert_eq!(narrowed.topics[0].name, "alice-1");
+    assert_eq!(denied, vec![Denied::Topic("bob-1".into(), vec![])]);
+    let answered = alice.finish(
+        ResponseBody::CreateTopics(ctr::CreateTopicsResponse {
+            topics: vec![ctr::CreatableTopicResult {
+                name: "alice-1".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        &denied,
+    );
+    let ResponseBody::CreateTopics(r) = answered else {
+        panic!()
+    };
+    let codes: Vec<(String, i16)> = r
+        .topics
+        .iter()
+        .map(|t| (t.name.clone(), t.error_code))
+        .collect();
+    assert_eq!(codes, vec![("alice-1".into(), 0), ("bob-1".into(), 29)]);
+    assert!(
+        matches!(admin.gate(create.clone(), 7), Gate::Open(_)),
+        "a super user"
+    );
+    assert!(
+        matches!(off.gate(create, 7), Gate::Open(_)),
+        "no authorizer"
+    );
+
+    // DescribeConfigs: DESCRIBE_CONFIGS comes with ALTER_CONFIGS; a broker needs the cluster.
+    let describe = RequestBody::DescribeConfigs(dc::DescribeConfigsRequest {
+        resources: [(2, "shared"), (2, "private"), (4, "1")]
+            .iter()
+            .map(|(t, n)| dc::DescribeConfigsResource {
+                resource_type: *t,
+                resource_name: n.to_string(),
+                configuration_keys: None,
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    });
+    let Gate::Partial(_, denied) = alice.gate(describe, 4) else {
+        panic!()
+    };
+    let ResponseBody::DescribeConfigs(r) = alice.finish(
+        ResponseBody::DescribeConfigs(dcr::DescribeConfigsResponse::default()),
+        &denied,
+    ) else {
+        panic!()
+    };
+    let codes: Vec<(String, i16)> = r
+        .results
+        .iter()
+        .map(|c| (c.resource_name.clone(), c.error_code))
+        .collect();
+    assert_eq!(codes, vec![("private".into(), 29), ("1".into(), 31)]);
+
+    // DescribeGroups: READ on every group implies DESCRIBE.
+    let groups = RequestBody::DescribeGroups(dg::DescribeGroupsRequest {
+        groups: vec!["g".into()],
+        ..Default::default()
+    });
+    assert!(matches!(alice.gate(groups, 5), Gate::Open(_)));
+    let nobody = Access::new(Some(&settings), &img, "User:bob".into(), "10.0.0.1".into());
+    let groups = RequestBody::DescribeGroups(dg::DescribeGroupsRequest {
+        groups: vec!["g".into()],
+        ..Default::default()
+    });
+    let Gate::Partial(_, denied) = nobody.gate(groups, 5) else {
+        panic!()
+    };
+    let ResponseBody::DescribeGroups(r) = nobody.finish(
+        ResponseBody::DescribeGroups(dgr::DescribeGroupsResponse::default()),
+        &denied,
+    ) else {
+        panic!()
+    };
+    assert_eq!(r.groups[0].error_code, 30);
+
+    // A DESIGNATED election needs CLUSTER_ACTION (EXTENSIONS.md): refused whole.
+    let elect = RequestBody::ElectLeaders(el::ElectLeadersRequest {
+        election_type: 2,
+        ..Default::default()
+    });
+    let Gate::Deny(ResponseBody::ElectLeaders(r)) = alice.gate(elect, 3) else {
+        panic!()
+    };
+    assert_eq!(r.error_code, 31);
+}

@@ -178,9 +178,9 @@ impl ControllerHandler {
         )
     }
 
-    /// Answers a request (direct, or opened from an Envelope) made by `who` if the ACLs allow
-    /// it. The controller listener serves no Produce, Fetch of topics or Metadata: a request is
-    /// let through or refused whole.
+    /// Answers a request (direct, or opened from an Envelope) made by `who` as far as the ACLs
+    /// allow it: whole, without the entities it may not touch (answered with their error), or
+    /// refused.
     async fn authorized(
         &self,
         frame: &RequestFrame,
@@ -190,10 +190,24 @@ impl ControllerHandler {
     ) -> ResponseBody {
         let version = frame.header.request_api_version;
         let access = self.access(image, &who);
-        let body = match access.gate(body, version) {
-            Gate::Open(b) | Gate::Partial(b, _) => b,
+        let (body, denied) = match access.gate(body, version) {
+            Gate::Open(b) => (b, Vec::new()),
+            Gate::Partial(b, denied) => (b, denied),
             Gate::Deny(response) => return response,
         };
+        let response = self.allowed(frame, body, &access, image).await;
+        access.finish(response, &denied)
+    }
+
+    /// Answers a request the caller is allowed to make.
+    async fn allowed(
+        &self,
+        frame: &RequestFrame,
+        body: RequestBody,
+        access: &Access<'_>,
+        image: &fjord_metadata::MetadataImage,
+    ) -> ResponseBody {
+        let version = frame.header.request_api_version;
         if let RequestBody::DescribeAcls(r) = &body {
             return ResponseBody::DescribeAcls(fjord_broker::security_requests::describe_acls(
                 image,

@@ -649,6 +649,63 @@ fn the_authorizer_enforces_kafkas_table_and_the_mission_rpcs_rules() {
         assert_eq!(m.topics[0].error_code, topic_denied);
         assert!(m.topics[0].partitions.is_empty());
 
+        // CreateTopics is answered topic by topic: CREATE on the PREFIXED resource `alice-`
+        // lets alice create alice-1, not bob-1 (forwarded in an Envelope, judged on both ends).
+        let prefixed = RequestBody::CreateAcls(acl_rq::CreateAclsRequest {
+            creations: vec![acl_rq::AclCreation {
+                resource_type: 2,
+                resource_name: "alice-".into(),
+                resource_pattern_type: 4,
+                principal: "User:alice".into(),
+                host: "*".into(),
+                operation: 5,
+                permission_type: 3,
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        let ResponseBody::CreateAcls(c) = call(&admin, prefixed, 3).await.unwrap() else {
+            panic!()
+        };
+        assert_eq!(c.results[0].error_code, 0);
+        let two = RequestBody::CreateTopics(ct::CreateTopicsRequest {
+            topics: ["alice-1", "bob-1"]
+                .iter()
+                .map(|n| ct::CreatableTopic {
+                    name: n.to_string(),
+                    num_partitions: 1,
+                    replication_factor: 1,
+                    ..Default::default()
+                })
+                .collect(),
+            timeout_ms: 10_000,
+            ..Default::default()
+        });
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let codes = loop {
+            let ResponseBody::CreateTopics(r) = call(&alice, two.clone(), 7).await.unwrap() else {
+                panic!()
+            };
+            let mut codes: Vec<(String, i16)> = r
+                .topics
+                .iter()
+                .map(|t| (t.name.clone(), t.error_code))
+                .collect();
+            codes.sort();
+            // The broker may not have the new ACL yet.
+            if codes[0].1 == 0 || Instant::now() > deadline {
+                break codes;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert_eq!(
+            codes,
+            vec![
+                ("alice-1".to_string(), 0),
+                ("bob-1".to_string(), topic_denied)
+            ]
+        );
+
         // A consumer without READ on its group.
         let join = RequestBody::JoinGroup(jg::JoinGroupRequest {
             group_id: "payments".into(),
