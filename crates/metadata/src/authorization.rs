@@ -2,7 +2,8 @@
 //! EXTENSIONS.md for the mission's RPCs), decided against the image's ACLs: a request is let
 //! through, refused whole with its API's `*_AUTHORIZATION_FAILED` answer, or (the APIs Kafka
 //! answers entity by entity: Produce, Fetch, Metadata, ListOffsets, the config APIs,
-//! DescribeGroups, DeleteGroups, CreateTopics, DeleteTopics, CreatePartitions) let through
+//! DescribeGroups, DeleteGroups, CreateTopics, DeleteTopics, CreatePartitions, DeleteRecords,
+//! the topics of OffsetCommit and OffsetDelete, named DescribeTopicPartitions) let through
 //! without the entities the caller may not touch, which are answered with their error. Listings (Metadata for all topics, DescribeTopicPartitions,
 //! ListGroups) leave out what the caller may not DESCRIBE. Both listeners use this table, so a
 //! request is judged the same on a broker and on a controller.
@@ -12,9 +13,10 @@ use crate::MetadataImage;
 use fjord_protocol::generated::metadata_response::MetadataResponseTopic;
 use fjord_protocol::generated::{
     alter_configs_response, create_partitions_response, create_topics_response,
-    delete_groups_response, delete_topics_response, describe_configs_response,
-    describe_groups_response, fetch_response, incremental_alter_configs_response,
-    list_offsets_response, produce_response,
+    delete_groups_response, delete_records_response, delete_topics_response,
+    describe_configs_response, describe_groups_response, describe_topic_partitions_response,
+    fetch_response, incremental_alter_configs_response, list_offsets_response,
+    offset_commit_response, offset_delete_response, produce_response,
 };
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
 
@@ -164,7 +166,9 @@ impl<'a> Access<'a> {
             | RequestBody::DeleteGroups(_)
             | RequestBody::CreateTopics(_)
             | RequestBody::DeleteTopics(_)
-            | RequestBody::CreatePartitions(_) => return self.narrow(body, version),
+            | RequestBody::CreatePartitions(_)
+            | RequestBody::DeleteRecords(_)
+            | RequestBody::DescribeTopicPartitions(_) => return self.narrow(body, version),
             RequestBody::OffsetForLeaderEpoch(r) => {
                 let ok = if r.replica_id >= 0 {
                     self.cluster(Op::ClusterAction)
@@ -172,10 +176,6 @@ impl<'a> Access<'a> {
                     all_topics(Op::Describe, &mut r.topics.iter().map(|t| t.topic.as_str()))
                 };
                 (!ok).then(|| (Topic, "DESCRIBE on the topics".into()))
-            }
-            RequestBody::DeleteRecords(r) => {
-                (!all_topics(Op::Delete, &mut r.topics.iter().map(|t| t.name.as_str())))
-                    .then(|| (Topic, "DELETE on the topics".into()))
             }
             RequestBody::DescribeProducers(r) => {
                 (!all_topics(Op::Read, &mut r.topics.iter().map(|t| t.name.as_str())))
@@ -209,21 +209,11 @@ impl<'a> Access<'a> {
             RequestBody::SyncGroup(r) => self.group_read(&r.group_id),
             RequestBody::Heartbeat(r) => self.group_read(&r.group_id),
             RequestBody::LeaveGroup(r) => self.group_read(&r.group_id),
-            RequestBody::OffsetCommit(r) => self.group_read(&r.group_id).or_else(|| {
-                let names: Vec<String> = r
-                    .topics
-                    .iter()
-                    .map(|t| {
-                        if t.name.is_empty() {
-                            self.topic_name(&t.topic_id)
-                        } else {
-                            t.name.clone()
-                        }
-                    })
-                    .collect();
-                (!names.iter().all(|n| self.topic(Op::Read, n)))
-                    .then(|| (Topic, "READ on the topics".into()))
-            }),
+            // The group first (refused whole), then each topic (narrowed).
+            RequestBody::OffsetCommit(r) => match self.group_read(&r.group_id) {
+                None => return self.narrow(body, version),
+                refused => refused,
+            },
             RequestBody::OffsetFetch(r) => {
                 let mut groups: Vec<&str> = r.groups.iter().map(|g| g.group_id.as_str()).collect();
                 if groups.is_empty() {
@@ -232,12 +222,10 @@ impl<'a> Access<'a> {
                 (!groups.iter().all(|g| self.group(Op::Describe, g)))
                     .then(|| (Group, "DESCRIBE on the group".into()))
             }
-            RequestBody::OffsetDelete(r) => (!self.group(Op::Delete, &r.group_id))
-                .then(|| (Group, "DELETE on the group".into()))
-                .or_else(|| {
-                    (!all_topics(Op::Read, &mut r.topics.iter().map(|t| t.name.as_str())))
-                        .then(|| (Topic, "READ on the topics".into()))
-                }),
+            RequestBody::OffsetDelete(r) => match self.group(Op::Delete, &r.group_id) {
+                true => return self.narrow(body, version),
+                false => Some((Group, "DELETE on the group".into())),
+            },
             RequestBody::InitProducerId(r) => match &r.transactional_id {
                 Some(id) => (!self.allows(Op::Write, Kind::TransactionalId, id)).then(|| {
                     (
@@ -509,6 +497,56 @@ impl<'a> Access<'a> {
                 });
                 RequestBody::CreatePartitions(r)
             }
+            RequestBody::DeleteRecords(mut r) => {
+                r.topics.retain(|t| {
+                    let ok = self.topic(Op::Delete, &t.name);
+                    if !ok {
+                        let partitions = t.partitions.iter().map(|p| p.partition_index).collect();
+                        denied.push(Denied::Topic(t.name.clone(), partitions));
+                    }
+                    ok
+                });
+                RequestBody::DeleteRecords(r)
+            }
+            RequestBody::OffsetCommit(mut r) => {
+                r.topics.retain(|t| {
+                    let name = if t.name.is_empty() {
+                        self.topic_name(&t.topic_id)
+                    } else {
+                        t.name.clone()
+                    };
+                    let ok = self.topic(Op::Read, &name);
+                    if !ok {
+                        let partitions = t.partitions.iter().map(|p| p.partition_index).collect();
+                        denied.push(Denied::Topic(name, partitions));
+                    }
+                    ok
+                });
+                RequestBody::OffsetCommit(r)
+            }
+            RequestBody::OffsetDelete(mut r) => {
+                r.topics.retain(|t| {
+                    let ok = self.topic(Op::Read, &t.name);
+                    if !ok {
+                        let partitions = t.partitions.iter().map(|p| p.partition_index).collect();
+                        denied.push(Denied::Topic(t.name.clone(), partitions));
+                    }
+                    ok
+                });
+                RequestBody::OffsetDelete(r)
+            }
+            RequestBody::DescribeTopicPartitions(mut r) => {
+                // Named topics the principal may not DESCRIBE are refused; a listing (no
+                // names) leaves them out (`finish`).
+                r.topics.retain(|t| {
+                    let ok = self.topic(Op::Describe, &t.name);
+                    if !ok {
+                        denied.push(Denied::Topic(t.name.clone(), Vec::new()));
+                    }
+                    ok
+                });
+                RequestBody::DescribeTopicPartitions(r)
+            }
             other => other,
         };
         if denied.is_empty() {
@@ -729,7 +767,71 @@ impl<'a> Access<'a> {
                         .as_deref()
                         .is_none_or(|n| self.topic(Op::Describe, n))
                 });
+                for (name, _) in topics() {
+                    r.topics.push(
+                        describe_topic_partitions_response::DescribeTopicPartitionsResponseTopic {
+                            error_code: code,
+                            name: Some(name.clone()),
+                            topic_authorized_operations: i32::MIN,
+                            ..Default::default()
+                        },
+                    );
+                }
                 ResponseBody::DescribeTopicPartitions(r)
+            }
+            ResponseBody::DeleteRecords(mut r) => {
+                for (name, partitions) in topics() {
+                    r.topics
+                        .push(delete_records_response::DeleteRecordsTopicResult {
+                            name: name.clone(),
+                            partitions: partitions
+                                .iter()
+                                .map(|p| delete_records_response::DeleteRecordsPartitionResult {
+                                    partition_index: *p,
+                                    low_watermark: -1,
+                                    error_code: code,
+                                    ..Default::default()
+                                })
+                                .collect(),
+                            ..Default::default()
+                        });
+                }
+                ResponseBody::DeleteRecords(r)
+            }
+            ResponseBody::OffsetCommit(mut r) => {
+                for (name, partitions) in topics() {
+                    r.topics
+                        .push(offset_commit_response::OffsetCommitResponseTopic {
+                            name: name.clone(),
+                            topic_id: self.topic_id(name),
+                            partitions: partitions
+                                .iter()
+                                .map(|p| offset_commit_response::OffsetCommitResponsePartition {
+                                    partition_index: *p,
+                                    error_code: code,
+                                    ..Default::default()
+                                })
+                                .collect(),
+                            ..Default::default()
+                        });
+                }
+                ResponseBody::OffsetCommit(r)
+            }
+            ResponseBody::OffsetDelete(mut r) => {
+                for (name, partitions) in topics() {
+                    r.topics
+                        .push(offset_delete_response::OffsetDeleteResponseTopic {
+                            name: name.clone(),
+                            partitions: partitions
+                                .iter()
+                                .map(|p| offset_delete_response::OffsetDeleteResponsePartition {
+                                    partition_index: *p,
+                                    error_code: code,
+                                })
+                                .collect(),
+                        });
+                }
+                ResponseBody::OffsetDelete(r)
             }
             ResponseBody::ListGroups(mut r) => {
                 if !self.cluster(Op::Describe) {

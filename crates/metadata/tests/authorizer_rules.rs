@@ -528,6 +528,35 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
     };
     assert_eq!(r.groups[0].error_code, 30);
 
+    // OffsetCommit: READ on the group first (alice has it on every group), then each topic.
+    let commit = RequestBody::OffsetCommit(
+        fjord_protocol::generated::offset_commit_request::OffsetCommitRequest {
+            group_id: "g".into(),
+            topics: vec![
+                fjord_protocol::generated::offset_commit_request::OffsetCommitRequestTopic {
+                    name: "private".into(),
+                    partitions: vec![Default::default()],
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        },
+    );
+    let Gate::Partial(RequestBody::OffsetCommit(narrowed), denied) = alice.gate(commit.clone(), 9)
+    else {
+        panic!()
+    };
+    assert!(narrowed.topics.is_empty());
+    let ResponseBody::OffsetCommit(r) =
+        alice.finish(ResponseBody::OffsetCommit(Default::default()), &denied)
+    else {
+        panic!()
+    };
+    assert_eq!(r.topics[0].partitions[0].error_code, 29);
+    let Gate::Deny(ResponseBody::OffsetCommit(_)) = nobody.gate(commit, 9) else {
+        panic!("no READ on the group: refused whole")
+    };
+
     // A DESIGNATED election needs CLUSTER_ACTION (EXTENSIONS.md): refused whole.
     let elect = RequestBody::ElectLeaders(el::ElectLeadersRequest {
         election_type: 2,

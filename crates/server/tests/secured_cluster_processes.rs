@@ -228,8 +228,9 @@ fn a_secured_cluster_replicates_refuses_strangers_and_recovers_with_the_tools() 
         show(&fjord(&create)),
         brokers[0].log_tail()
     );
+    // Any leader will do (a broker slow to heartbeat on a loaded machine may have lost it).
     wait_partition(&rt, &addrs[0], &admin, "three in sync", |l, isr| {
-        l == 1 && isr == [1, 2, 3]
+        l > 0 && isr == [1, 2, 3]
     });
     produce(&rt, &bootstrap, &trust, 0..100);
 
