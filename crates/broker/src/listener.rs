@@ -267,7 +267,7 @@ impl Handler for BrokerHandler {
             Gate::Deny(response) => return Reply::Respond(response),
         };
         match self.handle_allowed(body, &frame, &caller).await {
-            Reply::Respond(response) => Reply::Respond(access.finish(response, &denied)),
+            Reply::Respond(response) => Reply::Respond(access.finish(response, &denied, version)),
             other => other,
         }
     }

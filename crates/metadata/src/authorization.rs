@@ -10,14 +10,7 @@
 
 use crate::acls::{AclOperation as Op, AuthorizerSettings, ResourceType as Kind};
 use crate::MetadataImage;
-use fjord_protocol::generated::metadata_response::MetadataResponseTopic;
-use fjord_protocol::generated::{
-    alter_configs_response, create_partitions_response, create_topics_response,
-    delete_groups_response, delete_records_response, delete_topics_response,
-    describe_configs_response, describe_groups_response, describe_topic_partitions_response,
-    fetch_response, incremental_alter_configs_response, list_offsets_response,
-    offset_commit_response, offset_delete_response, produce_response,
-};
+use fjord_protocol::generated::offset_delete_response;
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
 
 /// The name of the cluster resource.
@@ -48,15 +41,14 @@ pub enum Gate {
     Partial(RequestBody, Vec<Denied>),
 }
 
-/// What a narrowed request left out.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Denied {
-    /// A topic, and the partitions asked of it.
-    Topic(String, Vec<i32>),
-    /// A config resource (type, name), refused with this error.
-    Resource(i8, String, ErrorCode),
-    /// A group.
-    Group(String),
+/// A part of a request that was refused: the entities left out, as a request of the same
+/// API, and the error they are answered with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Denied {
+    /// The refused entities.
+    pub part: RequestBody,
+    /// Their `*_AUTHORIZATION_FAILED`.
+    pub code: ErrorCode,
 }
 
 impl<'a> Access<'a> {
@@ -118,15 +110,6 @@ impl<'a> Access<'a> {
                 .acls
                 .any_allowed(s, &self.principal, &self.host, op, Kind::Topic),
         }
-    }
-
-    fn topic_id(&self, name: &str) -> Uuid {
-        self.image
-            .topics
-            .by_name
-            .get(name)
-            .copied()
-            .unwrap_or_default()
     }
 
     fn topic_name(&self, id: &Uuid) -> String {
@@ -311,84 +294,81 @@ impl<'a> Access<'a> {
         })
     }
 
-    /// A config resource's verdict for `op`: topics by name, the rest (brokers) on the
-    /// cluster.
-    fn resource(&self, op: Op, kind: i8, name: &str) -> Option<Denied> {
-        let (ok, code) = if kind == CONFIG_TOPIC {
-            (self.topic(op, name), ErrorCode::TopicAuthorizationFailed)
-        } else {
-            (self.cluster(op), ErrorCode::ClusterAuthorizationFailed)
-        };
-        (!ok).then(|| Denied::Resource(kind, name.to_string(), code))
-    }
-
     /// The requests Kafka answers entity by entity, without the entities the caller may not
     /// touch: Produce (WRITE), Fetch (READ; CLUSTER_ACTION from followers), Metadata and
     /// ListOffsets (DESCRIBE), the config APIs (DESCRIBE_CONFIGS / ALTER_CONFIGS on each
     /// resource), DescribeGroups and DeleteGroups (DESCRIBE / DELETE on each group),
-    /// CreateTopics (CREATE on the cluster or the topic), DeleteTopics (DELETE),
-    /// CreatePartitions (ALTER).
+    /// CreateTopics (CREATE on the cluster or the topic), DeleteTopics and DeleteRecords
+    /// (DELETE), CreatePartitions (ALTER), OffsetCommit and OffsetDelete topics (READ),
+    /// named DescribeTopicPartitions topics (DESCRIBE). The refused entities are kept as a
+    /// request of the same API, answered by `finish` with Kafka's error response.
     fn narrow(&self, body: RequestBody, version: i16) -> Gate {
+        use ErrorCode::{GroupAuthorizationFailed as Group, TopicAuthorizationFailed as Topic};
         let mut denied = Vec::new();
+        // Moves the entities of `$r.$field` that `$ok` refuses into a request of their own,
+        // refused with `$code`.
+        macro_rules! refuse {
+            ($variant:ident, $r:ident, $field:ident, $code:expr, $ok:expr) => {{
+                let refused = split(&mut $r.$field, $ok);
+                if !refused.is_empty() {
+                    let mut part = $r.clone();
+                    part.$field = refused;
+                    denied.push(Denied {
+                        part: RequestBody::$variant(part),
+                        code: $code,
+                    });
+                }
+            }};
+        }
+        let name_or = |name: &str, id: &Uuid| {
+            if name.is_empty() {
+                self.topic_name(id)
+            } else {
+                name.to_string()
+            }
+        };
         let body = match body {
             RequestBody::Produce(mut r) => {
-                r.topic_data.retain(|t| {
-                    let name = if t.name.is_empty() {
-                        self.topic_name(&t.topic_id)
-                    } else {
-                        t.name.clone()
-                    };
-                    let ok = self.topic(Op::Write, &name);
-                    if !ok {
-                        let partitions = t.partition_data.iter().map(|p| p.index).collect();
-                        denied.push(Denied::Topic(name, partitions));
-                    }
-                    ok
+                refuse!(Produce, r, topic_data, Topic, |t| {
+                    self.topic(Op::Write, &name_or(&t.name, &t.topic_id))
                 });
                 RequestBody::Produce(r)
             }
-            RequestBody::Fetch(mut r) => {
-                let follower = r.replica_id >= 0 || r.replica_state.replica_id >= 0;
-                if follower {
-                    if self.cluster(Op::ClusterAction) {
-                        return Gate::Open(RequestBody::Fetch(r));
-                    }
-                    let body = RequestBody::Fetch(r);
-                    return Gate::Deny(fjord_protocol::error_response(
-                        &body,
-                        version,
-                        ErrorCode::TopicAuthorizationFailed,
-                        "fetching as a replica needs CLUSTER_ACTION on the cluster",
-                    ));
+            RequestBody::Fetch(r) if r.replica_id >= 0 || r.replica_state.replica_id >= 0 => {
+                if self.cluster(Op::ClusterAction) {
+                    return Gate::Open(RequestBody::Fetch(r));
                 }
-                r.topics.retain(|t| {
-                    let name = if t.topic.is_empty() {
-                        self.topic_name(&t.topic_id)
-                    } else {
-                        t.topic.clone()
-                    };
-                    let ok = self.topic(Op::Read, &name);
-                    if !ok {
-                        let partitions = t.partitions.iter().map(|p| p.partition).collect();
-                        denied.push(Denied::Topic(name, partitions));
-                    }
-                    ok
+                let body = RequestBody::Fetch(r);
+                return Gate::Deny(fjord_protocol::error_response(
+                    &body,
+                    version,
+                    Topic,
+                    "fetching as a replica needs CLUSTER_ACTION on the cluster",
+                ));
+            }
+            RequestBody::Fetch(mut r) => {
+                refuse!(Fetch, r, topics, Topic, |t| {
+                    self.topic(Op::Read, &name_or(&t.topic, &t.topic_id))
                 });
                 RequestBody::Fetch(r)
             }
             RequestBody::Metadata(mut r) => {
-                if let Some(topics) = &mut r.topics {
-                    topics.retain(|t| {
+                if let Some(mut topics) = r.topics.take() {
+                    let refused = split(&mut topics, |t| {
                         let name = t
                             .name
                             .clone()
                             .unwrap_or_else(|| self.topic_name(&t.topic_id));
-                        let ok = self.topic(Op::Describe, &name);
-                        if !ok {
-                            denied.push(Denied::Topic(name, Vec::new()));
-                        }
-                        ok
+                        self.topic(Op::Describe, &name)
                     });
+                    if !refused.is_empty() {
+                        let mut part = r.clone();
+                        part.topics = Some(refused);
+                        denied.push(Denied {
+                            part: RequestBody::Metadata(part),
+                            code: Topic,
+                        });
+                    }
                     // Kafka creates a missing topic only with CREATE on it or the cluster.
                     if r.allow_auto_topic_creation
                         && !self.cluster(Op::Create)
@@ -398,152 +378,114 @@ impl<'a> Access<'a> {
                     {
                         r.allow_auto_topic_creation = false;
                     }
+                    r.topics = Some(topics);
                 }
                 RequestBody::Metadata(r)
             }
             RequestBody::ListOffsets(mut r) => {
-                r.topics.retain(|t| {
-                    let ok = self.topic(Op::Describe, &t.name);
-                    if !ok {
-                        let partitions = t.partitions.iter().map(|p| p.partition_index).collect();
-                        denied.push(Denied::Topic(t.name.clone(), partitions));
-                    }
-                    ok
-                });
+                refuse!(ListOffsets, r, topics, Topic, |t| self
+                    .topic(Op::Describe, &t.name));
                 RequestBody::ListOffsets(r)
             }
+            // A topic resource is refused with TOPIC_, a broker one with CLUSTER_AUTHORIZATION_FAILED.
             RequestBody::DescribeConfigs(mut r) => {
-                r.resources.retain(|c| {
-                    let d = self.resource(Op::DescribeConfigs, c.resource_type, &c.resource_name);
-                    d.map(|d| denied.push(d)).is_none()
+                refuse!(DescribeConfigs, r, resources, Topic, |c| {
+                    c.resource_type != CONFIG_TOPIC
+                        || self.topic(Op::DescribeConfigs, &c.resource_name)
                 });
+                refuse!(
+                    DescribeConfigs,
+                    r,
+                    resources,
+                    ErrorCode::ClusterAuthorizationFailed,
+                    |c| { c.resource_type == CONFIG_TOPIC || self.cluster(Op::DescribeConfigs) }
+                );
                 RequestBody::DescribeConfigs(r)
             }
             RequestBody::IncrementalAlterConfigs(mut r) => {
-                r.resources.retain(|c| {
-                    let d = self.resource(Op::AlterConfigs, c.resource_type, &c.resource_name);
-                    d.map(|d| denied.push(d)).is_none()
+                refuse!(IncrementalAlterConfigs, r, resources, Topic, |c| {
+                    c.resource_type != CONFIG_TOPIC
+                        || self.topic(Op::AlterConfigs, &c.resource_name)
                 });
+                refuse!(
+                    IncrementalAlterConfigs,
+                    r,
+                    resources,
+                    ErrorCode::ClusterAuthorizationFailed,
+                    |c| { c.resource_type == CONFIG_TOPIC || self.cluster(Op::AlterConfigs) }
+                );
                 RequestBody::IncrementalAlterConfigs(r)
             }
             RequestBody::AlterConfigs(mut r) => {
-                r.resources.retain(|c| {
-                    let d = self.resource(Op::AlterConfigs, c.resource_type, &c.resource_name);
-                    d.map(|d| denied.push(d)).is_none()
+                refuse!(AlterConfigs, r, resources, Topic, |c| {
+                    c.resource_type != CONFIG_TOPIC
+                        || self.topic(Op::AlterConfigs, &c.resource_name)
                 });
+                refuse!(
+                    AlterConfigs,
+                    r,
+                    resources,
+                    ErrorCode::ClusterAuthorizationFailed,
+                    |c| { c.resource_type == CONFIG_TOPIC || self.cluster(Op::AlterConfigs) }
+                );
                 RequestBody::AlterConfigs(r)
             }
             RequestBody::DescribeGroups(mut r) => {
-                r.groups.retain(|g| {
-                    let ok = self.group(Op::Describe, g);
-                    if !ok {
-                        denied.push(Denied::Group(g.clone()));
-                    }
-                    ok
-                });
+                refuse!(DescribeGroups, r, groups, Group, |g| self
+                    .group(Op::Describe, g));
                 RequestBody::DescribeGroups(r)
             }
             RequestBody::DeleteGroups(mut r) => {
-                r.groups_names.retain(|g| {
-                    let ok = self.group(Op::Delete, g);
-                    if !ok {
-                        denied.push(Denied::Group(g.clone()));
-                    }
-                    ok
-                });
+                refuse!(DeleteGroups, r, groups_names, Group, |g| self
+                    .group(Op::Delete, g));
                 RequestBody::DeleteGroups(r)
             }
             RequestBody::CreateTopics(mut r) => {
                 if !self.cluster(Op::Create) {
-                    r.topics.retain(|t| {
-                        let ok = self.topic(Op::Create, &t.name);
-                        if !ok {
-                            denied.push(Denied::Topic(t.name.clone(), Vec::new()));
-                        }
-                        ok
-                    });
+                    refuse!(CreateTopics, r, topics, Topic, |t| self
+                        .topic(Op::Create, &t.name));
                 }
                 RequestBody::CreateTopics(r)
             }
             RequestBody::DeleteTopics(mut r) => {
-                r.topic_names.retain(|n| {
-                    let ok = self.topic(Op::Delete, n);
-                    if !ok {
-                        denied.push(Denied::Topic(n.clone(), Vec::new()));
-                    }
-                    ok
-                });
-                r.topics.retain(|t| {
+                refuse!(DeleteTopics, r, topic_names, Topic, |n| self
+                    .topic(Op::Delete, n));
+                refuse!(DeleteTopics, r, topics, Topic, |t| {
                     // An id no topic has is left for the controller's UNKNOWN_TOPIC_ID.
                     let name = t
                         .name
                         .clone()
                         .unwrap_or_else(|| self.topic_name(&t.topic_id));
-                    let ok = name.is_empty() || self.topic(Op::Delete, &name);
-                    if !ok {
-                        denied.push(Denied::Topic(name, Vec::new()));
-                    }
-                    ok
+                    name.is_empty() || self.topic(Op::Delete, &name)
                 });
                 RequestBody::DeleteTopics(r)
             }
             RequestBody::CreatePartitions(mut r) => {
-                r.topics.retain(|t| {
-                    let ok = self.topic(Op::Alter, &t.name);
-                    if !ok {
-                        denied.push(Denied::Topic(t.name.clone(), Vec::new()));
-                    }
-                    ok
-                });
+                refuse!(CreatePartitions, r, topics, Topic, |t| self
+                    .topic(Op::Alter, &t.name));
                 RequestBody::CreatePartitions(r)
             }
             RequestBody::DeleteRecords(mut r) => {
-                r.topics.retain(|t| {
-                    let ok = self.topic(Op::Delete, &t.name);
-                    if !ok {
-                        let partitions = t.partitions.iter().map(|p| p.partition_index).collect();
-                        denied.push(Denied::Topic(t.name.clone(), partitions));
-                    }
-                    ok
-                });
+                refuse!(DeleteRecords, r, topics, Topic, |t| self
+                    .topic(Op::Delete, &t.name));
                 RequestBody::DeleteRecords(r)
             }
             RequestBody::OffsetCommit(mut r) => {
-                r.topics.retain(|t| {
-                    let name = if t.name.is_empty() {
-                        self.topic_name(&t.topic_id)
-                    } else {
-                        t.name.clone()
-                    };
-                    let ok = self.topic(Op::Read, &name);
-                    if !ok {
-                        let partitions = t.partitions.iter().map(|p| p.partition_index).collect();
-                        denied.push(Denied::Topic(name, partitions));
-                    }
-                    ok
+                refuse!(OffsetCommit, r, topics, Topic, |t| {
+                    self.topic(Op::Read, &name_or(&t.name, &t.topic_id))
                 });
                 RequestBody::OffsetCommit(r)
             }
             RequestBody::OffsetDelete(mut r) => {
-                r.topics.retain(|t| {
-                    let ok = self.topic(Op::Read, &t.name);
-                    if !ok {
-                        let partitions = t.partitions.iter().map(|p| p.partition_index).collect();
-                        denied.push(Denied::Topic(t.name.clone(), partitions));
-                    }
-                    ok
-                });
+                refuse!(OffsetDelete, r, topics, Topic, |t| self
+                    .topic(Op::Read, &t.name));
                 RequestBody::OffsetDelete(r)
             }
+            // Named topics the principal may not DESCRIBE are refused; a listing (no names)
+            // leaves them out (`finish`).
             RequestBody::DescribeTopicPartitions(mut r) => {
-                // Named topics the principal may not DESCRIBE are refused; a listing (no
-                // names) leaves them out (`finish`).
-                r.topics.retain(|t| {
-                    let ok = self.topic(Op::Describe, &t.name);
-                    if !ok {
-                        denied.push(Denied::Topic(t.name.clone(), Vec::new()));
-                    }
-                    ok
+                refuse!(DescribeTopicPartitions, r, topics, Topic, |t| {
+                    self.topic(Op::Describe, &t.name)
                 });
                 RequestBody::DescribeTopicPartitions(r)
             }
@@ -556,210 +498,22 @@ impl<'a> Access<'a> {
         }
     }
 
-    /// The answer to a narrowed or listing request: the denied topics answered with
-    /// TOPIC_AUTHORIZATION_FAILED, and listings without what the caller may not DESCRIBE.
-    pub fn finish(&self, response: ResponseBody, denied: &[Denied]) -> ResponseBody {
+    /// The answer to a narrowed or listing request at `version`: the refused parts answered
+    /// with Kafka's error response of their API, merged in, and listings without what the
+    /// caller may not DESCRIBE.
+    pub fn finish(&self, response: ResponseBody, denied: &[Denied], version: i16) -> ResponseBody {
         if self.settings.is_none() {
             return response;
         }
-        let code = ErrorCode::TopicAuthorizationFailed.code();
-        let group_code = ErrorCode::GroupAuthorizationFailed.code();
-        let message = || Some(format!("{} is not authorized", self.principal));
-        let topics = || {
-            denied.iter().filter_map(|d| match d {
-                Denied::Topic(name, partitions) => Some((name, partitions)),
-                _ => None,
-            })
-        };
-        let groups = || {
-            denied.iter().filter_map(|d| match d {
-                Denied::Group(g) => Some(g),
-                _ => None,
-            })
-        };
-        let resources = || {
-            denied.iter().filter_map(|d| match d {
-                Denied::Resource(kind, name, code) => Some((*kind, name, code.code())),
-                _ => None,
-            })
-        };
-        match response {
-            ResponseBody::Produce(mut r) => {
-                for (name, partitions) in topics() {
-                    r.responses.push(produce_response::TopicProduceResponse {
-                        name: name.clone(),
-                        topic_id: self.topic_id(name),
-                        partition_responses: partitions
-                            .iter()
-                            .map(|p| produce_response::PartitionProduceResponse {
-                                index: *p,
-                                error_code: code,
-                                ..Default::default()
-                            })
-                            .collect(),
-                        ..Default::default()
-                    });
-                }
-                ResponseBody::Produce(r)
-            }
-            ResponseBody::Fetch(mut r) => {
-                for (name, partitions) in topics() {
-                    r.responses.push(fetch_response::FetchableTopicResponse {
-                        topic: name.clone(),
-                        topic_id: self.topic_id(name),
-                        partitions: partitions
-                            .iter()
-                            .map(|p| fetch_response::PartitionData {
-                                partition_index: *p,
-                                error_code: code,
-                                high_watermark: -1,
-                                last_stable_offset: -1,
-                                log_start_offset: -1,
-                                ..Default::default()
-                            })
-                            .collect(),
-                        ..Default::default()
-                    });
-                }
-                ResponseBody::Fetch(r)
-            }
+        let mut response = match response {
+            // Listed topics the caller may not see are left out.
             ResponseBody::Metadata(mut r) => {
-                // Listed topics the caller may not see are left out; named ones are refused.
                 r.topics.retain(|t| {
                     t.name
                         .as_deref()
                         .is_none_or(|n| self.topic(Op::Describe, n))
                 });
-                for (name, _) in topics() {
-                    r.topics.push(MetadataResponseTopic {
-                        error_code: code,
-                        name: Some(name.clone()),
-                        ..Default::default()
-                    });
-                }
                 ResponseBody::Metadata(r)
-            }
-            ResponseBody::ListOffsets(mut r) => {
-                for (name, partitions) in topics() {
-                    r.topics
-                        .push(list_offsets_response::ListOffsetsTopicResponse {
-                            name: name.clone(),
-                            partitions: partitions
-                                .iter()
-                                .map(|p| list_offsets_response::ListOffsetsPartitionResponse {
-                                    partition_index: *p,
-                                    error_code: code,
-                                    timestamp: -1,
-                                    offset: -1,
-                                    leader_epoch: -1,
-                                    ..Default::default()
-                                })
-                                .collect(),
-                            ..Default::default()
-                        });
-                }
-                ResponseBody::ListOffsets(r)
-            }
-            ResponseBody::DescribeConfigs(mut r) => {
-                for (kind, name, code) in resources() {
-                    r.results
-                        .push(describe_configs_response::DescribeConfigsResult {
-                            error_code: code,
-                            error_message: message(),
-                            resource_type: kind,
-                            resource_name: name.clone(),
-                            ..Default::default()
-                        });
-                }
-                ResponseBody::DescribeConfigs(r)
-            }
-            ResponseBody::IncrementalAlterConfigs(mut r) => {
-                for (kind, name, code) in resources() {
-                    r.responses.push(
-                        incremental_alter_configs_response::AlterConfigsResourceResponse {
-                            error_code: code,
-                            error_message: message(),
-                            resource_type: kind,
-                            resource_name: name.clone(),
-                            ..Default::default()
-                        },
-                    );
-                }
-                ResponseBody::IncrementalAlterConfigs(r)
-            }
-            ResponseBody::AlterConfigs(mut r) => {
-                for (kind, name, code) in resources() {
-                    r.responses
-                        .push(alter_configs_response::AlterConfigsResourceResponse {
-                            error_code: code,
-                            error_message: message(),
-                            resource_type: kind,
-                            resource_name: name.clone(),
-                            ..Default::default()
-                        });
-                }
-                ResponseBody::AlterConfigs(r)
-            }
-            ResponseBody::DescribeGroups(mut r) => {
-                for g in groups() {
-                    r.groups.push(describe_groups_response::DescribedGroup {
-                        error_code: group_code,
-                        error_message: message(),
-                        group_id: g.clone(),
-                        ..Default::default()
-                    });
-                }
-                ResponseBody::DescribeGroups(r)
-            }
-            ResponseBody::DeleteGroups(mut r) => {
-                for g in groups() {
-                    r.results
-                        .push(delete_groups_response::DeletableGroupResult {
-                            group_id: g.clone(),
-                            error_code: group_code,
-                            ..Default::default()
-                        });
-                }
-                ResponseBody::DeleteGroups(r)
-            }
-            ResponseBody::CreateTopics(mut r) => {
-                for (name, _) in topics() {
-                    r.topics.push(create_topics_response::CreatableTopicResult {
-                        name: name.clone(),
-                        error_code: code,
-                        error_message: message(),
-                        num_partitions: -1,
-                        replication_factor: -1,
-                        configs: None,
-                        ..Default::default()
-                    });
-                }
-                ResponseBody::CreateTopics(r)
-            }
-            ResponseBody::DeleteTopics(mut r) => {
-                for (name, _) in topics() {
-                    r.responses
-                        .push(delete_topics_response::DeletableTopicResult {
-                            name: Some(name.clone()),
-                            topic_id: self.topic_id(name),
-                            error_code: code,
-                            error_message: message(),
-                            ..Default::default()
-                        });
-                }
-                ResponseBody::DeleteTopics(r)
-            }
-            ResponseBody::CreatePartitions(mut r) => {
-                for (name, _) in topics() {
-                    r.results
-                        .push(create_partitions_response::CreatePartitionsTopicResult {
-                            name: name.clone(),
-                            error_code: code,
-                            error_message: message(),
-                            ..Default::default()
-                        });
-                }
-                ResponseBody::CreatePartitions(r)
             }
             ResponseBody::DescribeTopicPartitions(mut r) => {
                 r.topics.retain(|t| {
@@ -767,71 +521,7 @@ impl<'a> Access<'a> {
                         .as_deref()
                         .is_none_or(|n| self.topic(Op::Describe, n))
                 });
-                for (name, _) in topics() {
-                    r.topics.push(
-                        describe_topic_partitions_response::DescribeTopicPartitionsResponseTopic {
-                            error_code: code,
-                            name: Some(name.clone()),
-                            topic_authorized_operations: i32::MIN,
-                            ..Default::default()
-                        },
-                    );
-                }
                 ResponseBody::DescribeTopicPartitions(r)
-            }
-            ResponseBody::DeleteRecords(mut r) => {
-                for (name, partitions) in topics() {
-                    r.topics
-                        .push(delete_records_response::DeleteRecordsTopicResult {
-                            name: name.clone(),
-                            partitions: partitions
-                                .iter()
-                                .map(|p| delete_records_response::DeleteRecordsPartitionResult {
-                                    partition_index: *p,
-                                    low_watermark: -1,
-                                    error_code: code,
-                                    ..Default::default()
-                                })
-                                .collect(),
-                            ..Default::default()
-                        });
-                }
-                ResponseBody::DeleteRecords(r)
-            }
-            ResponseBody::OffsetCommit(mut r) => {
-                for (name, partitions) in topics() {
-                    r.topics
-                        .push(offset_commit_response::OffsetCommitResponseTopic {
-                            name: name.clone(),
-                            topic_id: self.topic_id(name),
-                            partitions: partitions
-                                .iter()
-                                .map(|p| offset_commit_response::OffsetCommitResponsePartition {
-                                    partition_index: *p,
-                                    error_code: code,
-                                    ..Default::default()
-                                })
-                                .collect(),
-                            ..Default::default()
-                        });
-                }
-                ResponseBody::OffsetCommit(r)
-            }
-            ResponseBody::OffsetDelete(mut r) => {
-                for (name, partitions) in topics() {
-                    r.topics
-                        .push(offset_delete_response::OffsetDeleteResponseTopic {
-                            name: name.clone(),
-                            partitions: partitions
-                                .iter()
-                                .map(|p| offset_delete_response::OffsetDeleteResponsePartition {
-                                    partition_index: *p,
-                                    error_code: code,
-                                })
-                                .collect(),
-                        });
-                }
-                ResponseBody::OffsetDelete(r)
             }
             ResponseBody::ListGroups(mut r) => {
                 if !self.cluster(Op::Describe) {
@@ -840,6 +530,63 @@ impl<'a> Access<'a> {
                 ResponseBody::ListGroups(r)
             }
             other => other,
+        };
+        let message = format!("{} is not authorized", self.principal);
+        for d in denied {
+            let refused = fjord_protocol::error_response(&d.part, version, d.code, &message);
+            merge(&mut response, refused, &d.part);
         }
+        response
+    }
+}
+
+/// Takes the items `ok` refuses out of `items`, in order.
+fn split<T>(items: &mut Vec<T>, mut ok: impl FnMut(&T) -> bool) -> Vec<T> {
+    let (kept, refused) = std::mem::take(items).into_iter().partition(|x| ok(x));
+    *items = kept;
+    refused
+}
+
+/// Adds the per-entity answers of `refused` (the error response to `part`) to `response`.
+fn merge(response: &mut ResponseBody, refused: ResponseBody, part: &RequestBody) {
+    use ResponseBody as R;
+    match (response, refused) {
+        (R::Produce(a), R::Produce(b)) => a.responses.extend(b.responses),
+        (R::Fetch(a), R::Fetch(b)) => a.responses.extend(b.responses),
+        (R::Metadata(a), R::Metadata(b)) => a.topics.extend(b.topics),
+        (R::ListOffsets(a), R::ListOffsets(b)) => a.topics.extend(b.topics),
+        (R::DescribeConfigs(a), R::DescribeConfigs(b)) => a.results.extend(b.results),
+        (R::IncrementalAlterConfigs(a), R::IncrementalAlterConfigs(b)) => {
+            a.responses.extend(b.responses)
+        }
+        (R::AlterConfigs(a), R::AlterConfigs(b)) => a.responses.extend(b.responses),
+        (R::DescribeGroups(a), R::DescribeGroups(b)) => a.groups.extend(b.groups),
+        (R::DeleteGroups(a), R::DeleteGroups(b)) => a.results.extend(b.results),
+        (R::CreateTopics(a), R::CreateTopics(b)) => a.topics.extend(b.topics),
+        (R::DeleteTopics(a), R::DeleteTopics(b)) => a.responses.extend(b.responses),
+        (R::CreatePartitions(a), R::CreatePartitions(b)) => a.results.extend(b.results),
+        (R::DeleteRecords(a), R::DeleteRecords(b)) => a.topics.extend(b.topics),
+        (R::OffsetCommit(a), R::OffsetCommit(b)) => a.topics.extend(b.topics),
+        (R::DescribeTopicPartitions(a), R::DescribeTopicPartitions(b)) => a.topics.extend(b.topics),
+        // Kafka's OffsetDelete error response has a top-level error only; refused topics
+        // are answered partition by partition.
+        (R::OffsetDelete(a), R::OffsetDelete(b)) => {
+            if let RequestBody::OffsetDelete(p) = part {
+                a.topics.extend(p.topics.iter().map(|t| {
+                    offset_delete_response::OffsetDeleteResponseTopic {
+                        name: t.name.clone(),
+                        partitions: t
+                            .partitions
+                            .iter()
+                            .map(|x| offset_delete_response::OffsetDeleteResponsePartition {
+                                partition_index: x.partition_index,
+                                error_code: b.error_code,
+                            })
+                            .collect(),
+                    }
+                }));
+            }
+        }
+        _ => {}
     }
 }

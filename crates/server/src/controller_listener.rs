@@ -196,7 +196,7 @@ impl ControllerHandler {
             Gate::Deny(response) => return response,
         };
         let response = self.allowed(frame, body, &access, image).await;
-        access.finish(response, &denied)
+        access.finish(response, &denied, version)
     }
 
     /// Answers a request the caller is allowed to make.
