@@ -72,15 +72,11 @@ struct Outgoing {
     body: RequestBody,
     version: i16,
     reply: Reply,
-    /// A message for the connection task itself instead of a request.
-    control: Option<Control>,
 }
 
-/// What the connection task is told besides requests.
-enum Control {
-    /// Re-authenticate with these credentials before the session of this lifetime ends.
-    Reauthenticate(SaslCredentials, Duration),
-}
+/// What a connection task re-authenticates with (KIP-368): the credentials and the lifetime
+/// the server gave the session.
+type ReauthPlan = (SaslCredentials, Duration);
 
 /// Who hears about an outgoing request.
 enum Reply {
@@ -144,11 +140,12 @@ impl Client {
             .set_nodelay(true)
             .map_err(|e| conn_err(e.to_string()))?;
         let (tx, rx) = mpsc::channel(MAX_QUEUED_REQUESTS);
+        let (plan_tx, plan) = oneshot::channel::<ReauthPlan>();
         let (addr_s, id) = (addr.to_string(), client_id.to_string());
         match &security.tls {
             None => {
                 let (read, write) = stream.into_split();
-                tokio::spawn(run(addr_s, id, read, write, rx));
+                tokio::spawn(run(addr_s, id, read, write, (rx, plan)));
             }
             Some(tls) => {
                 let host = addr.rsplit_once(':').map_or(addr, |(h, _)| h);
@@ -166,7 +163,7 @@ impl Client {
                         message: format!("TLS handshake failed: {e}"),
                     })?;
                 let (read, write) = tokio::io::split(tls_stream);
-                tokio::spawn(run(addr_s, id, read, write, rx));
+                tokio::spawn(run(addr_s, id, read, write, (rx, plan)));
             }
         }
         let client = Client {
@@ -178,17 +175,8 @@ impl Client {
             if let Some(lifetime) =
                 sasl_login(&client.addr, creds, &mut ByCall(&client, left)).await?
             {
-                let (reply, _) = oneshot::channel();
-                let control = Outgoing {
-                    body: RequestBody::ApiVersions(Default::default()),
-                    version: 0,
-                    reply: Reply::Response(reply),
-                    control: Some(Control::Reauthenticate(creds.clone(), lifetime)),
-                };
-                client
-                    .tx
-                    .send(control)
-                    .await
+                plan_tx
+                    .send((creds.clone(), lifetime))
                     .map_err(|_| conn_err("closed".into()))?;
             }
         }
@@ -256,7 +244,6 @@ impl Client {
             body,
             version,
             reply,
-            control: None,
         });
         match tokio::time::timeout_at(deadline, send).await {
             Ok(Ok(())) => {}
@@ -313,7 +300,6 @@ impl<W: crate::FrameSink> Exchange for Inline<'_, W> {
                 body,
                 version,
                 reply: Reply::Response(tx),
-                control: None,
             })
             .await
             .map_err(|message| CallError::Connection {
@@ -490,7 +476,7 @@ async fn run<R, W>(
     client_id: String,
     mut read: R,
     write: W,
-    mut rx: mpsc::Receiver<Outgoing>,
+    (mut rx, plan): (mpsc::Receiver<Outgoing>, oneshot::Receiver<ReauthPlan>),
 ) where
     R: tokio::io::AsyncRead + Unpin + Send + 'static,
     W: crate::FrameSink,
@@ -541,15 +527,24 @@ async fn run<R, W>(
         next_corr: 0,
     };
     let mut reauth: Option<(tokio::time::Instant, SaslCredentials, Duration)> = None;
+    let mut plan = Some(plan);
     let why = loop {
         let due = reauth.as_ref().map(|(at, _, _)| *at);
         tokio::select! {
+            // Once the first login gave the session a lifetime (never, without SASL).
+            given = async {
+                match plan.as_mut() {
+                    Some(p) => p.await,
+                    None => std::future::pending().await,
+                }
+            }, if plan.is_some() => {
+                plan = None;
+                if let Ok((creds, lifetime)) = given {
+                    reauth = Some((reauth_at(lifetime), creds, lifetime));
+                }
+            }
             out = rx.recv() => {
                 let Some(out) = out else { break "closed".to_string() };
-                if let Some(Control::Reauthenticate(creds, lifetime)) = out.control {
-                    reauth = Some((reauth_at(lifetime), creds, lifetime));
-                    continue;
-                }
                 if let Err(e) = writer.send(out).await {
                     break e;
                 }
