@@ -258,8 +258,8 @@ impl Handler for BrokerHandler {
         let access = Access::new(
             self.authorizer.as_deref(),
             &image,
-            caller.principal.to_string(),
-            peer.ip().to_string(),
+            &caller.principal,
+            &peer.ip(),
         );
         let (body, denied) = match access.gate(body, version) {
             Gate::Open(b) => (b, Vec::new()),

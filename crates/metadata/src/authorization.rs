@@ -57,9 +57,14 @@ impl<'a> Access<'a> {
     pub fn new(
         settings: Option<&'a AuthorizerSettings>,
         image: &'a MetadataImage,
-        principal: String,
-        host: String,
+        principal: &dyn std::fmt::Display,
+        host: &dyn std::fmt::Display,
     ) -> Access<'a> {
+        // Without an authorizer nothing is checked: no text is made on the request path.
+        let (principal, host) = match settings {
+            Some(_) => (principal.to_string(), host.to_string()),
+            None => (String::new(), String::new()),
+        };
         Access {
             settings,
             image,

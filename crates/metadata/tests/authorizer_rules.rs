@@ -417,19 +417,9 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
         super_users: vec!["User:admin".into()],
         allow_if_no_acl: false,
     };
-    let alice = Access::new(
-        Some(&settings),
-        &img,
-        "User:alice".into(),
-        "10.0.0.1".into(),
-    );
-    let admin = Access::new(
-        Some(&settings),
-        &img,
-        "User:admin".into(),
-        "10.0.0.1".into(),
-    );
-    let off = Access::new(None, &img, "User:alice".into(), "10.0.0.1".into());
+    let alice = Access::new(Some(&settings), &img, &"User:alice", &"10.0.0.1");
+    let admin = Access::new(Some(&settings), &img, &"User:admin", &"10.0.0.1");
+    let off = Access::new(None, &img, &"User:alice", &"10.0.0.1");
 
     // CreateTopics: CREATE on a prefix lets alice create alice-1 but not bob-1.
     let create = RequestBody::CreateTopics(ct::CreateTopicsRequest {
@@ -521,7 +511,7 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
         ..Default::default()
     });
     assert!(matches!(alice.gate(groups, 5), Gate::Open(_)));
-    let nobody = Access::new(Some(&settings), &img, "User:bob".into(), "10.0.0.1".into());
+    let nobody = Access::new(Some(&settings), &img, &"User:bob", &"10.0.0.1");
     let groups = RequestBody::DescribeGroups(dg::DescribeGroupsRequest {
         groups: vec!["g".into()],
         ..Default::default()
@@ -590,7 +580,7 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
         Op::Delete,
         Allow,
     )]);
-    let ops = Access::new(Some(&group_admin), &img2, "User:ops".into(), "h".into());
+    let ops = Access::new(Some(&group_admin), &img2, &"User:ops", &"h");
     let Gate::Partial(_, denied) = ops.gate(delete, 0) else {
         panic!()
     };

@@ -170,12 +170,7 @@ impl ControllerHandler {
         image: &'a fjord_metadata::MetadataImage,
         (principal, address): &(String, std::net::IpAddr),
     ) -> Access<'a> {
-        Access::new(
-            self.authorizer.as_deref(),
-            image,
-            principal.clone(),
-            address.to_string(),
-        )
+        Access::new(self.authorizer.as_deref(), image, principal, address)
     }
 
     /// Answers a request (direct, or opened from an Envelope) made by `who` as far as the ACLs
