@@ -2,7 +2,7 @@
 //! semantics, SECURITY_DISABLED without an authorizer) and DescribeUserScramCredentials (the
 //! mechanisms and iteration counts, never the keys).
 
-use fjord_metadata::acls::{AclFilter, AclOperation, PatternType, Permission, ResourceType};
+use fjord_metadata::acls::AclFilter;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
     describe_acls_request::DescribeAclsRequest,
@@ -29,22 +29,16 @@ pub fn describe_acls(
     if !enabled {
         return refuse(ErrorCode::SecurityDisabled, "No Authorizer is configured.");
     }
-    let filter = (|| {
-        Some(AclFilter {
-            resource_type: ResourceType::from_code(r.resource_type_filter)
-                .filter(|t| *t != ResourceType::Unknown)?,
-            resource_name: r.resource_name_filter.clone(),
-            pattern_type: PatternType::from_code(r.pattern_type_filter)
-                .filter(|p| *p != PatternType::Unknown)?,
-            principal: r.principal_filter.clone(),
-            host: r.host_filter.clone(),
-            operation: AclOperation::from_code(r.operation)
-                .filter(|o| *o != AclOperation::Unknown)?,
-            permission: Permission::from_code(r.permission_type)
-                .filter(|p| *p != Permission::Unknown)?,
-        })
-    })();
-    let Some(filter) = filter else {
+    let filter = AclFilter::from_codes(
+        r.resource_type_filter,
+        r.resource_name_filter.clone(),
+        r.pattern_type_filter,
+        r.principal_filter.clone(),
+        r.host_filter.clone(),
+        r.operation,
+        r.permission_type,
+    );
+    let Ok(filter) = filter else {
         return refuse(ErrorCode::InvalidRequest, "The filter has an unknown value");
     };
     let mut resources: BTreeMap<(i8, String, i8), Vec<AclDescription>> = BTreeMap::new();

@@ -75,23 +75,15 @@ fn acl_of(c: &AclCreation) -> Result<StandardAcl, String> {
 
 /// The filter a DeleteAcls entry gives.
 fn filter_of(f: &DeleteAclsFilter) -> Result<AclFilter, String> {
-    Ok(AclFilter {
-        resource_type: ResourceType::from_code(f.resource_type_filter)
-            .filter(|t| *t != ResourceType::Unknown)
-            .ok_or("Invalid resourceTypeFilter")?,
-        resource_name: f.resource_name_filter.clone(),
-        pattern_type: PatternType::from_code(f.pattern_type_filter)
-            .filter(|p| *p != PatternType::Unknown)
-            .ok_or("Invalid patternTypeFilter")?,
-        principal: f.principal_filter.clone(),
-        host: f.host_filter.clone(),
-        operation: AclOperation::from_code(f.operation)
-            .filter(|o| *o != AclOperation::Unknown)
-            .ok_or("Invalid operation")?,
-        permission: Permission::from_code(f.permission_type)
-            .filter(|p| *p != Permission::Unknown)
-            .ok_or("Invalid permissionType")?,
-    })
+    AclFilter::from_codes(
+        f.resource_type_filter,
+        f.resource_name_filter.clone(),
+        f.pattern_type_filter,
+        f.principal_filter.clone(),
+        f.host_filter.clone(),
+        f.operation,
+        f.permission_type,
+    )
 }
 
 impl Controller {

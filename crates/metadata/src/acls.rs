@@ -379,6 +379,36 @@ pub struct AclFilter {
 }
 
 impl AclFilter {
+    /// The filter a DescribeAcls or DeleteAcls request's fields give, or which field holds a
+    /// code Kafka does not know (UNKNOWN is refused).
+    pub fn from_codes(
+        resource_type: i8,
+        resource_name: Option<String>,
+        pattern_type: i8,
+        principal: Option<String>,
+        host: Option<String>,
+        operation: i8,
+        permission: i8,
+    ) -> Result<AclFilter, String> {
+        Ok(AclFilter {
+            resource_type: ResourceType::from_code(resource_type)
+                .filter(|t| *t != ResourceType::Unknown)
+                .ok_or("Invalid resourceTypeFilter")?,
+            resource_name,
+            pattern_type: PatternType::from_code(pattern_type)
+                .filter(|p| *p != PatternType::Unknown)
+                .ok_or("Invalid patternTypeFilter")?,
+            principal,
+            host,
+            operation: AclOperation::from_code(operation)
+                .filter(|o| *o != AclOperation::Unknown)
+                .ok_or("Invalid operation")?,
+            permission: Permission::from_code(permission)
+                .filter(|p| *p != Permission::Unknown)
+                .ok_or("Invalid permissionType")?,
+        })
+    }
+
     /// Whether it selects `acl`.
     pub fn matches(&self, acl: &StandardAcl) -> bool {
         let kind =
