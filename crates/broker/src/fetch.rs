@@ -392,8 +392,12 @@ fn read_all(
             continue;
         }
         if w.last_fetched_epoch >= 0 {
-            let (epoch, end) = log.end_offset_for_epoch(w.last_fetched_epoch);
-            if epoch < w.last_fetched_epoch || end < w.fetch_offset {
+            let answer = log.end_offset_for_epoch(w.last_fetched_epoch);
+            if let Some((epoch, end)) = fjord_replication::follower::diverging_epoch(
+                answer,
+                w.last_fetched_epoch,
+                w.fetch_offset,
+            ) {
                 d.diverging_epoch = EpochEndOffset {
                     epoch,
                     end_offset: end,

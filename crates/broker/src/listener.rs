@@ -261,6 +261,10 @@ impl Handler for BrokerHandler {
             &caller.principal,
             &peer.ip(),
         );
+        if let RequestBody::GetReplicaLogInfo(r) = body {
+            let refused = access.replica_log_info_refusals(&r);
+            return self.replica_log_info(r, refused, peer).await;
+        }
         let (body, denied) = match access.gate(body, version) {
             Gate::Open(b) => (b, Vec::new()),
             Gate::Partial(b, denied) => (b, denied),
@@ -274,6 +278,25 @@ impl Handler for BrokerHandler {
 }
 
 impl BrokerHandler {
+    /// GetReplicaLogInfo, with the topics the caller may not ask about (judged per topic,
+    /// since refusals count toward the per-request limit in request order).
+    async fn replica_log_info(
+        &self,
+        r: fjord_protocol::generated::get_replica_log_info_request::GetReplicaLogInfoRequest,
+        refused: std::collections::BTreeSet<fjord_protocol::Uuid>,
+        peer: std::net::SocketAddr,
+    ) -> Reply {
+        let epoch = self.broker_state.lock().await.epoch.unwrap_or(-1);
+        let (rm, image) = (self.replicas.clone(), self.view.borrow().image.clone());
+        let answered = tokio::task::spawn_blocking(move || {
+            crate::replica_log_info::replica_log_info(&rm, &image, epoch, r, &refused)
+        })
+        .await
+        .map(ResponseBody::GetReplicaLogInfo)
+        .map_err(|e| format!("a GetReplicaLogInfo request failed: {e}"));
+        answer(answered, peer)
+    }
+
     /// Handles a request the caller is allowed to make.
     async fn handle_allowed(
         &self,
@@ -419,15 +442,9 @@ impl BrokerHandler {
                 groups().delete_groups(&r.groups_names, version).await,
             )),
             RequestBody::GetReplicaLogInfo(r) => {
-                let epoch = self.broker_state.lock().await.epoch.unwrap_or(-1);
-                let (rm, image, r) = (self.replicas.clone(), image(), r.clone());
-                let answered = tokio::task::spawn_blocking(move || {
-                    crate::replica_log_info::replica_log_info(&rm, &image, epoch, r)
-                })
-                .await
-                .map(ResponseBody::GetReplicaLogInfo)
-                .map_err(|e| format!("a GetReplicaLogInfo request failed: {e}"));
-                return answer(answered, peer);
+                return self
+                    .replica_log_info(r.clone(), Default::default(), peer)
+                    .await;
             }
             _ => None,
         };

@@ -197,6 +197,14 @@ impl Partition {
                         fx
                     }
                     _ => {
+                        if let Err(e) = self.log.assign_leader_epoch_start(new.leader_epoch) {
+                            tracing::error!(
+                                topic = %self.topic,
+                                partition = self.index,
+                                "recording leader epoch {} in the epoch cache: {e}",
+                                new.leader_epoch
+                            );
+                        }
                         let mut l = Leader::new(
                             me,
                             new.state(),

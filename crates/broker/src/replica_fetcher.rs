@@ -431,17 +431,20 @@ fn handle_answers(
                 leo,
                 local,
             );
-            tracing::info!(
-                topic = %p.topic,
-                partition = p.index,
-                from = leo,
-                to = t.offset,
-                "truncating to the leader's epoch {}",
-                d.diverging_epoch.epoch
-            );
-            if let Err(e) = log.truncate_to(t.offset) {
-                tracing::error!(topic = %p.topic, partition = p.index, "truncating: {e}");
-                pause.push(key);
+            match log.truncate_to(t.offset) {
+                Ok(to) => tracing::info!(
+                    topic = %p.topic,
+                    partition = p.index,
+                    from = leo,
+                    to,
+                    truncated = leo - to,
+                    "truncated to the leader's epoch {}",
+                    d.diverging_epoch.epoch
+                ),
+                Err(e) => {
+                    tracing::error!(topic = %p.topic, partition = p.index, "truncating: {e}");
+                    pause.push(key);
+                }
             }
             continue;
         }

@@ -334,11 +334,8 @@ pub fn elect(
             if let Some(why) = replica_dir_offline(dir, &b.log_dirs, &offline_dirs) {
                 return ineligible(why);
             }
-            let last_known = if p.elr.is_empty() {
-                p.last_known_elr.clone()
-            } else {
-                p.elr.clone()
-            };
+            // As Kafka's unclean election: ISR = [leader], ELR and last known ELR cleared (their
+            // members' claim to be complete no longer holds once another log is chosen).
             let r = change_record(
                 topic_id,
                 partition,
@@ -346,7 +343,7 @@ pub fn elect(
                 d,
                 vec![d],
                 Vec::new(),
-                last_known,
+                Vec::new(),
                 LeaderRecoveryState::Recovering,
             )
             .expect("the leader changes");

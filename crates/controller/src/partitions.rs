@@ -198,7 +198,9 @@ impl Controller {
                 }
             }
         }
-        let limit = if version >= 3 {
+        // The per-request limit is DESIGNATED's alone (docs/EXTENSIONS.md): PREFERRED and
+        // UNCLEAN elections in v3 behave as in v2, every partition included.
+        let limit = if kind == ElectionType::Designated {
             self.settings.max_election_partitions
         } else {
             usize::MAX

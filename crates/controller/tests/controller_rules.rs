@@ -287,6 +287,27 @@ impl Harness {
             .map(|p| (p.partition_id, p.error_code, p.error_message))
             .collect()
     }
+
+    /// ElectLeaders of `kind` with TopicPartitions null (every partition).
+    fn elect_all(&mut self, kind: i8, version: i16) -> Vec<(i32, i16)> {
+        let r = self.req(
+            RequestBody::ElectLeaders(elect_leaders_request::ElectLeadersRequest {
+                election_type: kind,
+                topic_partitions: None,
+                timeout_ms: 1000,
+                ..Default::default()
+            }),
+            version,
+        );
+        let ResponseBody::ElectLeaders(r) = r else {
+            panic!()
+        };
+        r.replica_election_results
+            .into_iter()
+            .flat_map(|t| t.partition_result)
+            .map(|p| (p.partition_id, p.error_code))
+            .collect()
+    }
 }
 
 #[test]
@@ -710,7 +731,11 @@ fn designated_elections_follow_the_extension_rules() {
     let p = h.partition("t", 0);
     assert_eq!(p.leader, 2);
     assert_eq!(p.isr, vec![2]);
-    assert!(p.elr.is_empty());
+    assert!(!before.elr.is_empty(), "broker 3 was in the ELR");
+    assert!(
+        p.elr.is_empty() && p.last_known_elr.is_empty(),
+        "ELR and last known ELR cleared, as Kafka's unclean election"
+    );
     assert_eq!(p.leader_recovery_state, LeaderRecoveryState::Recovering);
     assert_eq!(p.leader_epoch, before.leader_epoch + 1);
     assert_eq!(p.partition_epoch, before.partition_epoch + 1);
@@ -823,21 +848,34 @@ fn a_designated_leader_needs_its_log_dir_online_and_no_controlled_shutdown() {
 }
 
 #[test]
-fn elect_leaders_v3_acts_on_at_most_1000_partitions() {
+fn elect_leaders_v3_limits_designated_elections_only() {
     let mut h = Harness::with_brokers(1);
-    h.create("big", 1001, 1, &[]);
-    let all: Vec<i32> = (0..1001).collect();
-    let r = h.elect(0, 3, "big", &all, None);
-    assert_eq!(r.len(), 1001);
+    h.create("big", 2500, 1, &[]);
+    let all: Vec<i32> = (0..2500).collect();
+    // DESIGNATED: the first 1000 named partitions are acted on, the rest are sent back.
+    let leaders = vec![1; 2500];
+    let r = h.elect(2, 3, "big", &all, Some(&leaders));
+    assert_eq!(r.len(), 2500);
     assert!(r[..1000]
         .iter()
         .all(|x| x.1 == ErrorCode::ElectionNotNeeded.code()));
-    assert_eq!(r[1000].1, ErrorCode::RequestLimitReached.code());
-    let r = h.elect(0, 2, "big", &all, None);
-    assert!(
-        r.iter().all(|x| x.1 == ErrorCode::ElectionNotNeeded.code()),
-        "v2 has no limit"
-    );
+    assert!(r[1000..]
+        .iter()
+        .all(|x| x.1 == ErrorCode::RequestLimitReached.code()));
+    // PREFERRED and UNCLEAN in v3 behave as in v2: every partition, named or all.
+    for kind in [0, 1] {
+        for version in [2, 3] {
+            let r = h.elect(kind, version, "big", &all, None);
+            assert_eq!(r.len(), 2500);
+            assert!(
+                r.iter().all(|x| x.1 == ErrorCode::ElectionNotNeeded.code()),
+                "type {kind} v{version} has no limit"
+            );
+        }
+        // TopicPartitions null: every partition is tried and, as Kafka answers, only those
+        // that needed an election are listed (none here): nothing is refused for the limit.
+        assert_eq!(h.elect_all(kind, 3), Vec::new());
+    }
 }
 
 fn register_controller(h: &mut Harness, id: i32, max_mv: i16) -> ResponseBody {

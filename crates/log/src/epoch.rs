@@ -89,21 +89,10 @@ impl LeaderEpochCache {
     /// Records that `epoch` starts at `start_offset`. Entries that conflict (an epoch at or
     /// above it, or a start offset at or above it) are dropped first, as Kafka does.
     pub fn assign(&mut self, epoch: i32, start_offset: i64) -> Result<()> {
-        if epoch < 0 {
-            return Ok(());
+        if assign_entry(&mut self.entries, epoch, start_offset) {
+            self.persist()?;
         }
-        if let Some(last) = self.entries.last() {
-            if last.epoch == epoch && last.start_offset <= start_offset {
-                return Ok(());
-            }
-        }
-        self.entries
-            .retain(|e| e.epoch < epoch && e.start_offset < start_offset);
-        self.entries.push(EpochEntry {
-            epoch,
-            start_offset,
-        });
-        self.persist()
+        Ok(())
     }
 
     /// OffsetForLeaderEpoch: the largest epoch at or below `requested` this log knows and the
@@ -111,19 +100,7 @@ impl LeaderEpochCache {
     /// latest). `(UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET)` when `requested` is undefined or
     /// newer than every epoch here.
     pub fn end_offset_for_epoch(&self, requested: i32, log_end_offset: i64) -> (i32, i64) {
-        if requested == UNDEFINED_EPOCH {
-            return (UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET);
-        }
-        if self.latest_epoch() == Some(requested) {
-            return (requested, log_end_offset);
-        }
-        let Some(higher) = self.entries.iter().find(|e| e.epoch > requested) else {
-            return (UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET);
-        };
-        match self.entries.iter().rev().find(|e| e.epoch <= requested) {
-            Some(floor) => (floor.epoch, higher.start_offset),
-            None => (requested, higher.start_offset),
-        }
+        end_offset_for_epoch(&self.entries, requested, log_end_offset)
     }
 
     /// After the log was truncated to `end_offset`: drops epochs that start at or after it.
@@ -156,6 +133,52 @@ impl LeaderEpochCache {
     pub fn clear(&mut self) -> Result<()> {
         self.entries.clear();
         self.persist()
+    }
+}
+
+/// Records in `entries` (oldest first) that `epoch` starts at `start_offset`, as
+/// [`LeaderEpochCache::assign`] does: entries that conflict (an epoch at or above it, or a
+/// start offset at or above it) are dropped first, as Kafka does. Returns whether anything
+/// changed. Pure, so the recovery tool and the simulations run the same rule as the log.
+pub fn assign_entry(entries: &mut Vec<EpochEntry>, epoch: i32, start_offset: i64) -> bool {
+    if epoch < 0 {
+        return false;
+    }
+    if let Some(last) = entries.last() {
+        if last.epoch == epoch && last.start_offset <= start_offset {
+            return false;
+        }
+    }
+    entries.retain(|e| e.epoch < epoch && e.start_offset < start_offset);
+    entries.push(EpochEntry {
+        epoch,
+        start_offset,
+    });
+    true
+}
+
+/// OffsetForLeaderEpoch over `entries` (oldest first) of a log ending at `log_end_offset`:
+/// the largest epoch at or below `requested` and the end offset of that epoch (the start of
+/// the next one, or the log end offset for the latest); `(requested, first start)` when every
+/// epoch is above it; `(UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET)` when `requested` is
+/// undefined or newer than every epoch here. Kafka's answer, pure.
+pub fn end_offset_for_epoch(
+    entries: &[EpochEntry],
+    requested: i32,
+    log_end_offset: i64,
+) -> (i32, i64) {
+    if requested == UNDEFINED_EPOCH {
+        return (UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET);
+    }
+    if entries.last().map(|e| e.epoch) == Some(requested) {
+        return (requested, log_end_offset);
+    }
+    let Some(higher) = entries.iter().find(|e| e.epoch > requested) else {
+        return (UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET);
+    };
+    match entries.iter().rev().find(|e| e.epoch <= requested) {
+        Some(floor) => (floor.epoch, higher.start_offset),
+        None => (requested, higher.start_offset),
     }
 }
 

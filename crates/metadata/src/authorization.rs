@@ -117,6 +117,27 @@ impl<'a> Access<'a> {
         }
     }
 
+    /// The topics of a GetReplicaLogInfo request the caller may not ask about: none with
+    /// CLUSTER_ACTION on the cluster, else those (known by id) without DESCRIBE. An unknown
+    /// id is never refused here: it is answered UNKNOWN_TOPIC_ID.
+    pub fn replica_log_info_refusals(
+        &self,
+        r: &fjord_protocol::generated::get_replica_log_info_request::GetReplicaLogInfoRequest,
+    ) -> std::collections::BTreeSet<Uuid> {
+        if self.settings.is_none() || self.cluster(Op::ClusterAction) {
+            return Default::default();
+        }
+        r.topic_partitions
+            .iter()
+            .flatten()
+            .map(|t| t.topic_id)
+            .filter(|id| {
+                let name = self.topic_name(id);
+                !name.is_empty() && !self.topic(Op::Describe, &name)
+            })
+            .collect()
+    }
+
     fn topic_name(&self, id: &Uuid) -> String {
         self.image
             .topics
@@ -230,19 +251,9 @@ impl<'a> Access<'a> {
                     })
                 }
             },
-            RequestBody::GetReplicaLogInfo(r) => {
-                let ok = self.cluster(Op::ClusterAction)
-                    || r.topic_partitions
-                        .iter()
-                        .flatten()
-                        .all(|t| self.topic(Op::Describe, &self.topic_name(&t.topic_id)));
-                (!ok).then(|| {
-                    (
-                        Topic,
-                        "CLUSTER_ACTION on the cluster or DESCRIBE on the topics".into(),
-                    )
-                })
-            }
+            // Judged topic by topic by the handler, with [`Access::replica_log_info_refusals`]:
+            // refusals count toward the 1000-partition limit in request order.
+            RequestBody::GetReplicaLogInfo(_) => None,
             RequestBody::ElectLeaders(r) => {
                 let (op, what) = if r.election_type == DESIGNATED {
                     (Op::ClusterAction, "CLUSTER_ACTION on the cluster")

@@ -5,8 +5,8 @@
 //! checked again, so a tail diverging across several epochs is cut back one epoch at a time
 //! until both logs agree.
 
-/// The epoch value meaning "none" (Kafka's UNDEFINED_EPOCH).
-pub const UNDEFINED_EPOCH: i32 = -1;
+pub use fjord_log::epoch::UNDEFINED_EPOCH;
+use fjord_log::epoch::{assign_entry, end_offset_for_epoch, EpochEntry};
 
 /// Where a follower truncates, and whether that settles the divergence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +41,71 @@ pub fn truncation_offset(
         offset: leader_end_offset.min(local_end).min(log_end_offset).max(0),
         complete: local_epoch == leader_epoch,
     }
+}
+
+/// The leader's side of a follower fetch (KIP-320), as the broker's fetch handler answers:
+/// `leader_end_for_last` is the leader's OffsetForLeaderEpoch answer for the follower's
+/// `last_fetched_epoch`. `Some((epoch, end offset))` is the diverging epoch to send back when
+/// the leader holds no such epoch or it ends before `fetch_offset`; `None` when the fetch may
+/// go on (also when the follower gave no epoch).
+pub fn diverging_epoch(
+    leader_end_for_last: (i32, i64),
+    last_fetched_epoch: i32,
+    fetch_offset: i64,
+) -> Option<(i32, i64)> {
+    if last_fetched_epoch < 0 {
+        return None;
+    }
+    let (epoch, end) = leader_end_for_last;
+    (epoch < last_fetched_epoch || end < fetch_offset).then_some((epoch, end))
+}
+
+/// One replica's log as the truncation rules see it: its leader-epoch entries (oldest first)
+/// and its log end offset.
+#[derive(Debug, Clone, Copy)]
+pub struct EpochLog<'a> {
+    /// The leader-epoch cache, oldest first.
+    pub entries: &'a [EpochEntry],
+    /// The log end offset.
+    pub log_end_offset: i64,
+}
+
+/// Where a follower's log ends once it has followed a new leader elected at `new_epoch`
+/// (above every epoch either log holds), worked out on paper from the two logs' epoch
+/// entries: the new leader records `new_epoch` at its log end, then each follower fetch is
+/// answered as [`diverging_epoch`] answers and cut as [`truncation_offset`] cuts, round after
+/// round, until a fetch is accepted. The follower truncates `log_end_offset - result` records.
+/// These are the very functions the broker's fetch handler and replica fetcher run.
+pub fn truncation_after_election(
+    leader: EpochLog<'_>,
+    new_epoch: i32,
+    follower: EpochLog<'_>,
+) -> i64 {
+    let mut leader_entries = leader.entries.to_vec();
+    assign_entry(&mut leader_entries, new_epoch, leader.log_end_offset);
+    let mut entries = follower.entries.to_vec();
+    let mut leo = follower.log_end_offset;
+    // Each round cuts at least one record or settles: bounded by the follower's epochs.
+    for _ in 0..=follower.entries.len() + 1 {
+        let last = entries.last().map_or(UNDEFINED_EPOCH, |e| e.epoch);
+        let answer = end_offset_for_epoch(&leader_entries, last, leader.log_end_offset);
+        let Some((epoch, end)) = diverging_epoch(answer, last, leo) else {
+            break;
+        };
+        if epoch < 0 {
+            // The broker's fetcher ignores an undefined diverging epoch.
+            break;
+        }
+        let local = end_offset_for_epoch(&entries, epoch, leo);
+        let t = truncation_offset(epoch, end, leo, local);
+        if t.offset >= leo {
+            // Nothing to cut: the broker would fetch again with the same answer.
+            break;
+        }
+        leo = t.offset;
+        entries.retain(|e| e.start_offset < leo);
+    }
+    leo
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! replication factor 3 led by broker 1 and `min.insync.replicas` 2, 1 and 5 (whose effective
 //! min ISR is 3). Stopping brokers 3, then 2, moves each partition's AtMinIsr and UnderMinIsr as
 //! the KIP says; stopping broker 1 too leaves every partition offline, which the controller
-//! reports; a partition's series are reported by its leader only.
+//! reports; a follower reports each hosted partition's series at 0, as Kafka's gauges do.
 
 mod common;
 
@@ -163,9 +163,26 @@ fn at_min_isr_and_under_min_isr_follow_kip_427_examples() {
         refused.is_some_and(|n| n >= 1.0),
         "per-partition errors counted: {refused:?}"
     );
-    // Followers do not report partition series.
+    // Followers report every hosted partition's series at 0, as Kafka's gauges read on a
+    // follower, even for the topic whose leader is at its min ISR.
     let follower = scrape(brokers[1].metrics_port).expect("broker 2 scrapes");
-    assert_eq!(at_under(&follower), vec![(None, None); 3]);
+    assert_eq!(at_under(&follower), vec![(off, off); 3]);
+    for (t, _) in TOPICS {
+        for name in [
+            "kafka_cluster_partition_underreplicated",
+            "kafka_cluster_partition_insyncreplicascount",
+        ] {
+            assert_eq!(partition_value(&follower, name, t), off, "{name} {t}");
+        }
+        assert!(partition_value(&follower, "kafka_log_log_logendoffset", t).is_some());
+    }
+    assert_eq!(
+        value(
+            &follower,
+            "kafka_server_replicamanager_atminisrpartitioncount"
+        ),
+        off
+    );
     assert_eq!(
         value(&follower, "kafka_server_replicamanager_partitioncount"),
         Some(3.0)

@@ -787,6 +787,61 @@ fn the_authorizer_enforces_kafkas_table_and_the_mission_rpcs_rules() {
             g.topic_partition_log_info_list[0].partition_log_info[0].error_code, 0,
             "DESCRIBE via WRITE"
         );
+        // Judged topic by topic in one request: the refused topic's partitions get
+        // TOPIC_AUTHORIZATION_FAILED, the allowed one is answered, an unknown id gets
+        // UNKNOWN_TOPIC_ID; refusals count toward the 1000-partition limit.
+        let mixed = RequestBody::GetReplicaLogInfo(grli::GetReplicaLogInfoRequest {
+            topic_partitions: Some(vec![
+                grli::TopicPartitions {
+                    topic_id: hidden_id,
+                    partitions: (0..999).collect(),
+                    ..Default::default()
+                },
+                grli::TopicPartitions {
+                    topic_id: orders_id,
+                    partitions: vec![0],
+                    ..Default::default()
+                },
+                grli::TopicPartitions {
+                    topic_id: fjord_protocol::Uuid::from_u128(77),
+                    partitions: vec![0, 1],
+                    ..Default::default()
+                },
+            ]),
+            ..Default::default()
+        });
+        let ResponseBody::GetReplicaLogInfo(g) = call(&alice, mixed, 0).await.unwrap() else {
+            panic!()
+        };
+        let codes: Vec<(usize, Vec<i16>)> = g
+            .topic_partition_log_info_list
+            .iter()
+            .map(|t| {
+                let mut c: Vec<i16> = t.partition_log_info.iter().map(|p| p.error_code).collect();
+                c.dedup();
+                (t.partition_log_info.len(), c)
+            })
+            .collect();
+        assert_eq!(
+            codes,
+            vec![(999, vec![topic_denied]), (1, vec![0])],
+            "999 refused + 1 answered = the 1000 served"
+        );
+        assert!(
+            g.has_more_data,
+            "the unknown topic's partitions were left out"
+        );
+        let ResponseBody::GetReplicaLogInfo(g) =
+            call(&alice, log_info(fjord_protocol::Uuid::from_u128(77)), 0)
+                .await
+                .unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            g.topic_partition_log_info_list[0].partition_log_info[0].error_code,
+            ErrorCode::UnknownTopicId.code()
+        );
         // UnregisterController needs ALTER on the cluster.
         let unregister = || {
             RequestBody::UnregisterController(UnregisterControllerRequest {

@@ -112,6 +112,19 @@ impl PartitionLog {
             .end_offset_for_epoch(epoch, self.log_end_offset())
     }
 
+    /// A new leader's first step (Kafka's `maybeAssignEpochStartOffset`): `epoch` starts at the
+    /// log end offset, so a follower that wrote an epoch this leader never saw is answered with
+    /// a diverging epoch at once, before the leader appends anything. Blocking (writes the
+    /// checkpoint when the cache changes).
+    pub fn assign_leader_epoch_start(&self, epoch: i32) -> Result<()> {
+        let _w = self.writer.lock().expect("writer");
+        let mut epochs = self.epochs.lock().expect("epochs");
+        if epochs.latest_epoch().is_none_or(|e| epoch > e) {
+            epochs.assign(epoch, self.log_end_offset())?;
+        }
+        Ok(())
+    }
+
     /// The epoch cache entries, oldest first.
     pub fn epoch_entries(&self) -> Vec<crate::epoch::EpochEntry> {
         self.epochs.lock().expect("epochs").entries().to_vec()

@@ -277,6 +277,10 @@ pub struct PartitionLogInfo {
     ///
     /// Versions 0+; tag 2 in 0+.
     pub log_start_offset: i64,
+    /// The replica's leader-epoch cache, oldest first, at most its last 100 entries.
+    ///
+    /// Versions 0+; tag 3 in 0+.
+    pub leader_epochs: Vec<EpochEntry>,
     /// Tagged fields this build does not know, kept to be written back.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
 }
@@ -291,6 +295,7 @@ impl Default for PartitionLogInfo {
             last_written_leader_epoch: -1,
             high_watermark: -1,
             log_start_offset: -1,
+            leader_epochs: Vec::<EpochEntry>::new(),
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -308,6 +313,7 @@ impl PartitionLogInfo {
         if !((false) || (true)) { if self.last_written_leader_epoch != -1 { return Err(EncodeError::FieldNotInVersion { field: "LastWrittenLeaderEpoch", version }); } }
         if !((false) || (true)) { if self.high_watermark != -1 { return Err(EncodeError::FieldNotInVersion { field: "HighWatermark", version }); } }
         if !((false) || (true)) { if self.log_start_offset != -1 { return Err(EncodeError::FieldNotInVersion { field: "LogStartOffset", version }); } }
+        if !((false) || (true)) { if self.leader_epochs != Vec::<EpochEntry>::new() { return Err(EncodeError::FieldNotInVersion { field: "LeaderEpochs", version }); } }
         if flexible {
             let unknown = sorted_unknown(&self.unknown_tagged_fields);
             #[allow(unused_mut)]
@@ -315,6 +321,7 @@ impl PartitionLogInfo {
             if true && self.last_written_leader_epoch != -1 { count += 1; }
             if true && self.high_watermark != -1 { count += 1; }
             if true && self.log_start_offset != -1 { count += 1; }
+            if true && self.leader_epochs != Vec::<EpochEntry>::new() { count += 1; }
             write_uvarint(w, count as u32);
             #[allow(unused_mut)]
             let mut rest = unknown.as_slice();
@@ -324,6 +331,8 @@ impl PartitionLogInfo {
             if true && self.high_watermark != -1 { write_uvarint(w, 1); write_uvarint(w, (8) as u32); w.put_i64(*(&self.high_watermark)); }
             while let Some((f, tail)) = rest.split_first() { if f.tag >= 2 { break; } write_raw_tagged(w, f); rest = tail; }
             if true && self.log_start_offset != -1 { write_uvarint(w, 2); write_uvarint(w, (8) as u32); w.put_i64(*(&self.log_start_offset)); }
+            while let Some((f, tail)) = rest.split_first() { if f.tag >= 3 { break; } write_raw_tagged(w, f); rest = tail; }
+            if true && self.leader_epochs != Vec::<EpochEntry>::new() { write_uvarint(w, 3); write_uvarint(w, (len_prefix_len((&self.leader_epochs).len(), true) + (&self.leader_epochs).iter().map(|e0| e0.encoded_len(version)).sum::<usize>()) as u32); write_len_prefix(w, (&self.leader_epochs).len(), true)?; for e0 in (&self.leader_epochs).iter() { e0.encode(w, version)?; } }
             for f in rest { write_raw_tagged(w, f); }
         } else if !self.unknown_tagged_fields.is_empty() {
             return Err(EncodeError::TaggedFieldsNotInVersion { version });
@@ -347,6 +356,7 @@ impl PartitionLogInfo {
             if true && self.last_written_leader_epoch != -1 { count += 1; let s = 4; n += uvarint_len(0) + uvarint_len(s as u32) + s; }
             if true && self.high_watermark != -1 { count += 1; let s = 8; n += uvarint_len(1) + uvarint_len(s as u32) + s; }
             if true && self.log_start_offset != -1 { count += 1; let s = 8; n += uvarint_len(2) + uvarint_len(s as u32) + s; }
+            if true && self.leader_epochs != Vec::<EpochEntry>::new() { count += 1; let s = len_prefix_len((&self.leader_epochs).len(), true) + (&self.leader_epochs).iter().map(|e0| e0.encoded_len(version)).sum::<usize>(); n += uvarint_len(3) + uvarint_len(s as u32) + s; }
             n += uvarint_len(count as u32);
         }
         n
@@ -371,6 +381,7 @@ impl PartitionLogInfo {
                     0 => { let buf = &mut field; v.last_written_leader_epoch = read_i32(buf)?; finish_tagged_field(buf, 0)?; }
                     1 => { let buf = &mut field; v.high_watermark = read_i64(buf)?; finish_tagged_field(buf, 1)?; }
                     2 => { let buf = &mut field; v.log_start_offset = read_i64(buf)?; finish_tagged_field(buf, 2)?; }
+                    3 => { let buf = &mut field; v.leader_epochs = { let n = read_array_len_non_null(buf, true, "LeaderEpochs")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(EpochEntry::decode(buf, version)?); } v }; finish_tagged_field(buf, 3)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
             }
@@ -392,6 +403,7 @@ impl PartitionLogInfo {
         if (true) && g.bool() { v.last_written_leader_epoch = g.i32(); }
         if (true) && g.bool() { v.high_watermark = g.i64(); }
         if (true) && g.bool() { v.log_start_offset = g.i64(); }
+        if (true) && g.bool() { v.leader_epochs = (0..g.collection_len()).map(|_| EpochEntry::sample(g, version)).collect(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -400,5 +412,108 @@ impl PartitionLogInfo {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
+        for x in &self.leader_epochs { x.each_error_code(f); }
+    }
+}
+
+/// The replica's leader-epoch cache, oldest first, at most its last 100 entries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EpochEntry {
+    /// The leader epoch.
+    ///
+    /// Versions 0+.
+    pub epoch: i32,
+    /// The offset of the first record written in that epoch.
+    ///
+    /// Versions 0+.
+    pub start_offset: i64,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for EpochEntry {
+    fn default() -> Self {
+        EpochEntry {
+            epoch: 0,
+            start_offset: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl EpochEntry {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        w.put_i32(*(&self.epoch));
+        w.put_i64(*(&self.start_offset));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += 8;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.epoch = read_i32(buf)?;
+        v.start_offset = read_i64(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.epoch = g.i32();
+        v.start_offset = g.i64();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
 }

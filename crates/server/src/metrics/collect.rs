@@ -1,6 +1,6 @@
 //! One scrape: every series, computed from the node's state now. Broker series
-//! (`kafka_server_replicamanager_*`, and per led partition `kafka_cluster_partition_*` and
-//! `kafka_log_log_*` with `topic` and `partition` labels) from the replica manager; controller
+//! (`kafka_server_replicamanager_*`, and per hosted partition `kafka_cluster_partition_*` (0 on
+//! a follower, as Kafka's gauges) and `kafka_log_log_*` with `topic` and `partition` labels) from the replica manager; controller
 //! series (`kafka_controller_*`) from the image and the controller's counters; the metadata
 //! quorum (`kafka_server_raftmetrics_*`); the process (`process_*`). AtMinIsr and UnderMinIsr
 //! use the effective min ISR (min.insync.replicas, at most the replication factor).
@@ -100,31 +100,38 @@ fn broker(r: &mut Registry, s: &Sources) {
         "kafka_log_log_logstartoffset",
         "The partition log's start offset",
     );
+    // Every hosted replica has its series, as Kafka registers them per partition: on a
+    // follower (or a leader whose core is not up yet) the partition gauges read 0.
     for p in &partitions {
         let l = p.leadership();
-        if l.leader != me {
-            continue;
-        }
-        let Some((isr, min)) = p.isr_and_min() else {
-            continue;
-        };
-        leaders += 1;
         let labels: Labels = vec![
             ("topic".into(), p.topic.clone()),
             ("partition".into(), p.index.to_string()),
         ];
+        let led = if l.leader == me {
+            p.isr_and_min()
+        } else {
+            None
+        };
         let replicas = l.replicas.len();
+        let (isr, on) = match led {
+            Some((isr, min)) => {
+                leaders += 1;
+                (isr, [isr < replicas, isr < min, isr == min])
+            }
+            None => (0, [false; 3]),
+        };
         let flags = [
-            (&under_replicated_p, isr < replicas, &mut under_replicated),
-            (&under_min_isr, isr < min, &mut under_min),
-            (&at_min_isr, isr == min, &mut at_min),
+            (&under_replicated_p, on[0], &mut under_replicated),
+            (&under_min_isr, on[1], &mut under_min),
+            (&at_min_isr, on[2], &mut at_min),
         ];
         for (series, on, total) in flags {
             series.set(&labels, i64::from(on));
             *total += i64::from(on);
         }
         isr_count.set(&labels, isr as i64);
-        replicas_count.set(&labels, replicas as i64);
+        replicas_count.set(&labels, if led.is_some() { replicas as i64 } else { 0 });
         size.set(&labels, p.log.size_in_bytes() as i64);
         end.set(&labels, p.log.log_end_offset());
         start.set(&labels, p.log.log_start_offset());

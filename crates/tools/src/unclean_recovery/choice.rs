@@ -1,7 +1,20 @@
-//! The best replica of an offline partition, by the rule in EXTENSIONS.md: among replicas that
-//! answered without error on unfenced brokers, the highest last written leader epoch (the
-//! current leader epoch where the tag is absent), then the longest log, then a member of the
-//! last known ISR, then the lowest broker id. Pure, so it is tested case by case.
+//! The best replica of an offline partition and what electing it costs, by the rule in
+//! docs/EXTENSIONS.md. Only what each replica's own log reports is ranked: among replicas that
+//! answered without error on unfenced brokers, the highest last written leader epoch (-1, an
+//! empty log or one with no epoch, ranks below every real epoch), then the longest log, then a
+//! member of the last known ELR or ISR, then the lowest broker id. The partition's current
+//! leader epoch is shown, never ranked. The cost is worked out on paper with the follower's
+//! own truncation rules ([`fjord_replication::follower::truncation_after_election`]): for every
+//! other answering replica, the records it cuts when it follows the choice. Pure, so it is
+//! tested case by case and run by the recovery simulation.
+
+use fjord_log::epoch::EpochEntry;
+use fjord_replication::follower::{truncation_after_election, EpochLog};
+use std::cmp::Ordering;
+
+/// The most leader-epoch entries a broker reports per replica (docs/EXTENSIONS.md); a list
+/// this long may have lost older entries.
+pub const MAX_EPOCH_ENTRIES: usize = 100;
 
 /// What one replica's broker said, or why it said nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,7 +27,7 @@ pub enum ReplicaState {
     NotRegistered,
     /// No answer before the deadline; the last failure.
     Unreachable(String),
-    /// The broker answered with an error for this partition ("NAME: message").
+    /// The broker answered with an error for this partition ("NAME: message"), final.
     Error(String),
 }
 
@@ -32,11 +45,11 @@ impl ReplicaState {
 }
 
 /// A replica's log, as GetReplicaLogInfo reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogInfo {
-    /// The broker's view of the partition's leader epoch.
+    /// The broker's view of the partition's leader epoch: shown, never ranked.
     pub leader_epoch: i32,
-    /// The newest epoch in the replica's leader-epoch cache, -1 if absent.
+    /// The newest epoch in the replica's leader-epoch cache, -1 if absent (no epoch entry).
     pub last_written_epoch: i32,
     /// The log end offset.
     pub log_end_offset: i64,
@@ -44,15 +57,20 @@ pub struct LogInfo {
     pub high_watermark: i64,
     /// The log start offset, -1 if absent.
     pub log_start_offset: i64,
+    /// The leader-epoch entries, oldest first (at most the newest [`MAX_EPOCH_ENTRIES`]).
+    pub epochs: Vec<EpochEntry>,
 }
 
 impl LogInfo {
-    /// The epoch the rule compares: the last written one, else the current one.
-    pub fn epoch(&self) -> i32 {
-        if self.last_written_epoch >= 0 {
-            self.last_written_epoch
-        } else {
-            self.leader_epoch
+    /// What the rule ranks, best last: (last written epoch, log end offset).
+    fn rank(&self) -> (i32, i64) {
+        (self.last_written_epoch.max(-1), self.log_end_offset)
+    }
+
+    fn as_epoch_log(&self) -> EpochLog<'_> {
+        EpochLog {
+            entries: &self.epochs,
+            log_end_offset: self.log_end_offset,
         }
     }
 }
@@ -68,132 +86,335 @@ pub struct Choice {
     pub reason: String,
 }
 
-/// Picks the best replica among `replicas` (broker id, state); `isr` holds the members of the
-/// last known ISR and ELR.
-/// `None` when no replica answered.
-pub fn choose(replicas: &[(i32, ReplicaState)], isr: &[i32]) -> Option<Choice> {
-    let answered: Vec<(i32, LogInfo)> = replicas
+/// The answering replicas, in the order given.
+fn answered(replicas: &[(i32, ReplicaState)]) -> Vec<(i32, &LogInfo)> {
+    replicas
         .iter()
         .filter_map(|(b, s)| match s {
-            ReplicaState::Answered(l) => Some((*b, *l)),
+            ReplicaState::Answered(l) => Some((*b, l)),
             _ => None,
         })
+        .collect()
+}
+
+/// Orders two answering replicas by the rule: `Greater` when `a` is the better choice.
+/// `last_known` holds the members of the last known ELR and ISR.
+pub fn compare(a: (i32, &LogInfo), b: (i32, &LogInfo), last_known: &[i32]) -> Ordering {
+    a.1.rank()
+        .cmp(&b.1.rank())
+        .then_with(|| last_known.contains(&a.0).cmp(&last_known.contains(&b.0)))
+        .then_with(|| b.0.cmp(&a.0))
+}
+
+fn epoch_text(epoch: i32) -> String {
+    if epoch < 0 {
+        "no epoch (empty log)".into()
+    } else {
+        format!("last written epoch {epoch}")
+    }
+}
+
+/// Why `loser` ranks below `winner`, in the table's words.
+pub fn why_lost(winner: (i32, &LogInfo), loser: (i32, &LogInfo), last_known: &[i32]) -> String {
+    let (w, l) = (winner.1, loser.1);
+    if l.last_written_epoch.max(-1) != w.last_written_epoch.max(-1) {
+        if l.last_written_epoch < 0 {
+            return "lost: no epoch (empty log)".into();
+        }
+        return format!(
+            "lost: {} < {}",
+            epoch_text(l.last_written_epoch),
+            w.last_written_epoch
+        );
+    }
+    if l.log_end_offset != w.log_end_offset {
+        return format!(
+            "lost: shorter log ({} < {}) at the same epoch",
+            l.log_end_offset, w.log_end_offset
+        );
+    }
+    if last_known.contains(&winner.0) && !last_known.contains(&loser.0) {
+        return "lost: tied, and not in the last known ELR or ISR".into();
+    }
+    "lost: tied, higher broker id".into()
+}
+
+/// Picks the best replica among `replicas` (broker id, state); `last_known` holds the members
+/// of the last known ISR and ELR. `None` when no replica answered.
+pub fn choose(replicas: &[(i32, ReplicaState)], last_known: &[i32]) -> Option<Choice> {
+    let answered = answered(replicas);
+    let (broker, log) = *answered
+        .iter()
+        .max_by(|a, b| compare(**a, **b, last_known))?;
+    let others: Vec<(i32, &LogInfo)> = answered
+        .iter()
+        .copied()
+        .filter(|(b, _)| *b != broker)
         .collect();
-    let key = |(b, l): &(i32, LogInfo)| (l.epoch(), l.log_end_offset, isr.contains(b), -b);
-    let (broker, log) = *answered.iter().max_by_key(|c| key(c))?;
-    let reason = if answered.len() == 1 {
+    let (epoch, leo) = log.rank();
+    let reason = if others.is_empty() {
         format!(
-            "the only replica that answered (epoch {}, log end offset {})",
-            log.epoch(),
-            log.log_end_offset
+            "the only replica that answered ({}, log end offset {leo})",
+            epoch_text(epoch)
+        )
+    } else if others.iter().all(|(_, l)| l.rank().0 < epoch) {
+        format!("highest last written leader epoch ({epoch})")
+    } else if others.iter().all(|(_, l)| l.rank() < (epoch, leo)) {
+        format!(
+            "longest log (log end offset {leo}) at {}",
+            epoch_text(epoch)
+        )
+    } else if last_known.contains(&broker)
+        && others
+            .iter()
+            .filter(|(_, l)| l.rank() == (epoch, leo))
+            .all(|(b, _)| !last_known.contains(b))
+    {
+        format!(
+            "in the last known ELR or ISR, tied on {} and log end offset {leo}",
+            epoch_text(epoch)
         )
     } else {
-        let same_epoch: Vec<&(i32, LogInfo)> = answered
-            .iter()
-            .filter(|(_, l)| l.epoch() == log.epoch())
-            .collect();
-        let same_end: Vec<&&(i32, LogInfo)> = same_epoch
-            .iter()
-            .filter(|(_, l)| l.log_end_offset == log.log_end_offset)
-            .collect();
-        if same_epoch.len() == 1 {
-            format!("highest last written leader epoch ({})", log.epoch())
-        } else if same_end.len() == 1 {
-            format!(
-                "longest log (log end offset {}) among replicas at epoch {}",
-                log.log_end_offset,
-                log.epoch()
-            )
-        } else if isr.contains(&broker)
-            && same_end.iter().filter(|(b, _)| isr.contains(b)).count() == 1
-        {
-            format!(
-                "in the last known ISR or ELR, tied on epoch {} and log end offset {}",
-                log.epoch(),
-                log.log_end_offset
-            )
-        } else {
-            format!(
-                "lowest broker id, tied on epoch {} and log end offset {}",
-                log.epoch(),
-                log.log_end_offset
-            )
-        }
+        format!(
+            "lowest broker id, tied on {} and log end offset {leo}",
+            epoch_text(epoch)
+        )
     };
     Some(Choice {
         broker,
-        log,
+        log: log.clone(),
         reason,
     })
 }
 
-/// Records lost by electing `choice`: the highest high watermark any replica reported minus
-/// the chosen log end offset, when positive. `None` when no high watermark is known.
-pub fn estimated_loss(replicas: &[(i32, ReplicaState)], choice: &Choice) -> Option<(i64, i64)> {
-    let hw = replicas
+/// What one answering replica loses when it follows the choice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Truncation {
+    /// The broker.
+    pub broker: i32,
+    /// Where its log will end after following the new leader; `None` when it cannot be worked
+    /// out (the broker reported no epoch entries for a log that has epochs).
+    pub truncate_to: Option<i64>,
+    /// Records cut (its log end offset minus `truncate_to`).
+    pub records: Option<i64>,
+    /// False when an epoch list was cut at [`MAX_EPOCH_ENTRIES`] and the divergence lies at
+    /// or before its oldest entry: the figure is then a lower bound of what could be kept.
+    pub exact: bool,
+}
+
+/// What an election costs, worked out before anything changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cost {
+    /// Per other answering replica (the chosen one first, with 0), in broker order.
+    pub truncations: Vec<Truncation>,
+    /// Acknowledged records known to be lost: the highest high watermark any replica reported
+    /// minus the chosen log end offset, when positive; `None` when none reported one.
+    pub acknowledged_lost: Option<i64>,
+    /// The highest high watermark reported, -1 if none.
+    pub highest_high_watermark: i64,
+    /// The replicas whose data is unknown (they did not answer), with why.
+    pub unknown: Vec<(i32, &'static str)>,
+}
+
+impl Cost {
+    /// Records all other answering replicas cut together (`None` when one is unknown).
+    pub fn total_truncated(&self) -> Option<i64> {
+        self.truncations.iter().map(|t| t.records).sum()
+    }
+}
+
+/// The records `follower` cuts when it follows `leader` (elected above every epoch both hold).
+pub fn truncation(leader: &LogInfo, follower: &LogInfo, new_epoch: i32) -> (Option<i64>, bool) {
+    if follower.epochs.is_empty() && follower.last_written_epoch >= 0
+        || leader.epochs.is_empty() && leader.last_written_epoch >= 0
+    {
+        return (None, false);
+    }
+    let to = truncation_after_election(leader.as_epoch_log(), new_epoch, follower.as_epoch_log());
+    let cut_list = |l: &LogInfo| {
+        l.epochs.len() >= MAX_EPOCH_ENTRIES
+            && l.epochs.first().is_some_and(|e| to <= e.start_offset)
+    };
+    (Some(to), !(cut_list(leader) || cut_list(follower)))
+}
+
+/// The cost of electing `broker` among `replicas` (it must have answered).
+pub fn cost(replicas: &[(i32, ReplicaState)], broker: i32) -> Cost {
+    let answered = answered(replicas);
+    let leader = answered
         .iter()
-        .filter_map(|(_, s)| match s {
-            ReplicaState::Answered(l) if l.high_watermark >= 0 => Some(l.high_watermark),
-            _ => None,
+        .find(|(b, _)| *b == broker)
+        .map(|(_, l)| *l)
+        .expect("the chosen replica answered");
+    // The election bumps the leader epoch above every epoch any replica knows.
+    let new_epoch = answered
+        .iter()
+        .map(|(_, l)| l.leader_epoch.max(l.last_written_epoch))
+        .max()
+        .unwrap_or(0)
+        .max(0)
+        + 1;
+    let truncations = answered
+        .iter()
+        .map(|(b, l)| {
+            let (to, exact) = if *b == broker {
+                (Some(l.log_end_offset), true)
+            } else {
+                truncation(leader, l, new_epoch)
+            };
+            Truncation {
+                broker: *b,
+                truncate_to: to,
+                records: to.map(|t| l.log_end_offset - t),
+                exact,
+            }
         })
-        .max()?;
-    Some(((hw - choice.log.log_end_offset).max(0), hw))
+        .collect();
+    let highest_high_watermark = answered
+        .iter()
+        .map(|(_, l)| l.high_watermark)
+        .max()
+        .unwrap_or(-1);
+    let acknowledged_lost = (highest_high_watermark >= 0)
+        .then(|| (highest_high_watermark - leader.log_end_offset).max(0));
+    let unknown = replicas
+        .iter()
+        .filter(|(_, s)| !matches!(s, ReplicaState::Answered(_)))
+        .map(|(b, s)| (*b, s.label()))
+        .collect();
+    Cost {
+        truncations,
+        acknowledged_lost,
+        highest_high_watermark,
+        unknown,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn log(epoch: i32, end: i64, hw: i64) -> ReplicaState {
+    fn entries(list: &[(i32, i64)]) -> Vec<EpochEntry> {
+        list.iter()
+            .map(|&(epoch, start_offset)| EpochEntry {
+                epoch,
+                start_offset,
+            })
+            .collect()
+    }
+
+    /// A replica whose log holds `epochs` ((epoch, start)) up to `end`, high watermark `hw`.
+    fn log(epochs: &[(i32, i64)], end: i64, hw: i64) -> ReplicaState {
         ReplicaState::Answered(LogInfo {
-            leader_epoch: epoch + 1,
-            last_written_epoch: epoch,
+            leader_epoch: 9,
+            last_written_epoch: epochs.last().map_or(-1, |e| e.0),
             log_end_offset: end,
             high_watermark: hw,
             log_start_offset: 0,
+            epochs: entries(epochs),
         })
     }
 
+    fn records(c: &Cost, broker: i32) -> Option<i64> {
+        c.truncations
+            .iter()
+            .find(|t| t.broker == broker)
+            .and_then(|t| t.records)
+    }
+
+    /// The scenario: broker 4 never fetched (empty log, no epoch), broker 3 holds 500
+    /// acknowledged records written in epoch 0, both report current epoch 1. The empty log
+    /// must lose, whatever the current epoch says.
     #[test]
-    fn epoch_beats_length() {
-        let r = vec![(1, log(3, 500, 400)), (2, log(4, 100, 100))];
-        let c = choose(&r, &[]).unwrap();
-        assert_eq!(c.broker, 2);
-        assert!(c.reason.contains("epoch"), "{}", c.reason);
-        assert_eq!(estimated_loss(&r, &c), Some((300, 400)));
+    fn an_empty_log_never_beats_one_holding_data() {
+        let r = vec![
+            (2, ReplicaState::Fenced),
+            (3, log(&[(0, 0)], 500, 0)),
+            (4, log(&[], 0, 0)),
+        ];
+        let c = choose(&r, &[2]).unwrap();
+        assert_eq!(c.broker, 3);
+        assert_eq!(c.reason, "highest last written leader epoch (0)");
+        let (three, four) = match (&r[1].1, &r[2].1) {
+            (ReplicaState::Answered(a), ReplicaState::Answered(b)) => (a, b),
+            _ => unreachable!(),
+        };
+        assert_eq!(
+            why_lost((3, three), (4, four), &[2]),
+            "lost: no epoch (empty log)"
+        );
+        let cost = cost(&r, 3);
+        assert_eq!(records(&cost, 3), Some(0));
+        assert_eq!(records(&cost, 4), Some(0), "an empty log cuts nothing");
+        assert_eq!(cost.acknowledged_lost, Some(0));
+        assert_eq!(cost.unknown, vec![(2, "fenced")]);
     }
 
     #[test]
-    fn length_then_isr_then_lowest_id() {
+    fn the_current_epoch_is_never_ranked() {
+        let mut high_current = LogInfo {
+            leader_epoch: 50,
+            last_written_epoch: 1,
+            log_end_offset: 10,
+            high_watermark: -1,
+            log_start_offset: 0,
+            epochs: entries(&[(1, 0)]),
+        };
         let r = vec![
-            (1, log(4, 100, 90)),
-            (2, log(4, 120, 90)),
-            (3, log(4, 90, 90)),
+            (1, log(&[(0, 0), (2, 5)], 8, -1)),
+            (2, ReplicaState::Answered(high_current.clone())),
+        ];
+        assert_eq!(choose(&r, &[]).unwrap().broker, 1);
+        high_current.last_written_epoch = 3;
+        high_current.epochs = entries(&[(3, 0)]);
+        let r = vec![
+            (1, log(&[(0, 0), (2, 5)], 8, -1)),
+            (2, ReplicaState::Answered(high_current)),
         ];
         assert_eq!(choose(&r, &[]).unwrap().broker, 2);
+    }
+
+    #[test]
+    fn epoch_beats_length_and_the_longer_log_pays_its_divergent_tail() {
+        // Both wrote epoch 0 to offset 100. Broker 1 then led epoch 3 (to 500, never
+        // acknowledged beyond 400); broker 2 led epoch 4 and wrote 100..150.
         let r = vec![
-            (1, log(4, 100, 90)),
-            (2, log(4, 100, 90)),
-            (3, log(4, 100, 90)),
+            (1, log(&[(0, 0), (3, 100)], 500, 400)),
+            (2, log(&[(0, 0), (4, 100)], 150, 100)),
+        ];
+        let c = choose(&r, &[]).unwrap();
+        assert_eq!(c.broker, 2);
+        assert!(c.reason.contains("epoch"), "{}", c.reason);
+        let cost = cost(&r, 2);
+        assert_eq!(records(&cost, 1), Some(400), "broker 1 keeps 0..100 only");
+        assert_eq!(cost.acknowledged_lost, Some(250));
+        assert_eq!(cost.highest_high_watermark, 400);
+    }
+
+    #[test]
+    fn length_then_last_known_then_lowest_id() {
+        let r = vec![
+            (1, log(&[(4, 0)], 100, 90)),
+            (2, log(&[(4, 0)], 120, 90)),
+            (3, log(&[(4, 0)], 90, 90)),
+        ];
+        let c = choose(&r, &[]).unwrap();
+        assert_eq!(c.broker, 2);
+        assert!(c.reason.starts_with("longest log"), "{}", c.reason);
+        assert_eq!(
+            records(&cost(&r, 2), 1),
+            Some(0),
+            "a prefix of the leader is kept"
+        );
+        let r = vec![
+            (1, log(&[(4, 0)], 100, 90)),
+            (2, log(&[(4, 0)], 100, 90)),
+            (3, log(&[(4, 0)], 100, 90)),
         ];
         assert_eq!(choose(&r, &[3]).unwrap().broker, 3);
         let c = choose(&r, &[]).unwrap();
         assert_eq!(c.broker, 1);
         assert!(c.reason.contains("lowest broker id"), "{}", c.reason);
-        assert_eq!(estimated_loss(&r, &c), Some((0, 90)));
-    }
-
-    #[test]
-    fn the_current_epoch_stands_in_for_an_absent_last_written_one() {
-        let absent = ReplicaState::Answered(LogInfo {
-            leader_epoch: 7,
-            last_written_epoch: -1,
-            log_end_offset: 10,
-            high_watermark: -1,
-            log_start_offset: -1,
-        });
-        let r = vec![(1, log(5, 100, -1)), (2, absent)];
-        assert_eq!(choose(&r, &[]).unwrap().broker, 2);
     }
 
     #[test]
@@ -207,5 +428,30 @@ mod tests {
             ),
         ];
         assert_eq!(choose(&r, &[1]), None);
+    }
+
+    #[test]
+    fn a_replica_without_epoch_entries_has_an_unknown_figure() {
+        let mut old = LogInfo {
+            leader_epoch: 2,
+            last_written_epoch: 2,
+            log_end_offset: 10,
+            high_watermark: -1,
+            log_start_offset: 0,
+            epochs: Vec::new(),
+        };
+        let r = vec![
+            (1, log(&[(2, 0)], 12, -1)),
+            (2, ReplicaState::Answered(old.clone())),
+        ];
+        let cost = cost(&r, 1);
+        assert_eq!(records(&cost, 2), None);
+        assert_eq!(cost.total_truncated(), None);
+        old.epochs = entries(&[(2, 0)]);
+        let r = vec![
+            (1, log(&[(2, 0)], 12, -1)),
+            (2, ReplicaState::Answered(old)),
+        ];
+        assert_eq!(super::cost(&r, 1).total_truncated(), Some(0));
     }
 }

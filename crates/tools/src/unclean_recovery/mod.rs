@@ -1,14 +1,18 @@
 //! `fjord kafka-unclean-recovery`: recovers offline partitions by electing the replica with the
 //! most data (the unclean-recovery KIP). It finds which requested partitions are offline, asks
 //! every replica's broker for its log (GetReplicaLogInfo), picks the best replica by the rule in
-//! EXTENSIONS.md, prints the evidence as a table, then either elects the chosen replicas
+//! docs/EXTENSIONS.md, prints the evidence as a table with what the election costs (the records
+//! each other replica will truncate, the acknowledged records known lost, whose data is
+//! unknown), then either elects the chosen replicas
 //! (ElectLeaders v3 DESIGNATED) and waits until the partitions are online, or writes the plan
 //! as a JSON file for `kafka-leader-election --election-type designated`.
 
 mod choice;
 mod survey;
 
-pub use choice::{choose, estimated_loss, Choice, LogInfo, ReplicaState};
+pub use choice::{
+    choose, compare, cost, why_lost, Choice, Cost, LogInfo, ReplicaState, Truncation,
+};
 
 use crate::common::{self, ToolError};
 use crate::leader_election::{self, ElectionOutcome, ElectionType, Target};
@@ -189,7 +193,9 @@ impl Offline {
     }
 }
 
-/// The evidence for one partition, as printed.
+/// The evidence for one partition, as printed: a row per replica (what its log reports, the
+/// records it cuts if the choice is elected, why it lost or why it said nothing), the choice,
+/// and what the election costs.
 fn table(o: &Offline) -> String {
     let mut rows = vec![[
         "Broker".to_string(),
@@ -199,28 +205,48 @@ fn table(o: &Offline) -> String {
         "LogEndOffset".into(),
         "HighWatermark".into(),
         "LogStartOffset".into(),
+        "Truncates".into(),
         "Detail".into(),
     ]];
+    let last_known = o.last_known_members();
+    let cost = o.choice.as_ref().map(|c| cost(&o.states, c.broker));
     for (b, s) in &o.states {
-        let (e, w, leo, hw, ls, detail) = match s {
+        let dash = || "-".to_string();
+        let (e, w, leo, hw, ls) = match s {
             ReplicaState::Answered(l) => (
                 l.leader_epoch.to_string(),
                 cell(l.last_written_epoch as i64),
                 l.log_end_offset.to_string(),
                 cell(l.high_watermark),
                 cell(l.log_start_offset),
-                String::new(),
             ),
-            ReplicaState::Unreachable(m) | ReplicaState::Error(m) => {
-                let d = "-".to_string();
-                (d.clone(), d.clone(), d.clone(), d.clone(), d, m.clone())
-            }
-            _ => {
-                let d = "-".to_string();
-                (d.clone(), d.clone(), d.clone(), d.clone(), d, String::new())
-            }
+            _ => (dash(), dash(), dash(), dash(), dash()),
         };
-        rows.push([b.to_string(), s.label().into(), e, w, leo, hw, ls, detail]);
+        let truncates = cost
+            .as_ref()
+            .and_then(|c| c.truncations.iter().find(|t| t.broker == *b))
+            .map_or_else(dash, truncation_cell);
+        let detail = match (s, &o.choice) {
+            (ReplicaState::Answered(_), Some(c)) if c.broker == *b => "chosen".to_string(),
+            (ReplicaState::Answered(l), Some(c)) => {
+                why_lost((c.broker, &c.log), (*b, l), &last_known)
+            }
+            (ReplicaState::Unreachable(m) | ReplicaState::Error(m), _) => m.clone(),
+            (ReplicaState::Fenced, _) => "fenced: not eligible; its data is unknown".into(),
+            (ReplicaState::NotRegistered, _) => "not registered; its data is unknown".into(),
+            (ReplicaState::Answered(_), None) => String::new(),
+        };
+        rows.push([
+            b.to_string(),
+            s.label().into(),
+            e,
+            w,
+            leo,
+            hw,
+            ls,
+            truncates,
+            detail,
+        ]);
     }
     let unknown = |v: &Option<Vec<i32>>| v.as_deref().map_or("unknown".to_string(), ids);
     let mut out = format!(
@@ -236,20 +262,66 @@ fn table(o: &Offline) -> String {
     for line in common::aligned(&rows, &[], "  ") {
         out.push_str(&format!("  {line}\n"));
     }
-    match &o.choice {
-        Some(c) => {
+    match (&o.choice, &cost) {
+        (Some(c), Some(cost)) => {
             out.push_str(&format!("  Choice: broker {} ({})\n", c.broker, c.reason));
-            match estimated_loss(&o.states, c) {
-                Some((lost, hw)) => out.push_str(&format!(
-                    "  Estimated records lost: {lost} (highest known high watermark {hw}, chosen log end offset {})",
-                    c.log.log_end_offset
-                )),
-                None => out.push_str("  Estimated records lost: unknown (no replica reported a high watermark)"),
-            }
+            out.push_str(&format!("  {}", cost_lines(c, cost)));
         }
-        None => out.push_str(
+        _ => out.push_str(
             "  Choice: none. No replica on an unfenced broker answered: the partition is unrecoverable by this tool.",
         ),
+    }
+    out
+}
+
+/// A truncation figure for the table: the records cut, "~" before a lower bound.
+fn truncation_cell(t: &Truncation) -> String {
+    match t.records {
+        None => "unknown".into(),
+        Some(n) if t.exact => n.to_string(),
+        Some(n) => format!(">={n}"),
+    }
+}
+
+/// The cost of electing `c`, in words: what each other replica cuts, the acknowledged
+/// records known lost, and whose data is unknown.
+fn cost_lines(c: &Choice, cost: &Cost) -> String {
+    let cuts: Vec<String> = cost
+        .truncations
+        .iter()
+        .map(|t| {
+            let n = truncation_cell(t);
+            if t.broker == c.broker {
+                format!("broker {} truncates 0 records (the new leader)", t.broker)
+            } else if n == "1" {
+                format!("broker {} truncates 1 record", t.broker)
+            } else {
+                format!("broker {} truncates {n} records", t.broker)
+            }
+        })
+        .collect();
+    let mut out = format!("Cost: {}.\n", cuts.join(", "));
+    match cost.acknowledged_lost {
+        Some(lost) => out.push_str(&format!(
+            "  Acknowledged records known lost: {lost} (highest high watermark reported {}, chosen log end offset {})",
+            cost.highest_high_watermark, c.log.log_end_offset
+        )),
+        None => out.push_str(
+            "  Acknowledged records known lost: unknown (no replica reported a high watermark)",
+        ),
+    }
+    if cost.unknown.is_empty() {
+        out.push('.');
+    } else {
+        let who: Vec<String> = cost
+            .unknown
+            .iter()
+            .map(|(b, why)| format!("broker {b} ({why})"))
+            .collect();
+        out.push_str(&format!(
+            "; a lower bound: what {} held is unknown.",
+            who.join(", ")
+        ));
     }
     out
 }
@@ -354,7 +426,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         return finish(failures);
     }
     if let Some(path) = &a.output_file {
-        write_plan(path, &plan)?;
+        write_plan(path, &offline)?;
         println!(
             "Wrote the plan for {} partitions to {}. Review it, then apply it with: kafka-leader-election --bootstrap-server {} --election-type designated --path-to-json-file {}",
             plan.len(),
@@ -447,18 +519,69 @@ async fn report(
     failed
 }
 
-/// Writes the plan in the format `kafka-leader-election --path-to-json-file` reads.
-fn write_plan(path: &std::path::Path, plan: &[Target]) -> Result<(), ToolError> {
-    let partitions: Vec<serde_json::Value> = plan
+/// The cost of electing `broker` as the plan file carries it.
+fn cost_json(cost: &Cost) -> serde_json::Value {
+    let truncations: serde_json::Map<String, serde_json::Value> = cost
+        .truncations
         .iter()
         .map(|t| {
-            serde_json::json!({
-                "topic": t.topic,
-                "partition": t.partition,
-                "designatedLeader": t.designated_leader,
-            })
+            let v = match t.records {
+                Some(n) if t.exact => serde_json::json!(n),
+                Some(n) => serde_json::json!({ "atLeast": n }),
+                None => serde_json::Value::Null,
+            };
+            (t.broker.to_string(), v)
         })
         .collect();
+    serde_json::json!({
+        "truncatedRecords": truncations,
+        "acknowledgedRecordsKnownLost": cost.acknowledged_lost,
+        "brokersNotAnswering": cost.unknown.iter().map(|(b, _)| *b).collect::<Vec<_>>(),
+    })
+}
+
+/// One partition of the plan: what `kafka-leader-election --path-to-json-file` reads (topic,
+/// partition, designatedLeader), the figures the table showed for that choice, and, so that an
+/// operator who edits the leader sees what the edit costs, the same figures for every replica
+/// that answered.
+fn plan_entry(o: &Offline) -> Option<serde_json::Value> {
+    let c = o.choice.as_ref()?;
+    let candidates: Vec<serde_json::Value> = o
+        .states
+        .iter()
+        .filter(|(_, s)| matches!(s, ReplicaState::Answered(_)))
+        .map(|(b, s)| {
+            let mut v = cost_json(&cost(&o.states, *b));
+            if let (ReplicaState::Answered(l), Some(m)) = (s, v.as_object_mut()) {
+                m.insert("broker".into(), serde_json::json!(b));
+                m.insert("logEndOffset".into(), serde_json::json!(l.log_end_offset));
+                m.insert(
+                    "lastWrittenLeaderEpoch".into(),
+                    serde_json::json!(l.last_written_epoch),
+                );
+            }
+            v
+        })
+        .collect();
+    let mut v = serde_json::json!({
+        "topic": o.topic,
+        "partition": o.partition,
+        "designatedLeader": c.broker,
+        "reason": c.reason,
+    });
+    if let (Some(m), serde_json::Value::Object(figures)) =
+        (v.as_object_mut(), cost_json(&cost(&o.states, c.broker)))
+    {
+        m.extend(figures);
+        m.insert("candidates".into(), serde_json::Value::Array(candidates));
+    }
+    Some(v)
+}
+
+/// Writes the plan in the format `kafka-leader-election --path-to-json-file` reads, with the
+/// figures of each choice.
+fn write_plan(path: &std::path::Path, offline: &[Offline]) -> Result<(), ToolError> {
+    let partitions: Vec<serde_json::Value> = offline.iter().filter_map(plan_entry).collect();
     let text = serde_json::to_string_pretty(&serde_json::json!({ "partitions": partitions }))
         .map_err(|e| ToolError::Failed(e.to_string()))?;
     std::fs::write(path, text + "\n")

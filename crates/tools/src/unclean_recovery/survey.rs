@@ -4,6 +4,7 @@
 
 use super::choice::{LogInfo, ReplicaState};
 use fjord_admin::{expect_response, Admin, AdminError, ClusterInfo};
+use fjord_log::epoch::EpochEntry;
 use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
 };
@@ -127,6 +128,14 @@ async fn ask_broker(
                                 log_end_offset: p.log_end_offset,
                                 high_watermark: p.high_watermark,
                                 log_start_offset: p.log_start_offset,
+                                epochs: p
+                                    .leader_epochs
+                                    .iter()
+                                    .map(|e| EpochEntry {
+                                        epoch: e.epoch,
+                                        start_offset: e.start_offset,
+                                    })
+                                    .collect(),
                             })
                         } else {
                             ReplicaState::Error(crate::common::error_text(p.error_code, None))
