@@ -1,4 +1,4 @@
-//! GetReplicaLogInfo (apiKey 1000, fjord's extension for unclean recovery, EXTENSIONS.md):
+//! GetReplicaLogInfo (apiKey 1000, fjord's extension for unclean recovery, docs/EXTENSIONS.md):
 //! what this broker's replica of each asked partition holds (its log end offset, the latest
 //! epoch it wrote, the last high watermark it knew, its log start) and the partition's leader
 //! epoch as this broker sees it, and the replica's leader-epoch entries (the newest

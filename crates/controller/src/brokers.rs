@@ -1,6 +1,6 @@
 //! Brokers and controllers: registration (the broker epoch is the offset of the registration
 //! record), heartbeats with sessions, fencing and unfencing (moving leaderships), controlled
-//! shutdown, UnregisterBroker, ControllerRegistration, UnregisterController (EXTENSIONS.md's
+//! shutdown, UnregisterBroker, ControllerRegistration, UnregisterController (docs/EXTENSIONS.md's
 //! check order), UpdateFeatures (refused while a registered node cannot run the level) and
 //! producer-id blocks.
 
@@ -490,7 +490,7 @@ impl Controller {
         self.write(vec![MetadataRecord::RegisterController(record)], response)
     }
 
-    /// UnregisterController, with EXTENSIONS.md's checks in order (the runtime answers
+    /// UnregisterController, with docs/EXTENSIONS.md's checks in order (the runtime answers
     /// NOT_CONTROLLER before this is reached on a non-active controller).
     pub(crate) fn unregister_controller(&mut self, r: &UnregisterControllerRequest) -> Handled {
         let fail = |code: ErrorCode, message: String| {

@@ -4,7 +4,7 @@
 //! ISR); a leader comes from the ISR, else the ELR, else (only when unclean election is
 //! enabled) any live replica, which leaves the partition RECOVERING. No eligible leader: the
 //! partition is offline (leader -1). Also ElectLeaders' PREFERRED, UNCLEAN and DESIGNATED
-//! elections (EXTENSIONS.md).
+//! elections (docs/EXTENSIONS.md).
 
 use crate::error::ControllerError;
 use crate::settings::ControllerSettings;

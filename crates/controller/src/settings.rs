@@ -18,7 +18,7 @@ pub struct ControllerSettings {
     pub unclean_leader_election_enable: bool,
     /// `broker.session.timeout.ms`.
     pub broker_session_timeout_ms: i64,
-    /// The most partitions one ElectLeaders v3 request acts on (EXTENSIONS.md).
+    /// The most partitions one ElectLeaders v3 request acts on (docs/EXTENSIONS.md).
     pub max_election_partitions: usize,
     /// The `metadata.version` the first active controller of a new cluster finalizes (from
     /// `bootstrap.checkpoint`, written by `format --release-version`).

@@ -1,5 +1,5 @@
 //! What each request needs the caller to be allowed (Kafka's authorization table per API,
-//! EXTENSIONS.md for the mission's RPCs), decided against the image's ACLs: a request is let
+//! docs/EXTENSIONS.md for the mission's RPCs), decided against the image's ACLs: a request is let
 //! through, refused whole with its API's `*_AUTHORIZATION_FAILED` answer, or (the APIs Kafka
 //! answers entity by entity: Produce, Fetch, Metadata, ListOffsets, the config APIs,
 //! DescribeGroups, DeleteGroups, CreateTopics, DeleteTopics, CreatePartitions, DeleteRecords,
@@ -15,7 +15,7 @@ use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
 
 /// The name of the cluster resource.
 pub const CLUSTER: &str = "kafka-cluster";
-/// ElectLeaders' DESIGNATED election type (EXTENSIONS.md).
+/// ElectLeaders' DESIGNATED election type (docs/EXTENSIONS.md).
 const DESIGNATED: i8 = 2;
 /// DescribeConfigs / AlterConfigs resource types: topic, broker, broker logger.
 const CONFIG_TOPIC: i8 = 2;

@@ -593,7 +593,7 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
     assert_eq!(r.topics[0].partitions[0].partition_index, 3);
     assert_eq!(r.topics[0].partitions[0].error_code, 29);
 
-    // A DESIGNATED election needs CLUSTER_ACTION (EXTENSIONS.md): refused whole.
+    // A DESIGNATED election needs CLUSTER_ACTION (docs/EXTENSIONS.md): refused whole.
     let elect = RequestBody::ElectLeaders(el::ElectLeadersRequest {
         election_type: 2,
         ..Default::default()

@@ -1,4 +1,4 @@
-//! GetReplicaLogInfo (apiKey 1000) on a real node, as EXTENSIONS.md fixes it: 1,500
+//! GetReplicaLogInfo (apiKey 1000) on a real node, as docs/EXTENSIONS.md fixes it: 1,500
 //! partitions asked -> the first 1,000 answered and HasMoreData; the rest asked again -> all
 //! answered; an unknown topic id -> UNKNOWN_TOPIC_ID; a partition this broker holds no replica
 //! of -> NOT_LEADER_OR_FOLLOWER; a replica with data -> its log end offset, the latest epoch it

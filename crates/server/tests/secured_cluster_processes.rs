@@ -10,26 +10,13 @@ mod common;
 
 use common::certs::Ca;
 use common::{
-    fjord, free_port, partition_zero_with, random_uuid, wait_for, Node, FAST_REPLICATION,
+    fjord, free_port, partition_zero_with, random_uuid, show, text, wait_for, Node,
+    FAST_REPLICATION,
 };
 use fjord_net::security::{ClientSecurity, SaslCredentials};
 use fjord_net::tls::{Pem, TlsSettings};
 use std::path::Path;
-use std::process::Output;
 use std::time::Duration;
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn show(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        text(&o.stdout),
-        text(&o.stderr)
-    )
-}
 
 /// The properties every node shares.
 fn node_config(keystore: &Path, truststore: &Path) -> String {

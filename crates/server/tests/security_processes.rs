@@ -2,7 +2,7 @@
 //! requests before authentication, re-authentication and expired sessions), TLS listeners
 //! (mutual TLS with the principal from the certificate and the mapping rules, untrusted and
 //! expired certificates, plaintext bytes on a TLS port, certificates reloaded without dropping
-//! connections) and the authorizer (each mission RPC refused without the rights EXTENSIONS.md
+//! connections) and the authorizer (each mission RPC refused without the rights docs/EXTENSIONS.md
 //! names and served with them; producers, consumers and Metadata as Kafka's table says), with
 //! librdkafka as a real client.
 
@@ -723,7 +723,7 @@ fn the_authorizer_enforces_kafkas_table_and_the_mission_rpcs_rules() {
         };
         assert_eq!(j.error_code, ErrorCode::GroupAuthorizationFailed.code());
 
-        // ElectLeaders DESIGNATED needs CLUSTER_ACTION (EXTENSIONS.md), forwarded in an
+        // ElectLeaders DESIGNATED needs CLUSTER_ACTION (docs/EXTENSIONS.md), forwarded in an
         // Envelope and judged as alice's on the controller.
         let orders_id = {
             let ResponseBody::Metadata(m) =

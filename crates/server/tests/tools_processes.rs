@@ -7,67 +7,12 @@
 mod common;
 
 use common::{
-    consume_values, controller_and_brokers, fjord, partition_zero, produce_acked, wait_for, Node,
-    FAST_REPLICATION,
+    consume_values, controller_and_brokers, create, fjord, produce_acked, show, text, wait_for,
+    wait_partition, Node, FAST_REPLICATION,
 };
 use std::collections::BTreeSet;
 use std::process::Output;
 use std::time::{Duration, Instant};
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// Runs a tool and shows what it printed when `ok` is false.
-fn show(o: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        text(&o.stdout),
-        text(&o.stderr)
-    )
-}
-
-/// Creates `topic` with one partition on `replicas` (b1:b2:...) and these configs through
-/// `kafka-topics --create`, asking again until the cluster takes it (up to 60 s).
-fn create(bootstrap: &str, topic: &str, replicas: &str, configs: &[&str]) {
-    let mut args = vec![
-        "kafka-topics",
-        "--bootstrap-server",
-        bootstrap,
-        "--create",
-        "--if-not-exists",
-        "--topic",
-        topic,
-        "--replica-assignment",
-        replicas,
-    ];
-    for c in configs {
-        args.extend(["--config", c]);
-    }
-    let created = wait_for(Duration::from_secs(60), || {
-        fjord(&args).status.success().then_some(())
-    });
-    assert!(created.is_some(), "{}", show(&fjord(&args)));
-}
-
-/// Waits (up to 60 s) until `topic`-0 as broker `addr` sees it satisfies `f(leader, isr)`.
-fn wait_partition(
-    rt: &tokio::runtime::Runtime,
-    addr: &str,
-    topic: &str,
-    what: &str,
-    f: impl Fn(i32, &[i32]) -> bool,
-) {
-    let seen = wait_for(Duration::from_secs(60), || {
-        partition_zero(rt, addr, topic).filter(|(_, l, isr)| f(*l, isr))
-    });
-    assert!(
-        seen.is_some(),
-        "{topic}: {what}; now {:?}",
-        partition_zero(rt, addr, topic)
-    );
-}
 
 #[test]
 fn the_recovery_tools_bring_offline_partitions_back() {
@@ -144,7 +89,21 @@ fn the_recovery_tools_bring_offline_partitions_back() {
         "{out}"
     );
     assert!(out.contains("Choice: broker 2 (longest log"), "{out}");
-    assert!(out.contains("Estimated records lost: 0 "), "{out}");
+    assert_eq!(row("2")[7], "0", "{out}");
+    assert_eq!(row("2")[8], "chosen", "{out}");
+    assert_eq!(row("3")[7], "0", "a prefix of the chosen log: {out}");
+    assert!(
+        out.contains("lost: shorter log (100 < 150) at the same epoch"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "Cost: broker 2 truncates 0 records (the new leader), broker 3 truncates 0 records."
+        ),
+        "{out}"
+    );
+    assert!(out.contains("Acknowledged records known lost: 0 "), "{out}");
+    assert!(out.contains("what broker 1 ("), "{out}");
     wait_partition(&rt, &addrs[1], "longest", "still offline", |l, _| l == -1);
 
     // The plan file: written, edited (broker 3 instead of 2), applied by hand.
@@ -163,10 +122,43 @@ fn the_recovery_tools_bring_offline_partitions_back() {
     assert!(planned.status.success(), "{}", show(&planned));
     let written = std::fs::read_to_string(&plan).unwrap();
     let v: serde_json::Value = serde_json::from_str(&written).unwrap();
+    let entry = &v["partitions"][0];
     assert_eq!(
-        v["partitions"][0],
-        serde_json::json!({"topic": "planned", "partition": 0, "designatedLeader": 2}),
+        (
+            &entry["topic"],
+            &entry["partition"],
+            &entry["designatedLeader"]
+        ),
+        (
+            &serde_json::json!("planned"),
+            &serde_json::json!(0),
+            &serde_json::json!(2)
+        ),
         "{written}"
+    );
+    // The plan carries the figures the table showed, and the same for every other replica
+    // that answered, so an edit can be weighed before it is applied.
+    assert_eq!(
+        entry["truncatedRecords"],
+        serde_json::json!({"2": 0, "3": 0}),
+        "{written}"
+    );
+    assert_eq!(entry["acknowledgedRecordsKnownLost"], 0, "{written}");
+    assert_eq!(
+        entry["brokersNotAnswering"],
+        serde_json::json!([1]),
+        "{written}"
+    );
+    let three = entry["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["broker"] == 3)
+        .expect("broker 3 priced");
+    assert_eq!(three["logEndOffset"], 100, "{written}");
+    assert_eq!(
+        three["truncatedRecords"]["2"], 50,
+        "electing 3 cuts broker 2's 50: {written}"
     );
     std::fs::write(
         &plan,

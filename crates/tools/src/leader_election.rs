@@ -1,5 +1,5 @@
 //! `fjord kafka-leader-election` (as `kafka-leader-election.sh`): preferred, unclean and
-//! designated elections (ElectLeaders; DESIGNATED is v3, EXTENSIONS.md) for one partition, all
+//! designated elections (ElectLeaders; DESIGNATED is v3, docs/EXTENSIONS.md) for one partition, all
 //! partitions, or a JSON file, with Kafka's output lines and exit status. [`elect`] is shared
 //! with `kafka-unclean-recovery`.
 
@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// The most partitions one ElectLeaders v3 request acts on (EXTENSIONS.md); the tool sends no
+/// The most partitions one ElectLeaders v3 request acts on (docs/EXTENSIONS.md); the tool sends no
 /// more than this per request.
 pub const MAX_PARTITIONS_PER_ELECTION: usize = 1000;
 /// Kafka's tool timeout: the operation's, with half of it per request.
@@ -26,7 +26,7 @@ pub enum ElectionType {
     Preferred,
     /// Any live replica, in sync or not (data may be lost).
     Unclean,
-    /// A replica the operator names, for an offline partition (fjord; EXTENSIONS.md).
+    /// A replica the operator names, for an offline partition (fjord; docs/EXTENSIONS.md).
     Designated,
 }
 

@@ -554,7 +554,7 @@ pub struct PartitionView<'a> {
 }
 
 impl PartitionView<'_> {
-    /// min(`min.insync.replicas`, replication factor) (EXTENSIONS.md).
+    /// min(`min.insync.replicas`, replication factor) (docs/EXTENSIONS.md).
     pub fn effective_min_isr(&self) -> usize {
         (self.min_isr.max(1) as usize).min(self.info.replicas.len())
     }

@@ -660,3 +660,59 @@ pub fn consume_values_with(
     }
     got
 }
+
+/// A tool's output as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// What a tool printed, for a failed assertion.
+pub fn show(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        text(&o.stdout),
+        text(&o.stderr)
+    )
+}
+
+/// Creates `topic` with one partition on `replicas` (b1:b2:...) and these configs through
+/// `kafka-topics --create`, asking again until the cluster takes it (up to 60 s).
+pub fn create(bootstrap: &str, topic: &str, replicas: &str, configs: &[&str]) {
+    let mut args = vec![
+        "kafka-topics",
+        "--bootstrap-server",
+        bootstrap,
+        "--create",
+        "--if-not-exists",
+        "--topic",
+        topic,
+        "--replica-assignment",
+        replicas,
+    ];
+    for c in configs {
+        args.extend(["--config", c]);
+    }
+    let created = wait_for(Duration::from_secs(60), || {
+        fjord(&args).status.success().then_some(())
+    });
+    assert!(created.is_some(), "{}", show(&fjord(&args)));
+}
+
+/// Waits (up to 60 s) until `topic`-0 as broker `addr` sees it satisfies `f(leader, isr)`.
+pub fn wait_partition(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    topic: &str,
+    what: &str,
+    f: impl Fn(i32, &[i32]) -> bool,
+) {
+    let seen = wait_for(Duration::from_secs(60), || {
+        partition_zero(rt, addr, topic).filter(|(_, l, isr)| f(*l, isr))
+    });
+    assert!(
+        seen.is_some(),
+        "{topic}: {what}; now {:?}",
+        partition_zero(rt, addr, topic)
+    );
+}

@@ -7,10 +7,9 @@
 //! (ElectLeaders v3 DESIGNATED) and waits until the partitions are online, or writes the plan
 //! as a JSON file for `kafka-leader-election --election-type designated`.
 
-mod choice;
 mod survey;
 
-pub use choice::{
+pub use fjord_replication::recovery::{
     choose, compare, cost, why_lost, Choice, Cost, LogInfo, ReplicaState, Truncation,
 };
 

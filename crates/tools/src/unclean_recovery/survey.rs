@@ -2,18 +2,18 @@
 //! replica, at most 1000 partitions per request, asking again for what HasMoreData left out,
 //! retrying failures with backoff until the deadline. Brokers are asked concurrently.
 
-use super::choice::{LogInfo, ReplicaState};
 use fjord_admin::{expect_response, Admin, AdminError, ClusterInfo};
 use fjord_log::epoch::EpochEntry;
 use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
 };
 use fjord_protocol::{RequestBody, Uuid};
+use fjord_replication::recovery::{LogInfo, ReplicaState};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 use tokio::time::Instant;
 
-/// The most partitions one GetReplicaLogInfo request asks about (EXTENSIONS.md).
+/// The most partitions one GetReplicaLogInfo request asks about (docs/EXTENSIONS.md).
 pub const MAX_PARTITIONS_PER_REQUEST: usize = 1000;
 
 /// A partition by topic id.

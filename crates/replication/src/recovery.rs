@@ -1,15 +1,16 @@
-//! The best replica of an offline partition and what electing it costs, by the rule in
-//! docs/EXTENSIONS.md. Only what each replica's own log reports is ranked: among replicas that
+//! Unclean recovery's rule: the best replica of an offline partition and what electing it
+//! costs, by docs/EXTENSIONS.md (`kafka-unclean-recovery` prints it; the recovery simulation
+//! checks it against a model). Only what each replica's own log reports is ranked: among replicas that
 //! answered without error on unfenced brokers, the highest last written leader epoch (-1, an
 //! empty log or one with no epoch, ranks below every real epoch), then the longest log, then a
 //! member of the last known ELR or ISR, then the lowest broker id. The partition's current
 //! leader epoch is shown, never ranked. The cost is worked out on paper with the follower's
-//! own truncation rules ([`fjord_replication::follower::truncation_after_election`]): for every
+//! own truncation rules ([`crate::follower::truncation_after_election`]): for every
 //! other answering replica, the records it cuts when it follows the choice. Pure, so it is
 //! tested case by case and run by the recovery simulation.
 
+use crate::follower::{truncation_after_election, EpochLog};
 use fjord_log::epoch::EpochEntry;
-use fjord_replication::follower::{truncation_after_election, EpochLog};
 use std::cmp::Ordering;
 
 /// The most leader-epoch entries a broker reports per replica (docs/EXTENSIONS.md); a list
@@ -207,8 +208,11 @@ pub struct Truncation {
 pub struct Cost {
     /// Per other answering replica (the chosen one first, with 0), in broker order.
     pub truncations: Vec<Truncation>,
-    /// Acknowledged records known to be lost: the highest high watermark any replica reported
-    /// minus the chosen log end offset, when positive; `None` when none reported one.
+    /// Acknowledged records known to be lost: the committed offsets (below the high watermark
+    /// a replica reported) that the replicas holding them will cut, counted once; at least the
+    /// highest high watermark reported minus the chosen log end offset. A lower bound: what
+    /// replicas that did not answer hold is unknown. `None` when none reported a high
+    /// watermark.
     pub acknowledged_lost: Option<i64>,
     /// The highest high watermark reported, -1 if none.
     pub highest_high_watermark: i64,
@@ -238,6 +242,20 @@ pub fn truncation(leader: &LogInfo, follower: &LogInfo, new_epoch: i32) -> (Opti
     (Some(to), !(cut_list(leader) || cut_list(follower)))
 }
 
+/// The number of offsets in the union of the half-open ranges.
+fn union_length(mut ranges: Vec<(i64, i64)>) -> i64 {
+    ranges.sort_unstable();
+    let (mut total, mut reach) = (0, i64::MIN);
+    for (from, to) in ranges {
+        let from = from.max(reach);
+        if to > from {
+            total += to - from;
+            reach = to;
+        }
+    }
+    total
+}
+
 /// The cost of electing `broker` among `replicas` (it must have answered).
 pub fn cost(replicas: &[(i32, ReplicaState)], broker: i32) -> Cost {
     let answered = answered(replicas);
@@ -254,7 +272,7 @@ pub fn cost(replicas: &[(i32, ReplicaState)], broker: i32) -> Cost {
         .unwrap_or(0)
         .max(0)
         + 1;
-    let truncations = answered
+    let truncations: Vec<Truncation> = answered
         .iter()
         .map(|(b, l)| {
             let (to, exact) = if *b == broker {
@@ -275,8 +293,20 @@ pub fn cost(replicas: &[(i32, ReplicaState)], broker: i32) -> Cost {
         .map(|(_, l)| l.high_watermark)
         .max()
         .unwrap_or(-1);
-    let acknowledged_lost = (highest_high_watermark >= 0)
-        .then(|| (highest_high_watermark - leader.log_end_offset).max(0));
+    // A record below a replica's high watermark was committed when that replica learnt it;
+    // it is lost when the replica cuts it (it lies past where its log will agree with the new
+    // leader's). Offsets of committed records are counted once however many replicas held
+    // them; what a replica keeps lies within the new leader's log.
+    let lost: Vec<(i64, i64)> = truncations
+        .iter()
+        .filter_map(|t: &Truncation| {
+            let l = answered.iter().find(|(b, _)| *b == t.broker)?.1;
+            let kept = t.truncate_to?.min(leader.log_end_offset);
+            let committed = l.high_watermark.min(l.log_end_offset);
+            (committed > kept).then_some((kept, committed))
+        })
+        .collect();
+    let acknowledged_lost = (highest_high_watermark >= 0).then(|| union_length(lost));
     let unknown = replicas
         .iter()
         .filter(|(_, s)| !matches!(s, ReplicaState::Answered(_)))
@@ -387,7 +417,11 @@ mod tests {
         assert!(c.reason.contains("epoch"), "{}", c.reason);
         let cost = cost(&r, 2);
         assert_eq!(records(&cost, 1), Some(400), "broker 1 keeps 0..100 only");
-        assert_eq!(cost.acknowledged_lost, Some(250));
+        assert_eq!(
+            cost.acknowledged_lost,
+            Some(300),
+            "broker 1 knew 100..400 committed and cuts them"
+        );
         assert_eq!(cost.highest_high_watermark, 400);
     }
 
@@ -415,6 +449,12 @@ mod tests {
         let c = choose(&r, &[]).unwrap();
         assert_eq!(c.broker, 1);
         assert!(c.reason.contains("lowest broker id"), "{}", c.reason);
+    }
+
+    #[test]
+    fn committed_offsets_are_counted_once() {
+        assert_eq!(union_length(vec![(5, 10), (0, 3), (2, 6), (20, 20)]), 10);
+        assert_eq!(union_length(Vec::new()), 0);
     }
 
     #[test]

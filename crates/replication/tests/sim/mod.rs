@@ -1,0 +1,799 @@
+//! The replication simulation's world, shared by the replication and the recovery
+//! simulations: one partition replicated on three brokers, the replication core on each, the
+//! real controller deciding leadership, and a model log per broker. See `simulation.rs` for
+//! what a history holds and what is checked after every step.
+#![allow(dead_code)]
+
+use fjord_controller::controller::METADATA_VERSION_LATEST;
+use fjord_controller::{Controller, ControllerSettings, Handled};
+use fjord_log::epoch::EpochEntry;
+use fjord_metadata::{MetadataImage, PartitionRegistration};
+use fjord_protocol::generated::*;
+use fjord_protocol::{MetadataRecord, RequestBody, ResponseBody, Uuid};
+use fjord_replication::follower::{diverging_epoch, UNDEFINED_EPOCH};
+use fjord_replication::{truncation_offset, AckState, Leader, PartitionState, ProposedIsr};
+use std::collections::BTreeMap;
+
+/// Seeds per `cargo test`.
+pub const SEEDS: u64 = 1_000;
+/// Steps per seed.
+pub const STEPS: usize = 400;
+/// `broker.session.timeout.ms`.
+pub const SESSION_MS: i64 = 9_000;
+/// `replica.lag.time.max.ms`.
+pub const LAG_MS: i64 = 3_000;
+/// The brokers, all replicas of the partition.
+pub const BROKERS: [i32; 3] = [1, 2, 3];
+
+/// Prints a line of the history when `FJORD_SIM_TRACE=2`.
+pub fn trace(line: impl FnOnce() -> String) {
+    if std::env::var("FJORD_SIM_TRACE").is_ok_and(|v| v == "2") {
+        eprintln!("  {}", line());
+    }
+}
+
+/// splitmix64.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// One broker's replica: its log (record id and epoch per offset), epoch cache and state.
+pub struct Replica {
+    pub id: i32,
+    pub alive: bool,
+    /// Record ids and the epoch each was written in, by offset.
+    pub log: Vec<(u64, i32)>,
+    /// The leader-epoch cache, oldest first (the log's own rules keep it).
+    pub epochs: Vec<EpochEntry>,
+    /// The prefix that survives a crash.
+    pub flushed: usize,
+    /// The high watermark this replica knows.
+    pub hw: i64,
+    /// The leader role, when the image makes this broker leader.
+    pub leader: Option<Leader>,
+    /// The leader epoch of the image this broker last acted on.
+    pub seen_leader_epoch: i32,
+    /// Crashes so far (a record's holders are checked against it).
+    pub crashes: u32,
+    /// Restarted and registering (until its old session expires).
+    pub starting: bool,
+    /// The broker epoch in its clean-shutdown marker (-1: crashed).
+    pub clean_epoch: i64,
+}
+
+impl Replica {
+    pub fn leo(&self) -> i64 {
+        self.log.len() as i64
+    }
+
+    pub fn latest_epoch(&self) -> i32 {
+        self.epochs.last().map_or(UNDEFINED_EPOCH, |e| e.epoch)
+    }
+
+    /// As OffsetForLeaderEpoch: the largest epoch at or below `epoch` and where it ends.
+    pub fn end_offset_for_epoch(&self, epoch: i32) -> (i32, i64) {
+        fjord_log::epoch::end_offset_for_epoch(&self.epochs, epoch, self.leo())
+    }
+
+    pub fn assign_epoch(&mut self, epoch: i32, start: i64) {
+        if self.latest_epoch() < epoch {
+            fjord_log::epoch::assign_entry(&mut self.epochs, epoch, start);
+        }
+    }
+
+    pub fn truncate(&mut self, to: i64) {
+        let to = to.clamp(0, self.leo());
+        self.log.truncate(to as usize);
+        self.epochs.retain(|e| e.start_offset < to);
+        self.flushed = self.flushed.min(to as usize);
+        self.hw = self.hw.min(to);
+    }
+}
+
+/// An acks=-1 produce waiting on its leader.
+pub struct Waiting {
+    pub leader: i32,
+    pub leader_epoch: i32,
+    pub required: i64,
+    pub records: Vec<(i64, u64)>,
+}
+
+/// A record the producer was told is written.
+pub struct Acked {
+    pub offset: i64,
+    pub id: u64,
+    /// Brokers holding it at the acknowledgement, with their crash counts then.
+    pub holders: Vec<(i32, u32)>,
+}
+
+pub struct Sim {
+    pub rng: Rng,
+    pub seed: u64,
+    pub now: i64,
+    pub c: Controller,
+    pub offset: i64,
+    pub topic_id: Uuid,
+    pub replicas: BTreeMap<i32, Replica>,
+    pub waiting: Vec<Waiting>,
+    pub acked: Vec<Acked>,
+    /// ISR changes sent and not yet answered: (leader, proposal).
+    pub alters: Vec<(i32, ProposedIsr)>,
+    pub next_id: u64,
+    /// The highest high watermark each (broker, leader epoch) reached.
+    pub leader_hw: BTreeMap<(i32, i32), i64>,
+    pub min_isr: usize,
+}
+
+impl Sim {
+    pub fn new(seed: u64) -> Sim {
+        let mut rng = Rng(seed);
+        let min_isr = 1 + rng.below(2) as usize;
+        let settings = ControllerSettings {
+            broker_session_timeout_ms: SESSION_MS,
+            ..ControllerSettings::default()
+        };
+        let mut s = Sim {
+            rng,
+            seed,
+            now: 0,
+            c: Controller::new(settings, "sim".into(), MetadataImage::empty(), 0),
+            offset: 100,
+            topic_id: Uuid::nil(),
+            replicas: BROKERS
+                .iter()
+                .map(|&id| {
+                    (
+                        id,
+                        Replica {
+                            id,
+                            alive: true,
+                            log: Vec::new(),
+                            epochs: Vec::new(),
+                            flushed: 0,
+                            hw: 0,
+                            leader: None,
+                            seen_leader_epoch: -1,
+                            crashes: 0,
+                            starting: false,
+                            clean_epoch: -1,
+                        },
+                    )
+                })
+                .collect(),
+            waiting: Vec::new(),
+            acked: Vec::new(),
+            alters: Vec::new(),
+            next_id: 1,
+            leader_hw: BTreeMap::new(),
+            min_isr,
+        };
+        s.write(vec![MetadataRecord::FeatureLevel(
+            feature_level_record::FeatureLevelRecord {
+                name: "metadata.version".into(),
+                feature_level: METADATA_VERSION_LATEST,
+                ..Default::default()
+            },
+        )]);
+        for id in BROKERS {
+            assert!(s.register(id, -1));
+            s.heartbeat(id);
+        }
+        let r = s.req(
+            RequestBody::CreateTopics(create_topics_request::CreateTopicsRequest {
+                topics: vec![create_topics_request::CreatableTopic {
+                    name: "t".into(),
+                    num_partitions: -1,
+                    replication_factor: -1,
+                    assignments: vec![create_topics_request::CreatableReplicaAssignment {
+                        partition_index: 0,
+                        broker_ids: BROKERS.to_vec(),
+                        ..Default::default()
+                    }],
+                    configs: vec![create_topics_request::CreatableTopicConfig {
+                        name: "min.insync.replicas".into(),
+                        value: Some(min_isr.to_string()),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            7,
+        );
+        let ResponseBody::CreateTopics(r) = r else {
+            panic!("CreateTopics answered {r:?}")
+        };
+        assert_eq!(r.topics[0].error_code, 0, "{:?}", r.topics[0].error_message);
+        s.topic_id = s.c.image().topics.by_name["t"];
+        s.sync_images();
+        s
+    }
+
+    pub fn write(&mut self, records: Vec<MetadataRecord>) {
+        self.c.apply(&records).unwrap();
+        self.offset += records.len() as i64;
+    }
+
+    pub fn req(&mut self, body: RequestBody, version: i16) -> ResponseBody {
+        match self.c.handle(&body, version, self.now) {
+            Handled::Reply(r) => r,
+            Handled::Write { records, response } => {
+                self.offset += records.len() as i64;
+                response
+            }
+            Handled::Register(plan) => {
+                let at = self.offset;
+                let records = self.c.registered(&plan, at).unwrap();
+                self.offset += records.len() as i64;
+                plan.response(at)
+            }
+            Handled::Refuse { .. } => panic!("refusals come back as responses"),
+        }
+    }
+
+    /// Registers broker `id`; false while its previous session is still live
+    /// (DUPLICATE_BROKER_REGISTRATION: it retries, as a restarted broker does).
+    pub fn register(&mut self, id: i32, previous_epoch: i64) -> bool {
+        let r = self.req(
+            RequestBody::BrokerRegistration(
+                broker_registration_request::BrokerRegistrationRequest {
+                    broker_id: id,
+                    cluster_id: "sim".into(),
+                    incarnation_id: Uuid::from_u128(id as u128 + 1000 * self.offset as u128),
+                    listeners: vec![broker_registration_request::Listener {
+                        name: "PLAINTEXT".into(),
+                        host: "127.0.0.1".into(),
+                        port: 9000 + id as u16,
+                        ..Default::default()
+                    }],
+                    features: vec![broker_registration_request::Feature {
+                        name: "metadata.version".into(),
+                        min_supported_version: 7,
+                        max_supported_version: METADATA_VERSION_LATEST,
+                        ..Default::default()
+                    }],
+                    log_dirs: vec![Uuid::from_u128(id as u128 + 50)],
+                    previous_broker_epoch: previous_epoch,
+                    ..Default::default()
+                },
+            ),
+            4,
+        );
+        let ResponseBody::BrokerRegistration(r) = r else {
+            panic!("registration answered {r:?}")
+        };
+        match r.error_code {
+            0 => true,
+            101 => false,
+            code => panic!("broker {id} registration: error {code}"),
+        }
+    }
+
+    pub fn heartbeat(&mut self, id: i32) {
+        let Some(epoch) = self.c.image().cluster.brokers.get(&id).map(|b| b.epoch) else {
+            return;
+        };
+        let offset = self.offset;
+        self.req(
+            RequestBody::BrokerHeartbeat(broker_heartbeat_request::BrokerHeartbeatRequest {
+                broker_id: id,
+                broker_epoch: epoch,
+                current_metadata_offset: offset,
+                ..Default::default()
+            }),
+            1,
+        );
+    }
+
+    pub fn partition(&self) -> PartitionRegistration {
+        self.c.image().topics.get_by_name("t").unwrap().partitions[&0].clone()
+    }
+
+    pub fn state_of(p: &PartitionRegistration) -> PartitionState {
+        PartitionState {
+            leader_epoch: p.leader_epoch,
+            partition_epoch: p.partition_epoch,
+            replicas: p.replicas.clone(),
+            isr: p.isr.clone(),
+            recovering: p.leader_recovery_state == fjord_metadata::LeaderRecoveryState::Recovering,
+        }
+    }
+
+    /// Every live broker acts on the controller's image (as each broker's replica manager
+    /// does when its metadata catches up): a new leader epoch makes it leader or follower.
+    pub fn sync_images(&mut self) {
+        let p = self.partition();
+        let now = self.now;
+        let min_isr = self.min_isr;
+        for r in self.replicas.values_mut().filter(|r| r.alive) {
+            if p.leader_epoch > r.seen_leader_epoch {
+                r.seen_leader_epoch = p.leader_epoch;
+                if p.leader == r.id {
+                    let start = r.leo();
+                    r.assign_epoch(p.leader_epoch, start);
+                    r.leader = Some(Leader::new(
+                        r.id,
+                        Self::state_of(&p),
+                        min_isr,
+                        LAG_MS,
+                        r.leo(),
+                        r.hw,
+                        now,
+                    ));
+                } else {
+                    r.leader = None;
+                }
+            } else if let Some(l) = r.leader.as_mut() {
+                let fx = l.on_image(Self::state_of(&p), now);
+                if let Some(hw) = fx.high_watermark {
+                    r.hw = hw;
+                }
+            }
+        }
+    }
+
+    /// The live broker acting as leader in the image's epoch, if any.
+    pub fn acting_leader(&self) -> Option<i32> {
+        let p = self.partition();
+        let r = self.replicas.get(&p.leader)?;
+        (r.alive
+            && r.leader
+                .as_ref()
+                .is_some_and(|l| l.state().leader_epoch == p.leader_epoch))
+        .then_some(r.id)
+    }
+
+    pub fn produce(&mut self) {
+        let Some(id) = self.acting_leader() else {
+            return;
+        };
+        let n = 1 + self.rng.below(3) as usize;
+        let ids: Vec<u64> = (0..n)
+            .map(|_| {
+                self.next_id += 1;
+                self.next_id
+            })
+            .collect();
+        let r = self.replicas.get_mut(&id).unwrap();
+        let l = r.leader.as_mut().unwrap();
+        if !l.accepts_acks_all() {
+            return; // NOT_ENOUGH_REPLICAS: nothing written
+        }
+        let epoch = l.state().leader_epoch;
+        let base = r.log.len() as i64;
+        let records: Vec<(i64, u64)> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (base + i as i64, *x))
+            .collect();
+        for x in &ids {
+            r.log.push((*x, epoch));
+        }
+        let leo = r.log.len() as i64;
+        let fx = r.leader.as_mut().unwrap().on_append(leo);
+        if let Some(hw) = fx.high_watermark {
+            r.hw = hw;
+        }
+        self.waiting.push(Waiting {
+            leader: id,
+            leader_epoch: epoch,
+            required: leo,
+            records,
+        });
+    }
+
+    pub fn fetch(&mut self, follower: i32) {
+        let p = self.partition();
+        let Some(leader_id) = self.acting_leader() else {
+            return;
+        };
+        if follower == leader_id || !self.replicas[&follower].alive {
+            return;
+        }
+        // A follower fetches only from the leader of the epoch it knows.
+        if self.replicas[&follower].seen_leader_epoch != p.leader_epoch {
+            return;
+        }
+        let (fetch_offset, last_epoch) = {
+            let f = &self.replicas[&follower];
+            (f.leo(), f.latest_epoch())
+        };
+        let lose_response = self.rng.chance(10);
+        let now = self.now;
+        let leader = self.replicas.get_mut(&leader_id).unwrap();
+        // KIP-320: the leader checks the follower's last epoch first.
+        let answer = leader.end_offset_for_epoch(last_epoch);
+        if let Some((epoch, end)) = diverging_epoch(answer, last_epoch, fetch_offset) {
+            // The broker's fetcher acts on a defined diverging epoch only.
+            if lose_response || epoch < 0 {
+                return;
+            }
+            let f = self.replicas.get_mut(&follower).unwrap();
+            let local = f.end_offset_for_epoch(epoch);
+            let t = truncation_offset(epoch, end, f.leo(), local);
+            f.truncate(t.offset);
+            return;
+        }
+        if fetch_offset > leader.leo() {
+            return;
+        }
+        let fx = leader
+            .leader
+            .as_mut()
+            .unwrap()
+            .on_fetch(follower, fetch_offset, now, true);
+        if let Some(hw) = fx.high_watermark {
+            leader.hw = hw;
+        }
+        if let Some(proposal) = fx.propose {
+            trace(|| format!("fetch by {follower} at {fetch_offset}: propose {proposal:?}"));
+            self.alters.push((leader_id, proposal));
+        }
+        let leader = &self.replicas[&leader_id];
+        let take = 1 + self.rng.below(16) as usize;
+        let batch: Vec<(u64, i32)> = leader.log[fetch_offset as usize..]
+            .iter()
+            .take(take)
+            .copied()
+            .collect();
+        let leader_hw = leader.hw;
+        if lose_response {
+            return;
+        }
+        let f = self.replicas.get_mut(&follower).unwrap();
+        for (x, e) in batch {
+            let at = f.leo();
+            f.assign_epoch(e, at);
+            f.log.push((x, e));
+        }
+        f.hw = f.hw.max(leader_hw.min(f.leo()));
+    }
+
+    pub fn deliver_alter(&mut self) {
+        if self.alters.is_empty() {
+            return;
+        }
+        let (from, proposal) = self.alters.remove(0);
+        trace(|| format!("deliver alter from {from}: {proposal:?}"));
+        if !self.replicas[&from].alive {
+            return;
+        }
+        if self.rng.chance(10) {
+            // Lost: the leader's driver sends the pending proposal again later.
+            self.alters.push((from, proposal));
+            return;
+        }
+        let image = self.c.image();
+        let epoch = |b: &i32| image.cluster.brokers.get(b).map_or(-1, |r| r.epoch);
+        let body = RequestBody::AlterPartition(alter_partition_request::AlterPartitionRequest {
+            broker_id: from,
+            broker_epoch: epoch(&from),
+            topics: vec![alter_partition_request::TopicData {
+                topic_id: self.topic_id,
+                partitions: vec![alter_partition_request::PartitionData {
+                    partition_index: 0,
+                    leader_epoch: proposal.leader_epoch,
+                    partition_epoch: proposal.partition_epoch,
+                    leader_recovery_state: proposal.leader_recovery_state,
+                    new_isr_with_epochs: proposal
+                        .isr
+                        .iter()
+                        .map(|b| alter_partition_request::BrokerState {
+                            broker_id: *b,
+                            broker_epoch: epoch(b),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        let ResponseBody::AlterPartition(a) = self.req(body, 3) else {
+            panic!("AlterPartition answered otherwise")
+        };
+        let answer = if a.error_code != 0 {
+            Err(a.error_code)
+        } else {
+            let p = &a.topics[0].partitions[0];
+            if p.error_code != 0 {
+                Err(p.error_code)
+            } else {
+                Ok(PartitionState {
+                    leader_epoch: p.leader_epoch,
+                    partition_epoch: p.partition_epoch,
+                    replicas: self.partition().replicas,
+                    isr: p.isr.clone(),
+                    recovering: p.leader_recovery_state == 1,
+                })
+            }
+        };
+        let lost_answer = self.rng.chance(10);
+        trace(|| format!("alter answer {answer:?} lost {lost_answer}"));
+        let r = self.replicas.get_mut(&from).unwrap();
+        if let Some(l) = r.leader.as_mut() {
+            if lost_answer {
+                // No answer: sent again (the controller sees the same change twice).
+                if let Some(p) = l.pending().cloned() {
+                    self.alters.push((from, p));
+                }
+            } else if let Some(hw) = l.on_alter_response(answer).high_watermark {
+                r.hw = hw;
+            }
+        }
+        self.sync_images();
+    }
+
+    pub fn tick(&mut self) {
+        self.now += 100 + self.rng.below(1_500) as i64;
+        let alive: Vec<i32> = self
+            .replicas
+            .values()
+            .filter(|r| r.alive)
+            .map(|r| r.id)
+            .collect();
+        for id in alive {
+            if !self.rng.chance(15) {
+                self.heartbeat(id);
+            }
+        }
+        let records = self.c.tick(self.now);
+        self.offset += records.len() as i64;
+        let starting: Vec<i32> = self
+            .replicas
+            .values()
+            .filter(|r| r.starting)
+            .map(|r| r.id)
+            .collect();
+        for id in starting {
+            self.try_start(id);
+        }
+        self.sync_images();
+        let now = self.now;
+        let mut proposals = Vec::new();
+        for r in self.replicas.values_mut().filter(|r| r.alive) {
+            if let Some(l) = r.leader.as_mut() {
+                if let Some(p) = l.tick(now).propose {
+                    proposals.push((r.id, p));
+                }
+            }
+        }
+        self.alters.extend(proposals);
+    }
+
+    pub fn crash(&mut self, id: i32) {
+        trace(|| format!("crash {id}"));
+        let r = self.replicas.get_mut(&id).unwrap();
+        if !r.alive {
+            return;
+        }
+        r.alive = false;
+        r.starting = false;
+        r.clean_epoch = -1;
+        r.crashes += 1;
+        let keep = r.flushed as i64;
+        r.truncate(keep);
+        r.leader = None;
+        self.alters.retain(|(from, _)| *from != id);
+    }
+
+    /// A clean stop: everything flushed, the clean-shutdown marker keeps the broker epoch.
+    pub fn stop_cleanly(&mut self, id: i32) {
+        trace(|| format!("clean stop {id}"));
+        if !self.replicas[&id].alive {
+            return;
+        }
+        let epoch = self
+            .c
+            .image()
+            .cluster
+            .brokers
+            .get(&id)
+            .map_or(-1, |b| b.epoch);
+        let r = self.replicas.get_mut(&id).unwrap();
+        r.flushed = r.log.len();
+        r.alive = false;
+        r.leader = None;
+        r.clean_epoch = epoch;
+        self.alters.retain(|(from, _)| *from != id);
+    }
+
+    /// Restarts a stopped broker: it registers (with the broker epoch of its clean-shutdown
+    /// marker, or -1 after a crash, KIP-966), retrying while its old session lives.
+    pub fn restart(&mut self, id: i32) {
+        let r = self.replicas.get_mut(&id).unwrap();
+        if r.alive {
+            return;
+        }
+        r.starting = true;
+        self.try_start(id);
+    }
+
+    pub fn try_start(&mut self, id: i32) {
+        let previous = self.replicas[&id].clean_epoch;
+        if !self.register(id, previous) {
+            return;
+        }
+        trace(|| {
+            format!(
+                "started {id} (previous epoch {previous}): {:?}",
+                self.partition()
+            )
+        });
+        {
+            let r = self.replicas.get_mut(&id).unwrap();
+            r.alive = true;
+            r.starting = false;
+            r.seen_leader_epoch = -1;
+            r.clean_epoch = -1;
+        }
+        self.heartbeat(id);
+        self.sync_images();
+    }
+
+    /// Answers the acks=-1 produces whose fate is known.
+    pub fn settle(&mut self) {
+        let p = self.partition();
+        let mut still = Vec::new();
+        for w in std::mem::take(&mut self.waiting) {
+            let r = &self.replicas[&w.leader];
+            let leading = r.alive
+                && r.leader
+                    .as_ref()
+                    .is_some_and(|l| l.state().leader_epoch == w.leader_epoch)
+                && p.leader_epoch == w.leader_epoch;
+            if !leading {
+                continue; // NOT_LEADER_OR_FOLLOWER: never acknowledged
+            }
+            match r.leader.as_ref().unwrap().ack_state(w.required) {
+                AckState::Waiting => still.push(w),
+                AckState::NotEnoughReplicasAfterAppend => {}
+                AckState::Done => {
+                    for (offset, id) in w.records {
+                        let holders = self
+                            .replicas
+                            .values()
+                            .filter(|h| {
+                                h.alive && h.log.get(offset as usize).is_some_and(|e| e.0 == id)
+                            })
+                            .map(|h| (h.id, h.crashes))
+                            .collect();
+                        self.acked.push(Acked {
+                            offset,
+                            id,
+                            holders,
+                        });
+                    }
+                }
+            }
+        }
+        self.waiting = still;
+    }
+
+    pub fn check(&mut self, step: usize) {
+        let ctx = |what: String| format!("seed {} step {step}: {what}", self.seed);
+        let p = self.partition();
+        // A leader's high watermark never goes back in its epoch.
+        for r in self.replicas.values().filter(|r| r.alive) {
+            if let Some(l) = &r.leader {
+                let key = (r.id, l.state().leader_epoch);
+                let hw = l.high_watermark();
+                let before = self.leader_hw.get(&key).copied().unwrap_or(i64::MIN);
+                assert!(
+                    hw >= before,
+                    "{}",
+                    ctx(format!("leader {} hw went back {before} -> {hw}", r.id))
+                );
+                self.leader_hw.insert(key, hw);
+                assert_eq!(r.hw, hw, "{}", ctx("the leader publishes its hw".into()));
+            }
+        }
+        // The rest holds for clean histories: after an unclean (or designated) election a
+        // replica may know a high watermark over records the new leader never had, until it
+        // follows the new leader (the recovery simulation checks what happens then).
+        if self.c.counters.unclean_elections > 0 {
+            return;
+        }
+        // Replicas agree below their high watermarks.
+        let live: Vec<&Replica> = self.replicas.values().filter(|r| r.alive).collect();
+        for a in &live {
+            for b in &live {
+                let upto = a.hw.min(b.hw).min(a.leo()).min(b.leo()).max(0) as usize;
+                assert_eq!(
+                    a.log[..upto],
+                    b.log[..upto],
+                    "{}",
+                    ctx(format!(
+                        "brokers {} and {} disagree below {upto}",
+                        a.id, b.id
+                    ))
+                );
+            }
+        }
+        // Acknowledged records survive while a holder that never crashed since is in the
+        // ISR or ELR: the leader has them.
+        if p.leader < 0 {
+            return;
+        }
+        let Some(leader) = self.replicas.get(&p.leader).filter(|r| r.alive) else {
+            return;
+        };
+        for a in &self.acked {
+            let survivor = a.holders.iter().any(|(h, crashes)| {
+                self.replicas[h].crashes == *crashes
+                    && self.replicas[h].alive
+                    && (p.isr.contains(h) || p.elr.contains(h))
+            });
+            if survivor {
+                assert_eq!(
+                    leader.log.get(a.offset as usize).map(|e| e.0),
+                    Some(a.id),
+                    "{}",
+                    ctx(format!(
+                        "acknowledged record {} at {} is not on leader {} (isr {:?}, elr {:?})",
+                        a.id, a.offset, p.leader, p.isr, p.elr
+                    ))
+                );
+            }
+        }
+    }
+
+    pub fn step(&mut self, step: usize) {
+        let roll = self.rng.below(100);
+        if std::env::var("FJORD_SIM_TRACE").is_ok_and(|v| v == "2") {
+            let p = self.partition();
+            eprintln!(
+                "step {step} roll {roll}: leader {} epoch {} isr {:?} elr {:?} fenced {:?} alive {:?}",
+                p.leader,
+                p.leader_epoch,
+                p.isr,
+                p.elr,
+                self.c.image().cluster.brokers.values().map(|b| (b.id, b.fenced, b.epoch)).collect::<Vec<_>>(),
+                self.replicas.values().map(|r| (r.id, r.alive, r.leo(), r.hw)).collect::<Vec<_>>()
+            );
+        }
+        match roll {
+            0..=24 => self.produce(),
+            25..=59 => {
+                let f = BROKERS[self.rng.below(3) as usize];
+                self.fetch(f);
+            }
+            60..=71 => self.tick(),
+            72..=81 => self.deliver_alter(),
+            82..=89 => {
+                let id = BROKERS[self.rng.below(3) as usize];
+                let r = self.replicas.get_mut(&id).unwrap();
+                r.flushed = r.log.len();
+            }
+            90 => {
+                let id = BROKERS[self.rng.below(3) as usize];
+                self.crash(id);
+            }
+            91..=92 => {
+                let id = BROKERS[self.rng.below(3) as usize];
+                self.stop_cleanly(id);
+            }
+            _ => {
+                let id = BROKERS[self.rng.below(3) as usize];
+                self.restart(id);
+            }
+        }
+        self.settle();
+        self.check(step);
+    }
+}
