@@ -514,8 +514,10 @@ impl Controller {
             return fail(
                 ErrorCode::UnsupportedVersion,
                 format!(
-                    "Unregistering a controller needs metadata.version \
-                     {METADATA_VERSION_UNREGISTER_CONTROLLER} or later (it is {mv})."
+                    "The current MetadataVersion is too old to support controller \
+                     unregistration ({} is finalized; {} or later is needed).",
+                    fjord_metadata::version::release_name(mv),
+                    fjord_metadata::version::release_name(METADATA_VERSION_UNREGISTER_CONTROLLER)
                 ),
             );
         }

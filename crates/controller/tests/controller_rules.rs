@@ -883,7 +883,8 @@ fn register_controller(h: &mut Harness, id: i32, max_mv: i16) -> ResponseBody {
         RequestBody::ControllerRegistration(
             controller_registration_request::ControllerRegistrationRequest {
                 controller_id: id,
-                incarnation_id: Uuid::from_u128(id as u128 + 500),
+                // A build with another range is another incarnation.
+                incarnation_id: Uuid::from_u128(id as u128 * 1000 + max_mv as u128),
                 listeners: vec![controller_registration_request::Listener {
                     name: "CONTROLLER".into(),
                     host: "127.0.0.1".into(),
@@ -939,7 +940,7 @@ fn upgrade(h: &mut Harness, level: i16) -> (i16, Option<String>) {
 }
 
 #[test]
-fn unregister_controller_checks_in_order_and_unblocks_an_upgrade() {
+fn unregister_controller_checks_in_order_and_a_stale_registration_blocks_upgrades() {
     // NOT_CONTROLLER: a node that is not the active controller.
     let req = RequestBody::UnregisterController(
         unregister_controller_request::UnregisterControllerRequest {
@@ -957,8 +958,7 @@ fn unregister_controller_checks_in_order_and_unblocks_an_upgrade() {
     for id in [1, 2, 3] {
         register_controller(&mut h, id, METADATA_VERSION_LATEST);
     }
-    // A controller that was removed from the quorum but whose registration stayed, and that
-    // cannot run the next metadata.version.
+    // A controller that was removed from the quorum but whose registration stayed.
     register_controller(&mut h, 4, METADATA_VERSION_UNREGISTER_CONTROLLER);
     // INVALID_REQUEST: a voter.
     let (code, message) = unregister_controller(&mut h, 2);
@@ -974,17 +974,7 @@ fn unregister_controller_checks_in_order_and_unblocks_an_upgrade() {
         message.as_deref(),
         Some("Controller ID 7 is not currently registered.")
     );
-    // The stale registration blocks the upgrade...
-    let (code, message) = upgrade(&mut h, METADATA_VERSION_LATEST);
-    assert_eq!(code, ErrorCode::InvalidUpdateVersion.code());
-    assert!(
-        message
-            .as_deref()
-            .unwrap()
-            .contains("Controller 4 only supports versions 7-28"),
-        "{message:?}"
-    );
-    // ...until it is unregistered (one UnregisterControllerRecord).
+    // Unregistered: one UnregisterControllerRecord.
     let n = h.batches.len();
     assert_eq!(unregister_controller(&mut h, 4).0, 0);
     assert_eq!(
@@ -997,11 +987,6 @@ fn unregister_controller_checks_in_order_and_unblocks_an_upgrade() {
         )]
     );
     assert!(!h.c.image().cluster.controllers.contains_key(&4));
-    assert_eq!(upgrade(&mut h, METADATA_VERSION_LATEST).0, 0);
-    assert_eq!(
-        h.c.image().features.metadata_version(),
-        Some(METADATA_VERSION_LATEST)
-    );
     // A live controller whose registration disappeared registers again.
     h.c.set_voters([1, 2].into());
     assert_eq!(unregister_controller(&mut h, 3).0, 0);
@@ -1013,8 +998,41 @@ fn unregister_controller_checks_in_order_and_unblocks_an_upgrade() {
     assert!(ok(r.error_code));
     assert!(h.c.image().cluster.controllers.contains_key(&3));
 
-    // UNSUPPORTED_VERSION: metadata.version older than UnregisterControllerRecord.
+    // A cluster at 4.3-IV0 (level 30): a stale registration of an older build blocks the
+    // upgrade to 4.4, and cannot be unregistered there (UNSUPPORTED_VERSION, the KIP's own
+    // limit); a replacement controller registering under the same id lifts the block, and at
+    // 4.4-IV2 the registration can be removed.
     let mut old = Harness::with_brokers(1);
+    old.write(vec![MetadataRecord::FeatureLevel(
+        feature_level_record::FeatureLevelRecord {
+            name: "metadata.version".into(),
+            feature_level: 30,
+            ..Default::default()
+        },
+    )]);
+    register_controller(&mut old, 4, 30);
+    let (code, message) = upgrade(&mut old, METADATA_VERSION_LATEST);
+    assert_eq!(code, ErrorCode::InvalidUpdateVersion.code());
+    assert!(
+        message
+            .as_deref()
+            .unwrap()
+            .contains("Controller 4 only supports versions 7-30"),
+        "{message:?}"
+    );
+    let (code, message) = unregister_controller(&mut old, 4);
+    assert_eq!(code, ErrorCode::UnsupportedVersion.code());
+    assert_eq!(
+        message.as_deref(),
+        Some(
+            "The current MetadataVersion is too old to support controller unregistration \
+             (4.3-IV0 is finalized; 4.4-IV2 or later is needed)."
+        )
+    );
+    register_controller(&mut old, 4, METADATA_VERSION_LATEST);
+    assert_eq!(upgrade(&mut old, METADATA_VERSION_LATEST).0, 0);
+    assert_eq!(unregister_controller(&mut old, 4).0, 0);
+    register_controller(&mut old, 4, 30);
     old.write(vec![MetadataRecord::FeatureLevel(
         feature_level_record::FeatureLevelRecord {
             name: "metadata.version".into(),
@@ -1022,11 +1040,6 @@ fn unregister_controller_checks_in_order_and_unblocks_an_upgrade() {
             ..Default::default()
         },
     )]);
-    register_controller(&mut old, 4, METADATA_VERSION_UNREGISTER_CONTROLLER - 1);
-    assert_eq!(
-        unregister_controller(&mut old, 4).0,
-        ErrorCode::UnsupportedVersion.code()
-    );
     // A voter check comes before the version check.
     old.c.set_voters([4].into());
     assert_eq!(

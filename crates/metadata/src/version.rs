@@ -1,7 +1,7 @@
 //! `metadata.version`: the range this build supports, the levels at which features appear,
 //! and the version each metadata record is written at under a finalized level, so a node that
 //! supports only an older level can read everything in the log during a rolling upgrade.
-//! Levels follow Kafka's numbering (7 is 3.3-IV3); fjord's own additions come after Kafka's.
+//! Levels are Kafka 4.4's, number for number (7 is 3.3-IV3, 33 is 4.4-IV2).
 
 use fjord_protocol::generated::{
     broker_registration_change_record::BrokerRegistrationChangeRecord,
@@ -13,13 +13,17 @@ use std::borrow::Cow;
 
 /// The lowest `metadata.version` level this build supports (Kafka 3.3-IV3).
 pub const METADATA_VERSION_MIN: i16 = 7;
-/// The newest `metadata.version` level this build supports.
-pub const METADATA_VERSION_LATEST: i16 = 29;
-/// The first `metadata.version` with UnregisterControllerRecord (KIP-1312).
-pub const METADATA_VERSION_UNREGISTER_CONTROLLER: i16 = 28;
+/// The newest `metadata.version` level this build supports: Kafka 4.4's newest production
+/// level, 4.4-IV2.
+pub const METADATA_VERSION_LATEST: i16 = 33;
+/// The first `metadata.version` with UnregisterControllerRecord (KIP-1312): 4.4-IV2, where
+/// Kafka gates it (`isControllerUnregistrationSupported`).
+pub const METADATA_VERSION_UNREGISTER_CONTROLLER: i16 = 33;
 
 /// Kafka's names of `metadata.version` levels (3.3-IV3 is level 7), as its tools print and
-/// read them. fjord's own levels after these have no Kafka name and go by number.
+/// read them. The levels are Kafka 4.4's, number for number; a level changes what fjord
+/// writes only where [`MetadataVersion`] says so (4.3-IV0's cordoned log directories and
+/// 4.4-IV1's CIDR ACL hosts are features fjord does not offer, so they change nothing here).
 pub const KAFKA_RELEASES: &[(i16, &str)] = &[
     (7, "3.3-IV3"),
     (8, "3.4-IV0"),
@@ -42,6 +46,12 @@ pub const KAFKA_RELEASES: &[(i16, &str)] = &[
     (25, "4.0-IV3"),
     (26, "4.1-IV0"),
     (27, "4.1-IV1"),
+    (28, "4.2-IV0"),
+    (29, "4.2-IV1"),
+    (30, "4.3-IV0"),
+    (31, "4.4-IV0"),
+    (32, "4.4-IV1"),
+    (33, "4.4-IV2"),
 ];
 
 /// A level's Kafka name ("3.9-IV0"), else its number.

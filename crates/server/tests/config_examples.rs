@@ -1,5 +1,6 @@
 //! Every example in `config/` loads and formats (into a temporary directory), and a bad value
-//! is refused naming its key.
+//! is refused naming its key; the docker files run what the tests run, and the alerting rules
+//! and dashboard use metrics a node serves.
 
 mod common;
 
@@ -359,4 +360,111 @@ impl Drop for KillOnDrop {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// The `kafka_...` metric names in `text`.
+fn metric_names(text: &str) -> Vec<String> {
+    let re = regex::Regex::new(r"\bkafka_[a-z0-9_]+").unwrap();
+    re.find_iter(text).map(|m| m.as_str().to_string()).collect()
+}
+
+/// `docker/prometheus/alerts.yml` and the Grafana dashboard, as KIP-427 intends the alerts:
+/// the four rules exist with their severities and annotations (the offline one pointing to
+/// `kafka-unclean-recovery --dry-run`), every query parses as PromQL, and every metric they
+/// name is served by a live node's `/metrics`.
+#[test]
+fn the_alerts_and_the_dashboard_use_metrics_a_node_serves() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read_to_string(repo.join("docker/prometheus/alerts.yml")).unwrap();
+    let docs = yaml_rust2::YamlLoader::load_from_str(&text).expect("alerts.yml is YAML");
+    let mut rules: std::collections::BTreeMap<String, (String, String, String)> =
+        Default::default();
+    for group in docs[0]["groups"].as_vec().expect("groups") {
+        for rule in group["rules"].as_vec().expect("rules") {
+            let name = rule["alert"].as_str().expect("alert").to_string();
+            let expr = rule["expr"].as_str().expect("expr").to_string();
+            let severity = rule["labels"]["severity"]
+                .as_str()
+                .expect("severity")
+                .to_string();
+            let described = format!(
+                "{} {}",
+                rule["annotations"]["summary"].as_str().expect("summary"),
+                rule["annotations"]["description"]
+                    .as_str()
+                    .unwrap_or_default()
+            );
+            rules.insert(name, (expr, severity, described));
+        }
+    }
+    let severity = |name: &str| rules.get(name).map(|r| r.1.as_str());
+    assert_eq!(severity("FjordPartitionAtMinIsr"), Some("warning"));
+    assert_eq!(severity("FjordPartitionAtMinIsrFlapping"), Some("warning"));
+    assert_eq!(severity("FjordPartitionUnderMinIsr"), Some("critical"));
+    assert_eq!(severity("FjordOfflinePartitions"), Some("critical"));
+    let offline = &rules["FjordOfflinePartitions"].2;
+    assert!(
+        offline.contains("fjord kafka-unclean-recovery") && offline.contains("--dry-run"),
+        "{offline}"
+    );
+    let mut queries: Vec<String> = rules.values().map(|r| r.0.clone()).collect();
+
+    let dashboard: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.join("docker/grafana/dashboards/fjord.json")).unwrap(),
+    )
+    .expect("the dashboard is JSON");
+    for panel in dashboard["panels"].as_array().expect("panels") {
+        for target in panel["targets"].as_array().expect("targets") {
+            queries.push(target["expr"].as_str().expect("expr").to_string());
+        }
+    }
+    let mut names: std::collections::BTreeSet<String> = Default::default();
+    for q in &queries {
+        promql_parser::parser::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+        names.extend(metric_names(q));
+    }
+    for v in dashboard["templating"]["list"]
+        .as_array()
+        .expect("variables")
+    {
+        names.extend(metric_names(
+            v["definition"].as_str().unwrap_or_default(),
+        ));
+    }
+    assert!(names.len() >= 6, "{names:?}");
+
+    // A live node serves every one of them (partition series once it leads a partition).
+    let root = tempfile::tempdir().unwrap();
+    let node = common::Node::single(root.path(), 0, "");
+    let created = common::wait_for(std::time::Duration::from_secs(60), || {
+        fjord(&[
+            "kafka-topics",
+            "--bootstrap-server",
+            &node.broker_addr(),
+            "--create",
+            "--if-not-exists",
+            "--topic",
+            "watched",
+        ])
+        .status
+        .success()
+        .then_some(())
+    });
+    assert!(created.is_some(), "{}", node.log_tail());
+    let missing = || -> Vec<String> {
+        let served = common::metrics_text(node.metrics_port);
+        names
+            .iter()
+            .filter(|n| {
+                !served
+                    .lines()
+                    .any(|l| l.starts_with(n.as_str()) && l[n.len()..].starts_with(['{', ' ']))
+            })
+            .cloned()
+            .collect()
+    };
+    let all = common::wait_for(std::time::Duration::from_secs(60), || {
+        missing().is_empty().then_some(())
+    });
+    assert!(all.is_some(), "not on /metrics: {:?}", missing());
 }

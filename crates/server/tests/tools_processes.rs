@@ -7,8 +7,8 @@
 mod common;
 
 use common::{
-    consume_values, controller_and_brokers, create, fjord, produce_acked, show, text, wait_for,
-    wait_partition, Node, FAST_REPLICATION,
+    consume_values, controller_and_brokers, create, fjord, metrics_text, produce_acked, show, text,
+    wait_for, wait_partition, Node, FAST_REPLICATION,
 };
 use std::collections::BTreeSet;
 use std::process::Output;
@@ -496,17 +496,6 @@ fn partition_counts(
         t.partitions.iter().filter(|p| p.leader_id == -1).count(),
         t.partitions.iter().filter(|p| p.isr_nodes == isr).count(),
     ))
-}
-
-/// The text of a node's `GET /metrics`.
-fn metrics_text(port: u16) -> String {
-    use std::io::{Read, Write};
-    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    text
 }
 
 #[test]

@@ -1,8 +1,11 @@
-//! Controller unregistration (KIP-1312) in a static quorum, on a real process: a stopped
-//! observer controller from an older build blocks `kafka-features upgrade` until
-//! `kafka-cluster unregister-controller` removes its registration; a voter cannot be
-//! unregistered; `kafka-metadata-quorum remove-controller --unregister` fails on a static
-//! quorum and points to `kafka-cluster unregister-controller`.
+//! Controller unregistration (KIP-1312) in a static quorum, on a real process formatted at
+//! 4.3 (`--release-version 4.3`, level 30): a stopped observer controller from an older build
+//! blocks `kafka-features upgrade` to 4.4, and cannot be unregistered at 4.3
+//! (UNSUPPORTED_VERSION: Kafka gates the record at 4.4-IV2, the KIP's own limit); a
+//! replacement registering under its id lifts the block; at 4.4-IV2 `kafka-cluster
+//! unregister-controller` removes the registration; a voter cannot be unregistered;
+//! `kafka-metadata-quorum remove-controller --unregister` fails on a static quorum and points
+//! to `kafka-cluster unregister-controller`.
 
 mod common;
 
@@ -29,7 +32,7 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
     let (broker_port, port) = (free_port(), free_port());
     let voters = format!("controller.quorum.voters=1@127.0.0.1:{port}");
     let mut node = Node::combined(root.path(), 1, (broker_port, port), &voters, "");
-    node.format(&random_uuid(), &["--release-version", "28"]);
+    node.format(&random_uuid(), &["--release-version", "4.3"]);
     node.start();
     let bootstrap = node.broker_addr();
     let describe = || {
@@ -40,38 +43,47 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
             "describe",
         ]))
     };
-    let at_28 = wait_for(Duration::from_secs(60), || {
+    let at_4_3 = wait_for(Duration::from_secs(60), || {
         let (ok, stdout, _) = describe();
-        (ok && stdout.contains("FinalizedVersionLevel: 28\t")).then_some(stdout)
+        (ok && stdout.contains("FinalizedVersionLevel: 4.3-IV0\t")).then_some(stdout)
     });
-    assert!(at_28.is_some(), "{:?}\n{}", describe(), node.log_tail());
+    assert!(at_4_3.is_some(), "{:?}\n{}", describe(), node.log_tail());
+    assert!(
+        describe().1.contains("SupportedMaxVersion: 4.4-IV2\t"),
+        "{:?}",
+        describe()
+    );
 
-    // An observer controller of an older build (metadata.version up to 28) registered, then
-    // stopped for good.
-    let register = RequestBody::ControllerRegistration(ControllerRegistrationRequest {
-        controller_id: 2,
-        incarnation_id: Uuid::from_u128(77),
-        listeners: vec![Listener {
-            name: "CONTROLLER".into(),
-            host: "127.0.0.1".into(),
-            port: free_port(),
+    // An observer controller of an older build (metadata.version up to 4.3-IV0) registered,
+    // then stopped for good.
+    let registration = |incarnation: u128, max: i16| {
+        RequestBody::ControllerRegistration(ControllerRegistrationRequest {
+            controller_id: 2,
+            incarnation_id: Uuid::from_u128(incarnation),
+            listeners: vec![Listener {
+                name: "CONTROLLER".into(),
+                host: "127.0.0.1".into(),
+                port: free_port(),
+                ..Default::default()
+            }],
+            features: vec![Feature {
+                name: "metadata.version".into(),
+                min_supported_version: 7,
+                max_supported_version: max,
+                ..Default::default()
+            }],
             ..Default::default()
-        }],
-        features: vec![Feature {
-            name: "metadata.version".into(),
-            min_supported_version: 7,
-            max_supported_version: 28,
-            ..Default::default()
-        }],
-        ..Default::default()
-    });
-    let registered = wait_for(Duration::from_secs(30), || {
-        match rt.block_on(call(&node.addr(), register.clone(), 0)) {
-            Some(ResponseBody::ControllerRegistration(r)) if r.error_code == 0 => Some(()),
-            _ => None,
-        }
-    });
-    assert!(registered.is_some());
+        })
+    };
+    let register = |incarnation: u128, max: i16| {
+        wait_for(Duration::from_secs(30), || {
+            match rt.block_on(call(&node.addr(), registration(incarnation, max), 0)) {
+                Some(ResponseBody::ControllerRegistration(r)) if r.error_code == 0 => Some(()),
+                _ => None,
+            }
+        })
+    };
+    assert!(register(77, 30).is_some());
 
     let upgrade = || {
         out(&fjord(&[
@@ -79,16 +91,16 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
             "--bootstrap-server",
             &bootstrap,
             "upgrade",
-            "--metadata",
-            "29",
+            "--release-version",
+            "4.4",
         ]))
     };
     let (ok, stdout, stderr) = upgrade();
     assert!(!ok, "{stdout}");
     assert_eq!(
         stdout.trim(),
-        "Could not upgrade metadata.version to 29. Invalid update version 29 for feature \
-         metadata.version. Controller 2 only supports versions 7-28"
+        "Could not upgrade metadata.version to 33. Invalid update version 33 for feature \
+         metadata.version. Controller 2 only supports versions 7-30"
     );
     assert!(
         stderr.contains("1 out of 1 operation(s) failed."),
@@ -128,8 +140,7 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
         "{stderr}"
     );
 
-    // The stopped observer is unregistered (`--id` is accepted too); then the upgrade goes
-    // through.
+    // At 4.3 the stale registration cannot be removed: the record needs 4.4-IV2.
     let unregister = || {
         out(&fjord(&[
             "kafka-cluster",
@@ -140,6 +151,27 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
             "2",
         ]))
     };
+    let (ok, _, stderr) = unregister();
+    assert!(!ok);
+    assert!(
+        stderr.contains(
+            "The current MetadataVersion is too old to support controller unregistration \
+             (4.3-IV0 is finalized; 4.4-IV2 or later is needed)."
+        ),
+        "{stderr}"
+    );
+    // A replacement controller of a newer build registers under the same id (the KIP's way
+    // out on an older metadata.version): the upgrade goes through, and then the stopped
+    // controller's registration is removed (`--id` is accepted too).
+    assert!(register(78, 33).is_some());
+    let (ok, stdout, stderr) = upgrade();
+    assert!(ok, "{stdout}{stderr}");
+    assert_eq!(stdout.trim(), "metadata.version was upgraded to 33.");
+    let (_, stdout, _) = describe();
+    assert!(
+        stdout.contains("FinalizedVersionLevel: 4.4-IV2\t"),
+        "{stdout}"
+    );
     let (ok, stdout, stderr) = unregister();
     assert!(ok, "{stderr}");
     assert_eq!(stdout.trim(), "Controller 2 is no longer registered.");
@@ -149,9 +181,4 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
         stderr.contains("Controller ID 2 is not currently registered."),
         "{stderr}"
     );
-    let (ok, stdout, stderr) = upgrade();
-    assert!(ok, "{stdout}{stderr}");
-    assert_eq!(stdout.trim(), "metadata.version was upgraded to 29.");
-    let (_, stdout, _) = describe();
-    assert!(stdout.contains("FinalizedVersionLevel: 29\t"), "{stdout}");
 }

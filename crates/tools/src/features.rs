@@ -310,8 +310,20 @@ mod tests {
         assert_eq!(parse_release("3.7"), Some(19));
         assert_eq!(parse_release("28"), Some(28));
         assert_eq!(parse_release("2.8"), None);
+        assert_eq!(parse_release("4.3"), Some(30));
+        assert_eq!(
+            parse_release("4.4"),
+            Some(33),
+            "a release is its last level"
+        );
         assert_eq!(level_text(METADATA_VERSION, 25), "4.0-IV3");
-        assert_eq!(level_text(METADATA_VERSION, 29), "29");
+        assert_eq!(level_text(METADATA_VERSION, 29), "4.2-IV1");
+        assert_eq!(level_text(METADATA_VERSION, 33), "4.4-IV2");
+        assert_eq!(
+            level_text(METADATA_VERSION, 34),
+            "34",
+            "no name: the number"
+        );
         assert_eq!(level_text("kraft.version", 1), "1");
     }
 

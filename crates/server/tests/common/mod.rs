@@ -716,3 +716,14 @@ pub fn wait_partition(
         partition_zero(rt, addr, topic)
     );
 }
+
+/// The text of `GET /metrics` on 127.0.0.1:`port`, headers included.
+pub fn metrics_text(port: u16) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    text
+}

@@ -1,15 +1,23 @@
-//! Asking every replica's broker about its log: GetReplicaLogInfo to each broker that holds a
-//! replica, at most 1000 partitions per request, asking again for what HasMoreData left out,
-//! retrying failures with backoff until the deadline. Brokers are asked concurrently.
+//! Asking every replica's broker about its log, in rounds until each replica has a final
+//! answer or the deadline passes. Each round refreshes the cluster view (a broker unfenced
+//! meanwhile is asked too), sends GetReplicaLogInfo to every live broker holding a replica
+//! still without a final answer (concurrently, at most 1000 partitions per request, asking
+//! again for what HasMoreData left out), and keeps what came back: log information and
+//! non-retriable errors are final; retriable per-partition errors (NOT_LEADER_OR_FOLLOWER or
+//! UNKNOWN_TOPIC_ID while a restarted broker's metadata lags, KAFKA_STORAGE_ERROR on a
+//! directory that may come back) and unreachable brokers are asked again after a backoff.
+//! Replicas on fenced or unregistered brokers never hold the survey open by themselves: they
+//! are looked at again each round while others are still being asked.
 
 use fjord_admin::{expect_response, Admin, AdminError, ClusterInfo};
 use fjord_log::epoch::EpochEntry;
 use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
 };
-use fjord_protocol::{RequestBody, Uuid};
+use fjord_protocol::generated::get_replica_log_info_response::PartitionLogInfo;
+use fjord_protocol::{ErrorCode, RequestBody, Uuid};
 use fjord_replication::recovery::{LogInfo, ReplicaState};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use tokio::time::Instant;
 
@@ -31,61 +39,164 @@ pub struct Asked {
 /// Every replica's state, by partition then broker.
 pub type Answers = BTreeMap<Key, BTreeMap<i32, ReplicaState>>;
 
-/// Asks every replica's broker about `partitions` until each answered or `deadline` passed.
+/// What one round learnt of one replica.
+#[derive(Debug, Clone, PartialEq)]
+enum Heard {
+    /// Its log, or an error that asking again will not change.
+    Final(ReplicaState),
+    /// A retriable error for this partition ("NAME: message").
+    Retriable(String),
+    /// No answer from the broker (the failure).
+    Unreachable(String),
+}
+
+/// Whether a per-partition error may go away if asked again.
+fn retriable(code: i16) -> bool {
+    matches!(
+        ErrorCode::from_code(code),
+        Some(
+            ErrorCode::NotLeaderOrFollower
+                | ErrorCode::UnknownTopicId
+                | ErrorCode::UnknownTopicOrPartition
+                | ErrorCode::KafkaStorageError
+        )
+    )
+}
+
+/// One partition's answer from a broker.
+fn heard(p: &PartitionLogInfo) -> Heard {
+    if p.error_code == 0 {
+        return Heard::Final(ReplicaState::Answered(LogInfo {
+            leader_epoch: p.partition_leader_epoch,
+            last_written_epoch: p.last_written_leader_epoch,
+            log_end_offset: p.log_end_offset,
+            high_watermark: p.high_watermark,
+            log_start_offset: p.log_start_offset,
+            epochs: p
+                .leader_epochs
+                .iter()
+                .map(|e| EpochEntry {
+                    epoch: e.epoch,
+                    start_offset: e.start_offset,
+                })
+                .collect(),
+        }));
+    }
+    let text = crate::common::error_text(p.error_code, None);
+    if retriable(p.error_code) {
+        Heard::Retriable(text)
+    } else {
+        Heard::Final(ReplicaState::Error(format!("{text} (final)")))
+    }
+}
+
+/// Asks every replica's broker about `partitions` until each has a final answer or
+/// `deadline` passed; `cluster` is the view to start from.
 pub async fn survey(
     admin: Arc<Admin>,
     cluster: &ClusterInfo,
     partitions: &[Asked],
     deadline: Instant,
 ) -> Answers {
-    let mut answers: Answers = BTreeMap::new();
-    let mut per_broker: BTreeMap<i32, Vec<Key>> = BTreeMap::new();
-    for p in partitions {
-        for b in &p.replicas {
-            let state = match cluster.brokers.get(b) {
-                None => Some(ReplicaState::NotRegistered),
-                Some(info) if info.fenced => Some(ReplicaState::Fenced),
-                Some(_) => None,
-            };
-            match state {
-                Some(s) => {
-                    answers.entry(p.key).or_default().insert(*b, s);
+    let mut cluster = Arc::new(cluster.clone());
+    let mut done: BTreeMap<(Key, i32), ReplicaState> = BTreeMap::new();
+    // The latest non-final word per replica, and how many times it was asked.
+    let mut pending: BTreeMap<(Key, i32), (Heard, u32)> = BTreeMap::new();
+    let mut backoff = admin.config().retry_backoff;
+    loop {
+        let mut per_broker: BTreeMap<i32, Vec<Key>> = BTreeMap::new();
+        for p in partitions {
+            for b in &p.replicas {
+                if done.contains_key(&(p.key, *b)) {
+                    continue;
                 }
-                None => per_broker.entry(*b).or_default().push(p.key),
+                match cluster.brokers.get(b) {
+                    Some(info) if !info.fenced => per_broker.entry(*b).or_default().push(p.key),
+                    _ => {}
+                }
             }
         }
+        if per_broker.is_empty() || Instant::now() >= deadline {
+            break;
+        }
+        let mut tasks = tokio::task::JoinSet::new();
+        for (broker, keys) in per_broker {
+            let admin = admin.clone();
+            tasks.spawn(async move { (broker, ask_broker(&admin, broker, keys, deadline).await) });
+        }
+        while let Some(joined) = tasks.join_next().await {
+            // A task panicking is a bug in this tool; let it surface.
+            let (broker, heard) = joined.expect("a GetReplicaLogInfo task panicked");
+            for (key, h) in heard {
+                match h {
+                    Heard::Final(state) => {
+                        pending.remove(&(key, broker));
+                        done.insert((key, broker), state);
+                    }
+                    other => {
+                        let entry = pending.entry((key, broker)).or_insert((other.clone(), 0));
+                        *entry = (other, entry.1 + 1);
+                    }
+                }
+            }
+        }
+        if pending.is_empty() {
+            // Everything a live broker holds has a final answer; the rest is fenced or
+            // unregistered, which the view just refreshed says.
+            if let Ok(c) = admin.refresh(None).await {
+                cluster = c;
+            }
+            let unfenced_left = partitions.iter().any(|p| {
+                p.replicas.iter().any(|b| {
+                    !done.contains_key(&(p.key, *b))
+                        && cluster.brokers.get(b).is_some_and(|i| !i.fenced)
+                })
+            });
+            if !unfenced_left {
+                break;
+            }
+            continue;
+        }
+        let wake = (Instant::now() + backoff).min(deadline);
+        tokio::time::sleep_until(wake).await;
+        backoff = (backoff * 2).min(admin.config().retry_backoff_max);
+        if let Ok(c) = admin.refresh(None).await {
+            cluster = c;
+        }
     }
-    let mut tasks = tokio::task::JoinSet::new();
-    for (broker, keys) in per_broker {
-        let admin = admin.clone();
-        tasks.spawn(async move { (broker, ask_broker(&admin, broker, keys, deadline).await) });
-    }
-    while let Some(done) = tasks.join_next().await {
-        // A task panicking is a bug in this tool; let it surface.
-        let (broker, states) = done.expect("a GetReplicaLogInfo task panicked");
-        for (key, state) in states {
-            answers.entry(key).or_default().insert(broker, state);
+    let mut answers: Answers = BTreeMap::new();
+    for p in partitions {
+        for b in &p.replicas {
+            let state = match (done.remove(&(p.key, *b)), pending.remove(&(p.key, *b))) {
+                (Some(s), _) => s,
+                (None, Some((Heard::Retriable(m), n))) => ReplicaState::Error(format!(
+                    "{m} (retriable; still the answer at the deadline after {n} attempt{})",
+                    if n == 1 { "" } else { "s" }
+                )),
+                (None, Some((Heard::Unreachable(m), _))) => ReplicaState::Unreachable(m),
+                (None, _) => match cluster.brokers.get(b) {
+                    None => ReplicaState::NotRegistered,
+                    Some(i) if i.fenced => ReplicaState::Fenced,
+                    Some(_) => ReplicaState::Unreachable("no answer before the deadline".into()),
+                },
+            };
+            answers.entry(p.key).or_default().insert(*b, state);
         }
     }
     answers
 }
 
-/// One broker's answers for `keys`.
+/// One round's answers from `broker` for `keys`: every key gets what was heard of it.
 async fn ask_broker(
     admin: &Admin,
     broker: i32,
     keys: Vec<Key>,
     deadline: Instant,
-) -> BTreeMap<Key, ReplicaState> {
+) -> BTreeMap<Key, Heard> {
     let mut out = BTreeMap::new();
-    let mut pending: VecDeque<Key> = keys.into();
-    let mut backoff = admin.config().retry_backoff;
-    let mut last = String::from("no answer before the deadline");
-    while !pending.is_empty() {
-        if Instant::now() >= deadline {
-            break;
-        }
-        let batch: BTreeSet<Key> = pending
+    let mut rest: Vec<Key> = keys;
+    while !rest.is_empty() {
+        let batch: BTreeSet<Key> = rest
             .iter()
             .take(MAX_PARTITIONS_PER_REQUEST)
             .copied()
@@ -111,70 +222,51 @@ async fn ask_broker(
             let r = admin.call_broker(broker, body, 0..=0).await?;
             expect_response!(r, GetReplicaLogInfo)
         };
+        let failed = |h: Heard, out: &mut BTreeMap<Key, Heard>, rest: &[Key]| {
+            for k in rest {
+                out.insert(*k, h.clone());
+            }
+        };
         match tokio::time::timeout_at(deadline, attempt).await {
             Ok(Ok(r)) => {
                 let mut answered = 0;
                 for t in &r.topic_partition_log_info_list {
                     for p in &t.partition_log_info {
                         let key = (t.topic_id, p.partition);
-                        if !batch.contains(&key) || out.contains_key(&key) {
-                            continue;
+                        if batch.contains(&key) && !out.contains_key(&key) {
+                            answered += 1;
+                            out.insert(key, heard(p));
                         }
-                        answered += 1;
-                        let state = if p.error_code == 0 {
-                            ReplicaState::Answered(LogInfo {
-                                leader_epoch: p.partition_leader_epoch,
-                                last_written_epoch: p.last_written_leader_epoch,
-                                log_end_offset: p.log_end_offset,
-                                high_watermark: p.high_watermark,
-                                log_start_offset: p.log_start_offset,
-                                epochs: p
-                                    .leader_epochs
-                                    .iter()
-                                    .map(|e| EpochEntry {
-                                        epoch: e.epoch,
-                                        start_offset: e.start_offset,
-                                    })
-                                    .collect(),
-                            })
-                        } else {
-                            ReplicaState::Error(crate::common::error_text(p.error_code, None))
-                        };
-                        out.insert(key, state);
                     }
                 }
-                pending.retain(|k| !out.contains_key(k));
                 if answered == 0 {
                     // Neither answered nor refused: asking again would loop.
-                    for k in batch {
-                        out.insert(
-                            k,
-                            ReplicaState::Error(
-                                "the broker left the partition out of its answer".into(),
-                            ),
-                        );
-                    }
-                    pending.retain(|k| !out.contains_key(k));
+                    let h = Heard::Final(ReplicaState::Error(
+                        "the broker left the partition out of its answer".into(),
+                    ));
+                    failed(h, &mut out, &rest);
+                    return out;
                 }
-                backoff = admin.config().retry_backoff;
+                rest.retain(|k| !out.contains_key(k));
             }
             Ok(Err(e)) if !e.is_retriable() => {
-                let text = e.to_string();
-                for k in pending.drain(..) {
-                    out.insert(k, ReplicaState::Error(text.clone()));
-                }
+                failed(
+                    Heard::Final(ReplicaState::Error(format!("{} (final)", short(&e)))),
+                    &mut out,
+                    &rest,
+                );
+                return out;
             }
             Ok(Err(e)) => {
-                last = short(&e);
-                let wake = (Instant::now() + backoff).min(deadline);
-                tokio::time::sleep_until(wake).await;
-                backoff = (backoff * 2).min(admin.config().retry_backoff_max);
+                failed(Heard::Unreachable(short(&e)), &mut out, &rest);
+                return out;
             }
-            Err(_) => last = "no answer before the deadline".into(),
+            Err(_) => {
+                let h = Heard::Unreachable("no answer before the deadline".into());
+                failed(h, &mut out, &rest);
+                return out;
+            }
         }
-    }
-    for k in pending {
-        out.insert(k, ReplicaState::Unreachable(last.clone()));
     }
     out
 }
@@ -182,4 +274,43 @@ async fn ask_broker(
 /// A one-line reason for the table.
 fn short(e: &AdminError) -> String {
     e.to_string().lines().next().unwrap_or_default().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(code: ErrorCode) -> PartitionLogInfo {
+        PartitionLogInfo {
+            error_code: code.code(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn retriable_partition_errors_are_asked_again_and_the_rest_are_final() {
+        for code in [
+            ErrorCode::NotLeaderOrFollower,
+            ErrorCode::UnknownTopicId,
+            ErrorCode::KafkaStorageError,
+        ] {
+            assert!(
+                matches!(heard(&info(code)), Heard::Retriable(_)),
+                "{code:?}"
+            );
+        }
+        let Heard::Final(ReplicaState::Error(m)) =
+            heard(&info(ErrorCode::TopicAuthorizationFailed))
+        else {
+            panic!("authorization is final")
+        };
+        assert!(m.ends_with("(final)"), "{m}");
+        let mut ok = info(ErrorCode::None);
+        ok.last_written_leader_epoch = -1;
+        let Heard::Final(ReplicaState::Answered(l)) = heard(&ok) else {
+            panic!("answered")
+        };
+        assert_eq!(l.last_written_epoch, -1);
+        assert!(l.epochs.is_empty());
+    }
 }
