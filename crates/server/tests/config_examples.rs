@@ -427,9 +427,7 @@ fn the_alerts_and_the_dashboard_use_metrics_a_node_serves() {
         .as_array()
         .expect("variables")
     {
-        names.extend(metric_names(
-            v["definition"].as_str().unwrap_or_default(),
-        ));
+        names.extend(metric_names(v["definition"].as_str().unwrap_or_default()));
     }
     assert!(names.len() >= 6, "{names:?}");
 

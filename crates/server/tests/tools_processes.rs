@@ -470,14 +470,12 @@ fn tool_argument_errors_print_usage_and_fail() {
     );
 }
 
-/// (partitions, of which without a leader, of which with the ISR `isr`) of `topic` as broker
-/// `addr` sees it.
-fn partition_counts(
+/// Each partition's (leader, sorted ISR) of `topic` as broker `addr` sees it.
+fn partitions_of(
     rt: &tokio::runtime::Runtime,
     addr: &str,
     topic: &str,
-    isr: &[i32],
-) -> Option<(usize, usize, usize)> {
+) -> Option<Vec<(i32, Vec<i32>)>> {
     use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
     use fjord_protocol::{RequestBody, ResponseBody};
     let request = RequestBody::Metadata(MetadataRequest {
@@ -491,10 +489,31 @@ fn partition_counts(
         return None;
     };
     let t = m.topics.first()?;
+    Some(
+        t.partitions
+            .iter()
+            .map(|p| {
+                let mut isr = p.isr_nodes.clone();
+                isr.sort_unstable();
+                (p.leader_id, isr)
+            })
+            .collect(),
+    )
+}
+
+/// (partitions, of which without a leader, of which with the ISR `isr` (sorted)) of `topic` as
+/// broker `addr` sees it.
+fn partition_counts(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    topic: &str,
+    isr: &[i32],
+) -> Option<(usize, usize, usize)> {
+    let p = partitions_of(rt, addr, topic)?;
     Some((
-        t.partitions.len(),
-        t.partitions.iter().filter(|p| p.leader_id == -1).count(),
-        t.partitions.iter().filter(|p| p.isr_nodes == isr).count(),
+        p.len(),
+        p.iter().filter(|(l, _)| *l == -1).count(),
+        p.iter().filter(|(_, i)| i == isr).count(),
     ))
 }
 
@@ -567,6 +586,39 @@ fn three_thousand_offline_partitions_recovered_in_one_run() {
     println!(
         "recovered {PARTITIONS} offline partitions in {} ms",
         took.as_millis()
+    );
+
+    // Broker 1 comes back and rejoins every ISR; a PREFERRED election over every partition
+    // (ElectLeaders v3, TopicPartitions null) moves all 3,000 leaderships back to it: the
+    // 1000-partition limit is DESIGNATED's alone.
+    brokers[0].start();
+    let rejoined = wait_for(Duration::from_secs(120), || {
+        counts(&addrs[1], &[1, 2]).filter(|c| c.2 == PARTITIONS)
+    });
+    assert!(rejoined.is_some(), "{:?}", counts(&addrs[1], &[1, 2]));
+    let preferred = fjord(&[
+        "kafka-leader-election",
+        "--bootstrap-server",
+        &addrs.join(","),
+        "--election-type",
+        "preferred",
+        "--all-topic-partitions",
+    ]);
+    assert!(preferred.status.success(), "{}", show(&preferred));
+    let out = text(&preferred.stdout);
+    assert!(
+        out.starts_with("Successfully completed leader election (PREFERRED) for partitions "),
+        "{}",
+        show(&preferred)
+    );
+    assert_eq!(out.matches("scale-").count(), PARTITIONS, "{out}");
+    let led_by_one = wait_for(Duration::from_secs(60), || {
+        let p = partitions_of(&rt, &addrs[1], "scale")?;
+        (p.iter().filter(|(l, _)| *l == 1).count() == PARTITIONS).then_some(())
+    });
+    assert!(
+        led_by_one.is_some(),
+        "every partition is led by its preferred replica again"
     );
 }
 
