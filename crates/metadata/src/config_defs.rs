@@ -105,6 +105,13 @@ pub const TOPIC_CONFIGS: &[(&str, ConfigType, &str)] = &[
     ("segment.jitter.ms", ConfigType::Long(0), "0"),
     ("segment.ms", ConfigType::Long(1), "604800000"),
     ("unclean.leader.election.enable", ConfigType::Bool, "false"),
+    // fjord's (KIP-966's names): read by `kafka-unclean-recovery --watch`.
+    (
+        "unclean.recovery.strategy",
+        ConfigType::Choice(&["Proactive", "Balanced", "Manual"], false),
+        "Balanced",
+    ),
+    ("unclean.recovery.timeout.ms", ConfigType::Long(1), "300000"),
 ];
 
 /// Broker configs the controller accepts as dynamic (cluster-wide or per broker).

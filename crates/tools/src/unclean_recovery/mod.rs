@@ -8,6 +8,7 @@
 //! as a JSON file for `kafka-leader-election --election-type designated`.
 
 mod survey;
+mod watch;
 
 pub use fjord_replication::recovery::{
     choose, compare, cost, why_lost, Choice, Cost, LogInfo, ReplicaState, Truncation,
@@ -57,6 +58,23 @@ pub struct Args {
     /// Print the evidence and the choices; change nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Keep running: poll for offline partitions (of --topic, else all) and recover each by
+    /// its topic's `unclean.recovery.strategy` (KIP-966), logging every decision, until
+    /// SIGTERM. With --dry-run, decide and log but elect nothing.
+    #[arg(long)]
+    watch: bool,
+    /// With --watch: the strategy of topics without `unclean.recovery.strategy` (Manual,
+    /// Balanced or Proactive; default Balanced).
+    #[arg(long)]
+    default_strategy: Option<String>,
+    /// With --watch: how often to look for offline partitions, in milliseconds (default
+    /// 10000).
+    #[arg(long)]
+    poll_interval_ms: Option<u64>,
+    /// With --watch: serve the watcher's own metrics at this address
+    /// (http://127.0.0.1:9405 serves GET /metrics there).
+    #[arg(long)]
+    metrics_listener: Option<String>,
     /// How long to keep asking brokers that do not answer, in milliseconds.
     #[arg(long, default_value_t = 60_000)]
     deadline_ms: u64,
@@ -72,6 +90,20 @@ fn validate(a: &Args) -> Result<(), ToolError> {
         return Err(ToolError::Usage(
             "Missing required option(s): bootstrap-server".into(),
         ));
+    }
+    if a.watch {
+        return watch::validate(a);
+    }
+    for (given, name) in [
+        (a.default_strategy.is_some(), "default-strategy"),
+        (a.poll_interval_ms.is_some(), "poll-interval-ms"),
+        (a.metrics_listener.is_some(), "metrics-listener"),
+    ] {
+        if given {
+            return Err(ToolError::Usage(format!(
+                "Option {name} is only allowed with watch"
+            )));
+        }
     }
     common::exactly_one(&[
         (a.topic.is_some(), "topic"),
@@ -325,6 +357,73 @@ fn cost_lines(c: &Choice, cost: &Cost) -> String {
     out
 }
 
+impl Offline {
+    /// Partition `p` of topic `topic` (id `id`), offline, nothing asked yet.
+    fn new(topic: &str, id: fjord_protocol::Uuid, p: &fjord_admin::PartitionInfo) -> Offline {
+        Offline {
+            topic: topic.to_string(),
+            partition: p.partition,
+            key: (id, p.partition),
+            replicas: p.replicas.clone(),
+            isr: p.isr.clone(),
+            elr: p.elr.clone(),
+            last_known_elr: p.last_known_elr.clone(),
+            states: Vec::new(),
+            choice: None,
+        }
+    }
+
+    /// `topic-partition`.
+    fn name(&self) -> String {
+        format!("{}-{}", self.topic, self.partition)
+    }
+}
+
+/// Asks every replica of `offline` about its log (until `deadline`) and chooses for each.
+async fn survey_and_choose(
+    admin: &Arc<Admin>,
+    cluster: &ClusterInfo,
+    offline: &mut [Offline],
+    deadline: Instant,
+) {
+    let asked: Vec<Asked> = offline
+        .iter()
+        .map(|o| Asked {
+            key: o.key,
+            replicas: o.replicas.clone(),
+        })
+        .collect();
+    let mut answers = survey::survey(admin.clone(), cluster, &asked, deadline).await;
+    for o in offline {
+        let mut by_broker = answers.remove(&o.key).unwrap_or_default();
+        o.states = o
+            .replicas
+            .iter()
+            .map(|b| {
+                let s = by_broker
+                    .remove(b)
+                    .unwrap_or_else(|| ReplicaState::Unreachable("not asked".into()));
+                (*b, s)
+            })
+            .collect();
+        o.choice = choose(&o.states, &o.last_known_members());
+    }
+}
+
+/// The designated elections the choices call for.
+fn plan_of(offline: &[Offline]) -> Vec<Target> {
+    offline
+        .iter()
+        .filter_map(|o| {
+            o.choice.as_ref().map(|c| Target {
+                topic: o.topic.clone(),
+                partition: o.partition,
+                designated_leader: Some(c.broker),
+            })
+        })
+        .collect()
+}
+
 async fn run_async(a: &Args) -> Result<(), ToolError> {
     validate(a)?;
     let admin = Arc::new(common::admin(
@@ -332,6 +431,9 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         None,
         a.command_config.as_deref(),
     )?);
+    if a.watch {
+        return watch::run(a, admin).await;
+    }
     let started = Instant::now();
     let deadline = started + Duration::from_millis(a.deadline_ms);
     let cluster = admin.retry(|| admin.refresh(None)).await?;
@@ -357,65 +459,27 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                 "Partition {}-{} is online (leader {}); skipped.",
                 r.topic, r.partition, p.leader
             ),
-            Some((id, p)) => offline.push(Offline {
-                topic: r.topic.clone(),
-                partition: r.partition,
-                key: (id, r.partition),
-                replicas: p.replicas.clone(),
-                isr: p.isr.clone(),
-                elr: p.elr.clone(),
-                last_known_elr: p.last_known_elr.clone(),
-                states: Vec::new(),
-                choice: None,
-            }),
+            Some((id, p)) => offline.push(Offline::new(&r.topic, id, p)),
         }
     }
     if offline.is_empty() {
         println!("No offline partition among the {} requested.", wanted.len());
         return finish(failures);
     }
-    let asked: Vec<Asked> = offline
-        .iter()
-        .map(|o| Asked {
-            key: o.key,
-            replicas: o.replicas.clone(),
-        })
-        .collect();
-    let mut answers = survey::survey(admin.clone(), &cluster, &asked, deadline).await;
-    for o in &mut offline {
-        let mut by_broker = answers.remove(&o.key).unwrap_or_default();
-        o.states = o
-            .replicas
-            .iter()
-            .map(|b| {
-                let s = by_broker
-                    .remove(b)
-                    .unwrap_or_else(|| ReplicaState::Unreachable("not asked".into()));
-                (*b, s)
-            })
-            .collect();
-        o.choice = choose(&o.states, &o.last_known_members());
+    survey_and_choose(&admin, &cluster, &mut offline, deadline).await;
+    for o in &offline {
         println!("{}", table(o));
     }
     let unrecoverable: Vec<String> = offline
         .iter()
         .filter(|o| o.choice.is_none())
-        .map(|o| format!("{}-{}", o.topic, o.partition))
+        .map(Offline::name)
         .collect();
     if !unrecoverable.is_empty() {
         failures += unrecoverable.len();
         println!("Unrecoverable partitions: {}", unrecoverable.join(", "));
     }
-    let plan: Vec<Target> = offline
-        .iter()
-        .filter_map(|o| {
-            o.choice.as_ref().map(|c| Target {
-                topic: o.topic.clone(),
-                partition: o.partition,
-                designated_leader: Some(c.broker),
-            })
-        })
-        .collect();
+    let plan = plan_of(&offline);
     if a.dry_run {
         println!(
             "Dry run: {} of {} offline partitions have a replica to elect; nothing was changed.",
@@ -441,18 +505,23 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     let results = leader_election::elect(&admin, ElectionType::Designated, Some(&plan))
         .await
         .map_err(|e| ToolError::Failed(format!("The designated elections failed: {e}")))?;
-    failures += report(&admin, &plan, &results).await;
+    let (failed, lines) = report(&admin, &plan, &results).await;
+    for l in lines {
+        println!("{l}");
+    }
+    failures += failed;
     println!("Recovery finished in {} ms.", started.elapsed().as_millis());
     finish(failures)
 }
 
-/// Waits until the elected partitions are online (up to `default.api.timeout.ms`) and prints
-/// one line per partition; returns how many were not recovered.
+/// Waits until the elected partitions are online (up to `default.api.timeout.ms`); returns
+/// how many were not recovered and one line per partition.
 async fn report(
     admin: &Admin,
     plan: &[Target],
     results: &BTreeMap<(String, i32), ElectionOutcome>,
-) -> usize {
+) -> (usize, Vec<String>) {
+    let mut lines = Vec::new();
     let wait_until = Instant::now() + admin.config().api_timeout;
     let elected: Vec<&Target> = plan
         .iter()
@@ -491,31 +560,35 @@ async fn report(
         let designated = t.designated_leader.unwrap_or(-1);
         match results.get(&key) {
             Some(ElectionOutcome::Elected) => match leaders.get(&key) {
-                Some(l) if *l >= 0 => println!("Recovered {name}: leader is broker {l}."),
+                Some(l) if *l >= 0 => {
+                    lines.push(format!("Recovered {name}: leader is broker {l}."))
+                }
                 _ => {
                     failed += 1;
-                    println!(
+                    lines.push(format!(
                         "Elected broker {designated} for {name}, but the partition was not online within {} ms.",
                         admin.config().api_timeout.as_millis()
-                    );
+                    ));
                 }
             },
-            Some(ElectionOutcome::NotNeeded) => {
-                println!("{name} already has a leader again; nothing was changed.")
-            }
+            Some(ElectionOutcome::NotNeeded) => lines.push(format!(
+                "{name} already has a leader again; nothing was changed."
+            )),
             Some(ElectionOutcome::Failed(e)) => {
                 failed += 1;
-                println!("Could not elect broker {designated} for {name}: {e}");
+                lines.push(format!(
+                    "Could not elect broker {designated} for {name}: {e}"
+                ));
             }
             None => {
                 failed += 1;
-                println!(
+                lines.push(format!(
                     "Could not elect broker {designated} for {name}: no result from the controller"
-                );
+                ));
             }
         }
     }
-    failed
+    (failed, lines)
 }
 
 /// The cost of electing `broker` as the plan file carries it.
