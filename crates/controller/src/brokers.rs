@@ -217,6 +217,16 @@ impl Controller {
                 .insert(r.broker_id, r.offline_log_dirs.clone());
         }
         let caught_up = r.current_metadata_offset >= b.epoch;
+        // KIP-858: a log dir the broker reports offline leaves its registration (a record),
+        // and every replica assigned to it leaves the ISR and leadership as a fenced
+        // broker's would. The rest of the heartbeat is handled at the next one.
+        let lost = self.offline_dir_records(&b, &r.offline_log_dirs);
+        if !lost.is_empty() {
+            return Handled::Write {
+                records: lost,
+                response: reply(ErrorCode::None, caught_up, b.fenced, false),
+            };
+        }
         let mut records = Vec::new();
         let mut fenced = b.fenced;
         let mut shut_down = false;
@@ -314,6 +324,145 @@ impl Controller {
             return self.write(fence, reply(ErrorCode::None, caught_up, true, false));
         }
         Handled::Reply(reply(ErrorCode::None, caught_up, fenced, false))
+    }
+
+    /// The records taking the log dirs in `offline` out of broker `b`'s registration and the
+    /// partition changes that follows from it, applied; empty when none of them is
+    /// registered (already handled), or when they are all it has (a broker with no online
+    /// dir shuts itself down).
+    fn offline_dir_records(
+        &mut self,
+        b: &fjord_metadata::image::BrokerRegistration,
+        offline: &[fjord_protocol::Uuid],
+    ) -> Vec<MetadataRecord> {
+        if !offline.iter().any(|d| b.log_dirs.contains(d)) {
+            return Vec::new();
+        }
+        let online: Vec<fjord_protocol::Uuid> = b
+            .log_dirs
+            .iter()
+            .copied()
+            .filter(|d| !offline.contains(d))
+            .collect();
+        if online.is_empty() {
+            return Vec::new();
+        }
+        let mut records = vec![MetadataRecord::BrokerRegistrationChange(
+            BrokerRegistrationChangeRecord {
+                broker_id: b.id,
+                broker_epoch: b.epoch,
+                log_dirs: online,
+                ..Default::default()
+            },
+        )];
+        if self.apply(&records).is_err() {
+            return Vec::new();
+        }
+        let moves = self.partition_upkeep_for(b.id);
+        if self.apply(&moves).is_ok() {
+            records.extend(moves);
+        }
+        records
+    }
+
+    /// AssignReplicasToDirs (KIP-858): a broker says which of its log dirs holds each replica;
+    /// the partitions' `directories` follow, one PartitionChangeRecord each, and a replica
+    /// assigned to a dir that is not online leaves the ISR and leadership.
+    pub(crate) fn assign_replicas_to_dirs(
+        &mut self,
+        r: &fjord_protocol::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest,
+    ) -> Handled {
+        use fjord_protocol::generated::assign_replicas_to_dirs_response as ar;
+        use fjord_protocol::generated::partition_change_record::PartitionChangeRecord;
+        let top = |code: ErrorCode| {
+            Handled::Reply(ResponseBody::AssignReplicasToDirs(
+                ar::AssignReplicasToDirsResponse {
+                    error_code: code.code(),
+                    ..Default::default()
+                },
+            ))
+        };
+        match self.image.cluster.brokers.get(&r.broker_id) {
+            None => return top(ErrorCode::BrokerIdNotRegistered),
+            Some(b) if b.epoch != r.broker_epoch => return top(ErrorCode::StaleBrokerEpoch),
+            Some(_) => {}
+        }
+        let mut records = Vec::new();
+        let mut response = ar::AssignReplicasToDirsResponse::default();
+        for d in &r.directories {
+            let mut dir = ar::DirectoryData {
+                id: d.id,
+                ..Default::default()
+            };
+            for t in &d.topics {
+                let mut topic = ar::TopicData {
+                    topic_id: t.topic_id,
+                    ..Default::default()
+                };
+                for p in &t.partitions {
+                    let index = p.partition_index;
+                    let code = match self
+                        .image
+                        .topics
+                        .by_id
+                        .get(&t.topic_id)
+                        .map(|x| x.partitions.get(&index))
+                    {
+                        None => ErrorCode::UnknownTopicId,
+                        Some(None) => ErrorCode::UnknownTopicOrPartition,
+                        Some(Some(cur)) => {
+                            match cur.replicas.iter().position(|x| *x == r.broker_id) {
+                                None => ErrorCode::NotLeaderOrFollower,
+                                Some(i) if cur.directories.get(i) == Some(&d.id) => ErrorCode::None,
+                                Some(i) => {
+                                    let mut directories =
+                                        if cur.directories.len() == cur.replicas.len() {
+                                            cur.directories.clone()
+                                        } else {
+                                            vec![fjord_protocol::Uuid::nil(); cur.replicas.len()]
+                                        };
+                                    directories[i] = d.id;
+                                    let change = vec![MetadataRecord::PartitionChange(
+                                        PartitionChangeRecord {
+                                            topic_id: t.topic_id,
+                                            partition_id: index,
+                                            leader: fjord_metadata::partition::NO_LEADER_CHANGE,
+                                            directories: Some(directories),
+                                            ..Default::default()
+                                        },
+                                    )];
+                                    match self.apply(&change) {
+                                        Ok(()) => {
+                                            records.extend(change);
+                                            ErrorCode::None
+                                        }
+                                        Err(_) => ErrorCode::UnknownServerError,
+                                    }
+                                }
+                            }
+                        }
+                    };
+                    topic.partitions.push(ar::PartitionData {
+                        partition_index: index,
+                        error_code: code.code(),
+                        ..Default::default()
+                    });
+                }
+                dir.topics.push(topic);
+            }
+            response.directories.push(dir);
+        }
+        // A replica now on a dir that is not online is unavailable.
+        let moves = self.partition_upkeep_for(r.broker_id);
+        if self.apply(&moves).is_ok() {
+            records.extend(moves);
+        }
+        let response = ResponseBody::AssignReplicasToDirs(response);
+        if records.is_empty() {
+            Handled::Reply(response)
+        } else {
+            Handled::Write { records, response }
+        }
     }
 
     /// The records fencing broker `id` (session expired or asked): the fence, then every

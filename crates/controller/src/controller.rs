@@ -203,6 +203,7 @@ impl Controller {
             RequestBody::DeleteTopics(r) => self.delete_topics(r, version),
             RequestBody::CreatePartitions(r) => self.create_partitions(r),
             RequestBody::AlterPartition(r) => self.alter_partition(r, version),
+            RequestBody::AssignReplicasToDirs(r) => self.assign_replicas_to_dirs(r),
             RequestBody::ElectLeaders(r) => self.elect_leaders(r, version),
             RequestBody::DescribeConfigs(r) => Handled::Reply(self.describe_configs(r)),
             RequestBody::IncrementalAlterConfigs(r) => self.incremental_alter_configs(r),

@@ -1,5 +1,6 @@
 //! Leader election and ISR/ELR upkeep for one partition, as Kafka's PartitionChangeBuilder
-//! does it with KIP-966 part 1: unavailable replicas leave the ISR; while the ISR is below the
+//! does it with KIP-966 part 1: unavailable replicas (a fenced or shutting-down broker, or a
+//! replica whose log dir is offline, KIP-858) leave the ISR; while the ISR is below the
 //! effective min ISR the members it loses join the ELR (cleared once the ISR is back at min
 //! ISR); a leader comes from the ISR, else the ELR, else (only when unclean election is
 //! enabled) any live replica, which leaves the partition RECOVERING. No eligible leader: the
@@ -59,6 +60,30 @@ pub fn is_active(image: &MetadataImage, id: i32) -> bool {
         .is_some_and(|b| !b.fenced && !b.in_controlled_shutdown)
 }
 
+/// Whether the log dir `p`'s replica on broker `id` is assigned to is online (KIP-858): an
+/// unassigned replica (nil) counts as online, as do the replicas of a broker that registered
+/// no dirs; otherwise the dir must be among the broker's registered, online dirs (a dir its
+/// heartbeat reports offline is taken out of its registration).
+pub fn replica_dir_online(image: &MetadataImage, p: &PartitionRegistration, id: i32) -> bool {
+    let Some(b) = image.cluster.brokers.get(&id) else {
+        return false;
+    };
+    let dir = p
+        .replicas
+        .iter()
+        .position(|r| *r == id)
+        .and_then(|i| p.directories.get(i))
+        .copied()
+        .unwrap_or_else(Uuid::nil);
+    dir.is_nil() || b.log_dirs.is_empty() || b.log_dirs.contains(&dir)
+}
+
+/// Whether `p`'s replica on broker `id` may lead or stay in the ISR: its broker is active and
+/// its log dir online.
+pub fn replica_active(image: &MetadataImage, p: &PartitionRegistration, id: i32) -> bool {
+    is_active(image, id) && replica_dir_online(image, p, id)
+}
+
 /// The effective min ISR: `min.insync.replicas`, at most the replication factor.
 pub fn effective_min_isr(
     settings: &ControllerSettings,
@@ -85,7 +110,7 @@ pub fn upkeep(
     // Before KIP-966's metadata.version there is no ELR: the ISR never shrinks to empty.
     let elr_enabled = MetadataVersion::of(image.features.metadata_version())
         .has(MetadataVersion::ELIGIBLE_LEADER_REPLICAS);
-    let active = |id: &i32| is_active(image, *id);
+    let active = |id: &i32| replica_active(image, p, *id);
     let mut isr: Vec<i32> = p.isr.iter().copied().filter(active).collect();
     let removed: Vec<i32> = p.isr.iter().copied().filter(|r| !isr.contains(r)).collect();
     let mut elr = p.elr.clone();
@@ -239,7 +264,7 @@ pub fn elect(
     designated: Option<Designated>,
 ) -> ElectionResult {
     let tp = format!("{topic}-{partition}");
-    let active = |id: i32| is_active(image, id);
+    let active = |id: i32| replica_active(image, p, id);
     match kind {
         ElectionType::Preferred => {
             let preferred = p.preferred_replica();

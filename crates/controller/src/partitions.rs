@@ -3,7 +3,9 @@
 //! v0-v3 (PREFERRED, UNCLEAN, DESIGNATED; v3's 1000-partition limit).
 
 use crate::controller::{Controller, Handled};
-use crate::elections::{effective_min_isr, elect, is_active, Designated, Election, ElectionType};
+use crate::elections::{
+    effective_min_isr, elect, replica_active, Designated, Election, ElectionType,
+};
 use fjord_protocol::generated::{
     alter_partition_request::AlterPartitionRequest,
     alter_partition_response::{self as apr, AlterPartitionResponse},
@@ -71,7 +73,7 @@ impl Controller {
                     ErrorCode::InvalidRequest
                 } else if new_isr
                     .iter()
-                    .any(|b| !cur.isr.contains(b) && !is_active(&self.image, *b))
+                    .any(|b| !cur.isr.contains(b) && !replica_active(&self.image, &cur, *b))
                     || (version >= 3
                         && p.new_isr_with_epochs.iter().any(|b| {
                             b.broker_epoch != -1

@@ -341,7 +341,8 @@ impl Controller {
         Ok(())
     }
 
-    /// A new partition: the first active replica leads, the active replicas are the ISR.
+    /// A new partition: the first active replica leads, the active replicas are the ISR, each
+    /// replica in its broker's log dir when the broker has just one.
     fn new_partition(&self, topic_id: Uuid, index: i32, replicas: &[i32]) -> PartitionRecord {
         let isr: Vec<i32> = replicas
             .iter()
@@ -356,7 +357,17 @@ impl Controller {
             isr,
             leader_epoch: 0,
             partition_epoch: 0,
-            directories: replicas.iter().map(|_| Uuid::nil()).collect(),
+            // KIP-858: a broker with one log dir holds the replica there; one with several
+            // says which through AssignReplicasToDirs (unassigned until then).
+            directories: replicas
+                .iter()
+                .map(
+                    |r| match self.image.cluster.brokers.get(r).map(|b| &b.log_dirs[..]) {
+                        Some([only]) => *only,
+                        _ => Uuid::nil(),
+                    },
+                )
+                .collect(),
             ..Default::default()
         }
     }

@@ -76,6 +76,16 @@ impl Harness {
     }
 
     fn register(&mut self, id: i32, rack: Option<&str>, max_mv: i16) -> i64 {
+        self.register_with_dirs(id, rack, max_mv, vec![Uuid::from_u128(id as u128 + 50)])
+    }
+
+    fn register_with_dirs(
+        &mut self,
+        id: i32,
+        rack: Option<&str>,
+        max_mv: i16,
+        log_dirs: Vec<Uuid>,
+    ) -> i64 {
         let r = self.req(
             RequestBody::BrokerRegistration(
                 broker_registration_request::BrokerRegistrationRequest {
@@ -95,7 +105,7 @@ impl Harness {
                         ..Default::default()
                     }],
                     rack: rack.map(str::to_string),
-                    log_dirs: vec![Uuid::from_u128(id as u128 + 50)],
+                    log_dirs,
                     previous_broker_epoch: self
                         .c
                         .image()
@@ -777,9 +787,28 @@ fn heartbeat_with_offline_dirs(h: &mut Harness, id: i32, offline: Vec<Uuid>) {
 
 #[test]
 fn a_designated_leader_needs_its_log_dir_online_and_no_controlled_shutdown() {
-    // Unassigned replica dirs (as fjord's brokers leave them): eligible until the broker's
-    // heartbeat reports an offline dir, eligible again once it stops reporting it.
+    // Each broker registered one dir: the replicas were created in it.
     let mut h = offline();
+    let assigned = h.partition("t", 0).directories;
+    assert_eq!(
+        assigned,
+        vec![
+            Uuid::from_u128(51),
+            Uuid::from_u128(52),
+            Uuid::from_u128(53)
+        ]
+    );
+    // Unassigned replica dirs: eligible until the broker's heartbeat reports an offline dir,
+    // eligible again once it stops reporting it.
+    let topic_id = h.c.image().topics.by_name["t"];
+    h.write(vec![MetadataRecord::PartitionChange(
+        partition_change_record::PartitionChangeRecord {
+            topic_id,
+            partition_id: 0,
+            directories: Some(vec![Uuid::nil(); 3]),
+            ..Default::default()
+        },
+    )]);
     heartbeat_with_offline_dirs(&mut h, 2, vec![Uuid::from_u128(52)]);
     let r = h.elect(2, 3, "t", &[0], Some(&[2]));
     assert_eq!(r[0].1, ErrorCode::IneligibleReplica.code());
@@ -845,6 +874,133 @@ fn a_designated_leader_needs_its_log_dir_online_and_no_controlled_shutdown() {
         "{:?}",
         r[0].2
     );
+}
+
+/// AssignReplicasToDirs from broker `id` at `epoch`: (dir, topic id, partition) each.
+fn assign_dirs(
+    h: &mut Harness,
+    id: i32,
+    epoch: i64,
+    assignments: &[(Uuid, Uuid, i32)],
+) -> (i16, Vec<i16>) {
+    use assign_replicas_to_dirs_request as ar;
+    let body = RequestBody::AssignReplicasToDirs(ar::AssignReplicasToDirsRequest {
+        broker_id: id,
+        broker_epoch: epoch,
+        directories: assignments
+            .iter()
+            .map(|(dir, topic, p)| ar::DirectoryData {
+                id: *dir,
+                topics: vec![ar::TopicData {
+                    topic_id: *topic,
+                    partitions: vec![ar::PartitionData {
+                        partition_index: *p,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    });
+    let ResponseBody::AssignReplicasToDirs(r) = h.req(body, 0) else {
+        panic!()
+    };
+    let codes = r
+        .directories
+        .iter()
+        .flat_map(|d| &d.topics)
+        .flat_map(|t| &t.partitions)
+        .map(|p| p.error_code)
+        .collect();
+    (r.error_code, codes)
+}
+
+#[test]
+fn a_failed_log_dir_takes_out_only_the_replicas_assigned_to_it() {
+    let (a, b) = (Uuid::from_u128(71), Uuid::from_u128(72));
+    let mut h = Harness::new();
+    let epoch = h.register_with_dirs(1, None, METADATA_VERSION_LATEST, vec![a, b]);
+    h.heartbeat(1, false);
+    for id in [2, 3] {
+        h.register(id, None, METADATA_VERSION_LATEST);
+        h.heartbeat(id, false);
+    }
+    h.create_assigned("t", &[&[1, 2, 3], &[1, 2, 3]], &[]);
+    h.create_assigned("u", &[&[2, 3]], &[]);
+    // Broker 1 has two dirs: its replicas wait for its assignment; the others are in their
+    // brokers' only dir.
+    assert_eq!(
+        h.partition("t", 0).directories,
+        vec![Uuid::nil(), Uuid::from_u128(52), Uuid::from_u128(53)]
+    );
+    let t = h.c.image().topics.by_name["t"];
+    let u = h.c.image().topics.by_name["u"];
+    assert_eq!(
+        assign_dirs(&mut h, 1, epoch, &[(a, t, 0), (b, t, 1)]),
+        (0, vec![0, 0])
+    );
+    assert_eq!(h.partition("t", 0).directories[0], a);
+    assert_eq!(h.partition("t", 1).directories[0], b);
+    // Refusals: a stale epoch, an unknown topic or partition, a partition it is no replica of.
+    assert_eq!(
+        assign_dirs(&mut h, 1, epoch - 1, &[(a, t, 0)]).0,
+        ErrorCode::StaleBrokerEpoch.code()
+    );
+    let codes = assign_dirs(
+        &mut h,
+        1,
+        epoch,
+        &[(a, Uuid::from_u128(999), 0), (a, t, 7), (a, u, 0)],
+    )
+    .1;
+    assert_eq!(
+        codes,
+        vec![
+            ErrorCode::UnknownTopicId.code(),
+            ErrorCode::UnknownTopicOrPartition.code(),
+            ErrorCode::NotLeaderOrFollower.code()
+        ]
+    );
+    // Broker 1 leads both. Dir a fails: the heartbeat's report takes it out of the
+    // registration, and t-0 (on a) moves to another leader without broker 1 in its ISR; t-1
+    // (on b) is untouched.
+    assert_eq!(
+        (h.partition("t", 0).leader, h.partition("t", 1).leader),
+        (1, 1)
+    );
+    heartbeat_with_offline_dirs(&mut h, 1, vec![a]);
+    assert_eq!(h.c.image().cluster.brokers[&1].log_dirs, vec![b]);
+    let p0 = h.partition("t", 0);
+    assert!(p0.leader != 1 && p0.leader > 0, "{p0:?}");
+    assert!(!p0.isr.contains(&1), "{p0:?}");
+    let p1 = h.partition("t", 1);
+    assert_eq!((p1.leader, p1.isr.contains(&1)), (1, true));
+    // Reported again: nothing more to write.
+    let n = h.batches.len();
+    heartbeat_with_offline_dirs(&mut h, 1, vec![a]);
+    assert_eq!(h.batches.len(), n);
+    // A replica on the failed dir cannot rejoin the ISR, nor lead by designation.
+    assert!(!fjord_controller::elections::replica_active(
+        &h.c.image(),
+        &p0,
+        1
+    ));
+    assert!(fjord_controller::elections::replica_active(
+        &h.c.image(),
+        &p1,
+        1
+    ));
+    // The restarted broker registers both dirs again: the replica is online.
+    h.expire(1);
+    h.register_with_dirs(1, None, METADATA_VERSION_LATEST, vec![a, b]);
+    let p0 = h.partition("t", 0);
+    assert!(fjord_controller::elections::replica_dir_online(
+        &h.c.image(),
+        &p0,
+        1
+    ));
 }
 
 #[test]

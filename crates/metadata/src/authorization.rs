@@ -281,6 +281,7 @@ impl<'a> Access<'a> {
             | RequestBody::ControllerRegistration(_)
             | RequestBody::AlterPartition(_)
             | RequestBody::AllocateProducerIds(_)
+            | RequestBody::AssignReplicasToDirs(_)
             | RequestBody::Vote(_)
             | RequestBody::BeginQuorumEpoch(_)
             | RequestBody::EndQuorumEpoch(_)

@@ -151,13 +151,14 @@ fn requests_match_kafka_protocol() {
         broker_heartbeat_request::BrokerHeartbeatRequest,
         unregister_broker_request::UnregisterBrokerRequest,
         allocate_producer_ids_request::AllocateProducerIdsRequest,
+        assign_replicas_to_dirs_request::AssignReplicasToDirsRequest,
         controller_registration_request::ControllerRegistrationRequest,
         describe_topic_partitions_request::DescribeTopicPartitionsRequest,
         add_raft_voter_request::AddRaftVoterRequest,
         remove_raft_voter_request::RemoveRaftVoterRequest,
         update_raft_voter_request::UpdateRaftVoterRequest,
     );
-    assert_eq!(cov.len(), 50);
+    assert_eq!(cov.len(), 51);
     report("requests", &cov);
 }
 
@@ -209,13 +210,14 @@ fn responses_match_kafka_protocol() {
         broker_heartbeat_response::BrokerHeartbeatResponse,
         unregister_broker_response::UnregisterBrokerResponse,
         allocate_producer_ids_response::AllocateProducerIdsResponse,
+        assign_replicas_to_dirs_response::AssignReplicasToDirsResponse,
         controller_registration_response::ControllerRegistrationResponse,
         describe_topic_partitions_response::DescribeTopicPartitionsResponse,
         add_raft_voter_response::AddRaftVoterResponse,
         remove_raft_voter_response::RemoveRaftVoterResponse,
         update_raft_voter_response::UpdateRaftVoterResponse,
     );
-    assert_eq!(cov.len(), 50);
+    assert_eq!(cov.len(), 51);
     report("responses", &cov);
 }
 

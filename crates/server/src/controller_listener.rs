@@ -41,6 +41,7 @@ pub const CONTROLLER_APIS: ServedApis = &[
     (ApiKey::DescribeConfigs, 1, 4),
     (ApiKey::AlterPartition, 2, 3),
     (ApiKey::AllocateProducerIds, 0, 0),
+    (ApiKey::AssignReplicasToDirs, 0, 0),
     (ApiKey::AddRaftVoter, 0, 1),
     (ApiKey::RemoveRaftVoter, 0, 0),
     (ApiKey::UpdateRaftVoter, 0, 0),

@@ -120,7 +120,9 @@ fn the_watcher_applies_each_topics_strategy() {
     };
 
     // Proactive: recovered at once (brokers 2 and 3 tie at 100 records: broker 2).
-    wait_partition(&rt, &addrs[1], "pro", "recovered by the watcher", |l, _| l == 2);
+    wait_partition(&rt, &addrs[1], "pro", "recovered by the watcher", |l, _| {
+        l == 2
+    });
     let recovered = wait_for(Duration::from_secs(30), || {
         w.output()
             .contains("Recovered pro-0: leader is broker 2.")
@@ -158,7 +160,9 @@ fn the_watcher_applies_each_topics_strategy() {
     // Broker 1 comes back after its unclean shutdown (it leaves the ELR): Balanced now
     // recovers, and chooses broker 1's longer log; Manual stays offline.
     brokers[0].start();
-    wait_partition(&rt, &addrs[1], "bal", "recovered by the watcher", |l, _| l == 1);
+    wait_partition(&rt, &addrs[1], "bal", "recovered by the watcher", |l, _| {
+        l == 1
+    });
     let recovered = wait_for(Duration::from_secs(30), || {
         w.output()
             .contains("Recovered bal-0: leader is broker 1.")
@@ -169,7 +173,10 @@ fn the_watcher_applies_each_topics_strategy() {
     assert_eq!(consume_values(&addrs.join(","), "bal", 150), expected);
     w.polls_more(3);
     let log = w.output();
-    assert!(log.contains("man-0: not recovered: Manual: left for the operator"), "{log}");
+    assert!(
+        log.contains("man-0: not recovered: Manual: left for the operator"),
+        "{log}"
+    );
     assert!(!log.contains("Recovered man-0"), "{log}");
     assert_eq!(partition_zero(&rt, &addrs[1], "man").map(|p| p.1), Some(-1));
 
@@ -179,13 +186,22 @@ fn the_watcher_applies_each_topics_strategy() {
         Some(2)
     );
     assert!(w.counter("fjord_unclean_recovery_partitions_skipped_total") >= Some(3));
-    assert_eq!(w.counter("fjord_unclean_recovery_offline_partitions"), Some(1));
+    assert_eq!(
+        w.counter("fjord_unclean_recovery_offline_partitions"),
+        Some(1)
+    );
     let sent = Command::new("kill")
         .args(["-TERM", &w.child.id().to_string()])
         .status()
         .is_ok_and(|s| s.success());
     assert!(sent);
-    let status = wait_for(Duration::from_secs(30), || w.child.try_wait().ok().flatten());
+    let status = wait_for(Duration::from_secs(30), || {
+        w.child.try_wait().ok().flatten()
+    });
     assert!(status.is_some_and(|s| s.success()), "{status:?}");
-    assert!(w.output().trim_end().ends_with("Stopped."), "{}", w.output());
+    assert!(
+        w.output().trim_end().ends_with("Stopped."),
+        "{}",
+        w.output()
+    );
 }

@@ -106,6 +106,8 @@ pub enum ApiKey {
     AllocateProducerIds = 67,
     /// `ControllerRegistration` (key 70).
     ControllerRegistration = 70,
+    /// `AssignReplicasToDirs` (key 73).
+    AssignReplicasToDirs = 73,
     /// `DescribeTopicPartitions` (key 75).
     DescribeTopicPartitions = 75,
     /// `AddRaftVoter` (key 80).
@@ -172,6 +174,7 @@ impl ApiKey {
         ApiKey::UnregisterBroker,
         ApiKey::AllocateProducerIds,
         ApiKey::ControllerRegistration,
+        ApiKey::AssignReplicasToDirs,
         ApiKey::DescribeTopicPartitions,
         ApiKey::AddRaftVoter,
         ApiKey::RemoveRaftVoter,
@@ -237,6 +240,7 @@ impl ApiKey {
             64 => Some(ApiKey::UnregisterBroker),
             67 => Some(ApiKey::AllocateProducerIds),
             70 => Some(ApiKey::ControllerRegistration),
+            73 => Some(ApiKey::AssignReplicasToDirs),
             75 => Some(ApiKey::DescribeTopicPartitions),
             80 => Some(ApiKey::AddRaftVoter),
             81 => Some(ApiKey::RemoveRaftVoter),
@@ -299,6 +303,7 @@ impl ApiKey {
             ApiKey::UnregisterBroker => "UnregisterBroker",
             ApiKey::AllocateProducerIds => "AllocateProducerIds",
             ApiKey::ControllerRegistration => "ControllerRegistration",
+            ApiKey::AssignReplicasToDirs => "AssignReplicasToDirs",
             ApiKey::DescribeTopicPartitions => "DescribeTopicPartitions",
             ApiKey::AddRaftVoter => "AddRaftVoter",
             ApiKey::RemoveRaftVoter => "RemoveRaftVoter",
@@ -360,6 +365,7 @@ impl ApiKey {
             ApiKey::UnregisterBroker => 0,
             ApiKey::AllocateProducerIds => 0,
             ApiKey::ControllerRegistration => 0,
+            ApiKey::AssignReplicasToDirs => 0,
             ApiKey::DescribeTopicPartitions => 0,
             ApiKey::AddRaftVoter => 0,
             ApiKey::RemoveRaftVoter => 0,
@@ -421,6 +427,7 @@ impl ApiKey {
             ApiKey::UnregisterBroker => 0,
             ApiKey::AllocateProducerIds => 0,
             ApiKey::ControllerRegistration => 0,
+            ApiKey::AssignReplicasToDirs => 0,
             ApiKey::DescribeTopicPartitions => 0,
             ApiKey::AddRaftVoter => 1,
             ApiKey::RemoveRaftVoter => 0,
@@ -482,6 +489,7 @@ impl ApiKey {
             ApiKey::UnregisterBroker => 0,
             ApiKey::AllocateProducerIds => 0,
             ApiKey::ControllerRegistration => 0,
+            ApiKey::AssignReplicasToDirs => 0,
             ApiKey::DescribeTopicPartitions => 0,
             ApiKey::AddRaftVoter => 1,
             ApiKey::RemoveRaftVoter => 0,
@@ -543,6 +551,7 @@ impl ApiKey {
             ApiKey::UnregisterBroker => Some(0),
             ApiKey::AllocateProducerIds => Some(0),
             ApiKey::ControllerRegistration => Some(0),
+            ApiKey::AssignReplicasToDirs => Some(0),
             ApiKey::DescribeTopicPartitions => Some(0),
             ApiKey::AddRaftVoter => Some(0),
             ApiKey::RemoveRaftVoter => Some(0),
@@ -604,6 +613,7 @@ impl ApiKey {
             ApiKey::UnregisterBroker => &["broker", "controller"],
             ApiKey::AllocateProducerIds => &["controller"],
             ApiKey::ControllerRegistration => &["controller"],
+            ApiKey::AssignReplicasToDirs => &["controller"],
             ApiKey::DescribeTopicPartitions => &["broker"],
             ApiKey::AddRaftVoter => &["controller", "broker"],
             ApiKey::RemoveRaftVoter => &["controller", "broker"],
@@ -738,6 +748,8 @@ pub enum RequestBody {
     AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest),
     /// A `ControllerRegistrationRequest`.
     ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest),
+    /// A `AssignReplicasToDirsRequest`.
+    AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest),
     /// A `DescribeTopicPartitionsRequest`.
     DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest),
     /// A `AddRaftVoterRequest`.
@@ -805,6 +817,7 @@ impl RequestBody {
             RequestBody::UnregisterBroker(_) => ApiKey::UnregisterBroker,
             RequestBody::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
             RequestBody::ControllerRegistration(_) => ApiKey::ControllerRegistration,
+            RequestBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
             RequestBody::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
             RequestBody::AddRaftVoter(_) => ApiKey::AddRaftVoter,
             RequestBody::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
@@ -866,6 +879,7 @@ impl RequestBody {
             ApiKey::UnregisterBroker => RequestBody::UnregisterBroker(crate::generated::unregister_broker_request::UnregisterBrokerRequest::decode(buf, version)?),
             ApiKey::AllocateProducerIds => RequestBody::AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest::decode(buf, version)?),
             ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::decode(buf, version)?),
+            ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::decode(buf, version)?),
             ApiKey::DescribeTopicPartitions => RequestBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest::decode(buf, version)?),
             ApiKey::AddRaftVoter => RequestBody::AddRaftVoter(crate::generated::add_raft_voter_request::AddRaftVoterRequest::decode(buf, version)?),
             ApiKey::RemoveRaftVoter => RequestBody::RemoveRaftVoter(crate::generated::remove_raft_voter_request::RemoveRaftVoterRequest::decode(buf, version)?),
@@ -927,6 +941,7 @@ impl RequestBody {
             RequestBody::UnregisterBroker(m) => m.encode(w, version),
             RequestBody::AllocateProducerIds(m) => m.encode(w, version),
             RequestBody::ControllerRegistration(m) => m.encode(w, version),
+            RequestBody::AssignReplicasToDirs(m) => m.encode(w, version),
             RequestBody::DescribeTopicPartitions(m) => m.encode(w, version),
             RequestBody::AddRaftVoter(m) => m.encode(w, version),
             RequestBody::RemoveRaftVoter(m) => m.encode(w, version),
@@ -988,6 +1003,7 @@ impl RequestBody {
             RequestBody::UnregisterBroker(m) => m.encoded_len(version),
             RequestBody::AllocateProducerIds(m) => m.encoded_len(version),
             RequestBody::ControllerRegistration(m) => m.encoded_len(version),
+            RequestBody::AssignReplicasToDirs(m) => m.encoded_len(version),
             RequestBody::DescribeTopicPartitions(m) => m.encoded_len(version),
             RequestBody::AddRaftVoter(m) => m.encoded_len(version),
             RequestBody::RemoveRaftVoter(m) => m.encoded_len(version),
@@ -1050,6 +1066,7 @@ impl RequestBody {
             ApiKey::UnregisterBroker => RequestBody::UnregisterBroker(crate::generated::unregister_broker_request::UnregisterBrokerRequest::sample(g, version)),
             ApiKey::AllocateProducerIds => RequestBody::AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest::sample(g, version)),
             ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::sample(g, version)),
+            ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::sample(g, version)),
             ApiKey::DescribeTopicPartitions => RequestBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest::sample(g, version)),
             ApiKey::AddRaftVoter => RequestBody::AddRaftVoter(crate::generated::add_raft_voter_request::AddRaftVoterRequest::sample(g, version)),
             ApiKey::RemoveRaftVoter => RequestBody::RemoveRaftVoter(crate::generated::remove_raft_voter_request::RemoveRaftVoterRequest::sample(g, version)),
@@ -1161,6 +1178,8 @@ pub enum ResponseBody {
     AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse),
     /// A `ControllerRegistrationResponse`.
     ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse),
+    /// A `AssignReplicasToDirsResponse`.
+    AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse),
     /// A `DescribeTopicPartitionsResponse`.
     DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse),
     /// A `AddRaftVoterResponse`.
@@ -1228,6 +1247,7 @@ impl ResponseBody {
             ResponseBody::UnregisterBroker(_) => ApiKey::UnregisterBroker,
             ResponseBody::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
             ResponseBody::ControllerRegistration(_) => ApiKey::ControllerRegistration,
+            ResponseBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
             ResponseBody::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
             ResponseBody::AddRaftVoter(_) => ApiKey::AddRaftVoter,
             ResponseBody::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
@@ -1289,6 +1309,7 @@ impl ResponseBody {
             ApiKey::UnregisterBroker => ResponseBody::UnregisterBroker(crate::generated::unregister_broker_response::UnregisterBrokerResponse::decode(buf, version)?),
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::decode(buf, version)?),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::decode(buf, version)?),
+            ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::decode(buf, version)?),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::decode(buf, version)?),
             ApiKey::AddRaftVoter => ResponseBody::AddRaftVoter(crate::generated::add_raft_voter_response::AddRaftVoterResponse::decode(buf, version)?),
             ApiKey::RemoveRaftVoter => ResponseBody::RemoveRaftVoter(crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse::decode(buf, version)?),
@@ -1350,6 +1371,7 @@ impl ResponseBody {
             ResponseBody::UnregisterBroker(m) => m.encode(w, version),
             ResponseBody::AllocateProducerIds(m) => m.encode(w, version),
             ResponseBody::ControllerRegistration(m) => m.encode(w, version),
+            ResponseBody::AssignReplicasToDirs(m) => m.encode(w, version),
             ResponseBody::DescribeTopicPartitions(m) => m.encode(w, version),
             ResponseBody::AddRaftVoter(m) => m.encode(w, version),
             ResponseBody::RemoveRaftVoter(m) => m.encode(w, version),
@@ -1411,6 +1433,7 @@ impl ResponseBody {
             ResponseBody::UnregisterBroker(m) => m.encoded_len(version),
             ResponseBody::AllocateProducerIds(m) => m.encoded_len(version),
             ResponseBody::ControllerRegistration(m) => m.encoded_len(version),
+            ResponseBody::AssignReplicasToDirs(m) => m.encoded_len(version),
             ResponseBody::DescribeTopicPartitions(m) => m.encoded_len(version),
             ResponseBody::AddRaftVoter(m) => m.encoded_len(version),
             ResponseBody::RemoveRaftVoter(m) => m.encoded_len(version),
@@ -1473,6 +1496,7 @@ impl ResponseBody {
             ApiKey::UnregisterBroker => ResponseBody::UnregisterBroker(crate::generated::unregister_broker_response::UnregisterBrokerResponse::sample(g, version)),
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::sample(g, version)),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::sample(g, version)),
+            ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::sample(g, version)),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::sample(g, version)),
             ApiKey::AddRaftVoter => ResponseBody::AddRaftVoter(crate::generated::add_raft_voter_response::AddRaftVoterResponse::sample(g, version)),
             ApiKey::RemoveRaftVoter => ResponseBody::RemoveRaftVoter(crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse::sample(g, version)),
@@ -1534,6 +1558,7 @@ impl ResponseBody {
             ApiKey::UnregisterBroker => ResponseBody::UnregisterBroker(crate::generated::unregister_broker_response::UnregisterBrokerResponse::default()),
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::default()),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::default()),
+            ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::default()),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::default()),
             ApiKey::AddRaftVoter => ResponseBody::AddRaftVoter(crate::generated::add_raft_voter_response::AddRaftVoterResponse::default()),
             ApiKey::RemoveRaftVoter => ResponseBody::RemoveRaftVoter(crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse::default()),
@@ -1767,6 +1792,12 @@ impl ResponseBody {
                 if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
                 Some(ResponseBody::ControllerRegistration(r))
             }
+            ApiKey::AssignReplicasToDirs => {
+                if !(true) { return None; }
+                let mut r = crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::AssignReplicasToDirs(r))
+            }
             ApiKey::DescribeTopicPartitions => None,
             ApiKey::AddRaftVoter => {
                 if !(true) { return None; }
@@ -1852,6 +1883,7 @@ impl ResponseBody {
             ResponseBody::UnregisterBroker(r) => r.each_error_code(f),
             ResponseBody::AllocateProducerIds(r) => r.each_error_code(f),
             ResponseBody::ControllerRegistration(r) => r.each_error_code(f),
+            ResponseBody::AssignReplicasToDirs(r) => r.each_error_code(f),
             ResponseBody::DescribeTopicPartitions(r) => r.each_error_code(f),
             ResponseBody::AddRaftVoter(r) => r.each_error_code(f),
             ResponseBody::RemoveRaftVoter(r) => r.each_error_code(f),

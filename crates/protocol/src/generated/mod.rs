@@ -16,6 +16,8 @@ pub mod alter_user_scram_credentials_request;
 pub mod alter_user_scram_credentials_response;
 pub mod api_versions_request;
 pub mod api_versions_response;
+pub mod assign_replicas_to_dirs_request;
+pub mod assign_replicas_to_dirs_response;
 pub mod begin_quorum_epoch_request;
 pub mod begin_quorum_epoch_response;
 pub mod broker_heartbeat_request;
