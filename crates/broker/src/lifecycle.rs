@@ -46,6 +46,8 @@ pub struct BrokerIdentity {
     pub rack: Option<String>,
     /// The directory ids of its log dirs.
     pub log_dirs: Vec<Uuid>,
+    /// Which of them are offline, reported in every heartbeat (KIP-858).
+    pub dir_health: Arc<crate::log_dirs::DirHealth>,
     /// `broker.heartbeat.interval.ms`.
     pub heartbeat_interval: Duration,
 }
@@ -236,6 +238,7 @@ pub async fn heartbeat(
         broker_epoch: epoch,
         current_metadata_offset: applied,
         want_shut_down,
+        offline_log_dirs: id.dir_health.offline(),
         ..Default::default()
     });
     match client

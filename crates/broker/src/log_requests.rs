@@ -125,8 +125,8 @@ pub async fn delete_records(
     .await
 }
 
-/// DescribeLogDirs: the broker's log dir with the requested partitions (all when the request
-/// names none).
+/// DescribeLogDirs: every log dir of this broker with the replicas it holds (size, lag 0, not
+/// future); a failed dir answers KAFKA_STORAGE_ERROR and no replicas, as Kafka's does.
 pub async fn describe_log_dirs(
     replicas: &Arc<ReplicaManager>,
     request: DescribeLogDirsRequest,
@@ -137,7 +137,10 @@ pub async fn describe_log_dirs(
         let wanted: Option<BTreeMap<String, Vec<i32>>> = request
             .topics
             .map(|ts| ts.into_iter().map(|t| (t.topic, t.partitions)).collect());
-        let mut topics: BTreeMap<String, Vec<DescribeLogDirsPartition>> = BTreeMap::new();
+        let mut by_dir: BTreeMap<
+            fjord_protocol::Uuid,
+            BTreeMap<String, Vec<DescribeLogDirsPartition>>,
+        > = BTreeMap::new();
         for p in rm.all() {
             let included = wanted
                 .as_ref()
@@ -145,7 +148,9 @@ pub async fn describe_log_dirs(
             if !included {
                 continue;
             }
-            topics
+            by_dir
+                .entry(p.dir_id)
+                .or_default()
                 .entry(p.topic.clone())
                 .or_default()
                 .push(DescribeLogDirsPartition {
@@ -156,10 +161,21 @@ pub async fn describe_log_dirs(
                     ..Default::default()
                 });
         }
-        let dir = rm.dir().path().to_path_buf();
-        let mut result = DescribeLogDirsResult {
-            log_dir: dir.display().to_string(),
-            topics: topics
+        let mut results = Vec::new();
+        for d in rm.dirs().all() {
+            let topics = by_dir.remove(&d.id).unwrap_or_default();
+            let mut result = DescribeLogDirsResult {
+                log_dir: d.path.display().to_string(),
+                total_bytes: -1,
+                usable_bytes: -1,
+                ..Default::default()
+            };
+            if !d.is_online() {
+                result.error_code = ErrorCode::KafkaStorageError.code();
+                results.push(result);
+                continue;
+            }
+            result.topics = topics
                 .into_iter()
                 .map(|(name, mut partitions)| {
                     partitions.sort_by_key(|p| p.partition_index);
@@ -169,25 +185,23 @@ pub async fn describe_log_dirs(
                         ..Default::default()
                     }
                 })
-                .collect(),
-            total_bytes: -1,
-            usable_bytes: -1,
-            ..Default::default()
-        };
-        if version >= 4 {
-            match rustix::fs::statvfs(&dir) {
-                Ok(s) => {
-                    let block = s.f_frsize;
-                    result.total_bytes = i64::try_from(s.f_blocks * block).unwrap_or(i64::MAX);
-                    result.usable_bytes = i64::try_from(s.f_bavail * block).unwrap_or(i64::MAX);
-                }
-                Err(e) => {
-                    tracing::warn!(dir = %dir.display(), "statvfs: {e}");
+                .collect();
+            if version >= 4 {
+                match rustix::fs::statvfs(&d.path) {
+                    Ok(s) => {
+                        let block = s.f_frsize;
+                        result.total_bytes = i64::try_from(s.f_blocks * block).unwrap_or(i64::MAX);
+                        result.usable_bytes = i64::try_from(s.f_bavail * block).unwrap_or(i64::MAX);
+                    }
+                    Err(e) => {
+                        tracing::warn!(dir = %d.path.display(), "statvfs: {e}");
+                    }
                 }
             }
+            results.push(result);
         }
         DescribeLogDirsResponse {
-            results: vec![result],
+            results,
             ..Default::default()
         }
     })

@@ -100,6 +100,8 @@ pub struct Partition {
     pub bytes_out: std::sync::atomic::AtomicU64,
     /// Record bytes fetched by followers (ReplicationBytesOutPerSec).
     pub replication_bytes_out: std::sync::atomic::AtomicU64,
+    /// The id of the log dir holding it (nil when unknown).
+    pub dir_id: Uuid,
 }
 
 impl Partition {
@@ -130,7 +132,22 @@ impl Partition {
             bytes_in: Default::default(),
             bytes_out: Default::default(),
             replication_bytes_out: Default::default(),
+            dir_id: Uuid::nil(),
         }
+    }
+
+    /// The same partition, held by log dir `id`.
+    pub fn in_dir(mut self, id: Uuid) -> Partition {
+        self.dir_id = id;
+        self
+    }
+
+    /// Stops serving it (its log dir failed): no leadership, and every waiter (acks=all,
+    /// long polls) wakes to find it gone.
+    pub fn stop(&self) {
+        *self.leader.lock().expect("leader") = None;
+        self.state.write().expect("leadership").leader = -1;
+        self.watchers.wake();
     }
 
     /// Its leadership now.

@@ -108,6 +108,15 @@ pub async fn produce(
                     result.partition_responses.push(r);
                     continue;
                 };
+                if rm.offline_dir_of(topic.id, p.index).is_some() {
+                    fail(
+                        &mut r,
+                        ErrorCode::KafkaStorageError,
+                        "The log dir of this replica is offline on this broker.".into(),
+                    );
+                    result.partition_responses.push(r);
+                    continue;
+                }
                 let Some(partition) = rm.get(topic.id, p.index).filter(|h| h.led_by(me)) else {
                     fail(
                         &mut r,
@@ -178,7 +187,15 @@ pub async fn produce(
                                 })
                                 .collect();
                         }
-                        fail(&mut r, e.error_code(), e.to_string())
+                        let (code, message) = (e.error_code(), e.to_string());
+                        // A failing disk takes its log dir offline; the client is told
+                        // KAFKA_STORAGE_ERROR and finds the new leader.
+                        if crate::log_dirs::is_storage_error(&e) {
+                            let _ = rm.storage_error(partition.dir_id, e);
+                            fail(&mut r, ErrorCode::KafkaStorageError, message)
+                        } else {
+                            fail(&mut r, code, message)
+                        }
                     }
                 }
                 result.partition_responses.push(r);

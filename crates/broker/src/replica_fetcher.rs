@@ -275,8 +275,8 @@ impl ReplicaFetchers {
                     }
                 }
             }
-            let me = self.replicas.node_id();
-            let handled = tokio::task::spawn_blocking(move || handle_answers(me, answers)).await;
+            let rm = self.replicas.clone();
+            let handled = tokio::task::spawn_blocking(move || handle_answers(&rm, answers)).await;
             let pause: Vec<(Uuid, i32)> = match handled {
                 Ok(p) => p,
                 Err(e) => {
@@ -385,11 +385,13 @@ fn append_as_follower(
     }
 }
 
-/// Applies a fetch's answers to the follower logs; returns the partitions to pause. Blocking.
+/// Applies a fetch's answers to the follower logs; returns the partitions to pause. A storage
+/// error takes the replica's log dir offline. Blocking.
 fn handle_answers(
-    me: i32,
+    rm: &ReplicaManager,
     answers: Vec<((Uuid, i32), Followed, PartitionData)>,
 ) -> Vec<(Uuid, i32)> {
+    let me = rm.node_id();
     let mut pause = Vec::new();
     let now = fjord_log::system_now_ms();
     for (key, f, d) in answers {
@@ -413,6 +415,7 @@ fn handle_answers(
                 };
                 if let Err(e) = result {
                     tracing::error!(topic = %p.topic, partition = p.index, "{e}");
+                    let _ = rm.storage_error(p.dir_id, e);
                     pause.push(key);
                 }
                 continue;
@@ -443,6 +446,7 @@ fn handle_answers(
                 ),
                 Err(e) => {
                     tracing::error!(topic = %p.topic, partition = p.index, "truncating: {e}");
+                    let _ = rm.storage_error(p.dir_id, e);
                     pause.push(key);
                 }
             }
@@ -452,6 +456,7 @@ fn handle_answers(
             if !records.is_empty() {
                 if let Err(e) = append_as_follower(log, records, now) {
                     tracing::error!(topic = %p.topic, partition = p.index, "follower append: {e}");
+                    let _ = rm.storage_error(p.dir_id, e);
                     pause.push(key);
                     continue;
                 }

@@ -71,6 +71,10 @@ pub fn replica_log_info(
                 if let Some(registration) = topic.partitions.get(&index) {
                     info.partition_leader_epoch = registration.leader_epoch;
                 }
+                if replicas.offline_dir_of(t.topic_id, index).is_some() {
+                    info.error_code = ErrorCode::KafkaStorageError.code();
+                    return info;
+                }
                 match replicas.get(t.topic_id, index) {
                     Some(p) => {
                         let log = &p.log;

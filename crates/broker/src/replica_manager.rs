@@ -1,10 +1,14 @@
-//! The partitions this broker hosts: their logs (in the broker's log dir), created, reconfigured
-//! and deleted as the metadata image changes, and each one's leadership as the image says
+//! The partitions this broker hosts: their logs (in the broker's log dirs, [`LogDirs`]),
+//! created, reconfigured and deleted as the metadata image changes (a new replica on the dir
+//! the metadata assigned it, else the least loaded; where it went is told to the controller
+//! with AssignReplicasToDirs); the replicas of a failed dir stop and answer
+//! KAFKA_STORAGE_ERROR; and each one's leadership as the image says
 //! (KRaft has no LeaderAndIsr: the image is the source of truth). Appends and reads go through
 //! here; each partition has [`Watchers`], woken when its log end or high watermark moves, for
 //! the long polls and acks waiting on it. Blocking log work (opening, recovery, deletion) runs
 //! off the async workers.
 
+use crate::log_dirs::{is_storage_error, LogDirs};
 pub use crate::partition::{IsrOutbox, Leadership, Partition};
 use crate::view::View;
 use fjord_log::config::{CleanupPolicy, TimestampType};
@@ -37,7 +41,11 @@ impl Default for ReplicationSettings {
 #[derive(Debug)]
 pub struct ReplicaManager {
     node_id: i32,
-    dir: Arc<LogDir>,
+    dirs: Arc<LogDirs>,
+    /// The replicas whose log dir is offline, with that dir.
+    offline: RwLock<HashMap<(Uuid, i32), Uuid>>,
+    /// Replicas whose dir the metadata does not know yet (AssignReplicasToDirs to send).
+    unassigned: std::sync::Mutex<HashMap<(Uuid, i32), Uuid>>,
     defaults: LogConfig,
     partitions: RwLock<HashMap<(Uuid, i32), Arc<Partition>>>,
     /// One [`ReplicaManager::apply`] at a time.
@@ -56,9 +64,18 @@ impl ReplicaManager {
     /// A manager over `dir` (opened, recovered) for broker `node_id`; `defaults` are the
     /// broker-level log settings topic configs override.
     pub fn new(node_id: i32, dir: Arc<LogDir>, defaults: LogConfig) -> ReplicaManager {
+        let dirs = LogDirs::single(&dir.path().to_path_buf(), dir);
+        ReplicaManager::with_dirs(node_id, Arc::new(dirs), defaults)
+    }
+
+    /// A manager over every log dir of `dirs` (opened, recovered) for broker `node_id`.
+    pub fn with_dirs(node_id: i32, dirs: Arc<LogDirs>, defaults: LogConfig) -> ReplicaManager {
+        let offline = RwLock::default();
         ReplicaManager {
             node_id,
-            dir,
+            dirs,
+            offline,
+            unassigned: Default::default(),
             defaults,
             partitions: RwLock::default(),
             applying: std::sync::Mutex::new(()),
@@ -138,6 +155,9 @@ impl ReplicaManager {
             .get_by_name(name)
             .filter(|t| t.partitions.contains_key(&index))
             .ok_or(ErrorCode::UnknownTopicOrPartition)?;
+        if self.offline_dir_of(topic.id, index).is_some() {
+            return Err(ErrorCode::KafkaStorageError);
+        }
         let p = self
             .get(topic.id, index)
             .filter(|p| p.led_by(self.node_id))
@@ -169,7 +189,7 @@ impl ReplicaManager {
         let _one_at_a_time = self.applying.lock().expect("applying");
         // Each hosted partition with its leadership, and its topic's log config (computed once
         // per topic).
-        type Wanted = (String, Leadership, Arc<LogConfig>, usize);
+        type Wanted = (String, Leadership, Arc<LogConfig>, usize, Uuid);
         let mut wanted: HashMap<(Uuid, i32), Wanted> = HashMap::new();
         for topic in image.topics.by_id.values() {
             let mut config = None;
@@ -192,9 +212,16 @@ impl ReplicaManager {
                     };
                     // The effective min ISR: at most the replication factor.
                     let effective = min_isr.min(p.replicas.len()).max(1);
+                    let assigned = p
+                        .replicas
+                        .iter()
+                        .position(|r| *r == self.node_id)
+                        .and_then(|i| p.directories.get(i))
+                        .copied()
+                        .unwrap_or_else(Uuid::nil);
                     wanted.insert(
                         (topic.id, *index),
-                        (topic.name.clone(), leadership, config, effective),
+                        (topic.name.clone(), leadership, config, effective, assigned),
                     );
                 }
             }
@@ -211,13 +238,33 @@ impl ReplicaManager {
             if !wanted.contains_key(key) {
                 self.partitions.write().expect("partitions").remove(key);
                 p.watchers.wake();
-                self.dir.delete(&TopicPartition {
+                self.unassigned.lock().expect("unassigned").remove(key);
+                let tp = TopicPartition {
                     topic: p.topic.clone(),
                     partition: p.index,
-                })?;
+                };
+                let deleted = match self.dirs.by_id(p.dir_id).and_then(|d| d.logs()) {
+                    Some(d) => d.delete(&tp),
+                    None => Ok(()),
+                };
+                if let Err(e) = deleted {
+                    self.storage_error(p.dir_id, e)?;
+                }
             }
         }
-        for ((topic_id, index), (topic, leadership, config, min_isr)) in wanted {
+        self.offline
+            .write()
+            .expect("offline")
+            .retain(|k, _| wanted.contains_key(k));
+        for ((topic_id, index), (topic, leadership, config, min_isr, assigned)) in wanted {
+            if self
+                .offline
+                .read()
+                .expect("offline")
+                .contains_key(&(topic_id, index))
+            {
+                continue; // its dir failed: not served here until the broker restarts
+            }
             let config = LogConfig::clone(&config);
             let existing = self.get(topic_id, index);
             let p = match existing {
@@ -232,14 +279,15 @@ impl ReplicaManager {
                         topic: topic.clone(),
                         partition: index,
                     };
-                    let log = self.dir.get_or_create(&tp, config, Some(topic_id))?;
-                    let p = Arc::new(Partition::new(
-                        topic,
-                        topic_id,
-                        index,
-                        log,
-                        self.outbox.clone(),
-                    ));
+                    let Some((dir_id, log)) =
+                        self.open_replica(&tp, topic_id, index, config, assigned)?
+                    else {
+                        continue;
+                    };
+                    let p = Arc::new(
+                        Partition::new(topic, topic_id, index, log, self.outbox.clone())
+                            .in_dir(dir_id),
+                    );
                     self.partitions
                         .write()
                         .expect("partitions")
@@ -247,6 +295,17 @@ impl ReplicaManager {
                     p
                 }
             };
+            if p.dir_id != assigned && !p.dir_id.is_nil() {
+                self.unassigned
+                    .lock()
+                    .expect("unassigned")
+                    .insert((topic_id, index), p.dir_id);
+            } else {
+                self.unassigned
+                    .lock()
+                    .expect("unassigned")
+                    .remove(&(topic_id, index));
+            }
             p.set_leadership(
                 self.node_id,
                 leadership,
@@ -256,6 +315,112 @@ impl ReplicaManager {
             );
         }
         Ok(())
+    }
+
+    /// The log of a replica new to this process: found in an online dir, else created in the
+    /// dir `assigned` names (or the least loaded). `None` when its dir is offline (the
+    /// replica is recorded as offline). A storage error takes the dir offline.
+    fn open_replica(
+        &self,
+        tp: &TopicPartition,
+        topic_id: Uuid,
+        index: i32,
+        config: LogConfig,
+        assigned: Uuid,
+    ) -> Result<Option<(Uuid, Arc<fjord_log::PartitionLog>)>, fjord_log::LogError> {
+        if let Some(found) = self.dirs.locate(tp) {
+            return Ok(Some(found));
+        }
+        if let Some(dir) = self.dirs.held_offline(tp) {
+            self.offline
+                .write()
+                .expect("offline")
+                .insert((topic_id, index), dir);
+            return Ok(None);
+        }
+        loop {
+            let Some(d) = self.dirs.place(assigned) else {
+                return Err(fjord_log::LogError::InvalidRequest(
+                    "every log dir is offline".into(),
+                ));
+            };
+            let Some(logs) = d.logs() else { continue };
+            match logs.get_or_create(tp, config.clone(), Some(topic_id)) {
+                Ok(log) => return Ok(Some((d.id, log))),
+                Err(e) => self.storage_error(d.id, e)?,
+            }
+        }
+    }
+
+    /// Handles an error from the logs of dir `dir`: a storage error takes the dir offline
+    /// (its replicas stop here); any other error is returned.
+    pub fn storage_error(
+        &self,
+        dir: Uuid,
+        e: fjord_log::LogError,
+    ) -> Result<(), fjord_log::LogError> {
+        if !is_storage_error(&e) || dir.is_nil() {
+            return Err(e);
+        }
+        self.dir_failed(dir, &e.to_string());
+        Ok(())
+    }
+
+    /// Log dir `dir` failed: it goes offline and every replica it holds stops on this broker
+    /// (the next heartbeat tells the controller).
+    pub fn dir_failed(&self, dir: Uuid, why: &str) {
+        self.dirs.mark_offline(dir, why);
+        let stopped: Vec<((Uuid, i32), Arc<Partition>)> = {
+            let mut parts = self.partitions.write().expect("partitions");
+            let keys: Vec<(Uuid, i32)> = parts
+                .iter()
+                .filter(|(_, p)| p.dir_id == dir)
+                .map(|(k, _)| *k)
+                .collect();
+            keys.into_iter()
+                .filter_map(|k| parts.remove(&k).map(|p| (k, p)))
+                .collect()
+        };
+        let mut offline = self.offline.write().expect("offline");
+        for (key, p) in stopped {
+            p.stop();
+            offline.insert(key, dir);
+        }
+    }
+
+    /// The offline log dir holding a replica of this broker, if its dir failed.
+    pub fn offline_dir_of(&self, topic_id: Uuid, index: i32) -> Option<Uuid> {
+        self.offline
+            .read()
+            .expect("offline")
+            .get(&(topic_id, index))
+            .copied()
+    }
+
+    /// The broker's log dirs.
+    pub fn dirs(&self) -> &Arc<LogDirs> {
+        &self.dirs
+    }
+
+    /// The replicas whose dir the controller has to be told, by dir (at most `max`).
+    pub fn unassigned(&self, max: usize) -> Vec<((Uuid, i32), Uuid)> {
+        self.unassigned
+            .lock()
+            .expect("unassigned")
+            .iter()
+            .take(max)
+            .map(|(k, v)| (*k, *v))
+            .collect()
+    }
+
+    /// The controller took these assignments.
+    pub fn assigned(&self, done: &[((Uuid, i32), Uuid)]) {
+        let mut u = self.unassigned.lock().expect("unassigned");
+        for (k, dir) in done {
+            if u.get(k) == Some(dir) {
+                u.remove(k);
+            }
+        }
     }
 
     /// The ISR check every half `replica.lag.time.max.ms` (as Kafka's isr-expiration task):
@@ -303,11 +468,6 @@ impl ReplicaManager {
             .collect()
     }
 
-    /// The log dir.
-    pub fn dir(&self) -> &Arc<LogDir> {
-        &self.dir
-    }
-
     /// One retention pass (`log.retention.check.interval.ms`): segments past `retention.ms` or
     /// `retention.bytes` (or below a DeleteRecords start) are deleted, and files whose
     /// `file.delete.delay.ms` passed are unlinked. Blocking: run it off the async workers.
@@ -317,10 +477,14 @@ impl ReplicaManager {
         for p in self.all() {
             match p.log.apply_retention(now_ms) {
                 Ok(n) => deleted += n,
-                Err(e) => tracing::error!(topic = %p.topic, partition = p.index, "retention: {e}"),
+                Err(e) => {
+                    tracing::error!(topic = %p.topic, partition = p.index, "retention: {e}");
+                    let _ = self.storage_error(p.dir_id, e);
+                }
             }
             if let Err(e) = p.log.delete_expired_files(now_ms) {
                 tracing::error!(topic = %p.topic, partition = p.index, "deleting files: {e}");
+                let _ = self.storage_error(p.dir_id, e);
             }
         }
         deleted
@@ -328,13 +492,18 @@ impl ReplicaManager {
 
     /// Writes the recovery-point, log-start, high-watermark and cleaner checkpoints.
     /// Blocking: run it off the async workers.
+    /// A dir whose checkpoint cannot be written goes offline (as Kafka's checkpoint failure
+    /// does).
     pub fn checkpoint(&self) -> Result<(), fjord_log::LogError> {
-        self.dir.checkpoint()
+        for dir in self.dirs.checkpoint() {
+            self.dir_failed(dir, "writing checkpoints failed");
+        }
+        Ok(())
     }
 
     /// Flushes every log and writes the checkpoints and the clean-shutdown marker.
     pub fn shutdown(&self, broker_epoch: i64) -> Result<(), fjord_log::LogError> {
-        self.dir.shutdown(broker_epoch)
+        self.dirs.shutdown(broker_epoch)
     }
 }
 

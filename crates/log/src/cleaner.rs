@@ -29,13 +29,26 @@ impl LogCleaner {
         backoff: Duration,
         now_ms: fn() -> i64,
     ) -> std::io::Result<LogCleaner> {
+        LogCleaner::start_over(move || vec![dir.clone()], backoff, now_ms)
+    }
+
+    /// Starts cleaning, every `backoff`, the log dirs `dirs` gives at each pass (the online
+    /// ones of a broker with several).
+    pub fn start_over(
+        dirs: impl Fn() -> Vec<Arc<LogDir>> + Send + 'static,
+        backoff: Duration,
+        now_ms: fn() -> i64,
+    ) -> std::io::Result<LogCleaner> {
         let (stop, stopped) = mpsc::channel::<()>();
         let passes = Arc::new(AtomicU64::new(0));
         let cleaned = Arc::new(AtomicU64::new(0));
         let (p, c) = (passes.clone(), cleaned.clone());
         let handle = std::thread::Builder::new().name("log-cleaner".into()).spawn(move || loop {
             let now = now_ms();
-            for tp in dir.partitions() {
+            for (dir, tp) in dirs()
+                .into_iter()
+                .flat_map(|d| d.partitions().into_iter().map(move |tp| (d.clone(), tp)))
+            {
                 let Some(log) = dir.get(&tp) else { continue };
                 match log.clean(now, false) {
                     Ok(Some(stats)) => {

@@ -97,6 +97,9 @@ enum Command {
     /// Describe, upgrade, downgrade and disable feature levels (as kafka-features.sh).
     #[command(name = "kafka-features")]
     KafkaFeatures(fjord_tools::features::Args),
+    /// Describe the brokers' log directories (as kafka-log-dirs.sh).
+    #[command(name = "kafka-log-dirs")]
+    KafkaLogDirs(fjord_tools::log_dirs::Args),
     /// Cluster id, and unregistering brokers and controllers (as kafka-cluster.sh).
     #[command(name = "kafka-cluster")]
     KafkaCluster(fjord_tools::cluster::Args),
@@ -129,6 +132,7 @@ const TOOL_LINKS: &[&str] = &[
     "kafka-console-consumer",
     "kafka-metadata-quorum",
     "kafka-dump-log",
+    "kafka-log-dirs",
 ];
 
 /// The arguments as `fjord` subcommands when the binary was invoked through a link named as
@@ -272,6 +276,7 @@ fn main() -> ExitCode {
         Command::KafkaUncleanRecovery(args) => fjord_tools::unclean_recovery::run(&args),
         Command::KafkaCluster(args) => fjord_tools::cluster::run(&args),
         Command::KafkaFeatures(args) => fjord_tools::features::run(&args),
+        Command::KafkaLogDirs(args) => fjord_tools::log_dirs::run(&args),
         Command::KafkaConfigs(args) => fjord_tools::configs::run(&args),
         Command::KafkaAcls(args) => fjord_tools::acls::run(&args),
         Command::KafkaConsumerGroups(args) => fjord_tools::consumer_groups::run(&args),

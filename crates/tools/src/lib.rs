@@ -10,6 +10,7 @@ pub mod consumer_groups;
 pub mod consumer_protocol;
 pub mod features;
 pub mod leader_election;
+pub mod log_dirs;
 pub mod metadata_quorum;
 pub mod scram;
 pub mod topics;

@@ -66,8 +66,14 @@ pub(super) fn spawn_log_maintenance(
             }
         }
     });
-    fjord_log::cleaner::LogCleaner::start(
-        replicas.dir().clone(),
+    let dirs = replicas.dirs().clone();
+    fjord_log::cleaner::LogCleaner::start_over(
+        move || {
+            dirs.all()
+                .iter()
+                .filter_map(|d| d.logs().cloned())
+                .collect()
+        },
         CLEANER_BACKOFF,
         fjord_log::system_now_ms,
     )

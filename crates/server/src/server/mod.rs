@@ -360,30 +360,35 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             .ok_or("a broker needs a listener")?
             .name
             .clone();
-        // The broker's partitions: the first log dir (recovered off the async workers), kept
-        // as the image says by a task the node cannot live without.
-        let log_dir = config
-            .log_dirs()
-            .into_iter()
-            .next()
-            .ok_or("a broker needs log.dirs")?;
+        // The broker's partitions, over every log dir (recovered off the async workers; a dir
+        // that cannot be opened is offline from the start), kept as the image says by a task
+        // the node cannot live without.
+        let paths = config.log_dirs();
+        if paths.is_empty() {
+            return Err("a broker needs log.dirs".into());
+        }
         let defaults = broker_log_config(&config);
         let open_defaults = defaults.clone();
-        let dir = tokio::task::spawn_blocking(move || {
-            fjord_log::LogDir::open(&log_dir, |_| open_defaults.clone())
+        let dirs = tokio::task::spawn_blocking(move || {
+            fjord_broker::log_dirs::LogDirs::open(&paths, |_| open_defaults.clone())
         })
         .await
-        .map_err(|e| format!("opening the log dir: {e}"))?
-        .map_err(|e| format!("opening the log dir: {e}"))?
-        .0;
-        let previous_broker_epoch = dir.clean_shutdown_broker_epoch().unwrap_or(-1);
+        .map_err(|e| format!("opening the log dirs: {e}"))?
+        .map_err(|e| format!("opening the log dirs: {e}"))?;
+        let previous_broker_epoch = dirs.clean_shutdown_broker_epoch().unwrap_or(-1);
+        let dir_ids = dirs.ids();
+        let dir_health = dirs.health();
         let replicas = Arc::new(
-            fjord_broker::replica_manager::ReplicaManager::new(node_id, Arc::new(dir), defaults)
-                .with_replication(fjord_broker::replica_manager::ReplicationSettings {
-                    lag_max_ms: config.int("replica.lag.time.max.ms"),
-                    min_insync_replicas: usize::try_from(config.int("min.insync.replicas"))
-                        .unwrap_or(1),
-                }),
+            fjord_broker::replica_manager::ReplicaManager::with_dirs(
+                node_id,
+                Arc::new(dirs),
+                defaults,
+            )
+            .with_replication(fjord_broker::replica_manager::ReplicationSettings {
+                lag_max_ms: config.int("replica.lag.time.max.ms"),
+                min_insync_replicas: usize::try_from(config.int("min.insync.replicas"))
+                    .unwrap_or(1),
+            }),
         );
         let follower = replicas.clone();
         let follow_view = view.clone();
@@ -448,12 +453,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             pending_creations: Default::default(),
             authorizer: authorizer.clone(),
         };
-        let mut log_dirs = Vec::new();
-        for dir in config.log_dirs() {
-            if let Ok(Some(m)) = MetaProperties::read(&dir) {
-                log_dirs.push(m.directory_id);
-            }
-        }
+        let log_dirs = dir_ids;
         let identity = lifecycle::BrokerIdentity {
             previous_broker_epoch,
             node_id,
@@ -469,6 +469,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
                 .collect(),
             rack: config.get("broker.rack").map(str::to_string),
             log_dirs,
+            dir_health,
             heartbeat_interval: std::time::Duration::from_millis(
                 config.int("broker.heartbeat.interval.ms").max(10) as u64,
             ),
@@ -647,6 +648,14 @@ fn spawn_replication(
             replicas.clone(),
             controller.clone(),
             view.clone(),
+            state.clone(),
+        ),
+    );
+    fatal.spawn(
+        "AssignReplicasToDirs sender",
+        fjord_broker::dir_assignments::send_dir_assignments(
+            replicas.clone(),
+            controller.clone(),
             state.clone(),
         ),
     );
