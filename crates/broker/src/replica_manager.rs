@@ -64,7 +64,8 @@ impl ReplicaManager {
     /// A manager over `dir` (opened, recovered) for broker `node_id`; `defaults` are the
     /// broker-level log settings topic configs override.
     pub fn new(node_id: i32, dir: Arc<LogDir>, defaults: LogConfig) -> ReplicaManager {
-        let dirs = LogDirs::single(&dir.path().to_path_buf(), dir);
+        let path = dir.path().to_path_buf();
+        let dirs = LogDirs::single(&path, dir);
         ReplicaManager::with_dirs(node_id, Arc::new(dirs), defaults)
     }
 

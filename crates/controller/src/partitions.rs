@@ -73,7 +73,7 @@ impl Controller {
                     ErrorCode::InvalidRequest
                 } else if new_isr
                     .iter()
-                    .any(|b| !cur.isr.contains(b) && !replica_active(&self.image, &cur, *b))
+                    .any(|b| !cur.isr.contains(b) && !replica_active(&self.image, cur, *b))
                     || (version >= 3
                         && p.new_isr_with_epochs.iter().any(|b| {
                             b.broker_epoch != -1

@@ -23,11 +23,11 @@ use std::time::Duration;
 
 const TOPIC: &str = "spread";
 
+/// Each partition's (leader, sorted ISR).
+type Leaders = BTreeMap<i32, (i32, Vec<i32>)>;
+
 /// (topic id, partition -> (leader, ISR)) of `TOPIC` as broker `addr` sees it.
-fn partitions(
-    rt: &tokio::runtime::Runtime,
-    addr: &str,
-) -> Option<(Uuid, BTreeMap<i32, (i32, Vec<i32>)>)> {
+fn partitions(rt: &tokio::runtime::Runtime, addr: &str) -> Option<(Uuid, Leaders)> {
     let request = RequestBody::Metadata(MetadataRequest {
         topics: Some(vec![MetadataRequestTopic {
             name: Some(TOPIC.into()),
