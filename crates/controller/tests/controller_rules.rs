@@ -983,12 +983,12 @@ fn a_failed_log_dir_takes_out_only_the_replicas_assigned_to_it() {
     assert_eq!(h.batches.len(), n);
     // A replica on the failed dir cannot rejoin the ISR, nor lead by designation.
     assert!(!fjord_controller::elections::replica_active(
-        &h.c.image(),
+        h.c.image(),
         &p0,
         1
     ));
     assert!(fjord_controller::elections::replica_active(
-        &h.c.image(),
+        h.c.image(),
         &p1,
         1
     ));
@@ -997,7 +997,7 @@ fn a_failed_log_dir_takes_out_only_the_replicas_assigned_to_it() {
     h.register_with_dirs(1, None, METADATA_VERSION_LATEST, vec![a, b]);
     let p0 = h.partition("t", 0);
     assert!(fjord_controller::elections::replica_dir_online(
-        &h.c.image(),
+        h.c.image(),
         &p0,
         1
     ));
