@@ -34,6 +34,7 @@ pub const BROKER_APIS: ServedApis = &[
     (ApiKey::ListOffsets, 1, ApiKey::ListOffsets.max_version()),
     (ApiKey::OffsetForLeaderEpoch, 2, 4),
     (ApiKey::DeleteRecords, 0, 2),
+    (ApiKey::AlterReplicaLogDirs, 1, 2),
     (ApiKey::DescribeLogDirs, 1, 4),
     (ApiKey::Metadata, 0, 12),
     (ApiKey::ApiVersions, 0, 4),
@@ -369,6 +370,15 @@ impl BrokerHandler {
                         .map(ResponseBody::DeleteRecords),
                     peer,
                 );
+            }
+            RequestBody::AlterReplicaLogDirs(r) => {
+                let (rm, image, r) = (self.replicas.clone(), image(), r.clone());
+                let answered =
+                    tokio::task::spawn_blocking(move || rm.alter_replica_log_dirs(&image, &r))
+                        .await
+                        .map(ResponseBody::AlterReplicaLogDirs)
+                        .map_err(|e| format!("an AlterReplicaLogDirs request failed: {e}"));
+                return answer(answered, peer);
             }
             RequestBody::DescribeLogDirs(r) => {
                 return answer(

@@ -125,8 +125,9 @@ pub async fn delete_records(
     .await
 }
 
-/// DescribeLogDirs: every log dir of this broker with the replicas it holds (size, lag 0, not
-/// future); a failed dir answers KAFKA_STORAGE_ERROR and no replicas, as Kafka's does.
+/// DescribeLogDirs: every log dir of this broker with the replicas it holds (size, lag 0), and
+/// the future replicas of moves under way (bytes copied, the offsets not copied yet); a failed
+/// dir answers KAFKA_STORAGE_ERROR and no replicas, as Kafka's does.
 pub async fn describe_log_dirs(
     replicas: &Arc<ReplicaManager>,
     request: DescribeLogDirsRequest,
@@ -158,6 +159,33 @@ pub async fn describe_log_dirs(
                     partition_size: i64::try_from(p.log.size_in_bytes()).unwrap_or(i64::MAX),
                     offset_lag: 0,
                     is_future_key: false,
+                    ..Default::default()
+                });
+        }
+        // Replicas on their way to another dir: a future replica there, with what is copied.
+        for (key, target, progress) in rm.moving() {
+            let Some(p) = rm.get(key.0, key.1) else {
+                continue;
+            };
+            let included = wanted
+                .as_ref()
+                .is_none_or(|w| w.get(&p.topic).is_some_and(|ps| ps.contains(&p.index)));
+            if !included || p.dir_id == target {
+                continue;
+            }
+            let copied_below = progress
+                .copied_below
+                .load(std::sync::atomic::Ordering::Relaxed);
+            by_dir
+                .entry(target)
+                .or_default()
+                .entry(p.topic.clone())
+                .or_default()
+                .push(DescribeLogDirsPartition {
+                    partition_index: p.index,
+                    partition_size: progress.bytes.load(std::sync::atomic::Ordering::Relaxed),
+                    offset_lag: (p.log.log_end_offset() - copied_below).max(0),
+                    is_future_key: true,
                     ..Default::default()
                 });
         }

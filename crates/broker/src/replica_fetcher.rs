@@ -171,7 +171,11 @@ impl ReplicaFetchers {
             current.retain(|k, _| partitions.contains_key(k));
             for (k, (partition, leader_epoch)) in partitions {
                 match current.get_mut(&k) {
-                    Some(c) if c.leader_epoch == leader_epoch => {}
+                    // The same replica in the same epoch (a replica moved to another log
+                    // dir is a new partition object: followed anew).
+                    Some(c)
+                        if c.leader_epoch == leader_epoch
+                            && Arc::ptr_eq(&c.partition, &partition) => {}
                     _ => {
                         current.insert(
                             k,

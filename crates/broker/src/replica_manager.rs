@@ -19,6 +19,19 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use tokio::sync::watch;
 
+/// The most replica moves (AlterReplicaLogDirs) waiting at once.
+pub const MAX_PENDING_MOVES: usize = 10_000;
+
+/// Replica moves between this broker's log dirs.
+#[derive(Debug, Default)]
+pub struct Moves {
+    /// Waiting or under way, in order: replica, target dir, progress.
+    queue:
+        std::collections::VecDeque<((Uuid, i32), Uuid, Arc<fjord_log::partition_log::Relocation>)>,
+    /// Whether the mover thread runs.
+    running: bool,
+}
+
 /// Replication settings from the broker's config.
 #[derive(Debug, Clone)]
 pub struct ReplicationSettings {
@@ -46,6 +59,9 @@ pub struct ReplicaManager {
     offline: RwLock<HashMap<(Uuid, i32), Uuid>>,
     /// Replicas whose dir the metadata does not know yet (AssignReplicasToDirs to send).
     unassigned: std::sync::Mutex<HashMap<(Uuid, i32), Uuid>>,
+    /// Replicas being moved to another log dir (AlterReplicaLogDirs), in order, with the
+    /// target dir and the copy's progress; one mover thread works through them.
+    moves: std::sync::Mutex<Moves>,
     defaults: LogConfig,
     partitions: RwLock<HashMap<(Uuid, i32), Arc<Partition>>>,
     /// One [`ReplicaManager::apply`] at a time.
@@ -77,6 +93,7 @@ impl ReplicaManager {
             dirs,
             offline,
             unassigned: Default::default(),
+            moves: Default::default(),
             defaults,
             partitions: RwLock::default(),
             applying: std::sync::Mutex::new(()),
@@ -421,6 +438,215 @@ impl ReplicaManager {
             if u.get(k) == Some(dir) {
                 u.remove(k);
             }
+        }
+    }
+
+    /// AlterReplicaLogDirs: each named replica this broker hosts is moved, in the background,
+    /// to the log dir at the given path; per partition LOG_DIR_NOT_FOUND (no such dir),
+    /// KAFKA_STORAGE_ERROR (the dir or the replica's dir is offline),
+    /// UNKNOWN_TOPIC_OR_PARTITION, REPLICA_NOT_AVAILABLE (not hosted here), or none (queued,
+    /// or already there).
+    pub fn alter_replica_log_dirs(
+        self: &Arc<Self>,
+        image: &MetadataImage,
+        r: &fjord_protocol::generated::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest,
+    ) -> fjord_protocol::generated::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse
+    {
+        use fjord_protocol::generated::alter_replica_log_dirs_response as ar;
+        use fjord_protocol::ErrorCode;
+        let mut results: Vec<ar::AlterReplicaLogDirTopicResult> = Vec::new();
+        for d in &r.dirs {
+            let dir = self
+                .dirs
+                .all()
+                .iter()
+                .find(|x| x.path == std::path::Path::new(&d.path));
+            for t in &d.topics {
+                let mut result = ar::AlterReplicaLogDirTopicResult {
+                    topic_name: t.name.clone(),
+                    ..Default::default()
+                };
+                for index in &t.partitions {
+                    let code = match (dir, image.topics.get_by_name(&t.name)) {
+                        (None, _) => ErrorCode::LogDirNotFound,
+                        (Some(x), _) if !x.is_online() => ErrorCode::KafkaStorageError,
+                        (_, None) => ErrorCode::UnknownTopicOrPartition,
+                        (_, Some(topic)) if !topic.partitions.contains_key(index) => {
+                            ErrorCode::UnknownTopicOrPartition
+                        }
+                        (Some(x), Some(topic)) => {
+                            let key = (topic.id, *index);
+                            if self.offline_dir_of(key.0, key.1).is_some() {
+                                ErrorCode::KafkaStorageError
+                            } else {
+                                match self.get(key.0, key.1) {
+                                    None => ErrorCode::ReplicaNotAvailable,
+                                    Some(p) if p.dir_id == x.id => ErrorCode::None,
+                                    Some(_) => self.queue_move(key, x.id),
+                                }
+                            }
+                        }
+                    };
+                    result
+                        .partitions
+                        .push(ar::AlterReplicaLogDirPartitionResult {
+                            partition_index: *index,
+                            error_code: code.code(),
+                            ..Default::default()
+                        });
+                }
+                results.push(result);
+            }
+        }
+        ar::AlterReplicaLogDirsResponse {
+            results,
+            ..Default::default()
+        }
+    }
+
+    /// Queues the move of `key` to dir `target` and makes sure the mover runs.
+    fn queue_move(self: &Arc<Self>, key: (Uuid, i32), target: Uuid) -> fjord_protocol::ErrorCode {
+        let mut m = self.moves.lock().expect("moves");
+        if m.queue.iter().any(|(k, _, _)| *k == key) {
+            return fjord_protocol::ErrorCode::None; // already moving
+        }
+        if m.queue.len() >= MAX_PENDING_MOVES {
+            return fjord_protocol::ErrorCode::PolicyViolation;
+        }
+        m.queue.push_back((key, target, Arc::default()));
+        if !m.running {
+            m.running = true;
+            let me = self.clone();
+            let spawned = std::thread::Builder::new()
+                .name("log-dir-mover".into())
+                .spawn(move || me.run_moves());
+            if spawned.is_err() {
+                m.running = false;
+                m.queue.pop_back();
+                return fjord_protocol::ErrorCode::UnknownServerError;
+            }
+        }
+        fjord_protocol::ErrorCode::None
+    }
+
+    /// The replicas being moved: (replica, target dir, progress).
+    pub fn moving(&self) -> Vec<((Uuid, i32), Uuid, Arc<fjord_log::partition_log::Relocation>)> {
+        self.moves
+            .lock()
+            .expect("moves")
+            .queue
+            .iter()
+            .map(|(k, d, p)| (*k, *d, p.clone()))
+            .collect()
+    }
+
+    /// The mover thread: one move at a time, until the queue is empty.
+    fn run_moves(self: Arc<Self>) {
+        loop {
+            let next = {
+                let mut m = self.moves.lock().expect("moves");
+                match m.queue.front() {
+                    Some((k, d, p)) => (*k, *d, p.clone()),
+                    None => {
+                        m.running = false;
+                        return;
+                    }
+                }
+            };
+            let (key, target, progress) = next;
+            if let Err(e) = self.move_replica(key, target, &progress) {
+                tracing::error!(partition = ?key, "moving the replica to another log dir: {e}");
+            }
+            self.moves.lock().expect("moves").queue.pop_front();
+        }
+    }
+
+    /// Moves replica `key` to dir `target` (AlterReplicaLogDirs): the log is copied there,
+    /// then, while its appends wait, the copy is opened, the old directory deleted and the
+    /// partition served from the new one; the controller is then told (AssignReplicasToDirs).
+    fn move_replica(
+        &self,
+        key: (Uuid, i32),
+        target: Uuid,
+        progress: &fjord_log::partition_log::Relocation,
+    ) -> Result<(), fjord_log::LogError> {
+        let Some(old) = self.get(key.0, key.1) else {
+            return Ok(()); // gone meanwhile
+        };
+        let (Some(to), Some(from)) = (
+            self.dirs.by_id(target).and_then(|d| d.logs().cloned()),
+            self.dirs.by_id(old.dir_id).and_then(|d| d.logs().cloned()),
+        ) else {
+            return Ok(()); // a dir went offline meanwhile
+        };
+        let tp = TopicPartition {
+            topic: old.topic.clone(),
+            partition: old.index,
+        };
+        // The long copy runs while everything goes on; the hand-over, with the images held
+        // back (so the partition's leadership cannot change under it) and its appends waiting.
+        let copy = old.log.begin_relocation(to.path(), progress)?;
+        let _one_at_a_time = self.applying.lock().expect("applying");
+        let current = self.get(key.0, key.1);
+        if !current.as_ref().is_some_and(|c| Arc::ptr_eq(c, &old)) {
+            copy.abandon();
+            return Ok(()); // deleted or taken offline meanwhile
+        }
+        let image = self.applied.borrow().clone();
+        let min_isr = image
+            .as_ref()
+            .map_or(1, |i| min_insync_replicas(&self.settings, i, &old.topic));
+        let moved = old
+            .log
+            .finish_relocation(copy, progress, |dir, checkpointed| {
+                let (log, _) =
+                    fjord_log::PartitionLog::open(dir, old.log.config(), checkpointed, true)?;
+                let log = Arc::new(log);
+                // The old directory goes first: a restart from here on finds only the new one.
+                from.delete(&tp)?;
+                to.adopt(&tp, log.clone());
+                let new = Arc::new(
+                    Partition::new(
+                        old.topic.clone(),
+                        old.topic_id,
+                        old.index,
+                        log,
+                        self.outbox.clone(),
+                    )
+                    .in_dir(target),
+                );
+                let leadership = old.leadership();
+                let effective = min_isr.min(leadership.replicas.len()).max(1);
+                new.set_leadership(
+                    self.node_id,
+                    leadership,
+                    effective,
+                    self.settings.lag_max_ms,
+                    fjord_log::monotonic_ms(),
+                );
+                self.partitions
+                    .write()
+                    .expect("partitions")
+                    .insert(key, new);
+                Ok(())
+            });
+        match moved {
+            Ok(()) => {
+                old.stop();
+                self.unassigned
+                    .lock()
+                    .expect("unassigned")
+                    .insert(key, target);
+                tracing::info!(
+                    topic = %tp.topic,
+                    partition = tp.partition,
+                    to = %to.path().display(),
+                    "replica moved to another log dir"
+                );
+                Ok(())
+            }
+            // A failed disk is found by the next checkpoint of its dir.
+            Err(e) => Err(e),
         }
     }
 

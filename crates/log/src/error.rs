@@ -65,6 +65,9 @@ pub enum LogError {
     /// An idempotent producer's batch from an older epoch than the last seen.
     #[error("{0}")]
     InvalidProducerEpoch(String),
+    /// The log moved to another log dir (AlterReplicaLogDirs): this copy takes no more writes.
+    #[error("the log of {0} moved to another log dir")]
+    Moved(String),
     /// A file on disk that cannot be parsed (checkpoint, partition metadata).
     #[error("malformed {path}: {reason}")]
     Malformed {
@@ -88,6 +91,7 @@ impl LogError {
             LogError::OutOfOrderSequence(_) => ErrorCode::OutOfOrderSequenceNumber,
             LogError::RecordErrors { code, .. } => *code,
             LogError::InvalidProducerEpoch(_) => ErrorCode::InvalidProducerEpoch,
+            LogError::Moved(_) => ErrorCode::NotLeaderOrFollower,
         }
     }
 }

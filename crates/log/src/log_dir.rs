@@ -178,7 +178,11 @@ impl LogDir {
                 // The KRaft metadata log: Raft's own, never a partition of the broker.
                 continue;
             }
-            if name.ends_with(DELETE_DIR_SUFFIX) {
+            if name.ends_with(DELETE_DIR_SUFFIX)
+                || name.ends_with(crate::partition_log::FUTURE_DIR_SUFFIX)
+            {
+                // A deletion, or a move to this dir (AlterReplicaLogDirs), that a restart
+                // interrupted: the partition lives where it was.
                 std::fs::remove_dir_all(entry.path()).map_err(io_err(entry.path()))?;
                 continue;
             }
@@ -282,6 +286,14 @@ impl LogDir {
         let log = Arc::new(log);
         *slot = Some(log.clone());
         Ok(log)
+    }
+
+    /// Takes in a log moved here from another log dir of the broker (already in this dir).
+    pub fn adopt(&self, tp: &TopicPartition, log: Arc<PartitionLog>) {
+        self.logs
+            .lock()
+            .expect("logs")
+            .insert(tp.clone(), Arc::new(Mutex::new(Some(log))));
     }
 
     /// Deletes a partition: its directory is renamed `<tp>-<uuid>-delete` at once and removed.

@@ -135,3 +135,115 @@ fn deleting_a_partition_removes_its_directory() {
     assert!(ld.partitions().is_empty());
     assert!(!dir.path().join("old-0.abc-delete").exists());
 }
+
+/// A partition moved to another log dir (AlterReplicaLogDirs): appends go on during the first
+/// pass and land in the copy; the new log has every record, offset, epoch and the log start;
+/// the old one refuses writes; the old dir is gone once deleted; a restart finds only the new.
+#[test]
+fn a_log_moves_to_another_dir_while_it_is_written() {
+    use fjord_log::partition_log::{Relocation, FUTURE_DIR_SUFFIX};
+    let (a_dir, b_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let tp = TopicPartition::new("moving", 0);
+    let (a, _) = LogDir::open(a_dir.path(), cfg).unwrap();
+    let (b, _) = LogDir::open(b_dir.path(), cfg).unwrap();
+    let old = a
+        .get_or_create(&tp, small_config(), Some(Uuid::from_u128(5)))
+        .unwrap();
+    for i in 0..30 {
+        old.append_as_leader(batch(&format!("v{i}"), 2, i), if i < 10 { 1 } else { 2 }, 0)
+            .unwrap();
+    }
+    old.set_high_watermark(60);
+    old.delete_records(6).unwrap();
+    assert!(old.segment_count() > 2, "several segments to copy");
+    let progress = Relocation::default();
+    let copy = old.begin_relocation(b_dir.path(), &progress).unwrap();
+    assert!(b_dir
+        .path()
+        .join(format!("moving-0{FUTURE_DIR_SUFFIX}"))
+        .exists());
+    // Written after the first pass: the final pass carries it over.
+    for i in 30..35 {
+        old.append_as_leader(batch(&format!("v{i}"), 2, i), 3, 0)
+            .unwrap();
+    }
+    old.set_high_watermark(70);
+    let new = old
+        .finish_relocation(copy, &progress, |dir, cp| {
+            assert_eq!(
+                (cp.log_start_offset, cp.high_watermark, cp.recovery_point),
+                (6, 70, 70)
+            );
+            let (log, _) = fjord_log::PartitionLog::open(dir, small_config(), cp, true)?;
+            Ok(std::sync::Arc::new(log))
+        })
+        .unwrap();
+    assert!(progress.bytes.load(std::sync::atomic::Ordering::Relaxed) > 0);
+    assert_eq!(new.log_end_offset(), 70);
+    assert_eq!(new.log_start_offset(), 6);
+    assert_eq!(new.high_watermark(), 70);
+    assert_eq!(new.latest_epoch(), Some(3));
+    assert_eq!(new.epoch_entries(), old.epoch_entries());
+    assert_eq!(read_all(&new, 6), read_all(&old, 6));
+    assert_eq!(read_all(&new, 6).len(), 64);
+    // The old log takes no more writes; the new one does.
+    let refused = old.append_as_leader(batch("late", 1, 99), 3, 0);
+    assert!(
+        matches!(refused, Err(fjord_log::LogError::Moved(_))),
+        "{refused:?}"
+    );
+    new.append_as_leader(batch("after", 1, 99), 3, 0).unwrap();
+    b.adopt(&tp, new.clone());
+    a.delete(&tp).unwrap();
+    assert!(!a_dir.path().join("moving-0").exists());
+    assert!(!b_dir
+        .path()
+        .join(format!("moving-0{FUTURE_DIR_SUFFIX}"))
+        .exists());
+    assert_eq!(
+        read_partition_metadata(&b_dir.path().join("moving-0")).unwrap(),
+        Some(Uuid::from_u128(5))
+    );
+    b.shutdown(1).unwrap();
+    drop((a, b));
+    let (b, _) = LogDir::open(b_dir.path(), cfg).unwrap();
+    assert_eq!(b.get(&tp).unwrap().log_end_offset(), 71);
+    let (a, _) = LogDir::open(a_dir.path(), cfg).unwrap();
+    assert!(a.get(&tp).is_none());
+}
+
+/// A move a restart interrupted leaves `<name>-future` behind: it is removed when the dir
+/// opens, and the partition stays where it was.
+#[test]
+fn an_interrupted_move_is_forgotten() {
+    use fjord_log::partition_log::Relocation;
+    let (a_dir, b_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let tp = TopicPartition::new("moving", 1);
+    {
+        let (a, _) = LogDir::open(a_dir.path(), cfg).unwrap();
+        let log = a.get_or_create(&tp, small_config(), None).unwrap();
+        log.append_as_leader(batch("x", 3, 0), 1, 0).unwrap();
+        let copy = log
+            .begin_relocation(b_dir.path(), &Relocation::default())
+            .unwrap();
+        std::mem::forget(copy); // the process died here
+        a.shutdown(1).unwrap();
+    }
+    let (b, _) = LogDir::open(b_dir.path(), cfg).unwrap();
+    assert!(b.get(&tp).is_none());
+    assert_eq!(
+        std::fs::read_dir(b_dir.path())
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with("moving")
+            })
+            .count(),
+        0
+    );
+    let (a, _) = LogDir::open(a_dir.path(), cfg).unwrap();
+    assert_eq!(a.get(&tp).unwrap().log_end_offset(), 3);
+}

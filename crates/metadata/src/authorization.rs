@@ -269,7 +269,8 @@ impl<'a> Access<'a> {
             | RequestBody::RemoveRaftVoter(_)
             | RequestBody::CreateAcls(_)
             | RequestBody::DeleteAcls(_)
-            | RequestBody::AlterUserScramCredentials(_) => {
+            | RequestBody::AlterUserScramCredentials(_)
+            | RequestBody::AlterReplicaLogDirs(_) => {
                 (!self.cluster(Op::Alter)).then(|| (Cluster, "ALTER on the cluster".into()))
             }
             RequestBody::DescribeQuorum(_) => {

@@ -331,6 +331,30 @@ pub fn error_response(
                 ..Default::default()
             })
         }
+        RequestBody::AlterReplicaLogDirs(r) => {
+            use alter_replica_log_dirs_response::*;
+            ResponseBody::AlterReplicaLogDirs(AlterReplicaLogDirsResponse {
+                results: r
+                    .dirs
+                    .iter()
+                    .flat_map(|d| &d.topics)
+                    .map(|t| AlterReplicaLogDirTopicResult {
+                        topic_name: t.name.clone(),
+                        partitions: t
+                            .partitions
+                            .iter()
+                            .map(|p| AlterReplicaLogDirPartitionResult {
+                                partition_index: *p,
+                                error_code: c,
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+        }
         RequestBody::DescribeProducers(r) => {
             use describe_producers_response::*;
             ResponseBody::DescribeProducers(DescribeProducersResponse {

@@ -152,13 +152,14 @@ fn requests_match_kafka_protocol() {
         unregister_broker_request::UnregisterBrokerRequest,
         allocate_producer_ids_request::AllocateProducerIdsRequest,
         assign_replicas_to_dirs_request::AssignReplicasToDirsRequest,
+        alter_replica_log_dirs_request::AlterReplicaLogDirsRequest,
         controller_registration_request::ControllerRegistrationRequest,
         describe_topic_partitions_request::DescribeTopicPartitionsRequest,
         add_raft_voter_request::AddRaftVoterRequest,
         remove_raft_voter_request::RemoveRaftVoterRequest,
         update_raft_voter_request::UpdateRaftVoterRequest,
     );
-    assert_eq!(cov.len(), 51);
+    assert_eq!(cov.len(), 52);
     report("requests", &cov);
 }
 
@@ -211,13 +212,14 @@ fn responses_match_kafka_protocol() {
         unregister_broker_response::UnregisterBrokerResponse,
         allocate_producer_ids_response::AllocateProducerIdsResponse,
         assign_replicas_to_dirs_response::AssignReplicasToDirsResponse,
+        alter_replica_log_dirs_response::AlterReplicaLogDirsResponse,
         controller_registration_response::ControllerRegistrationResponse,
         describe_topic_partitions_response::DescribeTopicPartitionsResponse,
         add_raft_voter_response::AddRaftVoterResponse,
         remove_raft_voter_response::RemoveRaftVoterResponse,
         update_raft_voter_response::UpdateRaftVoterResponse,
     );
-    assert_eq!(cov.len(), 51);
+    assert_eq!(cov.len(), 52);
     report("responses", &cov);
 }
 

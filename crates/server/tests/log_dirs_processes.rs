@@ -1,6 +1,8 @@
 //! Log directories that can fail (KIP-858), on real processes: a controller-only node, broker
 //! 1 with two log dirs and brokers 2 and 3 with one. Broker 1's replicas are spread over its
-//! dirs and assigned to them through the controller; `kafka-log-dirs --describe` shows both.
+//! dirs and assigned to them through the controller; `kafka-log-dirs --describe` shows both;
+//! AlterReplicaLogDirs moves one between them while it serves (its records intact, the
+//! controller told, so it follows its new dir's fate below).
 //! Then one dir is replaced by a file, as Kafka's own log-dir failure tests break a dir: the
 //! dir goes offline, its replicas stop on broker 1 (leadership and ISR move away) while the
 //! other dir keeps serving, `kafka-log-dirs` reports the error, GetReplicaLogInfo answers
@@ -13,6 +15,7 @@ use common::{
     call, create, fjord, free_port, produce_acked, random_uuid, show, text, wait_for, Node,
     FAST_REPLICATION,
 };
+use fjord_protocol::generated::alter_replica_log_dirs_request as ar;
 use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
 };
@@ -147,9 +150,95 @@ fn a_failed_log_dir_stops_only_its_replicas() {
     let before = log_dirs(&bootstrap);
     assert_eq!(before.len(), 2, "{before:?}");
     let on = |dir: &std::path::Path| before[&dir.display().to_string()].1.clone();
-    let (on_one, on_two) = (on(&d1), on(&d2));
+    let (mut on_one, mut on_two) = (on(&d1), on(&d2));
     assert_eq!((on_one.len(), on_two.len()), (2, 2), "{before:?}");
     assert!(before.values().all(|(e, _)| e.is_null()));
+
+    // AlterReplicaLogDirs moves partition 0 (20 records) to the other dir while it serves.
+    let (from_dir, to_dir) = if on_one.contains(&0) {
+        (&d1, &d2)
+    } else {
+        (&d2, &d1)
+    };
+    let alter = RequestBody::AlterReplicaLogDirs(ar::AlterReplicaLogDirsRequest {
+        dirs: vec![ar::AlterReplicaLogDir {
+            path: to_dir.display().to_string(),
+            topics: vec![ar::AlterReplicaLogDirTopic {
+                name: TOPIC.into(),
+                partitions: vec![0],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let Some(ResponseBody::AlterReplicaLogDirs(r)) = rt.block_on(call(&addrs[0], alter, 2)) else {
+        panic!("AlterReplicaLogDirs answered")
+    };
+    assert_eq!(r.results[0].partitions[0].error_code, 0);
+    let moved = wait_for(Duration::from_secs(60), || {
+        let now = log_dirs(&bootstrap);
+        (now[&to_dir.display().to_string()].1.contains(&0)
+            && !now[&from_dir.display().to_string()].1.contains(&0))
+        .then_some(())
+    });
+    assert!(
+        moved.is_some(),
+        "{:?}\n{}",
+        log_dirs(&bootstrap),
+        brokers[0].log_tail()
+    );
+    assert!(!from_dir.join(format!("{TOPIC}-0")).exists());
+    let expected: Vec<String> = (0..20).map(|i| format!("v{i}")).collect();
+    assert_eq!(common::consume_values(&bootstrap, TOPIC, 20), expected);
+    if on_one.contains(&0) {
+        on_one.retain(|p| *p != 0);
+        on_two.push(0);
+    } else {
+        on_two.retain(|p| *p != 0);
+        on_one.push(0);
+    }
+    on_one.sort_unstable();
+    on_two.sort_unstable();
+    // An unknown dir, and a topic the broker does not know.
+    let bad = RequestBody::AlterReplicaLogDirs(ar::AlterReplicaLogDirsRequest {
+        dirs: vec![
+            ar::AlterReplicaLogDir {
+                path: "/nowhere".into(),
+                topics: vec![ar::AlterReplicaLogDirTopic {
+                    name: TOPIC.into(),
+                    partitions: vec![1],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            },
+            ar::AlterReplicaLogDir {
+                path: d1.display().to_string(),
+                topics: vec![ar::AlterReplicaLogDirTopic {
+                    name: "nothing".into(),
+                    partitions: vec![0],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    });
+    let Some(ResponseBody::AlterReplicaLogDirs(r)) = rt.block_on(call(&addrs[0], bad, 2)) else {
+        panic!("AlterReplicaLogDirs answered")
+    };
+    let codes: Vec<i16> = r
+        .results
+        .iter()
+        .map(|t| t.partitions[0].error_code)
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            ErrorCode::LogDirNotFound.code(),
+            ErrorCode::UnknownTopicOrPartition.code()
+        ]
+    );
 
     // Dir two is replaced by a file: its next checkpoint fails and it goes offline.
     std::fs::rename(&d2, root.path().join("b1-two.gone")).unwrap();

@@ -173,7 +173,7 @@ impl PartitionLog {
                 check_timestamps(b, &config, now_ms)?;
             }
         }
-        let mut w = self.writer.lock().expect("writer");
+        let mut w = self.lock_writer()?;
         // Idempotent producers: a batch seen before is answered with its offsets and nothing
         // is appended (as Kafka does); an out-of-order or fenced one refuses the append.
         let idempotent = batches
@@ -256,7 +256,7 @@ impl PartitionLog {
     pub fn append_as_follower(&self, records: Bytes, now_ms: i64) -> Result<AppendInfo> {
         let config = self.config();
         let batches = split_batches(records)?;
-        let mut w = self.writer.lock().expect("writer");
+        let mut w = self.lock_writer()?;
         let mut expected = self.log_end_offset();
         let mut prepared = Vec::with_capacity(batches.len());
         let mut records = 0i64;
@@ -367,7 +367,7 @@ impl PartitionLog {
 
     /// Rolls a new active segment now, unless the active one is empty.
     pub fn roll(&self) -> Result<()> {
-        let _w = self.writer.lock().expect("writer");
+        let _w = self.lock_writer()?;
         if self.active_segment().size() > 0 {
             self.roll_at(&self.config(), self.log_end_offset())?;
         }

@@ -183,7 +183,7 @@ impl PartitionLog {
             f.write_all(data).map_err(io_err(&cleaned))?;
             f.sync_all().map_err(io_err(&cleaned))?;
         }
-        let mut w = self.writer.lock().expect("writer");
+        let mut w = self.lock_writer()?;
         let still_there = self
             .segments
             .read()

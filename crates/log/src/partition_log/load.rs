@@ -212,6 +212,7 @@ impl PartitionLog {
             ),
             epochs: Mutex::new(epochs),
             producers: Mutex::new(Default::default()),
+            moved: Default::default(),
         };
         log.rebuild_producer_state()?;
         Ok((log, report))

@@ -11,6 +11,7 @@ mod clean;
 pub mod load;
 mod producers;
 mod read;
+mod relocate;
 mod retention;
 mod truncate;
 
@@ -18,6 +19,7 @@ pub use append::AppendInfo;
 pub use clean::{CleanStats, CLEANED_SUFFIX, SWAP_SUFFIX};
 pub use load::LoadReport;
 pub use read::{OffsetLookup, ReadInfo};
+pub use relocate::{Relocation, RelocationCopy, FUTURE_DIR_SUFFIX};
 
 use crate::config::LogConfig;
 use crate::epoch::LeaderEpochCache;
@@ -55,9 +57,22 @@ pub struct PartitionLog {
     epochs: Mutex<LeaderEpochCache>,
     /// Idempotent producers' state (taken with the writer lock held, after it).
     producers: Mutex<crate::producer_state::ProducerState>,
+    /// Set once the log moved to another dir: writes are refused from then on.
+    moved: std::sync::atomic::AtomicBool,
 }
 
 impl PartitionLog {
+    /// The writer lock, unless the log moved away (then [`LogError::Moved`]).
+    fn lock_writer(&self) -> Result<std::sync::MutexGuard<'_, WriterState>> {
+        let w = self.writer.lock().expect("writer");
+        if self.moved.load(Ordering::Acquire) {
+            return Err(crate::error::LogError::Moved(
+                self.dir.display().to_string(),
+            ));
+        }
+        Ok(w)
+    }
+
     /// The partition's directory.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -117,7 +132,7 @@ impl PartitionLog {
     /// a diverging epoch at once, before the leader appends anything. Blocking (writes the
     /// checkpoint when the cache changes).
     pub fn assign_leader_epoch_start(&self, epoch: i32) -> Result<()> {
-        let _w = self.writer.lock().expect("writer");
+        let _w = self.lock_writer()?;
         let mut epochs = self.epochs.lock().expect("epochs");
         if epochs.latest_epoch().is_none_or(|e| epoch > e) {
             epochs.assign(epoch, self.log_end_offset())?;

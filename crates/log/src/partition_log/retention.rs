@@ -13,7 +13,7 @@ impl PartitionLog {
     /// DeleteRecords: moves the log start offset up to `offset` (at most the high watermark).
     /// Returns the new log start offset; whole segments below it go with the next retention.
     pub fn delete_records(&self, offset: i64) -> Result<i64> {
-        let _w = self.writer.lock().expect("writer");
+        let _w = self.lock_writer()?;
         let hw = self.high_watermark();
         if offset > hw || offset < 0 {
             return Err(LogError::OffsetOutOfRange {
@@ -35,7 +35,7 @@ impl PartitionLog {
 
     /// Applies retention at time `now_ms`: returns how many segments were deleted.
     pub fn apply_retention(&self, now_ms: i64) -> Result<usize> {
-        let mut w = self.writer.lock().expect("writer");
+        let mut w = self.lock_writer()?;
         let config = self.config();
         let hw = self.high_watermark();
         let log_start = self.log_start_offset();
@@ -126,7 +126,7 @@ impl PartitionLog {
 
     /// Unlinks deleted segments whose `file.delete.delay.ms` has passed by `now_ms`.
     pub fn delete_expired_files(&self, now_ms: i64) -> Result<()> {
-        let mut w = self.writer.lock().expect("writer");
+        let mut w = self.lock_writer()?;
         self.unlink_due(&mut w, now_ms)
     }
 }

@@ -14,7 +14,7 @@ impl PartitionLog {
     /// past the log end. When the removed batch starts at or below the log start offset, the
     /// log is emptied and restarts at the log start offset.
     pub fn truncate_to(&self, offset: i64) -> Result<i64> {
-        let mut w = self.writer.lock().expect("writer");
+        let mut w = self.lock_writer()?;
         let log_end = self.log_end_offset();
         if offset >= log_end {
             return Ok(log_end);
@@ -62,7 +62,7 @@ impl PartitionLog {
     /// Removes every segment and starts an empty log at `offset` (a follower whose log
     /// diverged entirely, or one that must skip to the leader's log start).
     pub fn truncate_fully_and_start_at(&self, offset: i64) -> Result<()> {
-        let mut w = self.writer.lock().expect("writer");
+        let mut w = self.lock_writer()?;
         self.truncate_fully_locked(&mut w, offset)
     }
 

@@ -58,6 +58,8 @@ pub enum ApiKey {
     DescribeConfigs = 32,
     /// `AlterConfigs` (key 33).
     AlterConfigs = 33,
+    /// `AlterReplicaLogDirs` (key 34).
+    AlterReplicaLogDirs = 34,
     /// `DescribeLogDirs` (key 35).
     DescribeLogDirs = 35,
     /// `SaslAuthenticate` (key 36).
@@ -150,6 +152,7 @@ impl ApiKey {
         ApiKey::DeleteAcls,
         ApiKey::DescribeConfigs,
         ApiKey::AlterConfigs,
+        ApiKey::AlterReplicaLogDirs,
         ApiKey::DescribeLogDirs,
         ApiKey::SaslAuthenticate,
         ApiKey::CreatePartitions,
@@ -216,6 +219,7 @@ impl ApiKey {
             31 => Some(ApiKey::DeleteAcls),
             32 => Some(ApiKey::DescribeConfigs),
             33 => Some(ApiKey::AlterConfigs),
+            34 => Some(ApiKey::AlterReplicaLogDirs),
             35 => Some(ApiKey::DescribeLogDirs),
             36 => Some(ApiKey::SaslAuthenticate),
             37 => Some(ApiKey::CreatePartitions),
@@ -279,6 +283,7 @@ impl ApiKey {
             ApiKey::DeleteAcls => "DeleteAcls",
             ApiKey::DescribeConfigs => "DescribeConfigs",
             ApiKey::AlterConfigs => "AlterConfigs",
+            ApiKey::AlterReplicaLogDirs => "AlterReplicaLogDirs",
             ApiKey::DescribeLogDirs => "DescribeLogDirs",
             ApiKey::SaslAuthenticate => "SaslAuthenticate",
             ApiKey::CreatePartitions => "CreatePartitions",
@@ -341,6 +346,7 @@ impl ApiKey {
             ApiKey::DeleteAcls => 1,
             ApiKey::DescribeConfigs => 1,
             ApiKey::AlterConfigs => 0,
+            ApiKey::AlterReplicaLogDirs => 1,
             ApiKey::DescribeLogDirs => 1,
             ApiKey::SaslAuthenticate => 0,
             ApiKey::CreatePartitions => 0,
@@ -403,6 +409,7 @@ impl ApiKey {
             ApiKey::DeleteAcls => 3,
             ApiKey::DescribeConfigs => 4,
             ApiKey::AlterConfigs => 2,
+            ApiKey::AlterReplicaLogDirs => 2,
             ApiKey::DescribeLogDirs => 4,
             ApiKey::SaslAuthenticate => 2,
             ApiKey::CreatePartitions => 3,
@@ -465,6 +472,7 @@ impl ApiKey {
             ApiKey::DeleteAcls => 3,
             ApiKey::DescribeConfigs => 4,
             ApiKey::AlterConfigs => 2,
+            ApiKey::AlterReplicaLogDirs => 2,
             ApiKey::DescribeLogDirs => 4,
             ApiKey::SaslAuthenticate => 2,
             ApiKey::CreatePartitions => 3,
@@ -527,6 +535,7 @@ impl ApiKey {
             ApiKey::DeleteAcls => Some(2),
             ApiKey::DescribeConfigs => Some(4),
             ApiKey::AlterConfigs => Some(2),
+            ApiKey::AlterReplicaLogDirs => Some(2),
             ApiKey::DescribeLogDirs => Some(2),
             ApiKey::SaslAuthenticate => Some(2),
             ApiKey::CreatePartitions => Some(2),
@@ -589,6 +598,7 @@ impl ApiKey {
             ApiKey::DeleteAcls => &["broker", "controller"],
             ApiKey::DescribeConfigs => &["broker", "controller"],
             ApiKey::AlterConfigs => &["broker", "controller"],
+            ApiKey::AlterReplicaLogDirs => &["broker"],
             ApiKey::DescribeLogDirs => &["broker"],
             ApiKey::SaslAuthenticate => &["broker", "controller"],
             ApiKey::CreatePartitions => &["broker", "controller"],
@@ -700,6 +710,8 @@ pub enum RequestBody {
     DescribeConfigs(crate::generated::describe_configs_request::DescribeConfigsRequest),
     /// A `AlterConfigsRequest`.
     AlterConfigs(crate::generated::alter_configs_request::AlterConfigsRequest),
+    /// A `AlterReplicaLogDirsRequest`.
+    AlterReplicaLogDirs(crate::generated::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest),
     /// A `DescribeLogDirsRequest`.
     DescribeLogDirs(crate::generated::describe_log_dirs_request::DescribeLogDirsRequest),
     /// A `SaslAuthenticateRequest`.
@@ -793,6 +805,7 @@ impl RequestBody {
             RequestBody::DeleteAcls(_) => ApiKey::DeleteAcls,
             RequestBody::DescribeConfigs(_) => ApiKey::DescribeConfigs,
             RequestBody::AlterConfigs(_) => ApiKey::AlterConfigs,
+            RequestBody::AlterReplicaLogDirs(_) => ApiKey::AlterReplicaLogDirs,
             RequestBody::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
             RequestBody::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
             RequestBody::CreatePartitions(_) => ApiKey::CreatePartitions,
@@ -855,6 +868,7 @@ impl RequestBody {
             ApiKey::DeleteAcls => RequestBody::DeleteAcls(crate::generated::delete_acls_request::DeleteAclsRequest::decode(buf, version)?),
             ApiKey::DescribeConfigs => RequestBody::DescribeConfigs(crate::generated::describe_configs_request::DescribeConfigsRequest::decode(buf, version)?),
             ApiKey::AlterConfigs => RequestBody::AlterConfigs(crate::generated::alter_configs_request::AlterConfigsRequest::decode(buf, version)?),
+            ApiKey::AlterReplicaLogDirs => RequestBody::AlterReplicaLogDirs(crate::generated::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest::decode(buf, version)?),
             ApiKey::DescribeLogDirs => RequestBody::DescribeLogDirs(crate::generated::describe_log_dirs_request::DescribeLogDirsRequest::decode(buf, version)?),
             ApiKey::SaslAuthenticate => RequestBody::SaslAuthenticate(crate::generated::sasl_authenticate_request::SaslAuthenticateRequest::decode(buf, version)?),
             ApiKey::CreatePartitions => RequestBody::CreatePartitions(crate::generated::create_partitions_request::CreatePartitionsRequest::decode(buf, version)?),
@@ -917,6 +931,7 @@ impl RequestBody {
             RequestBody::DeleteAcls(m) => m.encode(w, version),
             RequestBody::DescribeConfigs(m) => m.encode(w, version),
             RequestBody::AlterConfigs(m) => m.encode(w, version),
+            RequestBody::AlterReplicaLogDirs(m) => m.encode(w, version),
             RequestBody::DescribeLogDirs(m) => m.encode(w, version),
             RequestBody::SaslAuthenticate(m) => m.encode(w, version),
             RequestBody::CreatePartitions(m) => m.encode(w, version),
@@ -979,6 +994,7 @@ impl RequestBody {
             RequestBody::DeleteAcls(m) => m.encoded_len(version),
             RequestBody::DescribeConfigs(m) => m.encoded_len(version),
             RequestBody::AlterConfigs(m) => m.encoded_len(version),
+            RequestBody::AlterReplicaLogDirs(m) => m.encoded_len(version),
             RequestBody::DescribeLogDirs(m) => m.encoded_len(version),
             RequestBody::SaslAuthenticate(m) => m.encoded_len(version),
             RequestBody::CreatePartitions(m) => m.encoded_len(version),
@@ -1042,6 +1058,7 @@ impl RequestBody {
             ApiKey::DeleteAcls => RequestBody::DeleteAcls(crate::generated::delete_acls_request::DeleteAclsRequest::sample(g, version)),
             ApiKey::DescribeConfigs => RequestBody::DescribeConfigs(crate::generated::describe_configs_request::DescribeConfigsRequest::sample(g, version)),
             ApiKey::AlterConfigs => RequestBody::AlterConfigs(crate::generated::alter_configs_request::AlterConfigsRequest::sample(g, version)),
+            ApiKey::AlterReplicaLogDirs => RequestBody::AlterReplicaLogDirs(crate::generated::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest::sample(g, version)),
             ApiKey::DescribeLogDirs => RequestBody::DescribeLogDirs(crate::generated::describe_log_dirs_request::DescribeLogDirsRequest::sample(g, version)),
             ApiKey::SaslAuthenticate => RequestBody::SaslAuthenticate(crate::generated::sasl_authenticate_request::SaslAuthenticateRequest::sample(g, version)),
             ApiKey::CreatePartitions => RequestBody::CreatePartitions(crate::generated::create_partitions_request::CreatePartitionsRequest::sample(g, version)),
@@ -1130,6 +1147,8 @@ pub enum ResponseBody {
     DescribeConfigs(crate::generated::describe_configs_response::DescribeConfigsResponse),
     /// A `AlterConfigsResponse`.
     AlterConfigs(crate::generated::alter_configs_response::AlterConfigsResponse),
+    /// A `AlterReplicaLogDirsResponse`.
+    AlterReplicaLogDirs(crate::generated::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse),
     /// A `DescribeLogDirsResponse`.
     DescribeLogDirs(crate::generated::describe_log_dirs_response::DescribeLogDirsResponse),
     /// A `SaslAuthenticateResponse`.
@@ -1223,6 +1242,7 @@ impl ResponseBody {
             ResponseBody::DeleteAcls(_) => ApiKey::DeleteAcls,
             ResponseBody::DescribeConfigs(_) => ApiKey::DescribeConfigs,
             ResponseBody::AlterConfigs(_) => ApiKey::AlterConfigs,
+            ResponseBody::AlterReplicaLogDirs(_) => ApiKey::AlterReplicaLogDirs,
             ResponseBody::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
             ResponseBody::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
             ResponseBody::CreatePartitions(_) => ApiKey::CreatePartitions,
@@ -1285,6 +1305,7 @@ impl ResponseBody {
             ApiKey::DeleteAcls => ResponseBody::DeleteAcls(crate::generated::delete_acls_response::DeleteAclsResponse::decode(buf, version)?),
             ApiKey::DescribeConfigs => ResponseBody::DescribeConfigs(crate::generated::describe_configs_response::DescribeConfigsResponse::decode(buf, version)?),
             ApiKey::AlterConfigs => ResponseBody::AlterConfigs(crate::generated::alter_configs_response::AlterConfigsResponse::decode(buf, version)?),
+            ApiKey::AlterReplicaLogDirs => ResponseBody::AlterReplicaLogDirs(crate::generated::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse::decode(buf, version)?),
             ApiKey::DescribeLogDirs => ResponseBody::DescribeLogDirs(crate::generated::describe_log_dirs_response::DescribeLogDirsResponse::decode(buf, version)?),
             ApiKey::SaslAuthenticate => ResponseBody::SaslAuthenticate(crate::generated::sasl_authenticate_response::SaslAuthenticateResponse::decode(buf, version)?),
             ApiKey::CreatePartitions => ResponseBody::CreatePartitions(crate::generated::create_partitions_response::CreatePartitionsResponse::decode(buf, version)?),
@@ -1347,6 +1368,7 @@ impl ResponseBody {
             ResponseBody::DeleteAcls(m) => m.encode(w, version),
             ResponseBody::DescribeConfigs(m) => m.encode(w, version),
             ResponseBody::AlterConfigs(m) => m.encode(w, version),
+            ResponseBody::AlterReplicaLogDirs(m) => m.encode(w, version),
             ResponseBody::DescribeLogDirs(m) => m.encode(w, version),
             ResponseBody::SaslAuthenticate(m) => m.encode(w, version),
             ResponseBody::CreatePartitions(m) => m.encode(w, version),
@@ -1409,6 +1431,7 @@ impl ResponseBody {
             ResponseBody::DeleteAcls(m) => m.encoded_len(version),
             ResponseBody::DescribeConfigs(m) => m.encoded_len(version),
             ResponseBody::AlterConfigs(m) => m.encoded_len(version),
+            ResponseBody::AlterReplicaLogDirs(m) => m.encoded_len(version),
             ResponseBody::DescribeLogDirs(m) => m.encoded_len(version),
             ResponseBody::SaslAuthenticate(m) => m.encoded_len(version),
             ResponseBody::CreatePartitions(m) => m.encoded_len(version),
@@ -1472,6 +1495,7 @@ impl ResponseBody {
             ApiKey::DeleteAcls => ResponseBody::DeleteAcls(crate::generated::delete_acls_response::DeleteAclsResponse::sample(g, version)),
             ApiKey::DescribeConfigs => ResponseBody::DescribeConfigs(crate::generated::describe_configs_response::DescribeConfigsResponse::sample(g, version)),
             ApiKey::AlterConfigs => ResponseBody::AlterConfigs(crate::generated::alter_configs_response::AlterConfigsResponse::sample(g, version)),
+            ApiKey::AlterReplicaLogDirs => ResponseBody::AlterReplicaLogDirs(crate::generated::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse::sample(g, version)),
             ApiKey::DescribeLogDirs => ResponseBody::DescribeLogDirs(crate::generated::describe_log_dirs_response::DescribeLogDirsResponse::sample(g, version)),
             ApiKey::SaslAuthenticate => ResponseBody::SaslAuthenticate(crate::generated::sasl_authenticate_response::SaslAuthenticateResponse::sample(g, version)),
             ApiKey::CreatePartitions => ResponseBody::CreatePartitions(crate::generated::create_partitions_response::CreatePartitionsResponse::sample(g, version)),
@@ -1534,6 +1558,7 @@ impl ResponseBody {
             ApiKey::DeleteAcls => ResponseBody::DeleteAcls(crate::generated::delete_acls_response::DeleteAclsResponse::default()),
             ApiKey::DescribeConfigs => ResponseBody::DescribeConfigs(crate::generated::describe_configs_response::DescribeConfigsResponse::default()),
             ApiKey::AlterConfigs => ResponseBody::AlterConfigs(crate::generated::alter_configs_response::AlterConfigsResponse::default()),
+            ApiKey::AlterReplicaLogDirs => ResponseBody::AlterReplicaLogDirs(crate::generated::alter_replica_log_dirs_response::AlterReplicaLogDirsResponse::default()),
             ApiKey::DescribeLogDirs => ResponseBody::DescribeLogDirs(crate::generated::describe_log_dirs_response::DescribeLogDirsResponse::default()),
             ApiKey::SaslAuthenticate => ResponseBody::SaslAuthenticate(crate::generated::sasl_authenticate_response::SaslAuthenticateResponse::default()),
             ApiKey::CreatePartitions => ResponseBody::CreatePartitions(crate::generated::create_partitions_response::CreatePartitionsResponse::default()),
@@ -1666,6 +1691,7 @@ impl ResponseBody {
             ApiKey::DeleteAcls => None,
             ApiKey::DescribeConfigs => None,
             ApiKey::AlterConfigs => None,
+            ApiKey::AlterReplicaLogDirs => None,
             ApiKey::DescribeLogDirs => {
                 if !(version >= 3) { return None; }
                 let mut r = crate::generated::describe_log_dirs_response::DescribeLogDirsResponse::default();
@@ -1859,6 +1885,7 @@ impl ResponseBody {
             ResponseBody::DeleteAcls(r) => r.each_error_code(f),
             ResponseBody::DescribeConfigs(r) => r.each_error_code(f),
             ResponseBody::AlterConfigs(r) => r.each_error_code(f),
+            ResponseBody::AlterReplicaLogDirs(r) => r.each_error_code(f),
             ResponseBody::DescribeLogDirs(r) => r.each_error_code(f),
             ResponseBody::SaslAuthenticate(r) => r.each_error_code(f),
             ResponseBody::CreatePartitions(r) => r.each_error_code(f),

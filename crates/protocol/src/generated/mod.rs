@@ -12,6 +12,8 @@ pub mod alter_configs_request;
 pub mod alter_configs_response;
 pub mod alter_partition_request;
 pub mod alter_partition_response;
+pub mod alter_replica_log_dirs_request;
+pub mod alter_replica_log_dirs_response;
 pub mod alter_user_scram_credentials_request;
 pub mod alter_user_scram_credentials_response;
 pub mod api_versions_request;

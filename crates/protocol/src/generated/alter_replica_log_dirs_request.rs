@@ -1,0 +1,322 @@
+//! Generated from `AlterReplicaLogDirsRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `AlterReplicaLogDirsRequest` request (api key 34, versions 1-2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlterReplicaLogDirsRequest {
+    /// The alterations to make for each directory.
+    ///
+    /// Versions 0+.
+    pub dirs: Vec<AlterReplicaLogDir>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for AlterReplicaLogDirsRequest {
+    fn default() -> Self {
+        AlterReplicaLogDirsRequest {
+            dirs: Vec::<AlterReplicaLogDir>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl AlterReplicaLogDirsRequest {
+    /// The message name.
+    pub const NAME: &'static str = "AlterReplicaLogDirsRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 1;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 2;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(2);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(1..=2).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "AlterReplicaLogDirsRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        write_len_prefix(w, (&self.dirs).len(), flexible)?; for e0 in (&self.dirs).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += len_prefix_len((&self.dirs).len(), flexible) + (&self.dirs).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(1..=2).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "AlterReplicaLogDirsRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.dirs = { let n = read_array_len_non_null(buf, flexible, "Dirs")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(AlterReplicaLogDir::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.dirs = (0..g.collection_len()).map(|_| AlterReplicaLogDir::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.dirs { x.each_error_code(f); }
+    }
+}
+
+/// The alterations to make for each directory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlterReplicaLogDir {
+    /// The absolute directory path.
+    ///
+    /// Versions 0+.
+    pub path: String,
+    /// The topics to add to the directory.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<AlterReplicaLogDirTopic>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for AlterReplicaLogDir {
+    fn default() -> Self {
+        AlterReplicaLogDir {
+            path: String::new(),
+            topics: Vec::<AlterReplicaLogDirTopic>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl AlterReplicaLogDir {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        write_string(w, (&self.path), flexible)?;
+        write_len_prefix(w, (&self.topics).len(), flexible)?; for e0 in (&self.topics).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.path), flexible);
+        n += len_prefix_len((&self.topics).len(), flexible) + (&self.topics).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.path = read_string(buf, flexible, "Path")?;
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(AlterReplicaLogDirTopic::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.path = g.string();
+        v.topics = (0..g.collection_len()).map(|_| AlterReplicaLogDirTopic::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.topics { x.each_error_code(f); }
+    }
+}
+
+/// The topics to add to the directory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlterReplicaLogDirTopic {
+    /// The topic name.
+    ///
+    /// Versions 0+.
+    pub name: String,
+    /// The partition indexes.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<i32>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for AlterReplicaLogDirTopic {
+    fn default() -> Self {
+        AlterReplicaLogDirTopic {
+            name: String::new(),
+            partitions: Vec::<i32>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl AlterReplicaLogDirTopic {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        write_string(w, (&self.name), flexible)?;
+        write_len_prefix(w, (&self.partitions).len(), flexible)?; for e0 in (&self.partitions).iter() { w.put_i32(*e0); }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.name), flexible);
+        n += len_prefix_len((&self.partitions).len(), flexible) + (&self.partitions).len() * 4;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = read_string(buf, flexible, "Name")?;
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 2;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = g.string();
+        v.partitions = (0..g.collection_len()).map(|_| g.i32()).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+}
