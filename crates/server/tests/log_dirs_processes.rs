@@ -331,6 +331,10 @@ fn a_failed_log_dir_stops_only_its_replicas() {
         .collect();
     assert_eq!(row.get(1), Some(&"error"), "{out}");
     assert!(out.contains("KAFKA_STORAGE_ERROR"), "{out}");
+    assert!(
+        out.contains("(retriable; still the answer at the deadline after"),
+        "a storage error is asked again until the deadline: {out}"
+    );
     assert!(out.contains("Choice: none."), "{out}");
     let elect = fjord(&[
         "kafka-leader-election",
