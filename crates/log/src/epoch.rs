@@ -116,17 +116,10 @@ impl LeaderEpochCache {
     /// After the log start moved to `start_offset`: drops epochs wholly before it and moves
     /// the start of the epoch holding it.
     pub fn truncate_from_start(&mut self, start_offset: i64) -> Result<()> {
-        let keep_from = self
-            .entries
-            .iter()
-            .rposition(|e| e.start_offset <= start_offset);
-        let Some(i) = keep_from else { return Ok(()) };
-        if i == 0 && self.entries[0].start_offset == start_offset {
-            return Ok(());
+        if truncate_entries_from_start(&mut self.entries, start_offset) {
+            self.persist()?;
         }
-        self.entries.drain(..i);
-        self.entries[0].start_offset = start_offset;
-        self.persist()
+        Ok(())
     }
 
     /// Drops every entry (the log was emptied).
@@ -154,6 +147,21 @@ pub fn assign_entry(entries: &mut Vec<EpochEntry>, epoch: i32, start_offset: i64
         epoch,
         start_offset,
     });
+    true
+}
+
+/// After the log start moved to `start_offset`: drops the entries wholly before it and moves
+/// the start of the entry holding it, as [`LeaderEpochCache::truncate_from_start`] does.
+/// Returns whether anything changed.
+pub fn truncate_entries_from_start(entries: &mut Vec<EpochEntry>, start_offset: i64) -> bool {
+    let Some(i) = entries.iter().rposition(|e| e.start_offset <= start_offset) else {
+        return false;
+    };
+    if i == 0 && entries[0].start_offset == start_offset {
+        return false;
+    }
+    entries.drain(..i);
+    entries[0].start_offset = start_offset;
     true
 }
 

@@ -280,6 +280,9 @@ pub fn cost(replicas: &[(i32, ReplicaState)], broker: i32) -> Cost {
             } else {
                 truncation(leader, l, new_epoch)
             };
+            // A cut below the log start empties the log there (records below it are gone
+            // already, by retention, and are not counted).
+            let to = to.map(|t| t.max(l.log_start_offset));
             Truncation {
                 broker: *b,
                 truncate_to: to,
@@ -295,13 +298,20 @@ pub fn cost(replicas: &[(i32, ReplicaState)], broker: i32) -> Cost {
         .unwrap_or(-1);
     // A record below a replica's high watermark was committed when that replica learnt it;
     // it is lost when the replica cuts it (it lies past where its log will agree with the new
-    // leader's). Offsets of committed records are counted once however many replicas held
+    // leader's) and it is not below the new leader's log start (retention's, not the
+    // election's). Offsets of committed records are counted once however many replicas held
     // them; what a replica keeps lies within the new leader's log.
     let lost: Vec<(i64, i64)> = truncations
         .iter()
         .filter_map(|t: &Truncation| {
             let l = answered.iter().find(|(b, _)| *b == t.broker)?.1;
-            let kept = t.truncate_to?.min(leader.log_end_offset);
+            // Below the new leader's log start, retention removed them already: not a loss
+            // of this election.
+            let kept = t
+                .truncate_to?
+                .min(leader.log_end_offset)
+                .max(leader.log_start_offset)
+                .max(l.log_start_offset);
             let committed = l.high_watermark.min(l.log_end_offset);
             (committed > kept).then_some((kept, committed))
         })

@@ -73,6 +73,9 @@ pub struct Replica {
     pub starting: bool,
     /// The broker epoch in its clean-shutdown marker (-1: crashed).
     pub clean_epoch: i64,
+    /// The log start offset (retention): records below it are gone from this replica (the
+    /// model keeps their ids, unreadable, so logs still compare offset by offset).
+    pub start: i64,
 }
 
 impl Replica {
@@ -97,10 +100,40 @@ impl Replica {
 
     pub fn truncate(&mut self, to: i64) {
         let to = to.clamp(0, self.leo());
+        if to <= self.start && self.start > 0 {
+            // Below the log start: the log empties and restarts there, as the log does.
+            self.log.truncate(self.start as usize);
+            self.epochs.clear();
+            self.flushed = self.flushed.min(self.start as usize);
+            self.hw = self.hw.min(self.start);
+            return;
+        }
         self.log.truncate(to as usize);
         self.epochs.retain(|e| e.start_offset < to);
         self.flushed = self.flushed.min(to as usize);
         self.hw = self.hw.min(to);
+    }
+
+    /// Moves the log start up to `to` (retention, or the leader's log start followed), never
+    /// past the high watermark or the log end; the epoch cache follows as the log's does.
+    pub fn retain_from(&mut self, to: i64) {
+        let to = to.min(self.hw).min(self.leo());
+        if to <= self.start {
+            return;
+        }
+        self.start = to;
+        fjord_log::epoch::truncate_entries_from_start(&mut self.epochs, to);
+    }
+
+    /// A follower behind the leader's log start (OFFSET_OUT_OF_RANGE): its log empties and
+    /// restarts at `start`; the ids below it are the leader's, unreadable.
+    pub fn restart_at(&mut self, start: i64, leader_log: &[(u64, i32)]) {
+        self.log.truncate(0);
+        self.log.extend_from_slice(&leader_log[..start as usize]);
+        self.epochs.clear();
+        self.start = start;
+        self.flushed = start as usize;
+        self.hw = start;
     }
 }
 
@@ -170,6 +203,7 @@ impl Sim {
                             crashes: 0,
                             starting: false,
                             clean_epoch: -1,
+                            start: 0,
                         },
                     )
                 })
@@ -431,6 +465,18 @@ impl Sim {
         if fetch_offset > leader.leo() {
             return;
         }
+        if fetch_offset < leader.start {
+            // OFFSET_OUT_OF_RANGE below the leader's log start: start over there.
+            if lose_response {
+                return;
+            }
+            let (start, log) = (leader.start, leader.log.clone());
+            self.replicas
+                .get_mut(&follower)
+                .unwrap()
+                .restart_at(start, &log);
+            return;
+        }
         let fx = leader
             .leader
             .as_mut()
@@ -450,7 +496,7 @@ impl Sim {
             .take(take)
             .copied()
             .collect();
-        let leader_hw = leader.hw;
+        let (leader_hw, leader_start) = (leader.hw, leader.start);
         if lose_response {
             return;
         }
@@ -461,6 +507,8 @@ impl Sim {
             f.log.push((x, e));
         }
         f.hw = f.hw.max(leader_hw.min(f.leo()));
+        // The leader's log start is followed, as far as the follower has committed.
+        f.retain_from(leader_start);
     }
 
     pub fn deliver_alter(&mut self) {
@@ -714,9 +762,10 @@ impl Sim {
         for a in &live {
             for b in &live {
                 let upto = a.hw.min(b.hw).min(a.leo()).min(b.leo()).max(0) as usize;
+                let from = (a.start.max(b.start) as usize).min(upto);
                 assert_eq!(
-                    a.log[..upto],
-                    b.log[..upto],
+                    a.log[from..upto],
+                    b.log[from..upto],
                     "{}",
                     ctx(format!(
                         "brokers {} and {} disagree below {upto}",
@@ -734,6 +783,9 @@ impl Sim {
             return;
         };
         for a in &self.acked {
+            if a.offset < leader.start {
+                continue; // retention removed it: not a loss
+            }
             let survivor = a.holders.iter().any(|(h, crashes)| {
                 self.replicas[h].crashes == *crashes
                     && self.replicas[h].alive
@@ -775,10 +827,19 @@ impl Sim {
             }
             60..=71 => self.tick(),
             72..=81 => self.deliver_alter(),
-            82..=89 => {
+            82..=88 => {
                 let id = BROKERS[self.rng.below(3) as usize];
                 let r = self.replicas.get_mut(&id).unwrap();
                 r.flushed = r.log.len();
+            }
+            89 => {
+                // Retention on the leader: its log start moves up (within what it flushed).
+                if let Some(id) = self.acting_leader() {
+                    let n = 1 + self.rng.below(8) as i64;
+                    let r = self.replicas.get_mut(&id).unwrap();
+                    let to = (r.start + n).min(r.flushed as i64);
+                    r.retain_from(to);
+                }
             }
             90 => {
                 let id = BROKERS[self.rng.below(3) as usize];
