@@ -422,25 +422,11 @@ fn run(seed: u64) -> Tally {
     tally
 }
 
-fn run_seed(seed: u64) -> Tally {
-    match std::panic::catch_unwind(|| run(seed)) {
-        Ok(t) => t,
-        Err(e) => {
-            let msg = e
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            panic!("seed {seed} failed (replay with FJORD_SIM_SEED={seed}): {msg}");
-        }
-    }
-}
-
 #[test]
 fn unclean_recovery_never_cuts_what_it_could_keep_and_reports_what_it_cuts() {
     if let Ok(seed) = std::env::var("FJORD_SIM_SEED") {
         let seed: u64 = seed.parse().expect("FJORD_SIM_SEED is a number");
-        eprintln!("{:?}", run_seed(seed));
+        eprintln!("{:?}", sim::run_seed(seed, || run(seed)));
         return;
     }
     let seeds = std::env::var("FJORD_SIM_SEEDS")
@@ -449,7 +435,7 @@ fn unclean_recovery_never_cuts_what_it_could_keep_and_reports_what_it_cuts() {
         .unwrap_or(SEEDS);
     let mut tally = Tally::default();
     for seed in REGRESSIONS.iter().copied().chain(0..seeds) {
-        tally += run_seed(seed);
+        tally += sim::run_seed(seed, || run(seed));
     }
     eprintln!("recovery simulation, {seeds} seeds: {tally:?}");
     // The histories exercised what the checks are about.

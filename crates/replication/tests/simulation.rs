@@ -73,22 +73,10 @@ fn replication_keeps_acknowledged_records_under_crashes_and_message_loss() {
     let mut acked = 0;
     let mut with_progress = 0;
     for seed in 0..seeds {
-        let result = std::panic::catch_unwind(|| run(seed));
-        match result {
-            Ok((a, committed)) => {
-                acked += a;
-                if committed > 0 {
-                    with_progress += 1;
-                }
-            }
-            Err(e) => {
-                let msg = e
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                panic!("seed {seed} failed (replay with FJORD_SIM_SEED={seed}): {msg}");
-            }
+        let (a, committed) = sim::run_seed(seed, || run(seed));
+        acked += a;
+        if committed > 0 {
+            with_progress += 1;
         }
     }
     // The histories did something: records were acknowledged, and most histories end with a

@@ -858,3 +858,18 @@ impl Sim {
         self.check(step);
     }
 }
+
+/// Runs one seed's history `f`, turning a failure into a panic that says how to replay it.
+pub fn run_seed<T>(seed: u64, f: impl FnOnce() -> T + std::panic::UnwindSafe) -> T {
+    match std::panic::catch_unwind(f) {
+        Ok(t) => t,
+        Err(e) => {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            panic!("seed {seed} failed (replay with FJORD_SIM_SEED={seed}): {msg}");
+        }
+    }
+}
