@@ -38,11 +38,32 @@ pub fn random_uuid() -> String {
 
 /// A port free on 127.0.0.1 right now.
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
+    use std::hash::{BuildHasher, Hasher};
+    // Below Linux's ephemeral range (32768-60999): no outgoing connection (the tests' clients
+    // open many) can take the port between this check and the node binding it, and a node
+    // restarted on its port never meets a client connected to itself. Never twice in one run.
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+    for _ in 0..10_000 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        let port = FREE_PORT_LOW + (h.finish() % u64::from(FREE_PORT_HIGH - FREE_PORT_LOW)) as u16;
+        if given.contains(&port) {
+            continue;
+        }
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            given.push(port);
+            return port;
+        }
+    }
+    panic!("no free port below the ephemeral range")
 }
+
+/// The ports tests give out: [`FREE_PORT_LOW`, `FREE_PORT_HIGH`), clear of the fixed ports of
+/// `config/` (19092..19494, 29092..29494, 39092..) and of the ephemeral range.
+const FREE_PORT_LOW: u16 = 20_000;
+/// See [`FREE_PORT_LOW`].
+const FREE_PORT_HIGH: u16 = 29_000;
 
 /// One node: its directory, configuration and (when running) process.
 pub struct Node {
