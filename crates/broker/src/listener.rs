@@ -113,7 +113,7 @@ pub struct BrokerHandler {
 impl BrokerHandler {
     fn metadata(&self, r: &MetadataRequest, version: i16) -> ResponseBody {
         let image = self.view.borrow().image.clone();
-        let (response, to_create) = crate::metadata::metadata_response(
+        let (mut response, to_create) = crate::metadata::metadata_response(
             &image,
             r,
             version,
@@ -121,6 +121,8 @@ impl BrokerHandler {
             &self.listener_name,
             self.auto_create_topics,
         );
+        response.controller_id =
+            crate::metadata::controller_id_for(&image, self.replicas.node_id());
         if !to_create.is_empty() {
             self.auto_create(to_create);
         }
@@ -177,13 +179,18 @@ impl BrokerHandler {
         version: i16,
     ) -> ResponseBody {
         let image = self.view.borrow().image.clone();
-        ResponseBody::DescribeCluster(crate::metadata::describe_cluster(
+        let mut response = crate::metadata::describe_cluster(
             &image,
             r,
             version,
             &self.cluster_id,
             &self.listener_name,
-        ))
+        );
+        if response.error_code == 0 {
+            response.controller_id =
+                crate::metadata::controller_id_for(&image, self.replicas.node_id());
+        }
+        ResponseBody::DescribeCluster(response)
     }
 
     /// Forwards a controller-bound request in an Envelope carrying the caller's principal and

@@ -21,8 +21,19 @@ pub fn creatable(name: &str) -> bool {
     fjord_metadata::names::validate_topic_name(name).is_ok() && !INTERNAL_TOPICS.contains(&name)
 }
 
-/// The controller id clients are told: the lowest live broker (in KRaft, clients send
-/// controller-bound requests to any broker, which forwards them).
+/// The controller id broker `me` tells clients: itself while it is a registered, unfenced
+/// broker (it is alive, since it answers, and it forwards controller-bound requests to the
+/// active controller, as every KRaft broker does), else the lowest live broker. Naming any
+/// other broker would send clients to one that may have died and is not fenced yet.
+pub fn controller_id_for(image: &MetadataImage, me: i32) -> i32 {
+    match image.cluster.brokers.get(&me) {
+        Some(b) if !b.fenced => me,
+        _ => client_controller_id(image),
+    }
+}
+
+/// The lowest live broker (in KRaft, clients send controller-bound requests to any broker,
+/// which forwards them).
 pub fn client_controller_id(image: &MetadataImage) -> i32 {
     image
         .cluster
@@ -364,6 +375,16 @@ mod tests {
             "unfenced only, on the asked listener"
         );
         assert_eq!(r.controller_id, 1);
+        assert_eq!(
+            controller_id_for(&image(), 3),
+            3,
+            "a live broker names itself"
+        );
+        assert_eq!(
+            controller_id_for(&image(), 2),
+            1,
+            "a fenced one names the lowest live broker"
+        );
         let t = &r.topics[0];
         assert_eq!(t.topic_id, Uuid::from_u128(9));
         let p0 = &t.partitions[0];

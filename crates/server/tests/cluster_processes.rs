@@ -177,6 +177,21 @@ fn a_killed_node_is_fenced_its_partitions_move_and_it_returns() {
     let victim = 2;
     nodes[1].kill();
     let killed = Instant::now();
+    // Before it is fenced, each surviving node names itself as the controller clients should
+    // use (it is alive and forwards): never the dead node, whatever its id.
+    for (i, (p, _)) in ports.iter().enumerate().filter(|(i, _)| *i != 1) {
+        let ask = fjord_protocol::RequestBody::Metadata(
+            fjord_protocol::generated::metadata_request::MetadataRequest {
+                topics: Some(Vec::new()),
+                ..Default::default()
+            },
+        );
+        let answered = rt.block_on(common::call(&format!("127.0.0.1:{p}"), ask, 12));
+        let Some(fjord_protocol::ResponseBody::Metadata(m)) = answered else {
+            panic!("node {} answers Metadata", i + 1)
+        };
+        assert_eq!(m.controller_id, i as i32 + 1, "node {} names itself", i + 1);
+    }
     let moved = wait_for(SESSION_TIMEOUT + FAILOVER + Duration::from_secs(5), || {
         metadata(&consumer, "orders").filter(|(brokers, l)| {
             !brokers.contains(&victim) && l.len() == 6 && l.values().all(|x| *x > 0 && *x != victim)
