@@ -948,3 +948,84 @@ fn an_unreachable_replica_is_asked_until_the_deadline() {
         "the unreachable broker is retried until the 3 s deadline, no longer: {took:?}"
     );
 }
+
+/// The survey looks at the cluster anew each round: a replica's broker that comes back while
+/// another replica still holds the survey open (dead but not yet fenced: asked until the
+/// deadline) is asked too, and chosen.
+#[test]
+fn a_broker_back_during_the_survey_is_asked_too() {
+    let root = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    // Sessions outlive the test: a SIGKILLed broker stays registered and unfenced.
+    let slow_fencing = "replica.lag.time.max.ms=2000\nreplica.fetch.wait.max.ms=100\n\
+                        broker.session.timeout.ms=120000\nbroker.heartbeat.interval.ms=500";
+    // Broker 4 holds no replica: it answers the tool's metadata requests.
+    let (controller, mut brokers) = controller_and_brokers(root.path(), 4, slow_fencing);
+    let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
+    create(
+        &addrs.join(","),
+        "back",
+        "1:2:3",
+        &["min.insync.replicas=1"],
+    );
+    wait_partition(&rt, &addrs[3], "back", "three in sync", |l, isr| {
+        l == 1 && isr.len() == 3
+    });
+    produce_acked(&rt, &addrs.join(","), "back", 0..10);
+    // Broker 3 dies (unfenced for the rest of the test), then broker 2, then broker 1, the
+    // last ISR member; brokers 1 and 2 are unregistered: offline.
+    brokers[2].kill();
+    produce_acked(&rt, &addrs[..2].join(","), "back", 10..20);
+    wait_partition(&rt, &addrs[3], "back", "ISR 1,2", |_, isr| isr == [1, 2]);
+    brokers[1].kill();
+    produce_acked(&rt, &addrs[0], "back", 20..30);
+    wait_partition(&rt, &addrs[3], "back", "ISR 1", |_, isr| isr == [1]);
+    brokers[0].kill();
+    for id in ["1", "2"] {
+        let out = fjord(&[
+            "kafka-cluster",
+            "unregister",
+            "--bootstrap-controller",
+            &controller.addr(),
+            "--id",
+            id,
+        ]);
+        assert!(out.status.success(), "{}", show(&out));
+    }
+    wait_partition(&rt, &addrs[3], "back", "offline", |l, _| l == -1);
+
+    // The survey starts with broker 2 unregistered and broker 3 silent; broker 2 comes back
+    // (it registers anew) while broker 3 keeps the survey open until its deadline.
+    let out_file = root.path().join("survey.out");
+    let mut tool = std::process::Command::new(common::fjord_bin())
+        .args([
+            "kafka-unclean-recovery",
+            "--bootstrap-server",
+            &addrs[3],
+            "--topic",
+            "back",
+            "--dry-run",
+            "--deadline-ms",
+            "40000",
+        ])
+        .stdout(std::process::Stdio::from(
+            std::fs::File::create(&out_file).unwrap(),
+        ))
+        .spawn()
+        .unwrap();
+    brokers[1].start();
+    let status = wait_for(Duration::from_secs(120), || tool.try_wait().ok().flatten());
+    let out = std::fs::read_to_string(&out_file).unwrap_or_default();
+    assert!(status.is_some_and(|s| s.success()), "{status:?}\n{out}");
+    let state = |broker: &str| -> String {
+        out.lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .find(|w| w.first() == Some(&broker))
+            .and_then(|w| w.get(1).map(|s| s.to_string()))
+            .unwrap_or_default()
+    };
+    assert_eq!(state("1"), "unregistered", "{out}");
+    assert_eq!(state("2"), "answered", "asked once it was back: {out}");
+    assert_eq!(state("3"), "unreachable", "{out}");
+    assert!(out.contains("Choice: broker 2"), "{out}");
+}
