@@ -108,21 +108,18 @@ pub async fn produce(
                     result.partition_responses.push(r);
                     continue;
                 };
-                if rm.offline_dir_of(topic.id, p.index).is_some() {
-                    fail(
-                        &mut r,
-                        ErrorCode::KafkaStorageError,
-                        "The log dir of this replica is offline on this broker.".into(),
-                    );
-                    result.partition_responses.push(r);
-                    continue;
-                }
                 let Some(partition) = rm.get(topic.id, p.index).filter(|h| h.led_by(me)) else {
-                    fail(
-                        &mut r,
-                        ErrorCode::NotLeaderOrFollower,
-                        "This server is not the leader for that topic-partition.".into(),
-                    );
+                    let (code, message) = match rm.not_served(topic.id, p.index) {
+                        ErrorCode::KafkaStorageError => (
+                            ErrorCode::KafkaStorageError,
+                            "The log dir of this replica is offline on this broker.",
+                        ),
+                        code => (
+                            code,
+                            "This server is not the leader for that topic-partition.",
+                        ),
+                    };
+                    fail(&mut r, code, message.into());
                     if version >= LEADER_HINT_VERSION {
                         r.current_leader = LeaderIdAndEpoch {
                             leader_id: registration.leader,
@@ -187,15 +184,10 @@ pub async fn produce(
                                 })
                                 .collect();
                         }
-                        let (code, message) = (e.error_code(), e.to_string());
-                        // A failing disk takes its log dir offline; the client is told
-                        // KAFKA_STORAGE_ERROR and finds the new leader.
-                        if crate::log_dirs::is_storage_error(&e) {
-                            let _ = rm.storage_error(partition.dir_id, e);
-                            fail(&mut r, ErrorCode::KafkaStorageError, message)
-                        } else {
-                            fail(&mut r, code, message)
-                        }
+                        fail(&mut r, e.error_code(), e.to_string());
+                        // A failing disk (KAFKA_STORAGE_ERROR) takes its log dir offline; the
+                        // client finds the new leader.
+                        let _ = rm.storage_error(partition.dir_id, e);
                     }
                 }
                 result.partition_responses.push(r);

@@ -2,8 +2,9 @@
 //! what this broker's replica of each asked partition holds (its log end offset, the latest
 //! epoch it wrote, the last high watermark it knew, its log start) and the partition's leader
 //! epoch as this broker sees it, and the replica's leader-epoch entries (the newest
-//! [`MAX_EPOCH_ENTRIES`]) so the tool can work out each follower's truncation. It answers whatever the partition's state, offline included,
-//! from the log on disk: that is what a recovery tool asks it for. At most
+//! [`MAX_EPOCH_ENTRIES`]) so the tool can work out each follower's truncation. It answers
+//! whatever the partition's state, offline included, from the log on disk: that is what a
+//! recovery tool asks it for. At most
 //! [`MAX_PARTITIONS`] partitions are answered per request, in request order; `HasMoreData`
 //! says the rest were left out.
 
@@ -71,18 +72,14 @@ pub fn replica_log_info(
                 if let Some(registration) = topic.partitions.get(&index) {
                     info.partition_leader_epoch = registration.leader_epoch;
                 }
-                if replicas.offline_dir_of(t.topic_id, index).is_some() {
-                    info.error_code = ErrorCode::KafkaStorageError.code();
-                    return info;
-                }
                 match replicas.get(t.topic_id, index) {
                     Some(p) => {
                         let log = &p.log;
                         info.log_end_offset = log.log_end_offset();
-                        info.last_written_leader_epoch = log.latest_epoch().unwrap_or(-1);
                         info.high_watermark = log.high_watermark();
                         info.log_start_offset = log.log_start_offset();
                         let entries = log.epoch_entries();
+                        info.last_written_leader_epoch = entries.last().map_or(-1, |e| e.epoch);
                         let skip = entries.len().saturating_sub(MAX_EPOCH_ENTRIES);
                         info.leader_epochs = entries[skip..]
                             .iter()
@@ -93,7 +90,7 @@ pub fn replica_log_info(
                             })
                             .collect();
                     }
-                    None => info.error_code = ErrorCode::NotLeaderOrFollower.code(),
+                    None => info.error_code = replicas.not_served(t.topic_id, index).code(),
                 }
                 info
             })

@@ -173,13 +173,10 @@ impl ReplicaManager {
             .get_by_name(name)
             .filter(|t| t.partitions.contains_key(&index))
             .ok_or(ErrorCode::UnknownTopicOrPartition)?;
-        if self.offline_dir_of(topic.id, index).is_some() {
-            return Err(ErrorCode::KafkaStorageError);
-        }
         let p = self
             .get(topic.id, index)
             .filter(|p| p.led_by(self.node_id))
-            .ok_or(ErrorCode::NotLeaderOrFollower)?;
+            .ok_or_else(|| self.not_served(topic.id, index))?;
         let epoch = p.leader_epoch();
         if current_leader_epoch >= 0 && current_leader_epoch < epoch {
             return Err(ErrorCode::FencedLeaderEpoch);
@@ -403,6 +400,17 @@ impl ReplicaManager {
         for (key, p) in stopped {
             p.stop();
             offline.insert(key, dir);
+        }
+    }
+
+    /// Why a partition is not served here: KAFKA_STORAGE_ERROR when this broker's replica is
+    /// on a failed log dir, else NOT_LEADER_OR_FOLLOWER. Only asked once the partition was not
+    /// found among those served, so the serving path never looks at failed dirs.
+    pub fn not_served(&self, topic_id: Uuid, index: i32) -> fjord_protocol::ErrorCode {
+        if self.offline_dir_of(topic_id, index).is_some() {
+            fjord_protocol::ErrorCode::KafkaStorageError
+        } else {
+            fjord_protocol::ErrorCode::NotLeaderOrFollower
         }
     }
 
@@ -630,24 +638,21 @@ impl ReplicaManager {
                     .insert(key, new);
                 Ok(())
             });
-        match moved {
-            Ok(()) => {
-                old.stop();
-                self.unassigned
-                    .lock()
-                    .expect("unassigned")
-                    .insert(key, target);
-                tracing::info!(
-                    topic = %tp.topic,
-                    partition = tp.partition,
-                    to = %to.path().display(),
-                    "replica moved to another log dir"
-                );
-                Ok(())
-            }
-            // A failed disk is found by the next checkpoint of its dir.
-            Err(e) => Err(e),
-        }
+        // On failure the replica stays where it was; a failed disk is found by the next
+        // checkpoint of its dir.
+        moved?;
+        old.stop();
+        self.unassigned
+            .lock()
+            .expect("unassigned")
+            .insert(key, target);
+        tracing::info!(
+            topic = %tp.topic,
+            partition = tp.partition,
+            to = %to.path().display(),
+            "replica moved to another log dir"
+        );
+        Ok(())
     }
 
     /// The ISR check every half `replica.lag.time.max.ms` (as Kafka's isr-expiration task):
