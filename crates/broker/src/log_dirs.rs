@@ -221,7 +221,7 @@ impl LogDirs {
         self.dirs
             .iter()
             .filter(|d| d.is_online())
-            .min_by_key(|d| d.logs().map_or(usize::MAX, |l| l.partitions().len()))
+            .min_by_key(|d| d.logs().map_or(usize::MAX, |l| l.len()))
     }
 
     /// Writes every online directory's checkpoints; a directory whose write fails goes

@@ -382,11 +382,11 @@ impl Controller {
                 },
             ))
         };
-        match self.image.cluster.brokers.get(&r.broker_id) {
+        let online = match self.image.cluster.brokers.get(&r.broker_id) {
             None => return top(ErrorCode::BrokerIdNotRegistered),
             Some(b) if b.epoch != r.broker_epoch => return top(ErrorCode::StaleBrokerEpoch),
-            Some(_) => {}
-        }
+            Some(b) => b.log_dirs.clone(),
+        };
         let mut records = Vec::new();
         let mut response = ar::AssignReplicasToDirsResponse::default();
         for d in &r.directories {
@@ -453,9 +453,12 @@ impl Controller {
             response.directories.push(dir);
         }
         // A replica now on a dir that is not online is unavailable.
-        let moves = self.partition_upkeep_for(r.broker_id);
-        if self.apply(&moves).is_ok() {
-            records.extend(moves);
+        let offline_dir = r.directories.iter().any(|d| !online.contains(&d.id));
+        if offline_dir && !online.is_empty() {
+            let moves = self.partition_upkeep_for(r.broker_id);
+            if self.apply(&moves).is_ok() {
+                records.extend(moves);
+            }
         }
         let response = ResponseBody::AssignReplicasToDirs(response);
         if records.is_empty() {

@@ -992,6 +992,10 @@ fn a_failed_log_dir_takes_out_only_the_replicas_assigned_to_it() {
         &p1,
         1
     ));
+    // A replica said to be on the failed dir is unavailable at once.
+    assert_eq!(assign_dirs(&mut h, 1, epoch, &[(a, t, 1)]), (0, vec![0]));
+    let p1 = h.partition("t", 1);
+    assert!(p1.leader != 1 && !p1.isr.contains(&1), "{p1:?}");
     // The restarted broker registers both dirs again: the replica is online.
     h.expire(1);
     h.register_with_dirs(1, None, METADATA_VERSION_LATEST, vec![a, b]);

@@ -254,6 +254,16 @@ impl LogDir {
             .collect()
     }
 
+    /// How many partitions this dir holds (or is creating).
+    pub fn len(&self) -> usize {
+        self.logs.lock().expect("logs").len()
+    }
+
+    /// True when it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Every partition this dir holds.
     pub fn partitions(&self) -> Vec<TopicPartition> {
         self.all_logs().into_iter().map(|(tp, _)| tp).collect()
