@@ -19,36 +19,15 @@ use fjord_protocol::generated::alter_replica_log_dirs_request as ar;
 use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
 };
-use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 const TOPIC: &str = "spread";
 
-/// Each partition's (leader, sorted ISR).
-type Leaders = BTreeMap<i32, (i32, Vec<i32>)>;
-
 /// (topic id, partition -> (leader, ISR)) of `TOPIC` as broker `addr` sees it.
-fn partitions(rt: &tokio::runtime::Runtime, addr: &str) -> Option<(Uuid, Leaders)> {
-    let request = RequestBody::Metadata(MetadataRequest {
-        topics: Some(vec![MetadataRequestTopic {
-            name: Some(TOPIC.into()),
-            ..Default::default()
-        }]),
-        ..Default::default()
-    });
-    let ResponseBody::Metadata(m) = rt.block_on(call(addr, request, 12))? else {
-        return None;
-    };
-    let t = m.topics.first()?;
-    let mut out = BTreeMap::new();
-    for p in &t.partitions {
-        let mut isr = p.isr_nodes.clone();
-        isr.sort_unstable();
-        out.insert(p.partition_index, (p.leader_id, isr));
-    }
-    Some((t.topic_id, out))
+fn partitions(rt: &tokio::runtime::Runtime, addr: &str) -> Option<(Uuid, common::Leaders)> {
+    common::partitions_of(rt, addr, TOPIC)
 }
 
 /// Broker 1's log dirs from `kafka-log-dirs --describe --broker-list 1`: path -> (error,

@@ -476,29 +476,7 @@ fn partitions_of(
     addr: &str,
     topic: &str,
 ) -> Option<Vec<(i32, Vec<i32>)>> {
-    use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
-    use fjord_protocol::{RequestBody, ResponseBody};
-    let request = RequestBody::Metadata(MetadataRequest {
-        topics: Some(vec![MetadataRequestTopic {
-            name: Some(topic.into()),
-            ..Default::default()
-        }]),
-        ..Default::default()
-    });
-    let ResponseBody::Metadata(m) = rt.block_on(common::call(addr, request, 12))? else {
-        return None;
-    };
-    let t = m.topics.first()?;
-    Some(
-        t.partitions
-            .iter()
-            .map(|p| {
-                let mut isr = p.isr_nodes.clone();
-                isr.sort_unstable();
-                (p.leader_id, isr)
-            })
-            .collect(),
-    )
+    common::partitions_of(rt, addr, topic).map(|(_, l)| l.into_values().collect())
 }
 
 /// (partitions, of which without a leader, of which with the ISR `isr` (sorted)) of `topic` as

@@ -748,3 +748,36 @@ pub fn metrics_text(port: u16) -> String {
     s.read_to_string(&mut text).unwrap();
     text
 }
+
+/// Each partition's (leader, sorted ISR) of a topic, by index.
+pub type Leaders = std::collections::BTreeMap<i32, (i32, Vec<i32>)>;
+
+/// `topic`'s id and each partition's (leader, sorted ISR) as broker `addr` sees it (Metadata).
+pub fn partitions_of(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    topic: &str,
+) -> Option<(fjord_protocol::Uuid, Leaders)> {
+    use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
+    let request = RequestBody::Metadata(MetadataRequest {
+        topics: Some(vec![MetadataRequestTopic {
+            name: Some(topic.into()),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    });
+    let ResponseBody::Metadata(m) = rt.block_on(call(addr, request, 12))? else {
+        return None;
+    };
+    let t = m.topics.first()?;
+    let leaders = t
+        .partitions
+        .iter()
+        .map(|p| {
+            let mut isr = p.isr_nodes.clone();
+            isr.sort_unstable();
+            (p.partition_index, (p.leader_id, isr))
+        })
+        .collect();
+    Some((t.topic_id, leaders))
+}

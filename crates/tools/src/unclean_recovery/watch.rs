@@ -6,7 +6,7 @@
 //! designated election), and logs every decision with the same table. It serves its own
 //! `/metrics` and stops cleanly on SIGTERM (or Ctrl-C).
 
-use super::{plan_of, report, survey_and_choose, table, Args, Offline};
+use super::{ids, plan_of, report, survey_and_choose, table, Args, Offline};
 use crate::common::ToolError;
 use crate::leader_election::{self, ElectionOutcome, ElectionType};
 use fjord_admin::{expect_response, Admin, ClusterInfo};
@@ -75,10 +75,6 @@ pub enum Decision {
     Wait(String),
     /// Never by this watcher (Manual).
     Leave(String),
-}
-
-fn ids(v: &[i32]) -> String {
-    v.iter().map(i32::to_string).collect::<Vec<_>>().join(",")
 }
 
 /// KIP-966's decision for an offline partition with this ISR, ELR and last known ELR (`None`:
