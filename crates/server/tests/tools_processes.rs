@@ -288,7 +288,12 @@ fn describe_filters_and_every_tool_with_brokers_down() {
     let line = text(&at_min.stdout);
     let fields: Vec<&str> = line.trim_end_matches('\n').split('\t').collect();
     assert_eq!(fields[0], "", "{line}");
-    assert_eq!(fields[3], "Leader: 1", "{line}");
+    // Broker 1 leads unless a starved heartbeat moved leadership within the ISR meanwhile.
+    let leader: i32 = fields[3]
+        .strip_prefix("Leader: ")
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(-1);
+    assert!((1..=4).contains(&leader), "{line}");
     assert_eq!(fields[4], "Replicas: 1,2,3,4,5,6", "{line}");
     let mut isr: Vec<i32> = fields[5]
         .trim_start_matches("Isr: ")
