@@ -19,6 +19,7 @@ use fjord_protocol::generated::fetch_response::{
     PartitionData,
 };
 use fjord_protocol::{ErrorCode, Records};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -45,6 +46,23 @@ struct Wanted {
     last_fetched_epoch: i32,
     max_bytes: usize,
     partition: Result<Arc<Partition>, (ErrorCode, i32, i32)>,
+    /// The hosted replica, led here or not (sessions subscribe to it).
+    local: Option<Arc<Partition>>,
+}
+
+impl Wanted {
+    fn copy(&self) -> Wanted {
+        Wanted {
+            spec: self.spec.clone(),
+            index: self.index,
+            fetch_offset: self.fetch_offset,
+            current_leader_epoch: self.current_leader_epoch,
+            last_fetched_epoch: self.last_fetched_epoch,
+            max_bytes: self.max_bytes,
+            partition: self.partition.clone(),
+            local: self.local.clone(),
+        }
+    }
 }
 
 /// How the fetch relates to a session.
@@ -54,8 +72,9 @@ enum Mode {
     Sessionless,
     /// A full fetch that opens a session.
     Create,
-    /// An incremental fetch in this session: only partitions with news are answered.
-    Incremental(i32),
+    /// An incremental fetch in this session (id, epoch): only partitions that moved are read
+    /// and only those with news are answered.
+    Incremental(i32, i32),
 }
 
 /// The request's partitions as session specs (by id from v13, else by name).
@@ -108,6 +127,77 @@ fn session_refusal(code: ErrorCode) -> FetchResponse {
     }
 }
 
+/// The partitions of `request` that an incremental fetch forgets.
+fn forgotten_of(request: &FetchRequest, version: i16) -> Vec<Key> {
+    let by_id = version >= TOPIC_ID_VERSION;
+    request
+        .forgotten_topics_data
+        .iter()
+        .flat_map(|t| {
+            t.partitions
+                .iter()
+                .map(|p| key(by_id, &t.topic, t.topic_id, *p))
+        })
+        .collect()
+}
+
+/// Resolves one partition of the fetch against the image and the hosted partitions.
+fn resolve(replicas: &ReplicaManager, image: &MetadataImage, version: i16, spec: Spec) -> Wanted {
+    let me = replicas.node_id();
+    let topic = if spec.key.topic_id != fjord_protocol::Uuid::nil() {
+        image.topics.by_id.get(&spec.key.topic_id)
+    } else {
+        image.topics.get_by_name(&spec.key.topic)
+    };
+    let p = spec.key.partition;
+    let mut local = None;
+    let partition = match topic {
+        None if version >= TOPIC_ID_VERSION => Err((ErrorCode::UnknownTopicId, -1, -1)),
+        None => Err((ErrorCode::UnknownTopicOrPartition, -1, -1)),
+        Some(topic) => match topic.partitions.get(&p) {
+            None => Err((ErrorCode::UnknownTopicOrPartition, -1, -1)),
+            Some(reg) => {
+                local = replicas.get(topic.id, p);
+                match &local {
+                    Some(h) if h.led_by(me) => Ok(h.clone()),
+                    _ => Err((ErrorCode::NotLeaderOrFollower, reg.leader, reg.leader_epoch)),
+                }
+            }
+        },
+    };
+    Wanted {
+        index: p,
+        fetch_offset: spec.fetch_offset,
+        current_leader_epoch: spec.current_leader_epoch,
+        last_fetched_epoch: spec.last_fetched_epoch,
+        max_bytes: usize::try_from(spec.max_bytes).unwrap_or(0),
+        partition,
+        local,
+        spec,
+    }
+}
+
+/// What one fetch asks beyond its partitions.
+struct Limits {
+    max_bytes: usize,
+    min_bytes: usize,
+    wait: Duration,
+    deadline: tokio::time::Instant,
+}
+
+impl Limits {
+    fn of(request: &FetchRequest) -> Limits {
+        let wait =
+            Duration::from_millis(u64::try_from(request.max_wait_ms).unwrap_or(0)).min(MAX_WAIT);
+        Limits {
+            max_bytes: usize::try_from(request.max_bytes).unwrap_or(0),
+            min_bytes: usize::try_from(request.min_bytes).unwrap_or(0),
+            wait,
+            deadline: tokio::time::Instant::now() + wait,
+        }
+    }
+}
+
 /// Handles a Fetch request.
 pub async fn fetch(
     replicas: &Arc<ReplicaManager>,
@@ -117,7 +207,6 @@ pub async fn fetch(
     request: FetchRequest,
     version: i16,
 ) -> Result<FetchResponse, String> {
-    let me = replicas.node_id();
     let replica_id = if version >= 15 {
         request.replica_state.replica_id
     } else {
@@ -125,79 +214,6 @@ pub async fn fetch(
     };
     let from_replica = replica_id >= 0;
     let now = fjord_log::monotonic_ms();
-    let (mode, specs) = if version < SESSION_VERSION {
-        (Mode::Sessionless, specs_of(&request, version))
-    } else {
-        let mut cache = sessions.lock().expect("fetch sessions");
-        match (request.session_id, request.session_epoch) {
-            (id, FINAL_EPOCH) => {
-                cache.remove(id);
-                (Mode::Sessionless, specs_of(&request, version))
-            }
-            (id, INITIAL_EPOCH) => {
-                cache.remove(id);
-                (Mode::Create, specs_of(&request, version))
-            }
-            (0, _) => return Ok(session_refusal(ErrorCode::InvalidFetchSessionEpoch)),
-            (id, epoch) => {
-                let by_id = version >= TOPIC_ID_VERSION;
-                let forgotten: Vec<Key> = request
-                    .forgotten_topics_data
-                    .iter()
-                    .flat_map(|t| {
-                        t.partitions
-                            .iter()
-                            .map(|p| key(by_id, &t.topic, t.topic_id, *p))
-                    })
-                    .collect();
-                match cache.incremental(id, epoch, now, specs_of(&request, version), &forgotten) {
-                    Ok(specs) => (Mode::Incremental(id), specs),
-                    Err(SessionError::NotFound) => {
-                        return Ok(session_refusal(ErrorCode::FetchSessionIdNotFound))
-                    }
-                    Err(SessionError::InvalidEpoch) => {
-                        return Ok(session_refusal(ErrorCode::InvalidFetchSessionEpoch))
-                    }
-                }
-            }
-        }
-    };
-    let mut wanted = Vec::with_capacity(specs.len());
-    for spec in specs {
-        let topic = if spec.key.topic_id != fjord_protocol::Uuid::nil() {
-            image.topics.by_id.get(&spec.key.topic_id).cloned()
-        } else {
-            image.topics.get_by_name(&spec.key.topic).cloned()
-        };
-        let p = spec.key.partition;
-        let partition = match &topic {
-            None if version >= TOPIC_ID_VERSION => Err((ErrorCode::UnknownTopicId, -1, -1)),
-            None => Err((ErrorCode::UnknownTopicOrPartition, -1, -1)),
-            Some(topic) => match topic.partitions.get(&p) {
-                None => Err((ErrorCode::UnknownTopicOrPartition, -1, -1)),
-                Some(reg) => match replicas.get(topic.id, p) {
-                    Some(h) if h.led_by(me) => Ok(h),
-                    _ => Err((ErrorCode::NotLeaderOrFollower, reg.leader, reg.leader_epoch)),
-                },
-            },
-        };
-        wanted.push(Wanted {
-            index: p,
-            fetch_offset: spec.fetch_offset,
-            current_leader_epoch: spec.current_leader_epoch,
-            last_fetched_epoch: spec.last_fetched_epoch,
-            max_bytes: usize::try_from(spec.max_bytes).unwrap_or(0),
-            partition,
-            spec,
-        });
-    }
-    let wanted = Arc::new(wanted);
-    let max_bytes = usize::try_from(request.max_bytes).unwrap_or(0);
-    let min_bytes = usize::try_from(request.min_bytes).unwrap_or(0);
-    let wait = Duration::from_millis(u64::try_from(request.max_wait_ms).unwrap_or(0)).min(MAX_WAIT);
-    let deadline = tokio::time::Instant::now() + wait;
-    let waiter = Arc::new(Notify::new());
-    let mut stopping = replicas.stopping();
     // A follower's position is taken from its fetch once, on the first read. It may join an
     // ISR only if its broker is registered, unfenced, not shutting down and fetching with its
     // current broker epoch (KIP-903): a restarted broker fetching before it has registered
@@ -207,7 +223,192 @@ pub async fn fetch(
             && !b.in_controlled_shutdown
             && (version < 15 || b.epoch == request.replica_state.replica_epoch)
     });
-    let mut track = from_replica.then_some((replica_id, eligible));
+    let follower = from_replica.then_some((replica_id, eligible));
+    let limits = Limits::of(&request);
+    let mode = if version < SESSION_VERSION {
+        Mode::Sessionless
+    } else {
+        match (request.session_id, request.session_epoch) {
+            (id, FINAL_EPOCH) => {
+                sessions.lock().expect("fetch sessions").remove(id);
+                Mode::Sessionless
+            }
+            (id, INITIAL_EPOCH) => {
+                sessions.lock().expect("fetch sessions").remove(id);
+                Mode::Create
+            }
+            (0, _) => return Ok(session_refusal(ErrorCode::InvalidFetchSessionEpoch)),
+            (id, epoch) => Mode::Incremental(id, epoch),
+        }
+    };
+    let Mode::Incremental(id, epoch) = mode else {
+        let specs = specs_of(&request, version);
+        return full_fetch(
+            replicas, sessions, &image, listener, specs, version, follower, limits, mode, now,
+        )
+        .await;
+    };
+    let generation = replicas.generation();
+    let forgotten = forgotten_of(&request, version);
+    let started = sessions.lock().expect("fetch sessions").incremental(
+        id,
+        epoch,
+        now,
+        specs_of(&request, version),
+        &forgotten,
+        generation,
+        follower.is_some_and(|f| f.1),
+    );
+    let first = match started {
+        Ok(first) => first,
+        Err(SessionError::NotFound) => {
+            return Ok(session_refusal(ErrorCode::FetchSessionIdNotFound))
+        }
+        Err(SessionError::InvalidEpoch) => {
+            return Ok(session_refusal(ErrorCode::InvalidFetchSessionEpoch))
+        }
+    };
+    let interest = first.interest;
+    for k in &forgotten {
+        let w = resolve(replicas, &image, version, forgotten_spec(k));
+        if let Some(p) = &w.local {
+            p.watchers.unsubscribe(&interest);
+        }
+    }
+    let mut stopping = replicas.stopping();
+    let mut track = follower;
+    let mut specs = first.specs;
+    // Every partition read during this fetch, by key: the latest read of each.
+    let mut read: Vec<(Wanted, Read)> = Vec::new();
+    let mut at: HashMap<Key, usize> = HashMap::new();
+    loop {
+        let wanted: Vec<Wanted> = specs
+            .into_iter()
+            .map(|spec| resolve(replicas, &image, version, spec))
+            .collect();
+        // Subscribed before reading: a move between the read and the wait marks it again.
+        for w in &wanted {
+            if let Some(p) = &w.local {
+                p.watchers.subscribe(&interest, &w.spec.key);
+            }
+        }
+        let used: usize = read.iter().map(|(_, r)| r.bytes).sum();
+        let room = limits.max_bytes.saturating_sub(used);
+        let wanted = Arc::new(wanted);
+        let pass = wanted.clone();
+        let tracked = track.take();
+        let results = tokio::task::spawn_blocking(move || {
+            read_all(&pass, room, used == 0, from_replica, tracked, version)
+        })
+        .await
+        .map_err(|e| format!("a fetch's reads failed: {e}"))?;
+        let wanted =
+            Arc::try_unwrap(wanted).unwrap_or_else(|w| w.iter().map(Wanted::copy).collect());
+        for (w, r) in wanted.into_iter().zip(results) {
+            match at.get(&w.spec.key) {
+                Some(i) => read[*i] = (w, r),
+                None => {
+                    at.insert(w.spec.key.clone(), read.len());
+                    read.push((w, r));
+                }
+            }
+        }
+        let keyed: Vec<(Key, Answered)> = read
+            .iter()
+            .map(|(w, r)| (w.spec.key.clone(), r.answered()))
+            .collect();
+        let include = sessions
+            .lock()
+            .expect("fetch sessions")
+            .answered(id, &keyed, false);
+        let bytes: usize = read.iter().map(|(_, r)| r.bytes).sum();
+        let errors = read.iter().any(|(_, r)| r.error);
+        // A follower's fetch also completes when it has news without records (a moved high
+        // watermark or log start), as Kafka's delayed fetch does within a session.
+        let news = from_replica && include.iter().any(|i| *i);
+        let done = bytes >= limits.min_bytes
+            || errors
+            || news
+            || tokio::time::Instant::now() >= limits.deadline
+            || *stopping.borrow();
+        if done || limits.wait.is_zero() {
+            let include = sessions
+                .lock()
+                .expect("fetch sessions")
+                .answered(id, &keyed, true);
+            // What could not be read for lack of room is read by the next fetch.
+            for (w, r) in &read {
+                if r.left {
+                    interest.mark(&w.spec.key);
+                }
+            }
+            let mut answer: Vec<(Wanted, PartitionData)> = read
+                .into_iter()
+                .zip(include)
+                .filter(|(_, i)| *i)
+                .map(|((w, r), _)| (w, r.data))
+                .collect();
+            answer.sort_by(|(a, _), (b, _)| a.spec.key.cmp(&b.spec.key));
+            return Ok(respond(&image, listener, version, from_replica, id, answer));
+        }
+        tokio::select! {
+            _ = tokio::time::timeout_at(limits.deadline, interest.notify.notified()) => {}
+            _ = stopping.wait_for(|s| *s) => {}
+        }
+        specs = sessions
+            .lock()
+            .expect("fetch sessions")
+            .specs(id, interest.take());
+    }
+}
+
+/// A spec naming only `key` (to look a forgotten partition up).
+fn forgotten_spec(key: &Key) -> Spec {
+    Spec {
+        key: key.clone(),
+        fetch_offset: 0,
+        max_bytes: 0,
+        current_leader_epoch: -1,
+        last_fetched_epoch: -1,
+    }
+}
+
+/// A sessionless fetch, or a full fetch that opens a session: every partition is read (again
+/// after each wake-up) and answered.
+#[allow(clippy::too_many_arguments)]
+async fn full_fetch(
+    replicas: &Arc<ReplicaManager>,
+    sessions: &Mutex<SessionCache>,
+    image: &MetadataImage,
+    listener: &str,
+    specs: Vec<Spec>,
+    version: i16,
+    follower: Option<(i32, bool)>,
+    limits: Limits,
+    mode: Mode,
+    now: i64,
+) -> Result<FetchResponse, String> {
+    let from_replica = follower.is_some();
+    let wanted: Vec<Wanted> = specs
+        .into_iter()
+        .map(|spec| resolve(replicas, image, version, spec))
+        .collect();
+    let wanted = Arc::new(wanted);
+    // A session's interest is subscribed before the first read, so that nothing that moves
+    // after it is missed by the session's next fetch.
+    let session = matches!(mode, Mode::Create).then(|| {
+        let interest = Arc::new(crate::delayed::Interest::new(follower.map_or(-1, |f| f.0)));
+        interest.set_eligible(follower.is_some_and(|f| f.1));
+        for w in wanted.iter() {
+            if let Some(p) = &w.local {
+                p.watchers.subscribe(&interest, &w.spec.key);
+            }
+        }
+        (interest, replicas.generation())
+    });
+    let waiter = Arc::new(Notify::new());
+    let mut stopping = replicas.stopping();
+    let mut track = follower;
     loop {
         // Registered before reading: an append between the read and the wait still wakes it.
         for w in wanted.iter() {
@@ -216,139 +417,164 @@ pub async fn fetch(
             }
         }
         let pass = wanted.clone();
-        let follower = track.take();
-        let (results, bytes, errors) = tokio::task::spawn_blocking(move || {
-            read_all(&pass, max_bytes, from_replica, follower, version)
+        let tracked = track.take();
+        let max_bytes = limits.max_bytes;
+        let results = tokio::task::spawn_blocking(move || {
+            read_all(&pass, max_bytes, true, from_replica, tracked, version)
         })
         .await
         .map_err(|e| format!("a fetch's reads failed: {e}"))?;
-        let done = bytes >= min_bytes
+        let bytes: usize = results.iter().map(|r| r.bytes).sum();
+        let errors = results.iter().any(|r| r.error);
+        let done = bytes >= limits.min_bytes
             || errors
-            || tokio::time::Instant::now() >= deadline
+            || tokio::time::Instant::now() >= limits.deadline
             || *stopping.borrow();
-        if done || wait.is_zero() {
-            // What is sent counts as bytes out (the last pass's reads).
-            for (w, d) in wanted.iter().zip(&results) {
-                if let (Ok(p), Some(r)) = (&w.partition, &d.records) {
-                    let counter = if from_replica {
-                        &p.replication_bytes_out
-                    } else {
-                        &p.bytes_out
-                    };
-                    counter.fetch_add(r.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                }
-            }
-            let answers: Vec<Answered> = results
-                .iter()
-                .map(|d| Answered {
-                    high_watermark: d.high_watermark,
-                    log_start_offset: d.log_start_offset,
-                    eventful: d.error_code != 0
-                        || d.records.as_ref().is_some_and(|r| !r.is_empty())
-                        || d.diverging_epoch.epoch >= 0,
-                })
-                .collect();
-            let (session_id, include) = match mode {
-                Mode::Sessionless => (0, vec![true; answers.len()]),
-                Mode::Create => {
+        if done || limits.wait.is_zero() {
+            let session_id = match session {
+                Some((interest, generation)) => {
                     let cached = wanted
                         .iter()
-                        .zip(&answers)
-                        .map(|(w, a)| (w.spec.clone(), *a))
+                        .zip(&results)
+                        .map(|(w, r)| (w.spec.clone(), r.answered()))
                         .collect();
-                    let id =
-                        sessions
-                            .lock()
-                            .expect("fetch sessions")
-                            .create(now, from_replica, cached);
-                    (id, vec![true; answers.len()])
+                    sessions.lock().expect("fetch sessions").create(
+                        now,
+                        from_replica,
+                        cached,
+                        interest,
+                        generation,
+                    )
                 }
-                Mode::Incremental(id) => {
-                    let keyed: Vec<(Key, Answered)> = wanted
-                        .iter()
-                        .zip(&answers)
-                        .map(|(w, a)| (w.spec.key.clone(), *a))
-                        .collect();
-                    let include = sessions
-                        .lock()
-                        .expect("fetch sessions")
-                        .answered(id, &keyed);
-                    (id, include)
-                }
+                None => 0,
             };
-            let mut response = FetchResponse {
+            let answer = wanted
+                .iter()
+                .map(Wanted::copy)
+                .zip(results.into_iter().map(|r| r.data))
+                .collect();
+            return Ok(respond(
+                image,
+                listener,
+                version,
+                from_replica,
                 session_id,
-                ..Default::default()
-            };
-            let mut leaders = Vec::new();
-            for ((w, data), included) in wanted.iter().zip(results).zip(include) {
-                if !included {
-                    continue;
-                }
-                if data.current_leader.leader_id >= 0 {
-                    leaders.push(data.current_leader.leader_id);
-                }
-                let name = if w.spec.key.topic_id != fjord_protocol::Uuid::nil() {
-                    image
-                        .topics
-                        .by_id
-                        .get(&w.spec.key.topic_id)
-                        .map(|t| t.name.clone())
-                        .unwrap_or_default()
-                } else {
-                    w.spec.key.topic.clone()
-                };
-                match response.responses.last_mut() {
-                    Some(t) if t.topic == name && t.topic_id == w.spec.key.topic_id => {
-                        t.partitions.push(data)
-                    }
-                    _ => response.responses.push(FetchableTopicResponse {
-                        topic: name,
-                        topic_id: w.spec.key.topic_id,
-                        partitions: vec![data],
-                        ..Default::default()
-                    }),
-                }
-            }
-            if version >= NODE_ENDPOINTS_VERSION {
-                response.node_endpoints = crate::metadata::leader_endpoints(
-                    &image,
-                    leaders,
-                    listener,
-                    |node_id, host, port, rack| NodeEndpoint {
-                        node_id,
-                        host,
-                        port,
-                        rack,
-                        ..Default::default()
-                    },
-                );
-            }
-            return Ok(response);
+                answer,
+            ));
         }
         // Woken by an append, the deadline (one last read answers) or a graceful shutdown
         // (answered with what there is).
         tokio::select! {
-            _ = tokio::time::timeout_at(deadline, waiter.notified()) => {}
+            _ = tokio::time::timeout_at(limits.deadline, waiter.notified()) => {}
             _ = stopping.wait_for(|s| *s) => {}
         }
     }
 }
 
-/// One pass over every wanted partition: (results in request order, record bytes read,
-/// whether any partition has an error that ends the wait). With `follower`, each partition
-/// read without error records that follower's position (its fetch offset) with the leader.
+/// The response carrying `answer` (partitions in order; consecutive partitions of a topic
+/// share its entry); counts the records sent as bytes out.
+fn respond(
+    image: &MetadataImage,
+    listener: &str,
+    version: i16,
+    from_replica: bool,
+    session_id: i32,
+    answer: Vec<(Wanted, PartitionData)>,
+) -> FetchResponse {
+    let mut response = FetchResponse {
+        session_id,
+        ..Default::default()
+    };
+    let mut leaders = Vec::new();
+    for (w, data) in answer {
+        if let (Ok(p), Some(r)) = (&w.partition, &data.records) {
+            let counter = if from_replica {
+                &p.replication_bytes_out
+            } else {
+                &p.bytes_out
+            };
+            counter.fetch_add(r.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+        if data.current_leader.leader_id >= 0 {
+            leaders.push(data.current_leader.leader_id);
+        }
+        let name = if w.spec.key.topic_id != fjord_protocol::Uuid::nil() {
+            image
+                .topics
+                .by_id
+                .get(&w.spec.key.topic_id)
+                .map(|t| t.name.clone())
+                .unwrap_or_default()
+        } else {
+            w.spec.key.topic.clone()
+        };
+        match response.responses.last_mut() {
+            Some(t) if t.topic == name && t.topic_id == w.spec.key.topic_id => {
+                t.partitions.push(data)
+            }
+            _ => response.responses.push(FetchableTopicResponse {
+                topic: name,
+                topic_id: w.spec.key.topic_id,
+                partitions: vec![data],
+                ..Default::default()
+            }),
+        }
+    }
+    if version >= NODE_ENDPOINTS_VERSION {
+        response.node_endpoints = crate::metadata::leader_endpoints(
+            image,
+            leaders,
+            listener,
+            |node_id, host, port, rack| NodeEndpoint {
+                node_id,
+                host,
+                port,
+                rack,
+                ..Default::default()
+            },
+        );
+    }
+    response
+}
+
+/// What reading one partition gave.
+struct Read {
+    data: PartitionData,
+    /// Record bytes read.
+    bytes: usize,
+    /// An error that ends a wait (the partition's error or a diverging epoch).
+    error: bool,
+    /// Records were there to read but none fit (the next fetch reads them).
+    left: bool,
+}
+
+impl Read {
+    fn answered(&self) -> Answered {
+        Answered {
+            high_watermark: self.data.high_watermark,
+            log_start_offset: self.data.log_start_offset,
+            eventful: self.data.error_code != 0
+                || self.bytes > 0
+                || self.data.diverging_epoch.epoch >= 0,
+        }
+    }
+}
+
+/// One pass over `wanted`, in order, with `max_bytes` of room (`first`: nothing was read
+/// before it in this fetch, so at least one batch is returned even past the limits, KIP-74).
+/// With `follower`, each partition read without error records that follower's position (its
+/// fetch offset) with the leader.
 fn read_all(
     wanted: &[Wanted],
     max_bytes: usize,
+    first: bool,
     from_replica: bool,
     follower: Option<(i32, bool)>,
     version: i16,
-) -> (Vec<PartitionData>, usize, bool) {
+) -> Vec<Read> {
     let now = fjord_log::monotonic_ms();
     let mut out = Vec::with_capacity(wanted.len());
     let mut total = 0usize;
-    let mut errors = false;
     for w in wanted {
         let mut d = PartitionData {
             partition_index: w.index,
@@ -357,6 +583,12 @@ fn read_all(
             log_start_offset: -1,
             records: Some(Records::default()),
             ..Default::default()
+        };
+        let failed = |d: PartitionData| Read {
+            data: d,
+            bytes: 0,
+            error: true,
+            left: false,
         };
         let p = match &w.partition {
             Ok(p) => p,
@@ -369,8 +601,7 @@ fn read_all(
                         ..Default::default()
                     };
                 }
-                errors = true;
-                out.push(d);
+                out.push(failed(d));
                 continue;
             }
         };
@@ -387,8 +618,7 @@ fn read_all(
                 ErrorCode::FencedLeaderEpoch
             }
             .code();
-            errors = true;
-            out.push(d);
+            out.push(failed(d));
             continue;
         }
         if w.last_fetched_epoch >= 0 {
@@ -403,8 +633,7 @@ fn read_all(
                     end_offset: end,
                     ..Default::default()
                 };
-                errors = true;
-                out.push(d);
+                out.push(failed(d));
                 continue;
             }
         }
@@ -418,11 +647,12 @@ fn read_all(
             w.fetch_offset,
             room,
             Some(stop),
-            total == 0,
+            first && total == 0,
             ZERO_COPY_MIN_BYTES,
         ) {
             Ok(r) => {
-                total += r.records.len();
+                let bytes = r.records.len();
+                total += bytes;
                 d.records = Some(r.records);
                 if let Some((replica, eligible)) = follower {
                     p.on_follower_fetch(replica, w.fetch_offset, now, eligible);
@@ -430,13 +660,18 @@ fn read_all(
                     d.high_watermark = log.high_watermark();
                     d.last_stable_offset = d.high_watermark;
                 }
+                out.push(Read {
+                    data: d,
+                    bytes,
+                    error: false,
+                    left: bytes == 0 && w.fetch_offset < stop,
+                });
             }
             Err(e) => {
                 d.error_code = e.error_code().code();
-                errors = true;
+                out.push(failed(d));
             }
         }
-        out.push(d);
     }
-    (out, total, errors)
+    out
 }

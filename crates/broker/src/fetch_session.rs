@@ -7,14 +7,16 @@
 //! smallest consumer session, else (for a consumer) a consumer session with fewer partitions,
 //! as Kafka's `FetchSessionCache` does.
 
+use crate::delayed::Interest;
 use fjord_protocol::Uuid;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// The most partitions one session holds (a bigger full fetch is served without a session).
 pub const MAX_PARTITIONS_PER_SESSION: usize = 100_000;
 
 /// Identifies a partition in a session: by topic id from Fetch v13, else by name.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
     /// The topic's name (empty when the session uses ids).
     pub topic: String,
@@ -45,6 +47,9 @@ struct Cached {
     spec: Spec,
     high_watermark: i64,
     log_start_offset: i64,
+    /// When it last returned something (a sequence number): partitions that waited longest
+    /// are read first, so every partition gets its turn under `max_bytes`.
+    served: u64,
 }
 
 /// One session.
@@ -54,9 +59,14 @@ struct Session {
     next_epoch: i32,
     /// A follower's session (it may evict consumers' sessions).
     privileged: bool,
-    /// Its partitions, in the order they are read (a partition that returned data moves to
-    /// the end, so every partition gets its turn under `max_bytes`).
-    partitions: Vec<Cached>,
+    /// Its partitions.
+    partitions: HashMap<Key, Cached>,
+    /// The session's standing interest in its partitions (which moved since last read).
+    interest: Arc<Interest>,
+    /// The hosted-partition generation its partitions were last resolved against.
+    generation: u64,
+    /// The next `served` sequence number.
+    sequence: u64,
     last_used_ms: i64,
 }
 
@@ -78,6 +88,16 @@ pub struct Answered {
     pub log_start_offset: i64,
     /// Whether records, an error or a diverging epoch were sent.
     pub eventful: bool,
+}
+
+/// What an incremental fetch reads first.
+#[derive(Debug)]
+pub struct Incremental {
+    /// The partitions to read: those the request added or changed, those that moved since the
+    /// session last read them, or every partition when the hosted partitions changed.
+    pub specs: Vec<Spec>,
+    /// The session's interest (for the wait and later passes).
+    pub interest: Arc<Interest>,
 }
 
 /// The cache of sessions.
@@ -124,13 +144,16 @@ impl SessionCache {
         self.sessions.remove(&id);
     }
 
-    /// Creates a session for a full fetch's partitions with what was answered; returns its id,
-    /// or 0 when the cache has no room for it (the fetch is then sessionless).
+    /// Creates a session for a full fetch's partitions with what was answered, subscribed
+    /// through `interest` as of hosted-partition `generation`; returns its id, or 0 when the
+    /// cache has no room for it (the fetch is then sessionless).
     pub fn create(
         &mut self,
         now_ms: i64,
         privileged: bool,
         answered: Vec<(Spec, Answered)>,
+        interest: Arc<Interest>,
+        generation: u64,
     ) -> i32 {
         let size = answered.len();
         if self.slots == 0 || size == 0 || size > MAX_PARTITIONS_PER_SESSION {
@@ -148,6 +171,7 @@ impl SessionCache {
                 break id;
             }
         };
+        interest.used(now_ms);
         self.sessions.insert(
             id,
             Session {
@@ -155,12 +179,21 @@ impl SessionCache {
                 privileged,
                 partitions: answered
                     .into_iter()
-                    .map(|(spec, a)| Cached {
-                        spec,
-                        high_watermark: a.high_watermark,
-                        log_start_offset: a.log_start_offset,
+                    .map(|(spec, a)| {
+                        (
+                            spec.key.clone(),
+                            Cached {
+                                spec,
+                                high_watermark: a.high_watermark,
+                                log_start_offset: a.log_start_offset,
+                                served: u64::from(a.eventful),
+                            },
+                        )
                     })
                     .collect(),
+                interest,
+                generation,
+                sequence: 2,
                 last_used_ms: now_ms,
             },
         );
@@ -194,8 +227,10 @@ impl SessionCache {
     }
 
     /// An incremental fetch: checks the epoch, applies the request's changes (`changed`
-    /// partitions added or updated, `forgotten` removed) and returns every partition of the
-    /// session to read, in order.
+    /// partitions added or updated, `forgotten` removed) and returns what to read first: the
+    /// changed partitions and those that moved since they were last read, or, when the
+    /// hosted partitions changed since the session last looked (`generation`) or its
+    /// follower just became `eligible` to join ISRs, all of them; oldest-served first.
     pub fn incremental(
         &mut self,
         id: i32,
@@ -203,77 +238,90 @@ impl SessionCache {
         now_ms: i64,
         changed: Vec<Spec>,
         forgotten: &[Key],
-    ) -> Result<Vec<Spec>, SessionError> {
+        generation: u64,
+        eligible: bool,
+    ) -> Result<Incremental, SessionError> {
         let s = self.sessions.get_mut(&id).ok_or(SessionError::NotFound)?;
         if epoch != s.next_epoch {
             return Err(SessionError::InvalidEpoch);
         }
         s.next_epoch = next_epoch(epoch);
         s.last_used_ms = now_ms;
-        if !forgotten.is_empty() {
-            let forgotten: HashSet<&Key> = forgotten.iter().collect();
-            s.partitions.retain(|c| !forgotten.contains(&c.spec.key));
+        s.interest.used(now_ms);
+        for k in forgotten {
+            s.partitions.remove(k);
         }
-        if !changed.is_empty() {
-            let mut at: HashMap<Key, usize> = s
-                .partitions
-                .iter()
-                .enumerate()
-                .map(|(i, c)| (c.spec.key.clone(), i))
-                .collect();
-            for spec in changed {
-                match at.get(&spec.key) {
-                    Some(i) => s.partitions[*i].spec = spec,
-                    None if s.partitions.len() < MAX_PARTITIONS_PER_SESSION => {
-                        at.insert(spec.key.clone(), s.partitions.len());
-                        s.partitions.push(Cached {
+        let mut read: HashSet<Key> = s.interest.take();
+        for spec in changed {
+            let key = spec.key.clone();
+            let room = s.partitions.len() < MAX_PARTITIONS_PER_SESSION;
+            match s.partitions.get_mut(&key) {
+                Some(c) => c.spec = spec,
+                None if room => {
+                    s.partitions.insert(
+                        key.clone(),
+                        Cached {
                             spec,
                             high_watermark: -1,
                             log_start_offset: -1,
-                        })
-                    }
-                    None => {}
+                            served: 0,
+                        },
+                    );
                 }
+                None => continue,
             }
+            read.insert(key);
         }
-        Ok(s.partitions.iter().map(|c| c.spec.clone()).collect())
+        // A follower that just became eligible to join ISRs has every partition looked at
+        // once with it (a caught-up follower names none of them).
+        let now_eligible = s.interest.set_eligible(eligible) && eligible;
+        if s.generation != generation || now_eligible {
+            s.generation = generation;
+            read.extend(s.partitions.keys().cloned());
+        }
+        Ok(Incremental {
+            specs: s.specs_of(read),
+            interest: s.interest.clone(),
+        })
     }
 
-    /// After an incremental fetch was read, with `answers` for the partitions
-    /// [`SessionCache::incremental`] returned, in its order: which go in the answer (those
-    /// with records, an error, or a high watermark or log start the client has not seen),
-    /// with the cache updated; partitions that returned records move to the end of the
-    /// session. Everything is answered if the session changed meanwhile.
-    pub fn answered(&mut self, id: i32, answers: &[(Key, Answered)]) -> Vec<bool> {
+    /// The session's specs for the partitions in `moved` that it still holds, oldest-served
+    /// first (a later pass of a waiting fetch).
+    pub fn specs(&self, id: i32, moved: HashSet<Key>) -> Vec<Spec> {
+        self.sessions
+            .get(&id)
+            .map(|s| s.specs_of(moved))
+            .unwrap_or_default()
+    }
+
+    /// Which of `answers` (partitions of session `id` just read) go in the answer: those with
+    /// records, an error, or a high watermark or log start the client has not seen (a
+    /// partition the session no longer holds, or an unknown session: all). With `commit` the
+    /// session takes them as told (the answer is going out).
+    pub fn answered(&mut self, id: i32, answers: &[(Key, Answered)], commit: bool) -> Vec<bool> {
         let Some(s) = self.sessions.get_mut(&id) else {
             return vec![true; answers.len()];
         };
-        let same = s.partitions.len() == answers.len()
-            && s.partitions
-                .iter()
-                .zip(answers)
-                .all(|(c, (k, _))| &c.spec.key == k);
-        if !same {
-            return vec![true; answers.len()];
-        }
         let mut include = Vec::with_capacity(answers.len());
-        let (mut quiet, mut busy) = (Vec::new(), Vec::new());
-        for (mut c, (_, a)) in std::mem::take(&mut s.partitions).into_iter().zip(answers) {
+        for (key, a) in answers {
+            let Some(c) = s.partitions.get_mut(key) else {
+                include.push(true);
+                continue;
+            };
             include.push(
                 a.eventful
                     || a.high_watermark != c.high_watermark
                     || a.log_start_offset != c.log_start_offset,
             );
-            c.high_watermark = a.high_watermark;
-            c.log_start_offset = a.log_start_offset;
-            if a.eventful {
-                busy.push(c);
-            } else {
-                quiet.push(c);
+            if commit {
+                c.high_watermark = a.high_watermark;
+                c.log_start_offset = a.log_start_offset;
+                if a.eventful {
+                    c.served = s.sequence;
+                    s.sequence += 1;
+                }
             }
         }
-        quiet.extend(busy);
-        s.partitions = quiet;
         include
     }
 
@@ -282,9 +330,30 @@ impl SessionCache {
         self.sessions
             .get(&id)?
             .partitions
-            .iter()
-            .find(|c| &c.spec.key == key)
+            .get(key)
             .map(|c| c.spec.fetch_offset)
+    }
+}
+
+impl Session {
+    /// The specs of `keys` it holds, oldest-served first.
+    fn specs_of(&self, keys: HashSet<Key>) -> Vec<Spec> {
+        let mut out: Vec<&Cached> = keys.iter().filter_map(|k| self.partitions.get(k)).collect();
+        out.sort_by(|a, b| {
+            (
+                a.served,
+                &a.spec.key.topic_id,
+                &a.spec.key.topic,
+                a.spec.key.partition,
+            )
+                .cmp(&(
+                    b.served,
+                    &b.spec.key.topic_id,
+                    &b.spec.key.topic,
+                    b.spec.key.partition,
+                ))
+        });
+        out.into_iter().map(|c| c.spec.clone()).collect()
     }
 }
 
@@ -318,56 +387,95 @@ mod tests {
         }
     }
 
+    fn parts(i: &Result<Incremental, SessionError>) -> Vec<i32> {
+        i.as_ref()
+            .unwrap()
+            .specs
+            .iter()
+            .map(|s| s.key.partition)
+            .collect()
+    }
+
+    fn fresh() -> Arc<Interest> {
+        Arc::new(Interest::new(-1))
+    }
+
     #[test]
-    fn incremental_fetches_add_change_and_drop_partitions() {
+    fn incremental_fetches_read_only_what_changed_or_moved() {
         let mut c = SessionCache::new(10, 120_000, 1);
+        let interest = fresh();
         let id = c.create(
             0,
             false,
             vec![
                 (spec(0, 0), answered(5, true)),
                 (spec(1, 0), answered(0, false)),
+                (spec(3, 0), answered(0, false)),
             ],
+            interest.clone(),
+            7,
         );
         assert_ne!(id, 0);
         assert_eq!(
-            c.incremental(id, 2, 1, vec![], &[]),
-            Err(SessionError::InvalidEpoch)
+            c.incremental(id, 2, 1, vec![], &[], 7, false).err(),
+            Some(SessionError::InvalidEpoch)
         );
         assert_eq!(
-            c.incremental(99, 1, 1, vec![], &[]),
-            Err(SessionError::NotFound)
+            c.incremental(99, 1, 1, vec![], &[], 7, false).err(),
+            Some(SessionError::NotFound)
         );
-        // Epoch 1: partition 0 moves on, partition 2 is added, partition 1 is forgotten.
-        let specs = c
-            .incremental(id, 1, 1, vec![spec(0, 5), spec(2, 0)], &[key(1)])
-            .unwrap();
-        assert_eq!(
-            specs.iter().map(|s| s.key.partition).collect::<Vec<_>>(),
-            vec![0, 2]
-        );
+        // Epoch 1: partition 0 moves on, partition 2 is added, partition 1 is forgotten;
+        // partition 3 is neither named nor moved, so it is not read. The new partition has
+        // never been served, so it is read before 0 (which returned records).
+        let first = c.incremental(id, 1, 1, vec![spec(0, 5), spec(2, 0)], &[key(1)], 7, false);
+        assert_eq!(parts(&first), vec![2, 0]);
         assert_eq!(c.fetch_offset(id, &key(0)), Some(5));
+        assert_eq!(c.fetch_offset(id, &key(1)), None);
         // Only what changed is answered: 0 has nothing new, 2 is new to the client.
         let include = c.answered(
             id,
-            &[(key(0), answered(5, false)), (key(2), answered(3, false))],
-        );
-        assert_eq!(include, vec![false, true]);
-        // A partition that returned records goes to the back of the line.
-        let include = c.answered(
-            id,
-            &[(key(0), answered(9, true)), (key(2), answered(3, false))],
+            &[(key(2), answered(3, false)), (key(0), answered(5, false))],
+            true,
         );
         assert_eq!(include, vec![true, false]);
-        let specs = c.incremental(id, 2, 2, vec![], &[]).unwrap();
+        // Partition 3 moved: the next fetch reads it, and only it.
+        interest.mark(&key(3));
         assert_eq!(
-            specs.iter().map(|s| s.key.partition).collect::<Vec<_>>(),
-            vec![2, 0]
+            parts(&c.incremental(id, 2, 2, vec![], &[], 7, false)),
+            vec![3]
+        );
+        // Nothing moved and nothing named: nothing is read.
+        assert_eq!(
+            parts(&c.incremental(id, 3, 3, vec![], &[], 7, false)),
+            Vec::<i32>::new()
+        );
+        // The hosted partitions changed: every partition is read once, those served longest
+        // ago first (0 returned records at the first answer).
+        let include = c.answered(id, &[(key(2), answered(3, true))], true);
+        assert_eq!(include, vec![true]);
+        assert_eq!(
+            parts(&c.incremental(id, 4, 4, vec![], &[], 8, false)),
+            vec![3, 0, 2]
+        );
+        assert_eq!(
+            parts(&c.incremental(id, 5, 5, vec![], &[], 8, false)),
+            Vec::<i32>::new()
+        );
+        // An uncommitted look changes nothing.
+        let look = c.answered(id, &[(key(3), answered(9, false))], false);
+        assert_eq!(look, vec![true]);
+        assert_eq!(
+            c.answered(id, &[(key(3), answered(9, false))], true),
+            vec![true]
+        );
+        assert_eq!(
+            c.answered(id, &[(key(3), answered(9, false))], true),
+            vec![false]
         );
         c.remove(id);
         assert_eq!(
-            c.incremental(id, 3, 3, vec![], &[]),
-            Err(SessionError::NotFound)
+            c.incremental(id, 6, 6, vec![], &[], 8, false).err(),
+            Some(SessionError::NotFound)
         );
     }
 
@@ -375,39 +483,35 @@ mod tests {
     fn the_cache_evicts_by_kafkas_rules() {
         let mut c = SessionCache::new(2, 1_000, 7);
         let one = |p| vec![(spec(p, 0), answered(0, false))];
+        let ok =
+            |c: &mut SessionCache, id, now| c.incremental(id, 1, now, vec![], &[], 0, false).err();
         let three = vec![
             (spec(0, 0), answered(0, false)),
             (spec(1, 0), answered(0, false)),
             (spec(2, 0), answered(0, false)),
         ];
-        let a = c.create(0, false, one(0));
-        let b = c.create(10, false, three.clone());
+        let a = c.create(0, false, one(0), fresh(), 0);
+        let b = c.create(10, false, three.clone(), fresh(), 0);
         assert!(a != 0 && b != 0);
         // Full and nothing stale: a consumer with one partition may not evict anyone (no
         // session is smaller than it).
-        assert_eq!(c.create(20, false, one(5)), 0);
+        assert_eq!(c.create(20, false, one(5), fresh(), 0), 0);
         // A consumer with more partitions evicts the smallest consumer session.
         let big: Vec<_> = (0..5).map(|p| (spec(p, 0), answered(0, false))).collect();
-        let d = c.create(30, false, big);
+        let d = c.create(30, false, big, fresh(), 0);
         assert_ne!(d, 0);
-        assert_eq!(
-            c.incremental(a, 1, 31, vec![], &[]),
-            Err(SessionError::NotFound)
-        );
+        assert_eq!(ok(&mut c, a, 31), Some(SessionError::NotFound));
         // A follower evicts the smallest consumer session whatever its size.
-        let f = c.create(40, true, one(0));
+        let f = c.create(40, true, one(0), fresh(), 0);
         assert_ne!(f, 0);
         assert_eq!(c.len(), 2);
-        assert_eq!(
-            c.incremental(b, 1, 41, vec![], &[]),
-            Err(SessionError::NotFound)
-        );
+        assert_eq!(ok(&mut c, b, 41), Some(SessionError::NotFound));
         // Idle past the eviction time: anyone may take its slot.
-        let g = c.create(5_000, false, one(1));
+        let g = c.create(5_000, false, one(1), fresh(), 0);
         assert_ne!(g, 0);
         assert_eq!(c.len(), 2);
         // No slots at all: never a session.
         let mut none = SessionCache::new(0, 1_000, 3);
-        assert_eq!(none.create(0, false, one(0)), 0);
+        assert_eq!(none.create(0, false, one(0), fresh(), 0), 0);
     }
 }

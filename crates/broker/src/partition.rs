@@ -288,7 +288,7 @@ impl Partition {
     /// once); waiters wake.
     pub fn after_append(&self) {
         let leo = self.log.log_end_offset();
-        self.with_leader(|l| l.on_append(leo));
+        self.with_leader(|l| l.on_append_seen(leo, |r| self.watchers.seen(r)));
         self.watchers.wake();
     }
 
@@ -300,7 +300,7 @@ impl Partition {
 
     /// The ISR check that runs every half `replica.lag.time.max.ms`.
     pub fn tick(&self, now: i64) {
-        self.with_leader(|l| l.tick(now));
+        self.with_leader(|l| l.tick_seen(now, |r| self.watchers.seen(r)));
     }
 
     /// The controller's answer to `proposal` (ignored when the core no longer has it

@@ -17,12 +17,12 @@ use crate::replica_manager::ReplicaManager;
 use crate::view::View;
 use fjord_net::client::Client;
 use fjord_protocol::generated::fetch_request::{
-    FetchPartition, FetchRequest, FetchTopic, ReplicaState,
+    FetchPartition, FetchRequest, FetchTopic, ForgottenTopic, ReplicaState,
 };
 use fjord_protocol::generated::fetch_response::PartitionData;
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
 use fjord_replication::truncation_offset;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -83,13 +83,74 @@ struct Followed {
     paused_until: Option<Instant>,
 }
 
+/// What a fetcher follows, and what changed since its last request.
+#[derive(Debug, Default)]
+struct Followings {
+    partitions: HashMap<(Uuid, i32), Followed>,
+    /// Partitions whose fetch position may differ from what the leader's session holds
+    /// (added, removed, re-epoched, appended to, truncated, paused or resumed).
+    dirty: HashSet<(Uuid, i32)>,
+    /// Paused partitions, until when.
+    paused: HashMap<(Uuid, i32), Instant>,
+}
+
+impl Followings {
+    /// Pauses `keys` until `until`; the next request forgets them.
+    fn pause(&mut self, keys: impl IntoIterator<Item = (Uuid, i32)>, until: Instant) {
+        for k in keys {
+            if let Some(p) = self.partitions.get_mut(&k) {
+                p.paused_until = Some(until);
+                self.paused.insert(k, until);
+                self.dirty.insert(k);
+            }
+        }
+    }
+
+    /// Resumes the partitions whose pause ended by `now`; returns when the next one ends.
+    fn resume(&mut self, now: Instant) -> Option<Instant> {
+        let ended: Vec<(Uuid, i32)> = self
+            .paused
+            .iter()
+            .filter(|(_, t)| **t <= now)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in ended {
+            self.paused.remove(&k);
+            if let Some(p) = self.partitions.get_mut(&k) {
+                p.paused_until = None;
+            }
+            self.dirty.insert(k);
+        }
+        self.paused.values().min().copied()
+    }
+}
+
 /// One fetcher: the partitions it fetches from one leader.
 #[derive(Debug)]
 struct Fetcher {
     leader: i32,
-    partitions: std::sync::Mutex<HashMap<(Uuid, i32), Followed>>,
+    state: std::sync::Mutex<Followings>,
     wake: Notify,
     stopped: AtomicBool,
+}
+
+/// What a partition's last fetch told the leader's session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Sent {
+    fetch_offset: i64,
+    leader_epoch: i32,
+    last_fetched_epoch: i32,
+}
+
+/// The follower's side of its fetch session with the leader (KIP-227).
+#[derive(Debug, Default)]
+struct Session {
+    /// The leader's session id (0: none; the next fetch is full and opens one).
+    id: i32,
+    /// The epoch of the next incremental fetch.
+    epoch: i32,
+    /// What the session holds for each partition.
+    sent: HashMap<(Uuid, i32), Sent>,
 }
 
 /// Every replica fetcher of this broker.
@@ -160,24 +221,37 @@ impl ReplicaFetchers {
             let f = fetchers.entry(key).or_insert_with(|| {
                 let f = Arc::new(Fetcher {
                     leader: key.0,
-                    partitions: std::sync::Mutex::new(HashMap::new()),
+                    state: std::sync::Mutex::default(),
                     wake: Notify::new(),
                     stopped: AtomicBool::new(false),
                 });
                 tokio::spawn(self.clone().run(f.clone()));
                 f
             });
-            let mut current = f.partitions.lock().expect("followed");
-            current.retain(|k, _| partitions.contains_key(k));
+            let mut guard = f.state.lock().expect("followed");
+            let current = &mut *guard;
+            let mut changed = false;
+            current.partitions.retain(|k, _| {
+                let keep = partitions.contains_key(k);
+                if !keep {
+                    current.dirty.insert(*k);
+                    current.paused.remove(k);
+                    changed = true;
+                }
+                keep
+            });
             for (k, (partition, leader_epoch)) in partitions {
-                match current.get_mut(&k) {
+                match current.partitions.get_mut(&k) {
                     // The same replica in the same epoch (a replica moved to another log
                     // dir is a new partition object: followed anew).
                     Some(c)
                         if c.leader_epoch == leader_epoch
                             && Arc::ptr_eq(&c.partition, &partition) => {}
                     _ => {
-                        current.insert(
+                        current.paused.remove(&k);
+                        current.dirty.insert(k);
+                        changed = true;
+                        current.partitions.insert(
                             k,
                             Followed {
                                 partition,
@@ -188,8 +262,10 @@ impl ReplicaFetchers {
                     }
                 }
             }
-            drop(current);
-            f.wake.notify_one();
+            drop(guard);
+            if changed {
+                f.wake.notify_one();
+            }
         }
     }
 
@@ -205,32 +281,30 @@ impl ReplicaFetchers {
         })
     }
 
-    /// One fetcher's loop, until it is stopped.
+    /// One fetcher's loop, until it is stopped: a full fetch opens a session with the
+    /// leader; later fetches name only the partitions whose position changed (and forget
+    /// those no longer fetched), and the leader answers only partitions with news.
     async fn run(self: Arc<Self>, f: Arc<Fetcher>) {
         let mut client: Option<Client> = None;
+        let mut session = Session::default();
         loop {
             if f.stopped.load(Ordering::SeqCst) {
                 return;
             }
             let now = Instant::now();
-            let (active, next_resume) = {
-                let partitions = f.partitions.lock().expect("followed");
-                let active: Vec<((Uuid, i32), Followed)> = partitions
-                    .iter()
-                    .filter(|(_, p)| p.paused_until.is_none_or(|t| t <= now))
-                    .map(|(k, p)| (*k, p.clone()))
-                    .collect();
-                let next = partitions.values().filter_map(|p| p.paused_until).min();
-                (active, next)
+            let (request, next_resume) = {
+                let mut state = f.state.lock().expect("followed");
+                let next_resume = state.resume(now);
+                (self.next_request(&mut state, &mut session), next_resume)
             };
-            if active.is_empty() {
+            let Some((fetch, sent_keys)) = request else {
                 let until = next_resume.unwrap_or(now + Duration::from_secs(3600));
                 tokio::select! {
                     _ = f.wake.notified() => {}
                     _ = tokio::time::sleep_until(until) => {}
                 }
                 continue;
-            }
+            };
             let c = match &client {
                 Some(c) if c.is_open() => c.clone(),
                 _ => {
@@ -252,80 +326,172 @@ impl ReplicaFetchers {
                             c
                         }
                         None => {
-                            self.pause_all(&f, &active);
+                            self.pause_all(&f, &mut session);
                             continue;
                         }
                     }
                 }
             };
             let epoch = self.broker.lock().await.epoch.unwrap_or(-1);
-            let request = self.request(epoch, &active);
+            let request = self.request(epoch, fetch);
             let timeout = REQUEST_TIMEOUT
                 + Duration::from_millis(u64::try_from(self.settings.wait_max_ms).unwrap_or(0));
             let response = match c.call(request, FETCH_VERSION, timeout).await {
                 Ok(ResponseBody::Fetch(r)) if r.error_code == 0 => r,
+                Ok(ResponseBody::Fetch(r))
+                    if r.error_code == ErrorCode::FetchSessionIdNotFound.code()
+                        || r.error_code == ErrorCode::InvalidFetchSessionEpoch.code() =>
+                {
+                    // The leader lost the session (restarted, evicted it): start a new one.
+                    tracing::debug!(leader = f.leader, "fetch session {} ended", session.id);
+                    self.reset(&f, &mut session);
+                    continue;
+                }
                 Ok(_) | Err(_) => {
                     client = None;
-                    self.pause_all(&f, &active);
+                    self.pause_all(&f, &mut session);
                     continue;
                 }
             };
+            if session.id == 0 || session.id != response.session_id {
+                session.id = response.session_id;
+                session.epoch = 1;
+            } else {
+                session.epoch = if session.epoch == i32::MAX {
+                    1
+                } else {
+                    session.epoch + 1
+                };
+            }
+            if session.id == 0 {
+                // Served without a session: the next fetch is full again.
+                session.sent.clear();
+                f.state.lock().expect("followed").dirty.extend(sent_keys);
+            }
             let mut answers = Vec::new();
-            for t in response.responses {
-                for p in t.partitions {
-                    let key = (t.topic_id, p.partition_index);
-                    if let Some((_, followed)) = active.iter().find(|(k, _)| *k == key) {
-                        answers.push((key, followed.clone(), p));
+            {
+                let mut state = f.state.lock().expect("followed");
+                for t in response.responses {
+                    for p in t.partitions {
+                        let key = (t.topic_id, p.partition_index);
+                        if let Some(followed) = state.partitions.get(&key) {
+                            if followed.paused_until.is_none() {
+                                answers.push((key, followed.clone(), p));
+                            }
+                        }
                     }
                 }
+                // Whatever was answered may have moved: the next request looks again.
+                state.dirty.extend(answers.iter().map(|(k, _, _)| *k));
             }
+            let keys: Vec<(Uuid, i32)> = answers.iter().map(|(k, _, _)| *k).collect();
             let rm = self.replicas.clone();
             let handled = tokio::task::spawn_blocking(move || handle_answers(&rm, answers)).await;
             let pause: Vec<(Uuid, i32)> = match handled {
                 Ok(p) => p,
                 Err(e) => {
                     tracing::error!(leader = f.leader, "a replica fetch's appends failed: {e}");
-                    active.iter().map(|(k, _)| *k).collect()
+                    keys
                 }
             };
             if !pause.is_empty() {
                 let until = Instant::now() + self.settings.backoff;
-                let mut partitions = f.partitions.lock().expect("followed");
-                for k in pause {
-                    if let Some(p) = partitions.get_mut(&k) {
-                        p.paused_until = Some(until);
+                f.state.lock().expect("followed").pause(pause, until);
+            }
+        }
+    }
+
+    /// The next fetch: (partitions to name, partitions to forget) and every partition named
+    /// or held; `None` when there is nothing to fetch. Without a session every active
+    /// partition is named (a full fetch); in a session only those whose position differs
+    /// from what the session holds, and the rest are forgotten when no longer fetched.
+    fn next_request(
+        &self,
+        state: &mut Followings,
+        session: &mut Session,
+    ) -> Option<(Fetch, Vec<(Uuid, i32)>)> {
+        let mut named = Vec::new();
+        let mut forgotten = Vec::new();
+        if session.id == 0 {
+            state.dirty.clear();
+            session.sent.clear();
+            for (k, p) in &state.partitions {
+                if p.paused_until.is_none() {
+                    let (spec, sent) = spec_of(*k, p, self.settings.max_bytes);
+                    session.sent.insert(*k, sent);
+                    named.push(spec);
+                }
+            }
+            if named.is_empty() {
+                return None;
+            }
+        } else {
+            for k in std::mem::take(&mut state.dirty) {
+                match state.partitions.get(&k) {
+                    Some(p) if p.paused_until.is_none() => {
+                        let (spec, sent) = spec_of(k, p, self.settings.max_bytes);
+                        if session.sent.get(&k) != Some(&sent) {
+                            session.sent.insert(k, sent);
+                            named.push(spec);
+                        }
+                    }
+                    _ => {
+                        if session.sent.remove(&k).is_some() {
+                            forgotten.push(k);
+                        }
                     }
                 }
             }
+            if session.sent.is_empty() && forgotten.is_empty() {
+                // Nothing left to fetch: the session is dropped with the next full fetch.
+                session.id = 0;
+                return None;
+            }
         }
+        let keys = session.sent.keys().copied().collect();
+        Some((
+            Fetch {
+                session_id: session.id,
+                session_epoch: if session.id == 0 { 0 } else { session.epoch },
+                named,
+                forgotten,
+            },
+            keys,
+        ))
+    }
+
+    /// Ends the session: the next fetch is full.
+    fn reset(&self, f: &Fetcher, session: &mut Session) {
+        session.id = 0;
+        session.sent.clear();
+        f.state.lock().expect("followed").dirty.clear();
     }
 
     /// Pauses every active partition of `f` for `replica.fetch.backoff.ms` (the leader could
-    /// not be reached).
-    fn pause_all(&self, f: &Fetcher, active: &[((Uuid, i32), Followed)]) {
+    /// not be reached), and ends the session.
+    fn pause_all(&self, f: &Fetcher, session: &mut Session) {
+        self.reset(f, session);
         let until = Instant::now() + self.settings.backoff;
-        let mut partitions = f.partitions.lock().expect("followed");
-        for (k, _) in active {
-            if let Some(p) = partitions.get_mut(k) {
-                p.paused_until = Some(until);
-            }
-        }
+        let mut state = f.state.lock().expect("followed");
+        let active: Vec<(Uuid, i32)> = state
+            .partitions
+            .iter()
+            .filter(|(_, p)| p.paused_until.is_none())
+            .map(|(k, _)| *k)
+            .collect();
+        state.pause(active, until);
+        state.dirty.clear();
     }
 
-    /// The Fetch for `active`, from each partition's log end.
-    fn request(&self, broker_epoch: i64, active: &[((Uuid, i32), Followed)]) -> RequestBody {
+    /// The Fetch request for `fetch`.
+    fn request(&self, broker_epoch: i64, fetch: Fetch) -> RequestBody {
         let mut topics: HashMap<Uuid, Vec<FetchPartition>> = HashMap::new();
-        for ((topic, index), f) in active {
-            let log = &f.partition.log;
-            topics.entry(*topic).or_default().push(FetchPartition {
-                partition: *index,
-                current_leader_epoch: f.leader_epoch,
-                fetch_offset: log.log_end_offset(),
-                last_fetched_epoch: log.latest_epoch().unwrap_or(-1),
-                log_start_offset: log.log_start_offset(),
-                partition_max_bytes: self.settings.max_bytes,
-                ..Default::default()
-            });
+        for (topic, p) in fetch.named {
+            topics.entry(topic).or_default().push(p);
+        }
+        let mut forgotten: HashMap<Uuid, Vec<i32>> = HashMap::new();
+        for (topic, index) in fetch.forgotten {
+            forgotten.entry(topic).or_default().push(index);
         }
         RequestBody::Fetch(FetchRequest {
             replica_id: -1,
@@ -337,8 +503,8 @@ impl ReplicaFetchers {
             max_wait_ms: self.settings.wait_max_ms,
             min_bytes: self.settings.min_bytes,
             max_bytes: self.settings.response_max_bytes,
-            session_id: 0,
-            session_epoch: -1,
+            session_id: fetch.session_id,
+            session_epoch: fetch.session_epoch,
             topics: topics
                 .into_iter()
                 .map(|(topic_id, partitions)| FetchTopic {
@@ -347,9 +513,46 @@ impl ReplicaFetchers {
                     ..Default::default()
                 })
                 .collect(),
+            forgotten_topics_data: forgotten
+                .into_iter()
+                .map(|(topic_id, partitions)| ForgottenTopic {
+                    topic_id,
+                    partitions,
+                    ..Default::default()
+                })
+                .collect(),
             ..Default::default()
         })
     }
+}
+
+/// One fetch to send: its session id and epoch, the partitions it names and those it forgets.
+#[derive(Debug)]
+struct Fetch {
+    session_id: i32,
+    session_epoch: i32,
+    named: Vec<(Uuid, FetchPartition)>,
+    forgotten: Vec<(Uuid, i32)>,
+}
+
+/// A followed partition's fetch from its log end, and what that tells the session.
+fn spec_of(key: (Uuid, i32), f: &Followed, max_bytes: i32) -> ((Uuid, FetchPartition), Sent) {
+    let log = &f.partition.log;
+    let sent = Sent {
+        fetch_offset: log.log_end_offset(),
+        leader_epoch: f.leader_epoch,
+        last_fetched_epoch: log.latest_epoch().unwrap_or(-1),
+    };
+    let p = FetchPartition {
+        partition: key.1,
+        current_leader_epoch: sent.leader_epoch,
+        fetch_offset: sent.fetch_offset,
+        last_fetched_epoch: sent.last_fetched_epoch,
+        log_start_offset: log.log_start_offset(),
+        partition_max_bytes: max_bytes,
+        ..Default::default()
+    };
+    ((key.0, p), sent)
 }
 
 /// Which of `n` fetchers of a source broker fetches a partition.

@@ -74,6 +74,9 @@ pub struct ReplicaManager {
     outbox: Arc<IsrOutbox>,
     /// True once the broker begins a graceful shutdown: long polls answer at once.
     stopping: watch::Sender<bool>,
+    /// Bumped whenever a partition object is added to or removed from `partitions` (fetch
+    /// sessions then look their partitions up again).
+    generation: std::sync::atomic::AtomicU64,
 }
 
 impl ReplicaManager {
@@ -101,6 +104,7 @@ impl ReplicaManager {
             stopping: watch::Sender::new(false),
             settings: ReplicationSettings::default(),
             outbox: Arc::default(),
+            generation: Default::default(),
         }
     }
 
@@ -146,6 +150,18 @@ impl ReplicaManager {
     /// This broker's id.
     pub fn node_id(&self) -> i32 {
         self.node_id
+    }
+
+    /// The hosted-partition generation: it changes whenever a partition object is added or
+    /// removed.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Notes that the hosted partition objects changed.
+    fn bump(&self) {
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// A hosted partition by topic id and index.
@@ -252,6 +268,7 @@ impl ReplicaManager {
         for (key, p) in &current {
             if !wanted.contains_key(key) {
                 self.partitions.write().expect("partitions").remove(key);
+                self.bump();
                 p.watchers.wake();
                 self.unassigned.lock().expect("unassigned").remove(key);
                 let tp = TopicPartition {
@@ -307,6 +324,7 @@ impl ReplicaManager {
                         .write()
                         .expect("partitions")
                         .insert((topic_id, index), p.clone());
+                    self.bump();
                     p
                 }
             };
@@ -396,6 +414,7 @@ impl ReplicaManager {
                 .filter_map(|k| parts.remove(&k).map(|p| (k, p)))
                 .collect()
         };
+        self.bump();
         let mut offline = self.offline.write().expect("offline");
         for (key, p) in stopped {
             p.stop();
@@ -636,6 +655,7 @@ impl ReplicaManager {
                     .write()
                     .expect("partitions")
                     .insert(key, new);
+                self.bump();
                 Ok(())
             });
         // On failure the replica stays where it was; a failed disk is found by the next

@@ -77,6 +77,17 @@ struct Progress {
     last_caught_up_ms: i64,
 }
 
+/// A follower's latest fetch through a session that holds the partition without naming it
+/// (KIP-227): every fetch of the session fetches the partition again at the offset the
+/// session holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seen {
+    /// When.
+    pub at_ms: i64,
+    /// Whether that fetch made it eligible to join the ISR (KIP-903).
+    pub eligible: bool,
+}
+
 /// The leader of one partition.
 #[derive(Debug, Clone)]
 pub struct Leader {
@@ -215,6 +226,29 @@ impl Leader {
     /// The leader appended: its log now ends at `log_end_offset` (also called once when it
     /// takes over, which proposes RECOVERED after an election outside the ISR).
     pub fn on_append(&mut self, log_end_offset: i64) -> Effects {
+        self.on_append_seen(log_end_offset, |_| None)
+    }
+
+    /// [`Leader::on_append`], where `seen(replica)` says when a follower last fetched
+    /// this partition without naming it (KIP-227: every fetch of a session fetches all of
+    /// its partitions again at the offset the session holds, which the leader sees only as
+    /// the session's use). A follower that was at the leader's log end until this append was
+    /// caught up as of that fetch, as Kafka records at each fetch of the session.
+    pub fn on_append_seen(
+        &mut self,
+        log_end_offset: i64,
+        seen: impl Fn(i32) -> Option<Seen>,
+    ) -> Effects {
+        let before = self.log_end_offset;
+        if log_end_offset > before {
+            for (r, p) in self.followers.iter_mut() {
+                if p.log_end_offset >= before {
+                    if let Some(s) = seen(*r) {
+                        p.last_caught_up_ms = p.last_caught_up_ms.max(s.at_ms);
+                    }
+                }
+            }
+        }
         self.log_end_offset = log_end_offset;
         let mut fx = self.advance();
         fx.propose = self.maybe_recover();
@@ -272,7 +306,31 @@ impl Leader {
     /// Time passed: followers out of sync for `replica.lag.time.max.ms` leave the ISR (a
     /// proposal), unless a change is in flight.
     pub fn tick(&mut self, now: i64) -> Effects {
-        let propose = self.maybe_recover().or_else(|| self.maybe_shrink(now));
+        self.tick_seen(now, |_| None)
+    }
+
+    /// [`Leader::tick`], where `seen` is as for [`Leader::on_append_seen`]: an eligible
+    /// follower that has caught up and whose session fetched within `replica.lag.time.max.ms`
+    /// joins the ISR even if it has not named the partition since (at the log end of an idle
+    /// partition it names it in no fetch, and the change in flight or the ineligibility that
+    /// held it back when it last did may have ended since).
+    pub fn tick_seen(&mut self, now: i64, seen: impl Fn(i32) -> Option<Seen>) -> Effects {
+        let propose = self
+            .maybe_recover()
+            .or_else(|| self.maybe_shrink(now))
+            .or_else(|| {
+                let ready: Vec<i32> = self
+                    .followers
+                    .keys()
+                    .copied()
+                    .filter(|r| {
+                        seen(*r).is_some_and(|s| {
+                            s.eligible && now.saturating_sub(s.at_ms) <= self.lag_max_ms
+                        })
+                    })
+                    .collect();
+                ready.into_iter().find_map(|r| self.maybe_expand(r))
+            });
         Effects {
             high_watermark: None,
             propose,
@@ -447,6 +505,63 @@ mod tests {
         assert_eq!(l.on_fetch(3, 15, 2, true).high_watermark, Some(15));
         assert_eq!(l.ack_state(15), AckState::Done);
         assert_eq!(l.ack_state(16), AckState::Waiting);
+    }
+
+    #[test]
+    fn an_idle_partition_s_followers_stay_in_sync_while_their_sessions_fetch() {
+        // Both followers reached the log end at 1 s, then only fetched through their
+        // sessions (which do not name an idle partition). Follower 2's session was used at
+        // 100 s; follower 3's last at 1 s (its broker stopped fetching).
+        let mut l = Leader::new(1, state(&[1, 2, 3]), 2, LAG, 10, 10, 0);
+        l.on_fetch(2, 10, 1_000, true);
+        l.on_fetch(3, 10, 1_000, true);
+        let seen = |r: i32| {
+            let at_ms = match r {
+                2 => 100_000,
+                3 => 1_000,
+                _ => return None,
+            };
+            Some(Seen {
+                at_ms,
+                eligible: true,
+            })
+        };
+        l.on_append_seen(11, seen);
+        // At 100.5 s neither has fetched offset 11 yet: 2 was caught up at 100 s, 3 at 1 s.
+        let p = l.tick(100_500).propose.expect("3 lags");
+        assert_eq!(p.isr, vec![1, 2]);
+        // Without the sessions' fetches, 2 would have been out as well.
+        let mut plain = Leader::new(1, state(&[1, 2, 3]), 2, LAG, 10, 10, 0);
+        plain.on_fetch(2, 10, 1_000, true);
+        plain.on_fetch(3, 10, 1_000, true);
+        plain.on_append(11);
+        assert_eq!(plain.tick(100_500).propose.expect("both lag").isr, vec![1]);
+    }
+
+    #[test]
+    fn a_caught_up_follower_whose_session_fetches_rejoins_at_a_tick() {
+        // 3 reached the log end while ineligible (its broker had not registered again), then
+        // fetched only through its session.
+        let mut l = Leader::new(1, state(&[1, 2]), 1, LAG, 10, 10, 0);
+        l.on_fetch(2, 10, 1_000, true);
+        assert_eq!(l.on_fetch(3, 10, 1_000, false).propose, None);
+        let seen =
+            |eligible: bool, at_ms: i64| move |r: i32| (r == 3).then_some(Seen { at_ms, eligible });
+        assert_eq!(
+            l.tick_seen(2_000, seen(false, 2_000)).propose,
+            None,
+            "ineligible"
+        );
+        assert_eq!(
+            l.tick_seen(2_000 + LAG + 1, seen(true, 1_500)).propose,
+            None,
+            "its session has not fetched for longer than the lag time"
+        );
+        let p = l
+            .tick_seen(3_000, seen(true, 2_900))
+            .propose
+            .expect("3 joins");
+        assert_eq!(p.isr, vec![1, 2, 3]);
     }
 
     #[test]

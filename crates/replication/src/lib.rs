@@ -20,4 +20,4 @@ pub mod leader;
 pub mod recovery;
 
 pub use follower::{truncation_offset, Truncation};
-pub use leader::{AckState, Effects, Leader, PartitionState, ProposedIsr};
+pub use leader::{AckState, Effects, Leader, PartitionState, ProposedIsr, Seen};
