@@ -15,8 +15,9 @@ use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use fjord_benches::{percentile, root, rss_mib, Cluster};
 use std::time::{Duration, Instant};
 
 fn seconds() -> f64 {
@@ -24,25 +25,6 @@ fn seconds() -> f64 {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(5.0)
-}
-
-/// The workspace root (this file's directory's parent).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-/// Resident set size in MiB.
-fn rss_mib(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 /// A release node on free ports with its data in a temp dir.
@@ -190,176 +172,12 @@ impl Drop for Node {
     }
 }
 
-/// Three combined release nodes on loopback, for the replication runs.
-struct Cluster {
-    bin: PathBuf,
-    nodes: Vec<(PathBuf, Option<Child>)>,
-    bootstrap: String,
-    _dir: tempfile::TempDir,
-}
-
-impl Cluster {
-    fn start(bin: &Path) -> Cluster {
-        let dir = tempfile::tempdir_in(root().join("target")).unwrap();
-        let ports: Vec<(u16, u16)> = (0..3)
-            .map(|_| (fjord_benches::free_port(), fjord_benches::free_port()))
-            .collect();
-        let voters = ports
-            .iter()
-            .enumerate()
-            .map(|(i, (_, c))| format!("{}@127.0.0.1:{c}", i + 1))
-            .collect::<Vec<_>>()
-            .join(",");
-        let id = String::from_utf8(
-            Command::new(bin)
-                .arg("random-uuid")
-                .output()
-                .unwrap()
-                .stdout,
-        )
-        .unwrap();
-        let mut nodes = Vec::new();
-        for (i, (b, c)) in ports.iter().enumerate() {
-            let node_dir = dir.path().join(format!("node{}", i + 1));
-            std::fs::create_dir_all(&node_dir).unwrap();
-            let props = node_dir.join("server.properties");
-            std::fs::write(
-                &props,
-                format!(
-                    "node.id={}\nprocess.roles=broker,controller\n\
-                     listeners=PLAINTEXT://127.0.0.1:{b},CONTROLLER://127.0.0.1:{c}\n\
-                     controller.listener.names=CONTROLLER\ncontroller.quorum.voters={voters}\n\
-                     log.dirs={}\nmetrics.listener=\n",
-                    i + 1,
-                    node_dir.join("data").display()
-                ),
-            )
-            .unwrap();
-            let ok = Command::new(bin)
-                .args(["format", "--config"])
-                .arg(&props)
-                .args(["--cluster-id", id.trim()])
-                .stdout(Stdio::null())
-                .status()
-                .unwrap();
-            assert!(ok.success());
-            nodes.push((props, None));
-        }
-        let bootstrap = ports
-            .iter()
-            .map(|(b, _)| format!("127.0.0.1:{b}"))
-            .collect::<Vec<_>>()
-            .join(",");
-        let mut c = Cluster {
-            bin: bin.to_path_buf(),
-            nodes,
-            bootstrap,
-            _dir: dir,
-        };
-        for i in 0..3 {
-            c.start_node(i);
-        }
-        c
-    }
-
-    fn start_node(&mut self, i: usize) {
-        let props = self.nodes[i].0.clone();
-        let log = std::fs::File::create(props.with_file_name("server.log")).unwrap();
-        let child = Command::new(&self.bin)
-            .args(["server", "--config"])
-            .arg(&props)
-            .env("RUST_LOG", "warn")
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        self.nodes[i].1 = Some(child);
-    }
-
-    fn kill_node(&mut self, i: usize) {
-        if let Some(mut c) = self.nodes[i].1.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-
-    fn cpu(&self) -> f64 {
-        self.nodes
-            .iter()
-            .filter_map(|(_, c)| c.as_ref())
-            .map(|c| fjord_benches::cpu_seconds(c.id()))
-            .sum()
-    }
-
-    /// Each partition's ISR size, as Metadata says.
-    fn isr_sizes(&self, topic: &str) -> Option<Vec<usize>> {
-        let consumer: BaseConsumer = ClientConfig::new()
-            .set("bootstrap.servers", &self.bootstrap)
-            .create()
-            .ok()?;
-        let md = consumer
-            .fetch_metadata(Some(topic), Duration::from_secs(5))
-            .ok()?;
-        let t = md.topics().first()?;
-        (!t.partitions().is_empty() && t.partitions().iter().all(|p| p.leader() >= 0))
-            .then(|| t.partitions().iter().map(|p| p.isr().len()).collect())
-    }
-
-    /// Creates a replicated topic (factor 3, min ISR 2) and waits for three in-sync replicas.
-    fn create_topic(&self, topic: &str) {
-        use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
-        let admin: AdminClient<_> = ClientConfig::new()
-            .set("bootstrap.servers", &self.bootstrap)
-            .create()
-            .unwrap();
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let new =
-                NewTopic::new(topic, 1, TopicReplication::Fixed(3)).set("min.insync.replicas", "2");
-            let created = rt.block_on(admin.create_topics(&[new], &AdminOptions::new()));
-            if created.is_ok_and(|r| r[0].is_ok()) {
-                break;
-            }
-            assert!(Instant::now() < deadline, "{topic} not created");
-            std::thread::park_timeout(Duration::from_millis(200));
-        }
-        self.wait_full(topic, Duration::from_secs(60));
-    }
-
-    /// Waits until every partition of `topic` has three in-sync replicas; the time it took.
-    fn wait_full(&self, topic: &str, limit: Duration) -> Duration {
-        let start = Instant::now();
-        loop {
-            if self
-                .isr_sizes(topic)
-                .is_some_and(|s| s.iter().all(|n| *n == 3))
-            {
-                return start.elapsed();
-            }
-            assert!(start.elapsed() < limit, "{topic}: replicas never in sync");
-            std::thread::park_timeout(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Cluster {
-    fn drop(&mut self) {
-        for i in 0..self.nodes.len() {
-            self.kill_node(i);
-        }
-    }
-}
-
 /// Replication factor 3 on three loopback nodes: 1 KiB records with acks=-1 (throughput and
 /// p99 at half that rate) beside the single-node acks=1 figure, and how long a follower takes
 /// to catch up 1 GiB.
 fn replication_rows(bin: &Path, secs: f64, single_node_rate: f64) {
     println!("\nreplication factor 3, min ISR 2, three nodes on this machine (1 KiB records)");
-    let mut cluster = Cluster::start(bin);
+    let mut cluster = Cluster::start(bin, "");
     cluster.create_topic("rf3");
     let cpu0 = cluster.cpu();
     let start = Instant::now();
@@ -430,14 +248,6 @@ fn replication_rows(bin: &Path, secs: f64, single_node_rate: f64) {
 fn print_row(row: String) {
     println!("{row}");
     let _ = std::io::stdout().flush();
-}
-
-fn percentile(sorted: &[u64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i] as f64 / 1000.0
 }
 
 /// Loopback TCP throughput in MB/s (one sender, one receiver, 1 MiB writes).

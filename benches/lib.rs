@@ -8,6 +8,8 @@ use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, Prod
 use rdkafka::{ClientContext, Message, Offset, TopicPartitionList};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Records delivery latencies (µs) of messages sent with their send time, and failures.
@@ -45,16 +47,18 @@ pub fn produce(
 ) -> (u64, u64, Vec<u64>) {
     let ctx = Latencies::default();
     let mut config = ClientConfig::new();
-    for (k, v) in client {
-        config.set(*k, *v);
-    }
-    let producer: BaseProducer<Latencies> = config
+    config
         .set("bootstrap.servers", bootstrap)
         .set("acks", acks)
         .set("linger.ms", "5")
         .set("batch.size", "1000000")
         .set("queue.buffering.max.messages", "1000000")
-        .set("queue.buffering.max.kbytes", "1048576")
+        .set("queue.buffering.max.kbytes", "1048576");
+    // The caller's settings win (security, or linger.ms=0 for latency runs).
+    for (k, v) in client {
+        config.set(*k, *v);
+    }
+    let producer: BaseProducer<Latencies> = config
         .create_with_context(ctx.clone())
         .unwrap();
     let payload = vec![b'x'; size];
@@ -152,3 +156,230 @@ pub fn cpu_seconds(pid: u32) -> f64 {
     // Fields 14 and 15 (utime, stime) are at 11 and 12 after the command name.
     (ticks(11) + ticks(12)) / 100.0
 }
+
+/// A port below Linux's ephemeral range (20000-28999, never the same twice in a run): a node
+/// restarted on its old port cannot collide with a client's outgoing connection.
+pub fn low_port() -> u16 {
+    use std::sync::atomic::AtomicU16;
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let base = 20_000 + (std::process::id() % 60) as u16 * 150;
+    loop {
+        let p = base + NEXT.fetch_add(1, Ordering::Relaxed) % 9_000;
+        let p = 20_000 + (p - 20_000) % 9_000;
+        if std::net::TcpListener::bind(("127.0.0.1", p)).is_ok() {
+            return p;
+        }
+    }
+}
+
+/// The workspace root (this file's directory's parent).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// Resident set size in MiB.
+pub fn rss_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Three combined release nodes on loopback, for the replication runs.
+pub struct Cluster {
+    bin: PathBuf,
+    nodes: Vec<(PathBuf, Option<Child>)>,
+    /// The three brokers' addresses, comma-separated.
+    pub bootstrap: String,
+    /// Each node's broker address.
+    pub brokers: Vec<String>,
+    _dir: tempfile::TempDir,
+}
+
+impl Cluster {
+    /// Formats and starts three nodes with `extra` properties appended to each one's config.
+    pub fn start(bin: &Path, extra: &str) -> Cluster {
+        let dir = tempfile::tempdir_in(root().join("target")).unwrap();
+        let ports: Vec<(u16, u16)> = (0..3)
+            .map(|_| (low_port(), low_port()))
+            .collect();
+        let voters = ports
+            .iter()
+            .enumerate()
+            .map(|(i, (_, c))| format!("{}@127.0.0.1:{c}", i + 1))
+            .collect::<Vec<_>>()
+            .join(",");
+        let id = String::from_utf8(
+            Command::new(bin)
+                .arg("random-uuid")
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        let mut nodes = Vec::new();
+        for (i, (b, c)) in ports.iter().enumerate() {
+            let node_dir = dir.path().join(format!("node{}", i + 1));
+            std::fs::create_dir_all(&node_dir).unwrap();
+            let props = node_dir.join("server.properties");
+            std::fs::write(
+                &props,
+                format!(
+                    "node.id={}\nprocess.roles=broker,controller\n\
+                     listeners=PLAINTEXT://127.0.0.1:{b},CONTROLLER://127.0.0.1:{c}\n\
+                     controller.listener.names=CONTROLLER\ncontroller.quorum.voters={voters}\n\
+                     log.dirs={}\nmetrics.listener=\n{extra}\n",
+                    i + 1,
+                    node_dir.join("data").display()
+                ),
+            )
+            .unwrap();
+            let ok = Command::new(bin)
+                .args(["format", "--config"])
+                .arg(&props)
+                .args(["--cluster-id", id.trim()])
+                .stdout(Stdio::null())
+                .status()
+                .unwrap();
+            assert!(ok.success());
+            nodes.push((props, None));
+        }
+        let bootstrap = ports
+            .iter()
+            .map(|(b, _)| format!("127.0.0.1:{b}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let brokers = ports
+            .iter()
+            .map(|(b, _)| format!("127.0.0.1:{b}"))
+            .collect();
+        let mut c = Cluster {
+            bin: bin.to_path_buf(),
+            nodes,
+            bootstrap,
+            brokers,
+            _dir: dir,
+        };
+        for i in 0..3 {
+            c.start_node(i);
+        }
+        c
+    }
+
+    /// Starts node `i` (0-based) again.
+    pub fn start_node(&mut self, i: usize) {
+        let props = self.nodes[i].0.clone();
+        let log = std::fs::File::create(props.with_file_name("server.log")).unwrap();
+        let child = Command::new(&self.bin)
+            .args(["server", "--config"])
+            .arg(&props)
+            .env("RUST_LOG", "warn")
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        self.nodes[i].1 = Some(child);
+    }
+
+    /// SIGKILLs node `i` (0-based).
+    pub fn kill_node(&mut self, i: usize) {
+        if let Some(mut c) = self.nodes[i].1.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// The nodes' CPU seconds so far.
+    pub fn cpu(&self) -> f64 {
+        self.nodes
+            .iter()
+            .filter_map(|(_, c)| c.as_ref())
+            .map(|c| cpu_seconds(c.id()))
+            .sum()
+    }
+
+    /// Each partition's ISR size, as Metadata says.
+    pub fn isr_sizes(&self, topic: &str) -> Option<Vec<usize>> {
+        let consumer: BaseConsumer = ClientConfig::new()
+            .set("bootstrap.servers", &self.bootstrap)
+            .create()
+            .ok()?;
+        let md = consumer
+            .fetch_metadata(Some(topic), Duration::from_secs(5))
+            .ok()?;
+        let t = md.topics().first()?;
+        (!t.partitions().is_empty() && t.partitions().iter().all(|p| p.leader() >= 0))
+            .then(|| t.partitions().iter().map(|p| p.isr().len()).collect())
+    }
+
+    /// Creates a replicated topic (factor 3, min ISR 2) and waits for three in-sync replicas.
+    pub fn create_topic(&self, topic: &str) {
+        use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+        let admin: AdminClient<_> = ClientConfig::new()
+            .set("bootstrap.servers", &self.bootstrap)
+            .create()
+            .unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let new =
+                NewTopic::new(topic, 1, TopicReplication::Fixed(3)).set("min.insync.replicas", "2");
+            let created = rt.block_on(admin.create_topics(&[new], &AdminOptions::new()));
+            if created.is_ok_and(|r| r[0].is_ok()) {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{topic} not created");
+            std::thread::park_timeout(Duration::from_millis(200));
+        }
+        self.wait_full(topic, Duration::from_secs(60));
+    }
+
+    /// Waits until every partition of `topic` has three in-sync replicas; the time it took.
+    pub fn wait_full(&self, topic: &str, limit: Duration) -> Duration {
+        let start = Instant::now();
+        loop {
+            if self
+                .isr_sizes(topic)
+                .is_some_and(|s| s.iter().all(|n| *n == 3))
+            {
+                return start.elapsed();
+            }
+            assert!(start.elapsed() < limit, "{topic}: replicas never in sync");
+            std::thread::park_timeout(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Cluster {
+    /// Node `i`'s process id, while it runs.
+    pub fn pid(&self, i: usize) -> Option<u32> {
+        self.nodes[i].1.as_ref().map(Child::id)
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for i in 0..self.nodes.len() {
+            self.kill_node(i);
+        }
+    }
+}
+
+/// The `p` quantile of sorted µs figures, in ms.
+pub fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+

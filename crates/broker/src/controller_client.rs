@@ -72,6 +72,22 @@ impl ControllerClient {
         }
     }
 
+    /// Returns once the connection open now closes; never while none is open (a closed one
+    /// is not waited on again).
+    pub async fn connection_closed(&self) {
+        let open = self
+            .conn
+            .lock()
+            .await
+            .as_ref()
+            .map(|(_, c)| c.clone())
+            .filter(Client::is_open);
+        match open {
+            Some(c) => c.closed().await,
+            None => std::future::pending().await,
+        }
+    }
+
     /// The active controller's id and address, if known.
     pub fn active(&self) -> Option<(i32, String)> {
         self.info.borrow().as_ref().map(|a| (a.id, a.addr.clone()))

@@ -136,7 +136,15 @@ pub fn spawn_broker(
                     }
                 }
             };
-            tokio::time::sleep(wait).await;
+            // A closed connection to the controller is replaced at once with a heartbeat:
+            // the controller fences a broker whose heartbeat connection closed unless it
+            // hears from it within `broker.connection.loss.fence.ms`.
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
+                _ = client.connection_closed() => {
+                    tracing::info!("the connection to the controller closed; heartbeating again at once");
+                }
+            }
         }
     });
 }

@@ -19,7 +19,10 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
 
 /// How often the active controller's timers run.
-pub const CONTROLLER_TICK: Duration = Duration::from_millis(250);
+pub const CONTROLLER_TICK: Duration = Duration::from_millis(100);
+/// The most broker connection losses waiting for the controller task (more are dropped: the
+/// session timeout still fences those brokers).
+pub const MAX_QUEUED_CONNECTION_LOSSES: usize = 1024;
 /// The most requests waiting for the controller task; senders wait beyond it (each connection
 /// has at most one request in flight, so this only bounds a burst).
 pub const MAX_QUEUED_REQUESTS: usize = 4096;
@@ -79,6 +82,7 @@ pub struct ControllerStats {
 #[derive(Debug, Clone)]
 pub struct LocalController {
     tx: mpsc::Sender<ControllerRequest>,
+    lost: mpsc::Sender<i32>,
     stats: watch::Receiver<ControllerStats>,
     latency: std::sync::Arc<CommitLatency>,
 }
@@ -92,6 +96,14 @@ impl LocalController {
     /// Proposal-to-commit times of the batches this node proposed as the active controller.
     pub fn commit_latency(&self) -> &CommitLatency {
         &self.latency
+    }
+
+    /// The connection that carried broker `id`'s heartbeats to this node closed (see
+    /// [`Controller::connection_lost`]).
+    pub fn broker_connection_lost(&self, id: i32) {
+        if self.lost.try_send(id).is_err() {
+            tracing::debug!(broker = id, "connection-loss queue full; the session timeout applies");
+        }
     }
 
     /// Handles `body` on this node's controller.
@@ -155,6 +167,7 @@ pub fn active_controller(
     impl std::future::Future<Output = ()> + Send + 'static,
 ) {
     let (tx, requests) = mpsc::channel(MAX_QUEUED_REQUESTS);
+    let (lost, losses) = mpsc::channel(MAX_QUEUED_CONNECTION_LOSSES);
     let (failures, failed) = mpsc::unbounded_channel();
     let (stats, stats_rx) = watch::channel(ControllerStats::default());
     let latency = std::sync::Arc::new(CommitLatency::default());
@@ -173,10 +186,11 @@ pub fn active_controller(
     (
         LocalController {
             tx,
+            lost,
             stats: stats_rx,
             latency,
         },
-        a.run(requests, failed),
+        a.run(requests, losses, failed),
     )
 }
 
@@ -208,6 +222,7 @@ impl Active {
     async fn run(
         mut self,
         mut requests: mpsc::Receiver<ControllerRequest>,
+        mut losses: mpsc::Receiver<i32>,
         mut failed: mpsc::UnboundedReceiver<u64>,
     ) {
         let mut info = self.raft.quorum_info();
@@ -238,6 +253,12 @@ impl Active {
                 r = requests.recv() => {
                     let Some(r) = r else { return };
                     self.handle(r).await;
+                }
+                Some(id) = losses.recv() => {
+                    if let Some(c) = &mut self.controller {
+                        tracing::info!(broker = id, "the connection carrying broker {id}'s heartbeats closed");
+                        c.connection_lost(id, monotonic_ms());
+                    }
                 }
                 g = failed.recv() => {
                     let Some(g) = g else { return };

@@ -218,6 +218,27 @@ impl Controller {
         }
     }
 
+    /// The connection that carried broker `id`'s heartbeats closed at `now_ms` (its process
+    /// died, or the network dropped it): its session ends `broker.connection.loss.fence.ms`
+    /// from now unless a heartbeat renews it first (a broker still alive reconnects and
+    /// heartbeats at once). Nothing changes for a broker already fenced or shutting down, or
+    /// when the grace is 0.
+    pub fn connection_lost(&mut self, id: i32, now_ms: i64) {
+        let grace = self.settings.broker_connection_loss_fence_ms;
+        let live = self
+            .image
+            .cluster
+            .brokers
+            .get(&id)
+            .is_some_and(|b| !b.fenced && !b.in_controlled_shutdown);
+        if grace <= 0 || !live {
+            return;
+        }
+        if let Some(deadline) = self.sessions.get_mut(&id) {
+            *deadline = (*deadline).min(now_ms + grace);
+        }
+    }
+
     /// Timers: fences brokers whose session expired (moving their leaderships away) and
     /// elects leaders for leaderless partitions whose topic allows unclean election (Kafka's
     /// periodic check). Returns the records to append, already in the working image.

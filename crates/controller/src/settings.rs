@@ -18,6 +18,10 @@ pub struct ControllerSettings {
     pub unclean_leader_election_enable: bool,
     /// `broker.session.timeout.ms`.
     pub broker_session_timeout_ms: i64,
+    /// `broker.connection.loss.fence.ms`: how long after the connection carrying a broker's
+    /// heartbeats closes the broker is fenced unless it heartbeats again (0: only the session
+    /// timeout fences).
+    pub broker_connection_loss_fence_ms: i64,
     /// The most partitions one ElectLeaders v3 request acts on (docs/EXTENSIONS.md).
     pub max_election_partitions: usize,
     /// The `metadata.version` the first active controller of a new cluster finalizes (from
@@ -39,6 +43,7 @@ impl Default for ControllerSettings {
             min_insync_replicas: 1,
             unclean_leader_election_enable: false,
             broker_session_timeout_ms: 9_000,
+            broker_connection_loss_fence_ms: 1_000,
             max_election_partitions: 1_000,
             bootstrap_metadata_version: fjord_metadata::version::METADATA_VERSION_LATEST,
             authorizer_enabled: false,

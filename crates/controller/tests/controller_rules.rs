@@ -1807,3 +1807,62 @@ fn acls_and_scram_credentials_are_records_with_kafkas_checks() {
     assert_eq!(stored.stored_key.to_vec(), expected.stored_key);
     assert_eq!(h.c.image().scram.by_user.len(), 1);
 }
+
+impl Harness {
+    /// Runs the controller's timers at `now`, committing what they write.
+    fn tick_at(&mut self, now: i64) {
+        self.now = now;
+        let records = self.c.tick(now);
+        if !records.is_empty() {
+            self.offset += records.len() as i64;
+            self.batches.push(records);
+        }
+    }
+
+    fn fenced(&self, id: i32) -> bool {
+        self.c.image().cluster.brokers[&id].fenced
+    }
+}
+
+#[test]
+fn a_broker_whose_heartbeat_connection_closed_is_fenced_after_the_grace_unless_it_heartbeats() {
+    let mut h = Harness::with_brokers(3);
+    h.create_assigned("t", &[&[1, 2, 3]], &[]);
+    // Broker 1's connection closes at 1 s (its process died): fenced once 1 s has passed,
+    // long before its 9 s session would end, and its leadership moves.
+    h.tick_at(1_000);
+    h.c.connection_lost(1, 1_000);
+    h.tick_at(1_999);
+    assert!(!h.fenced(1), "within the grace");
+    h.tick_at(2_000);
+    assert!(h.fenced(1), "fenced when the grace ends");
+    assert_eq!(h.partition("t", 0).leader, 2);
+    // Broker 2's connection closes but it is alive: it heartbeats on a new connection within
+    // the grace, and its session goes on.
+    h.c.connection_lost(2, 2_000);
+    h.now = 2_500;
+    assert!(!h.heartbeat(2, false).is_fenced);
+    h.tick_at(3_100);
+    assert!(!h.fenced(2), "a heartbeat within the grace keeps it");
+    // A machine that vanished without closing its connection (broker 3, last heartbeat at
+    // 0): only its session timeout fences it.
+    h.tick_at(TIMEOUT - 1);
+    assert!(!h.fenced(3), "within its session");
+    h.tick_at(TIMEOUT);
+    assert!(h.fenced(3), "its session ended");
+    // With the grace off (0), a closed connection changes nothing.
+    let mut off = Harness::new();
+    off.c = Controller::new(
+        ControllerSettings {
+            broker_session_timeout_ms: TIMEOUT,
+            broker_connection_loss_fence_ms: 0,
+            ..ControllerSettings::default()
+        },
+        "cluster".into(),
+        h.c.image().clone(),
+        h.now,
+    );
+    off.c.connection_lost(2, h.now);
+    off.tick_at(h.now + 2_000);
+    assert!(!off.fenced(2), "0 turns it off");
+}

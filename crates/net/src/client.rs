@@ -193,6 +193,11 @@ impl Client {
         !self.tx.is_closed()
     }
 
+    /// Returns once the connection has closed (at once if it already has).
+    pub async fn closed(&self) {
+        self.tx.closed().await
+    }
+
     /// Sends a request at `version` and waits for its response up to `timeout`.
     pub async fn call(
         &self,

@@ -165,6 +165,7 @@ mod tests {
             peer: "10.1.2.3:5555".parse().unwrap(),
             principal: Arc::new(Principal::user("alice")),
             listener: "CLIENT".into(),
+            connection: 0,
         };
         let RequestBody::Envelope(e) = wrap(&header, &body, &caller).unwrap() else {
             panic!("an Envelope")

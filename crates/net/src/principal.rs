@@ -95,6 +95,8 @@ pub struct Caller {
     pub principal: Arc<Principal>,
     /// The listener's name (`PLAINTEXT`, `CLIENT`, ...).
     pub listener: Arc<str>,
+    /// The connection's number, unique within the process (0: not a served connection).
+    pub connection: u64,
 }
 
 impl Caller {
@@ -104,6 +106,7 @@ impl Caller {
             peer,
             principal: Arc::new(Principal::anonymous()),
             listener: listener.into(),
+            connection: 0,
         }
     }
 }

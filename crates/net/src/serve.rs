@@ -23,7 +23,7 @@ use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody};
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -123,7 +123,15 @@ pub enum Reply {
 pub trait Handler: Send + Sync + 'static {
     /// Handles one request from `caller` (its address, principal and listener).
     fn handle(&self, frame: RequestFrame, caller: Caller) -> impl Future<Output = Reply> + Send;
+
+    /// Connection `connection` (a [`Caller::connection`]) closed, whoever closed it.
+    fn closed(&self, connection: u64) {
+        let _ = connection;
+    }
 }
+
+/// Numbers served connections ([`Caller::connection`]).
+static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
 
 /// The APIs a listener serves, with the versions it advertises: (api, min, max).
 pub type ServedApis = &'static [(ApiKey, i16, i16)];
@@ -362,6 +370,7 @@ async fn connection<H: Handler>(
             limits,
             security,
             principal,
+            id: CONNECTIONS.fetch_add(1, Ordering::Relaxed),
         };
         return session.run(read, write, stop).await;
     };
@@ -394,6 +403,7 @@ async fn connection<H: Handler>(
         limits,
         security,
         principal,
+        id: CONNECTIONS.fetch_add(1, Ordering::Relaxed),
     };
     session.run(read, write, stop).await;
 }
@@ -407,6 +417,8 @@ struct Session<H> {
     /// The principal the transport gives (a client certificate's, else anonymous); SASL
     /// replaces it.
     principal: Arc<Principal>,
+    /// The connection's number.
+    id: u64,
 }
 
 impl<H: Handler> Session<H> {
@@ -428,8 +440,11 @@ impl<H: Handler> Session<H> {
             in_flight.clone(),
             stop,
         ));
+        let handler = self.handler.clone();
+        let id = self.id;
         self.respond(write, rx, in_flight, authenticated).await;
         reader.abort();
+        handler.closed(id);
     }
 }
 
@@ -628,6 +643,7 @@ impl<H: Handler> Session<H> {
             peer: self.peer,
             principal,
             listener: self.security.name.clone(),
+            connection: self.id,
         }
     }
 }

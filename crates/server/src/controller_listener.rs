@@ -63,6 +63,9 @@ pub struct ControllerHandler {
     pub view: tokio::sync::watch::Receiver<fjord_metadata::loader::View>,
     /// The authorizer's settings; `None` when `authorizer.class.name` is not set.
     pub authorizer: Option<std::sync::Arc<fjord_metadata::acls::AuthorizerSettings>>,
+    /// The broker whose heartbeats each open connection carried (bounded by the listener's
+    /// connection limit): when one closes, the controller hears of it.
+    pub heartbeats: std::sync::Mutex<std::collections::HashMap<u64, i32>>,
 }
 
 /// DescribeCluster's endpoint type for controllers (KIP-919).
@@ -108,6 +111,17 @@ impl ControllerHandler {
 }
 
 impl Handler for ControllerHandler {
+    fn closed(&self, connection: u64) {
+        let broker = self
+            .heartbeats
+            .lock()
+            .expect("heartbeat connections")
+            .remove(&connection);
+        if let Some(id) = broker {
+            self.controller.broker_connection_lost(id);
+        }
+    }
+
     async fn handle(&self, frame: RequestFrame, caller: fjord_net::principal::Caller) -> Reply {
         let peer = caller.peer;
         let body = match admit(&frame, CONTROLLER_APIS, peer) {
@@ -122,7 +136,21 @@ impl Handler for ControllerHandler {
         let image = self.view.borrow().image.clone();
         let who = (caller.principal.to_string(), peer.ip());
         let RequestBody::Envelope(envelope) = body else {
-            return Reply::Respond(self.authorized(&frame, body, who, &image).await);
+            let heartbeat = match &body {
+                RequestBody::BrokerHeartbeat(r) => Some(r.broker_id),
+                _ => None,
+            };
+            let response = self.authorized(&frame, body, who, &image).await;
+            // A heartbeat the active controller accepted ties its broker to this connection.
+            if let (Some(id), ResponseBody::BrokerHeartbeat(r)) = (heartbeat, &response) {
+                if r.error_code == 0 {
+                    self.heartbeats
+                        .lock()
+                        .expect("heartbeat connections")
+                        .insert(caller.connection, id);
+                }
+            }
+            return Reply::Respond(response);
         };
         // The broker forwarding it must be allowed CLUSTER_ACTION; the request inside is
         // judged as its original principal's.

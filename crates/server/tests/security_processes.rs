@@ -928,6 +928,7 @@ fn the_authorizer_enforces_kafkas_table_and_the_mission_rpcs_rules() {
             peer: "127.0.0.1:1".parse().unwrap(),
             principal: std::sync::Arc::new(fjord_net::principal::Principal::user("admin")),
             listener: "CLIENT".into(),
+            connection: 0,
         };
         let header = fjord_protocol::generated::request_header::RequestHeader {
             request_api_key: fjord_protocol::ApiKey::UnregisterController.key(),

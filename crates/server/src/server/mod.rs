@@ -183,6 +183,7 @@ fn controller_settings(config: &ServerConfig) -> ControllerSettings {
             .get("unclean.leader.election.enable")
             .is_some_and(|v| v.eq_ignore_ascii_case("true")),
         broker_session_timeout_ms: config.int("broker.session.timeout.ms"),
+        broker_connection_loss_fence_ms: config.int("broker.connection.loss.fence.ms"),
         authorizer_enabled: security::authorizer(config).is_some(),
         ..ControllerSettings::default()
     }
@@ -302,6 +303,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
                 .ok_or("a controller runs the active-controller task")?,
             view: view.clone(),
             authorizer: authorizer.clone(),
+            heartbeats: Default::default(),
         };
         let controller_security = security::listener_security(&config, &l.name, view.clone())?;
         security::watch_tls(&controller_security, &fatal_tx);
