@@ -11,13 +11,13 @@
 //! consume, then the latency and idle runs (`FJORD_LOAD_RF3=1` adds the replication runs). `FJORD_PEER_TANSU=/path/to/tansu` adds fjord and
 //! Tansu (a peer Rust broker, `cargo install tansu`) side by side with the same client.
 
+use fjord_benches::{percentile, root, rss_mib, Cluster};
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use fjord_benches::{percentile, root, rss_mib, Cluster};
 use std::time::{Duration, Instant};
 
 fn seconds() -> f64 {

@@ -6,10 +6,10 @@ use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
 use rdkafka::{ClientContext, Message, Offset, TopicPartitionList};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Records delivery latencies (µs) of messages sent with their send time, and failures.
@@ -58,9 +58,7 @@ pub fn produce(
     for (k, v) in client {
         config.set(*k, *v);
     }
-    let producer: BaseProducer<Latencies> = config
-        .create_with_context(ctx.clone())
-        .unwrap();
+    let producer: BaseProducer<Latencies> = config.create_with_context(ctx.clone()).unwrap();
     let payload = vec![b'x'; size];
     let start = Instant::now();
     let end = start + Duration::from_secs_f64(secs);
@@ -206,9 +204,7 @@ impl Cluster {
     /// Formats and starts three nodes with `extra` properties appended to each one's config.
     pub fn start(bin: &Path, extra: &str) -> Cluster {
         let dir = tempfile::tempdir_in(root().join("target")).unwrap();
-        let ports: Vec<(u16, u16)> = (0..3)
-            .map(|_| (low_port(), low_port()))
-            .collect();
+        let ports: Vec<(u16, u16)> = (0..3).map(|_| (low_port(), low_port())).collect();
         let voters = ports
             .iter()
             .enumerate()
@@ -382,4 +378,3 @@ pub fn percentile(sorted: &[u64], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i] as f64 / 1000.0
 }
-

@@ -102,7 +102,10 @@ impl LocalController {
     /// [`Controller::connection_lost`]).
     pub fn broker_connection_lost(&self, id: i32) {
         if self.lost.try_send(id).is_err() {
-            tracing::debug!(broker = id, "connection-loss queue full; the session timeout applies");
+            tracing::debug!(
+                broker = id,
+                "connection-loss queue full; the session timeout applies"
+            );
         }
     }
 

@@ -210,6 +210,12 @@ pub struct RaftNode<L: RaftLog> {
     next_fetch_at: i64,
     /// The id of the last fetch sent: answers to older ones are stale and ignored.
     fetch_request_id: u64,
+    /// The leader whose connection closed since this follower last heard from it: a second
+    /// failure (its reconnect refused) before an answer gives it up.
+    suspect: Option<NodeId>,
+    /// True once this follower gave its leader up after two connection failures: it stands
+    /// at its (jittered, short) deadline and grants pre-votes meanwhile.
+    leader_lost: bool,
     rng: u64,
     actions: Vec<Action>,
 }
@@ -259,6 +265,8 @@ impl<L: RaftLog> RaftNode<L> {
             deadline: now,
             next_fetch_at: now,
             fetch_request_id: 0,
+            suspect: None,
+            leader_lost: false,
             rng: seed | 1,
             actions: Vec::new(),
         };
@@ -558,12 +566,53 @@ impl<L: RaftLog> RaftNode<L> {
         };
         self.persist();
         self.role = Role::Follower { leader };
+        self.suspect = None;
+        self.leader_lost = false;
         self.deadline = self.follower_deadline();
         self.next_fetch_at = self.now;
         self.maybe_fetch();
     }
 
     // ---- events ------------------------------------------------------------------------
+
+    /// The connection to `peer` closed, or a connection to it could not be made (its process
+    /// may have died; its kernel closed the socket and refuses new ones). A voter following
+    /// `peer` fetches again at once; if that fails too before `peer` answers, it stops
+    /// waiting for `controller.quorum.fetch.timeout.ms`: it grants other voters' pre-votes
+    /// and, after a random delay of up to a tenth of the election timeout, asks for its own
+    /// (KIP-996). Voters that still hear from a live leader
+    /// refuse them and the epoch does not change, so a live leader that lost one connection is
+    /// never deposed; this voter keeps probing its leader and follows it again when it
+    /// answers.
+    pub fn peer_connection_closed(&mut self, peer: NodeId) {
+        if !matches!(self.role, Role::Follower { leader } if leader == peer) {
+            return;
+        }
+        if self.suspect == Some(peer) {
+            if !self.leader_lost {
+                // Stand after a short random delay, so that followers that lost the same
+                // leader at the same moment do not split the vote; grant others' pre-votes
+                // meanwhile.
+                self.leader_lost = true;
+                let jitter = (self.config.election_timeout_ms / 10).max(0) as u64 + 1;
+                self.deadline = self
+                    .deadline
+                    .min(self.now + (self.next_random() % jitter) as i64);
+            }
+            return;
+        }
+        // First failure: fetch again now (a reconnect). A dead process's kernel refuses it,
+        // which is the second failure; a live leader answers and the suspicion ends.
+        self.suspect = Some(peer);
+        self.next_fetch_at = self.now;
+        self.maybe_fetch();
+    }
+
+    /// True while this follower has given its leader up after two connection failures
+    /// and is about to stand ([`RaftNode::peer_connection_closed`]).
+    pub fn leader_lost(&self) -> bool {
+        self.leader_lost && matches!(self.role, Role::Follower { .. })
+    }
 
     /// Advances time to `now` and fires whatever timers are due.
     pub fn tick(&mut self, now: i64) {
@@ -1116,7 +1165,7 @@ impl<L: RaftLog> RaftNode<L> {
             }
             let leader_alive = match self.role {
                 Role::Leader { .. } => true,
-                Role::Follower { .. } => self.now < self.deadline,
+                Role::Follower { .. } => self.now < self.deadline && !self.leader_lost,
                 _ => false,
             };
             let granted = epoch >= self.state.epoch
@@ -1295,6 +1344,9 @@ impl<L: RaftLog> RaftNode<L> {
         if from != current {
             return;
         }
+        // It answered: it lives.
+        self.suspect = None;
+        self.leader_lost = false;
         match result {
             FetchResult::Fenced => {
                 // The node we follow no longer leads (it restarted or resigned): this is no

@@ -656,3 +656,74 @@ fn a_leader_tracks_a_bounded_number_of_observers_and_forgets_silent_ones() {
     n.tick(20_000 + OBSERVER_SESSION_TIMEOUT_MS);
     assert!(n.describe_quorum().unwrap().observers.is_empty());
 }
+
+#[test]
+fn a_leader_whose_connection_closes_twice_is_replaced_at_once_but_one_blip_changes_nothing() {
+    let mut nodes = cluster(3);
+    nodes[0].tick(5_000);
+    settle(&mut nodes);
+    assert!(nodes[0].is_leader());
+    let epoch = nodes[0].epoch();
+    // One blip on node 2: it fetches again at once, the leader answers, nothing changes.
+    nodes[1].peer_connection_closed(1);
+    let refetch = sends(&nodes[1].take_actions());
+    assert!(
+        refetch
+            .iter()
+            .any(|(to, m)| *to == 1 && matches!(m, Message::FetchRequest { .. })),
+        "a fetch to the leader at once: {refetch:?}"
+    );
+    for (to, m) in refetch {
+        nodes[(to - 1) as usize].receive(2, m);
+    }
+    settle(&mut nodes);
+    assert!(matches!(nodes[1].role(), Role::Follower { leader: 1 }));
+    // Another single blip later is again only a refetch (the answer ended the suspicion).
+    nodes[1].peer_connection_closed(1);
+    assert!(matches!(nodes[1].role(), Role::Follower { leader: 1 }));
+    settle(&mut nodes);
+    // Node 1 dies: nodes 2 and 3 lose their connections and their reconnects are refused.
+    // Within a tenth of the election timeout (not the 2 s fetch timeout), one of them leads
+    // a new epoch.
+    let mut live: Vec<RaftNode<MemLog>> = nodes.drain(1..).collect();
+    let now = 5_600;
+    for n in live.iter_mut() {
+        n.tick(now);
+        n.peer_connection_closed(1);
+        let _ = n.take_actions();
+        n.peer_connection_closed(1);
+        assert!(
+            matches!(n.role(), Role::Follower { leader: 1 }),
+            "{:?}",
+            n.role()
+        );
+    }
+    for t in [now + 50, now + 101, now + 150] {
+        for n in live.iter_mut() {
+            n.tick(t);
+        }
+        for _ in 0..4 {
+            let mut pending = Vec::new();
+            for n in live.iter_mut() {
+                let from = n.id();
+                pending.extend(
+                    sends(&n.take_actions())
+                        .into_iter()
+                        .filter(|(to, _)| *to != 1)
+                        .map(|(to, m)| (from, to, m)),
+                );
+            }
+            for (from, to, m) in pending {
+                live[(to - 2) as usize].receive(from, m);
+            }
+        }
+    }
+    let leaders: Vec<_> = live.iter().filter(|n| n.is_leader()).collect();
+    assert_eq!(
+        leaders.len(),
+        1,
+        "{:?}",
+        live.iter().map(|n| n.role().clone()).collect::<Vec<_>>()
+    );
+    assert!(leaders[0].epoch() > epoch);
+}

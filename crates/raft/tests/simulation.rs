@@ -10,6 +10,12 @@
 //! included (KIP-853). A node's committed prefix is its snapshot's entries plus its log below
 //! the high watermark.
 //!
+//! Connections close, too: when a node crashes every other node hears that its connection to
+//! it closed (a follower of it asks for pre-votes at once, KIP-996), and at random a node
+//! hears that a connection to a live peer closed (a blip).
+//! `connection_blips_never_depose_a_live_leader` checks that blips alone never change a
+//! healthy cluster's leader or epoch.
+//!
 //! After the faults stop, a leader is elected, a new proposal commits, and every live node
 //! converges. `cargo test` runs `DEFAULT_SEEDS` seeds. `FJORD_SIM_SEEDS=N cargo test -p
 //! fjord-raft --test simulation -- --ignored` runs N; `FJORD_SIM_SEED=S` replays one seed.
@@ -17,7 +23,7 @@
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use fjord_raft::{
     Action, Entry, EntryKind, MemLog, Message, NodeId, QuorumState, RaftConfig, RaftLog, RaftNode,
-    SnapshotId, VoterChangeError,
+    Role, SnapshotId, VoterChangeError,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -82,6 +88,11 @@ struct Stats {
     voters_added: u64,
     voters_removed: u64,
     leaders_removed: u64,
+    /// Closed connections that made a follower give its leader up (it stands within a tenth
+    /// of the election timeout).
+    pre_votes_on_close: u64,
+    /// Closed connections a follower heard of about its leader.
+    leader_closes: u64,
 }
 
 /// The simulated state machine's snapshot: the committed entries themselves.
@@ -155,6 +166,8 @@ struct Faults {
     resign: u64,
     snapshot: u64,
     reconfigure: u64,
+    /// Per mille per step: a node hears that its connection to a random peer closed.
+    close: u64,
 }
 
 const CALM: Faults = Faults {
@@ -166,6 +179,7 @@ const CALM: Faults = Faults {
     resign: 0,
     snapshot: 0,
     reconfigure: 0,
+    close: 0,
 };
 
 struct Sim {
@@ -182,6 +196,10 @@ struct Sim {
     proposals: u64,
     voter_changes: u64,
     stats: Stats,
+    /// Sends to a node that is down, refused: (sender's index, the down node).
+    refused: Vec<(usize, NodeId)>,
+    /// When each (node, peer) connection last blipped.
+    last_blip: BTreeMap<(usize, NodeId), i64>,
 }
 
 impl Sim {
@@ -226,6 +244,8 @@ impl Sim {
             proposals: 0,
             voter_changes: 0,
             stats: Stats::default(),
+            refused: Vec::new(),
+            last_blip: BTreeMap::new(),
         }
     }
 
@@ -265,6 +285,11 @@ impl Sim {
             match a {
                 Action::PersistQuorumState(s) => self.nodes[from].persisted = s,
                 Action::Send { to, message } => {
+                    // A down node's machine refuses the connection.
+                    if self.nodes.iter().any(|n| n.id == to && n.core.is_none()) {
+                        self.refused.push((from, to));
+                        continue;
+                    }
                     if self.rng.chance(faults.drop) {
                         continue;
                     }
@@ -289,6 +314,37 @@ impl Sim {
         }
     }
 
+    /// Senders hear that their connections to down nodes were refused.
+    fn deliver_refusals(&mut self, faults: &Faults) {
+        // Each refusal may send more (to down nodes too): bounded rounds.
+        for _ in 0..8 {
+            let refused = std::mem::take(&mut self.refused);
+            if refused.is_empty() {
+                return;
+            }
+            for (i, peer) in refused {
+                self.connection_closed(i, peer, faults);
+            }
+        }
+        self.refused.clear();
+    }
+
+    /// Node `i` (if up) hears that its connection to `peer` closed.
+    fn connection_closed(&mut self, i: usize, peer: NodeId, faults: &Faults) {
+        let Some(core) = self.nodes[i].core.as_mut() else {
+            return;
+        };
+        let was_following = matches!(core.role(), Role::Follower { leader } if *leader == peer);
+        core.peer_connection_closed(peer);
+        if was_following {
+            self.stats.leader_closes += 1;
+            if core.leader_lost() {
+                self.stats.pre_votes_on_close += 1;
+            }
+        }
+        self.dispatch(i, faults);
+    }
+
     fn index_of(&self, id: NodeId) -> usize {
         self.nodes
             .iter()
@@ -309,8 +365,29 @@ impl Sim {
                 n.down_until = self.now + down_for;
                 n.incarnation += 1;
                 n.last_hw = 0;
+                // Its kernel closes its connections: every peer hears of it.
+                let dead = n.id;
+                for j in 0..self.nodes.len() {
+                    self.connection_closed(j, dead, faults);
+                }
             }
         }
+        // A connection to a live peer closes (a network blip; a connection that keeps
+        // failing is a partition, not a blip, so one pair blips at most every 200 ms).
+        if self.rng.chance(faults.close) {
+            let i = self.rng.below(self.nodes.len() as u64) as usize;
+            let peer = self.nodes[self.rng.below(self.nodes.len() as u64) as usize].id;
+            let last = self
+                .last_blip
+                .get(&(i, peer))
+                .copied()
+                .unwrap_or(i64::MIN / 2);
+            if peer != self.nodes[i].id && self.now - last >= 200 {
+                self.last_blip.insert((i, peer), self.now);
+                self.connection_closed(i, peer, faults);
+            }
+        }
+        self.deliver_refusals(faults);
         for n in &mut self.nodes {
             if n.core.is_none() && self.now >= n.down_until {
                 let log = n.survivor.take().unwrap_or_default();
@@ -329,11 +406,17 @@ impl Sim {
         // Partitions come and go.
         if self.rng.chance(faults.partition) {
             if self.blocked.is_empty() || self.rng.chance(500) {
-                let a = self.nodes[self.rng.below(self.nodes.len() as u64) as usize].id;
-                let b = self.nodes[self.rng.below(self.nodes.len() as u64) as usize].id;
+                let ai = self.rng.below(self.nodes.len() as u64) as usize;
+                let bi = self.rng.below(self.nodes.len() as u64) as usize;
+                let (a, b) = (self.nodes[ai].id, self.nodes[bi].id);
                 if a != b {
                     self.blocked.insert((a, b));
                     self.blocked.insert((b, a));
+                    // Some partitions reset the connections across them.
+                    if self.rng.chance(500) {
+                        self.connection_closed(ai, b, faults);
+                        self.connection_closed(bi, a, faults);
+                    }
                 }
             } else {
                 self.blocked.clear();
@@ -408,6 +491,7 @@ impl Sim {
                 self.dispatch(i, faults);
             }
         }
+        self.deliver_refusals(faults);
         self.check()
     }
 
@@ -512,6 +596,7 @@ impl Sim {
             resign: self.rng.below(4),
             snapshot: self.rng.below(10),
             reconfigure: self.rng.below(30),
+            close: self.rng.below(30),
         };
         for _ in 0..FAULT_STEPS {
             self.step(&faults, true)?;
@@ -619,6 +704,8 @@ fn run_seeds(seeds: impl Iterator<Item = u64>) -> Stats {
                 total.voters_added += s.voters_added;
                 total.voters_removed += s.voters_removed;
                 total.leaders_removed += s.leaders_removed;
+                total.pre_votes_on_close += s.pre_votes_on_close;
+                total.leader_closes += s.leader_closes;
             }
             Err(e) => panic!("{e}"),
         }
@@ -643,6 +730,48 @@ fn simulated_clusters_stay_safe_and_recover() {
     assert!(stats.voters_added >= 100, "{stats:?}");
     assert!(stats.voters_removed >= 100, "{stats:?}");
     assert!(stats.leaders_removed >= 20, "{stats:?}");
+    assert!(stats.pre_votes_on_close >= 100, "{stats:?}");
+}
+
+/// Blips alone (connections to live peers closing, nothing else going wrong) never change a
+/// healthy cluster's leader or epoch: the follower that lost its connection asks for
+/// pre-votes, the voters that still hear the leader refuse, and it follows the leader again.
+#[test]
+fn connection_blips_never_depose_a_live_leader() {
+    let blips = Faults { close: 300, ..CALM };
+    let mut reached = 0;
+    for seed in 0..DEFAULT_SEEDS / 4 {
+        let mut sim = Sim::new(seed);
+        if sim.voters.len() < 3 {
+            continue;
+        }
+        for _ in 0..CALM_STEPS {
+            sim.step(&CALM, true).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let leader_of = |sim: &Sim| {
+            sim.nodes
+                .iter()
+                .filter_map(|n| n.core.as_ref())
+                .find(|c| c.is_leader())
+                .map(|c| (c.id(), c.epoch()))
+        };
+        let before = leader_of(&sim).unwrap_or_else(|| panic!("{}", sim.fail("no leader".into())));
+        for _ in 0..FAULT_STEPS {
+            sim.step(&blips, true).unwrap_or_else(|e| panic!("{e}"));
+            let now = leader_of(&sim);
+            assert_eq!(
+                now,
+                Some(before),
+                "{}",
+                sim.fail(format!("blips moved the leadership from {before:?}"))
+            );
+        }
+        reached += sim.stats.leader_closes;
+    }
+    assert!(
+        reached >= 1_000,
+        "followers heard of closed connections to their leader {reached} times"
+    );
 }
 
 #[test]

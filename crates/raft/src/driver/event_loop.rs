@@ -259,6 +259,10 @@ impl Loop {
                 self.core.receive(from, message);
                 self.process_actions(None);
             }
+            Event::PeerClosed { peer } => {
+                self.core.peer_connection_closed(peer);
+                self.process_actions(None);
+            }
             Event::Learned { id, endpoint } => {
                 self.book.entry(id).or_insert(endpoint);
             }

@@ -104,6 +104,8 @@ pub(super) enum Event {
     },
     /// A peer's answer to one of our requests.
     PeerResponse { from: NodeId, message: Message },
+    /// The connection to a peer closed or could not be made.
+    PeerClosed { peer: NodeId },
     /// An endpoint learned from a response.
     Learned {
         id: NodeId,

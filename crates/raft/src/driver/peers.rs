@@ -1,7 +1,8 @@
 //! Outbound traffic: one task per peer on the tokio runtime, holding a client connection
 //! (reconnecting with backoff), turning the core's requests into Kafka requests and the
 //! answers back into events for the Raft thread. A request that cannot be sent is dropped:
-//! the core's timers send it again.
+//! the core's timers send it again. A connection that closes under a request, or cannot be
+//! made, is reported to the core (a follower of that peer asks for pre-votes at once).
 
 use super::handle::Event;
 use super::wire::{self, Pending};
@@ -139,6 +140,7 @@ async fn run(
                 }
                 Err(e) => {
                     tracing::debug!(peer = id, "{e}");
+                    let _ = events.send(Event::PeerClosed { peer: id });
                     retry_at = Some(Instant::now() + backoff);
                     backoff = (backoff * 2).min(RECONNECT_BACKOFF_MAX);
                     continue;
@@ -161,7 +163,14 @@ async fn run(
                     }
                     Err(e) => tracing::debug!(peer = id, "{e:?}"),
                 },
-                Err(e) => tracing::debug!(peer = id, "{e}"),
+                Err(e) => {
+                    tracing::debug!(peer = id, "{e}");
+                    // The connection closed under the request (the peer's process died, and
+                    // its kernel closed the socket): the core may start an election at once.
+                    if matches!(e, fjord_net::client::CallError::Connection { .. }) {
+                        let _ = events.send(Event::PeerClosed { peer: id });
+                    }
+                }
             }
         });
     }
