@@ -136,6 +136,14 @@ impl Client {
             .await
             .map_err(|_| conn_err("connect timed out".into()))?
             .map_err(|e| conn_err(e.to_string()))?;
+        // A connect to a port in the ephemeral range on this machine, while nothing listens
+        // there (the node restarts), can pick that very port as its own and connect to
+        // itself (TCP simultaneous open): that is no server.
+        if let (Ok(local), Ok(peer)) = (stream.local_addr(), stream.peer_addr()) {
+            if local == peer {
+                return Err(conn_err("connected to itself: nothing listens there".into()));
+            }
+        }
         stream
             .set_nodelay(true)
             .map_err(|e| conn_err(e.to_string()))?;
