@@ -197,6 +197,8 @@ pub struct Cluster {
     pub bootstrap: String,
     /// Each node's broker address.
     pub brokers: Vec<String>,
+    /// Each node's controller address.
+    pub controllers: Vec<String>,
     _dir: tempfile::TempDir,
 }
 
@@ -255,11 +257,16 @@ impl Cluster {
             .iter()
             .map(|(b, _)| format!("127.0.0.1:{b}"))
             .collect();
+        let controllers = ports
+            .iter()
+            .map(|(_, c)| format!("127.0.0.1:{c}"))
+            .collect();
         let mut c = Cluster {
             bin: bin.to_path_buf(),
             nodes,
             bootstrap,
             brokers,
+            controllers,
             _dir: dir,
         };
         for i in 0..3 {
@@ -316,6 +323,13 @@ impl Cluster {
 
     /// Creates a replicated topic (factor 3, min ISR 2) and waits for three in-sync replicas.
     pub fn create_topic(&self, topic: &str) {
+        self.create_topics(&[topic.to_string()], 1);
+        self.wait_full(topic, Duration::from_secs(60));
+    }
+
+    /// Creates topics of `partitions` partitions each (factor 3, min ISR 2) in one request,
+    /// asking again until the cluster takes them (up to 60 s); does not wait for their ISRs.
+    pub fn create_topics(&self, topics: &[String], partitions: i32) {
         use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
         let admin: AdminClient<_> = ClientConfig::new()
             .set("bootstrap.servers", &self.bootstrap)
@@ -326,17 +340,32 @@ impl Cluster {
             .build()
             .unwrap();
         let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let new =
-                NewTopic::new(topic, 1, TopicReplication::Fixed(3)).set("min.insync.replicas", "2");
-            let created = rt.block_on(admin.create_topics(&[new], &AdminOptions::new()));
-            if created.is_ok_and(|r| r[0].is_ok()) {
-                break;
+        let mut left: Vec<String> = topics.to_vec();
+        while !left.is_empty() {
+            let new: Vec<NewTopic> = left
+                .iter()
+                .map(|t| {
+                    NewTopic::new(t, partitions, TopicReplication::Fixed(3))
+                        .set("min.insync.replicas", "2")
+                })
+                .collect();
+            let options =
+                AdminOptions::new().operation_timeout(Some(Duration::from_secs(30)));
+            if let Ok(results) = rt.block_on(admin.create_topics(&new, &options)) {
+                left = results
+                    .into_iter()
+                    .filter_map(|r| match r {
+                        Ok(_) => None,
+                        Err((_, rdkafka::types::RDKafkaErrorCode::TopicAlreadyExists)) => None,
+                        Err((t, _)) => Some(t),
+                    })
+                    .collect();
             }
-            assert!(Instant::now() < deadline, "{topic} not created");
-            std::thread::park_timeout(Duration::from_millis(200));
+            assert!(Instant::now() < deadline, "{left:?} not created");
+            if !left.is_empty() {
+                std::thread::park_timeout(Duration::from_millis(200));
+            }
         }
-        self.wait_full(topic, Duration::from_secs(60));
     }
 
     /// Waits until every partition of `topic` has three in-sync replicas; the time it took.

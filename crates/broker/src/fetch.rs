@@ -349,6 +349,18 @@ pub async fn fetch(
                 .map(|((w, r), _)| (w, r.data))
                 .collect();
             answer.sort_by(|(a, _), (b, _)| a.spec.key.cmp(&b.spec.key));
+            if tracing::enabled!(tracing::Level::TRACE) {
+                for (w, d) in &answer {
+                    tracing::trace!(
+                        replica = replica_id,
+                        partition = w.index,
+                        fetch_offset = w.fetch_offset,
+                        bytes = d.records.as_ref().map_or(0, |r| r.len()),
+                        high_watermark = d.high_watermark,
+                        "incremental fetch answered"
+                    );
+                }
+            }
             return Ok(respond(&image, listener, version, from_replica, id, answer));
         }
         tokio::select! {

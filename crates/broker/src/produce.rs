@@ -162,6 +162,12 @@ pub async fn produce(
                         r.log_append_time_ms = info.log_append_time;
                         r.log_start_offset = partition.log.log_start_offset();
                         partition.after_append();
+                        tracing::trace!(
+                            topic = %partition.topic,
+                            partition = partition.index,
+                            offset = info.last_offset,
+                            "produce appended by the leader"
+                        );
                         if acks == -1 {
                             waits.push(Wait {
                                 topic: out.responses.len(),
@@ -219,6 +225,12 @@ pub async fn produce(
             let waited =
                 w.on.wait_committed(w.leader_epoch, w.required, deadline)
                     .await;
+            tracing::trace!(
+                topic = %w.on.topic,
+                partition = w.on.index,
+                required = w.required,
+                "acks=all wait ended: {waited:?}"
+            );
             if let Err(code) = waited {
                 let r = &mut response.responses[w.topic].partition_responses[w.partition];
                 r.error_code = code.code();

@@ -669,6 +669,13 @@ fn handle_answers(
                 }
             }
         }
+        tracing::trace!(
+            topic = %p.topic,
+            partition = p.index,
+            log_end = log.log_end_offset(),
+            leader_high_watermark = d.high_watermark,
+            "follower appended"
+        );
         let hw = d.high_watermark.min(log.log_end_offset());
         if hw > log.high_watermark() {
             log.set_high_watermark(hw);
