@@ -51,22 +51,8 @@ impl Node {
             ),
         )
         .unwrap();
-        let id = String::from_utf8(
-            Command::new(bin)
-                .arg("random-uuid")
-                .output()
-                .unwrap()
-                .stdout,
-        )
-        .unwrap();
-        let ok = Command::new(bin)
-            .args(["format", "--config"])
-            .arg(&props)
-            .args(["--cluster-id", id.trim()])
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(ok.success());
+        let id = fjord_benches::random_uuid(bin);
+        fjord_benches::format(bin, &props, &id);
         let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
         let child = Command::new(bin)
             .args(["server", "--config"])

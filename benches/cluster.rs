@@ -6,10 +6,9 @@
 //! `cargo build --release --bin fjord && cargo bench -p fjord-benches --bench cluster`
 //! (FJORD_BIN points at another binary; FJORD_FAILOVER_RUNS changes the run count).
 
-use fjord_net::client::Client;
+use fjord_benches::call;
 use fjord_protocol::generated::{
     create_topics_request::{CreatableTopic, CreateTopicsRequest},
-    describe_cluster_request::DescribeClusterRequest,
     metadata_request::MetadataRequest,
 };
 use fjord_protocol::{RequestBody, ResponseBody};
@@ -79,11 +78,6 @@ impl Drop for Node {
     }
 }
 
-async fn call(addr: &str, body: RequestBody, version: i16) -> Option<ResponseBody> {
-    let c = Client::connect(addr, Duration::from_secs(2)).await.ok()?;
-    c.call(body, version, Duration::from_secs(30)).await.ok()
-}
-
 /// (live broker count, partitions with a leader) from one broker's Metadata.
 async fn metadata(addr: &str) -> Option<(usize, usize)> {
     let r = call(
@@ -133,23 +127,11 @@ async fn create(addr: &str, names: &[String], partitions: i32) -> Option<bool> {
 }
 
 async fn active_controller(nodes: &[Node]) -> Option<i32> {
-    for n in nodes.iter().filter(|n| n.child.is_some()) {
-        let r = call(
-            &n.controller,
-            RequestBody::DescribeCluster(DescribeClusterRequest {
-                endpoint_type: 2,
-                ..Default::default()
-            }),
-            2,
-        )
-        .await;
-        if let Some(ResponseBody::DescribeCluster(c)) = r {
-            if c.controller_id > 0 {
-                return Some(c.controller_id);
-            }
-        }
-    }
-    None
+    let live = nodes
+        .iter()
+        .filter(|n| n.child.is_some())
+        .map(|n| n.controller.as_str());
+    fjord_benches::active_controller(live).await
 }
 
 /// True once the leader's DescribeQuorum shows voter `id` caught up after `since` (ms).
@@ -201,12 +183,7 @@ fn main() {
     let ports: Vec<(u16, u16)> = (0..3)
         .map(|_| (fjord_benches::free_port(), fjord_benches::free_port()))
         .collect();
-    let voters = ports
-        .iter()
-        .enumerate()
-        .map(|(i, (_, c))| format!("{}@127.0.0.1:{c}", i + 1))
-        .collect::<Vec<_>>()
-        .join(",");
+    let voters = fjord_benches::voters(&ports);
     let cluster_id = String::from_utf8(
         Command::new(fjord_bin())
             .arg("random-uuid")

@@ -207,20 +207,8 @@ impl Cluster {
     pub fn start(bin: &Path, extra: &str) -> Cluster {
         let dir = tempfile::tempdir_in(root().join("target")).unwrap();
         let ports: Vec<(u16, u16)> = (0..3).map(|_| (low_port(), low_port())).collect();
-        let voters = ports
-            .iter()
-            .enumerate()
-            .map(|(i, (_, c))| format!("{}@127.0.0.1:{c}", i + 1))
-            .collect::<Vec<_>>()
-            .join(",");
-        let id = String::from_utf8(
-            Command::new(bin)
-                .arg("random-uuid")
-                .output()
-                .unwrap()
-                .stdout,
-        )
-        .unwrap();
+        let voters = voters(&ports);
+        let id = random_uuid(bin);
         let mut nodes = Vec::new();
         for (i, (b, c)) in ports.iter().enumerate() {
             let node_dir = dir.path().join(format!("node{}", i + 1));
@@ -238,14 +226,7 @@ impl Cluster {
                 ),
             )
             .unwrap();
-            let ok = Command::new(bin)
-                .args(["format", "--config"])
-                .arg(&props)
-                .args(["--cluster-id", id.trim()])
-                .stdout(Stdio::null())
-                .status()
-                .unwrap();
-            assert!(ok.success());
+            format(bin, &props, &id);
             nodes.push((props, None));
         }
         let bootstrap = ports
@@ -349,8 +330,7 @@ impl Cluster {
                         .set("min.insync.replicas", "2")
                 })
                 .collect();
-            let options =
-                AdminOptions::new().operation_timeout(Some(Duration::from_secs(30)));
+            let options = AdminOptions::new().operation_timeout(Some(Duration::from_secs(30)));
             if let Ok(results) = rt.block_on(admin.create_topics(&new, &options)) {
                 left = results
                     .into_iter()
@@ -406,4 +386,67 @@ pub fn percentile(sorted: &[u64], p: f64) -> f64 {
     }
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i] as f64 / 1000.0
+}
+
+/// `controller.quorum.voters` for nodes 1.. on these (broker, controller) ports.
+pub fn voters(ports: &[(u16, u16)]) -> String {
+    ports
+        .iter()
+        .enumerate()
+        .map(|(i, (_, c))| format!("{}@127.0.0.1:{c}", i + 1))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A new cluster id from `fjord random-uuid`.
+pub fn random_uuid(bin: &Path) -> String {
+    let out = Command::new(bin).arg("random-uuid").output().unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// `fjord format --config props --cluster-id id`; panics when it fails.
+pub fn format(bin: &Path, props: &Path, id: &str) {
+    let ok = Command::new(bin)
+        .args(["format", "--config"])
+        .arg(props)
+        .args(["--cluster-id", id])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(ok.success(), "fjord format {}", props.display());
+}
+
+/// One request to `addr` on a new connection; `None` when it fails.
+pub async fn call(
+    addr: &str,
+    body: fjord_protocol::RequestBody,
+    version: i16,
+) -> Option<fjord_protocol::ResponseBody> {
+    let c = fjord_net::client::Client::connect(addr, Duration::from_secs(2))
+        .await
+        .ok()?;
+    c.call(body, version, Duration::from_secs(30)).await.ok()
+}
+
+/// The active controller's node id, as the first of `controllers` (controller listener
+/// addresses) that answers DescribeCluster says.
+pub async fn active_controller<'a>(controllers: impl IntoIterator<Item = &'a str>) -> Option<i32> {
+    use fjord_protocol::generated::describe_cluster_request::DescribeClusterRequest;
+    for addr in controllers {
+        let r = call(
+            addr,
+            fjord_protocol::RequestBody::DescribeCluster(DescribeClusterRequest {
+                endpoint_type: 2,
+                ..Default::default()
+            }),
+            2,
+        )
+        .await;
+        if let Some(fjord_protocol::ResponseBody::DescribeCluster(c)) = r {
+            if c.controller_id > 0 {
+                return Some(c.controller_id);
+            }
+        }
+    }
+    None
 }

@@ -16,9 +16,7 @@
 //! latency run's length (10); `FJORD_REPL_RUNS` the failover runs of each kind (5);
 //! `FJORD_REPL_ONLY=latency|failover` one half.
 
-use fjord_benches::{cpu_seconds, percentile, root, rss_mib, Cluster};
-use fjord_net::client::Client;
-use fjord_protocol::generated::describe_cluster_request::DescribeClusterRequest;
+use fjord_benches::{call, cpu_seconds, percentile, root, rss_mib, Cluster};
 use fjord_protocol::generated::metadata_request::MetadataRequest;
 use fjord_protocol::{RequestBody, ResponseBody};
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
@@ -183,33 +181,12 @@ fn latency(bin: &Path) {
     }
 }
 
-async fn call(addr: &str, body: RequestBody, version: i16) -> Option<ResponseBody> {
-    let c = Client::connect(addr, Duration::from_secs(2)).await.ok()?;
-    c.call(body, version, Duration::from_secs(10)).await.ok()
-}
-
-/// The active controller's node id, as the controllers say.
+/// The active controller's node id, as the live nodes' controllers say.
 async fn active_controller(cluster: &Cluster) -> Option<i32> {
-    for (i, addr) in cluster.controllers.iter().enumerate() {
-        if cluster.pid(i).is_none() {
-            continue;
-        }
-        let r = call(
-            addr,
-            RequestBody::DescribeCluster(DescribeClusterRequest {
-                endpoint_type: 2,
-                ..Default::default()
-            }),
-            2,
-        )
-        .await;
-        if let Some(ResponseBody::DescribeCluster(c)) = r {
-            if c.controller_id > 0 {
-                return Some(c.controller_id);
-            }
-        }
-    }
-    None
+    let live = (0..3)
+        .filter(|i| cluster.pid(*i).is_some())
+        .map(|i| cluster.controllers[i].as_str());
+    fjord_benches::active_controller(live).await
 }
 
 /// Whether every partition of `topic`, as broker `addr` sees it, is led by a node other than
@@ -233,8 +210,7 @@ async fn led_without(addr: &str, topic: &str, dead: i32) -> bool {
     };
     m.topics.first().is_some_and(|t| {
         !t.partitions.is_empty()
-            && t
-                .partitions
+            && t.partitions
                 .iter()
                 .all(|p| p.leader_id >= 0 && p.leader_id != dead)
     })
@@ -319,7 +295,10 @@ fn failover(bin: &Path) {
             if r.is_ok_and(|r| r.iter().all(|t| t.is_ok())) {
                 break;
             }
-            assert!(killed.elapsed() < Duration::from_secs(120), "never accepted");
+            assert!(
+                killed.elapsed() < Duration::from_secs(120),
+                "never accepted"
+            );
         }
         through_librdkafka.push(killed.elapsed());
         rejoin(&mut cluster, i);
@@ -352,7 +331,10 @@ fn failover(bin: &Path) {
             if out.status.success() {
                 break;
             }
-            assert!(killed.elapsed() < Duration::from_secs(120), "never accepted");
+            assert!(
+                killed.elapsed() < Duration::from_secs(120),
+                "never accepted"
+            );
         }
         through_tool.push(killed.elapsed());
         rejoin(&mut cluster, i);

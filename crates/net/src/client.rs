@@ -141,7 +141,9 @@ impl Client {
         // itself (TCP simultaneous open): that is no server.
         if let (Ok(local), Ok(peer)) = (stream.local_addr(), stream.peer_addr()) {
             if local == peer {
-                return Err(conn_err("connected to itself: nothing listens there".into()));
+                return Err(conn_err(
+                    "connected to itself: nothing listens there".into(),
+                ));
             }
         }
         stream

@@ -11,7 +11,7 @@ use fjord_metadata::{MetadataImage, PartitionRegistration};
 use fjord_protocol::generated::*;
 use fjord_protocol::{MetadataRecord, RequestBody, ResponseBody, Uuid};
 use fjord_replication::follower::{diverging_epoch, UNDEFINED_EPOCH};
-use fjord_replication::{truncation_offset, AckState, Leader, PartitionState, ProposedIsr};
+use fjord_replication::{truncation_offset, AckState, Leader, PartitionState, ProposedIsr, Seen};
 use std::collections::BTreeMap;
 
 /// Seeds per `cargo test`.
@@ -76,6 +76,10 @@ pub struct Replica {
     /// The log start offset (retention): records below it are gone from this replica (the
     /// model keeps their ids, unreadable, so logs still compare offset by offset).
     pub start: i64,
+    /// When its fetch session last fetched (KIP-227); `None` after a crash or stop. A fetch
+    /// that finds the follower where the leader last saw it, at the leader's log end, is at
+    /// random left implicit, as a session's fetch that does not name an idle partition.
+    pub session_ms: Option<i64>,
 }
 
 impl Replica {
@@ -204,6 +208,7 @@ impl Sim {
                             starting: false,
                             clean_epoch: -1,
                             start: 0,
+                            session_ms: None,
                         },
                     )
                 })
@@ -402,6 +407,7 @@ impl Sim {
                 self.next_id
             })
             .collect();
+        let seen = self.sessions();
         let r = self.replicas.get_mut(&id).unwrap();
         let l = r.leader.as_mut().unwrap();
         if !l.accepts_acks_all() {
@@ -418,7 +424,7 @@ impl Sim {
             r.log.push((*x, epoch));
         }
         let leo = r.log.len() as i64;
-        let fx = r.leader.as_mut().unwrap().on_append(leo);
+        let fx = r.leader.as_mut().unwrap().on_append_seen(leo, |f| seen[&f]);
         if let Some(hw) = fx.high_watermark {
             r.hw = hw;
         }
@@ -477,11 +483,27 @@ impl Sim {
                 .restart_at(start, &log);
             return;
         }
-        let fx = leader
+        // The session was used; whether the fetch names this partition depends on whether
+        // the follower's position changed since it last did.
+        let implicit = leader
             .leader
-            .as_mut()
+            .as_ref()
             .unwrap()
-            .on_fetch(follower, fetch_offset, now, true);
+            .follower_log_end_offset(follower)
+            == Some(fetch_offset)
+            && fetch_offset == leader.leo()
+            && self.rng.chance(500);
+        let fx = if implicit {
+            Default::default()
+        } else {
+            leader
+                .leader
+                .as_mut()
+                .unwrap()
+                .on_fetch(follower, fetch_offset, now, true)
+        };
+        self.replicas.get_mut(&follower).unwrap().session_ms = Some(now);
+        let leader = self.replicas.get_mut(&leader_id).unwrap();
         if let Some(hw) = fx.high_watermark {
             leader.hw = hw;
         }
@@ -614,14 +636,29 @@ impl Sim {
         self.sync_images();
         let now = self.now;
         let mut proposals = Vec::new();
+        let seen = self.sessions();
         for r in self.replicas.values_mut().filter(|r| r.alive) {
             if let Some(l) = r.leader.as_mut() {
-                if let Some(p) = l.tick(now).propose {
+                if let Some(p) = l.tick_seen(now, |f| seen[&f]).propose {
                     proposals.push((r.id, p));
                 }
             }
         }
         self.alters.extend(proposals);
+    }
+
+    /// Each broker's latest session fetch, as the leader core takes it.
+    fn sessions(&self) -> BTreeMap<i32, Option<Seen>> {
+        self.replicas
+            .iter()
+            .map(|(id, r)| {
+                let seen = r.session_ms.filter(|_| r.alive).map(|at_ms| Seen {
+                    at_ms,
+                    eligible: true,
+                });
+                (*id, seen)
+            })
+            .collect()
     }
 
     pub fn crash(&mut self, id: i32) {
@@ -634,6 +671,7 @@ impl Sim {
         r.starting = false;
         r.clean_epoch = -1;
         r.crashes += 1;
+        r.session_ms = None;
         let keep = r.flushed as i64;
         r.truncate(keep);
         r.leader = None;
@@ -658,6 +696,7 @@ impl Sim {
         r.alive = false;
         r.leader = None;
         r.clean_epoch = epoch;
+        r.session_ms = None;
         self.alters.retain(|(from, _)| *from != id);
     }
 
