@@ -278,7 +278,12 @@ impl Handler for BrokerHandler {
             Gate::Partial(b, denied) => (b, denied),
             Gate::Deny(response) => return Reply::Respond(response),
         };
-        match self.handle_allowed(body, &frame, &caller).await {
+        let reply = match self.handle_allowed(body, &frame, &caller).await {
+            // The refused topics are merged into the answer itself: wait for it here.
+            Reply::Later(answer) if !denied.is_empty() => answer.await,
+            other => other,
+        };
+        match reply {
             Reply::Respond(response) => Reply::Respond(access.finish(response, &denied, version)),
             other => other,
         }
@@ -317,17 +322,25 @@ impl BrokerHandler {
         let image = || self.view.borrow().image.clone();
         match body {
             RequestBody::Produce(r) => {
-                return match crate::produce::produce(
+                let appended = crate::produce::append(
                     &self.replicas,
                     image(),
                     &self.listener_name,
                     r,
                     version,
                 )
-                .await
-                {
-                    Ok(Some(response)) => Reply::Respond(ResponseBody::Produce(response)),
-                    Ok(None) => Reply::Nothing,
+                .await;
+                let answer = |a: Option<_>| match a {
+                    Some(response) => Reply::Respond(ResponseBody::Produce(response)),
+                    None => Reply::Nothing,
+                };
+                return match appended {
+                    // Answered once the in-sync replicas have it; the connection's next
+                    // Produce requests are appended meanwhile.
+                    Ok(a) if a.waits() => {
+                        Reply::Later(Box::pin(async move { answer(a.committed().await) }))
+                    }
+                    Ok(a) => answer(a.committed().await),
                     Err(e) => {
                         tracing::error!(%peer, "{e}");
                         Reply::Close

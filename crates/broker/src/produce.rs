@@ -40,6 +40,70 @@ pub async fn produce(
     request: ProduceRequest,
     version: i16,
 ) -> Result<Option<ProduceResponse>, String> {
+    Ok(append(replicas, image, listener, request, version)
+        .await?
+        .committed()
+        .await)
+}
+
+/// A Produce request whose batches were appended: its answer, once what acks=-1 waits for
+/// has committed.
+pub struct Appended {
+    response: ProduceResponse,
+    waits: Vec<Wait>,
+    deadline: tokio::time::Instant,
+    version: i16,
+    acks: i16,
+}
+
+impl Appended {
+    /// True when the answer waits for replication (acks=-1 appends).
+    pub fn waits(&self) -> bool {
+        !self.waits.is_empty()
+    }
+
+    /// The answer once every acks=-1 append committed, or failed, or the request's
+    /// `timeout_ms` passed; `None` for acks=0.
+    pub async fn committed(self) -> Option<ProduceResponse> {
+        let Appended {
+            mut response,
+            waits,
+            deadline,
+            version,
+            acks,
+        } = self;
+        // One deadline for all: waiting on each in turn takes as long as the slowest.
+        for w in &waits {
+            let waited =
+                w.on.wait_committed(w.leader_epoch, w.required, deadline)
+                    .await;
+            tracing::trace!(
+                topic = %w.on.topic,
+                partition = w.on.index,
+                required = w.required,
+                "acks=all wait ended: {waited:?}"
+            );
+            if let Err(code) = waited {
+                let r = &mut response.responses[w.topic].partition_responses[w.partition];
+                r.error_code = code.code();
+                if version >= RECORD_ERRORS_VERSION {
+                    r.error_message = Some(code.message().to_string());
+                }
+            }
+        }
+        (acks != 0).then_some(response)
+    }
+}
+
+/// Validates and appends a Produce request's batches (in order, before the connection's next
+/// request is handled); `Err` when the appends' task failed.
+pub async fn append(
+    replicas: &Arc<ReplicaManager>,
+    image: Arc<MetadataImage>,
+    listener: &str,
+    request: ProduceRequest,
+    version: i16,
+) -> Result<Appended, String> {
     let acks = request.acks;
     let timeout_ms = request.timeout_ms;
     let error_for_all = if !matches!(acks, -1..=1) {
@@ -215,32 +279,16 @@ pub async fn produce(
         (out, waits)
     })
     .await;
-    let (mut response, waits) =
+    let (response, waits) =
         appended.map_err(|e| format!("a produce request's appends failed: {e}"))?;
-    if !waits.is_empty() {
-        // One deadline for all: waiting on each in turn takes as long as the slowest.
-        let deadline = tokio::time::Instant::now()
-            + Duration::from_millis(u64::try_from(timeout_ms).unwrap_or(0));
-        for w in &waits {
-            let waited =
-                w.on.wait_committed(w.leader_epoch, w.required, deadline)
-                    .await;
-            tracing::trace!(
-                topic = %w.on.topic,
-                partition = w.on.index,
-                required = w.required,
-                "acks=all wait ended: {waited:?}"
-            );
-            if let Err(code) = waited {
-                let r = &mut response.responses[w.topic].partition_responses[w.partition];
-                r.error_code = code.code();
-                if version >= RECORD_ERRORS_VERSION {
-                    r.error_message = Some(code.message().to_string());
-                }
-            }
-        }
-    }
-    Ok((acks != 0).then_some(response))
+    Ok(Appended {
+        response,
+        waits,
+        deadline: tokio::time::Instant::now()
+            + Duration::from_millis(u64::try_from(timeout_ms).unwrap_or(0)),
+        version,
+        acks,
+    })
 }
 
 /// An acks=-1 append waiting for the in-sync replicas: where its answer sits in the response,

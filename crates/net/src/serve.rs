@@ -2,9 +2,14 @@
 //! `max.connections.per.ip`, backing off when accept fails), reads frames ahead (rejecting
 //! oversized ones before reading them, holding a share of the node-wide
 //! `queued.max.request.bytes` budget for each frame until it is answered), and hands a
-//! connection's requests to the [`Handler`] one at a time, in order, writing each response
-//! before the next request is handled, as Kafka guarantees per connection (idempotent
-//! producers with several requests in flight and group protocols depend on it). A malformed
+//! connection's requests to the [`Handler`] one at a time, in order, writing the responses in
+//! request order, as Kafka guarantees per connection (idempotent producers with several
+//! requests in flight and group protocols depend on it). One exception to "answered before
+//! the next is handled": a Produce whose answer waits for replication ([`Reply::Later`]) lets
+//! the connection handle the Produce requests behind it (their appends stay in order; up to
+//! [`MAX_PIPELINED_PER_CONNECTION`] answers wait), so a producer's requests in flight are
+//! appended at once and acknowledged together; any other request waits until those answers
+//! are written. A malformed
 //! frame closes its connection and nothing else; so does `connections.max.idle.ms` of
 //! silence.
 
@@ -109,7 +114,6 @@ impl Limits {
 }
 
 /// What to do with a request.
-#[derive(Debug)]
 pub enum Reply {
     /// Send this response.
     Respond(ResponseBody),
@@ -117,6 +121,62 @@ pub enum Reply {
     Nothing,
     /// Close the connection (an unsupported version or an undecodable request).
     Close,
+    /// Answer with what this future gives, once it does (a Produce waiting for its records
+    /// to commit); the connection may handle further Produce requests meanwhile, and every
+    /// answer still goes out in request order.
+    Later(std::pin::Pin<Box<dyn Future<Output = Reply> + Send + 'static>>),
+}
+
+impl std::fmt::Debug for Reply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reply::Respond(b) => f.debug_tuple("Respond").field(b).finish(),
+            Reply::Nothing => f.write_str("Nothing"),
+            Reply::Close => f.write_str("Close"),
+            Reply::Later(_) => f.write_str("Later(..)"),
+        }
+    }
+}
+
+/// The most answers one connection keeps waiting (pipelined Produce requests) before it
+/// reads its next request.
+pub const MAX_PIPELINED_PER_CONNECTION: usize = 16;
+
+/// An answer not yet written, in request order.
+struct Answer {
+    api: ApiKey,
+    version: i16,
+    corr: i32,
+    reply: Waiting,
+    permit: Option<OwnedSemaphorePermit>,
+    read_at: std::time::Instant,
+    close_after: bool,
+}
+
+/// An answer's reply: known, or still being worked out on its own task.
+enum Waiting {
+    Ready(Reply),
+    Later(tokio::task::JoinHandle<Reply>),
+}
+
+impl Answer {
+    fn ready(&self) -> bool {
+        match &self.reply {
+            Waiting::Ready(_) => true,
+            Waiting::Later(h) => h.is_finished(),
+        }
+    }
+
+    /// Waits until the reply is known.
+    async fn settle(&mut self) {
+        if let Waiting::Later(h) = &mut self.reply {
+            let reply = h.await.unwrap_or_else(|e| {
+                tracing::error!("a request's answer failed: {e}");
+                Reply::Close
+            });
+            self.reply = Waiting::Ready(reply);
+        }
+    }
 }
 
 /// Answers requests.
@@ -543,13 +603,61 @@ impl<H: Handler> Session<H> {
         let peer = self.peer;
         let observer = self.limits.observer.clone();
         let mut sasl = self.security.sasl.clone().map(SaslSession::new);
-        while let Some((request, permit, read_at)) = rx.recv().await {
+        let mut waiting: std::collections::VecDeque<Answer> = std::collections::VecDeque::new();
+        loop {
+            // Write every answer at the front that is known, in order.
+            while waiting.front().is_some_and(Answer::ready) {
+                let mut a = waiting.pop_front().expect("front");
+                a.settle().await;
+                if !self
+                    .write_answer(&mut write, a, &in_flight, &observer)
+                    .await
+                {
+                    return;
+                }
+            }
+            let room = waiting.len() < MAX_PIPELINED_PER_CONNECTION;
+            let next = match waiting.front_mut() {
+                None => rx.recv().await,
+                Some(front) => {
+                    tokio::select! {
+                        biased;
+                        _ = front.settle() => continue,
+                        r = rx.recv(), if room => r,
+                    }
+                }
+            };
+            let Some((request, permit, read_at)) = next else {
+                // The peer stopped sending: finish what was asked.
+                while let Some(mut a) = waiting.pop_front() {
+                    a.settle().await;
+                    if !self
+                        .write_answer(&mut write, a, &in_flight, &observer)
+                        .await
+                    {
+                        return;
+                    }
+                }
+                return;
+            };
             let corr = request.header.correlation_id;
             let mut version = request.header.request_api_version;
             let Some(api) = request.api_key else {
                 tracing::debug!(%peer, key = request.header.request_api_key, "closing on an unknown api key");
                 return;
             };
+            // Only Produce requests are handled while earlier answers wait.
+            if api != ApiKey::Produce {
+                while let Some(mut a) = waiting.pop_front() {
+                    a.settle().await;
+                    if !self
+                        .write_answer(&mut write, a, &in_flight, &observer)
+                        .await
+                    {
+                        return;
+                    }
+                }
+            }
             if api == ApiKey::ApiVersions && !api.supports(version) {
                 // KIP-511: a version this build cannot read is answered at version 0.
                 version = 0;
@@ -603,39 +711,64 @@ impl<H: Handler> Session<H> {
                 }
             };
             tracing::trace!(%peer, ?api, version, corr, "handled");
-            let mut errors = Vec::new();
-            if let (Some(_), Reply::Respond(body)) = (&observer, &reply) {
-                body.each_error_code(&mut |c| {
-                    if c != 0 {
-                        errors.push(c);
-                    }
-                });
-            }
-            match reply {
-                Reply::Respond(body) => {
-                    let chunks = match encode_response(corr, version, &body) {
-                        Ok(c) => c,
-                        Err(e) => {
-                            tracing::warn!(%peer, ?api, version, "could not encode a response: {e}");
-                            return;
-                        }
-                    };
-                    if crate::write_chunks(&mut write, &chunks).await.is_err() {
-                        return;
-                    }
-                }
-                Reply::Nothing => {}
-                Reply::Close => return,
-            }
-            if let Some(o) = &observer {
-                o.answered(api, &errors, read_at.elapsed());
-            }
-            drop(permit);
-            in_flight.fetch_sub(1, Ordering::AcqRel);
-            if close_after {
-                return;
-            }
+            let reply = match reply {
+                Reply::Later(f) => Waiting::Later(tokio::spawn(f)),
+                other => Waiting::Ready(other),
+            };
+            waiting.push_back(Answer {
+                api,
+                version,
+                corr,
+                reply,
+                permit,
+                read_at,
+                close_after,
+            });
         }
+    }
+
+    /// Writes one settled answer; false when the connection must close.
+    async fn write_answer<W: FrameSink>(
+        &self,
+        write: &mut W,
+        a: Answer,
+        in_flight: &AtomicUsize,
+        observer: &Option<Arc<dyn Observer>>,
+    ) -> bool {
+        let peer = self.peer;
+        let Waiting::Ready(reply) = a.reply else {
+            return false;
+        };
+        let mut errors = Vec::new();
+        if let (Some(_), Reply::Respond(body)) = (observer, &reply) {
+            body.each_error_code(&mut |c| {
+                if c != 0 {
+                    errors.push(c);
+                }
+            });
+        }
+        match reply {
+            Reply::Respond(body) => {
+                let chunks = match encode_response(a.corr, a.version, &body) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        tracing::warn!(%peer, api = ?a.api, version = a.version, "could not encode a response: {e}");
+                        return false;
+                    }
+                };
+                if crate::write_chunks(write, &chunks).await.is_err() {
+                    return false;
+                }
+            }
+            Reply::Nothing => {}
+            Reply::Close | Reply::Later(_) => return false,
+        }
+        if let Some(o) = observer {
+            o.answered(a.api, &errors, a.read_at.elapsed());
+        }
+        drop(a.permit);
+        in_flight.fetch_sub(1, Ordering::AcqRel);
+        !a.close_after
     }
 
     fn caller(&self, principal: Arc<Principal>) -> Caller {

@@ -239,3 +239,77 @@ async fn the_byte_budget_holds_reads_until_requests_are_answered() {
     .await
     .expect("the budget is given back");
 }
+
+/// Answers Produce requests later (once `gate` gives a permit) and Metadata at once,
+/// recording what it handled in order.
+struct Pipeliner {
+    gate: Arc<Semaphore>,
+    handled: Mutex<Vec<(&'static str, i32)>>,
+    produced: tokio::sync::Notify,
+}
+
+impl Handler for Pipeliner {
+    async fn handle(&self, frame: RequestFrame, _: fjord_net::principal::Caller) -> Reply {
+        let corr = frame.header.correlation_id;
+        if frame.api_key == Some(fjord_protocol::ApiKey::Produce) {
+            self.handled.lock().unwrap().push(("produce", corr));
+            self.produced.notify_one();
+            let gate = self.gate.clone();
+            return Reply::Later(Box::pin(async move {
+                gate.acquire().await.expect("gate").forget();
+                Reply::Respond(ResponseBody::Produce(Default::default()))
+            }));
+        }
+        self.handled.lock().unwrap().push(("metadata", corr));
+        Reply::Respond(ResponseBody::Metadata(MetadataResponse::default()))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn produce_requests_behind_a_waiting_answer_are_handled_and_anything_else_waits() {
+    let h = Arc::new(Pipeliner {
+        gate: Arc::new(Semaphore::new(0)),
+        handled: Mutex::default(),
+        produced: tokio::sync::Notify::new(),
+    });
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    tokio::spawn(serve(listener, h.clone(), Limits::with_max_frame(1 << 20)));
+    let c = Client::connect(&addr, WAIT).await.unwrap();
+    let produce = || RequestBody::Produce(Default::default());
+    let (c1, c2, c3) = (c.clone(), c.clone(), c.clone());
+    let first = tokio::spawn(async move { c1.call(produce(), 9, WAIT).await });
+    // The second Produce is handled while the first one's answer waits.
+    tokio::time::timeout(WAIT, h.produced.notified())
+        .await
+        .unwrap();
+    let second = tokio::spawn(async move { c2.call(produce(), 9, WAIT).await });
+    tokio::time::timeout(WAIT, async {
+        while h.handled.lock().unwrap().len() < 2 {
+            h.produced.notified().await;
+        }
+    })
+    .await
+    .expect("the second Produce was handled while the first waited");
+    // A Metadata request waits until both answers are out.
+    let mut third = tokio::spawn(async move { c3.call(metadata(), 12, WAIT).await });
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), &mut third)
+            .await
+            .is_err(),
+        "Metadata answered while Produce answers were waiting"
+    );
+    assert_eq!(h.handled.lock().unwrap().len(), 2);
+    h.gate.add_permits(2);
+    assert!(matches!(first.await.unwrap(), Ok(ResponseBody::Produce(_))));
+    assert!(matches!(
+        second.await.unwrap(),
+        Ok(ResponseBody::Produce(_))
+    ));
+    assert!(matches!(
+        third.await.unwrap(),
+        Ok(ResponseBody::Metadata(_))
+    ));
+    let kinds: Vec<&str> = h.handled.lock().unwrap().iter().map(|(k, _)| *k).collect();
+    assert_eq!(kinds, vec!["produce", "produce", "metadata"]);
+}
