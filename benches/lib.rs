@@ -205,7 +205,12 @@ pub struct Cluster {
 impl Cluster {
     /// Formats and starts three nodes with `extra` properties appended to each one's config.
     pub fn start(bin: &Path, extra: &str) -> Cluster {
-        let dir = tempfile::tempdir_in(root().join("target")).unwrap();
+        let mut dir = tempfile::tempdir_in(root().join("target")).unwrap();
+        // FJORD_BENCH_KEEP=1 keeps the nodes' data and logs for a look afterwards.
+        if std::env::var("FJORD_BENCH_KEEP").is_ok() {
+            dir.disable_cleanup(true);
+            eprintln!("cluster data and logs in {}", dir.path().display());
+        }
         let ports: Vec<(u16, u16)> = (0..3).map(|_| (low_port(), low_port())).collect();
         let voters = voters(&ports);
         let id = random_uuid(bin);
@@ -259,11 +264,20 @@ impl Cluster {
     /// Starts node `i` (0-based) again.
     pub fn start_node(&mut self, i: usize) {
         let props = self.nodes[i].0.clone();
-        let log = std::fs::File::create(props.with_file_name("server.log")).unwrap();
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(props.with_file_name("server.log"))
+            .unwrap();
+        let level = if std::env::var("FJORD_BENCH_KEEP").is_ok() {
+            "info"
+        } else {
+            "warn"
+        };
         let child = Command::new(&self.bin)
             .args(["server", "--config"])
             .arg(&props)
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", level)
             .stdout(log.try_clone().unwrap())
             .stderr(log)
             .spawn()
@@ -428,23 +442,30 @@ pub async fn call(
     c.call(body, version, Duration::from_secs(30)).await.ok()
 }
 
-/// The active controller's node id, as the first of `controllers` (controller listener
-/// addresses) that answers DescribeCluster says.
+/// The active controller's node id: the KRaft leader, the one of `controllers` (controller
+/// listener addresses) that answers DescribeQuorum (only the leader does; a node that just
+/// restarted may still name a stale leader in other answers).
 pub async fn active_controller<'a>(controllers: impl IntoIterator<Item = &'a str>) -> Option<i32> {
-    use fjord_protocol::generated::describe_cluster_request::DescribeClusterRequest;
+    use fjord_protocol::generated::describe_quorum_request::{self as dq, DescribeQuorumRequest};
     for addr in controllers {
         let r = call(
             addr,
-            fjord_protocol::RequestBody::DescribeCluster(DescribeClusterRequest {
-                endpoint_type: 2,
+            fjord_protocol::RequestBody::DescribeQuorum(DescribeQuorumRequest {
+                topics: vec![dq::TopicData {
+                    topic_name: "__cluster_metadata".into(),
+                    partitions: vec![dq::PartitionData::default()],
+                    ..Default::default()
+                }],
                 ..Default::default()
             }),
             2,
         )
         .await;
-        if let Some(fjord_protocol::ResponseBody::DescribeCluster(c)) = r {
-            if c.controller_id > 0 {
-                return Some(c.controller_id);
+        if let Some(fjord_protocol::ResponseBody::DescribeQuorum(r)) = r {
+            let p = r.topics.first().and_then(|t| t.partitions.first());
+            if let Some(p) = p.filter(|p| p.error_code == 0 && r.error_code == 0 && p.leader_id > 0)
+            {
+                return Some(p.leader_id);
             }
         }
     }

@@ -189,9 +189,8 @@ async fn active_controller(cluster: &Cluster) -> Option<i32> {
     fjord_benches::active_controller(live).await
 }
 
-/// Whether every partition of `topic`, as broker `addr` sees it, is led by a node other than
-/// `dead` (and led at all).
-async fn led_without(addr: &str, topic: &str, dead: i32) -> bool {
+/// Each partition's leader of `topic`, as broker `addr` sees it (empty when it cannot say).
+async fn leaders_of(addr: &str, topic: &str) -> Vec<i32> {
     use fjord_protocol::generated::metadata_request::MetadataRequestTopic;
     let Some(ResponseBody::Metadata(m)) = call(
         addr,
@@ -206,14 +205,19 @@ async fn led_without(addr: &str, topic: &str, dead: i32) -> bool {
     )
     .await
     else {
-        return false;
+        return Vec::new();
     };
-    m.topics.first().is_some_and(|t| {
-        !t.partitions.is_empty()
-            && t.partitions
-                .iter()
-                .all(|p| p.leader_id >= 0 && p.leader_id != dead)
-    })
+    m.topics
+        .first()
+        .map(|t| t.partitions.iter().map(|p| p.leader_id).collect())
+        .unwrap_or_default()
+}
+
+/// Whether every partition of `topic`, as broker `addr` sees it, is led by a node other than
+/// `dead` (and led at all).
+async fn led_without(addr: &str, topic: &str, dead: i32) -> bool {
+    let leaders = leaders_of(addr, topic).await;
+    !leaders.is_empty() && leaders.iter().all(|l| *l >= 0 && *l != dead)
 }
 
 fn summary(name: &str, mut times: Vec<Duration>) {
@@ -247,18 +251,46 @@ fn failover(bin: &Path) {
             std::thread::sleep(Duration::from_millis(20));
         }
     };
+    // Back: its broker listener opens only once it is registered, unfenced and caught up
+    // (until then the ISRs may still name it: it is fenced only after the grace), then every
+    // partition has it in sync again.
     let rejoin = |c: &mut Cluster, i: usize| {
         c.start_node(i);
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while std::net::TcpStream::connect(&c.brokers[i]).is_err() {
+            assert!(Instant::now() < deadline, "node {} never became ready", i + 1);
+            std::thread::sleep(Duration::from_millis(50));
+        }
         c.wait_full("fo", Duration::from_secs(120));
         std::thread::sleep(Duration::from_secs(2));
     };
 
+    // Leadership back to the preferred replicas (a restarted node leads nothing until then).
+    let preferred = |c: &Cluster| {
+        let ok = Command::new(bin)
+            .args(["kafka-leader-election", "--bootstrap-server", &c.bootstrap])
+            .args(["--election-type", "PREFERRED", "--all-topic-partitions"])
+            .output()
+            .unwrap();
+        assert!(
+            ok.status.success(),
+            "{}",
+            String::from_utf8_lossy(&ok.stderr)
+        );
+    };
     // A broker process crash: its partitions led elsewhere.
     let mut broker_crash = Vec::new();
     for _ in 0..runs {
+        preferred(&cluster);
         let controller = active(&cluster);
         let victim = (1..=3).find(|id| *id != controller).unwrap();
         let i = (victim - 1) as usize;
+        let leads = rt
+            .block_on(leaders_of(&cluster.brokers[i], "fo"))
+            .iter()
+            .filter(|l| **l == victim)
+            .count();
+        assert!(leads > 0, "broker {victim} leads no partition of fo");
         let survivor = cluster.brokers[(i + 1) % 3].clone();
         cluster.kill_node(i);
         let killed = Instant::now();

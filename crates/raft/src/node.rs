@@ -579,8 +579,9 @@ impl<L: RaftLog> RaftNode<L> {
     /// may have died; its kernel closed the socket and refuses new ones). A voter following
     /// `peer` fetches again at once; if that fails too before `peer` answers, it stops
     /// waiting for `controller.quorum.fetch.timeout.ms`: it grants other voters' pre-votes
-    /// and, after a random delay of up to a tenth of the election timeout, asks for its own
-    /// (KIP-996). Voters that still hear from a live leader
+    /// and asks for its own after a delay staggered by its rank among the other voters (a
+    /// fortieth of the election timeout per rank, plus jitter within half of that), so that
+    /// the voters that lost the same leader do not split the vote (KIP-996). Voters that still hear from a live leader
     /// refuse them and the epoch does not change, so a live leader that lost one connection is
     /// never deposed; this voter keeps probing its leader and follows it again when it
     /// answers.
@@ -590,14 +591,20 @@ impl<L: RaftLog> RaftNode<L> {
         }
         if self.suspect == Some(peer) {
             if !self.leader_lost {
-                // Stand after a short random delay, so that followers that lost the same
-                // leader at the same moment do not split the vote; grant others' pre-votes
-                // meanwhile.
+                // Stand after a short delay, staggered by this voter's rank among the others
+                // (the lost leader left out) plus a little jitter, so that followers that
+                // lost the same leader at the same moment do not split the vote; grant
+                // others' pre-votes meanwhile.
                 self.leader_lost = true;
-                let jitter = (self.config.election_timeout_ms / 10).max(0) as u64 + 1;
-                self.deadline = self
-                    .deadline
-                    .min(self.now + (self.next_random() % jitter) as i64);
+                let slot = (self.config.election_timeout_ms / 40).max(1);
+                let rank = self
+                    .voters()
+                    .iter()
+                    .filter(|v| **v != peer)
+                    .position(|v| *v == self.id)
+                    .unwrap_or(0) as i64;
+                let jitter = (self.next_random() % (slot as u64 / 2 + 1)) as i64;
+                self.deadline = self.deadline.min(self.now + rank * slot + jitter);
             }
             return;
         }

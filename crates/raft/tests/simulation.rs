@@ -88,8 +88,8 @@ struct Stats {
     voters_added: u64,
     voters_removed: u64,
     leaders_removed: u64,
-    /// Closed connections that made a follower give its leader up (it stands within a tenth
-    /// of the election timeout).
+    /// Closed connections that made a follower give its leader up (it stands within tens of
+    /// milliseconds).
     pre_votes_on_close: u64,
     /// Closed connections a follower heard of about its leader.
     leader_closes: u64,
