@@ -25,6 +25,9 @@ use tokio::sync::watch;
 
 /// The Envelope version brokers forward with.
 const ENVELOPE_VERSION: i16 = 0;
+/// How long a forwarded request is held while no controller can be reached (a quorum
+/// failover takes well under this).
+pub const FORWARD_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The APIs and versions the broker listener serves.
 pub const BROKER_APIS: ServedApis = &[
@@ -194,7 +197,8 @@ impl BrokerHandler {
     }
 
     /// Forwards a controller-bound request in an Envelope carrying the caller's principal and
-    /// address (the controller authorizes them, as Kafka's does).
+    /// address (the controller authorizes them, as Kafka's does); held for up to
+    /// [`FORWARD_WAIT`] while no controller can be reached.
     async fn forward(
         &self,
         body: RequestBody,
@@ -209,7 +213,11 @@ impl BrokerHandler {
             Ok(e) => e,
             Err(e) => return refuse(fjord_protocol::ErrorCode::UnknownServerError, &e),
         };
-        match self.controller.call(envelope, ENVELOPE_VERSION).await {
+        let held = self
+            .controller
+            .call_waiting(envelope, ENVELOPE_VERSION, FORWARD_WAIT)
+            .await;
+        match held {
             Ok(ResponseBody::Envelope(r)) => match fjord_net::envelope::unwrap(api, version, r) {
                 Ok(response) => response,
                 Err((code, message)) => refuse(code, &message),
