@@ -224,13 +224,19 @@ impl LogDirs {
             .min_by_key(|d| d.logs().map_or(usize::MAX, |l| l.len()))
     }
 
-    /// Writes every online directory's checkpoints; a directory whose write fails goes
-    /// offline. Returns the ids that went offline now.
-    pub fn checkpoint(&self) -> Vec<Uuid> {
+    /// Writes every online directory's checkpoints (only the high watermarks' with
+    /// `high_watermarks_only`); a directory whose write fails goes offline. Returns the ids
+    /// that went offline now.
+    pub fn checkpoint(&self, high_watermarks_only: bool) -> Vec<Uuid> {
         let mut failed = Vec::new();
         for d in &self.dirs {
             let Some(l) = d.logs() else { continue };
-            if let Err(e) = l.checkpoint() {
+            let written = if high_watermarks_only {
+                l.checkpoint_high_watermarks()
+            } else {
+                l.checkpoint()
+            };
+            if let Err(e) = written {
                 if self.mark_offline(d.id, &format!("writing checkpoints: {e}")) {
                     failed.push(d.id);
                 }

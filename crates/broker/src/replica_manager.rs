@@ -747,7 +747,17 @@ impl ReplicaManager {
     /// A dir whose checkpoint cannot be written goes offline (as Kafka's checkpoint failure
     /// does).
     pub fn checkpoint(&self) -> Result<(), fjord_log::LogError> {
-        for dir in self.dirs.checkpoint() {
+        self.checkpoint_some(false)
+    }
+
+    /// Writes the high-watermark checkpoints only (Kafka's
+    /// `replica.high.watermark.checkpoint.interval.ms` work).
+    pub fn checkpoint_high_watermarks(&self) -> Result<(), fjord_log::LogError> {
+        self.checkpoint_some(true)
+    }
+
+    fn checkpoint_some(&self, high_watermarks_only: bool) -> Result<(), fjord_log::LogError> {
+        for dir in self.dirs.checkpoint(high_watermarks_only) {
             self.dir_failed(dir, "writing checkpoints failed");
         }
         Ok(())

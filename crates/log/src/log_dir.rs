@@ -324,6 +324,18 @@ impl LogDir {
         std::fs::remove_dir_all(&doomed).map_err(io_err(&doomed))
     }
 
+    /// Writes only the high-watermark checkpoint (`replication-offset-checkpoint`), which
+    /// Kafka writes more often than the others.
+    pub fn checkpoint_high_watermarks(&self) -> Result<()> {
+        let logs = self.all_logs();
+        OffsetCheckpoint::new(self.path.join(REPLICATION_OFFSET_CHECKPOINT)).write(
+            &logs
+                .iter()
+                .map(|(tp, l)| (tp.clone(), l.high_watermark()))
+                .collect(),
+        )
+    }
+
     /// Writes the recovery-point, log-start-offset, high-watermark and cleaner-offset
     /// checkpoints.
     pub fn checkpoint(&self) -> Result<()> {
