@@ -3,8 +3,8 @@
 //! - acks=all latency (p50, p99, p99.9) of 1 KiB records to one partition at 1,000 and 10,000
 //!   msg/s (`linger.ms=0`, after a 1 s warm-up) with a given number of idle RF-3 partitions on
 //!   the cluster, each node's idle CPU and RSS at that count, and the highest paced rate whose
-//!   producer queue stays flat (every record acknowledged within the run plus 5%, p99.9 under
-//!   100 ms);
+//!   producer queue stays flat (`linger.ms=5`, librdkafka's default: every record
+//!   acknowledged within the run plus 5%, p99.9 under 100 ms);
 //! - from SIGKILL of a broker process (not the active controller) until its partitions are
 //!   led elsewhere, as a surviving broker's Metadata says;
 //! - from SIGKILL of the active controller until a CreateTopics is accepted, through
@@ -48,10 +48,16 @@ fn main() {
     }
 }
 
-/// One paced acks=all run to partition 0 of `topic`: (acknowledged, failed, sorted latencies
-/// in µs, seconds until the last acknowledgement).
-fn paced(bootstrap: &str, topic: &str, rate: f64, secs: f64) -> (u64, u64, Vec<u64>, f64) {
-    let client = [("linger.ms", "0")];
+/// One paced acks=all run to partition 0 of `topic` with `linger.ms` as given: (acknowledged,
+/// failed, sorted latencies in µs, seconds until the last acknowledgement).
+fn paced(
+    bootstrap: &str,
+    topic: &str,
+    rate: f64,
+    secs: f64,
+    linger: &str,
+) -> (u64, u64, Vec<u64>, f64) {
+    let client = [("linger.ms", linger)];
     let start = Instant::now();
     let (acked, failed, mut lat) =
         fjord_benches::produce(&client, bootstrap, topic, 1, 1024, "all", secs, Some(rate));
@@ -149,8 +155,8 @@ fn latency(bin: &Path) {
             idle.join("; ")
         );
         for rate in [1_000.0, 10_000.0] {
-            paced(&cluster.bootstrap, "lat", rate, 1.0);
-            let (acked, failed, lat, _) = paced(&cluster.bootstrap, "lat", rate, secs);
+            paced(&cluster.bootstrap, "lat", rate, 1.0, "0");
+            let (acked, failed, lat, _) = paced(&cluster.bootstrap, "lat", rate, secs, "0");
             println!(
                 "  {rate:>6.0} msg/s: p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms ({acked} acknowledged, {failed} failed)",
                 percentile(&lat, 0.50),
@@ -160,13 +166,13 @@ fn latency(bin: &Path) {
         }
         let mut best = 0.0;
         for rate in [20_000.0, 35_000.0, 50_000.0, 70_000.0, 100_000.0] {
-            let (acked, failed, lat, took) = paced(&cluster.bootstrap, "lat", rate, secs);
+            let (acked, failed, lat, took) = paced(&cluster.bootstrap, "lat", rate, secs, "5");
             let flat = failed == 0
                 && acked as f64 >= rate * secs * 0.99
                 && took <= secs * 1.05
                 && percentile(&lat, 0.999) < 100.0;
             println!(
-                "  paced {rate:>6.0} msg/s: {} ({:.0} msg/s acknowledged over {took:.1} s, p99 {:.2} ms, p99.9 {:.2} ms)",
+                "  paced {rate:>6.0} msg/s (linger.ms=5): {} ({:.0} msg/s acknowledged over {took:.1} s, p99 {:.2} ms, p99.9 {:.2} ms)",
                 if flat { "flat" } else { "falls behind" },
                 acked as f64 / took,
                 percentile(&lat, 0.99),
