@@ -264,7 +264,11 @@ fn failover(bin: &Path) {
         c.start_node(i);
         let deadline = Instant::now() + Duration::from_secs(120);
         while std::net::TcpStream::connect(&c.brokers[i]).is_err() {
-            assert!(Instant::now() < deadline, "node {} never became ready", i + 1);
+            assert!(
+                Instant::now() < deadline,
+                "node {} never became ready",
+                i + 1
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
         c.wait_full("fo", Duration::from_secs(120));
