@@ -309,8 +309,8 @@ mod tests {
         // Dir b is replaced by a file: its checkpoint fails and it goes offline, once.
         std::fs::rename(&b, root.path().join("b.gone")).unwrap();
         std::fs::write(&b, b"not a directory").unwrap();
-        assert_eq!(dirs.checkpoint(), vec![Uuid::from_u128(2)]);
-        assert!(dirs.checkpoint().is_empty());
+        assert_eq!(dirs.checkpoint(false), vec![Uuid::from_u128(2)]);
+        assert!(dirs.checkpoint(false).is_empty());
         assert_eq!(dirs.health().offline(), vec![Uuid::from_u128(2)]);
         let held = (0..4).filter(|p| dirs.locate(&tp(*p)).is_some()).count();
         assert_eq!(held, 2, "the partitions of dir a are still found");
