@@ -249,6 +249,19 @@ fn committed_offsets_survive_a_sigkill() {
     node.kill();
     node.start();
     let bootstrap = node.broker_addr();
+    // The restarted broker answers once it has registered again, which waits for its old
+    // incarnation's session to end (about 9 s): a client that connects before then may give
+    // up on ApiVersions (librdkafka's `api.version.request.timeout.ms` is 10 s) and fall back
+    // to old protocol versions. The new member starts once the broker answers.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let ready = common::wait_for(Duration::from_secs(60), || {
+        rt.block_on(common::call(
+            &bootstrap,
+            fjord_protocol::RequestBody::Metadata(Default::default()),
+            12,
+        ))
+    });
+    assert!(ready.is_some(), "{}", node.log_tail());
     // A new member of the group resumes after the committed offsets: the other 300 exactly.
     let c = consumer(&bootstrap);
     let mut rest = HashSet::new();
