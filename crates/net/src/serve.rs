@@ -629,15 +629,9 @@ impl<H: Handler> Session<H> {
             };
             let Some((request, permit, read_at)) = next else {
                 // The peer stopped sending: finish what was asked.
-                while let Some(mut a) = waiting.pop_front() {
-                    a.settle().await;
-                    if !self
-                        .write_answer(&mut write, a, &in_flight, &observer)
-                        .await
-                    {
-                        return;
-                    }
-                }
+                let _ = self
+                    .flush(&mut write, &mut waiting, &in_flight, &observer)
+                    .await;
                 return;
             };
             let corr = request.header.correlation_id;
@@ -647,16 +641,12 @@ impl<H: Handler> Session<H> {
                 return;
             };
             // Only Produce requests are handled while earlier answers wait.
-            if api != ApiKey::Produce {
-                while let Some(mut a) = waiting.pop_front() {
-                    a.settle().await;
-                    if !self
-                        .write_answer(&mut write, a, &in_flight, &observer)
-                        .await
-                    {
-                        return;
-                    }
-                }
+            if api != ApiKey::Produce
+                && !self
+                    .flush(&mut write, &mut waiting, &in_flight, &observer)
+                    .await
+            {
+                return;
             }
             if api == ApiKey::ApiVersions && !api.supports(version) {
                 // KIP-511: a version this build cannot read is answered at version 0.
@@ -725,6 +715,24 @@ impl<H: Handler> Session<H> {
                 close_after,
             });
         }
+    }
+
+    /// Waits for and writes every waiting answer, in order; false when the connection must
+    /// close.
+    async fn flush<W: FrameSink>(
+        &self,
+        write: &mut W,
+        waiting: &mut std::collections::VecDeque<Answer>,
+        in_flight: &AtomicUsize,
+        observer: &Option<Arc<dyn Observer>>,
+    ) -> bool {
+        while let Some(mut a) = waiting.pop_front() {
+            a.settle().await;
+            if !self.write_answer(write, a, in_flight, observer).await {
+                return false;
+            }
+        }
+        true
     }
 
     /// Writes one settled answer; false when the connection must close.

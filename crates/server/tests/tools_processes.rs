@@ -857,6 +857,13 @@ fn configs_and_consumer_groups_on_a_node() {
     );
 }
 
+/// Sessions that outlive a test and no fencing on a closed heartbeat connection (as when a
+/// machine vanishes without closing its sockets): a SIGKILLed broker stays registered and
+/// unfenced.
+const SLOW_FENCING: &str = "replica.lag.time.max.ms=2000\nreplica.fetch.wait.max.ms=100\n\
+                            broker.session.timeout.ms=120000\nbroker.heartbeat.interval.ms=500\n\
+                            broker.connection.loss.fence.ms=0";
+
 #[test]
 fn an_unreachable_replica_is_asked_until_the_deadline() {
     let root = tempfile::tempdir().unwrap();
@@ -864,10 +871,7 @@ fn an_unreachable_replica_is_asked_until_the_deadline() {
     // Sessions outlive the test and a closed heartbeat connection fences nothing (as when a
     // machine vanishes without closing its sockets): a SIGKILLed broker stays registered and
     // unfenced, so the tool must ask it (and wait for it) until the deadline.
-    let slow_fencing = "replica.lag.time.max.ms=2000\nreplica.fetch.wait.max.ms=100\n\
-                        broker.session.timeout.ms=120000\nbroker.heartbeat.interval.ms=500\n\
-                        broker.connection.loss.fence.ms=0";
-    let (controller, mut brokers) = controller_and_brokers(root.path(), 3, slow_fencing);
+    let (controller, mut brokers) = controller_and_brokers(root.path(), 3, SLOW_FENCING);
     let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
     let bootstrap = addrs.join(",");
     create(&bootstrap, "u", "1:2:3", &["min.insync.replicas=1"]);
@@ -943,11 +947,8 @@ fn a_broker_back_during_the_survey_is_asked_too() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     // Sessions outlive the test and a closed heartbeat connection fences nothing: a
     // SIGKILLed broker stays registered and unfenced.
-    let slow_fencing = "replica.lag.time.max.ms=2000\nreplica.fetch.wait.max.ms=100\n\
-                        broker.session.timeout.ms=120000\nbroker.heartbeat.interval.ms=500\n\
-                        broker.connection.loss.fence.ms=0";
     // Broker 4 holds no replica: it answers the tool's metadata requests.
-    let (controller, mut brokers) = controller_and_brokers(root.path(), 4, slow_fencing);
+    let (controller, mut brokers) = controller_and_brokers(root.path(), 4, SLOW_FENCING);
     let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
     create(
         &addrs.join(","),
