@@ -297,7 +297,7 @@ impl ReplicaFetchers {
                 let next_resume = state.resume(now);
                 (self.next_request(&mut state, &mut session), next_resume)
             };
-            let Some((fetch, sent_keys)) = request else {
+            let Some(fetch) = request else {
                 let until = next_resume.unwrap_or(now + Duration::from_secs(3600));
                 tokio::select! {
                     _ = f.wake.notified() => {}
@@ -364,9 +364,9 @@ impl ReplicaFetchers {
                 };
             }
             if session.id == 0 {
-                // Served without a session: the next fetch is full again.
+                // Served without a session: the next fetch is full again (it names every
+                // active partition).
                 session.sent.clear();
-                f.state.lock().expect("followed").dirty.extend(sent_keys);
             }
             let mut answers = Vec::new();
             {
@@ -401,15 +401,11 @@ impl ReplicaFetchers {
         }
     }
 
-    /// The next fetch: (partitions to name, partitions to forget) and every partition named
-    /// or held; `None` when there is nothing to fetch. Without a session every active
+    /// The next fetch (partitions to name, partitions to forget); `None` when there is
+    /// nothing to fetch. Without a session every active
     /// partition is named (a full fetch); in a session only those whose position differs
     /// from what the session holds, and the rest are forgotten when no longer fetched.
-    fn next_request(
-        &self,
-        state: &mut Followings,
-        session: &mut Session,
-    ) -> Option<(Fetch, Vec<(Uuid, i32)>)> {
+    fn next_request(&self, state: &mut Followings, session: &mut Session) -> Option<Fetch> {
         let mut named = Vec::new();
         let mut forgotten = Vec::new();
         if session.id == 0 {
@@ -448,16 +444,12 @@ impl ReplicaFetchers {
                 return None;
             }
         }
-        let keys = session.sent.keys().copied().collect();
-        Some((
-            Fetch {
-                session_id: session.id,
-                session_epoch: if session.id == 0 { 0 } else { session.epoch },
-                named,
-                forgotten,
-            },
-            keys,
-        ))
+        Some(Fetch {
+            session_id: session.id,
+            session_epoch: if session.id == 0 { 0 } else { session.epoch },
+            named,
+            forgotten,
+        })
     }
 
     /// Ends the session: the next fetch is full.
