@@ -512,7 +512,9 @@ impl Controller {
                     unclean,
                 ) {
                     match e {
-                        Election::Unclean => self.counters.unclean_elections += 1,
+                        Election::Unclean | Election::LastKnown => {
+                            self.counters.unclean_elections += 1
+                        }
                         Election::FromElr => self.counters.elr_elections += 1,
                         _ => {}
                     }
@@ -539,7 +541,7 @@ impl Controller {
                     upkeep(&self.image, &self.settings, &t.name, t.id, *index, p, true)
                 {
                     if r.leader >= 0 {
-                        if e == Election::Unclean {
+                        if matches!(e, Election::Unclean | Election::LastKnown) {
                             self.counters.unclean_elections += 1;
                         }
                         out.push(MetadataRecord::PartitionChange(r));

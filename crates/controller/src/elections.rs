@@ -2,8 +2,9 @@
 //! does it with KIP-966 part 1: unavailable replicas (a fenced or shutting-down broker, or a
 //! replica whose log dir is offline, KIP-858) leave the ISR; while the ISR is below the
 //! effective min ISR the members it loses join the ELR (cleared once the ISR is back at min
-//! ISR); a leader comes from the ISR, else the ELR, else (only when unclean election is
-//! enabled) any live replica, which leaves the partition RECOVERING. No eligible leader: the
+//! ISR); a leader comes from the ISR, else the ELR, else the sole last known ELR member back
+//! from an unclean shutdown (Kafka's last-known-leader election), else (only when unclean
+//! election is enabled) any live replica; the last two leave the partition RECOVERING. No eligible leader: the
 //! partition is offline (leader -1). Also ElectLeaders' PREFERRED, UNCLEAN and DESIGNATED
 //! elections (docs/EXTENSIONS.md).
 
@@ -49,6 +50,23 @@ pub enum Election {
     FromElr,
     /// Outside ISR and ELR: data may be lost.
     Unclean,
+    /// The sole last known ELR member, back after an unclean shutdown with ISR and ELR empty.
+    LastKnown,
+}
+
+/// The sole member of the last known ELR, when it is active and the ISR and ELR are empty
+/// (Kafka's `canElectLastKnownLeader`): a replica that left the ELR only because its broker
+/// shut down uncleanly, with no other replica that was ever eligible since.
+fn sole_last_known(
+    elr_enabled: bool,
+    elr: &[i32],
+    last_known_elr: &[i32],
+    active: impl Fn(&i32) -> bool,
+) -> Option<i32> {
+    match last_known_elr {
+        [l] if elr_enabled && elr.is_empty() && active(l) => Some(*l),
+        _ => None,
+    }
 }
 
 /// Whether a broker may lead or stay in the ISR: registered, unfenced, not shutting down.
@@ -133,6 +151,16 @@ pub fn upkeep(
             leader = l;
             isr = vec![l];
             election = Election::FromElr;
+        } else if let Some(l) = sole_last_known(elr_enabled, &elr, &last_known_elr, active) {
+            // KIP-966's last-known-leader election, as Kafka 4's controller does it: the one
+            // replica that was last eligible came back after an unclean shutdown, and nothing
+            // cleaner is left (a single node after a crash, or the last ISR member of a
+            // larger set). It leads in RECOVERING, like an unclean election.
+            leader = l;
+            isr = vec![l];
+            last_known_elr.clear();
+            recovery = LeaderRecoveryState::Recovering;
+            election = Election::LastKnown;
         } else if allow_unclean {
             match p.replicas.iter().copied().find(active) {
                 Some(l) => {

@@ -21,6 +21,8 @@ struct Harness {
     offset: i64,
     /// Every batch handed over, in order.
     batches: Vec<Vec<MetadataRecord>>,
+    /// The next registration says the broker shut down uncleanly.
+    crashed: bool,
 }
 
 fn ok(code: i16) -> bool {
@@ -38,6 +40,7 @@ impl Harness {
             now: 0,
             offset: 100,
             batches: Vec::new(),
+            crashed: false,
         };
         h.write(vec![MetadataRecord::FeatureLevel(
             feature_level_record::FeatureLevelRecord {
@@ -79,6 +82,14 @@ impl Harness {
         self.register_with_dirs(id, rack, max_mv, vec![Uuid::from_u128(id as u128 + 50)])
     }
 
+    /// Registers `id` again after an unclean shutdown: its previous broker epoch is unknown.
+    fn register_after_crash(&mut self, id: i32) -> i64 {
+        self.crashed = true;
+        let epoch = self.register(id, None, METADATA_VERSION_LATEST);
+        self.crashed = false;
+        epoch
+    }
+
     fn register_with_dirs(
         &mut self,
         id: i32,
@@ -86,6 +97,7 @@ impl Harness {
         max_mv: i16,
         log_dirs: Vec<Uuid>,
     ) -> i64 {
+        let crashed = self.crashed;
         let r = self.req(
             RequestBody::BrokerRegistration(
                 broker_registration_request::BrokerRegistrationRequest {
@@ -112,6 +124,7 @@ impl Harness {
                         .cluster
                         .brokers
                         .get(&id)
+                        .filter(|_| !crashed)
                         .map_or(-1, |b| b.epoch),
                     ..Default::default()
                 },
@@ -545,6 +558,64 @@ fn an_elr_member_leads_again_when_it_returns_and_unclean_needs_permission() {
     assert_eq!(p.leader, 1, "elected uncleanly once it is back");
     assert_eq!(p.leader_recovery_state, LeaderRecoveryState::Recovering);
     assert!(h.c.counters.unclean_elections >= 1);
+}
+
+#[test]
+fn the_sole_last_known_elr_member_leads_again_after_a_crash() {
+    // One broker, replication factor 1, min.insync.replicas 1 (a single node killed with
+    // SIGKILL): its fence empties the ISR into the ELR, its unclean re-registration moves it
+    // to the last known ELR, and once unfenced it leads again (Kafka's last-known-leader
+    // election), RECOVERING and counted as unclean. Without it the node's every partition
+    // stays offline after a crash.
+    let mut h = Harness::with_brokers(1);
+    h.create_assigned("t", &[&[1]], &[]);
+    h.expire(1);
+    let p = h.partition("t", 0);
+    assert_eq!(
+        (p.leader, p.isr.clone(), p.elr.clone()),
+        (-1, vec![], vec![1])
+    );
+    h.register_after_crash(1);
+    let p = h.partition("t", 0);
+    assert_eq!((p.elr.clone(), p.last_known_elr.clone()), (vec![], vec![1]));
+    assert_eq!(p.leader, -1, "fenced until its first heartbeat");
+    let unclean_before = h.c.counters.unclean_elections;
+    assert!(!h.heartbeat(1, false).is_fenced);
+    let p = h.partition("t", 0);
+    assert_eq!((p.leader, p.isr.clone()), (1, vec![1]));
+    assert!(p.elr.is_empty() && p.last_known_elr.is_empty());
+    assert_eq!(p.leader_recovery_state, LeaderRecoveryState::Recovering);
+    assert_eq!(h.c.counters.unclean_elections, unclean_before + 1);
+
+    // Three replicas, min ISR 2, all killed: the ELR holds 2 and 3. Broker 2 comes back after
+    // a crash (last known ELR [2]) while 3, still in the ELR, is down: the controller waits for
+    // 3, a clean choice.
+    let mut h = Harness::with_brokers(3);
+    h.create_assigned("t", &[&[1, 2, 3]], &[("min.insync.replicas", "2")]);
+    for b in [1, 2, 3] {
+        h.expire(b);
+    }
+    h.register_after_crash(2);
+    h.heartbeat(2, false);
+    let p = h.partition("t", 0);
+    assert_eq!(
+        (p.leader, p.elr.clone(), p.last_known_elr.clone()),
+        (-1, vec![3], vec![2]),
+        "an ELR member may still return cleanly"
+    );
+    // Broker 3 crashed too: two last known ELR members, no automatic choice between them
+    // (kafka-unclean-recovery compares their logs).
+    h.register_after_crash(3);
+    h.heartbeat(3, false);
+    let p = h.partition("t", 0);
+    assert_eq!((p.leader, p.elr.clone()), (-1, vec![]));
+    let mut lke = p.last_known_elr.clone();
+    lke.sort();
+    assert_eq!(lke, vec![2, 3]);
+    // Broker 1 (never eligible) does not change that.
+    h.register_after_crash(1);
+    h.heartbeat(1, false);
+    assert_eq!(h.partition("t", 0).leader, -1);
 }
 
 #[test]
