@@ -2,9 +2,9 @@
 //! does it with KIP-966 part 1: unavailable replicas (a fenced or shutting-down broker, or a
 //! replica whose log dir is offline, KIP-858) leave the ISR; while the ISR is below the
 //! effective min ISR the members it loses join the ELR (cleared once the ISR is back at min
-//! ISR); a leader comes from the ISR, else the ELR, else the sole last known ELR member back
-//! from an unclean shutdown (Kafka's last-known-leader election), else (only when unclean
-//! election is enabled) any live replica; the last two leave the partition RECOVERING. No eligible leader: the
+//! ISR); a leader comes from the ISR, else the ELR, else, for a single-replica partition, that
+//! replica back from an unclean shutdown (Kafka's last-known-leader election), else (only when
+//! unclean election is enabled) any live replica; the last two leave the partition RECOVERING. No eligible leader: the
 //! partition is offline (leader -1). Also ElectLeaders' PREFERRED, UNCLEAN and DESIGNATED
 //! elections (docs/EXTENSIONS.md).
 
@@ -50,21 +50,23 @@ pub enum Election {
     FromElr,
     /// Outside ISR and ELR: data may be lost.
     Unclean,
-    /// The sole last known ELR member, back after an unclean shutdown with ISR and ELR empty.
+    /// A single-replica partition's replica, back after an unclean shutdown (last known ELR).
     LastKnown,
 }
 
-/// The sole member of the last known ELR, when it is active and the ISR and ELR are empty
-/// (Kafka's `canElectLastKnownLeader`): a replica that left the ELR only because its broker
-/// shut down uncleanly, with no other replica that was ever eligible since.
-fn sole_last_known(
+/// The partition's only replica, when it is the last known ELR (it left the ELR because its
+/// broker shut down uncleanly), is active again, and the ISR and ELR are empty: Kafka's
+/// `canElectLastKnownLeader`, kept to the case where no other replica could hold data it
+/// lacks.
+fn sole_replica_back(
     elr_enabled: bool,
+    p: &PartitionRegistration,
     elr: &[i32],
     last_known_elr: &[i32],
     active: impl Fn(&i32) -> bool,
 ) -> Option<i32> {
-    match last_known_elr {
-        [l] if elr_enabled && elr.is_empty() && active(l) => Some(*l),
+    match (last_known_elr, p.replicas.as_slice()) {
+        ([l], [only]) if l == only && elr_enabled && elr.is_empty() && active(l) => Some(*l),
         _ => None,
     }
 }
@@ -151,11 +153,12 @@ pub fn upkeep(
             leader = l;
             isr = vec![l];
             election = Election::FromElr;
-        } else if let Some(l) = sole_last_known(elr_enabled, &elr, &last_known_elr, active) {
-            // KIP-966's last-known-leader election, as Kafka 4's controller does it: the one
-            // replica that was last eligible came back after an unclean shutdown, and nothing
-            // cleaner is left (a single node after a crash, or the last ISR member of a
-            // larger set). It leads in RECOVERING, like an unclean election.
+        } else if let Some(l) = sole_replica_back(elr_enabled, p, &elr, &last_known_elr, active) {
+            // Kafka 4's last-known-leader election, for a partition with one replica only (a
+            // single node after a crash): there is nothing to choose between and nothing any
+            // other replica could hold. With more replicas the choice is
+            // kafka-unclean-recovery's, which compares their logs first. It leads in
+            // RECOVERING, like an unclean election.
             leader = l;
             isr = vec![l];
             last_known_elr.clear();

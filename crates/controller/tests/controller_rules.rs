@@ -561,7 +561,7 @@ fn an_elr_member_leads_again_when_it_returns_and_unclean_needs_permission() {
 }
 
 #[test]
-fn the_sole_last_known_elr_member_leads_again_after_a_crash() {
+fn a_single_replica_leads_again_after_a_crash_and_larger_sets_wait_for_recovery() {
     // One broker, replication factor 1, min.insync.replicas 1 (a single node killed with
     // SIGKILL): its fence empties the ISR into the ELR, its unclean re-registration moves it
     // to the last known ELR, and once unfenced it leads again (Kafka's last-known-leader
@@ -616,6 +616,19 @@ fn the_sole_last_known_elr_member_leads_again_after_a_crash() {
     h.register_after_crash(1);
     h.heartbeat(1, false);
     assert_eq!(h.partition("t", 0).leader, -1);
+
+    // Three replicas, min ISR 1: the last in-sync replica crashed alone in the last known ELR.
+    // Kafka's controller elects it on its return; fjord leaves the choice to
+    // kafka-unclean-recovery, since another replica may hold what it lost.
+    let mut h = Harness::with_brokers(3);
+    h.create_assigned("t", &[&[1, 2, 3]], &[]);
+    for b in [3, 2, 1] {
+        h.expire(b);
+    }
+    h.register_after_crash(1);
+    h.heartbeat(1, false);
+    let p = h.partition("t", 0);
+    assert_eq!((p.leader, p.last_known_elr.clone()), (-1, vec![1]));
 }
 
 #[test]
