@@ -114,14 +114,26 @@ impl Controller {
         c
     }
 
-    /// Starts over from `image` (after a failover or a failed append): every broker gets a
-    /// full session to heartbeat to this controller.
+    /// Starts over from `image` (after a failover or a failed append). A new active
+    /// controller has heard from no broker yet: each gets `broker.heartbeat.interval.ms` plus
+    /// `broker.connection.loss.fence.ms` to heartbeat (a live broker whose connection to the
+    /// old controller closed heartbeats at once; one that still had it open does within its
+    /// interval), at most its session timeout. A broker that died with the old controller
+    /// (a combined node) is fenced then, not a whole session later. With the grace off (0),
+    /// every broker gets a full session.
     pub fn reset(&mut self, image: MetadataImage, now_ms: i64) {
+        let s = &self.settings;
+        let first = if s.broker_connection_loss_fence_ms > 0 {
+            (s.broker_heartbeat_interval_ms + s.broker_connection_loss_fence_ms)
+                .min(s.broker_session_timeout_ms)
+        } else {
+            s.broker_session_timeout_ms
+        };
         self.sessions = image
             .cluster
             .brokers
             .keys()
-            .map(|id| (*id, now_ms + self.settings.broker_session_timeout_ms))
+            .map(|id| (*id, now_ms + first))
             .collect();
         self.image = image;
     }

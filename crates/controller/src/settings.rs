@@ -18,6 +18,9 @@ pub struct ControllerSettings {
     pub unclean_leader_election_enable: bool,
     /// `broker.session.timeout.ms`.
     pub broker_session_timeout_ms: i64,
+    /// `broker.heartbeat.interval.ms` (this node's setting, taken as the brokers'): how long a
+    /// new active controller waits at least for a broker's first heartbeat.
+    pub broker_heartbeat_interval_ms: i64,
     /// `broker.connection.loss.fence.ms`: how long after the connection carrying a broker's
     /// heartbeats closes the broker is fenced unless it heartbeats again (0: only the session
     /// timeout fences).
@@ -44,6 +47,7 @@ impl Default for ControllerSettings {
             unclean_leader_election_enable: false,
             broker_session_timeout_ms: 9_000,
             broker_connection_loss_fence_ms: 1_000,
+            broker_heartbeat_interval_ms: 2_000,
             max_election_partitions: 1_000,
             bootstrap_metadata_version: fjord_metadata::version::METADATA_VERSION_LATEST,
             authorizer_enabled: false,

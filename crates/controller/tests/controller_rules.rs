@@ -1950,3 +1950,31 @@ fn a_broker_whose_heartbeat_connection_closed_is_fenced_after_the_grace_unless_i
     off.tick_at(h.now + 2_000);
     assert!(!off.fenced(2), "0 turns it off");
 }
+
+#[test]
+fn a_new_active_controller_fences_a_broker_that_never_heartbeats_to_it_within_the_grace() {
+    let mut h = Harness::with_brokers(3);
+    h.create_assigned("t", &[&[1, 2, 3]], &[]);
+    // Failover at 100 s: a new controller starts from the same image. Brokers 2 and 3
+    // heartbeat to it; broker 1 (it died with the old controller) never does.
+    let image = h.c.image().clone();
+    h.now = 100_000;
+    h.c = Controller::new(
+        ControllerSettings {
+            broker_session_timeout_ms: TIMEOUT,
+            ..ControllerSettings::default()
+        },
+        "cluster".into(),
+        image,
+        h.now,
+    );
+    h.now = 100_500;
+    h.heartbeat(2, false);
+    h.heartbeat(3, false);
+    h.tick_at(102_999);
+    assert!(!h.fenced(1), "within the heartbeat interval and the grace");
+    h.tick_at(103_000);
+    assert!(h.fenced(1), "fenced 3 s after the failover, not 9 s");
+    assert!(!h.fenced(2) && !h.fenced(3));
+    assert_eq!(h.partition("t", 0).leader, 2);
+}

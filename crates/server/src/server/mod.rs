@@ -184,6 +184,7 @@ fn controller_settings(config: &ServerConfig) -> ControllerSettings {
             .is_some_and(|v| v.eq_ignore_ascii_case("true")),
         broker_session_timeout_ms: config.int("broker.session.timeout.ms"),
         broker_connection_loss_fence_ms: config.int("broker.connection.loss.fence.ms"),
+        broker_heartbeat_interval_ms: config.int("broker.heartbeat.interval.ms"),
         authorizer_enabled: security::authorizer(config).is_some(),
         ..ControllerSettings::default()
     }
