@@ -14,7 +14,8 @@
 //! `FJORD_REPL_IDLE=50,3000` sets the idle partition counts (each node holds three open files
 //! per partition: 30,000 needs a limit of open files above 90,000); `FJORD_REPL_SECONDS` each
 //! latency run's length (10); `FJORD_REPL_RUNS` the failover runs of each kind (5);
-//! `FJORD_REPL_ONLY=latency|failover` one half.
+//! `FJORD_REPL_ONLY=latency|failover` one half; `FJORD_REPL_DUMP=DIR` keeps each latency
+//! run's figures in completion order.
 
 use fjord_benches::{call, cpu_seconds, percentile, root, rss_mib, Cluster};
 use fjord_protocol::generated::metadata_request::MetadataRequest;
@@ -62,6 +63,13 @@ fn paced(
     let (acked, failed, mut lat) =
         fjord_benches::produce(&client, bootstrap, topic, 1, 1024, "all", secs, Some(rate));
     let took = start.elapsed().as_secs_f64();
+    // FJORD_REPL_DUMP=DIR keeps each run's latencies in completion order (one µs figure a
+    // line), to see when the slow ones happen.
+    if let Ok(dir) = std::env::var("FJORD_REPL_DUMP") {
+        let name = format!("{dir}/{topic}-{rate}-{linger}.txt");
+        let text: String = lat.iter().map(|l| format!("{l}\n")).collect();
+        let _ = std::fs::write(name, text);
+    }
     lat.sort_unstable();
     (acked, failed, lat, took)
 }
