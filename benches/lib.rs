@@ -205,6 +205,11 @@ pub struct Cluster {
 impl Cluster {
     /// Formats and starts three nodes with `extra` properties appended to each one's config.
     pub fn start(bin: &Path, extra: &str) -> Cluster {
+        // FJORD_BENCH_CONFIG adds server settings to every node (`;` between them).
+        let added = std::env::var("FJORD_BENCH_CONFIG")
+            .map(|c| c.replace(';', "\n"))
+            .unwrap_or_default();
+        let extra = &format!("{extra}\n{added}");
         let mut dir = tempfile::tempdir_in(root().join("target")).unwrap();
         // FJORD_BENCH_KEEP=1 keeps the nodes' data and logs for a look afterwards.
         if std::env::var("FJORD_BENCH_KEEP").is_ok() {

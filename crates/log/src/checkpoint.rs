@@ -30,6 +30,16 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
     crate::atomic_file::write_via(&tmp_path(path), path, contents).map_err(io_err(path))
 }
 
+/// Replaces `path` with `contents` through a temp file and a rename, without fsync: for a
+/// checkpoint that is only a hint (the high watermarks), written often. A crash can leave the
+/// old file, the new one or (on a file system without ext4's replace-by-rename ordering) a
+/// torn one, which its reader takes as missing.
+pub fn write_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
+    let tmp = tmp_path(path);
+    std::fs::write(&tmp, contents).map_err(io_err(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io_err(path))
+}
+
 /// The temp path a checkpoint is written through.
 pub fn tmp_path(path: &Path) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
@@ -39,12 +49,16 @@ pub fn tmp_path(path: &Path) -> PathBuf {
 
 /// Writes a checkpoint: version, count, then each entry on its own line.
 pub fn write_entries(path: &Path, entries: &[String]) -> Result<()> {
+    write_atomically(path, entries_text(entries).as_bytes())
+}
+
+fn entries_text(entries: &[String]) -> String {
     let mut text = format!("{CHECKPOINT_VERSION}\n{}\n", entries.len());
     for e in entries {
         text.push_str(e);
         text.push('\n');
     }
-    write_atomically(path, text.as_bytes())
+    text
 }
 
 /// Reads a checkpoint's entries, or `None` when the file does not exist.
@@ -128,11 +142,19 @@ impl OffsetCheckpoint {
 
     /// Writes the offsets atomically.
     pub fn write(&self, offsets: &BTreeMap<TopicPartition, i64>) -> Result<()> {
-        let entries: Vec<String> = offsets
+        write_entries(&self.path, &Self::entries(offsets))
+    }
+
+    /// Writes the offsets through a rename without fsync ([`write_unsynced`]).
+    pub fn write_unsynced(&self, offsets: &BTreeMap<TopicPartition, i64>) -> Result<()> {
+        write_unsynced(&self.path, entries_text(&Self::entries(offsets)).as_bytes())
+    }
+
+    fn entries(offsets: &BTreeMap<TopicPartition, i64>) -> Vec<String> {
+        offsets
             .iter()
             .map(|(tp, o)| format!("{} {} {o}", tp.topic, tp.partition))
-            .collect();
-        write_entries(&self.path, &entries)
+            .collect()
     }
 
     /// Reads the offsets (empty when the file does not exist).

@@ -93,6 +93,46 @@ fn without_the_marker_every_unflushed_segment_is_recovered() {
 }
 
 #[test]
+fn the_frequent_high_watermark_checkpoint_is_a_hint_a_torn_one_is_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let tp = TopicPartition::new("t", 0);
+    let hw_file = dir.path().join("replication-offset-checkpoint");
+    {
+        let (ld, _) = LogDir::open(dir.path(), cfg).unwrap();
+        let log = ld.get_or_create(&tp, small_config(), None).unwrap();
+        for i in 0..5 {
+            log.append_as_leader(batch(&format!("v{i}"), 2, i), 0, 0)
+                .unwrap();
+        }
+        log.set_high_watermark(6);
+        ld.checkpoint_high_watermarks().unwrap();
+        assert_eq!(
+            OffsetCheckpoint::new(&hw_file).read().unwrap().get(&tp),
+            Some(&6)
+        );
+        // No shutdown: as if the process died here.
+    }
+    let (ld, _) = LogDir::open(dir.path(), cfg).unwrap();
+    assert_eq!(ld.get(&tp).unwrap().high_watermark(), 6, "read back");
+    drop(ld);
+    // A crash on a file system that does not order a rename after the file's data can leave
+    // a torn file: the directory still opens, every log whole, high watermarks from zero.
+    std::fs::write(&hw_file, "0\n3\nt 0").unwrap();
+    let (ld, _) = LogDir::open(dir.path(), cfg).unwrap();
+    let log = ld.get(&tp).unwrap();
+    assert_eq!(log.high_watermark(), 0);
+    assert_eq!(read_all(&log, 0).len(), 10);
+    // Any other malformed checkpoint still stops the directory.
+    drop((log, ld));
+    std::fs::write(
+        dir.path().join("recovery-point-offset-checkpoint"),
+        "0\n1\nbad",
+    )
+    .unwrap();
+    assert!(LogDir::open(dir.path(), cfg).is_err());
+}
+
+#[test]
 fn meta_properties_round_trip_in_kafkas_format() {
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(MetaProperties::read(dir.path()).unwrap(), None);

@@ -6,18 +6,12 @@ use super::fatal::Fatal;
 use crate::config::ServerConfig;
 use std::sync::Arc;
 
-/// How often the high watermarks are checkpointed (Kafka's
-/// `replica.high.watermark.checkpoint.interval.ms` default).
-const CHECKPOINT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(5);
-/// How often the recovery points and log start offsets are checkpointed too (Kafka's
-/// `log.flush.offset.checkpoint.interval.ms` and `log.flush.start.offset.checkpoint.interval.ms`
-/// defaults): each checkpoint is an fsynced file, and fewer keep appends' latency steady.
-const FULL_CHECKPOINT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(60);
 /// How long the log cleaner sleeps between passes (Kafka's `log.cleaner.backoff.ms`).
 const CLEANER_BACKOFF: std::time::Duration = std::time::Duration::from_secs(15);
 
-/// Retention every `log.retention.check.interval.ms`, high-watermark checkpoints every 5 s
-/// (all checkpoints every 60 s), and the log
+/// Retention every `log.retention.check.interval.ms`, high-watermark checkpoints every
+/// `replica.high.watermark.checkpoint.interval.ms` (all checkpoints every
+/// `log.flush.offset.checkpoint.interval.ms`), and the log
 /// cleaner thread for compacted topics (running until the returned handle is dropped); the
 /// blocking work runs off the async workers.
 pub(super) fn spawn_log_maintenance(
@@ -32,10 +26,20 @@ pub(super) fn spawn_log_maintenance(
         u64::try_from(config.int("producer.id.expiration.check.interval.ms")).unwrap_or(600_000),
     );
     let producer_max_age = config.int("producer.id.expiration.ms");
+    // High watermarks every `replica.high.watermark.checkpoint.interval.ms`; recovery points
+    // and log start offsets too every `log.flush.offset.checkpoint.interval.ms` /
+    // `log.flush.start.offset.checkpoint.interval.ms` (one pass for both, at the shorter):
+    // each checkpoint is an fsynced file, and fewer keep appends' latency steady.
+    let ms = |key: &str| {
+        std::time::Duration::from_millis(u64::try_from(config.int(key)).unwrap_or(1).max(1))
+    };
+    let checkpoint_every = ms("replica.high.watermark.checkpoint.interval.ms");
+    let full_every = ms("log.flush.offset.checkpoint.interval.ms")
+        .min(ms("log.flush.start.offset.checkpoint.interval.ms"));
     let rm = replicas.clone();
     fatal.spawn("log maintenance", async move {
         let mut retention = tokio::time::interval(every);
-        let mut checkpoint = tokio::time::interval(CHECKPOINT_INTERVAL);
+        let mut checkpoint = tokio::time::interval(checkpoint_every);
         let mut last_full = tokio::time::Instant::now();
         let mut producers = tokio::time::interval(producer_check);
         loop {
@@ -63,7 +67,7 @@ pub(super) fn spawn_log_maintenance(
                 }
                 _ = checkpoint.tick() => {
                     let rm = rm.clone();
-                    let full = last_full.elapsed() >= FULL_CHECKPOINT_INTERVAL;
+                    let full = last_full.elapsed() >= full_every;
                     if full {
                         last_full = tokio::time::Instant::now();
                     }
