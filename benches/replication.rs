@@ -11,8 +11,8 @@
 //!   librdkafka's admin client and through `fjord kafka-topics`.
 //!
 //! `cargo build --release --bin fjord && cargo bench -p fjord-benches --bench replication`.
-//! `FJORD_REPL_IDLE=50,3000` sets the idle partition counts (each node holds three open files
-//! per partition: 30,000 needs a limit of open files above 90,000); `FJORD_REPL_SECONDS` each
+//! `FJORD_REPL_IDLE=50,3000` sets the idle partition counts (each node holds one open file per
+//! segment: 30,000 needs a limit of open files above 30,000); `FJORD_REPL_SECONDS` each
 //! latency run's length (10); `FJORD_REPL_RUNS` the failover runs of each kind (5);
 //! `FJORD_REPL_ONLY=latency|failover` one half; `FJORD_REPL_DUMP=DIR` keeps each latency
 //! run's figures in completion order.

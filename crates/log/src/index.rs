@@ -1,12 +1,13 @@
 //! Segment index files: the offset index (`.index`, 8-byte entries: relative offset, file
 //! position) and the time index (`.timeindex`, 12-byte entries: timestamp, relative offset).
 //! Both are sparse, sorted, held in memory for lookups and appended to their file; new
-//! entries reach the disk on `flush`. An index that fails its sanity check is rebuilt from the
+//! entries reach the disk on `flush` (the file is opened only then, and on truncation). An index that fails its sanity check is rebuilt from the
 //! log by recovery, so a lost or torn index never loses data.
 
 use crate::error::{io_err, Result};
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::Read;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 /// One fixed-size index entry.
@@ -97,7 +98,6 @@ impl IndexEntry for TimeEntry {
 #[derive(Debug)]
 pub struct IndexFile<E: IndexEntry> {
     path: PathBuf,
-    file: File,
     entries: Vec<E>,
     /// Encoded entries not yet written to the file.
     pending: Vec<u8>,
@@ -106,9 +106,11 @@ pub struct IndexFile<E: IndexEntry> {
 
 impl<E: IndexEntry> IndexFile<E> {
     /// Creates (or empties) the index at `path`, allowing `max_bytes` of entries.
+    /// No file handle is kept: the entries live in memory and reach the file only when the
+    /// segment is flushed or truncated, which opens it then (an idle partition holds no index
+    /// file open).
     pub fn create(path: &Path, max_bytes: u64) -> Result<Self> {
-        let file = OpenOptions::new()
-            .read(true)
+        OpenOptions::new()
             .write(true)
             .create(true)
             .truncate(true)
@@ -116,7 +118,6 @@ impl<E: IndexEntry> IndexFile<E> {
             .map_err(io_err(path))?;
         Ok(IndexFile {
             path: path.to_owned(),
-            file,
             entries: Vec::new(),
             pending: Vec::new(),
             max_entries: (max_bytes as usize / E::SIZE).max(1),
@@ -127,7 +128,7 @@ impl<E: IndexEntry> IndexFile<E> {
     /// check (a size that is not a whole number of entries, keys out of order, or an entry that
     /// `valid` rejects, such as a position past the log); the caller then rebuilds it.
     pub fn open(path: &Path, max_bytes: u64, valid: impl Fn(&E) -> bool) -> Result<Option<Self>> {
-        let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+        let mut file = match OpenOptions::new().read(true).open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(io_err(path)(e)),
@@ -142,10 +143,8 @@ impl<E: IndexEntry> IndexFile<E> {
         if !sorted || !entries.iter().all(valid) {
             return Ok(None);
         }
-        file.seek(SeekFrom::End(0)).map_err(io_err(path))?;
         Ok(Some(IndexFile {
             path: path.to_owned(),
-            file,
             entries,
             pending: Vec::new(),
             max_entries: (max_bytes as usize / E::SIZE).max(1),
@@ -193,30 +192,42 @@ impl<E: IndexEntry> IndexFile<E> {
         if keep >= self.entries.len() {
             return Ok(());
         }
-        self.write_pending()?;
+        let file = self.write_pending()?;
         self.entries.truncate(keep);
         let len = (keep * E::SIZE) as u64;
-        self.file.set_len(len).map_err(io_err(&self.path))?;
-        self.file
-            .seek(SeekFrom::Start(len))
-            .map_err(io_err(&self.path))?;
-        Ok(())
+        match file {
+            Some(f) => f.set_len(len).map_err(io_err(&self.path)),
+            None => Ok(()),
+        }
     }
 
-    fn write_pending(&mut self) -> Result<()> {
+    /// Opens the file and writes the pending entries at its end (where the entries not
+    /// pending end). `None` when the file is gone: its segment was deleted, and the entries
+    /// with it.
+    fn write_pending(&mut self) -> Result<Option<File>> {
+        let file = match OpenOptions::new().write(true).open(&self.path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                self.pending.clear();
+                return Ok(None);
+            }
+            Err(e) => return Err(io_err(&self.path)(e)),
+        };
         if !self.pending.is_empty() {
-            self.file
-                .write_all(&self.pending)
+            let at = (self.entries.len() * E::SIZE - self.pending.len()) as u64;
+            file.write_all_at(&self.pending, at)
                 .map_err(io_err(&self.path))?;
             self.pending.clear();
         }
-        Ok(())
+        Ok(Some(file))
     }
 
     /// Writes pending entries and fsyncs the file.
     pub fn flush(&mut self) -> Result<()> {
-        self.write_pending()?;
-        self.file.sync_data().map_err(io_err(&self.path))
+        match self.write_pending()? {
+            Some(f) => f.sync_data().map_err(io_err(&self.path)),
+            None => Ok(()),
+        }
     }
 
     /// The file's path.

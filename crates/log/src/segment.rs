@@ -25,8 +25,6 @@ pub const TIME_INDEX_SUFFIX: &str = ".timeindex";
 pub const DELETED_SUFFIX: &str = ".deleted";
 /// The bytes of a batch header needed to find its last offset: up to lastOffsetDelta.
 const BATCH_PREFIX: usize = 27;
-/// Read handles kept per segment for bulk reads; more concurrent readers open their own.
-const MAX_POOLED_READERS: usize = 4;
 /// The read buffer used when recovery scans a segment.
 const RECOVERY_READ_BUFFER: usize = 1024 * 1024;
 
@@ -119,9 +117,6 @@ pub struct Segment {
     time_index: RwLock<TimeIndex>,
     state: Mutex<WriterState>,
     index_interval_bytes: u64,
-    /// Read handles with their own file position, so bulk reads can fill uninitialised
-    /// buffers with `read_to_end` instead of zeroing them first.
-    readers: Mutex<Vec<File>>,
 }
 
 fn batch_prefix(b: &[u8]) -> (i64, u64, i64) {
@@ -197,7 +192,6 @@ impl Segment {
                 first_batch_timestamp: None,
             }),
             index_interval_bytes,
-            readers: Mutex::new(Vec::new()),
         }
     }
 
@@ -453,34 +447,17 @@ impl Segment {
         Ok(Some((first, Records::File(slice))))
     }
 
-    /// Reads `len` bytes at `position` into a new buffer through a pooled read handle.
+    /// Reads `len` bytes at `position` into a new buffer (a positional read on the segment's
+    /// one handle: no handle of its own per reader, so an idle partition holds one file).
     fn read_range(&self, position: u64, len: usize) -> Result<Vec<u8>> {
-        let pooled = self.readers.lock().expect("readers").pop();
-        let mut reader = match pooled {
-            Some(f) => f,
-            None => {
-                let path = self.log_path();
-                File::open(&path).map_err(io_err(&path))?
-            }
-        };
-        let mut buf = Vec::with_capacity(len);
-        let result = reader
-            .seek(SeekFrom::Start(position))
-            .and_then(|_| (&mut reader).take(len as u64).read_to_end(&mut buf));
-        match result {
-            Ok(n) if n == len => {
-                let mut pool = self.readers.lock().expect("readers");
-                if pool.len() < MAX_POOLED_READERS {
-                    pool.push(reader);
-                }
-                Ok(buf)
-            }
-            Ok(n) => Err(io_err(self.log_path())(std::io::Error::new(
-                std::io::ErrorKind::UnexpectedEof,
-                format!("read {n} of {len} bytes at {position}"),
-            ))),
-            Err(e) => Err(io_err(self.log_path())(e)),
-        }
+        let mut buf = vec![0u8; len];
+        self.file.read_exact_at(&mut buf, position).map_err(|e| {
+            io_err(self.log_path())(std::io::Error::new(
+                e.kind(),
+                format!("reading {len} bytes at {position}: {e}"),
+            ))
+        })?;
+        Ok(buf)
     }
 
     /// The whole segment, as published.

@@ -132,6 +132,62 @@ fn the_frequent_high_watermark_checkpoint_is_a_hint_a_torn_one_is_ignored() {
     assert!(LogDir::open(dir.path(), cfg).is_err());
 }
 
+/// The files this process holds open under `dir`.
+fn open_files_under(dir: &std::path::Path) -> usize {
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+        .filter(|target| target.starts_with(dir))
+        .count()
+}
+
+#[test]
+fn a_segment_holds_one_open_file_however_it_was_used() {
+    // Written, read back (small reads too), flushed and reopened: each segment keeps only its
+    // log file open, never its indexes or extra read handles (before, three to seven), so an
+    // idle single-segment partition costs its broker one open file.
+    let dir = tempfile::tempdir().unwrap();
+    let (ld, _) = LogDir::open(dir.path(), cfg).unwrap();
+    let parts: Vec<TopicPartition> = (0..20).map(|p| TopicPartition::new("fd", p)).collect();
+    for tp in &parts {
+        let log = ld.get_or_create(tp, small_config(), None).unwrap();
+        for i in 0..30 {
+            log.append_as_leader(batch(&format!("v{i}"), 2, i), 0, 0)
+                .unwrap();
+        }
+        assert_eq!(read_all(&log, 0).len(), 60);
+        log.flush().unwrap();
+    }
+    ld.checkpoint().unwrap();
+    let segments: usize = parts
+        .iter()
+        .map(|tp| {
+            std::fs::read_dir(dir.path().join(format!("fd-{}", tp.partition)))
+                .unwrap()
+                .filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .path()
+                        .extension()
+                        .is_some_and(|x| x == "log")
+                })
+                .count()
+        })
+        .sum();
+    assert!(segments > parts.len(), "the small config rolls segments");
+    assert!(
+        open_files_under(dir.path()) <= segments,
+        "{} open files for {segments} segments",
+        open_files_under(dir.path())
+    );
+    drop(ld);
+    let (ld, _) = LogDir::open(dir.path(), cfg).unwrap();
+    for tp in &parts {
+        assert_eq!(read_all(&ld.get(tp).unwrap(), 0).len(), 60);
+    }
+    assert!(open_files_under(dir.path()) <= segments);
+}
+
 #[test]
 fn meta_properties_round_trip_in_kafkas_format() {
     let dir = tempfile::tempdir().unwrap();
