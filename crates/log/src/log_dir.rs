@@ -12,7 +12,7 @@ use crate::error::{io_err, LogError, Result};
 use crate::partition_log::load::Checkpointed;
 use crate::partition_log::{LoadReport, PartitionLog};
 use crate::uuid_text;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use uuid::Uuid;
@@ -142,7 +142,16 @@ pub struct LogDir {
     logs: Mutex<BTreeMap<TopicPartition, Slot>>,
     had_clean_shutdown: bool,
     clean_shutdown_broker_epoch: Option<i64>,
+    /// What each checkpoint file was last given (by file name; the unsynced high-watermark
+    /// writes apart), so an unchanged checkpoint is not written again: an fsync that changes
+    /// nothing still stalls appends on the same file system.
+    written: Mutex<HashMap<&'static str, Offsets>>,
 }
+
+/// A checkpoint's content.
+type Offsets = BTreeMap<TopicPartition, i64>;
+/// The key under which the unsynced high-watermark writes are remembered.
+const HW_UNSYNCED: &str = "replication-offset-checkpoint (unsynced)";
 
 /// One partition's place in the map: empty while it is being created (or if that failed).
 type Slot = Arc<Mutex<Option<Arc<PartitionLog>>>>;
@@ -224,6 +233,7 @@ impl LogDir {
                 logs: Mutex::new(logs),
                 had_clean_shutdown,
                 clean_shutdown_broker_epoch,
+                written: Mutex::new(HashMap::new()),
             },
             reports,
         ))
@@ -344,27 +354,63 @@ impl LogDir {
     /// watermark is safe (truncation goes by leader epochs, never by it).
     pub fn checkpoint_high_watermarks(&self) -> Result<()> {
         let logs = self.all_logs();
-        OffsetCheckpoint::new(self.path.join(REPLICATION_OFFSET_CHECKPOINT)).write_unsynced(
-            &logs
-                .iter()
-                .map(|(tp, l)| (tp.clone(), l.high_watermark()))
-                .collect(),
-        )
+        let hws: Offsets = logs
+            .iter()
+            .map(|(tp, l)| (tp.clone(), l.high_watermark()))
+            .collect();
+        self.write_if_changed(HW_UNSYNCED, &hws, |o| {
+            OffsetCheckpoint::new(self.path.join(REPLICATION_OFFSET_CHECKPOINT)).write_unsynced(o)
+        })
     }
 
-    /// Writes the recovery-point, log-start-offset, high-watermark and cleaner-offset
-    /// checkpoints.
+    /// Writes the recovery-point, log-start-offset and high-watermark checkpoints (each
+    /// fsynced), skipping any whose content has not changed since it was last written.
     pub fn checkpoint(&self) -> Result<()> {
         let logs = self.all_logs();
-        let collect = |f: &dyn Fn(&PartitionLog) -> i64| {
+        let collect = |f: &dyn Fn(&PartitionLog) -> i64| -> Offsets {
             logs.iter().map(|(tp, l)| (tp.clone(), f(l))).collect()
         };
-        OffsetCheckpoint::new(self.path.join(RECOVERY_POINT_CHECKPOINT))
-            .write(&collect(&|l| l.recovery_point()))?;
-        OffsetCheckpoint::new(self.path.join(LOG_START_OFFSET_CHECKPOINT))
-            .write(&collect(&|l| l.log_start_offset()))?;
-        OffsetCheckpoint::new(self.path.join(REPLICATION_OFFSET_CHECKPOINT))
-            .write(&collect(&|l| l.high_watermark()))
+        for (name, offsets) in [
+            (RECOVERY_POINT_CHECKPOINT, collect(&|l| l.recovery_point())),
+            (
+                LOG_START_OFFSET_CHECKPOINT,
+                collect(&|l| l.log_start_offset()),
+            ),
+            (
+                REPLICATION_OFFSET_CHECKPOINT,
+                collect(&|l| l.high_watermark()),
+            ),
+        ] {
+            self.write_if_changed(name, &offsets, |o| {
+                OffsetCheckpoint::new(self.path.join(name)).write(o)
+            })?;
+            if name == REPLICATION_OFFSET_CHECKPOINT {
+                // The file now holds them: the next unsynced write need not repeat them.
+                self.written
+                    .lock()
+                    .expect("written")
+                    .insert(HW_UNSYNCED, offsets);
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `write` unless `key` was last given exactly `offsets`; remembers them once written.
+    fn write_if_changed(
+        &self,
+        key: &'static str,
+        offsets: &Offsets,
+        write: impl FnOnce(&Offsets) -> Result<()>,
+    ) -> Result<()> {
+        if self.written.lock().expect("written").get(key) == Some(offsets) {
+            return Ok(());
+        }
+        write(offsets)?;
+        self.written
+            .lock()
+            .expect("written")
+            .insert(key, offsets.clone());
+        Ok(())
     }
 
     /// Flushes and closes every log, writes the checkpoints, then the clean-shutdown marker

@@ -132,6 +132,47 @@ fn the_frequent_high_watermark_checkpoint_is_a_hint_a_torn_one_is_ignored() {
     assert!(LogDir::open(dir.path(), cfg).is_err());
 }
 
+#[test]
+fn an_unchanged_checkpoint_is_not_written_again() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let tp = TopicPartition::new("t", 0);
+    let (ld, _) = LogDir::open(dir.path(), cfg).unwrap();
+    let log = ld.get_or_create(&tp, small_config(), None).unwrap();
+    log.append_as_leader(batch("a", 2, 0), 0, 0).unwrap();
+    log.set_high_watermark(2);
+    ld.checkpoint().unwrap();
+    // Every write replaces the file through a rename: a new inode.
+    let inode = |name: &str| std::fs::metadata(dir.path().join(name)).unwrap().ino();
+    let files = [
+        "recovery-point-offset-checkpoint",
+        "log-start-offset-checkpoint",
+        "replication-offset-checkpoint",
+    ];
+    let before: Vec<u64> = files.iter().map(|f| inode(f)).collect();
+    ld.checkpoint().unwrap();
+    ld.checkpoint_high_watermarks().unwrap();
+    assert_eq!(files.iter().map(|f| inode(f)).collect::<Vec<_>>(), before);
+    // A moved high watermark rewrites that checkpoint only: unsynced every few seconds, then
+    // again fsynced by the full checkpoint although its content is the same.
+    log.append_as_leader(batch("b", 2, 1), 0, 0).unwrap();
+    log.set_high_watermark(4);
+    ld.checkpoint_high_watermarks().unwrap();
+    let hw_unsynced = inode(files[2]);
+    assert_ne!(hw_unsynced, before[2]);
+    assert_eq!(inode(files[1]), before[1]);
+    ld.checkpoint().unwrap();
+    assert_ne!(inode(files[2]), hw_unsynced, "made durable");
+    assert_eq!(inode(files[1]), before[1], "log start unchanged");
+    assert_eq!(
+        OffsetCheckpoint::new(dir.path().join(files[2]))
+            .read()
+            .unwrap()
+            .get(&tp),
+        Some(&4)
+    );
+}
+
 /// The files this process holds open under `dir`.
 fn open_files_under(dir: &std::path::Path) -> usize {
     std::fs::read_dir("/proc/self/fd")
