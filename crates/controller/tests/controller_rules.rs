@@ -2,8 +2,9 @@
 //! controller hands it over), in the manner of Kafka's ReplicationControlManagerTest: ISR and
 //! ELR transitions, fencing, every ElectLeaders type and every designated-election rejection,
 //! the 1000-partition limit, UnregisterController's error paths and success, a stale
-//! controller registration blocking a metadata.version upgrade until it is unregistered, and
-//! the validations of CreateTopics and AlterPartition.
+//! controller registration blocking a metadata.version upgrade until it is unregistered, the
+//! validations of CreateTopics and AlterPartition, and a seeded crash-and-return history
+//! checked against a model of KIP-966's election rule.
 
 use fjord_controller::controller::{
     METADATA_VERSION_LATEST, METADATA_VERSION_UNREGISTER_CONTROLLER,
@@ -1977,4 +1978,126 @@ fn a_new_active_controller_fences_a_broker_that_never_heartbeats_to_it_within_th
     assert!(h.fenced(1), "fenced 3 s after the failover, not 9 s");
     assert!(!h.fenced(2) && !h.fenced(3));
     assert_eq!(h.partition("t", 0).leader, 2);
+}
+
+/// A seeded random history of broker deaths and returns (clean or after a crash) over
+/// partitions of one, two and three replicas, with unclean election off, checked after every
+/// step against a model of KIP-966's rule that does not read the controller's ELR
+/// bookkeeping: a broker that came back from a crash is "tainted" for each partition it was not
+/// in the ISR of, until it is in that ISR again; a tainted replica never becomes leader of a
+/// partition with more than one replica. Also: a leader is always an active broker, and a
+/// single-replica partition whose replica is active always has a leader (the last-known-leader
+/// election), RECOVERING when it came back that way.
+#[test]
+fn random_crashes_never_elect_a_tainted_replica_and_a_lone_replica_always_returns() {
+    let seeds: u64 = std::env::var("FJORD_SIM_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    let topics: [(&str, &[&[i32]]); 3] = [
+        ("one", &[&[1], &[2], &[3]]),
+        ("two", &[&[1, 2], &[2, 3], &[3, 1]]),
+        ("three", &[&[1, 2, 3], &[2, 3, 1]]),
+    ];
+    let mut lone_returns = 0;
+    for seed in 0..seeds {
+        let mut rng = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut next = move |n: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % n
+        };
+        let mut h = Harness::with_brokers(3);
+        for (t, parts) in topics {
+            h.create_assigned(t, parts, &[]);
+        }
+        let mut alive = [true; 3];
+        let mut registered_fenced = [false; 3];
+        // (topic, partition) -> brokers tainted for it.
+        let mut tainted: std::collections::BTreeMap<(&str, i32), Vec<i32>> = Default::default();
+        for step in 0..40 {
+            let b = next(3) as usize;
+            let id = b as i32 + 1;
+            let before: Vec<((&str, i32), PartitionRegistration)> = topics
+                .iter()
+                .flat_map(|(t, parts)| (0..parts.len() as i32).map(move |p| (*t, p)))
+                .map(|k| (k, h.partition(k.0, k.1)))
+                .collect();
+            let what;
+            if alive[b] {
+                h.expire(id);
+                alive[b] = false;
+                what = "dies";
+            } else if !registered_fenced[b] {
+                if next(2) == 0 {
+                    h.register_after_crash(id);
+                    for ((t, p), part) in &before {
+                        if part.replicas.contains(&id) && !part.isr.contains(&id) {
+                            tainted.entry((*t, *p)).or_default().push(id);
+                        }
+                    }
+                    what = "registers after a crash";
+                } else {
+                    h.register(id, None, METADATA_VERSION_LATEST);
+                    what = "registers after a clean stop";
+                }
+                registered_fenced[b] = true;
+            } else {
+                assert!(!h.heartbeat(id, false).is_fenced);
+                registered_fenced[b] = false;
+                alive[b] = true;
+                what = "is unfenced";
+            }
+            let ctx =
+                |t: &str, p: i32| format!("seed {seed} step {step}: broker {id} {what}; {t}-{p}");
+            for ((t, p), old) in &before {
+                let now = h.partition(t, *p);
+                let active = |r: i32| {
+                    h.c.image()
+                        .cluster
+                        .brokers
+                        .get(&r)
+                        .is_some_and(|x| !x.fenced && !x.in_controlled_shutdown)
+                };
+                if now.leader >= 0 {
+                    assert!(
+                        active(now.leader),
+                        "{}: leader {} is not active",
+                        ctx(t, *p),
+                        now.leader
+                    );
+                }
+                let taint = tainted.entry((*t, *p)).or_default();
+                if now.leader >= 0 && now.leader != old.leader {
+                    if now.replicas.len() > 1 {
+                        assert!(
+                            !taint.contains(&now.leader),
+                            "{}: tainted {} elected ({old:?} -> {now:?})",
+                            ctx(t, *p),
+                            now.leader
+                        );
+                    } else if taint.contains(&now.leader) {
+                        assert_eq!(now.leader_recovery_state, LeaderRecoveryState::Recovering);
+                        lone_returns += 1;
+                    }
+                }
+                if now.replicas.len() == 1 && active(now.replicas[0]) {
+                    assert_eq!(
+                        now.leader,
+                        now.replicas[0],
+                        "{}: a lone replica is back",
+                        ctx(t, *p)
+                    );
+                }
+                taint.retain(|r| !now.isr.contains(r));
+            }
+        }
+    }
+    assert!(
+        lone_returns > seeds as usize / 4,
+        "the lone-replica election ran {lone_returns} times"
+    );
 }
