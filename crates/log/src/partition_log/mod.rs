@@ -198,7 +198,7 @@ impl PartitionLog {
     }
 
     /// Fsyncs every segment that may hold unflushed data and advances the recovery point to
-    /// the log end offset as it was when the flush began.
+    /// the log end offset as it was when the flush began; nothing when nothing is unflushed.
     pub fn flush(&self) -> Result<()> {
         let _w = self.writer.lock().expect("writer");
         self.flush_locked()
@@ -207,6 +207,12 @@ impl PartitionLog {
     fn flush_locked(&self) -> Result<()> {
         let end = self.log_end_offset();
         let from = self.recovery_point();
+        if end <= from {
+            // Everything is flushed already: an fsync that writes nothing still forces a
+            // journal commit that stalls appends to every log on the file system (the KRaft
+            // leader flushes its log on every tick).
+            return Ok(());
+        }
         let segs = self.segment_list();
         for (i, seg) in segs.iter().enumerate() {
             let next_base = segs.get(i + 1).map_or(i64::MAX, |s| s.base_offset());
