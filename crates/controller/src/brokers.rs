@@ -512,9 +512,7 @@ impl Controller {
                     unclean,
                 ) {
                     match e {
-                        Election::Unclean | Election::LastKnown => {
-                            self.counters.unclean_elections += 1
-                        }
+                        e if e.is_unclean() => self.counters.unclean_elections += 1,
                         Election::FromElr => self.counters.elr_elections += 1,
                         _ => {}
                     }
@@ -541,7 +539,7 @@ impl Controller {
                     upkeep(&self.image, &self.settings, &t.name, t.id, *index, p, true)
                 {
                     if r.leader >= 0 {
-                        if matches!(e, Election::Unclean | Election::LastKnown) {
+                        if e.is_unclean() {
                             self.counters.unclean_elections += 1;
                         }
                         out.push(MetadataRecord::PartitionChange(r));

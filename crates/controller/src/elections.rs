@@ -54,6 +54,14 @@ pub enum Election {
     LastKnown,
 }
 
+impl Election {
+    /// Whether it counts in the unclean-election metrics (data another replica held may be
+    /// gone).
+    pub fn is_unclean(self) -> bool {
+        matches!(self, Election::Unclean | Election::LastKnown)
+    }
+}
+
 /// The partition's only replica, when it is the last known ELR (it left the ELR because its
 /// broker shut down uncleanly), is active again, and the ISR and ELR are empty: Kafka's
 /// `canElectLastKnownLeader`, kept to the case where no other replica could hold data it

@@ -260,7 +260,7 @@ impl Controller {
                 self.apply(&rec)
                     .map_err(|e| (ErrorCode::UnknownServerError, e.to_string()))?;
                 match election {
-                    Election::Unclean | Election::LastKnown => self.counters.unclean_elections += 1,
+                    e if e.is_unclean() => self.counters.unclean_elections += 1,
                     Election::FromElr => self.counters.elr_elections += 1,
                     _ => {}
                 }
