@@ -11,8 +11,9 @@
 //!   librdkafka's admin client and through `fjord kafka-topics`.
 //!
 //! `cargo build --release --bin fjord && cargo bench -p fjord-benches --bench replication`.
-//! `FJORD_REPL_IDLE=50,3000` sets the idle partition counts (each node holds one open file per
-//! segment: 30,000 needs a limit of open files above 30,000); `FJORD_REPL_SECONDS` each
+//! `FJORD_REPL_IDLE=50,3000` sets the idle partition counts (30,000 works within a limit of
+//! 20,000 open files: a node keeps at most three quarters of it as segment files open, closing
+//! idle ones); `FJORD_REPL_SECONDS` each
 //! latency run's length (10); `FJORD_REPL_RUNS` the failover runs of each kind (5);
 //! `FJORD_REPL_ONLY=latency|failover` one half; `FJORD_REPL_DUMP=DIR` keeps each latency
 //! run's figures in completion order.
@@ -101,6 +102,40 @@ async fn idle_state(addr: &str) -> Option<(usize, usize)> {
     Some((parts.len(), full))
 }
 
+/// Length of one idle CPU measurement.
+const IDLE_WINDOW: Duration = Duration::from_secs(5);
+/// The most idle windows measured before the last one is reported anyway.
+const IDLE_WINDOWS_MAX: usize = 24;
+
+/// Each node's idle CPU (% of a core) once it has settled (the work of creating partitions
+/// and catching up done): 5-s windows until two running totals agree within 0.5 points or
+/// 20%; also how long that took.
+fn idle_cpu(cluster: &Cluster) -> (Duration, Vec<f64>) {
+    let start = Instant::now();
+    let mut previous: Option<Vec<f64>> = None;
+    for _ in 0..IDLE_WINDOWS_MAX {
+        let cpu0: Vec<f64> = (0..3)
+            .map(|i| cluster.pid(i).map_or(0.0, cpu_seconds))
+            .collect();
+        std::thread::sleep(IDLE_WINDOW);
+        let now: Vec<f64> = (0..3)
+            .map(|i| {
+                let used = cluster.pid(i).map_or(0.0, cpu_seconds) - cpu0[i];
+                used / IDLE_WINDOW.as_secs_f64() * 100.0
+            })
+            .collect();
+        let total = |v: &[f64]| v.iter().sum::<f64>();
+        if let Some(p) = &previous {
+            let (a, b) = (total(p), total(&now));
+            if (a - b).abs() <= 0.5_f64.max(0.2 * a.max(b)) {
+                return (start.elapsed(), now);
+            }
+        }
+        previous = Some(now);
+    }
+    (start.elapsed(), previous.unwrap_or_default())
+}
+
 fn latency(bin: &Path) {
     let secs: f64 = env_or("FJORD_REPL_SECONDS", 10.0);
     let mut counts: Vec<usize> = std::env::var("FJORD_REPL_IDLE")
@@ -141,25 +176,21 @@ fn latency(bin: &Path) {
             );
             std::thread::sleep(Duration::from_millis(200));
         }
-        std::thread::sleep(Duration::from_secs(3));
-        // Idle cost: CPU over 10 s and RSS, per node.
-        let cpu0: Vec<f64> = (0..3)
-            .map(|i| cluster.pid(i).map_or(0.0, cpu_seconds))
-            .collect();
-        std::thread::sleep(Duration::from_secs(10));
+        let (settled, busy) = idle_cpu(&cluster);
         let idle: Vec<String> = (0..3)
             .map(|i| {
                 let pid = cluster.pid(i).expect("running");
                 format!(
                     "node {}: {:.2}% of a core, {:.1} MiB",
                     i + 1,
-                    (cpu_seconds(pid) - cpu0[i]) / 10.0 * 100.0,
+                    busy[i],
                     rss_mib(pid)
                 )
             })
             .collect();
         println!(
-            "\n{created} idle partitions (RF 3), idle: {}",
+            "\n{created} idle partitions (RF 3), idle (settled {:.0} s after the last was in sync): {}",
+            settled.as_secs_f64(),
             idle.join("; ")
         );
         for rate in [1_000.0, 10_000.0] {

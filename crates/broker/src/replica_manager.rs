@@ -15,7 +15,7 @@ use fjord_log::config::{CleanupPolicy, TimestampType};
 use fjord_log::{LogConfig, LogDir, TopicPartition};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::Uuid;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 use tokio::sync::watch;
 
@@ -221,7 +221,10 @@ impl ReplicaManager {
         // Each hosted partition with its leadership, and its topic's log config (computed once
         // per topic).
         type Wanted = (String, Leadership, Arc<LogConfig>, usize, Uuid);
-        let mut wanted: HashMap<(Uuid, i32), Wanted> = HashMap::new();
+        // In (topic id, index) order, the same on every broker: a pass that creates thousands
+        // of replicas creates a partition's replicas at about the same time on its leader and
+        // its followers, so a follower is not out of the ISR before it has its replica.
+        let mut wanted: BTreeMap<(Uuid, i32), Wanted> = BTreeMap::new();
         for topic in image.topics.by_id.values() {
             let mut config = None;
             let min_isr = min_insync_replicas(&self.settings, image, &topic.name);
@@ -257,7 +260,6 @@ impl ReplicaManager {
                 }
             }
         }
-        let now = fjord_log::monotonic_ms();
         let current: Vec<((Uuid, i32), Arc<Partition>)> = self
             .partitions
             .read()
@@ -339,13 +341,25 @@ impl ReplicaManager {
                     .expect("unassigned")
                     .remove(&(topic_id, index));
             }
+            // The time now, not the pass's start: a follower's lag counts from when its
+            // leader took the partition, even late in a pass that creates thousands.
             p.set_leadership(
                 self.node_id,
                 leadership,
                 min_isr,
                 self.settings.lag_max_ms,
-                now,
+                fjord_log::monotonic_ms(),
             );
+        }
+        // The replicas created above are made durable together: one syncfs per log dir
+        // (their records are no more durable than any append's until then, as in Kafka,
+        // which does not fsync appends either).
+        for d in self.dirs.all() {
+            if let Some(logs) = d.logs() {
+                if let Err(e) = logs.sync_created() {
+                    self.storage_error(d.id, e)?;
+                }
+            }
         }
         Ok(())
     }

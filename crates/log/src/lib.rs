@@ -13,6 +13,7 @@ pub mod epoch;
 pub mod error;
 pub mod index;
 pub mod log_dir;
+pub mod open_files;
 pub mod partition_log;
 pub mod producer_state;
 pub mod properties;

@@ -4,6 +4,7 @@
 
 use crate::error::{io_err, LogError, Result};
 use crate::index::{OffsetEntry, OffsetIndex, TimeEntry, TimeIndex};
+use crate::open_files::{FileBudget, LazyFile};
 use bytes::{Bytes, BytesMut};
 use fjord_protocol::records::batch::LOG_OVERHEAD;
 use fjord_protocol::records::{RecordBatch, BATCH_HEADER_LEN};
@@ -98,7 +99,6 @@ pub struct RecoveryResult {
 
 #[derive(Debug)]
 struct WriterState {
-    log_path: PathBuf,
     bytes_since_index_entry: u64,
     max_timestamp: i64,
     offset_of_max_timestamp: i64,
@@ -110,8 +110,9 @@ struct WriterState {
 #[derive(Debug)]
 pub struct Segment {
     base_offset: i64,
-    /// Shared with the file slices fetches hand to the transport.
-    file: Arc<File>,
+    /// The `.log` file, open while used (within the process's [`FileBudget`]); its handle is
+    /// shared with the file slices fetches hand to the transport.
+    file: Arc<LazyFile>,
     size: AtomicU64,
     index: RwLock<OffsetIndex>,
     time_index: RwLock<TimeIndex>,
@@ -180,12 +181,11 @@ impl Segment {
         };
         Segment {
             base_offset,
-            file: Arc::new(file),
+            file: LazyFile::new(log_path, file, FileBudget::global().clone()),
             size: AtomicU64::new(size),
             index: RwLock::new(index),
             time_index: RwLock::new(time_index),
             state: Mutex::new(WriterState {
-                log_path,
                 bytes_since_index_entry: 0,
                 max_timestamp,
                 offset_of_max_timestamp,
@@ -268,7 +268,12 @@ impl Segment {
 
     /// The `.log` file's current path.
     pub fn log_path(&self) -> PathBuf {
-        self.state.lock().expect("segment state").log_path.clone()
+        self.file.path()
+    }
+
+    /// The `.log` file's handle, reopened if the budget had closed it.
+    fn handle(&self) -> Result<Arc<File>> {
+        self.file.get().map_err(|e| io_err(self.log_path())(e))
     }
 
     /// Appends batches (offsets already assigned) and publishes them to readers.
@@ -280,11 +285,12 @@ impl Segment {
             slices.push(IoSlice::new(&b.prefix));
             slices.push(IoSlice::new(&b.rest));
         }
-        let path = st.log_path.clone();
-        if let Err(e) = write_all_at(&self.file, &mut slices, start) {
+        let file = self.handle()?;
+        if let Err(e) = write_all_at(&file, &mut slices, start) {
+            let path = self.log_path();
             // Leave the segment at its published size: a failed or partial write must not
             // leave a gap or half a batch for the next append to land after.
-            return Err(match self.file.set_len(start) {
+            return Err(match file.set_len(start) {
                 Ok(()) => io_err(&path)(e),
                 Err(t) => io_err(&path)(std::io::Error::new(
                     e.kind(),
@@ -331,7 +337,7 @@ impl Segment {
             return Ok(None);
         }
         let mut b = [0u8; BATCH_PREFIX];
-        self.file
+        self.handle()?
             .read_exact_at(&mut b, position)
             .map_err(|e| io_err(self.log_path())(e))?;
         let (base_offset, size, last_offset) = batch_prefix(&b);
@@ -443,7 +449,7 @@ impl Segment {
             let buf = self.read_range(first.position, len)?;
             return Ok(Some((first, Records::Memory(Bytes::from(buf)))));
         }
-        let slice = FileSlice::new(self.file.clone(), first.position, len);
+        let slice = FileSlice::new(self.handle()?, first.position, len);
         Ok(Some((first, Records::File(slice))))
     }
 
@@ -451,12 +457,14 @@ impl Segment {
     /// one handle: no handle of its own per reader, so an idle partition holds one file).
     fn read_range(&self, position: u64, len: usize) -> Result<Vec<u8>> {
         let mut buf = vec![0u8; len];
-        self.file.read_exact_at(&mut buf, position).map_err(|e| {
-            io_err(self.log_path())(std::io::Error::new(
-                e.kind(),
-                format!("reading {len} bytes at {position}: {e}"),
-            ))
-        })?;
+        self.handle()?
+            .read_exact_at(&mut buf, position)
+            .map_err(|e| {
+                io_err(self.log_path())(std::io::Error::new(
+                    e.kind(),
+                    format!("reading {len} bytes at {position}: {e}"),
+                ))
+            })?;
         Ok(buf)
     }
 
@@ -514,7 +522,7 @@ impl Segment {
         };
         loop {
             let mut raw = vec![0u8; b.size as usize];
-            self.file
+            self.handle()?
                 .read_exact_at(&mut raw, b.position)
                 .map_err(|e| io_err(self.log_path())(e))?;
             let batch = RecordBatch::new(Bytes::from(raw))
@@ -543,8 +551,9 @@ impl Segment {
     /// and cuts the file at the first invalid byte.
     pub fn recover(&self) -> Result<RecoveryResult> {
         let mut st = self.state.lock().expect("segment state");
-        let path = st.log_path.clone();
-        let file_len = self.file.metadata().map_err(io_err(&path))?.len();
+        let path = self.log_path();
+        let file = self.handle()?;
+        let file_len = file.metadata().map_err(io_err(&path))?.len();
         let mut index = self.index.write().expect("index");
         let mut time_index = self.time_index.write().expect("time index");
         index.truncate_entries(0)?;
@@ -554,7 +563,7 @@ impl Segment {
         st.offset_of_max_timestamp = self.base_offset;
         let mut reader = BufReader::with_capacity(
             RECOVERY_READ_BUFFER,
-            self.file.try_clone().map_err(io_err(&path))?,
+            file.try_clone().map_err(io_err(&path))?,
         );
         reader.seek(SeekFrom::Start(0)).map_err(io_err(&path))?;
         let mut result = RecoveryResult::default();
@@ -596,11 +605,8 @@ impl Segment {
         }
         if pos < file_len {
             result.truncated_bytes = file_len - pos;
-            self.file.set_len(pos).map_err(io_err(&path))?;
+            file.set_len(pos).map_err(io_err(&path))?;
         }
-        (&*self.file)
-            .seek(SeekFrom::Start(pos))
-            .map_err(io_err(&path))?;
         self.size.store(pos, Ordering::Release);
         Ok(result)
     }
@@ -608,7 +614,7 @@ impl Segment {
     /// Cuts the segment before the batch holding `offset`; returns the bytes removed.
     pub fn truncate_to(&self, offset: i64) -> Result<u64> {
         let mut st = self.state.lock().expect("segment state");
-        let path = st.log_path.clone();
+        let path = self.log_path();
         let old = self.size();
         let pos = self.find_batch(offset, old)?.map_or(old, |b| b.position);
         if pos >= old {
@@ -625,10 +631,7 @@ impl Segment {
             .entries()
             .partition_point(|e| i64::from(e.relative_offset) < rel);
         time_index.truncate_entries(keep)?;
-        self.file.set_len(pos).map_err(io_err(&path))?;
-        (&*self.file)
-            .seek(SeekFrom::Start(pos))
-            .map_err(io_err(&path))?;
+        self.handle()?.set_len(pos).map_err(io_err(&path))?;
         self.size.store(pos, Ordering::Release);
         match time_index.last() {
             Some(e) => {
@@ -650,7 +653,7 @@ impl Segment {
     /// Fsyncs the log file and both indexes.
     pub fn flush(&self) -> Result<()> {
         let path = self.log_path();
-        self.file.sync_data().map_err(io_err(&path))?;
+        self.handle()?.sync_data().map_err(io_err(&path))?;
         self.index.write().expect("index").flush()?;
         self.time_index.write().expect("time index").flush()
     }
@@ -684,7 +687,9 @@ impl Segment {
         ] {
             std::fs::rename(from, &to).map_err(io_err(from))?;
         }
-        self.state.lock().expect("segment state").log_path = renamed(&log);
+        self.file.set_path(&renamed(&log));
+        // Kept open from now on: readers may still use it after its path is unlinked.
+        self.file.pin().map_err(io_err(renamed(&log)))?;
         self.index.write().expect("index").set_path(renamed(&index));
         self.time_index
             .write()

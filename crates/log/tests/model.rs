@@ -28,33 +28,6 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-/// The model: batches as (base offset, values), and the log start offset.
-#[derive(Debug, Default)]
-struct Model {
-    batches: Vec<(i64, Vec<String>)>,
-    log_start: i64,
-}
-
-impl Model {
-    fn end(&self) -> i64 {
-        self.batches
-            .last()
-            .map_or(self.log_start, |(b, v)| b + v.len() as i64)
-    }
-
-    fn visible(&self) -> Vec<(i64, String)> {
-        self.batches
-            .iter()
-            .flat_map(|(b, vs)| {
-                vs.iter()
-                    .enumerate()
-                    .map(move |(i, v)| (b + i as i64, v.clone()))
-            })
-            .filter(|(o, _)| *o >= self.log_start)
-            .collect()
-    }
-}
-
 fn config() -> LogConfig {
     LogConfig {
         segment_bytes: 600,
@@ -102,14 +75,7 @@ proptest! {
                 Op::Truncate { back } => {
                     let target = (model.end() - i64::from(back % 12)).max(model.log_start);
                     let new_end = log.truncate_to(target).unwrap();
-                    if target < model.end() {
-                        // The batch holding `target` goes whole, with everything after it; a
-                        // cut that reaches the log start empties the log.
-                        model.batches.retain(|(b, v)| b + v.len() as i64 <= target);
-                        if model.batches.last().is_none_or(|(b, v)| b + v.len() as i64 <= model.log_start) {
-                            model.batches.clear();
-                        }
-                    }
+                    model.truncate_to(target);
                     prop_assert_eq!(new_end, model.end());
                 }
                 Op::Roll => log.roll().unwrap(),

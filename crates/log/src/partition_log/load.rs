@@ -48,6 +48,7 @@ pub struct Checkpointed {
 /// Finishes compaction swaps a crash interrupted: a `<base>.log.swap` replaces `<base>.log`
 /// (whose indexes are dropped, to be rebuilt).
 fn complete_swaps(dir: &Path) -> Result<()> {
+    let mut swapped = false;
     for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
         let entry = entry.map_err(io_err(dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -66,9 +67,14 @@ fn complete_swaps(dir: &Path) -> Result<()> {
         }
         let target = dir.join(log_name);
         std::fs::rename(entry.path(), &target).map_err(io_err(&target))?;
+        swapped = true;
         tracing::info!(dir = %dir.display(), segment = base, "completed an interrupted compaction swap");
     }
-    crate::checkpoint::sync_dir(dir)
+    // Nothing swapped (nearly always): nothing to make durable.
+    if swapped {
+        crate::checkpoint::sync_dir(dir)?;
+    }
+    Ok(())
 }
 
 fn base_offset_of(name: &str) -> Option<i64> {
@@ -76,6 +82,40 @@ fn base_offset_of(name: &str) -> Option<i64> {
     (stem.len() == 20 && stem.bytes().all(|b| b.is_ascii_digit()))
         .then(|| stem.parse().ok())
         .flatten()
+}
+
+/// Finishes interrupted compaction swaps in `dir`, removes leftover files and index files
+/// whose log file is gone, and returns the base offsets of its segments, in order.
+fn existing_segments(dir: &Path) -> Result<Vec<i64>> {
+    complete_swaps(dir)?;
+    let mut bases = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
+        let entry = entry.map_err(io_err(dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if LEFTOVER_SUFFIXES.iter().any(|s| name.ends_with(s)) {
+            std::fs::remove_file(entry.path()).map_err(io_err(entry.path()))?;
+        } else if let Some(base) = base_offset_of(&name) {
+            bases.push(base);
+        }
+    }
+    bases.sort_unstable();
+    // Index files whose log file is gone are orphans.
+    for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
+        let entry = entry.map_err(io_err(dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let stem = name
+            .strip_suffix(INDEX_SUFFIX)
+            .or_else(|| name.strip_suffix(TIME_INDEX_SUFFIX));
+        if let Some(stem) = stem {
+            if stem
+                .parse::<i64>()
+                .map_or(true, |b| bases.binary_search(&b).is_err())
+            {
+                std::fs::remove_file(entry.path()).map_err(io_err(entry.path()))?;
+            }
+        }
+    }
+    Ok(bases)
 }
 
 impl PartitionLog {
@@ -87,35 +127,14 @@ impl PartitionLog {
         checkpointed: Checkpointed,
         clean_shutdown: bool,
     ) -> Result<(PartitionLog, LoadReport)> {
+        // A directory made just now holds nothing to look through.
+        let fresh = !dir.exists();
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
-        complete_swaps(dir)?;
-        let mut bases = Vec::new();
-        for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
-            let entry = entry.map_err(io_err(dir))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if LEFTOVER_SUFFIXES.iter().any(|s| name.ends_with(s)) {
-                std::fs::remove_file(entry.path()).map_err(io_err(entry.path()))?;
-            } else if let Some(base) = base_offset_of(&name) {
-                bases.push(base);
-            }
-        }
-        bases.sort_unstable();
-        // Index files whose log file is gone are orphans.
-        for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
-            let entry = entry.map_err(io_err(dir))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let stem = name
-                .strip_suffix(INDEX_SUFFIX)
-                .or_else(|| name.strip_suffix(TIME_INDEX_SUFFIX));
-            if let Some(stem) = stem {
-                if stem
-                    .parse::<i64>()
-                    .map_or(true, |b| bases.binary_search(&b).is_err())
-                {
-                    std::fs::remove_file(entry.path()).map_err(io_err(entry.path()))?;
-                }
-            }
-        }
+        let bases = if fresh {
+            Vec::new()
+        } else {
+            existing_segments(dir)?
+        };
 
         let mut report = LoadReport::default();
         let mut segments: BTreeMap<i64, Arc<Segment>> = BTreeMap::new();

@@ -86,3 +86,49 @@ pub fn read_all(log: &PartitionLog, from: i64) -> Vec<(i64, String)> {
     }
     out
 }
+
+/// The model: batches as (base offset, values), and the log start offset.
+#[derive(Debug, Default)]
+pub struct Model {
+    /// The batches appended and not cut, as (base offset, values).
+    pub batches: Vec<(i64, Vec<String>)>,
+    /// The log start offset.
+    pub log_start: i64,
+}
+
+impl Model {
+    /// The offset after the last record.
+    pub fn end(&self) -> i64 {
+        self.batches
+            .last()
+            .map_or(self.log_start, |(b, v)| b + v.len() as i64)
+    }
+
+    /// Every record at or after the log start, with its offset.
+    pub fn visible(&self) -> Vec<(i64, String)> {
+        self.batches
+            .iter()
+            .flat_map(|(b, vs)| {
+                vs.iter()
+                    .enumerate()
+                    .map(move |(i, v)| (b + i as i64, v.clone()))
+            })
+            .filter(|(o, _)| *o >= self.log_start)
+            .collect()
+    }
+
+    /// A cut at `target`: the batch holding it goes whole, with everything after it; a cut
+    /// that reaches the log start empties the log.
+    pub fn truncate_to(&mut self, target: i64) {
+        if target < self.end() {
+            self.batches.retain(|(b, v)| b + v.len() as i64 <= target);
+            if self
+                .batches
+                .last()
+                .is_none_or(|(b, v)| b + v.len() as i64 <= self.log_start)
+            {
+                self.batches.clear();
+            }
+        }
+    }
+}

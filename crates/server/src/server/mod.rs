@@ -42,6 +42,7 @@ pub fn run(config: ServerConfig, embedded: bool) -> ExitCode {
             Err(e) => return fail(&e),
         }
     }
+    raise_open_files_limit();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("fjord-worker")
@@ -54,6 +55,36 @@ pub fn run(config: ServerConfig, embedded: bool) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e),
     }
+}
+
+/// Raises the soft limit of open files to the hard limit (as the JVM does for Kafka), sizes
+/// the budget of open segment files from it, and says both.
+fn raise_open_files_limit() {
+    use rustix::process::{getrlimit, setrlimit, Resource};
+    let limits = getrlimit(Resource::Nofile);
+    let raised = match (limits.current, limits.maximum) {
+        (Some(soft), hard) if hard.is_none_or(|h| h > soft) => {
+            let wanted = rustix::process::Rlimit {
+                current: hard,
+                maximum: hard,
+            };
+            match setrlimit(Resource::Nofile, wanted) {
+                Ok(()) => hard,
+                Err(e) => {
+                    tracing::warn!("raising the open files limit from {soft}: {e}");
+                    Some(soft)
+                }
+            }
+        }
+        (soft, _) => soft,
+    };
+    let budget = fjord_log::open_files::FileBudget::global();
+    budget.set_limit(fjord_log::open_files::segment_share(raised));
+    tracing::info!(
+        open_files_limit = raised.map_or_else(|| "unlimited".to_owned(), |l| l.to_string()),
+        segment_files_open_at_most = budget.limit(),
+        "segment files beyond the budget are closed while idle and reopened when used"
+    );
 }
 
 fn fail(message: &str) -> ExitCode {
