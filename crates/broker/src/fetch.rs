@@ -297,7 +297,8 @@ pub async fn fetch(
         let wanted = Arc::new(wanted);
         let pass = wanted.clone();
         let tracked = track.take();
-        let results = tokio::task::spawn_blocking(move || {
+        let inline = reads_in_page_cache(&pass);
+        let results = crate::inline_io::run(inline, move || {
             read_all(&pass, room, used == 0, from_replica, tracked, version)
         })
         .await
@@ -431,7 +432,8 @@ async fn full_fetch(
         let pass = wanted.clone();
         let tracked = track.take();
         let max_bytes = limits.max_bytes;
-        let results = tokio::task::spawn_blocking(move || {
+        let inline = reads_in_page_cache(&pass);
+        let results = crate::inline_io::run(inline, move || {
             read_all(&pass, max_bytes, true, from_replica, tracked, version)
         })
         .await
@@ -576,6 +578,16 @@ impl Read {
 /// before it in this fetch, so at least one batch is returned even past the limits, KIP-74).
 /// With `follower`, each partition read without error records that follower's position (its
 /// fetch offset) with the leader.
+/// Whether reading `wanted` can run on the async worker: few partitions, each read from its
+/// active segment (just written: in the page cache). See [`crate::inline_io`].
+fn reads_in_page_cache(wanted: &[Wanted]) -> bool {
+    wanted.len() <= crate::inline_io::INLINE_READ_PARTITIONS
+        && wanted.iter().all(|w| match &w.partition {
+            Ok(p) => w.fetch_offset >= p.log.active_base_offset(),
+            Err(_) => true,
+        })
+}
+
 fn read_all(
     wanted: &[Wanted],
     max_bytes: usize,

@@ -15,6 +15,7 @@ pub mod fetch;
 pub mod fetch_session;
 pub mod group_coordinator;
 pub mod groups;
+pub mod inline_io;
 pub mod isr_updates;
 pub mod lifecycle;
 pub mod listener;

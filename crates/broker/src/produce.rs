@@ -95,8 +95,32 @@ impl Appended {
     }
 }
 
+/// Whether an append of `request` may fsync (a hosted partition it names has a flush
+/// policy), so it must not run on an async worker.
+fn appends_may_fsync(
+    rm: &ReplicaManager,
+    image: &MetadataImage,
+    request: &ProduceRequest,
+    version: i16,
+) -> bool {
+    request.topic_data.iter().any(|t| {
+        let topic = if version >= TOPIC_ID_VERSION {
+            image.topics.by_id.get(&t.topic_id)
+        } else {
+            image.topics.get_by_name(&t.name)
+        };
+        topic.is_some_and(|topic| {
+            t.partition_data.iter().any(|p| {
+                rm.get(topic.id, p.index)
+                    .is_some_and(|h| h.log.may_fsync_on_append())
+            })
+        })
+    })
+}
+
 /// Validates and appends a Produce request's batches (in order, before the connection's next
-/// request is handled); `Err` when the appends' task failed.
+/// request is handled); `Err` when the appends' task failed. A small append runs on the
+/// async worker (see [`crate::inline_io`]).
 pub async fn append(
     replicas: &Arc<ReplicaManager>,
     image: Arc<MetadataImage>,
@@ -119,7 +143,15 @@ pub async fn append(
     let rm = replicas.clone();
     let me = rm.node_id();
     let listener = listener.to_string();
-    let appended = tokio::task::spawn_blocking(move || {
+    let bytes: usize = request
+        .topic_data
+        .iter()
+        .flat_map(|t| &t.partition_data)
+        .map(|p| p.records.as_ref().map_or(0, Records::len))
+        .sum();
+    let inline = bytes <= crate::inline_io::INLINE_APPEND_BYTES
+        && !appends_may_fsync(&rm, &image, &request, version);
+    let appended = crate::inline_io::run(inline, move || {
         let mut out = ProduceResponse::default();
         let mut waits = Vec::new();
         let mut leaders = Vec::new();

@@ -20,7 +20,7 @@ use fjord_protocol::generated::fetch_request::{
     FetchPartition, FetchRequest, FetchTopic, ForgottenTopic, ReplicaState,
 };
 use fjord_protocol::generated::fetch_response::PartitionData;
-use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
+use fjord_protocol::{ErrorCode, Records, RequestBody, ResponseBody, Uuid};
 use fjord_replication::truncation_offset;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -386,7 +386,15 @@ impl ReplicaFetchers {
             }
             let keys: Vec<(Uuid, i32)> = answers.iter().map(|(k, _, _)| *k).collect();
             let rm = self.replicas.clone();
-            let handled = tokio::task::spawn_blocking(move || handle_answers(&rm, answers)).await;
+            let bytes: usize = answers
+                .iter()
+                .map(|(_, _, p)| p.records.as_ref().map_or(0, Records::len))
+                .sum();
+            let inline = bytes <= crate::inline_io::INLINE_APPEND_BYTES
+                && !answers
+                    .iter()
+                    .any(|(_, f, _)| f.partition.log.may_fsync_on_append());
+            let handled = crate::inline_io::run(inline, move || handle_answers(&rm, answers)).await;
             let pause: Vec<(Uuid, i32)> = match handled {
                 Ok(p) => p,
                 Err(e) => {

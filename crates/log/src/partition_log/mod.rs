@@ -83,6 +83,13 @@ impl PartitionLog {
         self.config.read().expect("config").clone()
     }
 
+    /// Whether an append may fsync (`flush.messages` or `flush.ms` set): then it must not run
+    /// on an async worker.
+    pub fn may_fsync_on_append(&self) -> bool {
+        let c = self.config.read().expect("config");
+        c.flush_messages != i64::MAX || c.flush_ms != i64::MAX
+    }
+
     /// Replaces the configuration (dynamic topic config changes).
     pub fn set_config(&self, config: LogConfig) {
         *self.config.write().expect("config") = config;
@@ -143,6 +150,17 @@ impl PartitionLog {
     /// The epoch cache entries, oldest first.
     pub fn epoch_entries(&self) -> Vec<crate::epoch::EpochEntry> {
         self.epochs.lock().expect("epochs").entries().to_vec()
+    }
+
+    /// The base offset of the active (last) segment.
+    pub fn active_base_offset(&self) -> i64 {
+        self.segments
+            .read()
+            .expect("segments")
+            .keys()
+            .next_back()
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The number of segments.
