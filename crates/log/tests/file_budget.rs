@@ -8,7 +8,6 @@ mod common;
 
 use common::*;
 use fjord_log::open_files::{FileBudget, MIN_SEGMENT_FILES};
-use fjord_log::partition_log::load::Checkpointed;
 use fjord_log::{LogConfig, PartitionLog};
 use proptest::prelude::*;
 use std::path::Path;
@@ -63,17 +62,7 @@ fn open_logs_under(dir: &Path) -> usize {
 }
 
 fn reopen(dir: &Path, log: PartitionLog, clean: bool) -> PartitionLog {
-    let cp = Checkpointed {
-        recovery_point: log.recovery_point(),
-        log_start_offset: log.log_start_offset(),
-        high_watermark: log.high_watermark(),
-        first_dirty_offset: log.first_dirty_offset(),
-    };
-    if clean {
-        log.close().unwrap();
-    }
-    drop(log);
-    PartitionLog::open(dir, config(), cp, clean).unwrap().0
+    reopen_with(dir, log, clean, config())
 }
 
 proptest! {

@@ -39,17 +39,7 @@ fn config() -> LogConfig {
 }
 
 fn reopen(dir: &std::path::Path, log: PartitionLog, clean: bool) -> PartitionLog {
-    let cp = Checkpointed {
-        recovery_point: log.recovery_point(),
-        log_start_offset: log.log_start_offset(),
-        high_watermark: log.high_watermark(),
-        first_dirty_offset: log.first_dirty_offset(),
-    };
-    if clean {
-        log.close().unwrap();
-    }
-    drop(log);
-    PartitionLog::open(dir, config(), cp, clean).unwrap().0
+    reopen_with(dir, log, clean, config())
 }
 
 proptest! {

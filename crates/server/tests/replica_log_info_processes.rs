@@ -187,23 +187,35 @@ async fn answers_the_first_thousand_then_the_rest() {
     );
 
     // The rest, an unknown topic id and a partition the broker holds no replica of.
+    // Asked again until the broker has created these replicas too: it creates them in
+    // partition order, so the first thousand can be there before the rest.
     let unknown = Uuid::from_u128(0x5eed);
-    let rest = log_info(
-        &addr,
-        vec![
-            TopicPartitions {
-                topic_id,
-                partitions: all[1_000..].iter().copied().chain([PARTITIONS]).collect(),
-                ..Default::default()
-            },
-            TopicPartitions {
-                topic_id: unknown,
-                partitions: vec![0],
-                ..Default::default()
-            },
-        ],
-    )
-    .await;
+    let asked = vec![
+        TopicPartitions {
+            topic_id,
+            partitions: all[1_000..].iter().copied().chain([PARTITIONS]).collect(),
+            ..Default::default()
+        },
+        TopicPartitions {
+            topic_id: unknown,
+            partitions: vec![0],
+            ..Default::default()
+        },
+    ];
+    let rest = until(Duration::from_secs(60), || async {
+        let r = log_info(&addr, asked.clone()).await;
+        r.topic_partition_log_info_list
+            .first()
+            .is_some_and(|t| {
+                t.partition_log_info
+                    .iter()
+                    .take(500)
+                    .all(|p| p.error_code == 0)
+            })
+            .then_some(r)
+    })
+    .await
+    .expect("every replica asked is hosted");
     assert!(!rest.has_more_data);
     let topics = &rest.topic_partition_log_info_list;
     assert_eq!(topics.len(), 2);

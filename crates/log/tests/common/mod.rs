@@ -132,3 +132,19 @@ impl Model {
         }
     }
 }
+
+/// Closes `log` (cleanly or as a crash would leave it) and opens it again with `config` and
+/// what its checkpoints would have held.
+pub fn reopen_with(dir: &Path, log: PartitionLog, clean: bool, config: LogConfig) -> PartitionLog {
+    let cp = Checkpointed {
+        recovery_point: log.recovery_point(),
+        log_start_offset: log.log_start_offset(),
+        high_watermark: log.high_watermark(),
+        first_dirty_offset: log.first_dirty_offset(),
+    };
+    if clean {
+        log.close().unwrap();
+    }
+    drop(log);
+    PartitionLog::open(dir, config, cp, clean).unwrap().0
+}
