@@ -188,17 +188,7 @@ proptest! {
                     log_start = log_start.max(target);
                 }
                 CompactOp::Reopen { clean } => {
-                    let cp = Checkpointed {
-                        recovery_point: log.recovery_point(),
-                        log_start_offset: log.log_start_offset(),
-                        high_watermark: log.high_watermark(),
-                        first_dirty_offset: log.first_dirty_offset(),
-                    };
-                    if clean {
-                        log.close().unwrap();
-                    }
-                    drop(log);
-                    log = PartitionLog::open(dir.path(), compacted_config(), cp, clean).unwrap().0;
+                    log = reopen_with(dir.path(), log, clean, compacted_config());
                 }
             }
             let got = keyed(&log);
