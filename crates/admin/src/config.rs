@@ -111,7 +111,7 @@ impl AdminConfig {
                     value: path.display().to_string(),
                     reason: e.to_string(),
                 })?;
-                fjord_log::properties::parse(&text).map_err(|e| AdminError::Config {
+                fjord_util::properties::parse(&text).map_err(|e| AdminError::Config {
                     key: "--command-config".into(),
                     value: path.display().to_string(),
                     reason: e,

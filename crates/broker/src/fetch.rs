@@ -213,7 +213,7 @@ pub async fn fetch(
         request.replica_id
     };
     let from_replica = replica_id >= 0;
-    let now = fjord_log::monotonic_ms();
+    let now = fjord_util::monotonic_ms();
     // A follower's position is taken from its fetch once, on the first read. It may join an
     // ISR only if its broker is registered, unfenced, not shutting down and fetching with its
     // current broker epoch (KIP-903): a restarted broker fetching before it has registered
@@ -596,7 +596,7 @@ fn read_all(
     follower: Option<(i32, bool)>,
     version: i16,
 ) -> Vec<Read> {
-    let now = fjord_log::monotonic_ms();
+    let now = fjord_util::monotonic_ms();
     let mut out = Vec::with_capacity(wanted.len());
     let mut total = 0usize;
     for w in wanted {

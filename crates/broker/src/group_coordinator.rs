@@ -10,13 +10,13 @@ use crate::controller_client::ControllerClient;
 use crate::replica_manager::{Partition, ReplicaManager};
 use bytes::Bytes;
 use fjord_group::{GroupConfig, GroupRecord, Output, RequestContext, Shard, Token};
-use fjord_log::system_now_ms;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::create_topics_request::{
     CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
 };
 use fjord_protocol::records::{Compression, RecordBatchBuilder, RecordBatches};
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
+use fjord_util::system_now_ms;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

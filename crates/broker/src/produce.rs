@@ -12,7 +12,6 @@
 
 use crate::partition::Partition;
 use crate::replica_manager::ReplicaManager;
-use fjord_log::system_now_ms;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::produce_request::ProduceRequest;
 use fjord_protocol::generated::produce_response::{
@@ -20,6 +19,7 @@ use fjord_protocol::generated::produce_response::{
     ProduceResponse, TopicProduceResponse,
 };
 use fjord_protocol::{ErrorCode, Records};
+use fjord_util::system_now_ms;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -600,7 +600,7 @@ fn handle_answers(
 ) -> Vec<(Uuid, i32)> {
     let me = rm.node_id();
     let mut pause = Vec::new();
-    let now = fjord_log::system_now_ms();
+    let now = fjord_util::system_now_ms();
     for (key, f, d) in answers {
         let p = &f.partition;
         // The image moved on (this broker leads it now, or another epoch): ignore the answer.

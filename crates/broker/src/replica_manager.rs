@@ -348,7 +348,7 @@ impl ReplicaManager {
                 leadership,
                 min_isr,
                 self.settings.lag_max_ms,
-                fjord_log::monotonic_ms(),
+                fjord_util::monotonic_ms(),
             );
         }
         // The replicas created above are made durable together: one syncfs per log dir
@@ -663,7 +663,7 @@ impl ReplicaManager {
                     leadership,
                     effective,
                     self.settings.lag_max_ms,
-                    fjord_log::monotonic_ms(),
+                    fjord_util::monotonic_ms(),
                 );
                 self.partitions
                     .write()
@@ -699,7 +699,7 @@ impl ReplicaManager {
         );
         loop {
             tokio::time::sleep(period).await;
-            let now = fjord_log::monotonic_ms();
+            let now = fjord_util::monotonic_ms();
             for p in self.all() {
                 p.tick(now);
             }

@@ -222,9 +222,9 @@ pub struct ServerConfig {
     pub unknown: Vec<String>,
 }
 
-/// Parses Java properties text (`fjord_log::properties`, Java's full syntax).
+/// Parses Java properties text (`fjord_util::properties`, Java's full syntax).
 pub fn parse_properties(text: &str) -> Result<BTreeMap<String, String>, ConfigError> {
-    fjord_log::properties::parse(text).map_err(ConfigError::Syntax)
+    fjord_util::properties::parse(text).map_err(ConfigError::Syntax)
 }
 
 impl ServerConfig {

@@ -22,12 +22,12 @@ pub const LOG_START_OFFSET_CHECKPOINT: &str = "log-start-offset-checkpoint";
 
 /// Fsyncs a directory, so a rename or unlink in it is durable.
 pub fn sync_dir(dir: &Path) -> Result<()> {
-    crate::atomic_file::sync_dir(dir).map_err(io_err(dir))
+    fjord_util::atomic_file::sync_dir(dir).map_err(io_err(dir))
 }
 
 /// Replaces `path` with `contents` so that a crash leaves either the old or the new file.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
-    crate::atomic_file::write_via(&tmp_path(path), path, contents).map_err(io_err(path))
+    fjord_util::atomic_file::write_via(&tmp_path(path), path, contents).map_err(io_err(path))
 }
 
 /// Replaces `path` with `contents` through a temp file and a rename, without fsync: for a

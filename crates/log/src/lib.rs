@@ -3,10 +3,8 @@
 //! leader and follower appends, reads, truncation, retention, and crash recovery; and the log
 //! directory around them (`meta.properties`, checkpoints, the clean-shutdown marker).
 
-pub mod atomic_file;
 pub mod checkpoint;
 pub mod cleaner;
-pub mod clock;
 pub mod config;
 pub mod dump;
 pub mod epoch;
@@ -16,12 +14,9 @@ pub mod log_dir;
 pub mod open_files;
 pub mod partition_log;
 pub mod producer_state;
-pub mod properties;
 pub mod segment;
-pub mod uuid_text;
 
 pub use checkpoint::TopicPartition;
-pub use clock::{monotonic_ms, system_now_ms};
 pub use config::LogConfig;
 pub use error::{LogError, Result};
 pub use log_dir::{LogDir, MetaProperties};

@@ -11,7 +11,7 @@ use crate::config::LogConfig;
 use crate::error::{io_err, LogError, Result};
 use crate::partition_log::load::Checkpointed;
 use crate::partition_log::{LoadReport, PartitionLog};
-use crate::uuid_text;
+use fjord_util::uuid_text;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -61,7 +61,7 @@ impl MetaProperties {
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
         .collect();
-        let text = crate::properties::write("Written by fjord", &values);
+        let text = fjord_util::properties::write("Written by fjord", &values);
         write_atomically(&dir.join(META_PROPERTIES), text.as_bytes())
     }
 
@@ -77,7 +77,7 @@ impl MetaProperties {
             path: path.clone(),
             reason: reason.to_string(),
         };
-        let props = crate::properties::parse(&text).map_err(|e| bad(&e))?;
+        let props = fjord_util::properties::parse(&text).map_err(|e| bad(&e))?;
         if props.get("version").map(String::as_str) != Some("1") {
             return Err(bad("only version=1 is supported"));
         }

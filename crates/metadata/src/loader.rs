@@ -6,8 +6,8 @@
 
 use crate::snapshot::{batch_records, load};
 use crate::MetadataImage;
-use fjord_log::system_now_ms as now_ms;
 use fjord_raft::driver::{Committed, RaftHandle};
+use fjord_util::system_now_ms as now_ms;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 

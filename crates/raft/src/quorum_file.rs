@@ -106,7 +106,7 @@ impl QuorumFile {
         })
         .to_string();
         let tmp = self.path.with_extension("tmp");
-        fjord_log::atomic_file::write_via(&tmp, &self.path, line.as_bytes()).map_err(io)
+        fjord_util::atomic_file::write_via(&tmp, &self.path, line.as_bytes()).map_err(io)
     }
 }
 

@@ -152,7 +152,7 @@ pub fn write(dir: &Path, id: SnapshotId, bytes: &[u8]) -> Result<PathBuf, Snapsh
         "{:020}-{:010}{PARTIAL_SUFFIX}",
         id.end_offset, id.epoch
     ));
-    fjord_log::atomic_file::write_via(&part, &path, bytes).map_err(io(&path))?;
+    fjord_util::atomic_file::write_via(&part, &path, bytes).map_err(io(&path))?;
     Ok(path)
 }
 

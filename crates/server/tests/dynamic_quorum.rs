@@ -166,7 +166,7 @@ fn controllers_join_and_leave_a_dynamic_quorum() {
 
     // UpdateRaftVoter: node 2 announces a second listener; the leader rewrites the voter set.
     let leader_addr = format!("127.0.0.1:{}", nodes[(p.leader_id - 1) as usize].port);
-    let dir2 = fjord_log::uuid_text::decode(&nodes[1].directory_id()).unwrap();
+    let dir2 = fjord_util::uuid_text::decode(&nodes[1].directory_id()).unwrap();
     let listener = |name: &str| uv::Listener {
         name: name.into(),
         host: "127.0.0.1".into(),
@@ -314,7 +314,7 @@ fn initial_controllers_form_a_quorum_of_three() {
     }
     for v in &q.described.current_voters {
         assert_eq!(
-            fjord_log::uuid_text::encode(&v.replica_directory_id),
+            fjord_util::uuid_text::encode(&v.replica_directory_id),
             q.dirs[(v.replica_id - 1) as usize]
         );
     }

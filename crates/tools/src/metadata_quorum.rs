@@ -7,7 +7,7 @@ use crate::common::{self, ToolError};
 use clap::{Args as ClapArgs, Subcommand};
 use fjord_admin::{expect_response, Admin, AdminError};
 use fjord_config::{parse_properties, ServerConfig};
-use fjord_log::{uuid_text, MetaProperties};
+use fjord_log::MetaProperties;
 use fjord_protocol::generated::{
     add_raft_voter_request::{self as arv, AddRaftVoterRequest},
     describe_quorum_request::{self as dqr, DescribeQuorumRequest},
@@ -16,6 +16,7 @@ use fjord_protocol::generated::{
     unregister_controller_request::UnregisterControllerRequest,
 };
 use fjord_protocol::{ErrorCode, RequestBody, Uuid};
+use fjord_util::uuid_text;
 use std::process::ExitCode;
 
 /// The metadata log's topic name.
@@ -432,7 +433,7 @@ pub fn render_replication(r: &DescribeQuorumResponse, human_readable: bool) -> S
         .iter()
         .find(|v| v.replica_id == p.leader_id)
         .map_or(0, |v| v.log_end_offset);
-    let now = fjord_log::system_now_ms();
+    let now = fjord_util::system_now_ms();
     let time = |t: i64| {
         if t < 0 {
             "-1".to_string()

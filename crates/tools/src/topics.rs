@@ -6,7 +6,6 @@
 use crate::common::{self, ToolError};
 use clap::Args as ClapArgs;
 use fjord_admin::{expect_response, Admin, AdminError, ClusterInfo, PartitionInfo, TopicInfo};
-use fjord_log::uuid_text;
 use fjord_protocol::generated::{
     create_partitions_request::{
         CreatePartitionsAssignment, CreatePartitionsRequest, CreatePartitionsTopic,
@@ -20,6 +19,7 @@ use fjord_protocol::generated::{
     incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig},
 };
 use fjord_protocol::{ErrorCode, RequestBody};
+use fjord_util::uuid_text;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -83,7 +83,7 @@ impl PartitionLog {
         let bytes = self.producers.lock().expect("producers").to_snapshot();
         let path = self.dir.join(format!("{end:020}{SNAPSHOT_SUFFIX}"));
         let tmp = self.dir.join(format!("{end:020}{SNAPSHOT_SUFFIX}.tmp"));
-        crate::atomic_file::write_via(&tmp, &path, &bytes).map_err(io_err(&path))?;
+        fjord_util::atomic_file::write_via(&tmp, &path, &bytes).map_err(io_err(&path))?;
         let files = self.snapshot_files()?;
         let start = self.log_start_offset();
         let excess = files.len().saturating_sub(SNAPSHOTS_KEPT);

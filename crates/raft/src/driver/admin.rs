@@ -86,7 +86,7 @@ fn wall(monotonic: i64) -> i64 {
     if monotonic < 0 {
         -1
     } else {
-        fjord_log::clock::wall_of_monotonic(monotonic)
+        fjord_util::clock::wall_of_monotonic(monotonic)
     }
 }
 

@@ -46,7 +46,7 @@ pub(super) fn spawn_log_maintenance(
             tokio::select! {
                 _ = producers.tick() => {
                     let rm = rm.clone();
-                    let now = fjord_log::system_now_ms();
+                    let now = fjord_util::system_now_ms();
                     let _ = tokio::task::spawn_blocking(move || {
                         let n: usize = rm.all().iter().map(|p| p.log.expire_producers(now, producer_max_age)).sum();
                         if n > 0 {
@@ -57,7 +57,7 @@ pub(super) fn spawn_log_maintenance(
                 }
                 _ = retention.tick() => {
                     let rm = rm.clone();
-                    let now = fjord_log::system_now_ms();
+                    let now = fjord_util::system_now_ms();
                     let deleted = tokio::task::spawn_blocking(move || rm.apply_retention(now)).await;
                     if let Ok(n) = deleted {
                         if n > 0 {
@@ -96,7 +96,7 @@ pub(super) fn spawn_log_maintenance(
                 .collect()
         },
         CLEANER_BACKOFF,
-        fjord_log::system_now_ms,
+        fjord_util::system_now_ms,
     )
     .map_err(|e| format!("starting the log cleaner: {e}"))
 }

@@ -243,7 +243,7 @@ async fn send(
     acks: i16,
     sequence: Option<(i64, i16, i32)>,
 ) -> Result<(), AdminError> {
-    let now = fjord_log::system_now_ms();
+    let now = fjord_util::system_now_ms();
     let mut b = RecordBatchBuilder::new(Compression::None);
     if let Some((id, epoch, base)) = sequence {
         b = b.producer(id, epoch, base);
