@@ -13,7 +13,6 @@ use fjord_protocol::generated::{
 };
 use fjord_protocol::RequestBody;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The cluster resource's name.
@@ -22,15 +21,8 @@ const CLUSTER: &str = "kafka-cluster";
 /// `kafka-acls` arguments.
 #[derive(Debug, ClapArgs)]
 pub struct Args {
-    /// The Kafka server to connect to.
-    #[arg(long)]
-    bootstrap_server: Option<String>,
-    /// The Kafka controller to connect to.
-    #[arg(long)]
-    bootstrap_controller: Option<String>,
-    /// Property file containing configs to be passed to Admin Client.
-    #[arg(long)]
-    command_config: Option<PathBuf>,
+    #[command(flatten)]
+    connection: crate::common::Connection,
     /// Add ACLs.
     #[arg(long)]
     add: bool,
@@ -505,11 +497,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             "With --consumer you must specify a --group".into(),
         ));
     }
-    let admin = common::admin(
-        a.bootstrap_server.as_deref(),
-        a.bootstrap_controller.as_deref(),
-        a.command_config.as_deref(),
-    )?;
+    let admin = a.connection.admin()?;
     if a.list {
         list(&admin, a).await
     } else if a.add {

@@ -3,7 +3,7 @@
 
 use fjord_admin::{Admin, AdminConfig, AdminError};
 use std::future::Future;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// How a tool failed: the message printed on stderr, and whether usage should follow it.
@@ -85,6 +85,53 @@ where
             println!("{m}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The connection options of the tools that reach a broker or a controller (one of the two).
+#[derive(Debug, clap::Args)]
+pub struct Connection {
+    /// A broker to connect to, host:port (comma separated for several).
+    #[arg(long)]
+    pub bootstrap_server: Option<String>,
+    /// A controller to connect to, host:port (comma separated for several).
+    #[arg(long)]
+    pub bootstrap_controller: Option<String>,
+    /// Property file containing configs to be passed to Admin Client.
+    #[arg(long)]
+    pub command_config: Option<PathBuf>,
+}
+
+impl Connection {
+    /// The admin client these options name.
+    pub fn admin(&self) -> Result<Admin, ToolError> {
+        admin(
+            self.bootstrap_server.as_deref(),
+            self.bootstrap_controller.as_deref(),
+            self.command_config.as_deref(),
+        )
+    }
+}
+
+/// The connection options of the tools that reach brokers only.
+#[derive(Debug, clap::Args)]
+pub struct BrokerConnection {
+    /// REQUIRED: a broker to connect to, host:port (comma separated for several).
+    #[arg(long)]
+    pub bootstrap_server: Option<String>,
+    /// Property file containing configs to be passed to Admin Client.
+    #[arg(long)]
+    pub command_config: Option<PathBuf>,
+}
+
+impl BrokerConnection {
+    /// The admin client these options name.
+    pub fn admin(&self) -> Result<Admin, ToolError> {
+        admin(
+            self.bootstrap_server.as_deref(),
+            None,
+            self.command_config.as_deref(),
+        )
     }
 }
 

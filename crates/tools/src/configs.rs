@@ -27,15 +27,8 @@ const DELETE: i8 = 1;
 /// `kafka-configs` arguments.
 #[derive(Debug, ClapArgs)]
 pub struct Args {
-    /// The Kafka server to connect to.
-    #[arg(long)]
-    bootstrap_server: Option<String>,
-    /// The Kafka controller to connect to.
-    #[arg(long)]
-    bootstrap_controller: Option<String>,
-    /// Property file containing configs to be passed to Admin Client.
-    #[arg(long)]
-    command_config: Option<PathBuf>,
+    #[command(flatten)]
+    connection: crate::common::Connection,
     /// List configs for the given entity.
     #[arg(long)]
     describe: bool,
@@ -191,11 +184,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         ));
     }
     let (kind, name, default) = entity(a)?;
-    let admin = common::admin(
-        a.bootstrap_server.as_deref(),
-        a.bootstrap_controller.as_deref(),
-        a.command_config.as_deref(),
-    )?;
+    let admin = a.connection.admin()?;
     if kind == USER {
         return users(&admin, a, name.as_deref()).await;
     }

@@ -17,18 +17,13 @@ use fjord_protocol::generated::{
 };
 use fjord_protocol::RequestBody;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `kafka-consumer-groups` arguments.
 #[derive(Debug, ClapArgs)]
 pub struct Args {
-    /// REQUIRED: The server(s) to connect to.
-    #[arg(long)]
-    bootstrap_server: Option<String>,
-    /// Property file containing configs to be passed to Admin Client.
-    #[arg(long)]
-    command_config: Option<PathBuf>,
+    #[command(flatten)]
+    connection: crate::common::BrokerConnection,
     /// List all consumer groups.
     #[arg(long)]
     list: bool,
@@ -112,7 +107,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets".into(),
         ));
     }
-    if a.bootstrap_server.is_none() {
+    if a.connection.bootstrap_server.is_none() {
         return Err(ToolError::Usage(
             "Missing required argument \"[bootstrap-server]\"".into(),
         ));
@@ -122,11 +117,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             "Option [describe/delete/reset-offsets] takes one of these options: [all-groups], [group]".into(),
         ));
     }
-    let admin = common::admin(
-        a.bootstrap_server.as_deref(),
-        None,
-        a.command_config.as_deref(),
-    )?;
+    let admin = a.connection.admin()?;
     if a.list {
         for g in list_groups(&admin).await? {
             println!("{g}");

@@ -9,7 +9,6 @@ use fjord_metadata::version::{parse_release, release_name, KAFKA_RELEASES};
 use fjord_protocol::generated::update_features_request::{FeatureUpdateKey, UpdateFeaturesRequest};
 use fjord_protocol::RequestBody;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The `metadata.version` feature.
@@ -18,15 +17,8 @@ const METADATA_VERSION: &str = "metadata.version";
 /// `kafka-features` arguments.
 #[derive(Debug, ClapArgs)]
 pub struct Args {
-    /// A broker to connect to.
-    #[arg(long)]
-    bootstrap_server: Option<String>,
-    /// A controller to connect to.
-    #[arg(long)]
-    bootstrap_controller: Option<String>,
-    /// Property file containing configs to be passed to Admin Client.
-    #[arg(long)]
-    command_config: Option<PathBuf>,
+    #[command(flatten)]
+    connection: crate::common::Connection,
     #[command(subcommand)]
     command: Command,
 }
@@ -91,11 +83,7 @@ pub fn level_text(feature: &str, level: i16) -> String {
 }
 
 async fn run_async(a: &Args) -> Result<(), ToolError> {
-    let admin = common::admin(
-        a.bootstrap_server.as_deref(),
-        a.bootstrap_controller.as_deref(),
-        a.command_config.as_deref(),
-    )?;
+    let admin = a.connection.admin()?;
     match &a.command {
         Command::Describe => describe(&admin).await,
         Command::Upgrade {

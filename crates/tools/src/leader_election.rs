@@ -52,13 +52,8 @@ impl ElectionType {
 /// `kafka-leader-election` arguments.
 #[derive(Debug, ClapArgs)]
 pub struct Args {
-    /// A hostname and port for the broker to connect to, in the form host:port. Multiple comma
-    /// separated URLs can be given. REQUIRED.
-    #[arg(long)]
-    bootstrap_server: Option<String>,
-    /// Config properties file to pass to the admin client.
-    #[arg(long)]
-    command_config: Option<PathBuf>,
+    #[command(flatten)]
+    connection: crate::common::BrokerConnection,
     /// (DEPRECATED) Configuration properties file to pass to the admin client. Use
     /// --command-config instead.
     #[arg(long = "admin.config")]
@@ -103,7 +98,7 @@ pub fn run(args: &Args) -> ExitCode {
 
 fn validate(a: &Args) -> Result<ElectionType, ToolError> {
     let mut missing = Vec::new();
-    if a.bootstrap_server.is_none() {
+    if a.connection.bootstrap_server.is_none() {
         missing.push("bootstrap-server");
     }
     if a.election_type.is_none() {
@@ -115,7 +110,7 @@ fn validate(a: &Args) -> Result<ElectionType, ToolError> {
             missing.join(", ")
         )));
     }
-    if a.admin_config.is_some() && a.command_config.is_some() {
+    if a.admin_config.is_some() && a.connection.command_config.is_some() {
         return Err(ToolError::Usage(
             "Option \"[admin.config]\" can't be used with option \"[command-config]\"".into(),
         ));
@@ -234,12 +229,19 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         }]),
         (None, None) => None,
     };
-    let config_path = a.command_config.as_deref().or(a.admin_config.as_deref());
+    let config_path = a
+        .connection
+        .command_config
+        .as_deref()
+        .or(a.admin_config.as_deref());
     if a.admin_config.is_some() {
         println!("Option --admin.config has been deprecated and will be removed in a future version. Use --command-config instead.");
     }
-    let (mut config, warnings) =
-        fjord_admin::AdminConfig::from_args(a.bootstrap_server.as_deref(), None, config_path)?;
+    let (mut config, warnings) = fjord_admin::AdminConfig::from_args(
+        a.connection.bootstrap_server.as_deref(),
+        None,
+        config_path,
+    )?;
     warnings.iter().for_each(|w| eprintln!("WARN {w}"));
     // Kafka's tool: 30 s in all and 15 s per request unless the file says otherwise.
     if !config.explicit.contains("default.api.timeout.ms") {

@@ -9,18 +9,13 @@ use fjord_protocol::generated::describe_log_dirs_request::DescribeLogDirsRequest
 use fjord_protocol::generated::describe_log_dirs_response::DescribeLogDirsResult;
 use fjord_protocol::{ErrorCode, RequestBody};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// `kafka-log-dirs` arguments.
 #[derive(Debug, ClapArgs)]
 pub struct Args {
-    /// REQUIRED: the server(s) to use for bootstrapping.
-    #[arg(long)]
-    bootstrap_server: Option<String>,
-    /// Property file containing configs to be passed to Admin Client.
-    #[arg(long)]
-    command_config: Option<PathBuf>,
+    #[command(flatten)]
+    connection: crate::common::BrokerConnection,
     /// Describe the specified log directories on the specified brokers.
     #[arg(long)]
     describe: bool,
@@ -107,9 +102,9 @@ async fn describe(admin: &Admin, broker: i32) -> Result<Vec<DescribeLogDirsResul
 }
 
 async fn run_async(a: &Args) -> Result<(), ToolError> {
-    if a.bootstrap_server.is_none() || !a.describe {
+    if a.connection.bootstrap_server.is_none() || !a.describe {
         let mut missing = Vec::new();
-        if a.bootstrap_server.is_none() {
+        if a.connection.bootstrap_server.is_none() {
             missing.push("bootstrap-server");
         }
         if !a.describe {
@@ -127,11 +122,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         })
         .collect::<Result<_, _>>()?;
     let topics: BTreeSet<String> = split(&a.topic_list).map(str::to_string).collect();
-    let admin = common::admin(
-        a.bootstrap_server.as_deref(),
-        None,
-        a.command_config.as_deref(),
-    )?;
+    let admin = a.connection.admin()?;
     let cluster = admin.retry(|| admin.refresh(None)).await?;
     let live: BTreeSet<i32> = cluster
         .brokers

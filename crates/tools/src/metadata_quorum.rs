@@ -25,15 +25,8 @@ const METADATA_TOPIC: &str = "__cluster_metadata";
 /// `kafka-metadata-quorum` arguments.
 #[derive(Debug, ClapArgs)]
 pub struct Args {
-    /// A broker to ask (brokers forward to the controllers).
-    #[arg(long)]
-    bootstrap_server: Option<String>,
-    /// A controller to ask.
-    #[arg(long)]
-    bootstrap_controller: Option<String>,
-    /// The client configuration; for `add-controller`, the new controller's configuration.
-    #[arg(long)]
-    command_config: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    connection: crate::common::Connection,
     #[command(subcommand)]
     command: Command,
 }
@@ -91,11 +84,11 @@ pub fn run(args: &Args) -> ExitCode {
 fn admin(args: &Args) -> Result<Admin, ToolError> {
     let client_config = match &args.command {
         Command::AddController { .. } => None,
-        _ => args.command_config.as_deref(),
+        _ => args.connection.command_config.as_deref(),
     };
     common::admin(
-        args.bootstrap_server.as_deref(),
-        args.bootstrap_controller.as_deref(),
+        args.connection.bootstrap_server.as_deref(),
+        args.connection.bootstrap_controller.as_deref(),
         client_config,
     )
 }
@@ -171,7 +164,7 @@ async fn run_async(args: &Args) -> Result<String, ToolError> {
             }
         }
         Command::AddController { dry_run } => {
-            let path = args.command_config.as_ref().ok_or_else(|| {
+            let path = args.connection.command_config.as_ref().ok_or_else(|| {
                 ToolError::Usage(
                     "add-controller needs --command-config with the new controller's configuration"
                         .into(),

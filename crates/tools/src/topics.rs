@@ -21,7 +21,6 @@ use fjord_protocol::generated::{
 use fjord_protocol::{ErrorCode, RequestBody};
 use fjord_util::uuid_text;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// ConfigResource type of a topic.
@@ -32,12 +31,8 @@ const DEFAULT_CONFIG_SOURCE: i8 = 5;
 /// `kafka-topics` arguments (Kafka's flags; exactly one action).
 #[derive(Debug, ClapArgs)]
 pub struct Args {
-    /// REQUIRED: The Kafka server to connect to.
-    #[arg(long)]
-    bootstrap_server: Option<String>,
-    /// Property file containing configs to be passed to Admin Client.
-    #[arg(long)]
-    command_config: Option<PathBuf>,
+    #[command(flatten)]
+    connection: crate::common::BrokerConnection,
     /// List all available topics.
     #[arg(long)]
     list: bool,
@@ -106,11 +101,7 @@ pub struct Args {
 pub fn run(args: &Args) -> ExitCode {
     common::run::<Args, _>("kafka-topics", async {
         check_args(args)?;
-        let admin = common::admin(
-            args.bootstrap_server.as_deref(),
-            None,
-            args.command_config.as_deref(),
-        )?;
+        let admin = args.connection.admin()?;
         let result = if args.create {
             create(&admin, args).await
         } else if args.alter {
@@ -146,7 +137,7 @@ fn check_args(a: &Args) -> Result<(), ToolError> {
             "Command must include exactly one action: --list, --describe, --create, --alter or --delete",
         );
     }
-    if a.bootstrap_server.is_none() {
+    if a.connection.bootstrap_server.is_none() {
         return usage("--bootstrap-server must be specified");
     }
     if a.describe && a.if_exists && a.topic.is_none() && a.topic_id.is_none() {

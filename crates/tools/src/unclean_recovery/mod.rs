@@ -29,12 +29,8 @@ use tokio::time::Instant;
 /// `kafka-unclean-recovery` arguments.
 #[derive(Debug, ClapArgs)]
 pub struct Args {
-    /// A broker to connect to (host:port, comma separated for several). REQUIRED.
-    #[arg(long)]
-    bootstrap_server: Option<String>,
-    /// Config properties file to pass to the admin client.
-    #[arg(long)]
-    command_config: Option<PathBuf>,
+    #[command(flatten)]
+    connection: crate::common::BrokerConnection,
     /// The topic whose offline partitions to recover.
     #[arg(long)]
     topic: Option<String>,
@@ -86,7 +82,7 @@ pub fn run(args: &Args) -> ExitCode {
 }
 
 fn validate(a: &Args) -> Result<(), ToolError> {
-    if a.bootstrap_server.is_none() {
+    if a.connection.bootstrap_server.is_none() {
         return Err(ToolError::Usage(
             "Missing required option(s): bootstrap-server".into(),
         ));
@@ -426,11 +422,7 @@ fn plan_of(offline: &[Offline]) -> Vec<Target> {
 
 async fn run_async(a: &Args) -> Result<(), ToolError> {
     validate(a)?;
-    let admin = Arc::new(common::admin(
-        a.bootstrap_server.as_deref(),
-        None,
-        a.command_config.as_deref(),
-    )?);
+    let admin = Arc::new(a.connection.admin()?);
     if a.watch {
         return watch::run(a, admin).await;
     }
@@ -494,7 +486,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             "Wrote the plan for {} partitions to {}. Review it, then apply it with: kafka-leader-election --bootstrap-server {} --election-type designated --path-to-json-file {}",
             plan.len(),
             path.display(),
-            a.bootstrap_server.as_deref().unwrap_or_default(),
+            a.connection.bootstrap_server.as_deref().unwrap_or_default(),
             path.display()
         );
         return finish(failures);
