@@ -697,9 +697,41 @@ pub fn show(o: &Output) -> String {
     )
 }
 
+/// Waits (up to 60 s) until Metadata through one of `bootstrap` (comma separated) lists every
+/// broker in `ids` (Metadata names only unfenced brokers), so that a partition created on them
+/// gets its preferred leader.
+pub fn wait_brokers_unfenced(bootstrap: &str, ids: &[i32]) {
+    use fjord_protocol::generated::metadata_request::MetadataRequest;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let all = wait_for(Duration::from_secs(60), || {
+        bootstrap.split(',').find_map(|addr| {
+            let request = RequestBody::Metadata(MetadataRequest {
+                topics: Some(vec![]),
+                ..Default::default()
+            });
+            let ResponseBody::Metadata(m) = rt.block_on(call(addr, request, 12))? else {
+                return None;
+            };
+            ids.iter()
+                .all(|id| m.brokers.iter().any(|b| b.node_id == *id))
+                .then_some(())
+        })
+    });
+    assert!(all.is_some(), "brokers {ids:?} never all unfenced");
+}
+
 /// Creates `topic` with one partition on `replicas` (b1:b2:...) and these configs through
-/// `kafka-topics --create`, asking again until the cluster takes it (up to 60 s).
+/// `kafka-topics --create`, once every broker named is unfenced (so the first one leads),
+/// asking again until the cluster takes it (up to 60 s).
 pub fn create(bootstrap: &str, topic: &str, replicas: &str, configs: &[&str]) {
+    let ids: Vec<i32> = replicas
+        .split([',', ':'])
+        .filter_map(|b| b.trim().parse().ok())
+        .collect();
+    wait_brokers_unfenced(bootstrap, &ids);
     let mut args = vec![
         "kafka-topics",
         "--bootstrap-server",
