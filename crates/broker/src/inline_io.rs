@@ -9,6 +9,13 @@ pub const INLINE_APPEND_BYTES: usize = 64 * 1024;
 /// The most partitions a read may name and still run on the worker.
 pub const INLINE_READ_PARTITIONS: usize = 4;
 
+/// Whether an append of `bytes` record bytes runs on the worker: small, and into no
+/// partition whose flush policy (`flush.messages`/`flush.ms`) may make it fsync (asked only
+/// when small).
+pub fn append_inline(bytes: usize, may_fsync: impl FnOnce() -> bool) -> bool {
+    bytes <= INLINE_APPEND_BYTES && !may_fsync()
+}
+
 /// Runs `f` here when `inline`, else on the blocking pool; a panic in the pool is an error.
 pub async fn run<T: Send + 'static>(
     inline: bool,

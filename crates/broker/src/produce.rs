@@ -149,8 +149,9 @@ pub async fn append(
         .flat_map(|t| &t.partition_data)
         .map(|p| p.records.as_ref().map_or(0, Records::len))
         .sum();
-    let inline = bytes <= crate::inline_io::INLINE_APPEND_BYTES
-        && !appends_may_fsync(&rm, &image, &request, version);
+    let inline = crate::inline_io::append_inline(bytes, || {
+        appends_may_fsync(&rm, &image, &request, version)
+    });
     let appended = crate::inline_io::run(inline, move || {
         let mut out = ProduceResponse::default();
         let mut waits = Vec::new();

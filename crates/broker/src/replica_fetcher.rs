@@ -390,10 +390,11 @@ impl ReplicaFetchers {
                 .iter()
                 .map(|(_, _, p)| p.records.as_ref().map_or(0, Records::len))
                 .sum();
-            let inline = bytes <= crate::inline_io::INLINE_APPEND_BYTES
-                && !answers
+            let inline = crate::inline_io::append_inline(bytes, || {
+                answers
                     .iter()
-                    .any(|(_, f, _)| f.partition.log.may_fsync_on_append());
+                    .any(|(_, f, _)| f.partition.log.may_fsync_on_append())
+            });
             let handled = crate::inline_io::run(inline, move || handle_answers(&rm, answers)).await;
             let pause: Vec<(Uuid, i32)> = match handled {
                 Ok(p) => p,
