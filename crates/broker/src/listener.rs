@@ -3,18 +3,22 @@
 //! metadata image; controller-bound admin requests (CreateTopics, DeleteTopics,
 //! CreatePartitions, ElectLeaders, UnregisterBroker, UnregisterController, UpdateFeatures,
 //! config changes, DescribeQuorum, AddRaftVoter, RemoveRaftVoter) forwarded to the active controller, so clients may send them to
-//! any broker. Only the versions in [`BROKER_APIS`] are advertised and served.
+//! any broker. Admission, authorization and forwarding follow the descriptor table
+//! (`fjord_net::api`), run by the shared pipeline (`fjord_net::pipeline`).
 
 use crate::controller_client::ControllerClient;
 use crate::view::View;
-use fjord_metadata::authorization::{Access, Gate};
-use fjord_net::serve::{admit, with_features, Features, Handler, Reply, ServedApis};
+use fjord_metadata::authorization::ImageAcls;
+use fjord_net::api::Listener;
+use fjord_net::authorize::Access;
+use fjord_net::pipeline::{serve_request, Service};
+use fjord_net::serve::{Features, Handler, Reply};
 use fjord_protocol::generated::{
     create_topics_request::{CreatableTopic, CreateTopicsRequest},
     metadata_request::MetadataRequest,
 };
 use fjord_protocol::header::RequestFrame;
-use fjord_protocol::{ApiKey, RequestBody, ResponseBody};
+use fjord_protocol::{RequestBody, ResponseBody};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
@@ -28,59 +32,6 @@ const ENVELOPE_VERSION: i16 = 0;
 /// How long a forwarded request is held while no controller can be reached (a quorum
 /// failover takes well under this).
 pub const FORWARD_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// The APIs and versions the broker listener serves.
-pub const BROKER_APIS: ServedApis = &[
-    (ApiKey::Produce, 3, 13),
-    // v18's follower high watermark matters only once replication exists.
-    (ApiKey::Fetch, 4, 17),
-    (ApiKey::ListOffsets, 1, ApiKey::ListOffsets.max_version()),
-    (ApiKey::OffsetForLeaderEpoch, 2, 4),
-    (ApiKey::DeleteRecords, 0, 2),
-    (ApiKey::AlterReplicaLogDirs, 1, 2),
-    (ApiKey::DescribeLogDirs, 1, 4),
-    (ApiKey::Metadata, 0, 12),
-    (ApiKey::ApiVersions, 0, 4),
-    // Answered by the listener (ILLEGAL_SASL_STATE on a listener without SASL).
-    (ApiKey::SaslHandshake, 1, 1),
-    (ApiKey::SaslAuthenticate, 0, 2),
-    (ApiKey::CreateTopics, 2, 7),
-    (ApiKey::DeleteTopics, 1, 6),
-    (ApiKey::DescribeConfigs, 1, 4),
-    (ApiKey::AlterConfigs, 0, 2),
-    (ApiKey::CreatePartitions, 0, 3),
-    (ApiKey::ElectLeaders, 0, 3),
-    (ApiKey::IncrementalAlterConfigs, 0, 1),
-    (ApiKey::DescribeQuorum, 0, 2),
-    (ApiKey::UpdateFeatures, 0, 1),
-    (ApiKey::DescribeCluster, 0, 2),
-    (ApiKey::DescribeTopicPartitions, 0, 0),
-    (ApiKey::AddRaftVoter, 0, 1),
-    (ApiKey::RemoveRaftVoter, 0, 0),
-    (ApiKey::UnregisterBroker, 0, 0),
-    (ApiKey::UnregisterController, 0, 0),
-    (ApiKey::FindCoordinator, 0, 6),
-    (ApiKey::JoinGroup, 0, 9),
-    (ApiKey::SyncGroup, 0, 5),
-    (ApiKey::Heartbeat, 0, 4),
-    (ApiKey::LeaveGroup, 0, 5),
-    // v10 names topics by id.
-    (ApiKey::OffsetCommit, 2, 9),
-    (ApiKey::OffsetFetch, 1, 9),
-    (ApiKey::OffsetDelete, 0, 0),
-    (ApiKey::DescribeGroups, 0, 6),
-    (ApiKey::ListGroups, 0, 5),
-    (ApiKey::DeleteGroups, 0, 2),
-    // v6 carries two-phase-commit transactions.
-    (ApiKey::InitProducerId, 0, 5),
-    (ApiKey::DescribeProducers, 0, 0),
-    (ApiKey::GetReplicaLogInfo, 0, 0),
-    (ApiKey::DescribeAcls, 1, 3),
-    (ApiKey::CreateAcls, 1, 3),
-    (ApiKey::DeleteAcls, 1, 3),
-    (ApiKey::DescribeUserScramCredentials, 0, 0),
-    (ApiKey::AlterUserScramCredentials, 0, 0),
-];
 
 /// Serves a broker listener (one handler per listener, sharing everything but its name).
 #[derive(Debug, Clone)]
@@ -199,7 +150,7 @@ impl BrokerHandler {
     /// Forwards a controller-bound request in an Envelope carrying the caller's principal and
     /// address (the controller authorizes them, as Kafka's does); held for up to
     /// [`FORWARD_WAIT`] while no controller can be reached.
-    async fn forward(
+    async fn forward_to_controller(
         &self,
         body: RequestBody,
         frame: &RequestFrame,
@@ -261,40 +212,39 @@ pub fn node_features(image: &fjord_metadata::MetadataImage) -> Features {
 
 impl Handler for BrokerHandler {
     async fn handle(&self, frame: RequestFrame, caller: fjord_net::principal::Caller) -> Reply {
-        let peer = caller.peer;
-        let body = match admit(&frame, BROKER_APIS, peer) {
-            Ok(b) => b,
-            Err(reply) => {
-                let version = frame.header.request_api_version;
-                return with_features(*reply, version, || node_features(&self.view.borrow().image));
-            }
-        };
-        let version = frame.header.request_api_version;
-        let image = self.view.borrow().image.clone();
-        let access = Access::new(
-            self.authorizer.as_deref(),
-            &image,
-            &caller.principal,
-            &peer.ip(),
-        );
-        if let RequestBody::GetReplicaLogInfo(r) = body {
-            let refused = access.replica_log_info_refusals(&r);
-            return self.replica_log_info(r, refused, peer).await;
-        }
-        let (body, denied) = match access.gate(body, version) {
-            Gate::Open(b) => (b, Vec::new()),
-            Gate::Partial(b, denied) => (b, denied),
-            Gate::Deny(response) => return Reply::Respond(response),
-        };
-        let reply = match self.handle_allowed(body, &frame, &caller).await {
-            // The refused topics are merged into the answer itself: wait for it here.
-            Reply::Later(answer) if !denied.is_empty() => answer.await,
-            other => other,
-        };
-        match reply {
-            Reply::Respond(response) => Reply::Respond(access.finish(response, &denied, version)),
-            other => other,
-        }
+        serve_request(self, frame, caller).await
+    }
+}
+
+impl Service for BrokerHandler {
+    type Acls = ImageAcls;
+    const LISTENER: Listener = Listener::Broker;
+
+    fn features(&self) -> Features {
+        node_features(&self.view.borrow().image)
+    }
+
+    fn acls(&self) -> Option<ImageAcls> {
+        ImageAcls::when(self.authorizer.as_ref(), &self.view.borrow().image)
+    }
+
+    async fn handle(
+        &self,
+        body: RequestBody,
+        frame: &RequestFrame,
+        caller: &fjord_net::principal::Caller,
+        access: &Access<'_>,
+    ) -> Reply {
+        self.handle_allowed(body, frame, caller, access).await
+    }
+
+    async fn forward(
+        &self,
+        body: RequestBody,
+        frame: &RequestFrame,
+        caller: &fjord_net::principal::Caller,
+    ) -> ResponseBody {
+        self.forward_to_controller(body, frame, caller).await
     }
 }
 
@@ -318,12 +268,13 @@ impl BrokerHandler {
         answer(answered, peer)
     }
 
-    /// Handles a request the caller is allowed to make.
+    /// Handles a request the caller is allowed to make (forwarded APIs never reach it).
     async fn handle_allowed(
         &self,
         body: RequestBody,
         frame: &RequestFrame,
         caller: &fjord_net::principal::Caller,
+        access: &Access<'_>,
     ) -> Reply {
         let peer = caller.peer;
         let version = frame.header.request_api_version;
@@ -480,9 +431,8 @@ impl BrokerHandler {
                 groups().delete_groups(&r.groups_names, version).await,
             )),
             RequestBody::GetReplicaLogInfo(r) => {
-                return self
-                    .replica_log_info(r.clone(), Default::default(), peer)
-                    .await;
+                let refused = access.replica_log_info_refusals(r);
+                return self.replica_log_info(r.clone(), refused, peer).await;
             }
             _ => None,
         };
@@ -492,7 +442,12 @@ impl BrokerHandler {
         Reply::Respond(match &body {
             RequestBody::Metadata(r) => self.metadata(r, version),
             RequestBody::DescribeCluster(r) => self.describe_cluster(r, version),
-            _ => self.forward(body, frame, caller).await,
+            _ => fjord_protocol::error_response(
+                &body,
+                version,
+                fjord_protocol::ErrorCode::UnknownServerError,
+                "no broker handler for this request",
+            ),
         })
     }
 }

@@ -385,7 +385,8 @@ fn records_that_cannot_be_acls_are_refused() {
 /// the principal may touch and completed with the others' errors.
 #[test]
 fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
-    use fjord_metadata::authorization::{Access, Denied, Gate};
+    use fjord_metadata::authorization::ImageAcls;
+    use fjord_net::authorize::{Access, Denied, Gate};
     use fjord_protocol::generated::{
         create_topics_request as ct, create_topics_response as ctr, describe_configs_request as dc,
         describe_configs_response as dcr, describe_groups_request as dg,
@@ -417,9 +418,10 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
         super_users: vec!["User:admin".into()],
         allow_if_no_acl: false,
     };
-    let alice = Access::new(Some(&settings), &img, &"User:alice", &"10.0.0.1");
-    let admin = Access::new(Some(&settings), &img, &"User:admin", &"10.0.0.1");
-    let off = Access::new(None, &img, &"User:alice", &"10.0.0.1");
+    let acls = ImageAcls::new(std::sync::Arc::new(settings.clone()), img.clone());
+    let alice = Access::new(Some(&acls), &"User:alice", &"10.0.0.1");
+    let admin = Access::new(Some(&acls), &"User:admin", &"10.0.0.1");
+    let off = Access::new(None, &"User:alice", &"10.0.0.1");
 
     // CreateTopics: CREATE on a prefix lets alice create alice-1 but not bob-1.
     let create = RequestBody::CreateTopics(ct::CreateTopicsRequest {
@@ -511,7 +513,7 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
         ..Default::default()
     });
     assert!(matches!(alice.gate(groups, 5), Gate::Open(_)));
-    let nobody = Access::new(Some(&settings), &img, &"User:bob", &"10.0.0.1");
+    let nobody = Access::new(Some(&acls), &"User:bob", &"10.0.0.1");
     let groups = RequestBody::DescribeGroups(dg::DescribeGroupsRequest {
         groups: vec!["g".into()],
         ..Default::default()
@@ -580,7 +582,8 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
         Op::Delete,
         Allow,
     )]);
-    let ops = Access::new(Some(&group_admin), &img2, &"User:ops", &"h");
+    let acls2 = ImageAcls::new(std::sync::Arc::new(group_admin.clone()), img2.clone());
+    let ops = Access::new(Some(&acls2), &"User:ops", &"h");
     let Gate::Partial(_, denied) = ops.gate(delete, 0) else {
         panic!()
     };

@@ -5,8 +5,11 @@
 //! of Kafka's security protocols ([`security`]): TLS ([`tls`]), SASL ([`sasl`]), and the
 //! principal a request is made for ([`principal`]).
 
+pub mod api;
+pub mod authorize;
 pub mod client;
 pub mod envelope;
+pub mod pipeline;
 pub mod principal;
 pub mod sasl;
 pub mod security;

@@ -193,8 +193,7 @@ pub trait Handler: Send + Sync + 'static {
 /// Numbers served connections ([`Caller::connection`]).
 static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
 
-/// The APIs a listener serves, with the versions it advertises: (api, min, max).
-pub type ServedApis = &'static [(ApiKey, i16, i16)];
+pub use crate::api::ServedApis;
 
 /// ApiVersions' answer for a listener serving `apis` (with UNSUPPORTED_VERSION, KIP-511, when
 /// the request's version is unknown).

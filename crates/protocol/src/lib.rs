@@ -2,6 +2,7 @@
 //! fjord-codegen), API keys and version ranges, request/response headers, the length-prefixed
 //! frame codec, record batches v2 with their compression codecs, and the error-code table.
 
+pub mod acl;
 pub mod codec;
 pub mod error;
 pub mod error_codes;

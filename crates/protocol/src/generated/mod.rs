@@ -2,6 +2,7 @@
 //! `cargo run -p fjord-codegen` after changing a spec.
 
 pub mod api;
+pub mod error_response;
 pub mod metadata_record;
 pub mod access_control_entry_record;
 pub mod add_raft_voter_request;
