@@ -424,6 +424,9 @@ impl BrokerHandler {
             RequestBody::DescribeConfigs(r) => Some(ResponseBody::DescribeConfigs(
                 self.static_config.describe(&image(), r),
             )),
+            RequestBody::ListConfigResources(r) => Some(ResponseBody::ListConfigResources(
+                list_config_resources(&image(), r, version, &self.listener_name),
+            )),
             RequestBody::InitProducerId(r) => Some(ResponseBody::InitProducerId(
                 self.producer_ids.init_producer_id(&image(), r).await,
             )),
@@ -449,5 +452,77 @@ impl BrokerHandler {
                 "no broker handler for this request",
             ),
         })
+    }
+}
+
+/// Config resource types ListConfigResources lists (KIP-1142), in the order Kafka lists them.
+const LISTED_CONFIG_TYPES: [i8; 5] = [GROUP, CLIENT_METRICS, BROKER_LOGGER, BROKER, TOPIC];
+/// Config resource types: topic, broker, broker logger, client metrics, group.
+const TOPIC: i8 = 2;
+const BROKER: i8 = 4;
+const BROKER_LOGGER: i8 = 8;
+const CLIENT_METRICS: i8 = 16;
+const GROUP: i8 = 32;
+
+/// ListConfigResources (KIP-1142): every config resource of the asked types (all types when
+/// none is asked; v0, ListClientMetricsResources, asks client metrics only): the groups and
+/// client-metrics subscriptions with dynamic configs, each broker with an endpoint on
+/// `listener` (as a broker and as a broker logger), and every topic, each type's names sorted.
+/// A type Kafka does not list fails the request with UNSUPPORTED_VERSION.
+pub fn list_config_resources(
+    image: &fjord_metadata::MetadataImage,
+    r: &fjord_protocol::generated::list_config_resources_request::ListConfigResourcesRequest,
+    version: i16,
+    listener: &str,
+) -> fjord_protocol::generated::list_config_resources_response::ListConfigResourcesResponse {
+    use fjord_protocol::generated::list_config_resources_response::{
+        ConfigResource, ListConfigResourcesResponse,
+    };
+    if r.resource_types
+        .iter()
+        .any(|t| !LISTED_CONFIG_TYPES.contains(t))
+    {
+        return ListConfigResourcesResponse {
+            error_code: fjord_protocol::ErrorCode::UnsupportedVersion.code(),
+            ..Default::default()
+        };
+    }
+    let wanted = |t: i8| match version {
+        0 => t == CLIENT_METRICS,
+        _ => r.resource_types.is_empty() || r.resource_types.contains(&t),
+    };
+    let brokers: Vec<String> = image
+        .cluster
+        .brokers
+        .values()
+        .filter(|b| b.listeners.iter().any(|l| l.name == listener))
+        .map(|b| b.id.to_string())
+        .collect();
+    let mut config_resources = Vec::new();
+    for t in LISTED_CONFIG_TYPES.into_iter().filter(|t| wanted(*t)) {
+        // Brokers in id order; names in text order.
+        let mut names: Vec<String> = match t {
+            BROKER | BROKER_LOGGER => brokers.clone(),
+            TOPIC => image.topics.by_name.keys().cloned().collect(),
+            _ => image
+                .configs
+                .resources
+                .keys()
+                .filter(|(kind, _)| *kind == t)
+                .map(|(_, name)| name.clone())
+                .collect(),
+        };
+        if t != BROKER && t != BROKER_LOGGER {
+            names.sort();
+        }
+        config_resources.extend(names.into_iter().map(|resource_name| ConfigResource {
+            resource_name,
+            resource_type: t,
+            ..Default::default()
+        }));
+    }
+    ListConfigResourcesResponse {
+        config_resources,
+        ..Default::default()
     }
 }

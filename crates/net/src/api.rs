@@ -446,6 +446,14 @@ pub const APIS: &[Api] = &[
         Local,
         Cluster(Op::ClusterAction),
     ),
+    // KIP-1142: the config resources of the cluster (v0: client metrics only).
+    api(
+        ApiKey::ListConfigResources,
+        v(0, 1),
+        NONE,
+        Local,
+        Cluster(Op::DescribeConfigs),
+    ),
     api(
         ApiKey::DescribeTopicPartitions,
         v(0, 0),

@@ -110,6 +110,8 @@ pub enum ApiKey {
     ControllerRegistration = 70,
     /// `AssignReplicasToDirs` (key 73).
     AssignReplicasToDirs = 73,
+    /// `ListConfigResources` (key 74).
+    ListConfigResources = 74,
     /// `DescribeTopicPartitions` (key 75).
     DescribeTopicPartitions = 75,
     /// `AddRaftVoter` (key 80).
@@ -178,6 +180,7 @@ impl ApiKey {
         ApiKey::AllocateProducerIds,
         ApiKey::ControllerRegistration,
         ApiKey::AssignReplicasToDirs,
+        ApiKey::ListConfigResources,
         ApiKey::DescribeTopicPartitions,
         ApiKey::AddRaftVoter,
         ApiKey::RemoveRaftVoter,
@@ -245,6 +248,7 @@ impl ApiKey {
             67 => Some(ApiKey::AllocateProducerIds),
             70 => Some(ApiKey::ControllerRegistration),
             73 => Some(ApiKey::AssignReplicasToDirs),
+            74 => Some(ApiKey::ListConfigResources),
             75 => Some(ApiKey::DescribeTopicPartitions),
             80 => Some(ApiKey::AddRaftVoter),
             81 => Some(ApiKey::RemoveRaftVoter),
@@ -309,6 +313,7 @@ impl ApiKey {
             ApiKey::AllocateProducerIds => "AllocateProducerIds",
             ApiKey::ControllerRegistration => "ControllerRegistration",
             ApiKey::AssignReplicasToDirs => "AssignReplicasToDirs",
+            ApiKey::ListConfigResources => "ListConfigResources",
             ApiKey::DescribeTopicPartitions => "DescribeTopicPartitions",
             ApiKey::AddRaftVoter => "AddRaftVoter",
             ApiKey::RemoveRaftVoter => "RemoveRaftVoter",
@@ -372,6 +377,7 @@ impl ApiKey {
             ApiKey::AllocateProducerIds => 0,
             ApiKey::ControllerRegistration => 0,
             ApiKey::AssignReplicasToDirs => 0,
+            ApiKey::ListConfigResources => 0,
             ApiKey::DescribeTopicPartitions => 0,
             ApiKey::AddRaftVoter => 0,
             ApiKey::RemoveRaftVoter => 0,
@@ -435,6 +441,7 @@ impl ApiKey {
             ApiKey::AllocateProducerIds => 0,
             ApiKey::ControllerRegistration => 0,
             ApiKey::AssignReplicasToDirs => 0,
+            ApiKey::ListConfigResources => 1,
             ApiKey::DescribeTopicPartitions => 0,
             ApiKey::AddRaftVoter => 1,
             ApiKey::RemoveRaftVoter => 0,
@@ -498,6 +505,7 @@ impl ApiKey {
             ApiKey::AllocateProducerIds => 0,
             ApiKey::ControllerRegistration => 0,
             ApiKey::AssignReplicasToDirs => 0,
+            ApiKey::ListConfigResources => 1,
             ApiKey::DescribeTopicPartitions => 0,
             ApiKey::AddRaftVoter => 1,
             ApiKey::RemoveRaftVoter => 0,
@@ -561,6 +569,7 @@ impl ApiKey {
             ApiKey::AllocateProducerIds => Some(0),
             ApiKey::ControllerRegistration => Some(0),
             ApiKey::AssignReplicasToDirs => Some(0),
+            ApiKey::ListConfigResources => Some(0),
             ApiKey::DescribeTopicPartitions => Some(0),
             ApiKey::AddRaftVoter => Some(0),
             ApiKey::RemoveRaftVoter => Some(0),
@@ -624,6 +633,7 @@ impl ApiKey {
             ApiKey::AllocateProducerIds => &["controller"],
             ApiKey::ControllerRegistration => &["controller"],
             ApiKey::AssignReplicasToDirs => &["controller"],
+            ApiKey::ListConfigResources => &["broker"],
             ApiKey::DescribeTopicPartitions => &["broker"],
             ApiKey::AddRaftVoter => &["controller", "broker"],
             ApiKey::RemoveRaftVoter => &["controller", "broker"],
@@ -762,6 +772,8 @@ pub enum RequestBody {
     ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest),
     /// A `AssignReplicasToDirsRequest`.
     AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest),
+    /// A `ListConfigResourcesRequest`.
+    ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest),
     /// A `DescribeTopicPartitionsRequest`.
     DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest),
     /// A `AddRaftVoterRequest`.
@@ -831,6 +843,7 @@ impl RequestBody {
             RequestBody::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
             RequestBody::ControllerRegistration(_) => ApiKey::ControllerRegistration,
             RequestBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
+            RequestBody::ListConfigResources(_) => ApiKey::ListConfigResources,
             RequestBody::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
             RequestBody::AddRaftVoter(_) => ApiKey::AddRaftVoter,
             RequestBody::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
@@ -894,6 +907,7 @@ impl RequestBody {
             ApiKey::AllocateProducerIds => RequestBody::AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest::decode(buf, version)?),
             ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::decode(buf, version)?),
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::decode(buf, version)?),
+            ApiKey::ListConfigResources => RequestBody::ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest::decode(buf, version)?),
             ApiKey::DescribeTopicPartitions => RequestBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest::decode(buf, version)?),
             ApiKey::AddRaftVoter => RequestBody::AddRaftVoter(crate::generated::add_raft_voter_request::AddRaftVoterRequest::decode(buf, version)?),
             ApiKey::RemoveRaftVoter => RequestBody::RemoveRaftVoter(crate::generated::remove_raft_voter_request::RemoveRaftVoterRequest::decode(buf, version)?),
@@ -957,6 +971,7 @@ impl RequestBody {
             RequestBody::AllocateProducerIds(m) => m.encode(w, version),
             RequestBody::ControllerRegistration(m) => m.encode(w, version),
             RequestBody::AssignReplicasToDirs(m) => m.encode(w, version),
+            RequestBody::ListConfigResources(m) => m.encode(w, version),
             RequestBody::DescribeTopicPartitions(m) => m.encode(w, version),
             RequestBody::AddRaftVoter(m) => m.encode(w, version),
             RequestBody::RemoveRaftVoter(m) => m.encode(w, version),
@@ -1020,6 +1035,7 @@ impl RequestBody {
             RequestBody::AllocateProducerIds(m) => m.encoded_len(version),
             RequestBody::ControllerRegistration(m) => m.encoded_len(version),
             RequestBody::AssignReplicasToDirs(m) => m.encoded_len(version),
+            RequestBody::ListConfigResources(m) => m.encoded_len(version),
             RequestBody::DescribeTopicPartitions(m) => m.encoded_len(version),
             RequestBody::AddRaftVoter(m) => m.encoded_len(version),
             RequestBody::RemoveRaftVoter(m) => m.encoded_len(version),
@@ -1084,6 +1100,7 @@ impl RequestBody {
             ApiKey::AllocateProducerIds => RequestBody::AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest::sample(g, version)),
             ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::sample(g, version)),
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::sample(g, version)),
+            ApiKey::ListConfigResources => RequestBody::ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest::sample(g, version)),
             ApiKey::DescribeTopicPartitions => RequestBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest::sample(g, version)),
             ApiKey::AddRaftVoter => RequestBody::AddRaftVoter(crate::generated::add_raft_voter_request::AddRaftVoterRequest::sample(g, version)),
             ApiKey::RemoveRaftVoter => RequestBody::RemoveRaftVoter(crate::generated::remove_raft_voter_request::RemoveRaftVoterRequest::sample(g, version)),
@@ -1199,6 +1216,8 @@ pub enum ResponseBody {
     ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse),
     /// A `AssignReplicasToDirsResponse`.
     AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse),
+    /// A `ListConfigResourcesResponse`.
+    ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse),
     /// A `DescribeTopicPartitionsResponse`.
     DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse),
     /// A `AddRaftVoterResponse`.
@@ -1268,6 +1287,7 @@ impl ResponseBody {
             ResponseBody::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
             ResponseBody::ControllerRegistration(_) => ApiKey::ControllerRegistration,
             ResponseBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
+            ResponseBody::ListConfigResources(_) => ApiKey::ListConfigResources,
             ResponseBody::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
             ResponseBody::AddRaftVoter(_) => ApiKey::AddRaftVoter,
             ResponseBody::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
@@ -1331,6 +1351,7 @@ impl ResponseBody {
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::decode(buf, version)?),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::decode(buf, version)?),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::decode(buf, version)?),
+            ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::decode(buf, version)?),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::decode(buf, version)?),
             ApiKey::AddRaftVoter => ResponseBody::AddRaftVoter(crate::generated::add_raft_voter_response::AddRaftVoterResponse::decode(buf, version)?),
             ApiKey::RemoveRaftVoter => ResponseBody::RemoveRaftVoter(crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse::decode(buf, version)?),
@@ -1394,6 +1415,7 @@ impl ResponseBody {
             ResponseBody::AllocateProducerIds(m) => m.encode(w, version),
             ResponseBody::ControllerRegistration(m) => m.encode(w, version),
             ResponseBody::AssignReplicasToDirs(m) => m.encode(w, version),
+            ResponseBody::ListConfigResources(m) => m.encode(w, version),
             ResponseBody::DescribeTopicPartitions(m) => m.encode(w, version),
             ResponseBody::AddRaftVoter(m) => m.encode(w, version),
             ResponseBody::RemoveRaftVoter(m) => m.encode(w, version),
@@ -1457,6 +1479,7 @@ impl ResponseBody {
             ResponseBody::AllocateProducerIds(m) => m.encoded_len(version),
             ResponseBody::ControllerRegistration(m) => m.encoded_len(version),
             ResponseBody::AssignReplicasToDirs(m) => m.encoded_len(version),
+            ResponseBody::ListConfigResources(m) => m.encoded_len(version),
             ResponseBody::DescribeTopicPartitions(m) => m.encoded_len(version),
             ResponseBody::AddRaftVoter(m) => m.encoded_len(version),
             ResponseBody::RemoveRaftVoter(m) => m.encoded_len(version),
@@ -1521,6 +1544,7 @@ impl ResponseBody {
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::sample(g, version)),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::sample(g, version)),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::sample(g, version)),
+            ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::sample(g, version)),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::sample(g, version)),
             ApiKey::AddRaftVoter => ResponseBody::AddRaftVoter(crate::generated::add_raft_voter_response::AddRaftVoterResponse::sample(g, version)),
             ApiKey::RemoveRaftVoter => ResponseBody::RemoveRaftVoter(crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse::sample(g, version)),
@@ -1584,6 +1608,7 @@ impl ResponseBody {
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::default()),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::default()),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::default()),
+            ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::default()),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::default()),
             ApiKey::AddRaftVoter => ResponseBody::AddRaftVoter(crate::generated::add_raft_voter_response::AddRaftVoterResponse::default()),
             ApiKey::RemoveRaftVoter => ResponseBody::RemoveRaftVoter(crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse::default()),
@@ -1824,6 +1849,12 @@ impl ResponseBody {
                 r.error_code = code;
                 Some(ResponseBody::AssignReplicasToDirs(r))
             }
+            ApiKey::ListConfigResources => {
+                if !(true) { return None; }
+                let mut r = crate::generated::list_config_resources_response::ListConfigResourcesResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::ListConfigResources(r))
+            }
             ApiKey::DescribeTopicPartitions => None,
             ApiKey::AddRaftVoter => {
                 if !(true) { return None; }
@@ -1911,6 +1942,7 @@ impl ResponseBody {
             ResponseBody::AllocateProducerIds(r) => r.each_error_code(f),
             ResponseBody::ControllerRegistration(r) => r.each_error_code(f),
             ResponseBody::AssignReplicasToDirs(r) => r.each_error_code(f),
+            ResponseBody::ListConfigResources(r) => r.each_error_code(f),
             ResponseBody::DescribeTopicPartitions(r) => r.each_error_code(f),
             ResponseBody::AddRaftVoter(r) => r.each_error_code(f),
             ResponseBody::RemoveRaftVoter(r) => r.each_error_code(f),

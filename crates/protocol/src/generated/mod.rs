@@ -95,6 +95,8 @@ pub mod k_raft_version_record;
 pub mod leader_change_message;
 pub mod leave_group_request;
 pub mod leave_group_response;
+pub mod list_config_resources_request;
+pub mod list_config_resources_response;
 pub mod list_groups_request;
 pub mod list_groups_response;
 pub mod list_offsets_request;
