@@ -8,12 +8,12 @@
 //! FJORD_RAFT_BENCH_BATCHES change the counts).
 
 use bytes::Bytes;
+use fjord_kraft::driver::{DriverConfig, RaftHandle};
 use fjord_net::serve::{serve, Handler, Reply};
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::records::{Compression, RecordBatchBuilder};
 use fjord_protocol::Uuid;
 use fjord_raft::control::{Endpoint, VoterInfo, VoterSet};
-use fjord_raft::driver::{DriverConfig, RaftHandle};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

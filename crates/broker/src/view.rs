@@ -1,3 +1,3 @@
 //! A node's view of the cluster metadata: the image the loader in `crates/metadata` publishes.
 
-pub use fjord_metadata::loader::View;
+pub use fjord_metadata::view::View;

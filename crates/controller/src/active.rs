@@ -8,12 +8,12 @@
 
 use crate::controller::{not_controller, Controller, Handled};
 use crate::settings::ControllerSettings;
-use fjord_metadata::loader::View;
+use fjord_kraft::driver::{ProposeError, QuorumInfo, RaftHandle};
 use fjord_metadata::snapshot::batch_at;
 use fjord_metadata::version::MetadataVersion;
+use fjord_metadata::view::View;
 use fjord_protocol::generated::feature_level_record::FeatureLevelRecord;
 use fjord_protocol::{error_response, ErrorCode, MetadataRecord, RequestBody, ResponseBody};
-use fjord_raft::driver::{ProposeError, QuorumInfo, RaftHandle};
 use fjord_util::{monotonic_ms, system_now_ms as now_ms};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};

@@ -2,14 +2,14 @@
 //! controller's decisions, as they appear in `__cluster_metadata`) are folded in log order into
 //! an immutable [`MetadataImage`]; each batch also yields the [`Changes`] it caused, so brokers
 //! react to what changed instead of rescanning. A snapshot writes the image back as records
-//! that replay to the identical image. The [`loader`] folds the committed stream of the
-//! metadata log into the image every node publishes.
+//! that replay to the identical image. A pure fold: no runtime, socket or file of its own (the
+//! loader that folds the committed stream of the metadata log lives with the Raft driver,
+//! `fjord_kraft::loader`, and publishes a [`view::View`]).
 
 pub mod acls;
 pub mod authorization;
 pub mod config_defs;
 pub mod image;
-pub mod loader;
 pub mod names;
 pub mod partition;
 pub mod record_serde;
@@ -17,6 +17,7 @@ pub mod replay;
 pub mod scram;
 pub mod snapshot;
 pub mod version;
+pub mod view;
 
 pub use image::{
     BrokerRegistration, ClusterImage, ConfigResource, ControllerRegistration, FeaturesImage,

@@ -1,15 +1,12 @@
 //! fjord-raft: KRaft consensus. A sans-IO core ([`node::RaftNode`]: events in, actions out,
 //! no clock, socket or disk of its own) that elects leaders with pre-vote (KIP-996) and
-//! replicates by Fetch (KIP-595), with snapshots (KIP-630) and dynamic voters (KIP-853), so it can be driven by a seeded simulation as well as by
-//! the tokio driver.
+//! replicates by Fetch (KIP-595), with snapshots (KIP-630) and dynamic voters (KIP-853), so
+//! it can be driven by a seeded simulation as well as by the tokio driver (`fjord-kraft`).
+//! It depends on no runtime, socket or file system.
 
 pub mod control;
-pub mod driver;
 pub mod log;
-pub mod metadata_log;
 pub mod node;
-pub mod quorum_file;
-pub mod snapshot_file;
 pub mod types;
 
 pub use log::{InvalidSnapshot, MemLog, RaftLog};

@@ -8,6 +8,7 @@
 //! for an API a listener does not serve. Envelopes are opened by the shared pipeline
 //! (`fjord_net::pipeline`).
 
+use fjord_kraft::driver::RaftHandle;
 use fjord_metadata::authorization::ImageAcls;
 use fjord_net::api::Listener;
 use fjord_net::authorize::Access;
@@ -15,7 +16,6 @@ use fjord_net::pipeline::{serve_request, Service};
 use fjord_net::serve::{Features, Handler, Reply};
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
-use fjord_raft::driver::RaftHandle;
 
 /// Serves the controller listener.
 #[derive(Debug)]
@@ -25,7 +25,7 @@ pub struct ControllerHandler {
     /// This node's controller.
     pub controller: fjord_controller::active::LocalController,
     /// This node's view of the metadata (finalized features for ApiVersions, ACLs).
-    pub view: tokio::sync::watch::Receiver<fjord_metadata::loader::View>,
+    pub view: tokio::sync::watch::Receiver<fjord_metadata::view::View>,
     /// The authorizer's settings; `None` when `authorizer.class.name` is not set.
     pub authorizer: Option<std::sync::Arc<fjord_metadata::acls::AuthorizerSettings>>,
     /// The broker whose heartbeats each open connection carried (bounded by the listener's

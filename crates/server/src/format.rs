@@ -5,12 +5,13 @@
 //! voter set.
 
 use crate::config::ServerConfig;
+use fjord_kraft::metadata_log::METADATA_TOPIC;
+use fjord_kraft::snapshot_file;
 use fjord_log::MetaProperties;
 use fjord_protocol::MetadataRecord;
 use fjord_protocol::Uuid;
 use fjord_raft::control::{Endpoint, VoterInfo, VoterSet};
-use fjord_raft::metadata_log::METADATA_TOPIC;
-use fjord_raft::{snapshot_file, SnapshotId};
+use fjord_raft::SnapshotId;
 use fjord_util::system_now_ms as now_ms;
 use fjord_util::uuid_text;
 use std::path::{Path, PathBuf};

@@ -14,7 +14,7 @@ pub use requests::RequestMetrics;
 
 use fjord_broker::replica_manager::ReplicaManager;
 use fjord_controller::active::LocalController;
-use fjord_raft::driver::QuorumInfo;
+use fjord_kraft::driver::QuorumInfo;
 use http_body_util::Full;
 use hyper::body::Bytes;
 use hyper::{Request, Response, StatusCode};
@@ -32,7 +32,7 @@ const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Clone)]
 pub struct Sources {
     /// The node's metadata view.
-    pub view: watch::Receiver<fjord_metadata::loader::View>,
+    pub view: watch::Receiver<fjord_metadata::view::View>,
     /// The metadata quorum's state.
     pub quorum: watch::Receiver<QuorumInfo>,
     /// This node's controller, on controller nodes.

@@ -19,9 +19,9 @@ use fjord_broker::controller_client::{ActiveController, ControllerClient};
 use fjord_broker::lifecycle;
 use fjord_broker::listener::BrokerHandler;
 use fjord_controller::ControllerSettings;
+use fjord_kraft::driver::{DriverConfig, RaftHandle};
 use fjord_log::MetaProperties;
 use fjord_raft::control::{Endpoint, VoterInfo};
-use fjord_raft::driver::{DriverConfig, RaftHandle};
 use listeners::{bind, limits, listen, open};
 use log_maintenance::{broker_log_config, spawn_log_maintenance};
 use readiness::ready_to_serve;
@@ -228,7 +228,7 @@ fn active_controller_watch(
     fatal: &Fatal,
 ) -> tokio::sync::watch::Receiver<Option<ActiveController>> {
     let mut info = raft.quorum_info();
-    let of = |i: &fjord_raft::driver::QuorumInfo| {
+    let of = |i: &fjord_kraft::driver::QuorumInfo| {
         let id = i.leader?;
         let e = i.voter_set.get(&id)?.endpoints.first()?;
         Some(ActiveController {
@@ -267,7 +267,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     let snapshot_bytes =
         u64::try_from(config.int("metadata.log.max.record.bytes.between.snapshots"))
             .unwrap_or(u64::MAX);
-    let (view, loader) = fjord_metadata::loader::loader(raft.clone(), commits, snapshot_bytes);
+    let (view, loader) = fjord_kraft::loader::loader(raft.clone(), commits, snapshot_bytes);
     let loader_fatal = fatal_tx.0.clone();
     fatal_tx.spawn("metadata image loader", async move {
         let e = loader.await;

@@ -8,7 +8,7 @@ pub(super) async fn ready_to_serve(
     node_id: i32,
     incarnation: fjord_protocol::Uuid,
     view: &mut tokio::sync::watch::Receiver<fjord_broker::View>,
-    info: &mut tokio::sync::watch::Receiver<fjord_raft::driver::QuorumInfo>,
+    info: &mut tokio::sync::watch::Receiver<fjord_kraft::driver::QuorumInfo>,
 ) -> Result<(), String> {
     let started = tokio::time::Instant::now();
     let mut said = started;

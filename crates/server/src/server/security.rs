@@ -19,7 +19,7 @@ const MECHANISMS: &[&str] = &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"];
 
 /// SCRAM credentials as the metadata image holds them now.
 #[derive(Debug)]
-struct ImageCredentials(tokio::sync::watch::Receiver<fjord_metadata::loader::View>);
+struct ImageCredentials(tokio::sync::watch::Receiver<fjord_metadata::view::View>);
 
 impl CredentialStore for ImageCredentials {
     fn credential(&self, user: &str, m: Mechanism) -> Option<Credential> {
@@ -84,7 +84,7 @@ fn jaas_entry(
 pub(super) fn listener_security(
     config: &ServerConfig,
     name: &str,
-    view: tokio::sync::watch::Receiver<fjord_metadata::loader::View>,
+    view: tokio::sync::watch::Receiver<fjord_metadata::view::View>,
 ) -> Result<ListenerSecurity, String> {
     let protocol = protocol(config, name)?;
     let int = |k: &str| {

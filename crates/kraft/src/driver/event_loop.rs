@@ -8,14 +8,14 @@ use super::handle::{Committed, Event, ProposeError, QuorumInfo, VoterChangeFailu
 use super::peers::Peers;
 use super::wire::{self, Responder};
 use super::DriverConfig;
-use crate::control::{self, Endpoint, VoterInfo, VoterSet};
-use crate::log::RaftLog;
 use crate::metadata_log::MetadataLog;
-use crate::node::{RaftNode, VoterChangeError};
 use crate::quorum_file::QuorumFile;
-use crate::types::{Action, EntryKind, FetchResult, Message, NodeId};
 use fjord_protocol::records::RecordBatch;
 use fjord_protocol::ErrorCode;
+use fjord_raft::control::{self, Endpoint, VoterInfo, VoterSet};
+use fjord_raft::log::RaftLog;
+use fjord_raft::node::{RaftNode, VoterChangeError};
+use fjord_raft::types::{Action, EntryKind, FetchResult, Message, NodeId};
 use fjord_util::{monotonic_ms, system_now_ms as now_ms};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::mpsc;

@@ -3,10 +3,10 @@
 //! (kraft.version and VotersRecord) when known, the state machine's batches, and a
 //! SnapshotFooter batch. Written to `.checkpoint.part`, fsynced, then renamed.
 
-use crate::control::{self, VoterSet};
-use crate::types::SnapshotId;
 use bytes::{Bytes, BytesMut};
 use fjord_protocol::records::{batch::set_base_offset, ControlRecordType, RecordBatches};
+use fjord_raft::control::{self, VoterSet};
+use fjord_raft::types::SnapshotId;
 use std::path::{Path, PathBuf};
 
 /// The suffix of a finished snapshot.

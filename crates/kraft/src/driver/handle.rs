@@ -4,13 +4,13 @@
 use super::event_loop;
 use super::wire::{self, Inbound, Responder};
 use super::DriverConfig;
-use crate::control::VoterInfo;
-use crate::node::QuorumDescription;
-use crate::types::{Message, NodeId, SnapshotId};
 use bytes::Bytes;
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::records::RecordBatch;
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
+use fjord_raft::control::VoterInfo;
+use fjord_raft::node::QuorumDescription;
+use fjord_raft::types::{Message, NodeId, SnapshotId};
 use std::collections::BTreeSet;
 use std::sync::mpsc;
 use tokio::sync::{oneshot, watch};
@@ -33,7 +33,7 @@ pub struct QuorumInfo {
     /// The voters.
     pub voters: BTreeSet<NodeId>,
     /// The voters with their endpoints (as the log or configuration gives them).
-    pub voter_set: std::sync::Arc<crate::control::VoterSet>,
+    pub voter_set: std::sync::Arc<fjord_raft::control::VoterSet>,
     /// Set when the node stopped on a fatal error.
     pub failed: Option<String>,
 }
@@ -109,7 +109,7 @@ pub(super) enum Event {
     /// An endpoint learned from a response.
     Learned {
         id: NodeId,
-        endpoint: crate::control::Endpoint,
+        endpoint: fjord_raft::control::Endpoint,
     },
     /// A batch to replicate.
     Propose {
@@ -125,7 +125,7 @@ pub(super) enum Event {
     },
     /// DescribeQuorum.
     Describe {
-        reply: oneshot::Sender<Option<(QuorumDescription, crate::control::VoterSet)>>,
+        reply: oneshot::Sender<Option<(QuorumDescription, fjord_raft::control::VoterSet)>>,
     },
     /// AddRaftVoter.
     AddVoter {
@@ -288,7 +288,7 @@ impl RaftHandle {
     }
 
     /// DescribeQuorum's data, from the leader; `None` elsewhere.
-    pub async fn describe(&self) -> Option<(QuorumDescription, crate::control::VoterSet)> {
+    pub async fn describe(&self) -> Option<(QuorumDescription, fjord_raft::control::VoterSet)> {
         self.ask(|reply| Event::Describe { reply }).await.flatten()
     }
 

@@ -4,9 +4,7 @@
 //! response, with what the wire leaves out (the pre-vote flag, the core's request id) taken
 //! from the request it answers.
 
-use crate::control::{self, Endpoint};
 use crate::metadata_log::{METADATA_TOPIC, METADATA_TOPIC_ID};
-use crate::types::{Entry, FetchResult, Message, NodeId, SnapshotChunk, SnapshotId};
 use bytes::{Bytes, BytesMut};
 use fjord_protocol::generated::{
     begin_quorum_epoch_request as bqe_req, begin_quorum_epoch_response as bqe_resp,
@@ -16,6 +14,8 @@ use fjord_protocol::generated::{
 };
 use fjord_protocol::records::RecordBatches;
 use fjord_protocol::{ApiKey, ErrorCode, RequestBody, ResponseBody};
+use fjord_raft::control::{self, Endpoint};
+use fjord_raft::types::{Entry, FetchResult, Message, NodeId, SnapshotChunk, SnapshotId};
 
 /// The version of each Raft API fjord sends.
 pub fn version_of(api: ApiKey) -> i16 {

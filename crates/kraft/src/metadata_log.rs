@@ -6,14 +6,14 @@
 //! metadata log dir failure halts the process): the first one is kept in [`MetadataLog::failure`]
 //! and the driver stops on it. Until then every answer is consistent with the disk.
 
-use crate::control::{self, VoterSet};
-use crate::log::{InvalidSnapshot, RaftLog};
 use crate::snapshot_file;
-use crate::types::{Entry, EntryKind, NodeId, SnapshotId};
 use bytes::Bytes;
 use fjord_log::partition_log::load::Checkpointed;
 use fjord_log::{LogConfig, PartitionLog};
 use fjord_protocol::records::{RecordBatch, RecordBatches};
+use fjord_raft::control::{self, VoterSet};
+use fjord_raft::log::{InvalidSnapshot, RaftLog};
+use fjord_raft::types::{Entry, EntryKind, NodeId, SnapshotId};
 use fjord_util::system_now_ms as now_ms;
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::fs::FileExt;

@@ -14,10 +14,10 @@ pub mod wire;
 pub use event_loop::StartError;
 pub use handle::{Committed, ProposeError, QuorumInfo, RaftHandle, VoterChangeFailure};
 
-use crate::control::{Endpoint, VoterSet};
-use crate::node::RaftConfig;
-use crate::types::NodeId;
 use fjord_protocol::Uuid;
+use fjord_raft::control::{Endpoint, VoterSet};
+use fjord_raft::node::RaftConfig;
+use fjord_raft::types::NodeId;
 use std::path::PathBuf;
 
 /// Kafka's `controller.quorum.*` settings and defaults, plus what the node is.

@@ -4,21 +4,13 @@
 //! `metadata.log.max.record.bytes.between.snapshots` of applied records (encoded and written
 //! off this task). It does nothing else, so no controller work can hold the image back.
 
-use crate::snapshot::{batch_records, load};
-use crate::MetadataImage;
-use fjord_raft::driver::{Committed, RaftHandle};
+use crate::driver::{Committed, RaftHandle};
+use fjord_metadata::snapshot::{batch_records, load};
+pub use fjord_metadata::view::View;
+use fjord_metadata::MetadataImage;
 use fjord_util::system_now_ms as now_ms;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
-
-/// A node's view of the cluster metadata, as the loader publishes it.
-#[derive(Debug, Clone)]
-pub struct View {
-    /// The committed image.
-    pub image: Arc<MetadataImage>,
-    /// Everything committed below this offset is applied.
-    pub applied_up_to: i64,
-}
 
 /// Why the loader stopped: the node cannot go on without its image.
 #[derive(Debug, thiserror::Error)]
@@ -148,7 +140,7 @@ impl Loader {
         let done = done.clone();
         tokio::spawn(async move {
             let state = tokio::task::spawn_blocking(move || {
-                crate::snapshot::image_batches(&image, now_ms())
+                fjord_metadata::snapshot::image_batches(&image, now_ms())
             })
             .await;
             match state {

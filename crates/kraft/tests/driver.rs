@@ -5,12 +5,12 @@
 //! fetches the rest.
 
 use bytes::Bytes;
+use fjord_kraft::driver::{Committed, DriverConfig, RaftHandle};
 use fjord_net::serve::{serve, Handler, Reply};
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::records::{Compression, RecordBatchBuilder};
 use fjord_protocol::Uuid;
 use fjord_raft::control::{Endpoint, VoterInfo, VoterSet};
-use fjord_raft::driver::{Committed, DriverConfig, RaftHandle};
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -140,7 +140,7 @@ async fn proposals_commit_everywhere_and_a_returning_voter_loads_the_snapshot() 
     let follower = (leader + 1) % 3;
     assert!(matches!(
         handle(follower).propose(batch("x", 1)).await,
-        Err(fjord_raft::driver::ProposeError::NotLeader { leader: Some(l) }) if l == leader as i32 + 1
+        Err(fjord_kraft::driver::ProposeError::NotLeader { leader: Some(l) }) if l == leader as i32 + 1
     ));
     for i in 0..10 {
         handle(leader)
@@ -198,7 +198,7 @@ async fn proposals_commit_everywhere_and_a_returning_voter_loads_the_snapshot() 
     assert!(dir
         .path()
         .join(format!("node{}/__cluster_metadata-0", follower + 1))
-        .join(fjord_raft::snapshot_file::file_name(id))
+        .join(fjord_kraft::snapshot_file::file_name(id))
         .exists());
 
     // Every node's stream saw every record in the same order.

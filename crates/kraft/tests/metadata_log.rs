@@ -2,10 +2,10 @@
 //! that clean the log below them, and everything surviving a reopen.
 
 use bytes::Bytes;
+use fjord_kraft::metadata_log::MetadataLog;
 use fjord_protocol::records::{Compression, RecordBatchBuilder};
 use fjord_protocol::Uuid;
 use fjord_raft::control::{self, Endpoint, VoterInfo, VoterSet};
-use fjord_raft::metadata_log::MetadataLog;
 use fjord_raft::{Entry, EntryKind, RaftLog, SnapshotId};
 
 fn voters(ids: &[i32]) -> VoterSet {

@@ -6,11 +6,11 @@
 
 use super::handle::Event;
 use super::wire::{self, Pending};
-use crate::control::Endpoint;
-use crate::types::{Message, NodeId};
 use fjord_net::client::Client;
 use fjord_net::security::ClientSecurity;
 use fjord_protocol::RequestBody;
+use fjord_raft::control::Endpoint;
+use fjord_raft::types::{Message, NodeId};
 use std::collections::HashMap;
 use std::sync::mpsc;
 use std::sync::Arc;

@@ -2,9 +2,7 @@
 //! AddRaftVoter, RemoveRaftVoter and UpdateRaftVoter (KIP-853), with Kafka's error codes.
 
 use super::handle::{RaftHandle, VoterChangeFailure};
-use crate::control::{Endpoint, VoterInfo};
 use crate::metadata_log::METADATA_TOPIC;
-use crate::node::ReplicaDescription;
 use fjord_protocol::generated::{
     add_raft_voter_request::AddRaftVoterRequest,
     add_raft_voter_response::AddRaftVoterResponse,
@@ -15,6 +13,8 @@ use fjord_protocol::generated::{
     update_raft_voter_response::{self as uv, UpdateRaftVoterResponse},
 };
 use fjord_protocol::{ErrorCode, ResponseBody};
+use fjord_raft::control::{Endpoint, VoterInfo};
+use fjord_raft::node::ReplicaDescription;
 
 /// DescribeQuorum: the leader's view of every voter and observer, with voter endpoints and
 /// directory ids from v2 on (what `version` cannot carry is left out).

@@ -2,7 +2,7 @@
 //! with a `data_version` field, written to `quorum-state.tmp`, fsynced and renamed before the
 //! node acts on the state it holds. Version 1 (kraft.version 1) is written; 0 and 1 are read.
 
-use crate::types::QuorumState;
+use fjord_raft::types::QuorumState;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
