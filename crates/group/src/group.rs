@@ -335,16 +335,9 @@ impl Group {
     }
 }
 
-/// The topics of a `ConsumerProtocolSubscription` (int16 version, then an int16-length-string
-/// array; every version starts so).
+/// The topics of a `ConsumerProtocolSubscription`.
 fn subscription_topics(metadata: &Bytes) -> Option<Vec<String>> {
-    use fjord_protocol::codec::{read_i16, read_i32, read_string};
-    let mut b = metadata.clone();
-    read_i16(&mut b).ok()?;
-    let n = read_i32(&mut b).ok()?;
-    let mut topics = Vec::new();
-    for _ in 0..n.clamp(0, 1 << 16) {
-        topics.push(read_string(&mut b, false, "topic").ok()?);
-    }
-    Some(topics)
+    fjord_protocol::consumer_protocol::decode_subscription(metadata)
+        .ok()
+        .map(|s| s.topics)
 }

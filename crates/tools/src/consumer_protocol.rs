@@ -1,88 +1,58 @@
-//! Kafka's consumer protocol payloads inside the classic group APIs (classic, non-flexible
-//! encoding, version 0): a member's subscription (JoinGroup metadata) and its assignment
-//! (SyncGroup, DescribeGroups). One topic per subscription is all the tools write; reading
-//! takes any number. A payload that does not parse reads as empty.
+//! The consumer protocol payloads the tools write and read (the codec is generated from
+//! Kafka's specs, `fjord_protocol::consumer_protocol`): a member's subscription (JoinGroup
+//! metadata) and its assignment (SyncGroup, DescribeGroups), written at version 0. One topic
+//! per subscription is all the tools write; reading takes any number and any version. A
+//! payload that does not parse reads as empty.
 
-/// Reads big-endian classic fields off the front of a slice.
-struct Reader<'a>(&'a [u8]);
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        if self.0.len() < n {
-            return None;
-        }
-        let (head, tail) = self.0.split_at(n);
-        self.0 = tail;
-        Some(head)
-    }
-
-    fn i16(&mut self) -> Option<i16> {
-        self.take(2).map(|x| i16::from_be_bytes([x[0], x[1]]))
-    }
-
-    fn i32(&mut self) -> Option<i32> {
-        self.take(4)
-            .map(|x| i32::from_be_bytes([x[0], x[1], x[2], x[3]]))
-    }
-
-    fn string(&mut self) -> Option<String> {
-        let len = usize::try_from(self.i16()?).ok()?;
-        String::from_utf8(self.take(len)?.to_vec()).ok()
-    }
-}
-
-/// Version 0, an array of one string (the topic), then `tail`, then null user data.
-fn one_topic(topic: &str, tail: &[u8]) -> bytes::Bytes {
-    let mut b = Vec::with_capacity(16 + topic.len() + tail.len());
-    b.extend_from_slice(&0i16.to_be_bytes());
-    b.extend_from_slice(&1i32.to_be_bytes());
-    b.extend_from_slice(&(topic.len() as i16).to_be_bytes());
-    b.extend_from_slice(topic.as_bytes());
-    b.extend_from_slice(tail);
-    b.extend_from_slice(&(-1i32).to_be_bytes());
-    b.into()
-}
+use fjord_protocol::consumer_protocol::{
+    decode_assignment, decode_subscription, encode_assignment, encode_subscription,
+};
+use fjord_protocol::generated::consumer_protocol_assignment::{
+    ConsumerProtocolAssignment, TopicPartition,
+};
+use fjord_protocol::generated::consumer_protocol_subscription::ConsumerProtocolSubscription;
 
 /// ConsumerProtocolSubscription v0 for one topic.
 pub fn subscription(topic: &str) -> bytes::Bytes {
-    one_topic(topic, &[])
+    let s = ConsumerProtocolSubscription {
+        topics: vec![topic.to_string()],
+        ..Default::default()
+    };
+    encode_subscription(&s, 0).unwrap_or_default()
 }
 
 /// The topics of a ConsumerProtocolSubscription.
 pub fn subscribed_topics(bytes: &[u8]) -> Vec<String> {
-    let mut r = Reader(bytes);
-    let mut read = || -> Option<Vec<String>> {
-        r.i16()?;
-        (0..r.i32()?.max(0)).map(|_| r.string()).collect()
-    };
-    read().unwrap_or_default()
+    decode_subscription(bytes)
+        .map(|s| s.topics)
+        .unwrap_or_default()
 }
 
 /// ConsumerProtocolAssignment v0 of one topic's partitions.
 pub fn assignment_bytes(topic: &str, partitions: &[i32]) -> bytes::Bytes {
-    let mut tail = Vec::with_capacity(4 + 4 * partitions.len());
-    tail.extend_from_slice(&(partitions.len() as i32).to_be_bytes());
-    for p in partitions {
-        tail.extend_from_slice(&p.to_be_bytes());
-    }
-    one_topic(topic, &tail)
+    let a = ConsumerProtocolAssignment {
+        assigned_partitions: vec![TopicPartition {
+            topic: topic.to_string(),
+            partitions: partitions.to_vec(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    encode_assignment(&a, 0).unwrap_or_default()
 }
 
 /// The (topic, partition) pairs of a ConsumerProtocolAssignment.
 pub fn assignment(bytes: &[u8]) -> Vec<(String, i32)> {
-    let mut r = Reader(bytes);
-    let mut read = || -> Option<Vec<(String, i32)>> {
-        r.i16()?;
-        let mut out = Vec::new();
-        for _ in 0..r.i32()?.max(0) {
-            let topic = r.string()?;
-            for _ in 0..r.i32()?.max(0) {
-                out.push((topic.clone(), r.i32()?));
-            }
-        }
-        Some(out)
+    let Ok(a) = decode_assignment(bytes) else {
+        return Vec::new();
     };
-    read().unwrap_or_default()
+    a.assigned_partitions
+        .into_iter()
+        .flat_map(|t| {
+            let topic = t.topic;
+            t.partitions.into_iter().map(move |p| (topic.clone(), p))
+        })
+        .collect()
 }
 
 #[cfg(test)]

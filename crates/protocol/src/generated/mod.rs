@@ -30,6 +30,8 @@ pub mod broker_registration_request;
 pub mod broker_registration_response;
 pub mod clear_elr_record;
 pub mod config_record;
+pub mod consumer_protocol_assignment;
+pub mod consumer_protocol_subscription;
 pub mod controller_registration_request;
 pub mod controller_registration_response;
 pub mod create_acls_request;
