@@ -34,7 +34,6 @@ pub fn assignment_bytes(topic: &str, partitions: &[i32]) -> bytes::Bytes {
         assigned_partitions: vec![TopicPartition {
             topic: topic.to_string(),
             partitions: partitions.to_vec(),
-            ..Default::default()
         }],
         ..Default::default()
     };
