@@ -71,7 +71,6 @@ mod tests {
             assigned_partitions: vec![TopicPartition {
                 topic: "t".into(),
                 partitions: vec![0, 2],
-                ..Default::default()
             }],
             ..Default::default()
         };
