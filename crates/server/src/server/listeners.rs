@@ -4,29 +4,22 @@
 //! cannot live without.
 
 use super::fatal::Fatal;
-use crate::config::ServerConfig;
+use super::settings::LimitSettings;
 use fjord_net::serve::{ByteBudget, Limits};
 use std::sync::Arc;
 
 /// The limits every listener of the node shares (`queued.max.request.bytes` is one budget),
 /// reporting answered requests to `observer`.
 pub(super) fn limits(
-    config: &ServerConfig,
+    settings: &LimitSettings,
     observer: Arc<dyn fjord_net::serve::Observer>,
 ) -> Limits {
-    let positive = |key: &str| usize::try_from(config.int(key)).unwrap_or(usize::MAX);
-    let queued = config.int("queued.max.request.bytes");
     Limits {
-        max_frame: positive("socket.request.max.bytes"),
-        max_connections: positive("max.connections"),
-        max_connections_per_ip: positive("max.connections.per.ip"),
-        idle_timeout: std::time::Duration::from_millis(
-            u64::try_from(config.int("connections.max.idle.ms")).unwrap_or(u64::MAX / 4),
-        ),
-        queued_bytes: usize::try_from(queued)
-            .ok()
-            .filter(|q| *q > 0)
-            .map(ByteBudget::new),
+        max_frame: settings.max_frame,
+        max_connections: settings.max_connections,
+        max_connections_per_ip: settings.max_connections_per_ip,
+        idle_timeout: settings.idle_timeout,
+        queued_bytes: settings.queued_bytes.map(ByteBudget::new),
         observer: Some(observer),
     }
 }

@@ -1,9 +1,9 @@
 //! The broker's log upkeep: retention every `log.retention.check.interval.ms`, idle producer
 //! ids forgotten after `producer.id.expiration.ms`, checkpoints,
-//! the log cleaner thread, and the broker-level `log.*` defaults topic configs override.
+//! and the log cleaner thread.
 
 use super::fatal::Fatal;
-use crate::config::ServerConfig;
+use super::settings::MaintenanceSettings;
 use std::sync::Arc;
 
 /// How long the log cleaner sleeps between passes (Kafka's `log.cleaner.backoff.ms`).
@@ -15,27 +15,19 @@ const CLEANER_BACKOFF: std::time::Duration = std::time::Duration::from_secs(15);
 /// cleaner thread for compacted topics (running until the returned handle is dropped); the
 /// blocking work runs off the async workers.
 pub(super) fn spawn_log_maintenance(
-    config: &ServerConfig,
+    settings: &MaintenanceSettings,
     replicas: &Arc<fjord_broker::replica_manager::ReplicaManager>,
     fatal: &Fatal,
 ) -> Result<fjord_log::cleaner::LogCleaner, String> {
-    let every = std::time::Duration::from_millis(
-        u64::try_from(config.int("log.retention.check.interval.ms")).unwrap_or(300_000),
-    );
-    let producer_check = std::time::Duration::from_millis(
-        u64::try_from(config.int("producer.id.expiration.check.interval.ms")).unwrap_or(600_000),
-    );
-    let producer_max_age = config.int("producer.id.expiration.ms");
+    let every = settings.retention_every;
+    let producer_check = settings.producer_check_every;
+    let producer_max_age = settings.producer_max_age_ms;
     // High watermarks every `replica.high.watermark.checkpoint.interval.ms`; recovery points
     // and log start offsets too every `log.flush.offset.checkpoint.interval.ms` /
     // `log.flush.start.offset.checkpoint.interval.ms` (one pass for both, at the shorter):
     // each checkpoint is an fsynced file, and fewer keep appends' latency steady.
-    let ms = |key: &str| {
-        std::time::Duration::from_millis(u64::try_from(config.int(key)).unwrap_or(1).max(1))
-    };
-    let checkpoint_every = ms("replica.high.watermark.checkpoint.interval.ms");
-    let full_every = ms("log.flush.offset.checkpoint.interval.ms")
-        .min(ms("log.flush.start.offset.checkpoint.interval.ms"));
+    let checkpoint_every = settings.checkpoint_every;
+    let full_every = settings.full_checkpoint_every;
     let rm = replicas.clone();
     fatal.spawn("log maintenance", async move {
         let mut retention = tokio::time::interval(every);
@@ -99,29 +91,4 @@ pub(super) fn spawn_log_maintenance(
         fjord_util::system_now_ms,
     )
     .map_err(|e| format!("starting the log cleaner: {e}"))
-}
-
-/// The broker-level log settings topic configs override (Kafka's `log.*` keys).
-pub(super) fn broker_log_config(config: &ServerConfig) -> fjord_log::LogConfig {
-    let mut c = fjord_log::LogConfig::default();
-    if let Ok(v) = u64::try_from(config.int("log.segment.bytes")) {
-        c.segment_bytes = v;
-    }
-    c.retention_ms = if config.get("log.retention.ms").is_some() {
-        config.int("log.retention.ms")
-    } else if config.get("log.retention.minutes").is_some() {
-        config.int("log.retention.minutes") * 60_000
-    } else {
-        config.int("log.retention.hours") * 3_600_000
-    };
-    c.retention_bytes = config.int("log.retention.bytes");
-    if let Some(codec) = config
-        .get("compression.type")
-        .and_then(fjord_log::config::parse_compression_type)
-    {
-        c.compression = codec;
-    }
-    c.timestamp_before_max_ms = config.int("log.message.timestamp.before.max.ms");
-    c.timestamp_after_max_ms = config.int("log.message.timestamp.after.max.ms");
-    c
 }

@@ -1,15 +1,18 @@
 //! `fjord server`: loads the configuration (or the embedded single-node default, formatting
-//! `./fjord-data` on first start), checks the storage is formatted for this cluster and node,
-//! starts the Raft driver over the metadata log, the image loader, the active-controller
-//! task, the controller listener and the broker listener as the roles ask, the broker's registration and heartbeats and each controller's registration; runs
-//! until Ctrl-C or SIGTERM (then a controlled shutdown and a graceful resignation) or a fatal
-//! error.
+//! `./fjord-data` on first start), types its settings once ([`settings`]), checks the storage
+//! is formatted for this cluster and node, and starts what every node runs (the Raft driver
+//! over the metadata log, the image loader, the active-controller task on a controller, the
+//! metrics endpoint), then each role: the controller (its listener and registration) and the
+//! broker (its partitions, registration and heartbeats, replication, and its listeners once
+//! ready). Runs until Ctrl-C or SIGTERM (then a controlled shutdown and a graceful
+//! resignation) or a fatal error.
 
 mod fatal;
 mod listeners;
 mod log_maintenance;
 mod readiness;
 mod security;
+mod settings;
 
 use crate::config::ServerConfig;
 use crate::controller_listener::ControllerHandler;
@@ -18,13 +21,14 @@ use fatal::Fatal;
 use fjord_broker::controller_client::{ActiveController, ControllerClient};
 use fjord_broker::lifecycle;
 use fjord_broker::listener::BrokerHandler;
-use fjord_controller::ControllerSettings;
+use fjord_broker::replica_manager::ReplicaManager;
 use fjord_kraft::driver::{DriverConfig, RaftHandle};
 use fjord_log::MetaProperties;
 use fjord_raft::control::{Endpoint, VoterInfo};
 use listeners::{bind, limits, listen, open};
-use log_maintenance::{broker_log_config, spawn_log_maintenance};
+use log_maintenance::spawn_log_maintenance;
 use readiness::ready_to_serve;
+use settings::NodeSettings;
 use std::process::ExitCode;
 
 /// The longest a graceful shutdown waits for the requests in flight to be answered.
@@ -152,34 +156,22 @@ fn storage(config: &ServerConfig) -> Result<(String, MetaProperties), String> {
 
 fn driver_config(
     config: &ServerConfig,
+    settings: &NodeSettings,
     cluster_id: String,
     meta: &MetaProperties,
 ) -> Result<DriverConfig, String> {
-    let node_id = config.node_id().map_err(|e| e.to_string())?;
     let mut d = DriverConfig::new(
-        node_id,
+        settings.node_id,
         cluster_id,
         metadata_partition_dir(&config.metadata_log_dir()),
     );
     d.directory_id = meta.directory_id;
-    let controller = config
-        .process_roles()
-        .map_err(|e| e.to_string())?
-        .controller;
-    let name = config
-        .get("controller.listener.names")
-        .and_then(|n| n.split(',').next())
-        .unwrap_or("CONTROLLER")
-        .trim()
-        .to_string();
-    if controller {
-        let l = config
-            .advertised_controller_listener()
-            .map_err(|e| e.to_string())?;
+    let name = settings.controller_listener_name.clone();
+    if let Some(c) = &settings.controller {
         d.endpoint = Some(Endpoint {
-            name: l.name,
-            host: l.host,
-            port: l.port,
+            name: c.advertised.name.clone(),
+            host: c.advertised.host.clone(),
+            port: c.advertised.port,
         });
     }
     for (id, host, port) in config.quorum_voters().map_err(|e| e.to_string())? {
@@ -197,28 +189,12 @@ fn driver_config(
         );
     }
     d.bootstrap_servers = config.bootstrap_servers().map_err(|e| e.to_string())?;
-    d.election_timeout_ms = config.int("controller.quorum.election.timeout.ms");
-    d.fetch_timeout_ms = config.int("controller.quorum.fetch.timeout.ms");
-    d.request_timeout_ms = config.int("controller.quorum.request.timeout.ms");
-    d.retry_backoff_ms = config.int("controller.quorum.retry.backoff.ms");
+    d.election_timeout_ms = settings.quorum.election_ms;
+    d.fetch_timeout_ms = settings.quorum.fetch_ms;
+    d.request_timeout_ms = settings.quorum.request_ms;
+    d.retry_backoff_ms = settings.quorum.retry_backoff_ms;
     d.security = security::client_security(config, &name, "sasl.mechanism.controller.protocol")?;
     Ok(d)
-}
-
-fn controller_settings(config: &ServerConfig) -> ControllerSettings {
-    ControllerSettings {
-        num_partitions: config.int("num.partitions") as i32,
-        default_replication_factor: config.int("default.replication.factor") as i16,
-        min_insync_replicas: config.int("min.insync.replicas") as i32,
-        unclean_leader_election_enable: config
-            .get("unclean.leader.election.enable")
-            .is_some_and(|v| v.eq_ignore_ascii_case("true")),
-        broker_session_timeout_ms: config.int("broker.session.timeout.ms"),
-        broker_connection_loss_fence_ms: config.int("broker.connection.loss.fence.ms"),
-        broker_heartbeat_interval_ms: config.int("broker.heartbeat.interval.ms"),
-        authorizer_enabled: security::authorizer(config).is_some(),
-        ..ControllerSettings::default()
-    }
 }
 
 /// The active controller's id and address, following the quorum: the leader, reached at its
@@ -250,67 +226,113 @@ fn active_controller_watch(
     rx
 }
 
+/// What every node runs, whatever its roles: the metadata log's Raft driver, the image
+/// loader, the active-controller task on a controller, the controller client, the metrics
+/// endpoint, and the fatal-error channel of the tasks it cannot live without.
+struct Node {
+    node_id: i32,
+    cluster_id: String,
+    raft: RaftHandle,
+    view: tokio::sync::watch::Receiver<fjord_broker::View>,
+    fatal_tx: Fatal,
+    fatal: tokio::sync::mpsc::UnboundedReceiver<String>,
+    local_controller: Option<fjord_controller::active::LocalController>,
+    client: Arc<ControllerClient>,
+    metered_replicas: Arc<std::sync::OnceLock<Arc<ReplicaManager>>>,
+    limits: fjord_net::serve::Limits,
+    authorizer: Option<Arc<fjord_metadata::acls::AuthorizerSettings>>,
+    incarnation: fjord_protocol::Uuid,
+    /// The controller listener lives as long as the process.
+    never_stop: tokio::sync::watch::Sender<bool>,
+    sigterm: tokio::signal::unix::Signal,
+}
+
+/// A running broker: what its graceful stop needs.
+struct Broker {
+    identity: lifecycle::BrokerIdentity,
+    state: Arc<tokio::sync::Mutex<lifecycle::BrokerState>>,
+    replicas: Arc<ReplicaManager>,
+    cleaner: fjord_log::cleaner::LogCleaner,
+    groups: Arc<fjord_broker::group_coordinator::GroupCoordinator>,
+    /// The broker listeners stop first on a graceful shutdown, after answering what they read.
+    stop_listeners: tokio::sync::watch::Sender<bool>,
+    stopped: Vec<tokio::sync::oneshot::Receiver<()>>,
+}
+
 async fn serve(config: ServerConfig) -> Result<(), String> {
-    // The controller listener lives as long as the process; the broker listener stops first
-    // on a graceful shutdown, after answering what it has read.
-    let never_stop = tokio::sync::watch::Sender::new(false);
-    let stop_broker_listener = tokio::sync::watch::Sender::new(false);
-    let roles = config.process_roles().map_err(|e| e.to_string())?;
-    let (cluster_id, meta) = storage(&config)?;
+    let settings = NodeSettings::from_config(&config)?;
+    let mut node = start_node(&config, &settings).await?;
+    if let Some(role) = &settings.controller {
+        start_controller(&node, &config, role)?;
+    }
+    let broker = match &settings.broker {
+        Some(role) => match start_broker(&mut node, &config, role).await? {
+            Some(b) => Some(b),
+            // Stopped before the broker was ready.
+            None => return Ok(()),
+        },
+        None => None,
+    };
+    node.run_until_stopped().await?;
+    tracing::info!("shutting down");
+    if let Some(b) = broker {
+        b.stop(&node).await?;
+    }
+    node.raft.resign();
+    node.raft.shutdown();
+    Ok(())
+}
+
+/// Starts what every node runs (see [`Node`]).
+async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<Node, String> {
+    let (cluster_id, meta) = storage(config)?;
     let node_id = meta.node_id;
-    let driver = driver_config(&config, cluster_id.clone(), &meta)?;
+    let driver = driver_config(config, settings, cluster_id.clone(), &meta)?;
     let (raft, commits) =
         RaftHandle::start(driver, tokio::runtime::Handle::current()).map_err(|e| e.to_string())?;
     tracing::info!(node_id, %cluster_id, "metadata log started");
-    let (fatal_tx, mut fatal) = tokio::sync::mpsc::unbounded_channel();
+    let (fatal_tx, fatal) = tokio::sync::mpsc::unbounded_channel();
     let fatal_tx = Fatal(fatal_tx);
-    let snapshot_bytes =
-        u64::try_from(config.int("metadata.log.max.record.bytes.between.snapshots"))
-            .unwrap_or(u64::MAX);
-    let (view, loader) = fjord_kraft::loader::loader(raft.clone(), commits, snapshot_bytes);
+    let (view, loader) =
+        fjord_kraft::loader::loader(raft.clone(), commits, settings.snapshot_bytes);
     let loader_fatal = fatal_tx.0.clone();
     fatal_tx.spawn("metadata image loader", async move {
         let e = loader.await;
         let _ = loader_fatal.send(format!("the metadata image loader stopped: {e}"));
     });
-    let local_controller = if roles.controller {
-        let mut settings = controller_settings(&config);
-        if let Some((level, records)) = crate::format::read_bootstrap(&config.metadata_log_dir())? {
-            settings.bootstrap_metadata_version = level;
-            settings.bootstrap_records = records;
+    let local_controller = match &settings.controller {
+        Some(role) => {
+            let mut controller_settings = role.settings.clone();
+            if let Some((level, records)) =
+                crate::format::read_bootstrap(&config.metadata_log_dir())?
+            {
+                controller_settings.bootstrap_metadata_version = level;
+                controller_settings.bootstrap_records = records;
+            }
+            let (handle, task) = fjord_controller::active::active_controller(
+                raft.clone(),
+                view.clone(),
+                controller_settings,
+                cluster_id.clone(),
+            );
+            fatal_tx.spawn("active controller", task);
+            Some(handle)
         }
-        let (handle, task) = fjord_controller::active::active_controller(
-            raft.clone(),
-            view.clone(),
-            settings,
-            cluster_id.clone(),
-        );
-        fatal_tx.spawn("active controller", task);
-        Some(handle)
-    } else {
-        None
+        None => None,
     };
-    let controller_listener_name = config
-        .get("controller.listener.names")
-        .and_then(|n| n.split(',').next())
-        .unwrap_or("CONTROLLER")
-        .trim()
-        .to_string();
     let client = Arc::new(ControllerClient::with_security(
         active_controller_watch(&raft, &fatal_tx),
         security::client_security(
-            &config,
-            &controller_listener_name,
+            config,
+            &settings.controller_listener_name,
             "sasl.mechanism.controller.protocol",
         )?,
     ));
     // The metrics endpoint, on every node; the broker's partitions join once they exist.
     let metered_replicas = Arc::new(std::sync::OnceLock::new());
     let request_metrics = Arc::new(crate::metrics::RequestMetrics::default());
-    if let Some(addr) =
-        crate::metrics::listener_address(config.get("metrics.listener").unwrap_or(""))?
-    {
-        let listener = crate::metrics::bind(&addr).await?;
+    if let Some(addr) = &settings.metrics_listener {
+        let listener = crate::metrics::bind(addr).await?;
         let sources = crate::metrics::Sources {
             view: view.clone(),
             quorum: raft.quorum_info(),
@@ -320,295 +342,306 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
         };
         fatal_tx.spawn("metrics listener", crate::metrics::serve(listener, sources));
     }
-    let limits = limits(&config, request_metrics.clone());
-    let authorizer = security::authorizer(&config).map(Arc::new);
-    let incarnation = format::random_id();
-    if roles.controller {
-        let l = config.controller_listener().map_err(|e| e.to_string())?;
-        let adv = config
-            .advertised_controller_listener()
-            .map_err(|e| e.to_string())?;
-        let handler = ControllerHandler {
-            raft: raft.clone(),
-            controller: local_controller
-                .clone()
-                .ok_or("a controller runs the active-controller task")?,
-            view: view.clone(),
-            authorizer: authorizer.clone(),
-            heartbeats: Default::default(),
+    let sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(|e| format!("installing the SIGTERM handler: {e}"))?;
+    Ok(Node {
+        node_id,
+        cluster_id,
+        raft,
+        view,
+        fatal_tx,
+        fatal,
+        local_controller,
+        client,
+        metered_replicas,
+        limits: limits(&settings.limits, request_metrics),
+        authorizer: settings.authorizer.clone().map(Arc::new),
+        incarnation: format::random_id(),
+        never_stop: tokio::sync::watch::Sender::new(false),
+        sigterm,
+    })
+}
+
+/// The controller role: its listener (served until the process ends: its peers, brokers and
+/// voters, need it until the very end) and its registration.
+fn start_controller(
+    node: &Node,
+    config: &ServerConfig,
+    role: &settings::ControllerRole,
+) -> Result<(), String> {
+    let handler = ControllerHandler {
+        raft: node.raft.clone(),
+        controller: node
+            .local_controller
+            .clone()
+            .ok_or("a controller runs the active-controller task")?,
+        view: node.view.clone(),
+        authorizer: node.authorizer.clone(),
+        heartbeats: Default::default(),
+    };
+    let l = &role.listener;
+    let controller_security = security::listener_security(config, &l.name, node.view.clone())?;
+    security::watch_tls(&controller_security, &node.fatal_tx);
+    let (socket, addr) = bind("controller", l)?;
+    let listener = open("controller", socket, addr)?;
+    let _stopped = listen(
+        "controller listener",
+        listener,
+        handler,
+        (node.limits.clone(), Arc::new(controller_security)),
+        node.never_stop.subscribe(),
+        &node.fatal_tx,
+    );
+    let adv = &role.advertised;
+    lifecycle::spawn_controller_registration(
+        lifecycle::ControllerIdentity {
+            node_id: node.node_id,
+            incarnation: node.incarnation,
+            listener: lifecycle::Advertised {
+                name: adv.name.clone(),
+                host: adv.host.clone(),
+                port: adv.port,
+            },
+        },
+        node.client.clone(),
+        node.view.clone(),
+    );
+    Ok(())
+}
+
+/// The broker role: its partitions over every log dir, the log upkeep, the group coordinator,
+/// registration and heartbeats, replication; its listeners bound at once (so a port 0 is known
+/// and registered) but opened only once the broker is ready. `None` when the node was told to
+/// stop before then.
+async fn start_broker(
+    node: &mut Node,
+    config: &ServerConfig,
+    role: &settings::BrokerRole,
+) -> Result<Option<Broker>, String> {
+    let mut advertised = role.advertised.clone();
+    let mut bound_listeners = Vec::new();
+    for (l, adv) in role.listeners.iter().zip(advertised.iter_mut()) {
+        let (socket, bound) = bind("broker", l)?;
+        if adv.port == 0 {
+            adv.port = bound.port();
+        }
+        let security = security::listener_security(config, &l.name, node.view.clone())?;
+        tracing::info!(addr = %bound, listener = %l.name, protocol = security.protocol.name(), "broker listener bound; it opens once the broker is ready");
+        bound_listeners.push((l.name.clone(), socket, bound, security));
+    }
+    let first_listener = role
+        .listeners
+        .first()
+        .ok_or("a broker needs a listener")?
+        .name
+        .clone();
+    // The broker's partitions, over every log dir (recovered off the async workers; a dir
+    // that cannot be opened is offline from the start), kept as the image says by a task
+    // the node cannot live without.
+    let (paths, defaults) = (role.log_dirs.clone(), role.log.clone());
+    let open_defaults = defaults.clone();
+    let dirs = tokio::task::spawn_blocking(move || {
+        fjord_broker::log_dirs::LogDirs::open(&paths, |_| open_defaults.clone())
+    })
+    .await
+    .map_err(|e| format!("opening the log dirs: {e}"))?
+    .map_err(|e| format!("opening the log dirs: {e}"))?;
+    let previous_broker_epoch = dirs.clean_shutdown_broker_epoch().unwrap_or(-1);
+    let dir_ids = dirs.ids();
+    let dir_health = dirs.health();
+    let replicas = Arc::new(
+        ReplicaManager::with_dirs(node.node_id, Arc::new(dirs), defaults)
+            .with_replication(role.replication.clone()),
+    );
+    let follower = replicas.clone();
+    let follow_view = node.view.clone();
+    let follow_fatal = node.fatal_tx.0.clone();
+    node.fatal_tx.spawn("replica manager", async move {
+        let why = follower.follow(follow_view).await;
+        let _ = follow_fatal.send(format!("the replica manager stopped: {why}"));
+    });
+    let cleaner = spawn_log_maintenance(&role.maintenance, &replicas, &node.fatal_tx)?;
+    let groups = fjord_broker::group_coordinator::GroupCoordinator::new(
+        role.coordinator.clone(),
+        replicas.clone(),
+        node.client.clone(),
+    );
+    let follower = groups.clone();
+    let applied = replicas.applied();
+    let follow_fatal = node.fatal_tx.0.clone();
+    node.fatal_tx.spawn("group coordinator", async move {
+        let why = follower.follow(applied).await;
+        let _ = follow_fatal.send(format!("the group coordinator stopped: {why}"));
+    });
+    let state = lifecycle::BrokerState::unregistered();
+    let handler = BrokerHandler {
+        broker_state: state.clone(),
+        static_config: Arc::new(fjord_broker::describe_configs::StaticConfig {
+            node_id: node.node_id,
+            values: config.explicit().clone(),
+            known: ServerConfig::known_keys()
+                .into_iter()
+                .map(
+                    |(name, config_type, default)| fjord_broker::describe_configs::KnownKey {
+                        name: name.to_string(),
+                        config_type,
+                        default: default.map(str::to_string),
+                    },
+                )
+                .collect(),
+        }),
+        fetch_sessions: Arc::new(std::sync::Mutex::new(
+            fjord_broker::fetch_session::SessionCache::new(
+                role.fetch_session_slots,
+                role.fetch_session_eviction_ms,
+                u64::from(node.incarnation.as_u128() as u32) | 1,
+            ),
+        )),
+        groups: groups.clone(),
+        producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
+            node.node_id,
+            node.client.clone(),
+        )),
+        replicas: replicas.clone(),
+        view: node.view.clone(),
+        controller: node.client.clone(),
+        cluster_id: node.cluster_id.clone(),
+        listener_name: first_listener,
+        auto_create_topics: role.auto_create_topics,
+        pending_creations: Default::default(),
+        authorizer: node.authorizer.clone(),
+    };
+    let identity = lifecycle::BrokerIdentity {
+        previous_broker_epoch,
+        node_id: node.node_id,
+        cluster_id: node.cluster_id.clone(),
+        incarnation: node.incarnation,
+        listeners: advertised
+            .iter()
+            .map(|adv| lifecycle::Advertised {
+                name: adv.name.clone(),
+                host: adv.host.clone(),
+                port: adv.port,
+            })
+            .collect(),
+        rack: role.rack.clone(),
+        log_dirs: dir_ids,
+        dir_health,
+        heartbeat_interval: role.heartbeat_interval,
+    };
+    lifecycle::spawn_broker(
+        identity.clone(),
+        node.client.clone(),
+        node.view.clone(),
+        state.clone(),
+    );
+    spawn_replication(config, role, &replicas, node, &state)?;
+    let _ = node.metered_replicas.set(replicas.clone());
+    // The client port stays closed until the broker is ready: a client that connects as
+    // soon as it opens finds brokers, a controller and its topics' leaders.
+    let mut ready_view = node.view.clone();
+    let mut ready_info = node.raft.quorum_info();
+    tokio::select! {
+        r = ready_to_serve(node.node_id, node.incarnation, &mut ready_view, &mut ready_info) => r?,
+        f = node.fatal.recv() => {
+            return Err(f.unwrap_or_else(|| "a task of the node stopped".into()));
+        }
+        _ = tokio::signal::ctrl_c() => {
+            node.raft.shutdown();
+            return Ok(None);
+        }
+        _ = node.sigterm.recv() => {
+            node.raft.shutdown();
+            return Ok(None);
+        }
+    }
+    // The partitions this image gives the broker exist before the first client arrives.
+    let image = node.view.borrow().image.clone();
+    let rm = replicas.clone();
+    tokio::task::spawn_blocking(move || rm.apply_and_publish(image))
+        .await
+        .map_err(|e| format!("creating the broker's partitions: {e}"))?
+        .map_err(|e| format!("creating the broker's partitions: {e}"))?;
+    let stop_listeners = tokio::sync::watch::Sender::new(false);
+    let mut stopped = Vec::new();
+    for (name, socket, bound, security) in bound_listeners {
+        let listener = open("broker", socket, bound)?;
+        security::watch_tls(&security, &node.fatal_tx);
+        let handler = BrokerHandler {
+            listener_name: name,
+            ..handler.clone()
         };
-        let controller_security = security::listener_security(&config, &l.name, view.clone())?;
-        security::watch_tls(&controller_security, &fatal_tx);
-        let (socket, addr) = bind("controller", &l)?;
-        let listener = open("controller", socket, addr)?;
-        // Stops with the process: its peers (brokers, voters) need it until the very end.
-        let _stopped = listen(
-            "controller listener",
+        stopped.push(listen(
+            "broker listener",
             listener,
             handler,
-            (limits.clone(), Arc::new(controller_security)),
-            never_stop.subscribe(),
-            &fatal_tx,
-        );
-        lifecycle::spawn_controller_registration(
-            lifecycle::ControllerIdentity {
-                node_id,
-                incarnation,
-                listener: lifecycle::Advertised {
-                    name: adv.name,
-                    host: adv.host,
-                    port: adv.port,
-                },
-            },
-            client.clone(),
-            view.clone(),
-        );
+            (node.limits.clone(), Arc::new(security)),
+            stop_listeners.subscribe(),
+            &node.fatal_tx,
+        ));
     }
-    let mut broker = None;
-    let mut info = raft.quorum_info();
-    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .map_err(|e| format!("installing the SIGTERM handler: {e}"))?;
-    if roles.broker {
-        let broker_listeners = config.broker_listeners().map_err(|e| e.to_string())?;
-        let mut advertised = config
-            .advertised_broker_listeners()
-            .map_err(|e| e.to_string())?;
-        // Bound now (so a port 0 is known and registered), listening only once ready.
-        let mut bound_listeners = Vec::new();
-        for (l, adv) in broker_listeners.iter().zip(advertised.iter_mut()) {
-            let (socket, bound) = bind("broker", l)?;
-            if adv.port == 0 {
-                adv.port = bound.port();
-            }
-            let security = security::listener_security(&config, &l.name, view.clone())?;
-            tracing::info!(addr = %bound, listener = %l.name, protocol = security.protocol.name(), "broker listener bound; it opens once the broker is ready");
-            bound_listeners.push((l.name.clone(), socket, bound, security));
-        }
-        let inter_broker = config
-            .inter_broker_listener()
-            .map_err(|e| e.to_string())?
-            .ok_or("a broker needs a listener")?
-            .name;
-        let first_listener = broker_listeners
-            .first()
-            .ok_or("a broker needs a listener")?
-            .name
-            .clone();
-        // The broker's partitions, over every log dir (recovered off the async workers; a dir
-        // that cannot be opened is offline from the start), kept as the image says by a task
-        // the node cannot live without.
-        let paths = config.log_dirs();
-        if paths.is_empty() {
-            return Err("a broker needs log.dirs".into());
-        }
-        let defaults = broker_log_config(&config);
-        let open_defaults = defaults.clone();
-        let dirs = tokio::task::spawn_blocking(move || {
-            fjord_broker::log_dirs::LogDirs::open(&paths, |_| open_defaults.clone())
-        })
-        .await
-        .map_err(|e| format!("opening the log dirs: {e}"))?
-        .map_err(|e| format!("opening the log dirs: {e}"))?;
-        let previous_broker_epoch = dirs.clean_shutdown_broker_epoch().unwrap_or(-1);
-        let dir_ids = dirs.ids();
-        let dir_health = dirs.health();
-        let replicas = Arc::new(
-            fjord_broker::replica_manager::ReplicaManager::with_dirs(
-                node_id,
-                Arc::new(dirs),
-                defaults,
-            )
-            .with_replication(fjord_broker::replica_manager::ReplicationSettings {
-                lag_max_ms: config.int("replica.lag.time.max.ms"),
-                min_insync_replicas: usize::try_from(config.int("min.insync.replicas"))
-                    .unwrap_or(1),
-            }),
-        );
-        let follower = replicas.clone();
-        let follow_view = view.clone();
-        let follow_fatal = fatal_tx.0.clone();
-        fatal_tx.spawn("replica manager", async move {
-            let why = follower.follow(follow_view).await;
-            let _ = follow_fatal.send(format!("the replica manager stopped: {why}"));
-        });
-        let cleaner = spawn_log_maintenance(&config, &replicas, &fatal_tx)?;
-        let groups = fjord_broker::group_coordinator::GroupCoordinator::new(
-            coordinator_config(&config),
-            replicas.clone(),
-            client.clone(),
-        );
-        let groups_handle = groups.clone();
-        let follower = groups.clone();
-        let applied = replicas.applied();
-        let follow_fatal = fatal_tx.0.clone();
-        fatal_tx.spawn("group coordinator", async move {
-            let why = follower.follow(applied).await;
-            let _ = follow_fatal.send(format!("the group coordinator stopped: {why}"));
-        });
-        let broker_state = lifecycle::BrokerState::unregistered();
-        let handler = BrokerHandler {
-            broker_state: broker_state.clone(),
-            static_config: Arc::new(fjord_broker::describe_configs::StaticConfig {
-                node_id,
-                values: config.explicit().clone(),
-                known: ServerConfig::known_keys()
-                    .into_iter()
-                    .map(
-                        |(name, config_type, default)| fjord_broker::describe_configs::KnownKey {
-                            name: name.to_string(),
-                            config_type,
-                            default: default.map(str::to_string),
-                        },
-                    )
-                    .collect(),
-            }),
-            fetch_sessions: Arc::new(std::sync::Mutex::new(
-                fjord_broker::fetch_session::SessionCache::new(
-                    config
-                        .int("max.incremental.fetch.session.cache.slots")
-                        .max(0) as usize,
-                    config.int("min.incremental.fetch.session.eviction.ms"),
-                    u64::from(incarnation.as_u128() as u32) | 1,
-                ),
-            )),
-            groups,
-            producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
-                node_id,
-                client.clone(),
-            )),
-            replicas: replicas.clone(),
-            view: view.clone(),
-            controller: client.clone(),
-            cluster_id: cluster_id.clone(),
-            listener_name: first_listener,
-            auto_create_topics: config
-                .get("auto.create.topics.enable")
-                .is_some_and(|v| v.eq_ignore_ascii_case("true")),
-            pending_creations: Default::default(),
-            authorizer: authorizer.clone(),
-        };
-        let log_dirs = dir_ids;
-        let identity = lifecycle::BrokerIdentity {
-            previous_broker_epoch,
-            node_id,
-            cluster_id: cluster_id.clone(),
-            incarnation,
-            listeners: advertised
-                .iter()
-                .map(|adv| lifecycle::Advertised {
-                    name: adv.name.clone(),
-                    host: adv.host.clone(),
-                    port: adv.port,
-                })
-                .collect(),
-            rack: config.get("broker.rack").map(str::to_string),
-            log_dirs,
-            dir_health,
-            heartbeat_interval: std::time::Duration::from_millis(
-                config.int("broker.heartbeat.interval.ms").max(10) as u64,
-            ),
-        };
-        lifecycle::spawn_broker(
-            identity.clone(),
-            client.clone(),
-            view.clone(),
-            broker_state.clone(),
-        );
-        let state = broker_state;
-        spawn_replication(
-            &config,
-            &replicas,
-            &client,
-            &view,
-            &state,
-            &inter_broker,
-            &fatal_tx,
-        )?;
-        let _ = metered_replicas.set(replicas.clone());
-        // The client port stays closed until the broker is ready: a client that connects as
-        // soon as it opens finds brokers, a controller and its topics' leaders.
-        let mut ready_view = view.clone();
-        let mut ready_info = raft.quorum_info();
-        tokio::select! {
-            r = ready_to_serve(node_id, incarnation, &mut ready_view, &mut ready_info) => r?,
-            f = fatal.recv() => {
-                return Err(f.unwrap_or_else(|| "a task of the node stopped".into()));
-            }
-            _ = tokio::signal::ctrl_c() => {
-                raft.shutdown();
-                return Ok(());
-            }
-            _ = sigterm.recv() => {
-                raft.shutdown();
-                return Ok(());
-            }
-        }
-        // The partitions this image gives the broker exist before the first client arrives.
-        let image = view.borrow().image.clone();
-        let rm = replicas.clone();
-        tokio::task::spawn_blocking(move || rm.apply_and_publish(image))
-            .await
-            .map_err(|e| format!("creating the broker's partitions: {e}"))?
-            .map_err(|e| format!("creating the broker's partitions: {e}"))?;
-        let mut stopped = Vec::new();
-        for (name, socket, bound, security) in bound_listeners {
-            let listener = open("broker", socket, bound)?;
-            security::watch_tls(&security, &fatal_tx);
-            let handler = BrokerHandler {
-                listener_name: name,
-                ..handler.clone()
-            };
-            stopped.push(listen(
-                "broker listener",
-                listener,
-                handler,
-                (limits.clone(), Arc::new(security)),
-                stop_broker_listener.subscribe(),
-                &fatal_tx,
-            ));
-        }
-        broker = Some((identity, state, replicas, cleaner, groups_handle, stopped));
-    }
-    let mut last_leader = None;
-    loop {
-        tokio::select! {
-            changed = info.changed() => {
-                if changed.is_err() {
-                    return Err("the raft driver stopped".into());
+    Ok(Some(Broker {
+        identity,
+        state,
+        replicas,
+        cleaner,
+        groups,
+        stop_listeners,
+        stopped,
+    }))
+}
+
+impl Node {
+    /// Runs until Ctrl-C or SIGTERM (Ok) or until the metadata log or a task the node cannot
+    /// live without fails (the error), saying each new quorum leader.
+    async fn run_until_stopped(&mut self) -> Result<(), String> {
+        let mut info = self.raft.quorum_info();
+        let mut last_leader = None;
+        loop {
+            tokio::select! {
+                changed = info.changed() => {
+                    if changed.is_err() {
+                        return Err("the raft driver stopped".into());
+                    }
+                    let i = info.borrow().clone();
+                    if let Some(f) = i.failed {
+                        return Err(format!("the metadata log failed: {f}"));
+                    }
+                    if i.leader != last_leader {
+                        tracing::info!(epoch = i.epoch, leader = ?i.leader, "metadata quorum leader");
+                        last_leader = i.leader;
+                    }
                 }
-                let i = info.borrow().clone();
-                if let Some(f) = i.failed {
-                    return Err(format!("the metadata log failed: {f}"));
+                f = self.fatal.recv() => {
+                    return Err(f.unwrap_or_else(|| "a task of the node stopped".into()));
                 }
-                if i.leader != last_leader {
-                    tracing::info!(epoch = i.epoch, leader = ?i.leader, "metadata quorum leader");
-                    last_leader = i.leader;
-                }
+                _ = tokio::signal::ctrl_c() => return Ok(()),
+                _ = self.sigterm.recv() => return Ok(()),
             }
-            f = fatal.recv() => {
-                return Err(f.unwrap_or_else(|| "a task of the node stopped".into()));
-            }
-            _ = tokio::signal::ctrl_c() => break,
-            _ = sigterm.recv() => break,
         }
     }
-    tracing::info!("shutting down");
-    if let Some((identity, state, replicas, cleaner, groups, stopped)) = broker {
+}
+
+impl Broker {
+    /// A graceful stop: a controlled shutdown, the requests in flight answered, the listeners
+    /// closed, the cleaner stopped, every log flushed with its checkpoints and the
+    /// clean-shutdown marker.
+    async fn stop(self, node: &Node) -> Result<(), String> {
         lifecycle::controlled_shutdown(
-            &identity,
-            &client,
-            &state,
-            &view,
+            &self.identity,
+            &node.client,
+            &self.state,
+            &node.view,
             std::time::Duration::from_secs(5),
         )
         .await;
         // Answer the requests in flight, then close the connections: long polls answer with
         // what they have, group waits with NOT_COORDINATOR, no new request is read.
-        replicas.begin_stopping();
-        groups.shutdown().await;
-        stop_broker_listener.send_replace(true);
+        self.replicas.begin_stopping();
+        self.groups.shutdown().await;
+        self.stop_listeners.send_replace(true);
         let all_stopped = async {
-            for s in stopped {
+            for s in self.stopped {
                 let _ = s.await;
             }
         };
@@ -617,22 +650,21 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
             Err(_) => tracing::warn!("requests still in flight after {DRAIN_TIMEOUT:?}; closing"),
         }
         // The cleaner stops (its pass finishes) before the logs close.
+        let cleaner = self.cleaner;
         tokio::task::spawn_blocking(move || drop(cleaner))
             .await
             .map_err(|e| format!("stopping the log cleaner: {e}"))?;
         // Flush every log, write the checkpoints and the clean-shutdown marker (with the
         // broker epoch, KIP-966).
-        let epoch = state.lock().await.epoch.unwrap_or(-1);
-        let replicas = replicas.clone();
+        let epoch = self.state.lock().await.epoch.unwrap_or(-1);
+        let replicas = self.replicas;
         match tokio::task::spawn_blocking(move || replicas.shutdown(epoch)).await {
             Ok(Ok(())) => tracing::info!("logs flushed and closed cleanly"),
             Ok(Err(e)) => tracing::error!("closing the logs: {e}"),
             Err(e) => tracing::error!("closing the logs: {e}"),
         }
+        Ok(())
     }
-    raft.resign();
-    raft.shutdown();
-    Ok(())
 }
 
 /// Replication's tasks, each one the node cannot live without: the replica fetchers (following
@@ -640,30 +672,27 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
 /// `replica.lag.time.max.ms`, and the AlterPartition sender.
 fn spawn_replication(
     config: &ServerConfig,
-    replicas: &Arc<fjord_broker::replica_manager::ReplicaManager>,
-    controller: &Arc<ControllerClient>,
-    view: &tokio::sync::watch::Receiver<fjord_broker::View>,
+    role: &settings::BrokerRole,
+    replicas: &Arc<ReplicaManager>,
+    node: &Node,
     state: &Arc<tokio::sync::Mutex<lifecycle::BrokerState>>,
-    listener: &str,
-    fatal: &Fatal,
 ) -> Result<(), String> {
-    let int = |k: &str| i32::try_from(config.int(k)).unwrap_or(i32::MAX);
+    let (keys, listener) = (role.fetchers, role.inter_broker.clone());
     let settings = fjord_broker::replica_fetcher::FetcherSettings {
-        num_fetchers: usize::try_from(config.int("num.replica.fetchers")).unwrap_or(1),
-        max_bytes: int("replica.fetch.max.bytes"),
-        response_max_bytes: int("replica.fetch.response.max.bytes"),
-        wait_max_ms: int("replica.fetch.wait.max.ms"),
-        min_bytes: int("replica.fetch.min.bytes"),
-        backoff: std::time::Duration::from_millis(
-            u64::try_from(config.int("replica.fetch.backoff.ms")).unwrap_or(1_000),
-        ),
-        listener: listener.to_string(),
+        num_fetchers: keys.num_fetchers,
+        max_bytes: keys.max_bytes,
+        response_max_bytes: keys.response_max_bytes,
+        wait_max_ms: keys.wait_max_ms,
+        min_bytes: keys.min_bytes,
+        backoff: keys.backoff,
         security: security::client_security(
             config,
-            listener,
+            &listener,
             "sasl.mechanism.inter.broker.protocol",
         )?,
+        listener: listener.clone(),
     };
+    let (controller, view, fatal) = (&node.client, &node.view, &node.fatal_tx);
     let fetchers = fjord_broker::replica_fetcher::ReplicaFetchers::new(
         settings,
         replicas.clone(),
@@ -694,26 +723,4 @@ fn spawn_replication(
         ),
     );
     Ok(())
-}
-
-/// The group coordinator's settings from the broker's keys.
-fn coordinator_config(config: &ServerConfig) -> fjord_broker::group_coordinator::CoordinatorConfig {
-    let int = |k: &str| config.int(k);
-    let clamp_i32 = |v: i64| v.clamp(0, i64::from(i32::MAX)) as i32;
-    fjord_broker::group_coordinator::CoordinatorConfig {
-        group: fjord_group::GroupConfig {
-            min_session_timeout_ms: clamp_i32(int("group.min.session.timeout.ms")),
-            max_session_timeout_ms: clamp_i32(int("group.max.session.timeout.ms")),
-            initial_rebalance_delay_ms: clamp_i32(int("group.initial.rebalance.delay.ms")),
-            max_size: (int("group.max.size").max(1) as usize)
-                .min(fjord_group::config::MAX_GROUP_MEMBERS),
-            offset_metadata_max_bytes: int("offset.metadata.max.bytes").max(0) as usize,
-            offsets_retention_ms: int("offsets.retention.minutes").max(1) * 60_000,
-            offsets_retention_check_interval_ms: int("offsets.retention.check.interval.ms").max(1),
-        },
-        num_partitions: clamp_i32(int("offsets.topic.num.partitions")).max(1),
-        replication_factor: int("offsets.topic.replication.factor").clamp(1, i64::from(i16::MAX))
-            as i16,
-        segment_bytes: int("offsets.topic.segment.bytes").max(1),
-    }
 }

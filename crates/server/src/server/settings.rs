@@ -1,0 +1,391 @@
+//! The node's settings, typed once at start from the validated configuration (as Kafka's
+//! `KafkaConfig`): what every node needs, and one struct per role. The start functions read
+//! these fields; no key is read by its name after this (the listeners' TLS and SASL keys are
+//! read into their security settings at start too, by `security`).
+
+use super::security;
+use crate::config::{Listener, ServerConfig};
+use fjord_broker::group_coordinator::CoordinatorConfig;
+use fjord_broker::replica_manager::ReplicationSettings;
+use fjord_controller::ControllerSettings;
+use fjord_metadata::acls::AuthorizerSettings;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A key's integer value (defaults included; validated at load), or an error naming the key.
+fn int(config: &ServerConfig, key: &str) -> Result<i64, String> {
+    let v = config
+        .get(key)
+        .ok_or_else(|| format!("missing required configuration {key}"))?;
+    v.trim()
+        .parse()
+        .map_err(|_| format!("invalid value {v:?} for configuration {key}: not an integer"))
+}
+
+/// A key's value as milliseconds, at least 1 ms.
+fn millis(config: &ServerConfig, key: &str) -> Result<Duration, String> {
+    Ok(Duration::from_millis(
+        u64::try_from(int(config, key)?).unwrap_or(1).max(1),
+    ))
+}
+
+/// A key's boolean value (false when unset).
+fn flag(config: &ServerConfig, key: &str) -> bool {
+    config
+        .get(key)
+        .is_some_and(|v| v.eq_ignore_ascii_case("true"))
+}
+
+/// What every node needs, whatever its roles.
+#[derive(Debug)]
+pub(super) struct NodeSettings {
+    /// `node.id`.
+    pub node_id: i32,
+    /// `metadata.log.max.record.bytes.between.snapshots`.
+    pub snapshot_bytes: u64,
+    /// `metrics.listener`: where the metrics endpoint listens, if anywhere.
+    pub metrics_listener: Option<String>,
+    /// The first of `controller.listener.names`.
+    pub controller_listener_name: String,
+    /// The authorizer's settings, when `authorizer.class.name` is set.
+    pub authorizer: Option<AuthorizerSettings>,
+    /// The listeners' shared limits.
+    pub limits: LimitSettings,
+    /// The quorum's timeouts.
+    pub quorum: QuorumTimeouts,
+    /// The controller role's settings, when the node is a controller.
+    pub controller: Option<ControllerRole>,
+    /// The broker role's settings, when the node is a broker.
+    pub broker: Option<BrokerRole>,
+}
+
+/// The limits every listener of the node shares.
+#[derive(Debug, Clone)]
+pub(super) struct LimitSettings {
+    /// `socket.request.max.bytes`.
+    pub max_frame: usize,
+    /// `max.connections`.
+    pub max_connections: usize,
+    /// `max.connections.per.ip`.
+    pub max_connections_per_ip: usize,
+    /// `connections.max.idle.ms`.
+    pub idle_timeout: Duration,
+    /// `queued.max.request.bytes` (none when not positive).
+    pub queued_bytes: Option<usize>,
+}
+
+/// `controller.quorum.*.ms`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct QuorumTimeouts {
+    /// `controller.quorum.election.timeout.ms`.
+    pub election_ms: i64,
+    /// `controller.quorum.fetch.timeout.ms`.
+    pub fetch_ms: i64,
+    /// `controller.quorum.request.timeout.ms`.
+    pub request_ms: i64,
+    /// `controller.quorum.retry.backoff.ms`.
+    pub retry_backoff_ms: i64,
+}
+
+/// The controller role.
+#[derive(Debug)]
+pub(super) struct ControllerRole {
+    /// The controller listener.
+    pub listener: Listener,
+    /// How the controller listener is advertised.
+    pub advertised: Listener,
+    /// The active controller's settings.
+    pub settings: ControllerSettings,
+}
+
+/// The broker role.
+#[derive(Debug)]
+pub(super) struct BrokerRole {
+    /// The broker listeners.
+    pub listeners: Vec<Listener>,
+    /// How each is advertised (same order).
+    pub advertised: Vec<Listener>,
+    /// The listener replication and the controller client use between brokers.
+    pub inter_broker: String,
+    /// `log.dirs`.
+    pub log_dirs: Vec<PathBuf>,
+    /// The broker-level `log.*` defaults topic configs override.
+    pub log: fjord_log::LogConfig,
+    /// Retention, producer expiry and checkpoint intervals.
+    pub maintenance: MaintenanceSettings,
+    /// `replica.lag.time.max.ms`, `min.insync.replicas`.
+    pub replication: ReplicationSettings,
+    /// The replica fetchers' settings, without their security (read per listener at start).
+    pub fetchers: FetcherKeys,
+    /// The group coordinator's settings.
+    pub coordinator: CoordinatorConfig,
+    /// `max.incremental.fetch.session.cache.slots`.
+    pub fetch_session_slots: usize,
+    /// `min.incremental.fetch.session.eviction.ms`.
+    pub fetch_session_eviction_ms: i64,
+    /// `auto.create.topics.enable`.
+    pub auto_create_topics: bool,
+    /// `broker.rack`.
+    pub rack: Option<String>,
+    /// `broker.heartbeat.interval.ms` (at least 10 ms).
+    pub heartbeat_interval: Duration,
+}
+
+/// The log upkeep's intervals.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct MaintenanceSettings {
+    /// `log.retention.check.interval.ms`.
+    pub retention_every: Duration,
+    /// `producer.id.expiration.check.interval.ms`.
+    pub producer_check_every: Duration,
+    /// `producer.id.expiration.ms`.
+    pub producer_max_age_ms: i64,
+    /// `replica.high.watermark.checkpoint.interval.ms`.
+    pub checkpoint_every: Duration,
+    /// The shorter of `log.flush.offset.checkpoint.interval.ms` and
+    /// `log.flush.start.offset.checkpoint.interval.ms`.
+    pub full_checkpoint_every: Duration,
+}
+
+/// `num.replica.fetchers` and `replica.fetch.*`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FetcherKeys {
+    /// `num.replica.fetchers`.
+    pub num_fetchers: usize,
+    /// `replica.fetch.max.bytes`.
+    pub max_bytes: i32,
+    /// `replica.fetch.response.max.bytes`.
+    pub response_max_bytes: i32,
+    /// `replica.fetch.wait.max.ms`.
+    pub wait_max_ms: i32,
+    /// `replica.fetch.min.bytes`.
+    pub min_bytes: i32,
+    /// `replica.fetch.backoff.ms`.
+    pub backoff: Duration,
+}
+
+impl NodeSettings {
+    /// The settings of `config` (already validated at load); an error names the key.
+    pub fn from_config(config: &ServerConfig) -> Result<NodeSettings, String> {
+        let roles = config.process_roles().map_err(|e| e.to_string())?;
+        let authorizer = security::authorizer(config);
+        let controller = match roles.controller {
+            true => Some(ControllerRole {
+                listener: config.controller_listener().map_err(|e| e.to_string())?,
+                advertised: config
+                    .advertised_controller_listener()
+                    .map_err(|e| e.to_string())?,
+                settings: controller_settings(config, authorizer.is_some())?,
+            }),
+            false => None,
+        };
+        let broker = match roles.broker {
+            true => Some(broker_role(config)?),
+            false => None,
+        };
+        let positive = |key: &str| -> Result<usize, String> {
+            Ok(usize::try_from(int(config, key)?).unwrap_or(usize::MAX))
+        };
+        Ok(NodeSettings {
+            node_id: config.node_id().map_err(|e| e.to_string())?,
+            snapshot_bytes: u64::try_from(int(
+                config,
+                "metadata.log.max.record.bytes.between.snapshots",
+            )?)
+            .unwrap_or(u64::MAX),
+            metrics_listener: crate::metrics::listener_address(
+                config.get("metrics.listener").unwrap_or(""),
+            )?,
+            controller_listener_name: config
+                .get("controller.listener.names")
+                .and_then(|n| n.split(',').next())
+                .unwrap_or("CONTROLLER")
+                .trim()
+                .to_string(),
+            authorizer,
+            limits: LimitSettings {
+                max_frame: positive("socket.request.max.bytes")?,
+                max_connections: positive("max.connections")?,
+                max_connections_per_ip: positive("max.connections.per.ip")?,
+                idle_timeout: Duration::from_millis(
+                    u64::try_from(int(config, "connections.max.idle.ms")?).unwrap_or(u64::MAX / 4),
+                ),
+                queued_bytes: usize::try_from(int(config, "queued.max.request.bytes")?)
+                    .ok()
+                    .filter(|q| *q > 0),
+            },
+            quorum: QuorumTimeouts {
+                election_ms: int(config, "controller.quorum.election.timeout.ms")?,
+                fetch_ms: int(config, "controller.quorum.fetch.timeout.ms")?,
+                request_ms: int(config, "controller.quorum.request.timeout.ms")?,
+                retry_backoff_ms: int(config, "controller.quorum.retry.backoff.ms")?,
+            },
+            controller,
+            broker,
+        })
+    }
+}
+
+/// The active controller's settings.
+fn controller_settings(
+    config: &ServerConfig,
+    authorizer_enabled: bool,
+) -> Result<ControllerSettings, String> {
+    Ok(ControllerSettings {
+        num_partitions: int(config, "num.partitions")? as i32,
+        default_replication_factor: int(config, "default.replication.factor")? as i16,
+        min_insync_replicas: int(config, "min.insync.replicas")? as i32,
+        unclean_leader_election_enable: flag(config, "unclean.leader.election.enable"),
+        broker_session_timeout_ms: int(config, "broker.session.timeout.ms")?,
+        broker_connection_loss_fence_ms: int(config, "broker.connection.loss.fence.ms")?,
+        broker_heartbeat_interval_ms: int(config, "broker.heartbeat.interval.ms")?,
+        authorizer_enabled,
+        ..ControllerSettings::default()
+    })
+}
+
+/// The broker role's settings.
+fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
+    let listeners = config.broker_listeners().map_err(|e| e.to_string())?;
+    let advertised = config
+        .advertised_broker_listeners()
+        .map_err(|e| e.to_string())?;
+    let inter_broker = config
+        .inter_broker_listener()
+        .map_err(|e| e.to_string())?
+        .ok_or("a broker needs a listener")?
+        .name;
+    let log_dirs = config.log_dirs();
+    if log_dirs.is_empty() {
+        return Err("a broker needs log.dirs".into());
+    }
+    let i32_of = |key: &str| -> Result<i32, String> {
+        Ok(i32::try_from(int(config, key)?).unwrap_or(i32::MAX))
+    };
+    Ok(BrokerRole {
+        listeners,
+        advertised,
+        inter_broker,
+        log_dirs,
+        log: broker_log_config(config)?,
+        maintenance: MaintenanceSettings {
+            retention_every: Duration::from_millis(
+                u64::try_from(int(config, "log.retention.check.interval.ms")?).unwrap_or(300_000),
+            ),
+            producer_check_every: Duration::from_millis(
+                u64::try_from(int(config, "producer.id.expiration.check.interval.ms")?)
+                    .unwrap_or(600_000),
+            ),
+            producer_max_age_ms: int(config, "producer.id.expiration.ms")?,
+            checkpoint_every: millis(config, "replica.high.watermark.checkpoint.interval.ms")?,
+            full_checkpoint_every: millis(config, "log.flush.offset.checkpoint.interval.ms")?.min(
+                millis(config, "log.flush.start.offset.checkpoint.interval.ms")?,
+            ),
+        },
+        replication: ReplicationSettings {
+            lag_max_ms: int(config, "replica.lag.time.max.ms")?,
+            min_insync_replicas: usize::try_from(int(config, "min.insync.replicas")?).unwrap_or(1),
+        },
+        fetchers: FetcherKeys {
+            num_fetchers: usize::try_from(int(config, "num.replica.fetchers")?).unwrap_or(1),
+            max_bytes: i32_of("replica.fetch.max.bytes")?,
+            response_max_bytes: i32_of("replica.fetch.response.max.bytes")?,
+            wait_max_ms: i32_of("replica.fetch.wait.max.ms")?,
+            min_bytes: i32_of("replica.fetch.min.bytes")?,
+            backoff: Duration::from_millis(
+                u64::try_from(int(config, "replica.fetch.backoff.ms")?).unwrap_or(1_000),
+            ),
+        },
+        coordinator: coordinator_config(config)?,
+        fetch_session_slots: int(config, "max.incremental.fetch.session.cache.slots")?.max(0)
+            as usize,
+        fetch_session_eviction_ms: int(config, "min.incremental.fetch.session.eviction.ms")?,
+        auto_create_topics: flag(config, "auto.create.topics.enable"),
+        rack: config.get("broker.rack").map(str::to_string),
+        heartbeat_interval: Duration::from_millis(
+            int(config, "broker.heartbeat.interval.ms")?.max(10) as u64,
+        ),
+    })
+}
+
+/// The broker-level log settings topic configs override (Kafka's `log.*` keys).
+fn broker_log_config(config: &ServerConfig) -> Result<fjord_log::LogConfig, String> {
+    let mut c = fjord_log::LogConfig::default();
+    if let Ok(v) = u64::try_from(int(config, "log.segment.bytes")?) {
+        c.segment_bytes = v;
+    }
+    c.retention_ms = if config.get("log.retention.ms").is_some() {
+        int(config, "log.retention.ms")?
+    } else if config.get("log.retention.minutes").is_some() {
+        int(config, "log.retention.minutes")? * 60_000
+    } else {
+        int(config, "log.retention.hours")? * 3_600_000
+    };
+    c.retention_bytes = int(config, "log.retention.bytes")?;
+    if let Some(codec) = config
+        .get("compression.type")
+        .and_then(fjord_log::config::parse_compression_type)
+    {
+        c.compression = codec;
+    }
+    c.timestamp_before_max_ms = int(config, "log.message.timestamp.before.max.ms")?;
+    c.timestamp_after_max_ms = int(config, "log.message.timestamp.after.max.ms")?;
+    Ok(c)
+}
+
+/// The group coordinator's settings from the broker's keys.
+fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String> {
+    let int = |k: &str| int(config, k);
+    let clamp_i32 = |v: i64| v.clamp(0, i64::from(i32::MAX)) as i32;
+    Ok(CoordinatorConfig {
+        group: fjord_group::GroupConfig {
+            min_session_timeout_ms: clamp_i32(int("group.min.session.timeout.ms")?),
+            max_session_timeout_ms: clamp_i32(int("group.max.session.timeout.ms")?),
+            initial_rebalance_delay_ms: clamp_i32(int("group.initial.rebalance.delay.ms")?),
+            max_size: (int("group.max.size")?.max(1) as usize)
+                .min(fjord_group::config::MAX_GROUP_MEMBERS),
+            offset_metadata_max_bytes: int("offset.metadata.max.bytes")?.max(0) as usize,
+            offsets_retention_ms: int("offsets.retention.minutes")?.max(1) * 60_000,
+            offsets_retention_check_interval_ms: int("offsets.retention.check.interval.ms")?.max(1),
+        },
+        num_partitions: clamp_i32(int("offsets.topic.num.partitions")?).max(1),
+        replication_factor: int("offsets.topic.replication.factor")?.clamp(1, i64::from(i16::MAX))
+            as i16,
+        segment_bytes: int("offsets.topic.segment.bytes")?.max(1),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(extra: &str) -> ServerConfig {
+        let text = format!(
+            "node.id=1\nprocess.roles=broker,controller\n\
+             listeners=PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093\n\
+             controller.listener.names=CONTROLLER\ncontroller.quorum.voters=1@127.0.0.1:9093\n\
+             log.dirs=/tmp/fjord-settings-test\n{extra}"
+        );
+        ServerConfig::from_properties(fjord_config::parse_properties(&text).unwrap(), &[]).unwrap()
+    }
+
+    #[test]
+    fn roles_get_their_settings_with_kafka_defaults() {
+        let s = NodeSettings::from_config(&config("log.retention.minutes=5\n")).unwrap();
+        let b = s.broker.expect("a broker");
+        assert_eq!(b.log.retention_ms, 5 * 60_000);
+        assert_eq!(b.inter_broker, "PLAINTEXT");
+        assert_eq!(b.replication.lag_max_ms, 30_000);
+        assert_eq!(b.heartbeat_interval, Duration::from_millis(2_000));
+        let c = s.controller.expect("a controller");
+        assert_eq!(c.listener.name, "CONTROLLER");
+        assert_eq!(s.controller_listener_name, "CONTROLLER");
+        assert_eq!(s.quorum.election_ms, 1_000);
+    }
+
+    #[test]
+    fn a_missing_value_names_its_key() {
+        let e = int(&config(""), "no.such.key").unwrap_err();
+        assert!(e.contains("no.such.key"), "{e}");
+    }
+}
