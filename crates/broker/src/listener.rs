@@ -268,18 +268,17 @@ impl BrokerHandler {
         answer(answered, peer)
     }
 
-    /// Handles a request the caller is allowed to make (forwarded APIs never reach it).
-    async fn handle_allowed(
+    /// The requests answered from this broker's logs (Produce, Fetch, ListOffsets,
+    /// OffsetForLeaderEpoch, DeleteRecords, AlterReplicaLogDirs, DescribeLogDirs); any other
+    /// request is given back.
+    async fn log_request(
         &self,
         body: RequestBody,
-        frame: &RequestFrame,
-        caller: &fjord_net::principal::Caller,
-        access: &Access<'_>,
-    ) -> Reply {
-        let peer = caller.peer;
-        let version = frame.header.request_api_version;
+        version: i16,
+        peer: std::net::SocketAddr,
+    ) -> Result<Reply, RequestBody> {
         let image = || self.view.borrow().image.clone();
-        match body {
+        Ok(match body {
             RequestBody::Produce(r) => {
                 let appended = crate::produce::append(
                     &self.replicas,
@@ -293,7 +292,7 @@ impl BrokerHandler {
                     Some(response) => Reply::Respond(ResponseBody::Produce(response)),
                     None => Reply::Nothing,
                 };
-                return match appended {
+                match appended {
                     // Answered once the in-sync replicas have it; the connection's next
                     // Produce requests are appended meanwhile.
                     Ok(a) if a.waits() => {
@@ -304,52 +303,39 @@ impl BrokerHandler {
                         tracing::error!(%peer, "{e}");
                         Reply::Close
                     }
-                };
+                }
             }
-            RequestBody::Fetch(r) => {
-                return answer(
-                    crate::fetch::fetch(
-                        &self.replicas,
-                        &self.fetch_sessions,
-                        image(),
-                        &self.listener_name,
-                        r,
-                        version,
-                    )
+            RequestBody::Fetch(r) => answer(
+                crate::fetch::fetch(
+                    &self.replicas,
+                    &self.fetch_sessions,
+                    image(),
+                    &self.listener_name,
+                    r,
+                    version,
+                )
+                .await
+                .map(ResponseBody::Fetch),
+                peer,
+            ),
+            RequestBody::ListOffsets(r) => answer(
+                crate::offsets::list_offsets(&self.replicas, image(), r, version)
                     .await
-                    .map(ResponseBody::Fetch),
-                    peer,
-                );
-            }
-            RequestBody::ListOffsets(r) => {
-                return answer(
-                    crate::offsets::list_offsets(&self.replicas, image(), r, version)
-                        .await
-                        .map(ResponseBody::ListOffsets),
-                    peer,
-                );
-            }
-            RequestBody::OffsetForLeaderEpoch(r) => {
-                return answer(
-                    crate::log_requests::offset_for_leader_epoch(
-                        &self.replicas,
-                        image(),
-                        r,
-                        version,
-                    )
+                    .map(ResponseBody::ListOffsets),
+                peer,
+            ),
+            RequestBody::OffsetForLeaderEpoch(r) => answer(
+                crate::log_requests::offset_for_leader_epoch(&self.replicas, image(), r, version)
                     .await
                     .map(ResponseBody::OffsetForLeaderEpoch),
-                    peer,
-                );
-            }
-            RequestBody::DeleteRecords(r) => {
-                return answer(
-                    crate::log_requests::delete_records(&self.replicas, image(), r)
-                        .await
-                        .map(ResponseBody::DeleteRecords),
-                    peer,
-                );
-            }
+                peer,
+            ),
+            RequestBody::DeleteRecords(r) => answer(
+                crate::log_requests::delete_records(&self.replicas, image(), r)
+                    .await
+                    .map(ResponseBody::DeleteRecords),
+                peer,
+            ),
             RequestBody::AlterReplicaLogDirs(r) => {
                 let (rm, image, r) = (self.replicas.clone(), image(), r.clone());
                 let answered =
@@ -357,18 +343,33 @@ impl BrokerHandler {
                         .await
                         .map(ResponseBody::AlterReplicaLogDirs)
                         .map_err(|e| format!("an AlterReplicaLogDirs request failed: {e}"));
-                return answer(answered, peer);
+                answer(answered, peer)
             }
-            RequestBody::DescribeLogDirs(r) => {
-                return answer(
-                    crate::log_requests::describe_log_dirs(&self.replicas, r, version)
-                        .await
-                        .map(ResponseBody::DescribeLogDirs),
-                    peer,
-                );
-            }
-            _ => {}
-        }
+            RequestBody::DescribeLogDirs(r) => answer(
+                crate::log_requests::describe_log_dirs(&self.replicas, r, version)
+                    .await
+                    .map(ResponseBody::DescribeLogDirs),
+                peer,
+            ),
+            other => return Err(other),
+        })
+    }
+
+    /// Handles a request the caller is allowed to make (forwarded APIs never reach it).
+    async fn handle_allowed(
+        &self,
+        body: RequestBody,
+        frame: &RequestFrame,
+        caller: &fjord_net::principal::Caller,
+        access: &Access<'_>,
+    ) -> Reply {
+        let peer = caller.peer;
+        let version = frame.header.request_api_version;
+        let image = || self.view.borrow().image.clone();
+        let body = match self.log_request(body, version, peer).await {
+            Ok(reply) => return reply,
+            Err(body) => body,
+        };
         let client_id = frame.header.client_id.as_deref().unwrap_or("");
         let groups = || crate::groups::Groups {
             coordinator: &self.groups,

@@ -429,12 +429,6 @@ async fn start_broker(
         tracing::info!(addr = %bound, listener = %l.name, protocol = security.protocol.name(), "broker listener bound; it opens once the broker is ready");
         bound_listeners.push((l.name.clone(), socket, bound, security));
     }
-    let first_listener = role
-        .listeners
-        .first()
-        .ok_or("a broker needs a listener")?
-        .name
-        .clone();
     // The broker's partitions, over every log dir (recovered off the async workers; a dir
     // that cannot be opened is offline from the start), kept as the image says by a task
     // the node cannot live without.
@@ -474,43 +468,7 @@ async fn start_broker(
         let _ = follow_fatal.send(format!("the group coordinator stopped: {why}"));
     });
     let state = lifecycle::BrokerState::unregistered();
-    let handler = BrokerHandler {
-        broker_state: state.clone(),
-        static_config: Arc::new(fjord_broker::describe_configs::StaticConfig {
-            node_id: node.node_id,
-            values: config.explicit().clone(),
-            known: ServerConfig::known_keys()
-                .into_iter()
-                .map(
-                    |(name, config_type, default)| fjord_broker::describe_configs::KnownKey {
-                        name: name.to_string(),
-                        config_type,
-                        default: default.map(str::to_string),
-                    },
-                )
-                .collect(),
-        }),
-        fetch_sessions: Arc::new(std::sync::Mutex::new(
-            fjord_broker::fetch_session::SessionCache::new(
-                role.fetch_session_slots,
-                role.fetch_session_eviction_ms,
-                u64::from(node.incarnation.as_u128() as u32) | 1,
-            ),
-        )),
-        groups: groups.clone(),
-        producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
-            node.node_id,
-            node.client.clone(),
-        )),
-        replicas: replicas.clone(),
-        view: node.view.clone(),
-        controller: node.client.clone(),
-        cluster_id: node.cluster_id.clone(),
-        listener_name: first_listener,
-        auto_create_topics: role.auto_create_topics,
-        pending_creations: Default::default(),
-        authorizer: node.authorizer.clone(),
-    };
+    let handler = broker_handler(node, config, role, (&replicas, &groups, &state))?;
     let identity = lifecycle::BrokerIdentity {
         previous_broker_epoch,
         node_id: node.node_id,
@@ -589,6 +547,62 @@ async fn start_broker(
         stop_listeners,
         stopped,
     }))
+}
+
+/// The handler of the broker's listeners (each copy named for its listener).
+fn broker_handler(
+    node: &Node,
+    config: &ServerConfig,
+    role: &settings::BrokerRole,
+    (replicas, groups, state): (
+        &Arc<ReplicaManager>,
+        &Arc<fjord_broker::group_coordinator::GroupCoordinator>,
+        &Arc<tokio::sync::Mutex<lifecycle::BrokerState>>,
+    ),
+) -> Result<BrokerHandler, String> {
+    let first_listener = role
+        .listeners
+        .first()
+        .ok_or("a broker needs a listener")?
+        .name
+        .clone();
+    Ok(BrokerHandler {
+        broker_state: state.clone(),
+        static_config: Arc::new(fjord_broker::describe_configs::StaticConfig {
+            node_id: node.node_id,
+            values: config.explicit().clone(),
+            known: ServerConfig::known_keys()
+                .into_iter()
+                .map(
+                    |(name, config_type, default)| fjord_broker::describe_configs::KnownKey {
+                        name: name.to_string(),
+                        config_type,
+                        default: default.map(str::to_string),
+                    },
+                )
+                .collect(),
+        }),
+        fetch_sessions: Arc::new(std::sync::Mutex::new(
+            fjord_broker::fetch_session::SessionCache::new(
+                role.fetch_session_slots,
+                role.fetch_session_eviction_ms,
+                u64::from(node.incarnation.as_u128() as u32) | 1,
+            ),
+        )),
+        groups: groups.clone(),
+        producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
+            node.node_id,
+            node.client.clone(),
+        )),
+        replicas: replicas.clone(),
+        view: node.view.clone(),
+        controller: node.client.clone(),
+        cluster_id: node.cluster_id.clone(),
+        listener_name: first_listener,
+        auto_create_topics: role.auto_create_topics,
+        pending_creations: Default::default(),
+        authorizer: node.authorizer.clone(),
+    })
 }
 
 impl Node {
