@@ -114,7 +114,7 @@ impl AdminConfig {
                 fjord_util::properties::parse(&text).map_err(|e| AdminError::Config {
                     key: "--command-config".into(),
                     value: path.display().to_string(),
-                    reason: e,
+                    reason: e.0,
                 })?
             }
             None => BTreeMap::new(),

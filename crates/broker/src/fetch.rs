@@ -9,6 +9,7 @@
 //! 0 opens a fetch session ([`crate::fetch_session`]) and incremental fetches name only what
 //! changed and get only partitions with news. Reads run off the async workers.
 
+use crate::error::BrokerError;
 use crate::fetch_session::{Answered, Key, SessionCache, SessionError, Spec};
 use crate::replica_manager::{Partition, ReplicaManager};
 use fjord_metadata::MetadataImage;
@@ -206,7 +207,7 @@ pub async fn fetch(
     listener: &str,
     request: FetchRequest,
     version: i16,
-) -> Result<FetchResponse, String> {
+) -> Result<FetchResponse, BrokerError> {
     let replica_id = if version >= 15 {
         request.replica_state.replica_id
     } else {
@@ -302,7 +303,7 @@ pub async fn fetch(
             read_all(&pass, room, used == 0, from_replica, tracked, version)
         })
         .await
-        .map_err(|e| format!("a fetch's reads failed: {e}"))?;
+        .map_err(BrokerError::task("a fetch's reads"))?;
         let wanted =
             Arc::try_unwrap(wanted).unwrap_or_else(|w| w.iter().map(Wanted::copy).collect());
         for (w, r) in wanted.into_iter().zip(results) {
@@ -400,7 +401,7 @@ async fn full_fetch(
     limits: Limits,
     mode: Mode,
     now: i64,
-) -> Result<FetchResponse, String> {
+) -> Result<FetchResponse, BrokerError> {
     let from_replica = follower.is_some();
     let wanted: Vec<Wanted> = specs
         .into_iter()
@@ -437,7 +438,7 @@ async fn full_fetch(
             read_all(&pass, max_bytes, true, from_replica, tracked, version)
         })
         .await
-        .map_err(|e| format!("a fetch's reads failed: {e}"))?;
+        .map_err(BrokerError::task("a fetch's reads"))?;
         let bytes: usize = results.iter().map(|r| r.bytes).sum();
         let errors = results.iter().any(|r| r.error);
         let done = bytes >= limits.min_bytes

@@ -20,12 +20,10 @@ pub fn append_inline(bytes: usize, may_fsync: impl FnOnce() -> bool) -> bool {
 pub async fn run<T: Send + 'static>(
     inline: bool,
     f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, String> {
+) -> Result<T, tokio::task::JoinError> {
     if inline {
         Ok(f())
     } else {
-        tokio::task::spawn_blocking(f)
-            .await
-            .map_err(|e| e.to_string())
+        tokio::task::spawn_blocking(f).await
     }
 }

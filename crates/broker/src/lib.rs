@@ -11,6 +11,7 @@ pub mod delayed;
 pub mod describe_configs;
 pub mod describe_topic_partitions;
 pub mod dir_assignments;
+pub mod error;
 pub mod fetch;
 pub mod fetch_session;
 pub mod group_coordinator;

@@ -190,7 +190,10 @@ impl BrokerHandler {
 
 /// The reply to a request whose handler ran: its response, or a closed connection (logged)
 /// when the handler's task failed.
-fn answer(result: Result<ResponseBody, String>, peer: std::net::SocketAddr) -> Reply {
+fn answer(
+    result: Result<ResponseBody, crate::error::BrokerError>,
+    peer: std::net::SocketAddr,
+) -> Reply {
     match result {
         Ok(response) => Reply::Respond(response),
         Err(e) => {
@@ -264,7 +267,9 @@ impl BrokerHandler {
         })
         .await
         .map(ResponseBody::GetReplicaLogInfo)
-        .map_err(|e| format!("a GetReplicaLogInfo request failed: {e}"));
+        .map_err(crate::error::BrokerError::task(
+            "a GetReplicaLogInfo request",
+        ));
         answer(answered, peer)
     }
 
@@ -342,7 +347,9 @@ impl BrokerHandler {
                     tokio::task::spawn_blocking(move || rm.alter_replica_log_dirs(&image, &r))
                         .await
                         .map(ResponseBody::AlterReplicaLogDirs)
-                        .map_err(|e| format!("an AlterReplicaLogDirs request failed: {e}"));
+                        .map_err(crate::error::BrokerError::task(
+                            "an AlterReplicaLogDirs request",
+                        ));
                 answer(answered, peer)
             }
             RequestBody::DescribeLogDirs(r) => answer(

@@ -75,7 +75,7 @@ impl LogDirs {
     pub fn open(
         paths: &[PathBuf],
         config_for: impl Fn(&TopicPartition) -> LogConfig,
-    ) -> Result<LogDirs, String> {
+    ) -> Result<LogDirs, crate::error::BrokerError> {
         let mut dirs = Vec::new();
         for path in paths {
             let id = MetaProperties::read(path)
@@ -103,7 +103,7 @@ impl LogDirs {
                 .iter()
                 .map(|d| format!("{}: {}", d.path.display(), d.error().unwrap_or_default()))
                 .collect();
-            return Err(format!("no log dir could be opened ({})", why.join("; ")));
+            return Err(crate::error::BrokerError::NoLogDir(why.join("; ")));
         }
         let health = Arc::new(DirHealth::default());
         *health.offline.write().expect("offline") = dirs

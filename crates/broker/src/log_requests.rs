@@ -4,6 +4,7 @@
 //! dir, its partitions' sizes and lags, and the volume's total and usable bytes) and
 //! DescribeProducers (the leader's idempotent producers). Log work runs off the async workers.
 
+use crate::error::BrokerError;
 use crate::replica_manager::ReplicaManager;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::describe_producers_request::DescribeProducersRequest;
@@ -29,12 +30,12 @@ use std::sync::Arc;
 
 /// Runs `f` off the async workers.
 async fn blocking<T: Send + 'static>(
-    what: &str,
+    what: &'static str,
     f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, String> {
+) -> Result<T, BrokerError> {
     tokio::task::spawn_blocking(f)
         .await
-        .map_err(|e| format!("a {what} request failed: {e}"))
+        .map_err(BrokerError::task(what))
 }
 
 /// OffsetForLeaderEpoch.
@@ -43,9 +44,9 @@ pub async fn offset_for_leader_epoch(
     image: Arc<MetadataImage>,
     request: OffsetForLeaderEpochRequest,
     version: i16,
-) -> Result<OffsetForLeaderEpochResponse, String> {
+) -> Result<OffsetForLeaderEpochResponse, BrokerError> {
     let rm = replicas.clone();
-    blocking("OffsetForLeaderEpoch", move || {
+    blocking("a OffsetForLeaderEpoch request", move || {
         let mut out = OffsetForLeaderEpochResponse::default();
         for t in request.topics {
             let mut result = OffsetForLeaderTopicResult {
@@ -86,9 +87,9 @@ pub async fn delete_records(
     replicas: &Arc<ReplicaManager>,
     image: Arc<MetadataImage>,
     request: DeleteRecordsRequest,
-) -> Result<DeleteRecordsResponse, String> {
+) -> Result<DeleteRecordsResponse, BrokerError> {
     let rm = replicas.clone();
-    blocking("DeleteRecords", move || {
+    blocking("a DeleteRecords request", move || {
         let mut out = DeleteRecordsResponse::default();
         for t in request.topics {
             let mut result = DeleteRecordsTopicResult {
@@ -132,9 +133,9 @@ pub async fn describe_log_dirs(
     replicas: &Arc<ReplicaManager>,
     request: DescribeLogDirsRequest,
     version: i16,
-) -> Result<DescribeLogDirsResponse, String> {
+) -> Result<DescribeLogDirsResponse, BrokerError> {
     let rm = replicas.clone();
-    blocking("DescribeLogDirs", move || {
+    blocking("a DescribeLogDirs request", move || {
         let wanted: Option<BTreeMap<String, Vec<i32>>> = request
             .topics
             .map(|ts| ts.into_iter().map(|t| (t.topic, t.partitions)).collect());

@@ -4,6 +4,7 @@
 //! only offsets a consumer may read are returned. Leader and leader-epoch checks as Fetch.
 //! Lookups run off the async workers.
 
+use crate::error::BrokerError;
 use crate::replica_manager::ReplicaManager;
 use fjord_log::OffsetLookup;
 use fjord_metadata::MetadataImage;
@@ -19,7 +20,7 @@ pub async fn list_offsets(
     image: Arc<MetadataImage>,
     request: ListOffsetsRequest,
     version: i16,
-) -> Result<ListOffsetsResponse, String> {
+) -> Result<ListOffsetsResponse, BrokerError> {
     let rm = replicas.clone();
     tokio::task::spawn_blocking(move || {
         let from_replica = request.replica_id >= 0;
@@ -94,5 +95,5 @@ pub async fn list_offsets(
         out
     })
     .await
-    .map_err(|e| format!("a ListOffsets request's lookups failed: {e}"))
+    .map_err(BrokerError::task("a ListOffsets request's lookups"))
 }

@@ -10,6 +10,7 @@
 //! REQUEST_TIMED_OUT after the request's `timeout_ms`. Record data is appended as the
 //! request's own `Bytes`, never copied. The appends run off the async workers.
 
+use crate::error::BrokerError;
 use crate::partition::Partition;
 use crate::replica_manager::ReplicaManager;
 use fjord_metadata::MetadataImage;
@@ -39,7 +40,7 @@ pub async fn produce(
     listener: &str,
     request: ProduceRequest,
     version: i16,
-) -> Result<Option<ProduceResponse>, String> {
+) -> Result<Option<ProduceResponse>, BrokerError> {
     Ok(append(replicas, image, listener, request, version)
         .await?
         .committed()
@@ -127,7 +128,7 @@ pub async fn append(
     listener: &str,
     request: ProduceRequest,
     version: i16,
-) -> Result<Appended, String> {
+) -> Result<Appended, BrokerError> {
     let acks = request.acks;
     let timeout_ms = request.timeout_ms;
     let error_for_all = if !matches!(acks, -1..=1) {
@@ -312,8 +313,7 @@ pub async fn append(
         (out, waits)
     })
     .await;
-    let (response, waits) =
-        appended.map_err(|e| format!("a produce request's appends failed: {e}"))?;
+    let (response, waits) = appended.map_err(BrokerError::task("a produce request's appends"))?;
     Ok(Appended {
         response,
         waits,

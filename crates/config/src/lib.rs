@@ -224,7 +224,7 @@ pub struct ServerConfig {
 
 /// Parses Java properties text (`fjord_util::properties`, Java's full syntax).
 pub fn parse_properties(text: &str) -> Result<BTreeMap<String, String>, ConfigError> {
-    fjord_util::properties::parse(text).map_err(ConfigError::Syntax)
+    fjord_util::properties::parse(text).map_err(|e| ConfigError::Syntax(e.0))
 }
 
 impl ServerConfig {
@@ -460,7 +460,7 @@ impl ServerConfig {
         v.split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map(|s| parse_listener(s).map_err(|r| Self::invalid("listeners", v, r)))
+            .map(|s| parse_listener(s).map_err(|r| Self::invalid("listeners", v, r.to_string())))
             .collect()
     }
 
@@ -494,7 +494,7 @@ impl ServerConfig {
                     .split_once('@')
                     .ok_or_else(|| bad("expected id@host:port"))?;
                 let id = id.parse().map_err(|_| bad("the id is not an integer"))?;
-                let (host, port) = split_host_port(addr).map_err(|r| bad(&r))?;
+                let (host, port) = split_host_port(addr).map_err(|r| bad(&r.to_string()))?;
                 Ok((id, host, port))
             })
             .collect()
@@ -509,8 +509,9 @@ impl ServerConfig {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(|s| {
-                split_host_port(s)
-                    .map_err(|r| Self::invalid("controller.quorum.bootstrap.servers", v, r))
+                split_host_port(s).map_err(|r| {
+                    Self::invalid("controller.quorum.bootstrap.servers", v, r.to_string())
+                })
             })
             .collect()
     }
@@ -572,7 +573,7 @@ impl ServerConfig {
             .filter(|s| !s.is_empty())
         {
             let a = parse_listener(entry)
-                .map_err(|r| Self::invalid("advertised.listeners", advertised, r))?;
+                .map_err(|r| Self::invalid("advertised.listeners", advertised, r.to_string()))?;
             if a.name == l.name {
                 found = Some(a);
             }
@@ -716,11 +717,31 @@ pub struct Roles {
     pub controller: bool,
 }
 
+/// Why text is not a listener or a `host:port` address.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AddressError {
+    /// Not `NAME://host:port`.
+    #[error("{0:?} is not NAME://host:port")]
+    NotListener(String),
+    /// No `:port`.
+    #[error("{0:?} has no port")]
+    NoPort(String),
+    /// The port is not a number from 0 to 65535.
+    #[error("{0:?} is not a port number")]
+    BadPort(String),
+    /// A `[` without its `]`.
+    #[error("{0:?}: unclosed '[' in the host")]
+    Unclosed(String),
+    /// An IPv6 host without brackets.
+    #[error("{0:?}: an IPv6 host must be written in brackets")]
+    Unbracketed(String),
+}
+
 /// Parses `NAME://host:port`.
-pub fn parse_listener(s: &str) -> Result<Listener, String> {
+pub fn parse_listener(s: &str) -> Result<Listener, AddressError> {
     let (name, rest) = s
         .split_once("://")
-        .ok_or_else(|| format!("{s:?} is not NAME://host:port"))?;
+        .ok_or_else(|| AddressError::NotListener(s.to_string()))?;
     let (host, port) = split_host_port(rest)?;
     Ok(Listener {
         name: name.to_string(),
@@ -730,20 +751,18 @@ pub fn parse_listener(s: &str) -> Result<Listener, String> {
 }
 
 /// Splits `host:port`; an IPv6 host is written in brackets and returned without them.
-pub fn split_host_port(s: &str) -> Result<(String, u16), String> {
+pub fn split_host_port(s: &str) -> Result<(String, u16), AddressError> {
     let (host, port) = s
         .rsplit_once(':')
-        .ok_or_else(|| format!("{s:?} has no port"))?;
+        .ok_or_else(|| AddressError::NoPort(s.to_string()))?;
     let port = port
         .parse()
-        .map_err(|_| format!("{port:?} is not a port number"))?;
+        .map_err(|_| AddressError::BadPort(port.to_string()))?;
     let host = match host.strip_prefix('[') {
         Some(h) => h
             .strip_suffix(']')
-            .ok_or_else(|| format!("{s:?}: unclosed '[' in the host"))?,
-        None if host.contains(':') => {
-            return Err(format!("{s:?}: an IPv6 host must be written in brackets"))
-        }
+            .ok_or_else(|| AddressError::Unclosed(s.to_string()))?,
+        None if host.contains(':') => return Err(AddressError::Unbracketed(s.to_string())),
         None => host,
     };
     Ok((host.to_string(), port))

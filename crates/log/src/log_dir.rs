@@ -77,7 +77,7 @@ impl MetaProperties {
             path: path.clone(),
             reason: reason.to_string(),
         };
-        let props = fjord_util::properties::parse(&text).map_err(|e| bad(&e))?;
+        let props = fjord_util::properties::parse(&text).map_err(|e| bad(&e.0))?;
         if props.get("version").map(String::as_str) != Some("1") {
             return Err(bad("only version=1 is supported"));
         }

@@ -325,7 +325,7 @@ async fn alter(
     if let Some(path) = &a.add_config_file {
         let text = std::fs::read_to_string(path)
             .map_err(|e| ToolError::Failed(format!("{}: {e}", path.display())))?;
-        for (k, v) in fjord_util::properties::parse(&text).map_err(ToolError::Usage)? {
+        for (k, v) in fjord_util::properties::parse(&text).map_err(|e| ToolError::Usage(e.0))? {
             configs.push(AlterableConfig {
                 name: k,
                 config_operation: SET,

@@ -5,14 +5,19 @@
 
 use std::collections::BTreeMap;
 
+/// Text that is not in Java's properties format: what could not be read, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PropertiesError(pub String);
+
 /// Parses properties text; an error names the line that could not be read.
-pub fn parse(text: &str) -> Result<BTreeMap<String, String>, String> {
+pub fn parse(text: &str) -> Result<BTreeMap<String, String>, PropertiesError> {
     let mut out = BTreeMap::new();
     java_properties::PropertiesIter::new_with_encoding(text.as_bytes(), encoding_rs::UTF_8)
         .read_into(|k, v| {
             out.insert(k, v);
         })
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PropertiesError(e.to_string()))?;
     Ok(out)
 }
 
