@@ -245,7 +245,7 @@ fn client_security(props: &BTreeMap<String, String>) -> Result<ClientSecurity, A
         })?;
         // The value holds a password: errors never quote it.
         let (username, password) = jaas::parse(text)
-            .map_err(|e| bad("sasl.jaas.config", "(hidden)", e))?
+            .map_err(|e| bad("sasl.jaas.config", "(hidden)", e.0))?
             .credentials()
             .ok_or_else(|| {
                 bad(

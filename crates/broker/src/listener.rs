@@ -162,7 +162,7 @@ impl BrokerHandler {
             |code, message: &str| fjord_protocol::error_response(&body, version, code, message);
         let envelope = match fjord_net::envelope::wrap(&frame.header, &body, caller) {
             Ok(e) => e,
-            Err(e) => return refuse(fjord_protocol::ErrorCode::UnknownServerError, &e),
+            Err(e) => return refuse(e.code(), &e.to_string()),
         };
         let held = self
             .controller

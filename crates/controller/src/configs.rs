@@ -87,7 +87,7 @@ impl Controller {
                 format!("Unknown {what} config name: {key}"),
             ));
         };
-        validate(key, kind, value).map_err(|m| (ErrorCode::InvalidConfig, m))
+        validate(key, kind, value).map_err(|m| (m.code(), m.to_string()))
     }
 
     fn config_records(

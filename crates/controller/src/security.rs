@@ -74,7 +74,7 @@ fn acl_of(c: &AclCreation) -> Result<StandardAcl, String> {
 }
 
 /// The filter a DeleteAcls entry gives.
-fn filter_of(f: &DeleteAclsFilter) -> Result<AclFilter, String> {
+fn filter_of(f: &DeleteAclsFilter) -> Result<AclFilter, fjord_metadata::MetadataError> {
     AclFilter::from_codes(
         f.resource_type_filter,
         f.resource_name_filter.clone(),
@@ -165,7 +165,7 @@ impl Controller {
                 Err(message) => {
                     results.push(DeleteAclsFilterResult {
                         error_code: ErrorCode::InvalidRequest.code(),
-                        error_message: Some(message),
+                        error_message: Some(message.to_string()),
                         ..Default::default()
                     });
                     continue;

@@ -181,7 +181,7 @@ impl Controller {
         salt: u64,
     ) -> Result<(CreatableTopicResult, Vec<MetadataRecord>), Box<CreatableTopicResult>> {
         let err = |code: ErrorCode, m: String| Box::new(topic_error(t, code, m));
-        validate_topic_name(&t.name).map_err(|m| err(ErrorCode::InvalidTopicException, m))?;
+        validate_topic_name(&t.name).map_err(|m| err(m.code(), m.to_string()))?;
         if self.image.topics.by_name.contains_key(&t.name) {
             return Err(err(
                 ErrorCode::TopicAlreadyExists,
@@ -202,7 +202,7 @@ impl Controller {
                     format!("Null value not supported for topic configs: {}", c.name),
                 ));
             };
-            validate(&c.name, kind, v).map_err(|m| err(ErrorCode::InvalidConfig, m))?;
+            validate(&c.name, kind, v).map_err(|m| err(m.code(), m.to_string()))?;
             configs.insert(c.name.clone(), v.clone());
         }
         let assignments: Vec<Vec<i32>> = if t.assignments.is_empty() {

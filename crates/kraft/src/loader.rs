@@ -95,12 +95,11 @@ impl Loader {
     fn apply(&mut self, c: Committed) -> Result<(), LoaderError> {
         match c {
             Committed::Snapshot { id, state } => {
-                self.image = load(state, id.end_offset - 1, id.epoch).map_err(|message| {
-                    LoaderError::Apply {
+                self.image =
+                    load(state, id.end_offset - 1, id.epoch).map_err(|e| LoaderError::Apply {
                         offset: id.end_offset,
-                        message,
-                    }
-                })?;
+                        message: e.to_string(),
+                    })?;
                 self.applied_up_to = id.end_offset;
             }
             Committed::Batch { epoch, batch } => {

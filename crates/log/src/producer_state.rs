@@ -223,7 +223,11 @@ impl ProducerState {
     }
 
     /// Reads a snapshot file's bytes (checked: version, CRC, sizes).
-    pub fn from_snapshot(bytes: &[u8]) -> std::result::Result<ProducerState, String> {
+    pub fn from_snapshot(bytes: &[u8]) -> std::result::Result<ProducerState, InvalidSnapshot> {
+        Self::read_snapshot(bytes).map_err(InvalidSnapshot)
+    }
+
+    fn read_snapshot(bytes: &[u8]) -> std::result::Result<ProducerState, String> {
         if bytes.len() < 10 {
             return Err("shorter than its header".into());
         }
@@ -273,6 +277,21 @@ impl ProducerState {
 /// A batch's last sequence.
 fn last_seq(b: &RecordBatch) -> i32 {
     b.base_sequence().wrapping_add(b.last_offset_delta())
+}
+
+/// A producer snapshot file that cannot be read: why (it is ignored, and the state rebuilt
+/// from the log).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct InvalidSnapshot(pub String);
+
+impl std::ops::Deref for InvalidSnapshot {
+    type Target = str;
+
+    /// The message.
+    fn deref(&self) -> &str {
+        &self.0
+    }
 }
 
 #[cfg(test)]

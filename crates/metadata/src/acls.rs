@@ -40,19 +40,33 @@ pub struct StandardAcl {
 impl StandardAcl {
     /// The ACL of a record, or why the record cannot be one (a value a stored ACL cannot
     /// take: an ANY, MATCH or unknown code).
-    pub fn from_record(r: &AccessControlEntryRecord) -> Result<StandardAcl, String> {
+    pub fn from_record(r: &AccessControlEntryRecord) -> Result<StandardAcl, crate::MetadataError> {
         let resource_type = ResourceType::from_code(r.resource_type)
             .filter(|t| !matches!(t, ResourceType::Any | ResourceType::Unknown))
-            .ok_or_else(|| format!("invalid resource type {}", r.resource_type))?;
+            .ok_or_else(|| {
+                crate::MetadataError::InvalidAcl(format!(
+                    "invalid resource type {}",
+                    r.resource_type
+                ))
+            })?;
         let pattern_type = PatternType::from_code(r.pattern_type)
             .filter(|p| matches!(p, PatternType::Literal | PatternType::Prefixed))
-            .ok_or_else(|| format!("invalid pattern type {}", r.pattern_type))?;
+            .ok_or_else(|| {
+                crate::MetadataError::InvalidAcl(format!("invalid pattern type {}", r.pattern_type))
+            })?;
         let operation = AclOperation::from_code(r.operation)
             .filter(|o| !matches!(o, AclOperation::Any | AclOperation::Unknown))
-            .ok_or_else(|| format!("invalid operation {}", r.operation))?;
+            .ok_or_else(|| {
+                crate::MetadataError::InvalidAcl(format!("invalid operation {}", r.operation))
+            })?;
         let permission = Permission::from_code(r.permission_type)
             .filter(|p| matches!(p, Permission::Allow | Permission::Deny))
-            .ok_or_else(|| format!("invalid permission type {}", r.permission_type))?;
+            .ok_or_else(|| {
+                crate::MetadataError::InvalidAcl(format!(
+                    "invalid permission type {}",
+                    r.permission_type
+                ))
+            })?;
         Ok(StandardAcl {
             resource_type,
             resource_name: r.resource_name.clone(),
@@ -268,23 +282,27 @@ impl AclFilter {
         host: Option<String>,
         operation: i8,
         permission: i8,
-    ) -> Result<AclFilter, String> {
+    ) -> Result<AclFilter, crate::MetadataError> {
         Ok(AclFilter {
             resource_type: ResourceType::from_code(resource_type)
                 .filter(|t| *t != ResourceType::Unknown)
-                .ok_or("Invalid resourceTypeFilter")?,
+                .ok_or_else(|| {
+                    crate::MetadataError::InvalidAcl("Invalid resourceTypeFilter".into())
+                })?,
             resource_name,
             pattern_type: PatternType::from_code(pattern_type)
                 .filter(|p| *p != PatternType::Unknown)
-                .ok_or("Invalid patternTypeFilter")?,
+                .ok_or_else(|| {
+                    crate::MetadataError::InvalidAcl("Invalid patternTypeFilter".into())
+                })?,
             principal,
             host,
             operation: AclOperation::from_code(operation)
                 .filter(|o| *o != AclOperation::Unknown)
-                .ok_or("Invalid operation")?,
+                .ok_or_else(|| crate::MetadataError::InvalidAcl("Invalid operation".into()))?,
             permission: Permission::from_code(permission)
                 .filter(|p| *p != Permission::Unknown)
-                .ok_or("Invalid permissionType")?,
+                .ok_or_else(|| crate::MetadataError::InvalidAcl("Invalid permissionType".into()))?,
         })
     }
 

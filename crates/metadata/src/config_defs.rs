@@ -148,11 +148,11 @@ pub fn broker_config(name: &str) -> Option<(ConfigType, &'static str)> {
 }
 
 /// Checks `value` for a key of type `t`; the message names the key as Kafka's does.
-pub fn validate(name: &str, t: ConfigType, value: &str) -> Result<(), String> {
+pub fn validate(name: &str, t: ConfigType, value: &str) -> Result<(), crate::MetadataError> {
     let bad = |why: String| {
-        Err(format!(
+        Err(crate::MetadataError::InvalidConfig(format!(
             "Invalid value {value} for configuration {name}: {why}"
-        ))
+        )))
     };
     match t {
         ConfigType::Int(min) => match value.trim().parse::<i32>() {

@@ -9,6 +9,7 @@
 pub mod acls;
 pub mod authorization;
 pub mod config_defs;
+pub mod error;
 pub mod image;
 pub mod names;
 pub mod partition;
@@ -19,6 +20,7 @@ pub mod snapshot;
 pub mod version;
 pub mod view;
 
+pub use error::MetadataError;
 pub use image::{
     BrokerRegistration, ClusterImage, ConfigResource, ControllerRegistration, FeaturesImage,
     Listener, MetadataImage, TopicImage, TopicsImage,

@@ -5,7 +5,11 @@
 pub const MAX_TOPIC_NAME_LEN: usize = 249;
 
 /// Kafka's topic name rules.
-pub fn validate_topic_name(name: &str) -> Result<(), String> {
+pub fn validate_topic_name(name: &str) -> Result<(), crate::MetadataError> {
+    check_name(name).map_err(crate::MetadataError::InvalidTopicName)
+}
+
+fn check_name(name: &str) -> Result<(), String> {
     if name.is_empty() {
         return Err("Topic name is illegal, it can't be empty".into());
     }

@@ -188,14 +188,19 @@ pub fn batch_records(batch: &RecordBatch) -> Result<Vec<MetadataRecord>, DecodeE
 }
 
 /// Loads snapshot state (record batches) into a new image at `provenance`.
-pub fn load(state: Bytes, last_offset: i64, epoch: i32) -> Result<MetadataImage, String> {
+pub fn load(
+    state: Bytes,
+    last_offset: i64,
+    epoch: i32,
+) -> Result<MetadataImage, crate::MetadataError> {
+    let bad = |e: &dyn std::fmt::Display| crate::MetadataError::Snapshot(e.to_string());
     let mut records = Vec::new();
     for b in RecordBatches::new(state) {
-        let b = b.map_err(|e| e.to_string())?;
-        records.extend(batch_records(&b).map_err(|e| e.to_string())?);
+        let b = b.map_err(|e| bad(&e))?;
+        records.extend(batch_records(&b).map_err(|e| bad(&e))?);
     }
     MetadataImage::empty()
         .apply(&records, last_offset, epoch)
         .map(|(image, _)| image)
-        .map_err(|e| e.to_string())
+        .map_err(|e| bad(&e))
 }

@@ -162,7 +162,7 @@ impl Client {
                 let (connector, name) = crate::tls::connector(tls.clone(), host).map_err(|m| {
                     CallError::Authentication {
                         addr: addr.into(),
-                        message: m,
+                        message: m.to_string(),
                     }
                 })?;
                 let tls_stream = tokio::time::timeout_at(deadline, connector.connect(name, stream))

@@ -19,8 +19,26 @@ use std::net::IpAddr;
 /// The size prefix every encoded frame starts with (an Envelope carries frames without it).
 const SIZE_PREFIX: usize = 4;
 
-fn unframed(chunks: &[fjord_protocol::payload::Chunk]) -> Result<Bytes, String> {
-    let bytes = concat(chunks).map_err(|e| e.to_string())?;
+/// Why a request could not be put in an Envelope.
+#[derive(Debug, thiserror::Error)]
+pub enum WrapError {
+    /// The request does not encode at its version.
+    #[error("encoding the forwarded request: {0}")]
+    Encode(#[from] fjord_protocol::EncodeError),
+    /// Its encoded chunks could not be read back.
+    #[error("reading the forwarded request: {0}")]
+    Read(#[from] std::io::Error),
+}
+
+impl WrapError {
+    /// The Kafka error code the request is answered with.
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::UnknownServerError
+    }
+}
+
+fn unframed(chunks: &[fjord_protocol::payload::Chunk]) -> Result<Bytes, WrapError> {
+    let bytes = concat(chunks)?;
     Ok(Bytes::from(bytes).slice(SIZE_PREFIX..))
 }
 
@@ -29,8 +47,8 @@ pub fn wrap(
     header: &RequestHeader,
     body: &RequestBody,
     caller: &Caller,
-) -> Result<RequestBody, String> {
-    let chunks = encode_request(header, body).map_err(|e| e.to_string())?;
+) -> Result<RequestBody, WrapError> {
+    let chunks = encode_request(header, body)?;
     let address = match caller.peer.ip() {
         IpAddr::V4(a) => Bytes::copy_from_slice(&a.octets()),
         IpAddr::V6(a) => Bytes::copy_from_slice(&a.octets()),
@@ -90,7 +108,7 @@ pub fn answer(frame: &RequestFrame, response: &ResponseBody) -> ResponseBody {
         frame.header.request_api_version,
         response,
     )
-    .map_err(|e| e.to_string())
+    .map_err(WrapError::from)
     .and_then(|c| unframed(&c));
     ResponseBody::Envelope(match encoded {
         Ok(data) => EnvelopeResponse {

@@ -504,9 +504,10 @@ impl ServerTls {
 pub fn connector(
     config: Arc<rustls::ClientConfig>,
     host: &str,
-) -> Result<(tokio_rustls::TlsConnector, ServerName<'static>), String> {
+) -> Result<(tokio_rustls::TlsConnector, ServerName<'static>), PeerError> {
     let host = host.trim_start_matches('[').trim_end_matches(']');
-    let name = ServerName::try_from(host.to_string()).map_err(|e| format!("{host}: {e}"))?;
+    let name =
+        ServerName::try_from(host.to_string()).map_err(|e| PeerError(format!("{host}: {e}")))?;
     Ok((tokio_rustls::TlsConnector::from(config), name))
 }
 
@@ -581,7 +582,11 @@ impl PrincipalRules {
     }
 
     /// The principal name for a distinguished name, or why there is none.
-    pub fn map(&self, dn: &str) -> Result<String, String> {
+    pub fn map(&self, dn: &str) -> Result<String, PeerError> {
+        self.map_text(dn).map_err(PeerError)
+    }
+
+    fn map_text(&self, dn: &str) -> Result<String, String> {
         for rule in &self.0 {
             match rule {
                 Rule::Default => return Ok(dn.to_string()),
@@ -642,7 +647,7 @@ fn java_replacement(r: &str) -> String {
 pub fn principal_of(
     certs: Option<&[CertificateDer<'_>]>,
     rules: &PrincipalRules,
-) -> Result<Principal, String> {
+) -> Result<Principal, PeerError> {
     let Some(cert) = certs.and_then(|c| c.first()) else {
         return Ok(Principal::anonymous());
     };
@@ -652,9 +657,9 @@ pub fn principal_of(
 
 /// A certificate subject's distinguished name as Java's `X500Principal.getName()` writes it
 /// (RFC 2253: the last RDN first, no spaces after commas).
-pub fn distinguished_name(cert: &CertificateDer<'_>) -> Result<String, String> {
+pub fn distinguished_name(cert: &CertificateDer<'_>) -> Result<String, PeerError> {
     let (_, parsed) = x509_parser::parse_x509_certificate(cert.as_ref())
-        .map_err(|e| format!("an unreadable client certificate: {e}"))?;
+        .map_err(|e| PeerError(format!("an unreadable client certificate: {e}")))?;
     let mut rdns = Vec::new();
     for rdn in parsed.subject().iter_rdn() {
         let mut parts = Vec::new();
@@ -672,9 +677,11 @@ pub fn distinguished_name(cert: &CertificateDer<'_>) -> Result<String, String> {
                 "0.9.2342.19200300.100.1.1" => "UID".into(),
                 other => other.to_string(),
             };
-            let value = attr
-                .as_str()
-                .map_err(|e| format!("a certificate name attribute that is not text: {e}"))?;
+            let value = attr.as_str().map_err(|e| {
+                PeerError(format!(
+                    "a certificate name attribute that is not text: {e}"
+                ))
+            })?;
             parts.push(format!("{name}={}", escape_rfc2253(value)));
         }
         rdns.push(parts.join("+"));
@@ -696,6 +703,21 @@ fn escape_rfc2253(v: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// Why a TLS peer's name, certificate or principal could not be had (the handshake fails:
+/// Kafka has no error code for it on the wire).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PeerError(pub String);
+
+impl std::ops::Deref for PeerError {
+    type Target = str;
+
+    /// The message.
+    fn deref(&self) -> &str {
+        &self.0
+    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,15 @@ use std::collections::BTreeMap;
 #[error("{0}")]
 pub struct PropertiesError(pub String);
 
+impl std::ops::Deref for PropertiesError {
+    type Target = str;
+
+    /// The message.
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
 /// Parses properties text; an error names the line that could not be read.
 pub fn parse(text: &str) -> Result<BTreeMap<String, String>, PropertiesError> {
     let mut out = BTreeMap::new();

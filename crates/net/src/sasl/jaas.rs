@@ -48,7 +48,11 @@ impl JaasEntry {
 
 /// Parses a `sasl.jaas.config` value holding one login module (Kafka allows exactly one).
 /// Errors never quote option values.
-pub fn parse(text: &str) -> Result<JaasEntry, String> {
+pub fn parse(text: &str) -> Result<JaasEntry, JaasError> {
+    parse_text(text).map_err(JaasError)
+}
+
+fn parse_text(text: &str) -> Result<JaasEntry, String> {
     let mut rest = text.trim();
     let word = |s: &str| -> (String, usize) {
         let end = s
@@ -120,6 +124,21 @@ pub fn parse(text: &str) -> Result<JaasEntry, String> {
         options.insert(key, value);
     }
     Ok(JaasEntry { module, options })
+}
+
+/// A `sasl.jaas.config` that is not one login module with its options (never quoting an
+/// option's value).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct JaasError(pub String);
+
+impl std::ops::Deref for JaasError {
+    type Target = str;
+
+    /// The message.
+    fn deref(&self) -> &str {
+        &self.0
+    }
 }
 
 #[cfg(test)]
