@@ -23,6 +23,27 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use fjord_metadata::names::{validate_topic_name, MAX_TOPIC_NAME_LEN};
 
+/// Fewer active brokers than a placement's replication factor.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "Unable to replicate the partition {replication_factor} time(s): The target replication \
+     factor of {replication_factor} cannot be reached because only {active} broker(s) are \
+     registered."
+)]
+pub struct NotEnoughBrokers {
+    /// The replication factor asked for.
+    pub replication_factor: usize,
+    /// The brokers that can take replicas.
+    pub active: usize,
+}
+
+impl NotEnoughBrokers {
+    /// INVALID_REPLICATION_FACTOR.
+    pub fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidReplicationFactor
+    }
+}
+
 /// Places `partitions` partitions of `rf` replicas on the active brokers, starting at
 /// partition `first`: brokers are ordered alternating racks, leaders go round-robin from a
 /// start derived from `seed`, and followers follow with a shift per round (Kafka's rack-aware
@@ -33,7 +54,7 @@ pub fn place(
     partitions: i32,
     rf: usize,
     seed: u64,
-) -> Result<Vec<Vec<i32>>, String> {
+) -> Result<Vec<Vec<i32>>, NotEnoughBrokers> {
     let active: Vec<(i32, Option<String>)> = image
         .cluster
         .brokers
@@ -42,11 +63,10 @@ pub fn place(
         .map(|b| (b.id, b.rack.clone()))
         .collect();
     if rf > active.len() {
-        return Err(format!(
-            "Unable to replicate the partition {rf} time(s): The target replication factor of \
-             {rf} cannot be reached because only {} broker(s) are registered.",
-            active.len()
-        ));
+        return Err(NotEnoughBrokers {
+            replication_factor: rf,
+            active: active.len(),
+        });
     }
     // Alternate racks: rack A's first broker, rack B's first, ..., rack A's second, ...
     let mut by_rack: BTreeMap<Option<String>, Vec<i32>> = BTreeMap::new();
@@ -229,7 +249,7 @@ impl Controller {
                 ));
             }
             place(&self.image, 0, partitions, rf as usize, salt)
-                .map_err(|m| err(ErrorCode::InvalidReplicationFactor, m))?
+                .map_err(|m| err(m.code(), m.to_string()))?
         } else {
             if t.num_partitions != -1 || t.replication_factor != -1 {
                 return Err(err(
@@ -529,7 +549,7 @@ impl Controller {
                 rf,
                 self.image.provenance.last_offset as u64,
             )
-            .map_err(|m| (ErrorCode::InvalidReplicationFactor, m))?,
+            .map_err(|m| (m.code(), m.to_string()))?,
         };
         Ok(assignments
             .iter()

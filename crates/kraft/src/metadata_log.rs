@@ -198,12 +198,18 @@ impl MetadataLog {
     }
 
     /// The state the latest snapshot holds (the state machine's batches), read from disk.
-    pub fn snapshot_state(&self) -> Result<Option<(SnapshotId, Bytes)>, String> {
+    pub fn snapshot_state(
+        &self,
+    ) -> Result<Option<(SnapshotId, Bytes)>, snapshot_file::SnapshotFileError> {
         let Some(s) = &self.snapshot else {
             return Ok(None);
         };
-        let bytes = std::fs::read(&s.path).map_err(|e| format!("{}: {e}", s.path.display()))?;
-        let parsed = snapshot_file::parse(&Bytes::from(bytes)).map_err(|e| e.to_string())?;
+        let bytes =
+            std::fs::read(&s.path).map_err(|source| snapshot_file::SnapshotFileError::Io {
+                path: s.path.clone(),
+                source,
+            })?;
+        let parsed = snapshot_file::parse(&Bytes::from(bytes))?;
         Ok(Some((s.id, parsed.state)))
     }
 

@@ -33,7 +33,7 @@ pub fn metadata_partition_dir(metadata_log_dir: &Path) -> PathBuf {
 }
 
 /// Parses `--initial-controllers`.
-pub fn parse_initial_controllers(s: &str) -> Result<Vec<(i32, String, u16, Uuid)>, String> {
+pub(crate) fn parse_initial_controllers(s: &str) -> Result<Vec<(i32, String, u16, Uuid)>, String> {
     s.split(',')
         .map(str::trim)
         .filter(|x| !x.is_empty())
@@ -95,7 +95,7 @@ pub fn scram_record(spec: &fjord_tools::scram::ScramSpec) -> MetadataRecord {
 
 /// What `dir`'s `bootstrap.checkpoint` holds, if the file is there: the `metadata.version`,
 /// and the other records a new cluster starts with.
-pub fn read_bootstrap(dir: &Path) -> Result<Option<(i16, Vec<MetadataRecord>)>, String> {
+pub(crate) fn read_bootstrap(dir: &Path) -> Result<Option<(i16, Vec<MetadataRecord>)>, String> {
     let path = dir.join(BOOTSTRAP_CHECKPOINT);
     let bytes = match std::fs::read(&path) {
         Ok(b) => bytes::Bytes::from(b),
@@ -126,7 +126,7 @@ pub fn read_bootstrap(dir: &Path) -> Result<Option<(i16, Vec<MetadataRecord>)>, 
 
 /// Formats every directory of `config`, a controller's with `bootstrap.checkpoint` at
 /// `release` (`metadata.version`). Returns the lines Kafka's tool prints.
-pub fn format(
+pub(crate) fn format(
     config: &ServerConfig,
     cluster_id: &str,
     initial: &InitialVoters,

@@ -116,7 +116,11 @@ fn entity(a: &Args) -> Result<(i8, Option<String>, bool), ToolError> {
 }
 
 /// `k1=v1,k2=[a,b],k3=v3`: commas inside brackets belong to the value.
-pub fn parse_add_config(s: &str) -> Result<Vec<(String, String)>, String> {
+pub fn parse_add_config(s: &str) -> Result<Vec<(String, String)>, crate::common::InvalidArgument> {
+    parse_add_config_text(s).map_err(crate::common::InvalidArgument)
+}
+
+fn parse_add_config_text(s: &str) -> Result<Vec<(String, String)>, String> {
     let mut parts = Vec::new();
     let mut depth = 0;
     let mut cur = String::new();
@@ -313,7 +317,7 @@ async fn alter(
 ) -> Result<(), ToolError> {
     let mut configs: Vec<AlterableConfig> = Vec::new();
     if let Some(s) = &a.add_config {
-        for (k, v) in parse_add_config(s).map_err(ToolError::Usage)? {
+        for (k, v) in parse_add_config(s).map_err(|e| ToolError::Usage(e.0))? {
             configs.push(AlterableConfig {
                 name: k,
                 config_operation: SET,
@@ -417,8 +421,9 @@ async fn users(admin: &Admin, a: &Args, name: Option<&str>) -> Result<(), ToolEr
     })?;
     let mut upsertions = Vec::new();
     if let Some(s) = &a.add_config {
-        for (k, v) in parse_add_config(s).map_err(ToolError::Usage)? {
-            let spec = crate::scram::parse(&k, &v, Some(name)).map_err(ToolError::Usage)?;
+        for (k, v) in parse_add_config(s).map_err(|e| ToolError::Usage(e.0))? {
+            let spec =
+                crate::scram::parse(&k, &v, Some(name)).map_err(|e| ToolError::Usage(e.0))?;
             upsertions.push(ScramCredentialUpsertion {
                 name: spec.user,
                 mechanism: spec.mechanism.code(),

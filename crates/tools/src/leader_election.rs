@@ -151,7 +151,14 @@ fn validate(a: &Args) -> Result<ElectionType, ToolError> {
 }
 
 /// Reads Kafka's election JSON; with `designated`, every entry needs `designatedLeader`.
-pub fn parse_json(text: &str, designated: bool) -> Result<Vec<Target>, String> {
+pub fn parse_json(
+    text: &str,
+    designated: bool,
+) -> Result<Vec<Target>, crate::common::InvalidArgument> {
+    parse_json_text(text, designated).map_err(crate::common::InvalidArgument)
+}
+
+fn parse_json_text(text: &str, designated: bool) -> Result<Vec<Target>, String> {
     let v: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("Invalid JSON: {e}"))?;
     let list = v
@@ -220,7 +227,10 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         (Some(path), _) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| ToolError::Failed(format!("{}: {e}", path.display())))?;
-            Some(parse_json(&text, kind == ElectionType::Designated).map_err(ToolError::Failed)?)
+            Some(
+                parse_json(&text, kind == ElectionType::Designated)
+                    .map_err(|e| ToolError::Failed(e.0))?,
+            )
         }
         (None, Some(topic)) => Some(vec![Target {
             topic: topic.clone(),

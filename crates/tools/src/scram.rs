@@ -47,7 +47,15 @@ fn random_salt() -> Vec<u8> {
 /// Parses `MECHANISM` and its bracketed body `k=v,...` (`name`, `password`, `iterations`,
 /// `salt` in base64, `saltedpassword` in base64); `user` is the entity's name when the body
 /// has no `name`. Errors never quote a password.
-pub fn parse(mechanism: &str, body: &str, user: Option<&str>) -> Result<ScramSpec, String> {
+pub fn parse(
+    mechanism: &str,
+    body: &str,
+    user: Option<&str>,
+) -> Result<ScramSpec, crate::common::InvalidArgument> {
+    parse_text(mechanism, body, user).map_err(crate::common::InvalidArgument)
+}
+
+fn parse_text(mechanism: &str, body: &str, user: Option<&str>) -> Result<ScramSpec, String> {
     use base64::Engine;
     let m = Mechanism::from_name(mechanism.trim()).ok_or_else(|| {
         format!("{mechanism} is not a SCRAM mechanism (SCRAM-SHA-256, SCRAM-SHA-512)")
@@ -115,11 +123,15 @@ pub fn parse(mechanism: &str, body: &str, user: Option<&str>) -> Result<ScramSpe
 }
 
 /// Parses `--add-scram`'s `MECHANISM=[name=...,password=...]`.
-pub fn parse_add_scram(arg: &str) -> Result<ScramSpec, String> {
+pub fn parse_add_scram(arg: &str) -> Result<ScramSpec, crate::common::InvalidArgument> {
+    parse_add_scram_text(arg).map_err(crate::common::InvalidArgument)
+}
+
+fn parse_add_scram_text(arg: &str) -> Result<ScramSpec, String> {
     let (m, body) = arg
         .split_once('=')
         .ok_or_else(|| "expected MECHANISM=[name=...,password=...]".to_string())?;
-    parse(m, body, None)
+    parse_text(m, body, None)
 }
 
 #[cfg(test)]

@@ -347,10 +347,7 @@ impl Loop {
                 state,
                 reply,
             } => {
-                let r = self
-                    .core
-                    .create_snapshot(end_offset, state)
-                    .map_err(|e| format!("{e:?}"));
+                let r = self.core.create_snapshot(end_offset, state);
                 let _ = reply.send(r);
             }
             Event::Resign => {
@@ -498,7 +495,7 @@ impl Loop {
                     }
                     Ok(None) => {}
                     Err(e) => {
-                        self.failed.get_or_insert(e);
+                        self.failed.get_or_insert(e.to_string());
                         return;
                     }
                 }

@@ -147,7 +147,7 @@ pub(super) enum Event {
     Snapshot {
         end_offset: i64,
         state: Bytes,
-        reply: oneshot::Sender<Result<SnapshotId, String>>,
+        reply: oneshot::Sender<Result<SnapshotId, fjord_raft::SnapshotError>>,
     },
     /// Resign gracefully (EndQuorumEpoch).
     Resign,
@@ -267,14 +267,15 @@ impl RaftHandle {
         &self,
         end_offset: i64,
         state: Bytes,
-    ) -> Result<SnapshotId, String> {
+    ) -> Result<SnapshotId, SnapshotRequestError> {
         self.ask(|reply| Event::Snapshot {
             end_offset,
             state,
             reply,
         })
         .await
-        .unwrap_or_else(|| Err("the raft driver has stopped".into()))
+        .ok_or(SnapshotRequestError::Stopped)?
+        .map_err(SnapshotRequestError::Refused)
     }
 
     /// Steps down gracefully if leading (EndQuorumEpoch to the other voters).
@@ -385,6 +386,17 @@ fn stopped() -> VoterChangeFailure {
         code: ErrorCode::UnknownServerError,
         message: "the raft driver has stopped".into(),
     }
+}
+
+/// Why a snapshot the loader asked for was not taken.
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotRequestError {
+    /// The core refused it (not committed, not newer, or inside a batch).
+    #[error("the snapshot was refused: {0:?}")]
+    Refused(fjord_raft::SnapshotError),
+    /// The Raft driver has stopped.
+    #[error("the raft driver has stopped")]
+    Stopped,
 }
 
 #[cfg(test)]

@@ -12,7 +12,9 @@ mod peers;
 pub mod wire;
 
 pub use event_loop::StartError;
-pub use handle::{Committed, ProposeError, QuorumInfo, RaftHandle, VoterChangeFailure};
+pub use handle::{
+    Committed, ProposeError, QuorumInfo, RaftHandle, SnapshotRequestError, VoterChangeFailure,
+};
 
 use fjord_protocol::Uuid;
 use fjord_raft::control::{Endpoint, VoterSet};

@@ -431,13 +431,13 @@ fn endpoint(host: &str, port: u16) -> Endpoint {
 }
 
 /// Splits fetched records into the core's entries (sharing the response's buffer).
-pub fn entries_of(records: Bytes) -> Result<Vec<Entry>, String> {
+pub fn entries_of(records: Bytes) -> Result<Vec<Entry>, fjord_protocol::DecodeError> {
     let mut it = RecordBatches::new(records);
     let mut out = Vec::new();
     for b in it.by_ref() {
-        let b = b.map_err(|e| e.to_string())?;
-        b.verify_crc().map_err(|e| e.to_string())?;
-        out.push(control::entry_of(b).map_err(|e| e.to_string())?);
+        let b = b?;
+        b.verify_crc()?;
+        out.push(control::entry_of(b)?);
     }
     // A fetch may end with a partial batch (the byte limit cut it): it is dropped.
     Ok(out)

@@ -44,7 +44,7 @@ pub struct Sources {
 }
 
 /// The address of `metrics.listener` (`http://host:port`), or `None` when it is empty.
-pub fn listener_address(value: &str) -> Result<Option<String>, String> {
+pub(crate) fn listener_address(value: &str) -> Result<Option<String>, String> {
     let value = value.trim();
     if value.is_empty() {
         return Ok(None);
@@ -60,7 +60,7 @@ pub fn listener_address(value: &str) -> Result<Option<String>, String> {
 }
 
 /// Binds the metrics listener (a failure is the node's: the operator asked for it).
-pub async fn bind(addr: &str) -> Result<tokio::net::TcpListener, String> {
+pub(crate) async fn bind(addr: &str) -> Result<tokio::net::TcpListener, String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("binding metrics.listener {addr}: {e}"))?;

@@ -166,7 +166,7 @@ pub(super) struct FetcherKeys {
 
 impl NodeSettings {
     /// The settings of `config` (already validated at load); an error names the key.
-    pub fn from_config(config: &ServerConfig) -> Result<NodeSettings, String> {
+    pub(super) fn from_config(config: &ServerConfig) -> Result<NodeSettings, String> {
         let roles = config.process_roles().map_err(|e| e.to_string())?;
         let authorizer = security::authorizer(config);
         let controller = match roles.controller {

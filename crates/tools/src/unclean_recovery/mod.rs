@@ -129,7 +129,8 @@ fn requested(a: &Args, cluster: &ClusterInfo) -> Result<Vec<Requested>, ToolErro
     if let Some(path) = &a.path_to_json_file {
         let text = std::fs::read_to_string(path)
             .map_err(|e| ToolError::Failed(format!("{}: {e}", path.display())))?;
-        let targets = leader_election::parse_json(&text, false).map_err(ToolError::Failed)?;
+        let targets =
+            leader_election::parse_json(&text, false).map_err(|e| ToolError::Failed(e.0))?;
         return Ok(targets
             .into_iter()
             .map(|t| Requested {
