@@ -67,7 +67,7 @@ impl Wanted {
 }
 
 /// How the fetch relates to a session.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
     /// No session (before v7, epoch -1, or no room): every partition is answered.
     Sessionless,
@@ -199,6 +199,68 @@ impl Limits {
     }
 }
 
+/// A Fetch request decided before any read: who asks (a follower, and whether it may join an
+/// ISR), its limits, and what it does with fetch sessions.
+struct FetchPlan {
+    /// The replica asking (-1: a consumer).
+    replica_id: i32,
+    /// A follower and whether it may join an ISR (KIP-903): registered, unfenced, not shutting
+    /// down, and (v15+) fetching with its current broker epoch.
+    follower: Option<(i32, bool)>,
+    limits: Limits,
+    /// A session to close before anything else (epoch -1 closes it; epoch 0 replaces it).
+    close: Option<i32>,
+    /// The session mode, or the error the whole fetch is refused with.
+    mode: Result<Mode, ErrorCode>,
+}
+
+impl FetchPlan {
+    fn of(request: &FetchRequest, version: i16, image: &MetadataImage) -> FetchPlan {
+        let replica_id = if version >= 15 {
+            request.replica_state.replica_id
+        } else {
+            request.replica_id
+        };
+        // A follower's position is taken from its fetch once, on the first read. It may join
+        // an ISR only if its broker is registered, unfenced, not shutting down and fetching
+        // with its current broker epoch (KIP-903): a restarted broker fetching before it has
+        // registered again must not rejoin on its old registration.
+        let eligible = image.cluster.brokers.get(&replica_id).is_some_and(|b| {
+            !b.fenced
+                && !b.in_controlled_shutdown
+                && (version < 15 || b.epoch == request.replica_state.replica_epoch)
+        });
+        let (close, mode) = if version < SESSION_VERSION {
+            (None, Ok(Mode::Sessionless))
+        } else {
+            match (request.session_id, request.session_epoch) {
+                (id, FINAL_EPOCH) => (Some(id), Ok(Mode::Sessionless)),
+                (id, INITIAL_EPOCH) => (Some(id), Ok(Mode::Create)),
+                (0, _) => (None, Err(ErrorCode::InvalidFetchSessionEpoch)),
+                (id, epoch) => (None, Ok(Mode::Incremental(id, epoch))),
+            }
+        };
+        FetchPlan {
+            replica_id,
+            follower: (replica_id >= 0).then_some((replica_id, eligible)),
+            limits: Limits::of(request),
+            close,
+            mode,
+        }
+    }
+}
+
+/// Whether a fetch is answered now: enough bytes, an error to report, news a follower needs
+/// (a moved high watermark or log start within a session), the wait is over, or the broker
+/// is stopping; else it waits for its partitions to move.
+fn complete(bytes: usize, limits: &Limits, errors: bool, news: bool, stopping: bool) -> bool {
+    bytes >= limits.min_bytes
+        || errors
+        || news
+        || tokio::time::Instant::now() >= limits.deadline
+        || stopping
+}
+
 /// Handles a Fetch request.
 pub async fn fetch(
     replicas: &Arc<ReplicaManager>,
@@ -208,39 +270,21 @@ pub async fn fetch(
     request: FetchRequest,
     version: i16,
 ) -> Result<FetchResponse, BrokerError> {
-    let replica_id = if version >= 15 {
-        request.replica_state.replica_id
-    } else {
-        request.replica_id
-    };
-    let from_replica = replica_id >= 0;
+    let FetchPlan {
+        replica_id,
+        follower,
+        limits,
+        close,
+        mode,
+    } = FetchPlan::of(&request, version, &image);
+    let from_replica = follower.is_some();
     let now = fjord_util::monotonic_ms();
-    // A follower's position is taken from its fetch once, on the first read. It may join an
-    // ISR only if its broker is registered, unfenced, not shutting down and fetching with its
-    // current broker epoch (KIP-903): a restarted broker fetching before it has registered
-    // again must not rejoin on its old registration.
-    let eligible = image.cluster.brokers.get(&replica_id).is_some_and(|b| {
-        !b.fenced
-            && !b.in_controlled_shutdown
-            && (version < 15 || b.epoch == request.replica_state.replica_epoch)
-    });
-    let follower = from_replica.then_some((replica_id, eligible));
-    let limits = Limits::of(&request);
-    let mode = if version < SESSION_VERSION {
-        Mode::Sessionless
-    } else {
-        match (request.session_id, request.session_epoch) {
-            (id, FINAL_EPOCH) => {
-                sessions.lock().expect("fetch sessions").remove(id);
-                Mode::Sessionless
-            }
-            (id, INITIAL_EPOCH) => {
-                sessions.lock().expect("fetch sessions").remove(id);
-                Mode::Create
-            }
-            (0, _) => return Ok(session_refusal(ErrorCode::InvalidFetchSessionEpoch)),
-            (id, epoch) => Mode::Incremental(id, epoch),
-        }
+    if let Some(id) = close {
+        sessions.lock().expect("fetch sessions").remove(id);
+    }
+    let mode = match mode {
+        Ok(mode) => mode,
+        Err(code) => return Ok(session_refusal(code)),
     };
     let Mode::Incremental(id, epoch) = mode else {
         let specs = specs_of(&request, version);
@@ -328,11 +372,7 @@ pub async fn fetch(
         // A follower's fetch also completes when it has news without records (a moved high
         // watermark or log start), as Kafka's delayed fetch does within a session.
         let news = from_replica && include.iter().any(|i| *i);
-        let done = bytes >= limits.min_bytes
-            || errors
-            || news
-            || tokio::time::Instant::now() >= limits.deadline
-            || *stopping.borrow();
+        let done = complete(bytes, &limits, errors, news, *stopping.borrow());
         if done || limits.wait.is_zero() {
             let include = sessions
                 .lock()
@@ -441,10 +481,7 @@ async fn full_fetch(
         .map_err(BrokerError::task("a fetch's reads"))?;
         let bytes: usize = results.iter().map(|r| r.bytes).sum();
         let errors = results.iter().any(|r| r.error);
-        let done = bytes >= limits.min_bytes
-            || errors
-            || tokio::time::Instant::now() >= limits.deadline
-            || *stopping.borrow();
+        let done = complete(bytes, &limits, errors, false, *stopping.borrow());
         if done || limits.wait.is_zero() {
             let session_id = match session {
                 Some((interest, generation)) => {
@@ -699,4 +736,149 @@ fn read_all(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fetch plan's rules as Kafka states them (KIP-227 sessions, KIP-903 ISR eligibility,
+    //! `fetch.max.wait.ms` and `fetch.min.bytes`), with no socket, file or log.
+    use super::*;
+    use fjord_protocol::generated::broker_registration_change_record::BrokerRegistrationChangeRecord;
+    use fjord_protocol::generated::fetch_request::ReplicaState;
+    use fjord_protocol::generated::register_broker_record::RegisterBrokerRecord;
+    use fjord_protocol::MetadataRecord;
+
+    /// Brokers 1 (epoch 1), 2 (fenced) and 3 (in controlled shutdown).
+    fn image() -> MetadataImage {
+        let broker = |id: i32, fenced: bool| {
+            MetadataRecord::RegisterBroker(RegisterBrokerRecord {
+                broker_id: id,
+                broker_epoch: i64::from(id),
+                fenced,
+                ..Default::default()
+            })
+        };
+        let shutting_down =
+            MetadataRecord::BrokerRegistrationChange(BrokerRegistrationChangeRecord {
+                broker_id: 3,
+                broker_epoch: 3,
+                in_controlled_shutdown: 1,
+                ..Default::default()
+            });
+        let records = [
+            broker(1, false),
+            broker(2, true),
+            broker(3, false),
+            shutting_down,
+        ];
+        MetadataImage::empty().apply(&records, 10, 1).unwrap().0
+    }
+
+    fn session(id: i32, epoch: i32) -> FetchRequest {
+        FetchRequest {
+            replica_id: -1,
+            session_id: id,
+            session_epoch: epoch,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn session_ids_and_epochs_choose_the_mode() {
+        let img = image();
+        let of = |r: FetchRequest, v: i16| {
+            let p = FetchPlan::of(&r, v, &img);
+            (p.close, p.mode)
+        };
+        // Before v7 there are no sessions, whatever the fields hold.
+        assert_eq!(of(session(5, 3), 6), (None, Ok(Mode::Sessionless)));
+        // Epoch -1 closes the session and fetches without one.
+        assert_eq!(of(session(5, -1), 7), (Some(5), Ok(Mode::Sessionless)));
+        assert_eq!(of(session(0, -1), 12), (Some(0), Ok(Mode::Sessionless)));
+        // Epoch 0 is a full fetch that (re)opens a session.
+        assert_eq!(of(session(5, 0), 12), (Some(5), Ok(Mode::Create)));
+        // A later epoch without a session id is refused; with one it is incremental.
+        assert_eq!(
+            of(session(0, 3), 12),
+            (None, Err(ErrorCode::InvalidFetchSessionEpoch))
+        );
+        assert_eq!(of(session(5, 3), 12), (None, Ok(Mode::Incremental(5, 3))));
+    }
+
+    #[test]
+    fn a_follower_may_join_an_isr_only_as_a_live_registered_broker_at_its_epoch() {
+        let img = image();
+        let v15 = |id: i32, epoch: i64| {
+            let r = FetchRequest {
+                replica_id: -1,
+                replica_state: ReplicaState {
+                    replica_id: id,
+                    replica_epoch: epoch,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            FetchPlan::of(&r, 15, &img).follower
+        };
+        assert_eq!(v15(1, 1), Some((1, true)));
+        // KIP-903: a stale broker epoch (a restarted broker not yet registered again).
+        assert_eq!(v15(1, 99), Some((1, false)));
+        assert_eq!(v15(2, 2), Some((2, false)), "fenced");
+        assert_eq!(v15(3, 3), Some((3, false)), "in controlled shutdown");
+        assert_eq!(v15(9, 9), Some((9, false)), "not registered");
+        assert_eq!(v15(-1, -1), None, "a consumer");
+        // Before v15 the replica id is a top-level field and carries no epoch.
+        let old = FetchRequest {
+            replica_id: 1,
+            ..Default::default()
+        };
+        assert_eq!(FetchPlan::of(&old, 14, &img).follower, Some((1, true)));
+    }
+
+    #[test]
+    fn the_wait_is_capped_and_negative_limits_mean_none() {
+        let img = image();
+        let limits = |max_wait_ms: i32, min_bytes: i32, max_bytes: i32| {
+            let r = FetchRequest {
+                replica_id: -1,
+                max_wait_ms,
+                min_bytes,
+                max_bytes,
+                ..Default::default()
+            };
+            let l = FetchPlan::of(&r, 12, &img).limits;
+            (l.wait, l.min_bytes, l.max_bytes)
+        };
+        assert_eq!(
+            limits(500, 1, 1 << 20),
+            (Duration::from_millis(500), 1, 1 << 20)
+        );
+        assert_eq!(limits(600_000, 1, 1).0, MAX_WAIT);
+        assert_eq!(limits(-5, -1, -1), (Duration::ZERO, 0, 0));
+    }
+
+    #[test]
+    fn a_fetch_is_answered_when_it_has_enough_news_or_time_is_up() {
+        let img = image();
+        let waiting = FetchRequest {
+            replica_id: -1,
+            max_wait_ms: 10_000,
+            min_bytes: 100,
+            ..Default::default()
+        };
+        let l = FetchPlan::of(&waiting, 12, &img).limits;
+        assert!(!complete(99, &l, false, false, false), "keeps waiting");
+        assert!(complete(100, &l, false, false, false), "min bytes");
+        assert!(complete(0, &l, true, false, false), "an error to report");
+        assert!(complete(0, &l, false, true, false), "a follower's news");
+        assert!(complete(0, &l, false, false, true), "stopping");
+        let no_wait = FetchRequest {
+            replica_id: -1,
+            max_wait_ms: 0,
+            min_bytes: 100,
+            ..Default::default()
+        };
+        let l = FetchPlan::of(&no_wait, 12, &img).limits;
+        assert!(complete(0, &l, false, false, false), "the wait is over");
+    }
 }

@@ -119,6 +119,186 @@ fn appends_may_fsync(
     })
 }
 
+/// Where a partition a Produce request names stands on this broker.
+pub enum Target<P> {
+    /// This broker leads it.
+    Led(P),
+    /// It is not led here: NOT_LEADER_OR_FOLLOWER, or KAFKA_STORAGE_ERROR when its log dir is
+    /// offline.
+    NotServed(ErrorCode),
+}
+
+/// What the plan asks of a partition this broker leads.
+pub trait Leads {
+    /// The ISR size and effective min ISR when an acks=-1 write must be refused now
+    /// (NOT_ENOUGH_REPLICAS), else `None`.
+    fn acks_all_shortfall(&self) -> Option<(usize, usize)>;
+}
+
+impl Leads for Arc<Partition> {
+    fn acks_all_shortfall(&self) -> Option<(usize, usize)> {
+        self.check_acks_all().err().map(|n| (n.isr, n.min_isr))
+    }
+}
+
+/// One append a Produce plan makes: where its answer sits in the response, the partition and
+/// its records.
+pub struct PlannedAppend<P> {
+    /// Index of the topic in the response.
+    pub topic: usize,
+    /// Index of the partition in the topic's answers.
+    pub partition: usize,
+    /// The partition.
+    pub target: P,
+    /// The batches, as the request carried them.
+    pub records: bytes::Bytes,
+}
+
+/// A Produce request decided without I/O: the response with every refused partition answered
+/// (acks, transactions, unknown topics and partitions, leadership with the leader hint, no
+/// records, acks=-1 below min ISR), and the appends to make.
+pub struct ProducePlan<P> {
+    /// The response; the appended partitions' answers are filled in by the appends.
+    pub response: ProduceResponse,
+    /// The appends, in request order.
+    pub appends: Vec<PlannedAppend<P>>,
+}
+
+/// Plans `request` at `version` against `image`; `target` says where each (topic id,
+/// partition) stands on this broker; leader hints name endpoints on `listener`.
+pub fn plan<P: Leads>(
+    request: ProduceRequest,
+    version: i16,
+    image: &MetadataImage,
+    listener: &str,
+    target: impl Fn(fjord_protocol::Uuid, i32) -> Target<P>,
+) -> ProducePlan<P> {
+    let acks = request.acks;
+    let error_for_all = if !matches!(acks, -1..=1) {
+        Some((ErrorCode::InvalidRequiredAcks, "acks must be -1, 0 or 1"))
+    } else if request.transactional_id.is_some() {
+        Some((
+            ErrorCode::TransactionalIdAuthorizationFailed,
+            "transactions are not supported yet",
+        ))
+    } else {
+        None
+    };
+    let mut out = ProduceResponse::default();
+    let mut appends = Vec::new();
+    let mut leaders = Vec::new();
+    for t in request.topic_data {
+        let topic = if version >= TOPIC_ID_VERSION {
+            image.topics.by_id.get(&t.topic_id).cloned()
+        } else {
+            image.topics.get_by_name(&t.name).cloned()
+        };
+        let mut result = TopicProduceResponse {
+            name: t.name.clone(),
+            topic_id: t.topic_id,
+            ..Default::default()
+        };
+        for p in t.partition_data {
+            let mut r = PartitionProduceResponse {
+                index: p.index,
+                base_offset: -1,
+                log_append_time_ms: -1,
+                log_start_offset: -1,
+                ..Default::default()
+            };
+            let refused = (|| {
+                if let Some((code, message)) = error_for_all {
+                    return Err((code, message.to_string()));
+                }
+                let Some(topic) = &topic else {
+                    let code = if version >= TOPIC_ID_VERSION {
+                        ErrorCode::UnknownTopicId
+                    } else {
+                        ErrorCode::UnknownTopicOrPartition
+                    };
+                    return Err((code, "This server does not host this topic.".into()));
+                };
+                let Some(registration) = topic.partitions.get(&p.index) else {
+                    return Err((
+                        ErrorCode::UnknownTopicOrPartition,
+                        "This server does not host this topic-partition.".into(),
+                    ));
+                };
+                let partition = match target(topic.id, p.index) {
+                    Target::Led(partition) => partition,
+                    Target::NotServed(code) => {
+                        if version >= LEADER_HINT_VERSION {
+                            r.current_leader = LeaderIdAndEpoch {
+                                leader_id: registration.leader,
+                                leader_epoch: registration.leader_epoch,
+                                ..Default::default()
+                            };
+                            leaders.push(registration.leader);
+                        }
+                        let message = match code {
+                            ErrorCode::KafkaStorageError => {
+                                "The log dir of this replica is offline on this broker."
+                            }
+                            _ => "This server is not the leader for that topic-partition.",
+                        };
+                        return Err((code, message.into()));
+                    }
+                };
+                // Decoded requests hold their records in memory.
+                let Some(Records::Memory(records)) = p.records else {
+                    return Err((ErrorCode::CorruptMessage, "no records".into()));
+                };
+                if acks == -1 {
+                    if let Some((isr, min_isr)) = partition.acks_all_shortfall() {
+                        return Err((
+                            ErrorCode::NotEnoughReplicas,
+                            format!(
+                                "The size of the current ISR {isr} is insufficient to satisfy \
+                                 the min.isr requirement of {min_isr} for partition {}-{}",
+                                topic.name, p.index
+                            ),
+                        ));
+                    }
+                }
+                Ok((partition, records))
+            })();
+            match refused {
+                Ok((target, records)) => appends.push(PlannedAppend {
+                    topic: out.responses.len(),
+                    partition: result.partition_responses.len(),
+                    target,
+                    records,
+                }),
+                Err((code, message)) => fail(&mut r, version, code, message),
+            }
+            result.partition_responses.push(r);
+        }
+        out.responses.push(result);
+    }
+    out.node_endpoints =
+        crate::metadata::leader_endpoints(image, leaders, listener, |node_id, host, port, rack| {
+            NodeEndpoint {
+                node_id,
+                host,
+                port,
+                rack,
+                ..Default::default()
+            }
+        });
+    ProducePlan {
+        response: out,
+        appends,
+    }
+}
+
+/// Answers a partition with `code`, and from v8 with `message`.
+fn fail(r: &mut PartitionProduceResponse, version: i16, code: ErrorCode, message: String) {
+    r.error_code = code.code();
+    if version >= RECORD_ERRORS_VERSION {
+        r.error_message = Some(message);
+    }
+}
+
 /// Validates and appends a Produce request's batches (in order, before the connection's next
 /// request is handled); `Err` when the appends' task failed. A small append runs on the
 /// async worker (see [`crate::inline_io`]).
@@ -131,16 +311,6 @@ pub async fn append(
 ) -> Result<Appended, BrokerError> {
     let acks = request.acks;
     let timeout_ms = request.timeout_ms;
-    let error_for_all = if !matches!(acks, -1..=1) {
-        Some((ErrorCode::InvalidRequiredAcks, "acks must be -1, 0 or 1"))
-    } else if request.transactional_id.is_some() {
-        Some((
-            ErrorCode::TransactionalIdAuthorizationFailed,
-            "transactions are not supported yet",
-        ))
-    } else {
-        None
-    };
     let rm = replicas.clone();
     let me = rm.node_id();
     let listener = listener.to_string();
@@ -154,163 +324,69 @@ pub async fn append(
         appends_may_fsync(&rm, &image, &request, version)
     });
     let appended = crate::inline_io::run(inline, move || {
-        let mut out = ProduceResponse::default();
+        let ProducePlan {
+            mut response,
+            appends,
+        } = plan(request, version, &image, &listener, |topic, index| match rm
+            .get(topic, index)
+            .filter(|h| h.led_by(me))
+        {
+            Some(p) => Target::Led(p),
+            None => Target::NotServed(rm.not_served(topic, index)),
+        });
         let mut waits = Vec::new();
-        let mut leaders = Vec::new();
-        for t in request.topic_data {
-            let topic = if version >= TOPIC_ID_VERSION {
-                image.topics.by_id.get(&t.topic_id).cloned()
-            } else {
-                image.topics.get_by_name(&t.name).cloned()
-            };
-            let mut result = TopicProduceResponse {
-                name: t.name.clone(),
-                topic_id: t.topic_id,
-                ..Default::default()
-            };
-            for p in t.partition_data {
-                let mut r = PartitionProduceResponse {
-                    index: p.index,
-                    base_offset: -1,
-                    log_append_time_ms: -1,
-                    log_start_offset: -1,
-                    ..Default::default()
-                };
-                let fail = |r: &mut PartitionProduceResponse, code: ErrorCode, m: String| {
-                    r.error_code = code.code();
-                    if version >= 8 {
-                        r.error_message = Some(m);
-                    }
-                };
-                if let Some((code, message)) = error_for_all {
-                    fail(&mut r, code, message.into());
-                    result.partition_responses.push(r);
-                    continue;
-                }
-                let Some(topic) = &topic else {
-                    let code = if version >= TOPIC_ID_VERSION {
-                        ErrorCode::UnknownTopicId
-                    } else {
-                        ErrorCode::UnknownTopicOrPartition
-                    };
-                    fail(&mut r, code, "This server does not host this topic.".into());
-                    result.partition_responses.push(r);
-                    continue;
-                };
-                let Some(registration) = topic.partitions.get(&p.index) else {
-                    fail(
-                        &mut r,
-                        ErrorCode::UnknownTopicOrPartition,
-                        "This server does not host this topic-partition.".into(),
+        for a in appends {
+            let r = &mut response.responses[a.topic].partition_responses[a.partition];
+            let partition = a.target;
+            let epoch = partition.leader_epoch();
+            match partition
+                .log
+                .append_as_leader(a.records, epoch, system_now_ms())
+            {
+                Ok(info) => {
+                    r.base_offset = info.first_offset;
+                    partition
+                        .bytes_in
+                        .fetch_add(info.bytes as u64, std::sync::atomic::Ordering::Relaxed);
+                    r.log_append_time_ms = info.log_append_time;
+                    r.log_start_offset = partition.log.log_start_offset();
+                    partition.after_append();
+                    tracing::trace!(
+                        topic = %partition.topic,
+                        partition = partition.index,
+                        offset = info.last_offset,
+                        "produce appended by the leader"
                     );
-                    result.partition_responses.push(r);
-                    continue;
-                };
-                let Some(partition) = rm.get(topic.id, p.index).filter(|h| h.led_by(me)) else {
-                    let (code, message) = match rm.not_served(topic.id, p.index) {
-                        ErrorCode::KafkaStorageError => (
-                            ErrorCode::KafkaStorageError,
-                            "The log dir of this replica is offline on this broker.",
-                        ),
-                        code => (
-                            code,
-                            "This server is not the leader for that topic-partition.",
-                        ),
-                    };
-                    fail(&mut r, code, message.into());
-                    if version >= LEADER_HINT_VERSION {
-                        r.current_leader = LeaderIdAndEpoch {
-                            leader_id: registration.leader,
-                            leader_epoch: registration.leader_epoch,
-                            ..Default::default()
-                        };
-                        leaders.push(registration.leader);
-                    }
-                    result.partition_responses.push(r);
-                    continue;
-                };
-                // Decoded requests hold their records in memory.
-                let Some(Records::Memory(records)) = p.records else {
-                    fail(&mut r, ErrorCode::CorruptMessage, "no records".into());
-                    result.partition_responses.push(r);
-                    continue;
-                };
-                if acks == -1 {
-                    if let Err(n) = partition.check_acks_all() {
-                        let message = format!(
-                            "The size of the current ISR {} is insufficient to satisfy the \
-                             min.isr requirement of {} for partition {}-{}",
-                            n.isr, n.min_isr, topic.name, p.index
-                        );
-                        fail(&mut r, ErrorCode::NotEnoughReplicas, message);
-                        result.partition_responses.push(r);
-                        continue;
+                    if acks == -1 {
+                        waits.push(Wait {
+                            topic: a.topic,
+                            partition: a.partition,
+                            on: partition.clone(),
+                            leader_epoch: epoch,
+                            required: info.last_offset + 1,
+                        });
                     }
                 }
-                let epoch = partition.leader_epoch();
-                match partition
-                    .log
-                    .append_as_leader(records, epoch, system_now_ms())
-                {
-                    Ok(info) => {
-                        r.base_offset = info.first_offset;
-                        partition
-                            .bytes_in
-                            .fetch_add(info.bytes as u64, std::sync::atomic::Ordering::Relaxed);
-                        r.log_append_time_ms = info.log_append_time;
-                        r.log_start_offset = partition.log.log_start_offset();
-                        partition.after_append();
-                        tracing::trace!(
-                            topic = %partition.topic,
-                            partition = partition.index,
-                            offset = info.last_offset,
-                            "produce appended by the leader"
-                        );
-                        if acks == -1 {
-                            waits.push(Wait {
-                                topic: out.responses.len(),
-                                partition: result.partition_responses.len(),
-                                on: partition.clone(),
-                                leader_epoch: epoch,
-                                required: info.last_offset + 1,
-                            });
-                        }
+                Err(e) => {
+                    if version >= RECORD_ERRORS_VERSION {
+                        r.record_errors = e
+                            .record_errors()
+                            .iter()
+                            .map(|(i, why)| BatchIndexAndErrorMessage {
+                                batch_index: *i,
+                                batch_index_error_message: Some(why.clone()),
+                                ..Default::default()
+                            })
+                            .collect();
                     }
-                    Err(e) => {
-                        if version >= RECORD_ERRORS_VERSION {
-                            r.record_errors = e
-                                .record_errors()
-                                .iter()
-                                .map(|(i, why)| BatchIndexAndErrorMessage {
-                                    batch_index: *i,
-                                    batch_index_error_message: Some(why.clone()),
-                                    ..Default::default()
-                                })
-                                .collect();
-                        }
-                        fail(&mut r, e.error_code(), e.to_string());
-                        // A failing disk (KAFKA_STORAGE_ERROR) takes its log dir offline; the
-                        // client finds the new leader.
-                        let _ = rm.storage_error(partition.dir_id, e);
-                    }
+                    fail(r, version, e.error_code(), e.to_string());
+                    // A failing disk (KAFKA_STORAGE_ERROR) takes its log dir offline; the
+                    // client finds the new leader.
+                    let _ = rm.storage_error(partition.dir_id, e);
                 }
-                result.partition_responses.push(r);
             }
-            out.responses.push(result);
         }
-        out.node_endpoints = crate::metadata::leader_endpoints(
-            &image,
-            leaders,
-            &listener,
-            |node_id, host, port, rack| NodeEndpoint {
-                node_id,
-                host,
-                port,
-                rack,
-                ..Default::default()
-            },
-        );
-        (out, waits)
+        (response, waits)
     })
     .await;
     let (response, waits) = appended.map_err(BrokerError::task("a produce request's appends"))?;
@@ -333,4 +409,274 @@ struct Wait {
     on: Arc<Partition>,
     leader_epoch: i32,
     required: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    //! The plan's rules, case by case as Kafka states them (KafkaApis.handleProduceRequest,
+    //! ReplicaManager.appendRecords, KIP-951's leader hint), with no socket, file or log.
+    use super::*;
+    use bytes::Bytes;
+    use fjord_protocol::generated::produce_request::{PartitionProduceData, TopicProduceData};
+    use fjord_protocol::generated::{
+        partition_record::PartitionRecord,
+        register_broker_record::{BrokerEndpoint, RegisterBrokerRecord},
+        topic_record::TopicRecord,
+    };
+    use fjord_protocol::{MetadataRecord, Uuid};
+
+    const TOPIC: Uuid = Uuid::from_u128(9);
+
+    /// Topic `t` (partition 0 led by broker 1 in epoch 4, partition 1 by broker 2 in epoch
+    /// 7), brokers 1 and 2 on PLAINTEXT.
+    fn image() -> MetadataImage {
+        let broker = |id: i32| {
+            MetadataRecord::RegisterBroker(RegisterBrokerRecord {
+                broker_id: id,
+                broker_epoch: i64::from(id),
+                end_points: vec![BrokerEndpoint {
+                    name: "PLAINTEXT".into(),
+                    host: "127.0.0.1".into(),
+                    port: 9000 + id as u16,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            })
+        };
+        let partition = |index: i32, leader: i32, leader_epoch: i32| {
+            MetadataRecord::Partition(PartitionRecord {
+                partition_id: index,
+                topic_id: TOPIC,
+                replicas: vec![1, 2],
+                isr: vec![1, 2],
+                leader,
+                leader_epoch,
+                ..Default::default()
+            })
+        };
+        let records = vec![
+            broker(1),
+            broker(2),
+            MetadataRecord::Topic(TopicRecord {
+                name: "t".into(),
+                topic_id: TOPIC,
+                ..Default::default()
+            }),
+            partition(0, 1, 4),
+            partition(1, 2, 7),
+        ];
+        MetadataImage::empty().apply(&records, 10, 1).unwrap().0
+    }
+
+    /// A partition this broker leads, short of in-sync replicas or not.
+    struct Fake(Option<(usize, usize)>);
+
+    impl Leads for Fake {
+        fn acks_all_shortfall(&self) -> Option<(usize, usize)> {
+            self.0
+        }
+    }
+
+    fn request(acks: i16, topics: &[(&str, Uuid, &[i32])]) -> ProduceRequest {
+        ProduceRequest {
+            acks,
+            timeout_ms: 1_000,
+            topic_data: topics
+                .iter()
+                .map(|(name, id, partitions)| TopicProduceData {
+                    name: name.to_string(),
+                    topic_id: *id,
+                    partition_data: partitions
+                        .iter()
+                        .map(|i| PartitionProduceData {
+                            index: *i,
+                            records: Some(Records::Memory(Bytes::from_static(b"batch"))),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    /// This broker (1) leads partition 0 with `shortfall`; partition 1 is led elsewhere.
+    fn on_broker_1(shortfall: Option<(usize, usize)>) -> impl Fn(Uuid, i32) -> Target<Fake> {
+        move |_, index| match index {
+            0 => Target::Led(Fake(shortfall)),
+            _ => Target::NotServed(ErrorCode::NotLeaderOrFollower),
+        }
+    }
+
+    fn codes(p: &ProducePlan<Fake>) -> Vec<i16> {
+        p.response
+            .responses
+            .iter()
+            .flat_map(|t| t.partition_responses.iter().map(|r| r.error_code))
+            .collect()
+    }
+
+    #[test]
+    fn acks_other_than_minus_one_zero_or_one_refuse_every_partition() {
+        let p = plan(
+            request(2, &[("t", TOPIC, &[0, 1])]),
+            9,
+            &image(),
+            "PLAINTEXT",
+            on_broker_1(None),
+        );
+        assert_eq!(codes(&p), [ErrorCode::InvalidRequiredAcks.code(); 2]);
+        assert!(p.appends.is_empty());
+    }
+
+    #[test]
+    fn a_transactional_produce_is_refused_until_transactions_exist() {
+        let mut r = request(-1, &[("t", TOPIC, &[0])]);
+        r.transactional_id = Some("tx".into());
+        let p = plan(r, 9, &image(), "PLAINTEXT", on_broker_1(None));
+        assert_eq!(
+            codes(&p),
+            [ErrorCode::TransactionalIdAuthorizationFailed.code()]
+        );
+        assert!(p.appends.is_empty());
+    }
+
+    #[test]
+    fn unknown_topics_and_partitions_are_answered_by_name_or_by_id() {
+        let by_name = request(1, &[("nope", Uuid::nil(), &[0]), ("t", Uuid::nil(), &[5])]);
+        let p = plan(by_name, 12, &image(), "PLAINTEXT", on_broker_1(None));
+        assert_eq!(codes(&p), [ErrorCode::UnknownTopicOrPartition.code(); 2]);
+        let by_id = request(1, &[("", Uuid::from_u128(77), &[0])]);
+        let p = plan(by_id, 13, &image(), "PLAINTEXT", on_broker_1(None));
+        assert_eq!(codes(&p), [ErrorCode::UnknownTopicId.code()]);
+        let known_id = request(1, &[("", TOPIC, &[0])]);
+        let p = plan(known_id, 13, &image(), "PLAINTEXT", on_broker_1(None));
+        assert_eq!((codes(&p), p.appends.len()), (vec![0], 1));
+    }
+
+    #[test]
+    fn a_partition_led_elsewhere_names_its_leader_from_v10() {
+        let p = plan(
+            request(1, &[("t", TOPIC, &[1])]),
+            10,
+            &image(),
+            "PLAINTEXT",
+            on_broker_1(None),
+        );
+        let r = &p.response.responses[0].partition_responses[0];
+        assert_eq!(r.error_code, ErrorCode::NotLeaderOrFollower.code());
+        assert_eq!(
+            (r.current_leader.leader_id, r.current_leader.leader_epoch),
+            (2, 7)
+        );
+        let hinted: Vec<(i32, i32)> = p
+            .response
+            .node_endpoints
+            .iter()
+            .map(|e| (e.node_id, e.port))
+            .collect();
+        assert_eq!(hinted, [(2, 9002)]);
+        let old = plan(
+            request(1, &[("t", TOPIC, &[1])]),
+            9,
+            &image(),
+            "PLAINTEXT",
+            on_broker_1(None),
+        );
+        let r = &old.response.responses[0].partition_responses[0];
+        assert_eq!(
+            r.current_leader.leader_id,
+            LeaderIdAndEpoch::default().leader_id
+        );
+        assert!(old.response.node_endpoints.is_empty());
+    }
+
+    #[test]
+    fn an_offline_log_dir_is_a_storage_error() {
+        let offline = |_: Uuid, _: i32| Target::<Fake>::NotServed(ErrorCode::KafkaStorageError);
+        let p = plan(
+            request(1, &[("t", TOPIC, &[0])]),
+            9,
+            &image(),
+            "PLAINTEXT",
+            offline,
+        );
+        let r = &p.response.responses[0].partition_responses[0];
+        assert_eq!(r.error_code, ErrorCode::KafkaStorageError.code());
+        assert!(r
+            .error_message
+            .as_deref()
+            .is_some_and(|m| m.contains("offline")));
+    }
+
+    #[test]
+    fn acks_all_below_min_isr_is_refused_before_appending_but_acks_one_is_not() {
+        let short = Some((1, 2));
+        let p = plan(
+            request(-1, &[("t", TOPIC, &[0])]),
+            9,
+            &image(),
+            "PLAINTEXT",
+            on_broker_1(short),
+        );
+        let r = &p.response.responses[0].partition_responses[0];
+        assert_eq!(r.error_code, ErrorCode::NotEnoughReplicas.code());
+        let m = r.error_message.clone().unwrap_or_default();
+        assert!(
+            m.contains("ISR 1") && m.contains("min.isr requirement of 2") && m.contains("t-0"),
+            "{m}"
+        );
+        assert!(p.appends.is_empty());
+        let p = plan(
+            request(1, &[("t", TOPIC, &[0])]),
+            9,
+            &image(),
+            "PLAINTEXT",
+            on_broker_1(short),
+        );
+        assert_eq!((codes(&p), p.appends.len()), (vec![0], 1));
+    }
+
+    #[test]
+    fn error_messages_start_at_v8_and_refusals_keep_offsets_unknown() {
+        for (version, has_message) in [(7, false), (8, true)] {
+            let p = plan(
+                request(1, &[("t", TOPIC, &[1])]),
+                version,
+                &image(),
+                "PLAINTEXT",
+                on_broker_1(None),
+            );
+            let r = &p.response.responses[0].partition_responses[0];
+            assert_eq!(r.error_message.is_some(), has_message, "v{version}");
+            assert_eq!(
+                (r.base_offset, r.log_append_time_ms, r.log_start_offset),
+                (-1, -1, -1)
+            );
+        }
+    }
+
+    #[test]
+    fn each_append_knows_where_its_answer_goes() {
+        let r = request(
+            1,
+            &[("nope", Uuid::nil(), &[0]), ("t", Uuid::nil(), &[1, 0, 0])],
+        );
+        let p = plan(r, 9, &image(), "PLAINTEXT", on_broker_1(None));
+        let at: Vec<(usize, usize)> = p.appends.iter().map(|a| (a.topic, a.partition)).collect();
+        assert_eq!(at, [(1, 1), (1, 2)]);
+        assert!(p.appends.iter().all(|a| &a.records[..] == b"batch"));
+        let no_records = ProduceRequest {
+            acks: 1,
+            topic_data: vec![TopicProduceData {
+                name: "t".into(),
+                partition_data: vec![PartitionProduceData::default()],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let p = plan(no_records, 9, &image(), "PLAINTEXT", on_broker_1(None));
+        assert_eq!(codes(&p), [ErrorCode::CorruptMessage.code()]);
+    }
 }
