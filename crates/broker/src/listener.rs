@@ -231,6 +231,7 @@ impl Service for BrokerHandler {
         ImageAcls::when(self.authorizer.as_ref(), &self.view.borrow().image)
     }
 
+    /// Handles a request the caller is allowed to make (forwarded APIs never reach it).
     async fn handle(
         &self,
         body: RequestBody,
@@ -238,7 +239,96 @@ impl Service for BrokerHandler {
         caller: &fjord_net::principal::Caller,
         access: &Access<'_>,
     ) -> Reply {
-        self.handle_allowed(body, frame, caller, access).await
+        let peer = caller.peer;
+        let version = frame.header.request_api_version;
+        let image = || self.view.borrow().image.clone();
+        let body = match self.log_request(body, version, peer).await {
+            Ok(reply) => return reply,
+            Err(body) => body,
+        };
+        let client_id = frame.header.client_id.as_deref().unwrap_or("");
+        let groups = || crate::groups::Groups {
+            coordinator: &self.groups,
+            image: image(),
+            listener: &self.listener_name,
+            client: (client_id, peer),
+        };
+        let response = match &body {
+            RequestBody::FindCoordinator(r) => Some(ResponseBody::FindCoordinator(
+                groups().find_coordinator(r, version),
+            )),
+            RequestBody::JoinGroup(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::SyncGroup(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::Heartbeat(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::LeaveGroup(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::OffsetCommit(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::OffsetDelete(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::OffsetFetch(r) => Some(ResponseBody::OffsetFetch(
+                groups().offset_fetch(r, version).await,
+            )),
+            RequestBody::DescribeGroups(r) => Some(ResponseBody::DescribeGroups(
+                groups().describe_groups(&r.groups, version).await,
+            )),
+            RequestBody::ListGroups(r) => {
+                Some(ResponseBody::ListGroups(groups().list_groups(r).await))
+            }
+            RequestBody::DescribeAcls(r) => Some(ResponseBody::DescribeAcls(
+                crate::security_requests::describe_acls(&image(), r, self.authorizer.is_some()),
+            )),
+            RequestBody::DescribeUserScramCredentials(r) => {
+                Some(ResponseBody::DescribeUserScramCredentials(
+                    crate::security_requests::describe_user_scram_credentials(&image(), r),
+                ))
+            }
+            RequestBody::DescribeTopicPartitions(r) => Some(ResponseBody::DescribeTopicPartitions(
+                crate::describe_topic_partitions::describe_topic_partitions(&image(), r),
+            )),
+            RequestBody::DescribeProducers(r) => Some(ResponseBody::DescribeProducers(
+                crate::log_requests::describe_producers(&self.replicas, &image(), r),
+            )),
+            RequestBody::DescribeConfigs(r) => Some(ResponseBody::DescribeConfigs(
+                self.static_config.describe(&image(), r),
+            )),
+            RequestBody::ListConfigResources(r) => Some(ResponseBody::ListConfigResources(
+                list_config_resources(&image(), r, version, &self.listener_name),
+            )),
+            RequestBody::InitProducerId(r) => Some(ResponseBody::InitProducerId(
+                self.producer_ids.init_producer_id(&image(), r).await,
+            )),
+            RequestBody::DeleteGroups(r) => Some(ResponseBody::DeleteGroups(
+                groups().delete_groups(&r.groups_names, version).await,
+            )),
+            RequestBody::GetReplicaLogInfo(r) => {
+                let refused = access.replica_log_info_refusals(r);
+                return self.replica_log_info(r.clone(), refused, peer).await;
+            }
+            _ => None,
+        };
+        if let Some(response) = response {
+            return Reply::Respond(response);
+        }
+        Reply::Respond(match &body {
+            RequestBody::Metadata(r) => self.metadata(r, version),
+            RequestBody::DescribeCluster(r) => self.describe_cluster(r, version),
+            _ => fjord_protocol::error_response(
+                &body,
+                version,
+                fjord_protocol::ErrorCode::UnknownServerError,
+                "no broker handler for this request",
+            ),
+        })
     }
 
     async fn forward(
@@ -359,106 +449,6 @@ impl BrokerHandler {
                 peer,
             ),
             other => return Err(other),
-        })
-    }
-
-    /// Handles a request the caller is allowed to make (forwarded APIs never reach it).
-    async fn handle_allowed(
-        &self,
-        body: RequestBody,
-        frame: &RequestFrame,
-        caller: &fjord_net::principal::Caller,
-        access: &Access<'_>,
-    ) -> Reply {
-        let peer = caller.peer;
-        let version = frame.header.request_api_version;
-        let image = || self.view.borrow().image.clone();
-        let body = match self.log_request(body, version, peer).await {
-            Ok(reply) => return reply,
-            Err(body) => body,
-        };
-        let client_id = frame.header.client_id.as_deref().unwrap_or("");
-        let groups = || crate::groups::Groups {
-            coordinator: &self.groups,
-            image: image(),
-            listener: &self.listener_name,
-            client: (client_id, peer),
-        };
-        let response = match &body {
-            RequestBody::FindCoordinator(r) => Some(ResponseBody::FindCoordinator(
-                groups().find_coordinator(r, version),
-            )),
-            RequestBody::JoinGroup(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::SyncGroup(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::Heartbeat(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::LeaveGroup(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::OffsetCommit(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::OffsetDelete(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::OffsetFetch(r) => Some(ResponseBody::OffsetFetch(
-                groups().offset_fetch(r, version).await,
-            )),
-            RequestBody::DescribeGroups(r) => Some(ResponseBody::DescribeGroups(
-                groups().describe_groups(&r.groups, version).await,
-            )),
-            RequestBody::ListGroups(r) => {
-                Some(ResponseBody::ListGroups(groups().list_groups(r).await))
-            }
-            RequestBody::DescribeAcls(r) => Some(ResponseBody::DescribeAcls(
-                crate::security_requests::describe_acls(&image(), r, self.authorizer.is_some()),
-            )),
-            RequestBody::DescribeUserScramCredentials(r) => {
-                Some(ResponseBody::DescribeUserScramCredentials(
-                    crate::security_requests::describe_user_scram_credentials(&image(), r),
-                ))
-            }
-            RequestBody::DescribeTopicPartitions(r) => Some(ResponseBody::DescribeTopicPartitions(
-                crate::describe_topic_partitions::describe_topic_partitions(&image(), r),
-            )),
-            RequestBody::DescribeProducers(r) => Some(ResponseBody::DescribeProducers(
-                crate::log_requests::describe_producers(&self.replicas, &image(), r),
-            )),
-            RequestBody::DescribeConfigs(r) => Some(ResponseBody::DescribeConfigs(
-                self.static_config.describe(&image(), r),
-            )),
-            RequestBody::ListConfigResources(r) => Some(ResponseBody::ListConfigResources(
-                list_config_resources(&image(), r, version, &self.listener_name),
-            )),
-            RequestBody::InitProducerId(r) => Some(ResponseBody::InitProducerId(
-                self.producer_ids.init_producer_id(&image(), r).await,
-            )),
-            RequestBody::DeleteGroups(r) => Some(ResponseBody::DeleteGroups(
-                groups().delete_groups(&r.groups_names, version).await,
-            )),
-            RequestBody::GetReplicaLogInfo(r) => {
-                let refused = access.replica_log_info_refusals(r);
-                return self.replica_log_info(r.clone(), refused, peer).await;
-            }
-            _ => None,
-        };
-        if let Some(response) = response {
-            return Reply::Respond(response);
-        }
-        Reply::Respond(match &body {
-            RequestBody::Metadata(r) => self.metadata(r, version),
-            RequestBody::DescribeCluster(r) => self.describe_cluster(r, version),
-            _ => fjord_protocol::error_response(
-                &body,
-                version,
-                fjord_protocol::ErrorCode::UnknownServerError,
-                "no broker handler for this request",
-            ),
         })
     }
 }

@@ -279,19 +279,10 @@ fn last_seq(b: &RecordBatch) -> i32 {
     b.base_sequence().wrapping_add(b.last_offset_delta())
 }
 
-/// A producer snapshot file that cannot be read: why (it is ignored, and the state rebuilt
-/// from the log).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct InvalidSnapshot(pub String);
-
-impl std::ops::Deref for InvalidSnapshot {
-    type Target = str;
-
-    /// The message.
-    fn deref(&self) -> &str {
-        &self.0
-    }
+fjord_util::message_error! {
+    /// A producer snapshot file that cannot be read: why (it is ignored, and the state rebuilt
+    /// from the log).
+    pub struct InvalidSnapshot;
 }
 
 #[cfg(test)]

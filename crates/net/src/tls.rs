@@ -705,19 +705,10 @@ fn escape_rfc2253(v: &str) -> String {
     out
 }
 
-/// Why a TLS peer's name, certificate or principal could not be had (the handshake fails:
-/// Kafka has no error code for it on the wire).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct PeerError(pub String);
-
-impl std::ops::Deref for PeerError {
-    type Target = str;
-
-    /// The message.
-    fn deref(&self) -> &str {
-        &self.0
-    }
+fjord_util::message_error! {
+    /// Why a TLS peer's name, certificate or principal could not be had (the handshake fails:
+    /// Kafka has no error code for it on the wire).
+    pub struct PeerError;
 }
 
 #[cfg(test)]

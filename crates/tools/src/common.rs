@@ -18,31 +18,10 @@ pub enum ToolError {
     FailedStdout(String),
 }
 
-/// An argument a tool cannot use (a malformed `--add-config`, election JSON or SCRAM spec):
-/// what is wrong, never quoting a secret.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct InvalidArgument(pub String);
-
-impl std::ops::Deref for InvalidArgument {
-    type Target = str;
-
-    /// The message.
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl From<String> for InvalidArgument {
-    fn from(message: String) -> InvalidArgument {
-        InvalidArgument(message)
-    }
-}
-
-impl From<&str> for InvalidArgument {
-    fn from(message: &str) -> InvalidArgument {
-        InvalidArgument(message.to_string())
-    }
+fjord_util::message_error! {
+    /// An argument a tool cannot use (a malformed `--add-config`, election JSON or SCRAM spec):
+    /// what is wrong, never quoting a secret.
+    pub struct InvalidArgument;
 }
 
 impl From<AdminError> for ToolError {

@@ -8,3 +8,31 @@ pub mod properties;
 pub mod uuid_text;
 
 pub use clock::{monotonic_ms, system_now_ms};
+
+/// Declares an error that is one message (a malformed file, argument or certificate): it
+/// displays as its text, and derefs to it.
+#[macro_export]
+macro_rules! message_error {
+    ($(#[$doc:meta])* pub struct $name:ident;) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $name(pub String);
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl std::error::Error for $name {}
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+
+            /// The message.
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}

@@ -5,18 +5,9 @@
 
 use std::collections::BTreeMap;
 
-/// Text that is not in Java's properties format: what could not be read, and where.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct PropertiesError(pub String);
-
-impl std::ops::Deref for PropertiesError {
-    type Target = str;
-
-    /// The message.
-    fn deref(&self) -> &str {
-        &self.0
-    }
+crate::message_error! {
+    /// Text that is not in Java's properties format: what could not be read, and where.
+    pub struct PropertiesError;
 }
 
 /// Parses properties text; an error names the line that could not be read.

@@ -126,19 +126,10 @@ fn parse_text(text: &str) -> Result<JaasEntry, String> {
     Ok(JaasEntry { module, options })
 }
 
-/// A `sasl.jaas.config` that is not one login module with its options (never quoting an
-/// option's value).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct JaasError(pub String);
-
-impl std::ops::Deref for JaasError {
-    type Target = str;
-
-    /// The message.
-    fn deref(&self) -> &str {
-        &self.0
-    }
+fjord_util::message_error! {
+    /// A `sasl.jaas.config` that is not one login module with its options (never quoting an
+    /// option's value).
+    pub struct JaasError;
 }
 
 #[cfg(test)]

@@ -493,7 +493,7 @@ async fn start_broker(
         node.view.clone(),
         state.clone(),
     );
-    spawn_replication(config, role, &replicas, node, &state)?;
+    spawn_replication(role, &replicas, node, &state)?;
     let _ = node.metered_replicas.set(replicas.clone());
     // The client port stays closed until the broker is ready: a client that connects as
     // soon as it opens finds brokers, a controller and its topics' leaders.
@@ -685,27 +685,12 @@ impl Broker {
 /// the images the replica manager applies), the ISR check every half
 /// `replica.lag.time.max.ms`, and the AlterPartition sender.
 fn spawn_replication(
-    config: &ServerConfig,
     role: &settings::BrokerRole,
     replicas: &Arc<ReplicaManager>,
     node: &Node,
     state: &Arc<tokio::sync::Mutex<lifecycle::BrokerState>>,
 ) -> Result<(), String> {
-    let (keys, listener) = (role.fetchers, role.inter_broker.clone());
-    let settings = fjord_broker::replica_fetcher::FetcherSettings {
-        num_fetchers: keys.num_fetchers,
-        max_bytes: keys.max_bytes,
-        response_max_bytes: keys.response_max_bytes,
-        wait_max_ms: keys.wait_max_ms,
-        min_bytes: keys.min_bytes,
-        backoff: keys.backoff,
-        security: security::client_security(
-            config,
-            &listener,
-            "sasl.mechanism.inter.broker.protocol",
-        )?,
-        listener: listener.clone(),
-    };
+    let settings = role.fetchers.clone();
     let (controller, view, fatal) = (&node.client, &node.view, &node.fatal_tx);
     let fetchers = fjord_broker::replica_fetcher::ReplicaFetchers::new(
         settings,

@@ -105,8 +105,6 @@ pub(super) struct BrokerRole {
     pub listeners: Vec<Listener>,
     /// How each is advertised (same order).
     pub advertised: Vec<Listener>,
-    /// The listener replication and the controller client use between brokers.
-    pub inter_broker: String,
     /// `log.dirs`.
     pub log_dirs: Vec<PathBuf>,
     /// The broker-level `log.*` defaults topic configs override.
@@ -115,8 +113,8 @@ pub(super) struct BrokerRole {
     pub maintenance: MaintenanceSettings,
     /// `replica.lag.time.max.ms`, `min.insync.replicas`.
     pub replication: ReplicationSettings,
-    /// The replica fetchers' settings, without their security (read per listener at start).
-    pub fetchers: FetcherKeys,
+    /// The replica fetchers' settings (on the inter-broker listener, with its security).
+    pub fetchers: fjord_broker::replica_fetcher::FetcherSettings,
     /// The group coordinator's settings.
     pub coordinator: CoordinatorConfig,
     /// `max.incremental.fetch.session.cache.slots`.
@@ -145,23 +143,6 @@ pub(super) struct MaintenanceSettings {
     /// The shorter of `log.flush.offset.checkpoint.interval.ms` and
     /// `log.flush.start.offset.checkpoint.interval.ms`.
     pub full_checkpoint_every: Duration,
-}
-
-/// `num.replica.fetchers` and `replica.fetch.*`.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct FetcherKeys {
-    /// `num.replica.fetchers`.
-    pub num_fetchers: usize,
-    /// `replica.fetch.max.bytes`.
-    pub max_bytes: i32,
-    /// `replica.fetch.response.max.bytes`.
-    pub response_max_bytes: i32,
-    /// `replica.fetch.wait.max.ms`.
-    pub wait_max_ms: i32,
-    /// `replica.fetch.min.bytes`.
-    pub min_bytes: i32,
-    /// `replica.fetch.backoff.ms`.
-    pub backoff: Duration,
 }
 
 impl NodeSettings {
@@ -265,7 +246,6 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
     Ok(BrokerRole {
         listeners,
         advertised,
-        inter_broker,
         log_dirs,
         log: broker_log_config(config)?,
         maintenance: MaintenanceSettings {
@@ -286,7 +266,13 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
             lag_max_ms: int(config, "replica.lag.time.max.ms")?,
             min_insync_replicas: usize::try_from(int(config, "min.insync.replicas")?).unwrap_or(1),
         },
-        fetchers: FetcherKeys {
+        fetchers: fjord_broker::replica_fetcher::FetcherSettings {
+            security: security::client_security(
+                config,
+                &inter_broker,
+                "sasl.mechanism.inter.broker.protocol",
+            )?,
+            listener: inter_broker.clone(),
             num_fetchers: usize::try_from(int(config, "num.replica.fetchers")?).unwrap_or(1),
             max_bytes: i32_of("replica.fetch.max.bytes")?,
             response_max_bytes: i32_of("replica.fetch.response.max.bytes")?,
@@ -374,7 +360,7 @@ mod tests {
         let s = NodeSettings::from_config(&config("log.retention.minutes=5\n")).unwrap();
         let b = s.broker.expect("a broker");
         assert_eq!(b.log.retention_ms, 5 * 60_000);
-        assert_eq!(b.inter_broker, "PLAINTEXT");
+        assert_eq!(b.fetchers.listener, "PLAINTEXT");
         assert_eq!(b.replication.lag_max_ms, 30_000);
         assert_eq!(b.heartbeat_interval, Duration::from_millis(2_000));
         let c = s.controller.expect("a controller");
