@@ -228,7 +228,12 @@ impl Service for BrokerHandler {
     }
 
     fn acls(&self) -> Option<ImageAcls> {
-        ImageAcls::when(self.authorizer.as_ref(), &self.view.borrow().image)
+        // Only with an authorizer is the image looked at: nothing is asked of it otherwise.
+        let settings = self.authorizer.as_ref()?;
+        Some(ImageAcls::new(
+            settings.clone(),
+            (*self.view.borrow().image).clone(),
+        ))
     }
 
     /// Handles a request the caller is allowed to make (forwarded APIs never reach it).

@@ -20,14 +20,6 @@ impl ImageAcls {
     pub fn new(settings: Arc<AuthorizerSettings>, image: MetadataImage) -> ImageAcls {
         ImageAcls { settings, image }
     }
-
-    /// The ACLs of `image` when an authorizer is configured (`settings`), else `None`.
-    pub fn when(
-        settings: Option<&Arc<AuthorizerSettings>>,
-        image: &MetadataImage,
-    ) -> Option<ImageAcls> {
-        settings.map(|s| ImageAcls::new(s.clone(), image.clone()))
-    }
 }
 
 impl Acls for ImageAcls {

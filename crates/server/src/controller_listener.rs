@@ -101,7 +101,12 @@ impl Service for ControllerHandler {
     }
 
     fn acls(&self) -> Option<ImageAcls> {
-        ImageAcls::when(self.authorizer.as_ref(), &self.view.borrow().image)
+        // Only with an authorizer is the image looked at: nothing is asked of it otherwise.
+        let settings = self.authorizer.as_ref()?;
+        Some(ImageAcls::new(
+            settings.clone(),
+            (*self.view.borrow().image).clone(),
+        ))
     }
 
     async fn handle(
