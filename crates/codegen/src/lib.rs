@@ -39,7 +39,13 @@ pub struct GeneratedFile {
 }
 
 /// The schema subdirectories read, in order.
-pub const SCHEMA_DIRS: &[&str] = &["message", "metadata", "raft", "group-coordinator"];
+pub const SCHEMA_DIRS: &[&str] = &[
+    "message",
+    "metadata",
+    "raft",
+    "group-coordinator",
+    "transaction-coordinator",
+];
 
 /// Reads every `*.json` spec below `schemas`, sorted by file name within each directory.
 pub fn read_specs(schemas: &Path) -> Result<Vec<MessageSpec>, SpecError> {

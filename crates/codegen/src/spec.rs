@@ -249,8 +249,13 @@ fn parse_field(f: &Value, owner: &str) -> Result<FieldSpec, SpecError> {
     let ty_s =
         get_str(f, "type").ok_or_else(|| SpecError::Invalid(format!("{owner}.{name}: no type")))?;
     let ty = FieldType::parse(&ty_s);
-    let versions = parse_versions(f, "versions")?
-        .ok_or_else(|| SpecError::Invalid(format!("{owner}.{name}: no versions")))?;
+    // A field given only `taggedVersions` exists in exactly those versions (as Kafka's
+    // generator reads it).
+    let versions = match parse_versions(f, "versions")? {
+        Some(v) => Some(v),
+        None => parse_versions(f, "taggedVersions")?,
+    }
+    .ok_or_else(|| SpecError::Invalid(format!("{owner}.{name}: no versions")))?;
     let nullable = parse_versions(f, "nullableVersions")?.unwrap_or(Versions::NONE);
     let tagged = parse_versions(f, "taggedVersions")?.unwrap_or(Versions::NONE);
     let tag = match f.get("tag") {

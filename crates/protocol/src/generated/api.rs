@@ -48,6 +48,16 @@ pub enum ApiKey {
     InitProducerId = 22,
     /// `OffsetForLeaderEpoch` (key 23).
     OffsetForLeaderEpoch = 23,
+    /// `AddPartitionsToTxn` (key 24).
+    AddPartitionsToTxn = 24,
+    /// `AddOffsetsToTxn` (key 25).
+    AddOffsetsToTxn = 25,
+    /// `EndTxn` (key 26).
+    EndTxn = 26,
+    /// `WriteTxnMarkers` (key 27).
+    WriteTxnMarkers = 27,
+    /// `TxnOffsetCommit` (key 28).
+    TxnOffsetCommit = 28,
     /// `DescribeAcls` (key 29).
     DescribeAcls = 29,
     /// `CreateAcls` (key 30).
@@ -104,6 +114,10 @@ pub enum ApiKey {
     BrokerHeartbeat = 63,
     /// `UnregisterBroker` (key 64).
     UnregisterBroker = 64,
+    /// `DescribeTransactions` (key 65).
+    DescribeTransactions = 65,
+    /// `ListTransactions` (key 66).
+    ListTransactions = 66,
     /// `AllocateProducerIds` (key 67).
     AllocateProducerIds = 67,
     /// `ControllerRegistration` (key 70).
@@ -149,6 +163,11 @@ impl ApiKey {
         ApiKey::DeleteRecords,
         ApiKey::InitProducerId,
         ApiKey::OffsetForLeaderEpoch,
+        ApiKey::AddPartitionsToTxn,
+        ApiKey::AddOffsetsToTxn,
+        ApiKey::EndTxn,
+        ApiKey::WriteTxnMarkers,
+        ApiKey::TxnOffsetCommit,
         ApiKey::DescribeAcls,
         ApiKey::CreateAcls,
         ApiKey::DeleteAcls,
@@ -177,6 +196,8 @@ impl ApiKey {
         ApiKey::BrokerRegistration,
         ApiKey::BrokerHeartbeat,
         ApiKey::UnregisterBroker,
+        ApiKey::DescribeTransactions,
+        ApiKey::ListTransactions,
         ApiKey::AllocateProducerIds,
         ApiKey::ControllerRegistration,
         ApiKey::AssignReplicasToDirs,
@@ -217,6 +238,11 @@ impl ApiKey {
             21 => Some(ApiKey::DeleteRecords),
             22 => Some(ApiKey::InitProducerId),
             23 => Some(ApiKey::OffsetForLeaderEpoch),
+            24 => Some(ApiKey::AddPartitionsToTxn),
+            25 => Some(ApiKey::AddOffsetsToTxn),
+            26 => Some(ApiKey::EndTxn),
+            27 => Some(ApiKey::WriteTxnMarkers),
+            28 => Some(ApiKey::TxnOffsetCommit),
             29 => Some(ApiKey::DescribeAcls),
             30 => Some(ApiKey::CreateAcls),
             31 => Some(ApiKey::DeleteAcls),
@@ -245,6 +271,8 @@ impl ApiKey {
             62 => Some(ApiKey::BrokerRegistration),
             63 => Some(ApiKey::BrokerHeartbeat),
             64 => Some(ApiKey::UnregisterBroker),
+            65 => Some(ApiKey::DescribeTransactions),
+            66 => Some(ApiKey::ListTransactions),
             67 => Some(ApiKey::AllocateProducerIds),
             70 => Some(ApiKey::ControllerRegistration),
             73 => Some(ApiKey::AssignReplicasToDirs),
@@ -282,6 +310,11 @@ impl ApiKey {
             ApiKey::DeleteRecords => "DeleteRecords",
             ApiKey::InitProducerId => "InitProducerId",
             ApiKey::OffsetForLeaderEpoch => "OffsetForLeaderEpoch",
+            ApiKey::AddPartitionsToTxn => "AddPartitionsToTxn",
+            ApiKey::AddOffsetsToTxn => "AddOffsetsToTxn",
+            ApiKey::EndTxn => "EndTxn",
+            ApiKey::WriteTxnMarkers => "WriteTxnMarkers",
+            ApiKey::TxnOffsetCommit => "TxnOffsetCommit",
             ApiKey::DescribeAcls => "DescribeAcls",
             ApiKey::CreateAcls => "CreateAcls",
             ApiKey::DeleteAcls => "DeleteAcls",
@@ -310,6 +343,8 @@ impl ApiKey {
             ApiKey::BrokerRegistration => "BrokerRegistration",
             ApiKey::BrokerHeartbeat => "BrokerHeartbeat",
             ApiKey::UnregisterBroker => "UnregisterBroker",
+            ApiKey::DescribeTransactions => "DescribeTransactions",
+            ApiKey::ListTransactions => "ListTransactions",
             ApiKey::AllocateProducerIds => "AllocateProducerIds",
             ApiKey::ControllerRegistration => "ControllerRegistration",
             ApiKey::AssignReplicasToDirs => "AssignReplicasToDirs",
@@ -346,6 +381,11 @@ impl ApiKey {
             ApiKey::DeleteRecords => 0,
             ApiKey::InitProducerId => 0,
             ApiKey::OffsetForLeaderEpoch => 2,
+            ApiKey::AddPartitionsToTxn => 0,
+            ApiKey::AddOffsetsToTxn => 0,
+            ApiKey::EndTxn => 0,
+            ApiKey::WriteTxnMarkers => 1,
+            ApiKey::TxnOffsetCommit => 0,
             ApiKey::DescribeAcls => 1,
             ApiKey::CreateAcls => 1,
             ApiKey::DeleteAcls => 1,
@@ -374,6 +414,8 @@ impl ApiKey {
             ApiKey::BrokerRegistration => 0,
             ApiKey::BrokerHeartbeat => 0,
             ApiKey::UnregisterBroker => 0,
+            ApiKey::DescribeTransactions => 0,
+            ApiKey::ListTransactions => 0,
             ApiKey::AllocateProducerIds => 0,
             ApiKey::ControllerRegistration => 0,
             ApiKey::AssignReplicasToDirs => 0,
@@ -410,6 +452,11 @@ impl ApiKey {
             ApiKey::DeleteRecords => 2,
             ApiKey::InitProducerId => 6,
             ApiKey::OffsetForLeaderEpoch => 4,
+            ApiKey::AddPartitionsToTxn => 5,
+            ApiKey::AddOffsetsToTxn => 4,
+            ApiKey::EndTxn => 5,
+            ApiKey::WriteTxnMarkers => 2,
+            ApiKey::TxnOffsetCommit => 5,
             ApiKey::DescribeAcls => 3,
             ApiKey::CreateAcls => 3,
             ApiKey::DeleteAcls => 3,
@@ -438,6 +485,8 @@ impl ApiKey {
             ApiKey::BrokerRegistration => 4,
             ApiKey::BrokerHeartbeat => 1,
             ApiKey::UnregisterBroker => 0,
+            ApiKey::DescribeTransactions => 0,
+            ApiKey::ListTransactions => 2,
             ApiKey::AllocateProducerIds => 0,
             ApiKey::ControllerRegistration => 0,
             ApiKey::AssignReplicasToDirs => 0,
@@ -474,6 +523,11 @@ impl ApiKey {
             ApiKey::DeleteRecords => 2,
             ApiKey::InitProducerId => 5,
             ApiKey::OffsetForLeaderEpoch => 4,
+            ApiKey::AddPartitionsToTxn => 5,
+            ApiKey::AddOffsetsToTxn => 4,
+            ApiKey::EndTxn => 5,
+            ApiKey::WriteTxnMarkers => 2,
+            ApiKey::TxnOffsetCommit => 5,
             ApiKey::DescribeAcls => 3,
             ApiKey::CreateAcls => 3,
             ApiKey::DeleteAcls => 3,
@@ -502,6 +556,8 @@ impl ApiKey {
             ApiKey::BrokerRegistration => 4,
             ApiKey::BrokerHeartbeat => 1,
             ApiKey::UnregisterBroker => 0,
+            ApiKey::DescribeTransactions => 0,
+            ApiKey::ListTransactions => 2,
             ApiKey::AllocateProducerIds => 0,
             ApiKey::ControllerRegistration => 0,
             ApiKey::AssignReplicasToDirs => 0,
@@ -538,6 +594,11 @@ impl ApiKey {
             ApiKey::DeleteRecords => Some(2),
             ApiKey::InitProducerId => Some(2),
             ApiKey::OffsetForLeaderEpoch => Some(4),
+            ApiKey::AddPartitionsToTxn => Some(3),
+            ApiKey::AddOffsetsToTxn => Some(3),
+            ApiKey::EndTxn => Some(3),
+            ApiKey::WriteTxnMarkers => Some(1),
+            ApiKey::TxnOffsetCommit => Some(3),
             ApiKey::DescribeAcls => Some(2),
             ApiKey::CreateAcls => Some(2),
             ApiKey::DeleteAcls => Some(2),
@@ -566,6 +627,8 @@ impl ApiKey {
             ApiKey::BrokerRegistration => Some(0),
             ApiKey::BrokerHeartbeat => Some(0),
             ApiKey::UnregisterBroker => Some(0),
+            ApiKey::DescribeTransactions => Some(0),
+            ApiKey::ListTransactions => Some(0),
             ApiKey::AllocateProducerIds => Some(0),
             ApiKey::ControllerRegistration => Some(0),
             ApiKey::AssignReplicasToDirs => Some(0),
@@ -602,6 +665,11 @@ impl ApiKey {
             ApiKey::DeleteRecords => &["broker"],
             ApiKey::InitProducerId => &["broker"],
             ApiKey::OffsetForLeaderEpoch => &["broker"],
+            ApiKey::AddPartitionsToTxn => &["broker"],
+            ApiKey::AddOffsetsToTxn => &["broker"],
+            ApiKey::EndTxn => &["broker"],
+            ApiKey::WriteTxnMarkers => &["broker"],
+            ApiKey::TxnOffsetCommit => &["broker"],
             ApiKey::DescribeAcls => &["broker", "controller"],
             ApiKey::CreateAcls => &["broker", "controller"],
             ApiKey::DeleteAcls => &["broker", "controller"],
@@ -630,6 +698,8 @@ impl ApiKey {
             ApiKey::BrokerRegistration => &["controller"],
             ApiKey::BrokerHeartbeat => &["controller"],
             ApiKey::UnregisterBroker => &["broker", "controller"],
+            ApiKey::DescribeTransactions => &["broker"],
+            ApiKey::ListTransactions => &["broker"],
             ApiKey::AllocateProducerIds => &["controller"],
             ApiKey::ControllerRegistration => &["controller"],
             ApiKey::AssignReplicasToDirs => &["controller"],
@@ -710,6 +780,16 @@ pub enum RequestBody {
     InitProducerId(crate::generated::init_producer_id_request::InitProducerIdRequest),
     /// A `OffsetForLeaderEpochRequest`.
     OffsetForLeaderEpoch(crate::generated::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest),
+    /// A `AddPartitionsToTxnRequest`.
+    AddPartitionsToTxn(crate::generated::add_partitions_to_txn_request::AddPartitionsToTxnRequest),
+    /// A `AddOffsetsToTxnRequest`.
+    AddOffsetsToTxn(crate::generated::add_offsets_to_txn_request::AddOffsetsToTxnRequest),
+    /// A `EndTxnRequest`.
+    EndTxn(crate::generated::end_txn_request::EndTxnRequest),
+    /// A `WriteTxnMarkersRequest`.
+    WriteTxnMarkers(crate::generated::write_txn_markers_request::WriteTxnMarkersRequest),
+    /// A `TxnOffsetCommitRequest`.
+    TxnOffsetCommit(crate::generated::txn_offset_commit_request::TxnOffsetCommitRequest),
     /// A `DescribeAclsRequest`.
     DescribeAcls(crate::generated::describe_acls_request::DescribeAclsRequest),
     /// A `CreateAclsRequest`.
@@ -766,6 +846,10 @@ pub enum RequestBody {
     BrokerHeartbeat(crate::generated::broker_heartbeat_request::BrokerHeartbeatRequest),
     /// A `UnregisterBrokerRequest`.
     UnregisterBroker(crate::generated::unregister_broker_request::UnregisterBrokerRequest),
+    /// A `DescribeTransactionsRequest`.
+    DescribeTransactions(crate::generated::describe_transactions_request::DescribeTransactionsRequest),
+    /// A `ListTransactionsRequest`.
+    ListTransactions(crate::generated::list_transactions_request::ListTransactionsRequest),
     /// A `AllocateProducerIdsRequest`.
     AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest),
     /// A `ControllerRegistrationRequest`.
@@ -812,6 +896,11 @@ impl RequestBody {
             RequestBody::DeleteRecords(_) => ApiKey::DeleteRecords,
             RequestBody::InitProducerId(_) => ApiKey::InitProducerId,
             RequestBody::OffsetForLeaderEpoch(_) => ApiKey::OffsetForLeaderEpoch,
+            RequestBody::AddPartitionsToTxn(_) => ApiKey::AddPartitionsToTxn,
+            RequestBody::AddOffsetsToTxn(_) => ApiKey::AddOffsetsToTxn,
+            RequestBody::EndTxn(_) => ApiKey::EndTxn,
+            RequestBody::WriteTxnMarkers(_) => ApiKey::WriteTxnMarkers,
+            RequestBody::TxnOffsetCommit(_) => ApiKey::TxnOffsetCommit,
             RequestBody::DescribeAcls(_) => ApiKey::DescribeAcls,
             RequestBody::CreateAcls(_) => ApiKey::CreateAcls,
             RequestBody::DeleteAcls(_) => ApiKey::DeleteAcls,
@@ -840,6 +929,8 @@ impl RequestBody {
             RequestBody::BrokerRegistration(_) => ApiKey::BrokerRegistration,
             RequestBody::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
             RequestBody::UnregisterBroker(_) => ApiKey::UnregisterBroker,
+            RequestBody::DescribeTransactions(_) => ApiKey::DescribeTransactions,
+            RequestBody::ListTransactions(_) => ApiKey::ListTransactions,
             RequestBody::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
             RequestBody::ControllerRegistration(_) => ApiKey::ControllerRegistration,
             RequestBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
@@ -876,6 +967,11 @@ impl RequestBody {
             ApiKey::DeleteRecords => RequestBody::DeleteRecords(crate::generated::delete_records_request::DeleteRecordsRequest::decode(buf, version)?),
             ApiKey::InitProducerId => RequestBody::InitProducerId(crate::generated::init_producer_id_request::InitProducerIdRequest::decode(buf, version)?),
             ApiKey::OffsetForLeaderEpoch => RequestBody::OffsetForLeaderEpoch(crate::generated::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest::decode(buf, version)?),
+            ApiKey::AddPartitionsToTxn => RequestBody::AddPartitionsToTxn(crate::generated::add_partitions_to_txn_request::AddPartitionsToTxnRequest::decode(buf, version)?),
+            ApiKey::AddOffsetsToTxn => RequestBody::AddOffsetsToTxn(crate::generated::add_offsets_to_txn_request::AddOffsetsToTxnRequest::decode(buf, version)?),
+            ApiKey::EndTxn => RequestBody::EndTxn(crate::generated::end_txn_request::EndTxnRequest::decode(buf, version)?),
+            ApiKey::WriteTxnMarkers => RequestBody::WriteTxnMarkers(crate::generated::write_txn_markers_request::WriteTxnMarkersRequest::decode(buf, version)?),
+            ApiKey::TxnOffsetCommit => RequestBody::TxnOffsetCommit(crate::generated::txn_offset_commit_request::TxnOffsetCommitRequest::decode(buf, version)?),
             ApiKey::DescribeAcls => RequestBody::DescribeAcls(crate::generated::describe_acls_request::DescribeAclsRequest::decode(buf, version)?),
             ApiKey::CreateAcls => RequestBody::CreateAcls(crate::generated::create_acls_request::CreateAclsRequest::decode(buf, version)?),
             ApiKey::DeleteAcls => RequestBody::DeleteAcls(crate::generated::delete_acls_request::DeleteAclsRequest::decode(buf, version)?),
@@ -904,6 +1000,8 @@ impl RequestBody {
             ApiKey::BrokerRegistration => RequestBody::BrokerRegistration(crate::generated::broker_registration_request::BrokerRegistrationRequest::decode(buf, version)?),
             ApiKey::BrokerHeartbeat => RequestBody::BrokerHeartbeat(crate::generated::broker_heartbeat_request::BrokerHeartbeatRequest::decode(buf, version)?),
             ApiKey::UnregisterBroker => RequestBody::UnregisterBroker(crate::generated::unregister_broker_request::UnregisterBrokerRequest::decode(buf, version)?),
+            ApiKey::DescribeTransactions => RequestBody::DescribeTransactions(crate::generated::describe_transactions_request::DescribeTransactionsRequest::decode(buf, version)?),
+            ApiKey::ListTransactions => RequestBody::ListTransactions(crate::generated::list_transactions_request::ListTransactionsRequest::decode(buf, version)?),
             ApiKey::AllocateProducerIds => RequestBody::AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest::decode(buf, version)?),
             ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::decode(buf, version)?),
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::decode(buf, version)?),
@@ -940,6 +1038,11 @@ impl RequestBody {
             RequestBody::DeleteRecords(m) => m.encode(w, version),
             RequestBody::InitProducerId(m) => m.encode(w, version),
             RequestBody::OffsetForLeaderEpoch(m) => m.encode(w, version),
+            RequestBody::AddPartitionsToTxn(m) => m.encode(w, version),
+            RequestBody::AddOffsetsToTxn(m) => m.encode(w, version),
+            RequestBody::EndTxn(m) => m.encode(w, version),
+            RequestBody::WriteTxnMarkers(m) => m.encode(w, version),
+            RequestBody::TxnOffsetCommit(m) => m.encode(w, version),
             RequestBody::DescribeAcls(m) => m.encode(w, version),
             RequestBody::CreateAcls(m) => m.encode(w, version),
             RequestBody::DeleteAcls(m) => m.encode(w, version),
@@ -968,6 +1071,8 @@ impl RequestBody {
             RequestBody::BrokerRegistration(m) => m.encode(w, version),
             RequestBody::BrokerHeartbeat(m) => m.encode(w, version),
             RequestBody::UnregisterBroker(m) => m.encode(w, version),
+            RequestBody::DescribeTransactions(m) => m.encode(w, version),
+            RequestBody::ListTransactions(m) => m.encode(w, version),
             RequestBody::AllocateProducerIds(m) => m.encode(w, version),
             RequestBody::ControllerRegistration(m) => m.encode(w, version),
             RequestBody::AssignReplicasToDirs(m) => m.encode(w, version),
@@ -1004,6 +1109,11 @@ impl RequestBody {
             RequestBody::DeleteRecords(m) => m.encoded_len(version),
             RequestBody::InitProducerId(m) => m.encoded_len(version),
             RequestBody::OffsetForLeaderEpoch(m) => m.encoded_len(version),
+            RequestBody::AddPartitionsToTxn(m) => m.encoded_len(version),
+            RequestBody::AddOffsetsToTxn(m) => m.encoded_len(version),
+            RequestBody::EndTxn(m) => m.encoded_len(version),
+            RequestBody::WriteTxnMarkers(m) => m.encoded_len(version),
+            RequestBody::TxnOffsetCommit(m) => m.encoded_len(version),
             RequestBody::DescribeAcls(m) => m.encoded_len(version),
             RequestBody::CreateAcls(m) => m.encoded_len(version),
             RequestBody::DeleteAcls(m) => m.encoded_len(version),
@@ -1032,6 +1142,8 @@ impl RequestBody {
             RequestBody::BrokerRegistration(m) => m.encoded_len(version),
             RequestBody::BrokerHeartbeat(m) => m.encoded_len(version),
             RequestBody::UnregisterBroker(m) => m.encoded_len(version),
+            RequestBody::DescribeTransactions(m) => m.encoded_len(version),
+            RequestBody::ListTransactions(m) => m.encoded_len(version),
             RequestBody::AllocateProducerIds(m) => m.encoded_len(version),
             RequestBody::ControllerRegistration(m) => m.encoded_len(version),
             RequestBody::AssignReplicasToDirs(m) => m.encoded_len(version),
@@ -1069,6 +1181,11 @@ impl RequestBody {
             ApiKey::DeleteRecords => RequestBody::DeleteRecords(crate::generated::delete_records_request::DeleteRecordsRequest::sample(g, version)),
             ApiKey::InitProducerId => RequestBody::InitProducerId(crate::generated::init_producer_id_request::InitProducerIdRequest::sample(g, version)),
             ApiKey::OffsetForLeaderEpoch => RequestBody::OffsetForLeaderEpoch(crate::generated::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest::sample(g, version)),
+            ApiKey::AddPartitionsToTxn => RequestBody::AddPartitionsToTxn(crate::generated::add_partitions_to_txn_request::AddPartitionsToTxnRequest::sample(g, version)),
+            ApiKey::AddOffsetsToTxn => RequestBody::AddOffsetsToTxn(crate::generated::add_offsets_to_txn_request::AddOffsetsToTxnRequest::sample(g, version)),
+            ApiKey::EndTxn => RequestBody::EndTxn(crate::generated::end_txn_request::EndTxnRequest::sample(g, version)),
+            ApiKey::WriteTxnMarkers => RequestBody::WriteTxnMarkers(crate::generated::write_txn_markers_request::WriteTxnMarkersRequest::sample(g, version)),
+            ApiKey::TxnOffsetCommit => RequestBody::TxnOffsetCommit(crate::generated::txn_offset_commit_request::TxnOffsetCommitRequest::sample(g, version)),
             ApiKey::DescribeAcls => RequestBody::DescribeAcls(crate::generated::describe_acls_request::DescribeAclsRequest::sample(g, version)),
             ApiKey::CreateAcls => RequestBody::CreateAcls(crate::generated::create_acls_request::CreateAclsRequest::sample(g, version)),
             ApiKey::DeleteAcls => RequestBody::DeleteAcls(crate::generated::delete_acls_request::DeleteAclsRequest::sample(g, version)),
@@ -1097,6 +1214,8 @@ impl RequestBody {
             ApiKey::BrokerRegistration => RequestBody::BrokerRegistration(crate::generated::broker_registration_request::BrokerRegistrationRequest::sample(g, version)),
             ApiKey::BrokerHeartbeat => RequestBody::BrokerHeartbeat(crate::generated::broker_heartbeat_request::BrokerHeartbeatRequest::sample(g, version)),
             ApiKey::UnregisterBroker => RequestBody::UnregisterBroker(crate::generated::unregister_broker_request::UnregisterBrokerRequest::sample(g, version)),
+            ApiKey::DescribeTransactions => RequestBody::DescribeTransactions(crate::generated::describe_transactions_request::DescribeTransactionsRequest::sample(g, version)),
+            ApiKey::ListTransactions => RequestBody::ListTransactions(crate::generated::list_transactions_request::ListTransactionsRequest::sample(g, version)),
             ApiKey::AllocateProducerIds => RequestBody::AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest::sample(g, version)),
             ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::sample(g, version)),
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::sample(g, version)),
@@ -1154,6 +1273,16 @@ pub enum ResponseBody {
     InitProducerId(crate::generated::init_producer_id_response::InitProducerIdResponse),
     /// A `OffsetForLeaderEpochResponse`.
     OffsetForLeaderEpoch(crate::generated::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse),
+    /// A `AddPartitionsToTxnResponse`.
+    AddPartitionsToTxn(crate::generated::add_partitions_to_txn_response::AddPartitionsToTxnResponse),
+    /// A `AddOffsetsToTxnResponse`.
+    AddOffsetsToTxn(crate::generated::add_offsets_to_txn_response::AddOffsetsToTxnResponse),
+    /// A `EndTxnResponse`.
+    EndTxn(crate::generated::end_txn_response::EndTxnResponse),
+    /// A `WriteTxnMarkersResponse`.
+    WriteTxnMarkers(crate::generated::write_txn_markers_response::WriteTxnMarkersResponse),
+    /// A `TxnOffsetCommitResponse`.
+    TxnOffsetCommit(crate::generated::txn_offset_commit_response::TxnOffsetCommitResponse),
     /// A `DescribeAclsResponse`.
     DescribeAcls(crate::generated::describe_acls_response::DescribeAclsResponse),
     /// A `CreateAclsResponse`.
@@ -1210,6 +1339,10 @@ pub enum ResponseBody {
     BrokerHeartbeat(crate::generated::broker_heartbeat_response::BrokerHeartbeatResponse),
     /// A `UnregisterBrokerResponse`.
     UnregisterBroker(crate::generated::unregister_broker_response::UnregisterBrokerResponse),
+    /// A `DescribeTransactionsResponse`.
+    DescribeTransactions(crate::generated::describe_transactions_response::DescribeTransactionsResponse),
+    /// A `ListTransactionsResponse`.
+    ListTransactions(crate::generated::list_transactions_response::ListTransactionsResponse),
     /// A `AllocateProducerIdsResponse`.
     AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse),
     /// A `ControllerRegistrationResponse`.
@@ -1256,6 +1389,11 @@ impl ResponseBody {
             ResponseBody::DeleteRecords(_) => ApiKey::DeleteRecords,
             ResponseBody::InitProducerId(_) => ApiKey::InitProducerId,
             ResponseBody::OffsetForLeaderEpoch(_) => ApiKey::OffsetForLeaderEpoch,
+            ResponseBody::AddPartitionsToTxn(_) => ApiKey::AddPartitionsToTxn,
+            ResponseBody::AddOffsetsToTxn(_) => ApiKey::AddOffsetsToTxn,
+            ResponseBody::EndTxn(_) => ApiKey::EndTxn,
+            ResponseBody::WriteTxnMarkers(_) => ApiKey::WriteTxnMarkers,
+            ResponseBody::TxnOffsetCommit(_) => ApiKey::TxnOffsetCommit,
             ResponseBody::DescribeAcls(_) => ApiKey::DescribeAcls,
             ResponseBody::CreateAcls(_) => ApiKey::CreateAcls,
             ResponseBody::DeleteAcls(_) => ApiKey::DeleteAcls,
@@ -1284,6 +1422,8 @@ impl ResponseBody {
             ResponseBody::BrokerRegistration(_) => ApiKey::BrokerRegistration,
             ResponseBody::BrokerHeartbeat(_) => ApiKey::BrokerHeartbeat,
             ResponseBody::UnregisterBroker(_) => ApiKey::UnregisterBroker,
+            ResponseBody::DescribeTransactions(_) => ApiKey::DescribeTransactions,
+            ResponseBody::ListTransactions(_) => ApiKey::ListTransactions,
             ResponseBody::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
             ResponseBody::ControllerRegistration(_) => ApiKey::ControllerRegistration,
             ResponseBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
@@ -1320,6 +1460,11 @@ impl ResponseBody {
             ApiKey::DeleteRecords => ResponseBody::DeleteRecords(crate::generated::delete_records_response::DeleteRecordsResponse::decode(buf, version)?),
             ApiKey::InitProducerId => ResponseBody::InitProducerId(crate::generated::init_producer_id_response::InitProducerIdResponse::decode(buf, version)?),
             ApiKey::OffsetForLeaderEpoch => ResponseBody::OffsetForLeaderEpoch(crate::generated::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse::decode(buf, version)?),
+            ApiKey::AddPartitionsToTxn => ResponseBody::AddPartitionsToTxn(crate::generated::add_partitions_to_txn_response::AddPartitionsToTxnResponse::decode(buf, version)?),
+            ApiKey::AddOffsetsToTxn => ResponseBody::AddOffsetsToTxn(crate::generated::add_offsets_to_txn_response::AddOffsetsToTxnResponse::decode(buf, version)?),
+            ApiKey::EndTxn => ResponseBody::EndTxn(crate::generated::end_txn_response::EndTxnResponse::decode(buf, version)?),
+            ApiKey::WriteTxnMarkers => ResponseBody::WriteTxnMarkers(crate::generated::write_txn_markers_response::WriteTxnMarkersResponse::decode(buf, version)?),
+            ApiKey::TxnOffsetCommit => ResponseBody::TxnOffsetCommit(crate::generated::txn_offset_commit_response::TxnOffsetCommitResponse::decode(buf, version)?),
             ApiKey::DescribeAcls => ResponseBody::DescribeAcls(crate::generated::describe_acls_response::DescribeAclsResponse::decode(buf, version)?),
             ApiKey::CreateAcls => ResponseBody::CreateAcls(crate::generated::create_acls_response::CreateAclsResponse::decode(buf, version)?),
             ApiKey::DeleteAcls => ResponseBody::DeleteAcls(crate::generated::delete_acls_response::DeleteAclsResponse::decode(buf, version)?),
@@ -1348,6 +1493,8 @@ impl ResponseBody {
             ApiKey::BrokerRegistration => ResponseBody::BrokerRegistration(crate::generated::broker_registration_response::BrokerRegistrationResponse::decode(buf, version)?),
             ApiKey::BrokerHeartbeat => ResponseBody::BrokerHeartbeat(crate::generated::broker_heartbeat_response::BrokerHeartbeatResponse::decode(buf, version)?),
             ApiKey::UnregisterBroker => ResponseBody::UnregisterBroker(crate::generated::unregister_broker_response::UnregisterBrokerResponse::decode(buf, version)?),
+            ApiKey::DescribeTransactions => ResponseBody::DescribeTransactions(crate::generated::describe_transactions_response::DescribeTransactionsResponse::decode(buf, version)?),
+            ApiKey::ListTransactions => ResponseBody::ListTransactions(crate::generated::list_transactions_response::ListTransactionsResponse::decode(buf, version)?),
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::decode(buf, version)?),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::decode(buf, version)?),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::decode(buf, version)?),
@@ -1384,6 +1531,11 @@ impl ResponseBody {
             ResponseBody::DeleteRecords(m) => m.encode(w, version),
             ResponseBody::InitProducerId(m) => m.encode(w, version),
             ResponseBody::OffsetForLeaderEpoch(m) => m.encode(w, version),
+            ResponseBody::AddPartitionsToTxn(m) => m.encode(w, version),
+            ResponseBody::AddOffsetsToTxn(m) => m.encode(w, version),
+            ResponseBody::EndTxn(m) => m.encode(w, version),
+            ResponseBody::WriteTxnMarkers(m) => m.encode(w, version),
+            ResponseBody::TxnOffsetCommit(m) => m.encode(w, version),
             ResponseBody::DescribeAcls(m) => m.encode(w, version),
             ResponseBody::CreateAcls(m) => m.encode(w, version),
             ResponseBody::DeleteAcls(m) => m.encode(w, version),
@@ -1412,6 +1564,8 @@ impl ResponseBody {
             ResponseBody::BrokerRegistration(m) => m.encode(w, version),
             ResponseBody::BrokerHeartbeat(m) => m.encode(w, version),
             ResponseBody::UnregisterBroker(m) => m.encode(w, version),
+            ResponseBody::DescribeTransactions(m) => m.encode(w, version),
+            ResponseBody::ListTransactions(m) => m.encode(w, version),
             ResponseBody::AllocateProducerIds(m) => m.encode(w, version),
             ResponseBody::ControllerRegistration(m) => m.encode(w, version),
             ResponseBody::AssignReplicasToDirs(m) => m.encode(w, version),
@@ -1448,6 +1602,11 @@ impl ResponseBody {
             ResponseBody::DeleteRecords(m) => m.encoded_len(version),
             ResponseBody::InitProducerId(m) => m.encoded_len(version),
             ResponseBody::OffsetForLeaderEpoch(m) => m.encoded_len(version),
+            ResponseBody::AddPartitionsToTxn(m) => m.encoded_len(version),
+            ResponseBody::AddOffsetsToTxn(m) => m.encoded_len(version),
+            ResponseBody::EndTxn(m) => m.encoded_len(version),
+            ResponseBody::WriteTxnMarkers(m) => m.encoded_len(version),
+            ResponseBody::TxnOffsetCommit(m) => m.encoded_len(version),
             ResponseBody::DescribeAcls(m) => m.encoded_len(version),
             ResponseBody::CreateAcls(m) => m.encoded_len(version),
             ResponseBody::DeleteAcls(m) => m.encoded_len(version),
@@ -1476,6 +1635,8 @@ impl ResponseBody {
             ResponseBody::BrokerRegistration(m) => m.encoded_len(version),
             ResponseBody::BrokerHeartbeat(m) => m.encoded_len(version),
             ResponseBody::UnregisterBroker(m) => m.encoded_len(version),
+            ResponseBody::DescribeTransactions(m) => m.encoded_len(version),
+            ResponseBody::ListTransactions(m) => m.encoded_len(version),
             ResponseBody::AllocateProducerIds(m) => m.encoded_len(version),
             ResponseBody::ControllerRegistration(m) => m.encoded_len(version),
             ResponseBody::AssignReplicasToDirs(m) => m.encoded_len(version),
@@ -1513,6 +1674,11 @@ impl ResponseBody {
             ApiKey::DeleteRecords => ResponseBody::DeleteRecords(crate::generated::delete_records_response::DeleteRecordsResponse::sample(g, version)),
             ApiKey::InitProducerId => ResponseBody::InitProducerId(crate::generated::init_producer_id_response::InitProducerIdResponse::sample(g, version)),
             ApiKey::OffsetForLeaderEpoch => ResponseBody::OffsetForLeaderEpoch(crate::generated::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse::sample(g, version)),
+            ApiKey::AddPartitionsToTxn => ResponseBody::AddPartitionsToTxn(crate::generated::add_partitions_to_txn_response::AddPartitionsToTxnResponse::sample(g, version)),
+            ApiKey::AddOffsetsToTxn => ResponseBody::AddOffsetsToTxn(crate::generated::add_offsets_to_txn_response::AddOffsetsToTxnResponse::sample(g, version)),
+            ApiKey::EndTxn => ResponseBody::EndTxn(crate::generated::end_txn_response::EndTxnResponse::sample(g, version)),
+            ApiKey::WriteTxnMarkers => ResponseBody::WriteTxnMarkers(crate::generated::write_txn_markers_response::WriteTxnMarkersResponse::sample(g, version)),
+            ApiKey::TxnOffsetCommit => ResponseBody::TxnOffsetCommit(crate::generated::txn_offset_commit_response::TxnOffsetCommitResponse::sample(g, version)),
             ApiKey::DescribeAcls => ResponseBody::DescribeAcls(crate::generated::describe_acls_response::DescribeAclsResponse::sample(g, version)),
             ApiKey::CreateAcls => ResponseBody::CreateAcls(crate::generated::create_acls_response::CreateAclsResponse::sample(g, version)),
             ApiKey::DeleteAcls => ResponseBody::DeleteAcls(crate::generated::delete_acls_response::DeleteAclsResponse::sample(g, version)),
@@ -1541,6 +1707,8 @@ impl ResponseBody {
             ApiKey::BrokerRegistration => ResponseBody::BrokerRegistration(crate::generated::broker_registration_response::BrokerRegistrationResponse::sample(g, version)),
             ApiKey::BrokerHeartbeat => ResponseBody::BrokerHeartbeat(crate::generated::broker_heartbeat_response::BrokerHeartbeatResponse::sample(g, version)),
             ApiKey::UnregisterBroker => ResponseBody::UnregisterBroker(crate::generated::unregister_broker_response::UnregisterBrokerResponse::sample(g, version)),
+            ApiKey::DescribeTransactions => ResponseBody::DescribeTransactions(crate::generated::describe_transactions_response::DescribeTransactionsResponse::sample(g, version)),
+            ApiKey::ListTransactions => ResponseBody::ListTransactions(crate::generated::list_transactions_response::ListTransactionsResponse::sample(g, version)),
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::sample(g, version)),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::sample(g, version)),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::sample(g, version)),
@@ -1577,6 +1745,11 @@ impl ResponseBody {
             ApiKey::DeleteRecords => ResponseBody::DeleteRecords(crate::generated::delete_records_response::DeleteRecordsResponse::default()),
             ApiKey::InitProducerId => ResponseBody::InitProducerId(crate::generated::init_producer_id_response::InitProducerIdResponse::default()),
             ApiKey::OffsetForLeaderEpoch => ResponseBody::OffsetForLeaderEpoch(crate::generated::offset_for_leader_epoch_response::OffsetForLeaderEpochResponse::default()),
+            ApiKey::AddPartitionsToTxn => ResponseBody::AddPartitionsToTxn(crate::generated::add_partitions_to_txn_response::AddPartitionsToTxnResponse::default()),
+            ApiKey::AddOffsetsToTxn => ResponseBody::AddOffsetsToTxn(crate::generated::add_offsets_to_txn_response::AddOffsetsToTxnResponse::default()),
+            ApiKey::EndTxn => ResponseBody::EndTxn(crate::generated::end_txn_response::EndTxnResponse::default()),
+            ApiKey::WriteTxnMarkers => ResponseBody::WriteTxnMarkers(crate::generated::write_txn_markers_response::WriteTxnMarkersResponse::default()),
+            ApiKey::TxnOffsetCommit => ResponseBody::TxnOffsetCommit(crate::generated::txn_offset_commit_response::TxnOffsetCommitResponse::default()),
             ApiKey::DescribeAcls => ResponseBody::DescribeAcls(crate::generated::describe_acls_response::DescribeAclsResponse::default()),
             ApiKey::CreateAcls => ResponseBody::CreateAcls(crate::generated::create_acls_response::CreateAclsResponse::default()),
             ApiKey::DeleteAcls => ResponseBody::DeleteAcls(crate::generated::delete_acls_response::DeleteAclsResponse::default()),
@@ -1605,6 +1778,8 @@ impl ResponseBody {
             ApiKey::BrokerRegistration => ResponseBody::BrokerRegistration(crate::generated::broker_registration_response::BrokerRegistrationResponse::default()),
             ApiKey::BrokerHeartbeat => ResponseBody::BrokerHeartbeat(crate::generated::broker_heartbeat_response::BrokerHeartbeatResponse::default()),
             ApiKey::UnregisterBroker => ResponseBody::UnregisterBroker(crate::generated::unregister_broker_response::UnregisterBrokerResponse::default()),
+            ApiKey::DescribeTransactions => ResponseBody::DescribeTransactions(crate::generated::describe_transactions_response::DescribeTransactionsResponse::default()),
+            ApiKey::ListTransactions => ResponseBody::ListTransactions(crate::generated::list_transactions_response::ListTransactionsResponse::default()),
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::default()),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::default()),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::default()),
@@ -1705,6 +1880,26 @@ impl ResponseBody {
                 Some(ResponseBody::InitProducerId(r))
             }
             ApiKey::OffsetForLeaderEpoch => None,
+            ApiKey::AddPartitionsToTxn => {
+                if !(version >= 4) { return None; }
+                let mut r = crate::generated::add_partitions_to_txn_response::AddPartitionsToTxnResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::AddPartitionsToTxn(r))
+            }
+            ApiKey::AddOffsetsToTxn => {
+                if !(true) { return None; }
+                let mut r = crate::generated::add_offsets_to_txn_response::AddOffsetsToTxnResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::AddOffsetsToTxn(r))
+            }
+            ApiKey::EndTxn => {
+                if !(true) { return None; }
+                let mut r = crate::generated::end_txn_response::EndTxnResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::EndTxn(r))
+            }
+            ApiKey::WriteTxnMarkers => None,
+            ApiKey::TxnOffsetCommit => None,
             ApiKey::DescribeAcls => {
                 if !(true) { return None; }
                 let mut r = crate::generated::describe_acls_response::DescribeAclsResponse::default();
@@ -1830,6 +2025,13 @@ impl ResponseBody {
                 if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
                 Some(ResponseBody::UnregisterBroker(r))
             }
+            ApiKey::DescribeTransactions => None,
+            ApiKey::ListTransactions => {
+                if !(true) { return None; }
+                let mut r = crate::generated::list_transactions_response::ListTransactionsResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::ListTransactions(r))
+            }
             ApiKey::AllocateProducerIds => {
                 if !(true) { return None; }
                 let mut r = crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::default();
@@ -1911,6 +2113,11 @@ impl ResponseBody {
             ResponseBody::DeleteRecords(r) => r.each_error_code(f),
             ResponseBody::InitProducerId(r) => r.each_error_code(f),
             ResponseBody::OffsetForLeaderEpoch(r) => r.each_error_code(f),
+            ResponseBody::AddPartitionsToTxn(r) => r.each_error_code(f),
+            ResponseBody::AddOffsetsToTxn(r) => r.each_error_code(f),
+            ResponseBody::EndTxn(r) => r.each_error_code(f),
+            ResponseBody::WriteTxnMarkers(r) => r.each_error_code(f),
+            ResponseBody::TxnOffsetCommit(r) => r.each_error_code(f),
             ResponseBody::DescribeAcls(r) => r.each_error_code(f),
             ResponseBody::CreateAcls(r) => r.each_error_code(f),
             ResponseBody::DeleteAcls(r) => r.each_error_code(f),
@@ -1939,6 +2146,8 @@ impl ResponseBody {
             ResponseBody::BrokerRegistration(r) => r.each_error_code(f),
             ResponseBody::BrokerHeartbeat(r) => r.each_error_code(f),
             ResponseBody::UnregisterBroker(r) => r.each_error_code(f),
+            ResponseBody::DescribeTransactions(r) => r.each_error_code(f),
+            ResponseBody::ListTransactions(r) => r.each_error_code(f),
             ResponseBody::AllocateProducerIds(r) => r.each_error_code(f),
             ResponseBody::ControllerRegistration(r) => r.each_error_code(f),
             ResponseBody::AssignReplicasToDirs(r) => r.each_error_code(f),

@@ -222,6 +222,69 @@ pub fn error_response(request: &RequestBody, version: i16, code: i16, message: &
                 }).collect();
             ResponseBody::OffsetForLeaderEpoch(out)
         }
+        RequestBody::AddPartitionsToTxn(r) => {
+            let mut out = match top {
+                Some(ResponseBody::AddPartitionsToTxn(o)) => o,
+                _ => add_partitions_to_txn_response::AddPartitionsToTxnResponse::default(),
+            };
+            out.results_by_transaction = r.transactions.iter().map(|x0| add_partitions_to_txn_response::AddPartitionsToTxnResult {
+                    transactional_id: x0.transactional_id.clone(),
+                    topic_results: x0.topics.iter().map(|x1| add_partitions_to_txn_response::AddPartitionsToTxnTopicResult {
+                        name: x1.name.clone(),
+                        results_by_partition: x1.partitions.iter().map(|x2| add_partitions_to_txn_response::AddPartitionsToTxnPartitionResult {
+                            partition_index: *x2,
+                            ..Default::default()
+                        }).collect(),
+                        ..Default::default()
+                    }).collect(),
+                    ..Default::default()
+                }).collect();
+            out.results_by_topic_v3_and_below = r.v3_and_below_topics.iter().map(|x0| add_partitions_to_txn_response::AddPartitionsToTxnTopicResult {
+                    name: x0.name.clone(),
+                    results_by_partition: x0.partitions.iter().map(|x1| add_partitions_to_txn_response::AddPartitionsToTxnPartitionResult {
+                        partition_index: *x1,
+                        ..Default::default()
+                    }).collect(),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::AddPartitionsToTxn(out)
+        }
+        RequestBody::WriteTxnMarkers(r) => {
+            let mut out = match top {
+                Some(ResponseBody::WriteTxnMarkers(o)) => o,
+                _ => write_txn_markers_response::WriteTxnMarkersResponse::default(),
+            };
+            out.markers = r.markers.iter().map(|x0| write_txn_markers_response::WritableTxnMarkerResult {
+                    producer_id: x0.producer_id,
+                    topics: x0.topics.iter().map(|x1| write_txn_markers_response::WritableTxnMarkerTopicResult {
+                        name: x1.name.clone(),
+                        partitions: x1.partition_indexes.iter().map(|x2| write_txn_markers_response::WritableTxnMarkerPartitionResult {
+                            partition_index: *x2,
+                            error_code: code,
+                            ..Default::default()
+                        }).collect(),
+                        ..Default::default()
+                    }).collect(),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::WriteTxnMarkers(out)
+        }
+        RequestBody::TxnOffsetCommit(r) => {
+            let mut out = match top {
+                Some(ResponseBody::TxnOffsetCommit(o)) => o,
+                _ => txn_offset_commit_response::TxnOffsetCommitResponse::default(),
+            };
+            out.topics = r.topics.iter().map(|x0| txn_offset_commit_response::TxnOffsetCommitResponseTopic {
+                    name: x0.name.clone(),
+                    partitions: x0.partitions.iter().map(|x1| txn_offset_commit_response::TxnOffsetCommitResponsePartition {
+                        partition_index: x1.partition_index,
+                        error_code: code,
+                        ..Default::default()
+                    }).collect(),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::TxnOffsetCommit(out)
+        }
         RequestBody::CreateAcls(r) => {
             let mut out = match top {
                 Some(ResponseBody::CreateAcls(o)) => o,
@@ -362,6 +425,22 @@ pub fn error_response(request: &RequestBody, version: i16, code: i16, message: &
                     ..Default::default()
                 }).collect();
             ResponseBody::DescribeProducers(out)
+        }
+        RequestBody::DescribeTransactions(r) => {
+            let mut out = match top {
+                Some(ResponseBody::DescribeTransactions(o)) => o,
+                _ => describe_transactions_response::DescribeTransactionsResponse::default(),
+            };
+            out.transaction_states = r.transactional_ids.iter().map(|x0| describe_transactions_response::TransactionState {
+                    transactional_id: x0.clone(),
+                    error_code: code,
+                    producer_epoch: -1,
+                    producer_id: -1,
+                    transaction_start_time_ms: -1,
+                    transaction_timeout_ms: -1,
+                    ..Default::default()
+                }).collect();
+            ResponseBody::DescribeTransactions(out)
         }
         RequestBody::DescribeTopicPartitions(r) => {
             let mut out = match top {

@@ -1,0 +1,143 @@
+//! Generated from `EndTxnRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `EndTxnRequest` request (api key 26, versions 0-5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndTxnRequest {
+    /// The ID of the transaction to end.
+    ///
+    /// Versions 0+.
+    pub transactional_id: String,
+    /// The producer ID.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// The current epoch associated with the producer.
+    ///
+    /// Versions 0+.
+    pub producer_epoch: i16,
+    /// True if the transaction was committed, false if it was aborted.
+    ///
+    /// Versions 0+.
+    pub committed: bool,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for EndTxnRequest {
+    fn default() -> Self {
+        EndTxnRequest {
+            transactional_id: String::new(),
+            producer_id: 0,
+            producer_epoch: 0,
+            committed: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl EndTxnRequest {
+    /// The message name.
+    pub const NAME: &'static str = "EndTxnRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 5;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(3);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=5).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "EndTxnRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 3;
+        write_string(w, (&self.transactional_id), flexible)?;
+        w.put_i64(*(&self.producer_id));
+        w.put_i16(*(&self.producer_epoch));
+        write_bool(w, *(&self.committed));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 3;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.transactional_id), flexible);
+        n += 8;
+        n += 2;
+        n += 1;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=5).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "EndTxnRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 3;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.transactional_id = read_string(buf, flexible, "TransactionalId")?;
+        v.producer_id = read_i64(buf)?;
+        v.producer_epoch = read_i16(buf)?;
+        v.committed = read_bool(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 3;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.transactional_id = g.string();
+        v.producer_id = g.i64();
+        v.producer_epoch = g.i16();
+        v.committed = g.bool();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+}

@@ -1,0 +1,358 @@
+//! Generated from `WriteTxnMarkersRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `WriteTxnMarkersRequest` request (api key 27, versions 1-2).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WriteTxnMarkersRequest {
+    /// The transaction markers to be written.
+    ///
+    /// Versions 0+.
+    pub markers: Vec<WritableTxnMarker>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for WriteTxnMarkersRequest {
+    fn default() -> Self {
+        WriteTxnMarkersRequest {
+            markers: Vec::<WritableTxnMarker>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl WriteTxnMarkersRequest {
+    /// The message name.
+    pub const NAME: &'static str = "WriteTxnMarkersRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 1;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 2;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(1);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(1..=2).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "WriteTxnMarkersRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        write_len_prefix(w, (&self.markers).len(), flexible)?; for e0 in (&self.markers).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += len_prefix_len((&self.markers).len(), flexible) + (&self.markers).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(1..=2).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "WriteTxnMarkersRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.markers = { let n = read_array_len_non_null(buf, flexible, "Markers")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(WritableTxnMarker::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.markers = (0..g.collection_len()).map(|_| WritableTxnMarker::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.markers { x.each_error_code(f); }
+    }
+}
+
+/// The transaction markers to be written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WritableTxnMarker {
+    /// The current producer ID.
+    ///
+    /// Versions 0+.
+    pub producer_id: i64,
+    /// The current epoch associated with the producer ID.
+    ///
+    /// Versions 0+.
+    pub producer_epoch: i16,
+    /// The result of the transaction to write to the partitions (false = ABORT, true = COMMIT).
+    ///
+    /// Versions 0+.
+    pub transaction_result: bool,
+    /// Each topic that we want to write transaction marker(s) for.
+    ///
+    /// Versions 0+.
+    pub topics: Vec<WritableTxnMarkerTopic>,
+    /// Epoch associated with the transaction state partition hosted by this transaction coordinator.
+    ///
+    /// Versions 0+.
+    pub coordinator_epoch: i32,
+    /// Transaction version of the marker. Ex: 0/1 = legacy (TV0/TV1), 2 = TV2 etc.
+    ///
+    /// Versions 2+.
+    pub transaction_version: i8,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for WritableTxnMarker {
+    fn default() -> Self {
+        WritableTxnMarker {
+            producer_id: 0,
+            producer_epoch: 0,
+            transaction_result: false,
+            topics: Vec::<WritableTxnMarkerTopic>::new(),
+            coordinator_epoch: 0,
+            transaction_version: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl WritableTxnMarker {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        w.put_i64(*(&self.producer_id));
+        w.put_i16(*(&self.producer_epoch));
+        write_bool(w, *(&self.transaction_result));
+        write_len_prefix(w, (&self.topics).len(), flexible)?; for e0 in (&self.topics).iter() { e0.encode(w, version)?; }
+        w.put_i32(*(&self.coordinator_epoch));
+        if version >= 2 { w.put_i8(*(&self.transaction_version)); }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 8;
+        n += 2;
+        n += 1;
+        n += len_prefix_len((&self.topics).len(), flexible) + (&self.topics).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        n += 4;
+        if version >= 2 { n += 1; }
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.producer_id = read_i64(buf)?;
+        v.producer_epoch = read_i16(buf)?;
+        v.transaction_result = read_bool(buf)?;
+        v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(WritableTxnMarkerTopic::decode(buf, version)?); } v };
+        v.coordinator_epoch = read_i32(buf)?;
+        if version >= 2 { v.transaction_version = read_i8(buf)?; }
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.producer_id = g.i64();
+        v.producer_epoch = g.i16();
+        v.transaction_result = g.bool();
+        v.topics = (0..g.collection_len()).map(|_| WritableTxnMarkerTopic::sample(g, version)).collect();
+        v.coordinator_epoch = g.i32();
+        if version >= 2 { v.transaction_version = g.i8(); }
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.topics { x.each_error_code(f); }
+    }
+}
+
+/// Each topic that we want to write transaction marker(s) for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WritableTxnMarkerTopic {
+    /// The topic name.
+    ///
+    /// Versions 0+.
+    pub name: String,
+    /// The indexes of the partitions to write transaction markers for.
+    ///
+    /// Versions 0+.
+    pub partition_indexes: Vec<i32>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for WritableTxnMarkerTopic {
+    fn default() -> Self {
+        WritableTxnMarkerTopic {
+            name: String::new(),
+            partition_indexes: Vec::<i32>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl WritableTxnMarkerTopic {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        write_string(w, (&self.name), flexible)?;
+        write_len_prefix(w, (&self.partition_indexes).len(), flexible)?; for e0 in (&self.partition_indexes).iter() { w.put_i32(*e0); }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.name), flexible);
+        n += len_prefix_len((&self.partition_indexes).len(), flexible) + (&self.partition_indexes).len() * 4;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = read_string(buf, flexible, "Name")?;
+        v.partition_indexes = { let n = read_array_len_non_null(buf, flexible, "PartitionIndexes")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = g.string();
+        v.partition_indexes = (0..g.collection_len()).map(|_| g.i32()).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+}
