@@ -65,6 +65,13 @@ pub enum LogError {
     /// An idempotent producer's batch from an older epoch than the last seen.
     #[error("{0}")]
     InvalidProducerEpoch(String),
+    /// A transactional write that does not fit the producer's transaction state (a plain
+    /// batch while its transaction is open).
+    #[error("{0}")]
+    InvalidTxnState(String),
+    /// A transaction marker from a coordinator older than the last one seen.
+    #[error("{0}")]
+    CoordinatorFenced(String),
     /// The log moved to another log dir (AlterReplicaLogDirs): this copy takes no more writes.
     #[error("the log of {0} moved to another log dir")]
     Moved(String),
@@ -91,6 +98,8 @@ impl LogError {
             LogError::OutOfOrderSequence(_) => ErrorCode::OutOfOrderSequenceNumber,
             LogError::RecordErrors { code, .. } => *code,
             LogError::InvalidProducerEpoch(_) => ErrorCode::InvalidProducerEpoch,
+            LogError::InvalidTxnState(_) => ErrorCode::InvalidTxnState,
+            LogError::CoordinatorFenced(_) => ErrorCode::TransactionCoordinatorFenced,
             LogError::Moved(_) => ErrorCode::NotLeaderOrFollower,
         }
     }

@@ -15,6 +15,7 @@ pub mod open_files;
 pub mod partition_log;
 pub mod producer_state;
 pub mod segment;
+pub mod txn_index;
 
 pub use checkpoint::TopicPartition;
 pub use config::LogConfig;

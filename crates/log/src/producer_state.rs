@@ -4,10 +4,16 @@
 //! epoch not starting at 0, and a duplicate of a cached batch answered with its original
 //! offsets), rebuilt on open from the last snapshot and the batches after it, kept in Kafka's
 //! `<offset>.snapshot` files, and expired after `producer.id.expiration.ms`.
+//!
+//! Transactions: a producer's first transactional batch opens its transaction at that batch's
+//! first offset; its marker (commit or abort) closes it. The open transactions bound the last
+//! stable offset; a closed one still does until the high watermark passes its marker (Kafka's
+//! unreplicated transactions), so a read_committed reader never sees a transaction whose end
+//! it cannot see.
 
 use crate::error::{LogError, Result};
-use fjord_protocol::records::RecordBatch;
-use std::collections::{HashMap, VecDeque};
+use fjord_protocol::records::{EndTxnMarker, RecordBatch};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// How many batches per producer are remembered for duplicate detection (Kafka:
 /// `NUM_BATCHES_TO_RETAIN`, the most in-flight requests an idempotent producer may have).
@@ -50,6 +56,26 @@ pub struct ProducerEntry {
     pub batches: VecDeque<BatchMeta>,
     /// When it last appended (the batch's max timestamp, or the append time).
     pub last_timestamp: i64,
+    /// The first offset of its open transaction, if one is open.
+    pub current_txn_first_offset: Option<i64>,
+    /// The epoch of the coordinator that wrote its last marker (-1: none yet).
+    pub coordinator_epoch: i32,
+}
+
+/// A transaction that a marker ended in this partition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompletedTxn {
+    /// Its producer.
+    pub producer_id: i64,
+    /// Its first offset here.
+    pub first_offset: i64,
+    /// The marker's offset.
+    pub last_offset: i64,
+    /// True when it was aborted.
+    pub aborted: bool,
+    /// The last stable offset once it ended: the first offset of the earliest transaction
+    /// still open, or the marker's offset + 1 (Kafka's `AbortedTxn.lastStableOffset`).
+    pub last_stable_offset: i64,
 }
 
 /// What a leader append of one batch should do.
@@ -70,6 +96,11 @@ pub enum Verdict {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProducerState {
     producers: HashMap<i64, ProducerEntry>,
+    /// Open transactions: first offset -> producer id.
+    ongoing: BTreeMap<i64, i64>,
+    /// Ended transactions whose marker the high watermark has not passed: first offset ->
+    /// marker offset.
+    unreplicated: BTreeMap<i64, i64>,
 }
 
 /// True when `next` follows `last` (sequences wrap from `i32::MAX` to 0).
@@ -108,7 +139,11 @@ impl ProducerState {
     /// Checks a client's batch against the state (Kafka's rules for leader appends).
     pub fn check(&self, b: &RecordBatch) -> Result<Verdict> {
         let pid = b.producer_id();
-        if pid < 0 || b.is_control() {
+        if pid < 0 {
+            return Ok(Verdict::Append);
+        }
+        if b.is_control() {
+            self.check_marker(b)?;
             return Ok(Verdict::Append);
         }
         let (epoch, first, last) = (b.producer_epoch(), b.base_sequence(), last_seq(b));
@@ -116,6 +151,12 @@ impl ProducerState {
             // An unknown producer (new, or expired here) may start at any sequence (KIP-360).
             return Ok(Verdict::Append);
         };
+        if e.current_txn_first_offset.is_some() && !b.is_transactional() && epoch == e.epoch {
+            return Err(LogError::InvalidTxnState(format!(
+                "Expected transactional write from producer {pid} at offset {}",
+                b.base_offset()
+            )));
+        }
         if epoch < e.epoch {
             return Err(LogError::InvalidProducerEpoch(format!(
                 "Epoch of producer {pid} at offset {} is {epoch}, which is smaller than the last seen epoch {}",
@@ -152,12 +193,71 @@ impl ProducerState {
         }
     }
 
-    /// Records an appended batch at `first_offset..=last_offset` (leader or follower).
-    pub fn update(&mut self, b: &RecordBatch, last_offset: i64, now_ms: i64) {
-        let pid = b.producer_id();
-        if pid < 0 || b.is_control() {
-            return;
+    /// Checks a marker written by a coordinator (Kafka's `appendEndTxnMarker` checks): not
+    /// from an older producer epoch, nor from an older coordinator.
+    fn check_marker(&self, b: &RecordBatch) -> Result<()> {
+        let marker = EndTxnMarker::of(b).map_err(|e| LogError::CorruptRecord(e.to_string()))?;
+        let (Some(marker), Some(e)) = (marker, self.producers.get(&b.producer_id())) else {
+            return Ok(());
+        };
+        if b.producer_epoch() < e.epoch {
+            return Err(LogError::InvalidProducerEpoch(format!(
+                "Epoch of producer {} at offset {} is {}, which is smaller than the last seen epoch {}",
+                b.producer_id(),
+                b.base_offset(),
+                b.producer_epoch(),
+                e.epoch
+            )));
         }
+        if marker.coordinator_epoch < e.coordinator_epoch {
+            return Err(LogError::CoordinatorFenced(format!(
+                "Invalid coordinator epoch for producer {}: {} (zombie), {} (current)",
+                b.producer_id(),
+                marker.coordinator_epoch,
+                e.coordinator_epoch
+            )));
+        }
+        Ok(())
+    }
+
+    /// The first offset no read_committed reader may pass: the earliest open transaction's
+    /// first offset, or that of an ended one whose marker is not yet replicated.
+    pub fn first_unstable_offset(&self) -> Option<i64> {
+        let open = self.ongoing.keys().next().copied();
+        let unreplicated = self.unreplicated.keys().next().copied();
+        match (open, unreplicated) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The high watermark moved to `hw`: ended transactions whose marker lies below it no
+    /// longer hold the last stable offset back.
+    pub fn on_high_watermark(&mut self, hw: i64) {
+        self.unreplicated.retain(|_, marker| *marker >= hw);
+    }
+
+    /// The open transactions: (producer id, first offset), oldest first.
+    pub fn ongoing(&self) -> Vec<(i64, i64)> {
+        self.ongoing.iter().map(|(f, p)| (*p, *f)).collect()
+    }
+
+    /// Records an appended batch at `first_offset..=last_offset` (leader or follower); a
+    /// marker returns the transaction it ended, if one was open.
+    pub fn update(
+        &mut self,
+        b: &RecordBatch,
+        last_offset: i64,
+        now_ms: i64,
+    ) -> Option<CompletedTxn> {
+        let pid = b.producer_id();
+        if pid < 0 {
+            return None;
+        }
+        if b.is_control() {
+            return self.end_txn(b, last_offset, now_ms);
+        }
+        let first_offset = last_offset - i64::from(b.last_offset_delta());
         let meta = BatchMeta {
             first_seq: b.base_sequence(),
             last_seq: last_seq(b),
@@ -170,6 +270,41 @@ impl ProducerState {
             },
         };
         self.add(pid, b.producer_epoch(), meta);
+        if b.is_transactional() {
+            let e = self.producers.get_mut(&pid).expect("just added");
+            if e.current_txn_first_offset.is_none() {
+                e.current_txn_first_offset = Some(first_offset);
+                self.ongoing.insert(first_offset, pid);
+            }
+        }
+        None
+    }
+
+    /// Applies a marker: the producer's open transaction ends.
+    fn end_txn(&mut self, b: &RecordBatch, offset: i64, now_ms: i64) -> Option<CompletedTxn> {
+        let marker = EndTxnMarker::of(b).ok().flatten()?;
+        let pid = b.producer_id();
+        let e = self.producers.entry(pid).or_default();
+        if b.producer_epoch() != e.epoch {
+            e.batches.clear();
+            e.epoch = b.producer_epoch();
+        }
+        e.coordinator_epoch = marker.coordinator_epoch;
+        e.last_timestamp = e.last_timestamp.max(if b.max_timestamp() >= 0 {
+            b.max_timestamp()
+        } else {
+            now_ms
+        });
+        let first_offset = e.current_txn_first_offset.take()?;
+        self.ongoing.remove(&first_offset);
+        self.unreplicated.insert(first_offset, offset);
+        Some(CompletedTxn {
+            producer_id: pid,
+            first_offset,
+            last_offset: offset,
+            aborted: !marker.commit,
+            last_stable_offset: self.ongoing.keys().next().copied().unwrap_or(offset + 1),
+        })
     }
 
     fn add(&mut self, pid: i64, epoch: i16, meta: BatchMeta) {
@@ -189,8 +324,11 @@ impl ProducerState {
     /// `producer.id.expiration.ms`); returns how many.
     pub fn expire(&mut self, now_ms: i64, max_age_ms: i64) -> usize {
         let before = self.producers.len();
-        self.producers
-            .retain(|_, e| now_ms.saturating_sub(e.last_timestamp) < max_age_ms);
+        // A producer with an open transaction is kept, as Kafka keeps it.
+        self.producers.retain(|_, e| {
+            e.current_txn_first_offset.is_some()
+                || now_ms.saturating_sub(e.last_timestamp) < max_age_ms
+        });
         before - self.producers.len()
     }
 
@@ -199,21 +337,29 @@ impl ProducerState {
     pub fn to_snapshot(&self) -> Vec<u8> {
         let mut body = Vec::with_capacity(4 + self.producers.len() * ENTRY_SIZE);
         body.extend_from_slice(&(self.producers.len() as i32).to_be_bytes());
+        // Every producer is written, with its open transaction (ended transactions awaiting
+        // replication are not part of Kafka's format: a reopened log is bounded by its high
+        // watermark).
         let mut ids: Vec<&i64> = self.producers.keys().collect();
         ids.sort();
         for pid in ids {
             let e = &self.producers[pid];
-            let Some(last) = e.batches.back() else {
-                continue;
-            };
+            // A producer known only from a marker has no batch: Kafka writes -1 for it.
+            let (last_seq, last_offset, delta) = e.batches.back().map_or((-1, -1, 0), |last| {
+                (
+                    last.last_seq,
+                    last.last_offset,
+                    last.last_seq.wrapping_sub(last.first_seq),
+                )
+            });
             body.extend_from_slice(&pid.to_be_bytes());
             body.extend_from_slice(&e.epoch.to_be_bytes());
-            body.extend_from_slice(&last.last_seq.to_be_bytes());
-            body.extend_from_slice(&last.last_offset.to_be_bytes());
-            body.extend_from_slice(&(last.last_seq.wrapping_sub(last.first_seq)).to_be_bytes());
+            body.extend_from_slice(&last_seq.to_be_bytes());
+            body.extend_from_slice(&last_offset.to_be_bytes());
+            body.extend_from_slice(&delta.to_be_bytes());
             body.extend_from_slice(&e.last_timestamp.to_be_bytes());
-            body.extend_from_slice(&(-1i32).to_be_bytes()); // coordinator epoch
-            body.extend_from_slice(&(-1i64).to_be_bytes()); // no open transaction
+            body.extend_from_slice(&e.coordinator_epoch.to_be_bytes());
+            body.extend_from_slice(&e.current_txn_first_offset.unwrap_or(-1).to_be_bytes());
         }
         let mut out = Vec::with_capacity(6 + body.len());
         out.extend_from_slice(&SNAPSHOT_VERSION.to_be_bytes());
@@ -258,17 +404,29 @@ impl ProducerState {
             let last_offset = i64_at(14);
             let seq_delta = i32_at(22);
             let timestamp = i64_at(26);
-            state.add(
-                pid,
-                epoch,
-                BatchMeta {
-                    first_seq: last_seq.wrapping_sub(seq_delta),
-                    last_seq,
-                    last_offset,
-                    offset_delta: seq_delta,
-                    timestamp,
-                },
-            );
+            let coordinator_epoch = i32_at(34);
+            let txn_first_offset = i64_at(38);
+            if last_offset >= 0 {
+                state.add(
+                    pid,
+                    epoch,
+                    BatchMeta {
+                        first_seq: last_seq.wrapping_sub(seq_delta),
+                        last_seq,
+                        last_offset,
+                        offset_delta: seq_delta,
+                        timestamp,
+                    },
+                );
+            }
+            let e = state.producers.entry(pid).or_default();
+            e.epoch = epoch;
+            e.last_timestamp = e.last_timestamp.max(timestamp);
+            e.coordinator_epoch = coordinator_epoch;
+            if txn_first_offset >= 0 {
+                e.current_txn_first_offset = Some(txn_first_offset);
+                state.ongoing.insert(txn_first_offset, pid);
+            }
         }
         Ok(state)
     }

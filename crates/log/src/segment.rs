@@ -658,8 +658,19 @@ impl Segment {
         self.time_index.write().expect("time index").flush()
     }
 
-    /// The paths of the segment's three files.
-    fn paths(&self) -> [PathBuf; 3] {
+    /// The path of the segment's aborted-transaction index (which exists only once a
+    /// transaction aborted in it), `.deleted` with the rest.
+    pub fn txn_index_path(&self) -> PathBuf {
+        let log = self.log_path();
+        let mut name = file_name(self.base_offset, crate::txn_index::TXN_INDEX_SUFFIX);
+        if log.as_os_str().to_string_lossy().ends_with(DELETED_SUFFIX) {
+            name.push_str(DELETED_SUFFIX);
+        }
+        log.with_file_name(name)
+    }
+
+    /// The paths of the segment's files: log, index, time index, transaction index.
+    fn paths(&self) -> [PathBuf; 4] {
         let log = self.log_path();
         let index = self.index.read().expect("index").path().to_owned();
         let time = self
@@ -668,18 +679,23 @@ impl Segment {
             .expect("time index")
             .path()
             .to_owned();
-        [log, index, time]
+        let txn = self.txn_index_path();
+        [log, index, time, txn]
     }
 
     /// Renames the segment's files with `.deleted` so that they no longer belong to the log;
     /// they are unlinked later by [`Segment::delete_files`]. Open readers keep working.
     pub fn mark_deleted(&self) -> Result<()> {
-        let [log, index, time] = self.paths();
+        let [log, index, time, txn] = self.paths();
         let renamed = |p: &Path| {
             let mut s = p.as_os_str().to_owned();
             s.push(DELETED_SUFFIX);
             PathBuf::from(s)
         };
+        match std::fs::rename(&txn, renamed(&txn)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_err(&txn)(e)),
+            _ => {}
+        }
         for (from, to) in [
             (&log, renamed(&log)),
             (&index, renamed(&index)),

@@ -7,10 +7,21 @@ use crate::config::{LogConfig, TimestampType};
 use crate::error::{LogError, Result};
 use crate::producer_state::Verdict;
 use crate::segment::{PreparedBatch, Segment};
+use crate::txn_index::AbortedTxn;
 use bytes::{Bytes, BytesMut};
 use fjord_protocol::records::{Compression, RecordBatch, RecordBatchBuilder, RecordBatches};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+
+/// Who appends as leader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A client's Produce: every producer rule is checked.
+    Client,
+    /// A coordinator's own records and transaction markers (Kafka's
+    /// `AppendOrigin.COORDINATOR`): sequences are not checked, markers are.
+    Coordinator,
+}
 
 /// What an append wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +143,28 @@ impl PartitionLog {
         leader_epoch: i32,
         now_ms: i64,
     ) -> Result<AppendInfo> {
+        self.append_from(Origin::Client, records, leader_epoch, now_ms)
+    }
+
+    /// As [`PartitionLog::append_as_leader`], for a coordinator (its records, transaction
+    /// markers).
+    pub fn append_as_coordinator(
+        &self,
+        records: Bytes,
+        leader_epoch: i32,
+        now_ms: i64,
+    ) -> Result<AppendInfo> {
+        self.append_from(Origin::Coordinator, records, leader_epoch, now_ms)
+    }
+
+    /// A leader append from `origin`.
+    fn append_from(
+        &self,
+        origin: Origin,
+        records: Bytes,
+        leader_epoch: i32,
+        now_ms: i64,
+    ) -> Result<AppendInfo> {
         let config = self.config();
         let batches = split_batches(records)?;
         for b in &batches {
@@ -176,13 +209,16 @@ impl PartitionLog {
         let mut w = self.lock_writer()?;
         // Idempotent producers: a batch seen before is answered with its offsets and nothing
         // is appended (as Kafka does); an out-of-order or fenced one refuses the append.
-        let idempotent = batches
-            .iter()
-            .any(|b| b.producer_id() >= 0 && !b.is_control());
+        // Markers are checked against the producer's epoch and last coordinator.
+        let idempotent = batches.iter().any(|b| b.producer_id() >= 0);
         if idempotent {
             let producers = self.producers.lock().expect("producers");
             let mut scratch = producers.subset(batches.iter().map(RecordBatch::producer_id));
             for b in &batches {
+                if origin == Origin::Coordinator && !b.is_control() {
+                    scratch.update(b, b.last_offset(), now_ms);
+                    continue;
+                }
                 match scratch.check(b)? {
                     Verdict::Duplicate {
                         first_offset,
@@ -197,7 +233,9 @@ impl PartitionLog {
                             bytes: 0,
                         })
                     }
-                    Verdict::Append => scratch.update(b, b.last_offset(), now_ms),
+                    Verdict::Append => {
+                        scratch.update(b, b.last_offset(), now_ms);
+                    }
                 }
             }
         }
@@ -233,10 +271,10 @@ impl PartitionLog {
         }
         let info = self.write_prepared(&prepared, &config, now_ms)?;
         if idempotent {
-            let mut producers = self.producers.lock().expect("producers");
-            for (b, p) in batches.iter().zip(&prepared) {
-                producers.update(b, p.last_offset, now_ms);
-            }
+            self.update_producers(
+                batches.iter().zip(prepared.iter().map(|p| p.last_offset)),
+                now_ms,
+            )?;
         }
         if leader_epoch >= 0 {
             let mut epochs = self.epochs.lock().expect("epochs");
@@ -273,12 +311,7 @@ impl PartitionLog {
             prepared.push(PreparedBatch::unchanged(b));
         }
         let info = self.write_prepared(&prepared, &config, now_ms)?;
-        {
-            let mut producers = self.producers.lock().expect("producers");
-            for b in &batches {
-                producers.update(b, b.last_offset(), now_ms);
-            }
-        }
+        self.update_producers(batches.iter().map(|b| (b, b.last_offset())), now_ms)?;
         {
             let mut epochs = self.epochs.lock().expect("epochs");
             for b in &batches {
@@ -290,6 +323,36 @@ impl PartitionLog {
         }
         self.after_append(&mut w, &config, records, now_ms)?;
         Ok(info)
+    }
+
+    /// Records appended batches (each with its last offset) in the producer state; a
+    /// transaction aborted by one of them gets its aborted-transaction index entry, in the
+    /// index file of the segment its marker went to. Called with the writer lock held.
+    fn update_producers<'a>(
+        &self,
+        appended: impl Iterator<Item = (&'a RecordBatch, i64)>,
+        now_ms: i64,
+    ) -> Result<()> {
+        let mut producers = self.producers.lock().expect("producers");
+        for (b, last_offset) in appended {
+            if let Some(done) = producers.update(b, last_offset, now_ms) {
+                if done.aborted {
+                    let entry = AbortedTxn {
+                        producer_id: done.producer_id,
+                        first_offset: done.first_offset,
+                        last_offset: done.last_offset,
+                        last_stable_offset: done.last_stable_offset,
+                    };
+                    let segment = self.active_segment();
+                    crate::txn_index::append_file(&segment.txn_index_path(), &entry)?;
+                    self.txn_index_dirty.store(true, Ordering::Release);
+                    self.aborted.write().expect("aborted").push(entry);
+                }
+            }
+        }
+        producers.on_high_watermark(self.high_watermark());
+        self.refresh_unstable(&producers);
+        Ok(())
     }
 
     /// Writes prepared batches to the active segment (rolling first when they would not fit)
@@ -350,7 +413,10 @@ impl PartitionLog {
             return Ok(old);
         }
         // The producer state as of the new segment's start, so opening later scans only
-        // from here.
+        // from here; the aborted transactions below it must be on disk before it is.
+        if self.txn_index_dirty.load(Ordering::Acquire) {
+            crate::txn_index::sync_file(&old.txn_index_path())?;
+        }
         self.snapshot_producers()?;
         let seg = Arc::new(Segment::create(
             &self.dir,

@@ -231,6 +231,9 @@ impl PartitionLog {
             ),
             epochs: Mutex::new(epochs),
             producers: Mutex::new(Default::default()),
+            aborted: Default::default(),
+            first_unstable: AtomicI64::new(i64::MAX),
+            txn_index_dirty: Default::default(),
             moved: Default::default(),
         };
         log.rebuild_producer_state()?;

@@ -15,7 +15,7 @@ mod relocate;
 mod retention;
 mod truncate;
 
-pub use append::AppendInfo;
+pub use append::{AppendInfo, Origin};
 pub use clean::{CleanStats, CLEANED_SUFFIX, SWAP_SUFFIX};
 pub use load::LoadReport;
 pub use read::{OffsetLookup, ReadInfo};
@@ -57,6 +57,13 @@ pub struct PartitionLog {
     epochs: Mutex<LeaderEpochCache>,
     /// Idempotent producers' state (taken with the writer lock held, after it).
     producers: Mutex<crate::producer_state::ProducerState>,
+    /// The aborted transactions (read by read_committed fetches; written with the writer
+    /// lock held).
+    aborted: RwLock<crate::txn_index::AbortedIndex>,
+    /// The producers' first unstable offset (`i64::MAX`: none), for the last stable offset.
+    first_unstable: AtomicI64,
+    /// An aborted-transaction entry was written since the last flush.
+    txn_index_dirty: std::sync::atomic::AtomicBool,
     /// Set once the log moved to another dir: writes are refused from then on.
     moved: std::sync::atomic::AtomicBool,
 }
@@ -119,6 +126,36 @@ impl PartitionLog {
     pub fn set_high_watermark(&self, hw: i64) {
         let hw = hw.clamp(self.log_start_offset(), self.log_end_offset());
         self.high_watermark.store(hw, Ordering::Release);
+        // Only while a transaction holds the stable offset below it is there work to do.
+        if self.first_unstable.load(Ordering::Acquire) < hw {
+            let mut producers = self.producers.lock().expect("producers");
+            producers.on_high_watermark(hw);
+            self.refresh_unstable(&producers);
+        }
+    }
+
+    /// The last stable offset: the high watermark, or the first offset of the earliest
+    /// transaction not yet ended and replicated below it (read_committed reads stop there).
+    pub fn last_stable_offset(&self) -> i64 {
+        self.first_unstable
+            .load(Ordering::Acquire)
+            .min(self.high_watermark())
+    }
+
+    /// The aborted transactions a read_committed read of `[from, upper)` must report.
+    pub fn aborted_transactions(&self, from: i64, upper: i64) -> Vec<crate::txn_index::AbortedTxn> {
+        self.aborted
+            .read()
+            .expect("aborted")
+            .overlapping(from, upper)
+    }
+
+    /// Publishes the producers' first unstable offset.
+    fn refresh_unstable(&self, producers: &crate::producer_state::ProducerState) {
+        self.first_unstable.store(
+            producers.first_unstable_offset().unwrap_or(i64::MAX),
+            Ordering::Release,
+        );
     }
 
     /// The latest leader epoch this replica wrote (GetReplicaLogInfo's LastWrittenLeaderEpoch).
@@ -232,10 +269,14 @@ impl PartitionLog {
             return Ok(());
         }
         let segs = self.segment_list();
+        let txn_index = self.txn_index_dirty.swap(false, Ordering::AcqRel);
         for (i, seg) in segs.iter().enumerate() {
             let next_base = segs.get(i + 1).map_or(i64::MAX, |s| s.base_offset());
             if next_base > from {
                 seg.flush()?;
+                if txn_index {
+                    crate::txn_index::sync_file(&seg.txn_index_path())?;
+                }
             }
         }
         self.recovery_point.fetch_max(end, Ordering::AcqRel);

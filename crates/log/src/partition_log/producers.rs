@@ -1,11 +1,14 @@
 //! The partition's idempotent-producer state ([`crate::producer_state`]) kept with the log:
 //! rebuilt on open (and after a truncation) from the newest `<offset>.snapshot` at or below
 //! the log end plus the batches after it, snapshotted when a segment rolls and when the log
-//! closes (the newest two snapshots are kept), and expired by age.
+//! closes (the newest two snapshots are kept), and expired by age; with it, the aborted
+//! transactions (`.txnindex`), read back from the index files below the snapshot and found
+//! again in the batches after it.
 
 use super::PartitionLog;
 use crate::error::{io_err, Result};
 use crate::producer_state::{ProducerState, SNAPSHOT_SUFFIX};
+use crate::txn_index::{AbortedIndex, AbortedTxn};
 use fjord_protocol::records::RecordBatches;
 use std::path::PathBuf;
 
@@ -61,6 +64,18 @@ impl PartitionLog {
                 }
             }
         }
+        // The aborted transactions: those the index files hold below the scan's start, and
+        // those the scan finds.
+        let scan_start = from;
+        let segments = self.segment_list();
+        let mut aborted = Vec::new();
+        for seg in &segments {
+            aborted.extend(
+                crate::txn_index::read_file(&seg.txn_index_path())?
+                    .into_iter()
+                    .filter(|e| e.last_offset < scan_start && e.last_offset >= start),
+            );
+        }
         while from < end {
             let read = self.read(from, REBUILD_READ_BYTES, Some(end), true)?;
             if read.records.is_empty() {
@@ -69,9 +84,35 @@ impl PartitionLog {
             for b in RecordBatches::new(read.records) {
                 let Ok(b) = b else { break };
                 from = b.next_offset();
-                state.update(&b, b.last_offset(), -1);
+                if let Some(done) = state.update(&b, b.last_offset(), -1) {
+                    if done.aborted {
+                        aborted.push(AbortedTxn {
+                            producer_id: done.producer_id,
+                            first_offset: done.first_offset,
+                            last_offset: done.last_offset,
+                            last_stable_offset: done.last_stable_offset,
+                        });
+                    }
+                }
             }
         }
+        let index = AbortedIndex::new(aborted);
+        // The files of the segments the scan covered now say what the scan found (a
+        // truncation removed entries, a crash may have lost some).
+        for (i, seg) in segments.iter().enumerate() {
+            let next_base = segments.get(i + 1).map_or(i64::MAX, |s| s.base_offset());
+            if next_base <= scan_start {
+                continue;
+            }
+            let path = seg.txn_index_path();
+            let wanted = index.between(seg.base_offset(), next_base);
+            if crate::txn_index::read_file(&path)? != wanted {
+                crate::txn_index::write_file(&path, wanted)?;
+            }
+        }
+        state.on_high_watermark(self.high_watermark());
+        self.refresh_unstable(&state);
+        *self.aborted.write().expect("aborted") = index;
         *self.producers.lock().expect("producers") = state;
         Ok(())
     }

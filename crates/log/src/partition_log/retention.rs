@@ -86,6 +86,10 @@ impl PartitionLog {
             .max(first_base);
         self.high_watermark.fetch_max(new_start, Ordering::AcqRel);
         self.recovery_point.fetch_max(new_start, Ordering::AcqRel);
+        self.aborted
+            .write()
+            .expect("aborted")
+            .retain_from(new_start);
         self.epochs
             .lock()
             .expect("epochs")

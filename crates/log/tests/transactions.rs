@@ -1,0 +1,285 @@
+//! Property test for transactions in one partition log, against an independent model.
+//!
+//! Random transactional batches from a few producers, commit and abort markers, plain batches,
+//! high-watermark moves, rolls, truncations and reopenings (clean and after a crash). After
+//! every step the log's aborted transactions and what a read_committed reader keeps must equal
+//! what the model derives from the list of batches alone (a transaction runs from a producer's
+//! first transactional batch after its last marker to its next marker), and the last stable
+//! offset must lie between the model's strict bound (the high watermark, or the first offset
+//! of the earliest transaction whose marker is missing or not below the high watermark) and
+//! its safety bound (the high watermark, or the first offset of the earliest transaction
+//! without a marker).
+
+mod common;
+
+use common::*;
+use fjord_log::{LogConfig, PartitionLog};
+use fjord_protocol::records::{
+    Compression, EndTxnMarker, RecordBatch, RecordBatchBuilder, RecordBatches,
+};
+use proptest::prelude::*;
+
+#[derive(Debug, Clone)]
+enum Op {
+    /// A transactional batch of `n` records from producer `p`.
+    Txn {
+        p: u8,
+        n: usize,
+    },
+    /// A marker for producer `p`.
+    End {
+        p: u8,
+        commit: bool,
+    },
+    /// A plain batch.
+    Plain {
+        n: usize,
+    },
+    /// The high watermark moves to `ahead` offsets past the log start (clamped to the end).
+    Hw {
+        ahead: u8,
+    },
+    Roll,
+    Truncate {
+        back: u8,
+    },
+    Reopen {
+        clean: bool,
+    },
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => (0u8..3, 1usize..4).prop_map(|(p, n)| Op::Txn { p, n }),
+        3 => (0u8..3, any::<bool>()).prop_map(|(p, commit)| Op::End { p, commit }),
+        2 => (1usize..4).prop_map(|n| Op::Plain { n }),
+        3 => any::<u8>().prop_map(|ahead| Op::Hw { ahead }),
+        1 => Just(Op::Roll),
+        1 => any::<u8>().prop_map(|back| Op::Truncate { back }),
+        1 => any::<bool>().prop_map(|clean| Op::Reopen { clean }),
+    ]
+}
+
+fn config() -> LogConfig {
+    LogConfig {
+        segment_bytes: 500,
+        index_interval_bytes: 100,
+        retention_ms: -1,
+        file_delete_delay_ms: 0,
+        ..LogConfig::default()
+    }
+}
+
+/// What the model knows of one batch.
+#[derive(Debug, Clone)]
+enum Kind {
+    Plain,
+    Txn(i64),
+    Marker(i64, bool),
+}
+
+#[derive(Debug, Clone)]
+struct Batch {
+    first: i64,
+    last: i64,
+    kind: Kind,
+    values: Vec<String>,
+}
+
+#[derive(Debug, Default)]
+struct Model {
+    batches: Vec<Batch>,
+}
+
+/// A transaction the model derived: producer, first offset, marker (offset, commit).
+type Derived = (i64, i64, Option<(i64, bool)>);
+
+impl Model {
+    fn end(&self) -> i64 {
+        self.batches.last().map_or(0, |b| b.last + 1)
+    }
+
+    fn transactions(&self) -> Vec<Derived> {
+        let mut open: std::collections::BTreeMap<i64, i64> = Default::default();
+        let mut out = Vec::new();
+        for b in &self.batches {
+            match b.kind {
+                Kind::Txn(p) => {
+                    open.entry(p).or_insert(b.first);
+                }
+                Kind::Marker(p, commit) => {
+                    if let Some(first) = open.remove(&p) {
+                        out.push((p, first, Some((b.first, commit))));
+                    }
+                }
+                Kind::Plain => {}
+            }
+        }
+        out.extend(open.into_iter().map(|(p, f)| (p, f, None)));
+        out
+    }
+
+    fn lso(&self, hw: i64) -> i64 {
+        self.transactions()
+            .iter()
+            .filter(|(_, _, m)| m.is_none_or(|(o, _)| o >= hw))
+            .map(|(_, f, _)| *f)
+            .min()
+            .unwrap_or(i64::MAX)
+            .min(hw)
+    }
+
+    fn aborted(&self) -> Vec<(i64, i64, i64)> {
+        let mut v: Vec<(i64, i64, i64)> = self
+            .transactions()
+            .into_iter()
+            .filter_map(|(p, f, m)| match m {
+                Some((o, false)) => Some((p, f, o)),
+                _ => None,
+            })
+            .collect();
+        v.sort_by_key(|t| t.2);
+        v
+    }
+
+    /// The values a read_committed reader keeps below `lso`.
+    fn committed(&self, lso: i64) -> Vec<String> {
+        let aborted = self.aborted();
+        let mut out = Vec::new();
+        for b in self.batches.iter().filter(|b| b.last < lso) {
+            let dropped = match b.kind {
+                Kind::Txn(p) => aborted
+                    .iter()
+                    .any(|(ap, f, o)| *ap == p && b.first >= *f && b.first < *o),
+                Kind::Marker(..) => true,
+                Kind::Plain => false,
+            };
+            if !dropped {
+                out.extend(b.values.iter().cloned());
+            }
+        }
+        out
+    }
+}
+
+/// What a read_committed reader keeps of the log below its stable offset, as Kafka's
+/// consumers do: batches of a producer inside one of the reported aborted transactions are
+/// skipped, markers are skipped.
+fn read_committed(log: &PartitionLog) -> Vec<String> {
+    let lso = log.last_stable_offset();
+    let aborted = log.aborted_transactions(0, lso);
+    let mut out = Vec::new();
+    let mut next = 0;
+    while next < lso {
+        let r = log.read(next, 1 << 20, Some(lso), true).unwrap();
+        if r.records.is_empty() {
+            break;
+        }
+        for b in RecordBatches::new(r.records) {
+            let b: RecordBatch = b.unwrap();
+            next = b.next_offset();
+            let skipped = b.is_control()
+                || aborted.iter().any(|a| {
+                    a.producer_id == b.producer_id()
+                        && b.base_offset() >= a.first_offset
+                        && b.base_offset() < a.last_offset
+                });
+            if !skipped {
+                for r in b.records().unwrap() {
+                    out.push(String::from_utf8(r.unwrap().value.unwrap().to_vec()).unwrap());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn txn_batch(pid: i64, seq: i32, n: usize, tag: &str) -> bytes::Bytes {
+    let mut b = RecordBatchBuilder::new(Compression::None)
+        .producer(pid, 0, seq)
+        .transactional(true);
+    for i in 0..n {
+        b.append(1_000, None, Some(format!("{tag}-{i}").as_bytes()), &[]);
+    }
+    b.build().unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn stable_offsets_and_aborts_match_the_model(ops in proptest::collection::vec(op(), 1..60)) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = open(dir.path(), config(), true);
+        let mut model = Model::default();
+        let mut hw = 0i64;
+        let mut tag = 0;
+        for op in ops {
+            tag += 1;
+            match op {
+                Op::Txn { p, n } => {
+                    let pid = 100 + i64::from(p);
+                    let t = format!("t{tag}");
+                    // The next sequence follows the producer's batches still in the log.
+                    let seq: usize = model.batches.iter().filter(|b| matches!(b.kind, Kind::Txn(x) if x == pid)).map(|b| b.values.len()).sum();
+                    let info = log.append_as_leader(txn_batch(pid, seq as i32, n, &t), 0, 1_000).unwrap();
+                    model.batches.push(Batch {
+                        first: info.first_offset,
+                        last: info.last_offset,
+                        kind: Kind::Txn(pid),
+                        values: (0..n).map(|i| format!("{t}-{i}")).collect(),
+                    });
+                }
+                Op::End { p, commit } => {
+                    let pid = 100 + i64::from(p);
+                    let marker = EndTxnMarker { commit, coordinator_epoch: 0 }.to_batch(pid, 0, 1_000).unwrap();
+                    let info = log.append_as_coordinator(marker, 0, 1_000).unwrap();
+                    model.batches.push(Batch { first: info.first_offset, last: info.last_offset, kind: Kind::Marker(pid, commit), values: vec![] });
+                }
+                Op::Plain { n } => {
+                    let info = log.append_as_leader(batch(&format!("p{tag}"), n, 1_000), 0, 1_000).unwrap();
+                    model.batches.push(Batch {
+                        first: info.first_offset,
+                        last: info.last_offset,
+                        kind: Kind::Plain,
+                        values: (0..n).map(|i| format!("p{tag}-{i}")).collect(),
+                    });
+                }
+                Op::Hw { ahead } => {
+                    // At a batch boundary, as followers' fetch offsets are.
+                    let target = (hw + i64::from(ahead % 8)).min(model.end());
+                    hw = model.batches.iter().map(|b| b.last + 1).filter(|e| *e <= target).max().unwrap_or(0).max(hw);
+                    log.set_high_watermark(hw);
+                }
+                Op::Roll => log.roll().unwrap(),
+                Op::Truncate { back } => {
+                    // Only above the high watermark, as replication truncates.
+                    let target = (model.end() - i64::from(back % 10)).max(hw);
+                    let new_end = log.truncate_to(target).unwrap();
+                    model.batches.retain(|b| b.last < new_end);
+                    prop_assert_eq!(new_end, model.end());
+                }
+                Op::Reopen { clean } => {
+                    log = reopen_with(dir.path(), log, clean, config());
+                    log.set_high_watermark(hw);
+                }
+            }
+            prop_assert_eq!(log.high_watermark(), hw);
+            // Safety: never past the high watermark nor into a transaction whose marker is not
+            // in the log. Liveness: never below the strict bound (every transaction's marker
+            // replicated). A reopened log may be between the two: its snapshot does not keep
+            // ended transactions awaiting replication, as Kafka's does not.
+            let lso = log.last_stable_offset();
+            let open_first = model.transactions().iter().filter(|t| t.2.is_none()).map(|t| t.1).min().unwrap_or(i64::MAX);
+            prop_assert!(lso <= hw.min(open_first), "lso {} hw {} open {}", lso, hw, open_first);
+            prop_assert!(lso >= model.lso(hw), "lso {} strict {}", lso, model.lso(hw));
+            let aborted: Vec<(i64, i64, i64)> = log
+                .aborted_transactions(0, i64::MAX)
+                .iter()
+                .map(|a| (a.producer_id, a.first_offset, a.last_offset))
+                .collect();
+            prop_assert_eq!(aborted, model.aborted());
+            prop_assert_eq!(read_committed(&log), model.committed(lso));
+        }
+    }
+}
