@@ -1,5 +1,6 @@
 //! Fetch: whole batches from each partition's leader, up to the high watermark for consumers
-//! (the log end for replicas), at least one batch even past the byte limits (KIP-74), an empty
+//! (the last stable offset for read_committed ones, with the transactions that aborted in what
+//! they read; the log end for replicas), at least one batch even past the byte limits (KIP-74), an empty
 //! record set (never null) where there is nothing new; KIP-320 diverging epochs when
 //! `last_fetched_epoch` is given; FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH on
 //! `current_leader_epoch`. A fetch that found fewer than `min_bytes` waits (up to
@@ -16,8 +17,8 @@ use fjord_metadata::MetadataImage;
 use fjord_protocol::codec::ZERO_COPY_MIN_BYTES;
 use fjord_protocol::generated::fetch_request::FetchRequest;
 use fjord_protocol::generated::fetch_response::{
-    EpochEndOffset, FetchResponse, FetchableTopicResponse, LeaderIdAndEpoch, NodeEndpoint,
-    PartitionData,
+    AbortedTransaction, EpochEndOffset, FetchResponse, FetchableTopicResponse, LeaderIdAndEpoch,
+    NodeEndpoint, PartitionData,
 };
 use fjord_protocol::{ErrorCode, Records};
 use std::collections::HashMap;
@@ -184,10 +185,12 @@ struct Limits {
     min_bytes: usize,
     wait: Duration,
     deadline: tokio::time::Instant,
+    /// Where its reads stop.
+    bound: Bound,
 }
 
 impl Limits {
-    fn of(request: &FetchRequest) -> Limits {
+    fn of(request: &FetchRequest, follower: bool) -> Limits {
         let wait =
             Duration::from_millis(u64::try_from(request.max_wait_ms).unwrap_or(0)).min(MAX_WAIT);
         Limits {
@@ -195,8 +198,27 @@ impl Limits {
             min_bytes: usize::try_from(request.min_bytes).unwrap_or(0),
             wait,
             deadline: tokio::time::Instant::now() + wait,
+            bound: if follower {
+                Bound::LogEnd
+            } else if request.isolation_level == crate::offsets::READ_COMMITTED {
+                Bound::Stable
+            } else {
+                Bound::HighWatermark
+            },
         }
     }
+}
+
+/// Where a fetch's reads stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    /// A follower reads to the log end.
+    LogEnd,
+    /// A read_uncommitted consumer reads to the high watermark.
+    HighWatermark,
+    /// A read_committed consumer reads to the last stable offset and is told which
+    /// transactions aborted in what it read.
+    Stable,
 }
 
 /// A Fetch request decided before any read: who asks (a follower, and whether it may join an
@@ -243,7 +265,7 @@ impl FetchPlan {
         FetchPlan {
             replica_id,
             follower: (replica_id >= 0).then_some((replica_id, eligible)),
-            limits: Limits::of(request),
+            limits: Limits::of(request, replica_id >= 0),
             close,
             mode,
         }
@@ -344,7 +366,7 @@ pub async fn fetch(
         let tracked = track.take();
         let inline = reads_in_page_cache(&pass);
         let results = crate::inline_io::run(inline, move || {
-            read_all(&pass, room, used == 0, from_replica, tracked, version)
+            read_all(&pass, room, used == 0, limits.bound, tracked, version)
         })
         .await
         .map_err(BrokerError::task("a fetch's reads"))?;
@@ -472,10 +494,10 @@ async fn full_fetch(
         }
         let pass = wanted.clone();
         let tracked = track.take();
-        let max_bytes = limits.max_bytes;
+        let (max_bytes, bound) = (limits.max_bytes, limits.bound);
         let inline = reads_in_page_cache(&pass);
         let results = crate::inline_io::run(inline, move || {
-            read_all(&pass, max_bytes, true, from_replica, tracked, version)
+            read_all(&pass, max_bytes, true, bound, tracked, version)
         })
         .await
         .map_err(BrokerError::task("a fetch's reads"))?;
@@ -630,7 +652,7 @@ fn read_all(
     wanted: &[Wanted],
     max_bytes: usize,
     first: bool,
-    from_replica: bool,
+    bound: Bound,
     follower: Option<(i32, bool)>,
     version: i16,
 ) -> Vec<Read> {
@@ -671,7 +693,7 @@ fn read_all(
         let leader_epoch = p.leader_epoch();
         let hw = log.high_watermark();
         d.high_watermark = hw;
-        d.last_stable_offset = hw;
+        d.last_stable_offset = log.last_stable_offset();
         d.log_start_offset = log.log_start_offset();
         if w.current_leader_epoch >= 0 && w.current_leader_epoch != leader_epoch {
             d.error_code = if w.current_leader_epoch > leader_epoch {
@@ -699,10 +721,10 @@ fn read_all(
                 continue;
             }
         }
-        let stop = if from_replica {
-            log.log_end_offset()
-        } else {
-            hw
+        let stop = match bound {
+            Bound::LogEnd => log.log_end_offset(),
+            Bound::HighWatermark => hw,
+            Bound::Stable => d.last_stable_offset,
         };
         let room = max_bytes.saturating_sub(total).min(w.max_bytes);
         match log.read_records(
@@ -716,11 +738,23 @@ fn read_all(
                 let bytes = r.records.len();
                 total += bytes;
                 d.records = Some(r.records);
+                if bound == Bound::Stable {
+                    d.aborted_transactions = Some(
+                        log.aborted_transactions(w.fetch_offset, stop)
+                            .into_iter()
+                            .map(|a| AbortedTransaction {
+                                producer_id: a.producer_id,
+                                first_offset: a.first_offset,
+                                ..Default::default()
+                            })
+                            .collect(),
+                    );
+                }
                 if let Some((replica, eligible)) = follower {
                     p.on_follower_fetch(replica, w.fetch_offset, now, eligible);
                     // The high watermark may have moved with it.
                     d.high_watermark = log.high_watermark();
-                    d.last_stable_offset = d.high_watermark;
+                    d.last_stable_offset = log.last_stable_offset();
                 }
                 out.push(Read {
                     data: d,

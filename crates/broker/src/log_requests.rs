@@ -271,8 +271,8 @@ pub fn describe_producers(
                             producer_epoch: i32::from(e.epoch),
                             last_sequence: e.batches.back().map_or(-1, |b| b.last_seq),
                             last_timestamp: e.last_timestamp,
-                            coordinator_epoch: -1,
-                            current_txn_start_offset: -1,
+                            coordinator_epoch: e.coordinator_epoch,
+                            current_txn_start_offset: e.current_txn_first_offset.unwrap_or(-1),
                             ..Default::default()
                         });
                     }

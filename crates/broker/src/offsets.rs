@@ -14,6 +14,9 @@ use fjord_protocol::generated::list_offsets_response::{
 };
 use std::sync::Arc;
 
+/// The isolation level of a read_committed client.
+pub const READ_COMMITTED: i8 = 1;
+
 /// Handles a ListOffsets request.
 pub async fn list_offsets(
     replicas: &Arc<ReplicaManager>,
@@ -24,6 +27,7 @@ pub async fn list_offsets(
     let rm = replicas.clone();
     tokio::task::spawn_blocking(move || {
         let from_replica = request.replica_id >= 0;
+        let isolation_level = request.isolation_level;
         let mut out = ListOffsetsResponse::default();
         for t in request.topics {
             let mut result = ListOffsetsTopicResponse {
@@ -53,8 +57,11 @@ pub async fn list_offsets(
                 };
                 let epoch = partition.leader_epoch();
                 let log = &partition.log;
+                // read_committed (isolation level 1, v2+) sees up to the last stable offset.
                 let readable = if from_replica {
                     log.log_end_offset()
+                } else if version >= 2 && isolation_level == READ_COMMITTED {
+                    log.last_stable_offset()
                 } else {
                     log.high_watermark()
                 };
