@@ -19,27 +19,4 @@ pub use config::GroupConfig;
 pub use records::GroupRecord;
 pub use shard::{Output, RequestContext, Shard, Token};
 
-/// The partition of `__consumer_offsets` that coordinates `group_id` among `partitions`:
-/// Java's `String.hashCode` of the id, made non-negative as Kafka's `Utils.abs`, modulo the
-/// partition count (so a group maps where Kafka maps it).
-pub fn partition_for(group_id: &str, partitions: i32) -> i32 {
-    let mut h: i32 = 0;
-    for unit in group_id.encode_utf16() {
-        h = h.wrapping_mul(31).wrapping_add(unit as i32);
-    }
-    (h & 0x7fff_ffff) % partitions.max(1)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn groups_map_to_the_partitions_kafka_maps_them_to() {
-        assert_eq!(super::partition_for("", 50), 0);
-        // "a".hashCode() == 97.
-        assert_eq!(super::partition_for("a", 50), 47);
-        // "test-group".hashCode() == 627841412.
-        assert_eq!(super::partition_for("test-group", 50), 12);
-        // A negative hash: "polygenelubricants".hashCode() == Integer.MIN_VALUE.
-        assert_eq!(super::partition_for("polygenelubricants", 50), 0);
-    }
-}
+pub use fjord_protocol::coordinator::partition_for;

@@ -5,6 +5,7 @@
 pub mod acl;
 pub mod codec;
 pub mod consumer_protocol;
+pub mod coordinator;
 pub mod error;
 pub mod error_codes;
 pub mod error_response;
