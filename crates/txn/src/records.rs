@@ -33,7 +33,6 @@ impl TxnRecord {
         key.put_i16(KEY_VERSION);
         TransactionLogKey {
             transactional_id: self.transactional_id.clone(),
-            ..Default::default()
         }
         .encode(&mut key, KEY_VERSION)
         .expect("a key encodes at its version");

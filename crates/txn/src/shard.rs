@@ -248,9 +248,7 @@ impl Shard {
         let Some(m) = self.txns.get_mut(id) else {
             return;
         };
-        if m.producer_epoch < i16::MAX {
-            m.producer_epoch += 1;
-        }
+        m.producer_epoch = m.producer_epoch.saturating_add(1);
         m.last_producer_epoch = -1;
         m.state = TxnState::PrepareAbort;
         m.last_update_ms = now;
