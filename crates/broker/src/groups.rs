@@ -117,7 +117,7 @@ impl Groups<'_> {
         }
         let unavailable = |m: &str| (ErrorCode::CoordinatorNotAvailable, m.to_string());
         let Some(topic) = self.image.topics.get_by_name(OFFSETS_TOPIC) else {
-            self.coordinator.create_offsets_topic();
+            self.coordinator.create_topic();
             return Err(unavailable("The coordinator is not available."));
         };
         let index = self.coordinator.partition_for(key);
@@ -145,7 +145,7 @@ impl Groups<'_> {
         let image = self.image.clone();
         let answer = self
             .coordinator
-            .call(&image, group, version, self.client, |shard, ctx, now| {
+            .call_group(&image, group, version, self.client, |shard, ctx, now| {
                 run(shard, ctx, body, &image, now)
             })
             .await;
@@ -201,7 +201,7 @@ impl Groups<'_> {
             let one = [id.clone()];
             let answer = self
                 .coordinator
-                .call(&self.image, id, version, self.client, |shard, ctx, _| {
+                .call_group(&self.image, id, version, self.client, |shard, ctx, _| {
                     let (results, records) = shard.delete_groups(&one);
                     let mut o = Output {
                         records,

@@ -7,6 +7,7 @@
 //! every request checked against the ACLs (`fjord_metadata::authorization`) first.
 
 pub mod controller_client;
+pub mod coordinator_runtime;
 pub mod delayed;
 pub mod describe_configs;
 pub mod describe_topic_partitions;

@@ -73,7 +73,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         ),
         Default::default(),
     ));
-    let groups = fjord_broker::group_coordinator::GroupCoordinator::new(
+    let groups = fjord_broker::group_coordinator::GroupCoordinator::groups(
         fjord_broker::group_coordinator::CoordinatorConfig {
             group: Default::default(),
             num_partitions: 50,

@@ -14,6 +14,7 @@ pub mod overview;
 pub mod records;
 pub mod shard;
 pub mod timers;
+pub mod txn_offsets;
 
 pub use config::GroupConfig;
 pub use records::GroupRecord;

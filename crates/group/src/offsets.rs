@@ -39,8 +39,24 @@ impl Shard {
     /// Why a commit is refused for the whole request, if it is. A generation below zero with
     /// no member id is an admin commit: allowed for an empty or new group.
     fn check_commit(&self, r: &OffsetCommitRequest) -> Result<(), ErrorCode> {
-        let Some(g) = self.groups.get(&r.group_id) else {
-            return if r.generation_id_or_member_epoch < 0 {
+        self.check_member_commit(
+            &r.group_id,
+            &r.member_id,
+            r.group_instance_id.as_deref(),
+            r.generation_id_or_member_epoch,
+        )
+    }
+
+    /// The member checks of a commit (OffsetCommit, TxnOffsetCommit).
+    pub(crate) fn check_member_commit(
+        &self,
+        group: &str,
+        member: &str,
+        instance: Option<&str>,
+        generation: i32,
+    ) -> Result<(), ErrorCode> {
+        let Some(g) = self.groups.get(group) else {
+            return if generation < 0 {
                 Ok(())
             } else {
                 Err(ErrorCode::IllegalGeneration)
@@ -49,18 +65,10 @@ impl Shard {
         if g.state == GroupState::Dead {
             return Err(ErrorCode::CoordinatorNotAvailable);
         }
-        if r.generation_id_or_member_epoch < 0
-            && r.member_id.is_empty()
-            && g.state == GroupState::Empty
-        {
+        if generation < 0 && member.is_empty() && g.state == GroupState::Empty {
             return Ok(());
         }
-        self.check_member(
-            &r.group_id,
-            &r.member_id,
-            r.group_instance_id.as_deref(),
-            r.generation_id_or_member_epoch,
-        )?;
+        self.check_member(group, member, instance, generation)?;
         if g.state == GroupState::CompletingRebalance {
             return Err(ErrorCode::RebalanceInProgress);
         }

@@ -53,6 +53,8 @@ pub struct Output {
     pub records: Vec<GroupRecord>,
     /// Replies to send once `records` are committed.
     pub replies: Vec<(Token, ResponseBody)>,
+    /// The transactional producer (id, epoch) whose batch holds `records`, if any.
+    pub producer: Option<(i64, i16)>,
 }
 
 impl Output {
@@ -61,7 +63,7 @@ impl Output {
         self.replies.push((token, body));
     }
 
-    /// Appends another output.
+    /// Appends another output (of the same producer).
     pub fn extend(&mut self, other: Output) {
         self.records.extend(other.records);
         self.replies.extend(other.replies);
@@ -74,6 +76,8 @@ pub struct Shard {
     pub(crate) config: GroupConfig,
     pub(crate) groups: HashMap<String, Group>,
     pub(crate) timers: Timers,
+    /// Offsets committed in open transactions, by producer id.
+    pub(crate) pending: HashMap<i64, Vec<crate::txn_offsets::PendingOffset>>,
     rng: u64,
 }
 
@@ -83,6 +87,7 @@ impl Shard {
         Shard {
             config,
             groups: HashMap::new(),
+            pending: HashMap::new(),
             timers: Timers::default(),
             rng: seed,
         }

@@ -455,7 +455,7 @@ async fn start_broker(
         let _ = follow_fatal.send(format!("the replica manager stopped: {why}"));
     });
     let cleaner = spawn_log_maintenance(&role.maintenance, &replicas, &node.fatal_tx)?;
-    let groups = fjord_broker::group_coordinator::GroupCoordinator::new(
+    let groups = fjord_broker::group_coordinator::GroupCoordinator::groups(
         role.coordinator.clone(),
         replicas.clone(),
         node.client.clone(),
@@ -464,7 +464,7 @@ async fn start_broker(
     let applied = replicas.applied();
     let follow_fatal = node.fatal_tx.0.clone();
     node.fatal_tx.spawn("group coordinator", async move {
-        let why = follower.follow(applied).await;
+        let why = follower.follow_groups(applied).await;
         let _ = follow_fatal.send(format!("the group coordinator stopped: {why}"));
     });
     let state = lifecycle::BrokerState::unregistered();
