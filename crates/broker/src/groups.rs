@@ -1,11 +1,13 @@
 //! The group APIs on the broker listener: FindCoordinator (one key before v4, a batch from
-//! v4) and the requests a coordinator answers (JoinGroup, SyncGroup, Heartbeat, LeaveGroup,
-//! OffsetCommit, OffsetFetch, OffsetDelete, DescribeGroups, ListGroups, DeleteGroups), each
+//! v4; groups and transactional ids) and the requests a coordinator answers (JoinGroup,
+//! SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, TxnOffsetCommit, OffsetFetch,
+//! OffsetDelete, DescribeGroups, ListGroups, DeleteGroups), each
 //! routed to the shard of its group's `__consumer_offsets` partition. Routing errors
 //! (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE) come back in
 //! the response's own shape.
 
 use crate::group_coordinator::{GroupCoordinator, OFFSETS_TOPIC};
+use crate::txn_coordinator::{TxnCoordinator, TRANSACTION_TOPIC};
 use fjord_group::Output;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
@@ -40,6 +42,8 @@ pub const MAX_GROUPS_PER_REQUEST: usize = 10_000;
 pub struct Groups<'a> {
     /// The coordinator.
     pub coordinator: &'a Arc<GroupCoordinator>,
+    /// The transaction coordinator (FindCoordinator for transactional ids).
+    pub transactions: &'a Arc<TxnCoordinator>,
     /// The image the request is answered from.
     pub image: Arc<MetadataImage>,
     /// The listener name (coordinators' endpoints on it are returned).
@@ -98,15 +102,25 @@ impl Groups<'_> {
         }
     }
 
-    /// The coordinator of `key`: the leader of its `__consumer_offsets` partition.
+    /// The coordinator of `key`: the leader of its partition of `__consumer_offsets` (a
+    /// group) or `__transaction_state` (a transactional id); the topic is created when it
+    /// does not exist yet.
     fn locate(&self, key: &str, key_type: i8) -> Result<(i32, String, i32), (ErrorCode, String)> {
-        match key_type {
-            GROUP_KEY => {}
+        let unavailable = |m: &str| (ErrorCode::CoordinatorNotAvailable, m.to_string());
+        let (topic, index) = match key_type {
+            GROUP_KEY => {
+                let Some(topic) = self.image.topics.get_by_name(OFFSETS_TOPIC) else {
+                    self.coordinator.create_topic();
+                    return Err(unavailable("The coordinator is not available."));
+                };
+                (topic, self.coordinator.partition_for(key))
+            }
             TRANSACTION_KEY => {
-                return Err((
-                    ErrorCode::CoordinatorNotAvailable,
-                    "transactions are not supported by this broker yet".into(),
-                ))
+                let Some(topic) = self.image.topics.get_by_name(TRANSACTION_TOPIC) else {
+                    self.transactions.create_topic();
+                    return Err(unavailable("The coordinator is not available."));
+                };
+                (topic, self.transactions.partition_for(key))
             }
             other => {
                 return Err((
@@ -114,13 +128,7 @@ impl Groups<'_> {
                     format!("unknown coordinator key type {other}"),
                 ))
             }
-        }
-        let unavailable = |m: &str| (ErrorCode::CoordinatorNotAvailable, m.to_string());
-        let Some(topic) = self.image.topics.get_by_name(OFFSETS_TOPIC) else {
-            self.coordinator.create_topic();
-            return Err(unavailable("The coordinator is not available."));
         };
-        let index = self.coordinator.partition_for(key);
         let leader = topic
             .partitions
             .get(&index)
@@ -235,14 +243,27 @@ impl Groups<'_> {
     }
 
     /// The committed offsets of one group (the partitions asked for, or all).
+    /// With `require_stable` (KIP-447), a partition whose offset waits for a transaction is
+    /// answered UNSTABLE_OFFSET_COMMIT with no offset, and the client asks again.
     async fn fetch_group(
         &self,
         group: &str,
         topics: Option<Vec<(String, Vec<i32>)>>,
+        require_stable: bool,
     ) -> Result<Vec<fjord_group::offsets::TopicOffsets>, ErrorCode> {
         self.coordinator
             .read(&self.image, group, |s| {
-                s.fetch_offsets(group, topics.as_deref())
+                let mut found = s.fetch_offsets(group, topics.as_deref());
+                if require_stable {
+                    for (topic, partitions) in &mut found {
+                        for (p, c) in partitions.iter_mut() {
+                            if s.has_pending(group, topic, *p) {
+                                *c = Some(unstable());
+                            }
+                        }
+                    }
+                }
+                found
             })
             .await
     }
@@ -255,7 +276,10 @@ impl Groups<'_> {
                     .map(|t| (t.name.clone(), t.partition_indexes.clone()))
                     .collect()
             });
-            return match self.fetch_group(&r.group_id, topics).await {
+            return match self
+                .fetch_group(&r.group_id, topics, r.require_stable)
+                .await
+            {
                 Ok(found) => OffsetFetchResponse {
                     topics: shape(
                         found,
@@ -264,12 +288,17 @@ impl Groups<'_> {
                             partitions,
                             ..Default::default()
                         },
-                        |partition_index, committed_offset, committed_leader_epoch, metadata| {
+                        |partition_index,
+                         committed_offset,
+                         committed_leader_epoch,
+                         metadata,
+                         error_code| {
                             OffsetFetchResponsePartition {
                                 partition_index,
                                 committed_offset,
                                 committed_leader_epoch,
                                 metadata: Some(metadata),
+                                error_code,
                                 ..Default::default()
                             }
                         },
@@ -294,8 +323,11 @@ impl Groups<'_> {
                     .map(|t| (t.name.clone(), t.partition_indexes.clone()))
                     .collect()
             });
-            out.groups
-                .push(match self.fetch_group(&g.group_id, topics).await {
+            out.groups.push(
+                match self
+                    .fetch_group(&g.group_id, topics, r.require_stable)
+                    .await
+                {
                     Ok(found) => OffsetFetchResponseGroup {
                         group_id: g.group_id.clone(),
                         topics: shape(
@@ -308,12 +340,14 @@ impl Groups<'_> {
                             |partition_index,
                              committed_offset,
                              committed_leader_epoch,
-                             metadata| {
+                             metadata,
+                             error_code| {
                                 OffsetFetchResponsePartitions {
                                     partition_index,
                                     committed_offset,
                                     committed_leader_epoch,
                                     metadata: Some(metadata),
+                                    error_code,
                                     ..Default::default()
                                 }
                             },
@@ -325,7 +359,8 @@ impl Groups<'_> {
                         error_code: code.code(),
                         ..Default::default()
                     },
-                });
+                },
+            );
         }
         out
     }
@@ -336,7 +371,7 @@ impl Groups<'_> {
 fn shape<T, P>(
     found: Vec<fjord_group::offsets::TopicOffsets>,
     topic: impl Fn(String, Vec<P>) -> T,
-    partition: impl Fn(i32, i64, i32, String) -> P,
+    partition: impl Fn(i32, i64, i32, String, i16) -> P,
 ) -> Vec<T> {
     found
         .into_iter()
@@ -344,8 +379,8 @@ fn shape<T, P>(
             let partitions = partitions
                 .into_iter()
                 .map(|(index, c)| {
-                    let (offset, epoch, metadata) = committed(c);
-                    partition(index, offset, epoch, metadata)
+                    let (offset, epoch, metadata, error) = committed(c);
+                    partition(index, offset, epoch, metadata, error)
                 })
                 .collect();
             topic(name, partitions)
@@ -353,11 +388,34 @@ fn shape<T, P>(
         .collect()
 }
 
-/// A committed offset as OffsetFetch shows it: -1, -1 and "" when there is none.
-fn committed(c: Option<fjord_group::group::Committed>) -> (i64, i32, String) {
+/// The stand-in for an offset that waits for its transaction (offset -2, which no commit
+/// carries): answered UNSTABLE_OFFSET_COMMIT.
+fn unstable() -> fjord_group::group::Committed {
+    fjord_group::group::Committed {
+        offset: UNSTABLE_OFFSET,
+        leader_epoch: -1,
+        metadata: String::new(),
+        commit_timestamp: -1,
+        expire_timestamp: None,
+    }
+}
+
+/// The offset [`unstable`] carries.
+const UNSTABLE_OFFSET: i64 = -2;
+
+/// A committed offset as OffsetFetch shows it (offset, leader epoch, metadata, error): -1,
+/// -1 and "" when there is none, and UNSTABLE_OFFSET_COMMIT for one awaiting its
+/// transaction.
+fn committed(c: Option<fjord_group::group::Committed>) -> (i64, i32, String, i16) {
     match c {
-        Some(c) => (c.offset, c.leader_epoch, c.metadata),
-        None => (-1, -1, String::new()),
+        Some(c) if c.offset == UNSTABLE_OFFSET => (
+            -1,
+            -1,
+            String::new(),
+            ErrorCode::UnstableOffsetCommit.code(),
+        ),
+        Some(c) => (c.offset, c.leader_epoch, c.metadata, 0),
+        None => (-1, -1, String::new(), 0),
     }
 }
 
@@ -396,6 +454,15 @@ fn run(
             shard.commit_offsets(ctx, r, &unknown, now)
         }
         RequestBody::OffsetDelete(r) => shard.delete_offsets(ctx, r),
+        RequestBody::TxnOffsetCommit(r) => {
+            let unknown = |topic: &str, partition: i32| {
+                !image
+                    .topics
+                    .get_by_name(topic)
+                    .is_some_and(|t| t.partitions.contains_key(&partition))
+            };
+            shard.txn_commit_offsets(ctx, r, &unknown, now)
+        }
         other => {
             let mut o = Output::default();
             o.reply(

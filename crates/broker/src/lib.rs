@@ -32,6 +32,9 @@ pub mod replica_fetcher;
 pub mod replica_log_info;
 pub mod replica_manager;
 pub mod security_requests;
+pub mod transactions;
+pub mod txn_coordinator;
+pub mod txn_markers;
 pub mod view;
 
 pub use view::View;

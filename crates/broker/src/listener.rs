@@ -52,6 +52,8 @@ pub struct BrokerHandler {
     pub replicas: Arc<crate::replica_manager::ReplicaManager>,
     /// The group coordinator.
     pub groups: Arc<crate::group_coordinator::GroupCoordinator>,
+    /// The transaction coordinator.
+    pub transactions: Arc<crate::txn_coordinator::TxnCoordinator>,
     /// Producer ids for idempotent producers.
     pub producer_ids: Arc<crate::producer_ids::ProducerIds>,
     /// This broker's static configuration (DescribeConfigs).
@@ -254,9 +256,16 @@ impl Service for BrokerHandler {
         let client_id = frame.header.client_id.as_deref().unwrap_or("");
         let groups = || crate::groups::Groups {
             coordinator: &self.groups,
+            transactions: &self.transactions,
             image: image(),
             listener: &self.listener_name,
             client: (client_id, peer),
+        };
+        let txns = || crate::transactions::Transactions {
+            coordinator: &self.transactions,
+            producer_ids: &self.producer_ids,
+            image: image(),
+            offsets_partitions: self.groups.num_partitions(),
         };
         let response = match &body {
             RequestBody::FindCoordinator(r) => Some(ResponseBody::FindCoordinator(
@@ -309,9 +318,46 @@ impl Service for BrokerHandler {
             RequestBody::ListConfigResources(r) => Some(ResponseBody::ListConfigResources(
                 list_config_resources(&image(), r, version, &self.listener_name),
             )),
+            RequestBody::InitProducerId(r) if r.transactional_id.is_some() => Some(
+                ResponseBody::InitProducerId(txns().init_producer_id(r, version).await),
+            ),
             RequestBody::InitProducerId(r) => Some(ResponseBody::InitProducerId(
                 self.producer_ids.init_producer_id(&image(), r).await,
             )),
+            RequestBody::AddPartitionsToTxn(r) => Some(ResponseBody::AddPartitionsToTxn(
+                txns().add_partitions(r, version).await,
+            )),
+            RequestBody::AddOffsetsToTxn(r) => Some(ResponseBody::AddOffsetsToTxn(
+                txns().add_offsets(r, version).await,
+            )),
+            RequestBody::EndTxn(r) => Some(ResponseBody::EndTxn(txns().end_txn(r, version).await)),
+            RequestBody::TxnOffsetCommit(r) => {
+                Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::WriteTxnMarkers(r) => Some(ResponseBody::WriteTxnMarkers(
+                crate::txn_markers::write_txn_markers(
+                    &self.replicas,
+                    &self.groups,
+                    &image(),
+                    r.clone(),
+                )
+                .await,
+            )),
+            RequestBody::DescribeTransactions(r) => {
+                Some(ResponseBody::DescribeTransactions(txns().describe(r).await))
+            }
+            RequestBody::ListTransactions(r) => {
+                let visible = |id: &str| {
+                    access.allows(
+                        fjord_protocol::acl::AclOperation::Describe,
+                        fjord_protocol::acl::ResourceType::TransactionalId,
+                        id,
+                    )
+                };
+                Some(ResponseBody::ListTransactions(
+                    txns().list(r, version, visible).await,
+                ))
+            }
             RequestBody::DeleteGroups(r) => Some(ResponseBody::DeleteGroups(
                 groups().delete_groups(&r.groups_names, version).await,
             )),

@@ -155,7 +155,7 @@ pub struct PlannedAppend<P> {
 }
 
 /// A Produce request decided without I/O: the response with every refused partition answered
-/// (acks, transactions, unknown topics and partitions, leadership with the leader hint, no
+/// (acks, unknown topics and partitions, leadership with the leader hint, no
 /// records, acks=-1 below min ISR), and the appends to make.
 pub struct ProducePlan<P> {
     /// The response; the appended partitions' answers are filled in by the appends.
@@ -176,11 +176,6 @@ pub fn plan<P: Leads>(
     let acks = request.acks;
     let error_for_all = if !matches!(acks, -1..=1) {
         Some((ErrorCode::InvalidRequiredAcks, "acks must be -1, 0 or 1"))
-    } else if request.transactional_id.is_some() {
-        Some((
-            ErrorCode::TransactionalIdAuthorizationFailed,
-            "transactions are not supported yet",
-        ))
     } else {
         None
     };
@@ -531,15 +526,12 @@ mod tests {
     }
 
     #[test]
-    fn a_transactional_produce_is_refused_until_transactions_exist() {
+    fn a_transactional_produce_is_planned_like_any_other() {
+        // Its producer rules (open transaction, epochs) are the log's.
         let mut r = request(-1, &[("t", TOPIC, &[0])]);
         r.transactional_id = Some("tx".into());
         let p = plan(r, 9, &image(), "PLAINTEXT", on_broker_1(None));
-        assert_eq!(
-            codes(&p),
-            [ErrorCode::TransactionalIdAuthorizationFailed.code()]
-        );
-        assert!(p.appends.is_empty());
+        assert_eq!((codes(&p), p.appends.len()), (vec![0], 1));
     }
 
     #[test]

@@ -83,7 +83,19 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         replicas.clone(),
         controller.clone(),
     );
+    let (transactions, _jobs) = fjord_broker::txn_coordinator::TxnCoordinator::transactions(
+        fjord_broker::txn_coordinator::TxnCoordinatorConfig {
+            txn: Default::default(),
+            num_partitions: 50,
+            replication_factor: 1,
+            min_isr: 1,
+            segment_bytes: 100 << 20,
+        },
+        replicas.clone(),
+        controller.clone(),
+    );
     let handler = BrokerHandler {
+        transactions,
         static_config: Default::default(),
         fetch_sessions: Arc::new(std::sync::Mutex::new(
             fjord_broker::fetch_session::SessionCache::new(1000, 120_000, 1),

@@ -76,6 +76,12 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("offsets.topic.num.partitions", Kind::Int, Some("50")),
     ("transaction.state.log.replication.factor", Kind::Int, Some("3")),
     ("transaction.state.log.min.isr", Kind::Int, Some("2")),
+    ("transaction.state.log.num.partitions", Kind::Int, Some("50")),
+    ("transaction.state.log.segment.bytes", Kind::Int, Some("104857600")),
+    ("transaction.max.timeout.ms", Kind::Int, Some("900000")),
+    ("transactional.id.expiration.ms", Kind::Int, Some("604800000")),
+    ("transaction.abort.timed.out.transaction.cleanup.interval.ms", Kind::Int, Some("10000")),
+    ("transaction.remove.expired.transaction.cleanup.interval.ms", Kind::Int, Some("3600000")),
     ("replica.lag.time.max.ms", Kind::Long, Some("30000")),
     ("num.replica.fetchers", Kind::Int, Some("1")),
     ("replica.fetch.max.bytes", Kind::Int, Some("1048576")),
@@ -201,6 +207,19 @@ const MINIMUMS: &[(&str, i64)] = &[
     ("max.incremental.fetch.session.cache.slots", 0),
     ("min.incremental.fetch.session.eviction.ms", 0),
     ("producer.id.expiration.check.interval.ms", 1),
+    ("transaction.state.log.num.partitions", 1),
+    ("transaction.state.log.segment.bytes", 1),
+    ("transaction.state.log.min.isr", 1),
+    ("transaction.max.timeout.ms", 1),
+    ("transactional.id.expiration.ms", 1),
+    (
+        "transaction.abort.timed.out.transaction.cleanup.interval.ms",
+        1,
+    ),
+    (
+        "transaction.remove.expired.transaction.cleanup.interval.ms",
+        1,
+    ),
 ];
 
 /// A listener: `NAME://host:port`.

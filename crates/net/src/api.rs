@@ -234,6 +234,38 @@ pub const APIS: &[Api] = &[
         Local,
         By(rules::offset_for_leader_epoch),
     ),
+    // v5 carries TRANSACTION_ABORTABLE, which this coordinator never answers.
+    api(
+        ApiKey::AddPartitionsToTxn,
+        v(0, 5),
+        NONE,
+        Local,
+        By(rules::add_partitions_to_txn),
+    ),
+    api(
+        ApiKey::AddOffsetsToTxn,
+        v(0, 4),
+        NONE,
+        Local,
+        By(rules::transaction),
+    ),
+    // v5 is transaction version 2 (an epoch bump on every end), not served yet.
+    api(ApiKey::EndTxn, v(0, 4), NONE, Local, By(rules::transaction)),
+    api(
+        ApiKey::WriteTxnMarkers,
+        v(1, 2),
+        NONE,
+        Local,
+        Cluster(Op::ClusterAction),
+    ),
+    // v5 is for transaction version 2 producers.
+    api(
+        ApiKey::TxnOffsetCommit,
+        v(0, 4),
+        NONE,
+        Local,
+        By(rules::transaction),
+    ),
     api(
         ApiKey::DescribeAcls,
         v(1, 3),
@@ -425,6 +457,15 @@ pub const APIS: &[Api] = &[
         Forwarded,
         Cluster(Op::Alter),
     ),
+    api(
+        ApiKey::DescribeTransactions,
+        v(0, 0),
+        NONE,
+        Local,
+        By(rules::describe_transactions),
+    ),
+    // Only the transactions the caller may describe are listed.
+    api(ApiKey::ListTransactions, v(0, 2), NONE, Local, Open),
     api(
         ApiKey::AllocateProducerIds,
         NONE,

@@ -297,11 +297,105 @@ pub(crate) mod rules {
         }
     }
 
-    narrow_rule!(
-        /// Produce: WRITE on each topic.
-        produce, Produce, topic_data, TopicCode,
-        |a, t| a.topic(Op::Write, &a.name_or(&t.name, &t.topic_id))
-    );
+    /// Produce: WRITE on the transactional id if it has one (refused whole), then WRITE on
+    /// each topic.
+    pub(crate) fn produce(a: &Access<'_>, _: Listener, body: RequestBody, v: i16) -> Gate {
+        let RequestBody::Produce(mut r) = body else {
+            return Gate::Open(body);
+        };
+        if let Some(id) = &r.transactional_id {
+            if !a.allows(Op::Write, Kind::TransactionalId, id) {
+                return a.deny(
+                    RequestBody::Produce(r),
+                    v,
+                    ErrorCode::TransactionalIdAuthorizationFailed,
+                    "WRITE on the transactional id",
+                );
+            }
+        }
+        let mut denied = Vec::new();
+        refuse!(denied, Produce, r, topic_data, TopicCode, |t| a
+            .topic(Op::Write, &a.name_or(&t.name, &t.topic_id)));
+        partial(RequestBody::Produce(r), denied)
+    }
+
+    /// AddPartitionsToTxn: from a broker (v4+), CLUSTER_ACTION; from a producer, WRITE on
+    /// the transactional id and on every topic (refused whole, as Kafka answers it).
+    pub(crate) fn add_partitions_to_txn(
+        a: &Access<'_>,
+        _: Listener,
+        body: RequestBody,
+        v: i16,
+    ) -> Gate {
+        let RequestBody::AddPartitionsToTxn(r) = &body else {
+            return Gate::Open(body);
+        };
+        if v >= 4 {
+            let ok = a.cluster(Op::ClusterAction);
+            return a.unless(ok, body, v, ClusterCode, "CLUSTER_ACTION on the cluster");
+        }
+        if !a.allows(
+            Op::Write,
+            Kind::TransactionalId,
+            &r.v3_and_below_transactional_id,
+        ) {
+            return a.deny(
+                body,
+                v,
+                ErrorCode::TransactionalIdAuthorizationFailed,
+                "WRITE on the transactional id",
+            );
+        }
+        let ok = r
+            .v3_and_below_topics
+            .iter()
+            .all(|t| a.topic(Op::Write, &t.name));
+        a.unless(ok, body, v, TopicCode, "WRITE on the topics")
+    }
+
+    /// AddOffsetsToTxn, EndTxn, TxnOffsetCommit: WRITE on the transactional id; READ on the
+    /// group for the two that name one.
+    pub(crate) fn transaction(a: &Access<'_>, _: Listener, body: RequestBody, v: i16) -> Gate {
+        let (id, group) = match &body {
+            RequestBody::AddOffsetsToTxn(r) => (&r.transactional_id, Some(&r.group_id)),
+            RequestBody::EndTxn(r) => (&r.transactional_id, None),
+            RequestBody::TxnOffsetCommit(r) => (&r.transactional_id, Some(&r.group_id)),
+            _ => return Gate::Open(body),
+        };
+        if !a.allows(Op::Write, Kind::TransactionalId, id) {
+            return a.deny(
+                body,
+                v,
+                ErrorCode::TransactionalIdAuthorizationFailed,
+                "WRITE on the transactional id",
+            );
+        }
+        let ok = group.is_none_or(|g| a.group(Op::Read, g));
+        a.unless(ok, body, v, GroupCode, "READ on the group")
+    }
+
+    /// DescribeTransactions: DESCRIBE on each transactional id.
+    pub(crate) fn describe_transactions(
+        a: &Access<'_>,
+        _: Listener,
+        body: RequestBody,
+        v: i16,
+    ) -> Gate {
+        let RequestBody::DescribeTransactions(r) = &body else {
+            return Gate::Open(body);
+        };
+        let ok = r
+            .transactional_ids
+            .iter()
+            .all(|id| a.allows(Op::Describe, Kind::TransactionalId, id));
+        a.unless(
+            ok,
+            body,
+            v,
+            ErrorCode::TransactionalIdAuthorizationFailed,
+            "DESCRIBE on the transactional ids",
+        )
+    }
     narrow_rule!(
         /// ListOffsets: DESCRIBE on each topic.
         list_offsets, ListOffsets, topics, TopicCode,

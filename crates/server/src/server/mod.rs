@@ -253,7 +253,7 @@ struct Broker {
     state: Arc<tokio::sync::Mutex<lifecycle::BrokerState>>,
     replicas: Arc<ReplicaManager>,
     cleaner: fjord_log::cleaner::LogCleaner,
-    groups: Arc<fjord_broker::group_coordinator::GroupCoordinator>,
+    coordinators: Coordinators,
     /// The broker listeners stop first on a graceful shutdown, after answering what they read.
     stop_listeners: tokio::sync::watch::Sender<bool>,
     stopped: Vec<tokio::sync::oneshot::Receiver<()>>,
@@ -455,20 +455,9 @@ async fn start_broker(
         let _ = follow_fatal.send(format!("the replica manager stopped: {why}"));
     });
     let cleaner = spawn_log_maintenance(&role.maintenance, &replicas, &node.fatal_tx)?;
-    let groups = fjord_broker::group_coordinator::GroupCoordinator::groups(
-        role.coordinator.clone(),
-        replicas.clone(),
-        node.client.clone(),
-    );
-    let follower = groups.clone();
-    let applied = replicas.applied();
-    let follow_fatal = node.fatal_tx.0.clone();
-    node.fatal_tx.spawn("group coordinator", async move {
-        let why = follower.follow_groups(applied).await;
-        let _ = follow_fatal.send(format!("the group coordinator stopped: {why}"));
-    });
+    let coordinators = spawn_coordinators(node, role, &replicas);
     let state = lifecycle::BrokerState::unregistered();
-    let handler = broker_handler(node, config, role, (&replicas, &groups, &state))?;
+    let handler = broker_handler(node, config, role, (&replicas, &coordinators, &state))?;
     let identity = lifecycle::BrokerIdentity {
         previous_broker_epoch,
         node_id: node.node_id,
@@ -543,10 +532,68 @@ async fn start_broker(
         state,
         replicas,
         cleaner,
-        groups,
+        coordinators,
         stop_listeners,
         stopped,
     }))
+}
+
+/// The broker's coordinators.
+struct Coordinators {
+    groups: Arc<fjord_broker::group_coordinator::GroupCoordinator>,
+    transactions: Arc<fjord_broker::txn_coordinator::TxnCoordinator>,
+}
+
+/// Starts the group and transaction coordinators, each following the partitions the broker
+/// leads, and the transaction marker writer; all are tasks the node cannot live without.
+fn spawn_coordinators(
+    node: &Node,
+    role: &settings::BrokerRole,
+    replicas: &Arc<ReplicaManager>,
+) -> Coordinators {
+    use fjord_broker::{group_coordinator::GroupCoordinator, txn_coordinator};
+    let groups = GroupCoordinator::groups(
+        role.coordinator.clone(),
+        replicas.clone(),
+        node.client.clone(),
+    );
+    let (transactions, jobs) = txn_coordinator::TxnCoordinator::transactions(
+        role.transactions.clone(),
+        replicas.clone(),
+        node.client.clone(),
+    );
+    let (g, applied, fatal) = (groups.clone(), replicas.applied(), node.fatal_tx.0.clone());
+    node.fatal_tx.spawn("group coordinator", async move {
+        let why = g.follow_groups(applied).await;
+        let _ = fatal.send(format!("the group coordinator stopped: {why}"));
+    });
+    let (t, applied, fatal) = (
+        transactions.clone(),
+        replicas.applied(),
+        node.fatal_tx.0.clone(),
+    );
+    node.fatal_tx.spawn("transaction coordinator", async move {
+        let why = t.follow(applied, |_| async {}).await;
+        let _ = fatal.send(format!("the transaction coordinator stopped: {why}"));
+    });
+    let writer = txn_coordinator::MarkerWriter::new(
+        transactions.clone(),
+        replicas.clone(),
+        groups.clone(),
+        node.view.clone(),
+        role.fetchers.listener.clone(),
+        role.fetchers.security.clone(),
+    );
+    let fatal = node.fatal_tx.0.clone();
+    node.fatal_tx
+        .spawn("transaction marker writer", async move {
+            let why = writer.run(jobs).await;
+            let _ = fatal.send(format!("the transaction marker writer stopped: {why}"));
+        });
+    Coordinators {
+        groups,
+        transactions,
+    }
 }
 
 /// The handler of the broker's listeners (each copy named for its listener).
@@ -554,9 +601,9 @@ fn broker_handler(
     node: &Node,
     config: &ServerConfig,
     role: &settings::BrokerRole,
-    (replicas, groups, state): (
+    (replicas, coordinators, state): (
         &Arc<ReplicaManager>,
-        &Arc<fjord_broker::group_coordinator::GroupCoordinator>,
+        &Coordinators,
         &Arc<tokio::sync::Mutex<lifecycle::BrokerState>>,
     ),
 ) -> Result<BrokerHandler, String> {
@@ -589,7 +636,8 @@ fn broker_handler(
                 u64::from(node.incarnation.as_u128() as u32) | 1,
             ),
         )),
-        groups: groups.clone(),
+        groups: coordinators.groups.clone(),
+        transactions: coordinators.transactions.clone(),
         producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
             node.node_id,
             node.client.clone(),
@@ -652,7 +700,8 @@ impl Broker {
         // Answer the requests in flight, then close the connections: long polls answer with
         // what they have, group waits with NOT_COORDINATOR, no new request is read.
         self.replicas.begin_stopping();
-        self.groups.shutdown().await;
+        self.coordinators.groups.shutdown().await;
+        self.coordinators.transactions.shutdown().await;
         self.stop_listeners.send_replace(true);
         let all_stopped = async {
             for s in self.stopped {

@@ -117,6 +117,8 @@ pub(super) struct BrokerRole {
     pub fetchers: fjord_broker::replica_fetcher::FetcherSettings,
     /// The group coordinator's settings.
     pub coordinator: CoordinatorConfig,
+    /// The transaction coordinator's settings.
+    pub transactions: fjord_broker::txn_coordinator::TxnCoordinatorConfig,
     /// `max.incremental.fetch.session.cache.slots`.
     pub fetch_session_slots: usize,
     /// `min.incremental.fetch.session.eviction.ms`.
@@ -283,6 +285,7 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
             ),
         },
         coordinator: coordinator_config(config)?,
+        transactions: transaction_config(config)?,
         fetch_session_slots: int(config, "max.incremental.fetch.session.cache.slots")?.max(0)
             as usize,
         fetch_session_eviction_ms: int(config, "min.incremental.fetch.session.eviction.ms")?,
@@ -338,6 +341,33 @@ fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String
         replication_factor: int("offsets.topic.replication.factor")?.clamp(1, i64::from(i16::MAX))
             as i16,
         segment_bytes: int("offsets.topic.segment.bytes")?.max(1),
+    })
+}
+
+/// The transaction coordinator's settings from the broker's keys.
+fn transaction_config(
+    config: &ServerConfig,
+) -> Result<fjord_broker::txn_coordinator::TxnCoordinatorConfig, String> {
+    let int = |k: &str| int(config, k);
+    let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
+    Ok(fjord_broker::txn_coordinator::TxnCoordinatorConfig {
+        txn: fjord_txn::TxnConfig {
+            max_timeout_ms: clamp_i32(int("transaction.max.timeout.ms")?),
+            id_expiration_ms: int("transactional.id.expiration.ms")?.max(1),
+            abort_timed_out_interval_ms: int(
+                "transaction.abort.timed.out.transaction.cleanup.interval.ms",
+            )?
+            .max(1),
+            remove_expired_interval_ms: int(
+                "transaction.remove.expired.transaction.cleanup.interval.ms",
+            )?
+            .max(1),
+        },
+        num_partitions: clamp_i32(int("transaction.state.log.num.partitions")?),
+        replication_factor: int("transaction.state.log.replication.factor")?
+            .clamp(1, i64::from(i16::MAX)) as i16,
+        min_isr: clamp_i32(int("transaction.state.log.min.isr")?),
+        segment_bytes: int("transaction.state.log.segment.bytes")?.max(1),
     })
 }
 

@@ -1,0 +1,372 @@
+//! The transaction coordinator: the coordinator runtime ([`crate::coordinator_runtime`]) over
+//! `__transaction_state` with one [`fjord_txn::Shard`] per led partition, and the marker
+//! writer that carries out the shards' marker jobs. A job's markers go to each partition's
+//! current leader (this broker's own partitions directly, the others in WriteTxnMarkers over
+//! the inter-broker listener), are retried while leadership moves, and once every partition
+//! has its marker the transaction completes with one more record.
+
+use crate::controller_client::ControllerClient;
+use crate::coordinator_runtime::{
+    CoordinatorShard, Entry, Replayed, Runtime, Split, TopicSettings,
+};
+use crate::group_coordinator::GroupCoordinator;
+use crate::replica_manager::ReplicaManager;
+use crate::view::View;
+use fjord_metadata::MetadataImage;
+use fjord_net::client::Client;
+use fjord_protocol::generated::write_txn_markers_request::{
+    WritableTxnMarker, WritableTxnMarkerTopic, WriteTxnMarkersRequest,
+};
+use fjord_protocol::generated::write_txn_markers_response::WriteTxnMarkersResponse;
+use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
+use fjord_txn::{MarkerJob, Output, Shard, TxnConfig, TxnRecord};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+
+/// The topic that holds transactional ids' state.
+pub const TRANSACTION_TOPIC: &str = "__transaction_state";
+/// The WriteTxnMarkers version the marker writer sends.
+const MARKERS_VERSION: i16 = 1;
+/// How long one WriteTxnMarkers call may take.
+const MARKERS_TIMEOUT: Duration = Duration::from_secs(35);
+/// How long connecting to a partition leader may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The pause before markers that could not be written are tried again (leadership moving).
+const RETRY_BACKOFF: Duration = Duration::from_millis(100);
+
+/// The coordinator's settings beyond the state machine's.
+#[derive(Debug, Clone)]
+pub struct TxnCoordinatorConfig {
+    /// The state machine's.
+    pub txn: TxnConfig,
+    /// `transaction.state.log.num.partitions`.
+    pub num_partitions: i32,
+    /// `transaction.state.log.replication.factor`.
+    pub replication_factor: i16,
+    /// `transaction.state.log.min.isr`.
+    pub min_isr: i32,
+    /// `transaction.state.log.segment.bytes`.
+    pub segment_bytes: i64,
+}
+
+impl CoordinatorShard for Shard {
+    type Config = TxnConfig;
+    type Output = Output;
+    type Effect = MarkerJob;
+    const TOPIC: &'static str = TRANSACTION_TOPIC;
+
+    fn create(config: &TxnConfig, _seed: u64, epoch: i32) -> Shard {
+        Shard::new(config.clone(), epoch)
+    }
+
+    fn replay(&mut self, entry: Replayed<'_>, _now: i64) -> Result<(), String> {
+        if let Replayed::Record { key, value, .. } = entry {
+            if let Some(r) = TxnRecord::decode(key, value).map_err(|e| e.to_string())? {
+                Shard::replay(self, r);
+            }
+        }
+        Ok(())
+    }
+
+    fn loaded(&mut self, now: i64) -> Output {
+        Shard::loaded(self, now)
+    }
+
+    fn next_deadline(&self) -> Option<i64> {
+        Shard::next_deadline(self)
+    }
+
+    fn tick(&mut self, now: i64) -> Output {
+        Shard::tick(self, now)
+    }
+
+    fn split(out: Output) -> Split<MarkerJob> {
+        Split {
+            entries: out
+                .records
+                .iter()
+                .map(|r| {
+                    let (key, value) = r.encode();
+                    Entry::Record {
+                        producer: None,
+                        key,
+                        value,
+                    }
+                })
+                .collect(),
+            replies: Vec::new(),
+            effects: out.markers,
+        }
+    }
+
+    fn size(&self) -> usize {
+        self.all().count()
+    }
+}
+
+/// The transaction coordinator of this broker.
+pub type TxnCoordinator = Runtime<Shard>;
+
+impl Runtime<Shard> {
+    /// The transaction coordinator over this broker's partitions, and its marker jobs.
+    pub fn transactions(
+        config: TxnCoordinatorConfig,
+        replicas: Arc<ReplicaManager>,
+        controller: Arc<ControllerClient>,
+    ) -> (Arc<TxnCoordinator>, mpsc::UnboundedReceiver<MarkerJob>) {
+        let topic = TopicSettings {
+            partitions: config.num_partitions,
+            replication_factor: config.replication_factor,
+            configs: vec![
+                ("cleanup.policy".into(), "compact".into()),
+                ("compression.type".into(), "uncompressed".into()),
+                ("min.insync.replicas".into(), config.min_isr.to_string()),
+                ("segment.bytes".into(), config.segment_bytes.to_string()),
+                ("unclean.leader.election.enable".into(), "false".into()),
+            ],
+        };
+        Runtime::new(config.txn, topic, replicas, controller)
+    }
+}
+
+/// Carries out marker jobs.
+pub struct MarkerWriter {
+    /// The coordinator the jobs complete in.
+    pub coordinator: Arc<TxnCoordinator>,
+    /// This broker's partitions (markers for partitions it leads are written directly).
+    pub replicas: Arc<ReplicaManager>,
+    /// The group coordinator (markers for `__consumer_offsets`).
+    pub groups: Arc<GroupCoordinator>,
+    /// The metadata view (who leads what).
+    pub view: watch::Receiver<View>,
+    /// The listener brokers reach each other on, and how they authenticate there.
+    pub listener: String,
+    /// How brokers authenticate on it.
+    pub security: fjord_net::security::ClientSecurity,
+    /// Connections to other brokers.
+    clients: tokio::sync::Mutex<HashMap<i32, Client>>,
+}
+
+impl std::fmt::Debug for MarkerWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MarkerWriter")
+            .field("listener", &self.listener)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MarkerWriter {
+    /// A writer.
+    pub fn new(
+        coordinator: Arc<TxnCoordinator>,
+        replicas: Arc<ReplicaManager>,
+        groups: Arc<GroupCoordinator>,
+        view: watch::Receiver<View>,
+        listener: String,
+        security: fjord_net::security::ClientSecurity,
+    ) -> Arc<MarkerWriter> {
+        Arc::new(MarkerWriter {
+            coordinator,
+            replicas,
+            groups,
+            view,
+            listener,
+            security,
+            clients: tokio::sync::Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Runs every job that comes, each in a task of its own, until the coordinator is gone.
+    pub async fn run(self: Arc<Self>, mut jobs: mpsc::UnboundedReceiver<MarkerJob>) -> String {
+        while let Some(job) = jobs.recv().await {
+            tokio::spawn(self.clone().complete(job));
+        }
+        "the transaction coordinator stopped".into()
+    }
+
+    /// Writes a job's markers until every partition has one (or the job is abandoned: a
+    /// newer producer epoch or coordinator already wrote past it), then completes it.
+    async fn complete(self: Arc<Self>, job: MarkerJob) {
+        let mut remaining = job.partitions.clone();
+        loop {
+            let image = self.view.borrow().image.clone();
+            // A partition whose topic is gone needs no marker.
+            remaining.retain(|(topic, index)| {
+                image
+                    .topics
+                    .get_by_name(topic)
+                    .is_some_and(|t| t.partitions.contains_key(index))
+            });
+            let mut by_leader: BTreeMap<i32, Vec<(String, i32)>> = BTreeMap::new();
+            let mut leaderless = Vec::new();
+            for (topic, index) in remaining.drain(..) {
+                let leader = image
+                    .topics
+                    .get_by_name(&topic)
+                    .and_then(|t| t.partitions.get(&index))
+                    .map_or(-1, |p| p.leader);
+                if leader >= 0 {
+                    by_leader.entry(leader).or_default().push((topic, index));
+                } else {
+                    leaderless.push((topic, index));
+                }
+            }
+            remaining = leaderless;
+            for (leader, partitions) in by_leader {
+                let request = request_for(&job, &partitions);
+                let answer = self.send(&image, leader, request).await;
+                match outcome(answer, &partitions) {
+                    Outcome::Abandon(code) => {
+                        tracing::warn!(
+                            transactional_id = %job.transactional_id,
+                            producer_id = job.producer_id,
+                            "transaction markers abandoned: {}",
+                            code.name()
+                        );
+                        return;
+                    }
+                    Outcome::Retry(again) => remaining.extend(again),
+                }
+            }
+            if remaining.is_empty() {
+                break;
+            }
+            tokio::time::sleep(RETRY_BACKOFF).await;
+        }
+        let image = self.view.borrow().image.clone();
+        let done = self
+            .coordinator
+            .apply(&image, &job.transactional_id, |s, now| {
+                (s.markers_written(&job, now), ())
+            })
+            .await;
+        if let Err(code) = done {
+            // The coordinator moved: the new one resends the markers and completes it.
+            tracing::debug!(
+                transactional_id = %job.transactional_id,
+                "completing a transaction: {}",
+                code.name()
+            );
+        }
+    }
+
+    /// Sends one WriteTxnMarkers to `leader` (this broker's own partitions directly).
+    async fn send(
+        &self,
+        image: &Arc<MetadataImage>,
+        leader: i32,
+        request: WriteTxnMarkersRequest,
+    ) -> Option<WriteTxnMarkersResponse> {
+        if leader == self.replicas.node_id() {
+            return Some(
+                crate::txn_markers::write_txn_markers(&self.replicas, &self.groups, image, request)
+                    .await,
+            );
+        }
+        let client = self.client(image, leader).await?;
+        match client
+            .call(
+                RequestBody::WriteTxnMarkers(request),
+                MARKERS_VERSION,
+                MARKERS_TIMEOUT,
+            )
+            .await
+        {
+            Ok(ResponseBody::WriteTxnMarkers(r)) => Some(r),
+            Ok(_) => None,
+            Err(e) => {
+                tracing::debug!(leader, "sending transaction markers: {e}");
+                self.clients.lock().await.remove(&leader);
+                None
+            }
+        }
+    }
+
+    /// A connection to broker `id` on the inter-broker listener.
+    async fn client(&self, image: &MetadataImage, id: i32) -> Option<Client> {
+        let mut clients = self.clients.lock().await;
+        if let Some(c) = clients.get(&id).filter(|c| c.is_open()) {
+            return Some(c.clone());
+        }
+        let b = image.cluster.brokers.get(&id)?;
+        let l = crate::metadata::endpoint_on(b, &self.listener)?;
+        let addr = if l.host.contains(':') {
+            format!("[{}]:{}", l.host, l.port)
+        } else {
+            format!("{}:{}", l.host, l.port)
+        };
+        let c = Client::connect_with(
+            &addr,
+            CONNECT_TIMEOUT,
+            fjord_net::client::CLIENT_ID,
+            &self.security,
+        )
+        .await
+        .map_err(|e| tracing::debug!(broker = id, "{e}"))
+        .ok()?;
+        clients.insert(id, c.clone());
+        Some(c)
+    }
+}
+
+/// The WriteTxnMarkers request for a job's `partitions`.
+fn request_for(job: &MarkerJob, partitions: &[(String, i32)]) -> WriteTxnMarkersRequest {
+    let mut topics: Vec<WritableTxnMarkerTopic> = Vec::new();
+    for (topic, index) in partitions {
+        match topics.last_mut() {
+            Some(t) if &t.name == topic => t.partition_indexes.push(*index),
+            _ => topics.push(WritableTxnMarkerTopic {
+                name: topic.clone(),
+                partition_indexes: vec![*index],
+                ..Default::default()
+            }),
+        }
+    }
+    WriteTxnMarkersRequest {
+        markers: vec![WritableTxnMarker {
+            producer_id: job.producer_id,
+            producer_epoch: job.producer_epoch,
+            transaction_result: job.commit,
+            topics,
+            coordinator_epoch: job.coordinator_epoch,
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+/// What to do after one WriteTxnMarkers.
+enum Outcome {
+    /// These partitions need their marker again.
+    Retry(Vec<(String, i32)>),
+    /// Stop: a newer producer epoch or coordinator is in charge (Kafka's handling of
+    /// INVALID_PRODUCER_EPOCH and TRANSACTION_COORDINATOR_FENCED).
+    Abandon(ErrorCode),
+}
+
+fn outcome(answer: Option<WriteTxnMarkersResponse>, sent: &[(String, i32)]) -> Outcome {
+    let Some(r) = answer else {
+        return Outcome::Retry(sent.to_vec());
+    };
+    let mut again = Vec::new();
+    let mut answered = 0;
+    for t in r.markers.iter().flat_map(|m| &m.topics) {
+        for p in &t.partitions {
+            answered += 1;
+            match ErrorCode::from_code(p.error_code) {
+                Some(ErrorCode::None) => {}
+                Some(
+                    code @ (ErrorCode::InvalidProducerEpoch
+                    | ErrorCode::TransactionCoordinatorFenced),
+                ) => return Outcome::Abandon(code),
+                _ => again.push((t.name.clone(), p.partition_index)),
+            }
+        }
+    }
+    if answered < sent.len() {
+        return Outcome::Retry(sent.to_vec());
+    }
+    Outcome::Retry(again)
+}
