@@ -343,7 +343,6 @@ pub async fn fetch(
         }
     }
     let mut stopping = replicas.stopping();
-    let mut track = follower;
     let mut specs = first.specs;
     // Every partition read during this fetch, by key: the latest read of each.
     let mut read: Vec<(Wanted, Read)> = Vec::new();
@@ -363,7 +362,10 @@ pub async fn fetch(
         let room = limits.max_bytes.saturating_sub(used);
         let wanted = Arc::new(wanted);
         let pass = wanted.clone();
-        let tracked = track.take();
+        // The follower's position is recorded on every pass: a partition first read on a
+        // later pass (marked by a leadership change while this fetch waited) must not be
+        // missed, or a caught-up follower that names it in no fetch never rejoins its ISR.
+        let tracked = follower;
         let inline = reads_in_page_cache(&pass);
         let results = crate::inline_io::run(inline, move || {
             read_all(&pass, room, used == 0, limits.bound, tracked, version)
@@ -484,7 +486,6 @@ async fn full_fetch(
     });
     let waiter = Arc::new(Notify::new());
     let mut stopping = replicas.stopping();
-    let mut track = follower;
     loop {
         // Registered before reading: an append between the read and the wait still wakes it.
         for w in wanted.iter() {
@@ -493,7 +494,10 @@ async fn full_fetch(
             }
         }
         let pass = wanted.clone();
-        let tracked = track.take();
+        // The follower's position is recorded on every pass: a partition first read on a
+        // later pass (marked by a leadership change while this fetch waited) must not be
+        // missed, or a caught-up follower that names it in no fetch never rejoins its ISR.
+        let tracked = follower;
         let (max_bytes, bound) = (limits.max_bytes, limits.bound);
         let inline = reads_in_page_cache(&pass);
         let results = crate::inline_io::run(inline, move || {

@@ -228,6 +228,37 @@ fn follower_appends_keep_offsets_and_refuse_gaps() {
 }
 
 #[test]
+fn a_truncation_at_the_log_end_drops_an_epoch_that_never_got_a_record() {
+    // A leader elected at epoch 2 records where the epoch starts and is killed before it
+    // appends; the next leader never had epoch 2. Its diverging-epoch answer cuts this
+    // replica at its own log end: no record goes, but epoch 2 must, or the replica names
+    // epoch 2 as its last fetched epoch in every fetch and never follows again.
+    let dir = tempfile::tempdir().unwrap();
+    let log = open(dir.path(), small_config(), true);
+    log.append_as_follower(follower_batch("a", 0, 3, 1), 0)
+        .unwrap();
+    log.assign_leader_epoch_start(2).unwrap();
+    assert_eq!(log.latest_epoch(), Some(2));
+    assert_eq!(
+        log.truncate_to(3).unwrap(),
+        3,
+        "nothing past the log end to cut"
+    );
+    assert_eq!(log.latest_epoch(), Some(1), "epoch 2 held no record");
+    assert_eq!(log.end_offset_for_epoch(1), (1, 3));
+    assert_eq!(log.truncate_to(10).unwrap(), 3);
+    assert_eq!(log.latest_epoch(), Some(1), "epochs with records stay");
+    assert_eq!(read_all(&log, 0).len(), 3);
+    drop(log);
+    let log = open(dir.path(), small_config(), true);
+    assert_eq!(
+        log.latest_epoch(),
+        Some(1),
+        "the cut epoch cache was persisted"
+    );
+}
+
+#[test]
 fn truncation_cuts_at_batch_boundaries_and_keeps_epochs_consistent() {
     let dir = tempfile::tempdir().unwrap();
     let log = open(dir.path(), small_config(), true);

@@ -10,13 +10,20 @@ use std::sync::Arc;
 
 impl PartitionLog {
     /// Removes every batch at or after the one holding `offset`; returns the new log end
-    /// offset (a batch boundary at or below `offset`). Nothing happens when `offset` is at or
-    /// past the log end. When the removed batch starts at or below the log start offset, the
-    /// log is emptied and restarts at the log start offset.
+    /// offset (a batch boundary at or below `offset`). When `offset` is at or past the log
+    /// end no record goes, but epochs starting at the log end still do (as Kafka's
+    /// `truncateTo` does): a leader that recorded its epoch's start and was replaced before
+    /// it appended anything holds an epoch no other replica has, and a follower that kept it
+    /// would name it as its last fetched epoch forever. When the removed batch starts at or
+    /// below the log start offset, the log is emptied and restarts at the log start offset.
     pub fn truncate_to(&self, offset: i64) -> Result<i64> {
         let mut w = self.lock_writer()?;
         let log_end = self.log_end_offset();
         if offset >= log_end {
+            self.epochs
+                .lock()
+                .expect("epochs")
+                .truncate_from_end(log_end)?;
             return Ok(log_end);
         }
         let log_start = self.log_start_offset();
