@@ -109,7 +109,9 @@ impl AdminError {
                 code.is_retriable()
                     || matches!(
                         code,
-                        ErrorCode::NotController | ErrorCode::BrokerNotAvailable
+                        ErrorCode::NotController
+                            | ErrorCode::BrokerNotAvailable
+                            | ErrorCode::ConcurrentTransactions
                     )
             }
             _ => false,

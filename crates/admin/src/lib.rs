@@ -8,11 +8,13 @@ mod cluster;
 mod config;
 mod error;
 mod ops;
+mod transactions;
 
 pub use cluster::{host_port, BrokerInfo, ClusterInfo, PartitionInfo, TopicInfo};
 pub use config::{AdminConfig, Bootstrap};
 pub use error::AdminError;
 pub use ops::{GroupOffsets, EARLIEST, LATEST};
+pub use transactions::{TransactionListing, TransactionListings, TRANSACTIONAL_ID};
 
 use fjord_net::client::{CallError, Client};
 use fjord_protocol::generated::{
@@ -347,12 +349,22 @@ impl Admin {
 
     /// The coordinator of consumer group `group`: its broker id and address.
     pub async fn group_coordinator_node(&self, group: &str) -> Result<(i32, String), AdminError> {
+        self.coordinator_node(0, group).await
+    }
+
+    /// The coordinator of `key` of `key_type` (0: a group, 1: a transactional id): its broker
+    /// id and address.
+    pub async fn coordinator_node(
+        &self,
+        key_type: i8,
+        key: &str,
+    ) -> Result<(i32, String), AdminError> {
         let r = self
             .call_any(
                 RequestBody::FindCoordinator(
                     fjord_protocol::generated::find_coordinator_request::FindCoordinatorRequest {
-                        key_type: 0,
-                        coordinator_keys: vec![group.to_string()],
+                        key_type,
+                        coordinator_keys: vec![key.to_string()],
                         ..Default::default()
                     },
                 ),

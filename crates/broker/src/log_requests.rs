@@ -237,9 +237,11 @@ pub async fn describe_log_dirs(
     .await
 }
 
-/// DescribeProducers: the idempotent producers the leader of each partition knows (id, epoch,
-/// last sequence, last timestamp); no transactions, so no coordinator epoch or open
-/// transaction.
+/// DescribeProducers: the producers a replica of each partition knows (id, epoch, last
+/// sequence, last timestamp, the coordinator epoch of its last marker and the first offset of
+/// its open transaction). As in Kafka, any broker hosting a replica answers (leader or not:
+/// `kafka-transactions describe-producers --broker-id` asks a follower, and the recovery tool
+/// asks the replica it is about to elect); a broker hosting none answers as Kafka does.
 pub fn describe_producers(
     replicas: &Arc<ReplicaManager>,
     image: &MetadataImage,
@@ -259,7 +261,17 @@ pub fn describe_producers(
                 partition_index: *index,
                 ..Default::default()
             };
-            match replicas.leader_of(image, &t.name, *index, -1) {
+            let hosted = image
+                .topics
+                .get_by_name(&t.name)
+                .filter(|x| x.partitions.contains_key(index))
+                .ok_or(fjord_protocol::ErrorCode::UnknownTopicOrPartition)
+                .and_then(|x| {
+                    replicas
+                        .get(x.id, *index)
+                        .ok_or_else(|| replicas.not_served(x.id, *index))
+                });
+            match hosted {
                 Ok(p) => {
                     let state = p.log.producer_state();
                     let mut ids: Vec<&i64> = state.producers().keys().collect();

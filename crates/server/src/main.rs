@@ -100,6 +100,10 @@ enum Command {
     /// Describe the brokers' log directories (as kafka-log-dirs.sh).
     #[command(name = "kafka-log-dirs")]
     KafkaLogDirs(fjord_tools::log_dirs::Args),
+    /// List, describe and abort transactions, and find hanging ones (as
+    /// kafka-transactions.sh).
+    #[command(name = "kafka-transactions")]
+    KafkaTransactions(fjord_tools::transactions::Args),
     /// Cluster id, and unregistering brokers and controllers (as kafka-cluster.sh).
     #[command(name = "kafka-cluster")]
     KafkaCluster(fjord_tools::cluster::Args),
@@ -133,6 +137,7 @@ const TOOL_LINKS: &[&str] = &[
     "kafka-metadata-quorum",
     "kafka-dump-log",
     "kafka-log-dirs",
+    "kafka-transactions",
 ];
 
 /// The arguments as `fjord` subcommands when the binary was invoked through a link named as
@@ -277,6 +282,7 @@ fn main() -> ExitCode {
         Command::KafkaCluster(args) => fjord_tools::cluster::run(&args),
         Command::KafkaFeatures(args) => fjord_tools::features::run(&args),
         Command::KafkaLogDirs(args) => fjord_tools::log_dirs::run(&args),
+        Command::KafkaTransactions(args) => fjord_tools::transactions::run(&args),
         Command::KafkaConfigs(args) => fjord_tools::configs::run(&args),
         Command::KafkaAcls(args) => fjord_tools::acls::run(&args),
         Command::KafkaConsumerGroups(args) => fjord_tools::consumer_groups::run(&args),

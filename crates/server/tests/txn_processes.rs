@@ -3,8 +3,12 @@
 //! send_offsets_to_transaction, fencing by a second producer of the same transactional id;
 //! the coordinator of a transaction SIGKILLed mid-transaction (the transaction still commits
 //! and nothing hangs); and the exactly-once fault test: a consume-transform-produce loop under
-//! 20 SIGKILLs of random nodes, after which every input record is in the output exactly once
-//! for a read_committed reader.
+//! 20 SIGKILLs of random nodes while input keeps arriving, after which every acknowledged
+//! input record is in the output exactly once for a read_committed reader; and hanging
+//! transactions: a commit marker lost to an unclean recovery leaves a transaction open on the
+//! new leader, `kafka-unclean-recovery` lists it and (with --abort-hanging-transactions)
+//! aborts it, `kafka-transactions find-hanging`/`abort` do the same for another partition,
+//! and read_committed consumers move on.
 
 mod common;
 
@@ -59,7 +63,9 @@ fn txn_producer(bootstrap: &str, id: &str, extra: &[(&str, &str)]) -> TxnProduce
 
 /// Sends one record, waiting while the queue is full.
 fn send(p: &TxnProducer, topic: &str, partition: i32, value: &str) {
-    let mut record = BaseRecord::<(), str>::to(topic).payload(value).partition(partition);
+    let mut record = BaseRecord::<(), str>::to(topic)
+        .payload(value)
+        .partition(partition);
     loop {
         match p.send(record) {
             Ok(()) => return,
@@ -73,7 +79,13 @@ fn send(p: &TxnProducer, topic: &str, partition: i32, value: &str) {
 
 /// Every value of `topic` (its `partitions`) read from the start with `isolation`, until
 /// `expected` arrived or nothing came for a while.
-fn read_all(bootstrap: &str, topic: &str, partitions: i32, isolation: &str, expected: usize) -> Vec<String> {
+fn read_all(
+    bootstrap: &str,
+    topic: &str,
+    partitions: i32,
+    isolation: &str,
+    expected: usize,
+) -> Vec<String> {
     let consumer: BaseConsumer = ClientConfig::new()
         .set("bootstrap.servers", bootstrap)
         .set("group.id", format!("reader-{topic}-{isolation}"))
@@ -83,7 +95,8 @@ fn read_all(bootstrap: &str, topic: &str, partitions: i32, isolation: &str, expe
         .unwrap();
     let mut tpl = TopicPartitionList::new();
     for p in 0..partitions {
-        tpl.add_partition_offset(topic, p, Offset::Beginning).unwrap();
+        tpl.add_partition_offset(topic, p, Offset::Beginning)
+            .unwrap();
     }
     consumer.assign(&tpl).unwrap();
     let mut got = Vec::new();
@@ -238,7 +251,10 @@ fn commit_abort_offsets_and_fencing_on_three_nodes() {
     assert!(refused.is_err(), "the fenced producer committed");
     let values = read_all(&bs, "tx", 3, "read_committed", 92);
     assert!(values.contains(&"winner".to_string()));
-    assert!(!values.iter().any(|v| v.starts_with("zombie")), "{values:?}");
+    assert!(
+        !values.iter().any(|v| v.starts_with("zombie")),
+        "{values:?}"
+    );
 }
 
 #[test]
@@ -295,6 +311,58 @@ fn a_coordinator_killed_mid_transaction_does_not_leave_it_hanging() {
     assert_eq!(values.len(), 61);
 }
 
+/// Whether every partition (internal topics included) has all its replicas in sync, as a
+/// running node's Metadata says.
+fn all_in_sync(rt: &tokio::runtime::Runtime, nodes: &[Node]) -> Option<()> {
+    use fjord_protocol::generated::metadata_request::MetadataRequest;
+    let addr = nodes.iter().map(Node::broker_addr).next()?;
+    let request = RequestBody::Metadata(MetadataRequest {
+        topics: None,
+        ..Default::default()
+    });
+    let ResponseBody::Metadata(m) = rt.block_on(common::call(&addr, request, 12))? else {
+        return None;
+    };
+    let whole = m.topics.iter().all(|t| {
+        t.partitions
+            .iter()
+            .all(|p| p.leader_id >= 0 && p.isr_nodes.len() == p.replica_nodes.len())
+    });
+    whole.then_some(())
+}
+
+/// The partitions whose replicas are not all in sync: (topic, partition, replicas, ISR).
+fn out_of_sync(
+    rt: &tokio::runtime::Runtime,
+    nodes: &[Node],
+) -> Vec<(String, i32, Vec<i32>, Vec<i32>)> {
+    use fjord_protocol::generated::metadata_request::MetadataRequest;
+    let addr = nodes[0].broker_addr();
+    let request = RequestBody::Metadata(MetadataRequest {
+        topics: None,
+        ..Default::default()
+    });
+    let Some(ResponseBody::Metadata(m)) = rt.block_on(common::call(&addr, request, 12)) else {
+        return Vec::new();
+    };
+    m.topics
+        .iter()
+        .flat_map(|t| {
+            t.partitions
+                .iter()
+                .filter(|p| p.leader_id < 0 || p.isr_nodes.len() != p.replica_nodes.len())
+                .map(|p| {
+                    (
+                        t.name.clone().unwrap_or_default(),
+                        p.partition_index,
+                        p.replica_nodes.clone(),
+                        p.isr_nodes.clone(),
+                    )
+                })
+        })
+        .collect()
+}
+
 /// What the consume-transform-produce worker of the fault test does with an error.
 fn recover(e: &KafkaError) -> &'static str {
     match e {
@@ -329,9 +397,50 @@ fn rewind(consumer: &BaseConsumer, topic: &str, partitions: i32) -> bool {
     true
 }
 
+/// Feeds `eos-in` with `{i}` records (idempotent, acks=all), about 500 a second, until
+/// `stop`; returns the inputs that were acknowledged and how many were sent.
+fn feed(
+    bs: String,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    partitions: i32,
+) -> std::thread::JoinHandle<(Vec<usize>, usize)> {
+    use rdkafka::producer::{FutureProducer, FutureRecord};
+    std::thread::spawn(move || {
+        let rt = runtime();
+        let p: FutureProducer = ClientConfig::new()
+            .set("bootstrap.servers", &bs)
+            .set("enable.idempotence", "true")
+            .set("acks", "all")
+            .set("message.timeout.ms", "300000")
+            .create()
+            .unwrap();
+        let mut acked = Vec::new();
+        let mut sent = 0;
+        while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+            let mut pending = Vec::new();
+            for _ in 0..50 {
+                let v = sent.to_string();
+                let r = FutureRecord::<(), str>::to("eos-in")
+                    .payload(&v)
+                    .partition(sent as i32 % partitions);
+                if let Ok(f) = p.send_result(r) {
+                    pending.push((sent, f));
+                    sent += 1;
+                }
+            }
+            for (i, f) in pending {
+                if let Ok(Ok(_)) = rt.block_on(f) {
+                    acked.push(i);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        (acked, sent)
+    })
+}
+
 #[test]
 fn exactly_once_under_twenty_sigkills() {
-    const INPUTS: usize = 3000;
     const PARTITIONS: i32 = 3;
     let root = tempfile::tempdir().unwrap();
     let mut nodes = combined_cluster(root.path(), 3, &settings());
@@ -339,20 +448,12 @@ fn exactly_once_under_twenty_sigkills() {
     wait_brokers_unfenced(&bs, &[1, 2, 3]);
     topic(&bs, "eos-in", PARTITIONS);
     topic(&bs, "eos-out", PARTITIONS);
-    {
-        let p: ThreadedProducer<DefaultProducerContext> = ClientConfig::new()
-            .set("bootstrap.servers", &bs)
-            .set("enable.idempotence", "true")
-            .set("acks", "all")
-            .create()
-            .unwrap();
-        for i in 0..INPUTS {
-            send(&p, "eos-in", i as i32 % PARTITIONS, &format!("{i}"));
-        }
-        p.flush(Duration::from_secs(60)).unwrap();
-    }
+    // Input arrives all through the kills, so the loop works through every one of them.
+    let feeding = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let feeder = feed(bs.clone(), feeding.clone(), PARTITIONS);
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let worker = {
+    let (finished, worker) = std::sync::mpsc::channel();
+    {
         let (bs, stop) = (bs.clone(), stop.clone());
         std::thread::spawn(move || {
             let consumer: BaseConsumer = ClientConfig::new()
@@ -365,13 +466,39 @@ fn exactly_once_under_twenty_sigkills() {
                 .unwrap();
             let mut tpl = TopicPartitionList::new();
             for p in 0..PARTITIONS {
-                tpl.add_partition(&"eos-in", p);
+                tpl.add_partition("eos-in", p);
             }
             consumer.assign(&tpl).unwrap();
             while !rewind(&consumer, "eos-in", PARTITIONS) {
                 std::thread::sleep(Duration::from_millis(500));
             }
-            let mut producer = txn_producer(&bs, "eos-worker", &[("transaction.timeout.ms", "10000")]);
+            let new_producer = || {
+                // The cluster may be between two SIGKILLs: asked again until it answers.
+                loop {
+                    let made = wait_for(Duration::from_secs(60), || {
+                        let p: TxnProducer = ClientConfig::new()
+                            .set("bootstrap.servers", &bs)
+                            .set("transactional.id", "eos-worker")
+                            .set("transaction.timeout.ms", "10000")
+                            .set("message.timeout.ms", "10000")
+                            // librdkafka (confluentinc/librdkafka#5511, #5456) can wait
+                            // forever in send_offsets_to_transaction when the cached group
+                            // coordinator is a broker it dropped (a killed node leaves
+                            // Metadata, as in Kafka), until some broker connection changes
+                            // state; closing idle connections makes one change.
+                            .set("connections.max.idle.ms", "5000")
+                            .create()
+                            .ok()?;
+                        p.init_transactions(Duration::from_secs(30)).ok()?;
+                        Some(p)
+                    });
+                    if let Some(p) = made {
+                        return p;
+                    }
+                    eprintln!("the worker's producer could not initialize for 60 s; again");
+                }
+            };
+            let mut producer = new_producer();
             let mut recoveries = BTreeMap::new();
             while !stop.load(std::sync::atomic::Ordering::SeqCst) {
                 let mut batch = Vec::new();
@@ -395,7 +522,11 @@ fn exactly_once_under_twenty_sigkills() {
                     let metadata = consumer
                         .group_metadata()
                         .ok_or(KafkaError::NoMessageReceived)?;
-                    producer.send_offsets_to_transaction(&offsets, &metadata, Duration::from_secs(30))?;
+                    producer.send_offsets_to_transaction(
+                        &offsets,
+                        &metadata,
+                        Duration::from_secs(30),
+                    )?;
                     loop {
                         match producer.commit_transaction(Duration::from_secs(30)) {
                             Err(e) if recover(&e) == "retry" => continue,
@@ -408,38 +539,83 @@ fn exactly_once_under_twenty_sigkills() {
                 *recoveries.entry(what).or_insert(0) += 1;
                 if what == "fatal" {
                     drop(producer);
-                    producer = txn_producer(&bs, "eos-worker", &[("transaction.timeout.ms", "10000")]);
+                    producer = new_producer();
                 } else {
                     let aborted = wait_for(Duration::from_secs(60), || {
                         producer.abort_transaction(Duration::from_secs(10)).ok()
                     });
                     if aborted.is_none() {
                         drop(producer);
-                        producer = txn_producer(&bs, "eos-worker", &[("transaction.timeout.ms", "10000")]);
+                        producer = new_producer();
                     }
                 }
                 while !rewind(&consumer, "eos-in", PARTITIONS) {
                     std::thread::sleep(Duration::from_millis(500));
                 }
             }
-            recoveries
-        })
-    };
-    // Twenty SIGKILLs of random nodes, each restarted before the next.
-    let mut seed: u64 = 0x5eed_0f_e05;
+            let _ = finished.send(recoveries);
+        });
+    }
+    // Twenty SIGKILLs of random nodes, each restarted and back in every in-sync replica set
+    // before the next.
+    let kills: usize = std::env::var("FJORD_EOS_KILLS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let mut seed: u64 = 0x0005_eed0_fe05;
     let mut rand = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (seed >> 33) as usize
     };
-    for _ in 0..20 {
+    let rt = runtime();
+    for k in 0..kills {
         std::thread::sleep(Duration::from_millis(500 + (rand() % 2500) as u64));
         let i = rand() % nodes.len();
         nodes[i].kill();
         std::thread::sleep(Duration::from_millis(500));
         nodes[i].start();
         wait_brokers_unfenced(&bs, &[1, 2, 3]);
+        let whole = wait_for(Duration::from_secs(90), || all_in_sync(&rt, &nodes));
+        if whole.is_none() {
+            let warnings: Vec<String> = nodes
+                .iter()
+                .flat_map(|n| {
+                    let text =
+                        std::fs::read_to_string(n.dir.join("server.log")).unwrap_or_default();
+                    text.lines()
+                        .filter(|l| {
+                            l.contains("WARN")
+                                || l.contains("ERROR")
+                                || l.contains("eos-in")
+                                || l.contains("fetcher")
+                                || l.contains("epoch")
+                        })
+                        .map(|l| format!("node {}: {l}", n.id))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            // The nodes' logs are kept for the post-mortem.
+            let kept = std::env::temp_dir().join("fjord-eos-failure");
+            let _ = std::fs::create_dir_all(&kept);
+            for n in &nodes {
+                let _ = std::fs::copy(
+                    n.dir.join("server.log"),
+                    kept.join(format!("node{}.log", n.id)),
+                );
+            }
+            panic!(
+                "after kill {k} (node {}): replicas never all back in sync: {:?}\n{}",
+                nodes[i].id,
+                out_of_sync(&rt, &nodes),
+                warnings[warnings.len().saturating_sub(150)..].join("\n")
+            );
+        }
     }
-    // Then the worker finishes the input.
+    // The input stops; then the worker finishes it.
+    feeding.store(true, std::sync::atomic::Ordering::SeqCst);
+    let (acked, sent) = feeder.join().unwrap();
     let all_committed = wait_for(Duration::from_secs(180), || {
         let c: BaseConsumer = ClientConfig::new()
             .set("bootstrap.servers", &bs)
@@ -468,22 +644,297 @@ fn exactly_once_under_twenty_sigkills() {
         (at == ends).then_some(())
     });
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
-    let recoveries = worker.join().unwrap();
-    assert!(all_committed.is_some(), "the input was never all processed ({recoveries:?})");
-    let out = read_all(&bs, "eos-out", PARTITIONS, "read_committed", INPUTS);
+    let recoveries = worker
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the worker is stuck in a client call");
+    assert!(
+        all_committed.is_some(),
+        "the input was never all processed ({recoveries:?})"
+    );
+    // Every acknowledged input is in the output once; an input whose send was not
+    // acknowledged may be there, but never twice; nothing else is.
+    let input = read_all(&bs, "eos-in", PARTITIONS, "read_committed", acked.len());
+    let out = read_all(&bs, "eos-out", PARTITIONS, "read_committed", input.len());
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for v in &out {
         *counts.entry(v.as_str()).or_default() += 1;
     }
     let duplicated: Vec<_> = counts.iter().filter(|(_, n)| **n > 1).take(5).collect();
-    let missing: Vec<usize> = (0..INPUTS)
+    let missing: Vec<&String> = input
+        .iter()
         .filter(|i| !counts.contains_key(format!("out-{i}").as_str()))
         .take(5)
         .collect();
+    let lost: Vec<&usize> = acked
+        .iter()
+        .filter(|i| !counts.contains_key(format!("out-{i}").as_str()))
+        .take(5)
+        .collect();
+    let foreign = out
+        .iter()
+        .filter(|v| {
+            v.strip_prefix("out-")
+                .and_then(|n| n.parse::<usize>().ok())
+                .is_none_or(|n| n >= sent)
+        })
+        .count();
     assert!(
-        duplicated.is_empty() && missing.is_empty() && out.len() == INPUTS,
-        "{} outputs; duplicated {duplicated:?}; missing {missing:?}; recoveries {recoveries:?}",
+        duplicated.is_empty()
+            && missing.is_empty()
+            && lost.is_empty()
+            && foreign == 0
+            && out.len() == input.len(),
+        "{} inputs ({} acknowledged of {sent} sent), {} outputs; duplicated {duplicated:?}; \
+         missing {missing:?}; acknowledged but lost {lost:?}; {foreign} foreign; recoveries \
+         {recoveries:?}",
+        input.len(),
+        acked.len(),
         out.len()
     );
-    eprintln!("exactly once over {INPUTS} records and 20 SIGKILLs; recoveries {recoveries:?}");
+    assert!(
+        input.len() >= 1000,
+        "too little input to mean anything: {}",
+        input.len()
+    );
+    eprintln!(
+        "exactly once over {} records ({} acknowledged of {sent} sent) and {kills} SIGKILLs; \
+         recoveries {recoveries:?}",
+        input.len(),
+        acked.len()
+    );
+}
+
+/// `topic`-`partition`'s last stable offset and high watermark, as a read_committed and a
+/// read_uncommitted client list them through `bootstrap`.
+fn stable_and_end(bootstrap: &str, topic: &str, partition: i32) -> Option<(i64, i64)> {
+    let offsets = |isolation: &str| -> Option<i64> {
+        let c: BaseConsumer = ClientConfig::new()
+            .set("bootstrap.servers", bootstrap)
+            .set("isolation.level", isolation)
+            .create()
+            .ok()?;
+        c.fetch_watermarks(topic, partition, Duration::from_secs(5))
+            .ok()
+            .map(|(_, high)| high)
+    };
+    Some((offsets("read_committed")?, offsets("read_uncommitted")?))
+}
+
+/// Runs a `fjord` tool and returns what it printed, asserting it succeeded.
+fn tool(args: &[&str]) -> String {
+    let o = common::fjord(args);
+    assert!(o.status.success(), "{args:?}: {}", common::show(&o));
+    common::text(&o.stdout)
+}
+
+#[test]
+fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
+    let root = tempfile::tempdir().unwrap();
+    let rt = runtime();
+    let settings = format!(
+        "{FAST_REPLICATION}\ntransaction.state.log.num.partitions=1\n\
+         transaction.state.log.replication.factor=3\noffsets.topic.replication.factor=3\n\
+         offsets.topic.num.partitions=3"
+    );
+    let (_controller, mut brokers) = common::controller_and_brokers(root.path(), 3, &settings);
+    let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
+    let configs = [
+        "min.insync.replicas=1",
+        "unclean.leader.election.enable=false",
+    ];
+    // Two partitions on brokers 1 (leader) and 2; broker 3 keeps the coordinator's state.
+    for t in ["hang-a", "hang-b"] {
+        common::create(&addrs.join(","), t, "1:2", &configs);
+        common::wait_partition(&rt, &addrs[0], t, "both in sync", |l, isr| {
+            l == 1 && isr.len() == 2
+        });
+    }
+    // A transaction writes 5 records to each while both replicas follow...
+    let p = txn_producer(&addrs.join(","), "hung", &[]);
+    p.begin_transaction().unwrap();
+    for i in 0..5 {
+        send(&p, "hang-a", 0, &format!("t{i}"));
+        send(&p, "hang-b", 0, &format!("t{i}"));
+    }
+    p.flush(Duration::from_secs(30)).unwrap();
+    // ...then broker 2 dies, and the commit's markers reach broker 1 alone.
+    brokers[1].kill();
+    for t in ["hang-a", "hang-b"] {
+        common::wait_partition(&rt, &addrs[0], t, "ISR 1", |_, isr| isr == [1]);
+    }
+    p.commit_transaction(Duration::from_secs(30)).unwrap();
+    drop(p);
+    for t in ["hang-a", "hang-b"] {
+        let marked = wait_for(Duration::from_secs(30), || {
+            stable_and_end(&addrs[0], t, 0).filter(|(lso, end)| lso == end && *end == 6)
+        });
+        assert!(
+            marked.is_some(),
+            "{t}: the commit marker never landed on broker 1"
+        );
+    }
+    // Broker 1 dies; broker 2, which holds the records without their marker, comes back.
+    brokers[0].kill();
+    brokers[1].start();
+    for t in ["hang-a", "hang-b"] {
+        common::wait_partition(&rt, &addrs[1], t, "offline", |l, _| l == -1);
+    }
+    let live = addrs[1..].join(",");
+
+    // The evidence names the open transaction at the replica to be elected.
+    let dry = tool(&[
+        "kafka-unclean-recovery",
+        "--bootstrap-server",
+        &live,
+        "--topic",
+        "hang-a",
+        "--dry-run",
+        "--deadline-ms",
+        "5000",
+        "--max-transaction-timeout-ms",
+        "0",
+    ]);
+    assert!(dry.contains("Choice: broker 2"), "{dry}");
+    assert!(dry.contains("Hanging transaction: producer"), "{dry}");
+    assert!(dry.contains("open from offset 0"), "{dry}");
+    assert!(
+        dry.contains("read_committed consumers stop at offset 0"),
+        "{dry}"
+    );
+
+    // hang-a: recovered with --abort-hanging-transactions, the tool ends the transaction.
+    let out = tool(&[
+        "kafka-unclean-recovery",
+        "--bootstrap-server",
+        &live,
+        "--topic",
+        "hang-a",
+        "--automated-recovery",
+        "--abort-hanging-transactions",
+        "--deadline-ms",
+        "5000",
+        "--max-transaction-timeout-ms",
+        "0",
+    ]);
+    assert!(
+        out.contains("Recovered hang-a-0: leader is broker 2."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Aborted the hanging transaction of producer"),
+        "{out}"
+    );
+    assert!(out.contains("from offset 0 in hang-a-0"), "{out}");
+
+    // hang-b: recovered without it, the transaction is left open and says how to end it.
+    let out = tool(&[
+        "kafka-unclean-recovery",
+        "--bootstrap-server",
+        &live,
+        "--topic",
+        "hang-b",
+        "--automated-recovery",
+        "--deadline-ms",
+        "5000",
+        "--max-transaction-timeout-ms",
+        "0",
+    ]);
+    assert!(
+        out.contains("Recovered hang-b-0: leader is broker 2."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Left the hanging transaction of producer"),
+        "{out}"
+    );
+    assert!(
+        out.contains("abort --topic hang-b --partition 0 --start-offset 0"),
+        "{out}"
+    );
+
+    // New records after the recovery.
+    for t in ["hang-a", "hang-b"] {
+        common::produce_acked(&rt, &live, t, 0..3);
+    }
+    // hang-a moved on: read_committed sees the new records and not the aborted ones.
+    let a = read_all(&live, "hang-a", 1, "read_committed", 3);
+    assert_eq!(a, ["v0", "v1", "v2"], "hang-a after the abort");
+    // hang-b is stuck at the open transaction's first offset: read_committed sees nothing.
+    let (lso, end) = stable_and_end(&live, "hang-b", 0).expect("hang-b's offsets");
+    assert_eq!(
+        (lso, end),
+        (0, 8),
+        "hang-b's LSO sticks at the open transaction"
+    );
+    let everything = read_all(&live, "hang-b", 1, "read_uncommitted", 8);
+    assert_eq!(
+        everything.len(),
+        8,
+        "read_uncommitted still reads it all: {everything:?}"
+    );
+
+    // kafka-transactions finds it (and only it) and aborts it; the consumer moves on.
+    let found = tool(&[
+        "kafka-transactions",
+        "--bootstrap-server",
+        &live,
+        "find-hanging",
+        "--broker-id",
+        "2",
+        "--max-transaction-timeout",
+        "0",
+    ]);
+    let rows: Vec<&str> = found.lines().skip(1).collect();
+    assert_eq!(rows.len(), 1, "{found}");
+    let cells: Vec<&str> = rows[0].split_whitespace().collect();
+    assert_eq!(
+        (cells[0], cells[1], cells[5]),
+        ("hang-b", "0", "0"),
+        "{found}"
+    );
+    let described = tool(&[
+        "kafka-transactions",
+        "--bootstrap-server",
+        &live,
+        "describe-producers",
+        "--topic",
+        "hang-b",
+        "--partition",
+        "0",
+    ]);
+    let open: Vec<&str> = described
+        .lines()
+        .skip(1)
+        .filter(|l| l.split_whitespace().last() == Some("0"))
+        .collect();
+    assert_eq!(
+        open.len(),
+        1,
+        "one producer with a transaction open at 0: {described}"
+    );
+    tool(&[
+        "kafka-transactions",
+        "--bootstrap-server",
+        &live,
+        "abort",
+        "--topic",
+        "hang-b",
+        "--partition",
+        "0",
+        "--start-offset",
+        "0",
+    ]);
+    let b = read_all(&live, "hang-b", 1, "read_committed", 3);
+    assert_eq!(b, ["v0", "v1", "v2"], "hang-b after the abort");
+    let none = tool(&[
+        "kafka-transactions",
+        "--bootstrap-server",
+        &live,
+        "find-hanging",
+        "--broker-id",
+        "2",
+        "--max-transaction-timeout",
+        "0",
+    ]);
+    assert_eq!(none.lines().count(), 1, "only the header is left: {none}");
 }

@@ -308,6 +308,15 @@ async fn describe(admin: &Admin, kind: i8, name: &str) -> Result<DescribeConfigs
     r.map_err(ToolError::from_server)
 }
 
+/// The value broker `broker` has for config `key` (None when it cannot be read).
+pub(crate) async fn broker_config(admin: &Admin, broker: i32, key: &str) -> Option<String> {
+    let r = describe(admin, BROKER, &broker.to_string()).await.ok()?;
+    r.configs
+        .into_iter()
+        .find(|c| c.name == key)
+        .and_then(|c| c.value)
+}
+
 async fn alter(
     admin: &Admin,
     a: &Args,

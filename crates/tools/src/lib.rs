@@ -14,6 +14,7 @@ pub mod log_dirs;
 pub mod metadata_quorum;
 pub mod scram;
 pub mod topics;
+pub mod transactions;
 pub mod unclean_recovery;
 
 mod common;

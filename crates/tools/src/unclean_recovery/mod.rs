@@ -16,6 +16,7 @@ pub use fjord_replication::recovery::{
 
 use crate::common::{self, ToolError};
 use crate::leader_election::{self, ElectionOutcome, ElectionType, Target};
+use crate::transactions::{hanging_in, Hanging};
 use clap::Args as ClapArgs;
 use fjord_admin::{Admin, ClusterInfo};
 use std::collections::BTreeMap;
@@ -74,6 +75,16 @@ pub struct Args {
     /// How long to keep asking brokers that do not answer, in milliseconds.
     #[arg(long, default_value_t = 60_000)]
     deadline_ms: u64,
+    /// With --automated-recovery: abort the transactions left open in the recovered
+    /// partitions for longer than the maximum transaction timeout (hanging: their marker or
+    /// their coordinator's state was lost), with WriteTxnMarkers as `kafka-transactions
+    /// abort` does. Without it they are listed and read_committed consumers stay stalled.
+    #[arg(long)]
+    abort_hanging_transactions: bool,
+    /// How long a transaction must have been open, in milliseconds, to count as hanging
+    /// (default: the chosen broker's transaction.max.timeout.ms).
+    #[arg(long)]
+    max_transaction_timeout_ms: Option<i64>,
 }
 
 /// Runs the tool.
@@ -85,6 +96,24 @@ fn validate(a: &Args) -> Result<(), ToolError> {
     if a.connection.bootstrap_server.is_none() {
         return Err(ToolError::Usage(
             "Missing required option(s): bootstrap-server".into(),
+        ));
+    }
+    for (given, name) in [
+        (a.abort_hanging_transactions, "abort-hanging-transactions"),
+        (
+            a.max_transaction_timeout_ms.is_some(),
+            "max-transaction-timeout-ms",
+        ),
+    ] {
+        if given && a.watch {
+            return Err(ToolError::Usage(format!(
+                "Option {name} is not allowed with watch"
+            )));
+        }
+    }
+    if a.abort_hanging_transactions && !a.automated_recovery {
+        return Err(ToolError::Usage(
+            "Option abort-hanging-transactions is only allowed with automated-recovery".into(),
         ));
     }
     if a.watch {
@@ -188,6 +217,10 @@ struct Offline {
     last_known_elr: Option<Vec<i32>>,
     states: Vec<(i32, ReplicaState)>,
     choice: Option<Choice>,
+    /// The transactions the chosen replica holds open for longer than the maximum
+    /// transaction timeout that their coordinator does not know there (Err: why they could
+    /// not be listed).
+    hanging: Result<Vec<Hanging>, String>,
 }
 
 fn cell(v: i64) -> String {
@@ -299,7 +332,34 @@ fn table(o: &Offline) -> String {
             "  Choice: none. No replica on an unfenced broker answered: the partition is unrecoverable by this tool.",
         ),
     }
+    if o.choice.is_some() {
+        out.push_str(&hanging_lines(&o.hanging));
+    }
     out
+}
+
+/// The hanging transactions of a partition's chosen replica, a line each.
+fn hanging_lines(hanging: &Result<Vec<Hanging>, String>) -> String {
+    let now = fjord_util::system_now_ms();
+    match hanging {
+        Err(why) => format!("\n  Hanging transactions: unknown ({why})."),
+        Ok(h) => h
+            .iter()
+            .map(|h| {
+                let p = &h.producer;
+                format!(
+                    "\n  Hanging transaction: producer {} (epoch {}, coordinator epoch {}) open from offset {}, last written {} ms ago; its coordinator: {}. read_committed consumers stop at offset {} until it is aborted.",
+                    p.producer_id,
+                    p.producer_epoch,
+                    p.coordinator_epoch,
+                    p.current_txn_start_offset,
+                    now - p.last_timestamp,
+                    h.coordinator,
+                    p.current_txn_start_offset
+                )
+            })
+            .collect(),
+    }
 }
 
 /// A truncation figure for the table: the records cut, "~" before a lower bound.
@@ -367,6 +427,7 @@ impl Offline {
             last_known_elr: p.last_known_elr.clone(),
             states: Vec::new(),
             choice: None,
+            hanging: Ok(Vec::new()),
         }
     }
 
@@ -405,6 +466,120 @@ async fn survey_and_choose(
             .collect();
         o.choice = choose(&o.states, &o.last_known_members());
     }
+}
+
+/// The maximum transaction timeout of the cluster, as the first chosen replica's broker has
+/// `transaction.max.timeout.ms` (Kafka's default when it cannot be read).
+async fn max_transaction_timeout(admin: &Admin, offline: &[Offline]) -> i64 {
+    const KAFKA_DEFAULT_MS: i64 = 900_000;
+    let Some(broker) = offline
+        .iter()
+        .find_map(|o| o.choice.as_ref().map(|c| c.broker))
+    else {
+        return KAFKA_DEFAULT_MS;
+    };
+    crate::configs::broker_config(admin, broker, "transaction.max.timeout.ms")
+        .await
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(KAFKA_DEFAULT_MS)
+}
+
+/// Lists, for each partition with a choice, the hanging transactions its chosen replica
+/// holds (open longer than `max_timeout_ms`, unknown to their coordinator there).
+async fn check_hanging(admin: &Admin, offline: &mut [Offline], max_timeout_ms: i64) {
+    for o in offline {
+        let Some(c) = &o.choice else { continue };
+        let at = [(o.topic.clone(), o.partition, Some(c.broker))];
+        o.hanging = hanging_in(admin, &at, max_timeout_ms)
+            .await
+            .map_err(|e| e.to_string());
+    }
+}
+
+/// After the elections: the hanging transactions of each recovered partition, as its new
+/// leader has them, aborted with --abort-hanging-transactions or else listed with the
+/// command that aborts each. Returns how many could not be aborted.
+async fn end_hanging(
+    a: &Args,
+    admin: &Admin,
+    plan: &[Target],
+    results: &BTreeMap<(String, i32), ElectionOutcome>,
+    max_timeout_ms: i64,
+) -> usize {
+    let recovered: Vec<(String, i32, Option<i32>)> = plan
+        .iter()
+        .filter(|t| {
+            matches!(
+                results.get(&(t.topic.clone(), t.partition)),
+                Some(ElectionOutcome::Elected)
+            )
+        })
+        .map(|t| (t.topic.clone(), t.partition, None))
+        .collect();
+    if recovered.is_empty() {
+        return 0;
+    }
+    let hanging = match admin
+        .retry(|| async {
+            hanging_in(admin, &recovered, max_timeout_ms)
+                .await
+                .map_err(|e| fjord_admin::AdminError::Protocol(e.to_string()))
+        })
+        .await
+    {
+        Ok(h) => h,
+        Err(e) => {
+            println!("Could not check the recovered partitions for hanging transactions: {e}");
+            return 1;
+        }
+    };
+    let mut failed = 0;
+    for h in &hanging {
+        let p = &h.producer;
+        let what = format!(
+            "the hanging transaction of producer {} (epoch {}) from offset {} in {}-{}",
+            p.producer_id, p.producer_epoch, p.current_txn_start_offset, h.topic, h.partition
+        );
+        if a.abort_hanging_transactions && !h.certain {
+            failed += 1;
+            println!(
+                "Did not abort {what}: its coordinator is not known ({}). Abort it with: fjord kafka-transactions --bootstrap-server {} abort --topic {} --partition {} --start-offset {}",
+                h.coordinator,
+                a.connection.bootstrap_server.as_deref().unwrap_or_default(),
+                h.topic,
+                h.partition,
+                p.current_txn_start_offset
+            );
+            continue;
+        }
+        if !a.abort_hanging_transactions {
+            println!(
+                "Left {what} open: read_committed consumers stay stalled. Abort it with: fjord kafka-transactions --bootstrap-server {} abort --topic {} --partition {} --start-offset {}",
+                a.connection.bootstrap_server.as_deref().unwrap_or_default(),
+                h.topic,
+                h.partition,
+                p.current_txn_start_offset
+            );
+            continue;
+        }
+        let aborted = admin
+            .abort_transaction(
+                &h.topic,
+                h.partition,
+                p.producer_id,
+                p.producer_epoch as i16,
+                p.coordinator_epoch.max(0),
+            )
+            .await;
+        match aborted {
+            Ok(()) => println!("Aborted {what}."),
+            Err(e) => {
+                failed += 1;
+                println!("Could not abort {what}: {}", e.server_message());
+            }
+        }
+    }
+    failed
 }
 
 /// The designated elections the choices call for.
@@ -460,6 +635,11 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         return finish(failures);
     }
     survey_and_choose(&admin, &cluster, &mut offline, deadline).await;
+    let max_timeout_ms = match a.max_transaction_timeout_ms {
+        Some(ms) => ms,
+        None => max_transaction_timeout(&admin, &offline).await,
+    };
+    check_hanging(&admin, &mut offline, max_timeout_ms).await;
     for o in &offline {
         println!("{}", table(o));
     }
@@ -503,6 +683,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         println!("{l}");
     }
     failures += failed;
+    failures += end_hanging(a, &admin, &plan, &results, max_timeout_ms).await;
     println!("Recovery finished in {} ms.", started.elapsed().as_millis());
     finish(failures)
 }
@@ -639,6 +820,24 @@ fn plan_entry(o: &Offline) -> Option<serde_json::Value> {
     {
         m.extend(figures);
         m.insert("candidates".into(), serde_json::Value::Array(candidates));
+        if let Ok(h) = &o.hanging {
+            let hanging: Vec<serde_json::Value> = h
+                .iter()
+                .map(|h| {
+                    serde_json::json!({
+                        "producerId": h.producer.producer_id,
+                        "producerEpoch": h.producer.producer_epoch,
+                        "coordinatorEpoch": h.producer.coordinator_epoch,
+                        "startOffset": h.producer.current_txn_start_offset,
+                        "lastTimestamp": h.producer.last_timestamp,
+                    })
+                })
+                .collect();
+            m.insert(
+                "hangingTransactions".into(),
+                serde_json::Value::Array(hanging),
+            );
+        }
     }
     Some(v)
 }
