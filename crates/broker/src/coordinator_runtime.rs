@@ -172,6 +172,34 @@ pub struct Runtime<S: CoordinatorShard> {
     /// Set by [`Runtime::shutdown`]: no shard is loaded again.
     stopped: AtomicBool,
     effects: mpsc::UnboundedSender<S::Effect>,
+    loads: LoadTimes,
+}
+
+/// How long shards took to load from their logs, since the process started (Kafka's
+/// `partition-load-time-avg` and `-max`).
+#[derive(Debug, Default)]
+pub struct LoadTimes {
+    count: AtomicU64,
+    total_ms: AtomicU64,
+    max_ms: AtomicU64,
+}
+
+impl LoadTimes {
+    fn record(&self, ms: u64) {
+        self.count.fetch_add(1, Ordering::Relaxed);
+        self.total_ms.fetch_add(ms, Ordering::Relaxed);
+        self.max_ms.fetch_max(ms, Ordering::Relaxed);
+    }
+
+    /// The average and the longest load, in milliseconds (0 before the first).
+    pub fn avg_and_max_ms(&self) -> (u64, u64) {
+        let count = self.count.load(Ordering::Relaxed);
+        let total = self.total_ms.load(Ordering::Relaxed);
+        (
+            total.checked_div(count).unwrap_or(0),
+            self.max_ms.load(Ordering::Relaxed),
+        )
+    }
 }
 
 impl<S: CoordinatorShard> std::fmt::Debug for Runtime<S> {
@@ -202,8 +230,14 @@ impl<S: CoordinatorShard> Runtime<S> {
             creating: Arc::new(AtomicBool::new(false)),
             stopped: AtomicBool::new(false),
             effects,
+            loads: LoadTimes::default(),
         });
         (runtime, rx)
+    }
+
+    /// How long its shards took to load.
+    pub fn load_times(&self) -> &LoadTimes {
+        &self.loads
     }
 
     /// The shard settings.
@@ -374,10 +408,12 @@ impl<S: CoordinatorShard> Runtime<S> {
                 return;
             }
         };
+        let ms = started.elapsed().as_millis() as u64;
+        self.loads.record(ms);
         tracing::info!(
             partition = slot.partition.index,
             keys = shard.size(),
-            ms = started.elapsed().as_millis() as u64,
+            ms,
             "loaded {} coordinator shard",
             S::TOPIC
         );

@@ -99,6 +99,15 @@ impl Shard {
         self.txns.values()
     }
 
+    /// How many transactional ids are in each state.
+    pub fn count_by_state(&self) -> std::collections::BTreeMap<TxnState, usize> {
+        let mut out = std::collections::BTreeMap::new();
+        for m in self.txns.values() {
+            *out.entry(m.state).or_insert(0) += 1;
+        }
+        out
+    }
+
     /// Folds one record read from the log into the state.
     pub fn replay(&mut self, record: TxnRecord) {
         match record.value {

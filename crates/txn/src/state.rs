@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 pub const MAX_EPOCH: i16 = i16::MAX - 1;
 
 /// A transaction's state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TxnState {
     /// No transaction open.
     Empty,

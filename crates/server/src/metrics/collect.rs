@@ -2,8 +2,10 @@
 //! (`kafka_server_replicamanager_*`, and per hosted partition `kafka_cluster_partition_*` (0 on
 //! a follower, as Kafka's gauges) and `kafka_log_log_*` with `topic` and `partition` labels) from the replica manager; controller
 //! series (`kafka_controller_*`) from the image and the controller's counters; the metadata
-//! quorum (`kafka_server_raftmetrics_*`); the process (`process_*`). AtMinIsr and UnderMinIsr
-//! use the effective min ISR (min.insync.replicas, at most the replication factor).
+//! quorum (`kafka_server_raftmetrics_*`); the coordinators
+//! (`kafka_server_group_coordinator_metrics_*`, `kafka_server_transaction_coordinator_metrics_*`);
+//! the process (`process_*`). AtMinIsr and UnderMinIsr use the effective min ISR
+//! (min.insync.replicas, at most the replication factor).
 
 use super::Sources;
 use fjord_controller::ControllerMetrics;
@@ -21,6 +23,7 @@ type Labels = Vec<(String, String)>;
 pub(super) fn render(s: &Sources) -> Result<String, std::fmt::Error> {
     let mut r = Registry::default();
     broker(&mut r, s);
+    coordinators(&mut r, s);
     s.requests.register(&mut r);
     controller(&mut r, s);
     quorum(&mut r, s);
@@ -100,6 +103,11 @@ fn broker(r: &mut Registry, s: &Sources) {
         "kafka_log_log_logstartoffset",
         "The partition log's start offset",
     );
+    let lso_lag = PerPartition::new(
+        "kafka_cluster_partition_laststableoffsetlag",
+        "The high watermark minus the last stable offset on the leader (0 on a follower): \
+         how far an open transaction holds read_committed consumers back",
+    );
     // Every hosted replica has its series, as Kafka registers them per partition: on a
     // follower (or a leader whose core is not up yet) the partition gauges read 0.
     for p in &partitions {
@@ -135,6 +143,12 @@ fn broker(r: &mut Registry, s: &Sources) {
         size.set(&labels, p.log.size_in_bytes() as i64);
         end.set(&labels, p.log.log_end_offset());
         start.set(&labels, p.log.log_start_offset());
+        let lag = if led.is_some() {
+            (p.log.high_watermark() - p.log.last_stable_offset()).max(0)
+        } else {
+            0
+        };
+        lso_lag.set(&labels, lag);
     }
     // Bytes in and out per topic (every hosted partition, as Kafka's BrokerTopicMetrics).
     let mut per_topic: std::collections::BTreeMap<&str, [u64; 3]> = Default::default();
@@ -226,9 +240,52 @@ fn broker(r: &mut Registry, s: &Sources) {
         size,
         end,
         start,
+        lso_lag,
     ] {
         r.register(series.name, series.help, series.family);
     }
+}
+
+/// The coordinators' series: how long their partitions took to load (Kafka's
+/// `partition-load-time-avg`/`-max`, since the process started) and the transactional ids
+/// this broker coordinates by state.
+fn coordinators(r: &mut Registry, s: &Sources) {
+    let Some(c) = s.coordinators.get() else {
+        return;
+    };
+    let loads = [
+        ("group", c.groups.load_times().avg_and_max_ms()),
+        ("transaction", c.transactions.load_times().avg_and_max_ms()),
+    ];
+    for (kind, (avg, max)) in loads {
+        gauge(
+            r,
+            &format!("kafka_server_{kind}_coordinator_metrics_partition_load_time_avg"),
+            &format!("Average time to load a {kind} coordinator partition, in ms"),
+            avg as i64,
+        );
+        gauge(
+            r,
+            &format!("kafka_server_{kind}_coordinator_metrics_partition_load_time_max"),
+            &format!("Longest time to load a {kind} coordinator partition, in ms"),
+            max as i64,
+        );
+    }
+    // A scrape runs on a blocking thread: it may wait for the shards' locks.
+    let counts = tokio::runtime::Handle::current()
+        .block_on(c.transactions.each_shard(|s| s.count_by_state()));
+    let family: Family<Labels, Gauge> = Family::default();
+    for state in fjord_txn::state::TxnState::ALL {
+        let n: usize = counts.iter().filter_map(|m| m.get(&state)).sum();
+        family
+            .get_or_create(&vec![("state".to_string(), state.name().to_string())])
+            .set(n as i64);
+    }
+    r.register(
+        "kafka_server_transaction_coordinator_metrics_transactions",
+        "Transactional ids this broker coordinates, by state",
+        family,
+    );
 }
 
 fn controller(r: &mut Registry, s: &Sources) {

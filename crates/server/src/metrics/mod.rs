@@ -41,6 +41,17 @@ pub struct Sources {
     pub replicas: Arc<OnceLock<Arc<ReplicaManager>>>,
     /// Requests answered by the node's listeners.
     pub requests: Arc<RequestMetrics>,
+    /// The broker's coordinators, once the broker role has started.
+    pub coordinators: Arc<OnceLock<Coordinators>>,
+}
+
+/// The broker's coordinators, as the metrics read them.
+#[derive(Clone)]
+pub struct Coordinators {
+    /// The group coordinator.
+    pub groups: Arc<fjord_broker::group_coordinator::GroupCoordinator>,
+    /// The transaction coordinator.
+    pub transactions: Arc<fjord_broker::txn_coordinator::TxnCoordinator>,
 }
 
 /// The address of `metrics.listener` (`http://host:port`), or `None` when it is empty.

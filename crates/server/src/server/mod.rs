@@ -239,6 +239,8 @@ struct Node {
     local_controller: Option<fjord_controller::active::LocalController>,
     client: Arc<ControllerClient>,
     metered_replicas: Arc<std::sync::OnceLock<Arc<ReplicaManager>>>,
+    /// The coordinators, for the metrics endpoint once the broker role has started.
+    metered_coordinators: Arc<std::sync::OnceLock<crate::metrics::Coordinators>>,
     limits: fjord_net::serve::Limits,
     authorizer: Option<Arc<fjord_metadata::acls::AuthorizerSettings>>,
     incarnation: fjord_protocol::Uuid,
@@ -330,6 +332,7 @@ async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<No
     ));
     // The metrics endpoint, on every node; the broker's partitions join once they exist.
     let metered_replicas = Arc::new(std::sync::OnceLock::new());
+    let metered_coordinators = Arc::new(std::sync::OnceLock::new());
     let request_metrics = Arc::new(crate::metrics::RequestMetrics::default());
     if let Some(addr) = &settings.metrics_listener {
         let listener = crate::metrics::bind(addr).await?;
@@ -338,6 +341,7 @@ async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<No
             quorum: raft.quorum_info(),
             controller: local_controller.clone(),
             replicas: metered_replicas.clone(),
+            coordinators: metered_coordinators.clone(),
             requests: request_metrics.clone(),
         };
         fatal_tx.spawn("metrics listener", crate::metrics::serve(listener, sources));
@@ -354,6 +358,7 @@ async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<No
         local_controller,
         client,
         metered_replicas,
+        metered_coordinators,
         limits: limits(&settings.limits, request_metrics),
         authorizer: settings.authorizer.clone().map(Arc::new),
         incarnation: format::random_id(),
@@ -484,6 +489,10 @@ async fn start_broker(
     );
     spawn_replication(role, &replicas, node, &state)?;
     let _ = node.metered_replicas.set(replicas.clone());
+    let _ = node.metered_coordinators.set(crate::metrics::Coordinators {
+        groups: coordinators.groups.clone(),
+        transactions: coordinators.transactions.clone(),
+    });
     // The client port stays closed until the broker is ready: a client that connects as
     // soon as it opens finds brokers, a controller and its topics' leaders.
     let mut ready_view = node.view.clone();
