@@ -11,9 +11,7 @@
 //! consume, then the latency and idle runs (`FJORD_LOAD_RF3=1` adds the replication runs). `FJORD_PEER_TANSU=/path/to/tansu` adds fjord and
 //! Tansu (a peer Rust broker, `cargo install tansu`) side by side with the same client.
 
-use fjord_benches::{percentile, root, rss_mib, Cluster};
-use rdkafka::config::ClientConfig;
-use rdkafka::consumer::{BaseConsumer, Consumer};
+use fjord_benches::{percentile, root, rss_mib, Cluster, SingleNode};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
@@ -27,134 +25,36 @@ fn seconds() -> f64 {
         .unwrap_or(5.0)
 }
 
-/// A release node on free ports with its data in a temp dir.
-struct Node {
-    child: Child,
-    bootstrap: String,
-    _dir: tempfile::TempDir,
-}
-
-impl Node {
-    fn start(bin: &Path) -> Node {
-        let dir = tempfile::tempdir().unwrap();
-        let (b, c) = (fjord_benches::free_port(), fjord_benches::free_port());
-        let props = dir.path().join("server.properties");
-        std::fs::write(
-            &props,
-            format!(
-                "node.id=1\nprocess.roles=broker,controller\n\
-                 listeners=PLAINTEXT://127.0.0.1:{b},CONTROLLER://127.0.0.1:{c}\n\
-                 controller.listener.names=CONTROLLER\n\
-                 controller.quorum.voters=1@127.0.0.1:{c}\nlog.dirs={}\n\
-                 offsets.topic.replication.factor=1\ngroup.initial.rebalance.delay.ms=0\n",
-                dir.path().join("data").display()
-            ),
-        )
+/// A peer broker: Tansu (`tansu broker`) on a free port with its memory storage engine.
+fn start_tansu(bin: &Path) -> SingleNode {
+    let dir = tempfile::tempdir().unwrap();
+    let port = fjord_benches::free_port();
+    let url = format!("tcp://127.0.0.1:{port}");
+    let log = std::fs::File::create(dir.path().join("tansu.log")).unwrap();
+    let child = Command::new(bin)
+        .args([
+            "broker",
+            "--listener-url",
+            &url,
+            "--advertised-listener-url",
+            &url,
+        ])
+        .args(["--storage-engine", "memory://tansu/"])
+        .current_dir(dir.path())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
         .unwrap();
-        let id = fjord_benches::random_uuid(bin);
-        fjord_benches::format(bin, &props, &id);
-        let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
-        let child = Command::new(bin)
-            .args(["server", "--config"])
-            .arg(&props)
-            .args(["--override", "metrics.listener="])
-            .env("RUST_LOG", "warn")
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        let bootstrap = format!("127.0.0.1:{b}");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect(&bootstrap).is_err() {
-            assert!(Instant::now() < deadline, "the node never opened its port");
-            std::thread::park_timeout(Duration::from_millis(50));
-        }
-        Node {
-            child,
-            bootstrap,
-            _dir: dir,
-        }
+    let bootstrap = format!("127.0.0.1:{port}");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(&bootstrap).is_err() {
+        assert!(Instant::now() < deadline, "tansu never opened its port");
+        std::thread::park_timeout(Duration::from_millis(50));
     }
-
-    /// A peer broker: Tansu (`tansu broker`) on a free port with its memory storage engine.
-    fn tansu(bin: &Path) -> Node {
-        let dir = tempfile::tempdir().unwrap();
-        let port = fjord_benches::free_port();
-        let url = format!("tcp://127.0.0.1:{port}");
-        let log = std::fs::File::create(dir.path().join("tansu.log")).unwrap();
-        let child = Command::new(bin)
-            .args([
-                "broker",
-                "--listener-url",
-                &url,
-                "--advertised-listener-url",
-                &url,
-            ])
-            .args(["--storage-engine", "memory://tansu/"])
-            .current_dir(dir.path())
-            .stdout(log.try_clone().unwrap())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        let bootstrap = format!("127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect(&bootstrap).is_err() {
-            assert!(Instant::now() < deadline, "tansu never opened its port");
-            std::thread::park_timeout(Duration::from_millis(50));
-        }
-        Node {
-            child,
-            bootstrap,
-            _dir: dir,
-        }
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// Creates `topic` with `partitions` and waits for its leaders.
-    fn create_topic(&self, topic: &str, partitions: i32) {
-        use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
-        let admin: AdminClient<_> = ClientConfig::new()
-            .set("bootstrap.servers", &self.bootstrap)
-            .create()
-            .unwrap();
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(admin.create_topics(
-            &[NewTopic::new(topic, partitions, TopicReplication::Fixed(1))],
-            &AdminOptions::new(),
-        ))
-        .unwrap();
-        let consumer: BaseConsumer = ClientConfig::new()
-            .set("bootstrap.servers", &self.bootstrap)
-            .create()
-            .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let md = consumer
-                .fetch_metadata(Some(topic), Duration::from_secs(5))
-                .unwrap();
-            let ready = md.topics().first().is_some_and(|t| {
-                t.partitions().len() == partitions as usize
-                    && t.partitions().iter().all(|p| p.leader() >= 0)
-            });
-            if ready {
-                return;
-            }
-            assert!(Instant::now() < deadline, "{topic} has no leaders");
-            std::thread::park_timeout(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    SingleNode {
+        child,
+        bootstrap,
+        dir,
     }
 }
 
@@ -301,9 +201,9 @@ fn peer_rows(fjord: &Path, tansu: &Path, secs: f64) {
     for size in [100usize, 1024] {
         for name in ["fjord", "tansu"] {
             let node = if name == "fjord" {
-                Node::start(fjord)
+                SingleNode::start(fjord, "")
             } else {
-                Node::tansu(tansu)
+                start_tansu(tansu)
             };
             node.create_topic("peer", 1);
             let cpu0 = fjord_benches::cpu_seconds(node.pid());
@@ -398,7 +298,7 @@ fn main() {
                     if std::env::var("FJORD_LOAD_ONLY").is_ok_and(|only| only != row) {
                         continue;
                     }
-                    let node = Node::start(&bin);
+                    let node = SingleNode::start(&bin, "");
                     let topic = "load";
                     node.create_topic(topic, partitions);
                     let cpu0 = fjord_benches::cpu_seconds(node.pid());
@@ -481,7 +381,7 @@ fn main() {
 
     println!("\nproduce latency at half the max rate (1 KiB, 1 partition, one producer)");
     for acks in ["1", "-1"] {
-        let node = Node::start(&bin);
+        let node = SingleNode::start(&bin, "");
         node.create_topic("lat", 1);
         let rate = (max_rate_1k / 2.0).max(1000.0);
         let (_, failed, mut lat) =
@@ -505,7 +405,7 @@ fn main() {
     }
 
     println!("\nidle RSS");
-    let node = Node::start(&bin);
+    let node = SingleNode::start(&bin, "");
     std::thread::sleep(Duration::from_secs(1));
     println!("empty node: {:.1} MiB", rss_mib(node.pid()));
     node.create_topic("many", 1000);

@@ -6,6 +6,7 @@ use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::producer::{BaseRecord, DeliveryResult, Producer, ProducerContext, ThreadedProducer};
 use rdkafka::{ClientContext, Message, Offset, TopicPartitionList};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -489,4 +490,108 @@ pub async fn active_controller<'a>(controllers: impl IntoIterator<Item = &'a str
         }
     }
     None
+}
+
+/// A release combined node on free ports with its data in a temp dir.
+pub struct SingleNode {
+    /// The node's process.
+    pub child: Child,
+    /// Its broker address.
+    pub bootstrap: String,
+    /// Its data and log.
+    pub dir: tempfile::TempDir,
+}
+
+impl SingleNode {
+    /// Formats and starts a combined node with `extra` properties appended to its config.
+    pub fn start(bin: &Path, extra: &str) -> SingleNode {
+        let dir = tempfile::tempdir().unwrap();
+        let (b, c) = (free_port(), free_port());
+        let props = dir.path().join("server.properties");
+        std::fs::write(
+            &props,
+            format!(
+                "node.id=1\nprocess.roles=broker,controller\n\
+                 listeners=PLAINTEXT://127.0.0.1:{b},CONTROLLER://127.0.0.1:{c}\n\
+                 controller.listener.names=CONTROLLER\n\
+                 controller.quorum.voters=1@127.0.0.1:{c}\nlog.dirs={}\n\
+                 offsets.topic.replication.factor=1\ngroup.initial.rebalance.delay.ms=0\n\
+                 transaction.state.log.replication.factor=1\n{extra}\n",
+                dir.path().join("data").display()
+            ),
+        )
+        .unwrap();
+        let id = random_uuid(bin);
+        format(bin, &props, &id);
+        let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
+        let child = Command::new(bin)
+            .args(["server", "--config"])
+            .arg(&props)
+            .args(["--override", "metrics.listener="])
+            .env("RUST_LOG", "warn")
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let bootstrap = format!("127.0.0.1:{b}");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(&bootstrap).is_err() {
+            assert!(Instant::now() < deadline, "the node never opened its port");
+            std::thread::park_timeout(Duration::from_millis(50));
+        }
+        SingleNode {
+            child,
+            bootstrap,
+            dir,
+        }
+    }
+
+    /// Its process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Creates `topic` with `partitions` and waits for its leaders.
+    pub fn create_topic(&self, topic: &str, partitions: i32) {
+        use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+        let admin: AdminClient<_> = ClientConfig::new()
+            .set("bootstrap.servers", &self.bootstrap)
+            .create()
+            .unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(admin.create_topics(
+            &[NewTopic::new(topic, partitions, TopicReplication::Fixed(1))],
+            &AdminOptions::new(),
+        ))
+        .unwrap();
+        let consumer: BaseConsumer = ClientConfig::new()
+            .set("bootstrap.servers", &self.bootstrap)
+            .create()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let md = consumer
+                .fetch_metadata(Some(topic), Duration::from_secs(5))
+                .unwrap();
+            let ready = md.topics().first().is_some_and(|t| {
+                t.partitions().len() == partitions as usize
+                    && t.partitions().iter().all(|p| p.leader() >= 0)
+            });
+            if ready {
+                return;
+            }
+            assert!(Instant::now() < deadline, "{topic} has no leaders");
+            std::thread::park_timeout(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for SingleNode {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -1,0 +1,136 @@
+//! Transactions against a release single node with librdkafka: 1 KiB records produced
+//! idempotently (acks=all) beside transactional produce with 1,000 and with 10 records per
+//! transaction, the commit latency (p50/p99 of `commit_transaction`) of each, and consuming
+//! what the transactions wrote with read_committed beside read_uncommitted (no transaction
+//! aborts: the goal is read_committed within 5% of read_uncommitted). Run:
+//! `cargo bench -p fjord-benches --bench transactions` (it builds the release `fjord` first);
+//! `FJORD_LOAD_SECONDS` sets each run's length (default 5).
+
+use fjord_benches::{percentile, root, SingleNode};
+use rdkafka::config::ClientConfig;
+use rdkafka::producer::{BaseRecord, DefaultProducerContext, Producer, ThreadedProducer};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn seconds() -> f64 {
+    std::env::var("FJORD_LOAD_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5.0)
+}
+
+/// Transactional produce of 1 KiB records to `topic` for `secs` seconds, `per_txn` records
+/// per transaction; returns (records committed, commit latencies in µs).
+fn transactional(bootstrap: &str, topic: &str, per_txn: usize, secs: f64) -> (u64, Vec<u64>) {
+    let p: ThreadedProducer<DefaultProducerContext> = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("transactional.id", format!("bench-{topic}-{per_txn}"))
+        .set("linger.ms", "5")
+        .set("batch.size", "1000000")
+        .set("queue.buffering.max.messages", "1000000")
+        .set("queue.buffering.max.kbytes", "1048576")
+        .create()
+        .unwrap();
+    p.init_transactions(Duration::from_secs(30)).unwrap();
+    let payload = vec![b'x'; 1024];
+    let mut committed = 0u64;
+    let mut commits = Vec::new();
+    let end = Instant::now() + Duration::from_secs_f64(secs);
+    while Instant::now() < end {
+        p.begin_transaction().unwrap();
+        let mut sent = 0;
+        while sent < per_txn {
+            let r = BaseRecord::<[u8], [u8]>::to(topic)
+                .payload(&payload)
+                .partition(0);
+            match p.send(r) {
+                Ok(()) => sent += 1,
+                Err(_) => std::thread::sleep(Duration::from_millis(1)),
+            }
+        }
+        let t = Instant::now();
+        p.commit_transaction(Duration::from_secs(60)).unwrap();
+        commits.push(t.elapsed().as_micros() as u64);
+        committed += per_txn as u64;
+    }
+    commits.sort_unstable();
+    (committed, commits)
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; anything else (cargo test's listing) is a no-op.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let secs = seconds();
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--quiet", "--bin", "fjord"])
+        .current_dir(root())
+        .status()
+        .unwrap();
+    assert!(status.success(), "building the release fjord");
+    let bin = root().join("target/release/fjord");
+    let node = SingleNode::start(&bin, "transaction.state.log.num.partitions=1");
+    let mib = |records: u64, s: f64| records as f64 * 1024.0 / s / (1 << 20) as f64;
+
+    node.create_topic("idem", 1);
+    let (acked, failed, _) = fjord_benches::produce(
+        &[("enable.idempotence", "true")],
+        &node.bootstrap,
+        "idem",
+        1,
+        1024,
+        "all",
+        secs,
+        None,
+    );
+    let idem = acked as f64 / secs;
+    println!(
+        "idempotent produce, 1 KiB, acks=all: {idem:.0} msg/s, {:.1} MiB/s ({failed} failed)",
+        mib(acked, secs)
+    );
+    let mut written = 0;
+    for per_txn in [1000usize, 10] {
+        let topic = format!("txn-{per_txn}");
+        node.create_topic(&topic, 1);
+        let started = Instant::now();
+        let (records, commits) = transactional(&node.bootstrap, &topic, per_txn, secs);
+        let took = started.elapsed().as_secs_f64();
+        println!(
+            "transactional produce, 1 KiB, {per_txn} per transaction: {:.0} msg/s ({:.0}% of \
+             idempotent), {:.0} commits/s, commit p50 {:.2} ms, p99 {:.2} ms",
+            records as f64 / took,
+            records as f64 / took / idem.max(1.0) * 100.0,
+            commits.len() as f64 / took,
+            percentile(&commits, 0.50) / 1000.0,
+            percentile(&commits, 0.99) / 1000.0,
+        );
+        if per_txn == 1000 {
+            written = records;
+        }
+    }
+    // What the 1,000-per-transaction run wrote (records and one marker per transaction),
+    // read back whole with each isolation level, three times each, best of three.
+    let read = |isolation: &str| -> f64 {
+        (0..3)
+            .map(|_| {
+                fjord_benches::consume(
+                    &[("isolation.level", isolation)],
+                    &node.bootstrap,
+                    "txn-1000",
+                    1,
+                    written,
+                )
+            })
+            .fold(f64::MAX, f64::min)
+    };
+    let uncommitted = read("read_uncommitted");
+    let committed = read("read_committed");
+    println!(
+        "consume {written} transactional records: read_uncommitted {:.0} msg/s, \
+         read_committed {:.0} msg/s ({:+.1}%)",
+        written as f64 / uncommitted,
+        written as f64 / committed,
+        (uncommitted / committed - 1.0) * 100.0
+    );
+}
