@@ -866,6 +866,37 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
         (0, 8),
         "hang-b's LSO sticks at the open transaction"
     );
+    // The stall shows in the leader's LastStableOffsetLag, and the coordinator's metrics
+    // count the committed transaction.
+    let series = |port: u16, name: &str, labels: &str| -> Option<f64> {
+        common::metrics_text(port)
+            .lines()
+            .find(|l| l.starts_with(name) && l.contains(labels))
+            .and_then(|l| l.rsplit(' ').next()?.parse().ok())
+    };
+    let lag = series(
+        brokers[1].metrics_port,
+        "kafka_cluster_partition_laststableoffsetlag{",
+        "topic=\"hang-b\"",
+    );
+    assert_eq!(lag, Some(8.0), "hang-b's LastStableOffsetLag on broker 2");
+    let committed: f64 = brokers[1..]
+        .iter()
+        .filter_map(|b| {
+            series(
+                b.metrics_port,
+                "kafka_server_transaction_coordinator_metrics_transactions{",
+                "state=\"CompleteCommit\"",
+            )
+        })
+        .sum();
+    assert_eq!(committed, 1.0, "one transactional id in CompleteCommit");
+    assert!(series(
+        brokers[2].metrics_port,
+        "kafka_server_transaction_coordinator_metrics_partition_load_time_max",
+        ""
+    )
+    .is_some());
     let everything = read_all(&live, "hang-b", 1, "read_uncommitted", 8);
     assert_eq!(
         everything.len(),
