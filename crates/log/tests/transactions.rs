@@ -8,7 +8,9 @@
 //! offset must lie between the model's strict bound (the high watermark, or the first offset
 //! of the earliest transaction whose marker is missing or not below the high watermark) and
 //! its safety bound (the high watermark, or the first offset of the earliest transaction
-//! without a marker).
+//! without a marker). The log is compacted (`cleanup.policy=compact`) and cleaned at random
+//! points: cleaning must change none of that, and must leave no record of a transaction
+//! whose abort is committed below where it cleaned.
 
 mod common;
 
@@ -46,6 +48,8 @@ enum Op {
     Reopen {
         clean: bool,
     },
+    /// Compaction runs.
+    Clean,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -57,6 +61,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::Roll),
         1 => any::<u8>().prop_map(|back| Op::Truncate { back }),
         1 => any::<bool>().prop_map(|clean| Op::Reopen { clean }),
+        1 => Just(Op::Clean),
     ]
 }
 
@@ -66,6 +71,11 @@ fn config() -> LogConfig {
         index_interval_bytes: 100,
         retention_ms: -1,
         file_delete_delay_ms: 0,
+        cleanup_policy: fjord_log::config::CleanupPolicy {
+            delete: false,
+            compact: true,
+        },
+        min_cleanable_dirty_ratio: 0.0,
         ..LogConfig::default()
     }
 }
@@ -84,6 +94,10 @@ struct Batch {
     last: i64,
     kind: Kind,
     values: Vec<String>,
+    /// Each record's key (`k{i % 3}`, as the plain batches have).
+    keys: Vec<String>,
+    /// Each record removed by compaction.
+    removed: Vec<bool>,
 }
 
 #[derive(Debug, Default)]
@@ -100,10 +114,18 @@ impl Model {
     }
 
     fn transactions(&self) -> Vec<Derived> {
+        self.transactions_in(None)
+    }
+
+    /// The transactions, counting only the transactional batches at `present` offsets when
+    /// given (compaction removed the others: an abort whose marker is later truncated leaves
+    /// its transaction running from its first batch still in the log).
+    fn transactions_in(&self, present: Option<&std::collections::HashSet<i64>>) -> Vec<Derived> {
         let mut open: std::collections::BTreeMap<i64, i64> = Default::default();
         let mut out = Vec::new();
         for b in &self.batches {
             match b.kind {
+                Kind::Txn(_) if present.is_some_and(|p| !p.contains(&b.first)) => {}
                 Kind::Txn(p) => {
                     open.entry(p).or_insert(b.first);
                 }
@@ -119,8 +141,8 @@ impl Model {
         out
     }
 
-    fn lso(&self, hw: i64) -> i64 {
-        self.transactions()
+    fn lso(&self, hw: i64, present: &std::collections::HashSet<i64>) -> i64 {
+        self.transactions_in(Some(present))
             .iter()
             .filter(|(_, _, m)| m.is_none_or(|(o, _)| o >= hw))
             .map(|(_, f, _)| *f)
@@ -155,7 +177,8 @@ impl Model {
                 Kind::Plain => false,
             };
             if !dropped {
-                out.extend(b.values.iter().cloned());
+                let kept = b.values.iter().zip(&b.removed).filter(|(_, r)| !**r);
+                out.extend(kept.map(|(v, _)| v.clone()));
             }
         }
         out
@@ -194,12 +217,36 @@ fn read_committed(log: &PartitionLog) -> Vec<String> {
     out
 }
 
+/// The base offsets of the batches the log holds.
+fn batch_offsets(log: &PartitionLog) -> std::collections::HashSet<i64> {
+    let mut out = std::collections::HashSet::new();
+    let mut next = log.log_start_offset();
+    while next < log.log_end_offset() {
+        let r = log.read(next, 1 << 20, None, true).unwrap();
+        if r.records.is_empty() {
+            break;
+        }
+        for b in RecordBatches::new(r.records) {
+            let b: RecordBatch = b.unwrap();
+            out.insert(b.base_offset());
+            next = b.next_offset();
+        }
+    }
+    out
+}
+
 fn txn_batch(pid: i64, seq: i32, n: usize, tag: &str) -> bytes::Bytes {
     let mut b = RecordBatchBuilder::new(Compression::None)
         .producer(pid, 0, seq)
         .transactional(true);
     for i in 0..n {
-        b.append(1_000, None, Some(format!("{tag}-{i}").as_bytes()), &[]);
+        let key = format!("k{}", i % 3);
+        b.append(
+            1_000,
+            Some(key.as_bytes()),
+            Some(format!("{tag}-{i}").as_bytes()),
+            &[],
+        );
     }
     b.build().unwrap()
 }
@@ -228,13 +275,15 @@ proptest! {
                         last: info.last_offset,
                         kind: Kind::Txn(pid),
                         values: (0..n).map(|i| format!("{t}-{i}")).collect(),
+                        keys: (0..n).map(|i| format!("k{}", i % 3)).collect(),
+                        removed: vec![false; n],
                     });
                 }
                 Op::End { p, commit } => {
                     let pid = 100 + i64::from(p);
                     let marker = EndTxnMarker { commit, coordinator_epoch: 0 }.to_batch(pid, 0, 1_000).unwrap();
                     let info = log.append_as_coordinator(marker, 0, 1_000).unwrap();
-                    model.batches.push(Batch { first: info.first_offset, last: info.last_offset, kind: Kind::Marker(pid, commit), values: vec![] });
+                    model.batches.push(Batch { first: info.first_offset, last: info.last_offset, kind: Kind::Marker(pid, commit), values: vec![], keys: vec![], removed: vec![] });
                 }
                 Op::Plain { n } => {
                     let info = log.append_as_leader(batch(&format!("p{tag}"), n, 1_000), 0, 1_000).unwrap();
@@ -243,6 +292,8 @@ proptest! {
                         last: info.last_offset,
                         kind: Kind::Plain,
                         values: (0..n).map(|i| format!("p{tag}-{i}")).collect(),
+                        keys: (0..n).map(|i| format!("k{}", i % 3)).collect(),
+                        removed: vec![false; n],
                     });
                 }
                 Op::Hw { ahead } => {
@@ -263,6 +314,56 @@ proptest! {
                     log = reopen_with(dir.path(), log, clean, config());
                     log.set_high_watermark(hw);
                 }
+                Op::Clean => {
+                    log.clean(1_000, true).unwrap();
+                    // The model's compaction of what lies below where the cleaner went: a
+                    // record goes when it belongs to an aborted transaction or a later record
+                    // of its key there does not.
+                    let cleaned = log.first_dirty_offset();
+                    let aborted = model.aborted();
+                    let is_aborted = |b: &Batch| match b.kind {
+                        Kind::Txn(p) => aborted.iter().any(|(ap, f, o)| *ap == p && b.first >= *f && b.first < *o),
+                        _ => false,
+                    };
+                    let mut latest: std::collections::HashMap<String, i64> = Default::default();
+                    for b in model.batches.iter().filter(|b| b.last < cleaned && !is_aborted(b)) {
+                        for (i, k) in b.keys.iter().enumerate() {
+                            latest.insert(k.clone(), b.first + i as i64);
+                        }
+                    }
+                    for b in model.batches.iter_mut().filter(|b| b.last < cleaned) {
+                        let gone = match b.kind {
+                            Kind::Txn(p) => aborted.iter().any(|(ap, f, o)| *ap == p && b.first >= *f && b.first < *o),
+                            _ => false,
+                        };
+                        for i in 0..b.keys.len() {
+                            if gone || latest.get(&b.keys[i]).is_some_and(|o| *o > b.first + i as i64) {
+                                b.removed[i] = true;
+                            }
+                        }
+                    }
+                    // No record of an aborted transaction is left where the cleaner went.
+                    let mut next = log.log_start_offset();
+                    while next < cleaned {
+                        let r = log.read(next, 1 << 20, Some(cleaned), true).unwrap();
+                        if r.records.is_empty() {
+                            break;
+                        }
+                        for b in RecordBatches::new(r.records) {
+                            let b: RecordBatch = b.unwrap();
+                            next = b.next_offset();
+                            let in_aborted = !b.is_control() && aborted.iter().any(|(p, f, o)| {
+                                *p == b.producer_id() && b.base_offset() >= *f && b.base_offset() < *o
+                            });
+                            prop_assert!(
+                                !in_aborted || b.records().unwrap().count() == 0,
+                                "batch at {} of an aborted transaction kept its records after cleaning to {}",
+                                b.base_offset(),
+                                cleaned
+                            );
+                        }
+                    }
+                }
             }
             prop_assert_eq!(log.high_watermark(), hw);
             // Safety: never past the high watermark nor into a transaction whose marker is not
@@ -270,9 +371,10 @@ proptest! {
             // replicated). A reopened log may be between the two: its snapshot does not keep
             // ended transactions awaiting replication, as Kafka's does not.
             let lso = log.last_stable_offset();
-            let open_first = model.transactions().iter().filter(|t| t.2.is_none()).map(|t| t.1).min().unwrap_or(i64::MAX);
+            let present = batch_offsets(&log);
+            let open_first = model.transactions_in(Some(&present)).iter().filter(|t| t.2.is_none()).map(|t| t.1).min().unwrap_or(i64::MAX);
             prop_assert!(lso <= hw.min(open_first), "lso {} hw {} open {}", lso, hw, open_first);
-            prop_assert!(lso >= model.lso(hw), "lso {} strict {}", lso, model.lso(hw));
+            prop_assert!(lso >= model.lso(hw, &present), "lso {} strict {}", lso, model.lso(hw, &present));
             let aborted: Vec<(i64, i64, i64)> = log
                 .aborted_transactions(0, i64::MAX)
                 .iter()

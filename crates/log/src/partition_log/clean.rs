@@ -2,7 +2,11 @@
 //! below the active one. Tombstones stay until their batch's delete horizon (KIP-534: set to
 //! now + `delete.retention.ms` the first time a batch with tombstones is cleaned) has passed.
 //! Control batches stay, and so does the last batch of each producer (emptied if need be) so
-//! that producer state survives. Offsets, batch boundaries and each batch's producer fields,
+//! that producer state survives. As Kafka's cleaner: compaction stops at the last stable offset
+//! (an open transaction's records, and everything after them, wait until it ends), and the
+//! records of aborted transactions (by the aborted-transaction index) are removed and never
+//! count as a key's latest value, so an aborted write cannot shadow a committed one. Markers
+//! are kept (Kafka drops them after `delete.retention.ms`; keeping them costs a batch each). Offsets, batch boundaries and each batch's producer fields,
 //! epoch and codec are kept.
 //!
 //! Each segment is rewritten to `<base>.log.cleaned`, fsynced, renamed `<base>.log.swap`
@@ -53,10 +57,11 @@ impl PartitionLog {
     }
 
     /// The segments compaction may touch now and the offset where they end: below the active
-    /// segment, wholly below the high watermark, and older than `min.compaction.lag.ms`.
+    /// segment, wholly below the high watermark and the last stable offset, and older than
+    /// `min.compaction.lag.ms`.
     fn cleanable(&self, now_ms: i64) -> (Vec<Arc<Segment>>, i64) {
         let config = self.config();
-        let hw = self.high_watermark();
+        let hw = self.high_watermark().min(self.last_stable_offset());
         let segs = self.segment_list();
         let mut out = Vec::new();
         for (i, seg) in segs.iter().enumerate() {
@@ -111,13 +116,18 @@ impl PartitionLog {
         // at a time, here and again in pass 2.
         let mut latest: HashMap<Bytes, i64> = HashMap::new();
         let mut producer_last: HashMap<i64, i64> = HashMap::new();
+        let first = segs.first().map_or(end, |s| s.base_offset());
+        // Every transaction with an abort marker, replicated or not: an abort is decided
+        // before its first marker is written, so even if a marker above the high watermark
+        // is truncated, the coordinator writes the abort again.
+        let aborted = Aborted::new(self.aborted_transactions(first, end));
         for seg in &segs {
             for batch in RecordBatches::new(seg.read_all()?) {
                 let batch = batch.map_err(corrupt)?;
                 if batch.producer_id() >= 0 {
                     producer_last.insert(batch.producer_id(), batch.base_offset());
                 }
-                if batch.is_control() {
+                if batch.is_control() || aborted.holds(&batch) {
                     continue;
                 }
                 for r in batch.records().map_err(corrupt)? {
@@ -149,6 +159,7 @@ impl PartitionLog {
                 let (bytes, removed) = filter_batch(
                     &batch,
                     &latest,
+                    aborted.holds(&batch),
                     keep_empty,
                     now_ms,
                     config.delete_retention_ms,
@@ -195,6 +206,9 @@ impl PartitionLog {
             std::fs::remove_file(&cleaned).map_err(io_err(&cleaned))?;
             return Ok(());
         }
+        // The segment's aborted transactions stay indexed: the cleaner removes their records
+        // but keeps their markers, and a rebuild cannot derive them from a marker alone.
+        let aborted = crate::txn_index::read_file(&old.txn_index_path())?;
         std::fs::rename(&cleaned, &swap).map_err(io_err(&swap))?;
         sync_dir(&self.dir)?;
         old.mark_deleted()?;
@@ -202,7 +216,16 @@ impl PartitionLog {
             old.clone(),
             now_ms.saturating_add(config.file_delete_delay_ms),
         ));
-        if data.is_empty() {
+        // The first segment stays, empty if need be, as Kafka's cleaner keeps it: a reopened
+        // log takes its start from the first segment, and compaction never moves the start.
+        let first = self
+            .segments
+            .read()
+            .expect("segments")
+            .keys()
+            .next()
+            .is_some_and(|b| *b == base);
+        if data.is_empty() && !first {
             self.segments.write().expect("segments").remove(&base);
             std::fs::remove_file(&swap).map_err(io_err(&swap))?;
         } else {
@@ -215,6 +238,9 @@ impl PartitionLog {
             )?;
             seg.recover()?;
             seg.flush()?;
+            if !aborted.is_empty() {
+                crate::txn_index::write_file(&seg.txn_index_path(), &aborted)?;
+            }
             self.segments
                 .write()
                 .expect("segments")
@@ -224,11 +250,40 @@ impl PartitionLog {
     }
 }
 
+/// The aborted transactions of the range being cleaned, by producer: (first, last offset).
+struct Aborted(HashMap<i64, Vec<(i64, i64)>>);
+
+impl Aborted {
+    fn new(list: Vec<crate::txn_index::AbortedTxn>) -> Aborted {
+        let mut by_producer: HashMap<i64, Vec<(i64, i64)>> = HashMap::new();
+        for a in list {
+            by_producer
+                .entry(a.producer_id)
+                .or_default()
+                .push((a.first_offset, a.last_offset));
+        }
+        Aborted(by_producer)
+    }
+
+    /// Whether `batch` holds records of an aborted transaction.
+    fn holds(&self, batch: &RecordBatch) -> bool {
+        batch.is_transactional()
+            && !batch.is_control()
+            && self.0.get(&batch.producer_id()).is_some_and(|ranges| {
+                ranges.iter().any(|(first, last)| {
+                    *first <= batch.base_offset() && batch.base_offset() <= *last
+                })
+            })
+    }
+}
+
 /// The batch with the records compaction keeps: returns its new bytes (the original bytes when
-/// nothing changes; nothing when nothing is kept) and how many records went.
+/// nothing changes; nothing when nothing is kept) and how many records went. Every record of
+/// a batch of an aborted transaction goes.
 fn filter_batch(
     batch: &RecordBatch,
     latest: &HashMap<Bytes, i64>,
+    aborted: bool,
     keep_empty: bool,
     now_ms: i64,
     delete_retention_ms: i64,
@@ -251,7 +306,7 @@ fn filter_batch(
             .as_ref()
             .is_none_or(|k| latest.get(k).is_none_or(|&o| o <= offset));
         let expired_tombstone = r.value.is_none() && horizon.is_some_and(|h| now_ms >= h);
-        if newest && !expired_tombstone {
+        if newest && !expired_tombstone && !aborted {
             tombstones |= r.value.is_none();
             kept.push(r);
         }

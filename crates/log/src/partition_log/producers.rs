@@ -64,17 +64,20 @@ impl PartitionLog {
                 }
             }
         }
-        // The aborted transactions: those the index files hold below the scan's start, and
-        // those the scan finds.
+        // The aborted transactions: those the index files hold whose marker is still in the
+        // log (the log is a prefix: a marker that survived has everything before it), and
+        // those the scan finds that no file has (a crash may have lost an entry). A file's
+        // entry wins: the cleaner may have removed the transaction's first records, and with
+        // them what a scan would take for its start.
         let scan_start = from;
         let segments = self.segment_list();
-        let mut aborted = Vec::new();
+        let mut aborted: std::collections::BTreeMap<i64, AbortedTxn> = Default::default();
         for seg in &segments {
-            aborted.extend(
-                crate::txn_index::read_file(&seg.txn_index_path())?
-                    .into_iter()
-                    .filter(|e| e.last_offset < scan_start && e.last_offset >= start),
-            );
+            for e in crate::txn_index::read_file(&seg.txn_index_path())? {
+                if e.last_offset >= start && e.last_offset < end {
+                    aborted.insert(e.last_offset, e);
+                }
+            }
         }
         while from < end {
             let read = self.read(from, REBUILD_READ_BYTES, Some(end), true)?;
@@ -86,7 +89,7 @@ impl PartitionLog {
                 from = b.next_offset();
                 if let Some(done) = state.update(&b, b.last_offset(), -1) {
                     if done.aborted {
-                        aborted.push(AbortedTxn {
+                        aborted.entry(done.last_offset).or_insert(AbortedTxn {
                             producer_id: done.producer_id,
                             first_offset: done.first_offset,
                             last_offset: done.last_offset,
@@ -96,7 +99,7 @@ impl PartitionLog {
                 }
             }
         }
-        let index = AbortedIndex::new(aborted);
+        let index = AbortedIndex::new(aborted.into_values().collect());
         // The files of the segments the scan covered now say what the scan found (a
         // truncation removed entries, a crash may have lost some).
         for (i, seg) in segments.iter().enumerate() {
