@@ -54,6 +54,9 @@ pub struct BrokerHandler {
     pub groups: Arc<crate::group_coordinator::GroupCoordinator>,
     /// The transaction coordinator.
     pub transactions: Arc<crate::txn_coordinator::TxnCoordinator>,
+    /// The transaction coordinator's link to other brokers: markers out, and the
+    /// verification of transactional Produce (KIP-890).
+    pub markers: Arc<crate::txn_coordinator::MarkerWriter>,
     /// Producer ids for idempotent producers.
     pub producer_ids: Arc<crate::producer_ids::ProducerIds>,
     /// This broker's static configuration (DescribeConfigs).
@@ -426,12 +429,17 @@ impl BrokerHandler {
         let image = || self.view.borrow().image.clone();
         Ok(match body {
             RequestBody::Produce(r) => {
+                let image = image();
+                let verified =
+                    crate::produce::verify(&self.replicas, &self.markers, &image, &r, version)
+                        .await;
                 let appended = crate::produce::append(
                     &self.replicas,
-                    image(),
+                    image,
                     &self.listener_name,
                     r,
                     version,
+                    verified,
                 )
                 .await;
                 let answer = |a: Option<_>| match a {

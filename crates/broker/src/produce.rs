@@ -8,19 +8,25 @@
 //! and answered once the high watermark passes the append (every in-sync replica has it),
 //! with NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR fell below min ISR meanwhile and
 //! REQUEST_TIMED_OUT after the request's `timeout_ms`. Record data is appended as the
-//! request's own `Bytes`, never copied. The appends run off the async workers.
+//! request's own `Bytes`, never copied. The appends run off the async workers. A
+//! transactional Produce that starts a transaction in a partition is first verified with the
+//! transaction's coordinator (KIP-890, [`verify`]).
 
 use crate::error::BrokerError;
 use crate::partition::Partition;
 use crate::replica_manager::ReplicaManager;
+use crate::txn_coordinator::MarkerWriter;
+use fjord_log::VerificationGuard;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::produce_request::ProduceRequest;
 use fjord_protocol::generated::produce_response::{
     BatchIndexAndErrorMessage, LeaderIdAndEpoch, NodeEndpoint, PartitionProduceResponse,
     ProduceResponse, TopicProduceResponse,
 };
+use fjord_protocol::records::RecordBatches;
 use fjord_protocol::{ErrorCode, Records};
 use fjord_util::system_now_ms;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,7 +47,7 @@ pub async fn produce(
     request: ProduceRequest,
     version: i16,
 ) -> Result<Option<ProduceResponse>, BrokerError> {
-    Ok(append(replicas, image, listener, request, version)
+    Ok(append(replicas, image, listener, request, version, None)
         .await?
         .committed()
         .await)
@@ -294,15 +300,93 @@ fn fail(r: &mut PartitionProduceResponse, version: i16, code: ErrorCode, message
     }
 }
 
+/// What a transactional Produce's verification found (KIP-890), per (topic id, partition):
+/// the guards of partitions whose transaction the coordinator confirmed, and the errors of
+/// those it did not. `None` from [`verify`] when the request needs no verification.
+#[derive(Debug, Default)]
+pub struct Verified {
+    guards: HashMap<PartitionKey, VerificationGuard>,
+    refused: HashMap<PartitionKey, ErrorCode>,
+}
+
+/// A partition by topic id and index.
+type PartitionKey = (fjord_protocol::Uuid, i32);
+
+/// Verifies a transactional Produce before its appends (KIP-890, with
+/// `transaction.partition.verification.enable`): every partition this broker leads where the
+/// request's producer has no transaction open yet is checked with the transaction's
+/// coordinator, in one request, and its guard taken before asking. `None` for a request
+/// without a transactional id, or when verification is off.
+pub async fn verify(
+    replicas: &ReplicaManager,
+    markers: &MarkerWriter,
+    image: &Arc<MetadataImage>,
+    request: &ProduceRequest,
+    version: i16,
+) -> Option<Verified> {
+    let id = request.transactional_id.as_deref()?;
+    if !markers.verifies() {
+        return None;
+    }
+    let me = replicas.node_id();
+    let mut asked: Vec<(PartitionKey, (String, i32), VerificationGuard)> = Vec::new();
+    let mut producer = None;
+    for t in &request.topic_data {
+        let topic = if version >= TOPIC_ID_VERSION {
+            image.topics.by_id.get(&t.topic_id)
+        } else {
+            image.topics.get_by_name(&t.name)
+        };
+        let Some(topic) = topic else { continue };
+        for p in &t.partition_data {
+            let Some(partition) = replicas.get(topic.id, p.index).filter(|h| h.led_by(me)) else {
+                continue;
+            };
+            let Some(Records::Memory(records)) = &p.records else {
+                continue;
+            };
+            let Some(Ok(first)) = RecordBatches::new(records.clone()).next() else {
+                continue;
+            };
+            if !first.is_transactional() || first.is_control() {
+                continue;
+            }
+            producer = Some((first.producer_id(), first.producer_epoch()));
+            if let Some(guard) = partition.log.needs_verification(first.producer_id()) {
+                asked.push(((topic.id, p.index), (topic.name.clone(), p.index), guard));
+            }
+        }
+    }
+    let mut verified = Verified::default();
+    let Some((pid, epoch)) = producer else {
+        return Some(verified);
+    };
+    if asked.is_empty() {
+        return Some(verified);
+    }
+    let names: Vec<(String, i32)> = asked.iter().map(|(_, n, _)| n.clone()).collect();
+    let codes = markers.verify(image, id, pid, epoch, &names).await;
+    for ((key, _, guard), code) in asked.into_iter().zip(codes) {
+        if code == ErrorCode::None {
+            verified.guards.insert(key, guard);
+        } else {
+            verified.refused.insert(key, code);
+        }
+    }
+    Some(verified)
+}
+
 /// Validates and appends a Produce request's batches (in order, before the connection's next
 /// request is handled); `Err` when the appends' task failed. A small append runs on the
-/// async worker (see [`crate::inline_io`]).
+/// async worker (see [`crate::inline_io`]). With `verified` (a transactional request,
+/// verification on), a transaction starts in a partition only with its guard.
 pub async fn append(
     replicas: &Arc<ReplicaManager>,
     image: Arc<MetadataImage>,
     listener: &str,
     request: ProduceRequest,
     version: i16,
+    verified: Option<Verified>,
 ) -> Result<Appended, BrokerError> {
     let acks = request.acks;
     let timeout_ms = request.timeout_ms;
@@ -334,10 +418,33 @@ pub async fn append(
             let r = &mut response.responses[a.topic].partition_responses[a.partition];
             let partition = a.target;
             let epoch = partition.leader_epoch();
-            match partition
-                .log
-                .append_as_leader(a.records, epoch, system_now_ms())
-            {
+            let key = (partition.topic_id, partition.index);
+            let appended = match &verified {
+                None => partition
+                    .log
+                    .append_as_leader(a.records, epoch, system_now_ms()),
+                Some(v) => match v.refused.get(&key) {
+                    Some(code) => {
+                        fail(
+                            r,
+                            version,
+                            *code,
+                            format!(
+                                "the transaction's coordinator did not confirm this partition: {}",
+                                code.name()
+                            ),
+                        );
+                        continue;
+                    }
+                    None => partition.log.append_verified(
+                        a.records,
+                        epoch,
+                        system_now_ms(),
+                        v.guards.get(&key).copied(),
+                    ),
+                },
+            };
+            match appended {
                 Ok(info) => {
                     r.base_offset = info.first_offset;
                     partition

@@ -14,6 +14,9 @@ use crate::replica_manager::ReplicaManager;
 use crate::view::View;
 use fjord_metadata::MetadataImage;
 use fjord_net::client::Client;
+use fjord_protocol::generated::add_partitions_to_txn_request::{
+    AddPartitionsToTxnRequest, AddPartitionsToTxnTopic, AddPartitionsToTxnTransaction,
+};
 use fjord_protocol::generated::write_txn_markers_request::{
     WritableTxnMarker, WritableTxnMarkerTopic, WriteTxnMarkersRequest,
 };
@@ -29,6 +32,9 @@ use tokio::sync::{mpsc, watch};
 pub const TRANSACTION_TOPIC: &str = "__transaction_state";
 /// The WriteTxnMarkers version the marker writer sends.
 const MARKERS_VERSION: i16 = 1;
+/// The AddPartitionsToTxn version brokers verify with (the first batched one, with
+/// VerifyOnly).
+const VERIFY_VERSION: i16 = 4;
 /// How long one WriteTxnMarkers call may take.
 const MARKERS_TIMEOUT: Duration = Duration::from_secs(35);
 /// How long connecting to a partition leader may take.
@@ -49,6 +55,9 @@ pub struct TxnCoordinatorConfig {
     pub min_isr: i32,
     /// `transaction.state.log.segment.bytes`.
     pub segment_bytes: i64,
+    /// `transaction.partition.verification.enable` (KIP-890): a transactional Produce that
+    /// starts a transaction in a partition is checked with the coordinator first.
+    pub partition_verification: bool,
 }
 
 impl CoordinatorShard for Shard {
@@ -145,6 +154,8 @@ pub struct MarkerWriter {
     pub listener: String,
     /// How brokers authenticate on it.
     pub security: fjord_net::security::ClientSecurity,
+    /// `transaction.partition.verification.enable`.
+    verification: bool,
     /// Connections to other brokers.
     clients: tokio::sync::Mutex<HashMap<i32, Client>>,
 }
@@ -166,6 +177,7 @@ impl MarkerWriter {
         view: watch::Receiver<View>,
         listener: String,
         security: fjord_net::security::ClientSecurity,
+        verification: bool,
     ) -> Arc<MarkerWriter> {
         Arc::new(MarkerWriter {
             coordinator,
@@ -174,6 +186,7 @@ impl MarkerWriter {
             view,
             listener,
             security,
+            verification,
             clients: tokio::sync::Mutex::new(HashMap::new()),
         })
     }
@@ -282,6 +295,142 @@ impl MarkerWriter {
                 None
             }
         }
+    }
+
+    /// Asks the coordinator of transactional id `id` whether each of `partitions` is in the
+    /// open transaction of producer `pid` at `epoch` (AddPartitionsToTxn with VerifyOnly,
+    /// KIP-890; this broker's own shard directly). The answer per partition is what a
+    /// Produce of it gets: NONE to append; as Kafka's AddPartitionsToTxnManager maps them,
+    /// coordinator trouble (moving, loading, unreachable, a transaction completing) becomes
+    /// NOT_ENOUGH_REPLICAS, which producers retry, and a producer fenced there gets
+    /// INVALID_PRODUCER_EPOCH.
+    pub async fn verify(
+        &self,
+        image: &Arc<MetadataImage>,
+        id: &str,
+        pid: i64,
+        epoch: i16,
+        partitions: &[(String, i32)],
+    ) -> Vec<ErrorCode> {
+        let codes = self
+            .ask_coordinator(image, id, pid, epoch, partitions)
+            .await;
+        codes
+            .into_iter()
+            .map(|code| match code {
+                ErrorCode::None | ErrorCode::InvalidTxnState => code,
+                ErrorCode::ProducerFenced | ErrorCode::InvalidProducerEpoch => {
+                    ErrorCode::InvalidProducerEpoch
+                }
+                ErrorCode::InvalidProducerIdMapping
+                | ErrorCode::TransactionalIdAuthorizationFailed
+                | ErrorCode::UnknownTopicOrPartition => code,
+                _ => ErrorCode::NotEnoughReplicas,
+            })
+            .collect()
+    }
+
+    /// The coordinator's own answer for each partition ([`MarkerWriter::verify`]).
+    async fn ask_coordinator(
+        &self,
+        image: &Arc<MetadataImage>,
+        id: &str,
+        pid: i64,
+        epoch: i16,
+        partitions: &[(String, i32)],
+    ) -> Vec<ErrorCode> {
+        let index = self.coordinator.partition_for(id);
+        let coordinator = image
+            .topics
+            .get_by_name(TRANSACTION_TOPIC)
+            .and_then(|t| t.partitions.get(&index))
+            .map_or(-1, |p| p.leader);
+        if coordinator < 0 {
+            return vec![ErrorCode::CoordinatorNotAvailable; partitions.len()];
+        }
+        if coordinator == self.replicas.node_id() {
+            let checked = self
+                .coordinator
+                .read(image, id, |s| {
+                    partitions
+                        .iter()
+                        .map(|p| s.verify(id, pid, epoch, p))
+                        .collect::<Vec<_>>()
+                })
+                .await;
+            return checked.unwrap_or_else(|code| vec![code; partitions.len()]);
+        }
+        let mut topics: Vec<AddPartitionsToTxnTopic> = Vec::new();
+        for (topic, index) in partitions {
+            match topics.last_mut() {
+                Some(t) if &t.name == topic => t.partitions.push(*index),
+                _ => topics.push(AddPartitionsToTxnTopic {
+                    name: topic.clone(),
+                    partitions: vec![*index],
+                    ..Default::default()
+                }),
+            }
+        }
+        let request = AddPartitionsToTxnRequest {
+            transactions: vec![AddPartitionsToTxnTransaction {
+                transactional_id: id.to_string(),
+                producer_id: pid,
+                producer_epoch: epoch,
+                verify_only: true,
+                topics,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let unreachable = || vec![ErrorCode::CoordinatorNotAvailable; partitions.len()];
+        let Some(client) = self.client(image, coordinator).await else {
+            return unreachable();
+        };
+        let answer = client
+            .call(
+                RequestBody::AddPartitionsToTxn(request),
+                VERIFY_VERSION,
+                MARKERS_TIMEOUT,
+            )
+            .await;
+        let r = match answer {
+            Ok(ResponseBody::AddPartitionsToTxn(r)) => r,
+            Ok(_) => return unreachable(),
+            Err(e) => {
+                tracing::debug!(coordinator, "verifying a transaction: {e}");
+                self.clients.lock().await.remove(&coordinator);
+                return unreachable();
+            }
+        };
+        if r.error_code != 0 {
+            let code = ErrorCode::from_code(r.error_code).unwrap_or(ErrorCode::UnknownServerError);
+            return vec![code; partitions.len()];
+        }
+        let results: HashMap<(String, i32), i16> = r
+            .results_by_transaction
+            .into_iter()
+            .flat_map(|t| t.topic_results)
+            .flat_map(|t| {
+                let name = t.name;
+                t.results_by_partition
+                    .into_iter()
+                    .map(move |p| ((name.clone(), p.partition_index), p.partition_error_code))
+            })
+            .collect();
+        partitions
+            .iter()
+            .map(|p| {
+                results
+                    .get(p)
+                    .and_then(|c| ErrorCode::from_code(*c))
+                    .unwrap_or(ErrorCode::UnknownServerError)
+            })
+            .collect()
+    }
+
+    /// Whether transactional Produce is verified (`transaction.partition.verification.enable`).
+    pub fn verifies(&self) -> bool {
+        self.verification
     }
 
     /// A connection to broker `id` on the inter-broker listener.

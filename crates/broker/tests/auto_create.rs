@@ -90,12 +90,23 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
             replication_factor: 1,
             min_isr: 1,
             segment_bytes: 100 << 20,
+            partition_verification: true,
         },
         replicas.clone(),
         controller.clone(),
     );
+    let markers = fjord_broker::txn_coordinator::MarkerWriter::new(
+        transactions.clone(),
+        replicas.clone(),
+        groups.clone(),
+        view_rx.clone(),
+        "PLAINTEXT".into(),
+        Default::default(),
+        true,
+    );
     let handler = BrokerHandler {
         transactions,
+        markers,
         static_config: Default::default(),
         fetch_sessions: Arc::new(std::sync::Mutex::new(
             fjord_broker::fetch_session::SessionCache::new(1000, 120_000, 1),

@@ -80,6 +80,7 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("transaction.state.log.segment.bytes", Kind::Int, Some("104857600")),
     ("transaction.max.timeout.ms", Kind::Int, Some("900000")),
     ("transactional.id.expiration.ms", Kind::Int, Some("604800000")),
+    ("transaction.partition.verification.enable", Kind::Bool, Some("true")),
     ("transaction.abort.timed.out.transaction.cleanup.interval.ms", Kind::Int, Some("10000")),
     ("transaction.remove.expired.transaction.cleanup.interval.ms", Kind::Int, Some("3600000")),
     ("replica.lag.time.max.ms", Kind::Long, Some("30000")),

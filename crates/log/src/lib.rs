@@ -21,4 +21,4 @@ pub use checkpoint::TopicPartition;
 pub use config::LogConfig;
 pub use error::{LogError, Result};
 pub use log_dir::{LogDir, MetaProperties};
-pub use partition_log::{AppendInfo, OffsetLookup, PartitionLog, ReadInfo};
+pub use partition_log::{AppendInfo, OffsetLookup, PartitionLog, ReadInfo, VerificationGuard};

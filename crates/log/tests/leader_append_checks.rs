@@ -3,7 +3,8 @@
 //! survives a reopen (after a clean close from the snapshot, after a crash from the snapshot
 //! written on the last roll plus the batches after it) and a truncation. CreateTime
 //! timestamps out of range are refused record by record. A topic codec rewrites batches sent
-//! in another.
+//! in another. A transaction starts in a partition only once verified with its coordinator
+//! (KIP-890), and a marker between the check and the append voids the check.
 
 use fjord_log::partition_log::load::Checkpointed;
 use fjord_log::{LogConfig, LogError, PartitionLog};
@@ -193,4 +194,64 @@ fn a_topic_codec_rewrites_batches_sent_in_another() {
     assert_eq!(first.base_timestamp() + records[7].timestamp_delta, 1_007);
     // The zstd batch is stored as sent: only its offset and leader epoch differ.
     assert_eq!(&batches[1].as_bytes()[61..], &sent[61..]);
+}
+
+fn txn_batch(pid: i64, epoch: i16, seq: i32, n: usize) -> bytes::Bytes {
+    let mut b = RecordBatchBuilder::new(Compression::None)
+        .producer(pid, epoch, seq)
+        .transactional(true);
+    for i in 0..n {
+        b.append(1_000, None, Some(format!("t{i}").as_bytes()), &[]);
+    }
+    b.build().unwrap()
+}
+
+#[test]
+fn a_transaction_starts_in_a_partition_only_once_verified_and_not_after_a_marker() {
+    use fjord_protocol::records::EndTxnMarker;
+    let dir = tempfile::tempdir().unwrap();
+    let log = open(dir.path(), true);
+    // Unverified: refused, nothing appended.
+    let refused = log.append_verified(txn_batch(7, 0, 0, 2), 0, 1_000, None);
+    assert!(
+        matches!(refused, Err(LogError::InvalidTxnState(_))),
+        "{refused:?}"
+    );
+    assert_eq!(log.log_end_offset(), 0);
+    // Verified: the transaction starts; later batches of it need no verification.
+    let guard = log.needs_verification(7).expect("no transaction open yet");
+    log.append_verified(txn_batch(7, 0, 0, 2), 0, 1_000, Some(guard))
+        .unwrap();
+    assert_eq!(log.needs_verification(7), None, "its transaction is open");
+    log.append_verified(txn_batch(7, 0, 2, 1), 0, 1_000, None)
+        .unwrap();
+    // A guard is one producer's: it does not verify another.
+    let other = log.needs_verification(8).unwrap();
+    assert!(log
+        .append_verified(txn_batch(9, 0, 0, 1), 0, 1_000, Some(other))
+        .is_err());
+    // The race KIP-890 closes: verified, then the transaction ends (its marker lands here)
+    // before the append; the append would start a transaction no coordinator knows.
+    let marker = |commit| {
+        EndTxnMarker {
+            commit,
+            coordinator_epoch: 0,
+        }
+        .to_batch(7, 0, 1_000)
+        .unwrap()
+    };
+    log.append_as_coordinator(marker(true), 0, 1_000).unwrap();
+    let stale = log.needs_verification(7).unwrap();
+    log.append_as_coordinator(marker(false), 0, 1_000).unwrap();
+    let late = log.append_verified(txn_batch(7, 0, 3, 1), 0, 1_000, Some(stale));
+    assert!(
+        matches!(late, Err(LogError::InvalidTxnState(_))),
+        "{late:?}"
+    );
+    let fresh = log.needs_verification(7).unwrap();
+    log.append_verified(txn_batch(7, 0, 3, 1), 0, 1_000, Some(fresh))
+        .unwrap();
+    // Plain and idempotent batches are not transactions: nothing to verify.
+    log.append_verified(batch(11, 0, 0, 1), 0, 1_000, None)
+        .unwrap();
 }

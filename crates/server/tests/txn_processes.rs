@@ -969,3 +969,115 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
     ]);
     assert_eq!(none.lines().count(), 1, "only the header is left: {none}");
 }
+
+/// One transactional batch of producer `pid` at `epoch` (sequence `seq`) for `topic`-0.
+fn produce_txn(topic: &str, id: &str, pid: i64, epoch: i16, seq: i32) -> RequestBody {
+    use fjord_protocol::generated::produce_request::{
+        PartitionProduceData, ProduceRequest, TopicProduceData,
+    };
+    use fjord_protocol::records::{Compression, RecordBatchBuilder};
+    let mut b = RecordBatchBuilder::new(Compression::None)
+        .producer(pid, epoch, seq)
+        .transactional(true);
+    b.append(1_000, None, Some(b"v".as_slice()), &[]);
+    RequestBody::Produce(ProduceRequest {
+        transactional_id: Some(id.into()),
+        acks: -1,
+        timeout_ms: 10_000,
+        topic_data: vec![TopicProduceData {
+            name: topic.into(),
+            partition_data: vec![PartitionProduceData {
+                index: 0,
+                records: Some(fjord_protocol::Records::Memory(b.build().unwrap())),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    })
+}
+
+#[test]
+fn a_transaction_starts_in_a_partition_only_once_its_coordinator_confirms_it() {
+    use fjord_protocol::generated::add_partitions_to_txn_request::{
+        AddPartitionsToTxnRequest, AddPartitionsToTxnTopic,
+    };
+    use fjord_protocol::generated::init_producer_id_request::InitProducerIdRequest;
+    let root = tempfile::tempdir().unwrap();
+    let nodes = combined_cluster(root.path(), 3, &settings());
+    let bs = bootstrap(&nodes);
+    wait_brokers_unfenced(&bs, &[1, 2, 3]);
+    topic(&bs, "verified", 1);
+    let rt = runtime();
+    let coordinator = wait_for(Duration::from_secs(60), || {
+        coordinator_of(&rt, &nodes[0].broker_addr(), "v-tx")
+    })
+    .expect("a coordinator");
+    let at = |id: i32| nodes.iter().find(|n| n.id == id).unwrap().broker_addr();
+    let init = RequestBody::InitProducerId(InitProducerIdRequest {
+        transactional_id: Some("v-tx".into()),
+        transaction_timeout_ms: 60_000,
+        producer_id: -1,
+        producer_epoch: -1,
+        ..Default::default()
+    });
+    let Some(ResponseBody::InitProducerId(p)) =
+        rt.block_on(common::call(&at(coordinator), init, 4))
+    else {
+        panic!("InitProducerId");
+    };
+    assert_eq!(p.error_code, 0);
+    let leader = wait_for(Duration::from_secs(30), || {
+        common::partition_zero(&rt, &nodes[0].broker_addr(), "verified").map(|(_, l, _)| l)
+    })
+    .expect("a leader");
+    let produce = |seq| {
+        let r = rt.block_on(common::call(
+            &at(leader),
+            produce_txn("verified", "v-tx", p.producer_id, p.producer_epoch, seq),
+            9,
+        ));
+        match r {
+            Some(ResponseBody::Produce(r)) => r.responses[0].partition_responses[0].error_code,
+            other => panic!("{other:?}"),
+        }
+    };
+    // Not added to the transaction: the leader asks the coordinator and refuses it.
+    assert_eq!(
+        produce(0),
+        fjord_protocol::ErrorCode::InvalidTxnState.code(),
+        "a batch of a transaction the coordinator does not know here"
+    );
+    // Added (as a client does first): appended.
+    let add = RequestBody::AddPartitionsToTxn(AddPartitionsToTxnRequest {
+        v3_and_below_transactional_id: "v-tx".into(),
+        v3_and_below_producer_id: p.producer_id,
+        v3_and_below_producer_epoch: p.producer_epoch,
+        v3_and_below_topics: vec![AddPartitionsToTxnTopic {
+            name: "verified".into(),
+            partitions: vec![0],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let Some(ResponseBody::AddPartitionsToTxn(a)) =
+        rt.block_on(common::call(&at(coordinator), add, 3))
+    else {
+        panic!("AddPartitionsToTxn");
+    };
+    assert!(a
+        .results_by_topic_v3_and_below
+        .iter()
+        .flat_map(|t| &t.results_by_partition)
+        .all(|r| r.partition_error_code == 0));
+    assert_eq!(
+        produce(0),
+        0,
+        "verified with the coordinator, then appended"
+    );
+    assert_eq!(
+        produce(1),
+        0,
+        "the transaction is open here: no new verification"
+    );
+}

@@ -23,6 +23,15 @@ pub enum Origin {
     Coordinator,
 }
 
+/// A transactional append's proof of verification (KIP-890): the producer, and how many
+/// markers for it the log had taken when its coordinator was asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerificationGuard {
+    /// The producer id.
+    pub producer_id: i64,
+    markers: u64,
+}
+
 /// What an append wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AppendInfo {
@@ -143,7 +152,49 @@ impl PartitionLog {
         leader_epoch: i32,
         now_ms: i64,
     ) -> Result<AppendInfo> {
-        self.append_from(Origin::Client, records, leader_epoch, now_ms)
+        self.append_from(Origin::Client, records, leader_epoch, now_ms, None)
+    }
+
+    /// Whether a transactional batch from `producer_id` would start a transaction here (the
+    /// producer has none open), and so must be verified with its coordinator first
+    /// (KIP-890): `Some(guard)` to pass to [`PartitionLog::append_verified`] once it is.
+    pub fn needs_verification(&self, producer_id: i64) -> Option<VerificationGuard> {
+        let open = self
+            .producers
+            .lock()
+            .expect("producers")
+            .producers()
+            .get(&producer_id)
+            .is_some_and(|e| e.current_txn_first_offset.is_some());
+        (!open).then(|| self.guard(producer_id))
+    }
+
+    fn guard(&self, producer_id: i64) -> VerificationGuard {
+        let seen = self.markers_seen.lock().expect("markers seen");
+        VerificationGuard {
+            producer_id,
+            markers: seen.get(&producer_id).copied().unwrap_or(0),
+        }
+    }
+
+    /// [`PartitionLog::append_as_leader`] with transaction verification (KIP-890): a
+    /// transactional batch that starts a transaction is refused (INVALID_TXN_STATE) unless
+    /// `verified` is the guard taken for its producer before the coordinator confirmed the
+    /// partition is in its transaction, and no marker for that producer came since.
+    pub fn append_verified(
+        &self,
+        records: Bytes,
+        leader_epoch: i32,
+        now_ms: i64,
+        verified: Option<VerificationGuard>,
+    ) -> Result<AppendInfo> {
+        self.append_from(
+            Origin::Client,
+            records,
+            leader_epoch,
+            now_ms,
+            Some(verified),
+        )
     }
 
     /// As [`PartitionLog::append_as_leader`], for a coordinator (its records, transaction
@@ -154,16 +205,18 @@ impl PartitionLog {
         leader_epoch: i32,
         now_ms: i64,
     ) -> Result<AppendInfo> {
-        self.append_from(Origin::Coordinator, records, leader_epoch, now_ms)
+        self.append_from(Origin::Coordinator, records, leader_epoch, now_ms, None)
     }
 
-    /// A leader append from `origin`.
+    /// A leader append from `origin`; with `verification`, a transaction it starts must carry
+    /// the guard of a verification.
     fn append_from(
         &self,
         origin: Origin,
         records: Bytes,
         leader_epoch: i32,
         now_ms: i64,
+        verification: Option<Option<VerificationGuard>>,
     ) -> Result<AppendInfo> {
         let config = self.config();
         let batches = split_batches(records)?;
@@ -218,6 +271,21 @@ impl PartitionLog {
                 if origin == Origin::Coordinator && !b.is_control() {
                     scratch.update(b, b.last_offset(), now_ms);
                     continue;
+                }
+                if let Some(verified) = verification {
+                    let starts = b.is_transactional()
+                        && !b.is_control()
+                        && scratch
+                            .producers()
+                            .get(&b.producer_id())
+                            .is_none_or(|e| e.current_txn_first_offset.is_none());
+                    if starts && verified != Some(self.guard(b.producer_id())) {
+                        return Err(LogError::InvalidTxnState(format!(
+                            "the transaction of producer {} was not verified with its \
+                             coordinator before this partition's first batch, or it ended since",
+                            b.producer_id()
+                        )));
+                    }
                 }
                 match scratch.check(b)? {
                     Verdict::Duplicate {
@@ -335,6 +403,14 @@ impl PartitionLog {
     ) -> Result<()> {
         let mut producers = self.producers.lock().expect("producers");
         for (b, last_offset) in appended {
+            if b.is_control() && b.producer_id() >= 0 {
+                *self
+                    .markers_seen
+                    .lock()
+                    .expect("markers seen")
+                    .entry(b.producer_id())
+                    .or_insert(0) += 1;
+            }
             if let Some(done) = producers.update(b, last_offset, now_ms) {
                 if done.aborted {
                     let entry = AbortedTxn {

@@ -234,6 +234,7 @@ impl PartitionLog {
             aborted: Default::default(),
             first_unstable: AtomicI64::new(i64::MAX),
             txn_index_dirty: Default::default(),
+            markers_seen: Default::default(),
             moved: Default::default(),
         };
         log.rebuild_producer_state()?;

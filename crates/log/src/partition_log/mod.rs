@@ -15,7 +15,7 @@ mod relocate;
 mod retention;
 mod truncate;
 
-pub use append::{AppendInfo, Origin};
+pub use append::{AppendInfo, Origin, VerificationGuard};
 pub use clean::{CleanStats, CLEANED_SUFFIX, SWAP_SUFFIX};
 pub use load::LoadReport;
 pub use read::{OffsetLookup, ReadInfo};
@@ -64,6 +64,10 @@ pub struct PartitionLog {
     first_unstable: AtomicI64,
     /// An aborted-transaction entry was written since the last flush.
     txn_index_dirty: std::sync::atomic::AtomicBool,
+    /// Per producer id, how many transaction markers this log has taken (in memory): the
+    /// guard of a verified transactional append (KIP-890), which a marker written between
+    /// the coordinator's check and the append invalidates.
+    markers_seen: std::sync::Mutex<std::collections::HashMap<i64, u64>>,
     /// Set once the log moved to another dir: writes are refused from then on.
     moved: std::sync::atomic::AtomicBool,
 }

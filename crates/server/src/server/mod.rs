@@ -551,6 +551,7 @@ async fn start_broker(
 struct Coordinators {
     groups: Arc<fjord_broker::group_coordinator::GroupCoordinator>,
     transactions: Arc<fjord_broker::txn_coordinator::TxnCoordinator>,
+    markers: Arc<fjord_broker::txn_coordinator::MarkerWriter>,
 }
 
 /// Starts the group and transaction coordinators, each following the partitions the broker
@@ -592,16 +593,19 @@ fn spawn_coordinators(
         node.view.clone(),
         role.fetchers.listener.clone(),
         role.fetchers.security.clone(),
+        role.transactions.partition_verification,
     );
     let fatal = node.fatal_tx.0.clone();
+    let running = writer.clone();
     node.fatal_tx
         .spawn("transaction marker writer", async move {
-            let why = writer.run(jobs).await;
+            let why = running.run(jobs).await;
             let _ = fatal.send(format!("the transaction marker writer stopped: {why}"));
         });
     Coordinators {
         groups,
         transactions,
+        markers: writer,
     }
 }
 
@@ -647,6 +651,7 @@ fn broker_handler(
         )),
         groups: coordinators.groups.clone(),
         transactions: coordinators.transactions.clone(),
+        markers: coordinators.markers.clone(),
         producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
             node.node_id,
             node.client.clone(),

@@ -368,6 +368,7 @@ fn transaction_config(
             .clamp(1, i64::from(i16::MAX)) as i16,
         min_isr: clamp_i32(int("transaction.state.log.min.isr")?),
         segment_bytes: int("transaction.state.log.segment.bytes")?.max(1),
+        partition_verification: flag(config, "transaction.partition.verification.enable"),
     })
 }
 
