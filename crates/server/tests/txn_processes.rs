@@ -255,6 +255,77 @@ fn commit_abort_offsets_and_fencing_on_three_nodes() {
         !values.iter().any(|v| v.starts_with("zombie")),
         "{values:?}"
     );
+
+    // kafka-transactions: list, describe, and force-terminate of an open transaction (its
+    // producer is fenced and what it wrote is aborted).
+    let listed = tool(&["kafka-transactions", "--bootstrap-server", &bs, "list"]);
+    assert!(
+        listed.starts_with("TransactionalId\tCoordinator\tProducerId\tTransactionState\t"),
+        "{listed}"
+    );
+    for id in ["rust-tx", "rust-ctp", "rust-fence"] {
+        assert!(
+            listed
+                .lines()
+                .any(|l| l.split_whitespace().next() == Some(id)),
+            "{id} not listed: {listed}"
+        );
+    }
+    let described = tool(&[
+        "kafka-transactions",
+        "--bootstrap-server",
+        &bs,
+        "describe",
+        "--transactional-id",
+        "rust-tx",
+    ]);
+    let row: Vec<&str> = described
+        .lines()
+        .nth(1)
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert_eq!(row.get(1), Some(&"rust-tx"), "{described}");
+    assert_eq!(row.get(4), Some(&"CompleteCommit"), "{described}");
+    let open = txn_producer(&bs, "rust-terminated", &[]);
+    open.begin_transaction().unwrap();
+    send(&open, "tx", 2, "terminated");
+    open.flush(Duration::from_secs(30)).unwrap();
+    tool(&[
+        "kafka-transactions",
+        "--bootstrap-server",
+        &bs,
+        "force-terminate",
+        "--transactional-id",
+        "rust-terminated",
+    ]);
+    let described = tool(&[
+        "kafka-transactions",
+        "--bootstrap-server",
+        &bs,
+        "describe",
+        "--transactional-id",
+        "rust-terminated",
+    ]);
+    // Its open transaction was aborted and the id re-initialized at a newer epoch, as
+    // InitProducerId leaves it: Empty.
+    let row: Vec<&str> = described
+        .lines()
+        .nth(1)
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert_eq!(row.get(4), Some(&"Empty"), "{described}");
+    assert!(
+        row.get(3).and_then(|e| e.parse::<i32>().ok()) > Some(0),
+        "{described}"
+    );
+    assert!(
+        open.commit_transaction(Duration::from_secs(30)).is_err(),
+        "the terminated transaction's producer is fenced"
+    );
+    let values = read_all(&bs, "tx", 3, "read_committed", 92);
+    assert!(!values.iter().any(|v| v == "terminated"), "{values:?}");
 }
 
 #[test]
