@@ -264,13 +264,7 @@ fn main() {
         return;
     }
     let secs = seconds();
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--release", "--quiet", "--bin", "fjord"])
-        .current_dir(root())
-        .status()
-        .unwrap();
-    assert!(status.success(), "building the release fjord");
-    let bin = root().join("target/release/fjord");
+    let bin = fjord_benches::release_fjord();
 
     println!(
         "machine: {} cores",

@@ -151,6 +151,17 @@ pub fn consume(
     start.elapsed().as_secs_f64()
 }
 
+/// Builds the release `fjord` (as `cargo build --release --bin fjord`) and returns its path.
+pub fn release_fjord() -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--quiet", "--bin", "fjord"])
+        .current_dir(root())
+        .status()
+        .unwrap();
+    assert!(status.success(), "building the release fjord");
+    root().join("target/release/fjord")
+}
+
 /// A free port on 127.0.0.1 (bound and released).
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")

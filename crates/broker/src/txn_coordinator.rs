@@ -360,17 +360,14 @@ impl MarkerWriter {
                 .await;
             return checked.unwrap_or_else(|code| vec![code; partitions.len()]);
         }
-        let mut topics: Vec<AddPartitionsToTxnTopic> = Vec::new();
-        for (topic, index) in partitions {
-            match topics.last_mut() {
-                Some(t) if &t.name == topic => t.partitions.push(*index),
-                _ => topics.push(AddPartitionsToTxnTopic {
-                    name: topic.clone(),
-                    partitions: vec![*index],
-                    ..Default::default()
-                }),
-            }
-        }
+        let topics: Vec<AddPartitionsToTxnTopic> = by_topic(partitions)
+            .into_iter()
+            .map(|(name, partitions)| AddPartitionsToTxnTopic {
+                name,
+                partitions,
+                ..Default::default()
+            })
+            .collect();
         let request = AddPartitionsToTxnRequest {
             transactions: vec![AddPartitionsToTxnTransaction {
                 transactional_id: id.to_string(),
@@ -460,19 +457,28 @@ impl MarkerWriter {
     }
 }
 
-/// The WriteTxnMarkers request for a job's `partitions`.
-fn request_for(job: &MarkerJob, partitions: &[(String, i32)]) -> WriteTxnMarkersRequest {
-    let mut topics: Vec<WritableTxnMarkerTopic> = Vec::new();
+/// `partitions` as runs of one topic each, in order: (topic, its partition indexes).
+fn by_topic(partitions: &[(String, i32)]) -> Vec<(String, Vec<i32>)> {
+    let mut out: Vec<(String, Vec<i32>)> = Vec::new();
     for (topic, index) in partitions {
-        match topics.last_mut() {
-            Some(t) if &t.name == topic => t.partition_indexes.push(*index),
-            _ => topics.push(WritableTxnMarkerTopic {
-                name: topic.clone(),
-                partition_indexes: vec![*index],
-                ..Default::default()
-            }),
+        match out.last_mut() {
+            Some((t, indexes)) if t == topic => indexes.push(*index),
+            _ => out.push((topic.clone(), vec![*index])),
         }
     }
+    out
+}
+
+/// The WriteTxnMarkers request for a job's `partitions`.
+fn request_for(job: &MarkerJob, partitions: &[(String, i32)]) -> WriteTxnMarkersRequest {
+    let topics: Vec<WritableTxnMarkerTopic> = by_topic(partitions)
+        .into_iter()
+        .map(|(name, partition_indexes)| WritableTxnMarkerTopic {
+            name,
+            partition_indexes,
+            ..Default::default()
+        })
+        .collect();
     WriteTxnMarkersRequest {
         markers: vec![WritableTxnMarker {
             producer_id: job.producer_id,
