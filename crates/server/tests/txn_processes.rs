@@ -125,6 +125,19 @@ fn read_all(
     got
 }
 
+/// A consume-transform-produce loop's consumer in `group`: read_committed, offsets committed
+/// only through the producer's transactions, from the start where the group has none.
+fn ctp_consumer(bootstrap: &str, group: &str) -> BaseConsumer {
+    ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("group.id", group)
+        .set("isolation.level", "read_committed")
+        .set("enable.auto.commit", "false")
+        .set("auto.offset.reset", "earliest")
+        .create()
+        .unwrap()
+}
+
 /// Creates a topic of `partitions` replicated on all three nodes.
 fn topic(bootstrap: &str, name: &str, partitions: i32) {
     assert!(
@@ -186,14 +199,7 @@ fn commit_abort_offsets_and_fencing_on_three_nodes() {
     // Consume-transform-produce: the output holds each input once and the group's offsets
     // move with the transactions.
     topic(&bs, "ctp-out", 3);
-    let consumer: BaseConsumer = ClientConfig::new()
-        .set("bootstrap.servers", &bs)
-        .set("group.id", "rust-ctp")
-        .set("isolation.level", "read_committed")
-        .set("enable.auto.commit", "false")
-        .set("auto.offset.reset", "earliest")
-        .create()
-        .unwrap();
+    let consumer = ctp_consumer(&bs, "rust-ctp");
     consumer.subscribe(&["tx"]).unwrap();
     let ctp = txn_producer(&bs, "rust-ctp", &[]);
     let mut done = 0;
@@ -527,14 +533,7 @@ fn exactly_once_under_twenty_sigkills() {
     {
         let (bs, stop) = (bs.clone(), stop.clone());
         std::thread::spawn(move || {
-            let consumer: BaseConsumer = ClientConfig::new()
-                .set("bootstrap.servers", &bs)
-                .set("group.id", "eos")
-                .set("isolation.level", "read_committed")
-                .set("enable.auto.commit", "false")
-                .set("auto.offset.reset", "earliest")
-                .create()
-                .unwrap();
+            let consumer = ctp_consumer(&bs, "eos");
             let mut tpl = TopicPartitionList::new();
             for p in 0..PARTITIONS {
                 tpl.add_partition("eos-in", p);
