@@ -141,19 +141,22 @@ fn set_value(field: &FieldSpec, v: &Value) -> Result<String, SpecError> {
     }
 }
 
-/// The error fields of a struct: ErrorCode, and ErrorMessage where the version has it.
+/// The error fields of a struct: its error code (ErrorCode, or one named for its entity such
+/// as AddPartitionsToTxn's PartitionErrorCode), and ErrorMessage where the version has it.
 fn error_fields(out: &mut String, side: &Side<'_>, indent: &str) {
     let valid = &side.spec.valid;
-    if let Some(c) = side.fields.iter().find(|f| f.name == "ErrorCode") {
+    let code_field = side
+        .fields
+        .iter()
+        .find(|f| f.name == "ErrorCode")
+        .or_else(|| side.fields.iter().find(|f| f.name.ends_with("ErrorCode")));
+    if let Some(c) = code_field {
+        let name = field_ident(&c.name);
         let test = c.versions.rust_test("version", valid);
         if test == "true" {
-            writeln!(out, "{indent}error_code: code,").unwrap();
+            writeln!(out, "{indent}{name}: code,").unwrap();
         } else {
-            writeln!(
-                out,
-                "{indent}error_code: if {test} {{ code }} else {{ 0 }},"
-            )
-            .unwrap();
+            writeln!(out, "{indent}{name}: if {test} {{ code }} else {{ 0 }},").unwrap();
         }
     }
     if let Some(m) = side.fields.iter().find(|f| f.name == "ErrorMessage") {

@@ -233,6 +233,7 @@ pub fn error_response(request: &RequestBody, version: i16, code: i16, message: &
                         name: x1.name.clone(),
                         results_by_partition: x1.partitions.iter().map(|x2| add_partitions_to_txn_response::AddPartitionsToTxnPartitionResult {
                             partition_index: *x2,
+                            partition_error_code: code,
                             ..Default::default()
                         }).collect(),
                         ..Default::default()
@@ -243,6 +244,7 @@ pub fn error_response(request: &RequestBody, version: i16, code: i16, message: &
                     name: x0.name.clone(),
                     results_by_partition: x0.partitions.iter().map(|x1| add_partitions_to_txn_response::AddPartitionsToTxnPartitionResult {
                         partition_index: *x1,
+                        partition_error_code: code,
                         ..Default::default()
                     }).collect(),
                     ..Default::default()
