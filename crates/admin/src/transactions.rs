@@ -17,7 +17,7 @@ use fjord_protocol::generated::{
         WritableTxnMarker, WritableTxnMarkerTopic, WriteTxnMarkersRequest,
     },
 };
-use fjord_protocol::{ErrorCode, RequestBody};
+use fjord_protocol::RequestBody;
 
 /// The transaction timeout force-terminate's InitProducerId asks for (Kafka's producer
 /// default, within any broker's maximum).
@@ -207,14 +207,8 @@ impl Admin {
             });
             let r = self.call_broker(coordinator, body, 0..=5).await?;
             let r = expect_response!(r, InitProducerId)?;
-            match ErrorCode::from_code(r.error_code) {
-                // Aborting the open transaction: asked again until it is done.
-                Some(ErrorCode::ConcurrentTransactions) => Err(AdminError::Kafka {
-                    code: ErrorCode::ConcurrentTransactions,
-                    message: "the open transaction is being aborted".into(),
-                }),
-                _ => AdminError::check(r.error_code, None),
-            }
+            // CONCURRENT_TRANSACTIONS (the open transaction is being aborted) is retried.
+            AdminError::check(r.error_code, None)
         })
         .await
     }

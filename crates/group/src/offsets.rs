@@ -35,6 +35,17 @@ fn tombstone(group: &str, topic: &str, partition: i32) -> GroupRecord {
     }
 }
 
+/// One partition's offset as a commit request gives it.
+pub(crate) struct OffsetCommit<'a> {
+    pub(crate) group: &'a str,
+    pub(crate) topic: &'a str,
+    pub(crate) partition: i32,
+    pub(crate) offset: i64,
+    pub(crate) leader_epoch: i32,
+    pub(crate) metadata: Option<&'a str>,
+    pub(crate) expire_timestamp: Option<i64>,
+}
+
 impl Shard {
     /// Why a commit is refused for the whole request, if it is. A generation below zero with
     /// no member id is an admin commit: allowed for an empty or new group.
@@ -75,6 +86,44 @@ impl Shard {
         Ok(())
     }
 
+    /// One partition of an offset commit (OffsetCommit or TxnOffsetCommit): `refused` (the
+    /// request's own refusal), an unknown partition (UNKNOWN_TOPIC_OR_PARTITION) or metadata
+    /// over `offset.metadata.max.bytes` (OFFSET_METADATA_TOO_LARGE) refuse it; otherwise its
+    /// record goes to `out` and the offset to keep is returned.
+    pub(crate) fn write_offset(
+        &self,
+        out: &mut Output,
+        refused: Option<ErrorCode>,
+        unknown: &dyn Fn(&str, i32) -> bool,
+        o: OffsetCommit<'_>,
+        now: i64,
+    ) -> Result<Committed, ErrorCode> {
+        let metadata = o.metadata.unwrap_or_default().to_string();
+        if let Some(code) = refused {
+            return Err(code);
+        }
+        if unknown(o.topic, o.partition) {
+            return Err(ErrorCode::UnknownTopicOrPartition);
+        }
+        if metadata.len() > self.config.offset_metadata_max_bytes {
+            return Err(ErrorCode::OffsetMetadataTooLarge);
+        }
+        let committed = Committed {
+            offset: o.offset,
+            leader_epoch: o.leader_epoch,
+            metadata,
+            commit_timestamp: now,
+            expire_timestamp: o.expire_timestamp,
+        };
+        out.records.push(GroupRecord::Offset {
+            group: o.group.to_string(),
+            topic: o.topic.to_string(),
+            partition: o.partition,
+            value: Some(committed.value()),
+        });
+        Ok(committed)
+    }
+
     /// OffsetCommit. `unknown(topic, partition)` says which partitions do not exist (they get
     /// UNKNOWN_TOPIC_OR_PARTITION); metadata over `offset.metadata.max.bytes` gets
     /// OFFSET_METADATA_TOO_LARGE; the rest are written, and answered once written.
@@ -109,7 +158,6 @@ impl Shard {
                 );
             }
         }
-        let max_metadata = self.config.offset_metadata_max_bytes;
         let mut response = OffsetCommitResponse::default();
         for t in &r.topics {
             let mut topic = OffsetCommitResponseTopic {
@@ -118,33 +166,24 @@ impl Shard {
                 ..Default::default()
             };
             for p in &t.partitions {
-                let metadata = p.committed_metadata.clone().unwrap_or_default();
-                let code = if let Some(code) = refused {
-                    code
-                } else if unknown(&t.name, p.partition_index) {
-                    ErrorCode::UnknownTopicOrPartition
-                } else if metadata.len() > max_metadata {
-                    ErrorCode::OffsetMetadataTooLarge
-                } else {
-                    let committed = Committed {
-                        offset: p.committed_offset,
-                        leader_epoch: p.committed_leader_epoch,
-                        metadata,
-                        commit_timestamp: now,
-                        expire_timestamp: (r.retention_time_ms >= 0)
-                            .then(|| now + r.retention_time_ms),
-                    };
-                    out.records.push(GroupRecord::Offset {
-                        group: r.group_id.clone(),
-                        topic: t.name.clone(),
-                        partition: p.partition_index,
-                        value: Some(committed.value()),
-                    });
-                    if let Some(g) = self.groups.get_mut(&r.group_id) {
-                        g.offsets
-                            .insert((t.name.clone(), p.partition_index), committed);
+                let offset = OffsetCommit {
+                    group: &r.group_id,
+                    topic: &t.name,
+                    partition: p.partition_index,
+                    offset: p.committed_offset,
+                    leader_epoch: p.committed_leader_epoch,
+                    metadata: p.committed_metadata.as_deref(),
+                    expire_timestamp: (r.retention_time_ms >= 0).then(|| now + r.retention_time_ms),
+                };
+                let code = match self.write_offset(&mut out, refused, unknown, offset, now) {
+                    Err(code) => code,
+                    Ok(committed) => {
+                        if let Some(g) = self.groups.get_mut(&r.group_id) {
+                            g.offsets
+                                .insert((t.name.clone(), p.partition_index), committed);
+                        }
+                        ErrorCode::None
                     }
-                    ErrorCode::None
                 };
                 topic.partitions.push(OffsetCommitResponsePartition {
                     partition_index: p.partition_index,

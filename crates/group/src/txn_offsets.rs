@@ -5,6 +5,7 @@
 //! offsets gets UNSTABLE_OFFSET_COMMIT for those partitions.
 
 use crate::group::{Committed, Group, GroupState};
+use crate::offsets::OffsetCommit;
 use crate::records::GroupRecord;
 use crate::shard::{Output, RequestContext, Shard};
 use fjord_protocol::generated::txn_offset_commit_request::TxnOffsetCommitRequest;
@@ -42,7 +43,6 @@ impl Shard {
             }
             Ok(()) => None,
         };
-        let max_metadata = self.config.offset_metadata_max_bytes;
         let mut response = TxnOffsetCommitResponse::default();
         for t in &r.topics {
             let mut topic = TxnOffsetCommitResponseTopic {
@@ -50,34 +50,26 @@ impl Shard {
                 ..Default::default()
             };
             for p in &t.partitions {
-                let metadata = p.committed_metadata.clone().unwrap_or_default();
-                let code = if let Some(code) = refused {
-                    code
-                } else if unknown(&t.name, p.partition_index) {
-                    ErrorCode::UnknownTopicOrPartition
-                } else if metadata.len() > max_metadata {
-                    ErrorCode::OffsetMetadataTooLarge
-                } else {
-                    let committed = Committed {
-                        offset: p.committed_offset,
-                        leader_epoch: p.committed_leader_epoch,
-                        metadata,
-                        commit_timestamp: now,
-                        expire_timestamp: None,
-                    };
-                    out.records.push(GroupRecord::Offset {
-                        group: r.group_id.clone(),
-                        topic: t.name.clone(),
-                        partition: p.partition_index,
-                        value: Some(committed.value()),
-                    });
-                    self.pending.entry(r.producer_id).or_default().push((
-                        r.group_id.clone(),
-                        t.name.clone(),
-                        p.partition_index,
-                        committed,
-                    ));
-                    ErrorCode::None
+                let offset = OffsetCommit {
+                    group: &r.group_id,
+                    topic: &t.name,
+                    partition: p.partition_index,
+                    offset: p.committed_offset,
+                    leader_epoch: p.committed_leader_epoch,
+                    metadata: p.committed_metadata.as_deref(),
+                    expire_timestamp: None,
+                };
+                let code = match self.write_offset(&mut out, refused, unknown, offset, now) {
+                    Err(code) => code,
+                    Ok(committed) => {
+                        self.pending.entry(r.producer_id).or_default().push((
+                            r.group_id.clone(),
+                            t.name.clone(),
+                            p.partition_index,
+                            committed,
+                        ));
+                        ErrorCode::None
+                    }
                 };
                 topic.partitions.push(TxnOffsetCommitResponsePartition {
                     partition_index: p.partition_index,

@@ -129,11 +129,18 @@ impl AbortedIndex {
     /// at or after `from` and that began before `upper` (Kafka's `collectAbortedTxns`).
     pub fn overlapping(&self, from: i64, upper: i64) -> Vec<AbortedTxn> {
         let start = self.entries.partition_point(|e| e.last_offset < from);
-        self.entries[start..]
-            .iter()
-            .filter(|e| e.first_offset < upper)
-            .copied()
-            .collect()
+        let mut out = Vec::new();
+        for e in &self.entries[start..] {
+            if e.first_offset < upper {
+                out.push(*e);
+            }
+            // As Kafka's TransactionIndex stops: every later transaction was open at this one's
+            // abort (and so starts at or after its last stable offset) or began after it.
+            if e.last_stable_offset >= upper {
+                break;
+            }
+        }
+        out
     }
 
     /// Forgets the entries whose marker is below `log_start` (their segments are gone).

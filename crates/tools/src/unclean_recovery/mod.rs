@@ -519,14 +519,7 @@ async fn end_hanging(
     if recovered.is_empty() {
         return 0;
     }
-    let hanging = match admin
-        .retry(|| async {
-            hanging_in(admin, &recovered, max_timeout_ms)
-                .await
-                .map_err(|e| fjord_admin::AdminError::Protocol(e.to_string()))
-        })
-        .await
-    {
+    let hanging = match hanging_in(admin, &recovered, max_timeout_ms).await {
         Ok(h) => h,
         Err(e) => {
             println!("Could not check the recovered partitions for hanging transactions: {e}");
