@@ -208,6 +208,12 @@ fn answer(
     }
 }
 
+/// The first TxnOffsetCommit version of a transaction version 2 producer, whose group
+/// partition the broker adds to the transaction (KIP-890 part 2).
+const TXN_OFFSET_COMMIT_ADD_VERSION: i16 = 5;
+/// The first TxnOffsetCommit version that knows TRANSACTION_ABORTABLE.
+const TXN_OFFSET_COMMIT_ABORTABLE_VERSION: i16 = 4;
+
 /// What a node advertises in ApiVersions: the features this build supports and the image's
 /// finalized levels, as of the image's offset.
 pub fn node_features(image: &fjord_metadata::MetadataImage) -> Features {
@@ -335,7 +341,12 @@ impl Service for BrokerHandler {
             )),
             RequestBody::EndTxn(r) => Some(ResponseBody::EndTxn(txns().end_txn(r, version).await)),
             RequestBody::TxnOffsetCommit(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
+                Some(match self.check_txn_offsets(r, version).await {
+                    Some((code, message)) => {
+                        fjord_protocol::error_response(&body, version, code, &message)
+                    }
+                    None => groups().one_group(&body, version, &r.group_id).await,
+                })
             }
             RequestBody::WriteTxnMarkers(r) => Some(ResponseBody::WriteTxnMarkers(
                 crate::txn_markers::write_txn_markers(
@@ -396,6 +407,59 @@ impl Service for BrokerHandler {
 }
 
 impl BrokerHandler {
+    /// TxnOffsetCommit's check with the transaction's coordinator (KIP-890): the group's
+    /// offsets partition is in the producer's open transaction, or, for a transaction
+    /// version 2 producer (v5, feature finalized), is added to it. `None` to go on, else the
+    /// error every partition gets, as Kafka's group coordinator turns them (coordinator
+    /// trouble is COORDINATOR_NOT_AVAILABLE, which the producer retries).
+    async fn check_txn_offsets(
+        &self,
+        r: &fjord_protocol::generated::txn_offset_commit_request::TxnOffsetCommitRequest,
+        version: i16,
+    ) -> Option<(fjord_protocol::ErrorCode, String)> {
+        use fjord_protocol::ErrorCode;
+        let image = self.view.borrow().image.clone();
+        let add = version >= TXN_OFFSET_COMMIT_ADD_VERSION
+            && image.features.transaction_version() >= crate::produce::TRANSACTION_VERSION_2;
+        if !add && !self.markers.verifies() {
+            return None;
+        }
+        let partition = (
+            crate::group_coordinator::OFFSETS_TOPIC.to_string(),
+            fjord_protocol::coordinator::partition_for(&r.group_id, self.groups.num_partitions()),
+        );
+        let check = crate::txn_coordinator::Check {
+            transactional_id: &r.transactional_id,
+            producer_id: r.producer_id,
+            producer_epoch: r.producer_epoch,
+            add,
+            abortable_known: version >= TXN_OFFSET_COMMIT_ABORTABLE_VERSION,
+        };
+        let code = self
+            .markers
+            .verify(&image, check, std::slice::from_ref(&partition))
+            .await
+            .into_iter()
+            .next()
+            .unwrap_or(ErrorCode::UnknownServerError);
+        match code {
+            ErrorCode::None => None,
+            ErrorCode::NotEnoughReplicas => Some((
+                ErrorCode::CoordinatorNotAvailable,
+                "the transaction's coordinator could not confirm the group's partition is \
+                 in the transaction"
+                    .into(),
+            )),
+            code => Some((
+                code,
+                format!(
+                    "the transaction's coordinator refused the group's partition: {}",
+                    code.name()
+                ),
+            )),
+        }
+    }
+
     /// GetReplicaLogInfo, with the topics the caller may not ask about (judged per topic,
     /// since refusals count toward the per-request limit in request order).
     async fn replica_log_info(

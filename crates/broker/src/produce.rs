@@ -36,6 +36,13 @@ const LEADER_HINT_VERSION: i16 = 10;
 const RECORD_ERRORS_VERSION: i16 = 8;
 /// The first Produce version that names topics by id.
 const TOPIC_ID_VERSION: i16 = 13;
+/// The first Produce version that knows TRANSACTION_ABORTABLE (KIP-890).
+const ABORTABLE_VERSION: i16 = 11;
+/// The first Produce version whose transactional producer leaves adding its partitions to
+/// the broker, once transaction version 2 is finalized (KIP-890 part 2).
+const ADD_PARTITIONS_VERSION: i16 = 12;
+/// The `transaction.version` level of KIP-890 part 2.
+pub const TRANSACTION_VERSION_2: i16 = 2;
 
 /// Handles a Produce request: `Ok(None)` for acks=0 (no answer is sent); `Err` when the
 /// appends' task failed (the connection is closed, as for any request that cannot be
@@ -325,7 +332,11 @@ pub async fn verify(
     version: i16,
 ) -> Option<Verified> {
     let id = request.transactional_id.as_deref()?;
-    if !markers.verifies() {
+    // A transaction version 2 producer (Produce v12+ once the feature is finalized) does not
+    // add its partitions itself: the broker adds them, verification setting or not.
+    let add = version >= ADD_PARTITIONS_VERSION
+        && image.features.transaction_version() >= TRANSACTION_VERSION_2;
+    if !markers.verifies() && !add {
         return None;
     }
     let me = replicas.node_id();
@@ -352,7 +363,10 @@ pub async fn verify(
                 continue;
             }
             producer = Some((first.producer_id(), first.producer_epoch()));
-            if let Some(guard) = partition.log.needs_verification(first.producer_id()) {
+            if let Some(guard) = partition
+                .log
+                .needs_verification(first.producer_id(), first.producer_epoch())
+            {
                 asked.push(((topic.id, p.index), (topic.name.clone(), p.index), guard));
             }
         }
@@ -365,7 +379,14 @@ pub async fn verify(
         return Some(verified);
     }
     let names: Vec<(String, i32)> = asked.iter().map(|(_, n, _)| n.clone()).collect();
-    let codes = markers.verify(image, id, pid, epoch, &names).await;
+    let check = crate::txn_coordinator::Check {
+        transactional_id: id,
+        producer_id: pid,
+        producer_epoch: epoch,
+        add,
+        abortable_known: version >= ABORTABLE_VERSION,
+    };
+    let codes = markers.verify(image, check, &names).await;
     for ((key, _, guard), code) in asked.into_iter().zip(codes) {
         if code == ErrorCode::None {
             verified.guards.insert(key, guard);

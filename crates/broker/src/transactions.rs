@@ -1,6 +1,7 @@
 //! The transaction APIs on the broker listener: InitProducerId with a transactional id,
-//! AddPartitionsToTxn (a producer's v0-3, a broker's batched v4+ with VerifyOnly),
-//! AddOffsetsToTxn, EndTxn, DescribeTransactions and ListTransactions, each routed to the
+//! AddPartitionsToTxn (a producer's v0-3, a broker's batched v4+ with VerifyOnly, or v5
+//! adding for a transaction version 2 producer), AddOffsetsToTxn, EndTxn (v5: transaction
+//! version 2), DescribeTransactions and ListTransactions, each routed to the
 //! shard of its transactional id's `__transaction_state` partition. Routing errors
 //! (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE) come back in the
 //! response's own shape; PRODUCER_FENCED goes to clients too old to know it as
@@ -30,12 +31,18 @@ use fjord_protocol::generated::{
     list_transactions_response::{ListTransactionsResponse, TransactionState as ListedState},
 };
 use fjord_protocol::ErrorCode;
-use fjord_txn::shard::InitRequest;
+use fjord_txn::shard::{EndRequest, InitRequest};
 use fjord_txn::{TxnMetadata, TxnState};
 use std::sync::Arc;
 
 /// The first AddPartitionsToTxn version (brokers') with a batch of transactions.
 const BATCHED_ADD_VERSION: i16 = 4;
+/// The AddPartitionsToTxn version a broker adds partitions with for a transaction version 2
+/// producer (KIP-890), and the first to know TRANSACTION_ABORTABLE.
+pub const ADD_FOR_VERSION_2: i16 = 5;
+/// The first EndTxn version of transaction version 2: the epoch is bumped, and the answer
+/// carries the producer id and epoch.
+const END_VERSION_2: i16 = 5;
 /// The most transactions one AddPartitionsToTxn names.
 pub const MAX_TRANSACTIONS_PER_REQUEST: usize = 10_000;
 /// The most partitions one AddPartitionsToTxn names for one transaction.
@@ -195,12 +202,23 @@ impl Transactions<'_> {
                         .collect::<Vec<_>>()
                 })
                 .await;
-            checked.unwrap_or_else(|code| vec![code; partitions.len()])
+            let abortable_known = version >= ADD_FOR_VERSION_2;
+            checked
+                .unwrap_or_else(|code| vec![code; partitions.len()])
+                .into_iter()
+                .map(|code| match code {
+                    ErrorCode::TransactionAbortable if !abortable_known => {
+                        ErrorCode::InvalidTxnState
+                    }
+                    code => code,
+                })
+                .collect()
         } else {
+            let client_version = if version >= ADD_FOR_VERSION_2 { 2 } else { 0 };
             let added = self
                 .coordinator
                 .apply(&self.image, id, |s, now| {
-                    s.add_partitions(id, pid, epoch, &partitions, now)
+                    s.add_partitions(id, pid, epoch, &partitions, client_version, now)
                 })
                 .await
                 .and_then(|r| r);
@@ -244,6 +262,7 @@ impl Transactions<'_> {
                     r.producer_id,
                     r.producer_epoch,
                     std::slice::from_ref(&partition),
+                    0,
                     now,
                 )
             })
@@ -255,26 +274,43 @@ impl Transactions<'_> {
         }
     }
 
-    /// EndTxn: answered once the decision is written; the markers follow.
+    /// EndTxn: answered once the decision is written; the markers follow. From v5
+    /// (transaction version 2) the epoch is bumped and the answer carries the producer id and
+    /// epoch to use next.
     pub async fn end_txn(&self, r: &EndTxnRequest, version: i16) -> EndTxnResponse {
+        let request = EndRequest {
+            transactional_id: r.transactional_id.clone(),
+            producer_id: r.producer_id,
+            producer_epoch: r.producer_epoch,
+            commit: r.committed,
+            client_version: if version >= END_VERSION_2 { 2 } else { 0 },
+        };
+        let id = &r.transactional_id;
+        let needs = self
+            .coordinator
+            .read(&self.image, id, |s| s.end_needs_producer_id(&request))
+            .await;
+        let fresh = match needs {
+            Ok(true) => match self.producer_ids.next(&self.image).await {
+                Ok(pid) => Some(pid),
+                Err(code) => return end_failed(code, version),
+            },
+            Ok(false) => None,
+            Err(code) => return end_failed(code, version),
+        };
         let ended = self
             .coordinator
-            .apply(&self.image, &r.transactional_id, |s, now| {
-                s.end_txn(
-                    &r.transactional_id,
-                    r.producer_id,
-                    r.producer_epoch,
-                    r.committed,
-                    now,
-                )
-            })
+            .apply(&self.image, id, |s, now| s.end_txn(&request, fresh, now))
             .await
             .and_then(|r| r);
-        EndTxnResponse {
-            error_code: for_version(ended.err().unwrap_or(ErrorCode::None), version, 2).code(),
-            producer_id: -1,
-            producer_epoch: -1,
-            ..Default::default()
+        match ended {
+            Ok((producer_id, producer_epoch)) if version >= END_VERSION_2 => EndTxnResponse {
+                producer_id,
+                producer_epoch,
+                ..Default::default()
+            },
+            Ok(_) => end_failed(ErrorCode::None, version),
+            Err(code) => end_failed(code, version),
         }
     }
 
@@ -365,6 +401,16 @@ impl Transactions<'_> {
         out.transaction_states
             .sort_by(|a, b| a.transactional_id.cmp(&b.transactional_id));
         out
+    }
+}
+
+/// An EndTxn answer with no producer id (v0-4, or a failed end).
+fn end_failed(code: ErrorCode, version: i16) -> EndTxnResponse {
+    EndTxnResponse {
+        error_code: for_version(code, version, 2).code(),
+        producer_id: -1,
+        producer_epoch: -1,
+        ..Default::default()
     }
 }
 

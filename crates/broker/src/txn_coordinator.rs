@@ -30,11 +30,11 @@ use tokio::sync::{mpsc, watch};
 
 /// The topic that holds transactional ids' state.
 pub const TRANSACTION_TOPIC: &str = "__transaction_state";
-/// The WriteTxnMarkers version the marker writer sends.
-const MARKERS_VERSION: i16 = 1;
-/// The AddPartitionsToTxn version brokers verify with (the first batched one, with
-/// VerifyOnly).
-const VERIFY_VERSION: i16 = 4;
+/// The WriteTxnMarkers version the marker writer sends (v2 names the transaction version).
+const MARKERS_VERSION: i16 = 2;
+/// The AddPartitionsToTxn version brokers verify and add with (batched, with VerifyOnly, and
+/// TRANSACTION_ABORTABLE; an add at v5 is for a transaction version 2 producer).
+const VERIFY_VERSION: i16 = crate::transactions::ADD_FOR_VERSION_2;
 /// How long one WriteTxnMarkers call may take.
 const MARKERS_TIMEOUT: Duration = Duration::from_secs(35);
 /// How long connecting to a partition leader may take.
@@ -299,26 +299,26 @@ impl MarkerWriter {
 
     /// Asks the coordinator of transactional id `id` whether each of `partitions` is in the
     /// open transaction of producer `pid` at `epoch` (AddPartitionsToTxn with VerifyOnly,
-    /// KIP-890; this broker's own shard directly). The answer per partition is what a
-    /// Produce of it gets: NONE to append; as Kafka's AddPartitionsToTxnManager maps them,
+    /// KIP-890; this broker's own shard directly), or with `check.add` (a transaction
+    /// version 2 producer) to add them. The answer per partition is what the request
+    /// writing to it gets: NONE to append; as Kafka's AddPartitionsToTxnManager maps them,
     /// coordinator trouble (moving, loading, unreachable, a transaction completing) becomes
-    /// NOT_ENOUGH_REPLICAS, which producers retry, and a producer fenced there gets
-    /// INVALID_PRODUCER_EPOCH.
+    /// NOT_ENOUGH_REPLICAS, which producers retry, a producer fenced there gets
+    /// INVALID_PRODUCER_EPOCH, and a partition not in the transaction TRANSACTION_ABORTABLE,
+    /// or INVALID_TXN_STATE for a client too old to know it.
     pub async fn verify(
         &self,
         image: &Arc<MetadataImage>,
-        id: &str,
-        pid: i64,
-        epoch: i16,
+        check: Check<'_>,
         partitions: &[(String, i32)],
     ) -> Vec<ErrorCode> {
-        let codes = self
-            .ask_coordinator(image, id, pid, epoch, partitions)
-            .await;
+        let codes = self.ask_coordinator(image, check, partitions).await;
         codes
             .into_iter()
             .map(|code| match code {
                 ErrorCode::None | ErrorCode::InvalidTxnState => code,
+                ErrorCode::TransactionAbortable if check.abortable_known => code,
+                ErrorCode::TransactionAbortable => ErrorCode::InvalidTxnState,
                 ErrorCode::ProducerFenced | ErrorCode::InvalidProducerEpoch => {
                     ErrorCode::InvalidProducerEpoch
                 }
@@ -334,11 +334,16 @@ impl MarkerWriter {
     async fn ask_coordinator(
         &self,
         image: &Arc<MetadataImage>,
-        id: &str,
-        pid: i64,
-        epoch: i16,
+        check: Check<'_>,
         partitions: &[(String, i32)],
     ) -> Vec<ErrorCode> {
+        let Check {
+            transactional_id: id,
+            producer_id: pid,
+            producer_epoch: epoch,
+            add,
+            ..
+        } = check;
         let index = self.coordinator.partition_for(id);
         let coordinator = image
             .topics
@@ -347,6 +352,16 @@ impl MarkerWriter {
             .map_or(-1, |p| p.leader);
         if coordinator < 0 {
             return vec![ErrorCode::CoordinatorNotAvailable; partitions.len()];
+        }
+        if coordinator == self.replicas.node_id() && add {
+            let added = self
+                .coordinator
+                .apply(image, id, |s, now| {
+                    s.add_partitions(id, pid, epoch, partitions, 2, now)
+                })
+                .await
+                .and_then(|r| r);
+            return vec![added.err().unwrap_or(ErrorCode::None); partitions.len()];
         }
         if coordinator == self.replicas.node_id() {
             let checked = self
@@ -373,7 +388,7 @@ impl MarkerWriter {
                 transactional_id: id.to_string(),
                 producer_id: pid,
                 producer_epoch: epoch,
-                verify_only: true,
+                verify_only: !add,
                 topics,
                 ..Default::default()
             }],
@@ -457,6 +472,22 @@ impl MarkerWriter {
     }
 }
 
+/// What a broker asks a transaction's coordinator before it writes for it
+/// ([`MarkerWriter::verify`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Check<'a> {
+    /// The transactional id.
+    pub transactional_id: &'a str,
+    /// The producer id.
+    pub producer_id: i64,
+    /// The producer epoch.
+    pub producer_epoch: i16,
+    /// Add the partitions (a transaction version 2 producer), not only verify them.
+    pub add: bool,
+    /// The client knows TRANSACTION_ABORTABLE (Produce v11+, TxnOffsetCommit v4+).
+    pub abortable_known: bool,
+}
+
 /// `partitions` as runs of one topic each, in order: (topic, its partition indexes).
 fn by_topic(partitions: &[(String, i32)]) -> Vec<(String, Vec<i32>)> {
     let mut out: Vec<(String, Vec<i32>)> = Vec::new();
@@ -486,6 +517,7 @@ fn request_for(job: &MarkerJob, partitions: &[(String, i32)]) -> WriteTxnMarkers
             transaction_result: job.commit,
             topics,
             coordinator_epoch: job.coordinator_epoch,
+            transaction_version: job.transaction_version,
             ..Default::default()
         }],
         ..Default::default()

@@ -324,6 +324,23 @@ impl Active {
                 ..Default::default()
             })];
             records.extend(self.settings.bootstrap_records.iter().cloned());
+            // Features the bootstrap records leave out start at the release's defaults.
+            for (name, level) in fjord_metadata::version::bootstrap_features(
+                self.settings.bootstrap_metadata_version,
+            ) {
+                let named = self
+                    .settings
+                    .bootstrap_records
+                    .iter()
+                    .any(|r| matches!(r, MetadataRecord::FeatureLevel(f) if f.name == name));
+                if !named && level > 0 {
+                    records.push(MetadataRecord::FeatureLevel(FeatureLevelRecord {
+                        name,
+                        feature_level: level,
+                        ..Default::default()
+                    }));
+                }
+            }
             if let Some(c) = &mut self.controller {
                 let mv = c.metadata_version();
                 if c.apply(&records).is_ok() {

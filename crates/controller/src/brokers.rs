@@ -67,6 +67,19 @@ impl RegistrationPlan {
     }
 }
 
+/// The first finalized feature (name, level) a node offering `offered` (name, min, max)
+/// cannot run; a feature it does not name it supports only at level 0.
+fn unsupported_feature<'a>(
+    finalized: &fjord_metadata::image::FeaturesImage,
+    offered: impl Iterator<Item = (&'a str, i16, i16)> + Clone,
+) -> Option<(String, i16)> {
+    finalized.finalized().into_iter().find(|(name, level)| {
+        !offered
+            .clone()
+            .any(|(n, min, max)| n == name && (min..=max).contains(level))
+    })
+}
+
 fn registration_error(code: ErrorCode) -> Handled {
     Handled::Reply(ResponseBody::BrokerRegistration(
         BrokerRegistrationResponse {
@@ -87,15 +100,15 @@ impl Controller {
         if r.cluster_id != self.cluster_id {
             return registration_error(ErrorCode::InconsistentClusterId);
         }
-        if let Some(mv) = self.image.features.metadata_version() {
-            let supported = r
-                .features
-                .iter()
-                .find(|f| f.name == METADATA_VERSION)
-                .is_some_and(|f| (f.min_supported_version..=f.max_supported_version).contains(&mv));
-            if !supported {
-                return registration_error(ErrorCode::UnsupportedVersion);
-            }
+        let offered = r.features.iter().map(|f| {
+            (
+                f.name.as_str(),
+                f.min_supported_version,
+                f.max_supported_version,
+            )
+        });
+        if unsupported_feature(&self.image.features, offered).is_some() {
+            return registration_error(ErrorCode::UnsupportedVersion);
         }
         if let Some(old) = self.image.cluster.brokers.get(&r.broker_id) {
             let alive = self.sessions.get(&r.broker_id).is_some_and(|d| *d > now);
@@ -578,24 +591,24 @@ impl Controller {
     /// ControllerRegistration: every controller registers (again when its registration is
     /// gone or changed).
     pub(crate) fn controller_registration(&mut self, r: &ControllerRegistrationRequest) -> Handled {
-        if let Some(mv) = self.image.features.metadata_version() {
-            let ok = r
-                .features
-                .iter()
-                .find(|f| f.name == METADATA_VERSION)
-                .is_some_and(|f| (f.min_supported_version..=f.max_supported_version).contains(&mv));
-            if !ok {
-                return Handled::Reply(ResponseBody::ControllerRegistration(
-                    ControllerRegistrationResponse {
-                        error_code: ErrorCode::UnsupportedVersion.code(),
-                        error_message: Some(format!(
-                            "Controller {} does not support metadata.version {mv}",
-                            r.controller_id
-                        )),
-                        ..Default::default()
-                    },
-                ));
-            }
+        let offered = r.features.iter().map(|f| {
+            (
+                f.name.as_str(),
+                f.min_supported_version,
+                f.max_supported_version,
+            )
+        });
+        if let Some((name, level)) = unsupported_feature(&self.image.features, offered) {
+            return Handled::Reply(ResponseBody::ControllerRegistration(
+                ControllerRegistrationResponse {
+                    error_code: ErrorCode::UnsupportedVersion.code(),
+                    error_message: Some(format!(
+                        "Controller {} does not support {name} {level}",
+                        r.controller_id
+                    )),
+                    ..Default::default()
+                },
+            ));
         }
         let record = RegisterControllerRecord {
             controller_id: r.controller_id,

@@ -69,6 +69,11 @@ pub enum LogError {
     /// batch while its transaction is open).
     #[error("{0}")]
     InvalidTxnState(String),
+    /// A verified transactional write whose transaction ended here between its
+    /// verification and its append: refused, and retriable (the retry asks the coordinator
+    /// again, which says whether the producer may still write).
+    #[error("{0}")]
+    VerificationStale(String),
     /// A transaction marker from a coordinator older than the last one seen.
     #[error("{0}")]
     CoordinatorFenced(String),
@@ -99,6 +104,7 @@ impl LogError {
             LogError::RecordErrors { code, .. } => *code,
             LogError::InvalidProducerEpoch(_) => ErrorCode::InvalidProducerEpoch,
             LogError::InvalidTxnState(_) => ErrorCode::InvalidTxnState,
+            LogError::VerificationStale(_) => ErrorCode::NotEnoughReplicas,
             LogError::CoordinatorFenced(_) => ErrorCode::TransactionCoordinatorFenced,
             LogError::Moved(_) => ErrorCode::NotLeaderOrFollower,
         }

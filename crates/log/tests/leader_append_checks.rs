@@ -219,14 +219,20 @@ fn a_transaction_starts_in_a_partition_only_once_verified_and_not_after_a_marker
     );
     assert_eq!(log.log_end_offset(), 0);
     // Verified: the transaction starts; later batches of it need no verification.
-    let guard = log.needs_verification(7).expect("no transaction open yet");
+    let guard = log
+        .needs_verification(7, 0)
+        .expect("no transaction open yet");
     log.append_verified(txn_batch(7, 0, 0, 2), 0, 1_000, Some(guard))
         .unwrap();
-    assert_eq!(log.needs_verification(7), None, "its transaction is open");
+    assert_eq!(
+        log.needs_verification(7, 0),
+        None,
+        "its transaction is open"
+    );
     log.append_verified(txn_batch(7, 0, 2, 1), 0, 1_000, None)
         .unwrap();
     // A guard is one producer's: it does not verify another.
-    let other = log.needs_verification(8).unwrap();
+    let other = log.needs_verification(8, 0).unwrap();
     assert!(log
         .append_verified(txn_batch(9, 0, 0, 1), 0, 1_000, Some(other))
         .is_err());
@@ -241,17 +247,58 @@ fn a_transaction_starts_in_a_partition_only_once_verified_and_not_after_a_marker
         .unwrap()
     };
     log.append_as_coordinator(marker(true), 0, 1_000).unwrap();
-    let stale = log.needs_verification(7).unwrap();
+    let stale = log.needs_verification(7, 0).unwrap();
     log.append_as_coordinator(marker(false), 0, 1_000).unwrap();
     let late = log.append_verified(txn_batch(7, 0, 3, 1), 0, 1_000, Some(stale));
+    // Refused, and retriable: the retry asks the coordinator again.
     assert!(
-        matches!(late, Err(LogError::InvalidTxnState(_))),
+        matches!(late, Err(LogError::VerificationStale(_))),
         "{late:?}"
     );
-    let fresh = log.needs_verification(7).unwrap();
+    assert_eq!(
+        late.unwrap_err().error_code(),
+        fjord_protocol::ErrorCode::NotEnoughReplicas
+    );
+    let fresh = log.needs_verification(7, 0).unwrap();
     log.append_verified(txn_batch(7, 0, 3, 1), 0, 1_000, Some(fresh))
         .unwrap();
     // Plain and idempotent batches are not transactions: nothing to verify.
     log.append_verified(batch(11, 0, 0, 1), 0, 1_000, None)
         .unwrap();
+}
+
+#[test]
+fn a_version_2_producers_next_epoch_starts_a_new_transaction_that_needs_verifying() {
+    use fjord_protocol::records::EndTxnMarker;
+    let dir = tempfile::tempdir().unwrap();
+    let log = open(dir.path(), true);
+    let guard = log.needs_verification(7, 0).unwrap();
+    log.append_verified(txn_batch(7, 0, 0, 2), 0, 1_000, Some(guard))
+        .unwrap();
+    // The same producer at the next epoch, its transaction at epoch 0 still open (the
+    // coordinator has not written the marker yet): that is a new transaction.
+    assert!(log.needs_verification(7, 1).is_some());
+    assert!(matches!(
+        log.append_verified(txn_batch(7, 1, 0, 1), 0, 1_000, None),
+        Err(LogError::InvalidTxnState(_))
+    ));
+    // The end's marker carries the bumped epoch; then epoch 1 starts at sequence 0.
+    let commit = EndTxnMarker {
+        commit: true,
+        coordinator_epoch: 0,
+    }
+    .to_batch(7, 1, 1_000)
+    .unwrap();
+    log.append_as_coordinator(commit, 0, 1_000).unwrap();
+    let guard = log.needs_verification(7, 1).unwrap();
+    let info = log
+        .append_verified(txn_batch(7, 1, 0, 2), 0, 1_000, Some(guard))
+        .unwrap();
+    assert_eq!(info.first_offset, 3);
+    assert_eq!(log.needs_verification(7, 1), None);
+    // A zombie batch at the old epoch is fenced.
+    assert!(matches!(
+        log.append_verified(txn_batch(7, 0, 2, 1), 0, 1_000, None),
+        Err(LogError::InvalidProducerEpoch(_))
+    ));
 }

@@ -36,6 +36,14 @@ impl FeaturesImage {
     pub fn metadata_version(&self) -> Option<i16> {
         self.levels.get(METADATA_VERSION).copied()
     }
+
+    /// The finalized `transaction.version` level (0 when not finalized).
+    pub fn transaction_version(&self) -> i16 {
+        self.levels
+            .get(crate::version::TRANSACTION_VERSION)
+            .copied()
+            .unwrap_or(0)
+    }
 }
 
 /// A listener a broker or controller registered.

@@ -75,14 +75,42 @@ pub fn parse_release(s: &str) -> Option<i16> {
         .map(|(l, _)| *l)
 }
 
+/// The `transaction.version` feature's name (KIP-890): 1 writes the flexible
+/// `__transaction_state` value, 2 bumps the producer epoch at every commit or abort and lets
+/// Produce and TxnOffsetCommit add their partitions to the transaction.
+pub const TRANSACTION_VERSION: &str = "transaction.version";
+/// The newest `transaction.version` level this build supports.
+pub const TRANSACTION_VERSION_LATEST: i16 = 2;
+/// The `metadata.version` from which a new cluster starts with `transaction.version` at its
+/// newest level (Kafka 4.0-IV2, as Kafka's `TransactionVersion` bootstraps).
+pub const TRANSACTION_VERSION_BOOTSTRAP: MetadataVersion = MetadataVersion(24);
+
 /// The features this build can run, with the levels: what a node registers and advertises in
 /// ApiVersions.
 pub fn supported_features() -> Vec<(String, i16, i16)> {
-    vec![(
-        crate::image::METADATA_VERSION.to_string(),
-        METADATA_VERSION_MIN,
-        METADATA_VERSION_LATEST,
-    )]
+    vec![
+        (
+            crate::image::METADATA_VERSION.to_string(),
+            METADATA_VERSION_MIN,
+            METADATA_VERSION_LATEST,
+        ),
+        (
+            TRANSACTION_VERSION.to_string(),
+            0,
+            TRANSACTION_VERSION_LATEST,
+        ),
+    ]
+}
+
+/// The levels a new cluster at `metadata.version` `mv` finalizes its other features at, as
+/// Kafka's `kafka-storage format` chooses them for a release.
+pub fn bootstrap_features(mv: i16) -> Vec<(String, i16)> {
+    let tv = if MetadataVersion(mv).has(TRANSACTION_VERSION_BOOTSTRAP) {
+        TRANSACTION_VERSION_LATEST
+    } else {
+        0
+    };
+    vec![(TRANSACTION_VERSION.to_string(), tv)]
 }
 
 /// A finalized (or proposed) `metadata.version` level, with its feature gates.

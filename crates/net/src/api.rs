@@ -234,7 +234,8 @@ pub const APIS: &[Api] = &[
         Local,
         By(rules::offset_for_leader_epoch),
     ),
-    // v5 carries TRANSACTION_ABORTABLE, which this coordinator never answers.
+    // v4+ are brokers' (batched; VerifyOnly); v5 knows TRANSACTION_ABORTABLE, and an add at
+    // v5 is for a transaction version 2 producer.
     api(
         ApiKey::AddPartitionsToTxn,
         v(0, 5),
@@ -249,8 +250,9 @@ pub const APIS: &[Api] = &[
         Local,
         By(rules::transaction),
     ),
-    // v5 is transaction version 2 (an epoch bump on every end), not served yet.
-    api(ApiKey::EndTxn, v(0, 4), NONE, Local, By(rules::transaction)),
+    // v5 is transaction version 2: the epoch is bumped at every end, and the answer carries
+    // the producer id and epoch.
+    api(ApiKey::EndTxn, v(0, 5), NONE, Local, By(rules::transaction)),
     api(
         ApiKey::WriteTxnMarkers,
         v(1, 2),
@@ -258,10 +260,10 @@ pub const APIS: &[Api] = &[
         Local,
         Cluster(Op::ClusterAction),
     ),
-    // v5 is for transaction version 2 producers.
+    // v5 is a transaction version 2 producer's: the broker adds the group's partition.
     api(
         ApiKey::TxnOffsetCommit,
-        v(0, 4),
+        v(0, 5),
         NONE,
         Local,
         By(rules::transaction),

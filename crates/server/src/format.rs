@@ -73,6 +73,54 @@ fn write_bootstrap(dir: &Path, level: i16, extra: &[MetadataRecord]) -> Result<(
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The feature levels a new cluster at `release` starts with: the release's defaults, with
+/// `--feature NAME=LEVEL` arguments in their place. Each is written, level 0 included, so the
+/// cluster starts exactly as formatted.
+pub(crate) fn feature_records(
+    release: i16,
+    args: &[String],
+) -> Result<Vec<MetadataRecord>, String> {
+    use fjord_protocol::generated::feature_level_record::FeatureLevelRecord;
+    let mut levels: std::collections::BTreeMap<String, i16> =
+        fjord_metadata::version::bootstrap_features(release)
+            .into_iter()
+            .collect();
+    for arg in args {
+        let (name, level) = arg
+            .split_once('=')
+            .ok_or_else(|| format!("{arg:?} is not NAME=LEVEL"))?;
+        let name = name.trim();
+        if name == fjord_metadata::image::METADATA_VERSION {
+            return Err("metadata.version is set with --release-version".into());
+        }
+        let level: i16 = level
+            .trim()
+            .parse()
+            .map_err(|_| format!("{arg:?}: the level is not a number"))?;
+        let (min, max) = fjord_metadata::version::supported_features()
+            .into_iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, min, max)| (min, max))
+            .ok_or_else(|| format!("unknown feature {name}"))?;
+        if !(min..=max).contains(&level) {
+            return Err(format!(
+                "{name} level {level} is not supported: this build supports {min} to {max}"
+            ));
+        }
+        levels.insert(name.to_string(), level);
+    }
+    Ok(levels
+        .into_iter()
+        .map(|(name, feature_level)| {
+            MetadataRecord::FeatureLevel(FeatureLevelRecord {
+                name,
+                feature_level,
+                ..Default::default()
+            })
+        })
+        .collect())
+}
+
 /// The record that stores an `--add-scram` credential.
 pub fn scram_record(spec: &fjord_tools::scram::ScramSpec) -> MetadataRecord {
     use fjord_protocol::generated::user_scram_credential_record::UserScramCredentialRecord;

@@ -62,6 +62,10 @@ enum Command {
         /// 'SCRAM-SHA-256=[name=alice,password=alice-secret]'; may be repeated.
         #[arg(long = "add-scram", short = 'S')]
         add_scram: Vec<String>,
+        /// A feature level the new cluster starts with, instead of the release's default:
+        /// NAME=LEVEL (for example transaction.version=1); may be repeated.
+        #[arg(long = "feature", short = 'f')]
+        features: Vec<String>,
     },
     /// Print a new random id for a cluster or a directory.
     #[command(name = "random-uuid")]
@@ -213,6 +217,7 @@ fn main() -> ExitCode {
             ignore_formatted,
             release_version,
             add_scram,
+            features,
         } => {
             let mut scram = Vec::new();
             for arg in &add_scram {
@@ -234,6 +239,13 @@ fn main() -> ExitCode {
                     }
                 },
             };
+            match format::feature_records(release, &features) {
+                Ok(records) => scram.extend(records),
+                Err(e) => {
+                    eprintln!("--feature: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
             let cfg = match config::ServerConfig::load(&config, &overrides) {
                 Ok(c) => c,
                 Err(e) => {

@@ -1042,6 +1042,16 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
 
 /// One transactional batch of producer `pid` at `epoch` (sequence `seq`) for `topic`-0.
 fn produce_txn(topic: &str, id: &str, pid: i64, epoch: i16, seq: i32) -> RequestBody {
+    produce_value(topic, id, (pid, epoch, seq), "v")
+}
+
+/// A transactional Produce of one record, `value`, from producer (id, epoch, sequence).
+fn produce_value(
+    topic: &str,
+    id: &str,
+    (pid, epoch, seq): (i64, i16, i32),
+    value: &str,
+) -> RequestBody {
     use fjord_protocol::generated::produce_request::{
         PartitionProduceData, ProduceRequest, TopicProduceData,
     };
@@ -1049,7 +1059,7 @@ fn produce_txn(topic: &str, id: &str, pid: i64, epoch: i16, seq: i32) -> Request
     let mut b = RecordBatchBuilder::new(Compression::None)
         .producer(pid, epoch, seq)
         .transactional(true);
-    b.append(1_000, None, Some(b"v".as_slice()), &[]);
+    b.append(1_000, None, Some(value.as_bytes()), &[]);
     RequestBody::Produce(ProduceRequest {
         transactional_id: Some(id.into()),
         acks: -1,
@@ -1150,4 +1160,241 @@ fn a_transaction_starts_in_a_partition_only_once_its_coordinator_confirms_it() {
         0,
         "the transaction is open here: no new verification"
     );
+}
+
+/// Transaction version 2 (KIP-890 part 2), in raw protocol as a Kafka 4 Java producer speaks
+/// it (librdkafka has no KIP-890 yet): the feature is finalized at 2 on a new cluster; a
+/// Produce v12 adds its partition to the transaction and a TxnOffsetCommit v5 its group's,
+/// with no AddPartitionsToTxn or AddOffsetsToTxn; each EndTxn v5 hands out the next epoch,
+/// which fences the one before; a retried end gets the same answer; read_committed readers
+/// see the committed transaction and not the aborted one, and the group's offset.
+#[test]
+fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every_end() {
+    use fjord_protocol::generated::api_versions_request::ApiVersionsRequest;
+    use fjord_protocol::generated::end_txn_request::EndTxnRequest;
+    use fjord_protocol::generated::init_producer_id_request::InitProducerIdRequest;
+    use fjord_protocol::generated::offset_fetch_request::{
+        OffsetFetchRequest, OffsetFetchRequestTopic,
+    };
+    use fjord_protocol::generated::txn_offset_commit_request::{
+        TxnOffsetCommitRequest, TxnOffsetCommitRequestPartition, TxnOffsetCommitRequestTopic,
+    };
+    use fjord_protocol::{ApiKey, ErrorCode};
+    let root = tempfile::tempdir().unwrap();
+    let nodes = combined_cluster(root.path(), 3, &settings());
+    let bs = bootstrap(&nodes);
+    wait_brokers_unfenced(&bs, &[1, 2, 3]);
+    topic(&bs, "tv2", 1);
+    let rt = runtime();
+    let at = |id: i32| nodes.iter().find(|n| n.id == id).unwrap().broker_addr();
+    // The feature, and the versions that go with it.
+    let Some(ResponseBody::ApiVersions(v)) = rt.block_on(common::call(
+        &nodes[0].broker_addr(),
+        RequestBody::ApiVersions(ApiVersionsRequest::default()),
+        3,
+    )) else {
+        panic!("ApiVersions");
+    };
+    let finalized: Vec<(String, i16)> = v
+        .finalized_features
+        .iter()
+        .map(|f| (f.name.clone(), f.max_version_level))
+        .collect();
+    assert!(
+        finalized.contains(&("transaction.version".to_string(), 2)),
+        "{finalized:?}"
+    );
+    let max = |key: ApiKey| {
+        v.api_keys
+            .iter()
+            .find(|k| k.api_key == key as i16)
+            .map(|k| k.max_version)
+    };
+    assert_eq!(max(ApiKey::EndTxn), Some(5));
+    assert_eq!(max(ApiKey::TxnOffsetCommit), Some(5));
+    assert!(max(ApiKey::Produce) >= Some(12));
+    let described = tool(&["kafka-features", "--bootstrap-server", &bs, "describe"]);
+    assert!(
+        described.contains("Feature: transaction.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 2"),
+        "{described}"
+    );
+
+    let id = "tv2-tx";
+    let coordinator = wait_for(Duration::from_secs(60), || {
+        coordinator_of(&rt, &nodes[0].broker_addr(), id)
+    })
+    .expect("a coordinator");
+    let init = RequestBody::InitProducerId(InitProducerIdRequest {
+        transactional_id: Some(id.into()),
+        transaction_timeout_ms: 60_000,
+        producer_id: -1,
+        producer_epoch: -1,
+        ..Default::default()
+    });
+    // Retried while the coordinator settles (its partition just created), as a client does.
+    let p = wait_for(Duration::from_secs(60), || {
+        match rt.block_on(common::call(&at(coordinator), init.clone(), 5)) {
+            Some(ResponseBody::InitProducerId(p)) if p.error_code == 0 => Some(p),
+            _ => None,
+        }
+    })
+    .expect("InitProducerId");
+    let (pid, e0) = (p.producer_id, p.producer_epoch);
+    let leader = wait_for(Duration::from_secs(30), || {
+        common::partition_zero(&rt, &nodes[0].broker_addr(), "tv2").map(|(_, l, _)| l)
+    })
+    .expect("a leader");
+    let produce = |epoch: i16, seq: i32, value: &str| -> i16 {
+        match rt.block_on(common::call(
+            &at(leader),
+            produce_value("tv2", id, (pid, epoch, seq), value),
+            12,
+        )) {
+            Some(ResponseBody::Produce(r)) => r.responses[0].partition_responses[0].error_code,
+            other => panic!("{other:?}"),
+        }
+    };
+    // Retriable answers (the coordinator finishing the last transaction) are retried, as a
+    // producer does.
+    let produce_until_done = |epoch: i16, seq: i32, value: &str| -> i16 {
+        wait_for(Duration::from_secs(30), || {
+            let code = produce(epoch, seq, value);
+            (code != ErrorCode::NotEnoughReplicas.code()).then_some(code)
+        })
+        .expect("an answer that is not retriable")
+    };
+    let end = |epoch: i16, commit: bool| -> (i16, i64, i16) {
+        let r = RequestBody::EndTxn(EndTxnRequest {
+            transactional_id: id.into(),
+            producer_id: pid,
+            producer_epoch: epoch,
+            committed: commit,
+            ..Default::default()
+        });
+        match rt.block_on(common::call(&at(coordinator), r, 5)) {
+            Some(ResponseBody::EndTxn(r)) => (r.error_code, r.producer_id, r.producer_epoch),
+            other => panic!("{other:?}"),
+        }
+    };
+    // Transaction 1: written with no AddPartitionsToTxn (the leader adds the partition).
+    assert_eq!(produce_until_done(e0, 0, "committed-1"), 0);
+    assert_eq!(produce(e0, 1, "committed-2"), 0);
+    // Its group offset, with no AddOffsetsToTxn.
+    let group = "tv2-group";
+    let group_coordinator = wait_for(Duration::from_secs(60), || {
+        let request = RequestBody::FindCoordinator(FindCoordinatorRequest {
+            key: group.into(),
+            key_type: 0,
+            ..Default::default()
+        });
+        match rt.block_on(common::call(&nodes[0].broker_addr(), request, 3))? {
+            ResponseBody::FindCoordinator(r) if r.error_code == 0 => Some(r.node_id),
+            _ => None,
+        }
+    })
+    .expect("a group coordinator");
+    let commit_offset = RequestBody::TxnOffsetCommit(TxnOffsetCommitRequest {
+        transactional_id: id.into(),
+        group_id: group.into(),
+        producer_id: pid,
+        producer_epoch: e0,
+        generation_id: -1,
+        member_id: String::new(),
+        topics: vec![TxnOffsetCommitRequestTopic {
+            name: "tv2".into(),
+            partitions: vec![TxnOffsetCommitRequestPartition {
+                partition_index: 0,
+                committed_offset: 42,
+                committed_leader_epoch: -1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let Some(ResponseBody::TxnOffsetCommit(c)) =
+        rt.block_on(common::call(&at(group_coordinator), commit_offset, 5))
+    else {
+        panic!("TxnOffsetCommit");
+    };
+    assert!(
+        c.topics
+            .iter()
+            .flat_map(|t| &t.partitions)
+            .all(|p| p.error_code == 0),
+        "{c:?}"
+    );
+    let described = tool(&[
+        "kafka-transactions",
+        "--bootstrap-server",
+        &bs,
+        "describe",
+        "--transactional-id",
+        id,
+    ]);
+    assert!(described.contains("Ongoing"), "{described}");
+    assert!(described.contains("tv2-0"), "{described}");
+    assert!(described.contains("__consumer_offsets-"), "{described}");
+    // The end hands out the next epoch.
+    let (code, pid1, e1) = end(e0, true);
+    assert_eq!((code, pid1, e1), (0, pid, e0 + 1));
+    // Retried: the same answer (or, while the markers are written, try again).
+    let retried = wait_for(Duration::from_secs(30), || {
+        let r = end(e0, true);
+        (r.0 != ErrorCode::ConcurrentTransactions.code()).then_some(r)
+    })
+    .unwrap();
+    assert_eq!(retried, (0, pid, e1));
+    // The old epoch is fenced.
+    assert_eq!(
+        produce(e0, 2, "zombie"),
+        ErrorCode::InvalidProducerEpoch.code()
+    );
+    // Transaction 2 with the new epoch, from sequence 0; aborted.
+    assert_eq!(produce_until_done(e1, 0, "aborted-1"), 0);
+    let (code, _, e2) = end(e1, false);
+    assert_eq!((code, e2), (0, e1 + 1));
+    // An abort with nothing written still moves the epoch on.
+    let e3 = wait_for(Duration::from_secs(30), || {
+        let (code, _, e) = end(e2, false);
+        (code != ErrorCode::ConcurrentTransactions.code()).then(|| {
+            assert_eq!(code, 0);
+            e
+        })
+    })
+    .unwrap();
+    assert_eq!(e3, e2 + 1);
+    // Transaction 3, committed.
+    assert_eq!(produce_until_done(e3, 0, "committed-3"), 0);
+    assert_eq!(end(e3, true).0, 0);
+    // read_committed: every committed record, and not the aborted one or the zombie's.
+    wait_for(Duration::from_secs(30), || {
+        stable_and_end(&bs, "tv2", 0).filter(|(lso, hw)| lso == hw)
+    })
+    .expect("every transaction ended");
+    let committed = read_all(&bs, "tv2", 1, "read_committed", 3);
+    assert_eq!(committed, ["committed-1", "committed-2", "committed-3"]);
+    let all = read_all(&bs, "tv2", 1, "read_uncommitted", 4);
+    assert_eq!(
+        all,
+        ["committed-1", "committed-2", "aborted-1", "committed-3"]
+    );
+    // The group's offset, committed with transaction 1.
+    let fetch = RequestBody::OffsetFetch(OffsetFetchRequest {
+        group_id: group.into(),
+        topics: Some(vec![OffsetFetchRequestTopic {
+            name: "tv2".into(),
+            partition_indexes: vec![0],
+            ..Default::default()
+        }]),
+        require_stable: true,
+        ..Default::default()
+    });
+    let Some(ResponseBody::OffsetFetch(f)) =
+        rt.block_on(common::call(&at(group_coordinator), fetch, 7))
+    else {
+        panic!("OffsetFetch");
+    };
+    let offset = f.topics[0].partitions[0].committed_offset;
+    assert_eq!(offset, 42, "{f:?}");
 }

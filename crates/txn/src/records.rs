@@ -12,10 +12,20 @@ use fjord_protocol::DecodeError;
 
 /// The key version written.
 const KEY_VERSION: i16 = 0;
-/// The value version written (0: the transaction version 1 layout, no tagged fields).
-const VALUE_VERSION: i16 = 0;
-/// The newest value version read.
+/// The newest value version, read and written: 1 is flexible, with the previous and next
+/// producer ids and the client's transaction version as tagged fields.
 const MAX_VALUE_VERSION: i16 = 1;
+
+/// The value version a metadata is written at: 0 when it has nothing only version 1 carries
+/// (so it reads the same in any Kafka tool), else 1.
+fn value_version(m: &TxnMetadata) -> i16 {
+    let plain = m.previous_producer_id == -1 && m.next_producer_id == -1 && m.client_version == 0;
+    if plain {
+        0
+    } else {
+        MAX_VALUE_VERSION
+    }
+}
 
 /// One `__transaction_state` record.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,10 +47,11 @@ impl TxnRecord {
         .encode(&mut key, KEY_VERSION)
         .expect("a key encodes at its version");
         let value = self.value.as_ref().map(|m| {
+            let version = value_version(m);
             let mut v = BytesMut::new();
-            v.put_i16(VALUE_VERSION);
+            v.put_i16(version);
             m.to_value()
-                .encode(&mut v, VALUE_VERSION)
+                .encode(&mut v, version)
                 .expect("a value encodes at its version");
             v.freeze()
         });
@@ -106,6 +117,8 @@ mod tests {
             .collect(),
             start_ms: 5,
             last_update_ms: 6,
+            next_producer_id: -1,
+            client_version: 0,
         };
         let r = TxnRecord {
             transactional_id: "t1".into(),
@@ -129,5 +142,22 @@ mod tests {
         value.transaction_status = 9;
         value.encode(&mut bad, 0).unwrap();
         assert!(TxnRecord::decode(&k, Some(&bad.freeze())).is_err());
+    }
+
+    #[test]
+    fn what_only_version_1_carries_is_written_at_version_1_and_read_back() {
+        let mut m = TxnMetadata::new("t2", 7, 60_000, 1);
+        m.previous_producer_id = 6;
+        m.next_producer_id = 8;
+        m.client_version = 2;
+        m.producer_epoch = i16::MAX;
+        m.state = TxnState::PrepareCommit;
+        let r = TxnRecord {
+            transactional_id: "t2".into(),
+            value: Some(m),
+        };
+        let (k, v) = r.encode();
+        assert_eq!(&v.as_ref().unwrap()[..2], &[0, 1], "value version 1");
+        assert_eq!(TxnRecord::decode(&k, v.as_ref()).unwrap(), Some(r));
     }
 }

@@ -4,13 +4,15 @@
 //! committed) with its answer, which goes to the client only once the records are committed.
 //! The state already reflects the records; if the driver cannot commit them it must drop the
 //! shard and load it again from the log. The transitions and their errors are Kafka's
-//! (`TransactionCoordinator`, transaction version 1).
+//! (`TransactionCoordinator`): transaction version 1, and version 2 (KIP-890 part 2), where
+//! every end bumps the producer epoch (a new producer id when the epoch runs out), the
+//! answer carries the new id and epoch, and an end is told from its retry by the epoch.
 
 use crate::config::{TxnConfig, MAX_TRANSACTIONAL_IDS_PER_SHARD};
 use crate::records::TxnRecord;
 use crate::state::{TxnMetadata, TxnState};
 use fjord_protocol::ErrorCode;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 /// Identifies a request (kept for drivers that route replies by token).
 pub type Token = u64;
@@ -31,6 +33,8 @@ pub struct MarkerJob {
     pub coordinator_epoch: i32,
     /// The partitions, by topic name.
     pub partitions: Vec<(String, i32)>,
+    /// The transaction version of the markers (WriteTxnMarkers v2's TransactionVersion).
+    pub transaction_version: i8,
 }
 
 /// What a call produced.
@@ -60,6 +64,21 @@ pub struct InitRequest {
     pub timeout_ms: i32,
     /// The producer id and epoch the producer had (KIP-360), if any.
     pub expected: Option<(i64, i16)>,
+}
+
+/// What an EndTxn asks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EndRequest {
+    /// The transactional id.
+    pub transactional_id: String,
+    /// The producer id the producer has.
+    pub producer_id: i64,
+    /// The epoch the producer has.
+    pub producer_epoch: i16,
+    /// Commit (else abort).
+    pub commit: bool,
+    /// The producer's transaction version: 2 from EndTxn v5 (the epoch is bumped), else 0.
+    pub client_version: i16,
 }
 
 /// One partition's coordinator.
@@ -179,18 +198,7 @@ impl Shard {
             let pid = fresh.ok_or(ErrorCode::CoordinatorLoadInProgress)?;
             self.txns.insert(
                 r.transactional_id.clone(),
-                TxnMetadata {
-                    transactional_id: r.transactional_id.clone(),
-                    producer_id: pid,
-                    previous_producer_id: -1,
-                    producer_epoch: -1,
-                    last_producer_epoch: -1,
-                    timeout_ms: r.timeout_ms,
-                    state: TxnState::Empty,
-                    partitions: BTreeSet::new(),
-                    start_ms: -1,
-                    last_update_ms: now,
-                },
+                TxnMetadata::new(&r.transactional_id, pid, r.timeout_ms, now),
             );
         }
         let m = self.txns.get_mut(&r.transactional_id).expect("present");
@@ -274,6 +282,7 @@ impl Shard {
             commit: m.state == TxnState::PrepareCommit,
             coordinator_epoch: self.coordinator_epoch,
             partitions: m.partitions.iter().cloned().collect(),
+            transaction_version: if m.bumps_on_end() { 2 } else { 0 },
         }
     }
 
@@ -298,13 +307,16 @@ impl Shard {
     }
 
     /// AddPartitionsToTxn (and AddOffsetsToTxn, with the group's offsets partition): the
-    /// partitions join the transaction, which starts now if none was open.
+    /// partitions join the transaction, which starts now if none was open. `client_version`
+    /// is the producer's transaction version: 2 when a broker adds them for a Produce or
+    /// TxnOffsetCommit of a version 2 producer (AddPartitionsToTxn v5), else 0.
     pub fn add_partitions(
         &mut self,
         id: &str,
         pid: i64,
         epoch: i16,
         partitions: &[(String, i32)],
+        client_version: i16,
         now: i64,
     ) -> (Output, Result<(), ErrorCode>) {
         let mut out = Output::default();
@@ -327,6 +339,7 @@ impl Shard {
             }
             m.state = TxnState::Ongoing;
             m.partitions.extend(partitions.iter().cloned());
+            m.client_version = client_version;
             m.last_update_ms = now;
             out.record(m);
             Ok(())
@@ -335,53 +348,165 @@ impl Shard {
     }
 
     /// A broker's check before it appends a transactional batch (AddPartitionsToTxn v4+ with
-    /// VerifyOnly, KIP-890): the partition is in the producer's open transaction.
+    /// VerifyOnly, KIP-890): the partition is in the producer's open transaction. As Kafka
+    /// answers: CONCURRENT_TRANSACTIONS while the transaction is being ended, and
+    /// TRANSACTION_ABORTABLE for a partition not in it.
     pub fn verify(&self, id: &str, pid: i64, epoch: i16, partition: &(String, i32)) -> ErrorCode {
         match self.producer(id, pid, epoch) {
             Err(code) => code,
+            Ok(m) if matches!(m.state, TxnState::PrepareCommit | TxnState::PrepareAbort) => {
+                ErrorCode::ConcurrentTransactions
+            }
             Ok(m) if m.state == TxnState::Ongoing && m.partitions.contains(partition) => {
                 ErrorCode::None
             }
-            Ok(_) => ErrorCode::InvalidTxnState,
+            Ok(_) => ErrorCode::TransactionAbortable,
         }
     }
 
+    /// Whether an EndTxn of `r` needs a new producer id: a version 2 end of a producer id
+    /// whose epoch is exhausted (the id changes once the markers are written).
+    pub fn end_needs_producer_id(&self, r: &EndRequest) -> bool {
+        r.client_version >= 2
+            && self
+                .txns
+                .get(&r.transactional_id)
+                .is_some_and(TxnMetadata::epoch_exhausted)
+    }
+
     /// EndTxn: the transaction is prepared to commit or abort; once that record is
-    /// committed the client is answered and the markers are written.
+    /// committed the client is answered with the producer id and epoch to use next (bumped
+    /// for version 2), and the markers are written. `fresh` is a new producer id, given when
+    /// [`Shard::end_needs_producer_id`] said so.
     pub fn end_txn(
         &mut self,
-        id: &str,
-        pid: i64,
-        epoch: i16,
-        commit: bool,
+        r: &EndRequest,
+        fresh: Option<i64>,
         now: i64,
-    ) -> (Output, Result<(), ErrorCode>) {
+    ) -> (Output, Result<(i64, i16), ErrorCode>) {
         let mut out = Output::default();
-        let answer = (|| {
-            let state = self.producer(id, pid, epoch)?.state;
-            match (state, commit) {
-                (TxnState::Ongoing, _) => {
-                    let m = self.txns.get_mut(id).expect("checked");
-                    m.state = if commit {
-                        TxnState::PrepareCommit
-                    } else {
-                        TxnState::PrepareAbort
-                    };
-                    m.last_update_ms = now;
-                    out.record(m);
-                    let job = self.job(&self.txns[id]);
-                    out.markers.push(job);
-                    Ok(())
-                }
-                // A retry of an end already done, or under way.
-                (TxnState::CompleteCommit, true) | (TxnState::CompleteAbort, false) => Ok(()),
-                (TxnState::PrepareCommit, true) | (TxnState::PrepareAbort, false) => {
-                    Err(ErrorCode::ConcurrentTransactions)
-                }
-                _ => Err(ErrorCode::InvalidTxnState),
-            }
-        })();
+        let answer = self.end(r, fresh, now, &mut out);
         (out, answer)
+    }
+
+    fn end(
+        &mut self,
+        r: &EndRequest,
+        fresh: Option<i64>,
+        now: i64,
+        out: &mut Output,
+    ) -> Result<(i64, i16), ErrorCode> {
+        let id = r.transactional_id.as_str();
+        if id.is_empty() {
+            return Err(ErrorCode::InvalidRequest);
+        }
+        let m = self
+            .txns
+            .get(id)
+            .ok_or(ErrorCode::InvalidProducerIdMapping)?;
+        let (pid, epoch) = (r.producer_id, r.producer_epoch);
+        let current = m.producer_id == pid && m.producer_epoch == epoch;
+        // Version 2: the epoch an end handed out is one above the producer's, or a new
+        // producer id when that end exhausted the epoch; an end naming the epoch before is
+        // its retry.
+        let v2 = m.bumps_on_end();
+        // The last epoch of an id is only ever written in markers, never given to a
+        // producer: a fence that reached it is final (the producer starts again, on a new id).
+        let bumped = v2
+            && m.producer_id == pid
+            && (m.producer_epoch < i16::MAX || m.next_producer_id >= 0)
+            && i32::from(m.producer_epoch) == i32::from(epoch) + 1;
+        let rotated = v2
+            && m.previous_producer_id == pid
+            && epoch >= crate::state::MAX_EPOCH
+            && m.producer_epoch == 0;
+        if m.producer_id != pid && !rotated {
+            return Err(ErrorCode::InvalidProducerIdMapping);
+        }
+        let valid = if v2 {
+            match m.state {
+                TxnState::PrepareCommit | TxnState::PrepareAbort => bumped || current,
+                TxnState::CompleteCommit | TxnState::CompleteAbort => bumped || rotated || current,
+                _ => current,
+            }
+        } else {
+            current
+        };
+        if !valid {
+            return Err(ErrorCode::ProducerFenced);
+        }
+        let retry = !v2 || bumped || rotated;
+        let bump = r.client_version >= 2;
+        match (m.state, r.commit) {
+            (TxnState::Ongoing, commit) => self.prepare(id, commit, bump, fresh, now, out),
+            // Version 2: the producer already has the epoch this end handed out, and ends its
+            // next transaction before the markers of this one are written: try again.
+            (TxnState::PrepareCommit | TxnState::PrepareAbort, _) if !retry => {
+                Err(ErrorCode::ConcurrentTransactions)
+            }
+            // A retry of an end already done: the producer id and epoch it handed out.
+            (TxnState::CompleteCommit, true) | (TxnState::CompleteAbort, false) if retry => {
+                Ok((m.producer_id, m.producer_epoch))
+            }
+            // Version 2: an abort with no transaction open still bumps the epoch (a producer
+            // that cannot know whether its partitions were added aborts to move on).
+            (TxnState::Empty | TxnState::CompleteCommit | TxnState::CompleteAbort, false)
+                if bump && current =>
+            {
+                self.prepare(id, false, true, fresh, now, out)
+            }
+            (TxnState::PrepareCommit, true) | (TxnState::PrepareAbort, false) => {
+                Err(ErrorCode::ConcurrentTransactions)
+            }
+            _ => Err(ErrorCode::InvalidTxnState),
+        }
+    }
+
+    /// Decides the transaction of `id` (open, or an empty one to abort): with `bump` the
+    /// epoch goes up by one, and when it is exhausted the id moves to `fresh` once the
+    /// markers are written. Returns the producer id and epoch the producer uses next.
+    fn prepare(
+        &mut self,
+        id: &str,
+        commit: bool,
+        bump: bool,
+        fresh: Option<i64>,
+        now: i64,
+        out: &mut Output,
+    ) -> Result<(i64, i16), ErrorCode> {
+        let m = self.txns.get_mut(id).expect("checked");
+        let next = if bump && m.epoch_exhausted() {
+            fresh.ok_or(ErrorCode::CoordinatorLoadInProgress)?
+        } else {
+            -1
+        };
+        if bump {
+            m.last_producer_epoch = m.producer_epoch;
+            m.producer_epoch = m.producer_epoch.saturating_add(1);
+            m.client_version = 2;
+        } else {
+            m.client_version = 0;
+        }
+        if m.state != TxnState::Ongoing {
+            m.partitions.clear();
+            m.start_ms = now;
+        }
+        m.next_producer_id = next;
+        m.state = if commit {
+            TxnState::PrepareCommit
+        } else {
+            TxnState::PrepareAbort
+        };
+        m.last_update_ms = now;
+        let answer = if next >= 0 {
+            (next, 0)
+        } else {
+            (m.producer_id, m.producer_epoch)
+        };
+        out.record(m);
+        let job = self.job(&self.txns[id]);
+        out.markers.push(job);
+        Ok(answer)
     }
 
     /// Every marker of a transaction was written: it completes (if it is still the one
@@ -400,6 +525,15 @@ impl Shard {
             return out;
         }
         m.state = next;
+        if m.next_producer_id >= 0 {
+            // The epoch ran out at this end: the producer goes on with the new id, and an
+            // end retried with the old id's last epoch is recognised by it.
+            m.previous_producer_id = m.producer_id;
+            m.producer_id = m.next_producer_id;
+            m.producer_epoch = 0;
+            m.last_producer_epoch = crate::state::MAX_EPOCH;
+            m.next_producer_id = -1;
+        }
         m.partitions.clear();
         m.last_update_ms = now;
         out.record(m);

@@ -100,6 +100,12 @@ pub struct TxnMetadata {
     pub start_ms: i64,
     /// When the metadata last changed.
     pub last_update_ms: i64,
+    /// The producer id the transaction being ended moves to once its markers are written
+    /// (-1: none; set when a transaction version 2 end exhausts the epoch).
+    pub next_producer_id: i64,
+    /// The transaction version the producer ended or extended the transaction with (2: its
+    /// epoch is bumped at every end, KIP-890).
+    pub client_version: i16,
 }
 
 impl TxnMetadata {
@@ -119,14 +125,14 @@ impl TxnMetadata {
         TransactionLogValue {
             producer_id: self.producer_id,
             previous_producer_id: self.previous_producer_id,
-            next_producer_id: -1,
+            next_producer_id: self.next_producer_id,
             producer_epoch: self.producer_epoch,
             transaction_timeout_ms: self.timeout_ms,
             transaction_status: self.state.id(),
             transaction_partitions: Some(topics),
             transaction_last_update_timestamp_ms: self.last_update_ms,
             transaction_start_timestamp_ms: self.start_ms,
-            client_transaction_version: 0,
+            client_transaction_version: self.client_version,
             ..Default::default()
         }
     }
@@ -149,12 +155,37 @@ impl TxnMetadata {
                 .collect(),
             start_ms: v.transaction_start_timestamp_ms,
             last_update_ms: v.transaction_last_update_timestamp_ms,
+            next_producer_id: v.next_producer_id,
+            client_version: v.client_transaction_version,
         })
     }
 
     /// True when the producer id has no epoch left to bump to.
     pub fn epoch_exhausted(&self) -> bool {
         self.producer_epoch >= MAX_EPOCH
+    }
+
+    /// True when the producer uses transaction version 2 (an epoch bump at every end).
+    pub fn bumps_on_end(&self) -> bool {
+        self.client_version >= 2
+    }
+
+    /// A new metadata for `id`: producer `pid`, no epoch yet, no transaction.
+    pub fn new(id: &str, pid: i64, timeout_ms: i32, now: i64) -> TxnMetadata {
+        TxnMetadata {
+            transactional_id: id.to_string(),
+            producer_id: pid,
+            previous_producer_id: -1,
+            producer_epoch: -1,
+            last_producer_epoch: -1,
+            timeout_ms,
+            state: TxnState::Empty,
+            partitions: BTreeSet::new(),
+            start_ms: -1,
+            last_update_ms: now,
+            next_producer_id: -1,
+            client_version: 0,
+        }
     }
 }
 

@@ -155,17 +155,18 @@ impl PartitionLog {
         self.append_from(Origin::Client, records, leader_epoch, now_ms, None)
     }
 
-    /// Whether a transactional batch from `producer_id` would start a transaction here (the
-    /// producer has none open), and so must be verified with its coordinator first
-    /// (KIP-890): `Some(guard)` to pass to [`PartitionLog::append_verified`] once it is.
-    pub fn needs_verification(&self, producer_id: i64) -> Option<VerificationGuard> {
+    /// Whether a transactional batch from `producer_id` at `epoch` would start a transaction
+    /// here (the producer has none open at that epoch: a transaction version 2 producer's
+    /// next transaction has the next epoch), and so must be verified with its coordinator
+    /// first (KIP-890): `Some(guard)` to pass to [`PartitionLog::append_verified`] once it is.
+    pub fn needs_verification(&self, producer_id: i64, epoch: i16) -> Option<VerificationGuard> {
         let open = self
             .producers
             .lock()
             .expect("producers")
             .producers()
             .get(&producer_id)
-            .is_some_and(|e| e.current_txn_first_offset.is_some());
+            .is_some_and(|e| e.current_txn_first_offset.is_some() && e.epoch == epoch);
         (!open).then(|| self.guard(producer_id))
     }
 
@@ -275,16 +276,29 @@ impl PartitionLog {
                 if let Some(verified) = verification {
                     let starts = b.is_transactional()
                         && !b.is_control()
-                        && scratch
-                            .producers()
-                            .get(&b.producer_id())
-                            .is_none_or(|e| e.current_txn_first_offset.is_none());
-                    if starts && verified != Some(self.guard(b.producer_id())) {
-                        return Err(LogError::InvalidTxnState(format!(
-                            "the transaction of producer {} was not verified with its \
-                             coordinator before this partition's first batch, or it ended since",
-                            b.producer_id()
-                        )));
+                        && scratch.producers().get(&b.producer_id()).is_none_or(|e| {
+                            // An older epoch is fenced by the producer checks below.
+                            b.producer_epoch() >= e.epoch
+                                && (e.current_txn_first_offset.is_none()
+                                    || e.epoch != b.producer_epoch())
+                        });
+                    match verified {
+                        _ if !starts => {}
+                        None => {
+                            return Err(LogError::InvalidTxnState(format!(
+                                "the transaction of producer {} was not verified with its \
+                                 coordinator before this partition's first batch",
+                                b.producer_id()
+                            )))
+                        }
+                        Some(g) if g != self.guard(b.producer_id()) => {
+                            return Err(LogError::VerificationStale(format!(
+                                "a transaction of producer {} ended in this partition since \
+                                 it was verified",
+                                b.producer_id()
+                            )))
+                        }
+                        Some(_) => {}
                     }
                 }
                 match scratch.check(b)? {
