@@ -438,6 +438,53 @@ fn registration_fencing_and_unfencing() {
         panic!()
     };
     assert_eq!(o.error_code, ErrorCode::UnsupportedVersion.code());
+    // Every finalized feature counts, not only metadata.version: with transaction.version 2
+    // finalized, a broker that does not name it (so runs only level 0) is refused, and one
+    // that runs it registers.
+    h.write(vec![MetadataRecord::FeatureLevel(
+        feature_level_record::FeatureLevelRecord {
+            name: "transaction.version".into(),
+            feature_level: 2,
+            ..Default::default()
+        },
+    )]);
+    let offering = |features: Vec<(&str, i16, i16)>| {
+        RequestBody::BrokerRegistration(broker_registration_request::BrokerRegistrationRequest {
+            broker_id: 3,
+            cluster_id: "cluster".into(),
+            incarnation_id: Uuid::from_u128(33),
+            features: features
+                .into_iter()
+                .map(|(name, min, max)| broker_registration_request::Feature {
+                    name: name.into(),
+                    min_supported_version: min,
+                    max_supported_version: max,
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        })
+    };
+    let mv = fjord_metadata::version::METADATA_VERSION_LATEST;
+    for (features, code) in [
+        (
+            vec![("metadata.version", 7, mv)],
+            ErrorCode::UnsupportedVersion,
+        ),
+        (
+            vec![("metadata.version", 7, mv), ("transaction.version", 0, 1)],
+            ErrorCode::UnsupportedVersion,
+        ),
+        (
+            vec![("metadata.version", 7, mv), ("transaction.version", 0, 2)],
+            ErrorCode::None,
+        ),
+    ] {
+        let ResponseBody::BrokerRegistration(r) = h.req(offering(features.clone()), 4) else {
+            panic!()
+        };
+        assert_eq!(r.error_code, code.code(), "{features:?}");
+    }
 }
 
 #[test]

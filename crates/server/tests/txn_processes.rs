@@ -1398,3 +1398,111 @@ fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every
     let offset = f.topics[0].partitions[0].committed_offset;
     assert_eq!(offset, 42, "{f:?}");
 }
+
+/// `kafka-storage format --feature transaction.version=1` starts a cluster at version 1: a
+/// Produce v12 that relies on the broker to add its partition is refused
+/// (TRANSACTION_ABORTABLE: the producer must add it itself), until `kafka-features upgrade
+/// --feature transaction.version=2`, after which the same Produce is appended. A level the
+/// build does not support, or an unknown feature, fails the format.
+#[test]
+fn a_cluster_formatted_at_transaction_version_1_is_upgraded_to_2() {
+    use fjord_protocol::generated::init_producer_id_request::InitProducerIdRequest;
+    use fjord_protocol::ErrorCode;
+    let root = tempfile::tempdir().unwrap();
+    let ports = (common::free_port(), common::free_port());
+    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
+    let single = "transaction.state.log.replication.factor=1\ntransaction.state.log.min.isr=1\n\
+                  transaction.state.log.num.partitions=2";
+    let mut node = Node::combined(root.path(), 1, ports, &quorum, single);
+    for (bad, why) in [
+        (
+            "transaction.version=3",
+            "not supported: this build supports 0 to 2",
+        ),
+        ("group.versio=1", "unknown feature group.versio"),
+    ] {
+        let o = common::fjord(&[
+            "format",
+            "--config",
+            node.config.to_str().unwrap(),
+            "--cluster-id",
+            &common::random_uuid(),
+            "--standalone",
+            "--feature",
+            bad,
+        ]);
+        assert!(!o.status.success());
+        assert!(
+            common::text(&o.stderr).contains(why),
+            "{}",
+            common::show(&o)
+        );
+    }
+    node.format(
+        &common::random_uuid(),
+        &["--standalone", "--feature", "transaction.version=1"],
+    );
+    node.start();
+    let bs = node.broker_addr();
+    wait_brokers_unfenced(&bs, &[1]);
+    let level = || {
+        let d = tool(&["kafka-features", "--bootstrap-server", &bs, "describe"]);
+        d.lines()
+            .find(|l| l.starts_with("Feature: transaction.version\t"))
+            .and_then(|l| l.rsplit("FinalizedVersionLevel: ").next())
+            .and_then(|l| l.split('\t').next())
+            .map(str::to_string)
+    };
+    assert_eq!(level().as_deref(), Some("1"));
+    common::create(&bs, "tv1", "1", &[]);
+    let rt = runtime();
+    let id = "tv1-tx";
+    // FindCoordinator creates the transaction topic, as a client's first call does.
+    wait_for(Duration::from_secs(60), || coordinator_of(&rt, &bs, id)).expect("a coordinator");
+    let init = RequestBody::InitProducerId(InitProducerIdRequest {
+        transactional_id: Some(id.into()),
+        transaction_timeout_ms: 60_000,
+        producer_id: -1,
+        producer_epoch: -1,
+        ..Default::default()
+    });
+    let p = wait_for(Duration::from_secs(60), || {
+        match rt.block_on(common::call(&bs, init.clone(), 5)) {
+            Some(ResponseBody::InitProducerId(p)) if p.error_code == 0 => Some(p),
+            _ => None,
+        }
+    })
+    .expect("InitProducerId");
+    let produce = || -> i16 {
+        wait_for(Duration::from_secs(30), || {
+            match rt.block_on(common::call(
+                &bs,
+                produce_value("tv1", id, (p.producer_id, p.producer_epoch, 0), "x"),
+                12,
+            )) {
+                Some(ResponseBody::Produce(r)) => {
+                    let code = r.responses[0].partition_responses[0].error_code;
+                    (code != ErrorCode::NotEnoughReplicas.code()
+                        && code != ErrorCode::NotLeaderOrFollower.code())
+                    .then_some(code)
+                }
+                _ => None,
+            }
+        })
+        .expect("a produce answer")
+    };
+    assert_eq!(produce(), ErrorCode::TransactionAbortable.code());
+    tool(&[
+        "kafka-features",
+        "--bootstrap-server",
+        &bs,
+        "upgrade",
+        "--feature",
+        "transaction.version=2",
+    ]);
+    wait_for(Duration::from_secs(30), || {
+        (level().as_deref() == Some("2")).then_some(())
+    })
+    .expect("transaction.version 2");
+    assert_eq!(produce(), 0, "the broker added the partition");
+}

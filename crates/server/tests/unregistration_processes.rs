@@ -66,12 +66,22 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
                 port: free_port(),
                 ..Default::default()
             }],
-            features: vec![Feature {
-                name: "metadata.version".into(),
-                min_supported_version: 7,
-                max_supported_version: max,
-                ..Default::default()
-            }],
+            // Every finalized feature must be supported to register: a 4.3 build runs
+            // transaction.version up to 2.
+            features: vec![
+                Feature {
+                    name: "metadata.version".into(),
+                    min_supported_version: 7,
+                    max_supported_version: max,
+                    ..Default::default()
+                },
+                Feature {
+                    name: "transaction.version".into(),
+                    min_supported_version: 0,
+                    max_supported_version: 2,
+                    ..Default::default()
+                },
+            ],
             ..Default::default()
         })
     };
