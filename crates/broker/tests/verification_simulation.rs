@@ -34,25 +34,12 @@ use fjord_protocol::records::{Compression, EndTxnMarker, RecordBatchBuilder};
 use fjord_protocol::ErrorCode;
 use fjord_txn::shard::{EndRequest, InitRequest};
 use fjord_txn::{MarkerJob, Output, Shard, TxnConfig, TxnRecord};
+use fjord_util::SimRng as Rng;
 
 /// The partitions of the one topic the producers write.
 const PARTITIONS: i32 = 3;
 /// The longest transaction timeout a producer asks for.
 const MAX_TIMEOUT_MS: i32 = 4_000;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// A producer id and epoch.
 type Producer = (i64, i16);
@@ -129,7 +116,7 @@ fn txn_batch((pid, epoch): Producer, seq: i32) -> Bytes {
 
 impl Sim {
     fn new(seed: u64, verify: bool) -> Sim {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let dirs: Vec<tempfile::TempDir> = (0..PARTITIONS)
             .map(|_| tempfile::tempdir().unwrap())
             .collect();

@@ -29,30 +29,16 @@ use fjord_protocol::generated::{
 use fjord_protocol::records::RecordBatch;
 use fjord_protocol::{MetadataRecord, Uuid};
 
-struct Rng(u64);
+use fjord_util::SimRng as Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+/// `n` of `brokers` (at least one) in a random order.
+fn replicas(g: &mut Rng, brokers: &[i32], n: usize) -> Vec<i32> {
+    let mut r: Vec<i32> = brokers.to_vec();
+    for i in (1..r.len()).rev() {
+        r.swap(i, g.below(i as u64 + 1) as usize);
     }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn pick<T: Copy>(&mut self, items: &[T]) -> Option<T> {
-        (!items.is_empty()).then(|| items[self.below(items.len() as u64) as usize])
-    }
-    fn replicas(&mut self, brokers: &[i32], n: usize) -> Vec<i32> {
-        let mut r: Vec<i32> = brokers.to_vec();
-        for i in (1..r.len()).rev() {
-            r.swap(i, self.below(i as u64 + 1) as usize);
-        }
-        r.truncate(n.max(1));
-        r
-    }
+    r.truncate(n.max(1));
+    r
 }
 
 /// One valid record for `image`.
@@ -91,7 +77,7 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
                 })
             } else {
                 MetadataRecord::AccessControlEntry(AccessControlEntryRecord {
-                    id: Uuid::from_u128(g.next() as u128 | 1),
+                    id: Uuid::from_u128(g.next_u64() as u128 | 1),
                     resource_type: g.pick(&[2, 3, 4, 5, 6, 7])?,
                     resource_name: ["orders", "or", "*", "kafka-cluster"][g.below(4) as usize]
                         .into(),
@@ -108,7 +94,7 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
             let id = g.below(8) as i32;
             MetadataRecord::RegisterBroker(RegisterBrokerRecord {
                 broker_id: id,
-                incarnation_id: Uuid::from_u128(g.next() as u128),
+                incarnation_id: Uuid::from_u128(g.next_u64() as u128),
                 broker_epoch: *serial as i64,
                 end_points: vec![BrokerEndpoint {
                     name: "PLAINTEXT".into(),
@@ -173,7 +159,7 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
             let t = g.pick(&topics)?;
             let n = image.topics.by_id[&t].partitions.len() as i32;
             let rf = 1 + g.below(3) as usize;
-            let replicas = g.replicas(&brokers, rf);
+            let replicas = replicas(g, &brokers, rf);
             MetadataRecord::Partition(PartitionRecord {
                 partition_id: n,
                 topic_id: t,
@@ -220,7 +206,7 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
                 eligible_leader_replicas: (g.below(2) == 0).then(|| elr.clone()),
                 last_known_elr: (g.below(4) == 0).then_some(elr),
                 replicas: if g.below(6) == 0 {
-                    Some(g.replicas(&brokers, reg.replicas.len()))
+                    Some(replicas(g, &brokers, reg.replicas.len()))
                 } else {
                     None
                 },
@@ -269,7 +255,7 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
             if g.below(2) == 0 {
                 MetadataRecord::RegisterController(RegisterControllerRecord {
                     controller_id: 100 + g.below(4) as i32,
-                    incarnation_id: Uuid::from_u128(g.next() as u128),
+                    incarnation_id: Uuid::from_u128(g.next_u64() as u128),
                     ..Default::default()
                 })
             } else {
@@ -307,7 +293,7 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
 fn snapshots_reload_to_the_identical_image_after_random_batches() {
     let mut batches = 0;
     for seed in 0..12u64 {
-        let mut g = Rng(seed);
+        let mut g = Rng::new(seed);
         // A new cluster's first record: its metadata.version, at any level this build runs.
         let bootstrap = MetadataRecord::FeatureLevel(FeatureLevelRecord {
             name: "metadata.version".into(),

@@ -25,31 +25,13 @@ use fjord_raft::{
     Action, Entry, EntryKind, MemLog, Message, NodeId, QuorumState, RaftConfig, RaftLog, RaftNode,
     Role, SnapshotId, VoterChangeError,
 };
+use fjord_util::SimRng as Rng;
 use std::collections::{BTreeMap, BTreeSet};
 
 const DEFAULT_SEEDS: u64 = 2_000;
 const TICK_MS: i64 = 10;
 const FAULT_STEPS: usize = 400;
 const CALM_STEPS: usize = 500;
-
-/// A small, seeded generator (splitmix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn chance(&mut self, per_mille: u64) -> bool {
-        self.below(1000) < per_mille
-    }
-}
 
 fn config() -> RaftConfig {
     RaftConfig {
@@ -204,7 +186,7 @@ struct Sim {
 
 impl Sim {
     fn new(seed: u64) -> Sim {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let voter_count = [1, 3, 3, 5][rng.below(4) as usize];
         let observers = rng.below(3) as i32;
         let voters: BTreeSet<NodeId> = (1..=voter_count).collect();
@@ -290,10 +272,10 @@ impl Sim {
                         self.refused.push((from, to));
                         continue;
                     }
-                    if self.rng.chance(faults.drop) {
+                    if self.rng.per_mille(faults.drop) {
                         continue;
                     }
-                    let copies = if self.rng.chance(faults.duplicate) {
+                    let copies = if self.rng.per_mille(faults.duplicate) {
                         2
                     } else {
                         1
@@ -355,7 +337,7 @@ impl Sim {
     fn step(&mut self, faults: &Faults, propose: bool) -> Result<(), String> {
         self.now += TICK_MS;
         // Crashes and restarts.
-        if self.rng.chance(faults.crash) {
+        if self.rng.per_mille(faults.crash) {
             let i = self.rng.below(self.nodes.len() as u64) as usize;
             let down_for = 100 + self.rng.below(1_000) as i64;
             let n = &mut self.nodes[i];
@@ -374,7 +356,7 @@ impl Sim {
         }
         // A connection to a live peer closes (a network blip; a connection that keeps
         // failing is a partition, not a blip, so one pair blips at most every 200 ms).
-        if self.rng.chance(faults.close) {
+        if self.rng.per_mille(faults.close) {
             let i = self.rng.below(self.nodes.len() as u64) as usize;
             let peer = self.nodes[self.rng.below(self.nodes.len() as u64) as usize].id;
             let last = self
@@ -404,8 +386,8 @@ impl Sim {
             }
         }
         // Partitions come and go.
-        if self.rng.chance(faults.partition) {
-            if self.blocked.is_empty() || self.rng.chance(500) {
+        if self.rng.per_mille(faults.partition) {
+            if self.blocked.is_empty() || self.rng.per_mille(500) {
                 let ai = self.rng.below(self.nodes.len() as u64) as usize;
                 let bi = self.rng.below(self.nodes.len() as u64) as usize;
                 let (a, b) = (self.nodes[ai].id, self.nodes[bi].id);
@@ -413,7 +395,7 @@ impl Sim {
                     self.blocked.insert((a, b));
                     self.blocked.insert((b, a));
                     // Some partitions reset the connections across them.
-                    if self.rng.chance(500) {
+                    if self.rng.per_mille(500) {
                         self.connection_closed(ai, b, faults);
                         self.connection_closed(bi, a, faults);
                     }
@@ -444,10 +426,10 @@ impl Sim {
             let node = &mut self.nodes[i];
             if let Some(core) = node.core.as_mut() {
                 core.tick(self.now);
-                if propose && core.is_leader() && self.rng.chance(faults.resign) {
+                if propose && core.is_leader() && self.rng.per_mille(faults.resign) {
                     core.resign();
                 }
-                if propose && self.rng.chance(faults.snapshot) {
+                if propose && self.rng.per_mille(faults.snapshot) {
                     // Any node may snapshot its committed prefix.
                     let hw = core.high_watermark();
                     if hw > core.log().start_offset() {
@@ -464,7 +446,7 @@ impl Sim {
                         }
                     }
                 }
-                if propose && core.is_leader() && self.rng.chance(faults.reconfigure) {
+                if propose && core.is_leader() && self.rng.per_mille(faults.reconfigure) {
                     let pick = ids[self.rng.below(ids.len() as u64) as usize];
                     self.voter_changes += 1;
                     let data = Bytes::from(format!("v{}", self.voter_changes));
@@ -481,7 +463,7 @@ impl Sim {
                         Err(e) => return Err(self.fail(format!("voter change refused: {e:?}"))),
                     }
                 }
-                if propose && core.is_leader() && self.rng.chance(300) {
+                if propose && core.is_leader() && self.rng.per_mille(300) {
                     self.proposals += 1;
                     let data = Bytes::from(format!("p{}", self.proposals));
                     let records = 1 + self.rng.below(4) as u32;

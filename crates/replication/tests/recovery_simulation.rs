@@ -92,7 +92,7 @@ fn take_everything_down(sim: &mut Sim) {
     for id in BROKERS {
         // A broker still registering after a restart gives up too.
         sim.replicas.get_mut(&id).unwrap().starting = false;
-        if sim.rng.chance(70) {
+        if sim.rng.percent(70) {
             sim.crash(id);
         } else {
             sim.stop_cleanly(id);
@@ -141,7 +141,7 @@ fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
     let back: Vec<i32> = BROKERS
         .iter()
         .copied()
-        .filter(|_| sim.rng.chance(60))
+        .filter(|_| sim.rng.percent(60))
         .collect();
     let back = if back.is_empty() {
         vec![BROKERS[sim.rng.below(3) as usize]]
@@ -166,7 +166,7 @@ fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
         let state = match image.cluster.brokers.get(&id) {
             None => ReplicaState::NotRegistered,
             Some(b) if b.fenced => ReplicaState::Fenced,
-            Some(_) if !r.alive || sim.rng.chance(15) => {
+            Some(_) if !r.alive || sim.rng.percent(15) => {
                 ReplicaState::Unreachable("no answer before the deadline".into())
             }
             Some(_) => {
@@ -399,14 +399,14 @@ fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
 /// One seed: a history, a recovery, more history, sometimes a second recovery.
 fn run(seed: u64) -> Tally {
     let mut sim = Sim::new(seed);
-    let forced_unclean = sim.rng.chance(25);
+    let forced_unclean = sim.rng.percent(25);
     let mut tally = Tally::default();
     let rounds = 1 + sim.rng.below(2) as usize;
     for round in 0..rounds {
         let from = round * STEPS;
         for step in from..from + STEPS / 2 {
             sim.step(step);
-            if forced_unclean && sim.rng.chance(2) && sim.partition().leader < 0 {
+            if forced_unclean && sim.rng.percent(2) && sim.partition().leader < 0 {
                 unclean_election(&mut sim);
             }
         }

@@ -1162,6 +1162,30 @@ fn a_transaction_starts_in_a_partition_only_once_its_coordinator_confirms_it() {
     );
 }
 
+/// InitProducerId v5 for transactional id `id` at its coordinator `addr`, retried while the
+/// coordinator settles (its partition just created), as a client does.
+fn init_producer(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    id: &str,
+) -> fjord_protocol::generated::init_producer_id_response::InitProducerIdResponse {
+    use fjord_protocol::generated::init_producer_id_request::InitProducerIdRequest;
+    let init = RequestBody::InitProducerId(InitProducerIdRequest {
+        transactional_id: Some(id.into()),
+        transaction_timeout_ms: 60_000,
+        producer_id: -1,
+        producer_epoch: -1,
+        ..Default::default()
+    });
+    wait_for(Duration::from_secs(60), || {
+        match rt.block_on(common::call(addr, init.clone(), 5)) {
+            Some(ResponseBody::InitProducerId(p)) if p.error_code == 0 => Some(p),
+            _ => None,
+        }
+    })
+    .expect("InitProducerId")
+}
+
 /// Transaction version 2 (KIP-890 part 2), in raw protocol as a Kafka 4 Java producer speaks
 /// it (librdkafka has no KIP-890 yet): the feature is finalized at 2 on a new cluster; a
 /// Produce v12 adds its partition to the transaction and a TxnOffsetCommit v5 its group's,
@@ -1172,7 +1196,6 @@ fn a_transaction_starts_in_a_partition_only_once_its_coordinator_confirms_it() {
 fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every_end() {
     use fjord_protocol::generated::api_versions_request::ApiVersionsRequest;
     use fjord_protocol::generated::end_txn_request::EndTxnRequest;
-    use fjord_protocol::generated::init_producer_id_request::InitProducerIdRequest;
     use fjord_protocol::generated::offset_fetch_request::{
         OffsetFetchRequest, OffsetFetchRequestTopic,
     };
@@ -1224,21 +1247,7 @@ fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every
         coordinator_of(&rt, &nodes[0].broker_addr(), id)
     })
     .expect("a coordinator");
-    let init = RequestBody::InitProducerId(InitProducerIdRequest {
-        transactional_id: Some(id.into()),
-        transaction_timeout_ms: 60_000,
-        producer_id: -1,
-        producer_epoch: -1,
-        ..Default::default()
-    });
-    // Retried while the coordinator settles (its partition just created), as a client does.
-    let p = wait_for(Duration::from_secs(60), || {
-        match rt.block_on(common::call(&at(coordinator), init.clone(), 5)) {
-            Some(ResponseBody::InitProducerId(p)) if p.error_code == 0 => Some(p),
-            _ => None,
-        }
-    })
-    .expect("InitProducerId");
+    let p = init_producer(&rt, &at(coordinator), id);
     let (pid, e0) = (p.producer_id, p.producer_epoch);
     let leader = wait_for(Duration::from_secs(30), || {
         common::partition_zero(&rt, &nodes[0].broker_addr(), "tv2").map(|(_, l, _)| l)
@@ -1406,7 +1415,6 @@ fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every
 /// build does not support, or an unknown feature, fails the format.
 #[test]
 fn a_cluster_formatted_at_transaction_version_1_is_upgraded_to_2() {
-    use fjord_protocol::generated::init_producer_id_request::InitProducerIdRequest;
     use fjord_protocol::ErrorCode;
     let root = tempfile::tempdir().unwrap();
     let ports = (common::free_port(), common::free_port());
@@ -1459,20 +1467,7 @@ fn a_cluster_formatted_at_transaction_version_1_is_upgraded_to_2() {
     let id = "tv1-tx";
     // FindCoordinator creates the transaction topic, as a client's first call does.
     wait_for(Duration::from_secs(60), || coordinator_of(&rt, &bs, id)).expect("a coordinator");
-    let init = RequestBody::InitProducerId(InitProducerIdRequest {
-        transactional_id: Some(id.into()),
-        transaction_timeout_ms: 60_000,
-        producer_id: -1,
-        producer_epoch: -1,
-        ..Default::default()
-    });
-    let p = wait_for(Duration::from_secs(60), || {
-        match rt.block_on(common::call(&bs, init.clone(), 5)) {
-            Some(ResponseBody::InitProducerId(p)) if p.error_code == 0 => Some(p),
-            _ => None,
-        }
-    })
-    .expect("InitProducerId");
+    let p = init_producer(&rt, &bs, id);
     let produce = || -> i16 {
         wait_for(Duration::from_secs(30), || {
             match rt.block_on(common::call(

@@ -286,17 +286,20 @@ impl Shard {
         }
     }
 
+    /// A transactional id's metadata: INVALID_REQUEST for an empty id,
+    /// INVALID_PRODUCER_ID_MAPPING for an unknown one.
+    fn known(&self, id: &str) -> Result<&TxnMetadata, ErrorCode> {
+        if id.is_empty() {
+            return Err(ErrorCode::InvalidRequest);
+        }
+        self.txns.get(id).ok_or(ErrorCode::InvalidProducerIdMapping)
+    }
+
     /// The checks every transactional request of a producer makes: its id is known and holds
     /// this producer id (else INVALID_PRODUCER_ID_MAPPING) at this epoch (else
     /// PRODUCER_FENCED).
     fn producer(&self, id: &str, pid: i64, epoch: i16) -> Result<&TxnMetadata, ErrorCode> {
-        if id.is_empty() {
-            return Err(ErrorCode::InvalidRequest);
-        }
-        let m = self
-            .txns
-            .get(id)
-            .ok_or(ErrorCode::InvalidProducerIdMapping)?;
+        let m = self.known(id)?;
         if m.producer_id != pid {
             return Err(ErrorCode::InvalidProducerIdMapping);
         }
@@ -397,13 +400,7 @@ impl Shard {
         out: &mut Output,
     ) -> Result<(i64, i16), ErrorCode> {
         let id = r.transactional_id.as_str();
-        if id.is_empty() {
-            return Err(ErrorCode::InvalidRequest);
-        }
-        let m = self
-            .txns
-            .get(id)
-            .ok_or(ErrorCode::InvalidProducerIdMapping)?;
+        let m = self.known(id)?;
         let (pid, epoch) = (r.producer_id, r.producer_epoch);
         let current = m.producer_id == pid && m.producer_epoch == epoch;
         // Version 2: the epoch an end handed out is one above the producer's, or a new

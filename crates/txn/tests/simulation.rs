@@ -26,6 +26,7 @@ use fjord_protocol::ErrorCode;
 use fjord_txn::shard::{EndRequest, InitRequest};
 use fjord_txn::state::MAX_EPOCH;
 use fjord_txn::{MarkerJob, Output, Shard, TxnConfig, TxnMetadata, TxnRecord, TxnState};
+use fjord_util::SimRng as Rng;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -33,20 +34,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// seeds (the run checks both happened, so the oracle saw them).
 static ROTATIONS: AtomicUsize = AtomicUsize::new(0);
 static RETRIES_ANSWERED: AtomicUsize = AtomicUsize::new(0);
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// A producer id and epoch.
 type Producer = (i64, i16);
@@ -420,7 +407,7 @@ fn trace(s: &str) {
 fn run(seed: u64) {
     let ids = ["a", "b", "c"];
     let mut sim = Sim {
-        rng: Rng(seed),
+        rng: Rng::new(seed),
         shard: Shard::new(config(), 1),
         log: Vec::new(),
         jobs: Vec::new(),

@@ -1,13 +1,16 @@
 //! fjord-util: the small utilities that belong to no one concept: the wall and monotonic
-//! clocks, Java's properties format, Kafka's base64 text for UUIDs, and replacing a file
-//! atomically. It depends on nothing of fjord's, so any crate may use it.
+//! clocks, Java's properties format, Kafka's base64 text for UUIDs, replacing a file
+//! atomically, and the seeded random sequence of the simulations. It depends on nothing of
+//! fjord's, so any crate may use it.
 
 pub mod atomic_file;
 pub mod clock;
 pub mod properties;
+pub mod sim_rng;
 pub mod uuid_text;
 
 pub use clock::{monotonic_ms, system_now_ms};
+pub use sim_rng::SimRng;
 
 /// Declares an error that is one message (a malformed file, argument or certificate): it
 /// displays as its text, and derefs to it.

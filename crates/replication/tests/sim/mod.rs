@@ -12,6 +12,7 @@ use fjord_protocol::generated::*;
 use fjord_protocol::{MetadataRecord, RequestBody, ResponseBody, Uuid};
 use fjord_replication::follower::{diverging_epoch, UNDEFINED_EPOCH};
 use fjord_replication::{truncation_offset, AckState, Leader, PartitionState, ProposedIsr, Seen};
+pub use fjord_util::SimRng as Rng;
 use std::collections::BTreeMap;
 
 /// Seeds per `cargo test`.
@@ -29,25 +30,6 @@ pub const BROKERS: [i32; 3] = [1, 2, 3];
 pub fn trace(line: impl FnOnce() -> String) {
     if std::env::var("FJORD_SIM_TRACE").is_ok_and(|v| v == "2") {
         eprintln!("  {}", line());
-    }
-}
-
-/// splitmix64.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
     }
 }
 
@@ -177,7 +159,7 @@ pub struct Sim {
 
 impl Sim {
     pub fn new(seed: u64) -> Sim {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let min_isr = 1 + rng.below(2) as usize;
         let settings = ControllerSettings {
             broker_session_timeout_ms: SESSION_MS,
@@ -452,7 +434,7 @@ impl Sim {
             let f = &self.replicas[&follower];
             (f.leo(), f.latest_epoch())
         };
-        let lose_response = self.rng.chance(10);
+        let lose_response = self.rng.percent(10);
         let now = self.now;
         let leader = self.replicas.get_mut(&leader_id).unwrap();
         // KIP-320: the leader checks the follower's last epoch first.
@@ -492,7 +474,7 @@ impl Sim {
             .follower_log_end_offset(follower)
             == Some(fetch_offset)
             && fetch_offset == leader.leo()
-            && self.rng.chance(500);
+            && self.rng.percent(500);
         let fx = if implicit {
             Default::default()
         } else {
@@ -542,7 +524,7 @@ impl Sim {
         if !self.replicas[&from].alive {
             return;
         }
-        if self.rng.chance(10) {
+        if self.rng.percent(10) {
             // Lost: the leader's driver sends the pending proposal again later.
             self.alters.push((from, proposal));
             return;
@@ -593,7 +575,7 @@ impl Sim {
                 })
             }
         };
-        let lost_answer = self.rng.chance(10);
+        let lost_answer = self.rng.percent(10);
         trace(|| format!("alter answer {answer:?} lost {lost_answer}"));
         let r = self.replicas.get_mut(&from).unwrap();
         if let Some(l) = r.leader.as_mut() {
@@ -618,7 +600,7 @@ impl Sim {
             .map(|r| r.id)
             .collect();
         for id in alive {
-            if !self.rng.chance(15) {
+            if !self.rng.percent(15) {
                 self.heartbeat(id);
             }
         }
