@@ -218,6 +218,10 @@ impl Controller {
             RequestBody::AlterPartition(r) => self.alter_partition(r, version),
             RequestBody::AssignReplicasToDirs(r) => self.assign_replicas_to_dirs(r),
             RequestBody::ElectLeaders(r) => self.elect_leaders(r, version),
+            RequestBody::AlterPartitionReassignments(r) => {
+                self.alter_partition_reassignments(r, version)
+            }
+            RequestBody::ListPartitionReassignments(r) => self.list_partition_reassignments(r),
             RequestBody::DescribeConfigs(r) => Handled::Reply(self.describe_configs(r)),
             RequestBody::IncrementalAlterConfigs(r) => self.incremental_alter_configs(r),
             RequestBody::AlterConfigs(r) => self.alter_configs(r),

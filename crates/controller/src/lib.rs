@@ -12,6 +12,7 @@ pub mod elections;
 pub mod error;
 pub mod metrics;
 pub mod partitions;
+pub mod reassignments;
 pub mod security;
 pub mod settings;
 /// Kafka's topic and dynamic broker config keys (shared with the broker's DescribeConfigs).

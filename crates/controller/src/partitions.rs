@@ -1,5 +1,6 @@
 //! Partition changes requested from outside: AlterPartition from a partition's leader (ISR
-//! changes checked against the leader and partition epochs, as Kafka does) and ElectLeaders
+//! changes checked against the leader and partition epochs, as Kafka does; one that brings a
+//! reassignment's last target replica into the ISR completes it) and ElectLeaders
 //! v0-v3 (PREFERRED, UNCLEAN, DESIGNATED; v3's 1000-partition limit).
 
 use crate::controller::{Controller, Handled};
@@ -132,6 +133,11 @@ impl Controller {
                     && p.leader_recovery_state != cur.leader_recovery_state.value()
                 {
                     change.leader_recovery_state = p.leader_recovery_state;
+                }
+                // A reassignment whose target replicas are all in the ISR now completes.
+                let isr_changed = cur.merge(&change);
+                if let Some(done) = crate::reassignments::completion(&self.image, &isr_changed) {
+                    done.apply_to(&isr_changed, &mut change);
                 }
                 let merged = cur.merge(&change);
                 res.leader_id = merged.leader;

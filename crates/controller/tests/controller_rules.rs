@@ -2148,3 +2148,231 @@ fn random_crashes_never_elect_a_tainted_replica_and_a_lone_replica_always_return
         "the lone-replica election ran {lone_returns} times"
     );
 }
+
+/// One listed reassignment: (topic, partition, replicas, adding, removing).
+type Ongoing = (String, i32, Vec<i32>, Vec<i32>, Vec<i32>);
+
+impl Harness {
+    /// AlterPartitionReassignments of `t`-0 to `replicas` (None: cancel) at `version`; the
+    /// partition's answer (code, message).
+    fn reassign(
+        &mut self,
+        t: &str,
+        replicas: Option<&[i32]>,
+        version: i16,
+        allow_rf_change: bool,
+    ) -> (ErrorCode, Option<String>) {
+        use alter_partition_reassignments_request as apr;
+        let body =
+            RequestBody::AlterPartitionReassignments(apr::AlterPartitionReassignmentsRequest {
+                allow_replication_factor_change: allow_rf_change,
+                topics: vec![apr::ReassignableTopic {
+                    name: t.into(),
+                    partitions: vec![apr::ReassignablePartition {
+                        partition_index: 0,
+                        replicas: replicas.map(<[i32]>::to_vec),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            });
+        let ResponseBody::AlterPartitionReassignments(r) = self.req(body, version) else {
+            panic!()
+        };
+        let p = &r.responses[0].partitions[0];
+        (
+            ErrorCode::from_code(p.error_code).unwrap(),
+            p.error_message.clone(),
+        )
+    }
+
+    /// ListPartitionReassignments of every topic.
+    fn reassignments(&mut self) -> Vec<Ongoing> {
+        let body = RequestBody::ListPartitionReassignments(
+            list_partition_reassignments_request::ListPartitionReassignmentsRequest::default(),
+        );
+        let ResponseBody::ListPartitionReassignments(r) = self.req(body, 0) else {
+            panic!()
+        };
+        assert_eq!(r.error_code, 0);
+        r.topics
+            .iter()
+            .flat_map(|t| {
+                t.partitions.iter().map(|p| {
+                    (
+                        t.name.clone(),
+                        p.partition_index,
+                        p.replicas.clone(),
+                        p.adding_replicas.clone(),
+                        p.removing_replicas.clone(),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// AlterPartition of `t`-0 from its leader with `isr`; the answer's error code.
+    fn set_isr(&mut self, t: &str, isr: &[i32]) -> i16 {
+        let id = self.c.image().topics.by_name[t];
+        let p = self.partition(t, 0);
+        let epoch =
+            |h: &Harness, b: i32| h.c.image().cluster.brokers.get(&b).map_or(-1, |x| x.epoch);
+        let body = RequestBody::AlterPartition(alter_partition_request::AlterPartitionRequest {
+            broker_id: p.leader,
+            broker_epoch: epoch(self, p.leader),
+            topics: vec![alter_partition_request::TopicData {
+                topic_id: id,
+                partitions: vec![alter_partition_request::PartitionData {
+                    partition_index: 0,
+                    leader_epoch: p.leader_epoch,
+                    partition_epoch: p.partition_epoch,
+                    new_isr_with_epochs: isr
+                        .iter()
+                        .map(|b| alter_partition_request::BrokerState {
+                            broker_id: *b,
+                            broker_epoch: epoch(self, *b),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        let ResponseBody::AlterPartition(r) = self.req(body, 3) else {
+            panic!()
+        };
+        r.topics[0].partitions[0].error_code
+    }
+}
+
+#[test]
+fn a_reassignment_adds_its_replicas_and_completes_once_they_are_in_sync() {
+    let mut h = Harness::with_brokers(4);
+    h.create_assigned("t", &[&[1, 2]], &[]);
+    assert_eq!(h.reassign("t", Some(&[2, 3]), 1, true).0, ErrorCode::None);
+    // Under way: the target first, then what is being removed; the ISR and leader stay.
+    let p = h.partition("t", 0);
+    assert_eq!(
+        (
+            p.replicas.clone(),
+            p.adding_replicas.clone(),
+            p.removing_replicas.clone()
+        ),
+        (vec![2, 3, 1], vec![3], vec![1])
+    );
+    assert_eq!((p.isr.clone(), p.leader), (vec![1, 2], 1));
+    assert_eq!(
+        h.reassignments(),
+        vec![("t".to_string(), 0, vec![2, 3, 1], vec![3], vec![1])]
+    );
+    // Broker 3 is in sync: the reassignment completes, leadership moves into the target.
+    assert_eq!(h.set_isr("t", &[1, 2, 3]), 0);
+    let p = h.partition("t", 0);
+    assert_eq!(
+        (p.replicas.clone(), p.isr.clone(), p.leader),
+        (vec![2, 3], vec![2, 3], 2)
+    );
+    assert!(p.adding_replicas.is_empty() && p.removing_replicas.is_empty());
+    assert!(h.reassignments().is_empty());
+    // Nothing to cancel now.
+    assert_eq!(
+        h.reassign("t", None, 1, true).0,
+        ErrorCode::NoReassignmentInProgress
+    );
+}
+
+#[test]
+fn a_cancelled_or_replaced_reassignment_keeps_the_replicas_that_hold_the_data() {
+    let mut h = Harness::with_brokers(4);
+    h.create_assigned("t", &[&[1, 2]], &[]);
+    assert_eq!(h.reassign("t", Some(&[2, 3]), 1, true).0, ErrorCode::None);
+    // Replaced before it finished: 3 (being added) is removed again, 1 still.
+    assert_eq!(h.reassign("t", Some(&[2, 4]), 1, true).0, ErrorCode::None);
+    let p = h.partition("t", 0);
+    assert_eq!(
+        (
+            p.replicas.clone(),
+            p.adding_replicas.clone(),
+            p.removing_replicas.clone()
+        ),
+        (vec![2, 4, 3, 1], vec![4], vec![3, 1])
+    );
+    // Cancelled: back to the replicas the replaced one had reached (as Kafka reverts), the
+    // ISR and leader untouched: nothing that holds the data leaves.
+    assert_eq!(h.reassign("t", None, 1, true).0, ErrorCode::None);
+    let p = h.partition("t", 0);
+    assert_eq!(
+        (p.replicas.clone(), p.isr.clone(), p.leader),
+        (vec![2, 3, 1], vec![1, 2], 1)
+    );
+    assert!(p.adding_replicas.is_empty() && p.removing_replicas.is_empty());
+    // A shrink whose target is in sync completes at once.
+    h.create_assigned("s", &[&[1, 2, 3]], &[]);
+    assert_eq!(h.reassign("s", Some(&[3, 1]), 0, true).0, ErrorCode::None);
+    let p = h.partition("s", 0);
+    assert_eq!(
+        (p.replicas.clone(), p.isr.clone(), p.leader),
+        (vec![3, 1], vec![1, 3], 1)
+    );
+    assert!(h.reassignments().is_empty());
+}
+
+#[test]
+fn a_reassignment_is_refused_for_bad_targets() {
+    let mut h = Harness::with_brokers(3);
+    h.create_assigned("t", &[&[1, 2]], &[]);
+    let table: &[(&[i32], i16, bool, ErrorCode, &str)] = &[
+        (
+            &[],
+            1,
+            true,
+            ErrorCode::InvalidReplicaAssignment,
+            "empty replica list",
+        ),
+        (
+            &[1, 1],
+            1,
+            true,
+            ErrorCode::InvalidReplicaAssignment,
+            "duplicate replicas",
+        ),
+        (
+            &[1, 9],
+            1,
+            true,
+            ErrorCode::InvalidReplicaAssignment,
+            "broker 9",
+        ),
+        (
+            &[1, 2, 3],
+            1,
+            false,
+            ErrorCode::InvalidReplicationFactor,
+            "changed from 2 to 3",
+        ),
+    ];
+    for (target, version, allow, code, why) in table {
+        let (got, message) = h.reassign("t", Some(target), *version, *allow);
+        assert_eq!(got, *code, "{target:?}");
+        assert!(
+            message.as_deref().unwrap_or("").contains(why),
+            "{message:?}"
+        );
+    }
+    // v0 has no AllowReplicationFactorChange: the factor may change.
+    assert_eq!(
+        h.reassign("t", Some(&[1, 2, 3]), 0, false).0,
+        ErrorCode::None
+    );
+    assert_eq!(
+        h.reassign("nope", Some(&[1]), 1, true).0,
+        ErrorCode::UnknownTopicOrPartition
+    );
+    assert!(h.batches.iter().flatten().all(|r| match r {
+        MetadataRecord::PartitionChange(c) => c.replicas.as_ref().is_none_or(|r| !r.contains(&9)),
+        _ => true,
+    }));
+}

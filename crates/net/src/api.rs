@@ -346,6 +346,21 @@ pub const APIS: &[Api] = &[
         Forwarded,
         By(rules::incremental_alter_configs),
     ),
+    // KIP-455: the controller records each reassignment; brokers follow the image.
+    api(
+        ApiKey::AlterPartitionReassignments,
+        v(0, 1),
+        v(0, 1),
+        Forwarded,
+        Cluster(Op::Alter),
+    ),
+    api(
+        ApiKey::ListPartitionReassignments,
+        v(0, 0),
+        v(0, 0),
+        Forwarded,
+        Cluster(Op::Describe),
+    ),
     api(
         ApiKey::OffsetDelete,
         v(0, 0),

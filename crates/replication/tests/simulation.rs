@@ -12,6 +12,11 @@
 //! - replicas agree below their high watermarks;
 //! - a leader's high watermark never goes back within its epoch.
 //!
+//! The same with reassignments (KIP-455) in the history: the partition moves between random
+//! sets of one to three brokers, moves are replaced and cancelled, a broker it leaves deletes
+//! its copy and one it joins starts empty; the same oracle holds (a broker whose copy was
+//! deleted no longer counts as holding anything).
+//!
 //! A failing seed prints itself; `FJORD_SIM_SEED=n` replays one, `FJORD_SIM_SEEDS=n` runs
 //! more.
 
@@ -20,7 +25,14 @@ mod sim;
 use sim::{Sim, BROKERS, SEEDS, STEPS};
 
 fn run(seed: u64) -> (usize, usize) {
+    run_with(seed, false).0
+}
+
+/// One seed's history, with reassignments when asked; returns (records acknowledged,
+/// committed at the end) and (reassignments accepted, completed).
+fn run_with(seed: u64, reassignments: bool) -> ((usize, usize), (u32, u32)) {
     let mut sim = Sim::new(seed);
+    sim.reassignments = reassignments;
     for step in 0..STEPS {
         sim.step(step);
     }
@@ -56,7 +68,7 @@ fn run(seed: u64) -> (usize, usize) {
             sim.replicas.values().map(|r| (r.id, r.alive, r.leo(), r.hw)).collect::<Vec<_>>()
         );
     }
-    (sim.acked.len(), committed)
+    ((sim.acked.len(), committed), sim.reassigned)
 }
 
 #[test]
@@ -90,5 +102,32 @@ fn replication_keeps_acknowledged_records_under_crashes_and_message_loss() {
     assert!(
         with_progress > seeds / 2,
         "only {with_progress} of {seeds} histories ended with a leader"
+    );
+}
+
+#[test]
+fn reassignments_keep_acknowledged_records_under_crashes_and_message_loss() {
+    if let Ok(seed) = std::env::var("FJORD_SIM_SEED") {
+        let seed: u64 = seed.parse().expect("FJORD_SIM_SEED is a number");
+        run_with(seed, true);
+        return;
+    }
+    let seeds = std::env::var("FJORD_SIM_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(SEEDS);
+    let (mut accepted, mut completed, mut acked) = (0, 0, 0);
+    for seed in 0..seeds {
+        let ((a, _), (started, done)) = sim::run_seed(seed, || run_with(seed, true));
+        acked += a;
+        accepted += started;
+        completed += done;
+    }
+    eprintln!("{seeds} seeds: {accepted} reassignments accepted, {completed} completed, {acked} records acknowledged");
+    // The histories moved the partition, and moves finished (done, or cancelled).
+    assert!(u64::from(accepted) > seeds, "only {accepted} reassignments accepted");
+    assert!(
+        u64::from(completed) > seeds / 2,
+        "only {completed} reassignments completed"
     );
 }

@@ -82,6 +82,10 @@ pub enum ApiKey {
     ElectLeaders = 43,
     /// `IncrementalAlterConfigs` (key 44).
     IncrementalAlterConfigs = 44,
+    /// `AlterPartitionReassignments` (key 45).
+    AlterPartitionReassignments = 45,
+    /// `ListPartitionReassignments` (key 46).
+    ListPartitionReassignments = 46,
     /// `OffsetDelete` (key 47).
     OffsetDelete = 47,
     /// `DescribeUserScramCredentials` (key 50).
@@ -180,6 +184,8 @@ impl ApiKey {
         ApiKey::DeleteGroups,
         ApiKey::ElectLeaders,
         ApiKey::IncrementalAlterConfigs,
+        ApiKey::AlterPartitionReassignments,
+        ApiKey::ListPartitionReassignments,
         ApiKey::OffsetDelete,
         ApiKey::DescribeUserScramCredentials,
         ApiKey::AlterUserScramCredentials,
@@ -255,6 +261,8 @@ impl ApiKey {
             42 => Some(ApiKey::DeleteGroups),
             43 => Some(ApiKey::ElectLeaders),
             44 => Some(ApiKey::IncrementalAlterConfigs),
+            45 => Some(ApiKey::AlterPartitionReassignments),
+            46 => Some(ApiKey::ListPartitionReassignments),
             47 => Some(ApiKey::OffsetDelete),
             50 => Some(ApiKey::DescribeUserScramCredentials),
             51 => Some(ApiKey::AlterUserScramCredentials),
@@ -327,6 +335,8 @@ impl ApiKey {
             ApiKey::DeleteGroups => "DeleteGroups",
             ApiKey::ElectLeaders => "ElectLeaders",
             ApiKey::IncrementalAlterConfigs => "IncrementalAlterConfigs",
+            ApiKey::AlterPartitionReassignments => "AlterPartitionReassignments",
+            ApiKey::ListPartitionReassignments => "ListPartitionReassignments",
             ApiKey::OffsetDelete => "OffsetDelete",
             ApiKey::DescribeUserScramCredentials => "DescribeUserScramCredentials",
             ApiKey::AlterUserScramCredentials => "AlterUserScramCredentials",
@@ -398,6 +408,8 @@ impl ApiKey {
             ApiKey::DeleteGroups => 0,
             ApiKey::ElectLeaders => 0,
             ApiKey::IncrementalAlterConfigs => 0,
+            ApiKey::AlterPartitionReassignments => 0,
+            ApiKey::ListPartitionReassignments => 0,
             ApiKey::OffsetDelete => 0,
             ApiKey::DescribeUserScramCredentials => 0,
             ApiKey::AlterUserScramCredentials => 0,
@@ -469,6 +481,8 @@ impl ApiKey {
             ApiKey::DeleteGroups => 2,
             ApiKey::ElectLeaders => 3,
             ApiKey::IncrementalAlterConfigs => 1,
+            ApiKey::AlterPartitionReassignments => 1,
+            ApiKey::ListPartitionReassignments => 0,
             ApiKey::OffsetDelete => 0,
             ApiKey::DescribeUserScramCredentials => 0,
             ApiKey::AlterUserScramCredentials => 0,
@@ -540,6 +554,8 @@ impl ApiKey {
             ApiKey::DeleteGroups => 2,
             ApiKey::ElectLeaders => 3,
             ApiKey::IncrementalAlterConfigs => 1,
+            ApiKey::AlterPartitionReassignments => 1,
+            ApiKey::ListPartitionReassignments => 0,
             ApiKey::OffsetDelete => 0,
             ApiKey::DescribeUserScramCredentials => 0,
             ApiKey::AlterUserScramCredentials => 0,
@@ -611,6 +627,8 @@ impl ApiKey {
             ApiKey::DeleteGroups => Some(2),
             ApiKey::ElectLeaders => Some(2),
             ApiKey::IncrementalAlterConfigs => Some(1),
+            ApiKey::AlterPartitionReassignments => Some(0),
+            ApiKey::ListPartitionReassignments => Some(0),
             ApiKey::OffsetDelete => None,
             ApiKey::DescribeUserScramCredentials => Some(0),
             ApiKey::AlterUserScramCredentials => Some(0),
@@ -682,6 +700,8 @@ impl ApiKey {
             ApiKey::DeleteGroups => &["broker"],
             ApiKey::ElectLeaders => &["broker", "controller"],
             ApiKey::IncrementalAlterConfigs => &["broker", "controller"],
+            ApiKey::AlterPartitionReassignments => &["broker", "controller"],
+            ApiKey::ListPartitionReassignments => &["broker", "controller"],
             ApiKey::OffsetDelete => &["broker"],
             ApiKey::DescribeUserScramCredentials => &["broker", "controller"],
             ApiKey::AlterUserScramCredentials => &["broker", "controller"],
@@ -814,6 +834,10 @@ pub enum RequestBody {
     ElectLeaders(crate::generated::elect_leaders_request::ElectLeadersRequest),
     /// A `IncrementalAlterConfigsRequest`.
     IncrementalAlterConfigs(crate::generated::incremental_alter_configs_request::IncrementalAlterConfigsRequest),
+    /// A `AlterPartitionReassignmentsRequest`.
+    AlterPartitionReassignments(crate::generated::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest),
+    /// A `ListPartitionReassignmentsRequest`.
+    ListPartitionReassignments(crate::generated::list_partition_reassignments_request::ListPartitionReassignmentsRequest),
     /// A `OffsetDeleteRequest`.
     OffsetDelete(crate::generated::offset_delete_request::OffsetDeleteRequest),
     /// A `DescribeUserScramCredentialsRequest`.
@@ -913,6 +937,8 @@ impl RequestBody {
             RequestBody::DeleteGroups(_) => ApiKey::DeleteGroups,
             RequestBody::ElectLeaders(_) => ApiKey::ElectLeaders,
             RequestBody::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
+            RequestBody::AlterPartitionReassignments(_) => ApiKey::AlterPartitionReassignments,
+            RequestBody::ListPartitionReassignments(_) => ApiKey::ListPartitionReassignments,
             RequestBody::OffsetDelete(_) => ApiKey::OffsetDelete,
             RequestBody::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
             RequestBody::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
@@ -984,6 +1010,8 @@ impl RequestBody {
             ApiKey::DeleteGroups => RequestBody::DeleteGroups(crate::generated::delete_groups_request::DeleteGroupsRequest::decode(buf, version)?),
             ApiKey::ElectLeaders => RequestBody::ElectLeaders(crate::generated::elect_leaders_request::ElectLeadersRequest::decode(buf, version)?),
             ApiKey::IncrementalAlterConfigs => RequestBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_request::IncrementalAlterConfigsRequest::decode(buf, version)?),
+            ApiKey::AlterPartitionReassignments => RequestBody::AlterPartitionReassignments(crate::generated::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest::decode(buf, version)?),
+            ApiKey::ListPartitionReassignments => RequestBody::ListPartitionReassignments(crate::generated::list_partition_reassignments_request::ListPartitionReassignmentsRequest::decode(buf, version)?),
             ApiKey::OffsetDelete => RequestBody::OffsetDelete(crate::generated::offset_delete_request::OffsetDeleteRequest::decode(buf, version)?),
             ApiKey::DescribeUserScramCredentials => RequestBody::DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest::decode(buf, version)?),
             ApiKey::AlterUserScramCredentials => RequestBody::AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest::decode(buf, version)?),
@@ -1055,6 +1083,8 @@ impl RequestBody {
             RequestBody::DeleteGroups(m) => m.encode(w, version),
             RequestBody::ElectLeaders(m) => m.encode(w, version),
             RequestBody::IncrementalAlterConfigs(m) => m.encode(w, version),
+            RequestBody::AlterPartitionReassignments(m) => m.encode(w, version),
+            RequestBody::ListPartitionReassignments(m) => m.encode(w, version),
             RequestBody::OffsetDelete(m) => m.encode(w, version),
             RequestBody::DescribeUserScramCredentials(m) => m.encode(w, version),
             RequestBody::AlterUserScramCredentials(m) => m.encode(w, version),
@@ -1126,6 +1156,8 @@ impl RequestBody {
             RequestBody::DeleteGroups(m) => m.encoded_len(version),
             RequestBody::ElectLeaders(m) => m.encoded_len(version),
             RequestBody::IncrementalAlterConfigs(m) => m.encoded_len(version),
+            RequestBody::AlterPartitionReassignments(m) => m.encoded_len(version),
+            RequestBody::ListPartitionReassignments(m) => m.encoded_len(version),
             RequestBody::OffsetDelete(m) => m.encoded_len(version),
             RequestBody::DescribeUserScramCredentials(m) => m.encoded_len(version),
             RequestBody::AlterUserScramCredentials(m) => m.encoded_len(version),
@@ -1198,6 +1230,8 @@ impl RequestBody {
             ApiKey::DeleteGroups => RequestBody::DeleteGroups(crate::generated::delete_groups_request::DeleteGroupsRequest::sample(g, version)),
             ApiKey::ElectLeaders => RequestBody::ElectLeaders(crate::generated::elect_leaders_request::ElectLeadersRequest::sample(g, version)),
             ApiKey::IncrementalAlterConfigs => RequestBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_request::IncrementalAlterConfigsRequest::sample(g, version)),
+            ApiKey::AlterPartitionReassignments => RequestBody::AlterPartitionReassignments(crate::generated::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest::sample(g, version)),
+            ApiKey::ListPartitionReassignments => RequestBody::ListPartitionReassignments(crate::generated::list_partition_reassignments_request::ListPartitionReassignmentsRequest::sample(g, version)),
             ApiKey::OffsetDelete => RequestBody::OffsetDelete(crate::generated::offset_delete_request::OffsetDeleteRequest::sample(g, version)),
             ApiKey::DescribeUserScramCredentials => RequestBody::DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest::sample(g, version)),
             ApiKey::AlterUserScramCredentials => RequestBody::AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest::sample(g, version)),
@@ -1307,6 +1341,10 @@ pub enum ResponseBody {
     ElectLeaders(crate::generated::elect_leaders_response::ElectLeadersResponse),
     /// A `IncrementalAlterConfigsResponse`.
     IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse),
+    /// A `AlterPartitionReassignmentsResponse`.
+    AlterPartitionReassignments(crate::generated::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse),
+    /// A `ListPartitionReassignmentsResponse`.
+    ListPartitionReassignments(crate::generated::list_partition_reassignments_response::ListPartitionReassignmentsResponse),
     /// A `OffsetDeleteResponse`.
     OffsetDelete(crate::generated::offset_delete_response::OffsetDeleteResponse),
     /// A `DescribeUserScramCredentialsResponse`.
@@ -1406,6 +1444,8 @@ impl ResponseBody {
             ResponseBody::DeleteGroups(_) => ApiKey::DeleteGroups,
             ResponseBody::ElectLeaders(_) => ApiKey::ElectLeaders,
             ResponseBody::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
+            ResponseBody::AlterPartitionReassignments(_) => ApiKey::AlterPartitionReassignments,
+            ResponseBody::ListPartitionReassignments(_) => ApiKey::ListPartitionReassignments,
             ResponseBody::OffsetDelete(_) => ApiKey::OffsetDelete,
             ResponseBody::DescribeUserScramCredentials(_) => ApiKey::DescribeUserScramCredentials,
             ResponseBody::AlterUserScramCredentials(_) => ApiKey::AlterUserScramCredentials,
@@ -1477,6 +1517,8 @@ impl ResponseBody {
             ApiKey::DeleteGroups => ResponseBody::DeleteGroups(crate::generated::delete_groups_response::DeleteGroupsResponse::decode(buf, version)?),
             ApiKey::ElectLeaders => ResponseBody::ElectLeaders(crate::generated::elect_leaders_response::ElectLeadersResponse::decode(buf, version)?),
             ApiKey::IncrementalAlterConfigs => ResponseBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse::decode(buf, version)?),
+            ApiKey::AlterPartitionReassignments => ResponseBody::AlterPartitionReassignments(crate::generated::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse::decode(buf, version)?),
+            ApiKey::ListPartitionReassignments => ResponseBody::ListPartitionReassignments(crate::generated::list_partition_reassignments_response::ListPartitionReassignmentsResponse::decode(buf, version)?),
             ApiKey::OffsetDelete => ResponseBody::OffsetDelete(crate::generated::offset_delete_response::OffsetDeleteResponse::decode(buf, version)?),
             ApiKey::DescribeUserScramCredentials => ResponseBody::DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse::decode(buf, version)?),
             ApiKey::AlterUserScramCredentials => ResponseBody::AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse::decode(buf, version)?),
@@ -1548,6 +1590,8 @@ impl ResponseBody {
             ResponseBody::DeleteGroups(m) => m.encode(w, version),
             ResponseBody::ElectLeaders(m) => m.encode(w, version),
             ResponseBody::IncrementalAlterConfigs(m) => m.encode(w, version),
+            ResponseBody::AlterPartitionReassignments(m) => m.encode(w, version),
+            ResponseBody::ListPartitionReassignments(m) => m.encode(w, version),
             ResponseBody::OffsetDelete(m) => m.encode(w, version),
             ResponseBody::DescribeUserScramCredentials(m) => m.encode(w, version),
             ResponseBody::AlterUserScramCredentials(m) => m.encode(w, version),
@@ -1619,6 +1663,8 @@ impl ResponseBody {
             ResponseBody::DeleteGroups(m) => m.encoded_len(version),
             ResponseBody::ElectLeaders(m) => m.encoded_len(version),
             ResponseBody::IncrementalAlterConfigs(m) => m.encoded_len(version),
+            ResponseBody::AlterPartitionReassignments(m) => m.encoded_len(version),
+            ResponseBody::ListPartitionReassignments(m) => m.encoded_len(version),
             ResponseBody::OffsetDelete(m) => m.encoded_len(version),
             ResponseBody::DescribeUserScramCredentials(m) => m.encoded_len(version),
             ResponseBody::AlterUserScramCredentials(m) => m.encoded_len(version),
@@ -1691,6 +1737,8 @@ impl ResponseBody {
             ApiKey::DeleteGroups => ResponseBody::DeleteGroups(crate::generated::delete_groups_response::DeleteGroupsResponse::sample(g, version)),
             ApiKey::ElectLeaders => ResponseBody::ElectLeaders(crate::generated::elect_leaders_response::ElectLeadersResponse::sample(g, version)),
             ApiKey::IncrementalAlterConfigs => ResponseBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse::sample(g, version)),
+            ApiKey::AlterPartitionReassignments => ResponseBody::AlterPartitionReassignments(crate::generated::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse::sample(g, version)),
+            ApiKey::ListPartitionReassignments => ResponseBody::ListPartitionReassignments(crate::generated::list_partition_reassignments_response::ListPartitionReassignmentsResponse::sample(g, version)),
             ApiKey::OffsetDelete => ResponseBody::OffsetDelete(crate::generated::offset_delete_response::OffsetDeleteResponse::sample(g, version)),
             ApiKey::DescribeUserScramCredentials => ResponseBody::DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse::sample(g, version)),
             ApiKey::AlterUserScramCredentials => ResponseBody::AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse::sample(g, version)),
@@ -1762,6 +1810,8 @@ impl ResponseBody {
             ApiKey::DeleteGroups => ResponseBody::DeleteGroups(crate::generated::delete_groups_response::DeleteGroupsResponse::default()),
             ApiKey::ElectLeaders => ResponseBody::ElectLeaders(crate::generated::elect_leaders_response::ElectLeadersResponse::default()),
             ApiKey::IncrementalAlterConfigs => ResponseBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse::default()),
+            ApiKey::AlterPartitionReassignments => ResponseBody::AlterPartitionReassignments(crate::generated::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse::default()),
+            ApiKey::ListPartitionReassignments => ResponseBody::ListPartitionReassignments(crate::generated::list_partition_reassignments_response::ListPartitionReassignmentsResponse::default()),
             ApiKey::OffsetDelete => ResponseBody::OffsetDelete(crate::generated::offset_delete_response::OffsetDeleteResponse::default()),
             ApiKey::DescribeUserScramCredentials => ResponseBody::DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_response::DescribeUserScramCredentialsResponse::default()),
             ApiKey::AlterUserScramCredentials => ResponseBody::AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_response::AlterUserScramCredentialsResponse::default()),
@@ -1934,6 +1984,20 @@ impl ResponseBody {
                 Some(ResponseBody::ElectLeaders(r))
             }
             ApiKey::IncrementalAlterConfigs => None,
+            ApiKey::AlterPartitionReassignments => {
+                if !(true) { return None; }
+                let mut r = crate::generated::alter_partition_reassignments_response::AlterPartitionReassignmentsResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::AlterPartitionReassignments(r))
+            }
+            ApiKey::ListPartitionReassignments => {
+                if !(true) { return None; }
+                let mut r = crate::generated::list_partition_reassignments_response::ListPartitionReassignmentsResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::ListPartitionReassignments(r))
+            }
             ApiKey::OffsetDelete => {
                 if !(true) { return None; }
                 let mut r = crate::generated::offset_delete_response::OffsetDeleteResponse::default();
@@ -2130,6 +2194,8 @@ impl ResponseBody {
             ResponseBody::DeleteGroups(r) => r.each_error_code(f),
             ResponseBody::ElectLeaders(r) => r.each_error_code(f),
             ResponseBody::IncrementalAlterConfigs(r) => r.each_error_code(f),
+            ResponseBody::AlterPartitionReassignments(r) => r.each_error_code(f),
+            ResponseBody::ListPartitionReassignments(r) => r.each_error_code(f),
             ResponseBody::OffsetDelete(r) => r.each_error_code(f),
             ResponseBody::DescribeUserScramCredentials(r) => r.each_error_code(f),
             ResponseBody::AlterUserScramCredentials(r) => r.each_error_code(f),

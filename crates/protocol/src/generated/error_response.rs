@@ -411,6 +411,23 @@ pub fn error_response(request: &RequestBody, version: i16, code: i16, message: &
                 }).collect();
             ResponseBody::IncrementalAlterConfigs(out)
         }
+        RequestBody::AlterPartitionReassignments(r) => {
+            let mut out = match top {
+                Some(ResponseBody::AlterPartitionReassignments(o)) => o,
+                _ => alter_partition_reassignments_response::AlterPartitionReassignmentsResponse::default(),
+            };
+            out.responses = r.topics.iter().map(|x0| alter_partition_reassignments_response::ReassignableTopicResponse {
+                    name: x0.name.clone(),
+                    partitions: x0.partitions.iter().map(|x1| alter_partition_reassignments_response::ReassignablePartitionResponse {
+                        partition_index: x1.partition_index,
+                        error_code: code,
+                        error_message: Some(message.to_string()),
+                        ..Default::default()
+                    }).collect(),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::AlterPartitionReassignments(out)
+        }
         RequestBody::DescribeProducers(r) => {
             let mut out = match top {
                 Some(ResponseBody::DescribeProducers(o)) => o,

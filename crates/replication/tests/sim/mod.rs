@@ -155,6 +155,12 @@ pub struct Sim {
     /// The highest high watermark each (broker, leader epoch) reached.
     pub leader_hw: BTreeMap<(i32, i32), i64>,
     pub min_isr: usize,
+    /// Reassignments happen too (AlterPartitionReassignments to random replica sets, and
+    /// cancellations): a broker the partition leaves deletes its copy, one it joins starts
+    /// empty and fetches. Off by default, so the other histories stay as they were.
+    pub reassignments: bool,
+    /// Reassignments the controller accepted, and those that completed.
+    pub reassigned: (u32, u32),
 }
 
 impl Sim {
@@ -201,6 +207,8 @@ impl Sim {
             next_id: 1,
             leader_hw: BTreeMap::new(),
             min_isr,
+            reassignments: false,
+            reassigned: (0, 0),
         };
         s.write(vec![MetadataRecord::FeatureLevel(
             feature_level_record::FeatureLevelRecord {
@@ -340,6 +348,21 @@ impl Sim {
         let p = self.partition();
         let now = self.now;
         let min_isr = self.min_isr;
+        // A live broker the partition left deletes its copy (as the replica manager does);
+        // for the oracle it no longer holds anything it held.
+        for r in self.replicas.values_mut().filter(|r| r.alive) {
+            if !p.replicas.contains(&r.id) && (r.leo() > 0 || r.leader.is_some()) {
+                trace(|| format!("{} leaves the partition: its copy is deleted", r.id));
+                r.log.clear();
+                r.epochs.clear();
+                r.flushed = 0;
+                r.hw = 0;
+                r.start = 0;
+                r.leader = None;
+                r.session_ms = None;
+                r.crashes += 1;
+            }
+        }
         for r in self.replicas.values_mut().filter(|r| r.alive) {
             if p.leader_epoch > r.seen_leader_epoch {
                 r.seen_leader_epoch = p.leader_epoch;
@@ -423,7 +446,10 @@ impl Sim {
         let Some(leader_id) = self.acting_leader() else {
             return;
         };
-        if follower == leader_id || !self.replicas[&follower].alive {
+        if follower == leader_id
+            || !self.replicas[&follower].alive
+            || !p.replicas.contains(&follower)
+        {
             return;
         }
         // A follower fetches only from the leader of the epoch it knows.
@@ -556,9 +582,17 @@ impl Sim {
             }],
             ..Default::default()
         });
+        let moving = !self.partition().adding_replicas.is_empty()
+            || !self.partition().removing_replicas.is_empty();
         let ResponseBody::AlterPartition(a) = self.req(body, 3) else {
             panic!("AlterPartition answered otherwise")
         };
+        if moving
+            && self.partition().adding_replicas.is_empty()
+            && self.partition().removing_replicas.is_empty()
+        {
+            self.reassigned.1 += 1;
+        }
         let answer = if a.error_code != 0 {
             Err(a.error_code)
         } else {
@@ -826,7 +860,62 @@ impl Sim {
         }
     }
 
+    /// AlterPartitionReassignments to a random set of one to three brokers in a random
+    /// order, or (one time in four) a cancellation.
+    pub fn reassign(&mut self) {
+        let replicas = if self.rng.percent(25) {
+            None
+        } else {
+            let mut ids = BROKERS.to_vec();
+            for i in (1..ids.len()).rev() {
+                ids.swap(i, self.rng.below(i as u64 + 1) as usize);
+            }
+            ids.truncate(1 + self.rng.below(BROKERS.len() as u64) as usize);
+            Some(ids)
+        };
+        let before = self.partition();
+        let r = self.req(
+            RequestBody::AlterPartitionReassignments(
+                alter_partition_reassignments_request::AlterPartitionReassignmentsRequest {
+                    topics: vec![alter_partition_reassignments_request::ReassignableTopic {
+                        name: "t".into(),
+                        partitions: vec![
+                            alter_partition_reassignments_request::ReassignablePartition {
+                                partition_index: 0,
+                                replicas: replicas.clone(),
+                                ..Default::default()
+                            },
+                        ],
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+            ),
+            1,
+        );
+        let ResponseBody::AlterPartitionReassignments(r) = r else {
+            panic!("AlterPartitionReassignments answered {r:?}")
+        };
+        let code = r.responses[0].partitions[0].error_code;
+        let after = self.partition();
+        trace(|| format!("reassign to {replicas:?}: {code}: {after:?}"));
+        if code == 0 && after != before {
+            self.reassigned.0 += 1;
+            if after.adding_replicas.is_empty() && after.removing_replicas.is_empty() {
+                // Done at once (a target already in sync), or cancelled.
+                self.reassigned.1 += 1;
+            }
+        }
+        self.sync_images();
+    }
+
     pub fn step(&mut self, step: usize) {
+        if self.reassignments && self.rng.percent(3) {
+            self.reassign();
+            self.settle();
+            self.check(step);
+            return;
+        }
         let roll = self.rng.below(100);
         if std::env::var("FJORD_SIM_TRACE").is_ok_and(|v| v == "2") {
             let p = self.partition();

@@ -1,0 +1,228 @@
+//! Generated from `ListPartitionReassignmentsRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `ListPartitionReassignmentsRequest` request (api key 46, versions 0-0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListPartitionReassignmentsRequest {
+    /// The time in ms to wait for the request to complete.
+    ///
+    /// Versions 0+.
+    pub timeout_ms: i32,
+    /// The topics to list partition reassignments for, or null to list everything.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub topics: Option<Vec<ListPartitionReassignmentsTopics>>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for ListPartitionReassignmentsRequest {
+    fn default() -> Self {
+        ListPartitionReassignmentsRequest {
+            timeout_ms: 60000,
+            topics: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl ListPartitionReassignmentsRequest {
+    /// The message name.
+    pub const NAME: &'static str = "ListPartitionReassignmentsRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 0;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(0);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=0).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "ListPartitionReassignmentsRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        w.put_i32(*(&self.timeout_ms));
+        match (&self.topics) { Some(x) => { write_len_prefix(w, x.len(), flexible)?; for e0 in x.iter() { e0.encode(w, version)?; } } None => { write_null(w, flexible); } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += match (&self.topics) { Some(x) => len_prefix_len(x.len(), flexible) + x.iter().map(|e0| e0.encoded_len(version)).sum::<usize>(), None => null_len(flexible) };
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=0).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "ListPartitionReassignmentsRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.timeout_ms = read_i32(buf)?;
+        v.topics = match read_array_len(buf, flexible)? { None => None, Some(n) => { let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(ListPartitionReassignmentsTopics::decode(buf, version)?); } Some(v) } };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.timeout_ms = g.i32();
+        v.topics = if (true) && g.chance(4) { None } else { Some((0..g.collection_len()).map(|_| ListPartitionReassignmentsTopics::sample(g, version)).collect()) };
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        if let Some(v) = &self.topics { for x in v { x.each_error_code(f); } }
+    }
+}
+
+/// The topics to list partition reassignments for, or null to list everything.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListPartitionReassignmentsTopics {
+    /// The topic name.
+    ///
+    /// Versions 0+.
+    pub name: String,
+    /// The partitions to list partition reassignments for.
+    ///
+    /// Versions 0+.
+    pub partition_indexes: Vec<i32>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for ListPartitionReassignmentsTopics {
+    fn default() -> Self {
+        ListPartitionReassignmentsTopics {
+            name: String::new(),
+            partition_indexes: Vec::<i32>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl ListPartitionReassignmentsTopics {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        write_string(w, (&self.name), flexible)?;
+        write_len_prefix(w, (&self.partition_indexes).len(), flexible)?; for e0 in (&self.partition_indexes).iter() { w.put_i32(*e0); }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.name), flexible);
+        n += len_prefix_len((&self.partition_indexes).len(), flexible) + (&self.partition_indexes).len() * 4;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = read_string(buf, flexible, "Name")?;
+        v.partition_indexes = { let n = read_array_len_non_null(buf, flexible, "PartitionIndexes")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.name = g.string();
+        v.partition_indexes = (0..g.collection_len()).map(|_| g.i32()).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+}
