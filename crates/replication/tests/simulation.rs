@@ -125,7 +125,10 @@ fn reassignments_keep_acknowledged_records_under_crashes_and_message_loss() {
     }
     eprintln!("{seeds} seeds: {accepted} reassignments accepted, {completed} completed, {acked} records acknowledged");
     // The histories moved the partition, and moves finished (done, or cancelled).
-    assert!(u64::from(accepted) > seeds, "only {accepted} reassignments accepted");
+    assert!(
+        u64::from(accepted) > seeds,
+        "only {accepted} reassignments accepted"
+    );
     assert!(
         u64::from(completed) > seeds / 2,
         "only {completed} reassignments completed"

@@ -3,7 +3,8 @@
 //! AlterPartitionReassignments; ListPartitionReassignments shows each move until the new
 //! replicas are in sync, then nothing; every acknowledged record is read back, and a broker
 //! that no longer holds a replica deletes its copy. A cancelled reassignment goes back to the
-//! replicas it started from.
+//! replicas it started from; while it is under way `kafka-topics --describe` shows its
+//! Adding Replicas and Removing Replicas columns.
 
 mod common;
 
@@ -169,12 +170,32 @@ fn a_cancelled_reassignment_goes_back_to_its_replicas() {
         listed(&rt, &bs),
         vec![("stay".to_string(), vec![1, 3, 2], vec![3], vec![2])]
     );
+    // kafka-topics --describe shows it as Kafka's does.
+    let describe = || {
+        let o = common::fjord(&[
+            "kafka-topics",
+            "--bootstrap-server",
+            &bs,
+            "--describe",
+            "--topic",
+            "stay",
+        ]);
+        assert!(o.status.success(), "{}", common::show(&o));
+        common::text(&o.stdout)
+    };
+    let shown = describe();
+    assert!(
+        shown.contains("\tReplicas: 1,3,2\tIsr: 1,2\tAdding Replicas: 3\tRemoving Replicas: 2\t"),
+        "{shown}"
+    );
+    assert!(shown.contains("\tReplicationFactor: 2\t"), "{shown}");
     assert_eq!(reassign(&rt, &bs, "stay", None), 0);
     let back = wait_for(Duration::from_secs(30), || {
         (replicas(&rt, &bs, "stay")? == [1, 2]).then_some(())
     });
     assert!(back.is_some());
     assert!(listed(&rt, &bs).is_empty());
+    assert!(!describe().contains("Adding Replicas"), "{}", describe());
     // Nothing to cancel now: NO_REASSIGNMENT_IN_PROGRESS.
     assert_eq!(reassign(&rt, &bs, "stay", None), 85);
     assert_eq!(common::consume_values(&bs, "stay", 100).len(), 100);

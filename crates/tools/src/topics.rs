@@ -536,27 +536,82 @@ async fn topic_configs(
         .await
 }
 
+/// A partition's reassignment under way, as ListPartitionReassignments tells it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Moving {
+    /// The replicas being added.
+    pub adding: Vec<i32>,
+    /// The replicas being removed.
+    pub removing: Vec<i32>,
+}
+
+/// The reassignments under way, by (topic, partition) (ListPartitionReassignments, which
+/// brokers forward to the controller). Empty when the caller may not see them
+/// (CLUSTER_AUTHORIZATION_FAILED) or the cluster does not serve the API, as Kafka's tool
+/// does.
+async fn reassignments(admin: &Admin) -> Result<BTreeMap<(String, i32), Moving>, AdminError> {
+    use fjord_protocol::generated::list_partition_reassignments_request::ListPartitionReassignmentsRequest;
+    let request = RequestBody::ListPartitionReassignments(ListPartitionReassignmentsRequest {
+        timeout_ms: 60_000,
+        topics: None,
+        ..Default::default()
+    });
+    let r = match admin.call_any(request, 0..=0).await {
+        Ok(r) => expect_response!(r, ListPartitionReassignments)?,
+        Err(AdminError::UnsupportedVersion { .. }) => return Ok(BTreeMap::new()),
+        Err(e) => return Err(e),
+    };
+    if r.error_code == ErrorCode::ClusterAuthorizationFailed.code() {
+        return Ok(BTreeMap::new());
+    }
+    AdminError::check(r.error_code, r.error_message.as_deref())?;
+    Ok(r.topics
+        .into_iter()
+        .flat_map(|t| {
+            let name = t.name;
+            t.partitions.into_iter().map(move |p| {
+                (
+                    (name.clone(), p.partition_index),
+                    Moving {
+                        adding: p.adding_replicas,
+                        removing: p.removing_replicas,
+                    },
+                )
+            })
+        })
+        .collect())
+}
+
 /// What the describe filters see of one partition.
 pub struct PartitionView<'a> {
     /// The partition.
     pub info: &'a PartitionInfo,
     /// The topic's `min.insync.replicas`.
     pub min_isr: i32,
+    /// Its reassignment under way, if any.
+    pub moving: Option<&'a Moving>,
 }
 
 impl PartitionView<'_> {
+    /// The replication factor: the replicas less those a reassignment is adding, as Kafka
+    /// counts it.
+    pub fn replication_factor(&self) -> usize {
+        let adding = self.moving.map_or(0, |m| m.adding.len());
+        self.info.replicas.len().saturating_sub(adding)
+    }
+
     /// min(`min.insync.replicas`, replication factor) (docs/EXTENSIONS.md).
     pub fn effective_min_isr(&self) -> usize {
-        (self.min_isr.max(1) as usize).min(self.info.replicas.len())
+        (self.min_isr.max(1) as usize).min(self.replication_factor())
     }
 
     fn has_leader(&self) -> bool {
         self.info.leader >= 0
     }
 
-    /// Fewer in-sync replicas than replicas.
+    /// Fewer in-sync replicas than the replication factor.
     pub fn under_replicated(&self) -> bool {
-        self.info.replicas.len() > self.info.isr.len()
+        self.replication_factor() > self.info.isr.len()
     }
 
     /// No leader, or fewer in-sync replicas than the effective min ISR.
@@ -582,12 +637,19 @@ fn joined(ids: &[i32]) -> String {
         .join(",")
 }
 
-/// One partition line of `--describe`, as Kafka prints it (the ELR columns say N/A when the
-/// broker could not tell them).
-pub fn partition_line(topic: &str, p: &PartitionInfo) -> String {
+/// One partition line of `--describe`, as Kafka prints it: the reassignment columns when one
+/// is under way, and the ELR columns (N/A when the broker could not tell them).
+pub fn partition_line(topic: &str, p: &PartitionInfo, moving: Option<&Moving>) -> String {
     let elr = |v: &Option<Vec<i32>>| v.as_deref().map_or("N/A".to_string(), joined);
+    let reassignment = moving.map_or(String::new(), |m| {
+        format!(
+            "\tAdding Replicas: {}\tRemoving Replicas: {}",
+            joined(&m.adding),
+            joined(&m.removing)
+        )
+    });
     format!(
-        "\tTopic: {topic}\tPartition: {}\tLeader: {}\tReplicas: {}\tIsr: {}\tElr: {}\tLastKnownElr: {}",
+        "\tTopic: {topic}\tPartition: {}\tLeader: {}\tReplicas: {}\tIsr: {}{reassignment}\tElr: {}\tLastKnownElr: {}",
         p.partition,
         if p.leader >= 0 {
             p.leader.to_string()
@@ -601,8 +663,13 @@ pub fn partition_line(topic: &str, p: &PartitionInfo) -> String {
     )
 }
 
-/// The topic line of `--describe`.
-fn topic_line(t: &TopicInfo, config: Option<&DescribeConfigsResult>) -> String {
+/// The topic line of `--describe` (the replication factor of its first partition, less what
+/// a reassignment is adding).
+fn topic_line(
+    t: &TopicInfo,
+    config: Option<&DescribeConfigsResult>,
+    moving: &BTreeMap<(String, i32), Moving>,
+) -> String {
     let configs = config
         .map(|c| {
             c.configs
@@ -620,7 +687,12 @@ fn topic_line(t: &TopicInfo, config: Option<&DescribeConfigsResult>) -> String {
     line.push_str(&format!(
         "\tPartitionCount: {}\tReplicationFactor: {}\tConfigs: {configs}",
         t.partitions.len(),
-        t.partitions.first().map_or(0, |p| p.replicas.len())
+        t.partitions.first().map_or(0, |p| PartitionView {
+            info: p,
+            min_isr: 1,
+            moving: moving.get(&(t.name.clone(), p.partition)),
+        }
+        .replication_factor())
     ));
     line
 }
@@ -658,6 +730,7 @@ async fn describe(admin: &Admin, a: &Args) -> Result<(), ToolError> {
     let configs = topic_configs(admin, &names)
         .await
         .map_err(ToolError::from_server)?;
+    let moving = reassignments(admin).await.map_err(ToolError::from_server)?;
     let live: BTreeSet<i32> = cluster
         .brokers
         .values()
@@ -685,21 +758,26 @@ async fn describe(admin: &Admin, a: &Args) -> Result<(), ToolError> {
                     .any(|e| e.config_source != DEFAULT_CONFIG_SOURCE)
             });
             if !a.topics_with_overrides || overridden {
-                println!("{}", topic_line(t, config));
+                println!("{}", topic_line(t, config, &moving));
             }
         }
         if a.topics_with_overrides {
             continue;
         }
         for p in &t.partitions {
-            let v = PartitionView { info: p, min_isr };
+            let m = moving.get(&(name.clone(), p.partition));
+            let v = PartitionView {
+                info: p,
+                min_isr,
+                moving: m,
+            };
             let show = !reports
                 || (a.under_replicated_partitions && v.under_replicated())
                 || (a.unavailable_partitions && v.unavailable(&live))
                 || (a.under_min_isr_partitions && v.under_min_isr())
                 || (a.at_min_isr_partitions && v.at_min_isr());
             if show {
-                println!("{}", partition_line(name, p));
+                println!("{}", partition_line(name, p, m));
             }
         }
     }
@@ -731,6 +809,7 @@ mod tests {
         let v = PartitionView {
             info: &p,
             min_isr: 4,
+            moving: None,
         };
         assert!(v.at_min_isr() && !v.under_min_isr() && v.under_replicated());
         // min.insync.replicas 3 on RF 2: the effective min is 2.
@@ -738,6 +817,7 @@ mod tests {
         let v = PartitionView {
             info: &p,
             min_isr: 3,
+            moving: None,
         };
         assert!(v.at_min_isr() && !v.under_min_isr());
         // Offline: under min ISR and unavailable whatever the ISR says.
@@ -745,20 +825,41 @@ mod tests {
         let v = PartitionView {
             info: &p,
             min_isr: 1,
+            moving: None,
         };
         assert!(v.under_min_isr() && v.unavailable(&BTreeSet::from([2, 3])));
+        // Moving from 1,2 to 2,3 with 3 not yet in sync: RF 2, fully replicated, as Kafka
+        // counts it (the replicas being added are not missing).
+        let p = partition(1, &[2, 3, 1], &[1, 2]);
+        let m = Moving {
+            adding: vec![3],
+            removing: vec![1],
+        };
+        let v = PartitionView {
+            info: &p,
+            min_isr: 2,
+            moving: Some(&m),
+        };
+        assert_eq!(v.replication_factor(), 2);
+        assert!(!v.under_replicated() && v.at_min_isr());
     }
 
     #[test]
     fn lines_are_kafkas() {
         let mut p = partition(-1, &[1, 2, 3], &[1]);
         assert_eq!(
-            partition_line("t", &p),
+            partition_line("t", &p, None),
             "\tTopic: t\tPartition: 0\tLeader: none\tReplicas: 1,2,3\tIsr: 1\tElr: N/A\tLastKnownElr: N/A"
         );
         p.elr = Some(vec![2, 3]);
         p.last_known_elr = Some(vec![]);
-        assert!(partition_line("t", &p).ends_with("\tElr: 2,3\tLastKnownElr: "));
+        assert!(partition_line("t", &p, None).ends_with("\tElr: 2,3\tLastKnownElr: "));
+        let m = Moving {
+            adding: vec![4],
+            removing: vec![1],
+        };
+        assert!(partition_line("t", &p, Some(&m))
+            .contains("\tIsr: 1\tAdding Replicas: 4\tRemoving Replicas: 1\tElr: 2,3"));
     }
 
     #[test]
