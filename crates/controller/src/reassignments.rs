@@ -29,6 +29,16 @@ const RF_CHANGE_VERSION: i16 = 1;
 /// The most partitions one AlterPartitionReassignments may name.
 pub const MAX_REASSIGNMENTS_PER_REQUEST: usize = 10_000;
 
+/// The members of `v` that are in `set`, in `v`'s order.
+fn among(v: &[i32], set: &[i32]) -> Vec<i32> {
+    v.iter().copied().filter(|r| set.contains(r)).collect()
+}
+
+/// The members of `v` that are not in `set`, in `v`'s order.
+fn outside(v: &[i32], set: &[i32]) -> Vec<i32> {
+    v.iter().copied().filter(|r| !set.contains(r)).collect()
+}
+
 /// Whether `p` is being reassigned.
 pub fn in_progress(p: &PartitionRegistration) -> bool {
     !p.adding_replicas.is_empty() || !p.removing_replicas.is_empty()
@@ -36,11 +46,7 @@ pub fn in_progress(p: &PartitionRegistration) -> bool {
 
 /// The replicas a reassignment of `p` moves to (the replicas not being removed).
 pub fn target(p: &PartitionRegistration) -> Vec<i32> {
-    p.replicas
-        .iter()
-        .copied()
-        .filter(|r| !p.removing_replicas.contains(r))
-        .collect()
+    outside(&p.replicas, &p.removing_replicas)
 }
 
 /// The fields of a PartitionChangeRecord that finish `p`'s reassignment, when every target
@@ -56,8 +62,7 @@ pub fn completion(image: &MetadataImage, p: &PartitionRegistration) -> Option<Co
     if !target.iter().all(|r| p.isr.contains(r)) {
         return None;
     }
-    let keep =
-        |v: &[i32]| -> Vec<i32> { v.iter().copied().filter(|r| target.contains(r)).collect() };
+    let keep = |v: &[i32]| among(v, &target);
     let leader = if target.contains(&p.leader) {
         None
     } else {
@@ -249,18 +254,8 @@ impl Controller {
                     format!("No ongoing reassignment for {topic_id}:{partition}."),
                 ));
             }
-            let original: Vec<i32> = p
-                .replicas
-                .iter()
-                .copied()
-                .filter(|r| !p.adding_replicas.contains(r))
-                .collect();
-            let isr: Vec<i32> = p
-                .isr
-                .iter()
-                .copied()
-                .filter(|r| original.contains(r))
-                .collect();
+            let original = outside(&p.replicas, &p.adding_replicas);
+            let isr = among(&p.isr, &original);
             if isr.is_empty() {
                 return Err((
                     ErrorCode::InvalidReplicaAssignment,
@@ -277,9 +272,7 @@ impl Controller {
                     .find(|r| replica_active(&self.image, p, *r))
                     .unwrap_or(fjord_metadata::partition::NO_LEADER);
             }
-            let keep = |v: &[i32]| -> Vec<i32> {
-                v.iter().copied().filter(|r| original.contains(r)).collect()
-            };
+            let keep = |v: &[i32]| among(v, &original);
             if keep(&p.elr) != p.elr {
                 change.eligible_leader_replicas = Some(keep(&p.elr));
             }
@@ -295,17 +288,8 @@ impl Controller {
         check_target(&self.image, p, target, allow_rf_change)?;
         // The current replicas include those a reassignment under way is adding: a new target
         // replaces it, and what it added but the new target leaves out is removed.
-        let adding: Vec<i32> = target
-            .iter()
-            .copied()
-            .filter(|r| !p.replicas.contains(r))
-            .collect();
-        let removing: Vec<i32> = p
-            .replicas
-            .iter()
-            .copied()
-            .filter(|r| !target.contains(r))
-            .collect();
+        let adding = outside(target, &p.replicas);
+        let removing = outside(&p.replicas, target);
         let mut replicas = target.to_vec();
         replicas.extend(removing.iter().copied());
         if replicas == p.replicas && adding == p.adding_replicas && removing == p.removing_replicas

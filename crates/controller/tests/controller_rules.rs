@@ -1544,38 +1544,9 @@ fn create_topics_validates_and_applies_defaults() {
 fn alter_partition_checks_epochs_and_members() {
     let mut h = Harness::with_brokers(3);
     h.create_assigned("t", &[&[1, 2, 3]], &[("min.insync.replicas", "2")]);
-    let id = h.c.image().topics.by_name["t"];
-    let epoch = |h: &Harness, b: i32| h.c.image().cluster.brokers.get(&b).map_or(-1, |x| x.epoch);
     let send =
         |h: &mut Harness, from: i32, leader_epoch: i32, partition_epoch: i32, isr: &[i32]| {
-            let body =
-                RequestBody::AlterPartition(alter_partition_request::AlterPartitionRequest {
-                    broker_id: from,
-                    broker_epoch: epoch(h, from),
-                    topics: vec![alter_partition_request::TopicData {
-                        topic_id: id,
-                        partitions: vec![alter_partition_request::PartitionData {
-                            partition_index: 0,
-                            leader_epoch,
-                            partition_epoch,
-                            new_isr_with_epochs: isr
-                                .iter()
-                                .map(|b| alter_partition_request::BrokerState {
-                                    broker_id: *b,
-                                    broker_epoch: epoch(h, *b),
-                                    ..Default::default()
-                                })
-                                .collect(),
-                            ..Default::default()
-                        }],
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                });
-            let ResponseBody::AlterPartition(r) = h.req(body, 3) else {
-                panic!()
-            };
-            r.topics[0].partitions[0].clone()
+            h.alter_isr("t", from, (leader_epoch, partition_epoch), isr)
         };
     let p = h.partition("t", 0);
     let table: &[(i32, i32, i32, &[i32], ErrorCode)] = &[
@@ -2214,19 +2185,32 @@ impl Harness {
 
     /// AlterPartition of `t`-0 from its leader with `isr`; the answer's error code.
     fn set_isr(&mut self, t: &str, isr: &[i32]) -> i16 {
-        let id = self.c.image().topics.by_name[t];
         let p = self.partition(t, 0);
+        self.alter_isr(t, p.leader, (p.leader_epoch, p.partition_epoch), isr)
+            .error_code
+    }
+
+    /// AlterPartition v3 of `t`-0 from broker `from` at (leader epoch, partition epoch)
+    /// with `isr` (each at its registered broker epoch); the partition's answer.
+    fn alter_isr(
+        &mut self,
+        t: &str,
+        from: i32,
+        (leader_epoch, partition_epoch): (i32, i32),
+        isr: &[i32],
+    ) -> alter_partition_response::PartitionData {
+        let id = self.c.image().topics.by_name[t];
         let epoch =
             |h: &Harness, b: i32| h.c.image().cluster.brokers.get(&b).map_or(-1, |x| x.epoch);
         let body = RequestBody::AlterPartition(alter_partition_request::AlterPartitionRequest {
-            broker_id: p.leader,
-            broker_epoch: epoch(self, p.leader),
+            broker_id: from,
+            broker_epoch: epoch(self, from),
             topics: vec![alter_partition_request::TopicData {
                 topic_id: id,
                 partitions: vec![alter_partition_request::PartitionData {
                     partition_index: 0,
-                    leader_epoch: p.leader_epoch,
-                    partition_epoch: p.partition_epoch,
+                    leader_epoch,
+                    partition_epoch,
                     new_isr_with_epochs: isr
                         .iter()
                         .map(|b| alter_partition_request::BrokerState {
@@ -2244,7 +2228,7 @@ impl Harness {
         let ResponseBody::AlterPartition(r) = self.req(body, 3) else {
             panic!()
         };
-        r.topics[0].partitions[0].error_code
+        r.topics[0].partitions[0].clone()
     }
 }
 
