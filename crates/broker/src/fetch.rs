@@ -12,7 +12,8 @@
 
 use crate::error::BrokerError;
 use crate::fetch_session::{Answered, Key, SessionCache, SessionError, Spec};
-use crate::replica_manager::{Partition, ReplicaManager};
+use crate::partition::THROTTLED_AS_LEADER;
+use crate::replica_manager::{Partition, ReplicaManager, Throttles};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::codec::ZERO_COPY_MIN_BYTES;
 use fjord_protocol::generated::fetch_request::FetchRequest;
@@ -366,9 +367,18 @@ pub async fn fetch(
         // later pass (marked by a leadership change while this fetch waited) must not be
         // missed, or a caught-up follower that names it in no fetch never rejoins its ISR.
         let tracked = follower;
+        let throttle = replicas.throttles().clone();
         let inline = reads_in_page_cache(&pass);
         let results = crate::inline_io::run(inline, move || {
-            read_all(&pass, room, used == 0, limits.bound, tracked, version)
+            read_all(
+                &pass,
+                room,
+                used == 0,
+                limits.bound,
+                tracked,
+                version,
+                &throttle,
+            )
         })
         .await
         .map_err(BrokerError::task("a fetch's reads"))?;
@@ -499,9 +509,10 @@ async fn full_fetch(
         // missed, or a caught-up follower that names it in no fetch never rejoins its ISR.
         let tracked = follower;
         let (max_bytes, bound) = (limits.max_bytes, limits.bound);
+        let throttle = replicas.throttles().clone();
         let inline = reads_in_page_cache(&pass);
         let results = crate::inline_io::run(inline, move || {
-            read_all(&pass, max_bytes, true, bound, tracked, version)
+            read_all(&pass, max_bytes, true, bound, tracked, version, &throttle)
         })
         .await
         .map_err(BrokerError::task("a fetch's reads"))?;
@@ -638,10 +649,6 @@ impl Read {
     }
 }
 
-/// One pass over `wanted`, in order, with `max_bytes` of room (`first`: nothing was read
-/// before it in this fetch, so at least one batch is returned even past the limits, KIP-74).
-/// With `follower`, each partition read without error records that follower's position (its
-/// fetch offset) with the leader.
 /// Whether reading `wanted` can run on the async worker: few partitions, each read from its
 /// active segment (just written: in the page cache). See [`crate::inline_io`].
 fn reads_in_page_cache(wanted: &[Wanted]) -> bool {
@@ -652,6 +659,12 @@ fn reads_in_page_cache(wanted: &[Wanted]) -> bool {
         })
 }
 
+/// One pass over `wanted`, in order, with `max_bytes` of room (`first`: nothing was read
+/// before it in this fetch, so at least one batch is returned even past the limits, KIP-74).
+/// With `follower`, each partition read without error records that follower's position (its
+/// fetch offset) with the leader. A follower's reads of replicas this broker throttles as
+/// leader (KIP-73) are skipped while the leader throttle is above its bound (the position is
+/// still recorded), and otherwise counted in it.
 fn read_all(
     wanted: &[Wanted],
     max_bytes: usize,
@@ -659,6 +672,7 @@ fn read_all(
     bound: Bound,
     follower: Option<(i32, bool)>,
     version: i16,
+    throttles: &Throttles,
 ) -> Vec<Read> {
     let now = fjord_util::monotonic_ms();
     let mut out = Vec::with_capacity(wanted.len());
@@ -725,6 +739,20 @@ fn read_all(
                 continue;
             }
         }
+        let throttled =
+            follower.is_some_and(|(replica, _)| p.throttled_for(THROTTLED_AS_LEADER, replica));
+        if throttled && throttles.leader.exceeded(now) {
+            if let Some((replica, eligible)) = follower {
+                p.on_follower_fetch(replica, w.fetch_offset, now, eligible);
+            }
+            out.push(Read {
+                data: d,
+                bytes: 0,
+                error: false,
+                left: false,
+            });
+            continue;
+        }
         let stop = match bound {
             Bound::LogEnd => log.log_end_offset(),
             Bound::HighWatermark => hw,
@@ -741,6 +769,9 @@ fn read_all(
             Ok(r) => {
                 let bytes = r.records.len();
                 total += bytes;
+                if throttled {
+                    throttles.leader.record(now, bytes);
+                }
                 d.records = Some(r.records);
                 if bound == Bound::Stable {
                     d.aborted_transactions = Some(

@@ -102,7 +102,15 @@ pub struct Partition {
     pub replication_bytes_out: std::sync::atomic::AtomicU64,
     /// The id of the log dir holding it (nil when unknown).
     pub dir_id: Uuid,
+    /// Which of this broker's replication throttles apply to it ([`THROTTLED_AS_LEADER`],
+    /// [`THROTTLED_AS_FOLLOWER`]), from its topic's throttled-replicas lists.
+    throttled: std::sync::atomic::AtomicU8,
 }
+
+/// The partition's leader-side throttle applies to its out-of-sync followers' fetches.
+pub const THROTTLED_AS_LEADER: u8 = 1;
+/// The follower-side throttle applies to this broker's fetches while it is out of sync.
+pub const THROTTLED_AS_FOLLOWER: u8 = 2;
 
 impl Partition {
     /// A partition over `log`, with no leadership yet.
@@ -133,6 +141,7 @@ impl Partition {
             bytes_out: Default::default(),
             replication_bytes_out: Default::default(),
             dir_id: Uuid::nil(),
+            throttled: Default::default(),
         }
     }
 
@@ -158,6 +167,25 @@ impl Partition {
     /// True when broker `me` leads it.
     pub fn led_by(&self, me: i32) -> bool {
         self.state.read().expect("leadership").leader == me
+    }
+
+    /// Sets which replication throttles apply to it (`THROTTLED_AS_*` bits).
+    pub fn set_throttled(&self, bits: u8) {
+        self.throttled
+            .store(bits, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the replication throttle `bit` (`THROTTLED_AS_*`) applies to replica
+    /// `replica`'s fetches now: the partition is named for this broker, and that replica is
+    /// not in the ISR (Kafka never throttles an in-sync replica).
+    pub fn throttled_for(&self, bit: u8, replica: i32) -> bool {
+        self.throttled.load(std::sync::atomic::Ordering::Relaxed) & bit != 0
+            && !self
+                .state
+                .read()
+                .expect("leadership")
+                .isr
+                .contains(&replica)
     }
 
     /// Its leader epoch.

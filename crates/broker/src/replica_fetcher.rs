@@ -8,11 +8,13 @@
 //! epoch (KIP-320) it truncates where the replication core says and fetches again; when its
 //! offset is below the leader's log start it starts over there; on NOT_LEADER_OR_FOLLOWER and
 //! fencing errors it pauses the partition for `replica.fetch.backoff.ms` until a newer image
-//! says who leads. The set of fetchers follows every image the replica manager applies. Log
-//! work runs off the async workers.
+//! says who leads. A partition this broker follows out of sync and throttles as follower
+//! (KIP-73) is left out of fetches while the follower throttle is above its bound. The set of
+//! fetchers follows every image the replica manager applies. Log work runs off the async
+//! workers.
 
 use crate::lifecycle::BrokerState;
-use crate::partition::Partition;
+use crate::partition::{Partition, THROTTLED_AS_FOLLOWER};
 use crate::replica_manager::ReplicaManager;
 use crate::view::View;
 use fjord_net::client::Client;
@@ -294,6 +296,8 @@ impl ReplicaFetchers {
             let now = Instant::now();
             let (request, next_resume) = {
                 let mut state = f.state.lock().expect("followed");
+                state.resume(now);
+                self.hold_throttled(&mut state, now);
                 let next_resume = state.resume(now);
                 (self.next_request(&mut state, &mut session), next_resume)
             };
@@ -385,6 +389,16 @@ impl ReplicaFetchers {
                 state.dirty.extend(answers.iter().map(|(k, _, _)| *k));
             }
             let keys: Vec<(Uuid, i32)> = answers.iter().map(|(k, _, _)| *k).collect();
+            let me = self.replicas.node_id();
+            let throttled: usize = answers
+                .iter()
+                .filter(|(_, f, _)| f.partition.throttled_for(THROTTLED_AS_FOLLOWER, me))
+                .map(|(_, _, p)| p.records.as_ref().map_or(0, Records::len))
+                .sum();
+            self.replicas
+                .throttles()
+                .follower
+                .record(fjord_util::monotonic_ms(), throttled);
             let rm = self.replicas.clone();
             let bytes: usize = answers
                 .iter()
@@ -408,6 +422,30 @@ impl ReplicaFetchers {
                 f.state.lock().expect("followed").pause(pause, until);
             }
         }
+    }
+
+    /// While the follower throttle is above its bound, pauses the throttled partitions this
+    /// broker follows out of sync until it is back (Kafka leaves them out of its fetches).
+    fn hold_throttled(&self, state: &mut Followings, now: Instant) {
+        let wait = self
+            .replicas
+            .throttles()
+            .follower
+            .throttle_ms(fjord_util::monotonic_ms());
+        if wait <= 0 {
+            return;
+        }
+        let me = self.replicas.node_id();
+        let held: Vec<(Uuid, i32)> = state
+            .partitions
+            .iter()
+            .filter(|(_, f)| {
+                f.paused_until.is_none() && f.partition.throttled_for(THROTTLED_AS_FOLLOWER, me)
+            })
+            .map(|(k, _)| *k)
+            .collect();
+        let until = now + Duration::from_millis(u64::try_from(wait).unwrap_or(0));
+        state.pause(held, until);
     }
 
     /// The next fetch (partitions to name, partitions to forget); `None` when there is

@@ -5,16 +5,24 @@
 //! KAFKA_STORAGE_ERROR; and each one's leadership as the image says
 //! (KRaft has no LeaderAndIsr: the image is the source of truth). Appends and reads go through
 //! here; each partition has [`Watchers`], woken when its log end or high watermark moves, for
-//! the long polls and acks waiting on it. Blocking log work (opening, recovery, deletion) runs
+//! the long polls and acks waiting on it. The broker's replication throttles ([`Throttles`])
+//! take their bounds from its dynamic configs, and each partition the lists of throttled
+//! replicas naming it here. Blocking log work (opening, recovery, deletion) runs
 //! off the async workers.
 
 use crate::log_dirs::{is_storage_error, LogDirs};
 pub use crate::partition::{IsrOutbox, Leadership, Partition};
+use crate::partition::{THROTTLED_AS_FOLLOWER, THROTTLED_AS_LEADER};
 use crate::view::View;
 use fjord_log::config::{CleanupPolicy, TimestampType};
 use fjord_log::{LogConfig, LogDir, TopicPartition};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::Uuid;
+use fjord_quota::replication::{
+    FOLLOWER_THROTTLED_RATE, FOLLOWER_THROTTLED_REPLICAS, LEADER_THROTTLED_RATE,
+    LEADER_THROTTLED_REPLICAS,
+};
+use fjord_quota::ThrottledReplicas;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 use tokio::sync::watch;
@@ -77,6 +85,18 @@ pub struct ReplicaManager {
     /// Bumped whenever a partition object is added to or removed from `partitions` (fetch
     /// sessions then look their partitions up again).
     generation: std::sync::atomic::AtomicU64,
+    /// This broker's replication throttles (KIP-73), bounded by its dynamic configs.
+    throttles: Arc<Throttles>,
+}
+
+/// A broker's two replication throttles: what it sends as leader to out-of-sync followers
+/// of throttled replicas, and what it fetches as an out-of-sync follower of them.
+#[derive(Debug, Default)]
+pub struct Throttles {
+    /// `leader.replication.throttled.rate`.
+    pub leader: fjord_quota::ReplicationQuota,
+    /// `follower.replication.throttled.rate`.
+    pub follower: fjord_quota::ReplicationQuota,
 }
 
 impl ReplicaManager {
@@ -105,6 +125,7 @@ impl ReplicaManager {
             settings: ReplicationSettings::default(),
             outbox: Arc::default(),
             generation: Default::default(),
+            throttles: Arc::default(),
         }
     }
 
@@ -117,6 +138,11 @@ impl ReplicaManager {
     /// The replication settings.
     pub fn replication(&self) -> &ReplicationSettings {
         &self.settings
+    }
+
+    /// This broker's replication throttles.
+    pub fn throttles(&self) -> &Arc<Throttles> {
+        &self.throttles
     }
 
     /// The ISR proposals waiting for the AlterPartition sender.
@@ -218,9 +244,17 @@ impl ReplicaManager {
     /// Blocking: run it off the async workers.
     pub fn apply(&self, image: &MetadataImage) -> Result<(), fjord_log::LogError> {
         let _one_at_a_time = self.applying.lock().expect("applying");
-        // Each hosted partition with its leadership, and its topic's log config (computed once
-        // per topic).
-        type Wanted = (String, Leadership, Arc<LogConfig>, usize, Uuid);
+        self.throttles
+            .leader
+            .set_bound(throttled_rate(image, self.node_id, LEADER_THROTTLED_RATE));
+        self.throttles.follower.set_bound(throttled_rate(
+            image,
+            self.node_id,
+            FOLLOWER_THROTTLED_RATE,
+        ));
+        // Each hosted partition with its leadership, its topic's log config (computed once
+        // per topic), its effective min ISR, its assigned dir and its throttle bits.
+        type Wanted = (String, Leadership, Arc<LogConfig>, usize, Uuid, u8);
         // In (topic id, index) order, the same on every broker: a pass that creates thousands
         // of replicas creates a partition's replicas at about the same time on its leader and
         // its followers, so a follower is not out of the ISR before it has its replica.
@@ -228,6 +262,13 @@ impl ReplicaManager {
         for topic in image.topics.by_id.values() {
             let mut config = None;
             let min_isr = min_insync_replicas(&self.settings, image, &topic.name);
+            let lists = [LEADER_THROTTLED_REPLICAS, FOLLOWER_THROTTLED_REPLICAS].map(|key| {
+                image
+                    .configs
+                    .get(fjord_metadata::config_defs::TOPIC, &topic.name, key)
+                    .and_then(|v| ThrottledReplicas::parse(key, v).ok())
+                    .unwrap_or_default()
+            });
             for (index, p) in topic.partitions.iter() {
                 if p.replicas.contains(&self.node_id) {
                     let config = config
@@ -253,9 +294,25 @@ impl ReplicaManager {
                         .and_then(|i| p.directories.get(i))
                         .copied()
                         .unwrap_or_else(Uuid::nil);
+                    let throttled = if lists[0].covers(*index, self.node_id) {
+                        THROTTLED_AS_LEADER
+                    } else {
+                        0
+                    } | if lists[1].covers(*index, self.node_id) {
+                        THROTTLED_AS_FOLLOWER
+                    } else {
+                        0
+                    };
                     wanted.insert(
                         (topic.id, *index),
-                        (topic.name.clone(), leadership, config, effective, assigned),
+                        (
+                            topic.name.clone(),
+                            leadership,
+                            config,
+                            effective,
+                            assigned,
+                            throttled,
+                        ),
                     );
                 }
             }
@@ -290,7 +347,8 @@ impl ReplicaManager {
             .write()
             .expect("offline")
             .retain(|k, _| wanted.contains_key(k));
-        for ((topic_id, index), (topic, leadership, config, min_isr, assigned)) in wanted {
+        for ((topic_id, index), (topic, leadership, config, min_isr, assigned, throttled)) in wanted
+        {
             if self
                 .offline
                 .read()
@@ -341,6 +399,7 @@ impl ReplicaManager {
                     .expect("unassigned")
                     .remove(&(topic_id, index));
             }
+            p.set_throttled(throttled);
             // The time now, not the pass's start: a follower's lag counts from when its
             // leader took the partition, even late in a pass that creates thousands.
             p.set_leadership(
@@ -781,6 +840,18 @@ impl ReplicaManager {
     pub fn shutdown(&self, broker_epoch: i64) -> Result<(), fjord_log::LogError> {
         self.dirs.shutdown(broker_epoch)
     }
+}
+
+/// A throttled rate (`key`, bytes a second) for broker `me`: its own dynamic value, else the
+/// cluster-wide dynamic default, else none (Kafka sets these keys only dynamically).
+fn throttled_rate(image: &MetadataImage, me: i32, key: &str) -> u64 {
+    use fjord_metadata::config_defs::BROKER;
+    image
+        .configs
+        .get(BROKER, &me.to_string(), key)
+        .or_else(|| image.configs.get(BROKER, "", key))
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(fjord_quota::replication::UNBOUNDED)
 }
 
 /// A topic's `min.insync.replicas`: its config, else the broker's default.

@@ -45,9 +45,7 @@ impl NotEnoughBrokers {
 }
 
 /// Places `partitions` partitions of `rf` replicas on the active brokers, starting at
-/// partition `first`: brokers are ordered alternating racks, leaders go round-robin from a
-/// start derived from `seed`, and followers follow with a shift per round (Kafka's rack-aware
-/// assignment), so leaders and racks spread.
+/// partition `first` ([`fjord_metadata::placement::place`], the first leader from `seed`).
 pub fn place(
     image: &MetadataImage,
     first: i32,
@@ -62,47 +60,10 @@ pub fn place(
         .filter(|b| is_active(image, b.id))
         .map(|b| (b.id, b.rack.clone()))
         .collect();
-    if rf > active.len() {
-        return Err(NotEnoughBrokers {
-            replication_factor: rf,
-            active: active.len(),
-        });
-    }
-    // Alternate racks: rack A's first broker, rack B's first, ..., rack A's second, ...
-    let mut by_rack: BTreeMap<Option<String>, Vec<i32>> = BTreeMap::new();
-    for (id, rack) in &active {
-        by_rack.entry(rack.clone()).or_default().push(*id);
-    }
-    let mut order = Vec::with_capacity(active.len());
-    let mut round = 0;
-    while order.len() < active.len() {
-        for ids in by_rack.values() {
-            if let Some(id) = ids.get(round) {
-                order.push(*id);
-            }
-        }
-        round += 1;
-    }
-    let n = order.len();
-    let start = (seed % n as u64) as usize;
-    let mut out = Vec::with_capacity(partitions as usize);
-    for i in 0..partitions as usize {
-        let p = first as usize + i;
-        let leader = (start + p) % n;
-        let shift = if n > 1 { 1 + (p / n) % (n - 1) } else { 0 };
-        let mut replicas = vec![order[leader]];
-        let mut j = 0;
-        while replicas.len() < rf {
-            let idx = (leader + shift + j) % n;
-            let candidate = order[idx];
-            if !replicas.contains(&candidate) {
-                replicas.push(candidate);
-            }
-            j += 1;
-        }
-        out.push(replicas);
-    }
-    Ok(out)
+    fjord_metadata::placement::place(&active, first, partitions, rf, seed).ok_or(NotEnoughBrokers {
+        replication_factor: rf,
+        active: active.len(),
+    })
 }
 
 fn topic_error(t: &CreatableTopic, code: ErrorCode, message: String) -> CreatableTopicResult {

@@ -37,6 +37,8 @@ pub enum ConfigType {
     Choice(&'static [&'static str], bool),
     /// Any string.
     Text,
+    /// A list of throttled replicas: `*` or `partition:broker` pairs (KIP-73).
+    ReplicaList,
 }
 
 impl ConfigType {
@@ -48,7 +50,7 @@ impl ConfigType {
             ConfigType::Int(_) => 3,
             ConfigType::Long(_) => 5,
             ConfigType::Double => 6,
-            ConfigType::Choice(_, true) => 7,
+            ConfigType::Choice(_, true) | ConfigType::ReplicaList => 7,
         }
     }
 }
@@ -72,7 +74,17 @@ pub const TOPIC_CONFIGS: &[(&str, ConfigType, &str)] = &[
     ("file.delete.delay.ms", ConfigType::Long(0), "60000"),
     ("flush.messages", ConfigType::Long(1), "9223372036854775807"),
     ("flush.ms", ConfigType::Long(0), "9223372036854775807"),
+    (
+        "follower.replication.throttled.replicas",
+        ConfigType::ReplicaList,
+        "",
+    ),
     ("index.interval.bytes", ConfigType::Int(0), "4096"),
+    (
+        "leader.replication.throttled.replicas",
+        ConfigType::ReplicaList,
+        "",
+    ),
     (
         "max.compaction.lag.ms",
         ConfigType::Long(1),
@@ -129,6 +141,21 @@ pub const BROKER_DYNAMIC_CONFIGS: &[(&str, ConfigType, &str)] = &[
     ("message.max.bytes", ConfigType::Int(0), "1048588"),
     ("num.partitions", ConfigType::Int(1), "1"),
     ("default.replication.factor", ConfigType::Int(1), "1"),
+    (
+        "leader.replication.throttled.rate",
+        ConfigType::Long(0),
+        "9223372036854775807",
+    ),
+    (
+        "follower.replication.throttled.rate",
+        ConfigType::Long(0),
+        "9223372036854775807",
+    ),
+    (
+        "replica.alter.log.dirs.io.max.bytes.per.second",
+        ConfigType::Long(0),
+        "9223372036854775807",
+    ),
 ];
 
 /// The type of a topic config, if Kafka has it.
@@ -190,6 +217,13 @@ pub fn validate(name: &str, t: ConfigType, value: &str) -> Result<(), crate::Met
             }
         }
         ConfigType::Text => Ok(()),
+        ConfigType::ReplicaList => fjord_quota::ThrottledReplicas::parse(name, value)
+            .map(|_| ())
+            .map_err(|why| {
+                crate::MetadataError::InvalidConfig(format!(
+                    "Invalid value {value} for configuration {name}: {why}"
+                ))
+            }),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod error;
 pub mod image;
 pub mod names;
 pub mod partition;
+pub mod placement;
 pub mod record_serde;
 pub mod replay;
 pub mod scram;

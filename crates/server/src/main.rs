@@ -101,6 +101,10 @@ enum Command {
     /// Describe, upgrade, downgrade and disable feature levels (as kafka-features.sh).
     #[command(name = "kafka-features")]
     KafkaFeatures(fjord_tools::features::Args),
+    /// Move partitions between brokers and log dirs, with throttles (as
+    /// kafka-reassign-partitions.sh).
+    #[command(name = "kafka-reassign-partitions")]
+    KafkaReassignPartitions(fjord_tools::reassign_partitions::Args),
     /// Describe the brokers' log directories (as kafka-log-dirs.sh).
     #[command(name = "kafka-log-dirs")]
     KafkaLogDirs(fjord_tools::log_dirs::Args),
@@ -141,6 +145,7 @@ const TOOL_LINKS: &[&str] = &[
     "kafka-metadata-quorum",
     "kafka-dump-log",
     "kafka-log-dirs",
+    "kafka-reassign-partitions",
     "kafka-transactions",
 ];
 
@@ -294,6 +299,7 @@ fn main() -> ExitCode {
         Command::KafkaCluster(args) => fjord_tools::cluster::run(&args),
         Command::KafkaFeatures(args) => fjord_tools::features::run(&args),
         Command::KafkaLogDirs(args) => fjord_tools::log_dirs::run(&args),
+        Command::KafkaReassignPartitions(args) => fjord_tools::reassign_partitions::run(&args),
         Command::KafkaTransactions(args) => fjord_tools::transactions::run(&args),
         Command::KafkaConfigs(args) => fjord_tools::configs::run(&args),
         Command::KafkaAcls(args) => fjord_tools::acls::run(&args),

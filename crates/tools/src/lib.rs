@@ -12,6 +12,7 @@ pub mod features;
 pub mod leader_election;
 pub mod log_dirs;
 pub mod metadata_quorum;
+pub mod reassign_partitions;
 pub mod scram;
 pub mod topics;
 pub mod transactions;

@@ -1,11 +1,13 @@
-//! One scrape: every series, computed from the node's state now. Broker series
-//! (`kafka_server_replicamanager_*`, and per hosted partition `kafka_cluster_partition_*` (0 on
-//! a follower, as Kafka's gauges) and `kafka_log_log_*` with `topic` and `partition` labels) from the replica manager; controller
-//! series (`kafka_controller_*`) from the image and the controller's counters; the metadata
-//! quorum (`kafka_server_raftmetrics_*`); the coordinators
-//! (`kafka_server_group_coordinator_metrics_*`, `kafka_server_transaction_coordinator_metrics_*`);
-//! the process (`process_*`). AtMinIsr and UnderMinIsr use the effective min ISR
-//! (min.insync.replicas, at most the replication factor).
+//! One scrape: every series, computed from the node's state now. Broker series from the
+//! replica manager: `kafka_server_replicamanager_*`; per hosted partition
+//! `kafka_cluster_partition_*` (0 on a follower, as Kafka's gauges) and `kafka_log_log_*` with
+//! `topic` and `partition` labels; the replication throttles'
+//! `kafka_server_{leader,follower}replication_byte_rate`. Controller series
+//! (`kafka_controller_*`) from the image and the controller's counters; the metadata quorum
+//! (`kafka_server_raftmetrics_*`); the coordinators (`kafka_server_group_coordinator_metrics_*`,
+//! `kafka_server_transaction_coordinator_metrics_*`); the process (`process_*`). AtMinIsr and
+//! UnderMinIsr use the effective min ISR (min.insync.replicas, at most the replication
+//! factor).
 
 use super::Sources;
 use fjord_controller::ControllerMetrics;
@@ -181,6 +183,22 @@ fn broker(r: &mut Registry, s: &Sources) {
         }
         r.register(name, help, family);
     }
+    // Replication throttles (KIP-73): the byte rate of the throttled replicas' traffic, as
+    // Kafka's `LeaderReplication` and `FollowerReplication` sensors measure it.
+    let now = fjord_util::monotonic_ms();
+    let throttles = rm.throttles();
+    gauge(
+        r,
+        "kafka_server_leaderreplication_byte_rate",
+        "Bytes a second this broker sends, as leader, to out-of-sync followers of throttled replicas",
+        throttles.leader.rate(now) as i64,
+    );
+    gauge(
+        r,
+        "kafka_server_followerreplication_byte_rate",
+        "Bytes a second this broker fetches as an out-of-sync follower of throttled replicas",
+        throttles.follower.rate(now) as i64,
+    );
     let total = |n: usize| n as i64;
     gauge(
         r,
