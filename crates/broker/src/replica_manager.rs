@@ -19,8 +19,8 @@ use fjord_log::{LogConfig, LogDir, TopicPartition};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::Uuid;
 use fjord_quota::replication::{
-    FOLLOWER_THROTTLED_RATE, FOLLOWER_THROTTLED_REPLICAS, LEADER_THROTTLED_RATE,
-    LEADER_THROTTLED_REPLICAS,
+    ALTER_LOG_DIRS_RATE, FOLLOWER_THROTTLED_RATE, FOLLOWER_THROTTLED_REPLICAS,
+    LEADER_THROTTLED_RATE, LEADER_THROTTLED_REPLICAS,
 };
 use fjord_quota::ThrottledReplicas;
 use std::collections::{BTreeMap, HashMap};
@@ -97,6 +97,8 @@ pub struct Throttles {
     pub leader: fjord_quota::ReplicationQuota,
     /// `follower.replication.throttled.rate`.
     pub follower: fjord_quota::ReplicationQuota,
+    /// `replica.alter.log.dirs.io.max.bytes.per.second`: copies between this broker's dirs.
+    pub alter_log_dirs: Arc<fjord_quota::ReplicationQuota>,
 }
 
 impl ReplicaManager {
@@ -244,14 +246,14 @@ impl ReplicaManager {
     /// Blocking: run it off the async workers.
     pub fn apply(&self, image: &MetadataImage) -> Result<(), fjord_log::LogError> {
         let _one_at_a_time = self.applying.lock().expect("applying");
-        self.throttles
-            .leader
-            .set_bound(throttled_rate(image, self.node_id, LEADER_THROTTLED_RATE));
-        self.throttles.follower.set_bound(throttled_rate(
-            image,
-            self.node_id,
-            FOLLOWER_THROTTLED_RATE,
-        ));
+        let t = &self.throttles;
+        for (quota, key) in [
+            (&t.leader, LEADER_THROTTLED_RATE),
+            (&t.follower, FOLLOWER_THROTTLED_RATE),
+            (&*t.alter_log_dirs, ALTER_LOG_DIRS_RATE),
+        ] {
+            quota.set_bound(throttled_rate(image, self.node_id, key));
+        }
         // Each hosted partition with its leadership, its topic's log config (computed once
         // per topic), its effective min ISR, its assigned dir and its throttle bits.
         type Wanted = (String, Leadership, Arc<LogConfig>, usize, Uuid, u8);
@@ -613,7 +615,9 @@ impl ReplicaManager {
         if m.queue.len() >= MAX_PENDING_MOVES {
             return fjord_protocol::ErrorCode::PolicyViolation;
         }
-        m.queue.push_back((key, target, Arc::default()));
+        let progress =
+            fjord_log::partition_log::Relocation::throttled(self.throttles.alter_log_dirs.clone());
+        m.queue.push_back((key, target, Arc::new(progress)));
         if !m.running {
             m.running = true;
             let me = self.clone();

@@ -384,3 +384,35 @@ fn an_interrupted_move_is_forgotten() {
     let (a, _) = LogDir::open(a_dir.path(), cfg).unwrap();
     assert_eq!(a.get(&tp).unwrap().log_end_offset(), 3);
 }
+
+/// A move under `replica.alter.log.dirs.io.max.bytes.per.second` (1 MiB/s here) copies at
+/// that pace: 3.5 MiB cannot take less than 2.5 s (the last chunk goes without a wait), and
+/// the bytes copied are counted in the throttle.
+#[test]
+fn a_throttled_move_copies_at_the_throttles_pace() {
+    use fjord_log::partition_log::Relocation;
+    let (a_dir, b_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let tp = TopicPartition::new("paced", 0);
+    let (a, _) = LogDir::open(a_dir.path(), cfg).unwrap();
+    let log = a.get_or_create(&tp, cfg(&tp), None).unwrap();
+    let big = "x".repeat(131_072);
+    for i in 0..28 {
+        log.append_as_leader(batch(&big, 1, i), 1, 0).unwrap();
+    }
+    let size = log.size_in_bytes();
+    assert!(size > 3 * 1_048_576 + 524_288, "{size}");
+    let quota = std::sync::Arc::new(fjord_quota::ReplicationQuota::default());
+    quota.set_bound(1_048_576);
+    let progress = Relocation::throttled(quota.clone());
+    let started = std::time::Instant::now();
+    let copy = log.begin_relocation(b_dir.path(), &progress).unwrap();
+    let took = started.elapsed();
+    copy.abandon();
+    assert!(took >= std::time::Duration::from_millis(2_400), "{took:?}");
+    let copied = progress.bytes.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(copied >= size as i64, "{copied} of {size}");
+    assert!(
+        quota.rate(fjord_util::monotonic_ms()) > 0.0,
+        "counted in the throttle"
+    );
+}

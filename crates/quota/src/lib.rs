@@ -1,10 +1,10 @@
 //! Rates and quotas, sans-IO (every call takes the time): Kafka's windowed sampled rate
-//! ([`SampledRate`]), the throttle time a rate above its bound costs ([`throttle_time_ms`]),
+//! ([`SampledRate`]) and the throttle time a rate above its bound costs,
 //! and replication throttles ([`replication`]): which replicas a broker throttles and the
 //! shared byte rate their fetches may use.
 
 pub mod rate;
 pub mod replication;
 
-pub use rate::{throttle_time_ms, SampledRate};
+pub use rate::SampledRate;
 pub use replication::{ReplicationQuota, ThrottledReplicas};

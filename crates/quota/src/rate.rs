@@ -72,19 +72,24 @@ impl SampledRate {
         let total: f64 = self.windows.iter().map(|(_, v)| v).sum();
         total * 1_000.0 / elapsed as f64
     }
-}
 
-/// How long a client (or fetcher) must wait for `rate`, measured over `elapsed_ms`, to come
-/// back down to `bound` if nothing more is recorded: Kafka's
-/// `(rate - bound) / bound * window`; 0 when the rate is within the bound.
-pub fn throttle_time_ms(rate: f64, bound: f64, elapsed_ms: i64) -> i64 {
-    if rate <= bound || bound <= 0.0 && rate <= 0.0 {
-        return 0;
+    /// How long, from `now_ms`, until the rate is back within `bound` (units a second) if
+    /// nothing more is recorded: the time at which what is counted now, spread over the span
+    /// measured, makes `bound`. 0 when it is within it already. (Kafka's
+    /// `(rate - bound) / bound * window` is the same for a full span; for a young one it
+    /// would end the wait too early.)
+    pub fn throttle_ms(&mut self, now_ms: i64, bound: f64) -> i64 {
+        if self.rate(now_ms) <= bound {
+            return 0;
+        }
+        let total: f64 = self.windows.iter().map(|(_, v)| v).sum();
+        if bound <= 0.0 {
+            return self.window_ms * self.samples as i64;
+        }
+        let since = self.windows.front().map_or(0, |(start, _)| now_ms - start);
+        let needed = (total * 1_000.0 / bound).ceil() as i64;
+        (needed - since).max(1)
     }
-    if bound <= 0.0 {
-        return elapsed_ms;
-    }
-    ((rate - bound) / bound * elapsed_ms as f64).ceil() as i64
 }
 
 #[cfg(test)]
@@ -110,9 +115,14 @@ mod tests {
 
     #[test]
     fn the_throttle_time_brings_the_rate_back_to_its_bound() {
-        assert_eq!(throttle_time_ms(100.0, 100.0, 1_000), 0);
-        assert_eq!(throttle_time_ms(200.0, 100.0, 1_000), 1_000);
-        assert_eq!(throttle_time_ms(150.0, 100.0, 2_000), 1_000);
+        let mut r = SampledRate::kafka_default();
+        r.record(0, 100.0);
+        assert_eq!(r.throttle_ms(0, 100.0), 0, "100 over one window");
+        r.record(0, 100.0);
+        // 200 at 100 a second: two seconds after the first record.
+        assert_eq!(r.throttle_ms(0, 100.0), 2_000);
+        assert_eq!(r.throttle_ms(500, 100.0), 1_500);
+        assert_eq!(r.throttle_ms(2_000, 100.0), 0);
     }
 
     proptest! {
@@ -132,9 +142,7 @@ mod tests {
             for s in &sizes {
                 r.record(now, f64::from(*s));
                 *sent.entry(now / 10_000).or_default() += f64::from(*s);
-                let rate = r.rate(now);
-                let elapsed = r.elapsed_ms(now);
-                now += throttle_time_ms(rate, bound, elapsed).max(1);
+                now += r.throttle_ms(now, bound).max(1);
             }
             let largest = sizes.iter().copied().max().unwrap_or(0) as f64;
             for (span, total) in sent {

@@ -18,13 +18,64 @@ use std::sync::atomic::{AtomicI64, Ordering};
 /// The suffix of a partition directory being copied into a log dir.
 pub const FUTURE_DIR_SUFFIX: &str = "-future";
 
-/// Progress of a move, for DescribeLogDirs' future replica.
+/// Progress of a move, for DescribeLogDirs' future replica, and the throttle that paces its
+/// copy (`replica.alter.log.dirs.io.max.bytes.per.second`).
 #[derive(Debug, Default)]
 pub struct Relocation {
     /// Bytes copied so far.
     pub bytes: AtomicI64,
     /// The offset below which every segment has been copied.
     pub copied_below: AtomicI64,
+    /// The broker's log dir move throttle, if any: while it has a bound, files are copied in
+    /// [`PACED_CHUNK`] pieces, each waiting until the rate is back within it.
+    pub throttle: Option<std::sync::Arc<fjord_quota::ReplicationQuota>>,
+}
+
+/// The piece a throttled copy moves at a time.
+pub const PACED_CHUNK: usize = 1 << 20;
+
+impl Relocation {
+    /// A move paced by `throttle`.
+    pub fn throttled(throttle: std::sync::Arc<fjord_quota::ReplicationQuota>) -> Relocation {
+        Relocation {
+            throttle: Some(throttle),
+            ..Relocation::default()
+        }
+    }
+
+    /// The throttle, when it has a bound now.
+    fn pacing(&self) -> Option<&fjord_quota::ReplicationQuota> {
+        self.throttle
+            .as_deref()
+            .filter(|q| q.bound() < fjord_quota::replication::UNBOUNDED)
+    }
+}
+
+/// Copies `from` to `to` in [`PACED_CHUNK`] pieces, waiting before each until `quota` allows
+/// it and counting each in it; the bytes copied.
+fn paced_copy(
+    from: &Path,
+    to: &Path,
+    quota: &fjord_quota::ReplicationQuota,
+) -> std::io::Result<u64> {
+    use std::io::{Read, Write};
+    let mut src = std::fs::File::open(from)?;
+    let mut dst = std::fs::File::create(to)?;
+    let mut buf = vec![0u8; PACED_CHUNK];
+    let mut total = 0u64;
+    loop {
+        let n = src.read(&mut buf)?;
+        if n == 0 {
+            return Ok(total);
+        }
+        let wait = quota.throttle_ms(fjord_util::monotonic_ms());
+        if wait > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(wait.unsigned_abs()));
+        }
+        dst.write_all(&buf[..n])?;
+        quota.record(fjord_util::monotonic_ms(), n);
+        total += n as u64;
+    }
 }
 
 /// What identifies a file's content well enough to skip copying it again.
@@ -110,7 +161,7 @@ impl PartitionLog {
             copied: BTreeMap::new(),
             active_then: self.segment_list().last().map_or(0, |s| s.base_offset()),
         };
-        if let Err(e) = self.copy_pass(&copy.future, &mut copy.copied, i64::MAX, progress) {
+        if let Err(e) = self.copy_pass(&copy.future, &mut copy.copied, i64::MAX, progress, true) {
             copy.abandon();
             return Err(e);
         }
@@ -140,7 +191,7 @@ impl PartitionLog {
             self.snapshot_producers()?;
             let active_now = self.segment_list().last().map_or(0, |s| s.base_offset());
             let from = copy.active_then.min(active_now);
-            self.copy_pass(&copy.future, &mut copy.copied, from, progress)?;
+            self.copy_pass(&copy.future, &mut copy.copied, from, progress, false)?;
             // Files the log no longer has (retention, compaction) go from the copy too.
             for entry in std::fs::read_dir(&copy.future).map_err(io_err(&copy.future))? {
                 let entry = entry.map_err(io_err(&copy.future))?;
@@ -186,13 +237,15 @@ impl PartitionLog {
     }
 
     /// Copies into `to` every file of the log not copied yet, changed since (`copied` holds
-    /// what was copied), or of a segment at or above `recopy_from`.
+    /// what was copied), or of a segment at or above `recopy_from`; `paced`: at the pace of
+    /// the move's throttle, if it has one.
     fn copy_pass(
         &self,
         to: &Path,
         copied: &mut BTreeMap<String, Stamp>,
         recopy_from: i64,
         progress: &Relocation,
+        paced: bool,
     ) -> Result<()> {
         let mut names: Vec<(String, PathBuf)> = Vec::new();
         for entry in std::fs::read_dir(&self.dir).map_err(io_err(&self.dir))? {
@@ -221,7 +274,12 @@ impl PartitionLog {
                 continue;
             }
             let dest = to.join(&n);
-            match std::fs::copy(&from, &dest) {
+            // The final pass is never paced: appends wait for it.
+            let copied_file = match progress.pacing().filter(|_| paced) {
+                Some(q) => paced_copy(&from, &dest, q),
+                None => std::fs::copy(&from, &dest),
+            };
+            match copied_file {
                 Ok(len) => {
                     progress.bytes.fetch_add(len as i64, Ordering::Relaxed);
                     copied.insert(n.clone(), fresh);
