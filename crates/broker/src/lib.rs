@@ -6,6 +6,7 @@
 //! GetReplicaLogInfo for recovery tools, the group coordinator's driver and group APIs, and
 //! every request checked against the ACLs (`fjord_metadata::authorization`) first.
 
+pub mod client_quotas;
 pub mod controller_client;
 pub mod coordinator_runtime;
 pub mod delayed;
@@ -28,6 +29,7 @@ pub mod offsets;
 pub mod partition;
 pub mod produce;
 pub mod producer_ids;
+pub mod quotas;
 pub mod replica_fetcher;
 pub mod replica_log_info;
 pub mod replica_manager;

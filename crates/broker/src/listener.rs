@@ -67,6 +67,8 @@ pub struct BrokerHandler {
     pub broker_state: Arc<tokio::sync::Mutex<crate::lifecycle::BrokerState>>,
     /// The authorizer's settings; `None` when `authorizer.class.name` is not set.
     pub authorizer: Option<Arc<fjord_metadata::acls::AuthorizerSettings>>,
+    /// Client quota sensors (shared by the broker's listeners).
+    pub quotas: Arc<crate::quotas::BrokerQuotas>,
 }
 
 impl BrokerHandler {
@@ -225,8 +227,36 @@ pub fn node_features(image: &fjord_metadata::MetadataImage) -> Features {
 }
 
 impl Handler for BrokerHandler {
+    /// Serves the request; when the image has client quotas, its cost is recorded against
+    /// the client's and the answer carries the throttle time it earned.
     async fn handle(&self, frame: RequestFrame, caller: fjord_net::principal::Caller) -> Reply {
-        serve_request(self, frame, caller).await
+        let image = self.view.borrow().image.clone();
+        let Some(api) = frame.api_key.filter(|_| !image.quotas.by_entity.is_empty()) else {
+            return serve_request(self, frame, caller).await;
+        };
+        let client = crate::quotas::Client {
+            user: caller.principal.name.clone(),
+            client_id: frame.header.client_id.clone().unwrap_or_default(),
+        };
+        let request_bytes = frame.body.len();
+        let follower = api == fjord_protocol::ApiKey::Fetch
+            && matches!(frame.decode_body(), Ok(RequestBody::Fetch(r))
+                if r.replica_id >= 0 || r.replica_state.replica_id >= 0);
+        let (reply, busy) = crate::quotas::Timed::new(serve_request(self, frame, caller)).await;
+        let response = match &reply {
+            Reply::Respond(body) => Some(body),
+            _ => None,
+        };
+        let throttle = self.quotas.throttle_ms(
+            &image,
+            &client,
+            api,
+            request_bytes,
+            response,
+            follower,
+            busy,
+        );
+        crate::quotas::throttled(reply, throttle)
     }
 }
 
@@ -258,6 +288,20 @@ impl Service for BrokerHandler {
         let peer = caller.peer;
         let version = frame.header.request_api_version;
         let image = || self.view.borrow().image.clone();
+        let mut body = body;
+        if let RequestBody::Fetch(r) = &mut body {
+            let consumer = r.replica_id < 0 && r.replica_state.replica_id < 0;
+            let client = || crate::quotas::Client {
+                user: caller.principal.name.clone(),
+                client_id: frame.header.client_id.clone().unwrap_or_default(),
+            };
+            if let Some(cap) = consumer
+                .then(|| self.quotas.fetch_cap(&image(), &client()))
+                .flatten()
+            {
+                r.max_bytes = r.max_bytes.min(cap);
+            }
+        }
         let body = match self.log_request(body, version, peer).await {
             Ok(reply) => return reply,
             Err(body) => body,
@@ -323,6 +367,9 @@ impl Service for BrokerHandler {
             )),
             RequestBody::DescribeConfigs(r) => Some(ResponseBody::DescribeConfigs(
                 self.static_config.describe(&image(), r),
+            )),
+            RequestBody::DescribeClientQuotas(r) => Some(ResponseBody::DescribeClientQuotas(
+                crate::client_quotas::describe_client_quotas(&image(), r),
             )),
             RequestBody::ListConfigResources(r) => Some(ResponseBody::ListConfigResources(
                 list_config_resources(&image(), r, version, &self.listener_name),

@@ -105,6 +105,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         true,
     );
     let handler = BrokerHandler {
+        quotas: Default::default(),
         transactions,
         markers,
         static_config: Default::default(),

@@ -243,8 +243,39 @@ fn body_enum(o: &mut String, apis: &[Api<'_>], request: bool) {
     o.push_str("        }\n    }\n");
     if !request {
         top_level_error(o, apis);
+        throttle_time(o, apis);
     }
     o.push_str("}\n\n");
+}
+
+/// `ResponseBody::throttle_time_ms` and `ResponseBody::set_throttle_time_ms`: the top-level
+/// `ThrottleTimeMs` of the responses that have one (KIP-219: what a quota violation costs).
+fn throttle_time(o: &mut String, apis: &[Api<'_>]) {
+    let has = |a: &Api<'_>| a.response.fields.iter().any(|f| f.name == "ThrottleTimeMs");
+    o.push_str("\n    /// The response's `ThrottleTimeMs` (0 for a response without one).\n    pub fn throttle_time_ms(&self) -> i32 {\n        match self {\n");
+    for a in apis.iter().filter(|a| has(a)) {
+        writeln!(
+            o,
+            "            ResponseBody::{}(r) => r.throttle_time_ms,",
+            a.name
+        )
+        .unwrap();
+    }
+    o.push_str(
+        "            #[allow(unreachable_patterns)]\n            _ => 0,\n        }\n    }\n",
+    );
+    o.push_str("\n    /// Sets the response's `ThrottleTimeMs`, where it has one.\n    pub fn set_throttle_time_ms(&mut self, ms: i32) {\n        match self {\n");
+    for a in apis.iter().filter(|a| has(a)) {
+        writeln!(
+            o,
+            "            ResponseBody::{}(r) => r.throttle_time_ms = ms,",
+            a.name
+        )
+        .unwrap();
+    }
+    o.push_str(
+        "            #[allow(unreachable_patterns)]\n            _ => {}\n        }\n    }\n",
+    );
 }
 
 /// `ResponseBody::default_for` and `ResponseBody::top_level_error`: a default response of an

@@ -228,6 +228,7 @@ impl Controller {
             RequestBody::CreateAcls(r) => self.create_acls(r),
             RequestBody::DeleteAcls(r) => self.delete_acls(r),
             RequestBody::AlterUserScramCredentials(r) => self.alter_user_scram_credentials(r),
+            RequestBody::AlterClientQuotas(r) => self.alter_client_quotas(r),
             other => Handled::Refuse {
                 code: ErrorCode::UnsupportedVersion,
                 message: format!("{:?} is not handled by the controller", other.api_key()),

@@ -12,6 +12,7 @@ pub mod elections;
 pub mod error;
 pub mod metrics;
 pub mod partitions;
+pub mod quotas;
 pub mod reassignments;
 pub mod security;
 pub mod settings;

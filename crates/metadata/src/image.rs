@@ -185,6 +185,8 @@ pub struct MetadataImage {
     pub acls: Arc<crate::acls::AclsImage>,
     /// SCRAM credentials.
     pub scram: Arc<crate::scram::ScramImage>,
+    /// Client quotas.
+    pub quotas: Arc<crate::quotas::ClientQuotasImage>,
     /// The next producer id block starts here.
     pub next_producer_id: i64,
 }

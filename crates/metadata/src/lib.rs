@@ -14,6 +14,7 @@ pub mod image;
 pub mod names;
 pub mod partition;
 pub mod placement;
+pub mod quotas;
 pub mod record_serde;
 pub mod replay;
 pub mod scram;

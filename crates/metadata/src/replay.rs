@@ -41,6 +41,8 @@ pub struct Changes {
     pub acls: bool,
     /// Users whose SCRAM credentials changed.
     pub scram_users: BTreeSet<String>,
+    /// True when a client quota was set or removed.
+    pub quotas: bool,
 }
 
 fn listeners<E>(eps: &[E], f: impl Fn(&E) -> Listener) -> Vec<Listener> {
@@ -360,6 +362,10 @@ impl MetadataImage {
                     ));
                 }
                 c.scram_users.insert(r.name.clone());
+            }
+            MetadataRecord::ClientQuota(r) => {
+                Arc::make_mut(&mut self.quotas).replay(r);
+                c.quotas = true;
             }
             MetadataRecord::NoOp(_) => {}
         }

@@ -132,6 +132,13 @@ pub fn image_records(image: &MetadataImage) -> Vec<MetadataRecord> {
     out.extend(image.scram.by_user.iter().map(|((user, mechanism), c)| {
         MetadataRecord::UserScramCredential(c.to_record(user, *mechanism))
     }));
+    out.extend(
+        image
+            .quotas
+            .records()
+            .into_iter()
+            .map(MetadataRecord::ClientQuota),
+    );
     out
 }
 

@@ -46,7 +46,39 @@ fn random_record(g: &mut Rng, image: &MetadataImage, serial: &mut u64) -> Option
     *serial += 1;
     let brokers: Vec<i32> = image.cluster.brokers.keys().copied().collect();
     let topics: Vec<Uuid> = image.topics.by_id.keys().copied().collect();
-    Some(match g.below(16) {
+    Some(match g.below(17) {
+        16 => {
+            use fjord_protocol::generated::client_quota_record::{ClientQuotaRecord, EntityData};
+            let name = |g: &mut Rng, names: [&str; 2]| -> Option<String> {
+                match g.below(3) {
+                    0 => None,
+                    i => Some(names[i as usize - 1].to_string()),
+                }
+            };
+            let mut entity = Vec::new();
+            let kind = g.below(3);
+            if kind != 1 {
+                entity.push(EntityData {
+                    entity_type: "user".into(),
+                    entity_name: name(g, ["alice", "bob"]),
+                    ..Default::default()
+                });
+            }
+            if kind != 0 {
+                entity.push(EntityData {
+                    entity_type: "client-id".into(),
+                    entity_name: name(g, ["app", "tool"]),
+                    ..Default::default()
+                });
+            }
+            MetadataRecord::ClientQuota(ClientQuotaRecord {
+                entity,
+                key: ["producer_byte_rate", "request_percentage"][g.below(2) as usize].into(),
+                value: (1 + g.below(1 << 20)) as f64,
+                remove: g.below(3) == 0,
+                ..Default::default()
+            })
+        }
         15 => {
             let users: Vec<(String, i8)> = image.scram.by_user.keys().cloned().collect();
             if g.below(3) == 0 && !users.is_empty() {

@@ -368,6 +368,21 @@ pub const APIS: &[Api] = &[
         Local,
         By(rules::offset_delete),
     ),
+    // KIP-546: quotas are read from the image on any broker, written by the controller.
+    api(
+        ApiKey::DescribeClientQuotas,
+        v(0, 1),
+        NONE,
+        Local,
+        Cluster(Op::DescribeConfigs),
+    ),
+    api(
+        ApiKey::AlterClientQuotas,
+        v(0, 1),
+        v(0, 1),
+        Forwarded,
+        Cluster(Op::AlterConfigs),
+    ),
     api(
         ApiKey::DescribeUserScramCredentials,
         v(0, 0),

@@ -603,17 +603,45 @@ impl<H: Handler> Session<H> {
         let observer = self.limits.observer.clone();
         let mut sasl = self.security.sasl.clone().map(SaslSession::new);
         let mut waiting: std::collections::VecDeque<Answer> = std::collections::VecDeque::new();
+        // Until when the connection is muted (a throttled answer); nothing is handled before.
+        let mut muted: Option<tokio::time::Instant> = None;
         loop {
             // Write every answer at the front that is known, in order.
             while waiting.front().is_some_and(Answer::ready) {
                 let mut a = waiting.pop_front().expect("front");
                 a.settle().await;
                 if !self
-                    .write_answer(&mut write, a, &in_flight, &observer)
+                    .write_answer(&mut write, a, &in_flight, &observer, &mut muted)
                     .await
                 {
                     return;
                 }
+            }
+            if let Some(until) = muted.take() {
+                // Answers still being worked out are written when they are ready, in order;
+                // no further request is handled until the mute ends.
+                while tokio::time::Instant::now() < until {
+                    match waiting.front_mut() {
+                        Some(front) if !front.ready() => {
+                            tokio::select! {
+                                _ = front.settle() => {}
+                                _ = tokio::time::sleep_until(until) => {}
+                            }
+                        }
+                        Some(_) => {
+                            let mut a = waiting.pop_front().expect("front");
+                            a.settle().await;
+                            if !self
+                                .write_answer(&mut write, a, &in_flight, &observer, &mut muted)
+                                .await
+                            {
+                                return;
+                            }
+                        }
+                        None => tokio::time::sleep_until(until).await,
+                    }
+                }
+                continue;
             }
             let room = waiting.len() < MAX_PIPELINED_PER_CONNECTION;
             let next = match waiting.front_mut() {
@@ -629,7 +657,7 @@ impl<H: Handler> Session<H> {
             let Some((request, permit, read_at)) = next else {
                 // The peer stopped sending: finish what was asked.
                 let _ = self
-                    .flush(&mut write, &mut waiting, &in_flight, &observer)
+                    .flush(&mut write, &mut waiting, &in_flight, &observer, &mut muted)
                     .await;
                 return;
             };
@@ -642,10 +670,14 @@ impl<H: Handler> Session<H> {
             // Only Produce requests are handled while earlier answers wait.
             if api != ApiKey::Produce
                 && !self
-                    .flush(&mut write, &mut waiting, &in_flight, &observer)
+                    .flush(&mut write, &mut waiting, &in_flight, &observer, &mut muted)
                     .await
             {
                 return;
+            }
+            // An answer just flushed may have muted the connection: this request waits.
+            if let Some(until) = muted.take() {
+                tokio::time::sleep_until(until).await;
             }
             if api == ApiKey::ApiVersions && !api.supports(version) {
                 // KIP-511: a version this build cannot read is answered at version 0.
@@ -724,28 +756,43 @@ impl<H: Handler> Session<H> {
         waiting: &mut std::collections::VecDeque<Answer>,
         in_flight: &AtomicUsize,
         observer: &Option<Arc<dyn Observer>>,
+        muted: &mut Option<tokio::time::Instant>,
     ) -> bool {
         while let Some(mut a) = waiting.pop_front() {
             a.settle().await;
-            if !self.write_answer(write, a, in_flight, observer).await {
+            if !self
+                .write_answer(write, a, in_flight, observer, muted)
+                .await
+            {
                 return false;
             }
         }
         true
     }
 
-    /// Writes one settled answer; false when the connection must close.
+    /// Writes one settled answer; false when the connection must close. An answer carrying a
+    /// throttle time (a quota violation, KIP-219) mutes the connection that long: `muted` is
+    /// when its next request may be handled.
     async fn write_answer<W: FrameSink>(
         &self,
         write: &mut W,
         a: Answer,
         in_flight: &AtomicUsize,
         observer: &Option<Arc<dyn Observer>>,
+        muted: &mut Option<tokio::time::Instant>,
     ) -> bool {
         let peer = self.peer;
         let Waiting::Ready(reply) = a.reply else {
             return false;
         };
+        if let Reply::Respond(body) = &reply {
+            let throttle = body.throttle_time_ms();
+            if throttle > 0 {
+                let until = tokio::time::Instant::now()
+                    + std::time::Duration::from_millis(throttle.unsigned_abs().into());
+                *muted = Some(muted.map_or(until, |m| m.max(until)));
+            }
+        }
         let mut errors = Vec::new();
         if let (Some(_), Reply::Respond(body)) = (observer, &reply) {
             body.each_error_code(&mut |c| {

@@ -428,6 +428,23 @@ pub fn error_response(request: &RequestBody, version: i16, code: i16, message: &
                 }).collect();
             ResponseBody::AlterPartitionReassignments(out)
         }
+        RequestBody::AlterClientQuotas(r) => {
+            let mut out = match top {
+                Some(ResponseBody::AlterClientQuotas(o)) => o,
+                _ => alter_client_quotas_response::AlterClientQuotasResponse::default(),
+            };
+            out.entries = r.entries.iter().map(|x0| alter_client_quotas_response::EntryData {
+                    error_code: code,
+                    error_message: Some(message.to_string()),
+                    entity: x0.entity.iter().map(|x1| alter_client_quotas_response::EntityData {
+                        entity_name: x1.entity_name.clone(),
+                        entity_type: x1.entity_type.clone(),
+                        ..Default::default()
+                    }).collect(),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::AlterClientQuotas(out)
+        }
         RequestBody::DescribeProducers(r) => {
             let mut out = match top {
                 Some(ResponseBody::DescribeProducers(o)) => o,

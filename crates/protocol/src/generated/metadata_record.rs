@@ -29,6 +29,8 @@ pub enum MetadataRecord {
     UserScramCredential(crate::generated::user_scram_credential_record::UserScramCredentialRecord),
     /// A `FeatureLevelRecord` (type 12).
     FeatureLevel(crate::generated::feature_level_record::FeatureLevelRecord),
+    /// A `ClientQuotaRecord` (type 14).
+    ClientQuota(crate::generated::client_quota_record::ClientQuotaRecord),
     /// A `ProducerIdsRecord` (type 15).
     ProducerIds(crate::generated::producer_ids_record::ProducerIdsRecord),
     /// A `BrokerRegistrationChangeRecord` (type 17).
@@ -64,6 +66,7 @@ impl MetadataRecord {
             MetadataRecord::RemoveTopic(_) => 9,
             MetadataRecord::UserScramCredential(_) => 11,
             MetadataRecord::FeatureLevel(_) => 12,
+            MetadataRecord::ClientQuota(_) => 14,
             MetadataRecord::ProducerIds(_) => 15,
             MetadataRecord::BrokerRegistrationChange(_) => 17,
             MetadataRecord::AccessControlEntry(_) => 18,
@@ -90,6 +93,7 @@ impl MetadataRecord {
             9 => Some(0),
             11 => Some(0),
             12 => Some(0),
+            14 => Some(0),
             15 => Some(0),
             17 => Some(2),
             18 => Some(0),
@@ -117,6 +121,7 @@ impl MetadataRecord {
             9 => MetadataRecord::RemoveTopic(crate::generated::remove_topic_record::RemoveTopicRecord::decode(buf, version)?),
             11 => MetadataRecord::UserScramCredential(crate::generated::user_scram_credential_record::UserScramCredentialRecord::decode(buf, version)?),
             12 => MetadataRecord::FeatureLevel(crate::generated::feature_level_record::FeatureLevelRecord::decode(buf, version)?),
+            14 => MetadataRecord::ClientQuota(crate::generated::client_quota_record::ClientQuotaRecord::decode(buf, version)?),
             15 => MetadataRecord::ProducerIds(crate::generated::producer_ids_record::ProducerIdsRecord::decode(buf, version)?),
             17 => MetadataRecord::BrokerRegistrationChange(crate::generated::broker_registration_change_record::BrokerRegistrationChangeRecord::decode(buf, version)?),
             18 => MetadataRecord::AccessControlEntry(crate::generated::access_control_entry_record::AccessControlEntryRecord::decode(buf, version)?),
@@ -145,6 +150,7 @@ impl MetadataRecord {
             9 => MetadataRecord::RemoveTopic(crate::generated::remove_topic_record::RemoveTopicRecord::sample(g, version)),
             11 => MetadataRecord::UserScramCredential(crate::generated::user_scram_credential_record::UserScramCredentialRecord::sample(g, version)),
             12 => MetadataRecord::FeatureLevel(crate::generated::feature_level_record::FeatureLevelRecord::sample(g, version)),
+            14 => MetadataRecord::ClientQuota(crate::generated::client_quota_record::ClientQuotaRecord::sample(g, version)),
             15 => MetadataRecord::ProducerIds(crate::generated::producer_ids_record::ProducerIdsRecord::sample(g, version)),
             17 => MetadataRecord::BrokerRegistrationChange(crate::generated::broker_registration_change_record::BrokerRegistrationChangeRecord::sample(g, version)),
             18 => MetadataRecord::AccessControlEntry(crate::generated::access_control_entry_record::AccessControlEntryRecord::sample(g, version)),
@@ -172,6 +178,7 @@ impl MetadataRecord {
             MetadataRecord::RemoveTopic(m) => m.encode(w, version),
             MetadataRecord::UserScramCredential(m) => m.encode(w, version),
             MetadataRecord::FeatureLevel(m) => m.encode(w, version),
+            MetadataRecord::ClientQuota(m) => m.encode(w, version),
             MetadataRecord::ProducerIds(m) => m.encode(w, version),
             MetadataRecord::BrokerRegistrationChange(m) => m.encode(w, version),
             MetadataRecord::AccessControlEntry(m) => m.encode(w, version),

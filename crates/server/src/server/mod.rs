@@ -627,6 +627,7 @@ fn broker_handler(
         .name
         .clone();
     Ok(BrokerHandler {
+        quotas: Arc::default(),
         broker_state: state.clone(),
         static_config: Arc::new(fjord_broker::describe_configs::StaticConfig {
             node_id: node.node_id,

@@ -1,0 +1,270 @@
+//! Client quotas enforced on a broker (KIP-13, KIP-124, KIP-219): `producer_byte_rate` on
+//! Produce request bytes, `consumer_byte_rate` on the record bytes a consumer's Fetch returns,
+//! `request_percentage` on the time a request's handling spends on the async workers (as
+//! percent of one thread), each per (user, client id) sensor as the image resolves it. A
+//! client over a bound is answered as usual, with the throttle time in the response; the
+//! connection is then muted that long (`fjord_net::serve`). Nothing is ever refused. A
+//! consumer's Fetch under a byte-rate quota asks for at most one second's worth, so that one
+//! answer cannot overshoot the bound by much (Kafka caps it to its quota window too).
+//! Follower fetches and the session and version handshakes are exempt, as in Kafka.
+
+use fjord_metadata::quotas::{CONSUMER_BYTE_RATE, PRODUCER_BYTE_RATE, REQUEST_PERCENTAGE};
+use fjord_metadata::MetadataImage;
+use fjord_net::serve::Reply;
+use fjord_protocol::{ApiKey, Records, ResponseBody};
+use fjord_quota::{ClientQuotaManager, QuotaKind};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+/// A broker's client quota sensors.
+#[derive(Debug)]
+pub struct BrokerQuotas {
+    /// `producer_byte_rate`.
+    pub produce: ClientQuotaManager,
+    /// `consumer_byte_rate`.
+    pub fetch: ClientQuotaManager,
+    /// `request_percentage`.
+    pub request: ClientQuotaManager,
+}
+
+impl Default for BrokerQuotas {
+    fn default() -> BrokerQuotas {
+        BrokerQuotas {
+            produce: ClientQuotaManager::new(QuotaKind::Produce),
+            fetch: ClientQuotaManager::new(QuotaKind::Fetch),
+            request: ClientQuotaManager::new(QuotaKind::Request),
+        }
+    }
+}
+
+/// Who sent a request, for the quota resolution.
+#[derive(Debug, Clone)]
+pub struct Client {
+    /// The principal's name (`ANONYMOUS` on an unauthenticated listener).
+    pub user: String,
+    /// The request header's client id.
+    pub client_id: String,
+}
+
+/// APIs no request quota applies to: the handshakes a throttled client needs to talk at all.
+fn exempt(api: ApiKey) -> bool {
+    matches!(
+        api,
+        ApiKey::ApiVersions | ApiKey::SaslHandshake | ApiKey::SaslAuthenticate
+    )
+}
+
+/// The record bytes a Fetch response carries.
+fn fetched_bytes(r: &ResponseBody) -> usize {
+    match r {
+        ResponseBody::Fetch(f) => f
+            .responses
+            .iter()
+            .flat_map(|t| &t.partitions)
+            .map(|p| p.records.as_ref().map_or(0, Records::len))
+            .sum(),
+        _ => 0,
+    }
+}
+
+impl BrokerQuotas {
+    /// The `max_bytes` a consumer's Fetch may ask for under its byte-rate quota: one second's
+    /// worth (at least one byte; KIP-74 still returns a first batch larger than that).
+    pub fn fetch_cap(&self, image: &MetadataImage, client: &Client) -> Option<i32> {
+        let q = image
+            .quotas
+            .resolve(&client.user, &client.client_id, CONSUMER_BYTE_RATE)?;
+        Some(q.value.clamp(1.0, f64::from(i32::MAX)) as i32)
+    }
+
+    /// The throttle time the answered request earns the client: the largest of what its
+    /// Produce bytes, its consumer Fetch bytes and its handling time (`busy`) cost against
+    /// the quotas the image gives it.
+    pub fn throttle_ms(
+        &self,
+        image: &MetadataImage,
+        client: &Client,
+        api: ApiKey,
+        request_bytes: usize,
+        response: Option<&ResponseBody>,
+        follower: bool,
+        busy: Duration,
+    ) -> i64 {
+        let now = fjord_util::monotonic_ms();
+        let resolve = |key| image.quotas.resolve(&client.user, &client.client_id, key);
+        let mut throttle = 0;
+        if api == ApiKey::Produce {
+            if let Some(q) = resolve(PRODUCER_BYTE_RATE) {
+                throttle = throttle.max(self.produce.record(
+                    &q.user,
+                    &q.client_id,
+                    q.value,
+                    request_bytes as f64,
+                    now,
+                ));
+            }
+        }
+        if api == ApiKey::Fetch && !follower {
+            if let (Some(q), Some(r)) = (resolve(CONSUMER_BYTE_RATE), response) {
+                throttle = throttle.max(self.fetch.record(
+                    &q.user,
+                    &q.client_id,
+                    q.value,
+                    fetched_bytes(r) as f64,
+                    now,
+                ));
+            }
+        }
+        if !exempt(api) && !follower {
+            if let Some(q) = resolve(REQUEST_PERCENTAGE) {
+                // Percent of one thread, over a second: busy seconds times 100.
+                let percent_seconds = busy.as_secs_f64() * 100.0;
+                throttle = throttle.max(self.request.record(
+                    &q.user,
+                    &q.client_id,
+                    q.value,
+                    percent_seconds,
+                    now,
+                ));
+            }
+        }
+        throttle
+    }
+}
+
+/// Sets `throttle_ms` on the reply's response (kept if it already carries a longer one, as a
+/// forwarded request's controller quota may); a reply still being worked out gets it when it
+/// is ready.
+pub fn throttled(reply: Reply, throttle_ms: i64) -> Reply {
+    if throttle_ms <= 0 {
+        return reply;
+    }
+    let ms = i32::try_from(throttle_ms).unwrap_or(i32::MAX);
+    match reply {
+        Reply::Respond(mut body) => {
+            let ms = ms.max(body.throttle_time_ms());
+            body.set_throttle_time_ms(ms);
+            Reply::Respond(body)
+        }
+        Reply::Later(f) => Reply::Later(Box::pin(async move { throttled(f.await, throttle_ms) })),
+        other => other,
+    }
+}
+
+/// A future with the time its polls took (the time its work held an async worker).
+pub struct Timed<F> {
+    inner: Pin<Box<F>>,
+    busy: Duration,
+}
+
+impl<F: Future> Timed<F> {
+    /// Times `inner`.
+    pub fn new(inner: F) -> Timed<F> {
+        Timed {
+            inner: Box::pin(inner),
+            busy: Duration::ZERO,
+        }
+    }
+}
+
+impl<F: Future> Future for Timed<F> {
+    type Output = (F::Output, Duration);
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let started = Instant::now();
+        let polled = self.inner.as_mut().poll(cx);
+        self.busy += started.elapsed();
+        polled.map(|out| (out, self.busy))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fjord_protocol::generated::client_quota_record::{ClientQuotaRecord, EntityData};
+    use fjord_protocol::MetadataRecord;
+
+    fn image_with(key: &str, value: f64) -> MetadataImage {
+        let record = MetadataRecord::ClientQuota(ClientQuotaRecord {
+            entity: vec![EntityData {
+                entity_type: "client-id".into(),
+                entity_name: Some("slow".into()),
+                ..Default::default()
+            }],
+            key: key.into(),
+            value,
+            ..Default::default()
+        });
+        MetadataImage::empty().apply([&record], 0, 1).unwrap().0
+    }
+
+    fn client(id: &str) -> Client {
+        Client {
+            user: "ANONYMOUS".into(),
+            client_id: id.into(),
+        }
+    }
+
+    #[test]
+    fn produce_bytes_past_the_bound_earn_a_throttle_only_for_that_client() {
+        let q = BrokerQuotas::default();
+        let image = image_with(PRODUCER_BYTE_RATE, 1_000.0);
+        let t = |c: &str, bytes| {
+            q.throttle_ms(
+                &image,
+                &client(c),
+                ApiKey::Produce,
+                bytes,
+                None,
+                false,
+                Duration::ZERO,
+            )
+        };
+        assert_eq!(t("slow", 1_000), 0);
+        assert!(t("slow", 1_000) > 0);
+        assert_eq!(t("other", 1_000_000), 0);
+        // A Metadata request costs nothing against a byte rate.
+        let m = q.throttle_ms(
+            &image,
+            &client("slow"),
+            ApiKey::Metadata,
+            10,
+            None,
+            false,
+            Duration::ZERO,
+        );
+        assert_eq!(m, 0);
+    }
+
+    #[test]
+    fn request_time_counts_against_request_percentage_except_for_handshakes() {
+        let q = BrokerQuotas::default();
+        let image = image_with(REQUEST_PERCENTAGE, 1.0);
+        let busy = Duration::from_millis(50);
+        let t = |api| q.throttle_ms(&image, &client("slow"), api, 0, None, false, busy);
+        // 1% of a thread is 10 ms a second: 50 ms earns a wait.
+        assert!(t(ApiKey::Metadata) > 0);
+        assert_eq!(t(ApiKey::ApiVersions), 0);
+        let follower = q.throttle_ms(&image, &client("slow"), ApiKey::Fetch, 0, None, true, busy);
+        assert_eq!(follower, 0);
+    }
+
+    #[test]
+    fn a_throttle_is_set_on_the_response_and_a_longer_one_kept() {
+        use fjord_protocol::generated::metadata_response::MetadataResponse;
+        let reply = throttled(
+            Reply::Respond(ResponseBody::Metadata(MetadataResponse::default())),
+            40,
+        );
+        let Reply::Respond(body) = reply else {
+            panic!()
+        };
+        assert_eq!(body.throttle_time_ms(), 40);
+        let Reply::Respond(body) = throttled(Reply::Respond(body), 10) else {
+            panic!()
+        };
+        assert_eq!(body.throttle_time_ms(), 40);
+    }
+}

@@ -1,0 +1,443 @@
+//! Generated from `AlterClientQuotasRequest.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `AlterClientQuotasRequest` request (api key 49, versions 0-1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlterClientQuotasRequest {
+    /// The quota configuration entries to alter.
+    ///
+    /// Versions 0+.
+    pub entries: Vec<EntryData>,
+    /// Whether the alteration should be validated, but not performed.
+    ///
+    /// Versions 0+.
+    pub validate_only: bool,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for AlterClientQuotasRequest {
+    fn default() -> Self {
+        AlterClientQuotasRequest {
+            entries: Vec::<EntryData>::new(),
+            validate_only: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl AlterClientQuotasRequest {
+    /// The message name.
+    pub const NAME: &'static str = "AlterClientQuotasRequest";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 1;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(1);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=1).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "AlterClientQuotasRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        write_len_prefix(w, (&self.entries).len(), flexible)?; for e0 in (&self.entries).iter() { e0.encode(w, version)?; }
+        write_bool(w, *(&self.validate_only));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += len_prefix_len((&self.entries).len(), flexible) + (&self.entries).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        n += 1;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=1).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "AlterClientQuotasRequest", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.entries = { let n = read_array_len_non_null(buf, flexible, "Entries")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(EntryData::decode(buf, version)?); } v };
+        v.validate_only = read_bool(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.entries = (0..g.collection_len()).map(|_| EntryData::sample(g, version)).collect();
+        v.validate_only = g.bool();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.entries { x.each_error_code(f); }
+    }
+}
+
+/// The quota configuration entries to alter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryData {
+    /// The quota entity to alter.
+    ///
+    /// Versions 0+.
+    pub entity: Vec<EntityData>,
+    /// An individual quota configuration entry to alter.
+    ///
+    /// Versions 0+.
+    pub ops: Vec<OpData>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for EntryData {
+    fn default() -> Self {
+        EntryData {
+            entity: Vec::<EntityData>::new(),
+            ops: Vec::<OpData>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl EntryData {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        write_len_prefix(w, (&self.entity).len(), flexible)?; for e0 in (&self.entity).iter() { e0.encode(w, version)?; }
+        write_len_prefix(w, (&self.ops).len(), flexible)?; for e0 in (&self.ops).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += len_prefix_len((&self.entity).len(), flexible) + (&self.entity).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        n += len_prefix_len((&self.ops).len(), flexible) + (&self.ops).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.entity = { let n = read_array_len_non_null(buf, flexible, "Entity")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(EntityData::decode(buf, version)?); } v };
+        v.ops = { let n = read_array_len_non_null(buf, flexible, "Ops")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(OpData::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.entity = (0..g.collection_len()).map(|_| EntityData::sample(g, version)).collect();
+        v.ops = (0..g.collection_len()).map(|_| OpData::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.entity { x.each_error_code(f); }
+        for x in &self.ops { x.each_error_code(f); }
+    }
+}
+
+/// The quota entity to alter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityData {
+    /// The entity type.
+    ///
+    /// Versions 0+.
+    pub entity_type: String,
+    /// The name of the entity, or null if the default.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub entity_name: Option<String>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for EntityData {
+    fn default() -> Self {
+        EntityData {
+            entity_type: String::new(),
+            entity_name: Some(String::new()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl EntityData {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        write_string(w, (&self.entity_type), flexible)?;
+        match (&self.entity_name) { Some(x) => { write_string(w, x, flexible)?; } None => { write_nullable_string(w, None, flexible)?; } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.entity_type), flexible);
+        n += match (&self.entity_name) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) };
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.entity_type = read_string(buf, flexible, "EntityType")?;
+        v.entity_name = read_nullable_string(buf, flexible)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.entity_type = g.string();
+        v.entity_name = if (true) && g.chance(4) { None } else { Some(g.string()) };
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+}
+
+/// An individual quota configuration entry to alter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpData {
+    /// The quota configuration key.
+    ///
+    /// Versions 0+.
+    pub key: String,
+    /// The value to set, otherwise ignored if the value is to be removed.
+    ///
+    /// Versions 0+.
+    pub value: f64,
+    /// Whether the quota configuration value should be removed, otherwise set.
+    ///
+    /// Versions 0+.
+    pub remove: bool,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for OpData {
+    fn default() -> Self {
+        OpData {
+            key: String::new(),
+            value: 0.0,
+            remove: false,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl OpData {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        write_string(w, (&self.key), flexible)?;
+        w.put_f64(*(&self.value));
+        write_bool(w, *(&self.remove));
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.key), flexible);
+        n += 8;
+        n += 1;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.key = read_string(buf, flexible, "Key")?;
+        v.value = read_f64(buf)?;
+        v.remove = read_bool(buf)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.key = g.string();
+        v.value = g.f64();
+        v.remove = g.bool();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+}

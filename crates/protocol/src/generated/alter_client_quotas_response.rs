@@ -1,0 +1,341 @@
+//! Generated from `AlterClientQuotasResponse.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `AlterClientQuotasResponse` response (api key 49, versions 0-1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlterClientQuotasResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
+    ///
+    /// Versions 0+.
+    pub throttle_time_ms: i32,
+    /// The quota configuration entries to alter.
+    ///
+    /// Versions 0+.
+    pub entries: Vec<EntryData>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for AlterClientQuotasResponse {
+    fn default() -> Self {
+        AlterClientQuotasResponse {
+            throttle_time_ms: 0,
+            entries: Vec::<EntryData>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl AlterClientQuotasResponse {
+    /// The message name.
+    pub const NAME: &'static str = "AlterClientQuotasResponse";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 1;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(1);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=1).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "AlterClientQuotasResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        w.put_i32(*(&self.throttle_time_ms));
+        write_len_prefix(w, (&self.entries).len(), flexible)?; for e0 in (&self.entries).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += len_prefix_len((&self.entries).len(), flexible) + (&self.entries).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=1).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "AlterClientQuotasResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.throttle_time_ms = read_i32(buf)?;
+        v.entries = { let n = read_array_len_non_null(buf, flexible, "Entries")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(EntryData::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.throttle_time_ms = g.i32();
+        v.entries = (0..g.collection_len()).map(|_| EntryData::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.entries { x.each_error_code(f); }
+    }
+}
+
+/// The quota configuration entries to alter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryData {
+    /// The error code, or `0` if the quota alteration succeeded.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// The error message, or `null` if the quota alteration succeeded.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<String>,
+    /// The quota entity to alter.
+    ///
+    /// Versions 0+.
+    pub entity: Vec<EntityData>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for EntryData {
+    fn default() -> Self {
+        EntryData {
+            error_code: 0,
+            error_message: Some(String::new()),
+            entity: Vec::<EntityData>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl EntryData {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        w.put_i16(*(&self.error_code));
+        match (&self.error_message) { Some(x) => { write_string(w, x, flexible)?; } None => { write_nullable_string(w, None, flexible)?; } }
+        write_len_prefix(w, (&self.entity).len(), flexible)?; for e0 in (&self.entity).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 2;
+        n += match (&self.error_message) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) };
+        n += len_prefix_len((&self.entity).len(), flexible) + (&self.entity).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.error_code = read_i16(buf)?;
+        v.error_message = read_nullable_string(buf, flexible)?;
+        v.entity = { let n = read_array_len_non_null(buf, flexible, "Entity")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(EntityData::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.error_code = g.i16();
+        v.error_message = if (true) && g.chance(4) { None } else { Some(g.string()) };
+        v.entity = (0..g.collection_len()).map(|_| EntityData::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+        for x in &self.entity { x.each_error_code(f); }
+    }
+}
+
+/// The quota entity to alter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityData {
+    /// The entity type.
+    ///
+    /// Versions 0+.
+    pub entity_type: String,
+    /// The name of the entity, or null if the default.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub entity_name: Option<String>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for EntityData {
+    fn default() -> Self {
+        EntityData {
+            entity_type: String::new(),
+            entity_name: Some(String::new()),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl EntityData {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        write_string(w, (&self.entity_type), flexible)?;
+        match (&self.entity_name) { Some(x) => { write_string(w, x, flexible)?; } None => { write_nullable_string(w, None, flexible)?; } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += string_len((&self.entity_type), flexible);
+        n += match (&self.entity_name) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) };
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.entity_type = read_string(buf, flexible, "EntityType")?;
+        v.entity_name = read_nullable_string(buf, flexible)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = version >= 1;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.entity_type = g.string();
+        v.entity_name = if (true) && g.chance(4) { None } else { Some(g.string()) };
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+}
