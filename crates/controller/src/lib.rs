@@ -11,6 +11,7 @@ pub mod controller;
 pub mod elections;
 pub mod error;
 pub mod metrics;
+pub mod mutation_quota;
 pub mod partitions;
 pub mod quotas;
 pub mod reassignments;

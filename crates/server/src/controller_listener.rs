@@ -31,6 +31,8 @@ pub struct ControllerHandler {
     /// The broker whose heartbeats each open connection carried (bounded by the listener's
     /// connection limit): when one closes, the controller hears of it.
     pub heartbeats: std::sync::Mutex<std::collections::HashMap<u64, i32>>,
+    /// The controller mutation quota's sensors (KIP-599).
+    pub mutations: std::sync::Arc<fjord_controller::mutation_quota::MutationQuota>,
 }
 
 /// DescribeCluster's endpoint type for controllers (KIP-919).
@@ -120,7 +122,7 @@ impl Service for ControllerHandler {
             RequestBody::BrokerHeartbeat(r) => Some(r.broker_id),
             _ => None,
         };
-        let response = self.allowed(frame, body, access).await;
+        let response = self.allowed(frame, body, caller, access).await;
         // A heartbeat the active controller accepted on a connection of its own (not inside
         // an Envelope) ties its broker to that connection.
         if let (Some(id), ResponseBody::BrokerHeartbeat(r)) = (heartbeat, &response) {
@@ -141,6 +143,7 @@ impl ControllerHandler {
         &self,
         frame: &RequestFrame,
         body: RequestBody,
+        caller: &fjord_net::principal::Caller,
         access: &Access<'_>,
     ) -> ResponseBody {
         let version = frame.header.request_api_version;
@@ -160,6 +163,21 @@ impl ControllerHandler {
         if let Some(r) = self.raft.handle_request(frame, &body).await {
             return r;
         }
-        self.controller.handle(body, version).await
+        // KIP-599: topic creations and deletions count against the caller's mutation quota.
+        let mut body = body;
+        let image = self.view.borrow().image.clone();
+        let now = fjord_util::monotonic_ms();
+        let admitted = self.mutations.admit(
+            &image,
+            &caller.principal.name,
+            frame.header.client_id.as_deref().unwrap_or(""),
+            &mut body,
+            version,
+            now,
+        );
+        let mut response = self.controller.handle(body, version).await;
+        self.mutations
+            .finish(admitted, &mut response, fjord_util::monotonic_ms());
+        response
     }
 }

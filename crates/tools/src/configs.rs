@@ -1,7 +1,8 @@
 //! `fjord kafka-configs` (as `kafka-configs.sh`): describe and alter topic and broker configs
-//! (DescribeConfigs, IncrementalAlterConfigs) and users' SCRAM credentials
-//! (DescribeUserScramCredentials, AlterUserScramCredentials), with Kafka's flags and output.
-//! Quota entities (clients, ips, quotas of users) are refused by name: fjord has no quotas.
+//! (DescribeConfigs, IncrementalAlterConfigs), users' SCRAM credentials
+//! (DescribeUserScramCredentials, AlterUserScramCredentials) and client quotas of users,
+//! client ids and their combinations and defaults (DescribeClientQuotas, AlterClientQuotas),
+//! with Kafka's flags and output. IP entities are refused: fjord has no connection quotas.
 
 use crate::common::{self, ToolError};
 use clap::Args as ClapArgs;
@@ -18,8 +19,6 @@ use std::process::ExitCode;
 /// ConfigResource types.
 const TOPIC: i8 = 2;
 const BROKER: i8 = 4;
-/// Not a ConfigResource: users' SCRAM credentials.
-const USER: i8 = -1;
 /// IncrementalAlterConfigs operations.
 const SET: i8 = 0;
 const DELETE: i8 = 1;
@@ -28,46 +27,58 @@ const DELETE: i8 = 1;
 #[derive(Debug, ClapArgs)]
 pub struct Args {
     #[command(flatten)]
-    connection: crate::common::Connection,
+    pub(crate) connection: crate::common::Connection,
     /// List configs for the given entity.
     #[arg(long)]
-    describe: bool,
+    pub(crate) describe: bool,
     /// Alter the configuration for the entity.
     #[arg(long)]
-    alter: bool,
-    /// Type of entity: topics or brokers.
+    pub(crate) alter: bool,
+    /// Type of entity: topics, brokers, users or clients (users and clients together for a
+    /// (user, client id) quota).
     #[arg(long)]
-    entity_type: Option<String>,
-    /// Name of entity (a topic name, a broker id).
+    pub(crate) entity_type: Vec<String>,
+    /// Name of entity (a topic name, a broker id, a user principal, a client id), one per
+    /// --entity-type.
     #[arg(long)]
-    entity_name: Option<String>,
-    /// Default entity name for brokers (applies to all brokers).
-    #[arg(long)]
-    entity_default: bool,
+    pub(crate) entity_name: Vec<String>,
+    /// Default entity name for brokers, users or clients (applies to all of them), in place
+    /// of an --entity-name.
+    #[arg(long, action = clap::ArgAction::Count)]
+    pub(crate) entity_default: u8,
     /// The topic's name (as --entity-type topics --entity-name).
     #[arg(long)]
-    topic: Option<String>,
+    pub(crate) topic: Option<String>,
     /// The broker's id (as --entity-type brokers --entity-name).
     #[arg(long)]
-    broker: Option<String>,
+    pub(crate) broker: Option<String>,
     /// The user's principal name (as --entity-type users --entity-name).
     #[arg(long)]
-    user: Option<String>,
+    pub(crate) user: Option<String>,
+    /// The client id (as --entity-type clients --entity-name).
+    #[arg(long)]
+    pub(crate) client: Option<String>,
+    /// The quota defaults for all users (as --entity-type users --entity-default).
+    #[arg(long)]
+    pub(crate) user_defaults: bool,
+    /// The quota defaults for all clients (as --entity-type clients --entity-default).
+    #[arg(long)]
+    pub(crate) client_defaults: bool,
     /// The config defaults for all brokers (as --entity-type brokers --entity-default).
     #[arg(long)]
-    broker_defaults: bool,
+    pub(crate) broker_defaults: bool,
     /// Key value pairs of configs to add: k1=v1,k2=[v1,v2,v2],k3=v3.
     #[arg(long)]
-    add_config: Option<String>,
+    pub(crate) add_config: Option<String>,
     /// Path to a properties file of configs to add.
     #[arg(long)]
-    add_config_file: Option<PathBuf>,
+    pub(crate) add_config_file: Option<PathBuf>,
     /// Config keys to remove: k1,k2.
     #[arg(long)]
-    delete_config: Option<String>,
+    pub(crate) delete_config: Option<String>,
     /// List all configs for the given entity, including defaults.
     #[arg(long)]
-    all: bool,
+    pub(crate) all: bool,
 }
 
 /// Runs the tool.
@@ -75,44 +86,128 @@ pub fn run(args: &Args) -> ExitCode {
     common::run::<Args, _>("kafka-configs", run_async(args))
 }
 
-/// The entity the flags name: (resource type, resource name, how Kafka's tool says it).
-fn entity(a: &Args) -> Result<(i8, Option<String>, bool), ToolError> {
+/// One part of a quota entity: `users` or `clients`, and its name (`Some("")`: the
+/// default; `None`: every one, when describing).
+type QuotaPart = (String, Option<String>);
+
+/// What the flags name.
+enum Entity {
+    /// A config resource: type, name, whether the brokers' default.
+    Resource(i8, Option<String>, bool),
+    /// Users and/or clients (quotas, and users' SCRAM credentials).
+    Quota(Vec<QuotaPart>),
+}
+
+/// The order `--entity-name` and `--entity-default` were given in on the command line (Kafka
+/// pairs them with the `--entity-type`s in that order): true for a default.
+fn name_order(names: usize, defaults: usize) -> Vec<bool> {
+    let from_args: Vec<bool> = std::env::args()
+        .filter_map(|a| {
+            if a == "--entity-default" {
+                Some(true)
+            } else if a == "--entity-name" || a.starts_with("--entity-name=") {
+                Some(false)
+            } else {
+                None
+            }
+        })
+        .collect();
+    if from_args.iter().filter(|d| !**d).count() == names
+        && from_args.iter().filter(|d| **d).count() == defaults
+    {
+        return from_args;
+    }
+    // Not from a command line (a test): names first.
+    std::iter::repeat_n(false, names)
+        .chain(std::iter::repeat_n(true, defaults))
+        .collect()
+}
+
+/// The entity the flags name.
+fn entity(a: &Args) -> Result<Entity, ToolError> {
     let usage = |m: &str| Err(ToolError::Usage(m.into()));
     if let Some(t) = &a.topic {
-        return Ok((TOPIC, Some(t.clone()), false));
+        return Ok(Entity::Resource(TOPIC, Some(t.clone()), false));
     }
     if let Some(b) = &a.broker {
-        return Ok((BROKER, Some(b.clone()), false));
-    }
-    if let Some(u) = &a.user {
-        return Ok((USER, Some(u.clone()), false));
+        return Ok(Entity::Resource(BROKER, Some(b.clone()), false));
     }
     if a.broker_defaults {
-        return Ok((BROKER, None, true));
+        return Ok(Entity::Resource(BROKER, None, true));
     }
-    let kind = match a.entity_type.as_deref() {
-        Some("topics") => TOPIC,
-        Some("brokers") => BROKER,
-        Some("users") => USER,
-        Some(t @ ("clients" | "ips" | "client-metrics" | "groups" | "broker-loggers")) => {
-            return usage(&format!(
-                "--entity-type {t} is not supported by fjord yet: topics, brokers and users (SCRAM credentials) are"
-            ))
-        }
-        Some(other) => {
-            return usage(&format!(
-                "Invalid entity type {other}, the entity type must be one of topics, brokers, users"
-            ))
-        }
-        None => return usage("Must specify --entity-type, --topic, --broker or --broker-defaults"),
+    let mut quota: Vec<QuotaPart> = Vec::new();
+    if let Some(u) = &a.user {
+        quota.push(("users".into(), Some(u.clone())));
+    } else if a.user_defaults {
+        quota.push(("users".into(), Some(String::new())));
+    }
+    if let Some(c) = &a.client {
+        quota.push(("clients".into(), Some(c.clone())));
+    } else if a.client_defaults {
+        quota.push(("clients".into(), Some(String::new())));
+    }
+    if !quota.is_empty() {
+        return Ok(Entity::Quota(quota));
+    }
+    let types = &a.entity_type;
+    let Some(first) = types.first() else {
+        return usage(
+            "Must specify --entity-type, --topic, --broker, --user, --client or --broker-defaults",
+        );
     };
-    if a.entity_default && kind != BROKER {
-        return usage("--entity-default is only for brokers here");
+    for t in types {
+        match t.as_str() {
+            "topics" | "brokers" | "users" | "clients" => {}
+            "ips" => return usage("--entity-type ips is not supported: fjord has no connection quotas"),
+            t @ ("client-metrics" | "groups" | "broker-loggers") => {
+                return usage(&format!(
+                    "--entity-type {t} is not supported by fjord yet: topics, brokers, users and clients are"
+                ))
+            }
+            other => {
+                return usage(&format!(
+                    "Invalid entity type {other}, the entity type must be one of topics, brokers, users, clients"
+                ))
+            }
+        }
     }
-    if a.entity_default && a.entity_name.is_some() {
-        return usage("--entity-name and --entity-default cannot be given together");
+    let defaults = usize::from(a.entity_default);
+    let mut names = a.entity_name.iter();
+    let mut named: Vec<Option<String>> = name_order(a.entity_name.len(), defaults)
+        .into_iter()
+        .map(|default| {
+            if default {
+                Some(String::new())
+            } else {
+                names.next().cloned()
+            }
+        })
+        .collect();
+    if named.len() > types.len() {
+        return usage("More entity names specified than entity types");
     }
-    Ok((kind, a.entity_name.clone(), a.entity_default))
+    let kind = match first.as_str() {
+        "topics" => TOPIC,
+        "brokers" => BROKER,
+        _ => {
+            if types.len() > 2
+                || (types.len() == 2 && types[0] == types[1])
+                || types.iter().any(|t| t != "users" && t != "clients")
+            {
+                return usage("Only users and clients may be combined, once each");
+            }
+            named.resize(types.len(), None);
+            return Ok(Entity::Quota(types.iter().cloned().zip(named).collect()));
+        }
+    };
+    if types.len() > 1 {
+        return usage("Exactly one --entity-type may be given for topics and brokers");
+    }
+    match named.first().cloned().flatten() {
+        Some(n) if n.is_empty() && kind == BROKER => Ok(Entity::Resource(BROKER, None, true)),
+        Some(n) if n.is_empty() => usage("--entity-default is for brokers, users and clients"),
+        n => Ok(Entity::Resource(kind, n, false)),
+    }
 }
 
 /// `k1=v1,k2=[a,b],k3=v3`: commas inside brackets belong to the value.
@@ -187,11 +282,14 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             "Command must include exactly one action: --describe, --alter".into(),
         ));
     }
-    let (kind, name, default) = entity(a)?;
+    let (kind, name, default) = match entity(a)? {
+        Entity::Resource(kind, name, default) => (kind, name, default),
+        Entity::Quota(parts) => {
+            let admin = a.connection.admin()?;
+            return crate::client_quotas::run(&admin, a, &parts).await;
+        }
+    };
     let admin = a.connection.admin()?;
-    if kind == USER {
-        return users(&admin, a, name.as_deref()).await;
-    }
     if a.alter {
         let name = match (&name, default) {
             (_, true) => String::new(),
@@ -376,8 +474,9 @@ async fn alter(
     Ok(())
 }
 
-/// `--entity-type users`: SCRAM credentials, described or altered as Kafka's tool does.
-async fn users(admin: &Admin, a: &Args, name: Option<&str>) -> Result<(), ToolError> {
+/// Users' SCRAM credentials, described (every user when `name` is `None`) or altered as
+/// Kafka's tool does.
+pub(crate) async fn users(admin: &Admin, a: &Args, name: Option<&str>) -> Result<(), ToolError> {
     use fjord_net::sasl::scram::Mechanism;
     use fjord_protocol::generated::{
         alter_user_scram_credentials_request::{

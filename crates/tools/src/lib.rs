@@ -3,6 +3,7 @@
 //! dispatches to them by subcommand or by the name it was invoked as (`kafka-topics.sh`).
 
 pub mod acls;
+mod client_quotas;
 pub mod cluster;
 pub mod configs;
 pub mod console;

@@ -2,7 +2,9 @@
 //! replica manager: `kafka_server_replicamanager_*`; per hosted partition
 //! `kafka_cluster_partition_*` (0 on a follower, as Kafka's gauges) and `kafka_log_log_*` with
 //! `topic` and `partition` labels; the replication throttles'
-//! `kafka_server_{leader,follower}replication_byte_rate`. Controller series
+//! `kafka_server_{leader,follower}replication_byte_rate`; per client under a quota,
+//! `kafka_server_{produce,fetch,request,controllermutation}_*` (rate and throttle time, labelled
+//! `user` and `client_id`). Controller series
 //! (`kafka_controller_*`) from the image and the controller's counters; the metadata quorum
 //! (`kafka_server_raftmetrics_*`); the coordinators (`kafka_server_group_coordinator_metrics_*`,
 //! `kafka_server_transaction_coordinator_metrics_*`); the process (`process_*`). AtMinIsr and
@@ -25,6 +27,7 @@ type Labels = Vec<(String, String)>;
 pub(super) fn render(s: &Sources) -> Result<String, std::fmt::Error> {
     let mut r = Registry::default();
     broker(&mut r, s);
+    client_quotas(&mut r, s);
     coordinators(&mut r, s);
     s.requests.register(&mut r);
     controller(&mut r, s);
@@ -65,6 +68,49 @@ impl PerPartition {
 
     fn set(&self, labels: &Labels, value: i64) {
         self.family.get_or_create(labels).set(value);
+    }
+}
+
+/// Per-client quota series, as Kafka's quota sensors name them
+/// (`kafka.server:type=Produce,user=..,client-id=..` `byte-rate` and `throttle-time`):
+/// `kafka_server_{produce,fetch}_byte_rate`, `kafka_server_request_request_time` (percent of a
+/// thread), `kafka_server_controllermutation_mutation_rate`, and each kind's `_throttle_time`
+/// (average ms), labelled `user` and `client_id`, for the clients a quota applies to.
+fn client_quotas(r: &mut Registry, s: &Sources) {
+    let now = fjord_util::monotonic_ms();
+    let b = &s.quotas.broker;
+    for m in [
+        &b.produce,
+        &b.fetch,
+        &b.request,
+        s.quotas.mutations.manager(),
+    ] {
+        let kind = m.kind();
+        let views = m.snapshot(now);
+        if views.is_empty() {
+            continue;
+        }
+        let rate = Family::<Labels, Gauge<f64, std::sync::atomic::AtomicU64>>::default();
+        let throttle = Family::<Labels, Gauge<f64, std::sync::atomic::AtomicU64>>::default();
+        for v in views {
+            let labels = vec![
+                ("user".to_string(), v.user),
+                ("client_id".to_string(), v.client_id),
+            ];
+            rate.get_or_create(&labels).set(v.rate);
+            throttle.get_or_create(&labels).set(v.throttle_time);
+        }
+        let group = kind.group();
+        r.register(
+            format!("kafka_server_{group}_{}", kind.rate_name()),
+            format!("The {group} quota's measured rate, per client"),
+            rate,
+        );
+        r.register(
+            format!("kafka_server_{group}_throttle_time"),
+            format!("The average throttle time of the {group} quota's answers (ms), per client"),
+            throttle,
+        );
     }
 }
 

@@ -43,6 +43,18 @@ pub struct Sources {
     pub requests: Arc<RequestMetrics>,
     /// The broker's coordinators, once the broker role has started.
     pub coordinators: Arc<OnceLock<Coordinators>>,
+    /// The client quotas' sensors.
+    pub quotas: QuotaSensors,
+}
+
+/// Every client quota sensor of the node: the broker's (produce, fetch, request) and the
+/// controller's (mutations).
+#[derive(Clone, Default)]
+pub struct QuotaSensors {
+    /// The broker listeners' sensors.
+    pub broker: Arc<fjord_broker::quotas::BrokerQuotas>,
+    /// The controller listener's sensors.
+    pub mutations: Arc<fjord_controller::mutation_quota::MutationQuota>,
 }
 
 /// The broker's coordinators, as the metrics read them.

@@ -241,6 +241,8 @@ struct Node {
     metered_replicas: Arc<std::sync::OnceLock<Arc<ReplicaManager>>>,
     /// The coordinators, for the metrics endpoint once the broker role has started.
     metered_coordinators: Arc<std::sync::OnceLock<crate::metrics::Coordinators>>,
+    /// The client quotas' sensors, shared by the listeners and the metrics endpoint.
+    quota_sensors: crate::metrics::QuotaSensors,
     limits: fjord_net::serve::Limits,
     authorizer: Option<Arc<fjord_metadata::acls::AuthorizerSettings>>,
     incarnation: fjord_protocol::Uuid,
@@ -333,6 +335,7 @@ async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<No
     // The metrics endpoint, on every node; the broker's partitions join once they exist.
     let metered_replicas = Arc::new(std::sync::OnceLock::new());
     let metered_coordinators = Arc::new(std::sync::OnceLock::new());
+    let quota_sensors = crate::metrics::QuotaSensors::default();
     let request_metrics = Arc::new(crate::metrics::RequestMetrics::default());
     if let Some(addr) = &settings.metrics_listener {
         let listener = crate::metrics::bind(addr).await?;
@@ -343,6 +346,7 @@ async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<No
             replicas: metered_replicas.clone(),
             coordinators: metered_coordinators.clone(),
             requests: request_metrics.clone(),
+            quotas: quota_sensors.clone(),
         };
         fatal_tx.spawn("metrics listener", crate::metrics::serve(listener, sources));
     }
@@ -359,6 +363,7 @@ async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<No
         client,
         metered_replicas,
         metered_coordinators,
+        quota_sensors,
         limits: limits(&settings.limits, request_metrics),
         authorizer: settings.authorizer.clone().map(Arc::new),
         incarnation: format::random_id(),
@@ -383,6 +388,7 @@ fn start_controller(
         view: node.view.clone(),
         authorizer: node.authorizer.clone(),
         heartbeats: Default::default(),
+        mutations: node.quota_sensors.mutations.clone(),
     };
     let l = &role.listener;
     let controller_security = security::listener_security(config, &l.name, node.view.clone())?;
@@ -627,7 +633,7 @@ fn broker_handler(
         .name
         .clone();
     Ok(BrokerHandler {
-        quotas: Arc::default(),
+        quotas: node.quota_sensors.broker.clone(),
         broker_state: state.clone(),
         static_config: Arc::new(fjord_broker::describe_configs::StaticConfig {
             node_id: node.node_id,
