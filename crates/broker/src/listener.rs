@@ -227,6 +227,10 @@ pub fn node_features(image: &fjord_metadata::MetadataImage) -> Features {
 }
 
 impl Handler for BrokerHandler {
+    fn closed(&self, connection: u64) {
+        self.quotas.forget(connection);
+    }
+
     /// Serves the request; when the image has client quotas, its cost is recorded against
     /// the client's and the answer carries the throttle time it earned.
     async fn handle(&self, frame: RequestFrame, caller: fjord_net::principal::Caller) -> Reply {
@@ -239,6 +243,7 @@ impl Handler for BrokerHandler {
             client_id: frame.header.client_id.clone().unwrap_or_default(),
         };
         let request_bytes = frame.body.len();
+        let connection = caller.connection;
         let follower = api == fjord_protocol::ApiKey::Fetch
             && matches!(frame.decode_body(), Ok(RequestBody::Fetch(r))
                 if r.replica_id >= 0 || r.replica_state.replica_id >= 0);
@@ -249,6 +254,7 @@ impl Handler for BrokerHandler {
         };
         let throttle = self.quotas.throttle_ms(
             &image,
+            connection,
             &client,
             api,
             request_bytes,
@@ -296,7 +302,10 @@ impl Service for BrokerHandler {
                 client_id: frame.header.client_id.clone().unwrap_or_default(),
             };
             if let Some(cap) = consumer
-                .then(|| self.quotas.fetch_cap(&image(), &client()))
+                .then(|| {
+                    self.quotas
+                        .fetch_cap(&image(), caller.connection, &client())
+                })
                 .flatten()
             {
                 r.max_bytes = r.max_bytes.min(cap);

@@ -8,13 +8,17 @@
 //! answer cannot overshoot the bound by much (Kafka caps it to its quota window too).
 //! Follower fetches and the session and version handshakes are exempt, as in Kafka.
 
-use fjord_metadata::quotas::{CONSUMER_BYTE_RATE, PRODUCER_BYTE_RATE, REQUEST_PERCENTAGE};
+use fjord_metadata::quotas::{
+    Resolved, CONSUMER_BYTE_RATE, PRODUCER_BYTE_RATE, REQUEST_PERCENTAGE,
+};
 use fjord_metadata::MetadataImage;
 use fjord_net::serve::Reply;
 use fjord_protocol::{ApiKey, Records, ResponseBody};
 use fjord_quota::{ClientQuotaManager, QuotaKind};
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -27,6 +31,21 @@ pub struct BrokerQuotas {
     pub fetch: ClientQuotaManager,
     /// `request_percentage`.
     pub request: ClientQuotaManager,
+    /// What the image resolves for each open connection's client, kept while the image's
+    /// quotas and the client stay the same (a connection's requests resolve once, not once
+    /// each); an entry goes when its connection closes.
+    resolved: Mutex<HashMap<u64, Resolution>>,
+}
+
+/// The quotas one connection's client gets.
+#[derive(Debug)]
+struct Resolution {
+    /// The image's quotas they were resolved from.
+    quotas: Arc<fjord_metadata::quotas::ClientQuotasImage>,
+    user: String,
+    client_id: String,
+    /// `producer_byte_rate`, `consumer_byte_rate`, `request_percentage`.
+    keys: [Option<Resolved>; 3],
 }
 
 impl Default for BrokerQuotas {
@@ -35,6 +54,7 @@ impl Default for BrokerQuotas {
             produce: ClientQuotaManager::new(QuotaKind::Produce),
             fetch: ClientQuotaManager::new(QuotaKind::Fetch),
             request: ClientQuotaManager::new(QuotaKind::Request),
+            resolved: Mutex::default(),
         }
     }
 }
@@ -70,21 +90,70 @@ fn fetched_bytes(r: &ResponseBody) -> usize {
 }
 
 impl BrokerQuotas {
-    /// The `max_bytes` a consumer's Fetch may ask for under its byte-rate quota: one second's
-    /// worth (at least one byte; KIP-74 still returns a first batch larger than that).
-    pub fn fetch_cap(&self, image: &MetadataImage, client: &Client) -> Option<i32> {
-        let q = image
-            .quotas
-            .resolve(&client.user, &client.client_id, CONSUMER_BYTE_RATE)?;
-        Some(q.value.clamp(1.0, f64::from(i32::MAX)) as i32)
+    /// Runs `f` on the quotas `client` gets on `connection` under `image`, resolved again only
+    /// when the image's quotas or the client changed.
+    fn with_resolution<T>(
+        &self,
+        image: &MetadataImage,
+        connection: u64,
+        client: &Client,
+        f: impl FnOnce(&[Option<Resolved>; 3]) -> T,
+    ) -> T {
+        let mut cache = self.resolved.lock().expect("quota resolutions");
+        let current = cache.get(&connection).is_some_and(|r| {
+            Arc::ptr_eq(&r.quotas, &image.quotas)
+                && r.user == client.user
+                && r.client_id == client.client_id
+        });
+        if !current {
+            let resolve = |key| image.quotas.resolve(&client.user, &client.client_id, key);
+            cache.insert(
+                connection,
+                Resolution {
+                    quotas: image.quotas.clone(),
+                    user: client.user.clone(),
+                    client_id: client.client_id.clone(),
+                    keys: [
+                        resolve(PRODUCER_BYTE_RATE),
+                        resolve(CONSUMER_BYTE_RATE),
+                        resolve(REQUEST_PERCENTAGE),
+                    ],
+                },
+            );
+        }
+        f(&cache[&connection].keys)
     }
 
-    /// The throttle time the answered request earns the client: the largest of what its
-    /// Produce bytes, its consumer Fetch bytes and its handling time (`busy`) cost against
-    /// the quotas the image gives it.
+    /// Forgets what was resolved for `connection` (it closed).
+    pub fn forget(&self, connection: u64) {
+        self.resolved
+            .lock()
+            .expect("quota resolutions")
+            .remove(&connection);
+    }
+
+    /// The `max_bytes` a consumer's Fetch may ask for under its byte-rate quota: one second's
+    /// worth (at least one byte; KIP-74 still returns a first batch larger than that).
+    pub fn fetch_cap(
+        &self,
+        image: &MetadataImage,
+        connection: u64,
+        client: &Client,
+    ) -> Option<i32> {
+        self.with_resolution(image, connection, client, |keys| {
+            let q = keys[1].as_ref()?;
+            Some(q.value.clamp(1.0, f64::from(i32::MAX)) as i32)
+        })
+    }
+
+    /// The throttle time the answered request earns the client on `connection`: the largest
+    /// of what its Produce bytes, its consumer Fetch bytes and its handling time (`busy`)
+    /// cost against the quotas the image gives it.
+    #[allow(clippy::too_many_arguments)]
     pub fn throttle_ms(
         &self,
         image: &MetadataImage,
+        connection: u64,
         client: &Client,
         api: ApiKey,
         request_bytes: usize,
@@ -93,44 +162,23 @@ impl BrokerQuotas {
         busy: Duration,
     ) -> i64 {
         let now = fjord_util::monotonic_ms();
-        let resolve = |key| image.quotas.resolve(&client.user, &client.client_id, key);
-        let mut throttle = 0;
-        if api == ApiKey::Produce {
-            if let Some(q) = resolve(PRODUCER_BYTE_RATE) {
-                throttle = throttle.max(self.produce.record(
-                    &q.user,
-                    &q.client_id,
-                    q.value,
-                    request_bytes as f64,
-                    now,
-                ));
+        self.with_resolution(image, connection, client, |[produce, fetch, request]| {
+            let mut throttle = 0;
+            let record = |m: &ClientQuotaManager, q: &Resolved, value: f64| {
+                m.record(&q.user, &q.client_id, q.value, value, now)
+            };
+            if let (ApiKey::Produce, Some(q)) = (api, produce) {
+                throttle = throttle.max(record(&self.produce, q, request_bytes as f64));
             }
-        }
-        if api == ApiKey::Fetch && !follower {
-            if let (Some(q), Some(r)) = (resolve(CONSUMER_BYTE_RATE), response) {
-                throttle = throttle.max(self.fetch.record(
-                    &q.user,
-                    &q.client_id,
-                    q.value,
-                    fetched_bytes(r) as f64,
-                    now,
-                ));
+            if let (ApiKey::Fetch, false, Some(q), Some(r)) = (api, follower, fetch, response) {
+                throttle = throttle.max(record(&self.fetch, q, fetched_bytes(r) as f64));
             }
-        }
-        if !exempt(api) && !follower {
-            if let Some(q) = resolve(REQUEST_PERCENTAGE) {
+            if let (false, false, Some(q)) = (exempt(api), follower, request) {
                 // Percent of one thread, over a second: busy seconds times 100.
-                let percent_seconds = busy.as_secs_f64() * 100.0;
-                throttle = throttle.max(self.request.record(
-                    &q.user,
-                    &q.client_id,
-                    q.value,
-                    percent_seconds,
-                    now,
-                ));
+                throttle = throttle.max(record(&self.request, q, busy.as_secs_f64() * 100.0));
             }
-        }
-        throttle
+            throttle
+        })
     }
 }
 
@@ -214,6 +262,7 @@ mod tests {
         let t = |c: &str, bytes| {
             q.throttle_ms(
                 &image,
+                1,
                 &client(c),
                 ApiKey::Produce,
                 bytes,
@@ -228,6 +277,7 @@ mod tests {
         // A Metadata request costs nothing against a byte rate.
         let m = q.throttle_ms(
             &image,
+            1,
             &client("slow"),
             ApiKey::Metadata,
             10,
@@ -243,11 +293,20 @@ mod tests {
         let q = BrokerQuotas::default();
         let image = image_with(REQUEST_PERCENTAGE, 1.0);
         let busy = Duration::from_millis(50);
-        let t = |api| q.throttle_ms(&image, &client("slow"), api, 0, None, false, busy);
+        let t = |api| q.throttle_ms(&image, 1, &client("slow"), api, 0, None, false, busy);
         // 1% of a thread is 10 ms a second: 50 ms earns a wait.
         assert!(t(ApiKey::Metadata) > 0);
         assert_eq!(t(ApiKey::ApiVersions), 0);
-        let follower = q.throttle_ms(&image, &client("slow"), ApiKey::Fetch, 0, None, true, busy);
+        let follower = q.throttle_ms(
+            &image,
+            1,
+            &client("slow"),
+            ApiKey::Fetch,
+            0,
+            None,
+            true,
+            busy,
+        );
         assert_eq!(follower, 0);
     }
 

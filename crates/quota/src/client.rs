@@ -78,7 +78,29 @@ pub struct ClientQuotaManager {
     kind: QuotaKind,
     samples: usize,
     window_ms: i64,
-    sensors: Mutex<HashMap<(String, String), Sensor>>,
+    sensors: Mutex<Sensors>,
+}
+
+/// Sensors by user tag, then client-id tag (looked up without building a key), and how many.
+#[derive(Debug, Default)]
+struct Sensors {
+    by_user: HashMap<String, HashMap<String, Sensor>>,
+    count: usize,
+}
+
+impl Sensors {
+    fn get_mut(&mut self, user: &str, client_id: &str) -> Option<&mut Sensor> {
+        self.by_user.get_mut(user)?.get_mut(client_id)
+    }
+
+    /// Drops the sensors `keep` refuses.
+    fn retain(&mut self, mut keep: impl FnMut(&Sensor) -> bool) {
+        for clients in self.by_user.values_mut() {
+            clients.retain(|_, s| keep(s));
+        }
+        self.by_user.retain(|_, clients| !clients.is_empty());
+        self.count = self.by_user.values().map(HashMap::len).sum();
+    }
 }
 
 impl ClientQuotaManager {
@@ -94,7 +116,7 @@ impl ClientQuotaManager {
             kind,
             samples: samples.max(1),
             window_ms: window_ms.max(1),
-            sensors: Mutex::new(HashMap::new()),
+            sensors: Mutex::new(Sensors::default()),
         }
     }
 
@@ -128,7 +150,7 @@ impl ClientQuotaManager {
     /// it is within it); records nothing (KIP-599's check before a mutation).
     pub fn throttle_ms(&self, user: &str, client_id: &str, bound: f64, now_ms: i64) -> i64 {
         let mut sensors = self.sensors.lock().expect("sensors");
-        match sensors.get_mut(&(user.to_string(), client_id.to_string())) {
+        match sensors.get_mut(user, client_id) {
             Some(s) => s
                 .rate
                 .throttle_ms(now_ms, bound)
@@ -140,31 +162,47 @@ impl ClientQuotaManager {
     /// The sensor of (`user`, `client_id`), made room for and created when new.
     fn sensor<'a>(
         &self,
-        sensors: &'a mut HashMap<(String, String), Sensor>,
+        sensors: &'a mut Sensors,
         user: &str,
         client_id: &str,
         now_ms: i64,
     ) -> &'a mut Sensor {
-        let key = (user.to_string(), client_id.to_string());
-        if !sensors.contains_key(&key) && sensors.len() >= MAX_SENSORS {
-            sensors.retain(|_, s| now_ms - s.last_used_ms < SENSOR_EXPIRY_MS);
-            if sensors.len() >= MAX_SENSORS {
+        if sensors.get_mut(user, client_id).is_none() {
+            if sensors.count >= MAX_SENSORS {
+                sensors.retain(|s| now_ms - s.last_used_ms < SENSOR_EXPIRY_MS);
+            }
+            if sensors.count >= MAX_SENSORS {
                 let oldest = sensors
+                    .by_user
                     .iter()
-                    .min_by_key(|(_, s)| s.last_used_ms)
-                    .map(|(k, _)| k.clone());
-                if let Some(k) = oldest {
-                    sensors.remove(&k);
+                    .flat_map(|(u, cs)| cs.iter().map(move |(c, s)| (s.last_used_ms, u, c)))
+                    .min()
+                    .map(|(_, u, c)| (u.clone(), c.clone()));
+                if let Some((u, c)) = oldest {
+                    if let Some(cs) = sensors.by_user.get_mut(&u) {
+                        cs.remove(&c);
+                        if cs.is_empty() {
+                            sensors.by_user.remove(&u);
+                        }
+                    }
+                    sensors.count -= 1;
                 }
             }
+            let (samples, window) = (self.samples, self.window_ms);
+            sensors.by_user.entry(user.to_string()).or_default().insert(
+                client_id.to_string(),
+                Sensor {
+                    rate: SampledRate::new(samples, window),
+                    throttle_sum: SampledRate::new(samples, window),
+                    throttle_count: SampledRate::new(samples, window),
+                    last_used_ms: now_ms,
+                },
+            );
+            sensors.count += 1;
         }
-        let (samples, window) = (self.samples, self.window_ms);
-        let s = sensors.entry(key).or_insert_with(|| Sensor {
-            rate: SampledRate::new(samples, window),
-            throttle_sum: SampledRate::new(samples, window),
-            throttle_count: SampledRate::new(samples, window),
-            last_used_ms: now_ms,
-        });
+        let s = sensors
+            .get_mut(user, client_id)
+            .expect("the sensor was just made");
         s.last_used_ms = now_ms;
         s
     }
@@ -172,10 +210,12 @@ impl ClientQuotaManager {
     /// Every sensor's values at `now_ms`, by tags (expired ones dropped).
     pub fn snapshot(&self, now_ms: i64) -> Vec<SensorView> {
         let mut sensors = self.sensors.lock().expect("sensors");
-        sensors.retain(|_, s| now_ms - s.last_used_ms < SENSOR_EXPIRY_MS);
+        sensors.retain(|s| now_ms - s.last_used_ms < SENSOR_EXPIRY_MS);
         let mut out: Vec<SensorView> = sensors
+            .by_user
             .iter_mut()
-            .map(|((user, client_id), s)| {
+            .flat_map(|(user, clients)| clients.iter_mut().map(move |(c, s)| (user, c, s)))
+            .map(|(user, client_id, s)| {
                 let count = s.throttle_count.rate(now_ms);
                 let sum = s.throttle_sum.rate(now_ms);
                 SensorView {
@@ -219,7 +259,7 @@ mod tests {
         for i in 0..MAX_SENSORS + 10 {
             m.record("", &format!("c{i}"), 1.0, 1.0, i as i64);
         }
-        assert_eq!(m.sensors.lock().unwrap().len(), MAX_SENSORS);
+        assert_eq!(m.sensors.lock().unwrap().count, MAX_SENSORS);
         assert!(m.snapshot(SENSOR_EXPIRY_MS * 2).is_empty());
     }
 }

@@ -273,3 +273,87 @@ fn catching_up_twenty_megabytes_under_a_one_megabyte_throttle_takes_twenty_secon
     );
     assert!(common::replicas_identical(&brokers, "big", 0));
 }
+
+/// A plan's `log_dirs` is honoured: both partitions of a topic move to broker 1 and into the
+/// log dir the plan names (the tool retries AlterReplicaLogDirs until broker 1 hosts each
+/// replica), and `--verify` reports each replica's move.
+#[test]
+fn a_plan_places_new_replicas_in_the_log_dirs_it_names() {
+    let root = tempfile::tempdir().unwrap();
+    let cport = common::free_port();
+    let voters = format!("controller.quorum.voters=10@127.0.0.1:{cport}");
+    let cluster = common::random_uuid();
+    let mut controller =
+        common::Node::controller(root.path(), 10, cport, &voters, FAST_REPLICATION);
+    controller.format(&cluster, &[]);
+    controller.start();
+    let (d1, d2) = (root.path().join("b1-one"), root.path().join("b1-two"));
+    let mut brokers: Vec<common::Node> = (1..=2)
+        .map(|id| {
+            let extra = if id == 1 {
+                format!(
+                    "{FAST_REPLICATION}\nlog.dirs={},{}",
+                    d1.display(),
+                    d2.display()
+                )
+            } else {
+                FAST_REPLICATION.to_string()
+            };
+            common::Node::broker(root.path(), id, common::free_port(), &voters, &extra)
+        })
+        .collect();
+    for b in &mut brokers {
+        b.format(&cluster, &[]);
+        b.start();
+    }
+    let bs = brokers[1].broker_addr();
+    common::wait_brokers_unfenced(&bs, &[1, 2]);
+    common::create(&bs, "dirs", "2,2", &[]);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    common::produce_acked(&rt, &bs, "dirs", 0..100);
+    let target = d2.display().to_string();
+    let plan = write(
+        root.path(),
+        "plan.json",
+        &format!(
+            r#"{{"version":1,"partitions":[{{"topic":"dirs","partition":0,"replicas":[2,1],"log_dirs":["any","{target}"]}},{{"topic":"dirs","partition":1,"replicas":[2,1],"log_dirs":["any","{target}"]}}]}}"#
+        ),
+    );
+    let out = reassign_tool(&bs, &["--execute", "--reassignment-json-file", &plan]);
+    assert!(
+        out.contains("Successfully started partition reassignments for dirs-0,dirs-1"),
+        "{out}"
+    );
+    for p in 0..2 {
+        assert!(
+            out.contains(&format!(
+                "Successfully started moving log directory to {target} for replica dirs-{p} with broker 1 "
+            )),
+            "{out}"
+        );
+    }
+    let mut last = String::new();
+    let done = wait_for(Duration::from_secs(90), || {
+        last = reassign_tool(&bs, &["--verify", "--reassignment-json-file", &plan]);
+        (last.contains("Reassignment of replica dirs-0-1 completed successfully.")
+            && last.contains("Reassignment of replica dirs-1-1 completed successfully."))
+        .then_some(())
+    });
+    assert!(done.is_some(), "{last}");
+    assert!(
+        last.contains("Reassignment of partition dirs-0 is completed."),
+        "{last}"
+    );
+    // Both replicas live in the named dir, none in the other.
+    for p in 0..2 {
+        assert!(
+            d2.join(format!("dirs-{p}")).is_dir(),
+            "dirs-{p} not in {target}"
+        );
+        assert!(
+            !d1.join(format!("dirs-{p}")).exists(),
+            "dirs-{p} left in {}",
+            d1.display()
+        );
+    }
+}

@@ -200,3 +200,199 @@ fn a_cancelled_reassignment_goes_back_to_its_replicas() {
     assert_eq!(reassign(&rt, &bs, "stay", None), 85);
     assert_eq!(common::consume_values(&bs, "stay", 100).len(), 100);
 }
+
+/// Three controllers (ids 10-12) and brokers 1..=`brokers`, formatted and started.
+fn quorum_and_brokers(
+    root: &std::path::Path,
+    brokers: i32,
+    extra: &str,
+) -> (Vec<common::Node>, Vec<common::Node>) {
+    let ports: Vec<u16> = (0..3).map(|_| common::free_port()).collect();
+    let voters = format!(
+        "controller.quorum.voters={}",
+        ports
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{}@127.0.0.1:{p}", 10 + i))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let cluster = common::random_uuid();
+    let mut controllers: Vec<common::Node> = ports
+        .iter()
+        .enumerate()
+        .map(|(i, p)| common::Node::controller(root, 10 + i as i32, *p, &voters, extra))
+        .collect();
+    for c in &mut controllers {
+        c.format(&cluster, &[]);
+        c.start();
+    }
+    let mut nodes: Vec<common::Node> = (1..=brokers)
+        .map(|id| common::Node::broker(root, id, common::free_port(), &voters, extra))
+        .collect();
+    for b in &mut nodes {
+        b.format(&cluster, &[]);
+        b.start();
+    }
+    (controllers, nodes)
+}
+
+/// Produces `v0`..`v{total}` to `topic`-0 with acks=all in chunks of 1,000 (each chunk
+/// acknowledged before the next), counting what was acknowledged in `acked`.
+fn produce_in_chunks(
+    bs: String,
+    topic: &'static str,
+    total: usize,
+    acked: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
+    use rdkafka::producer::{FutureProducer, FutureRecord};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let producer: FutureProducer = rdkafka::config::ClientConfig::new()
+        .set("bootstrap.servers", &bs)
+        .set("acks", "all")
+        .set("enable.idempotence", "true")
+        .set("linger.ms", "5")
+        .set("message.timeout.ms", "120000")
+        .create()
+        .unwrap();
+    rt.block_on(async {
+        for chunk in (0..total).collect::<Vec<_>>().chunks(1_000) {
+            let mut pending = Vec::new();
+            for i in chunk {
+                let v = format!("v{i}");
+                let r = FutureRecord::to(topic).key("k").payload(&v).partition(0);
+                pending.push(producer.send_result(r).map_err(|(e, _)| e).unwrap());
+            }
+            for p in pending {
+                p.await.unwrap().map_err(|(e, _)| e).expect("acknowledged");
+                acked.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+    });
+}
+
+/// Reads `topic`-0 from the start until `total` records arrived (or 180 s passed); the values
+/// in the order read.
+fn consume_all(bs: String, topic: &'static str, total: usize) -> Vec<String> {
+    use rdkafka::consumer::{BaseConsumer, Consumer};
+    use rdkafka::message::Message;
+    let consumer: BaseConsumer = rdkafka::config::ClientConfig::new()
+        .set("bootstrap.servers", &bs)
+        .set("group.id", "loaded-reader")
+        .set("enable.auto.commit", "false")
+        .create()
+        .unwrap();
+    let mut tpl = rdkafka::TopicPartitionList::new();
+    tpl.add_partition_offset(topic, 0, rdkafka::Offset::Beginning)
+        .unwrap();
+    consumer.assign(&tpl).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(180);
+    let mut got = Vec::with_capacity(total);
+    while got.len() < total && std::time::Instant::now() < deadline {
+        if let Some(Ok(m)) = consumer.poll(Duration::from_millis(500)) {
+            got.push(String::from_utf8(m.payload().unwrap_or_default().to_vec()).unwrap());
+        }
+    }
+    got
+}
+
+/// KIP-455's scenario under load: a partition moves from brokers {1,2} to {2,3} and then to
+/// {3,4} while a producer (acks=all) writes 100,000 records and a consumer reads them; the
+/// second move runs under a throttle and the active controller is SIGKILLed while it is under
+/// way; it completes after the failover. Every acknowledged record is read back, in order, and
+/// the final replicas are byte-identical.
+#[test]
+fn a_partition_moves_twice_under_load_and_through_a_controller_failover() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    const TOTAL: usize = 100_000;
+    let root = tempfile::tempdir().unwrap();
+    let extra = format!("{FAST_REPLICATION}\nfile.delete.delay.ms=0");
+    let (mut controllers, brokers) = quorum_and_brokers(root.path(), 4, &extra);
+    let bs = brokers[0].broker_addr();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    common::create(&bs, "loaded", "1:2", &[]);
+    let acked = std::sync::Arc::new(AtomicUsize::new(0));
+    let producer = {
+        let (bs, acked) = (bs.clone(), acked.clone());
+        std::thread::spawn(move || produce_in_chunks(bs, "loaded", TOTAL, acked))
+    };
+    let consumer = {
+        let bs = bs.clone();
+        std::thread::spawn(move || consume_all(bs, "loaded", TOTAL))
+    };
+    let reached = |n: usize| {
+        wait_for(Duration::from_secs(120), || {
+            (acked.load(Ordering::SeqCst) >= n).then_some(())
+        })
+        .is_some()
+    };
+    assert!(reached(10_000));
+    assert_eq!(reassign(&rt, &bs, "loaded", Some(&[2, 3])), 0);
+    let done = wait_for(Duration::from_secs(90), || {
+        (replicas(&rt, &bs, "loaded")? == [2, 3] && listed(&rt, &bs).is_empty()).then_some(())
+    });
+    assert!(done.is_some(), "{:?}", listed(&rt, &bs));
+    assert!(reached(40_000));
+    // The second move under a 200 kB/s throttle, so that it is still under way when the
+    // active controller dies.
+    let plan = root.path().join("plan.json");
+    std::fs::write(
+        &plan,
+        r#"{"version":1,"partitions":[{"topic":"loaded","partition":0,"replicas":[3,4]}]}"#,
+    )
+    .unwrap();
+    let plan = plan.to_string_lossy().into_owned();
+    let o = common::fjord(&[
+        "kafka-reassign-partitions",
+        "--bootstrap-server",
+        &bs,
+        "--execute",
+        "--reassignment-json-file",
+        &plan,
+        "--throttle",
+        "200000",
+    ]);
+    assert!(o.status.success(), "{}", common::show(&o));
+    assert_eq!(
+        listed(&rt, &bs),
+        vec![("loaded".to_string(), vec![3, 4, 2], vec![4], vec![2])]
+    );
+    let addrs: Vec<String> = controllers.iter().map(common::Node::addr).collect();
+    let leader = rt
+        .block_on(common::describe(&addrs))
+        .expect("a quorum leader")
+        .leader_id;
+    controllers[(leader - 10) as usize].kill();
+    // A new controller takes over; the reassignment is in its records and completes (--verify
+    // also lifts the throttle once nothing moves).
+    let completed = wait_for(Duration::from_secs(120), || {
+        let o = common::fjord(&[
+            "kafka-reassign-partitions",
+            "--bootstrap-server",
+            &bs,
+            "--verify",
+            "--reassignment-json-file",
+            &plan,
+        ]);
+        common::text(&o.stdout)
+            .contains("Reassignment of partition loaded-0 is completed.")
+            .then_some(())
+    });
+    assert!(completed.is_some(), "{:?}", listed(&rt, &bs));
+    assert_eq!(replicas(&rt, &bs, "loaded"), Some(vec![3, 4]));
+    producer.join().unwrap();
+    assert_eq!(acked.load(Ordering::SeqCst), TOTAL);
+    let values = consumer.join().unwrap();
+    let expected: Vec<String> = (0..TOTAL).map(|i| format!("v{i}")).collect();
+    assert_eq!(values.len(), TOTAL);
+    assert!(
+        values == expected,
+        "the records read differ from those acknowledged"
+    );
+    assert!(common::replicas_identical(&brokers[2..4], "loaded", 0));
+    for gone in [0, 1] {
+        let dir = brokers[gone].dir.join("data").join("loaded-0");
+        let deleted = wait_for(Duration::from_secs(30), || (!dir.exists()).then_some(()));
+        assert!(deleted.is_some(), "broker {} still has loaded-0", gone + 1);
+    }
+}
