@@ -9,7 +9,7 @@
 
 use crate::group_coordinator::OFFSETS_TOPIC;
 use crate::producer_ids::ProducerIds;
-use crate::txn_coordinator::TxnCoordinator;
+use crate::txn_coordinator::{abortable_for, TxnCoordinator};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
     add_offsets_to_txn_request::AddOffsetsToTxnRequest,
@@ -193,36 +193,19 @@ impl Transactions<'_> {
                 })
                 .collect()
         } else if verify_only {
-            let checked = self
-                .coordinator
-                .read(&self.image, id, |s| {
-                    partitions
-                        .iter()
-                        .map(|p| s.verify(id, pid, epoch, p))
-                        .collect::<Vec<_>>()
-                })
-                .await;
             let abortable_known = version >= ADD_FOR_VERSION_2;
-            checked
-                .unwrap_or_else(|code| vec![code; partitions.len()])
+            self.coordinator
+                .verify_here(&self.image, (id, pid, epoch), &partitions)
+                .await
                 .into_iter()
-                .map(|code| match code {
-                    ErrorCode::TransactionAbortable if !abortable_known => {
-                        ErrorCode::InvalidTxnState
-                    }
-                    code => code,
-                })
+                .map(|code| abortable_for(code, abortable_known))
                 .collect()
         } else {
             let client_version = if version >= ADD_FOR_VERSION_2 { 2 } else { 0 };
-            let added = self
+            let code = self
                 .coordinator
-                .apply(&self.image, id, |s, now| {
-                    s.add_partitions(id, pid, epoch, &partitions, client_version, now)
-                })
-                .await
-                .and_then(|r| r);
-            let code = added.err().unwrap_or(ErrorCode::None);
+                .add_here(&self.image, (id, pid, epoch), &partitions, client_version)
+                .await;
             vec![for_version(code, version, 2); partitions.len()]
         };
         let mut out: Vec<AddPartitionsToTxnTopicResult> = Vec::new();

@@ -118,6 +118,56 @@ impl CoordinatorShard for Shard {
 /// The transaction coordinator of this broker.
 pub type TxnCoordinator = Runtime<Shard>;
 
+/// A producer as a transaction request names it: transactional id, producer id and epoch.
+pub type TxnProducer<'a> = (&'a str, i64, i16);
+
+/// TRANSACTION_ABORTABLE as a client that does not know it reads it (AddPartitionsToTxn
+/// before v4, Produce before v11, TxnOffsetCommit before v4): INVALID_TXN_STATE.
+pub fn abortable_for(code: ErrorCode, abortable_known: bool) -> ErrorCode {
+    match code {
+        ErrorCode::TransactionAbortable if !abortable_known => ErrorCode::InvalidTxnState,
+        code => code,
+    }
+}
+
+impl Runtime<Shard> {
+    /// Adds `partitions` to the producer's transaction on this broker's own shard
+    /// (`client_version` 2 for a transaction version 2 producer); the one code for them all.
+    pub async fn add_here(
+        self: &Arc<Self>,
+        image: &Arc<MetadataImage>,
+        (id, pid, epoch): TxnProducer<'_>,
+        partitions: &[(String, i32)],
+        client_version: i16,
+    ) -> ErrorCode {
+        self.apply(image, id, |s, now| {
+            s.add_partitions(id, pid, epoch, partitions, client_version, now)
+        })
+        .await
+        .and_then(|r| r)
+        .err()
+        .unwrap_or(ErrorCode::None)
+    }
+
+    /// Whether each of `partitions` is in the producer's open transaction, asked of this
+    /// broker's own shard.
+    pub async fn verify_here(
+        self: &Arc<Self>,
+        image: &Arc<MetadataImage>,
+        (id, pid, epoch): TxnProducer<'_>,
+        partitions: &[(String, i32)],
+    ) -> Vec<ErrorCode> {
+        self.read(image, id, |s| {
+            partitions
+                .iter()
+                .map(|p| s.verify(id, pid, epoch, p))
+                .collect::<Vec<_>>()
+        })
+        .await
+        .unwrap_or_else(|code| vec![code; partitions.len()])
+    }
+}
+
 impl Runtime<Shard> {
     /// The transaction coordinator over this broker's partitions, and its marker jobs.
     pub fn transactions(
@@ -317,8 +367,7 @@ impl MarkerWriter {
             .into_iter()
             .map(|code| match code {
                 ErrorCode::None | ErrorCode::InvalidTxnState => code,
-                ErrorCode::TransactionAbortable if check.abortable_known => code,
-                ErrorCode::TransactionAbortable => ErrorCode::InvalidTxnState,
+                ErrorCode::TransactionAbortable => abortable_for(code, check.abortable_known),
                 ErrorCode::ProducerFenced | ErrorCode::InvalidProducerEpoch => {
                     ErrorCode::InvalidProducerEpoch
                 }
@@ -354,26 +403,17 @@ impl MarkerWriter {
             return vec![ErrorCode::CoordinatorNotAvailable; partitions.len()];
         }
         if coordinator == self.replicas.node_id() && add {
-            let added = self
+            let code = self
                 .coordinator
-                .apply(image, id, |s, now| {
-                    s.add_partitions(id, pid, epoch, partitions, 2, now)
-                })
-                .await
-                .and_then(|r| r);
-            return vec![added.err().unwrap_or(ErrorCode::None); partitions.len()];
+                .add_here(image, (id, pid, epoch), partitions, 2)
+                .await;
+            return vec![code; partitions.len()];
         }
         if coordinator == self.replicas.node_id() {
-            let checked = self
+            return self
                 .coordinator
-                .read(image, id, |s| {
-                    partitions
-                        .iter()
-                        .map(|p| s.verify(id, pid, epoch, p))
-                        .collect::<Vec<_>>()
-                })
+                .verify_here(image, (id, pid, epoch), partitions)
                 .await;
-            return checked.unwrap_or_else(|code| vec![code; partitions.len()]);
         }
         let topics: Vec<AddPartitionsToTxnTopic> = by_topic(partitions)
             .into_iter()
