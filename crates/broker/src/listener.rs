@@ -247,7 +247,7 @@ impl Handler for BrokerHandler {
         let follower = api == fjord_protocol::ApiKey::Fetch
             && matches!(frame.decode_body(), Ok(RequestBody::Fetch(r))
                 if r.replica_id >= 0 || r.replica_state.replica_id >= 0);
-        let (reply, busy) = crate::quotas::Timed::new(serve_request(self, frame, caller)).await;
+        let (reply, busy) = crate::quotas::timed(serve_request(self, frame, caller)).await;
         let response = match &reply {
             Reply::Respond(body) => Some(body),
             _ => None,

@@ -17,9 +17,8 @@ use fjord_protocol::{ApiKey, Records, ResponseBody};
 use fjord_quota::{ClientQuotaManager, QuotaKind};
 use std::collections::HashMap;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
+use std::task::Context;
 use std::time::{Duration, Instant};
 
 /// A broker's client quota sensors.
@@ -201,31 +200,19 @@ pub fn throttled(reply: Reply, throttle_ms: i64) -> Reply {
     }
 }
 
-/// A future with the time its polls took (the time its work held an async worker).
-pub struct Timed<F> {
-    inner: Pin<Box<F>>,
-    busy: Duration,
-}
-
-impl<F: Future> Timed<F> {
-    /// Times `inner`.
-    pub fn new(inner: F) -> Timed<F> {
-        Timed {
-            inner: Box::pin(inner),
-            busy: Duration::ZERO,
-        }
-    }
-}
-
-impl<F: Future> Future for Timed<F> {
-    type Output = (F::Output, Duration);
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+/// Runs `f` and also gives the time its polls took (the time its work held an async worker),
+/// without moving it to the heap.
+pub async fn timed<F: Future>(f: F) -> (F::Output, Duration) {
+    let mut f = std::pin::pin!(f);
+    let mut busy = Duration::ZERO;
+    let out = std::future::poll_fn(|cx: &mut Context<'_>| {
         let started = Instant::now();
-        let polled = self.inner.as_mut().poll(cx);
-        self.busy += started.elapsed();
-        polled.map(|out| (out, self.busy))
-    }
+        let polled = f.as_mut().poll(cx);
+        busy += started.elapsed();
+        polled
+    })
+    .await;
+    (out, busy)
 }
 
 #[cfg(test)]
