@@ -58,31 +58,13 @@ fn set_client_quota(bs: &str, client: &str, key: &str, value: &str) {
 /// Produces `count` records of `size` bytes to `topic` as `client_id` (acks=1); how long it
 /// took until every one was acknowledged.
 fn produce_timed(bs: &str, topic: &str, client_id: &str, count: usize, size: usize) -> Duration {
-    use rdkafka::producer::{FutureProducer, FutureRecord};
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let producer: FutureProducer = rdkafka::config::ClientConfig::new()
-        .set("bootstrap.servers", bs)
-        .set("client.id", client_id)
-        .set("acks", "1")
-        .set("linger.ms", "5")
-        .set("message.timeout.ms", "120000")
-        .create()
-        .unwrap();
-    let payload = vec![b'q'; size];
-    let started = Instant::now();
-    rt.block_on(async {
-        let mut pending = Vec::new();
-        for _ in 0..count {
-            let r = FutureRecord::<(), _>::to(topic)
-                .payload(&payload)
-                .partition(0);
-            pending.push(producer.send_result(r).map_err(|(e, _)| e).unwrap());
-        }
-        for p in pending {
-            p.await.unwrap().map_err(|(e, _)| e).expect("acknowledged");
-        }
-    });
-    started.elapsed()
+    common::produce_sized(
+        bs,
+        topic,
+        &[("client.id", client_id), ("acks", "1")],
+        count,
+        size,
+    )
 }
 
 /// Reads `bytes` of record payload from `topic` as `client_id`; how long it took.

@@ -199,40 +199,14 @@ fn a_dead_broker_is_decommissioned_with_the_tools_under_a_throttle() {
     assert_eq!(values, expected);
 }
 
-/// Produces `count` records of `size` bytes to partition 0 of `topic` (acks=all).
-fn produce_bytes(rt: &tokio::runtime::Runtime, bs: &str, topic: &str, count: usize, size: usize) {
-    use rdkafka::producer::{FutureProducer, FutureRecord};
-    let producer: FutureProducer = rdkafka::config::ClientConfig::new()
-        .set("bootstrap.servers", bs)
-        .set("acks", "all")
-        .set("linger.ms", "5")
-        .set("message.timeout.ms", "60000")
-        .create()
-        .unwrap();
-    let payload = vec![b'x'; size];
-    rt.block_on(async {
-        let mut pending = Vec::new();
-        for _ in 0..count {
-            let r = FutureRecord::<(), _>::to(topic)
-                .payload(&payload)
-                .partition(0);
-            pending.push(producer.send_result(r).map_err(|(e, _)| e).unwrap());
-        }
-        for p in pending {
-            p.await.unwrap().map_err(|(e, _)| e).expect("acknowledged");
-        }
-    });
-}
-
 #[test]
 fn catching_up_twenty_megabytes_under_a_one_megabyte_throttle_takes_twenty_seconds() {
     let root = tempfile::tempdir().unwrap();
     let (_controller, brokers) = controller_and_brokers(root.path(), 2, FAST_REPLICATION);
     let bs = brokers[0].broker_addr();
-    let rt = tokio::runtime::Runtime::new().unwrap();
     common::create(&bs, "big", "1", &[]);
     // 20 MiB of record payload on broker 1 alone.
-    produce_bytes(&rt, &bs, "big", 200, 100 * 1_048_576 / 1_000);
+    common::produce_sized(&bs, "big", &[("acks", "all")], 200, 100 * 1_048_576 / 1_000);
     let plan = write(
         root.path(),
         "plan.json",

@@ -630,6 +630,33 @@ async fn generate(admin: &Admin, a: &Args) -> Result<(), Failure> {
 /// Config changes to one resource: (resource type, name, [(key, value or `None` to delete)]).
 type ConfigChange<'a> = (i8, String, Vec<(&'a str, Option<String>)>);
 
+/// The same changes to each named resource of type `kind`.
+fn on_each<'a>(
+    kind: i8,
+    names: impl IntoIterator<Item = String>,
+    ops: &[(&'a str, Option<String>)],
+) -> Vec<ConfigChange<'a>> {
+    names.into_iter().map(|n| (kind, n, ops.to_vec())).collect()
+}
+
+/// One `partition: why` line per failed partition.
+fn error_lines(errors: &BTreeMap<Part, String>) -> String {
+    errors
+        .iter()
+        .map(|(p, m)| format!("{}: {m}", part_text(p)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// "s" unless there is one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 /// Sets or deletes configs with IncrementalAlterConfigs.
 async fn alter_configs(admin: &Admin, changes: Vec<ConfigChange<'_>>) -> Result<(), Failure> {
     if changes.is_empty() {
@@ -807,37 +834,20 @@ async fn execute(admin: &Admin, a: &Args) -> Result<(), Failure> {
                 .flat_map(|m| m.sources.iter().chain(&m.destinations))
                 .copied()
                 .collect();
-            let rate = throttle.to_string();
-            let brokers = reassigning
-                .iter()
-                .map(|b| {
-                    (
-                        BROKER_RESOURCE,
-                        b.to_string(),
-                        vec![
-                            (BROKER_THROTTLES[0], Some(rate.clone())),
-                            (BROKER_THROTTLES[1], Some(rate.clone())),
-                        ],
-                    )
-                })
-                .collect();
-            alter_configs(admin, brokers).await?;
+            let rate = Some(throttle.to_string());
+            let ops = [
+                (BROKER_THROTTLES[0], rate.clone()),
+                (BROKER_THROTTLES[1], rate),
+            ];
+            let names = reassigning.iter().map(i32::to_string);
+            alter_configs(admin, on_each(BROKER_RESOURCE, names, &ops)).await?;
             println!("The inter-broker throttle limit was set to {throttle} B/s");
         }
         if dir_throttle >= 0 {
             let moving: BTreeSet<i32> = plan.log_dirs.keys().map(|(_, b)| *b).collect();
-            let rate = dir_throttle.to_string();
-            let brokers = moving
-                .iter()
-                .map(|b| {
-                    (
-                        BROKER_RESOURCE,
-                        b.to_string(),
-                        vec![(BROKER_THROTTLES[2], Some(rate.clone()))],
-                    )
-                })
-                .collect();
-            alter_configs(admin, brokers).await?;
+            let ops = [(BROKER_THROTTLES[2], Some(dir_throttle.to_string()))];
+            let names = moving.iter().map(i32::to_string);
+            alter_configs(admin, on_each(BROKER_RESOURCE, names, &ops)).await?;
             println!("The replica-alter-dir throttle limit was set to {dir_throttle} B/s");
         }
     }
@@ -852,16 +862,12 @@ async fn execute(admin: &Admin, a: &Args) -> Result<(), Failure> {
     if !errors.is_empty() {
         return Err(Failure::Terse(format!(
             "Error reassigning partition(s):\n{}",
-            errors
-                .iter()
-                .map(|(p, m)| format!("{}: {m}", part_text(p)))
-                .collect::<Vec<_>>()
-                .join("\n")
+            error_lines(&errors)
         )));
     }
     println!(
         "Successfully started partition reassignment{} for {}",
-        if proposed.len() == 1 { "" } else { "s" },
+        plural(proposed.len()),
         joined(proposed.keys().map(part_text))
     );
     if !plan.log_dirs.is_empty() {
@@ -1025,7 +1031,7 @@ async fn move_dirs(
         if Instant::now() >= deadline {
             return Err(Failure::Terse(format!(
                 "Timed out before log directory move{} could be started for: {}",
-                if pending.len() == 1 { "" } else { "s" },
+                plural(pending.len()),
                 joined(pending.keys().map(|(p, b)| format!("{}-{b}", part_text(p))))
             )));
         }
@@ -1096,20 +1102,16 @@ async fn clear_throttles(admin: &Admin, plan: &Plan) -> Result<(), Failure> {
     ids.extend(plan.partitions.iter().flat_map(|(_, r)| r.iter().copied()));
     println!(
         "Clearing broker-level throttles on broker{} {}",
-        if ids.len() == 1 { "" } else { "s" },
+        plural(ids.len()),
         joined(&ids)
     );
-    let changes = ids
-        .iter()
-        .map(|b| {
-            (
-                BROKER_RESOURCE,
-                b.to_string(),
-                BROKER_THROTTLES.iter().map(|k| (*k, None)).collect(),
-            )
-        })
-        .collect();
-    alter_configs(admin, changes).await?;
+    let deletes: Vec<(&str, Option<String>)> =
+        BROKER_THROTTLES.iter().map(|k| (*k, None)).collect();
+    alter_configs(
+        admin,
+        on_each(BROKER_RESOURCE, ids.iter().map(i32::to_string), &deletes),
+    )
+    .await?;
     let topics: BTreeSet<&str> = plan
         .partitions
         .iter()
@@ -1117,20 +1119,19 @@ async fn clear_throttles(admin: &Admin, plan: &Plan) -> Result<(), Failure> {
         .collect();
     println!(
         "Clearing topic-level throttles on topic{} {}",
-        if topics.len() == 1 { "" } else { "s" },
+        plural(topics.len()),
         joined(&topics)
     );
-    let changes = topics
-        .iter()
-        .map(|t| {
-            (
-                TOPIC_RESOURCE,
-                t.to_string(),
-                TOPIC_THROTTLES.iter().map(|k| (*k, None)).collect(),
-            )
-        })
-        .collect();
-    alter_configs(admin, changes).await
+    let deletes: Vec<(&str, Option<String>)> = TOPIC_THROTTLES.iter().map(|k| (*k, None)).collect();
+    alter_configs(
+        admin,
+        on_each(
+            TOPIC_RESOURCE,
+            topics.iter().map(|t| t.to_string()),
+            &deletes,
+        ),
+    )
+    .await
 }
 
 async fn verify(admin: &Admin, a: &Args) -> Result<(), Failure> {
@@ -1196,17 +1197,13 @@ async fn cancel(admin: &Admin, a: &Args) -> Result<(), Failure> {
         if !errors.is_empty() {
             return Err(Failure::Terse(format!(
                 "Error cancelling partition reassignment{} for:\n{}",
-                if errors.len() == 1 { "" } else { "s" },
-                errors
-                    .iter()
-                    .map(|(p, m)| format!("{}: {m}", part_text(p)))
-                    .collect::<Vec<_>>()
-                    .join("\n")
+                plural(errors.len()),
+                error_lines(&errors)
             )));
         }
         println!(
             "Successfully cancelled partition reassignment{} for: {}",
-            if active.len() == 1 { "" } else { "s" },
+            plural(active.len()),
             joined(active.iter().map(part_text))
         );
     }

@@ -813,3 +813,41 @@ pub fn partitions_of(
         .collect();
     Some((t.topic_id, leaders))
 }
+
+/// Produces `count` records of `size` bytes to partition 0 of `topic` through librdkafka with
+/// `settings` (acks, client.id, ...) on top of a 5 ms linger, and waits until every one is
+/// acknowledged (panics otherwise); how long that took.
+pub fn produce_sized(
+    bootstrap: &str,
+    topic: &str,
+    settings: &[(&str, &str)],
+    count: usize,
+    size: usize,
+) -> Duration {
+    use rdkafka::producer::{FutureProducer, FutureRecord};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut config = rdkafka::config::ClientConfig::new();
+    config
+        .set("bootstrap.servers", bootstrap)
+        .set("linger.ms", "5")
+        .set("message.timeout.ms", "120000");
+    for (k, v) in settings {
+        config.set(*k, *v);
+    }
+    let producer: FutureProducer = config.create().unwrap();
+    let payload = vec![b'p'; size];
+    let started = Instant::now();
+    rt.block_on(async {
+        let mut pending = Vec::new();
+        for _ in 0..count {
+            let r = FutureRecord::<(), _>::to(topic)
+                .payload(&payload)
+                .partition(0);
+            pending.push(producer.send_result(r).map_err(|(e, _)| e).unwrap());
+        }
+        for p in pending {
+            p.await.unwrap().map_err(|(e, _)| e).expect("acknowledged");
+        }
+    });
+    started.elapsed()
+}
