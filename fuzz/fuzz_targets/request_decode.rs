@@ -1,5 +1,5 @@
 //! Every request decoder: bytes in, a value or a typed error out; a decoded value re-encodes to
-//! bytes that decode to the same value, and `encoded_len` is exact.
+//! bytes that decode to a value encoding to the same bytes, and `encoded_len` is exact.
 #![no_main]
 use bytes::{Bytes, BytesMut};
 use fjord_protocol::{ApiKey, RequestBody};
@@ -17,7 +17,11 @@ fuzz_target!(|data: &[u8]| {
         let mut out = BytesMut::new();
         msg.encode(&mut out, version).expect("a decoded request re-encodes");
         assert_eq!(out.len(), msg.encoded_len(version));
-        let again = RequestBody::decode(api, &mut out.freeze(), version).expect("re-encoded request decodes");
-        assert_eq!(again, msg);
+        let first = out.freeze();
+        let again = RequestBody::decode(api, &mut first.clone(), version).expect("re-encoded request decodes");
+        // Compared by encoding: a float64 field may hold a NaN, never equal to itself.
+        let mut out = BytesMut::new();
+        again.encode(&mut out, version).expect("a re-decoded request encodes");
+        assert_eq!(out.freeze(), first, "{msg:?} came back as {again:?}");
     }
 });
