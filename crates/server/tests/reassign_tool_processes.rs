@@ -1,8 +1,8 @@
 //! `kafka-reassign-partitions` and replication throttles (KIP-455, KIP-73) on real processes:
 //! a dead broker decommissioned end to end (`--generate`, `--execute --throttle`, `--verify`
 //! clearing the throttles, `kafka-cluster unregister`, and `kafka-topics --describe` with no
-//! trace of it), and a replica catching up 20 MB under a 1 MB/s throttle, which takes about
-//! twenty seconds rather than one.
+//! trace of it), a replica catching up 20 MB under a 1 MB/s throttle, which takes about
+//! twenty seconds rather than one (its rate in both brokers' gauges), and a plan's `log_dirs`.
 
 mod common;
 
@@ -235,6 +235,25 @@ fn catching_up_twenty_megabytes_under_a_one_megabyte_throttle_takes_twenty_secon
     assert!(
         configs.contains("follower.replication.throttled.replicas=0:2 "),
         "{configs}"
+    );
+    // The throttled bytes show in each side's gauge (Kafka's LeaderReplication and
+    // FollowerReplication byte-rate sensors), never far above the bound.
+    let gauge = |node: &common::Node, name: &str| -> f64 {
+        common::metrics_text(node.metrics_port)
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .and_then(|l| l.rsplit(' ').next()?.parse().ok())
+            .unwrap_or(0.0)
+    };
+    let seen = wait_for(Duration::from_secs(30), || {
+        let leader = gauge(&brokers[0], "kafka_server_leaderreplication_byte_rate");
+        let follower = gauge(&brokers[1], "kafka_server_followerreplication_byte_rate");
+        (leader > 0.0 && follower > 0.0).then_some((leader, follower))
+    });
+    let (leader, follower) = seen.expect("no throttled bytes in the gauges");
+    assert!(
+        leader < 2.5 * 1_048_576.0 && follower < 2.5 * 1_048_576.0,
+        "{leader} and {follower} bytes a second under a 1 MiB/s throttle"
     );
     verify_until_complete(&bs, &plan, &["big-0"], Duration::from_secs(120));
     let took = started.elapsed();

@@ -841,6 +841,7 @@ fn configs_and_consumer_groups_on_a_node() {
         "retention.ms=soon",
     ]);
     assert!(!bad.status.success(), "{}", show(&bad));
+    // Client quotas are described (none set: nothing printed); IP quotas are refused.
     let quota = fjord(&[
         "kafka-configs",
         "--bootstrap-server",
@@ -849,11 +850,21 @@ fn configs_and_consumer_groups_on_a_node() {
         "clients",
         "--describe",
     ]);
-    assert!(!quota.status.success());
+    assert!(quota.status.success(), "{}", show(&quota));
+    assert_eq!(text(&quota.stdout), "");
+    let ips = fjord(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        &b,
+        "--entity-type",
+        "ips",
+        "--describe",
+    ]);
+    assert!(!ips.status.success());
     assert!(
-        text(&quota.stderr).contains("not supported by fjord yet"),
+        text(&ips.stderr).contains("fjord has no connection quotas"),
         "{}",
-        show(&quota)
+        show(&ips)
     );
 }
 
