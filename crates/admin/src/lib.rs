@@ -13,7 +13,7 @@ mod transactions;
 pub use cluster::{host_port, BrokerInfo, ClusterInfo, PartitionInfo, TopicInfo};
 pub use config::{AdminConfig, Bootstrap};
 pub use error::AdminError;
-pub use ops::{GroupOffsets, EARLIEST, LATEST};
+pub use ops::{GroupOffsets, Reassignment, EARLIEST, LATEST};
 pub use transactions::{TransactionListing, TransactionListings, TRANSACTIONAL_ID};
 
 use fjord_net::client::{CallError, Client};

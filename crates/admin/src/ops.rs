@@ -1,6 +1,7 @@
 //! Operations several tools share, each one request pattern with its routing and retries:
 //! a partition's leader, ListOffsets at the leader, a consumer group's committed offsets and
-//! commits at its coordinator, IncrementalAlterConfigs at the controller.
+//! commits at its coordinator, IncrementalAlterConfigs and ListPartitionReassignments at the
+//! controller.
 
 use crate::{expect_response, Admin, AdminError};
 use fjord_protocol::generated::{
@@ -19,6 +20,17 @@ use std::ops::RangeInclusive;
 pub const EARLIEST: i64 = -2;
 /// ListOffsets' timestamp for the latest offset.
 pub const LATEST: i64 = -1;
+
+/// A partition's reassignment under way, as ListPartitionReassignments tells it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reassignment {
+    /// Its replicas now (the target and those being removed).
+    pub replicas: Vec<i32>,
+    /// The replicas being added.
+    pub adding: Vec<i32>,
+    /// The replicas being removed.
+    pub removing: Vec<i32>,
+}
 
 /// Committed offsets by (topic, partition).
 pub type GroupOffsets = BTreeMap<(String, i32), i64>;
@@ -251,5 +263,59 @@ impl Admin {
             Ok(())
         })
         .await
+    }
+
+    /// The reassignments under way (of `only`'s partitions, else all), by (topic, partition):
+    /// ListPartitionReassignments at the controller.
+    pub async fn list_partition_reassignments(
+        &self,
+        only: Option<&std::collections::BTreeSet<(String, i32)>>,
+    ) -> Result<BTreeMap<(String, i32), Reassignment>, AdminError> {
+        use fjord_protocol::generated::list_partition_reassignments_request::{
+            ListPartitionReassignmentsRequest, ListPartitionReassignmentsTopics,
+        };
+        let topics = only.map(|parts| {
+            let mut by_topic: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+            for (t, p) in parts {
+                by_topic.entry(t).or_default().push(*p);
+            }
+            by_topic
+                .into_iter()
+                .map(|(t, ps)| ListPartitionReassignmentsTopics {
+                    name: t.to_string(),
+                    partition_indexes: ps,
+                    ..Default::default()
+                })
+                .collect()
+        });
+        let body = RequestBody::ListPartitionReassignments(ListPartitionReassignmentsRequest {
+            timeout_ms: 60_000,
+            topics,
+            ..Default::default()
+        });
+        let r = self
+            .retry(|| async {
+                let r = self.call_controller(body.clone(), 0..=0).await?;
+                let r = expect_response!(r, ListPartitionReassignments)?;
+                AdminError::check(r.error_code, r.error_message.as_deref())?;
+                Ok(r)
+            })
+            .await?;
+        Ok(r.topics
+            .into_iter()
+            .flat_map(|t| {
+                let name = t.name;
+                t.partitions.into_iter().map(move |p| {
+                    (
+                        (name.clone(), p.partition_index),
+                        Reassignment {
+                            replicas: p.replicas,
+                            adding: p.adding_replicas,
+                            removing: p.removing_replicas,
+                        },
+                    )
+                })
+            })
+            .collect())
     }
 }

@@ -10,7 +10,7 @@
 
 use crate::common::{self, ToolError};
 use clap::Args as ClapArgs;
-use fjord_admin::{expect_response, Admin, AdminError};
+use fjord_admin::{expect_response, Admin, AdminError, Reassignment};
 use fjord_protocol::generated::{
     alter_partition_reassignments_request::{
         AlterPartitionReassignmentsRequest, ReassignablePartition, ReassignableTopic,
@@ -20,7 +20,6 @@ use fjord_protocol::generated::{
     },
     describe_log_dirs_request::{DescribableLogDirTopic, DescribeLogDirsRequest},
     incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig},
-    list_partition_reassignments_request::ListPartitionReassignmentsRequest,
 };
 use fjord_protocol::{ErrorCode, RequestBody};
 use serde_json::Value;
@@ -426,50 +425,11 @@ fn plan_json(parts: &BTreeMap<Part, Vec<i32>>, dirs: &BTreeMap<(Part, i32), Stri
     )
 }
 
-/// The reassignments under way: partition → (replicas, adding, removing).
-type Ongoing = BTreeMap<Part, (Vec<i32>, Vec<i32>, Vec<i32>)>;
+/// The reassignments under way, by partition.
+type Ongoing = BTreeMap<Part, Reassignment>;
 
 async fn ongoing(admin: &Admin, only: Option<&BTreeSet<Part>>) -> Result<Ongoing, Failure> {
-    use fjord_protocol::generated::list_partition_reassignments_request::ListPartitionReassignmentsTopics;
-    let topics = only.map(|parts| {
-        let mut by_topic: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
-        for (t, p) in parts {
-            by_topic.entry(t).or_default().push(*p);
-        }
-        by_topic
-            .into_iter()
-            .map(|(t, ps)| ListPartitionReassignmentsTopics {
-                name: t.to_string(),
-                partition_indexes: ps,
-                ..Default::default()
-            })
-            .collect()
-    });
-    let body = RequestBody::ListPartitionReassignments(ListPartitionReassignmentsRequest {
-        timeout_ms: REQUEST_TIMEOUT_MS,
-        topics,
-        ..Default::default()
-    });
-    let r = admin
-        .retry(|| async {
-            let r = admin.call_controller(body.clone(), 0..=0).await?;
-            let r = expect_response!(r, ListPartitionReassignments)?;
-            AdminError::check(r.error_code, r.error_message.as_deref())?;
-            Ok(r)
-        })
-        .await?;
-    Ok(r.topics
-        .into_iter()
-        .flat_map(|t| {
-            let name = t.name;
-            t.partitions.into_iter().map(move |p| {
-                (
-                    (name.clone(), p.partition_index),
-                    (p.replicas, p.adding_replicas, p.removing_replicas),
-                )
-            })
-        })
-        .collect())
+    Ok(admin.list_partition_reassignments(only).await?)
 }
 
 /// The replicas of `topics`' partitions now; a missing topic fails as Kafka's tool does.
@@ -699,21 +659,28 @@ fn move_map(
 ) -> BTreeMap<Part, Move> {
     let mut moves: BTreeMap<Part, Move> = ongoing
         .iter()
-        .map(|(p, (replicas, adding, _))| {
-            let destinations: BTreeSet<i32> = adding.iter().copied().collect();
-            let sources = replicas
-                .iter()
-                .filter(|r| !destinations.contains(r))
-                .copied()
-                .collect();
-            (
-                p.clone(),
-                Move {
-                    sources,
-                    destinations,
+        .map(
+            |(
+                p,
+                Reassignment {
+                    replicas, adding, ..
                 },
-            )
-        })
+            )| {
+                let destinations: BTreeSet<i32> = adding.iter().copied().collect();
+                let sources = replicas
+                    .iter()
+                    .filter(|r| !destinations.contains(r))
+                    .copied()
+                    .collect();
+                (
+                    p.clone(),
+                    Move {
+                        sources,
+                        destinations,
+                    },
+                )
+            },
+        )
         .collect();
     for (p, target) in proposed {
         let sources: BTreeSet<i32> = match moves.get(p) {
@@ -1226,7 +1193,15 @@ async fn list(admin: &Admin) -> Result<(), Failure> {
         return Ok(());
     }
     println!("Current partition reassignments:");
-    for (part, (replicas, adding, removing)) in &under_way {
+    for (
+        part,
+        Reassignment {
+            replicas,
+            adding,
+            removing,
+        },
+    ) in &under_way
+    {
         let mut line = format!("{}: replicas: {}.", part_text(part), joined(replicas));
         if !adding.is_empty() {
             line.push_str(&format!(" adding: {}.", joined(adding)));
@@ -1284,7 +1259,14 @@ mod tests {
         // foo-0 moves {1,2} -> {2,3}; foo-1 is already moving {4} -> {5} (adding 5) and is
         // resubmitted as {5,6}: its sources stay those of the move under way.
         let mut ongoing = Ongoing::new();
-        ongoing.insert(part("foo", 1), (vec![5, 4], vec![5], vec![4]));
+        ongoing.insert(
+            part("foo", 1),
+            Reassignment {
+                replicas: vec![5, 4],
+                adding: vec![5],
+                removing: vec![4],
+            },
+        );
         let proposed: BTreeMap<Part, Vec<i32>> =
             [(part("foo", 0), vec![2, 3]), (part("foo", 1), vec![5, 6])].into();
         let current: BTreeMap<Part, Vec<i32>> =

@@ -537,49 +537,17 @@ async fn topic_configs(
 }
 
 /// A partition's reassignment under way, as ListPartitionReassignments tells it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Moving {
-    /// The replicas being added.
-    pub adding: Vec<i32>,
-    /// The replicas being removed.
-    pub removing: Vec<i32>,
-}
+pub type Moving = fjord_admin::Reassignment;
 
-/// The reassignments under way, by (topic, partition) (ListPartitionReassignments, which
-/// brokers forward to the controller). Empty when the caller may not see them
+/// The reassignments under way, by (topic, partition). Empty when the caller may not see them
 /// (CLUSTER_AUTHORIZATION_FAILED) or the cluster does not serve the API, as Kafka's tool
 /// does.
 async fn reassignments(admin: &Admin) -> Result<BTreeMap<(String, i32), Moving>, AdminError> {
-    use fjord_protocol::generated::list_partition_reassignments_request::ListPartitionReassignmentsRequest;
-    let request = RequestBody::ListPartitionReassignments(ListPartitionReassignmentsRequest {
-        timeout_ms: 60_000,
-        topics: None,
-        ..Default::default()
-    });
-    let r = match admin.call_any(request, 0..=0).await {
-        Ok(r) => expect_response!(r, ListPartitionReassignments)?,
-        Err(AdminError::UnsupportedVersion { .. }) => return Ok(BTreeMap::new()),
-        Err(e) => return Err(e),
-    };
-    if r.error_code == ErrorCode::ClusterAuthorizationFailed.code() {
-        return Ok(BTreeMap::new());
+    match admin.list_partition_reassignments(None).await {
+        Err(AdminError::UnsupportedVersion { .. }) => Ok(BTreeMap::new()),
+        Err(e) if e.code() == Some(ErrorCode::ClusterAuthorizationFailed) => Ok(BTreeMap::new()),
+        r => r,
     }
-    AdminError::check(r.error_code, r.error_message.as_deref())?;
-    Ok(r.topics
-        .into_iter()
-        .flat_map(|t| {
-            let name = t.name;
-            t.partitions.into_iter().map(move |p| {
-                (
-                    (name.clone(), p.partition_index),
-                    Moving {
-                        adding: p.adding_replicas,
-                        removing: p.removing_replicas,
-                    },
-                )
-            })
-        })
-        .collect())
 }
 
 /// What the describe filters see of one partition.
@@ -834,6 +802,7 @@ mod tests {
         let m = Moving {
             adding: vec![3],
             removing: vec![1],
+            ..Default::default()
         };
         let v = PartitionView {
             info: &p,
@@ -857,6 +826,7 @@ mod tests {
         let m = Moving {
             adding: vec![4],
             removing: vec![1],
+            ..Default::default()
         };
         assert!(partition_line("t", &p, Some(&m))
             .contains("\tIsr: 1\tAdding Replicas: 4\tRemoving Replicas: 1\tElr: 2,3"));
