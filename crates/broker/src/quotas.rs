@@ -195,7 +195,19 @@ pub fn throttled(reply: Reply, throttle_ms: i64) -> Reply {
             body.set_throttle_time_ms(ms);
             Reply::Respond(body)
         }
-        Reply::Later(f) => Reply::Later(Box::pin(async move { throttled(f.await, throttle_ms) })),
+        // Known now, before the answer: the connection is muted from now, so the Produce
+        // requests pipelined behind this one wait it out (Kafka reads nothing more from a
+        // throttled channel); a produce with acks=0 is muted the same way.
+        Reply::Later(f) => Reply::Muting(
+            std::time::Duration::from_millis(throttle_ms.unsigned_abs()),
+            Box::new(Reply::Later(Box::pin(async move {
+                throttled(f.await, throttle_ms)
+            }))),
+        ),
+        Reply::Nothing => Reply::Muting(
+            std::time::Duration::from_millis(throttle_ms.unsigned_abs()),
+            Box::new(Reply::Nothing),
+        ),
         other => other,
     }
 }
@@ -312,5 +324,29 @@ mod tests {
             panic!()
         };
         assert_eq!(body.throttle_time_ms(), 40);
+    }
+
+    #[tokio::test]
+    async fn a_reply_still_committing_mutes_the_connection_now_and_carries_the_throttle() {
+        use fjord_protocol::generated::produce_response::ProduceResponse;
+        let later = Reply::Later(Box::pin(async {
+            Reply::Respond(ResponseBody::Produce(ProduceResponse::default()))
+        }));
+        let Reply::Muting(mute, inner) = throttled(later, 70) else {
+            panic!("a committing Produce's throttle must mute the connection at once")
+        };
+        assert_eq!(mute, std::time::Duration::from_millis(70));
+        let Reply::Later(answer) = *inner else {
+            panic!()
+        };
+        let Reply::Respond(body) = answer.await else {
+            panic!()
+        };
+        assert_eq!(body.throttle_time_ms(), 70);
+        let Reply::Muting(mute, inner) = throttled(Reply::Nothing, 5) else {
+            panic!("an acks=0 Produce over its quota is muted too")
+        };
+        assert_eq!(mute, std::time::Duration::from_millis(5));
+        assert!(matches!(*inner, Reply::Nothing));
     }
 }

@@ -160,7 +160,7 @@ async fn opened<S: Service>(
             Reply::Respond(r) => r,
             _ => return envelope_error(ErrorCode::UnknownServerError, "no answer to forward"),
         },
-        Reply::Nothing | Reply::Close => {
+        Reply::Nothing | Reply::Close | Reply::Muting(..) => {
             return envelope_error(ErrorCode::UnknownServerError, "no answer to forward")
         }
     };

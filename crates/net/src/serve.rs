@@ -125,6 +125,10 @@ pub enum Reply {
     /// to commit); the connection may handle further Produce requests meanwhile, and every
     /// answer still goes out in request order.
     Later(std::pin::Pin<Box<dyn Future<Output = Reply> + Send + 'static>>),
+    /// This reply, with the connection muted from now for this long: a quota throttle known
+    /// before the answer is (a Produce waiting to commit, or one with acks=0), so the
+    /// requests pipelined behind it wait it out as they would behind a throttled answer.
+    Muting(std::time::Duration, Box<Reply>),
 }
 
 impl std::fmt::Debug for Reply {
@@ -134,6 +138,7 @@ impl std::fmt::Debug for Reply {
             Reply::Nothing => f.write_str("Nothing"),
             Reply::Close => f.write_str("Close"),
             Reply::Later(_) => f.write_str("Later(..)"),
+            Reply::Muting(d, r) => f.debug_tuple("Muting").field(d).field(r).finish(),
         }
     }
 }
@@ -151,6 +156,16 @@ struct Answer {
     permit: Option<OwnedSemaphorePermit>,
     read_at: std::time::Instant,
     close_after: bool,
+}
+
+/// The reply inside any `Muting`, with `muted` pushed to the end of each mute it carried.
+fn unmute(mut reply: Reply, muted: &mut Option<tokio::time::Instant>) -> Reply {
+    while let Reply::Muting(d, inner) = reply {
+        let until = tokio::time::Instant::now() + d;
+        *muted = Some(muted.map_or(until, |m| m.max(until)));
+        reply = *inner;
+    }
+    reply
 }
 
 /// An answer's reply: known, or still being worked out on its own task.
@@ -732,6 +747,7 @@ impl<H: Handler> Session<H> {
                 }
             };
             tracing::trace!(%peer, ?api, version, corr, "handled");
+            let reply = unmute(reply, &mut muted);
             let reply = match reply {
                 Reply::Later(f) => Waiting::Later(tokio::spawn(f)),
                 other => Waiting::Ready(other),
@@ -785,6 +801,7 @@ impl<H: Handler> Session<H> {
         let Waiting::Ready(reply) = a.reply else {
             return false;
         };
+        let reply = unmute(reply, muted);
         if let Reply::Respond(body) = &reply {
             let throttle = body.throttle_time_ms();
             if throttle > 0 {
@@ -815,7 +832,7 @@ impl<H: Handler> Session<H> {
                 }
             }
             Reply::Nothing => {}
-            Reply::Close | Reply::Later(_) => return false,
+            Reply::Close | Reply::Later(_) | Reply::Muting(..) => return false,
         }
         if let Some(o) = observer {
             o.answered(a.api, &errors, a.read_at.elapsed());

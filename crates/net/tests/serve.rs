@@ -313,3 +313,60 @@ async fn produce_requests_behind_a_waiting_answer_are_handled_and_anything_else_
     let kinds: Vec<&str> = h.handled.lock().unwrap().iter().map(|(k, _)| *k).collect();
     assert_eq!(kinds, vec!["produce", "produce", "metadata"]);
 }
+
+/// Answers every Produce at once, muting the connection for `mute` from the moment it is
+/// handled (a quota throttle known before the answer); records when each was handled.
+struct Muter {
+    mute: Duration,
+    handled: Mutex<Vec<std::time::Instant>>,
+    produced: tokio::sync::Notify,
+}
+
+impl Handler for Muter {
+    async fn handle(&self, _: RequestFrame, _: fjord_net::principal::Caller) -> Reply {
+        self.handled.lock().unwrap().push(std::time::Instant::now());
+        self.produced.notify_one();
+        let answer = Reply::Later(Box::pin(async {
+            Reply::Respond(ResponseBody::Produce(Default::default()))
+        }));
+        Reply::Muting(self.mute, Box::new(answer))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mute_known_at_handling_holds_the_pipelined_requests_but_not_the_answer() {
+    let h = Arc::new(Muter {
+        mute: Duration::from_secs(1),
+        handled: Mutex::default(),
+        produced: tokio::sync::Notify::new(),
+    });
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    tokio::spawn(serve(listener, h.clone(), Limits::with_max_frame(1 << 20)));
+    let c = Client::connect(&addr, WAIT).await.unwrap();
+    let produce = || RequestBody::Produce(Default::default());
+    let (c1, c2) = (c.clone(), c.clone());
+    let first = tokio::spawn(async move { c1.call(produce(), 9, WAIT).await });
+    // The second is sent once the first was handled: it sits behind it on the connection.
+    tokio::time::timeout(WAIT, h.produced.notified())
+        .await
+        .unwrap();
+    let second = tokio::spawn(async move { c2.call(produce(), 9, WAIT).await });
+    assert!(matches!(first.await.unwrap(), Ok(ResponseBody::Produce(_))));
+    assert_eq!(
+        h.handled.lock().unwrap().len(),
+        1,
+        "the first answer goes out during the mute, before the second request is handled"
+    );
+    assert!(matches!(
+        second.await.unwrap(),
+        Ok(ResponseBody::Produce(_))
+    ));
+    let handled = h.handled.lock().unwrap().clone();
+    assert_eq!(handled.len(), 2);
+    let gap = handled[1] - handled[0];
+    assert!(
+        gap >= h.mute,
+        "the second Produce was handled {gap:?} after the first"
+    );
+}
