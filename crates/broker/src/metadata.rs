@@ -172,12 +172,15 @@ pub fn metadata_response(
                 match name {
                     Some(n) => {
                         let mut t = describe_topic(image, &n);
-                        if t.error_code == ErrorCode::UnknownTopicOrPartition.code()
-                            && auto_create
-                            && creatable(&n)
-                        {
-                            to_create.push(n.clone());
-                            t.error_code = ErrorCode::LeaderNotAvailable.code();
+                        if t.error_code == ErrorCode::UnknownTopicOrPartition.code() {
+                            if fjord_metadata::names::validate_topic_name(&n).is_err() {
+                                // As Kafka: a name that can never exist fails the client at
+                                // once instead of leaving it waiting for the topic.
+                                t.error_code = ErrorCode::InvalidTopicException.code();
+                            } else if auto_create && creatable(&n) {
+                                to_create.push(n.clone());
+                                t.error_code = ErrorCode::LeaderNotAvailable.code();
+                            }
                         }
                         topics.push(t);
                     }
@@ -428,6 +431,15 @@ mod tests {
             ask("new", true, 12, false).1.is_empty(),
             "auto.create.topics.enable=false"
         );
+        for (allow, enabled) in [(true, true), (false, true), (true, false)] {
+            let (r, create) = ask("bad$#!", allow, 12, enabled);
+            assert!(create.is_empty());
+            assert_eq!(
+                r.topics[0].error_code,
+                ErrorCode::InvalidTopicException.code(),
+                "an invalid name (allowed {allow}, enabled {enabled})"
+            );
+        }
         assert!(ask("bad/name", true, 12, true).1.is_empty());
         assert!(ask("__consumer_offsets", true, 12, true).1.is_empty());
         // v0: an empty list means every topic; by id from v10.

@@ -219,12 +219,19 @@ pub fn plan<P: Leads>(
                     return Err((code, message.to_string()));
                 }
                 let Some(topic) = &topic else {
-                    let code = if version >= TOPIC_ID_VERSION {
-                        ErrorCode::UnknownTopicId
-                    } else {
-                        ErrorCode::UnknownTopicOrPartition
-                    };
-                    return Err((code, "This server does not host this topic.".into()));
+                    if version >= TOPIC_ID_VERSION {
+                        return Err((
+                            ErrorCode::UnknownTopicId,
+                            "This server does not host this topic.".into(),
+                        ));
+                    }
+                    if let Err(e) = fjord_metadata::names::validate_topic_name(&t.name) {
+                        return Err((ErrorCode::InvalidTopicException, e.to_string()));
+                    }
+                    return Err((
+                        ErrorCode::UnknownTopicOrPartition,
+                        "This server does not host this topic.".into(),
+                    ));
                 };
                 let Some(registration) = topic.partitions.get(&p.index) else {
                     return Err((
@@ -667,6 +674,9 @@ mod tests {
         let by_name = request(1, &[("nope", Uuid::nil(), &[0]), ("t", Uuid::nil(), &[5])]);
         let p = plan(by_name, 12, &image(), "PLAINTEXT", on_broker_1(None));
         assert_eq!(codes(&p), [ErrorCode::UnknownTopicOrPartition.code(); 2]);
+        let invalid = request(1, &[("bad$#!", Uuid::nil(), &[0])]);
+        let p = plan(invalid, 12, &image(), "PLAINTEXT", on_broker_1(None));
+        assert_eq!(codes(&p), [ErrorCode::InvalidTopicException.code()]);
         let by_id = request(1, &[("", Uuid::from_u128(77), &[0])]);
         let p = plan(by_id, 13, &image(), "PLAINTEXT", on_broker_1(None));
         assert_eq!(codes(&p), [ErrorCode::UnknownTopicId.code()]);

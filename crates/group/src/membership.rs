@@ -278,6 +278,11 @@ impl Rebalance<'_> {
             session(&self.g.id, &id),
             self.now + member.session_timeout_ms as i64,
         );
+        // Only a member joining a new group's delay already running extends it (Kafka marks
+        // it before the group leaves Empty): the first member waits the delay once.
+        if self.g.state == GroupState::PreparingRebalance && self.g.generation == 0 {
+            self.g.new_member_added = true;
+        }
         self.g.members.insert(id.clone(), member);
         if self.g.pending_members.remove(&id) {
             self.timers.cancel(&TimerKey::Pending {
@@ -291,11 +296,24 @@ impl Rebalance<'_> {
             }
             _ => {}
         }
-        if self.g.state == GroupState::PreparingRebalance && self.g.generation == 0 {
-            self.g.new_member_added = true;
-        }
         self.maybe_complete_join();
     }
+}
+
+/// True when a rejoining member's metadata for the group's protocol asks for what it asked
+/// before: for `consumer` groups the same topics (what else a restarted client sends, such as
+/// the partitions it owned, differs by nature), else the same bytes.
+fn same_subscription(protocol_type: Option<&str>, old: &Bytes, new: &Bytes) -> bool {
+    use fjord_protocol::consumer_protocol::decode_subscription;
+    if protocol_type == Some("consumer") {
+        if let (Ok(a), Ok(b)) = (decode_subscription(old), decode_subscription(new)) {
+            let (mut a, mut b) = (a.topics, b.topics);
+            a.sort();
+            b.sort();
+            return a == b;
+        }
+    }
+    old == new
 }
 
 /// The member a JoinGroup describes.
@@ -480,8 +498,15 @@ impl Shard {
         if rb.g.pending_sync.remove(old_id) {
             rb.g.pending_sync.insert(new_id.to_string());
         }
-        let same = old.same_protocols(&protocols_of(r));
+        let previous_leader = rb.g.leader.clone();
         let mut member = member_of(ctx, r, new_id.to_string());
+        let unchanged = rb.g.protocol.as_deref().is_some_and(|p| {
+            same_subscription(
+                rb.g.protocol_type.as_deref(),
+                &old.metadata(p),
+                &member.metadata(p),
+            )
+        });
         member.assignment = old.assignment;
         member.is_new = false;
         if rb.g.leader.as_deref() == Some(old_id) {
@@ -490,24 +515,40 @@ impl Shard {
         let instance = r.group_instance_id.clone().unwrap_or_default();
         rb.g.static_members.insert(instance, new_id.to_string());
         let is_leader = rb.g.leader.as_deref() == Some(new_id);
+        rb.g.members.insert(new_id.to_string(), member);
+        // Kafka's rule: no rebalance while the protocol the group would choose is the one it
+        // runs; fjord also keeps the subscription (a changed one needs a new assignment).
+        let same = unchanged && rb.g.select_protocol() == rb.g.protocol;
         match rb.g.state {
-            GroupState::Stable if same && (!is_leader || w.version >= SKIP_ASSIGNMENT_VERSION) => {
-                member.awaiting_join = None;
-                rb.g.members.insert(new_id.to_string(), member);
+            GroupState::Stable if same => {
+                if let Some(m) = rb.g.members.get_mut(new_id) {
+                    m.awaiting_join = None;
+                }
                 touch(rb.timers, rb.g, new_id, now);
                 rb.out.records.push(crate::GroupRecord::Group {
                     group: rb.g.id.clone(),
                     value: Some(rb.g.record_value(now)),
                 });
-                rb.out.reply(w.token, join_answer(rb.g, new_id, is_leader));
+                let answer = if w.version >= SKIP_ASSIGNMENT_VERSION {
+                    join_answer(rb.g, new_id, is_leader)
+                } else {
+                    // An older client told it leads would assign anew, and a Stable group
+                    // would not pass that on: it is told the leader it knew of, and syncs as
+                    // a follower for the assignment it had.
+                    let mut a = join_answer(rb.g, new_id, false);
+                    if let ResponseBody::JoinGroup(j) = &mut a {
+                        j.leader = previous_leader.unwrap_or_default();
+                        j.members.clear();
+                    }
+                    a
+                };
+                rb.out.reply(w.token, answer);
             }
             GroupState::PreparingRebalance => {
-                rb.g.members.insert(new_id.to_string(), member);
                 touch(rb.timers, rb.g, new_id, now);
                 rb.maybe_complete_join();
             }
             _ => {
-                rb.g.members.insert(new_id.to_string(), member);
                 touch(rb.timers, rb.g, new_id, now);
                 rb.prepare();
                 rb.maybe_complete_join();

@@ -76,7 +76,18 @@ impl Harness {
     }
 
     fn join(&mut self, member: &str, instance: Option<&str>, meta: &[u8]) -> Token {
-        let ctx = self.ctx(7);
+        self.join_at(7, member, instance, meta)
+    }
+
+    /// A JoinGroup at `version`.
+    fn join_at(
+        &mut self,
+        version: i16,
+        member: &str,
+        instance: Option<&str>,
+        meta: &[u8],
+    ) -> Token {
+        let ctx = self.ctx(version);
         let r = JoinGroupRequest {
             group_id: "g".into(),
             session_timeout_ms: SESSION,
@@ -409,6 +420,104 @@ fn a_static_member_rejoining_keeps_its_place_and_fences_its_old_id() {
     assert_eq!(
         h.shard.group("g").unwrap().state.name(),
         "PreparingRebalance"
+    );
+}
+
+#[test]
+fn the_first_member_of_a_new_group_waits_the_initial_delay_once() {
+    let mut h = Harness::new(3_000);
+    // MEMBER_ID_REQUIRED, then the join with that id: the delay starts at the join.
+    let (_, t) = h.new_member();
+    h.advance(2_999);
+    assert!(
+        h.join_answer(t).is_none(),
+        "answered before the delay ended"
+    );
+    h.advance(1);
+    let j = h
+        .join_answer(t)
+        .expect("assigned once the delay ended, not twice it");
+    assert_eq!((j.error_code, j.generation_id), (0, 1));
+}
+
+/// A `ConsumerProtocolSubscription` (v1) to `topics`, owning `owned` partitions of the first.
+fn subscription(topics: &[&str], owned: &[i32]) -> Vec<u8> {
+    use fjord_protocol::generated::consumer_protocol_subscription::{
+        ConsumerProtocolSubscription, TopicPartition,
+    };
+    let s = ConsumerProtocolSubscription {
+        topics: topics.iter().map(|t| t.to_string()).collect(),
+        owned_partitions: if owned.is_empty() {
+            Vec::new()
+        } else {
+            vec![TopicPartition {
+                topic: topics[0].to_string(),
+                partitions: owned.to_vec(),
+            }]
+        },
+        ..Default::default()
+    };
+    fjord_protocol::consumer_protocol::encode_subscription(&s, 1)
+        .unwrap()
+        .to_vec()
+}
+
+/// Two static members in a Stable generation 1 (i1 leads): their join answers.
+fn static_pair(h: &mut Harness) -> (String, String) {
+    let t1 = h.join_at(5, "", Some("i1"), &subscription(&["t"], &[]));
+    let t2 = h.join_at(5, "", Some("i2"), &subscription(&["t"], &[]));
+    h.advance(6_001);
+    let m1 = h.join_answer(t1).unwrap().member_id.clone();
+    let m2 = h.join_answer(t2).unwrap().member_id.clone();
+    assert_eq!(h.join_answer(t1).unwrap().leader, m1);
+    let t = h.sync(&m1, 1, &[(&m1, b"A"), (&m2, b"B")]);
+    assert_eq!(h.sync_answer(t).unwrap().0, 0);
+    let t = h.sync(&m2, 1, &[]);
+    assert_eq!(h.sync_answer(t).unwrap().0, 0);
+    (m1, m2)
+}
+
+#[test]
+fn a_restarted_static_leader_on_an_old_client_gets_its_assignment_without_a_rebalance() {
+    let mut h = Harness::new(3_000);
+    let (m1, m2) = static_pair(&mut h);
+    // i1 (the leader) restarts: JoinGroup v5 (no skip-assignment), owning nothing now.
+    let t = h.join_at(5, "", Some("i1"), &subscription(&["t"], &[]));
+    let j = h.join_answer(t).expect("answered at once").clone();
+    assert_eq!((j.error_code, j.generation_id), (0, 1));
+    assert_ne!(j.member_id, m1);
+    assert_eq!(
+        j.leader, m1,
+        "told of the leader it knew, so it does not assign anew"
+    );
+    assert!(j.members.is_empty());
+    assert_eq!(h.shard.group("g").unwrap().state.name(), "Stable");
+    assert_eq!(
+        h.heartbeat(&m2, Some("i2"), 1),
+        0,
+        "the other member sees no rebalance"
+    );
+    let t = h.sync(&j.member_id, 1, &[]);
+    assert_eq!(h.sync_answer(t).unwrap(), (0, Bytes::from_static(b"A")));
+    // i2 restarts owning the partitions it had: still no rebalance.
+    let t = h.join_at(5, "", Some("i2"), &subscription(&["t"], &[0, 1]));
+    assert_eq!(h.join_answer(t).unwrap().error_code, 0);
+    assert_eq!(h.shard.group("g").unwrap().state.name(), "Stable");
+}
+
+#[test]
+fn a_static_member_rejoining_with_other_topics_rebalances() {
+    let mut h = Harness::new(3_000);
+    let (_, m2) = static_pair(&mut h);
+    let t = h.join_at(5, "", Some("i1"), &subscription(&["t", "u"], &[]));
+    assert!(h.join_answer(t).is_none(), "waits for the rebalance");
+    assert_eq!(
+        h.shard.group("g").unwrap().state.name(),
+        "PreparingRebalance"
+    );
+    assert_eq!(
+        h.heartbeat(&m2, Some("i2"), 1),
+        ErrorCode::RebalanceInProgress.code()
     );
 }
 
