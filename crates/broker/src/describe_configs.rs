@@ -105,6 +105,8 @@ fn entry(
             Vec::new()
         },
         config_type,
+        // Null unless asked for (fjord keeps no documentation text yet).
+        documentation: None,
         ..Default::default()
     }
 }

@@ -246,6 +246,7 @@ fn emit_struct(ctx: &Ctx<'_>, d: &StructDef<'_>, out: &mut String) -> Result<(),
     emit_decode(&sp, out);
     emit_sample(&sp, out);
     emit_error_codes(&sp, out);
+    emit_nullable_strings(&sp, out);
     writeln!(out, "}}").unwrap();
     Ok(())
 }
@@ -292,6 +293,53 @@ fn emit_error_codes(sp: &StructPlan<'_, '_>, out: &mut String) {
     writeln!(
         out,
         "    #[allow(unused_variables)]\n    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {{\n{body}    }}"
+    )
+    .unwrap();
+}
+
+/// Emits `each_nullable_string`: every nullable string field of the value and of its nested
+/// structs, by its spec name, to read or change (the success answers' null checks).
+fn emit_nullable_strings(sp: &StructPlan<'_, '_>, out: &mut String) {
+    let valid = &sp.ctx.msg.valid;
+    let mut body = String::new();
+    for p in &sp.plans {
+        let id = &p.ident;
+        let name = &p.f.name;
+        let regular = p.regular.rust_test("version", valid);
+        let present = if p.tagged.is_empty() {
+            regular
+        } else {
+            format!("({regular}) || ({})", p.tagged.rust_test("version", valid))
+        };
+        let visit = match &p.f.ty {
+            FieldType::String if p.optional => format!("f(\"{name}\", &mut self.{id});"),
+            FieldType::Struct(_) if p.optional => {
+                format!("if let Some(x) = &mut self.{id} {{ x.each_nullable_string(version, f); }}")
+            }
+            FieldType::Struct(_) => format!("self.{id}.each_nullable_string(version, f);"),
+            FieldType::Array(inner) if matches!(**inner, FieldType::Struct(_)) => {
+                if p.optional {
+                    format!("if let Some(v) = &mut self.{id} {{ for x in v {{ x.each_nullable_string(version, f); }} }}")
+                } else {
+                    format!("for x in &mut self.{id} {{ x.each_nullable_string(version, f); }}")
+                }
+            }
+            _ => continue,
+        };
+        match present.as_str() {
+            "false" => {}
+            "true" => writeln!(body, "        {visit}").unwrap(),
+            test => writeln!(body, "        if {test} {{ {visit} }}").unwrap(),
+        }
+    }
+    writeln!(
+        out,
+        "\n    /// Calls `f` with every nullable string field `version` carries (its spec name and\n    /// value), its own and its parts'."
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "    #[allow(unused_variables)]\n    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {{\n{body}    }}"
     )
     .unwrap();
 }

@@ -341,6 +341,16 @@ fn top_level_error(o: &mut String, apis: &[Api<'_>]) {
         .unwrap();
     }
     o.push_str("        }\n    }\n");
+    o.push_str("\n    /// Calls `f` with every nullable string field the response carries at `version` (its\n    /// spec name and value), to read or change.\n    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {\n        match self {\n");
+    for a in apis {
+        writeln!(
+            o,
+            "            ResponseBody::{}(r) => r.each_nullable_string(version, f),",
+            a.name
+        )
+        .unwrap();
+    }
+    o.push_str("        }\n    }\n");
 }
 
 /// The text of `metadata_record.rs`: every metadata record type, by its record type number.

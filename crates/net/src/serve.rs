@@ -801,8 +801,13 @@ impl<H: Handler> Session<H> {
         let Waiting::Ready(reply) = a.reply else {
             return false;
         };
-        let reply = unmute(reply, muted);
-        if let Reply::Respond(body) = &reply {
+        let mut reply = unmute(reply, muted);
+        if let Reply::Respond(body) = &mut reply {
+            // Produce and Fetch answers are built with null messages; the walk stays off
+            // the hot path.
+            if !matches!(a.api, ApiKey::Produce | ApiKey::Fetch) {
+                fjord_protocol::nulls::null_empty_messages(body, a.version);
+            }
             let throttle = body.throttle_time_ms();
             if throttle > 0 {
                 let until = tokio::time::Instant::now()

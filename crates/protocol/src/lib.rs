@@ -11,6 +11,7 @@ pub mod error_codes;
 pub mod error_response;
 pub mod frame;
 pub mod header;
+pub mod nulls;
 pub mod payload;
 pub mod records;
 #[cfg(feature = "sample")]

@@ -156,6 +156,14 @@ impl AddPartitionsToTxnRequest {
         for x in &self.transactions { x.each_error_code(f); }
         for x in &self.v3_and_below_topics { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 4 { for x in &mut self.transactions { x.each_nullable_string(version, f); } }
+        if version <= 3 { for x in &mut self.v3_and_below_topics { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// List of transactions to add partitions to.
@@ -291,6 +299,13 @@ impl AddPartitionsToTxnTransaction {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.topics { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 4 { for x in &mut self.topics { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// The common struct `AddPartitionsToTxnTopic`.
@@ -392,5 +407,11 @@ impl AddPartitionsToTxnTopic {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

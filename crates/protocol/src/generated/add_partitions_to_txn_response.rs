@@ -145,6 +145,14 @@ impl AddPartitionsToTxnResponse {
         for x in &self.results_by_transaction { x.each_error_code(f); }
         for x in &self.results_by_topic_v3_and_below { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 4 { for x in &mut self.results_by_transaction { x.each_nullable_string(version, f); } }
+        if version <= 3 { for x in &mut self.results_by_topic_v3_and_below { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// Results categorized by transactional ID.
@@ -250,6 +258,13 @@ impl AddPartitionsToTxnResult {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.topic_results { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 4 { for x in &mut self.topic_results { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// The common struct `AddPartitionsToTxnTopicResult`.
@@ -353,6 +368,13 @@ impl AddPartitionsToTxnTopicResult {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.results_by_partition { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.results_by_partition { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The common struct `AddPartitionsToTxnPartitionResult`.
@@ -454,5 +476,11 @@ impl AddPartitionsToTxnPartitionResult {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

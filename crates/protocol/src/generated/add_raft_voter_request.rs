@@ -160,6 +160,14 @@ impl AddRaftVoterRequest {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.listeners { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ClusterId", &mut self.cluster_id);
+        for x in &mut self.listeners { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The endpoints that can be used to communicate with the voter.
@@ -270,5 +278,11 @@ impl Listener {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -123,6 +123,13 @@ impl AlterReplicaLogDirsResponse {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.results { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.results { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The results for each topic.
@@ -226,6 +233,13 @@ impl AlterReplicaLogDirTopicResult {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.partitions { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.partitions { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The results for each partition.
@@ -328,5 +342,11 @@ impl AlterReplicaLogDirPartitionResult {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

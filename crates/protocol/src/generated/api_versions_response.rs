@@ -179,6 +179,15 @@ impl ApiVersionsResponse {
         for x in &self.supported_features { x.each_error_code(f); }
         for x in &self.finalized_features { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.api_keys { x.each_nullable_string(version, f); }
+        if (false) || (version >= 3) { for x in &mut self.supported_features { x.each_nullable_string(version, f); } }
+        if (false) || (version >= 3) { for x in &mut self.finalized_features { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// The APIs supported by the broker.
@@ -289,6 +298,12 @@ impl ApiVersion {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }
 
@@ -404,6 +419,12 @@ impl SupportedFeatureKey {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+    }
 }
 
 /// List of cluster-wide finalized features. The information is valid only if FinalizedFeaturesEpoch >= 0.
@@ -517,5 +538,11 @@ impl FinalizedFeatureKey {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -133,6 +133,13 @@ impl AssignReplicasToDirsResponse {
         f(self.error_code);
         for x in &self.directories { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.directories { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The list of directories and their assigned partitions.
@@ -235,6 +242,13 @@ impl DirectoryData {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.topics { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.topics { x.each_nullable_string(version, f); }
     }
 }
 
@@ -339,6 +353,13 @@ impl TopicData {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.partitions { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.partitions { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The list of assigned partitions.
@@ -441,5 +462,11 @@ impl PartitionData {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -188,6 +188,15 @@ impl BrokerRegistrationRequest {
         for x in &self.listeners { x.each_error_code(f); }
         for x in &self.features { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.listeners { x.each_nullable_string(version, f); }
+        for x in &mut self.features { x.each_nullable_string(version, f); }
+        f("Rack", &mut self.rack);
+    }
 }
 
 /// The listeners of this broker.
@@ -308,6 +317,12 @@ impl Listener {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+    }
 }
 
 /// The features on this broker. Note: in v0-v3, features with MinSupportedVersion = 0 are omitted.
@@ -418,5 +433,11 @@ impl Feature {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

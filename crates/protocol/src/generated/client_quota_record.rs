@@ -141,6 +141,13 @@ impl ClientQuotaRecord {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.entity { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.entity { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The quota entity to alter.
@@ -242,5 +249,12 @@ impl EntityData {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("EntityName", &mut self.entity_name);
     }
 }

@@ -93,6 +93,13 @@ impl ConsumerProtocolAssignment {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.assigned_partitions { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.assigned_partitions { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The list of topics and partitions assigned to this consumer.
@@ -164,5 +171,11 @@ impl TopicPartition {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

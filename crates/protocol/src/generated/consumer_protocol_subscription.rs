@@ -120,6 +120,14 @@ impl ConsumerProtocolSubscription {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.owned_partitions { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 1 { for x in &mut self.owned_partitions { x.each_nullable_string(version, f); } }
+        if version >= 3 { f("RackId", &mut self.rack_id); }
+    }
 }
 
 /// The partitions that the member owns.
@@ -193,5 +201,11 @@ impl TopicPartition {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -132,6 +132,13 @@ impl CreateTopicsRequest {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.topics { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.topics { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The topics to create.
@@ -263,6 +270,14 @@ impl CreatableTopic {
         for x in &self.assignments { x.each_error_code(f); }
         for x in &self.configs { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.assignments { x.each_nullable_string(version, f); }
+        for x in &mut self.configs { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The manual partition assignment, or the empty array if we are using automatic assignment.
@@ -365,6 +380,12 @@ impl CreatableReplicaAssignment {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+    }
 }
 
 /// The custom topic configurations to set.
@@ -466,5 +487,12 @@ impl CreatableTopicConfig {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("Value", &mut self.value);
     }
 }

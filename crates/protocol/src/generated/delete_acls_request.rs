@@ -114,6 +114,13 @@ impl DeleteAclsRequest {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.filters { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.filters { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The filters to use when deleting ACLs.
@@ -260,5 +267,14 @@ impl DeleteAclsFilter {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ResourceNameFilter", &mut self.resource_name_filter);
+        f("PrincipalFilter", &mut self.principal_filter);
+        f("HostFilter", &mut self.host_filter);
     }
 }

@@ -167,4 +167,13 @@ impl DescribeAclsRequest {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ResourceNameFilter", &mut self.resource_name_filter);
+        f("PrincipalFilter", &mut self.principal_filter);
+        f("HostFilter", &mut self.host_filter);
+    }
 }

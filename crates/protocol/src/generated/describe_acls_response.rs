@@ -142,6 +142,14 @@ impl DescribeAclsResponse {
         f(self.error_code);
         for x in &self.resources { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ErrorMessage", &mut self.error_message);
+        for x in &mut self.resources { x.each_nullable_string(version, f); }
+    }
 }
 
 /// Each Resource that is referenced in an ACL.
@@ -263,6 +271,13 @@ impl DescribeAclsResource {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.acls { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.acls { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The ACLs.
@@ -382,5 +397,11 @@ impl AclDescription {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

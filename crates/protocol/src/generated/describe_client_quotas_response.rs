@@ -142,6 +142,14 @@ impl DescribeClientQuotasResponse {
         f(self.error_code);
         if let Some(v) = &self.entries { for x in v { x.each_error_code(f); } }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ErrorMessage", &mut self.error_message);
+        if let Some(v) = &mut self.entries { for x in v { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// A result entry.
@@ -246,6 +254,14 @@ impl EntryData {
         for x in &self.entity { x.each_error_code(f); }
         for x in &self.values { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.entity { x.each_nullable_string(version, f); }
+        for x in &mut self.values { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The quota entity description.
@@ -348,6 +364,13 @@ impl EntityData {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("EntityName", &mut self.entity_name);
+    }
 }
 
 /// The quota values for the entity.
@@ -449,5 +472,11 @@ impl ValueData {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -179,6 +179,14 @@ impl DescribeClusterResponse {
         f(self.error_code);
         for x in &self.brokers { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ErrorMessage", &mut self.error_message);
+        for x in &mut self.brokers { x.each_nullable_string(version, f); }
+    }
 }
 
 /// Each broker in the response.
@@ -308,5 +316,12 @@ impl DescribeClusterBroker {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("Rack", &mut self.rack);
     }
 }

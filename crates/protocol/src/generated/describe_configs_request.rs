@@ -133,6 +133,13 @@ impl DescribeConfigsRequest {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.resources { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.resources { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The resources whose configurations we want to describe.
@@ -243,5 +250,11 @@ impl DescribeConfigsResource {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

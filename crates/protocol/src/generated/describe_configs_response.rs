@@ -123,6 +123,13 @@ impl DescribeConfigsResponse {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.results { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.results { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The results for each resource.
@@ -253,6 +260,14 @@ impl DescribeConfigsResult {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
         for x in &self.configs { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ErrorMessage", &mut self.error_message);
+        for x in &mut self.configs { x.each_nullable_string(version, f); }
     }
 }
 
@@ -411,6 +426,15 @@ impl DescribeConfigsResourceResult {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.synonyms { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("Value", &mut self.value);
+        for x in &mut self.synonyms { x.each_nullable_string(version, f); }
+        if version >= 3 { f("Documentation", &mut self.documentation); }
+    }
 }
 
 /// The synonyms for this configuration key.
@@ -521,5 +545,12 @@ impl DescribeConfigsSynonym {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("Value", &mut self.value);
     }
 }

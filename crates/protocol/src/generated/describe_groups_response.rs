@@ -123,6 +123,13 @@ impl DescribeGroupsResponse {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.groups { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.groups { x.each_nullable_string(version, f); }
+    }
 }
 
 /// Each described group.
@@ -283,6 +290,14 @@ impl DescribedGroup {
         f(self.error_code);
         for x in &self.members { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 6 { f("ErrorMessage", &mut self.error_message); }
+        for x in &mut self.members { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The group members.
@@ -420,5 +435,12 @@ impl DescribedGroupMember {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 4 { f("GroupInstanceId", &mut self.group_instance_id); }
     }
 }

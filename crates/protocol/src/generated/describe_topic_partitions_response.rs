@@ -133,6 +133,14 @@ impl DescribeTopicPartitionsResponse {
         for x in &self.topics { x.each_error_code(f); }
         if let Some(x) = &self.next_cursor { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.topics { x.each_nullable_string(version, f); }
+        if let Some(x) = &mut self.next_cursor { x.each_nullable_string(version, f); }
+    }
 }
 
 /// Each topic in the response.
@@ -272,6 +280,14 @@ impl DescribeTopicPartitionsResponseTopic {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
         for x in &self.partitions { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("Name", &mut self.name);
+        for x in &mut self.partitions { x.each_nullable_string(version, f); }
     }
 }
 
@@ -439,6 +455,12 @@ impl DescribeTopicPartitionsResponsePartition {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+    }
 }
 
 /// The next topic and partition index to fetch details for.
@@ -540,5 +562,11 @@ impl Cursor {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

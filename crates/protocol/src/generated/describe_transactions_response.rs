@@ -123,6 +123,13 @@ impl DescribeTransactionsResponse {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.transaction_states { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.transaction_states { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The current state of the transaction.
@@ -281,6 +288,13 @@ impl TransactionState {
         f(self.error_code);
         for x in &self.topics { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.topics { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The set of partitions included in the current transaction (if active). When a transaction is preparing to commit or abort, this will include only partitions which do not have markers.
@@ -382,5 +396,11 @@ impl TopicData {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

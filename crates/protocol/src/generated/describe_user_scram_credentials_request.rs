@@ -114,6 +114,13 @@ impl DescribeUserScramCredentialsRequest {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         if let Some(v) = &self.users { for x in v { x.each_error_code(f); } }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if let Some(v) = &mut self.users { for x in v { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// The users to describe, or null/empty to describe all users.
@@ -206,5 +213,11 @@ impl UserName {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -142,6 +142,14 @@ impl DescribeUserScramCredentialsResponse {
         f(self.error_code);
         for x in &self.results { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ErrorMessage", &mut self.error_message);
+        for x in &mut self.results { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The results for descriptions, one per user.
@@ -264,6 +272,14 @@ impl DescribeUserScramCredentialsResult {
         f(self.error_code);
         for x in &self.credential_infos { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ErrorMessage", &mut self.error_message);
+        for x in &mut self.credential_infos { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The mechanism and related information associated with the user's SCRAM credentials.
@@ -365,5 +381,11 @@ impl CredentialInfo {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -133,6 +133,13 @@ impl ElectLeadersRequest {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         if let Some(v) = &self.topic_partitions { for x in v { x.each_error_code(f); } }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if let Some(v) = &mut self.topic_partitions { for x in v { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// The topic partitions to elect leaders.
@@ -244,5 +251,11 @@ impl TopicPartitions {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -123,4 +123,10 @@ impl EnvelopeResponse {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+    }
 }

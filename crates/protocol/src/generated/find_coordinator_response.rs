@@ -174,6 +174,14 @@ impl FindCoordinatorResponse {
         f(self.error_code);
         for x in &self.coordinators { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if (version >= 1 && version <= 3) { f("ErrorMessage", &mut self.error_message); }
+        if version >= 4 { for x in &mut self.coordinators { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// Each coordinator result in the response.
@@ -317,5 +325,12 @@ impl Coordinator {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 4 { f("ErrorMessage", &mut self.error_message); }
     }
 }

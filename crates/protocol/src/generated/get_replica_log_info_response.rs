@@ -141,6 +141,13 @@ impl GetReplicaLogInfoResponse {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.topic_partition_log_info_list { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.topic_partition_log_info_list { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The log information of each answered topic.
@@ -243,6 +250,13 @@ impl TopicPartitionLogInfo {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.partition_log_info { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.partition_log_info { x.each_nullable_string(version, f); }
     }
 }
 
@@ -414,6 +428,13 @@ impl PartitionLogInfo {
         f(self.error_code);
         for x in &self.leader_epochs { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if (false) || (true) { for x in &mut self.leader_epochs { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// The replica's leader-epoch cache, oldest first, at most its last 100 entries.
@@ -515,5 +536,11 @@ impl EpochEntry {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -159,6 +159,15 @@ impl GroupMetadataValue {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.members { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("protocol", &mut self.protocol);
+        f("leader", &mut self.leader);
+        for x in &mut self.members { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The common struct `MemberMetadata`.
@@ -314,5 +323,12 @@ impl MemberMetadata {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 3 { f("groupInstanceId", &mut self.group_instance_id); }
     }
 }

@@ -178,6 +178,15 @@ impl JoinGroupRequest {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.protocols { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 5 { f("GroupInstanceId", &mut self.group_instance_id); }
+        for x in &mut self.protocols { x.each_nullable_string(version, f); }
+        if version >= 8 { f("Reason", &mut self.reason); }
+    }
 }
 
 /// The list of protocols that the member supports.
@@ -279,5 +288,11 @@ impl JoinGroupRequestProtocol {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

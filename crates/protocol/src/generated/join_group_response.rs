@@ -188,6 +188,15 @@ impl JoinGroupResponse {
         f(self.error_code);
         for x in &self.members { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 7 { f("ProtocolType", &mut self.protocol_type); }
+        f("ProtocolName", &mut self.protocol_name);
+        for x in &mut self.members { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The group members.
@@ -298,5 +307,12 @@ impl JoinGroupResponseMember {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 5 { f("GroupInstanceId", &mut self.group_instance_id); }
     }
 }

@@ -142,6 +142,14 @@ impl LeaderChangeMessage {
         for x in &self.voters { x.each_error_code(f); }
         for x in &self.granting_voters { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.voters { x.each_nullable_string(version, f); }
+        for x in &mut self.granting_voters { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The common struct `Voter`.
@@ -244,5 +252,11 @@ impl Voter {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

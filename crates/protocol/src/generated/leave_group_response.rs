@@ -134,6 +134,13 @@ impl LeaveGroupResponse {
         f(self.error_code);
         for x in &self.members { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 3 { for x in &mut self.members { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// List of leaving member responses.
@@ -248,5 +255,12 @@ impl MemberResponse {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 3 { f("GroupInstanceId", &mut self.group_instance_id); }
     }
 }

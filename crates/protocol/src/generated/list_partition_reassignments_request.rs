@@ -123,6 +123,13 @@ impl ListPartitionReassignmentsRequest {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         if let Some(v) = &self.topics { for x in v { x.each_error_code(f); } }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if let Some(v) = &mut self.topics { for x in v { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// The topics to list partition reassignments for, or null to list everything.
@@ -224,5 +231,11 @@ impl ListPartitionReassignmentsTopics {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -142,6 +142,14 @@ impl ListPartitionReassignmentsResponse {
         f(self.error_code);
         for x in &self.topics { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ErrorMessage", &mut self.error_message);
+        for x in &mut self.topics { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The ongoing reassignments for each topic.
@@ -244,6 +252,13 @@ impl OngoingTopicReassignment {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.partitions { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.partitions { x.each_nullable_string(version, f); }
     }
 }
 
@@ -364,5 +379,11 @@ impl OngoingPartitionReassignment {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

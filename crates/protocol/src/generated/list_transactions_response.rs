@@ -142,6 +142,13 @@ impl ListTransactionsResponse {
         f(self.error_code);
         for x in &self.transaction_states { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.transaction_states { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The current state of the transaction for the transactional id.
@@ -252,5 +259,11 @@ impl TransactionState {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -171,6 +171,15 @@ impl MetadataResponse {
         for x in &self.topics { x.each_error_code(f); }
         f(self.error_code);
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.brokers { x.each_nullable_string(version, f); }
+        if version >= 2 { f("ClusterId", &mut self.cluster_id); }
+        for x in &mut self.topics { x.each_nullable_string(version, f); }
+    }
 }
 
 /// A list of brokers present in the cluster.
@@ -290,6 +299,13 @@ impl MetadataResponseBroker {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 1 { f("Rack", &mut self.rack); }
     }
 }
 
@@ -431,6 +447,14 @@ impl MetadataResponseTopic {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
         for x in &self.partitions { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("Name", &mut self.name);
+        for x in &mut self.partitions { x.each_nullable_string(version, f); }
     }
 }
 
@@ -579,5 +603,11 @@ impl MetadataResponsePartition {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

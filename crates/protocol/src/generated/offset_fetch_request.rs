@@ -146,6 +146,14 @@ impl OffsetFetchRequest {
         if let Some(v) = &self.topics { for x in v { x.each_error_code(f); } }
         for x in &self.groups { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version <= 7 { if let Some(v) = &mut self.topics { for x in v { x.each_nullable_string(version, f); } } }
+        if version >= 8 { for x in &mut self.groups { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// Each topic we would like to fetch offsets for, or null to fetch offsets for all topics.
@@ -249,6 +257,12 @@ impl OffsetFetchRequestTopic {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }
 
@@ -373,6 +387,14 @@ impl OffsetFetchRequestGroup {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         if let Some(v) = &self.topics { for x in v { x.each_error_code(f); } }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 9 { f("MemberId", &mut self.member_id); }
+        if version >= 8 { if let Some(v) = &mut self.topics { for x in v { x.each_nullable_string(version, f); } } }
+    }
 }
 
 /// Each topic we would like to fetch offsets for, or null to fetch offsets for all topics.
@@ -484,5 +506,11 @@ impl OffsetFetchRequestTopics {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

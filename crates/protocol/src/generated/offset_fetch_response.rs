@@ -145,6 +145,14 @@ impl OffsetFetchResponse {
         f(self.error_code);
         for x in &self.groups { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version <= 7 { for x in &mut self.topics { x.each_nullable_string(version, f); } }
+        if version >= 8 { for x in &mut self.groups { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// The responses per topic.
@@ -249,6 +257,13 @@ impl OffsetFetchResponseTopic {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.partitions { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version <= 7 { for x in &mut self.partitions { x.each_nullable_string(version, f); } }
     }
 }
 
@@ -384,6 +399,13 @@ impl OffsetFetchResponsePartition {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version <= 7 { f("Metadata", &mut self.metadata); }
+    }
 }
 
 /// The responses per group id.
@@ -500,6 +522,13 @@ impl OffsetFetchResponseGroup {
         for x in &self.topics { x.each_error_code(f); }
         f(self.error_code);
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 8 { for x in &mut self.topics { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// The responses per topic.
@@ -612,6 +641,13 @@ impl OffsetFetchResponseTopics {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.partitions { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 8 { for x in &mut self.partitions { x.each_nullable_string(version, f); } }
     }
 }
 
@@ -746,5 +782,12 @@ impl OffsetFetchResponsePartitions {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 8 { f("Metadata", &mut self.metadata); }
     }
 }

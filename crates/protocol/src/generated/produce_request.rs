@@ -141,6 +141,14 @@ impl ProduceRequest {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.topic_data { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("TransactionalId", &mut self.transactional_id);
+        for x in &mut self.topic_data { x.each_nullable_string(version, f); }
+    }
 }
 
 /// Each topic to produce to.
@@ -253,6 +261,13 @@ impl TopicProduceData {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.partition_data { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.partition_data { x.each_nullable_string(version, f); }
+    }
 }
 
 /// Each partition to produce to.
@@ -354,5 +369,11 @@ impl PartitionProduceData {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

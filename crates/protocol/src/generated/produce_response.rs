@@ -136,6 +136,14 @@ impl ProduceResponse {
         for x in &self.responses { x.each_error_code(f); }
         for x in &self.node_endpoints { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.responses { x.each_nullable_string(version, f); }
+        if (false) || (version >= 10) { for x in &mut self.node_endpoints { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// Each produce response.
@@ -247,6 +255,13 @@ impl TopicProduceResponse {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.partition_responses { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.partition_responses { x.each_nullable_string(version, f); }
     }
 }
 
@@ -410,6 +425,15 @@ impl PartitionProduceResponse {
         for x in &self.record_errors { x.each_error_code(f); }
         self.current_leader.each_error_code(f);
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 8 { for x in &mut self.record_errors { x.each_nullable_string(version, f); } }
+        if version >= 8 { f("ErrorMessage", &mut self.error_message); }
+        if (false) || (version >= 10) { self.current_leader.each_nullable_string(version, f); }
+    }
 }
 
 /// The batch indices of records that caused the batch to be dropped.
@@ -514,6 +538,13 @@ impl BatchIndexAndErrorMessage {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 8 { f("BatchIndexErrorMessage", &mut self.batch_index_error_message); }
+    }
 }
 
 /// The leader broker that the producer should use for future requests.
@@ -617,6 +648,12 @@ impl LeaderIdAndEpoch {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }
 
@@ -741,5 +778,12 @@ impl NodeEndpoint {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 10 { f("Rack", &mut self.rack); }
     }
 }

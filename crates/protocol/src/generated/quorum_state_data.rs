@@ -172,6 +172,13 @@ impl QuorumStateData {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         if let Some(v) = &self.current_voters { for x in v { x.each_error_code(f); } }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version <= 0 { if let Some(v) = &mut self.current_voters { for x in v { x.each_nullable_string(version, f); } } }
+    }
 }
 
 /// The current voters.
@@ -265,5 +272,11 @@ impl Voter {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -169,6 +169,16 @@ impl SyncGroupRequest {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.assignments { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 3 { f("GroupInstanceId", &mut self.group_instance_id); }
+        if version >= 5 { f("ProtocolType", &mut self.protocol_type); }
+        if version >= 5 { f("ProtocolName", &mut self.protocol_name); }
+        for x in &mut self.assignments { x.each_nullable_string(version, f); }
+    }
 }
 
 /// Each assignment.
@@ -270,5 +280,11 @@ impl SyncGroupRequestAssignment {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -123,6 +123,13 @@ impl TxnOffsetCommitResponse {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.topics { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.topics { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The responses for each topic.
@@ -226,6 +233,13 @@ impl TxnOffsetCommitResponseTopic {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.partitions { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.partitions { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The responses for each partition in the topic.
@@ -328,5 +342,11 @@ impl TxnOffsetCommitResponsePartition {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -142,6 +142,14 @@ impl UpdateFeaturesResponse {
         f(self.error_code);
         for x in &self.results { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ErrorMessage", &mut self.error_message);
+        if version <= 1 { for x in &mut self.results { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// Results for each feature update.
@@ -253,5 +261,12 @@ impl UpdatableFeatureResult {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         f(self.error_code);
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ErrorMessage", &mut self.error_message);
     }
 }

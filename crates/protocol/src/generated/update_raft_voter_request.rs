@@ -160,6 +160,15 @@ impl UpdateRaftVoterRequest {
         for x in &self.listeners { x.each_error_code(f); }
         self.k_raft_version_feature.each_error_code(f);
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ClusterId", &mut self.cluster_id);
+        for x in &mut self.listeners { x.each_nullable_string(version, f); }
+        self.k_raft_version_feature.each_nullable_string(version, f);
+    }
 }
 
 /// The endpoint that can be used to communicate with the leader.
@@ -271,6 +280,12 @@ impl Listener {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+    }
 }
 
 /// The range of versions of the protocol that the replica supports.
@@ -372,5 +387,11 @@ impl KRaftVersionFeature {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

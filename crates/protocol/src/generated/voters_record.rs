@@ -123,6 +123,13 @@ impl VotersRecord {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         for x in &self.voters { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.voters { x.each_nullable_string(version, f); }
+    }
 }
 
 /// The set of voters in the quorum for this epoch.
@@ -245,6 +252,14 @@ impl Voter {
         for x in &self.endpoints { x.each_error_code(f); }
         self.k_raft_version_feature.each_error_code(f);
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.endpoints { x.each_nullable_string(version, f); }
+        self.k_raft_version_feature.each_nullable_string(version, f);
+    }
 }
 
 /// The endpoint that can be used to communicate with the voter.
@@ -356,6 +371,12 @@ impl Endpoint {
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+    }
 }
 
 /// The range of versions of the protocol that the replica supports.
@@ -457,5 +478,11 @@ impl KRaftVersionFeature {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

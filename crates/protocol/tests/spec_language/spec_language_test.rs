@@ -280,6 +280,17 @@ impl SpecLanguageTest {
         if let Some(x) = &self.origin { x.each_error_code(f); }
         for x in &self.extra { x.each_error_code(f); }
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("Client", &mut self.client);
+        if let Some(v) = &mut self.items { for x in v { x.each_nullable_string(version, f); } }
+        if let Some(x) = &mut self.origin { x.each_nullable_string(version, f); }
+        if (false) || (version >= 2) { f("Note", &mut self.note); }
+        if (false) || (version >= 3) { for x in &mut self.extra { x.each_nullable_string(version, f); } }
+    }
 }
 
 /// A nullable array of structs, null by default.
@@ -392,6 +403,13 @@ impl Item {
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
         self.r#where.each_error_code(f);
     }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        self.r#where.each_nullable_string(version, f);
+    }
 }
 
 /// The common struct `Point`.
@@ -493,5 +511,11 @@ impl Point {
     /// Calls `f` with every error code the value carries, its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
     }
 }

@@ -1,0 +1,51 @@
+//! Null where Kafka sends null: a success answer's error messages are null, never `""`
+//! (clients compare them exactly). Applied to every answer before it is written.
+
+use crate::ResponseBody;
+
+/// The nullable string fields that are null when they say nothing.
+pub const MESSAGE_FIELDS: [&str; 2] = ["ErrorMessage", "BatchIndexErrorMessage"];
+
+/// Sets every empty error message `body` carries at `version` to null.
+pub fn null_empty_messages(body: &mut ResponseBody, version: i16) {
+    body.each_nullable_string(version, &mut |name, value| {
+        if value.as_deref() == Some("") && MESSAGE_FIELDS.contains(&name) {
+            *value = None;
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generated::create_topics_response::{CreatableTopicResult, CreateTopicsResponse};
+
+    #[test]
+    fn empty_messages_become_null_and_others_stay() {
+        let mut body = ResponseBody::CreateTopics(CreateTopicsResponse {
+            topics: vec![
+                CreatableTopicResult {
+                    name: "a".into(),
+                    error_message: Some(String::new()),
+                    ..Default::default()
+                },
+                CreatableTopicResult {
+                    name: "b".into(),
+                    error_code: 36,
+                    error_message: Some("Topic 'b' already exists.".into()),
+                    ..Default::default()
+                },
+            ],
+            ..Default::default()
+        });
+        null_empty_messages(&mut body, 7);
+        let ResponseBody::CreateTopics(r) = body else {
+            unreachable!()
+        };
+        assert_eq!(r.topics[0].error_message, None);
+        assert_eq!(
+            r.topics[1].error_message.as_deref(),
+            Some("Topic 'b' already exists.")
+        );
+    }
+}
