@@ -10,7 +10,7 @@ use fjord_metadata::config_defs::source::{
     DEFAULT, DYNAMIC_BROKER, DYNAMIC_DEFAULT_BROKER, DYNAMIC_TOPIC, STATIC_BROKER,
 };
 use fjord_metadata::config_defs::{
-    broker_synonyms, BROKER, BROKER_DYNAMIC_CONFIGS, TOPIC, TOPIC_CONFIGS,
+    broker_config, broker_synonyms, BROKER, BROKER_DYNAMIC_CONFIGS, TOPIC, TOPIC_CONFIGS,
 };
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
@@ -67,7 +67,7 @@ impl Link {
 }
 
 /// True for keys whose values are never shown.
-fn sensitive(key: &str) -> bool {
+pub fn sensitive(key: &str) -> bool {
     key.ends_with(".password") || key.ends_with("sasl.jaas.config") || key.ends_with(".key")
 }
 
@@ -224,7 +224,8 @@ impl StaticConfig {
                         {
                             continue;
                         }
-                        let dynamic = BROKER_DYNAMIC_CONFIGS.iter().any(|(n, _, _)| *n == k.name);
+                        let dynamic = BROKER_DYNAMIC_CONFIGS.iter().any(|(n, _, _)| *n == k.name)
+                            || broker_config(&k.name).is_some();
                         out.configs.push(entry(
                             &k.name,
                             k.config_type,
@@ -232,6 +233,35 @@ impl StaticConfig {
                             chain,
                             r.include_synonyms,
                         ));
+                    }
+                    // Kafka's other dynamic keys this node has no static key for, as set.
+                    let mut set: BTreeMap<&str, ()> = BTreeMap::new();
+                    for name in ["", me.as_str()] {
+                        if let Some(keys) = image.configs.resources.get(&(BROKER, name.into())) {
+                            set.extend(keys.keys().map(|k| (k.as_str(), ())));
+                        }
+                    }
+                    for key in set.into_keys() {
+                        if !wanted(key) || self.known.iter().any(|k| k.name == key) {
+                            continue;
+                        }
+                        let Some((kind, _)) = broker_config(key) else {
+                            continue;
+                        };
+                        let chain = if res.resource_name.is_empty() {
+                            image
+                                .configs
+                                .get(BROKER, "", key)
+                                .map(|v| vec![Link::new(key, v, DYNAMIC_DEFAULT_BROKER)])
+                                .unwrap_or_default()
+                        } else {
+                            self.broker_chain(image, key, 1)
+                        };
+                        if chain.is_empty() {
+                            continue;
+                        }
+                        out.configs
+                            .push(entry(key, kind.wire(), false, chain, r.include_synonyms));
                     }
                 }
                 other => {

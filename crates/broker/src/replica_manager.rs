@@ -87,6 +87,9 @@ pub struct ReplicaManager {
     generation: std::sync::atomic::AtomicU64,
     /// This broker's replication throttles (KIP-73), bounded by its dynamic configs.
     throttles: Arc<Throttles>,
+    /// The dynamic keys set for this broker that fjord stores but does not act on, as last
+    /// noted in the log.
+    unused_keys: std::sync::Mutex<BTreeMap<String, String>>,
 }
 
 /// A broker's two replication throttles: what it sends as leader to out-of-sync followers
@@ -122,6 +125,7 @@ impl ReplicaManager {
             defaults,
             partitions: RwLock::default(),
             applying: std::sync::Mutex::new(()),
+            unused_keys: std::sync::Mutex::default(),
             applied: watch::Sender::new(None),
             stopping: watch::Sender::new(false),
             settings: ReplicationSettings::default(),
@@ -254,6 +258,7 @@ impl ReplicaManager {
         ] {
             quota.set_bound(throttled_rate(image, self.node_id, key));
         }
+        self.note_unused_keys(image);
         // Each hosted partition with its leadership, its topic's log config (computed once
         // per topic), its effective min ISR, its assigned dir and its throttle bits.
         type Wanted = (String, Leadership, Arc<LogConfig>, usize, Uuid, u8);
@@ -843,6 +848,41 @@ impl ReplicaManager {
     /// Flushes every log and writes the checkpoints and the clean-shutdown marker.
     pub fn shutdown(&self, broker_epoch: i64) -> Result<(), fjord_log::LogError> {
         self.dirs.shutdown(broker_epoch)
+    }
+}
+
+impl ReplicaManager {
+    /// Logs each dynamic key newly set (or changed) for this broker, per broker or
+    /// cluster-wide, that fjord accepts and stores but does not act on (Kafka's tools set
+    /// such keys; an operator reading the log learns they change nothing here).
+    fn note_unused_keys(&self, image: &MetadataImage) {
+        use fjord_metadata::config_defs::{broker_key_used, BROKER};
+        let mut now: BTreeMap<String, String> = BTreeMap::new();
+        for name in [String::new(), self.node_id.to_string()] {
+            if let Some(keys) = image.configs.resources.get(&(BROKER, name)) {
+                for (k, v) in keys {
+                    if !broker_key_used(k) {
+                        now.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        let mut noted = self.unused_keys.lock().expect("unused keys");
+        for (k, v) in &now {
+            if noted.get(k) != Some(v) {
+                let shown = if crate::describe_configs::sensitive(k) {
+                    "[hidden]"
+                } else {
+                    v.as_str()
+                };
+                tracing::info!(
+                    key = %k,
+                    value = shown,
+                    "dynamic broker config stored; fjord does not use it"
+                );
+            }
+        }
+        *noted = now;
     }
 }
 

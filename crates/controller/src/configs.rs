@@ -70,7 +70,12 @@ impl Controller {
         }
     }
 
-    fn check_value(resource_type: i8, key: &str, value: &str) -> Check {
+    fn check_value(resource_type: i8, resource_name: &str, key: &str, value: &str) -> Check {
+        if resource_type == BROKER {
+            if let Some(why) = fjord_metadata::config_defs::broker_key_refusal(key, resource_name) {
+                return Err((ErrorCode::InvalidConfig, why));
+            }
+        }
         let kind: Option<(ConfigType, &str)> = if resource_type == TOPIC {
             topic_config(key)
         } else {
@@ -176,7 +181,9 @@ impl Controller {
                         }
                     };
                     match &next {
-                        Some(v) => Self::check_value(res.resource_type, &c.name, v)?,
+                        Some(v) => {
+                            Self::check_value(res.resource_type, &res.resource_name, &c.name, v)?
+                        }
                         None => {
                             let known = if res.resource_type == TOPIC {
                                 topic_config(&c.name).is_some()
@@ -245,7 +252,7 @@ impl Controller {
                         ErrorCode::InvalidRequest,
                         format!("Null value not supported for: {}", c.name),
                     ))?;
-                    Self::check_value(res.resource_type, &c.name, &v)?;
+                    Self::check_value(res.resource_type, &res.resource_name, &c.name, &v)?;
                     changes.insert(c.name.clone(), Some(v));
                 }
                 Ok(Self::config_records(
@@ -350,6 +357,39 @@ impl Controller {
                         ..Default::default()
                     });
                 }
+                // Kafka's other dynamic keys, as set (no default to show otherwise).
+                let mut set: BTreeMap<&str, (&str, i8)> = BTreeMap::new();
+                for (name, source) in [
+                    ("", SOURCE_DYNAMIC_DEFAULT_BROKER),
+                    (res.resource_name.as_str(), SOURCE_DYNAMIC_BROKER),
+                ] {
+                    if name.is_empty() && source == SOURCE_DYNAMIC_BROKER {
+                        continue;
+                    }
+                    if let Some(keys) = configs.resources.get(&(BROKER, name.to_string())) {
+                        for (k, v) in keys {
+                            set.insert(k, (v, source));
+                        }
+                    }
+                }
+                for (key, (value, source)) in set {
+                    if fjord_metadata::config_defs::broker_key_used(key) || !wanted(key) {
+                        continue;
+                    }
+                    let Some((kind, _)) = broker_config(key) else {
+                        continue;
+                    };
+                    out.configs.push(DescribeConfigsResourceResult {
+                        name: key.to_string(),
+                        value: Some(value.to_string()),
+                        config_source: source,
+                        config_type: kind.wire(),
+                        ..Default::default()
+                    });
+                }
+            }
+            for c in &mut out.configs {
+                c.documentation = None;
             }
             results.push(out);
         }

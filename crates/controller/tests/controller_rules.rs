@@ -1603,35 +1603,45 @@ fn alter_partition_checks_epochs_and_members() {
     assert_eq!((now.isr.clone(), now.elr.clone()), (vec![1, 2], vec![]));
 }
 
+/// One IncrementalAlterConfigs of one key; the resource's error code.
+fn incremental_alter(
+    h: &mut Harness,
+    kind: i8,
+    name: &str,
+    key: &str,
+    op: i8,
+    value: Option<&str>,
+) -> i16 {
+    let r = h.req(
+        RequestBody::IncrementalAlterConfigs(
+            incremental_alter_configs_request::IncrementalAlterConfigsRequest {
+                resources: vec![incremental_alter_configs_request::AlterConfigsResource {
+                    resource_type: kind,
+                    resource_name: name.into(),
+                    configs: vec![incremental_alter_configs_request::AlterableConfig {
+                        name: key.into(),
+                        config_operation: op,
+                        value: value.map(str::to_string),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            },
+        ),
+        1,
+    );
+    let ResponseBody::IncrementalAlterConfigs(r) = r else {
+        panic!()
+    };
+    r.responses[0].error_code
+}
+
 #[test]
 fn configs_are_validated_described_and_deleted_with_their_topic() {
     let mut h = Harness::with_brokers(1);
     h.create("t", 1, 1, &[]);
-    let alter = |h: &mut Harness, kind: i8, name: &str, key: &str, op: i8, value: Option<&str>| {
-        let r = h.req(
-            RequestBody::IncrementalAlterConfigs(
-                incremental_alter_configs_request::IncrementalAlterConfigsRequest {
-                    resources: vec![incremental_alter_configs_request::AlterConfigsResource {
-                        resource_type: kind,
-                        resource_name: name.into(),
-                        configs: vec![incremental_alter_configs_request::AlterableConfig {
-                            name: key.into(),
-                            config_operation: op,
-                            value: value.map(str::to_string),
-                            ..Default::default()
-                        }],
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                },
-            ),
-            1,
-        );
-        let ResponseBody::IncrementalAlterConfigs(r) = r else {
-            panic!()
-        };
-        r.responses[0].error_code
-    };
+    let alter = incremental_alter;
     assert_eq!(
         alter(&mut h, 2, "t", "min.insync.replicas", 0, Some("2")),
         0
@@ -2359,4 +2369,82 @@ fn a_reassignment_is_refused_for_bad_targets() {
         MetadataRecord::PartitionChange(c) => c.replicas.as_ref().is_none_or(|r| !r.contains(&9)),
         _ => true,
     }));
+}
+
+#[test]
+fn kafkas_dynamic_broker_keys_are_accepted_with_its_per_broker_and_listener_rules() {
+    let mut h = Harness::with_brokers(1);
+    let ok = ErrorCode::None.code();
+    let refused = ErrorCode::InvalidConfig.code();
+    let key = "sasl.kerberos.min.time.before.relogin";
+    // Every key Kafka lists as dynamic, per broker and (where Kafka allows) cluster-wide.
+    assert_eq!(incremental_alter(&mut h, 4, "1", key, 0, Some("58000")), ok);
+    assert_eq!(h.c.image().configs.get(4, "1", key), Some("58000"));
+    for (k, v) in [
+        ("log.cleaner.threads", "2"),
+        ("num.io.threads", "16"),
+        ("log.cleaner.io.max.bytes.per.second", "1.0E7"),
+        ("max.connections", "1000"),
+        ("num.network.threads", "4"),
+        ("producer.id.expiration.ms", "86400000"),
+        ("compression.type", "zstd"),
+    ] {
+        assert_eq!(incremental_alter(&mut h, 4, "", k, 0, Some(v)), ok, "{k}");
+        assert_eq!(incremental_alter(&mut h, 4, "1", k, 0, Some(v)), ok, "{k}");
+    }
+    // Kafka's types are checked.
+    assert_eq!(
+        incremental_alter(&mut h, 4, "1", "num.io.threads", 0, Some("many")),
+        refused
+    );
+    // SSL stores only per listener; listener and security keys only per broker.
+    assert_eq!(
+        incremental_alter(&mut h, 4, "1", "ssl.keystore.location", 0, Some("/k")),
+        refused
+    );
+    let prefixed = "listener.name.external.ssl.keystore.location";
+    assert_eq!(
+        incremental_alter(&mut h, 4, "1", prefixed, 0, Some("/k")),
+        ok
+    );
+    assert_eq!(
+        incremental_alter(&mut h, 4, "", prefixed, 0, Some("/k")),
+        refused
+    );
+    assert_eq!(incremental_alter(&mut h, 4, "", key, 0, Some("1")), refused);
+    let jaas = "listener.name.sasl_ssl.plain.sasl.jaas.config";
+    assert_eq!(incremental_alter(&mut h, 4, "1", jaas, 0, Some("x")), ok);
+    // What Kafka does not list stays refused, and a set key can be deleted.
+    assert_eq!(
+        incremental_alter(&mut h, 4, "1", "log.dirs", 0, Some("/x")),
+        refused
+    );
+    assert_eq!(incremental_alter(&mut h, 4, "1", key, 1, None), ok);
+    assert_eq!(h.c.image().configs.get(4, "1", key), None);
+    // The controller describes them back with their source (2: DYNAMIC_BROKER_CONFIG).
+    let d =
+        h.c.describe_configs(&describe_configs_request::DescribeConfigsRequest {
+            resources: vec![describe_configs_request::DescribeConfigsResource {
+                resource_type: 4,
+                resource_name: "1".into(),
+                configuration_keys: Some(vec!["num.io.threads".into(), prefixed.into()]),
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+    let ResponseBody::DescribeConfigs(d) = d else {
+        panic!()
+    };
+    let got: Vec<(String, Option<String>, i8)> = d.results[0]
+        .configs
+        .iter()
+        .map(|c| (c.name.clone(), c.value.clone(), c.config_source))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (prefixed.to_string(), Some("/k".to_string()), 2),
+            ("num.io.threads".to_string(), Some("16".to_string()), 2),
+        ]
+    );
 }

@@ -33,6 +33,8 @@ pub enum ConfigType {
     Bool,
     /// A ratio between 0 and 1.
     Double,
+    /// Any number at least 0 (a rate, a load factor).
+    Number,
     /// One of a fixed set of words (a list when several are allowed).
     Choice(&'static [&'static str], bool),
     /// Any string.
@@ -49,7 +51,7 @@ impl ConfigType {
             ConfigType::Text | ConfigType::Choice(_, false) => 2,
             ConfigType::Int(_) => 3,
             ConfigType::Long(_) => 5,
-            ConfigType::Double => 6,
+            ConfigType::Double | ConfigType::Number => 6,
             ConfigType::Choice(_, true) | ConfigType::ReplicaList => 7,
         }
     }
@@ -166,12 +168,227 @@ pub fn topic_config(name: &str) -> Option<(ConfigType, &'static str)> {
         .map(|(_, t, d)| (*t, *d))
 }
 
-/// The type of a dynamic broker config, if accepted.
-pub fn broker_config(name: &str) -> Option<(ConfigType, &'static str)> {
-    BROKER_DYNAMIC_CONFIGS
+/// The rest of Kafka's dynamically updatable broker keys (its `DynamicBrokerConfig`
+/// `AllDynamicConfigs`): accepted per broker or cluster-wide, stored and described back like
+/// any other; fjord does not act on them, and a broker says so in its log when one is set.
+pub const KAFKA_DYNAMIC_BROKER_KEYS: &[(&str, ConfigType)] = &[
+    // SSL keystores and truststores (per listener: `listener.name.<l>.` prefix).
+    ("ssl.keystore.type", ConfigType::Text),
+    ("ssl.keystore.location", ConfigType::Text),
+    ("ssl.keystore.password", ConfigType::Text),
+    ("ssl.key.password", ConfigType::Text),
+    ("ssl.truststore.type", ConfigType::Text),
+    ("ssl.truststore.location", ConfigType::Text),
+    ("ssl.truststore.password", ConfigType::Text),
+    ("ssl.keystore.certificate.chain", ConfigType::Text),
+    ("ssl.keystore.key", ConfigType::Text),
+    ("ssl.truststore.certificates", ConfigType::Text),
+    // The log cleaner.
+    ("log.cleaner.threads", ConfigType::Int(0)),
+    ("log.cleaner.dedupe.buffer.size", ConfigType::Long(0)),
+    ("log.cleaner.io.buffer.load.factor", ConfigType::Number),
+    ("log.cleaner.io.buffer.size", ConfigType::Int(0)),
+    ("log.cleaner.io.max.bytes.per.second", ConfigType::Number),
+    ("log.cleaner.backoff.ms", ConfigType::Long(0)),
+    // Broker defaults of topic configs.
+    ("log.roll.ms", ConfigType::Long(1)),
+    ("log.roll.jitter.ms", ConfigType::Long(0)),
+    ("log.index.size.max.bytes", ConfigType::Int(4)),
+    ("log.flush.interval.messages", ConfigType::Long(1)),
+    ("log.flush.interval.ms", ConfigType::Long(0)),
+    ("log.index.interval.bytes", ConfigType::Int(0)),
+    ("log.cleaner.delete.retention.ms", ConfigType::Long(0)),
+    ("log.cleaner.min.compaction.lag.ms", ConfigType::Long(0)),
+    ("log.cleaner.max.compaction.lag.ms", ConfigType::Long(1)),
+    ("log.segment.delete.delay.ms", ConfigType::Long(0)),
+    ("log.cleaner.min.cleanable.ratio", ConfigType::Double),
+    (
+        "compression.type",
+        ConfigType::Choice(
+            &["uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"],
+            false,
+        ),
+    ),
+    ("compression.gzip.level", ConfigType::Int(-1)),
+    ("compression.lz4.level", ConfigType::Int(1)),
+    ("compression.zstd.level", ConfigType::Int(-131072)),
+    ("log.preallocate", ConfigType::Bool),
+    (
+        "log.message.timestamp.type",
+        ConfigType::Choice(&["CreateTime", "LogAppendTime"], false),
+    ),
+    (
+        "log.message.timestamp.difference.max.ms",
+        ConfigType::Long(0),
+    ),
+    ("log.message.timestamp.before.max.ms", ConfigType::Long(0)),
+    ("log.message.timestamp.after.max.ms", ConfigType::Long(0)),
+    ("log.message.downconversion.enable", ConfigType::Bool),
+    ("log.local.retention.ms", ConfigType::Long(-2)),
+    ("log.local.retention.bytes", ConfigType::Long(-2)),
+    // Thread pools.
+    ("num.io.threads", ConfigType::Int(1)),
+    ("num.replica.fetchers", ConfigType::Int(1)),
+    ("num.recovery.threads.per.data.dir", ConfigType::Int(1)),
+    ("background.threads", ConfigType::Int(1)),
+    ("metric.reporters", ConfigType::Text),
+    // Listeners and their security.
+    ("advertised.listeners", ConfigType::Text),
+    ("listeners", ConfigType::Text),
+    ("listener.security.protocol.map", ConfigType::Text),
+    ("principal.builder.class", ConfigType::Text),
+    ("ssl.protocol", ConfigType::Text),
+    ("ssl.provider", ConfigType::Text),
+    ("ssl.cipher.suites", ConfigType::Text),
+    ("ssl.enabled.protocols", ConfigType::Text),
+    ("ssl.keymanager.algorithm", ConfigType::Text),
+    ("ssl.trustmanager.algorithm", ConfigType::Text),
+    ("ssl.endpoint.identification.algorithm", ConfigType::Text),
+    ("ssl.secure.random.implementation", ConfigType::Text),
+    (
+        "ssl.client.auth",
+        ConfigType::Choice(&["required", "requested", "none"], false),
+    ),
+    ("ssl.engine.factory.class", ConfigType::Text),
+    ("sasl.mechanism.inter.broker.protocol", ConfigType::Text),
+    ("sasl.jaas.config", ConfigType::Text),
+    ("sasl.enabled.mechanisms", ConfigType::Text),
+    ("sasl.kerberos.service.name", ConfigType::Text),
+    ("sasl.kerberos.kinit.cmd", ConfigType::Text),
+    (
+        "sasl.kerberos.ticket.renew.window.factor",
+        ConfigType::Number,
+    ),
+    ("sasl.kerberos.ticket.renew.jitter", ConfigType::Number),
+    ("sasl.kerberos.min.time.before.relogin", ConfigType::Long(0)),
+    ("sasl.kerberos.principal.to.local.rules", ConfigType::Text),
+    ("sasl.login.refresh.window.factor", ConfigType::Number),
+    ("sasl.login.refresh.window.jitter", ConfigType::Number),
+    ("sasl.login.refresh.min.period.seconds", ConfigType::Int(0)),
+    ("sasl.login.refresh.buffer.seconds", ConfigType::Int(0)),
+    // Connections.
+    ("max.connections", ConfigType::Int(0)),
+    ("max.connection.creation.rate", ConfigType::Int(0)),
+    ("num.network.threads", ConfigType::Int(1)),
+    ("max.connections.per.ip", ConfigType::Int(0)),
+    ("max.connections.per.ip.overrides", ConfigType::Text),
+    // Producer state and transactions.
+    ("producer.id.expiration.ms", ConfigType::Int(1)),
+    (
+        "transaction.partition.verification.enable",
+        ConfigType::Bool,
+    ),
+    // Tiered storage.
+    (
+        "remote.log.index.file.cache.total.size.bytes",
+        ConfigType::Long(1),
+    ),
+    ("remote.fetch.max.wait.ms", ConfigType::Int(1)),
+    (
+        "remote.log.manager.copy.max.bytes.per.second",
+        ConfigType::Long(1),
+    ),
+    (
+        "remote.log.manager.fetch.max.bytes.per.second",
+        ConfigType::Long(1),
+    ),
+    (
+        "remote.list.offsets.request.timeout.ms",
+        ConfigType::Long(1),
+    ),
+];
+
+/// Kafka's security keys that are set per listener only (`listener.name.<l>.<key>`).
+const LISTENER_ONLY: [&str; 10] = [
+    "ssl.keystore.type",
+    "ssl.keystore.location",
+    "ssl.keystore.password",
+    "ssl.key.password",
+    "ssl.truststore.type",
+    "ssl.truststore.location",
+    "ssl.truststore.password",
+    "ssl.keystore.certificate.chain",
+    "ssl.keystore.key",
+    "ssl.truststore.certificates",
+];
+
+/// The listener keys that may be set cluster-wide (every other listener or security key is
+/// per broker).
+const CLUSTER_LEVEL_LISTENER_KEYS: [&str; 3] = [
+    "max.connections",
+    "max.connection.creation.rate",
+    "num.network.threads",
+];
+
+/// The first listener key of `KAFKA_DYNAMIC_BROKER_KEYS` (the listener and security section).
+const FIRST_LISTENER_KEY: &str = "advertised.listeners";
+/// The first key after that section.
+const END_OF_LISTENER_KEYS: &str = "max.connections.per.ip";
+
+/// The key a `listener.name.<listener>.` key sets, and for SASL keys the mechanism prefix
+/// dropped (`listener.name.sasl_ssl.plain.sasl.jaas.config` sets `sasl.jaas.config`).
+pub fn listener_base(key: &str) -> Option<&str> {
+    let rest = key.strip_prefix("listener.name.")?;
+    let (_, base) = rest.split_once('.')?;
+    if base.starts_with("sasl.") || base.starts_with("ssl.") || !base.contains('.') {
+        return Some(base);
+    }
+    match base.split_once('.') {
+        Some((_, sasl)) if sasl.starts_with("sasl.") => Some(sasl),
+        _ => Some(base),
+    }
+}
+
+/// True for the listener and security keys of Kafka's dynamic set.
+fn is_listener_key(key: &str) -> bool {
+    let section = KAFKA_DYNAMIC_BROKER_KEYS
         .iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|(_, t, d)| (*t, *d))
+        .map(|(n, _)| *n)
+        .skip_while(|n| *n != FIRST_LISTENER_KEY)
+        .take_while(|n| *n != END_OF_LISTENER_KEYS);
+    LISTENER_ONLY.contains(&key) || section.into_iter().any(|n| n == key)
+}
+
+/// Why Kafka refuses dynamic broker key `key` for the resource named `broker` ("" is the
+/// cluster-wide default), if it does: security keys need a listener prefix, and listener and
+/// security keys (but the connection limits and network threads) are per broker only.
+pub fn broker_key_refusal(key: &str, broker: &str) -> Option<String> {
+    if LISTENER_ONLY.contains(&key) {
+        return Some(format!(
+            "These security configs can be dynamically updated only per-listener using the listener prefix: Set({key})"
+        ));
+    }
+    let base = listener_base(key).unwrap_or(key);
+    if broker.is_empty() && is_listener_key(base) && !CLUSTER_LEVEL_LISTENER_KEYS.contains(&base) {
+        return Some(format!(
+            "Cannot update these configs at default cluster level, broker id must be specified: Set({key})"
+        ));
+    }
+    None
+}
+
+/// True when fjord acts on dynamic broker key `key` (the rest are stored and described only).
+pub fn broker_key_used(key: &str) -> bool {
+    BROKER_DYNAMIC_CONFIGS.iter().any(|(n, _, _)| *n == key)
+}
+
+/// The type of a dynamic broker config, if accepted (with Kafka's default where fjord has
+/// one, else ""): fjord's own, Kafka's other dynamic keys, and their per-listener forms.
+pub fn broker_config(name: &str) -> Option<(ConfigType, &'static str)> {
+    if let Some((_, t, d)) = BROKER_DYNAMIC_CONFIGS.iter().find(|(n, _, _)| *n == name) {
+        return Some((*t, *d));
+    }
+    let kafka = |key: &str| {
+        KAFKA_DYNAMIC_BROKER_KEYS
+            .iter()
+            .find(|(n, _)| *n == key)
+            .map(|(_, t)| (*t, ""))
+    };
+    match listener_base(name) {
+        Some(base) if is_listener_key(base) => kafka(base),
+        Some(_) => None,
+        None => kafka(name),
+    }
 }
 
 /// Checks `value` for a key of type `t`; the message names the key as Kafka's does.
@@ -202,6 +419,11 @@ pub fn validate(name: &str, t: ConfigType, value: &str) -> Result<(), crate::Met
         ConfigType::Double => match value.trim().parse::<f64>() {
             Ok(v) if (0.0..=1.0).contains(&v) => Ok(()),
             Ok(_) => bad("Value must be between 0 and 1".into()),
+            Err(_) => bad("Not a number of type DOUBLE".into()),
+        },
+        ConfigType::Number => match value.trim().parse::<f64>() {
+            Ok(v) if v >= 0.0 => Ok(()),
+            Ok(_) => bad("Value must be at least 0".into()),
             Err(_) => bad("Not a number of type DOUBLE".into()),
         },
         ConfigType::Choice(words, list) => {

@@ -841,6 +841,43 @@ fn configs_and_consumer_groups_on_a_node() {
         "retention.ms=soon",
     ]);
     assert!(!bad.status.success(), "{}", show(&bad));
+    // A key Kafka lists as dynamic that fjord does not use: accepted, described back with
+    // its source, and noted in the log.
+    let done = run(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        &b,
+        "--broker",
+        "1",
+        "--alter",
+        "--add-config",
+        "sasl.kerberos.min.time.before.relogin=58000",
+    ]);
+    assert_eq!(done.trim(), "Completed updating config for broker 1.");
+    let noted = common::wait_for(std::time::Duration::from_secs(30), || {
+        let log = std::fs::read_to_string(node.dir.join("server.log")).unwrap_or_default();
+        log.lines()
+            .any(|l| {
+                l.contains("dynamic broker config stored; fjord does not use it")
+                    && l.contains("sasl.kerberos.min.time.before.relogin")
+            })
+            .then_some(())
+    });
+    assert!(noted.is_some(), "{}", node.log_tail());
+    let described = run(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        &b,
+        "--broker",
+        "1",
+        "--describe",
+    ]);
+    assert!(
+        described.contains(
+            "  sasl.kerberos.min.time.before.relogin=58000 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:sasl.kerberos.min.time.before.relogin=58000}"
+        ),
+        "{described}"
+    );
     // Client quotas are described (none set: nothing printed); IP quotas are refused.
     let quota = fjord(&[
         "kafka-configs",
