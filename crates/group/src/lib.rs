@@ -6,6 +6,7 @@
 //! the fold of its records ([`Shard::replay`]), so a new leader of the partition rebuilds it
 //! from the log. No clocks, sockets or randomness inside: the driver passes the time and a seed.
 
+pub mod assignors;
 pub mod config;
 pub mod group;
 pub mod membership;
