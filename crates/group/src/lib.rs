@@ -19,6 +19,6 @@ pub mod txn_offsets;
 
 pub use config::GroupConfig;
 pub use records::GroupRecord;
-pub use shard::{Output, RequestContext, Shard, Token};
+pub use shard::{Output, RequestContext, Shard, ShardStats, Token};
 
 pub use fjord_protocol::coordinator::partition_for;

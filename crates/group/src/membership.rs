@@ -99,6 +99,8 @@ struct Rebalance<'a> {
     config: &'a GroupConfig,
     now: i64,
     out: &'a mut Output,
+    /// The shard's count of completed join phases.
+    completed: &'a mut u64,
 }
 
 impl Rebalance<'_> {
@@ -181,6 +183,7 @@ impl Rebalance<'_> {
             return;
         }
         self.g.protocol = self.g.select_protocol();
+        *self.completed += 1;
         self.g.transition(GroupState::CompletingRebalance, self.now);
         self.g.pending_sync = self.g.members.keys().cloned().collect();
         self.timers.schedule(
@@ -359,6 +362,7 @@ impl Shard {
             config: &self.config,
             now,
             out,
+            completed: &mut self.completed_rebalances,
         })
     }
 

@@ -78,7 +78,21 @@ pub struct Shard {
     pub(crate) timers: Timers,
     /// Offsets committed in open transactions, by producer id.
     pub(crate) pending: HashMap<i64, Vec<crate::txn_offsets::PendingOffset>>,
+    /// Join phases completed with members since the shard was loaded (Kafka's
+    /// `group-completed-rebalance-count`).
+    pub(crate) completed_rebalances: u64,
     rng: u64,
+}
+
+/// What a shard's groups amount to, for the group coordinator's metrics.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShardStats {
+    /// Classic groups by state.
+    pub by_state: std::collections::BTreeMap<&'static str, usize>,
+    /// Committed offsets kept.
+    pub offsets: usize,
+    /// Join phases completed with members since the shard was loaded.
+    pub completed_rebalances: u64,
 }
 
 impl Shard {
@@ -89,7 +103,23 @@ impl Shard {
             groups: HashMap::new(),
             pending: HashMap::new(),
             timers: Timers::default(),
+            completed_rebalances: 0,
             rng: seed,
+        }
+    }
+
+    /// Its groups by state, its offsets and its completed rebalances.
+    pub fn stats(&self) -> ShardStats {
+        let mut by_state = std::collections::BTreeMap::new();
+        let mut offsets = 0;
+        for g in self.groups.values() {
+            *by_state.entry(g.state.name()).or_insert(0) += 1;
+            offsets += g.offsets.len();
+        }
+        ShardStats {
+            by_state,
+            offsets,
+            completed_rebalances: self.completed_rebalances,
         }
     }
 

@@ -438,6 +438,9 @@ fn the_first_member_of_a_new_group_waits_the_initial_delay_once() {
         .join_answer(t)
         .expect("assigned once the delay ended, not twice it");
     assert_eq!((j.error_code, j.generation_id), (0, 1));
+    let stats = h.shard.stats();
+    assert_eq!(stats.completed_rebalances, 1);
+    assert_eq!(stats.by_state.get("CompletingRebalance"), Some(&1));
 }
 
 /// A `ConsumerProtocolSubscription` (v1) to `topics`, owning `owned` partitions of the first.

@@ -2,7 +2,8 @@
 //! that restarts gets its partitions back while the other member sees no revoke; six
 //! cooperative-sticky members (KIP-429) join and leave one at a time on 12 partitions while a
 //! producer runs, and every acknowledged record is consumed exactly once; a producer to an
-//! invalid topic name fails at once with INVALID_TOPIC_EXCEPTION.
+//! invalid topic name fails at once with INVALID_TOPIC_EXCEPTION. The group coordinator's
+//! metrics count the group and its rebalances.
 
 mod common;
 
@@ -239,6 +240,24 @@ fn a_restarted_static_member_gets_its_partitions_back_and_the_other_sees_no_revo
         assert_eq!(stays.watch.owned().len(), 2);
         (stays, restarts) = (back, stays);
     }
+    // The group coordinator's metrics, as Kafka names them, count the group and its
+    // rebalances.
+    let metrics = common::metrics_text(node.metrics_port);
+    let value = |series: &str| -> f64 {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(series)?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {series} in\n{metrics}"))
+    };
+    assert_eq!(
+        value("kafka_server_group_coordinator_metrics_group_count{protocol=\"classic\"}"),
+        1.0
+    );
+    assert_eq!(
+        value("kafka_coordinator_group_groupmetadatamanager_numgroupsstable"),
+        1.0
+    );
+    assert!(value("kafka_server_group_coordinator_metrics_group_completed_rebalance_total") >= 1.0);
     stays.close();
     restarts.close();
 }

@@ -6,7 +6,9 @@
 //! `kafka_server_{produce,fetch,request,controllermutation}_*` (rate and throttle time, labelled
 //! `user` and `client_id`). Controller series
 //! (`kafka_controller_*`) from the image and the controller's counters; the metadata quorum
-//! (`kafka_server_raftmetrics_*`); the coordinators (`kafka_server_group_coordinator_metrics_*`,
+//! (`kafka_server_raftmetrics_*`); the coordinators (`kafka_server_group_coordinator_metrics_*`
+//! with groups by protocol and completed rebalances, `kafka_coordinator_group_groupmetadatamanager_*`
+//! with classic groups by state and offsets,
 //! `kafka_server_transaction_coordinator_metrics_*`); the process (`process_*`). AtMinIsr and
 //! UnderMinIsr use the effective min ISR (min.insync.replicas, at most the replication
 //! factor).
@@ -336,6 +338,8 @@ fn coordinators(r: &mut Registry, s: &Sources) {
         );
     }
     // A scrape runs on a blocking thread: it may wait for the shards' locks.
+    let groups = tokio::runtime::Handle::current().block_on(c.groups.each_shard(|s| s.stats()));
+    group_metrics(r, &groups);
     let counts = tokio::runtime::Handle::current()
         .block_on(c.transactions.each_shard(|s| s.count_by_state()));
     let family: Family<Labels, Gauge> = Family::default();
@@ -349,6 +353,86 @@ fn coordinators(r: &mut Registry, s: &Sources) {
         "kafka_server_transaction_coordinator_metrics_transactions",
         "Transactional ids this broker coordinates, by state",
         family,
+    );
+}
+
+/// The group coordinator's series as Kafka names them: groups by protocol
+/// (`group_count`, the consumer protocol's by state, none until it is served), classic groups
+/// by state and offsets (`GroupMetadataManager`'s gauges), and completed rebalances.
+fn group_metrics(r: &mut Registry, shards: &[fjord_group::ShardStats]) {
+    let state = |name: &str| -> i64 {
+        shards
+            .iter()
+            .filter_map(|s| s.by_state.get(name))
+            .sum::<usize>() as i64
+    };
+    let classic: i64 = shards
+        .iter()
+        .flat_map(|s| s.by_state.values())
+        .sum::<usize>() as i64;
+    let by_protocol: Family<Labels, Gauge> = Family::default();
+    for (protocol, n) in [("classic", classic), ("consumer", 0)] {
+        by_protocol
+            .get_or_create(&vec![("protocol".to_string(), protocol.to_string())])
+            .set(n);
+    }
+    r.register(
+        "kafka_server_group_coordinator_metrics_group_count",
+        "Groups this broker coordinates, by rebalance protocol",
+        by_protocol,
+    );
+    let consumer: Family<Labels, Gauge> = Family::default();
+    for s in ["empty", "assigning", "reconciling", "stable", "dead"] {
+        consumer
+            .get_or_create(&vec![("state".to_string(), s.to_string())])
+            .set(0);
+    }
+    r.register(
+        "kafka_server_group_coordinator_metrics_consumer_group_count",
+        "Consumer-protocol groups this broker coordinates, by state",
+        consumer,
+    );
+    let offsets: usize = shards.iter().map(|s| s.offsets).sum();
+    let gauges = [
+        ("numgroups", "Classic groups", classic),
+        (
+            "numgroupspreparingrebalance",
+            "Classic groups waiting for members to join",
+            state("PreparingRebalance"),
+        ),
+        (
+            "numgroupscompletingrebalance",
+            "Classic groups waiting for the leader's assignment",
+            state("CompletingRebalance"),
+        ),
+        ("numgroupsstable", "Classic groups stable", state("Stable")),
+        (
+            "numgroupsdead",
+            "Classic groups being removed",
+            state("Dead"),
+        ),
+        (
+            "numgroupsempty",
+            "Classic groups without members",
+            state("Empty"),
+        ),
+        ("numoffsets", "Committed offsets kept", offsets as i64),
+    ];
+    for (name, help, value) in gauges {
+        gauge(
+            r,
+            &format!("kafka_coordinator_group_groupmetadatamanager_{name}"),
+            help,
+            value,
+        );
+    }
+    let completed: u64 = shards.iter().map(|s| s.completed_rebalances).sum();
+    let counter: Counter = Counter::default();
+    counter.inc_by(completed);
+    r.register(
+        "kafka_server_group_coordinator_metrics_group_completed_rebalance",
+        "Classic join phases completed with members since this broker took their partitions",
+        counter,
     );
 }
 
