@@ -298,19 +298,16 @@ pub const KAFKA_DYNAMIC_BROKER_KEYS: &[(&str, ConfigType)] = &[
     ),
 ];
 
-/// Kafka's security keys that are set per listener only (`listener.name.<l>.<key>`).
-const LISTENER_ONLY: [&str; 10] = [
-    "ssl.keystore.type",
-    "ssl.keystore.location",
-    "ssl.keystore.password",
-    "ssl.key.password",
-    "ssl.truststore.type",
-    "ssl.truststore.location",
-    "ssl.truststore.password",
-    "ssl.keystore.certificate.chain",
-    "ssl.keystore.key",
-    "ssl.truststore.certificates",
-];
+/// How many of `KAFKA_DYNAMIC_BROKER_KEYS` (the first ones: SSL keystores and truststores)
+/// Kafka takes per listener only (`listener.name.<l>.<key>`).
+const LISTENER_ONLY_KEYS: usize = 10;
+
+/// True for the security keys Kafka takes per listener only.
+fn listener_only(key: &str) -> bool {
+    KAFKA_DYNAMIC_BROKER_KEYS[..LISTENER_ONLY_KEYS]
+        .iter()
+        .any(|(n, _)| *n == key)
+}
 
 /// The listener keys that may be set cluster-wide (every other listener or security key is
 /// per broker).
@@ -346,14 +343,14 @@ fn is_listener_key(key: &str) -> bool {
         .map(|(n, _)| *n)
         .skip_while(|n| *n != FIRST_LISTENER_KEY)
         .take_while(|n| *n != END_OF_LISTENER_KEYS);
-    LISTENER_ONLY.contains(&key) || section.into_iter().any(|n| n == key)
+    listener_only(key) || section.into_iter().any(|n| n == key)
 }
 
 /// Why Kafka refuses dynamic broker key `key` for the resource named `broker` ("" is the
 /// cluster-wide default), if it does: security keys need a listener prefix, and listener and
 /// security keys (but the connection limits and network threads) are per broker only.
 pub fn broker_key_refusal(key: &str, broker: &str) -> Option<String> {
-    if LISTENER_ONLY.contains(&key) {
+    if listener_only(key) {
         return Some(format!(
             "These security configs can be dynamically updated only per-listener using the listener prefix: Set({key})"
         ));
@@ -479,5 +476,31 @@ pub fn broker_synonyms(topic_key: &str) -> &'static [(&'static str, i64)] {
         "index.interval.bytes" => &[("log.index.interval.bytes", 1)],
         "segment.index.bytes" => &[("log.index.size.max.bytes", 1)],
         _ => &[],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_per_listener_keys_are_kafkas_ssl_stores() {
+        // Kafka's SslConfigs.RECONFIGURABLE_CONFIGS.
+        let stores: Vec<&str> = KAFKA_DYNAMIC_BROKER_KEYS[..LISTENER_ONLY_KEYS]
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        assert!(stores.iter().all(|k| k.starts_with("ssl.")
+            && (k.contains("keystore") || k.contains("truststore") || *k == "ssl.key.password")));
+        assert!(!listener_only("ssl.protocol"));
+        assert_eq!(
+            listener_base("listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config"),
+            Some("sasl.jaas.config")
+        );
+        assert_eq!(
+            listener_base("listener.name.client.max.connections"),
+            Some("max.connections")
+        );
+        assert_eq!(listener_base("max.connections"), None);
     }
 }

@@ -240,6 +240,14 @@ async fn the_byte_budget_holds_reads_until_requests_are_answered() {
     .expect("the budget is given back");
 }
 
+/// A client connected to `h` served on a loopback port (frames up to 1 MiB).
+async fn connected<H: Handler>(h: Arc<H>) -> Client {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    tokio::spawn(serve(listener, h, Limits::with_max_frame(1 << 20)));
+    Client::connect(&addr, WAIT).await.unwrap()
+}
+
 /// Answers Produce requests later (once `gate` gives a permit) and Metadata at once,
 /// recording what it handled in order.
 struct Pipeliner {
@@ -272,10 +280,7 @@ async fn produce_requests_behind_a_waiting_answer_are_handled_and_anything_else_
         handled: Mutex::default(),
         produced: tokio::sync::Notify::new(),
     });
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    tokio::spawn(serve(listener, h.clone(), Limits::with_max_frame(1 << 20)));
-    let c = Client::connect(&addr, WAIT).await.unwrap();
+    let c = connected(h.clone()).await;
     let produce = || RequestBody::Produce(Default::default());
     let (c1, c2, c3) = (c.clone(), c.clone(), c.clone());
     let first = tokio::spawn(async move { c1.call(produce(), 9, WAIT).await });
@@ -340,10 +345,7 @@ async fn a_mute_known_at_handling_holds_the_pipelined_requests_but_not_the_answe
         handled: Mutex::default(),
         produced: tokio::sync::Notify::new(),
     });
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    tokio::spawn(serve(listener, h.clone(), Limits::with_max_frame(1 << 20)));
-    let c = Client::connect(&addr, WAIT).await.unwrap();
+    let c = connected(h.clone()).await;
     let produce = || RequestBody::Produce(Default::default());
     let (c1, c2) = (c.clone(), c.clone());
     let first = tokio::spawn(async move { c1.call(produce(), 9, WAIT).await });

@@ -803,16 +803,19 @@ fn configs_and_consumer_groups_on_a_node() {
         "--describe",
     ]);
     assert!(!described.contains("retention.ms="), "{described}");
-    let done = run(&[
-        "kafka-configs",
-        "--bootstrap-server",
-        &b,
-        "--broker",
-        "1",
-        "--alter",
-        "--add-config",
-        "log.retention.ms=1000000",
-    ]);
+    let set_on_broker = |config: &str| {
+        run(&[
+            "kafka-configs",
+            "--bootstrap-server",
+            &b,
+            "--broker",
+            "1",
+            "--alter",
+            "--add-config",
+            config,
+        ])
+    };
+    let done = set_on_broker("log.retention.ms=1000000");
     assert_eq!(done.trim(), "Completed updating config for broker 1.");
     let described = run(&[
         "kafka-configs",
@@ -843,16 +846,7 @@ fn configs_and_consumer_groups_on_a_node() {
     assert!(!bad.status.success(), "{}", show(&bad));
     // A key Kafka lists as dynamic that fjord does not use: accepted, described back with
     // its source, and noted in the log.
-    let done = run(&[
-        "kafka-configs",
-        "--bootstrap-server",
-        &b,
-        "--broker",
-        "1",
-        "--alter",
-        "--add-config",
-        "sasl.kerberos.min.time.before.relogin=58000",
-    ]);
+    let done = set_on_broker("sasl.kerberos.min.time.before.relogin=58000");
     assert_eq!(done.trim(), "Completed updating config for broker 1.");
     let noted = common::wait_for(std::time::Duration::from_secs(30), || {
         let log = std::fs::read_to_string(node.dir.join("server.log")).unwrap_or_default();
