@@ -12,6 +12,7 @@ pub mod group;
 pub mod membership;
 pub mod offsets;
 pub mod overview;
+pub mod reconcile;
 pub mod records;
 pub mod shard;
 pub mod timers;
