@@ -8,6 +8,7 @@
 
 pub mod assignors;
 pub mod config;
+pub mod consumer_records;
 pub mod group;
 pub mod membership;
 pub mod offsets;

@@ -1,7 +1,8 @@
 //! The `__consumer_offsets` records in Kafka's format: a key and a value, each prefixed by an
 //! `int16`. Key type 0 or 1 is an offset commit (`OffsetCommitKey`), 2 is a group's metadata
-//! (`GroupMetadataKey`); the value's prefix is its version; a null value is a tombstone. Other
-//! key types (Kafka's consumer-protocol groups, KIP-848) are skipped when loading.
+//! (`GroupMetadataKey`), 3 to 8 the consumer-protocol groups' records (KIP-848,
+//! [`crate::consumer_records`]); the value's prefix is its version; a null value is a
+//! tombstone. Other key types are skipped when loading.
 
 use bytes::{BufMut, Bytes, BytesMut};
 use fjord_protocol::generated::{
@@ -43,6 +44,8 @@ pub enum GroupRecord {
         /// The value.
         value: Option<GroupMetadataValue>,
     },
+    /// A consumer-protocol group's record (KIP-848).
+    Consumer(crate::consumer_records::ConsumerRecord),
 }
 
 impl GroupRecord {
@@ -50,11 +53,15 @@ impl GroupRecord {
     pub fn group(&self) -> &str {
         match self {
             GroupRecord::Offset { group, .. } | GroupRecord::Group { group, .. } => group,
+            GroupRecord::Consumer(r) => r.group(),
         }
     }
 
     /// Its key and value (None: a tombstone) as stored in the log.
     pub fn encode(&self) -> (Bytes, Option<Bytes>) {
+        if let GroupRecord::Consumer(r) = self {
+            return r.encode();
+        }
         let mut key = BytesMut::new();
         let mut value = BytesMut::new();
         // Encoding the generated types at a version they support cannot fail.
@@ -94,6 +101,7 @@ impl GroupRecord {
                         .expect("group value");
                 })
             }
+            GroupRecord::Consumer(_) => unreachable!("encoded above"),
         };
         (key.freeze(), present.map(|()| value.freeze()))
     }
@@ -138,7 +146,8 @@ impl GroupRecord {
                     value,
                 })
             }
-            _ => None,
+            other => crate::consumer_records::ConsumerRecord::decode(other, &mut k, value)?
+                .map(GroupRecord::Consumer),
         })
     }
 }
@@ -198,9 +207,9 @@ mod tests {
         let (k, v) = tombstone.encode();
         assert!(v.is_none());
         assert_eq!(GroupRecord::decode(&k, None).unwrap(), Some(tombstone));
-        // A KIP-848 record type is skipped, a truncated key is an error.
+        // An unknown record type is skipped, a truncated key is an error.
         assert_eq!(
-            GroupRecord::decode(&Bytes::from_static(b"\x00\x05\x00\x01g"), None).unwrap(),
+            GroupRecord::decode(&Bytes::from_static(b"\x00\x10\x00\x01g"), None).unwrap(),
             None
         );
         assert!(GroupRecord::decode(&Bytes::from_static(b"\x00"), None).is_err());

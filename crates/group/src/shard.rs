@@ -81,6 +81,8 @@ pub struct Shard {
     /// Join phases completed with members since the shard was loaded (Kafka's
     /// `group-completed-rebalance-count`).
     pub(crate) completed_rebalances: u64,
+    /// The consumer-protocol groups' records, folded (KIP-848; not served yet).
+    consumer_groups: crate::consumer_records::ConsumerGroups,
     rng: u64,
 }
 
@@ -104,6 +106,7 @@ impl Shard {
             pending: HashMap::new(),
             timers: Timers::default(),
             completed_rebalances: 0,
+            consumer_groups: Default::default(),
             rng: seed,
         }
     }
@@ -172,7 +175,13 @@ impl Shard {
                     self.groups.remove(&group);
                 }
             },
+            GroupRecord::Consumer(r) => self.consumer_groups.replay(r),
         }
+    }
+
+    /// The consumer-protocol groups its records hold (kept as loaded; not served yet).
+    pub fn consumer_groups(&self) -> &crate::consumer_records::ConsumerGroups {
+        &self.consumer_groups
     }
 
     /// Ends loading: every loaded member's session starts now, and the offsets-expiration
