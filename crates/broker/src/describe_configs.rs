@@ -105,8 +105,6 @@ fn entry(
             Vec::new()
         },
         config_type,
-        // Null unless asked for (fjord keeps no documentation text yet).
-        documentation: None,
         ..Default::default()
     }
 }
@@ -235,12 +233,7 @@ impl StaticConfig {
                         ));
                     }
                     // Kafka's other dynamic keys this node has no static key for, as set.
-                    let mut set: BTreeMap<&str, ()> = BTreeMap::new();
-                    for name in ["", me.as_str()] {
-                        if let Some(keys) = image.configs.resources.get(&(BROKER, name.into())) {
-                            set.extend(keys.keys().map(|k| (k.as_str(), ())));
-                        }
-                    }
+                    let set = image.configs.broker_keys(&me);
                     for key in set.into_keys() {
                         if !wanted(key) || self.known.iter().any(|k| k.name == key) {
                             continue;

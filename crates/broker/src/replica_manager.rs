@@ -856,17 +856,13 @@ impl ReplicaManager {
     /// cluster-wide, that fjord accepts and stores but does not act on (Kafka's tools set
     /// such keys; an operator reading the log learns they change nothing here).
     fn note_unused_keys(&self, image: &MetadataImage) {
-        use fjord_metadata::config_defs::{broker_key_used, BROKER};
-        let mut now: BTreeMap<String, String> = BTreeMap::new();
-        for name in [String::new(), self.node_id.to_string()] {
-            if let Some(keys) = image.configs.resources.get(&(BROKER, name)) {
-                for (k, v) in keys {
-                    if !broker_key_used(k) {
-                        now.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-        }
+        let now: BTreeMap<String, String> = image
+            .configs
+            .broker_keys(&self.node_id.to_string())
+            .into_iter()
+            .filter(|(k, _)| !fjord_metadata::config_defs::broker_key_used(k))
+            .map(|(k, (v, _))| (k.to_string(), v.to_string()))
+            .collect();
         let mut noted = self.unused_keys.lock().expect("unused keys");
         for (k, v) in &now {
             if noted.get(k) != Some(v) {

@@ -166,9 +166,7 @@ impl Runtime<Shard> {
         .await
         .unwrap_or_else(|code| vec![code; partitions.len()])
     }
-}
 
-impl Runtime<Shard> {
     /// The transaction coordinator over this broker's partitions, and its marker jobs.
     pub fn transactions(
         config: TxnCoordinatorConfig,

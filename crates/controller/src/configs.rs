@@ -358,21 +358,8 @@ impl Controller {
                     });
                 }
                 // Kafka's other dynamic keys, as set (no default to show otherwise).
-                let mut set: BTreeMap<&str, (&str, i8)> = BTreeMap::new();
-                for (name, source) in [
-                    ("", SOURCE_DYNAMIC_DEFAULT_BROKER),
-                    (res.resource_name.as_str(), SOURCE_DYNAMIC_BROKER),
-                ] {
-                    if name.is_empty() && source == SOURCE_DYNAMIC_BROKER {
-                        continue;
-                    }
-                    if let Some(keys) = configs.resources.get(&(BROKER, name.to_string())) {
-                        for (k, v) in keys {
-                            set.insert(k, (v, source));
-                        }
-                    }
-                }
-                for (key, (value, source)) in set {
+                let set = configs.broker_keys(&res.resource_name);
+                for (key, (value, own)) in set {
                     if fjord_metadata::config_defs::broker_key_used(key) || !wanted(key) {
                         continue;
                     }
@@ -382,14 +369,15 @@ impl Controller {
                     out.configs.push(DescribeConfigsResourceResult {
                         name: key.to_string(),
                         value: Some(value.to_string()),
-                        config_source: source,
+                        config_source: if own {
+                            SOURCE_DYNAMIC_BROKER
+                        } else {
+                            SOURCE_DYNAMIC_DEFAULT_BROKER
+                        },
                         config_type: kind.wire(),
                         ..Default::default()
                     });
                 }
-            }
-            for c in &mut out.configs {
-                c.documentation = None;
             }
             results.push(out);
         }

@@ -169,10 +169,12 @@ pub fn topic_config(name: &str) -> Option<(ConfigType, &'static str)> {
 }
 
 /// The rest of Kafka's dynamically updatable broker keys (its `DynamicBrokerConfig`
-/// `AllDynamicConfigs`): accepted per broker or cluster-wide, stored and described back like
-/// any other; fjord does not act on them, and a broker says so in its log when one is set.
-pub const KAFKA_DYNAMIC_BROKER_KEYS: &[(&str, ConfigType)] = &[
-    // SSL keystores and truststores (per listener: `listener.name.<l>.` prefix).
+/// `AllDynamicConfigs`), in three parts: accepted per broker or cluster-wide, stored and
+/// described back like any other; fjord does not act on them, and a broker says so in its log
+/// when one is set. First, the SSL keystores and truststores (Kafka's
+/// `SslConfigs.RECONFIGURABLE_CONFIGS`), which Kafka takes per listener only
+/// (`listener.name.<l>.<key>`).
+pub const SSL_STORE_KEYS: &[(&str, ConfigType)] = &[
     ("ssl.keystore.type", ConfigType::Text),
     ("ssl.keystore.location", ConfigType::Text),
     ("ssl.keystore.password", ConfigType::Text),
@@ -183,7 +185,52 @@ pub const KAFKA_DYNAMIC_BROKER_KEYS: &[(&str, ConfigType)] = &[
     ("ssl.keystore.certificate.chain", ConfigType::Text),
     ("ssl.keystore.key", ConfigType::Text),
     ("ssl.truststore.certificates", ConfigType::Text),
-    // The log cleaner.
+];
+
+/// Kafka's listener and security keys (its `DynamicListenerConfig`): per broker only, but
+/// `CLUSTER_LEVEL_LISTENER_KEYS`; also taken in their `listener.name.<l>.` forms.
+pub const LISTENER_KEYS: &[(&str, ConfigType)] = &[
+    ("advertised.listeners", ConfigType::Text),
+    ("listeners", ConfigType::Text),
+    ("listener.security.protocol.map", ConfigType::Text),
+    ("principal.builder.class", ConfigType::Text),
+    ("ssl.protocol", ConfigType::Text),
+    ("ssl.provider", ConfigType::Text),
+    ("ssl.cipher.suites", ConfigType::Text),
+    ("ssl.enabled.protocols", ConfigType::Text),
+    ("ssl.keymanager.algorithm", ConfigType::Text),
+    ("ssl.trustmanager.algorithm", ConfigType::Text),
+    ("ssl.endpoint.identification.algorithm", ConfigType::Text),
+    ("ssl.secure.random.implementation", ConfigType::Text),
+    (
+        "ssl.client.auth",
+        ConfigType::Choice(&["required", "requested", "none"], false),
+    ),
+    ("ssl.engine.factory.class", ConfigType::Text),
+    ("sasl.mechanism.inter.broker.protocol", ConfigType::Text),
+    ("sasl.jaas.config", ConfigType::Text),
+    ("sasl.enabled.mechanisms", ConfigType::Text),
+    ("sasl.kerberos.service.name", ConfigType::Text),
+    ("sasl.kerberos.kinit.cmd", ConfigType::Text),
+    (
+        "sasl.kerberos.ticket.renew.window.factor",
+        ConfigType::Number,
+    ),
+    ("sasl.kerberos.ticket.renew.jitter", ConfigType::Number),
+    ("sasl.kerberos.min.time.before.relogin", ConfigType::Long(0)),
+    ("sasl.kerberos.principal.to.local.rules", ConfigType::Text),
+    ("sasl.login.refresh.window.factor", ConfigType::Number),
+    ("sasl.login.refresh.window.jitter", ConfigType::Number),
+    ("sasl.login.refresh.min.period.seconds", ConfigType::Int(0)),
+    ("sasl.login.refresh.buffer.seconds", ConfigType::Int(0)),
+    // Connections (also per listener; cluster-wide allowed).
+    ("max.connections", ConfigType::Int(0)),
+    ("max.connection.creation.rate", ConfigType::Int(0)),
+    ("num.network.threads", ConfigType::Int(1)),
+];
+
+/// Kafka's other dynamic broker keys.
+pub const OTHER_DYNAMIC_KEYS: &[(&str, ConfigType)] = &[
     ("log.cleaner.threads", ConfigType::Int(0)),
     ("log.cleaner.dedupe.buffer.size", ConfigType::Long(0)),
     ("log.cleaner.io.buffer.load.factor", ConfigType::Number),
@@ -232,44 +279,7 @@ pub const KAFKA_DYNAMIC_BROKER_KEYS: &[(&str, ConfigType)] = &[
     ("num.recovery.threads.per.data.dir", ConfigType::Int(1)),
     ("background.threads", ConfigType::Int(1)),
     ("metric.reporters", ConfigType::Text),
-    // Listeners and their security.
-    ("advertised.listeners", ConfigType::Text),
-    ("listeners", ConfigType::Text),
-    ("listener.security.protocol.map", ConfigType::Text),
-    ("principal.builder.class", ConfigType::Text),
-    ("ssl.protocol", ConfigType::Text),
-    ("ssl.provider", ConfigType::Text),
-    ("ssl.cipher.suites", ConfigType::Text),
-    ("ssl.enabled.protocols", ConfigType::Text),
-    ("ssl.keymanager.algorithm", ConfigType::Text),
-    ("ssl.trustmanager.algorithm", ConfigType::Text),
-    ("ssl.endpoint.identification.algorithm", ConfigType::Text),
-    ("ssl.secure.random.implementation", ConfigType::Text),
-    (
-        "ssl.client.auth",
-        ConfigType::Choice(&["required", "requested", "none"], false),
-    ),
-    ("ssl.engine.factory.class", ConfigType::Text),
-    ("sasl.mechanism.inter.broker.protocol", ConfigType::Text),
-    ("sasl.jaas.config", ConfigType::Text),
-    ("sasl.enabled.mechanisms", ConfigType::Text),
-    ("sasl.kerberos.service.name", ConfigType::Text),
-    ("sasl.kerberos.kinit.cmd", ConfigType::Text),
-    (
-        "sasl.kerberos.ticket.renew.window.factor",
-        ConfigType::Number,
-    ),
-    ("sasl.kerberos.ticket.renew.jitter", ConfigType::Number),
-    ("sasl.kerberos.min.time.before.relogin", ConfigType::Long(0)),
-    ("sasl.kerberos.principal.to.local.rules", ConfigType::Text),
-    ("sasl.login.refresh.window.factor", ConfigType::Number),
-    ("sasl.login.refresh.window.jitter", ConfigType::Number),
-    ("sasl.login.refresh.min.period.seconds", ConfigType::Int(0)),
-    ("sasl.login.refresh.buffer.seconds", ConfigType::Int(0)),
     // Connections.
-    ("max.connections", ConfigType::Int(0)),
-    ("max.connection.creation.rate", ConfigType::Int(0)),
-    ("num.network.threads", ConfigType::Int(1)),
     ("max.connections.per.ip", ConfigType::Int(0)),
     ("max.connections.per.ip.overrides", ConfigType::Text),
     // Producer state and transactions.
@@ -298,17 +308,6 @@ pub const KAFKA_DYNAMIC_BROKER_KEYS: &[(&str, ConfigType)] = &[
     ),
 ];
 
-/// How many of `KAFKA_DYNAMIC_BROKER_KEYS` (the first ones: SSL keystores and truststores)
-/// Kafka takes per listener only (`listener.name.<l>.<key>`).
-const LISTENER_ONLY_KEYS: usize = 10;
-
-/// True for the security keys Kafka takes per listener only.
-fn listener_only(key: &str) -> bool {
-    KAFKA_DYNAMIC_BROKER_KEYS[..LISTENER_ONLY_KEYS]
-        .iter()
-        .any(|(n, _)| *n == key)
-}
-
 /// The listener keys that may be set cluster-wide (every other listener or security key is
 /// per broker).
 const CLUSTER_LEVEL_LISTENER_KEYS: [&str; 3] = [
@@ -316,11 +315,6 @@ const CLUSTER_LEVEL_LISTENER_KEYS: [&str; 3] = [
     "max.connection.creation.rate",
     "num.network.threads",
 ];
-
-/// The first listener key of `KAFKA_DYNAMIC_BROKER_KEYS` (the listener and security section).
-const FIRST_LISTENER_KEY: &str = "advertised.listeners";
-/// The first key after that section.
-const END_OF_LISTENER_KEYS: &str = "max.connections.per.ip";
 
 /// The key a `listener.name.<listener>.` key sets, and for SASL keys the mechanism prefix
 /// dropped (`listener.name.sasl_ssl.plain.sasl.jaas.config` sets `sasl.jaas.config`).
@@ -336,14 +330,19 @@ pub fn listener_base(key: &str) -> Option<&str> {
     }
 }
 
+/// The type of `key` in `table`, if it is there.
+fn find(table: &[(&str, ConfigType)], key: &str) -> Option<ConfigType> {
+    table.iter().find(|(n, _)| *n == key).map(|(_, t)| *t)
+}
+
+/// True for the security keys Kafka takes per listener only.
+fn listener_only(key: &str) -> bool {
+    find(SSL_STORE_KEYS, key).is_some()
+}
+
 /// True for the listener and security keys of Kafka's dynamic set.
 fn is_listener_key(key: &str) -> bool {
-    let section = KAFKA_DYNAMIC_BROKER_KEYS
-        .iter()
-        .map(|(n, _)| *n)
-        .skip_while(|n| *n != FIRST_LISTENER_KEY)
-        .take_while(|n| *n != END_OF_LISTENER_KEYS);
-    listener_only(key) || section.into_iter().any(|n| n == key)
+    listener_only(key) || find(LISTENER_KEYS, key).is_some()
 }
 
 /// Why Kafka refuses dynamic broker key `key` for the resource named `broker` ("" is the
@@ -376,10 +375,10 @@ pub fn broker_config(name: &str) -> Option<(ConfigType, &'static str)> {
         return Some((*t, *d));
     }
     let kafka = |key: &str| {
-        KAFKA_DYNAMIC_BROKER_KEYS
-            .iter()
-            .find(|(n, _)| *n == key)
-            .map(|(_, t)| (*t, ""))
+        find(SSL_STORE_KEYS, key)
+            .or_else(|| find(LISTENER_KEYS, key))
+            .or_else(|| find(OTHER_DYNAMIC_KEYS, key))
+            .map(|t| (t, ""))
     };
     match listener_base(name) {
         Some(base) if is_listener_key(base) => kafka(base),
@@ -486,10 +485,8 @@ mod tests {
     #[test]
     fn the_per_listener_keys_are_kafkas_ssl_stores() {
         // Kafka's SslConfigs.RECONFIGURABLE_CONFIGS.
-        let stores: Vec<&str> = KAFKA_DYNAMIC_BROKER_KEYS[..LISTENER_ONLY_KEYS]
-            .iter()
-            .map(|(n, _)| *n)
-            .collect();
+        let stores: Vec<&str> = SSL_STORE_KEYS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(stores.len(), 10);
         assert!(stores.iter().all(|k| k.starts_with("ssl.")
             && (k.contains("keystore") || k.contains("truststore") || *k == "ssl.key.password")));
         assert!(!listener_only("ssl.protocol"));
@@ -502,5 +499,12 @@ mod tests {
             Some("max.connections")
         );
         assert_eq!(listener_base("max.connections"), None);
+        // Kafka's listener connection limits: per listener, and cluster-wide too.
+        assert!(broker_config("listener.name.client.max.connections").is_some());
+        assert_eq!(
+            broker_key_refusal("listener.name.client.max.connections", ""),
+            None
+        );
+        assert!(broker_key_refusal("listener.name.client.ssl.protocol", "").is_some());
     }
 }

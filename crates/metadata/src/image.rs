@@ -157,6 +157,27 @@ impl ConfigsImage {
             .and_then(|m| m.get(key))
             .map(String::as_str)
     }
+
+    /// The dynamic keys set for broker `broker` ("" for the cluster-wide default only): each
+    /// key's value and whether it is the broker's own (it wins over the cluster-wide one).
+    pub fn broker_keys(&self, broker: &str) -> BTreeMap<&str, (&str, bool)> {
+        let mut out = BTreeMap::new();
+        let mut levels = vec![("", false)];
+        if !broker.is_empty() {
+            levels.push((broker, true));
+        }
+        for (name, own) in levels {
+            if let Some(keys) = self
+                .resources
+                .get(&(crate::config_defs::BROKER, name.to_string()))
+            {
+                for (k, v) in keys {
+                    out.insert(k.as_str(), (v.as_str(), own));
+                }
+            }
+        }
+        out
+    }
 }
 
 /// Where the image stands in the log.

@@ -1,15 +1,16 @@
-//! Null where Kafka sends null: a success answer's error messages are null, never `""`
-//! (clients compare them exactly). Applied to every answer before it is written.
+//! Null where Kafka sends null: a success answer's error messages, and config documentation
+//! not asked for, are null, never `""` (clients compare them exactly). Applied to every answer
+//! before it is written.
 
 use crate::ResponseBody;
 
 /// The nullable string fields that are null when they say nothing.
-pub const MESSAGE_FIELDS: [&str; 2] = ["ErrorMessage", "BatchIndexErrorMessage"];
+pub const NULL_WHEN_EMPTY: [&str; 3] = ["ErrorMessage", "BatchIndexErrorMessage", "Documentation"];
 
-/// Sets every empty error message `body` carries at `version` to null.
+/// Sets every empty error message and documentation `body` carries at `version` to null.
 pub fn null_empty_messages(body: &mut ResponseBody, version: i16) {
     body.each_nullable_string(version, &mut |name, value| {
-        if value.as_deref() == Some("") && MESSAGE_FIELDS.contains(&name) {
+        if value.as_deref() == Some("") && NULL_WHEN_EMPTY.contains(&name) {
             *value = None;
         }
     });
