@@ -11,6 +11,10 @@ use crate::txn_coordinator::{TxnCoordinator, TRANSACTION_TOPIC};
 use fjord_group::Output;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
+    consumer_group_describe_request::ConsumerGroupDescribeRequest,
+    consumer_group_describe_response::{
+        ConsumerGroupDescribeResponse, DescribedGroup as ConsumerDescribedGroup,
+    },
     delete_groups_response::{DeletableGroupResult, DeleteGroupsResponse},
     describe_groups_response::{DescribeGroupsResponse, DescribedGroup},
     find_coordinator_request::FindCoordinatorRequest,
@@ -160,6 +164,52 @@ impl Groups<'_> {
         answer.unwrap_or_else(|code| {
             fjord_protocol::error_response(body, version, code, &message(code))
         })
+    }
+
+    /// ConsumerGroupHeartbeat (KIP-848): UNSUPPORTED_VERSION unless `group.version` is at
+    /// least 1 and `group.coordinator.rebalance.protocols` has `consumer`, as Kafka.
+    pub async fn consumer_heartbeat(
+        &self,
+        body: &RequestBody,
+        version: i16,
+        group: &str,
+    ) -> ResponseBody {
+        let enabled = self.coordinator.config().consumer_enabled
+            && self.image.features.group_version() >= CONSUMER_GROUP_VERSION;
+        if !enabled {
+            return fjord_protocol::error_response(
+                body,
+                version,
+                ErrorCode::UnsupportedVersion,
+                "The new consumer group protocol is not supported.",
+            );
+        }
+        self.one_group(body, version, group).await
+    }
+
+    /// ConsumerGroupDescribe: each group from its shard (GROUP_ID_NOT_FOUND for a classic
+    /// or unknown one).
+    pub async fn consumer_group_describe(
+        &self,
+        r: &ConsumerGroupDescribeRequest,
+    ) -> ConsumerGroupDescribeResponse {
+        let topics = ImageTopics(self.image.clone());
+        let mut out = ConsumerGroupDescribeResponse::default();
+        for id in r.group_ids.iter().take(MAX_GROUPS_PER_REQUEST) {
+            let d = self
+                .coordinator
+                .read(&self.image, id, |s| s.describe_consumer_group(id, &topics))
+                .await;
+            out.groups
+                .push(d.unwrap_or_else(|code| ConsumerDescribedGroup {
+                    error_code: code.code(),
+                    error_message: Some(message(code)),
+                    group_id: id.clone(),
+                    authorized_operations: i32::MIN,
+                    ..Default::default()
+                }));
+        }
+        out
     }
 
     /// DescribeGroups.
@@ -431,15 +481,56 @@ fn message(code: ErrorCode) -> String {
     }
 }
 
+/// The `group.version` level from which ConsumerGroupHeartbeat is served.
+pub const CONSUMER_GROUP_VERSION: i16 = 1;
+
+/// The metadata image's topics as the consumer-group coordinator sees them.
+#[derive(Debug)]
+pub struct ImageTopics(pub Arc<MetadataImage>);
+
+impl fjord_group::TopicSource for ImageTopics {
+    fn topic(&self, name: &str) -> Option<(u128, i32)> {
+        self.0
+            .topics
+            .get_by_name(name)
+            .map(|t| (t.id.as_u128(), t.partitions.len() as i32))
+    }
+
+    fn name(&self, id: u128) -> Option<String> {
+        self.0
+            .topics
+            .by_id
+            .get(&fjord_protocol::Uuid::from_u128(id))
+            .map(|t| t.name.clone())
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.0
+            .topics
+            .by_name
+            .keys()
+            .filter(|n| !crate::metadata::INTERNAL_TOPICS.contains(&n.as_str()))
+            .cloned()
+            .collect()
+    }
+
+    fn stamp(&self) -> u64 {
+        self.0.provenance.last_offset as u64
+    }
+}
+
 /// Runs a single-group request on its shard.
 fn run(
     shard: &mut fjord_group::Shard,
     ctx: &fjord_group::RequestContext,
     body: &RequestBody,
-    image: &MetadataImage,
+    image: &Arc<MetadataImage>,
     now: i64,
 ) -> Output {
     match body {
+        RequestBody::ConsumerGroupHeartbeat(r) => {
+            shard.consumer_heartbeat(ctx, r, Arc::new(ImageTopics(image.clone())), now)
+        }
         RequestBody::JoinGroup(r) => shard.join_group(ctx, r, now),
         RequestBody::SyncGroup(r) => shard.sync_group(ctx, r, now),
         RequestBody::Heartbeat(r) => shard.heartbeat(ctx, r, now),

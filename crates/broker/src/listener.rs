@@ -336,6 +336,14 @@ impl Service for BrokerHandler {
             RequestBody::JoinGroup(r) => {
                 Some(groups().one_group(&body, version, &r.group_id).await)
             }
+            RequestBody::ConsumerGroupHeartbeat(r) => Some(
+                groups()
+                    .consumer_heartbeat(&body, version, &r.group_id)
+                    .await,
+            ),
+            RequestBody::ConsumerGroupDescribe(r) => Some(ResponseBody::ConsumerGroupDescribe(
+                groups().consumer_group_describe(r).await,
+            )),
             RequestBody::SyncGroup(r) => {
                 Some(groups().one_group(&body, version, &r.group_id).await)
             }

@@ -24,6 +24,16 @@ pub struct GroupConfig {
     pub offsets_retention_ms: i64,
     /// `offsets.retention.check.interval.ms` (Kafka: 600000).
     pub offsets_retention_check_interval_ms: i64,
+    /// `group.consumer.session.timeout.ms` (Kafka: 45000).
+    pub consumer_session_timeout_ms: i32,
+    /// `group.consumer.heartbeat.interval.ms` (Kafka: 5000).
+    pub consumer_heartbeat_interval_ms: i32,
+    /// `group.consumer.max.size` (Kafka: unbounded; here at most [`MAX_GROUP_MEMBERS`]).
+    pub consumer_max_size: usize,
+    /// `group.consumer.assignors`, the first the default (Kafka: uniform, range).
+    pub consumer_assignors: Vec<crate::assignors::Assignor>,
+    /// Whether `group.coordinator.rebalance.protocols` has `consumer` (Kafka: yes).
+    pub consumer_enabled: bool,
 }
 
 impl Default for GroupConfig {
@@ -36,6 +46,14 @@ impl Default for GroupConfig {
             offset_metadata_max_bytes: 4096,
             offsets_retention_ms: 7 * 24 * 60 * 60 * 1000,
             offsets_retention_check_interval_ms: 600_000,
+            consumer_session_timeout_ms: 45_000,
+            consumer_heartbeat_interval_ms: 5_000,
+            consumer_max_size: MAX_GROUP_MEMBERS,
+            consumer_assignors: vec![
+                crate::assignors::Assignor::Uniform,
+                crate::assignors::Assignor::Range,
+            ],
+            consumer_enabled: true,
         }
     }
 }

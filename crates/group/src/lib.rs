@@ -8,6 +8,7 @@
 
 pub mod assignors;
 pub mod config;
+pub mod consumer;
 pub mod consumer_records;
 pub mod group;
 pub mod membership;
@@ -20,6 +21,7 @@ pub mod timers;
 pub mod txn_offsets;
 
 pub use config::GroupConfig;
+pub use consumer::TopicSource;
 pub use records::GroupRecord;
 pub use shard::{Output, RequestContext, Shard, ShardStats, Token};
 

@@ -377,6 +377,13 @@ impl Shard {
             fail(&mut out, ErrorCode::InvalidGroupId);
             return out;
         }
+        if self.is_active_consumer_group(&r.group_id) {
+            // Online migration of a group with consumer-protocol members is not done.
+            fail(&mut out, ErrorCode::InconsistentGroupProtocol);
+            return out;
+        }
+        // An empty consumer group becomes a classic one (its offsets stay).
+        self.drop_empty_consumer_group(&r.group_id, &mut out);
         if r.session_timeout_ms < self.config.min_session_timeout_ms
             || r.session_timeout_ms > self.config.max_session_timeout_ms
         {

@@ -66,6 +66,9 @@ impl Shard {
         instance: Option<&str>,
         generation: i32,
     ) -> Result<(), ErrorCode> {
+        if let Some(verdict) = self.check_consumer_member(group, member, generation) {
+            return verdict;
+        }
         let Some(g) = self.groups.get(group) else {
             return if generation < 0 {
                 Ok(())
@@ -308,7 +311,12 @@ impl Shard {
     pub(crate) fn expire_offsets(&mut self, now: i64, out: &mut Output) {
         let retention = self.config.offsets_retention_ms;
         let mut emptied = Vec::new();
+        let consumer = &self.consumer_groups.groups;
         for g in self.groups.values_mut() {
+            if consumer.get(&g.id).is_some_and(|c| !c.members.is_empty()) {
+                // A consumer group with members keeps its offsets.
+                continue;
+            }
             let expired: Vec<(String, i32)> = match g.state {
                 GroupState::Empty => g
                     .offsets
@@ -342,6 +350,12 @@ impl Shard {
             }
         }
         for id in emptied {
+            if self.consumer_groups.groups.contains_key(&id) {
+                // An empty consumer group whose offsets all expired goes too.
+                self.drop_empty_consumer_group(&id, out);
+                self.groups.remove(&id);
+                continue;
+            }
             // A group that was never persisted (no generation) needs no tombstone.
             if let Some(g) = self.groups.remove(&id) {
                 if g.generation > 0 {

@@ -3,7 +3,7 @@
 
 use crate::group::GroupState;
 use crate::records::GroupRecord;
-use crate::shard::Shard;
+use crate::shard::{Output, Shard};
 use fjord_protocol::generated::{
     delete_groups_response::DeletableGroupResult,
     describe_groups_response::{DescribedGroup, DescribedGroupMember},
@@ -22,15 +22,22 @@ impl Shard {
     /// One group as DescribeGroups shows it: members with their metadata and assignment when
     /// Stable, without them otherwise; an unknown group is Dead (GROUP_ID_NOT_FOUND from v6).
     pub fn describe_group(&self, id: &str, version: i16) -> DescribedGroup {
-        let Some(g) = self.groups.get(id).filter(|g| g.state != GroupState::Dead) else {
+        let consumer = self.consumer_group(id).is_some();
+        let classic = self.groups.get(id).filter(|g| g.state != GroupState::Dead);
+        let Some(g) = classic.filter(|_| !consumer) else {
             let not_found = version >= GROUP_NOT_FOUND_VERSION;
+            let message = if consumer {
+                format!("Group {id} is not a classic group.")
+            } else {
+                format!("Group {id} not found.")
+            };
             return DescribedGroup {
                 error_code: if not_found {
                     ErrorCode::GroupIdNotFound.code()
                 } else {
                     ErrorCode::None.code()
                 },
-                error_message: not_found.then(|| format!("Group {id} not found.")),
+                error_message: not_found.then_some(message),
                 group_id: id.to_string(),
                 group_state: GroupState::Dead.name().into(),
                 authorized_operations: OPERATIONS_NOT_REQUESTED,
@@ -77,13 +84,14 @@ impl Shard {
     /// The groups ListGroups shows: those in one of `states` (any when empty, compared
     /// without case) and of one of `types` (only `classic` exists here).
     pub fn list_groups(&self, states: &[String], types: &[String]) -> Vec<ListedGroup> {
-        if !types.is_empty() && !types.iter().any(|t| t.eq_ignore_ascii_case(CLASSIC)) {
-            return Vec::new();
-        }
+        let wants =
+            |kind: &str| types.is_empty() || types.iter().any(|t| t.eq_ignore_ascii_case(kind));
         let mut groups: Vec<ListedGroup> = self
             .groups
             .values()
+            .filter(|_| wants(CLASSIC))
             .filter(|g| g.state != GroupState::Dead)
+            .filter(|g| self.consumer_group(&g.id).is_none())
             .filter(|g| {
                 states.is_empty()
                     || states
@@ -98,6 +106,9 @@ impl Shard {
                 ..Default::default()
             })
             .collect();
+        if wants(crate::consumer::CONSUMER) {
+            groups.extend(self.list_consumer_groups(states));
+        }
         groups.sort_by(|a, b| a.group_id.cmp(&b.group_id));
         groups
     }
@@ -111,6 +122,32 @@ impl Shard {
         let mut results = Vec::new();
         let mut records = Vec::new();
         for id in ids {
+            if let Some(g) = self.consumer_group(id) {
+                let code = if g.members.is_empty() {
+                    let mut out = Output::default();
+                    self.drop_empty_consumer_group(id, &mut out);
+                    records.extend(out.records);
+                    if let Some(g) = self.groups.remove(id) {
+                        for (topic, partition) in g.offsets.keys() {
+                            records.push(GroupRecord::Offset {
+                                group: id.clone(),
+                                topic: topic.clone(),
+                                partition: *partition,
+                                value: None,
+                            });
+                        }
+                    }
+                    ErrorCode::None
+                } else {
+                    ErrorCode::NonEmptyGroup
+                };
+                results.push(DeletableGroupResult {
+                    group_id: id.clone(),
+                    error_code: code.code(),
+                    ..Default::default()
+                });
+                continue;
+            }
             let code = match self.groups.get(id) {
                 None => ErrorCode::GroupIdNotFound,
                 Some(g) if g.state == GroupState::Dead => ErrorCode::GroupIdNotFound,

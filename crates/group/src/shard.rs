@@ -5,11 +5,13 @@
 //! load it again from the log, answering the replies with an error.
 
 use crate::config::{GroupConfig, MAX_GROUPS_PER_SHARD};
+use crate::consumer::{NoTopics, TopicSource};
 use crate::group::{Committed, Group};
 use crate::records::GroupRecord;
 use crate::timers::{TimerKey, Timers};
 use fjord_protocol::ResponseBody;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Identifies a request whose reply may come later (a JoinGroup waiting for the join phase).
 pub type Token = u64;
@@ -71,7 +73,6 @@ impl Output {
 }
 
 /// One partition's coordinator.
-#[derive(Debug)]
 pub struct Shard {
     pub(crate) config: GroupConfig,
     pub(crate) groups: HashMap<String, Group>,
@@ -81,9 +82,25 @@ pub struct Shard {
     /// Join phases completed with members since the shard was loaded (Kafka's
     /// `group-completed-rebalance-count`).
     pub(crate) completed_rebalances: u64,
-    /// The consumer-protocol groups' records, folded (KIP-848; not served yet).
-    consumer_groups: crate::consumer_records::ConsumerGroups,
+    /// The consumer-protocol groups' records, folded (KIP-848).
+    pub(crate) consumer_groups: crate::consumer_records::ConsumerGroups,
+    /// What each consumer group keeps beside its records (resolved regular expressions).
+    pub(crate) consumer_runtime: HashMap<String, crate::consumer::Runtime>,
+    /// Consumer-group epoch bumps since the shard was loaded.
+    pub(crate) consumer_rebalances: u64,
+    /// The topics as the last request saw them (used by deadlines).
+    pub(crate) topics: Arc<dyn TopicSource + Send + Sync>,
     rng: u64,
+}
+
+impl std::fmt::Debug for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shard")
+            .field("groups", &self.groups.len())
+            .field("consumer_groups", &self.consumer_groups.groups.len())
+            .field("timers", &self.timers.len())
+            .finish()
+    }
 }
 
 /// What a shard's groups amount to, for the group coordinator's metrics.
@@ -95,6 +112,10 @@ pub struct ShardStats {
     pub offsets: usize,
     /// Join phases completed with members since the shard was loaded.
     pub completed_rebalances: u64,
+    /// Consumer-protocol groups by state.
+    pub consumer_by_state: std::collections::BTreeMap<&'static str, usize>,
+    /// Consumer-group epoch bumps since the shard was loaded.
+    pub consumer_rebalances: u64,
 }
 
 impl Shard {
@@ -107,6 +128,9 @@ impl Shard {
             timers: Timers::default(),
             completed_rebalances: 0,
             consumer_groups: Default::default(),
+            consumer_runtime: HashMap::new(),
+            consumer_rebalances: 0,
+            topics: Arc::new(NoTopics),
             rng: seed,
         }
     }
@@ -116,13 +140,24 @@ impl Shard {
         let mut by_state = std::collections::BTreeMap::new();
         let mut offsets = 0;
         for g in self.groups.values() {
+            if self.consumer_groups.groups.contains_key(&g.id) {
+                // A consumer group's offsets holder.
+                offsets += g.offsets.len();
+                continue;
+            }
             *by_state.entry(g.state.name()).or_insert(0) += 1;
             offsets += g.offsets.len();
+        }
+        let mut consumer_by_state = std::collections::BTreeMap::new();
+        for g in self.consumer_groups.groups.values() {
+            *consumer_by_state.entry(g.state_name()).or_insert(0) += 1;
         }
         ShardStats {
             by_state,
             offsets,
             completed_rebalances: self.completed_rebalances,
+            consumer_by_state,
+            consumer_rebalances: self.consumer_rebalances,
         }
     }
 
@@ -179,7 +214,7 @@ impl Shard {
         }
     }
 
-    /// The consumer-protocol groups its records hold (kept as loaded; not served yet).
+    /// The consumer-protocol groups its records hold.
     pub fn consumer_groups(&self) -> &crate::consumer_records::ConsumerGroups {
         &self.consumer_groups
     }
@@ -196,6 +231,28 @@ impl Shard {
         for (group, member, timeout) in sessions {
             self.timers
                 .schedule(TimerKey::Session { group, member }, now + timeout as i64);
+        }
+        let session = self.config.consumer_session_timeout_ms as i64;
+        let mut consumer = Vec::new();
+        for (id, g) in &self.consumer_groups.groups {
+            for (member, m) in &g.members {
+                let revoking = g.reconciled(member).state
+                    == crate::reconcile::MemberState::UnrevokedPartitions;
+                consumer.push((id.clone(), member.clone(), revoking, m.rebalance_timeout_ms));
+            }
+        }
+        for (group, member, revoking, rebalance_timeout) in consumer {
+            if revoking {
+                self.timers.schedule(
+                    TimerKey::ConsumerRevocation {
+                        group: group.clone(),
+                        member: member.clone(),
+                    },
+                    now + rebalance_timeout.max(0) as i64,
+                );
+            }
+            self.timers
+                .schedule(TimerKey::ConsumerSession { group, member }, now + session);
         }
         self.timers.schedule(
             TimerKey::ExpireOffsets,
@@ -218,6 +275,12 @@ impl Shard {
                 }
                 TimerKey::Pending { group, member } => {
                     self.pending_expired(&group, &member, now, &mut out)
+                }
+                TimerKey::ConsumerSession { group, member } => {
+                    self.consumer_session_expired(&group, &member, now, &mut out)
+                }
+                TimerKey::ConsumerRevocation { group, member } => {
+                    self.consumer_revocation_expired(&group, &member, now, &mut out)
                 }
                 TimerKey::Join(group) => self.join_phase_ended(&group, now, &mut out),
                 TimerKey::Sync(group) => self.sync_phase_ended(&group, now, &mut out),
@@ -255,7 +318,7 @@ impl Shard {
     }
 
     /// splitmix64.
-    fn next_random(&mut self) -> u64 {
+    pub(crate) fn next_random(&mut self) -> u64 {
         self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.rng;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

@@ -21,6 +21,20 @@ pub enum TimerKey {
         /// The member.
         member: String,
     },
+    /// A consumer-protocol member's session (KIP-848).
+    ConsumerSession {
+        /// The group.
+        group: String,
+        /// The member.
+        member: String,
+    },
+    /// The time a consumer-protocol member has to revoke partitions (its rebalance timeout).
+    ConsumerRevocation {
+        /// The group.
+        group: String,
+        /// The member.
+        member: String,
+    },
     /// The end of a group's join phase (rebalance timeout, or the initial delay).
     Join(String),
     /// The end of a group's sync phase (rebalance timeout).
@@ -49,6 +63,11 @@ impl Timers {
         if let Some(at) = self.by_key.remove(key) {
             self.by_time.remove(&(at, key.clone()));
         }
+    }
+
+    /// True when `key` has a deadline.
+    pub fn contains(&self, key: &TimerKey) -> bool {
+        self.by_key.contains_key(key)
     }
 
     /// The earliest deadline.

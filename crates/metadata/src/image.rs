@@ -37,6 +37,14 @@ impl FeaturesImage {
         self.levels.get(METADATA_VERSION).copied()
     }
 
+    /// The finalized `group.version` level (0 when not finalized).
+    pub fn group_version(&self) -> i16 {
+        self.levels
+            .get(crate::version::GROUP_VERSION)
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// The finalized `transaction.version` level (0 when not finalized).
     pub fn transaction_version(&self) -> i16 {
         self.levels

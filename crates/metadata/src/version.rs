@@ -85,6 +85,15 @@ pub const TRANSACTION_VERSION_LATEST: i16 = 2;
 /// newest level (Kafka 4.0-IV2, as Kafka's `TransactionVersion` bootstraps).
 pub const TRANSACTION_VERSION_BOOTSTRAP: MetadataVersion = MetadataVersion(24);
 
+/// The `group.version` feature's name (KIP-848): 1 serves the consumer group protocol
+/// (ConsumerGroupHeartbeat).
+pub const GROUP_VERSION: &str = "group.version";
+/// The newest `group.version` level this build supports.
+pub const GROUP_VERSION_LATEST: i16 = 1;
+/// The `metadata.version` from which a new cluster starts with `group.version` 1 (Kafka
+/// 4.0-IV0, as Kafka's `GroupVersion` bootstraps).
+pub const GROUP_VERSION_BOOTSTRAP: MetadataVersion = MetadataVersion(22);
+
 /// The features this build can run, with the levels: what a node registers and advertises in
 /// ApiVersions.
 pub fn supported_features() -> Vec<(String, i16, i16)> {
@@ -99,6 +108,7 @@ pub fn supported_features() -> Vec<(String, i16, i16)> {
             0,
             TRANSACTION_VERSION_LATEST,
         ),
+        (GROUP_VERSION.to_string(), 0, GROUP_VERSION_LATEST),
     ]
 }
 
@@ -110,7 +120,15 @@ pub fn bootstrap_features(mv: i16) -> Vec<(String, i16)> {
     } else {
         0
     };
-    vec![(TRANSACTION_VERSION.to_string(), tv)]
+    let gv = if MetadataVersion(mv).has(GROUP_VERSION_BOOTSTRAP) {
+        GROUP_VERSION_LATEST
+    } else {
+        0
+    };
+    vec![
+        (TRANSACTION_VERSION.to_string(), tv),
+        (GROUP_VERSION.to_string(), gv),
+    ]
 }
 
 /// A finalized (or proposed) `metadata.version` level, with its feature gates.

@@ -505,6 +505,21 @@ pub const APIS: &[Api] = &[
         Local,
         Cluster(Op::ClusterAction),
     ),
+    // KIP-848 consumer groups (answered UNSUPPORTED_VERSION while `group.version` is 0).
+    api(
+        ApiKey::ConsumerGroupHeartbeat,
+        v(0, 1),
+        NONE,
+        Local,
+        By(rules::consumer_group_heartbeat),
+    ),
+    api(
+        ApiKey::ConsumerGroupDescribe,
+        v(0, 1),
+        NONE,
+        Local,
+        By(rules::consumer_group_describe),
+    ),
     api(
         ApiKey::ControllerRegistration,
         NONE,

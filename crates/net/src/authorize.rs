@@ -407,6 +407,11 @@ pub(crate) mod rules {
         |a, g| a.group(Op::Describe, g)
     );
     narrow_rule!(
+        /// ConsumerGroupDescribe: DESCRIBE on each group.
+        consumer_group_describe, ConsumerGroupDescribe, group_ids, GroupCode,
+        |a, g| a.group(Op::Describe, g)
+    );
+    narrow_rule!(
         /// DeleteGroups: DELETE on each group.
         delete_groups, DeleteGroups, groups_names, GroupCode,
         |a, g| a.group(Op::Delete, g)
@@ -599,6 +604,28 @@ pub(crate) mod rules {
         };
         let ok = a.group(Op::Read, group);
         a.unless(ok, body, v, GroupCode, "READ on the group")
+    }
+
+    /// ConsumerGroupHeartbeat: READ on the group, then DESCRIBE on every subscribed topic
+    /// named (Kafka's `handleConsumerGroupHeartbeat`).
+    pub(crate) fn consumer_group_heartbeat(
+        a: &Access<'_>,
+        _: Listener,
+        body: RequestBody,
+        v: i16,
+    ) -> Gate {
+        let RequestBody::ConsumerGroupHeartbeat(r) = &body else {
+            return Gate::Open(body);
+        };
+        if !a.group(Op::Read, &r.group_id) {
+            return a.deny(body, v, GroupCode, "READ on the group");
+        }
+        let ok = r
+            .subscribed_topic_names
+            .iter()
+            .flatten()
+            .all(|t| a.topic(Op::Describe, t));
+        a.unless(ok, body, v, TopicCode, "DESCRIBE on the subscribed topics")
     }
 
     /// OffsetFetch: DESCRIBE on every group asked about.

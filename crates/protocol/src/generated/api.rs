@@ -128,6 +128,10 @@ pub enum ApiKey {
     ListTransactions = 66,
     /// `AllocateProducerIds` (key 67).
     AllocateProducerIds = 67,
+    /// `ConsumerGroupHeartbeat` (key 68).
+    ConsumerGroupHeartbeat = 68,
+    /// `ConsumerGroupDescribe` (key 69).
+    ConsumerGroupDescribe = 69,
     /// `ControllerRegistration` (key 70).
     ControllerRegistration = 70,
     /// `AssignReplicasToDirs` (key 73).
@@ -211,6 +215,8 @@ impl ApiKey {
         ApiKey::DescribeTransactions,
         ApiKey::ListTransactions,
         ApiKey::AllocateProducerIds,
+        ApiKey::ConsumerGroupHeartbeat,
+        ApiKey::ConsumerGroupDescribe,
         ApiKey::ControllerRegistration,
         ApiKey::AssignReplicasToDirs,
         ApiKey::ListConfigResources,
@@ -290,6 +296,8 @@ impl ApiKey {
             65 => Some(ApiKey::DescribeTransactions),
             66 => Some(ApiKey::ListTransactions),
             67 => Some(ApiKey::AllocateProducerIds),
+            68 => Some(ApiKey::ConsumerGroupHeartbeat),
+            69 => Some(ApiKey::ConsumerGroupDescribe),
             70 => Some(ApiKey::ControllerRegistration),
             73 => Some(ApiKey::AssignReplicasToDirs),
             74 => Some(ApiKey::ListConfigResources),
@@ -366,6 +374,8 @@ impl ApiKey {
             ApiKey::DescribeTransactions => "DescribeTransactions",
             ApiKey::ListTransactions => "ListTransactions",
             ApiKey::AllocateProducerIds => "AllocateProducerIds",
+            ApiKey::ConsumerGroupHeartbeat => "ConsumerGroupHeartbeat",
+            ApiKey::ConsumerGroupDescribe => "ConsumerGroupDescribe",
             ApiKey::ControllerRegistration => "ControllerRegistration",
             ApiKey::AssignReplicasToDirs => "AssignReplicasToDirs",
             ApiKey::ListConfigResources => "ListConfigResources",
@@ -441,6 +451,8 @@ impl ApiKey {
             ApiKey::DescribeTransactions => 0,
             ApiKey::ListTransactions => 0,
             ApiKey::AllocateProducerIds => 0,
+            ApiKey::ConsumerGroupHeartbeat => 0,
+            ApiKey::ConsumerGroupDescribe => 0,
             ApiKey::ControllerRegistration => 0,
             ApiKey::AssignReplicasToDirs => 0,
             ApiKey::ListConfigResources => 0,
@@ -516,6 +528,8 @@ impl ApiKey {
             ApiKey::DescribeTransactions => 0,
             ApiKey::ListTransactions => 2,
             ApiKey::AllocateProducerIds => 0,
+            ApiKey::ConsumerGroupHeartbeat => 1,
+            ApiKey::ConsumerGroupDescribe => 1,
             ApiKey::ControllerRegistration => 0,
             ApiKey::AssignReplicasToDirs => 0,
             ApiKey::ListConfigResources => 1,
@@ -591,6 +605,8 @@ impl ApiKey {
             ApiKey::DescribeTransactions => 0,
             ApiKey::ListTransactions => 2,
             ApiKey::AllocateProducerIds => 0,
+            ApiKey::ConsumerGroupHeartbeat => 1,
+            ApiKey::ConsumerGroupDescribe => 1,
             ApiKey::ControllerRegistration => 0,
             ApiKey::AssignReplicasToDirs => 0,
             ApiKey::ListConfigResources => 1,
@@ -666,6 +682,8 @@ impl ApiKey {
             ApiKey::DescribeTransactions => Some(0),
             ApiKey::ListTransactions => Some(0),
             ApiKey::AllocateProducerIds => Some(0),
+            ApiKey::ConsumerGroupHeartbeat => Some(0),
+            ApiKey::ConsumerGroupDescribe => Some(0),
             ApiKey::ControllerRegistration => Some(0),
             ApiKey::AssignReplicasToDirs => Some(0),
             ApiKey::ListConfigResources => Some(0),
@@ -741,6 +759,8 @@ impl ApiKey {
             ApiKey::DescribeTransactions => &["broker"],
             ApiKey::ListTransactions => &["broker"],
             ApiKey::AllocateProducerIds => &["controller"],
+            ApiKey::ConsumerGroupHeartbeat => &["broker"],
+            ApiKey::ConsumerGroupDescribe => &["broker"],
             ApiKey::ControllerRegistration => &["controller"],
             ApiKey::AssignReplicasToDirs => &["controller"],
             ApiKey::ListConfigResources => &["broker"],
@@ -900,6 +920,10 @@ pub enum RequestBody {
     ListTransactions(crate::generated::list_transactions_request::ListTransactionsRequest),
     /// A `AllocateProducerIdsRequest`.
     AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest),
+    /// A `ConsumerGroupHeartbeatRequest`.
+    ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest),
+    /// A `ConsumerGroupDescribeRequest`.
+    ConsumerGroupDescribe(crate::generated::consumer_group_describe_request::ConsumerGroupDescribeRequest),
     /// A `ControllerRegistrationRequest`.
     ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest),
     /// A `AssignReplicasToDirsRequest`.
@@ -984,6 +1008,8 @@ impl RequestBody {
             RequestBody::DescribeTransactions(_) => ApiKey::DescribeTransactions,
             RequestBody::ListTransactions(_) => ApiKey::ListTransactions,
             RequestBody::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
+            RequestBody::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            RequestBody::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
             RequestBody::ControllerRegistration(_) => ApiKey::ControllerRegistration,
             RequestBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
             RequestBody::ListConfigResources(_) => ApiKey::ListConfigResources,
@@ -1059,6 +1085,8 @@ impl RequestBody {
             ApiKey::DescribeTransactions => RequestBody::DescribeTransactions(crate::generated::describe_transactions_request::DescribeTransactionsRequest::decode(buf, version)?),
             ApiKey::ListTransactions => RequestBody::ListTransactions(crate::generated::list_transactions_request::ListTransactionsRequest::decode(buf, version)?),
             ApiKey::AllocateProducerIds => RequestBody::AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest::decode(buf, version)?),
+            ApiKey::ConsumerGroupHeartbeat => RequestBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest::decode(buf, version)?),
+            ApiKey::ConsumerGroupDescribe => RequestBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_request::ConsumerGroupDescribeRequest::decode(buf, version)?),
             ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::decode(buf, version)?),
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::decode(buf, version)?),
             ApiKey::ListConfigResources => RequestBody::ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest::decode(buf, version)?),
@@ -1134,6 +1162,8 @@ impl RequestBody {
             RequestBody::DescribeTransactions(m) => m.encode(w, version),
             RequestBody::ListTransactions(m) => m.encode(w, version),
             RequestBody::AllocateProducerIds(m) => m.encode(w, version),
+            RequestBody::ConsumerGroupHeartbeat(m) => m.encode(w, version),
+            RequestBody::ConsumerGroupDescribe(m) => m.encode(w, version),
             RequestBody::ControllerRegistration(m) => m.encode(w, version),
             RequestBody::AssignReplicasToDirs(m) => m.encode(w, version),
             RequestBody::ListConfigResources(m) => m.encode(w, version),
@@ -1209,6 +1239,8 @@ impl RequestBody {
             RequestBody::DescribeTransactions(m) => m.encoded_len(version),
             RequestBody::ListTransactions(m) => m.encoded_len(version),
             RequestBody::AllocateProducerIds(m) => m.encoded_len(version),
+            RequestBody::ConsumerGroupHeartbeat(m) => m.encoded_len(version),
+            RequestBody::ConsumerGroupDescribe(m) => m.encoded_len(version),
             RequestBody::ControllerRegistration(m) => m.encoded_len(version),
             RequestBody::AssignReplicasToDirs(m) => m.encoded_len(version),
             RequestBody::ListConfigResources(m) => m.encoded_len(version),
@@ -1285,6 +1317,8 @@ impl RequestBody {
             ApiKey::DescribeTransactions => RequestBody::DescribeTransactions(crate::generated::describe_transactions_request::DescribeTransactionsRequest::sample(g, version)),
             ApiKey::ListTransactions => RequestBody::ListTransactions(crate::generated::list_transactions_request::ListTransactionsRequest::sample(g, version)),
             ApiKey::AllocateProducerIds => RequestBody::AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest::sample(g, version)),
+            ApiKey::ConsumerGroupHeartbeat => RequestBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest::sample(g, version)),
+            ApiKey::ConsumerGroupDescribe => RequestBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_request::ConsumerGroupDescribeRequest::sample(g, version)),
             ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::sample(g, version)),
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::sample(g, version)),
             ApiKey::ListConfigResources => RequestBody::ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest::sample(g, version)),
@@ -1421,6 +1455,10 @@ pub enum ResponseBody {
     ListTransactions(crate::generated::list_transactions_response::ListTransactionsResponse),
     /// A `AllocateProducerIdsResponse`.
     AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse),
+    /// A `ConsumerGroupHeartbeatResponse`.
+    ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse),
+    /// A `ConsumerGroupDescribeResponse`.
+    ConsumerGroupDescribe(crate::generated::consumer_group_describe_response::ConsumerGroupDescribeResponse),
     /// A `ControllerRegistrationResponse`.
     ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse),
     /// A `AssignReplicasToDirsResponse`.
@@ -1505,6 +1543,8 @@ impl ResponseBody {
             ResponseBody::DescribeTransactions(_) => ApiKey::DescribeTransactions,
             ResponseBody::ListTransactions(_) => ApiKey::ListTransactions,
             ResponseBody::AllocateProducerIds(_) => ApiKey::AllocateProducerIds,
+            ResponseBody::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
+            ResponseBody::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
             ResponseBody::ControllerRegistration(_) => ApiKey::ControllerRegistration,
             ResponseBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
             ResponseBody::ListConfigResources(_) => ApiKey::ListConfigResources,
@@ -1580,6 +1620,8 @@ impl ResponseBody {
             ApiKey::DescribeTransactions => ResponseBody::DescribeTransactions(crate::generated::describe_transactions_response::DescribeTransactionsResponse::decode(buf, version)?),
             ApiKey::ListTransactions => ResponseBody::ListTransactions(crate::generated::list_transactions_response::ListTransactionsResponse::decode(buf, version)?),
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::decode(buf, version)?),
+            ApiKey::ConsumerGroupHeartbeat => ResponseBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse::decode(buf, version)?),
+            ApiKey::ConsumerGroupDescribe => ResponseBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_response::ConsumerGroupDescribeResponse::decode(buf, version)?),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::decode(buf, version)?),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::decode(buf, version)?),
             ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::decode(buf, version)?),
@@ -1655,6 +1697,8 @@ impl ResponseBody {
             ResponseBody::DescribeTransactions(m) => m.encode(w, version),
             ResponseBody::ListTransactions(m) => m.encode(w, version),
             ResponseBody::AllocateProducerIds(m) => m.encode(w, version),
+            ResponseBody::ConsumerGroupHeartbeat(m) => m.encode(w, version),
+            ResponseBody::ConsumerGroupDescribe(m) => m.encode(w, version),
             ResponseBody::ControllerRegistration(m) => m.encode(w, version),
             ResponseBody::AssignReplicasToDirs(m) => m.encode(w, version),
             ResponseBody::ListConfigResources(m) => m.encode(w, version),
@@ -1730,6 +1774,8 @@ impl ResponseBody {
             ResponseBody::DescribeTransactions(m) => m.encoded_len(version),
             ResponseBody::ListTransactions(m) => m.encoded_len(version),
             ResponseBody::AllocateProducerIds(m) => m.encoded_len(version),
+            ResponseBody::ConsumerGroupHeartbeat(m) => m.encoded_len(version),
+            ResponseBody::ConsumerGroupDescribe(m) => m.encoded_len(version),
             ResponseBody::ControllerRegistration(m) => m.encoded_len(version),
             ResponseBody::AssignReplicasToDirs(m) => m.encoded_len(version),
             ResponseBody::ListConfigResources(m) => m.encoded_len(version),
@@ -1806,6 +1852,8 @@ impl ResponseBody {
             ApiKey::DescribeTransactions => ResponseBody::DescribeTransactions(crate::generated::describe_transactions_response::DescribeTransactionsResponse::sample(g, version)),
             ApiKey::ListTransactions => ResponseBody::ListTransactions(crate::generated::list_transactions_response::ListTransactionsResponse::sample(g, version)),
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::sample(g, version)),
+            ApiKey::ConsumerGroupHeartbeat => ResponseBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse::sample(g, version)),
+            ApiKey::ConsumerGroupDescribe => ResponseBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_response::ConsumerGroupDescribeResponse::sample(g, version)),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::sample(g, version)),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::sample(g, version)),
             ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::sample(g, version)),
@@ -1881,6 +1929,8 @@ impl ResponseBody {
             ApiKey::DescribeTransactions => ResponseBody::DescribeTransactions(crate::generated::describe_transactions_response::DescribeTransactionsResponse::default()),
             ApiKey::ListTransactions => ResponseBody::ListTransactions(crate::generated::list_transactions_response::ListTransactionsResponse::default()),
             ApiKey::AllocateProducerIds => ResponseBody::AllocateProducerIds(crate::generated::allocate_producer_ids_response::AllocateProducerIdsResponse::default()),
+            ApiKey::ConsumerGroupHeartbeat => ResponseBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse::default()),
+            ApiKey::ConsumerGroupDescribe => ResponseBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_response::ConsumerGroupDescribeResponse::default()),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::default()),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::default()),
             ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::default()),
@@ -2160,6 +2210,14 @@ impl ResponseBody {
                 r.error_code = code;
                 Some(ResponseBody::AllocateProducerIds(r))
             }
+            ApiKey::ConsumerGroupHeartbeat => {
+                if !(true) { return None; }
+                let mut r = crate::generated::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::ConsumerGroupHeartbeat(r))
+            }
+            ApiKey::ConsumerGroupDescribe => None,
             ApiKey::ControllerRegistration => {
                 if !(true) { return None; }
                 let mut r = crate::generated::controller_registration_response::ControllerRegistrationResponse::default();
@@ -2275,6 +2333,8 @@ impl ResponseBody {
             ResponseBody::DescribeTransactions(r) => r.each_error_code(f),
             ResponseBody::ListTransactions(r) => r.each_error_code(f),
             ResponseBody::AllocateProducerIds(r) => r.each_error_code(f),
+            ResponseBody::ConsumerGroupHeartbeat(r) => r.each_error_code(f),
+            ResponseBody::ConsumerGroupDescribe(r) => r.each_error_code(f),
             ResponseBody::ControllerRegistration(r) => r.each_error_code(f),
             ResponseBody::AssignReplicasToDirs(r) => r.each_error_code(f),
             ResponseBody::ListConfigResources(r) => r.each_error_code(f),
@@ -2351,6 +2411,8 @@ impl ResponseBody {
             ResponseBody::DescribeTransactions(r) => r.each_nullable_string(version, f),
             ResponseBody::ListTransactions(r) => r.each_nullable_string(version, f),
             ResponseBody::AllocateProducerIds(r) => r.each_nullable_string(version, f),
+            ResponseBody::ConsumerGroupHeartbeat(r) => r.each_nullable_string(version, f),
+            ResponseBody::ConsumerGroupDescribe(r) => r.each_nullable_string(version, f),
             ResponseBody::ControllerRegistration(r) => r.each_nullable_string(version, f),
             ResponseBody::AssignReplicasToDirs(r) => r.each_nullable_string(version, f),
             ResponseBody::ListConfigResources(r) => r.each_nullable_string(version, f),
@@ -2418,6 +2480,8 @@ impl ResponseBody {
             ResponseBody::DescribeTransactions(r) => r.throttle_time_ms,
             ResponseBody::ListTransactions(r) => r.throttle_time_ms,
             ResponseBody::AllocateProducerIds(r) => r.throttle_time_ms,
+            ResponseBody::ConsumerGroupHeartbeat(r) => r.throttle_time_ms,
+            ResponseBody::ConsumerGroupDescribe(r) => r.throttle_time_ms,
             ResponseBody::ControllerRegistration(r) => r.throttle_time_ms,
             ResponseBody::AssignReplicasToDirs(r) => r.throttle_time_ms,
             ResponseBody::ListConfigResources(r) => r.throttle_time_ms,
@@ -2487,6 +2551,8 @@ impl ResponseBody {
             ResponseBody::DescribeTransactions(r) => r.throttle_time_ms = ms,
             ResponseBody::ListTransactions(r) => r.throttle_time_ms = ms,
             ResponseBody::AllocateProducerIds(r) => r.throttle_time_ms = ms,
+            ResponseBody::ConsumerGroupHeartbeat(r) => r.throttle_time_ms = ms,
+            ResponseBody::ConsumerGroupDescribe(r) => r.throttle_time_ms = ms,
             ResponseBody::ControllerRegistration(r) => r.throttle_time_ms = ms,
             ResponseBody::AssignReplicasToDirs(r) => r.throttle_time_ms = ms,
             ResponseBody::ListConfigResources(r) => r.throttle_time_ms = ms,

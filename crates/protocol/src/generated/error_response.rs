@@ -478,6 +478,19 @@ pub fn error_response(request: &RequestBody, version: i16, code: i16, message: &
                 }).collect();
             ResponseBody::DescribeTransactions(out)
         }
+        RequestBody::ConsumerGroupDescribe(r) => {
+            let mut out = match top {
+                Some(ResponseBody::ConsumerGroupDescribe(o)) => o,
+                _ => consumer_group_describe_response::ConsumerGroupDescribeResponse::default(),
+            };
+            out.groups = r.group_ids.iter().map(|x0| consumer_group_describe_response::DescribedGroup {
+                    group_id: x0.clone(),
+                    error_code: code,
+                    error_message: Some(message.to_string()),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::ConsumerGroupDescribe(out)
+        }
         RequestBody::DescribeTopicPartitions(r) => {
             let mut out = match top {
                 Some(ResponseBody::DescribeTopicPartitions(o)) => o,

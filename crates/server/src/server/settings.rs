@@ -322,8 +322,92 @@ fn broker_log_config(config: &ServerConfig) -> Result<fjord_log::LogConfig, Stri
     Ok(c)
 }
 
+/// `group.consumer.assignors`: short names or Kafka's class names, in order.
+fn consumer_assignors(
+    config: &ServerConfig,
+) -> Result<Vec<fjord_group::assignors::Assignor>, String> {
+    let key = "group.consumer.assignors";
+    let list = config.get(key).unwrap_or("uniform,range");
+    let mut out = Vec::new();
+    for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let short = match name {
+            "org.apache.kafka.coordinator.group.assignor.UniformAssignor" => "uniform",
+            "org.apache.kafka.coordinator.group.assignor.RangeAssignor" => "range",
+            other => other,
+        };
+        let a = fjord_group::assignors::Assignor::named(short)
+            .ok_or_else(|| format!("invalid value {name:?} for configuration {key}: unknown assignor (fjord has uniform and range)"))?;
+        if !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "configuration {key} must name at least one assignor"
+        ));
+    }
+    Ok(out)
+}
+
+/// `group.coordinator.rebalance.protocols`: whether `consumer` is on (`classic` must be).
+fn rebalance_protocols(config: &ServerConfig) -> Result<bool, String> {
+    let key = "group.coordinator.rebalance.protocols";
+    let list = config.get(key).unwrap_or("classic,consumer");
+    let names: Vec<&str> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    for n in &names {
+        if !["classic", "consumer", "streams", "share"].contains(n) {
+            return Err(format!("invalid value {n:?} for configuration {key}"));
+        }
+    }
+    if !names.contains(&"classic") {
+        return Err(format!("configuration {key} must contain classic"));
+    }
+    Ok(names.contains(&"consumer"))
+}
+
+/// Kafka's bounds on the consumer group session and heartbeat settings.
+fn check_consumer_timeouts(config: &ServerConfig) -> Result<(), String> {
+    let int = |k: &str| int(config, k);
+    let (session, min_s, max_s) = (
+        int("group.consumer.session.timeout.ms")?,
+        int("group.consumer.min.session.timeout.ms")?,
+        int("group.consumer.max.session.timeout.ms")?,
+    );
+    let (hb, min_h, max_h) = (
+        int("group.consumer.heartbeat.interval.ms")?,
+        int("group.consumer.min.heartbeat.interval.ms")?,
+        int("group.consumer.max.heartbeat.interval.ms")?,
+    );
+    if session < min_s || session > max_s {
+        return Err(format!(
+            "group.consumer.session.timeout.ms ({session}) must be within \
+             group.consumer.min.session.timeout.ms ({min_s}) and \
+             group.consumer.max.session.timeout.ms ({max_s})"
+        ));
+    }
+    if hb < min_h || hb > max_h {
+        return Err(format!(
+            "group.consumer.heartbeat.interval.ms ({hb}) must be within \
+             group.consumer.min.heartbeat.interval.ms ({min_h}) and \
+             group.consumer.max.heartbeat.interval.ms ({max_h})"
+        ));
+    }
+    if hb >= session {
+        return Err(format!(
+            "group.consumer.heartbeat.interval.ms ({hb}) must be less than \
+             group.consumer.session.timeout.ms ({session})"
+        ));
+    }
+    Ok(())
+}
+
 /// The group coordinator's settings from the broker's keys.
 fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String> {
+    check_consumer_timeouts(config)?;
     let int = |k: &str| int(config, k);
     let clamp_i32 = |v: i64| v.clamp(0, i64::from(i32::MAX)) as i32;
     Ok(CoordinatorConfig {
@@ -336,6 +420,12 @@ fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String
             offset_metadata_max_bytes: int("offset.metadata.max.bytes")?.max(0) as usize,
             offsets_retention_ms: int("offsets.retention.minutes")?.max(1) * 60_000,
             offsets_retention_check_interval_ms: int("offsets.retention.check.interval.ms")?.max(1),
+            consumer_session_timeout_ms: clamp_i32(int("group.consumer.session.timeout.ms")?),
+            consumer_heartbeat_interval_ms: clamp_i32(int("group.consumer.heartbeat.interval.ms")?),
+            consumer_max_size: (int("group.consumer.max.size")?.max(1) as usize)
+                .min(fjord_group::config::MAX_GROUP_MEMBERS),
+            consumer_assignors: consumer_assignors(config)?,
+            consumer_enabled: rebalance_protocols(config)?,
         },
         num_partitions: clamp_i32(int("offsets.topic.num.partitions")?).max(1),
         replication_factor: int("offsets.topic.replication.factor")?.clamp(1, i64::from(i16::MAX))

@@ -1,0 +1,1248 @@
+//! KIP-848 consumer groups on a shard: ConsumerGroupHeartbeat (join, heartbeat, leave, static
+//! members), the group epoch and the target assignment (a server-side assignor), each
+//! member's reconciliation towards it ([`crate::reconcile`]), session and revocation
+//! deadlines, regular-expression subscriptions, and ConsumerGroupDescribe.
+//!
+//! Every decision is a consumer-group record ([`ConsumerRecord`]) folded into the shard's
+//! state as it is emitted, so the state is always the fold of the log; the answer goes out
+//! once the records are committed. Only the resolved regular expressions and the time the
+//! topics were last looked at are kept beside the records: both are recomputed from the
+//! metadata image.
+//!
+//! A group id names one group of one kind. An empty classic group (offsets only) becomes a
+//! consumer group when a consumer-protocol member joins it, and an empty consumer group a
+//! classic one when a classic member joins; the offsets stay. Online migration of a group
+//! with members is not done: the member gets GROUP_ID_NOT_FOUND / INCONSISTENT_GROUP_PROTOCOL.
+
+use crate::assignors::{Assignor, MemberSpec, TopicId};
+use crate::consumer_records::{ConsumerGroupFold, ConsumerRecord};
+use crate::group::GroupState;
+use crate::reconcile::{epoch_accepted, reconcile, MemberState, Partitions, Reconciled};
+use crate::records::GroupRecord;
+use crate::shard::{Output, RequestContext, Shard};
+use crate::timers::TimerKey;
+use fjord_protocol::generated::{
+    consumer_group_current_member_assignment_value::{
+        ConsumerGroupCurrentMemberAssignmentValue as CurrentValue, TopicPartitions as CurrentTp,
+    },
+    consumer_group_describe_response::{
+        Assignment as DescribedAssignment, DescribedGroup, Member as DescribedMember,
+        TopicPartitions as DescribedTp,
+    },
+    consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest,
+    consumer_group_heartbeat_response::{
+        Assignment as HeartbeatAssignment, ConsumerGroupHeartbeatResponse,
+        TopicPartitions as HeartbeatTp,
+    },
+    consumer_group_member_metadata_value::ConsumerGroupMemberMetadataValue as MemberValue,
+    consumer_group_metadata_value::ConsumerGroupMetadataValue as MetadataValue,
+    consumer_group_partition_metadata_value::{
+        ConsumerGroupPartitionMetadataValue as PartitionsValue, TopicMetadata,
+    },
+    consumer_group_target_assignment_member_value::{
+        ConsumerGroupTargetAssignmentMemberValue as TargetMemberValue, TopicPartition as TargetTp,
+    },
+    consumer_group_target_assignment_metadata_value::ConsumerGroupTargetAssignmentMetadataValue as TargetValue,
+    list_groups_response::ListedGroup,
+};
+use fjord_protocol::{ErrorCode, ResponseBody};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use uuid::Uuid;
+
+/// The member epoch a member sends to leave the group.
+pub const LEAVE_GROUP_MEMBER_EPOCH: i32 = -1;
+/// The member epoch a static member sends to leave for a while (it keeps its partitions until
+/// its session ends).
+pub const LEAVE_GROUP_STATIC_MEMBER_EPOCH: i32 = -2;
+/// The most distinct regular expressions one group resolves.
+pub const MAX_REGEXES_PER_GROUP: usize = 100;
+/// The longest regular expression accepted, in bytes.
+pub const MAX_REGEX_BYTES: usize = 4096;
+/// The group type ListGroups shows.
+pub const CONSUMER: &str = "consumer";
+
+/// The topics the coordinator can see (the metadata image, from the driver).
+pub trait TopicSource: std::fmt::Debug {
+    /// A topic's id and partition count, by name.
+    fn topic(&self, name: &str) -> Option<(TopicId, i32)>;
+    /// A topic's name, by id.
+    fn name(&self, id: TopicId) -> Option<String>;
+    /// The names of every topic a regular expression may match (not the internal ones).
+    fn names(&self) -> Vec<String>;
+    /// A number that changes whenever topics are created, deleted or grow.
+    fn stamp(&self) -> u64;
+}
+
+/// No topics (a shard's source until a request brings the image).
+#[derive(Debug, Default)]
+pub struct NoTopics;
+
+impl TopicSource for NoTopics {
+    fn topic(&self, _: &str) -> Option<(TopicId, i32)> {
+        None
+    }
+    fn name(&self, _: TopicId) -> Option<String> {
+        None
+    }
+    fn names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn stamp(&self) -> u64 {
+        0
+    }
+}
+
+/// What a shard keeps beside a consumer group's records (recomputed from the image).
+#[derive(Debug, Default)]
+pub(crate) struct Runtime {
+    /// The topic stamp the subscription was last computed at.
+    stamp: Option<u64>,
+    /// Each regular expression's matching topics at that stamp.
+    regexes: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// Converts `(topic id, partitions)` pairs to partitions by topic.
+fn parts<'a>(items: impl IntoIterator<Item = (Uuid, &'a Vec<i32>)>) -> Partitions {
+    let mut out = Partitions::new();
+    for (id, ps) in items {
+        if !ps.is_empty() {
+            out.entry(id.as_u128())
+                .or_default()
+                .extend(ps.iter().copied());
+        }
+    }
+    out
+}
+
+/// A member's reconciliation state from its record.
+fn reconciled(v: &CurrentValue) -> Reconciled {
+    Reconciled {
+        member_epoch: v.member_epoch,
+        previous_member_epoch: v.previous_member_epoch,
+        state: match v.state {
+            1 => MemberState::UnrevokedPartitions,
+            2 => MemberState::UnreleasedPartitions,
+            _ => MemberState::Stable,
+        },
+        assigned: parts(
+            v.assigned_partitions
+                .iter()
+                .map(|t| (t.topic_id, &t.partitions)),
+        ),
+        pending_revocation: parts(
+            v.partitions_pending_revocation
+                .iter()
+                .map(|t| (t.topic_id, &t.partitions)),
+        ),
+    }
+}
+
+/// A member's record from its reconciliation state.
+fn current_value(r: &Reconciled) -> CurrentValue {
+    let list = |p: &Partitions| -> Vec<CurrentTp> {
+        p.iter()
+            .map(|(t, ps)| CurrentTp {
+                topic_id: Uuid::from_u128(*t),
+                partitions: ps.iter().copied().collect(),
+                ..Default::default()
+            })
+            .collect()
+    };
+    CurrentValue {
+        member_epoch: r.member_epoch,
+        previous_member_epoch: r.previous_member_epoch,
+        state: match r.state {
+            MemberState::Stable => 0,
+            MemberState::UnrevokedPartitions => 1,
+            MemberState::UnreleasedPartitions => 2,
+        },
+        assigned_partitions: list(&r.assigned),
+        partitions_pending_revocation: list(&r.pending_revocation),
+        ..Default::default()
+    }
+}
+
+/// A target assignment record's value.
+fn target_value(p: &Partitions) -> TargetMemberValue {
+    TargetMemberValue {
+        topic_partitions: p
+            .iter()
+            .map(|(t, ps)| TargetTp {
+                topic_id: Uuid::from_u128(*t),
+                partitions: ps.iter().copied().collect(),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+/// A refusal: its code and Kafka's message.
+type Refusal = (ErrorCode, String);
+
+fn invalid(message: &str) -> Refusal {
+    (ErrorCode::InvalidRequest, message.to_string())
+}
+
+/// The heartbeat answer carrying an error.
+fn heartbeat_error(code: ErrorCode, message: String) -> ResponseBody {
+    ResponseBody::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse {
+        error_code: code.code(),
+        error_message: Some(message),
+        member_epoch: 0,
+        ..Default::default()
+    })
+}
+
+/// Compiles a subscription's regular expression as Kafka matches it (the whole name; RE2
+/// syntax, which the `regex` crate shares).
+pub fn compile_regex(regex: &str) -> Result<regex::Regex, Refusal> {
+    if regex.len() > MAX_REGEX_BYTES {
+        return Err((
+            ErrorCode::InvalidRegularExpression,
+            format!("SubscribedTopicRegex is longer than {MAX_REGEX_BYTES} bytes."),
+        ));
+    }
+    regex::RegexBuilder::new(&format!("^(?:{regex})$"))
+        .size_limit(1 << 20)
+        .build()
+        .map_err(|e| {
+            (
+                ErrorCode::InvalidRegularExpression,
+                format!("SubscribedTopicRegex `{regex}` is not a valid regular expression: {e}."),
+            )
+        })
+}
+
+/// Kafka's checks of a heartbeat's fields (`throwIfConsumerGroupHeartbeatRequestIsInvalid`).
+fn check_request(
+    r: &ConsumerGroupHeartbeatRequest,
+    version: i16,
+    assignors: &[Assignor],
+) -> Result<(), Refusal> {
+    if r.group_id.is_empty() {
+        return Err(invalid("GroupId can't be empty."));
+    }
+    if r.instance_id.as_deref() == Some("") {
+        return Err(invalid("InstanceId can't be empty."));
+    }
+    if r.rack_id.as_deref() == Some("") {
+        return Err(invalid("RackId can't be empty."));
+    }
+    match r.member_epoch {
+        e if e > 0 || e == LEAVE_GROUP_MEMBER_EPOCH => {
+            if r.member_id.is_empty() {
+                return Err(invalid("MemberId can't be empty."));
+            }
+        }
+        0 => {
+            if version >= 1 && r.member_id.is_empty() {
+                return Err(invalid("MemberId can't be empty."));
+            }
+            if r.rebalance_timeout_ms == -1 {
+                return Err(invalid(
+                    "RebalanceTimeoutMs must be provided in first request.",
+                ));
+            }
+            if r.topic_partitions.as_ref().is_none_or(|t| !t.is_empty()) {
+                return Err(invalid("TopicPartitions must be empty when (re-)joining."));
+            }
+            let names = r.subscribed_topic_names.as_ref();
+            if names.is_none_or(|n| n.is_empty()) && r.subscribed_topic_regex.is_none() {
+                return Err(invalid(
+                    "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.",
+                ));
+            }
+        }
+        LEAVE_GROUP_STATIC_MEMBER_EPOCH => {
+            if r.member_id.is_empty() {
+                return Err(invalid("MemberId can't be empty."));
+            }
+            if r.instance_id.is_none() {
+                return Err(invalid("InstanceId can't be null."));
+            }
+        }
+        _ => return Err(invalid("MemberEpoch is invalid.")),
+    }
+    if let Some(regex) = &r.subscribed_topic_regex {
+        if !regex.is_empty() {
+            compile_regex(regex)?;
+        }
+    }
+    if let Some(name) = &r.server_assignor {
+        if !assignors.iter().any(|a| a.name() == name) {
+            let names: Vec<&str> = assignors.iter().map(|a| a.name()).collect();
+            return Err((
+                ErrorCode::UnsupportedAssignor,
+                format!(
+                    "ServerAssignor {name} is not supported. Supported assignors: {}.",
+                    names.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl ConsumerGroupFold {
+    /// The group epoch (0 before the first member).
+    pub fn group_epoch(&self) -> i32 {
+        self.epoch.unwrap_or(0)
+    }
+
+    /// The target assignment's epoch.
+    pub fn assignment_epoch(&self) -> i32 {
+        self.target_epoch.unwrap_or(0)
+    }
+
+    /// A member's reconciliation state (a new member's when it has no record yet).
+    pub fn reconciled(&self, member: &str) -> Reconciled {
+        self.current.get(member).map(reconciled).unwrap_or_default()
+    }
+
+    /// A member's target assignment.
+    pub fn target_of(&self, member: &str) -> Partitions {
+        self.target
+            .get(member)
+            .map(|v| {
+                parts(
+                    v.topic_partitions
+                        .iter()
+                        .map(|t| (t.topic_id, &t.partitions)),
+                )
+            })
+            .unwrap_or_default()
+    }
+
+    /// The member holding `instance` as its `group.instance.id`.
+    pub fn static_member(&self, instance: &str) -> Option<&str> {
+        self.members
+            .iter()
+            .find(|(_, m)| m.instance_id.as_deref() == Some(instance))
+            .map(|(id, _)| id.as_str())
+    }
+
+    /// Kafka's state name: Empty, Assigning (a new target is due), Reconciling (a member
+    /// is not at the target yet) or Stable.
+    pub fn state_name(&self) -> &'static str {
+        if self.members.is_empty() {
+            return "Empty";
+        }
+        if self.group_epoch() > self.assignment_epoch() {
+            return "Assigning";
+        }
+        let target = self.assignment_epoch();
+        let reconciling = self.members.keys().any(|id| {
+            let r = self.reconciled(id);
+            r.member_epoch != target || r.state != MemberState::Stable
+        });
+        if reconciling {
+            "Reconciling"
+        } else {
+            "Stable"
+        }
+    }
+
+    /// The assignor the group uses: the one most of its members ask for, else the first
+    /// configured.
+    pub fn assignor(&self, configured: &[Assignor]) -> Assignor {
+        let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
+        for m in self.members.values() {
+            if let Some(a) = &m.server_assignor {
+                *votes.entry(a.as_str()).or_default() += 1;
+            }
+        }
+        let default = configured.first().copied().unwrap_or(Assignor::Uniform);
+        votes
+            .into_iter()
+            .max_by_key(|(_, n)| *n)
+            .and_then(|(name, _)| Assignor::named(name))
+            .filter(|a| configured.contains(a))
+            .unwrap_or(default)
+    }
+
+    /// True when a member other than `member` holds `(topic, partition)` (assigned or still
+    /// to revoke).
+    fn held_by_other(&self, member: &str, topic: TopicId, partition: i32) -> bool {
+        self.current.iter().any(|(id, v)| {
+            id != member
+                && v.assigned_partitions
+                    .iter()
+                    .chain(v.partitions_pending_revocation.iter())
+                    .any(|t| t.topic_id.as_u128() == topic && t.partitions.contains(&partition))
+        })
+    }
+}
+
+impl Shard {
+    /// Applies one decision: folds it into the state and queues it to be written.
+    fn decide(&mut self, out: &mut Output, record: ConsumerRecord) {
+        self.consumer_groups.replay(record.clone());
+        out.records.push(GroupRecord::Consumer(record));
+    }
+
+    /// The consumer group `id`, if one exists.
+    pub fn consumer_group(&self, id: &str) -> Option<&ConsumerGroupFold> {
+        self.consumer_groups.groups.get(id)
+    }
+
+    /// True when `id` is a consumer group with members (a classic member may not join it).
+    pub fn is_active_consumer_group(&self, id: &str) -> bool {
+        self.consumer_group(id)
+            .is_some_and(|g| !g.members.is_empty())
+    }
+
+    /// Removes the empty consumer group `id` (its records tombstoned; its offsets stay), so a
+    /// classic member can make it a classic group.
+    pub(crate) fn drop_empty_consumer_group(&mut self, id: &str, out: &mut Output) {
+        let Some(g) = self.consumer_groups.groups.get(id) else {
+            return;
+        };
+        if !g.members.is_empty() {
+            return;
+        }
+        let mut records = Vec::new();
+        if g.target_epoch.is_some() {
+            records.push(ConsumerRecord::Target {
+                group: id.into(),
+                value: None,
+            });
+        }
+        if g.partitions.is_some() {
+            records.push(ConsumerRecord::Partitions {
+                group: id.into(),
+                value: None,
+            });
+        }
+        records.push(ConsumerRecord::Metadata {
+            group: id.into(),
+            value: None,
+        });
+        for r in records {
+            self.decide(out, r);
+        }
+        self.consumer_groups.groups.remove(id);
+        self.consumer_runtime.remove(id);
+    }
+
+    /// ConsumerGroupHeartbeat: joins, heartbeats and leaves (see the module's note). The
+    /// answer waits for the records it emits.
+    pub fn consumer_heartbeat(
+        &mut self,
+        ctx: &RequestContext,
+        r: &ConsumerGroupHeartbeatRequest,
+        topics: Arc<dyn TopicSource + Send + Sync>,
+        now: i64,
+    ) -> Output {
+        self.topics = topics.clone();
+        let mut out = Output::default();
+        let body = match self.try_heartbeat(ctx, r, topics.as_ref(), now, &mut out) {
+            Ok(body) => ResponseBody::ConsumerGroupHeartbeat(body),
+            Err((code, message)) => heartbeat_error(code, message),
+        };
+        out.reply(ctx.token, body);
+        out
+    }
+
+    fn try_heartbeat(
+        &mut self,
+        ctx: &RequestContext,
+        r: &ConsumerGroupHeartbeatRequest,
+        topics: &dyn TopicSource,
+        now: i64,
+        out: &mut Output,
+    ) -> Result<ConsumerGroupHeartbeatResponse, Refusal> {
+        check_request(r, ctx.version, &self.config.consumer_assignors)?;
+        let group_id = r.group_id.as_str();
+        if r.member_epoch == LEAVE_GROUP_MEMBER_EPOCH
+            || r.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH
+        {
+            return self.consumer_leave(r, now, out);
+        }
+        let joining = r.member_epoch == 0;
+        self.open_consumer_group(group_id, joining, now, out)?;
+        let mut member_id = r.member_id.clone();
+        if member_id.is_empty() {
+            member_id = self.uuid_text();
+        }
+        let g = &self.consumer_groups.groups[group_id];
+        // Find the member, or make it: a static member's rejoin replaces its old member id.
+        let existing = g.members.get(&member_id).cloned();
+        let mut replaced: Option<(String, Reconciled, Partitions)> = None;
+        if let Some(instance) = r.instance_id.as_deref() {
+            let holder = g.static_member(instance).map(str::to_string);
+            if joining {
+                if let Some(old) = holder.filter(|old| *old != member_id) {
+                    let old_rec = g.reconciled(&old);
+                    if old_rec.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH {
+                        return Err((
+                            ErrorCode::UnreleasedInstanceId,
+                            format!(
+                                "Static member {member_id} with instance id {instance} cannot join \
+                                 the group because the instance id is owned by {old} member."
+                            ),
+                        ));
+                    }
+                    replaced = Some((old.clone(), old_rec, g.target_of(&old)));
+                }
+            } else {
+                match holder {
+                    None => {
+                        return Err((
+                            ErrorCode::UnknownMemberId,
+                            format!("Instance id {instance} is unknown."),
+                        ))
+                    }
+                    Some(old) if old != member_id => {
+                        return Err((
+                            ErrorCode::FencedInstanceId,
+                            format!(
+                                "Static member {member_id} with instance id {instance} is fenced \
+                                 by existing member {old}."
+                            ),
+                        ))
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        let owned = r
+            .topic_partitions
+            .as_ref()
+            .map(|tps| parts(tps.iter().map(|t| (t.topic_id, &t.partitions))));
+        if !joining {
+            if existing.is_none() {
+                return Err((
+                    ErrorCode::UnknownMemberId,
+                    format!("Member {member_id} is not a member of group {group_id}."),
+                ));
+            }
+            let rec = g.reconciled(&member_id);
+            if !epoch_accepted(&rec, r.member_epoch, owned.as_ref()) {
+                let side = if r.member_epoch > rec.member_epoch {
+                    "greater"
+                } else {
+                    "smaller"
+                };
+                return Err((
+                    ErrorCode::FencedMemberEpoch,
+                    format!(
+                        "The consumer group member has a {side} member epoch ({}) than the one \
+                         known by the group coordinator ({}). The member must abandon all its \
+                         partitions and rejoin.",
+                        r.member_epoch, rec.member_epoch
+                    ),
+                ));
+            }
+        } else if existing.is_none()
+            && replaced.is_none()
+            && g.members.len() >= self.config.consumer_max_size
+        {
+            return Err((
+                ErrorCode::GroupMaxSizeReached,
+                format!(
+                    "The consumer group has reached its maximum capacity of {} members.",
+                    self.config.consumer_max_size
+                ),
+            ));
+        }
+
+        // 1. The member's record; a new subscription bumps the group epoch.
+        let base = existing
+            .clone()
+            .or_else(|| {
+                replaced
+                    .as_ref()
+                    .and_then(|(old, ..)| g.members.get(old).cloned())
+            })
+            .unwrap_or_else(|| MemberValue {
+                rebalance_timeout_ms: -1,
+                ..Default::default()
+            });
+        let mut updated = base.clone();
+        if let Some(i) = &r.instance_id {
+            updated.instance_id = Some(i.clone());
+        }
+        if let Some(rack) = &r.rack_id {
+            updated.rack_id = Some(rack.clone());
+        }
+        if r.rebalance_timeout_ms != -1 {
+            updated.rebalance_timeout_ms = r.rebalance_timeout_ms;
+        }
+        if let Some(a) = &r.server_assignor {
+            updated.server_assignor = Some(a.clone());
+        }
+        if let Some(names) = &r.subscribed_topic_names {
+            let mut names = names.clone();
+            names.sort();
+            names.dedup();
+            updated.subscribed_topic_names = names;
+        }
+        if let Some(regex) = &r.subscribed_topic_regex {
+            updated.subscribed_topic_regex = (!regex.is_empty()).then(|| regex.clone());
+        }
+        updated.client_id = ctx.client_id.clone();
+        updated.client_host = ctx.client_host.clone();
+        let subscription_changed = existing.is_none() && replaced.is_none()
+            || base.subscribed_topic_names != updated.subscribed_topic_names
+            || base.subscribed_topic_regex != updated.subscribed_topic_regex
+            || base.server_assignor != updated.server_assignor;
+        if let Some((old, old_rec, old_target)) = &replaced {
+            self.replace_consumer_static_member(
+                group_id, old, &member_id, old_rec, old_target, out,
+            );
+        }
+        if existing.as_ref() != Some(&updated) {
+            self.decide(
+                out,
+                ConsumerRecord::Member {
+                    group: group_id.into(),
+                    member: member_id.clone(),
+                    value: Some(updated),
+                },
+            );
+        }
+        let mut bump = subscription_changed;
+        if self.refresh_subscription(group_id, topics, subscription_changed, out) {
+            bump = true;
+        }
+        if bump {
+            self.bump_group_epoch(group_id, out);
+        }
+
+        // 2. A new target assignment when the group epoch moved past it.
+        self.maybe_assign(group_id, out);
+
+        // 3. The member's reconciliation towards its target.
+        let before = self.consumer_groups.groups[group_id].reconciled(&member_id);
+        let before = if joining && existing.is_some() {
+            // A member rejoining under its id owns nothing: it gave everything up.
+            Reconciled {
+                pending_revocation: Partitions::new(),
+                ..before
+            }
+        } else {
+            before
+        };
+        let after = self.reconcile_member(group_id, &member_id, &before, owned.as_ref(), now, out);
+        self.timers.schedule(
+            TimerKey::ConsumerSession {
+                group: group_id.into(),
+                member: member_id.clone(),
+            },
+            now + self.config.consumer_session_timeout_ms as i64,
+        );
+        let full = joining
+            || (r.rebalance_timeout_ms != -1
+                && r.subscribed_topic_names.is_some()
+                && r.topic_partitions.is_some());
+        let assignment = (full || after.assigned != before.assigned).then(|| HeartbeatAssignment {
+            topic_partitions: after
+                .assigned
+                .iter()
+                .map(|(t, ps)| HeartbeatTp {
+                    topic_id: Uuid::from_u128(*t),
+                    partitions: ps.iter().copied().collect(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        });
+        Ok(ConsumerGroupHeartbeatResponse {
+            member_id: Some(member_id),
+            member_epoch: after.member_epoch,
+            heartbeat_interval_ms: self.config.consumer_heartbeat_interval_ms,
+            assignment,
+            ..Default::default()
+        })
+    }
+
+    /// Makes sure `id` is a consumer group: created (when `create`), or converted from an
+    /// empty classic group; a classic group with members is refused.
+    fn open_consumer_group(
+        &mut self,
+        id: &str,
+        create: bool,
+        now: i64,
+        out: &mut Output,
+    ) -> Result<(), Refusal> {
+        if let Some(g) = self.groups.get_mut(id) {
+            if g.state == GroupState::Dead {
+                return Err((
+                    ErrorCode::CoordinatorNotAvailable,
+                    "The coordinator is not available.".into(),
+                ));
+            }
+            let classic = g.state != GroupState::Empty
+                || !g.pending_members.is_empty()
+                || !g.members.is_empty();
+            if classic {
+                return Err((
+                    ErrorCode::GroupIdNotFound,
+                    format!("Group {id} is not a consumer group."),
+                ));
+            }
+            if g.generation > 0 || g.protocol_type.is_some() {
+                // An empty classic group: its metadata goes, its offsets stay.
+                g.generation = 0;
+                g.protocol_type = None;
+                g.protocol = None;
+                g.leader = None;
+                out.records.push(GroupRecord::Group {
+                    group: id.into(),
+                    value: None,
+                });
+            }
+        }
+        if self.consumer_groups.groups.contains_key(id) {
+            return Ok(());
+        }
+        if !create {
+            return Err((ErrorCode::GroupIdNotFound, format!("Group {id} not found.")));
+        }
+        if !self.groups.contains_key(id) && !self.has_room() {
+            return Err((
+                ErrorCode::CoordinatorNotAvailable,
+                "The coordinator is not available.".into(),
+            ));
+        }
+        // The group's offsets live in its (memberless) classic entry.
+        self.groups
+            .entry(id.into())
+            .or_insert_with(|| crate::group::Group::new(id, now));
+        self.decide(
+            out,
+            ConsumerRecord::Metadata {
+                group: id.into(),
+                value: Some(MetadataValue {
+                    epoch: 0,
+                    ..Default::default()
+                }),
+            },
+        );
+        Ok(())
+    }
+
+    /// Moves a static member's records to its new member id (Kafka's `replaceMember`).
+    fn replace_consumer_static_member(
+        &mut self,
+        group: &str,
+        old: &str,
+        new: &str,
+        old_rec: &Reconciled,
+        old_target: &Partitions,
+        out: &mut Output,
+    ) {
+        self.remove_member_records(group, old, out);
+        self.decide(
+            out,
+            ConsumerRecord::TargetMember {
+                group: group.into(),
+                member: new.into(),
+                value: Some(target_value(old_target)),
+            },
+        );
+        let rec = Reconciled {
+            member_epoch: 0,
+            previous_member_epoch: 0,
+            state: MemberState::Stable,
+            assigned: old_rec.assigned.clone(),
+            pending_revocation: Partitions::new(),
+        };
+        self.decide(
+            out,
+            ConsumerRecord::Current {
+                group: group.into(),
+                member: new.into(),
+                value: Some(current_value(&rec)),
+            },
+        );
+    }
+
+    /// The tombstones of a member's records, and its deadlines cancelled.
+    fn remove_member_records(&mut self, group: &str, member: &str, out: &mut Output) {
+        let g = &self.consumer_groups.groups[group];
+        let mut records = Vec::new();
+        if g.current.contains_key(member) {
+            records.push(ConsumerRecord::Current {
+                group: group.into(),
+                member: member.into(),
+                value: None,
+            });
+        }
+        if g.target.contains_key(member) {
+            records.push(ConsumerRecord::TargetMember {
+                group: group.into(),
+                member: member.into(),
+                value: None,
+            });
+        }
+        if g.members.contains_key(member) {
+            records.push(ConsumerRecord::Member {
+                group: group.into(),
+                member: member.into(),
+                value: None,
+            });
+        }
+        for r in records {
+            self.decide(out, r);
+        }
+        for key in [
+            TimerKey::ConsumerSession {
+                group: group.into(),
+                member: member.into(),
+            },
+            TimerKey::ConsumerRevocation {
+                group: group.into(),
+                member: member.into(),
+            },
+        ] {
+            self.timers.cancel(&key);
+        }
+    }
+
+    /// Writes the next group epoch.
+    fn bump_group_epoch(&mut self, group: &str, out: &mut Output) {
+        let epoch = self.consumer_groups.groups[group].group_epoch() + 1;
+        self.decide(
+            out,
+            ConsumerRecord::Metadata {
+                group: group.into(),
+                value: Some(MetadataValue {
+                    epoch,
+                    ..Default::default()
+                }),
+            },
+        );
+        self.consumer_rebalances += 1;
+    }
+
+    /// Recomputes the subscribed topics' metadata when a subscription changed or the topics
+    /// did; writes it and returns true when it differs from the group's record.
+    fn refresh_subscription(
+        &mut self,
+        group: &str,
+        topics: &dyn TopicSource,
+        subscription_changed: bool,
+        out: &mut Output,
+    ) -> bool {
+        let stamp = topics.stamp();
+        let runtime = self.consumer_runtime.entry(group.into()).or_default();
+        if !subscription_changed && runtime.stamp == Some(stamp) {
+            return false;
+        }
+        let g = &self.consumer_groups.groups[group];
+        // Resolve each regular expression against the topics.
+        let wanted: BTreeSet<String> = g
+            .members
+            .values()
+            .filter_map(|m| m.subscribed_topic_regex.clone())
+            .take(MAX_REGEXES_PER_GROUP)
+            .collect();
+        if runtime.stamp != Some(stamp) {
+            runtime.regexes.clear();
+        }
+        runtime.regexes.retain(|r, _| wanted.contains(r));
+        let missing: Vec<String> = wanted
+            .into_iter()
+            .filter(|r| !runtime.regexes.contains_key(r))
+            .collect();
+        if !missing.is_empty() {
+            let names = topics.names();
+            for regex in missing {
+                let matched = match compile_regex(&regex) {
+                    Ok(re) => names.iter().filter(|n| re.is_match(n)).cloned().collect(),
+                    Err(_) => BTreeSet::new(),
+                };
+                runtime.regexes.insert(regex, matched);
+            }
+        }
+        runtime.stamp = Some(stamp);
+        let mut names: BTreeSet<&str> = BTreeSet::new();
+        for m in g.members.values() {
+            names.extend(m.subscribed_topic_names.iter().map(String::as_str));
+            if let Some(r) = &m.subscribed_topic_regex {
+                if let Some(matched) = runtime.regexes.get(r) {
+                    names.extend(matched.iter().map(String::as_str));
+                }
+            }
+        }
+        let value = PartitionsValue {
+            topics: names
+                .into_iter()
+                .filter_map(|n| {
+                    topics.topic(n).map(|(id, count)| TopicMetadata {
+                        topic_id: Uuid::from_u128(id),
+                        topic_name: n.to_string(),
+                        num_partitions: count,
+                        ..Default::default()
+                    })
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let stored = g.partitions.clone().unwrap_or_default();
+        if stored == value {
+            return false;
+        }
+        self.decide(
+            out,
+            ConsumerRecord::Partitions {
+                group: group.into(),
+                value: Some(value),
+            },
+        );
+        true
+    }
+
+    /// Computes and writes a new target assignment when the group epoch is past the
+    /// assignment's (only the members whose target changed get a record).
+    fn maybe_assign(&mut self, group: &str, out: &mut Output) {
+        let g = &self.consumer_groups.groups[group];
+        let epoch = g.group_epoch();
+        if epoch <= g.assignment_epoch() {
+            return;
+        }
+        let runtime = self.consumer_runtime.get(group);
+        let subscribed = g.partitions.clone().unwrap_or_default();
+        let by_name: BTreeMap<&str, (TopicId, i32)> = subscribed
+            .topics
+            .iter()
+            .map(|t| {
+                (
+                    t.topic_name.as_str(),
+                    (t.topic_id.as_u128(), t.num_partitions),
+                )
+            })
+            .collect();
+        let partitions: BTreeMap<TopicId, i32> = by_name.values().copied().collect();
+        let specs: Vec<MemberSpec> = g
+            .members
+            .iter()
+            .map(|(id, m)| {
+                let mut names: BTreeSet<&str> = m
+                    .subscribed_topic_names
+                    .iter()
+                    .map(String::as_str)
+                    .collect();
+                if let (Some(r), Some(rt)) = (&m.subscribed_topic_regex, runtime) {
+                    if let Some(matched) = rt.regexes.get(r) {
+                        names.extend(matched.iter().map(String::as_str));
+                    }
+                }
+                MemberSpec {
+                    id: id.clone(),
+                    instance_id: m.instance_id.clone(),
+                    topics: names
+                        .into_iter()
+                        .filter_map(|n| by_name.get(n).map(|(t, _)| *t))
+                        .collect(),
+                    current: g.reconciled(id).assigned,
+                }
+            })
+            .collect();
+        let assignor = g.assignor(&self.config.consumer_assignors);
+        let assignment = assignor.assign(&specs, &partitions);
+        let changed: Vec<(String, Partitions)> = assignment
+            .into_iter()
+            .filter(|(id, p)| !g.target.contains_key(id) || g.target_of(id) != *p)
+            .collect();
+        for (member, p) in changed {
+            self.decide(
+                out,
+                ConsumerRecord::TargetMember {
+                    group: group.into(),
+                    member,
+                    value: Some(target_value(&p)),
+                },
+            );
+        }
+        self.decide(
+            out,
+            ConsumerRecord::Target {
+                group: group.into(),
+                value: Some(TargetValue {
+                    assignment_epoch: epoch,
+                    ..Default::default()
+                }),
+            },
+        );
+    }
+
+    /// Moves `member` one step towards its target (from `before`), writing its record when
+    /// it changed, and keeps its revocation deadline.
+    fn reconcile_member(
+        &mut self,
+        group: &str,
+        member: &str,
+        before: &Reconciled,
+        owned: Option<&Partitions>,
+        now: i64,
+        out: &mut Output,
+    ) -> Reconciled {
+        let g = &self.consumer_groups.groups[group];
+        let target_epoch = g.assignment_epoch();
+        let target = g.target_of(member);
+        let after = reconcile(before, target_epoch, &target, owned, |t, p| {
+            g.held_by_other(member, t, p)
+        });
+        let stored = g.current.get(member).map(reconciled);
+        let timeout = g
+            .members
+            .get(member)
+            .map_or(0, |m| m.rebalance_timeout_ms.max(0));
+        if stored.as_ref() == Some(&after) {
+            return after;
+        }
+        self.decide(
+            out,
+            ConsumerRecord::Current {
+                group: group.into(),
+                member: member.into(),
+                value: Some(current_value(&after)),
+            },
+        );
+        // As Kafka: every change while partitions are to be revoked gives the member its
+        // rebalance timeout again; any other state cancels the deadline.
+        let key = TimerKey::ConsumerRevocation {
+            group: group.into(),
+            member: member.into(),
+        };
+        if after.state == MemberState::UnrevokedPartitions {
+            self.timers.schedule(key, now + timeout as i64);
+        } else {
+            self.timers.cancel(&key);
+        }
+        after
+    }
+
+    /// A member leaving (epoch -1), or a static member leaving for a while (-2).
+    fn consumer_leave(
+        &mut self,
+        r: &ConsumerGroupHeartbeatRequest,
+        now: i64,
+        out: &mut Output,
+    ) -> Result<ConsumerGroupHeartbeatResponse, Refusal> {
+        let group = r.group_id.as_str();
+        let Some(g) = self.consumer_groups.groups.get(group) else {
+            return Err((
+                ErrorCode::GroupIdNotFound,
+                format!("Group {group} not found."),
+            ));
+        };
+        let member = match r.instance_id.as_deref() {
+            None => r.member_id.clone(),
+            Some(instance) => match g.static_member(instance) {
+                None => {
+                    return Err((
+                        ErrorCode::UnknownMemberId,
+                        format!("Instance id {instance} is unknown."),
+                    ))
+                }
+                Some(id) if id != r.member_id => {
+                    return Err((
+                        ErrorCode::FencedInstanceId,
+                        format!(
+                            "Static member {} with instance id {instance} is fenced by existing \
+                             member {id}.",
+                            r.member_id
+                        ),
+                    ))
+                }
+                Some(id) => id.to_string(),
+            },
+        };
+        if !g.members.contains_key(&member) {
+            return Err((
+                ErrorCode::UnknownMemberId,
+                format!("Member {member} is not a member of group {group}."),
+            ));
+        }
+        if r.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH {
+            // It keeps its partitions until its session ends or it comes back.
+            let mut rec = g.reconciled(&member);
+            rec.previous_member_epoch = rec.member_epoch;
+            rec.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH;
+            rec.pending_revocation = Partitions::new();
+            self.decide(
+                out,
+                ConsumerRecord::Current {
+                    group: group.into(),
+                    member: member.clone(),
+                    value: Some(current_value(&rec)),
+                },
+            );
+            self.timers.cancel(&TimerKey::ConsumerRevocation {
+                group: group.into(),
+                member: member.clone(),
+            });
+        } else {
+            self.fence_consumer_member(group, &member, now, out);
+        }
+        Ok(ConsumerGroupHeartbeatResponse {
+            member_id: Some(member),
+            member_epoch: r.member_epoch,
+            ..Default::default()
+        })
+    }
+
+    /// Removes a member (it left, or its session or revocation deadline passed): its
+    /// records go and the group epoch moves on.
+    fn fence_consumer_member(&mut self, group: &str, member: &str, _now: i64, out: &mut Output) {
+        let topics = self.topics.clone();
+        self.remove_member_records(group, member, out);
+        self.refresh_subscription(group, topics.as_ref(), true, out);
+        self.bump_group_epoch(group, out);
+    }
+
+    /// A consumer member's session ended.
+    pub(crate) fn consumer_session_expired(
+        &mut self,
+        group: &str,
+        member: &str,
+        now: i64,
+        out: &mut Output,
+    ) {
+        if self
+            .consumer_group(group)
+            .is_some_and(|g| g.members.contains_key(member))
+        {
+            self.fence_consumer_member(group, member, now, out);
+        }
+    }
+
+    /// A consumer member did not revoke its partitions within its rebalance timeout.
+    pub(crate) fn consumer_revocation_expired(
+        &mut self,
+        group: &str,
+        member: &str,
+        now: i64,
+        out: &mut Output,
+    ) {
+        let late = self.consumer_group(group).is_some_and(|g| {
+            g.members.contains_key(member)
+                && g.reconciled(member).state == MemberState::UnrevokedPartitions
+        });
+        if late {
+            self.fence_consumer_member(group, member, now, out);
+        }
+    }
+
+    /// ConsumerGroupDescribe of one group.
+    pub fn describe_consumer_group(&self, id: &str, topics: &dyn TopicSource) -> DescribedGroup {
+        let Some(g) = self.consumer_group(id) else {
+            let message = if self.groups.get(id).is_some_and(|g| {
+                g.state != GroupState::Empty || g.generation > 0 || !g.members.is_empty()
+            }) {
+                format!("Group {id} is not a consumer group.")
+            } else {
+                format!("Group {id} not found.")
+            };
+            return DescribedGroup {
+                error_code: ErrorCode::GroupIdNotFound.code(),
+                error_message: Some(message),
+                group_id: id.into(),
+                authorized_operations: i32::MIN,
+                ..Default::default()
+            };
+        };
+        let described = |p: &Partitions| DescribedAssignment {
+            topic_partitions: p
+                .iter()
+                .map(|(t, ps)| DescribedTp {
+                    topic_id: Uuid::from_u128(*t),
+                    topic_name: topics.name(*t).unwrap_or_default(),
+                    partitions: ps.iter().copied().collect(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        DescribedGroup {
+            group_id: id.into(),
+            group_state: g.state_name().into(),
+            group_epoch: g.group_epoch(),
+            assignment_epoch: g.assignment_epoch(),
+            assignor_name: g.assignor(&self.config.consumer_assignors).name().into(),
+            members: g
+                .members
+                .iter()
+                .map(|(mid, m)| {
+                    let rec = g.reconciled(mid);
+                    DescribedMember {
+                        member_id: mid.clone(),
+                        instance_id: m.instance_id.clone(),
+                        rack_id: m.rack_id.clone(),
+                        member_epoch: rec.member_epoch,
+                        client_id: m.client_id.clone(),
+                        client_host: m.client_host.clone(),
+                        subscribed_topic_names: m.subscribed_topic_names.clone(),
+                        subscribed_topic_regex: m.subscribed_topic_regex.clone(),
+                        assignment: described(&rec.assigned),
+                        target_assignment: described(&g.target_of(mid)),
+                        member_type: 1,
+                        ..Default::default()
+                    }
+                })
+                .collect(),
+            authorized_operations: i32::MIN,
+            ..Default::default()
+        }
+    }
+
+    /// The consumer groups ListGroups shows, filtered as [`Shard::list_groups`] does.
+    pub(crate) fn list_consumer_groups(&self, states: &[String]) -> Vec<ListedGroup> {
+        self.consumer_groups
+            .groups
+            .iter()
+            .filter(|(_, g)| {
+                states.is_empty()
+                    || states
+                        .iter()
+                        .any(|s| s.eq_ignore_ascii_case(g.state_name()))
+            })
+            .map(|(id, g)| ListedGroup {
+                group_id: id.clone(),
+                protocol_type: CONSUMER.into(),
+                group_state: g.state_name().into(),
+                group_type: CONSUMER.into(),
+                ..Default::default()
+            })
+            .collect()
+    }
+
+    /// Why an offset commit or fetch of a consumer group's member is refused (Kafka's
+    /// `validateOffsetCommit`/`validateOffsetFetch`): None when `group` is not a consumer
+    /// group. An admin request (no member, epoch below zero) is allowed while it has no
+    /// members.
+    pub(crate) fn check_consumer_member(
+        &self,
+        group: &str,
+        member: &str,
+        epoch: i32,
+    ) -> Option<Result<(), ErrorCode>> {
+        let g = self.consumer_group(group)?;
+        if epoch < 0 && member.is_empty() {
+            return Some(if g.members.is_empty() {
+                Ok(())
+            } else {
+                Err(ErrorCode::UnknownMemberId)
+            });
+        }
+        if !g.members.contains_key(member) {
+            return Some(Err(ErrorCode::UnknownMemberId));
+        }
+        if g.reconciled(member).member_epoch != epoch {
+            return Some(Err(ErrorCode::StaleMemberEpoch));
+        }
+        Some(Ok(()))
+    }
+
+    /// A new member id: a random UUID in Kafka's text form.
+    fn uuid_text(&mut self) -> String {
+        let hi = self.next_random();
+        let lo = self.next_random();
+        fjord_util::uuid_text::encode(&Uuid::from_u64_pair(hi, lo))
+    }
+}

@@ -1,0 +1,477 @@
+//! The KIP-848 coordinator's rules one at a time, on a [`Shard`]: joining and the first
+//! assignment, a second member taking half only after the first revokes, Kafka's request
+//! checks and their error codes, a static member's leave and return without a new group
+//! epoch, the session and revocation deadlines, offset commits checked against member epochs,
+//! describe and list, and an empty group changing kind (classic to consumer and back) with its
+//! offsets kept.
+
+use fjord_group::consumer::TopicSource;
+use fjord_group::{GroupConfig, RequestContext, Shard};
+use fjord_protocol::generated::{
+    consumer_group_heartbeat_request::{ConsumerGroupHeartbeatRequest, TopicPartitions},
+    consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse,
+    join_group_request::{JoinGroupRequest, JoinGroupRequestProtocol},
+    offset_commit_request::{
+        OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
+    },
+};
+use fjord_protocol::{ErrorCode, ResponseBody, Uuid};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+const T: u128 = 7;
+
+#[derive(Debug, Clone)]
+struct Topics(BTreeMap<String, (u128, i32)>, u64);
+
+impl TopicSource for Topics {
+    fn topic(&self, name: &str) -> Option<(u128, i32)> {
+        self.0.get(name).copied()
+    }
+    fn name(&self, id: u128) -> Option<String> {
+        self.0
+            .iter()
+            .find(|(_, v)| v.0 == id)
+            .map(|(n, _)| n.clone())
+    }
+    fn names(&self) -> Vec<String> {
+        self.0.keys().cloned().collect()
+    }
+    fn stamp(&self) -> u64 {
+        self.1
+    }
+}
+
+fn topics() -> Topics {
+    Topics(BTreeMap::from([("t".to_string(), (T, 6))]), 1)
+}
+
+fn ctx(token: u64) -> RequestContext {
+    RequestContext {
+        token,
+        version: 1,
+        client_id: "client".into(),
+        client_host: "/127.0.0.1".into(),
+    }
+}
+
+fn join(member: &str) -> ConsumerGroupHeartbeatRequest {
+    ConsumerGroupHeartbeatRequest {
+        group_id: "g".into(),
+        member_id: member.into(),
+        member_epoch: 0,
+        rebalance_timeout_ms: 30_000,
+        subscribed_topic_names: Some(vec!["t".into()]),
+        topic_partitions: Some(Vec::new()),
+        ..Default::default()
+    }
+}
+
+fn beat(member: &str, epoch: i32, owned: &[i32]) -> ConsumerGroupHeartbeatRequest {
+    ConsumerGroupHeartbeatRequest {
+        group_id: "g".into(),
+        member_id: member.into(),
+        member_epoch: epoch,
+        rebalance_timeout_ms: -1,
+        topic_partitions: Some(vec![TopicPartitions {
+            topic_id: Uuid::from_u128(T),
+            partitions: owned.to_vec(),
+            ..Default::default()
+        }]),
+        ..Default::default()
+    }
+}
+
+struct Harness {
+    shard: Shard,
+    topics: Topics,
+    token: u64,
+    records: usize,
+}
+
+impl Harness {
+    fn new() -> Harness {
+        Harness {
+            shard: Shard::new(
+                GroupConfig {
+                    initial_rebalance_delay_ms: 0,
+                    ..GroupConfig::default()
+                },
+                1,
+            ),
+            topics: topics(),
+            token: 0,
+            records: 0,
+        }
+    }
+
+    fn send(
+        &mut self,
+        r: ConsumerGroupHeartbeatRequest,
+        now: i64,
+    ) -> ConsumerGroupHeartbeatResponse {
+        self.token += 1;
+        let out =
+            self.shard
+                .consumer_heartbeat(&ctx(self.token), &r, Arc::new(self.topics.clone()), now);
+        self.records += out.records.len();
+        match out.replies.into_iter().next() {
+            Some((_, ResponseBody::ConsumerGroupHeartbeat(r))) => r,
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+fn assigned(r: &ConsumerGroupHeartbeatResponse) -> Vec<i32> {
+    r.assignment
+        .as_ref()
+        .map(|a| {
+            a.topic_partitions
+                .iter()
+                .flat_map(|t| t.partitions.clone())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn code(r: &ConsumerGroupHeartbeatResponse) -> ErrorCode {
+    ErrorCode::from_code(r.error_code).unwrap()
+}
+
+#[test]
+fn a_second_member_gets_half_only_after_the_first_revokes() {
+    let mut h = Harness::new();
+    let a = h.send(join("a"), 0);
+    assert_eq!(code(&a), ErrorCode::None);
+    assert_eq!(a.member_epoch, 1);
+    assert_eq!(a.heartbeat_interval_ms, 5_000);
+    assert_eq!(assigned(&a), vec![0, 1, 2, 3, 4, 5]);
+    let b = h.send(join("b"), 10);
+    assert_eq!(b.member_epoch, 2);
+    assert!(assigned(&b).is_empty(), "a still holds everything");
+    // a is told to give up three (its epoch stays until it confirms).
+    let a2 = h.send(beat("a", 1, &[0, 1, 2, 3, 4, 5]), 20);
+    assert_eq!(a2.member_epoch, 1);
+    let kept = assigned(&a2);
+    assert_eq!(kept.len(), 3);
+    assert_eq!(
+        h.shard.consumer_group("g").unwrap().state_name(),
+        "Reconciling"
+    );
+    // b still gets nothing while a has not confirmed.
+    assert!(assigned(&h.send(beat("b", 2, &[]), 30)).is_empty());
+    let a3 = h.send(beat("a", 1, &kept), 40);
+    assert_eq!(a3.member_epoch, 2);
+    let b2 = h.send(beat("b", 2, &[]), 50);
+    let mut all = assigned(&b2);
+    all.extend(&kept);
+    all.sort();
+    assert_eq!(all, vec![0, 1, 2, 3, 4, 5]);
+    assert_eq!(h.shard.consumer_group("g").unwrap().state_name(), "Stable");
+}
+
+#[test]
+fn requests_are_checked_as_kafka_checks_them() {
+    let mut h = Harness::new();
+    let cases: Vec<(ConsumerGroupHeartbeatRequest, ErrorCode, &str)> = vec![
+        (
+            ConsumerGroupHeartbeatRequest {
+                group_id: String::new(),
+                ..join("a")
+            },
+            ErrorCode::InvalidRequest,
+            "GroupId can't be empty.",
+        ),
+        (
+            ConsumerGroupHeartbeatRequest {
+                rebalance_timeout_ms: -1,
+                ..join("a")
+            },
+            ErrorCode::InvalidRequest,
+            "RebalanceTimeoutMs must be provided in first request.",
+        ),
+        (
+            ConsumerGroupHeartbeatRequest {
+                topic_partitions: None,
+                ..join("a")
+            },
+            ErrorCode::InvalidRequest,
+            "TopicPartitions must be empty when (re-)joining.",
+        ),
+        (
+            ConsumerGroupHeartbeatRequest {
+                member_id: String::new(),
+                ..join("a")
+            },
+            ErrorCode::InvalidRequest,
+            "MemberId can't be empty.",
+        ),
+        (
+            ConsumerGroupHeartbeatRequest {
+                member_epoch: -3,
+                ..join("a")
+            },
+            ErrorCode::InvalidRequest,
+            "MemberEpoch is invalid.",
+        ),
+        (
+            ConsumerGroupHeartbeatRequest {
+                server_assignor: Some("sticky".into()),
+                ..join("a")
+            },
+            ErrorCode::UnsupportedAssignor,
+            "ServerAssignor sticky is not supported. Supported assignors: uniform, range.",
+        ),
+        (
+            ConsumerGroupHeartbeatRequest {
+                subscribed_topic_names: None,
+                subscribed_topic_regex: Some("t(".into()),
+                ..join("a")
+            },
+            ErrorCode::InvalidRegularExpression,
+            "",
+        ),
+        (
+            beat("nobody", 3, &[]),
+            ErrorCode::GroupIdNotFound,
+            "Group g not found.",
+        ),
+    ];
+    for (r, want, message) in cases {
+        let got = h.send(r, 0);
+        assert_eq!(code(&got), want, "{:?}", got.error_message);
+        assert!(got.error_message.as_deref().unwrap().starts_with(message));
+    }
+    assert_eq!(h.records, 0, "a refused request writes nothing");
+    h.send(join("a"), 0);
+    let unknown = h.send(beat("b", 1, &[]), 1);
+    assert_eq!(code(&unknown), ErrorCode::UnknownMemberId);
+    let ahead = h.send(beat("a", 5, &[]), 2);
+    assert_eq!(code(&ahead), ErrorCode::FencedMemberEpoch);
+}
+
+#[test]
+fn a_static_member_comes_back_to_its_partitions_without_a_new_epoch() {
+    let mut h = Harness::new();
+    let with_instance = |r: ConsumerGroupHeartbeatRequest, i: &str| ConsumerGroupHeartbeatRequest {
+        instance_id: Some(i.into()),
+        ..r
+    };
+    h.send(with_instance(join("a"), "ia"), 0);
+    h.send(with_instance(join("b"), "ib"), 1);
+    let a = h.send(with_instance(beat("a", 1, &[0, 1, 2, 3, 4, 5]), "ia"), 2);
+    let kept_a = assigned(&a);
+    h.send(with_instance(beat("a", 1, &kept_a), "ia"), 3);
+    let b = h.send(with_instance(beat("b", 2, &[]), "ib"), 4);
+    let kept_b = assigned(&b);
+    assert_eq!(kept_b.len(), 3);
+    let epoch = h.shard.consumer_group("g").unwrap().group_epoch();
+    // b leaves for a while (-2), and a new process with its instance id comes back.
+    let left = h.send(
+        ConsumerGroupHeartbeatRequest {
+            member_epoch: -2,
+            ..with_instance(beat("b", 2, &kept_b), "ib")
+        },
+        5,
+    );
+    assert_eq!(code(&left), ErrorCode::None);
+    assert_eq!(left.member_epoch, -2);
+    // Another instance id is refused while the first still holds it... the new process with
+    // the same instance id takes its place.
+    let back = h.send(with_instance(join("b2"), "ib"), 6);
+    assert_eq!(code(&back), ErrorCode::None);
+    assert_eq!(assigned(&back), kept_b, "the same partitions come back");
+    let g = h.shard.consumer_group("g").unwrap();
+    assert_eq!(g.group_epoch(), epoch, "no new group epoch");
+    assert!(g.members.contains_key("b2") && !g.members.contains_key("b"));
+    // A second process with a held instance id is refused.
+    let dup = h.send(with_instance(join("b3"), "ib"), 7);
+    assert_eq!(code(&dup), ErrorCode::UnreleasedInstanceId);
+    // The old id is fenced.
+    let old = h.send(with_instance(beat("b", 2, &[]), "ib"), 8);
+    assert_eq!(code(&old), ErrorCode::FencedInstanceId);
+}
+
+#[test]
+fn deadlines_fence_silent_and_slow_members() {
+    let mut h = Harness::new();
+    h.send(join("a"), 0);
+    h.send(join("b"), 0);
+    // a never revokes: after its rebalance timeout (30 s) it is removed.
+    let a = h.send(beat("a", 1, &[0, 1, 2, 3, 4, 5]), 1_000);
+    assert_eq!(assigned(&a).len(), 3);
+    let out = h.shard.tick(1_000 + 30_000);
+    assert!(!out.records.is_empty());
+    let g = h.shard.consumer_group("g").unwrap();
+    assert!(
+        !g.members.contains_key("a"),
+        "fenced after the rebalance timeout"
+    );
+    // b then takes everything; silent for the session timeout (45 s), it goes too.
+    let b = h.send(beat("b", 2, &[]), 32_000);
+    assert_eq!(assigned(&b).len(), 6);
+    h.shard.tick(32_000 + 44_999);
+    assert!(h
+        .shard
+        .consumer_group("g")
+        .unwrap()
+        .members
+        .contains_key("b"));
+    h.shard.tick(32_000 + 45_000);
+    let g = h.shard.consumer_group("g").unwrap();
+    assert!(g.members.is_empty());
+    assert_eq!(g.state_name(), "Empty");
+    let again = h.send(beat("b", 4, &[]), 80_000);
+    assert_eq!(code(&again), ErrorCode::UnknownMemberId);
+}
+
+fn commit(member: &str, epoch: i32) -> OffsetCommitRequest {
+    OffsetCommitRequest {
+        group_id: "g".into(),
+        member_id: member.into(),
+        generation_id_or_member_epoch: epoch,
+        topics: vec![OffsetCommitRequestTopic {
+            name: "t".into(),
+            partitions: vec![OffsetCommitRequestPartition {
+                partition_index: 0,
+                committed_offset: 42,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+fn commit_code(h: &mut Harness, r: OffsetCommitRequest) -> ErrorCode {
+    let out = h.shard.commit_offsets(&ctx(99), &r, &|_, _| false, 0);
+    match &out.replies[0].1 {
+        ResponseBody::OffsetCommit(r) => {
+            ErrorCode::from_code(r.topics[0].partitions[0].error_code).unwrap()
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn offset_commits_are_checked_against_member_epochs() {
+    let mut h = Harness::new();
+    h.send(join("a"), 0);
+    assert_eq!(commit_code(&mut h, commit("a", 1)), ErrorCode::None);
+    assert_eq!(
+        commit_code(&mut h, commit("a", 0)),
+        ErrorCode::StaleMemberEpoch
+    );
+    assert_eq!(
+        commit_code(&mut h, commit("x", 1)),
+        ErrorCode::UnknownMemberId
+    );
+    assert_eq!(
+        commit_code(&mut h, commit("", -1)),
+        ErrorCode::UnknownMemberId
+    );
+    // Once empty, an admin commit is allowed.
+    h.send(
+        ConsumerGroupHeartbeatRequest {
+            member_epoch: -1,
+            ..beat("a", 1, &[])
+        },
+        1,
+    );
+    assert_eq!(commit_code(&mut h, commit("", -1)), ErrorCode::None);
+}
+
+#[test]
+fn describe_and_list_show_consumer_groups() {
+    let mut h = Harness::new();
+    h.send(join("a"), 0);
+    let d = h.shard.describe_consumer_group("g", &h.topics);
+    assert_eq!(d.error_code, 0);
+    assert_eq!(d.group_state, "Stable");
+    assert_eq!((d.group_epoch, d.assignment_epoch), (1, 1));
+    assert_eq!(d.assignor_name, "uniform");
+    assert_eq!(d.members.len(), 1);
+    let m = &d.members[0];
+    assert_eq!(m.member_type, 1);
+    assert_eq!(m.assignment.topic_partitions[0].topic_name, "t");
+    assert_eq!(
+        m.assignment.topic_partitions[0].partitions,
+        vec![0, 1, 2, 3, 4, 5]
+    );
+    let listed = h.shard.list_groups(&[], &[]);
+    assert_eq!(listed.len(), 1);
+    assert_eq!(
+        (
+            listed[0].group_type.as_str(),
+            listed[0].group_state.as_str()
+        ),
+        ("consumer", "Stable")
+    );
+    assert!(h.shard.list_groups(&[], &["classic".into()]).is_empty());
+    // DescribeGroups does not show it: Dead before v6, GROUP_ID_NOT_FOUND from v6.
+    assert_eq!(h.shard.describe_group("g", 5).group_state, "Dead");
+    let classic = h.shard.describe_group("g", 6);
+    assert_eq!(classic.error_code, ErrorCode::GroupIdNotFound.code());
+    assert_eq!(
+        classic.error_message.as_deref(),
+        Some("Group g is not a classic group.")
+    );
+    let missing = h.shard.describe_consumer_group("nope", &h.topics);
+    assert_eq!(missing.error_code, ErrorCode::GroupIdNotFound.code());
+    let stats = h.shard.stats();
+    assert_eq!(stats.consumer_by_state.get("Stable"), Some(&1));
+    assert!(
+        stats.by_state.is_empty(),
+        "the offsets holder is not a classic group"
+    );
+}
+
+fn classic_join(member: &str) -> JoinGroupRequest {
+    JoinGroupRequest {
+        group_id: "g".into(),
+        session_timeout_ms: 10_000,
+        rebalance_timeout_ms: 10_000,
+        member_id: member.into(),
+        protocol_type: "consumer".into(),
+        protocols: vec![JoinGroupRequestProtocol {
+            name: "range".into(),
+            metadata: Default::default(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+#[test]
+fn an_empty_group_changes_kind_and_keeps_its_offsets() {
+    let mut h = Harness::new();
+    h.send(join("a"), 0);
+    assert_eq!(commit_code(&mut h, commit("a", 1)), ErrorCode::None);
+    // A classic member may not join while consumer members are there.
+    let out = h.shard.join_group(&ctx(50), &classic_join(""), 1);
+    match &out.replies[0].1 {
+        ResponseBody::JoinGroup(r) => {
+            assert_eq!(r.error_code, ErrorCode::InconsistentGroupProtocol.code())
+        }
+        other => panic!("{other:?}"),
+    }
+    h.send(
+        ConsumerGroupHeartbeatRequest {
+            member_epoch: -1,
+            ..beat("a", 1, &[])
+        },
+        2,
+    );
+    // Now empty: a classic member makes it a classic group, and the offset is still there.
+    let out = h.shard.join_group(&ctx(51), &classic_join(""), 3);
+    assert!(out
+        .records
+        .iter()
+        .any(|r| matches!(r, fjord_group::GroupRecord::Consumer(_))));
+    assert!(h.shard.consumer_group("g").is_none());
+    let fetched = h.shard.fetch_offsets("g", None);
+    assert_eq!(fetched[0].1[0].1.as_ref().map(|c| c.offset), Some(42));
+    // A consumer member cannot join the classic group while it has members.
+    let refused = h.send(join("c"), 4);
+    assert_eq!(code(&refused), ErrorCode::GroupIdNotFound);
+}
