@@ -557,6 +557,12 @@ impl Shard {
                     .and_then(|(old, ..)| g.members.get(old).cloned())
             })
             .unwrap_or_else(|| MemberValue {
+                // The generated default of a nullable string is "" (as Kafka's): a new member
+                // has none of them.
+                instance_id: None,
+                rack_id: None,
+                subscribed_topic_regex: None,
+                server_assignor: None,
                 rebalance_timeout_ms: -1,
                 ..Default::default()
             });

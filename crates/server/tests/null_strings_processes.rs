@@ -12,6 +12,8 @@ use fjord_protocol::generated::alter_configs_request::{
 };
 use fjord_protocol::generated::{
     api_versions_request::ApiVersionsRequest,
+    consumer_group_describe_request::ConsumerGroupDescribeRequest,
+    consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest,
     create_acls_request::{AclCreation, CreateAclsRequest},
     create_topics_request::{CreatableTopic, CreateTopicsRequest},
     delete_acls_request::{DeleteAclsFilter, DeleteAclsRequest},
@@ -228,6 +230,25 @@ fn requests(v: i16) -> Vec<(ApiKey, RequestBody)> {
         ),
         (ApiKey::ListOffsets, RequestBody::ListOffsets(list_offsets)),
         (ApiKey::OffsetFetch, RequestBody::OffsetFetch(offset_fetch)),
+        (
+            ApiKey::ConsumerGroupHeartbeat,
+            RequestBody::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatRequest {
+                group_id: format!("c-group-v{v}"),
+                member_id: format!("member-v{v}"),
+                member_epoch: 0,
+                rebalance_timeout_ms: 30_000,
+                subscribed_topic_names: Some(vec![TOPIC.into()]),
+                topic_partitions: Some(Vec::new()),
+                ..Default::default()
+            }),
+        ),
+        (
+            ApiKey::ConsumerGroupDescribe,
+            RequestBody::ConsumerGroupDescribe(ConsumerGroupDescribeRequest {
+                group_ids: vec![format!("c-group-v{v}")],
+                ..Default::default()
+            }),
+        ),
     ]
 }
 

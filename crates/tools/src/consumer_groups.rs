@@ -7,6 +7,7 @@ use crate::consumer_protocol::assignment;
 use clap::Args as ClapArgs;
 use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
 use fjord_protocol::generated::{
+    consumer_group_describe_request::ConsumerGroupDescribeRequest,
     delete_groups_request::DeleteGroupsRequest,
     describe_groups_request::DescribeGroupsRequest,
     describe_groups_response::DescribedGroup,
@@ -57,9 +58,14 @@ pub struct Args {
     /// Describe the group's offsets (the default).
     #[arg(long)]
     offsets: bool,
-    /// Describe the group's state.
-    #[arg(long)]
-    state: bool,
+    /// Describe the group's state; with --list, show each group's state (or only groups in
+    /// these states, comma-separated).
+    #[arg(long, num_args = 0..=1, default_missing_value = "")]
+    state: Option<String>,
+    /// With --list: show each group's type (or only groups of these types: classic,
+    /// consumer).
+    #[arg(long = "type", num_args = 0..=1, default_missing_value = "")]
+    group_type: Option<String>,
     /// With --members: the partitions assigned to each member.
     #[arg(long)]
     verbose: bool,
@@ -118,6 +124,9 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         ));
     }
     let admin = a.connection.admin()?;
+    if a.list && (a.group_type.is_some() || a.state.is_some()) {
+        return list_with_columns(&admin, a).await;
+    }
     if a.list {
         for g in list_groups(&admin).await? {
             println!("{g}");
@@ -147,8 +156,9 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     Ok(())
 }
 
-/// Every group of every broker's coordinator (ListGroups to each broker), sorted.
-async fn list_groups(admin: &Admin) -> Result<Vec<String>, ToolError> {
+/// Every consumer group (classic with the consumer protocol type, or consumer-protocol) of
+/// every broker's coordinator, sorted: (id, type, state).
+async fn list_listed(admin: &Admin) -> Result<Vec<(String, String, String)>, ToolError> {
     let cluster = admin.retry(|| admin.refresh(None)).await?;
     let mut out = BTreeSet::new();
     for b in cluster.brokers.values().filter(|b| !b.fenced) {
@@ -169,21 +179,215 @@ async fn list_groups(admin: &Admin) -> Result<Vec<String>, ToolError> {
             r.groups
                 .into_iter()
                 .filter(|g| g.protocol_type == "consumer" || g.protocol_type.is_empty())
-                .map(|g| g.group_id),
+                .map(|g| {
+                    let kind = if g.group_type.is_empty() {
+                        "classic".to_string()
+                    } else {
+                        g.group_type
+                    };
+                    (g.group_id, kind, g.group_state)
+                }),
         );
     }
     Ok(out.into_iter().collect())
 }
 
+/// Every consumer group's id, sorted.
+async fn list_groups(admin: &Admin) -> Result<Vec<String>, ToolError> {
+    Ok(list_listed(admin)
+        .await?
+        .into_iter()
+        .map(|(g, ..)| g)
+        .collect())
+}
+
+/// The group types Kafka's tool accepts.
+const GROUP_TYPES: &[&str] = &["classic", "consumer", "share", "streams"];
+/// The group states Kafka's tool accepts.
+const GROUP_STATES: &[&str] = &[
+    "PreparingRebalance",
+    "CompletingRebalance",
+    "Stable",
+    "Dead",
+    "Empty",
+    "Assigning",
+    "Reconciling",
+];
+
+/// A comma-separated filter, each value one of `valid` (compared without case).
+fn filter_values(list: &str, valid: &[&str], what: &str) -> Result<Vec<String>, ToolError> {
+    let values: Vec<String> = list
+        .split(',')
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+        .collect();
+    for v in &values {
+        if !valid.iter().any(|x| x.eq_ignore_ascii_case(v)) {
+            return Err(ToolError::Usage(format!(
+                "Invalid {what} list '{list}'. Valid {what}s are: {}",
+                valid.join(", ")
+            )));
+        }
+    }
+    Ok(values)
+}
+
+/// `--list` with `--type` and/or `--state`: Kafka's GROUP / TYPE / STATE columns.
+async fn list_with_columns(admin: &Admin, a: &Args) -> Result<(), ToolError> {
+    let types = filter_values(a.group_type.as_deref().unwrap_or(""), GROUP_TYPES, "type")?;
+    let states = filter_values(a.state.as_deref().unwrap_or(""), GROUP_STATES, "state")?;
+    let keep = |value: &str, filter: &[String]| {
+        filter.is_empty() || filter.iter().any(|f| f.eq_ignore_ascii_case(value))
+    };
+    let groups: Vec<(String, String, String)> = list_listed(admin)
+        .await?
+        .into_iter()
+        .filter(|(_, t, s)| keep(t, &types) && keep(s, &states))
+        .collect();
+    let width = groups
+        .iter()
+        .map(|(g, ..)| g.len().max(15))
+        .max()
+        .unwrap_or(15)
+        + 10;
+    let line = |id: &str, kind: &str, state: &str| {
+        let mut l = format!("{id:<width$}");
+        if a.group_type.is_some() {
+            l.push_str(&format!(" {kind:<20}"));
+        }
+        if a.state.is_some() {
+            l.push_str(&format!(" {state:<20}"));
+        }
+        l
+    };
+    println!("{}", line("GROUP", "TYPE", "STATE"));
+    for (id, kind, state) in &groups {
+        println!("{}", line(id, kind, state));
+    }
+    Ok(())
+}
+
+/// Partitions as (topic, partition), sorted.
+type PartitionList = Vec<(String, i32)>;
+
+/// A member as the tool shows it, whichever protocol its group runs.
+#[derive(Debug, Clone, Default)]
+struct MemberView {
+    id: String,
+    instance_id: Option<String>,
+    host: String,
+    client_id: String,
+    /// Its partitions.
+    assignment: PartitionList,
+    /// Consumer protocol: its epoch, its target epoch and target partitions.
+    epochs: Option<(i32, i32, PartitionList)>,
+}
+
+/// A group as the tool shows it: from ConsumerGroupDescribe for a consumer-protocol group,
+/// from DescribeGroups for a classic one (as Kafka's admin client does).
+#[derive(Debug, Clone, Default)]
+struct GroupView {
+    state: String,
+    assignor: String,
+    members: Vec<MemberView>,
+    /// Consumer protocol: the group epoch and the target assignment's epoch.
+    epochs: Option<(i32, i32)>,
+}
+
+/// ConsumerGroupDescribe's answer for one group, or None when it is not a consumer group.
+fn consumer_view(
+    g: fjord_protocol::generated::consumer_group_describe_response::DescribedGroup,
+) -> Result<Option<GroupView>, AdminError> {
+    use fjord_protocol::ErrorCode;
+    match ErrorCode::from_code(g.error_code) {
+        Some(ErrorCode::None) => {}
+        Some(ErrorCode::GroupIdNotFound) => return Ok(None),
+        _ => {
+            return Err(
+                AdminError::from_code(g.error_code, g.error_message.as_deref())
+                    .unwrap_or_else(|| AdminError::Protocol("an unknown error".into())),
+            )
+        }
+    }
+    let parts = |a: &fjord_protocol::generated::consumer_group_describe_response::Assignment| {
+        let mut v: Vec<(String, i32)> = a
+            .topic_partitions
+            .iter()
+            .flat_map(|t| t.partitions.iter().map(|p| (t.topic_name.clone(), *p)))
+            .collect();
+        v.sort();
+        v
+    };
+    Ok(Some(GroupView {
+        state: g.group_state.clone(),
+        assignor: g.assignor_name.clone(),
+        epochs: Some((g.group_epoch, g.assignment_epoch)),
+        members: g
+            .members
+            .iter()
+            .map(|m| MemberView {
+                id: m.member_id.clone(),
+                instance_id: m.instance_id.clone(),
+                host: m.client_host.clone(),
+                client_id: m.client_id.clone(),
+                assignment: parts(&m.assignment),
+                epochs: Some((
+                    m.member_epoch,
+                    g.assignment_epoch,
+                    parts(&m.target_assignment),
+                )),
+            })
+            .collect(),
+    }))
+}
+
+/// DescribeGroups' answer for one classic group.
+fn classic_view(g: DescribedGroup) -> GroupView {
+    GroupView {
+        state: g.group_state.clone(),
+        assignor: g.protocol_data.clone(),
+        epochs: None,
+        members: g
+            .members
+            .iter()
+            .map(|m| MemberView {
+                id: m.member_id.clone(),
+                instance_id: m.group_instance_id.clone(),
+                host: m.client_host.clone(),
+                client_id: m.client_id.clone(),
+                assignment: assignment(&m.member_assignment),
+                epochs: None,
+            })
+            .collect(),
+    }
+}
+
 /// The group as its coordinator describes it, with the coordinator as Kafka's tool prints it
 /// ("host:port  (id)").
-async fn describe_group(
-    admin: &Admin,
-    group: &str,
-) -> Result<(String, DescribedGroup), AdminError> {
+async fn describe_group(admin: &Admin, group: &str) -> Result<(String, GroupView), AdminError> {
     admin
         .retry(|| async {
             let (id, at) = admin.group_coordinator_node(group).await?;
+            let coordinator = format!("{at}  ({id})");
+            let consumer = admin
+                .call_at(
+                    &at,
+                    RequestBody::ConsumerGroupDescribe(ConsumerGroupDescribeRequest {
+                        group_ids: vec![group.to_string()],
+                        ..Default::default()
+                    }),
+                    0..=1,
+                )
+                .await;
+            // A node without the consumer protocol answers UNSUPPORTED_VERSION: classic only.
+            if let Ok(r) = consumer {
+                let mut r = expect_response!(r, ConsumerGroupDescribe)?;
+                if let Some(g) = r.groups.pop() {
+                    if let Some(view) = consumer_view(g)? {
+                        return Ok((coordinator, view));
+                    }
+                }
+            }
             let r = admin
                 .call_at(
                     &at,
@@ -201,10 +405,29 @@ async fn describe_group(
                 .ok_or_else(|| AdminError::Protocol("no group in the answer".into()))?;
             match AdminError::from_code(g.error_code, g.error_message.as_deref()) {
                 Some(e) => Err(e),
-                None => Ok((format!("{at}  ({id})"), g)),
+                None => Ok((coordinator, classic_view(g))),
             }
         })
         .await
+}
+
+/// Partitions as Kafka's tool lists them: `topic(0,1), other(2)`, or `-`.
+fn partitions_text(parts: &[(String, i32)]) -> String {
+    if parts.is_empty() {
+        return "-".into();
+    }
+    let mut by_topic: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+    for (t, p) in parts {
+        by_topic.entry(t).or_default().push(*p);
+    }
+    by_topic
+        .iter()
+        .map(|(t, ps)| {
+            let list: Vec<String> = ps.iter().map(|p| p.to_string()).collect();
+            format!("{t}({})", list.join(","))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A table as Kafka's tool prints it: a blank line, then each row left-aligned in columns of
@@ -221,67 +444,92 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
         Ok(x) => x,
         Err(e) => return Err(ToolError::Failed(format!("Error: {e}"))),
     };
-    if g.group_state == "Dead" {
+    if g.state == "Dead" {
         return Err(ToolError::Failed(format!(
             "Error: Consumer group '{group}' does not exist."
         )));
     }
-    if a.state {
-        let rows = vec![
+    if a.state.is_some() {
+        let mut rows = vec![
             vec![
                 "GROUP".to_string(),
                 "COORDINATOR (ID)".into(),
                 "ASSIGNMENT-STRATEGY".into(),
                 "STATE".into(),
-                "#MEMBERS".into(),
             ],
             vec![
                 group.to_string(),
                 coordinator,
-                g.protocol_data.clone(),
-                g.group_state.clone(),
-                g.members.len().to_string(),
+                g.assignor.clone(),
+                g.state.clone(),
             ],
         ];
-        println!("{}\n", table(&rows, &[15, 25, 20, 15, 0]));
+        let mut widths = vec![15, 25, 20, 15];
+        if let (true, Some((epoch, target))) = (a.verbose, g.epochs) {
+            rows[0].extend(["GROUP-EPOCH".to_string(), "TARGET-ASSIGNMENT-EPOCH".into()]);
+            rows[1].extend([epoch.to_string(), target.to_string()]);
+            widths.extend([15, 25]);
+        }
+        rows[0].push("#MEMBERS".into());
+        rows[1].push(g.members.len().to_string());
+        widths.push(0);
+        println!("{}\n", table(&rows, &widths));
         return Ok(());
     }
     if g.members.is_empty() {
         println!("\nConsumer group '{group}' has no active members.");
     }
     if a.members {
-        let mut rows = vec![vec![
-            "GROUP".to_string(),
-            "CONSUMER-ID".into(),
-            "HOST".into(),
-            "CLIENT-ID".into(),
-            "#PARTITIONS".into(),
-        ]];
+        let instances = g.members.iter().any(|m| m.instance_id.is_some());
+        let consumer = g.epochs.is_some();
+        let mut header = vec!["GROUP".to_string(), "CONSUMER-ID".into()];
+        let mut widths = vec![15, 15];
+        if instances {
+            header.push("GROUP-INSTANCE-ID".into());
+            widths.push(17);
+        }
+        header.extend(["HOST".to_string(), "CLIENT-ID".into(), "#PARTITIONS".into()]);
+        widths.extend([15, 15, 12]);
+        if a.verbose {
+            if consumer {
+                header.extend([
+                    "CURRENT-EPOCH".to_string(),
+                    "CURRENT-ASSIGNMENT".into(),
+                    "TARGET-EPOCH".into(),
+                    "TARGET-ASSIGNMENT".into(),
+                ]);
+                widths.extend([15, 25, 15, 0]);
+            } else {
+                header.push("ASSIGNMENT".into());
+                widths.push(0);
+            }
+        }
+        let mut rows = vec![header];
         for m in &g.members {
-            let parts = assignment(&m.member_assignment);
-            let mut row = vec![
-                group.to_string(),
-                m.member_id.clone(),
-                m.client_host.clone(),
+            let mut row = vec![group.to_string(), m.id.clone()];
+            if instances {
+                row.push(m.instance_id.clone().unwrap_or_else(|| "-".into()));
+            }
+            row.extend([
+                m.host.clone(),
                 m.client_id.clone(),
-                parts.len().to_string(),
-            ];
+                m.assignment.len().to_string(),
+            ]);
             if a.verbose {
-                row.push(
-                    parts
-                        .iter()
-                        .map(|(t, p)| format!("{t}({p})"))
-                        .collect::<Vec<_>>()
-                        .join(","),
-                );
+                match &m.epochs {
+                    Some((epoch, target_epoch, target)) => row.extend([
+                        epoch.to_string(),
+                        partitions_text(&m.assignment),
+                        target_epoch.to_string(),
+                        partitions_text(target),
+                    ]),
+                    None => row.push(partitions_text(&m.assignment)),
+                }
             }
             rows.push(row);
         }
-        if a.verbose {
-            rows[0].push("ASSIGNMENT".into());
-        }
         if !g.members.is_empty() {
-            println!("{}\n", table(&rows, &[15, 15, 15, 15, 12]));
+            println!("{}\n", table(&rows, &widths));
         }
         return Ok(());
     }
@@ -289,14 +537,10 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
     let commits = admin.group_offsets(group, None).await?;
     let mut owners: BTreeMap<(String, i32), (String, String, String)> = BTreeMap::new();
     for m in &g.members {
-        for tp in assignment(&m.member_assignment) {
+        for tp in &m.assignment {
             owners.insert(
-                tp,
-                (
-                    m.member_id.clone(),
-                    m.client_host.clone(),
-                    m.client_id.clone(),
-                ),
+                tp.clone(),
+                (m.id.clone(), m.host.clone(), m.client_id.clone()),
             );
         }
     }
@@ -395,10 +639,10 @@ async fn reset(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolErr
     let cluster = admin.retry(|| admin.refresh(None)).await?;
     for group in groups {
         let (_, g) = describe_group(admin, group).await?;
-        if !matches!(g.group_state.as_str(), "Empty" | "Dead") {
+        if !matches!(g.state.as_str(), "Empty" | "Dead") {
             return Err(ToolError::Failed(format!(
                 "Error: Assignments can only be reset if the group '{group}' is inactive, but the current state is {}.",
-                g.group_state
+                g.state
             )));
         }
         let commits = admin.group_offsets(group, None).await?;

@@ -370,8 +370,18 @@ fn group_metrics(r: &mut Registry, shards: &[fjord_group::ShardStats]) {
         .iter()
         .flat_map(|s| s.by_state.values())
         .sum::<usize>() as i64;
+    let consumer_state = |name: &str| -> i64 {
+        shards
+            .iter()
+            .filter_map(|s| s.consumer_by_state.get(name))
+            .sum::<usize>() as i64
+    };
+    let consumer_groups: i64 = shards
+        .iter()
+        .flat_map(|s| s.consumer_by_state.values())
+        .sum::<usize>() as i64;
     let by_protocol: Family<Labels, Gauge> = Family::default();
-    for (protocol, n) in [("classic", classic), ("consumer", 0)] {
+    for (protocol, n) in [("classic", classic), ("consumer", consumer_groups)] {
         by_protocol
             .get_or_create(&vec![("protocol".to_string(), protocol.to_string())])
             .set(n);
@@ -382,10 +392,16 @@ fn group_metrics(r: &mut Registry, shards: &[fjord_group::ShardStats]) {
         by_protocol,
     );
     let consumer: Family<Labels, Gauge> = Family::default();
-    for s in ["empty", "assigning", "reconciling", "stable", "dead"] {
+    for (label, name) in [
+        ("empty", "Empty"),
+        ("assigning", "Assigning"),
+        ("reconciling", "Reconciling"),
+        ("stable", "Stable"),
+        ("dead", "Dead"),
+    ] {
         consumer
-            .get_or_create(&vec![("state".to_string(), s.to_string())])
-            .set(0);
+            .get_or_create(&vec![("state".to_string(), label.to_string())])
+            .set(consumer_state(name));
     }
     r.register(
         "kafka_server_group_coordinator_metrics_consumer_group_count",
@@ -432,6 +448,14 @@ fn group_metrics(r: &mut Registry, shards: &[fjord_group::ShardStats]) {
     r.register(
         "kafka_server_group_coordinator_metrics_group_completed_rebalance",
         "Classic join phases completed with members since this broker took their partitions",
+        counter,
+    );
+    let bumps: u64 = shards.iter().map(|s| s.consumer_rebalances).sum();
+    let counter: Counter = Counter::default();
+    counter.inc_by(bumps);
+    r.register(
+        "kafka_server_group_coordinator_metrics_consumer_group_rebalance",
+        "Consumer-group epoch bumps since this broker took their partitions",
         counter,
     );
 }
