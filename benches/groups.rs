@@ -1,13 +1,14 @@
-//! Classic consumer groups against a release node with librdkafka:
+//! Consumer groups against a release node with librdkafka, classic and KIP-848:
 //! - join latency: a new group's first member, from `subscribe` to its assignment callback,
 //!   with `group.initial.rebalance.delay.ms=0` (the goal: within 100 ms) and with Kafka's
 //!   default 3000 (the delay applies once: about 3 s, not 6); and a tenth member joining nine
 //!   (members heartbeat every 100 ms, so they learn of the rebalance at once);
 //! - rebalance time with 50 members: a 51st joins a group of 50 on 64 partitions, timed
 //!   until every member owns partitions again and each partition has one owner; eager
-//!   (`range`) and cooperative (`cooperative-sticky`).
-//!
-//! The KIP-848 protocol has no figures yet: fjord does not serve it.
+//!   (`range`) and cooperative (`cooperative-sticky`);
+//! - the same with `group.protocol=consumer` (the coordinator assigns with `uniform`), with the
+//!   broker's heartbeat interval at 100 ms like the classic members' (Kafka's default is
+//!   5 s, which a member waits between learning of a new assignment and acting on it).
 //!
 //! Run: `cargo bench -p fjord-benches --bench groups` (it builds the release `fjord` first);
 //! `FJORD_GROUP_ROUNDS` sets the rounds of each figure (default 5; the median is reported).
@@ -23,6 +24,11 @@ use std::time::{Duration, Instant};
 
 /// The partitions of the topic the groups read.
 const PARTITIONS: i32 = 64;
+/// The strategy name that means the KIP-848 protocol.
+const CONSUMER: &str = "consumer";
+/// The broker keys of the KIP-848 runs: heartbeats every 100 ms, as the classic members'.
+const FAST_HEARTBEATS: &str = "group.consumer.min.heartbeat.interval.ms=100\n\
+     group.consumer.heartbeat.interval.ms=100\ngroup.initial.rebalance.delay.ms=0";
 /// How long any one join or rebalance may take before the bench gives up.
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -58,17 +64,24 @@ struct Member {
 }
 
 impl Member {
+    /// A member of `group`: classic with the `strategy` assignor, or (strategy `consumer`)
+    /// a KIP-848 member.
     fn join(bootstrap: &str, group: &str, strategy: &str) -> Member {
         let owned = Owned::default();
-        let consumer: BaseConsumer<Owned> = ClientConfig::new()
+        let mut config = ClientConfig::new();
+        config
             .set("bootstrap.servers", bootstrap)
             .set("group.id", group)
-            .set("partition.assignment.strategy", strategy)
-            .set("session.timeout.ms", "30000")
-            .set("heartbeat.interval.ms", "100")
-            .set("enable.auto.commit", "false")
-            .create_with_context(owned.clone())
-            .unwrap();
+            .set("enable.auto.commit", "false");
+        if strategy == CONSUMER {
+            config.set("group.protocol", "consumer");
+        } else {
+            config
+                .set("partition.assignment.strategy", strategy)
+                .set("session.timeout.ms", "30000")
+                .set("heartbeat.interval.ms", "100");
+        }
+        let consumer: BaseConsumer<Owned> = config.create_with_context(owned.clone()).unwrap();
         consumer.subscribe(&["groups"]).unwrap();
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = stop.clone();
@@ -129,11 +142,11 @@ fn ms(d: Duration) -> String {
 }
 
 /// A new group's first member: subscribe to assignment.
-fn first_member(node: &SingleNode, rounds: usize, tag: &str) -> Duration {
+fn first_member(node: &SingleNode, rounds: usize, tag: &str, strategy: &str) -> Duration {
     let times = (0..rounds)
         .map(|i| {
             let started = Instant::now();
-            let m = Member::join(&node.bootstrap, &format!("first-{tag}-{i}"), "range");
+            let m = Member::join(&node.bootstrap, &format!("first-{tag}-{i}"), strategy);
             until(started, "the first member", || m.first_assigned().is_some());
             m.first_assigned().unwrap() - started
         })
@@ -142,16 +155,16 @@ fn first_member(node: &SingleNode, rounds: usize, tag: &str) -> Duration {
 }
 
 /// The tenth member joining nine: subscribe to its assignment, and until the group settled.
-fn tenth_member(node: &SingleNode, rounds: usize) -> (Duration, Duration) {
+fn tenth_member(node: &SingleNode, rounds: usize, strategy: &str) -> (Duration, Duration) {
     let (mut own, mut all) = (Vec::new(), Vec::new());
     for i in 0..rounds {
-        let group = format!("tenth-{i}");
+        let group = format!("tenth-{strategy}-{i}");
         let mut members: Vec<Member> = (0..9)
-            .map(|_| Member::join(&node.bootstrap, &group, "range"))
+            .map(|_| Member::join(&node.bootstrap, &group, strategy))
             .collect();
         until(Instant::now(), "nine members", || settled(&members));
         let started = Instant::now();
-        members.push(Member::join(&node.bootstrap, &group, "range"));
+        members.push(Member::join(&node.bootstrap, &group, strategy));
         let tenth = until(started, "the tenth member", || {
             members[9].first_assigned().is_some()
         });
@@ -189,9 +202,9 @@ fn main() {
     println!("classic group, one node, librdkafka, median of {rounds}");
     println!(
         "  first member, initial delay 0:      {}",
-        ms(first_member(&node, rounds, "nodelay"))
+        ms(first_member(&node, rounds, "nodelay", "range"))
     );
-    let (own, all) = tenth_member(&node, rounds);
+    let (own, all) = tenth_member(&node, rounds, "range");
     println!("  tenth member assigned:               {}", ms(own));
     println!("  ten members settled:                 {}", ms(all));
     for strategy in ["range", "cooperative-sticky"] {
@@ -205,6 +218,21 @@ fn main() {
     delayed.create_topic("groups", PARTITIONS);
     println!(
         "  first member, initial delay 3000:   {}",
-        ms(first_member(&delayed, rounds.min(3), "delay"))
+        ms(first_member(&delayed, rounds.min(3), "delay", "range"))
+    );
+    drop(delayed);
+    let modern = SingleNode::start(&bin, FAST_HEARTBEATS);
+    modern.create_topic("groups", PARTITIONS);
+    println!("consumer group (KIP-848), one node, librdkafka, heartbeats every 100 ms");
+    println!(
+        "  first member:                        {}",
+        ms(first_member(&modern, rounds, "modern", CONSUMER))
+    );
+    let (own, all) = tenth_member(&modern, rounds, CONSUMER);
+    println!("  tenth member assigned:               {}", ms(own));
+    println!("  ten members settled:                 {}", ms(all));
+    println!(
+        "  51st joins 50: settled in {}",
+        ms(rebalance_of_fifty(&modern, rounds.min(3), CONSUMER))
     );
 }

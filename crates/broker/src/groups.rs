@@ -300,9 +300,11 @@ impl Groups<'_> {
         group: &str,
         topics: Option<Vec<(String, Vec<i32>)>>,
         require_stable: bool,
+        member: (Option<&str>, i32),
     ) -> Result<Vec<fjord_group::offsets::TopicOffsets>, ErrorCode> {
         self.coordinator
             .read(&self.image, group, |s| {
+                s.check_offset_fetch(group, member.0, member.1)?;
                 let mut found = s.fetch_offsets(group, topics.as_deref());
                 if require_stable {
                     for (topic, partitions) in &mut found {
@@ -313,9 +315,10 @@ impl Groups<'_> {
                         }
                     }
                 }
-                found
+                Ok(found)
             })
             .await
+            .and_then(|r| r)
     }
 
     /// OffsetFetch: one group before v8, a batch from v8.
@@ -327,7 +330,7 @@ impl Groups<'_> {
                     .collect()
             });
             return match self
-                .fetch_group(&r.group_id, topics, r.require_stable)
+                .fetch_group(&r.group_id, topics, r.require_stable, (None, -1))
                 .await
             {
                 Ok(found) => OffsetFetchResponse {
@@ -375,7 +378,12 @@ impl Groups<'_> {
             });
             out.groups.push(
                 match self
-                    .fetch_group(&g.group_id, topics, r.require_stable)
+                    .fetch_group(
+                        &g.group_id,
+                        topics,
+                        r.require_stable,
+                        (g.member_id.as_deref(), g.member_epoch),
+                    )
                     .await
                 {
                     Ok(found) => OffsetFetchResponseGroup {

@@ -382,9 +382,11 @@ impl Service for BrokerHandler {
             RequestBody::DescribeProducers(r) => Some(ResponseBody::DescribeProducers(
                 crate::log_requests::describe_producers(&self.replicas, &image(), r),
             )),
-            RequestBody::DescribeConfigs(r) => Some(ResponseBody::DescribeConfigs(
-                self.static_config.describe(&image(), r),
-            )),
+            RequestBody::DescribeConfigs(r) => {
+                let mut d = self.static_config.describe(&image(), r);
+                fjord_metadata::config_docs::document(&mut d, r.include_documentation);
+                Some(ResponseBody::DescribeConfigs(d))
+            }
             RequestBody::DescribeClientQuotas(r) => Some(ResponseBody::DescribeClientQuotas(
                 crate::client_quotas::describe_client_quotas(&image(), r),
             )),

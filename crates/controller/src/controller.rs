@@ -222,7 +222,13 @@ impl Controller {
                 self.alter_partition_reassignments(r, version)
             }
             RequestBody::ListPartitionReassignments(r) => self.list_partition_reassignments(r),
-            RequestBody::DescribeConfigs(r) => Handled::Reply(self.describe_configs(r)),
+            RequestBody::DescribeConfigs(r) => {
+                let mut answer = self.describe_configs(r);
+                if let ResponseBody::DescribeConfigs(d) = &mut answer {
+                    fjord_metadata::config_docs::document(d, r.include_documentation);
+                }
+                Handled::Reply(answer)
+            }
             RequestBody::IncrementalAlterConfigs(r) => self.incremental_alter_configs(r),
             RequestBody::AlterConfigs(r) => self.alter_configs(r),
             RequestBody::CreateAcls(r) => self.create_acls(r),

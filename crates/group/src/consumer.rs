@@ -1245,6 +1245,35 @@ impl Shard {
         Some(Ok(()))
     }
 
+    /// Why an OffsetFetch (v9+, with a member id and epoch) of a consumer group is refused
+    /// (Kafka's `validateOffsetFetch`): no member and an epoch below zero is an admin's fetch,
+    /// allowed; otherwise the member must be known (UNKNOWN_MEMBER_ID) at that epoch
+    /// (STALE_MEMBER_EPOCH). Any fetch of a classic group is allowed here.
+    pub fn check_offset_fetch(
+        &self,
+        group: &str,
+        member: Option<&str>,
+        epoch: i32,
+    ) -> Result<(), ErrorCode> {
+        let Some(g) = self.consumer_group(group) else {
+            return Ok(());
+        };
+        let Some(member) = member.filter(|m| !m.is_empty() || epoch >= 0) else {
+            return if epoch < 0 {
+                Ok(())
+            } else {
+                Err(ErrorCode::UnknownMemberId)
+            };
+        };
+        if !g.members.contains_key(member) {
+            return Err(ErrorCode::UnknownMemberId);
+        }
+        if g.reconciled(member).member_epoch != epoch {
+            return Err(ErrorCode::StaleMemberEpoch);
+        }
+        Ok(())
+    }
+
     /// A new member id: a random UUID in Kafka's text form.
     fn uuid_text(&mut self) -> String {
         let hi = self.next_random();

@@ -475,3 +475,28 @@ fn an_empty_group_changes_kind_and_keeps_its_offsets() {
     let refused = h.send(join("c"), 4);
     assert_eq!(code(&refused), ErrorCode::GroupIdNotFound);
 }
+
+#[test]
+fn offset_fetches_of_members_are_checked_against_their_epochs() {
+    let mut h = Harness::new();
+    h.send(join("a"), 0);
+    let s = &h.shard;
+    assert_eq!(
+        s.check_offset_fetch("g", None, -1),
+        Ok(()),
+        "an admin's fetch"
+    );
+    assert_eq!(s.check_offset_fetch("g", Some("a"), 1), Ok(()));
+    assert_eq!(
+        s.check_offset_fetch("g", Some("a"), 0),
+        Err(ErrorCode::StaleMemberEpoch)
+    );
+    assert_eq!(
+        s.check_offset_fetch("g", Some("b"), 1),
+        Err(ErrorCode::UnknownMemberId)
+    );
+    assert_eq!(
+        s.check_offset_fetch("classic-or-unknown", Some("x"), 3),
+        Ok(())
+    );
+}

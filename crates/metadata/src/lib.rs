@@ -9,6 +9,7 @@
 pub mod acls;
 pub mod authorization;
 pub mod config_defs;
+pub mod config_docs;
 pub mod error;
 pub mod image;
 pub mod names;

@@ -365,7 +365,7 @@ fn success_answers_carry_null_where_kafka_does_at_every_version() {
         // IncludeSynonyms and IncludeDocumentation are honoured at every version with them.
         let (_, max) = table[&(ApiKey::DescribeConfigs as i16)];
         for v in 1..=max {
-            for synonyms in [false, true] {
+            for (synonyms, documentation) in [(false, false), (true, true), (false, true)] {
                 let ask = RequestBody::DescribeConfigs(DescribeConfigsRequest {
                     resources: vec![DescribeConfigsResource {
                         resource_type: 2,
@@ -374,6 +374,7 @@ fn success_answers_carry_null_where_kafka_does_at_every_version() {
                         ..Default::default()
                     }],
                     include_synonyms: synonyms,
+                    include_documentation: documentation && v >= 3,
                     ..Default::default()
                 });
                 let Some(ResponseBody::DescribeConfigs(d)) = call(&addr, ask, v).await else {
@@ -385,10 +386,40 @@ fn success_answers_carry_null_where_kafka_does_at_every_version() {
                     synonyms,
                     "v{v} IncludeSynonyms={synonyms}: {config:?}"
                 );
-                if v >= 3 {
+                if v >= 3 && documentation {
+                    let doc = config.documentation.as_deref().unwrap_or_default();
+                    assert!(doc.contains("deleted"), "v{v}: {config:?}");
+                } else if v >= 3 {
                     assert_eq!(config.documentation, None, "v{v}: not asked for");
                 }
             }
+        }
+        // Every config a broker and a topic describe has its documentation.
+        for (resource_type, resource_name) in [(4, "1"), (2, TOPIC)] {
+            let ask = RequestBody::DescribeConfigs(DescribeConfigsRequest {
+                resources: vec![DescribeConfigsResource {
+                    resource_type,
+                    resource_name: resource_name.into(),
+                    configuration_keys: None,
+                    ..Default::default()
+                }],
+                include_documentation: true,
+                ..Default::default()
+            });
+            let Some(ResponseBody::DescribeConfigs(d)) = call(&addr, ask, max).await else {
+                panic!("DescribeConfigs v{max}")
+            };
+            let undocumented: Vec<&str> = d.results[0]
+                .configs
+                .iter()
+                .filter(|c| c.documentation.is_none())
+                .map(|c| c.name.as_str())
+                .collect();
+            assert!(d.results[0].configs.len() > 20);
+            assert!(
+                undocumented.is_empty(),
+                "no documentation: {undocumented:?}"
+            );
         }
         // Every API above, at each of the versions the node advertises (91 answers when
         // this was written).

@@ -1,0 +1,253 @@
+//! One line of documentation for every config key fjord knows (topic keys, broker keys, the
+//! dynamic broker keys Kafka lists), in fjord's own words: what DescribeConfigs answers when
+//! a client sets `IncludeDocumentation`.
+
+/// The documentation of config `key` (a listener-prefixed key is documented as its base
+/// key), if fjord has one.
+pub fn documentation(key: &str) -> Option<&'static str> {
+    let base = crate::config_defs::listener_base(key).unwrap_or(key);
+    let doc = match base {
+        "cleanup.policy" => "How old segments are dealt with: `delete` removes them past retention, `compact` keeps the latest record of each key; both may be listed.",
+        "compression.type" => "The codec batches are stored with; `producer` keeps whatever the producer used.",
+        "delete.retention.ms" => "How long tombstones are kept after compaction, so that consumers that read late still see the delete.",
+        "file.delete.delay.ms" => "How long a removed segment file waits on disk before it is deleted.",
+        "flush.messages" => "How many records may be appended before the log is forced to disk (the default leaves it to the operating system).",
+        "flush.ms" => "How long appended records may wait before the log is forced to disk (the default leaves it to the operating system).",
+        "follower.replication.throttled.replicas" => "The replicas (partition:broker, or `*`) whose follower fetches are held to follower.replication.throttled.rate.",
+        "index.interval.bytes" => "How many bytes of records lie between two entries of the offset index.",
+        "leader.replication.throttled.replicas" => "The replicas (partition:broker, or `*`) whose fetches from the leader are held to leader.replication.throttled.rate.",
+        "max.compaction.lag.ms" => "The longest a record may stay uncompacted in a compacted log.",
+        "max.message.bytes" => "The largest record batch the topic accepts, after compression.",
+        "message.timestamp.after.max.ms" => "How far in the future a record's timestamp may be compared to the broker's clock before the batch is refused.",
+        "message.timestamp.before.max.ms" => "How far in the past a record's timestamp may be compared to the broker's clock before the batch is refused.",
+        "message.timestamp.type" => "Whether records keep the producer's timestamp (`CreateTime`) or get the broker's append time (`LogAppendTime`).",
+        "min.cleanable.dirty.ratio" => "The share of a compacted log that must be uncompacted before the cleaner works on it.",
+        "min.compaction.lag.ms" => "The shortest time a record stays uncompacted.",
+        "min.insync.replicas" => "How many in-sync replicas an acks=all write needs; fewer and the write is refused with NOT_ENOUGH_REPLICAS.",
+        "preallocate" => "Whether a new segment file is allocated at its full size when it is created.",
+        "retention.bytes" => "The most bytes a partition keeps before its oldest segments are deleted (-1: no limit).",
+        "retention.ms" => "How long a segment is kept after its newest record before it is deleted (-1: forever).",
+        "segment.bytes" => "The size at which a partition's active segment is rolled.",
+        "segment.index.bytes" => "The size of a segment's offset and time index files.",
+        "segment.jitter.ms" => "The most random time taken off segment.ms, so that many partitions do not roll at once.",
+        "segment.ms" => "The time after which the active segment is rolled even if it is not full.",
+        "unclean.leader.election.enable" => "Whether a replica outside the ISR may become leader when no in-sync replica is left, at the cost of losing records.",
+        "unclean.recovery.strategy" => "How kafka-unclean-recovery --watch treats a partition left without a leader: Proactive, Balanced or Manual (fjord's).",
+        "unclean.recovery.timeout.ms" => "How long kafka-unclean-recovery --watch waits for the ISR to come back before it acts (fjord's).",
+        "log.retention.ms" => "The broker's default of retention.ms.",
+        "log.retention.bytes" => "The broker's default of retention.bytes.",
+        "log.segment.bytes" => "The broker's default of segment.bytes.",
+        "log.cleanup.policy" => "The broker's default of cleanup.policy.",
+        "message.max.bytes" => "The broker's default of max.message.bytes.",
+        "num.partitions" => "The partition count of a topic created without one.",
+        "default.replication.factor" => "The replication factor of a topic created without one.",
+        "leader.replication.throttled.rate" => "The bytes per second leaders send to throttled replicas (leader.replication.throttled.replicas).",
+        "follower.replication.throttled.rate" => "The bytes per second throttled followers fetch (follower.replication.throttled.replicas).",
+        "replica.alter.log.dirs.io.max.bytes.per.second" => "The bytes per second a replica moving between log directories is copied at.",
+        "ssl.keystore.type" => "The format of the key store file.",
+        "ssl.keystore.location" => "The key store file holding this listener's certificate and private key.",
+        "ssl.keystore.password" => "The key store's password.",
+        "ssl.key.password" => "The password of the private key in the key store.",
+        "ssl.truststore.type" => "The format of the trust store file.",
+        "ssl.truststore.location" => "The trust store file holding the certificates this listener trusts.",
+        "ssl.truststore.password" => "The trust store's password.",
+        "ssl.keystore.certificate.chain" => "The certificate chain in PEM, instead of a key store file.",
+        "ssl.keystore.key" => "The private key in PEM, instead of a key store file.",
+        "ssl.truststore.certificates" => "The trusted certificates in PEM, instead of a trust store file.",
+        "advertised.listeners" => "The addresses clients are told to connect to, per listener.",
+        "listeners" => "The addresses this node listens on, as NAME://host:port.",
+        "listener.security.protocol.map" => "The security protocol of each listener name.",
+        "principal.builder.class" => "The class that names the principal of a connection.",
+        "ssl.protocol" => "The TLS protocol used to build the SSL context.",
+        "ssl.provider" => "The security provider of the SSL context.",
+        "ssl.cipher.suites" => "The cipher suites allowed.",
+        "ssl.enabled.protocols" => "The TLS versions allowed.",
+        "ssl.keymanager.algorithm" => "The key manager factory algorithm.",
+        "ssl.trustmanager.algorithm" => "The trust manager factory algorithm.",
+        "ssl.endpoint.identification.algorithm" => "How a server's host name is checked against its certificate.",
+        "ssl.secure.random.implementation" => "The random number generator used for TLS.",
+        "ssl.client.auth" => "Whether clients must (`required`), may (`requested`) or need not (`none`) present a certificate.",
+        "ssl.engine.factory.class" => "The class that builds TLS engines.",
+        "sasl.mechanism.inter.broker.protocol" => "The SASL mechanism brokers use with each other.",
+        "sasl.jaas.config" => "The JAAS login settings of a SASL listener.",
+        "sasl.enabled.mechanisms" => "The SASL mechanisms a listener offers.",
+        "sasl.kerberos.service.name" => "The Kerberos service name of the broker.",
+        "sasl.kerberos.kinit.cmd" => "The kinit command used to renew Kerberos tickets.",
+        "sasl.kerberos.ticket.renew.window.factor" => "The share of a ticket's lifetime after which it is renewed.",
+        "sasl.kerberos.ticket.renew.jitter" => "The random share added to the renewal time.",
+        "sasl.kerberos.min.time.before.relogin" => "The shortest time between two Kerberos logins, in ms.",
+        "sasl.kerberos.principal.to.local.rules" => "The rules that map Kerberos principals to short names.",
+        "sasl.login.refresh.window.factor" => "The share of a login credential's lifetime after which it is refreshed.",
+        "sasl.login.refresh.window.jitter" => "The random share added to the refresh time.",
+        "sasl.login.refresh.min.period.seconds" => "The shortest time between two credential refreshes.",
+        "sasl.login.refresh.buffer.seconds" => "How long before a credential expires it is refreshed.",
+        "max.connections" => "The most connections the broker (or one listener) accepts at once.",
+        "max.connection.creation.rate" => "The most new connections per second the broker (or one listener) accepts.",
+        "num.network.threads" => "The threads that read requests and write responses.",
+        "log.cleaner.threads" => "The threads that compact logs.",
+        "log.cleaner.dedupe.buffer.size" => "The memory the log cleaner uses to find the latest record of each key.",
+        "log.cleaner.io.buffer.load.factor" => "How full the cleaner's key map may get.",
+        "log.cleaner.io.buffer.size" => "The memory the cleaner reads and writes through.",
+        "log.cleaner.io.max.bytes.per.second" => "The most bytes per second the cleaner reads and writes.",
+        "log.cleaner.backoff.ms" => "How long the cleaner sleeps when no log needs cleaning.",
+        "log.roll.ms" => "The broker's default of segment.ms.",
+        "log.roll.jitter.ms" => "The broker's default of segment.jitter.ms.",
+        "log.index.size.max.bytes" => "The broker's default of segment.index.bytes.",
+        "log.flush.interval.messages" => "The broker's default of flush.messages.",
+        "log.flush.interval.ms" => "The broker's default of flush.ms.",
+        "log.index.interval.bytes" => "The broker's default of index.interval.bytes.",
+        "log.cleaner.delete.retention.ms" => "The broker's default of delete.retention.ms.",
+        "log.cleaner.min.compaction.lag.ms" => "The broker's default of min.compaction.lag.ms.",
+        "log.cleaner.max.compaction.lag.ms" => "The broker's default of max.compaction.lag.ms.",
+        "log.segment.delete.delay.ms" => "The broker's default of file.delete.delay.ms.",
+        "log.cleaner.min.cleanable.ratio" => "The broker's default of min.cleanable.dirty.ratio.",
+        "compression.gzip.level" => "The gzip level of batches the broker compresses.",
+        "compression.lz4.level" => "The lz4 level of batches the broker compresses.",
+        "compression.zstd.level" => "The zstd level of batches the broker compresses.",
+        "log.preallocate" => "The broker's default of preallocate.",
+        "log.message.timestamp.type" => "The broker's default of message.timestamp.type.",
+        "log.message.timestamp.difference.max.ms" => "The largest difference allowed between a record's timestamp and the broker's clock (removed in Kafka 4; see the before/after keys).",
+        "log.message.timestamp.before.max.ms" => "The broker's default of message.timestamp.before.max.ms.",
+        "log.message.timestamp.after.max.ms" => "The broker's default of message.timestamp.after.max.ms.",
+        "log.message.downconversion.enable" => "Whether records may be converted to older formats for old clients.",
+        "log.local.retention.ms" => "How long segments stay on local disk when tiered storage is on.",
+        "log.local.retention.bytes" => "How many bytes stay on local disk when tiered storage is on.",
+        "num.io.threads" => "The threads that handle requests.",
+        "num.replica.fetchers" => "The fetcher threads per source broker a follower uses.",
+        "num.recovery.threads.per.data.dir" => "The threads per log directory that recover logs at startup.",
+        "background.threads" => "The threads for background work.",
+        "metric.reporters" => "The classes that receive the broker's metrics.",
+        "max.connections.per.ip" => "The most connections one address may hold.",
+        "max.connections.per.ip.overrides" => "Per-address exceptions to max.connections.per.ip.",
+        "producer.id.expiration.ms" => "How long an idle producer id's state is kept.",
+        "transaction.partition.verification.enable" => "Whether a transactional write is checked against the coordinator before it is appended.",
+        "remote.log.index.file.cache.total.size.bytes" => "The disk space of the tiered storage index cache.",
+        "remote.fetch.max.wait.ms" => "How long a fetch from tiered storage may wait.",
+        "remote.log.manager.copy.max.bytes.per.second" => "The bytes per second copied to tiered storage.",
+        "remote.log.manager.fetch.max.bytes.per.second" => "The bytes per second read from tiered storage.",
+        "remote.list.offsets.request.timeout.ms" => "How long a ListOffsets served from tiered storage may take.",
+        "node.id" => "This node's id in the cluster.",
+        "process.roles" => "What this node is: broker, controller, or both.",
+        "controller.listener.names" => "The listeners the controller serves on.",
+        "inter.broker.listener.name" => "The listener brokers use to talk to each other.",
+        "controller.quorum.voters" => "The controller quorum's voters, as id@host:port (a static quorum).",
+        "controller.quorum.bootstrap.servers" => "The controllers a node first asks to find the quorum (a dynamic quorum).",
+        "controller.quorum.election.timeout.ms" => "How long a voter waits without a leader before it stands for election.",
+        "controller.quorum.fetch.timeout.ms" => "How long a follower goes without fetching from the leader before it stands for election.",
+        "controller.quorum.election.backoff.max.ms" => "The longest random wait before a new election.",
+        "controller.quorum.request.timeout.ms" => "How long a quorum request may take.",
+        "controller.quorum.retry.backoff.ms" => "How long a failed quorum request waits before it is sent again.",
+        "controller.quorum.append.linger.ms" => "How long the leader gathers metadata records before writing them.",
+        "log.dirs" => "The directories partition logs are kept in.",
+        "log.dir" => "The directory partition logs are kept in, when log.dirs is not set.",
+        "metadata.log.dir" => "The directory of the metadata log (the first log directory when not set).",
+        "metadata.log.max.record.bytes.between.snapshots" => "The metadata log bytes after which a new snapshot is written.",
+        "auto.create.topics.enable" => "Whether Metadata and Produce create a topic they name that does not exist.",
+        "offsets.topic.replication.factor" => "The replication factor of __consumer_offsets.",
+        "offsets.topic.num.partitions" => "The partitions of __consumer_offsets.",
+        "transaction.state.log.replication.factor" => "The replication factor of __transaction_state.",
+        "transaction.state.log.min.isr" => "The min.insync.replicas of __transaction_state.",
+        "transaction.state.log.num.partitions" => "The partitions of __transaction_state.",
+        "transaction.state.log.segment.bytes" => "The segment size of __transaction_state.",
+        "transaction.max.timeout.ms" => "The longest transaction timeout a producer may ask for.",
+        "transactional.id.expiration.ms" => "How long an idle transactional id is kept.",
+        "transaction.abort.timed.out.transaction.cleanup.interval.ms" => "How often the coordinator looks for transactions past their timeout.",
+        "transaction.remove.expired.transaction.cleanup.interval.ms" => "How often the coordinator removes expired transactional ids.",
+        "replica.lag.time.max.ms" => "How long a follower may go without catching up before it leaves the ISR.",
+        "replica.fetch.max.bytes" => "The most bytes a follower fetches per partition.",
+        "replica.fetch.response.max.bytes" => "The most bytes of one follower fetch answer.",
+        "replica.fetch.wait.max.ms" => "How long a follower's fetch waits at the leader for new records.",
+        "replica.fetch.min.bytes" => "The fewest bytes a follower's fetch waits for.",
+        "replica.fetch.backoff.ms" => "How long a follower waits after a failed fetch.",
+        "broker.session.timeout.ms" => "How long a broker may go without heartbeating before the controller fences it.",
+        "broker.connection.loss.fence.ms" => "How long a broker that lost the controller waits before it stops serving as a leader (fjord's).",
+        "broker.heartbeat.interval.ms" => "How often a broker heartbeats to the controller.",
+        "broker.rack" => "The rack of this broker, for rack-aware replica placement.",
+        "log.retention.minutes" => "log.retention.ms in minutes (used when that is not set).",
+        "log.retention.hours" => "log.retention.ms in hours (used when neither it nor log.retention.minutes is set).",
+        "log.retention.check.interval.ms" => "How often segments are checked against retention.",
+        "replica.high.watermark.checkpoint.interval.ms" => "How often high watermarks are written to disk.",
+        "log.flush.offset.checkpoint.interval.ms" => "How often the last flushed offsets are written to disk.",
+        "log.flush.start.offset.checkpoint.interval.ms" => "How often log start offsets are written to disk.",
+        "socket.request.max.bytes" => "The largest request a client may send.",
+        "connections.max.idle.ms" => "How long an idle connection stays open.",
+        "queued.max.request.bytes" => "The most bytes of requests read and not yet answered (fjord bounds it by default).",
+        "group.initial.rebalance.delay.ms" => "How long a new classic group waits for more members before its first rebalance.",
+        "group.min.session.timeout.ms" => "The shortest session timeout a classic member may ask for.",
+        "group.max.session.timeout.ms" => "The longest session timeout a classic member may ask for.",
+        "group.max.size" => "The most members of a classic group.",
+        "group.coordinator.rebalance.protocols" => "The group protocols served (classic, consumer).",
+        "group.consumer.session.timeout.ms" => "How long a consumer-protocol member may go without heartbeating before it is removed.",
+        "group.consumer.min.session.timeout.ms" => "The shortest group.consumer.session.timeout.ms allowed.",
+        "group.consumer.max.session.timeout.ms" => "The longest group.consumer.session.timeout.ms allowed.",
+        "group.consumer.heartbeat.interval.ms" => "How often consumer-protocol members are told to heartbeat.",
+        "group.consumer.min.heartbeat.interval.ms" => "The shortest group.consumer.heartbeat.interval.ms allowed.",
+        "group.consumer.max.heartbeat.interval.ms" => "The longest group.consumer.heartbeat.interval.ms allowed.",
+        "group.consumer.max.size" => "The most members of a consumer-protocol group.",
+        "group.consumer.assignors" => "The server-side assignors of consumer-protocol groups, the first the default (uniform, range).",
+        "offset.metadata.max.bytes" => "The largest metadata string an offset commit may carry.",
+        "offsets.retention.minutes" => "How long the committed offsets of an empty group are kept.",
+        "offsets.retention.check.interval.ms" => "How often committed offsets are checked for expiry.",
+        "offsets.topic.segment.bytes" => "The segment size of __consumer_offsets.",
+        "max.incremental.fetch.session.cache.slots" => "The most incremental fetch sessions kept.",
+        "min.incremental.fetch.session.eviction.ms" => "The shortest time a fetch session is kept before it may be evicted.",
+        "producer.id.expiration.check.interval.ms" => "How often idle producer ids are looked for.",
+        "metrics.listener" => "The address GET /metrics is served on (fjord's).",
+        "security.inter.broker.protocol" => "The security protocol brokers use with each other.",
+        "sasl.mechanism.controller.protocol" => "The SASL mechanism used with the controllers.",
+        "sasl.server.max.receive.size" => "The largest SASL message accepted before authentication.",
+        "connections.max.reauth.ms" => "How long an authenticated connection lasts before it must authenticate again.",
+        "connection.failed.authentication.delay.ms" => "How long the answer to a failed authentication is held back.",
+        "ssl.principal.mapping.rules" => "The rules that map a client certificate's name to a principal.",
+        "authorizer.class.name" => "The authorizer of requests (StandardAuthorizer turns ACLs on).",
+        "super.users" => "Principals allowed everything.",
+        "allow.everyone.if.no.acl.found" => "Whether a resource without ACLs is open to everyone.",
+        _ => return None,
+    };
+    Some(doc)
+}
+
+/// Sets each described config's documentation when the request asked for it (null
+/// otherwise, as Kafka answers).
+pub fn document(
+    response: &mut fjord_protocol::generated::describe_configs_response::DescribeConfigsResponse,
+    include: bool,
+) {
+    for r in &mut response.results {
+        for c in &mut r.configs {
+            c.documentation = if include {
+                documentation(&c.name).map(str::to_string)
+            } else {
+                None
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config_defs::{
+        BROKER_DYNAMIC_CONFIGS, LISTENER_KEYS, OTHER_DYNAMIC_KEYS, SSL_STORE_KEYS, TOPIC_CONFIGS,
+    };
+
+    #[test]
+    fn every_topic_and_dynamic_broker_key_is_documented() {
+        let keys = TOPIC_CONFIGS
+            .iter()
+            .map(|(k, ..)| *k)
+            .chain(BROKER_DYNAMIC_CONFIGS.iter().map(|(k, ..)| *k))
+            .chain(SSL_STORE_KEYS.iter().map(|(k, _)| *k))
+            .chain(LISTENER_KEYS.iter().map(|(k, _)| *k))
+            .chain(OTHER_DYNAMIC_KEYS.iter().map(|(k, _)| *k));
+        for key in keys {
+            let doc = documentation(key).unwrap_or_else(|| panic!("{key} has no documentation"));
+            assert!(doc.ends_with('.') || doc.ends_with(')'), "{key}: {doc}");
+        }
+        assert_eq!(
+            documentation("listener.name.external.ssl.keystore.location"),
+            documentation("ssl.keystore.location")
+        );
+        assert_eq!(documentation("no.such.key"), None);
+    }
+}
