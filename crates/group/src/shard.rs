@@ -207,7 +207,15 @@ impl Shard {
                     .or_insert_with(|| Group::new(&group, now))
                     .load(&v, now),
                 None => {
-                    self.groups.remove(&group);
+                    // The classic group's metadata is gone; its offsets are their own records
+                    // (a group that became a consumer group keeps them).
+                    if let Some(old) = self.groups.remove(&group) {
+                        if !old.offsets.is_empty() {
+                            let mut fresh = Group::new(&group, now);
+                            fresh.offsets = old.offsets;
+                            self.groups.insert(group, fresh);
+                        }
+                    }
                 }
             },
             GroupRecord::Consumer(r) => self.consumer_groups.replay(r),

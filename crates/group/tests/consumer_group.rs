@@ -11,9 +11,11 @@ use fjord_protocol::generated::{
     consumer_group_heartbeat_request::{ConsumerGroupHeartbeatRequest, TopicPartitions},
     consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse,
     join_group_request::{JoinGroupRequest, JoinGroupRequestProtocol},
+    leave_group_request::LeaveGroupRequest,
     offset_commit_request::{
         OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
     },
+    sync_group_request::{SyncGroupRequest, SyncGroupRequestAssignment},
 };
 use fjord_protocol::{ErrorCode, ResponseBody, Uuid};
 use std::collections::BTreeMap;
@@ -87,6 +89,8 @@ struct Harness {
     topics: Topics,
     token: u64,
     records: usize,
+    /// Every record written, encoded.
+    log: Vec<(bytes::Bytes, Option<bytes::Bytes>)>,
 }
 
 impl Harness {
@@ -102,6 +106,7 @@ impl Harness {
             topics: topics(),
             token: 0,
             records: 0,
+            log: Vec::new(),
         }
     }
 
@@ -115,10 +120,28 @@ impl Harness {
             self.shard
                 .consumer_heartbeat(&ctx(self.token), &r, Arc::new(self.topics.clone()), now);
         self.records += out.records.len();
+        self.write(&out.records);
         match out.replies.into_iter().next() {
             Some((_, ResponseBody::ConsumerGroupHeartbeat(r))) => r,
             other => panic!("{other:?}"),
         }
+    }
+}
+
+impl Harness {
+    fn write(&mut self, records: &[fjord_group::GroupRecord]) {
+        self.log.extend(records.iter().map(|r| r.encode()));
+    }
+
+    /// A shard that loads the log written so far.
+    fn reload(&self) -> Shard {
+        let mut s = Shard::new(GroupConfig::default(), 2);
+        for (k, v) in &self.log {
+            if let Some(r) = fjord_group::GroupRecord::decode(k, v.as_ref()).unwrap() {
+                s.replay(r, 0);
+            }
+        }
+        s
     }
 }
 
@@ -345,6 +368,7 @@ fn commit(member: &str, epoch: i32) -> OffsetCommitRequest {
 
 fn commit_code(h: &mut Harness, r: OffsetCommitRequest) -> ErrorCode {
     let out = h.shard.commit_offsets(&ctx(99), &r, &|_, _| false, 0);
+    h.write(&out.records);
     match &out.replies[0].1 {
         ResponseBody::OffsetCommit(r) => {
             ErrorCode::from_code(r.topics[0].partitions[0].error_code).unwrap()
@@ -463,7 +487,9 @@ fn an_empty_group_changes_kind_and_keeps_its_offsets() {
         2,
     );
     // Now empty: a classic member makes it a classic group, and the offset is still there.
-    let out = h.shard.join_group(&ctx(51), &classic_join(""), 3);
+    let mut out = h.shard.join_group(&ctx(51), &classic_join(""), 3);
+    out.replies
+        .retain(|(_, r)| matches!(r, ResponseBody::JoinGroup(j) if j.error_code == 0));
     assert!(out
         .records
         .iter()
@@ -471,9 +497,58 @@ fn an_empty_group_changes_kind_and_keeps_its_offsets() {
     assert!(h.shard.consumer_group("g").is_none());
     let fetched = h.shard.fetch_offsets("g", None);
     assert_eq!(fetched[0].1[0].1.as_ref().map(|c| c.offset), Some(42));
+    h.write(&out.records);
+    // The join phase ends (no initial delay here) and the leader syncs: generation 1 written.
+    let mut joined = h.shard.tick(3);
+    h.write(&joined.records);
+    joined.replies.extend(out.replies);
+    let member = match joined.replies.pop() {
+        Some((_, ResponseBody::JoinGroup(r))) => {
+            assert_eq!((r.error_code, r.generation_id), (0, 1));
+            r.member_id
+        }
+        other => panic!("{other:?}"),
+    };
+    let sync = SyncGroupRequest {
+        group_id: "g".into(),
+        generation_id: 1,
+        member_id: member.clone(),
+        assignments: vec![SyncGroupRequestAssignment {
+            member_id: member.clone(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let out = h.shard.sync_group(&ctx(52), &sync, 3);
+    h.write(&out.records);
     // A consumer member cannot join the classic group while it has members.
     let refused = h.send(join("c"), 4);
     assert_eq!(code(&refused), ErrorCode::GroupIdNotFound);
+    // LeaveGroup v1 names one member.
+    let leave = LeaveGroupRequest {
+        group_id: "g".into(),
+        member_id: member,
+        ..Default::default()
+    };
+    let out = h.shard.leave_group(&ctx(53), &leave, 5);
+    h.write(&out.records);
+    let out = h.shard.tick(5);
+    h.write(&out.records);
+    assert_eq!(h.shard.group("g").unwrap().state.name(), "Empty");
+    // Empty again: a consumer member makes it a consumer group once more (the classic
+    // metadata tombstoned), and a coordinator loading the log still has the offset.
+    let back = h.send(join("d"), 6);
+    assert_eq!(code(&back), ErrorCode::None);
+    for s in [&h.shard, &h.reload()] {
+        assert!(s
+            .consumer_group("g")
+            .is_some_and(|g| g.members.contains_key("d")));
+        let fetched = s.fetch_offsets("g", None);
+        assert_eq!(fetched[0].1[0].1.as_ref().map(|c| c.offset), Some(42));
+        assert!(s
+            .group("g")
+            .is_some_and(|g| g.generation == 0 && g.members.is_empty()));
+    }
 }
 
 #[test]
