@@ -59,6 +59,9 @@ pub const LEAVE_GROUP_STATIC_MEMBER_EPOCH: i32 = -2;
 pub const MAX_REGEXES_PER_GROUP: usize = 100;
 /// The longest regular expression accepted, in bytes.
 pub const MAX_REGEX_BYTES: usize = 4096;
+/// The most topic names one member may subscribe to (fjord's bound: the member's record
+/// holds them all).
+pub const MAX_SUBSCRIBED_TOPICS: usize = 10_000;
 /// The group type ListGroups shows.
 pub const CONSUMER: &str = "consumer";
 
@@ -264,6 +267,14 @@ fn check_request(
             }
         }
         _ => return Err(invalid("MemberEpoch is invalid.")),
+    }
+    if r.subscribed_topic_names
+        .as_ref()
+        .is_some_and(|n| n.len() > MAX_SUBSCRIBED_TOPICS)
+    {
+        return Err(invalid(&format!(
+            "SubscribedTopicNames may name at most {MAX_SUBSCRIBED_TOPICS} topics."
+        )));
     }
     if let Some(regex) = &r.subscribed_topic_regex {
         if !regex.is_empty() {

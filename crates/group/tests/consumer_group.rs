@@ -255,6 +255,14 @@ fn requests_are_checked_as_kafka_checks_them() {
             "",
         ),
         (
+            ConsumerGroupHeartbeatRequest {
+                subscribed_topic_names: Some(vec!["t".into(); 10_001]),
+                ..join("a")
+            },
+            ErrorCode::InvalidRequest,
+            "SubscribedTopicNames may name at most 10000 topics.",
+        ),
+        (
             beat("nobody", 3, &[]),
             ErrorCode::GroupIdNotFound,
             "Group g not found.",
