@@ -118,6 +118,19 @@ fn parts<'a>(items: impl IntoIterator<Item = (Uuid, &'a Vec<i32>)>) -> Partition
     out
 }
 
+/// Partitions by topic as a wire list of `$ty` (each with a topic id and its partitions).
+macro_rules! topic_list {
+    ($p:expr, $ty:ident) => {
+        $p.iter()
+            .map(|(t, ps)| $ty {
+                topic_id: Uuid::from_u128(*t),
+                partitions: ps.iter().copied().collect(),
+                ..Default::default()
+            })
+            .collect()
+    };
+}
+
 /// A member's reconciliation state from its record.
 fn reconciled(v: &CurrentValue) -> Reconciled {
     Reconciled {
@@ -143,15 +156,7 @@ fn reconciled(v: &CurrentValue) -> Reconciled {
 
 /// A member's record from its reconciliation state.
 fn current_value(r: &Reconciled) -> CurrentValue {
-    let list = |p: &Partitions| -> Vec<CurrentTp> {
-        p.iter()
-            .map(|(t, ps)| CurrentTp {
-                topic_id: Uuid::from_u128(*t),
-                partitions: ps.iter().copied().collect(),
-                ..Default::default()
-            })
-            .collect()
-    };
+    let list = |p: &Partitions| -> Vec<CurrentTp> { topic_list!(p, CurrentTp) };
     CurrentValue {
         member_epoch: r.member_epoch,
         previous_member_epoch: r.previous_member_epoch,
@@ -169,14 +174,7 @@ fn current_value(r: &Reconciled) -> CurrentValue {
 /// A target assignment record's value.
 fn target_value(p: &Partitions) -> TargetMemberValue {
     TargetMemberValue {
-        topic_partitions: p
-            .iter()
-            .map(|(t, ps)| TargetTp {
-                topic_id: Uuid::from_u128(*t),
-                partitions: ps.iter().copied().collect(),
-                ..Default::default()
-            })
-            .collect(),
+        topic_partitions: topic_list!(p, TargetTp),
         ..Default::default()
     }
 }
@@ -655,15 +653,7 @@ impl Shard {
                 && r.subscribed_topic_names.is_some()
                 && r.topic_partitions.is_some());
         let assignment = (full || after.assigned != before.assigned).then(|| HeartbeatAssignment {
-            topic_partitions: after
-                .assigned
-                .iter()
-                .map(|(t, ps)| HeartbeatTp {
-                    topic_id: Uuid::from_u128(*t),
-                    partitions: ps.iter().copied().collect(),
-                    ..Default::default()
-                })
-                .collect(),
+            topic_partitions: topic_list!(after.assigned, HeartbeatTp),
             ..Default::default()
         });
         Ok(ConsumerGroupHeartbeatResponse {

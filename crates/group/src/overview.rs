@@ -128,14 +128,7 @@ impl Shard {
                     self.drop_empty_consumer_group(id, &mut out);
                     records.extend(out.records);
                     if let Some(g) = self.groups.remove(id) {
-                        for (topic, partition) in g.offsets.keys() {
-                            records.push(GroupRecord::Offset {
-                                group: id.clone(),
-                                topic: topic.clone(),
-                                partition: *partition,
-                                value: None,
-                            });
-                        }
+                        records.extend(offset_tombstones(&g));
                     }
                     ErrorCode::None
                 } else {
@@ -156,14 +149,7 @@ impl Shard {
                 }
                 Some(_) => {
                     let g = self.groups.remove(id).expect("group");
-                    for (topic, partition) in g.offsets.keys() {
-                        records.push(GroupRecord::Offset {
-                            group: id.clone(),
-                            topic: topic.clone(),
-                            partition: *partition,
-                            value: None,
-                        });
-                    }
+                    records.extend(offset_tombstones(&g));
                     records.push(GroupRecord::Group {
                         group: id.clone(),
                         value: None,
@@ -179,4 +165,16 @@ impl Shard {
         }
         (results, records)
     }
+}
+
+/// The tombstones of every offset `g` holds.
+fn offset_tombstones(g: &crate::group::Group) -> impl Iterator<Item = GroupRecord> + '_ {
+    g.offsets
+        .keys()
+        .map(|(topic, partition)| GroupRecord::Offset {
+            group: g.id.clone(),
+            topic: topic.clone(),
+            partition: *partition,
+            value: None,
+        })
 }

@@ -360,26 +360,22 @@ fn coordinators(r: &mut Registry, s: &Sources) {
 /// (`group_count`, the consumer protocol's by state, none until it is served), classic groups
 /// by state and offsets (`GroupMetadataManager`'s gauges), and completed rebalances.
 fn group_metrics(r: &mut Registry, shards: &[fjord_group::ShardStats]) {
-    let state = |name: &str| -> i64 {
+    type ByState = std::collections::BTreeMap<&'static str, usize>;
+    // Groups in state `name` (every state when None) over the shards, of one kind.
+    let count = |kind: fn(&fjord_group::ShardStats) -> &ByState, name: Option<&str>| -> i64 {
         shards
             .iter()
-            .filter_map(|s| s.by_state.get(name))
+            .flat_map(|s| kind(s).iter())
+            .filter(|(state, _)| name.is_none_or(|n| n == **state))
+            .map(|(_, n)| *n)
             .sum::<usize>() as i64
     };
-    let classic: i64 = shards
-        .iter()
-        .flat_map(|s| s.by_state.values())
-        .sum::<usize>() as i64;
-    let consumer_state = |name: &str| -> i64 {
-        shards
-            .iter()
-            .filter_map(|s| s.consumer_by_state.get(name))
-            .sum::<usize>() as i64
-    };
-    let consumer_groups: i64 = shards
-        .iter()
-        .flat_map(|s| s.consumer_by_state.values())
-        .sum::<usize>() as i64;
+    let classic_kind: fn(&fjord_group::ShardStats) -> &ByState = |s| &s.by_state;
+    let consumer_kind: fn(&fjord_group::ShardStats) -> &ByState = |s| &s.consumer_by_state;
+    let state = |name: &str| count(classic_kind, Some(name));
+    let classic = count(classic_kind, None);
+    let consumer_state = |name: &str| count(consumer_kind, Some(name));
+    let consumer_groups = count(consumer_kind, None);
     let by_protocol: Family<Labels, Gauge> = Family::default();
     for (protocol, n) in [("classic", classic), ("consumer", consumer_groups)] {
         by_protocol
