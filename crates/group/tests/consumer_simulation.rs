@@ -105,6 +105,8 @@ struct Sim {
     now: i64,
     token: u64,
     next_client: u32,
+    /// The id of the last topic created.
+    next_topic: u128,
     /// How often each interesting thing happened (the run must reach them all).
     seen: BTreeMap<&'static str, u64>,
 }
@@ -131,6 +133,7 @@ impl Sim {
             now: 1_000_000,
             token: 0,
             next_client: 0,
+            next_topic: 10,
             seen: BTreeMap::new(),
         }
     }
@@ -418,16 +421,35 @@ impl Sim {
                 self.clients[i].owned.clear();
             }
             71..=72 => {
-                // A topic grows, or a new one matches the regular expression.
-                if self.rng.percent(50) {
-                    let e = self.topics.by_name.get_mut("a").expect("a");
-                    if e.1 < 8 {
-                        e.1 += 1;
+                // A topic grows, a new one matches the regular expression, or one is deleted.
+                match self.rng.below(3) {
+                    0 => {
+                        let e = self.topics.by_name.get_mut("a").expect("a");
+                        if e.1 < 8 {
+                            e.1 += 1;
+                        }
                     }
-                } else {
-                    let n = self.topics.by_name.len() as u128 + 1;
-                    if n < 8 {
-                        self.topics.by_name.insert(format!("re-{n}"), (n + 10, 2));
+                    1 => {
+                        if self.topics.by_name.len() < 8 {
+                            self.next_topic += 1;
+                            let n = self.next_topic;
+                            self.topics.by_name.insert(format!("re-{n}"), (n, 2));
+                        }
+                    }
+                    _ => {
+                        let names: Vec<String> = self
+                            .topics
+                            .by_name
+                            .keys()
+                            .filter(|n| *n != "a")
+                            .cloned()
+                            .collect();
+                        if let Some(name) =
+                            names.get(self.rng.below(names.len().max(1) as u64) as usize)
+                        {
+                            self.topics.by_name.remove(name);
+                            *self.seen.entry("topic deleted").or_default() += 1;
+                        }
                     }
                 }
                 self.topics.stamp += 1;
@@ -541,6 +563,7 @@ fn no_partition_is_consumed_twice_and_the_group_converges() {
         "instance id unreleased",
         "static member back",
         "topics changed",
+        "topic deleted",
         "fail-over",
     ] {
         assert!(
