@@ -687,7 +687,7 @@ impl Shard {
             if classic {
                 return Err((
                     ErrorCode::GroupIdNotFound,
-                    format!("Group {id} is not a consumer group."),
+                    format!("Group {id} is not a consumer group"),
                 ));
             }
             if g.generation > 0 || g.protocol_type.is_some() {
@@ -706,7 +706,10 @@ impl Shard {
             return Ok(());
         }
         if !create {
-            return Err((ErrorCode::GroupIdNotFound, format!("Group {id} not found.")));
+            return Err((
+                ErrorCode::GroupIdNotFound,
+                format!("Consumer group {id} not found."),
+            ));
         }
         if !self.groups.contains_key(id) && !self.has_room() {
             return Err((
@@ -1142,7 +1145,7 @@ impl Shard {
             let message = if self.groups.get(id).is_some_and(|g| {
                 g.state != GroupState::Empty || g.generation > 0 || !g.members.is_empty()
             }) {
-                format!("Group {id} is not a consumer group.")
+                format!("Group {id} is not a consumer group")
             } else {
                 format!("Group {id} not found.")
             };

@@ -265,7 +265,7 @@ fn requests_are_checked_as_kafka_checks_them() {
         (
             beat("nobody", 3, &[]),
             ErrorCode::GroupIdNotFound,
-            "Group g not found.",
+            "Consumer group g not found.",
         ),
     ];
     for (r, want, message) in cases {
