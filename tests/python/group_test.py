@@ -4,7 +4,8 @@ a real `fjord server` node.
 Run by .ci/run after `cargo test` (which builds target/debug/fjord):
     python3 tests/python/group_test.py target/debug/fjord
 Two consumers split six partitions 3/3 and read every record once; when one closes, the other
-gets all six within the heartbeat interval; a regular-expression subscription picks up a topic
+gets all six within the heartbeat interval; a static member that restarts gets its partitions
+back while the other sees no revoke; a regular-expression subscription picks up a topic
 created later; a group moved from the classic protocol to the consumer protocol and back keeps
 its committed offsets. Prints a one-line total.
 """
@@ -77,6 +78,33 @@ def main(binary):
             assert took < HEARTBEAT_INTERVAL_S + 1.0, f"takeover took {took:.2f} s"
             c1.close()
 
+        def a_static_member_comes_back_to_its_partitions():
+            create("cg-static", 4)
+            events = {"a": [], "b": []}
+
+            def static(name):
+                c = consumer("cg-static-group", name, **{"group.instance.id": f"instance-{name}"})
+                c.subscribe(["cg-static"],
+                            on_assign=lambda _, ps: events[name].append(("assign", ps)),
+                            on_revoke=lambda _, ps: events[name].append(("revoke", ps)))
+                return c
+
+            a, b = static("a"), static("b")
+            poll_until([a, b], lambda: len(a.assignment()) == 2 and len(b.assignment()) == 2, 30)
+            before = sorted(tp.partition for tp in b.assignment())
+            events["a"].clear()
+            b.close()
+            b = static("b")
+            poll_until([a, b], lambda: len(b.assignment()) == 2, 30)
+            assert sorted(tp.partition for tp in b.assignment()) == before
+            # The other member saw nothing (a second of polling later): no revoke, no assign.
+            settle = time.time() + 1.0
+            while time.time() < settle:
+                a.poll(0.1)
+            assert events["a"] == [] and len(a.assignment()) == 2, events["a"]
+            a.close()
+            b.close()
+
         def regex_picks_up_a_later_topic():
             create("cg-re-one", 2)
             produce("cg-re-one", range(10), 2)
@@ -124,6 +152,7 @@ def main(binary):
 
         return run_checks("python", [
             ("two consumer-protocol members split six partitions, then one takes over", split_then_takeover),
+            ("a static member comes back to its partitions, the other sees nothing", a_static_member_comes_back_to_its_partitions),
             ("a regular-expression subscription picks up a topic created later", regex_picks_up_a_later_topic),
             ("a group moved from classic to consumer and back keeps its offsets", migration_keeps_offsets),
         ])
