@@ -1,9 +1,9 @@
-//! Classic consumer groups as librdkafka uses them, on a real node: a static member (KIP-345)
-//! that restarts gets its partitions back while the other member sees no revoke; six
-//! cooperative-sticky members (KIP-429) join and leave one at a time on 12 partitions while a
-//! producer runs, and every acknowledged record is consumed exactly once; a producer to an
-//! invalid topic name fails at once with INVALID_TOPIC_EXCEPTION. The group coordinator's
-//! metrics count the group and its rebalances.
+//! Consumer groups as librdkafka uses them, on a real node: a static member (KIP-345) that
+//! restarts gets its partitions back while the other member sees no revoke; six
+//! cooperative-sticky members (KIP-429), and six KIP-848 members, join and leave one at a time
+//! on 12 partitions while a producer runs, and every acknowledged record is consumed exactly
+//! once; a producer to an invalid topic name fails at once with INVALID_TOPIC_EXCEPTION. The
+//! group coordinator's metrics count the group and its rebalances.
 
 mod common;
 
@@ -120,9 +120,13 @@ impl Member {
             // when it closes are never stored, so never committed.
             .set("enable.auto.offset.store", "false")
             .set("auto.commit.interval.ms", "500")
-            .set("session.timeout.ms", "15000")
-            .set("heartbeat.interval.ms", "500")
             .set("max.poll.interval.ms", MAX_POLL_INTERVAL_MS.to_string());
+        // A KIP-848 member's session and heartbeat are the broker's to choose.
+        if !extra.contains(&("group.protocol", "consumer")) {
+            config
+                .set("session.timeout.ms", "15000")
+                .set("heartbeat.interval.ms", "500");
+        }
         for (k, v) in extra {
             config.set(*k, *v);
         }
@@ -266,6 +270,29 @@ fn a_restarted_static_member_gets_its_partitions_back_and_the_other_sees_no_revo
 fn six_cooperative_members_joining_and_leaving_consume_every_record_exactly_once() {
     let root = tempfile::tempdir().unwrap();
     let node = node(root.path());
+    churn(
+        &node,
+        &[("partition.assignment.strategy", "cooperative-sticky")],
+    );
+}
+
+#[test]
+fn six_consumer_protocol_members_joining_and_leaving_consume_every_record_exactly_once() {
+    let root = tempfile::tempdir().unwrap();
+    // The broker asks for heartbeats every 500 ms, as the classic members above send them.
+    let node = Node::single(
+        root.path(),
+        0,
+        "offsets.topic.replication.factor=1\ngroup.consumer.min.heartbeat.interval.ms=500\n\
+         group.consumer.heartbeat.interval.ms=500",
+    );
+    churn(&node, &[("group.protocol", "consumer")]);
+}
+
+/// Six members of one protocol join one at a time on 12 partitions, then leave one at a time,
+/// while an idempotent producer runs: every acknowledged record is consumed exactly once, in
+/// order per partition, and no member waits a rebalance longer than `max.poll.interval.ms`.
+fn churn(node: &Node, protocol: &[(&str, &str)]) {
     let bootstrap = node.broker_addr();
     let topic = "churn";
     create(&bootstrap, topic, &["1"; 12].join(","), &[]);
@@ -306,7 +333,6 @@ fn six_cooperative_members_joining_and_leaving_consume_every_record_exactly_once
         })
     };
     let received = Received::default();
-    let cooperative = [("partition.assignment.strategy", "cooperative-sticky")];
     let mut members: Vec<Member> = Vec::new();
     let mut closed: Vec<Watch> = Vec::new();
     let consumed_more = |received: &Received, node: &Node| {
@@ -321,10 +347,10 @@ fn six_cooperative_members_joining_and_leaving_consume_every_record_exactly_once
             &bootstrap,
             "churn-group",
             topic,
-            &cooperative,
+            protocol,
             received.clone(),
         ));
-        wait_until(&node, deadline, &format!("member {n} is assigned"), || {
+        wait_until(node, deadline, &format!("member {n} is assigned"), || {
             !members.last().unwrap().watch.owned().is_empty()
         });
         assert!(
@@ -334,7 +360,7 @@ fn six_cooperative_members_joining_and_leaving_consume_every_record_exactly_once
         );
         // Every partition is owned by exactly one member once the rebalance settles.
         wait_until(
-            &node,
+            node,
             deadline,
             &format!("{n} members share the 12 partitions"),
             || {
@@ -343,19 +369,19 @@ fn six_cooperative_members_joining_and_leaving_consume_every_record_exactly_once
                     && owned.iter().flatten().collect::<BTreeSet<_>>().len() == 12
             },
         );
-        consumed_more(&received, &node);
+        consumed_more(&received, node);
         eprintln!("{n} members after {:?}", (deadline - DEADLINE).elapsed());
     }
     while members.len() > 1 {
         closed.push(members.remove(0).close());
         let left = members.len();
         wait_until(
-            &node,
+            node,
             deadline,
             &format!("{left} members take over the 12 partitions"),
             || members.iter().map(|m| m.watch.owned().len()).sum::<usize>() == 12,
         );
-        consumed_more(&received, &node);
+        consumed_more(&received, node);
         eprintln!("{left} members after {:?}", (deadline - DEADLINE).elapsed());
     }
     producing.store(false, Ordering::SeqCst);
@@ -367,8 +393,8 @@ fn six_cooperative_members_joining_and_leaving_consume_every_record_exactly_once
         std::thread::park_timeout(Duration::from_millis(50));
     }
     closed.push(members.remove(0).close());
-    // Under KIP-429 a member keeps its other partitions through a rebalance: none of them
-    // had all its partitions revoked and given back.
+    // Under KIP-429 and KIP-848 a member keeps its other partitions through a rebalance, and
+    // no member waited longer than max.poll.interval.ms between a revoke and its next assign.
     for (i, w) in closed.iter().enumerate() {
         let events = w.events.lock().unwrap();
         let mut revoked_at = None;
