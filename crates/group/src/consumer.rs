@@ -371,16 +371,19 @@ impl ConsumerGroupFold {
             .unwrap_or(default)
     }
 
-    /// True when a member other than `member` holds `(topic, partition)` (assigned or still
-    /// to revoke).
-    fn held_by_other(&self, member: &str, topic: TopicId, partition: i32) -> bool {
-        self.current.iter().any(|(id, v)| {
-            id != member
-                && v.assigned_partitions
+    /// The partitions members other than `member` hold (assigned or still to revoke), read
+    /// once per reconciliation rather than once per partition asked about.
+    fn held_by_others(&self, member: &str) -> std::collections::HashSet<(TopicId, i32)> {
+        self.current
+            .iter()
+            .filter(|(id, _)| *id != member)
+            .flat_map(|(_, v)| {
+                v.assigned_partitions
                     .iter()
                     .chain(v.partitions_pending_revocation.iter())
-                    .any(|t| t.topic_id.as_u128() == topic && t.partitions.contains(&partition))
-        })
+            })
+            .flat_map(|t| t.partitions.iter().map(move |p| (t.topic_id.as_u128(), *p)))
+            .collect()
     }
 }
 
@@ -994,8 +997,11 @@ impl Shard {
         let g = &self.consumer_groups.groups[group];
         let target_epoch = g.assignment_epoch();
         let target = g.target_of(member);
+        // Built on first use: a member already at its target asks nothing.
+        let held = std::cell::OnceCell::new();
         let after = reconcile(before, target_epoch, &target, owned, |t, p| {
-            g.held_by_other(member, t, p)
+            held.get_or_init(|| g.held_by_others(member))
+                .contains(&(t, p))
         });
         let stored = g.current.get(member).map(reconciled);
         let timeout = g
@@ -1222,19 +1228,44 @@ impl Shard {
             .collect()
     }
 
-    /// Why an offset commit or fetch of a consumer group's member is refused (Kafka's
-    /// `validateOffsetCommit`/`validateOffsetFetch`): None when `group` is not a consumer
-    /// group. An admin request (no member, epoch below zero) is allowed while it has no
-    /// members.
+    /// Why an offset commit of a consumer group's member is refused (Kafka's
+    /// `validateOffsetCommit`): None when `group` is not a consumer group. An admin's commit
+    /// (no member, epoch below zero) is allowed while the group has no members.
     pub(crate) fn check_consumer_member(
         &self,
         group: &str,
         member: &str,
         epoch: i32,
     ) -> Option<Result<(), ErrorCode>> {
+        self.check_member_epoch(group, member, epoch, false)
+    }
+
+    /// Why an OffsetFetch (v9+, with a member id and epoch) of a consumer group is refused
+    /// (Kafka's `validateOffsetFetch`): an admin's fetch (no member, epoch below zero) is
+    /// allowed. Any fetch of a classic group is allowed here.
+    pub fn check_offset_fetch(
+        &self,
+        group: &str,
+        member: Option<&str>,
+        epoch: i32,
+    ) -> Result<(), ErrorCode> {
+        self.check_member_epoch(group, member.unwrap_or(""), epoch, true)
+            .unwrap_or(Ok(()))
+    }
+
+    /// The member checks of a consumer group (None: not one): the member must be known
+    /// (UNKNOWN_MEMBER_ID) at `epoch` (STALE_MEMBER_EPOCH). An admin's request (no member,
+    /// epoch below zero) passes when `admin_with_members` or the group has no members.
+    fn check_member_epoch(
+        &self,
+        group: &str,
+        member: &str,
+        epoch: i32,
+        admin_with_members: bool,
+    ) -> Option<Result<(), ErrorCode>> {
         let g = self.consumer_group(group)?;
         if epoch < 0 && member.is_empty() {
-            return Some(if g.members.is_empty() {
+            return Some(if admin_with_members || g.members.is_empty() {
                 Ok(())
             } else {
                 Err(ErrorCode::UnknownMemberId)
@@ -1247,35 +1278,6 @@ impl Shard {
             return Some(Err(ErrorCode::StaleMemberEpoch));
         }
         Some(Ok(()))
-    }
-
-    /// Why an OffsetFetch (v9+, with a member id and epoch) of a consumer group is refused
-    /// (Kafka's `validateOffsetFetch`): no member and an epoch below zero is an admin's fetch,
-    /// allowed; otherwise the member must be known (UNKNOWN_MEMBER_ID) at that epoch
-    /// (STALE_MEMBER_EPOCH). Any fetch of a classic group is allowed here.
-    pub fn check_offset_fetch(
-        &self,
-        group: &str,
-        member: Option<&str>,
-        epoch: i32,
-    ) -> Result<(), ErrorCode> {
-        let Some(g) = self.consumer_group(group) else {
-            return Ok(());
-        };
-        let Some(member) = member.filter(|m| !m.is_empty() || epoch >= 0) else {
-            return if epoch < 0 {
-                Ok(())
-            } else {
-                Err(ErrorCode::UnknownMemberId)
-            };
-        };
-        if !g.members.contains_key(member) {
-            return Err(ErrorCode::UnknownMemberId);
-        }
-        if g.reconciled(member).member_epoch != epoch {
-            return Err(ErrorCode::StaleMemberEpoch);
-        }
-        Ok(())
     }
 
     /// A new member id: a random UUID in Kafka's text form.
