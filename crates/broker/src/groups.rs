@@ -535,6 +535,8 @@ fn run(
     image: &Arc<MetadataImage>,
     now: i64,
 ) -> Output {
+    // A classic member of a consumer group is answered in terms of the image's topics too.
+    shard.see_topics(Arc::new(ImageTopics(image.clone())));
     match body {
         RequestBody::ConsumerGroupHeartbeat(r) => {
             shard.consumer_heartbeat(ctx, r, Arc::new(ImageTopics(image.clone())), now)

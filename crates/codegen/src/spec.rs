@@ -289,7 +289,11 @@ fn parse_field(f: &Value, owner: &str) -> Result<FieldSpec, SpecError> {
         tagged,
         tag,
         ignorable: f.get("ignorable").and_then(Value::as_bool).unwrap_or(false),
-        default: get_str(f, "default"),
+        // A JSON null default means null, as the string "null" does.
+        default: match f.get("default") {
+            Some(Value::Null) => Some("null".to_string()),
+            _ => get_str(f, "default"),
+        },
         flexible_override: parse_versions(f, "flexibleVersions")?,
         about: get_str(f, "about"),
         fields,

@@ -126,6 +126,7 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("group.consumer.max.heartbeat.interval.ms", Kind::Int, Some("15000")),
     ("group.consumer.max.size", Kind::Int, Some("2147483647")),
     ("group.consumer.assignors", Kind::Text, Some("uniform,range")),
+    ("group.consumer.migration.policy", Kind::Text, Some("bidirectional")),
     ("offset.metadata.max.bytes", Kind::Int, Some("4096")),
     ("offsets.retention.minutes", Kind::Int, Some("10080")),
     ("offsets.retention.check.interval.ms", Kind::Long, Some("600000")),

@@ -34,6 +34,52 @@ pub struct GroupConfig {
     pub consumer_assignors: Vec<crate::assignors::Assignor>,
     /// Whether `group.coordinator.rebalance.protocols` has `consumer` (Kafka: yes).
     pub consumer_enabled: bool,
+    /// `group.consumer.migration.policy` (Kafka: bidirectional).
+    pub consumer_migration_policy: MigrationPolicy,
+}
+
+/// `group.consumer.migration.policy`: which online migrations between classic and consumer
+/// groups with members are allowed (an empty group changes kind whatever it says).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MigrationPolicy {
+    /// Neither.
+    Disabled,
+    /// Classic to consumer only.
+    Upgrade,
+    /// Consumer to classic only.
+    Downgrade,
+    /// Both (Kafka's default).
+    Bidirectional,
+}
+
+impl MigrationPolicy {
+    /// The policy a config value names (Kafka's names, without case).
+    pub fn named(name: &str) -> Option<MigrationPolicy> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "disabled" => MigrationPolicy::Disabled,
+            "upgrade" => MigrationPolicy::Upgrade,
+            "downgrade" => MigrationPolicy::Downgrade,
+            "bidirectional" => MigrationPolicy::Bidirectional,
+            _ => return None,
+        })
+    }
+
+    /// True when a classic group with members may become a consumer group.
+    pub fn upgrade(self) -> bool {
+        matches!(
+            self,
+            MigrationPolicy::Upgrade | MigrationPolicy::Bidirectional
+        )
+    }
+
+    /// True when a consumer group whose members all use the classic protocol may become a
+    /// classic group.
+    pub fn downgrade(self) -> bool {
+        matches!(
+            self,
+            MigrationPolicy::Downgrade | MigrationPolicy::Bidirectional
+        )
+    }
 }
 
 impl Default for GroupConfig {
@@ -54,6 +100,7 @@ impl Default for GroupConfig {
                 crate::assignors::Assignor::Range,
             ],
             consumer_enabled: true,
+            consumer_migration_policy: MigrationPolicy::Bidirectional,
         }
     }
 }

@@ -11,8 +11,8 @@
 //!
 //! A group id names one group of one kind. An empty classic group (offsets only) becomes a
 //! consumer group when a consumer-protocol member joins it, and an empty consumer group a
-//! classic one when a classic member joins; the offsets stay. Online migration of a group
-//! with members is not done: the member gets GROUP_ID_NOT_FOUND / INCONSISTENT_GROUP_PROTOCOL.
+//! classic one when a classic member joins; the offsets stay. A group with members migrates
+//! online: see [`crate::migration`].
 
 use crate::assignors::{Assignor, MemberSpec, TopicId};
 use crate::consumer_records::{ConsumerGroupFold, ConsumerRecord};
@@ -105,8 +105,46 @@ pub(crate) struct Runtime {
     regexes: BTreeMap<String, BTreeSet<String>>,
 }
 
+/// A member's new record and what it replaces (see [`Shard::apply_member`]).
+pub(crate) struct MemberUpdate {
+    /// The member.
+    pub member_id: String,
+    /// Its record before, if it was a member.
+    pub existing: Option<MemberValue>,
+    /// The static member it replaces: old id, state and target.
+    pub replaced: Option<(String, Reconciled, Partitions)>,
+    /// The record its new one is compared with (its old one, the replaced member's, or a
+    /// new member's).
+    pub base: MemberValue,
+    /// Its new record.
+    pub updated: MemberValue,
+    /// The partitions it says it owns, if it said.
+    pub owned: Option<Partitions>,
+    /// It is (re)joining: a known member rejoining gave everything up.
+    pub rejoining: bool,
+}
+
+/// A new member's record before the request fills it in.
+pub(crate) fn new_member_value() -> MemberValue {
+    MemberValue {
+        // The generated default of a nullable string is "" (as Kafka's): a new member has
+        // none of them.
+        instance_id: None,
+        rack_id: None,
+        subscribed_topic_regex: None,
+        server_assignor: None,
+        rebalance_timeout_ms: -1,
+        ..Default::default()
+    }
+}
+
+/// True when the member uses the classic protocol (it has classic metadata).
+pub fn is_classic(m: &MemberValue) -> bool {
+    m.classic_member_metadata.is_some()
+}
+
 /// Converts `(topic id, partitions)` pairs to partitions by topic.
-fn parts<'a>(items: impl IntoIterator<Item = (Uuid, &'a Vec<i32>)>) -> Partitions {
+pub(crate) fn parts<'a>(items: impl IntoIterator<Item = (Uuid, &'a Vec<i32>)>) -> Partitions {
     let mut out = Partitions::new();
     for (id, ps) in items {
         if !ps.is_empty() {
@@ -155,7 +193,7 @@ fn reconciled(v: &CurrentValue) -> Reconciled {
 }
 
 /// A member's record from its reconciliation state.
-fn current_value(r: &Reconciled) -> CurrentValue {
+pub(crate) fn current_value(r: &Reconciled) -> CurrentValue {
     let list = |p: &Partitions| -> Vec<CurrentTp> { topic_list!(p, CurrentTp) };
     CurrentValue {
         member_epoch: r.member_epoch,
@@ -172,7 +210,7 @@ fn current_value(r: &Reconciled) -> CurrentValue {
 }
 
 /// A target assignment record's value.
-fn target_value(p: &Partitions) -> TargetMemberValue {
+pub(crate) fn target_value(p: &Partitions) -> TargetMemberValue {
     TargetMemberValue {
         topic_partitions: topic_list!(p, TargetTp),
         ..Default::default()
@@ -180,7 +218,7 @@ fn target_value(p: &Partitions) -> TargetMemberValue {
 }
 
 /// A refusal: its code and Kafka's message.
-type Refusal = (ErrorCode, String);
+pub(crate) type Refusal = (ErrorCode, String);
 
 fn invalid(message: &str) -> Refusal {
     (ErrorCode::InvalidRequest, message.to_string())
@@ -373,7 +411,7 @@ impl ConsumerGroupFold {
 
     /// The partitions members other than `member` hold (assigned or still to revoke), read
     /// once per reconciliation rather than once per partition asked about.
-    fn held_by_others(&self, member: &str) -> std::collections::HashSet<(TopicId, i32)> {
+    pub(crate) fn held_by_others(&self, member: &str) -> std::collections::HashSet<(TopicId, i32)> {
         self.current
             .iter()
             .filter(|(id, _)| *id != member)
@@ -389,7 +427,7 @@ impl ConsumerGroupFold {
 
 impl Shard {
     /// Applies one decision: folds it into the state and queues it to be written.
-    fn decide(&mut self, out: &mut Output, record: ConsumerRecord) {
+    pub(crate) fn decide(&mut self, out: &mut Output, record: ConsumerRecord) {
         self.consumer_groups.replay(record.clone());
         out.records.push(GroupRecord::Consumer(record));
     }
@@ -408,34 +446,14 @@ impl Shard {
     /// Removes the empty consumer group `id` (its records tombstoned; its offsets stay), so a
     /// classic member can make it a classic group.
     pub(crate) fn drop_empty_consumer_group(&mut self, id: &str, out: &mut Output) {
-        let Some(g) = self.consumer_groups.groups.get(id) else {
-            return;
-        };
-        if !g.members.is_empty() {
-            return;
+        if self
+            .consumer_groups
+            .groups
+            .get(id)
+            .is_some_and(|g| g.members.is_empty())
+        {
+            self.drop_consumer_group_records(id, out);
         }
-        let mut records = Vec::new();
-        if g.target_epoch.is_some() {
-            records.push(ConsumerRecord::Target {
-                group: id.into(),
-                value: None,
-            });
-        }
-        if g.partitions.is_some() {
-            records.push(ConsumerRecord::Partitions {
-                group: id.into(),
-                value: None,
-            });
-        }
-        records.push(ConsumerRecord::Metadata {
-            group: id.into(),
-            value: None,
-        });
-        for r in records {
-            self.decide(out, r);
-        }
-        self.consumer_groups.groups.remove(id);
-        self.consumer_runtime.remove(id);
     }
 
     /// ConsumerGroupHeartbeat: joins, heartbeats and leaves (see the module's note). The
@@ -487,7 +505,9 @@ impl Shard {
             if joining {
                 if let Some(old) = holder.filter(|old| *old != member_id) {
                     let old_rec = g.reconciled(&old);
-                    if old_rec.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH {
+                    // A classic member's instance is taken over at once (as Kafka does).
+                    let classic = g.members.get(&old).is_some_and(is_classic);
+                    if old_rec.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH && !classic {
                         return Err((
                             ErrorCode::UnreleasedInstanceId,
                             format!(
@@ -568,16 +588,7 @@ impl Shard {
                     .as_ref()
                     .and_then(|(old, ..)| g.members.get(old).cloned())
             })
-            .unwrap_or_else(|| MemberValue {
-                // The generated default of a nullable string is "" (as Kafka's): a new member
-                // has none of them.
-                instance_id: None,
-                rack_id: None,
-                subscribed_topic_regex: None,
-                server_assignor: None,
-                rebalance_timeout_ms: -1,
-                ..Default::default()
-            });
+            .unwrap_or_else(new_member_value);
         let mut updated = base.clone();
         if let Some(i) = &r.instance_id {
             updated.instance_id = Some(i.clone());
@@ -602,48 +613,24 @@ impl Shard {
         }
         updated.client_id = ctx.client_id.clone();
         updated.client_host = ctx.client_host.clone();
-        let subscription_changed = existing.is_none() && replaced.is_none()
-            || base.subscribed_topic_names != updated.subscribed_topic_names
-            || base.subscribed_topic_regex != updated.subscribed_topic_regex
-            || base.server_assignor != updated.server_assignor;
-        if let Some((old, old_rec, old_target)) = &replaced {
-            self.replace_consumer_static_member(
-                group_id, old, &member_id, old_rec, old_target, out,
-            );
-        }
-        if existing.as_ref() != Some(&updated) {
-            self.decide(
-                out,
-                ConsumerRecord::Member {
-                    group: group_id.into(),
-                    member: member_id.clone(),
-                    value: Some(updated),
-                },
-            );
-        }
-        let mut bump = subscription_changed;
-        if self.refresh_subscription(group_id, topics, subscription_changed, out) {
-            bump = true;
-        }
-        if bump {
-            self.bump_group_epoch(group_id, out);
-        }
-
-        // 2. A new target assignment when the group epoch moved past it.
-        self.maybe_assign(group_id, out);
-
-        // 3. The member's reconciliation towards its target.
-        let before = self.consumer_groups.groups[group_id].reconciled(&member_id);
-        let before = if joining && existing.is_some() {
-            // A member rejoining under its id owns nothing: it gave everything up.
-            Reconciled {
-                pending_revocation: Partitions::new(),
-                ..before
-            }
-        } else {
-            before
-        };
-        let after = self.reconcile_member(group_id, &member_id, &before, owned.as_ref(), now, out);
+        // A member of this protocol (a classic static member it replaces had metadata).
+        updated.classic_member_metadata = None;
+        let (before, after) = self.apply_member(
+            group_id,
+            MemberUpdate {
+                member_id: member_id.clone(),
+                existing,
+                replaced,
+                base,
+                updated,
+                owned,
+                // A member rejoining under its id owns nothing: it gave everything up.
+                rejoining: joining,
+            },
+            topics,
+            now,
+            out,
+        );
         self.timers.schedule(
             TimerKey::ConsumerSession {
                 group: group_id.into(),
@@ -668,6 +655,67 @@ impl Shard {
         })
     }
 
+    /// Steps 1 to 3 of a heartbeat or a classic join: the member's record (replacing a static
+    /// member's old id), a new group epoch when the subscription changed, a new target
+    /// assignment when due, and the member's reconciliation. Returns its state before and
+    /// after.
+    pub(crate) fn apply_member(
+        &mut self,
+        group: &str,
+        u: MemberUpdate,
+        topics: &dyn TopicSource,
+        now: i64,
+        out: &mut Output,
+    ) -> (Reconciled, Reconciled) {
+        let MemberUpdate {
+            member_id,
+            existing,
+            replaced,
+            base,
+            updated,
+            owned,
+            rejoining,
+        } = u;
+        let subscription_changed = existing.is_none() && replaced.is_none()
+            || base.subscribed_topic_names != updated.subscribed_topic_names
+            || base.subscribed_topic_regex != updated.subscribed_topic_regex
+            || base.server_assignor != updated.server_assignor;
+        if let Some((old, old_rec, old_target)) = &replaced {
+            self.replace_consumer_static_member(group, old, &member_id, old_rec, old_target, out);
+        }
+        if existing.as_ref() != Some(&updated) {
+            self.decide(
+                out,
+                ConsumerRecord::Member {
+                    group: group.into(),
+                    member: member_id.clone(),
+                    value: Some(updated),
+                },
+            );
+        }
+        let mut bump = subscription_changed;
+        if self.refresh_subscription(group, topics, subscription_changed, out) {
+            bump = true;
+        }
+        if bump {
+            self.bump_group_epoch(group, out);
+        }
+        // 2. A new target assignment when the group epoch moved past it.
+        self.maybe_assign(group, out);
+        // 3. The member's reconciliation towards its target.
+        let before = self.consumer_groups.groups[group].reconciled(&member_id);
+        let before = if rejoining && existing.is_some() {
+            Reconciled {
+                pending_revocation: Partitions::new(),
+                ..before
+            }
+        } else {
+            before
+        };
+        let after = self.reconcile_member(group, &member_id, &before, owned.as_ref(), now, out);
+        (before, after)
+    }
+
     /// Makes sure `id` is a consumer group: created (when `create`), or converted from an
     /// empty classic group; a classic group with members is refused.
     fn open_consumer_group(
@@ -688,10 +736,14 @@ impl Shard {
                 || !g.pending_members.is_empty()
                 || !g.members.is_empty();
             if classic {
-                return Err((
-                    ErrorCode::GroupIdNotFound,
-                    format!("Group {id} is not a consumer group"),
-                ));
+                if !create {
+                    return Err((
+                        ErrorCode::GroupIdNotFound,
+                        format!("Group {id} is not a consumer group"),
+                    ));
+                }
+                // Online upgrade: its members become classic members of a consumer group.
+                return self.upgrade_classic_group(id, now, out);
             }
             if g.generation > 0 || g.protocol_type.is_some() {
                 // An empty classic group: its metadata goes, its offsets stay.
@@ -774,7 +826,7 @@ impl Shard {
     }
 
     /// The tombstones of a member's records, and its deadlines cancelled.
-    fn remove_member_records(&mut self, group: &str, member: &str, out: &mut Output) {
+    pub(crate) fn remove_member_records(&mut self, group: &str, member: &str, out: &mut Output) {
         let g = &self.consumer_groups.groups[group];
         let mut records = Vec::new();
         if g.current.contains_key(member) {
@@ -810,13 +862,21 @@ impl Shard {
                 group: group.into(),
                 member: member.into(),
             },
+            TimerKey::ConsumerJoin {
+                group: group.into(),
+                member: member.into(),
+            },
+            TimerKey::ConsumerSync {
+                group: group.into(),
+                member: member.into(),
+            },
         ] {
             self.timers.cancel(&key);
         }
     }
 
     /// Writes the next group epoch.
-    fn bump_group_epoch(&mut self, group: &str, out: &mut Output) {
+    pub(crate) fn bump_group_epoch(&mut self, group: &str, out: &mut Output) {
         let epoch = self.consumer_groups.groups[group].group_epoch() + 1;
         self.decide(
             out,
@@ -833,7 +893,7 @@ impl Shard {
 
     /// Recomputes the subscribed topics' metadata when a subscription changed or the topics
     /// did; writes it and returns true when it differs from the group's record.
-    fn refresh_subscription(
+    pub(crate) fn refresh_subscription(
         &mut self,
         group: &str,
         topics: &dyn TopicSource,
@@ -911,7 +971,7 @@ impl Shard {
 
     /// Computes and writes a new target assignment when the group epoch is past the
     /// assignment's (only the members whose target changed get a record).
-    fn maybe_assign(&mut self, group: &str, out: &mut Output) {
+    pub(crate) fn maybe_assign(&mut self, group: &str, out: &mut Output) {
         let g = &self.consumer_groups.groups[group];
         let epoch = g.group_epoch();
         if epoch <= g.assignment_epoch() {
@@ -1105,7 +1165,18 @@ impl Shard {
 
     /// Removes a member (it left, or its session or revocation deadline passed): its
     /// records go and the group epoch moves on.
-    fn fence_consumer_member(&mut self, group: &str, member: &str, _now: i64, out: &mut Output) {
+    pub(crate) fn fence_consumer_member(
+        &mut self,
+        group: &str,
+        member: &str,
+        now: i64,
+        out: &mut Output,
+    ) {
+        if self.may_downgrade(group, member, false) {
+            // The last consumer-protocol member leaves: the group goes back to classic.
+            self.downgrade(group, member, None, now, out);
+            return;
+        }
         let topics = self.topics.clone();
         self.remove_member_records(group, member, out);
         self.refresh_subscription(group, topics.as_ref(), true, out);
@@ -1197,7 +1268,7 @@ impl Shard {
                         subscribed_topic_regex: m.subscribed_topic_regex.clone(),
                         assignment: described(&rec.assigned),
                         target_assignment: described(&g.target_of(mid)),
-                        member_type: 1,
+                        member_type: if is_classic(m) { 0 } else { 1 },
                         ..Default::default()
                     }
                 })
@@ -1271,17 +1342,22 @@ impl Shard {
                 Err(ErrorCode::UnknownMemberId)
             });
         }
-        if !g.members.contains_key(member) {
+        let Some(m) = g.members.get(member) else {
             return Some(Err(ErrorCode::UnknownMemberId));
-        }
+        };
         if g.reconciled(member).member_epoch != epoch {
-            return Some(Err(ErrorCode::StaleMemberEpoch));
+            // A classic member sends its generation: the member epoch.
+            return Some(Err(if is_classic(m) {
+                ErrorCode::IllegalGeneration
+            } else {
+                ErrorCode::StaleMemberEpoch
+            }));
         }
         Some(Ok(()))
     }
 
     /// A new member id: a random UUID in Kafka's text form.
-    fn uuid_text(&mut self) -> String {
+    pub(crate) fn uuid_text(&mut self) -> String {
         let hi = self.next_random();
         let lo = self.next_random();
         fjord_util::uuid_text::encode(&Uuid::from_u64_pair(hi, lo))

@@ -12,6 +12,7 @@ pub mod consumer;
 pub mod consumer_records;
 pub mod group;
 pub mod membership;
+pub mod migration;
 pub mod offsets;
 pub mod overview;
 pub mod reconcile;

@@ -377,19 +377,19 @@ impl Shard {
             fail(&mut out, ErrorCode::InvalidGroupId);
             return out;
         }
-        if self.is_active_consumer_group(&r.group_id) {
-            // Online migration of a group with consumer-protocol members is not done.
-            fail(&mut out, ErrorCode::InconsistentGroupProtocol);
-            return out;
-        }
-        // An empty consumer group becomes a classic one (its offsets stay).
-        self.drop_empty_consumer_group(&r.group_id, &mut out);
         if r.session_timeout_ms < self.config.min_session_timeout_ms
             || r.session_timeout_ms > self.config.max_session_timeout_ms
         {
             fail(&mut out, ErrorCode::InvalidSessionTimeout);
             return out;
         }
+        if self.is_active_consumer_group(&r.group_id) {
+            // A classic member of a consumer group (online migration).
+            self.classic_join_consumer_group(ctx, r, now, &mut out);
+            return out;
+        }
+        // An empty consumer group becomes a classic one (its offsets stay).
+        self.drop_empty_consumer_group(&r.group_id, &mut out);
         let new_member = r.member_id.is_empty();
         if !self.groups.contains_key(&r.group_id) {
             if !new_member {
@@ -682,6 +682,10 @@ impl Shard {
     pub fn sync_group(&mut self, ctx: &RequestContext, r: &SyncGroupRequest, now: i64) -> Output {
         let mut out = Output::default();
         let w = ctx.waiter();
+        if self.consumer_group(&r.group_id).is_some() {
+            self.classic_sync_consumer_group(ctx, r, now, &mut out);
+            return out;
+        }
         if let Err(code) = self.check_member(
             &r.group_id,
             &r.member_id,
@@ -765,6 +769,10 @@ impl Shard {
     /// Heartbeat.
     pub fn heartbeat(&mut self, ctx: &RequestContext, r: &HeartbeatRequest, now: i64) -> Output {
         let mut out = Output::default();
+        if self.consumer_group(&r.group_id).is_some() {
+            self.classic_heartbeat_consumer_group(ctx, r, now, &mut out);
+            return out;
+        }
         let code = match self.check_member(
             &r.group_id,
             &r.member_id,
@@ -799,6 +807,10 @@ impl Shard {
     /// LeaveGroup (one member before v3, a batch from v3; static members by instance id).
     pub fn leave_group(&mut self, ctx: &RequestContext, r: &LeaveGroupRequest, now: i64) -> Output {
         let mut out = Output::default();
+        if self.consumer_group(&r.group_id).is_some() {
+            self.classic_leave_consumer_group(ctx, r, &mut out);
+            return out;
+        }
         let identities: Vec<(String, Option<String>)> = if ctx.version >= BATCHED_LEAVE_VERSION {
             r.members
                 .iter()
@@ -840,6 +852,14 @@ impl Shard {
         };
         out.reply(ctx.token, ResponseBody::LeaveGroup(response));
         out
+    }
+
+    /// Starts a join phase in the classic group `group` (a group converted back from a
+    /// consumer group: its members rejoin).
+    pub(crate) fn prepare_rebalance(&mut self, group: &str, now: i64, out: &mut Output) {
+        if let Some(mut rb) = self.rebalance(group, now, out) {
+            rb.prepare();
+        }
     }
 
     /// A member's session ended: it is removed unless it waits in a join or sync phase.

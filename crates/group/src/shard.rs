@@ -222,6 +222,12 @@ impl Shard {
         }
     }
 
+    /// Takes the topics as the metadata image shows them now (the driver calls it before
+    /// each request; deadlines use the last ones seen).
+    pub fn see_topics(&mut self, topics: Arc<dyn TopicSource + Send + Sync>) {
+        self.topics = topics;
+    }
+
     /// The consumer-protocol groups its records hold.
     pub fn consumer_groups(&self) -> &crate::consumer_records::ConsumerGroups {
         &self.consumer_groups
@@ -240,16 +246,22 @@ impl Shard {
             self.timers
                 .schedule(TimerKey::Session { group, member }, now + timeout as i64);
         }
-        let session = self.config.consumer_session_timeout_ms as i64;
         let mut consumer = Vec::new();
         for (id, g) in &self.consumer_groups.groups {
             for (member, m) in &g.members {
                 let revoking = g.reconciled(member).state
                     == crate::reconcile::MemberState::UnrevokedPartitions;
-                consumer.push((id.clone(), member.clone(), revoking, m.rebalance_timeout_ms));
+                let session = crate::migration::session_timeout_ms(&self.config, m) as i64;
+                consumer.push((
+                    id.clone(),
+                    member.clone(),
+                    revoking,
+                    m.rebalance_timeout_ms,
+                    session,
+                ));
             }
         }
-        for (group, member, revoking, rebalance_timeout) in consumer {
+        for (group, member, revoking, rebalance_timeout, session) in consumer {
             if revoking {
                 self.timers.schedule(
                     TimerKey::ConsumerRevocation {
@@ -289,6 +301,10 @@ impl Shard {
                 }
                 TimerKey::ConsumerRevocation { group, member } => {
                     self.consumer_revocation_expired(&group, &member, now, &mut out)
+                }
+                TimerKey::ConsumerJoin { group, member }
+                | TimerKey::ConsumerSync { group, member } => {
+                    self.consumer_session_expired(&group, &member, now, &mut out)
                 }
                 TimerKey::Join(group) => self.join_phase_ended(&group, now, &mut out),
                 TimerKey::Sync(group) => self.sync_phase_ended(&group, now, &mut out),

@@ -35,6 +35,21 @@ pub enum TimerKey {
         /// The member.
         member: String,
     },
+    /// The time a classic member of a consumer group has to rejoin once told to (its
+    /// rebalance timeout).
+    ConsumerJoin {
+        /// The group.
+        group: String,
+        /// The member.
+        member: String,
+    },
+    /// The time a classic member of a consumer group has to send SyncGroup after joining.
+    ConsumerSync {
+        /// The group.
+        group: String,
+        /// The member.
+        member: String,
+    },
     /// The end of a group's join phase (rebalance timeout, or the initial delay).
     Join(String),
     /// The end of a group's sync phase (rebalance timeout).
@@ -56,6 +71,13 @@ impl Timers {
         self.cancel(&key);
         self.by_time.insert((at, key.clone()));
         self.by_key.insert(key, at);
+    }
+
+    /// Sets `key`'s deadline to `at` unless it has one.
+    pub fn schedule_if_absent(&mut self, key: TimerKey, at: i64) {
+        if !self.contains(&key) {
+            self.schedule(key, at);
+        }
     }
 
     /// Removes `key`'s deadline.

@@ -479,7 +479,8 @@ fn an_empty_group_changes_kind_and_keeps_its_offsets() {
     let mut h = Harness::new();
     h.send(join("a"), 0);
     assert_eq!(commit_code(&mut h, commit("a", 1)), ErrorCode::None);
-    // A classic member may not join while consumer members are there.
+    // A classic member whose metadata is not the consumer protocol's may not join while
+    // consumer members are there (one that is joins it: see tests/migration.rs).
     let out = h.shard.join_group(&ctx(50), &classic_join(""), 1);
     match &out.replies[0].1 {
         ResponseBody::JoinGroup(r) => {

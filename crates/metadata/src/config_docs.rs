@@ -184,6 +184,7 @@ pub fn documentation(key: &str) -> Option<&'static str> {
         "group.consumer.min.heartbeat.interval.ms" => "The shortest group.consumer.heartbeat.interval.ms allowed.",
         "group.consumer.max.heartbeat.interval.ms" => "The longest group.consumer.heartbeat.interval.ms allowed.",
         "group.consumer.max.size" => "The most members of a consumer-protocol group.",
+        "group.consumer.migration.policy" => "The online migrations allowed between classic and consumer groups with members (disabled, upgrade, downgrade, bidirectional).",
         "group.consumer.assignors" => "The server-side assignors of consumer-protocol groups, the first the default (uniform, range).",
         "offset.metadata.max.bytes" => "The largest metadata string an offset commit may carry.",
         "offsets.retention.minutes" => "How long the committed offsets of an empty group are kept.",

@@ -65,7 +65,7 @@ impl Default for ConsumerGroupMemberMetadataValue {
             subscribed_topic_regex: Some(String::new()),
             rebalance_timeout_ms: -1,
             server_assignor: Some(String::new()),
-            classic_member_metadata: Some(ClassicMemberMetadata::default()),
+            classic_member_metadata: None,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -94,17 +94,17 @@ impl ConsumerGroupMemberMetadataValue {
         match (&self.subscribed_topic_regex) { Some(x) => { write_string(w, x, flexible)?; } None => { write_nullable_string(w, None, flexible)?; } }
         w.put_i32(*(&self.rebalance_timeout_ms));
         match (&self.server_assignor) { Some(x) => { write_string(w, x, flexible)?; } None => { write_nullable_string(w, None, flexible)?; } }
-        if !((false) || (true)) { if self.classic_member_metadata != Some(ClassicMemberMetadata::default()) { return Err(EncodeError::FieldNotInVersion { field: "ClassicMemberMetadata", version }); } }
+        if !((false) || (true)) { if self.classic_member_metadata != None { return Err(EncodeError::FieldNotInVersion { field: "ClassicMemberMetadata", version }); } }
         if flexible {
             let unknown = sorted_unknown(&self.unknown_tagged_fields);
             #[allow(unused_mut)]
             let mut count = unknown.len();
-            if true && self.classic_member_metadata != Some(ClassicMemberMetadata::default()) { count += 1; }
+            if true && self.classic_member_metadata != None { count += 1; }
             write_uvarint(w, count as u32);
             #[allow(unused_mut)]
             let mut rest = unknown.as_slice();
             while let Some((f, tail)) = rest.split_first() { if f.tag >= 0 { break; } write_raw_tagged(w, f); rest = tail; }
-            if true && self.classic_member_metadata != Some(ClassicMemberMetadata::default()) { write_uvarint(w, 0); write_uvarint(w, (match (&self.classic_member_metadata) { Some(x) => usize::from(true) + x.encoded_len(version), None => 1 }) as u32); match (&self.classic_member_metadata) { Some(x) => { if true { w.put_i8(1); } x.encode(w, version)?; } None => { w.put_i8(-1); } } }
+            if true && self.classic_member_metadata != None { write_uvarint(w, 0); write_uvarint(w, (match (&self.classic_member_metadata) { Some(x) => usize::from(true) + x.encoded_len(version), None => 1 }) as u32); match (&self.classic_member_metadata) { Some(x) => { if true { w.put_i8(1); } x.encode(w, version)?; } None => { w.put_i8(-1); } } }
             for f in rest { write_raw_tagged(w, f); }
         } else if !self.unknown_tagged_fields.is_empty() {
             return Err(EncodeError::TaggedFieldsNotInVersion { version });
@@ -129,7 +129,7 @@ impl ConsumerGroupMemberMetadataValue {
         if flexible {
             let mut count = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
-            if true && self.classic_member_metadata != Some(ClassicMemberMetadata::default()) { count += 1; let s = match (&self.classic_member_metadata) { Some(x) => usize::from(true) + x.encoded_len(version), None => 1 }; n += uvarint_len(0) + uvarint_len(s as u32) + s; }
+            if true && self.classic_member_metadata != None { count += 1; let s = match (&self.classic_member_metadata) { Some(x) => usize::from(true) + x.encoded_len(version), None => 1 }; n += uvarint_len(0) + uvarint_len(s as u32) + s; }
             n += uvarint_len(count as u32);
         }
         n

@@ -322,6 +322,18 @@ fn broker_log_config(config: &ServerConfig) -> Result<fjord_log::LogConfig, Stri
     Ok(c)
 }
 
+/// `group.consumer.migration.policy`.
+fn migration_policy(config: &ServerConfig) -> Result<fjord_group::config::MigrationPolicy, String> {
+    let key = "group.consumer.migration.policy";
+    let value = config.get(key).unwrap_or("bidirectional");
+    fjord_group::config::MigrationPolicy::named(value.trim()).ok_or_else(|| {
+        format!(
+            "invalid value {value:?} for configuration {key}: String must be one of: \
+             disabled, upgrade, downgrade, bidirectional"
+        )
+    })
+}
+
 /// `group.consumer.assignors`: short names or Kafka's class names, in order.
 fn consumer_assignors(
     config: &ServerConfig,
@@ -426,6 +438,7 @@ fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String
                 .min(fjord_group::config::MAX_GROUP_MEMBERS),
             consumer_assignors: consumer_assignors(config)?,
             consumer_enabled: rebalance_protocols(config)?,
+            consumer_migration_policy: migration_policy(config)?,
         },
         num_partitions: clamp_i32(int("offsets.topic.num.partitions")?).max(1),
         replication_factor: int("offsets.topic.replication.factor")?.clamp(1, i64::from(i16::MAX))
