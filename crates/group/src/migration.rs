@@ -17,9 +17,16 @@
 //!   removes members. A classic member's session is its own session timeout.
 //! - **Downgrade.** When the last consumer-protocol member leaves (or is fenced, or a classic
 //!   static member replaces it) and the remaining members all use the classic protocol, the
-//!   group becomes a classic group again at generation = group epoch, each member's target
-//!   assignment serialized as its classic assignment, and a rebalance starts (not after a
-//!   replacement, where the joining member takes the old one's assignment).
+//!   group becomes a classic group again at generation = group epoch, and a rebalance starts
+//!   (not after a replacement in a settled group, where the joining member takes the old
+//!   one's partitions and nothing moves).
+//!
+//! Both directions count what a member may *hold*, so that no partition is given to one
+//! member while another may still consume it: an upgraded member holds its last classic
+//! assignment and the partitions its last JoinGroup said it owned (a SyncGroup answer may
+//! not have reached it); a downgraded member's classic assignment is its assigned partitions
+//! and those it has still to revoke. Kafka uses the classic assignment alone and the target
+//! assignment; the migration simulation finds a partition consumed twice that way.
 //!
 //! Each conversion is records: the old kind's tombstones, then the new kind's records, so a
 //! shard loading the log folds to the same group. Offsets stay in the group's classic entry.
@@ -181,17 +188,29 @@ impl Shard {
             };
             let subscription =
                 decode_subscription(&m.metadata(&protocol)).map_err(|_| malformed())?;
-            let assigned = if m.assignment.is_empty() {
-                Partitions::new()
-            } else {
+            // What it may hold: its last assignment, and what it said it owned when it last
+            // joined (a cooperative member that has not received its SyncGroup answer still
+            // holds those). A partition counted here is given to no one else until the member
+            // reports it revoked.
+            let mut assigned = by_id(
+                topics.as_ref(),
+                subscription
+                    .owned_partitions
+                    .iter()
+                    .map(|t| (&t.topic, &t.partitions)),
+            );
+            if !m.assignment.is_empty() {
                 let a = decode_assignment(&m.assignment).map_err(|_| malformed())?;
-                by_id(
+                let last = by_id(
                     topics.as_ref(),
                     a.assigned_partitions
                         .iter()
                         .map(|t| (&t.topic, &t.partitions)),
-                )
-            };
+                );
+                for (t, ps) in last {
+                    assigned.entry(t).or_default().extend(ps);
+                }
+            }
             let mut names = subscription.topics.clone();
             names.sort();
             names.dedup();
@@ -358,15 +377,27 @@ impl Shard {
         let topics = self.topics.clone();
         let g = &self.consumer_groups.groups[group];
         let epoch = g.group_epoch();
+        let settled = g.state_name() == "Stable";
+        // Each member's classic assignment is what it may hold now (assigned, and still to
+        // revoke), not its target: a partition is never recorded for one member while
+        // another may hold it (Kafka writes the target here).
+        let holding = |id: &str| {
+            let r = g.reconciled(id);
+            let mut p = r.assigned;
+            for (t, ps) in r.pending_revocation {
+                p.entry(t).or_default().extend(ps);
+            }
+            p
+        };
         let mut members: Vec<(String, MemberValue, Partitions)> = g
             .members
             .iter()
             .filter(|(id, _)| *id != leaving)
-            .map(|(id, m)| (id.clone(), m.clone(), g.target_of(id)))
+            .map(|(id, m)| (id.clone(), m.clone(), holding(id)))
             .collect();
         if let Some((id, m)) = joining.clone() {
-            // The joining member takes the leaving one's assignment.
-            members.push((id, m, g.target_of(leaving)));
+            // The joining member takes the leaving one's partitions.
+            members.push((id, m, holding(leaving)));
         }
         // The consumer group's tombstones.
         let ids: Vec<String> = g.members.keys().cloned().collect();
@@ -433,7 +464,9 @@ impl Shard {
             );
         }
         self.groups.insert(group.into(), classic);
-        if joining.is_none() {
+        // After a replacement in a settled group every partition is held as assigned, so
+        // nothing moves (as Kafka); otherwise the classic members rebalance.
+        if joining.is_none() || !settled {
             self.prepare_rebalance(group, now, out);
         }
     }

@@ -365,7 +365,7 @@ fn a_classic_group_becomes_a_consumer_group_and_back_without_double_ownership() 
     let c_got = c3.1.expect("c's assignment");
     assert_eq!(c_got.len(), 2);
     assert_disjoint(&[("a", &a_kept), ("b", &b_kept), ("c", &c_got)]);
-    let fold = d.reload(config(MigrationPolicy::Bidirectional), 21);
+    let fold = d.reload(config(MigrationPolicy::Bidirectional), 77, 21);
     assert_eq!(fold.consumer_groups(), d.shard.consumer_groups());
 
     // c leaves: a and b are all classic, so the group is classic again, rebalancing at
@@ -427,7 +427,7 @@ fn a_classic_group_becomes_a_consumer_group_and_back_without_double_ownership() 
     );
     assert_eq!(ja.generation_id, epoch + 1);
     assert_eq!(jb.generation_id, epoch + 1);
-    let fold = d.reload(config(MigrationPolicy::Bidirectional), 25);
+    let fold = d.reload(config(MigrationPolicy::Bidirectional), 78, 25);
     assert!(fold.consumer_groups().groups.is_empty());
     assert_eq!(
         fold.fetch_offsets(GROUP, None)[0].1[0]
@@ -602,15 +602,75 @@ fn waiting_classic_requests_rejoin_when_the_group_converts() {
 #[test]
 fn a_classic_static_member_replacing_the_last_consumer_member_makes_the_group_classic() {
     let mut d = driver(MigrationPolicy::Bidirectional);
-    let (a, b) = classic_group(&mut d);
-    consumer_assigned(&d.call(10, consumer_join("s", Some("inst"))));
-    // b leaves, so the group is a (classic) and s (static, consumer protocol).
-    d.call(11, Request::Leave(leave_request(&b, None)));
-    let target_s = {
-        let g = d.shard.consumer_group(GROUP).unwrap();
-        g.target_of("s")
-    };
-    // The same instance comes back with the classic protocol.
+    // s (static, consumer protocol) has everything; classic a joins and the two settle 3/3.
+    let s0 = consumer_assigned(&d.call(0, consumer_join("s", Some("inst"))));
+    assert_eq!(s0.1, Some(vec![0, 1, 2, 3, 4, 5]));
+    let first = join_answer(d.call(
+        1,
+        Request::Join(join_request(
+            "",
+            None,
+            &t(),
+            &Named::new(),
+            SESSION,
+            REBALANCE,
+        )),
+    ));
+    let a = first.member_id;
+    let ja = join_answer(d.call(
+        2,
+        Request::Join(join_request(
+            &a,
+            None,
+            &t(),
+            &Named::new(),
+            SESSION,
+            REBALANCE,
+        )),
+    ));
+    assert!(
+        sync_assignment(&d.call(
+            3,
+            Request::Sync(sync_request(&a, None, ja.generation_id, Vec::new()))
+        ))
+        .is_empty(),
+        "s has not revoked yet"
+    );
+    let s1 = consumer_assigned(&d.call(4, consumer_beat("s", 1, &[0, 1, 2, 3, 4, 5])));
+    let kept = s1.1.expect("s is told what to keep");
+    let s2 = consumer_assigned(&d.call(5, consumer_beat("s", 1, &kept)));
+    assert_eq!(s2.0, 2);
+    assert_eq!(
+        code_of(&d.call(
+            6,
+            Request::Heartbeat(heartbeat_request(&a, None, ja.generation_id))
+        )),
+        ErrorCode::RebalanceInProgress,
+        "its partitions are free now"
+    );
+    let ja2 = join_answer(d.call(
+        7,
+        Request::Join(join_request(
+            &a,
+            None,
+            &t(),
+            &Named::new(),
+            SESSION,
+            REBALANCE,
+        )),
+    ));
+    let a_got = sync_assignment(&d.call(
+        8,
+        Request::Sync(sync_request(&a, None, ja2.generation_id, Vec::new())),
+    ));
+    assert_eq!(a_got.len(), 3);
+    assert_eq!(
+        d.shard.consumer_group(GROUP).unwrap().state_name(),
+        "Stable"
+    );
+
+    // The same instance comes back with the classic protocol: the group is classic again,
+    // Stable, and the new instance takes the old one's partitions without a rebalance.
     let j = join_answer(d.call(
         12,
         Request::Join(join_request(
@@ -637,9 +697,30 @@ fn a_classic_static_member_replacing_the_last_consumer_member_makes_the_group_cl
             Vec::new(),
         )),
     ));
-    let want: Vec<i32> = target_s
-        .values()
-        .flat_map(|ps| ps.iter().copied())
-        .collect();
-    assert_eq!(got, want, "the new instance takes the old one's assignment");
+    assert_eq!(got, kept, "the new instance takes the old one's partitions");
+}
+
+#[test]
+fn a_replacement_mid_reconciliation_rebalances_the_classic_group() {
+    let mut d = driver(MigrationPolicy::Bidirectional);
+    let (a, b) = classic_group(&mut d);
+    consumer_assigned(&d.call(10, consumer_join("s", Some("inst"))));
+    d.call(11, Request::Leave(leave_request(&b, None)));
+    // s holds nothing yet (a still holds its partitions): the group is not settled, so the
+    // classic group rebalances rather than keep partitions nobody consumes.
+    let j = join_answer(d.call(
+        12,
+        Request::Join(join_request(
+            "",
+            Some("inst"),
+            &t(),
+            &Named::new(),
+            SESSION,
+            REBALANCE,
+        )),
+    ));
+    assert_eq!(j.error_code, 0);
+    let g = d.shard.group(GROUP).expect("classic again");
+    assert_eq!(g.state.name(), "PreparingRebalance");
+    assert!(g.members.contains_key(&a));
 }

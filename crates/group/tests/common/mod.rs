@@ -250,9 +250,9 @@ impl Driver {
         self.apply(out);
     }
 
-    /// A new shard that loads the log.
-    pub fn reload(&self, config: fjord_group::GroupConfig, now: i64) -> Shard {
-        let mut s = Shard::new(config, 77);
+    /// A new shard that loads the log (`seed` for its member ids: a coordinator's is random).
+    pub fn reload(&self, config: fjord_group::GroupConfig, seed: u64, now: i64) -> Shard {
+        let mut s = Shard::new(config, seed);
         for (k, v) in &self.log {
             if let Some(r) = GroupRecord::decode(k, v.as_ref()).expect("a record") {
                 s.replay(r, now);
