@@ -7,7 +7,9 @@ Two consumers split six partitions 3/3 and read every record once; when one clos
 gets all six within the heartbeat interval; a static member that restarts gets its partitions
 back while the other sees no revoke; a regular-expression subscription picks up a topic
 created later; a group moved from the classic protocol to the consumer protocol and back keeps
-its committed offsets. Prints a one-line total.
+its committed offsets; a group with classic members takes a consumer-protocol member (online
+migration) and goes back when it leaves, every record read exactly once. Prints a one-line
+total.
 """
 
 import sys
@@ -150,11 +152,73 @@ def main(binary):
             values = [v for (_, _, _, v) in first + second + third]
             assert len(set(values)) == 250, len(set(values))
 
+        def online_migration_both_ways():
+            """Two classic members (cooperative-sticky) share 6 partitions; a consumer-protocol
+            member joins and the group converts with its members in place; it leaves and the
+            group is classic again. Every record is read exactly once: each member commits
+            what it read before a partition leaves it."""
+            topic, group = "cg-online", "cg-online-group"
+            create(topic, 6)
+            admin_kind = lambda: admin.describe_consumer_groups([group])[group].result()
+            seen = []
+            members = {}
+
+            def member(name, protocol):
+                extra = {"partition.assignment.strategy": "cooperative-sticky"} if protocol == "classic" else {}
+                c = consumer(group, name, protocol, **extra)
+
+                def commit_revoked(cons, partitions):
+                    if not partitions:
+                        return
+                    positions = [tp for tp in cons.position(partitions) if tp.offset >= 0]
+                    if positions:
+                        cons.commit(offsets=positions, asynchronous=False)
+
+                c.subscribe([topic], on_revoke=commit_revoked)
+                members[name] = c
+                return c
+
+            def owned():
+                return {n: {tp.partition for tp in c.assignment()} for n, c in members.items()}
+
+            def split(expected):
+                def done():
+                    o = owned()
+                    every = [p for ps in o.values() for p in ps]
+                    return sorted(every) == list(range(6)) and all(len(o[n]) == k for n, k in expected.items())
+                return done
+
+            def phase(values, expected):
+                produce(topic, values, 6)
+                poll_until(list(members.values()), lambda: len(seen) >= len(values) + phase.total and split(expected)(), 90, sink=seen)
+                phase.total += len(values)
+            phase.total = 0
+
+            member("classic-1", "classic")
+            member("classic-2", "classic")
+            phase(range(0, 300), {"classic-1": 3, "classic-2": 3})
+            assert str(admin_kind().type).endswith("CLASSIC"), admin_kind().type
+            # A consumer-protocol member joins the classic group: it becomes a consumer group.
+            member("consumer-1", "consumer")
+            phase(range(300, 600), {"classic-1": 2, "classic-2": 2, "consumer-1": 2})
+            described = admin_kind()
+            assert str(described.type).endswith("CONSUMER"), described.type
+            assert len(described.members) == 3, described.members
+            # The consumer-protocol member leaves: the classic members are a classic group again.
+            members.pop("consumer-1").close()
+            phase(range(600, 900), {"classic-1": 3, "classic-2": 3})
+            assert str(admin_kind().type).endswith("CLASSIC"), admin_kind().type
+            values = sorted(v for (_, _, _, v) in seen)
+            assert values == list(range(900)), (len(values), len(set(values)))
+            for c in members.values():
+                c.close()
+
         return run_checks("python", [
             ("two consumer-protocol members split six partitions, then one takes over", split_then_takeover),
             ("a static member comes back to its partitions, the other sees nothing", a_static_member_comes_back_to_its_partitions),
             ("a regular-expression subscription picks up a topic created later", regex_picks_up_a_later_topic),
             ("a group moved from classic to consumer and back keeps its offsets", migration_keeps_offsets),
+            ("a group with members migrates online both ways, every record read once", online_migration_both_ways),
         ])
     finally:
         node.kill()

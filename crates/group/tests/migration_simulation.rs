@@ -75,6 +75,9 @@ struct Client {
     waiting: Option<u64>,
     /// A consumer client's next heartbeat is a full one (after a lost answer).
     full: bool,
+    /// The partition counts a classic client last joined with: when its metadata shows
+    /// others, it rejoins (the coordinator of a classic group does not watch topics).
+    joined_counts: Vec<i32>,
     last_ok: i64,
     last_sent: i64,
     alive: bool,
@@ -147,6 +150,7 @@ impl Sim {
             owned: Owned::new(),
             waiting: None,
             full: true,
+            joined_counts: Vec::new(),
             last_ok: self.now,
             last_sent: self.now,
             alive: true,
@@ -182,6 +186,15 @@ impl Sim {
 
     /// The client sends what its state calls for.
     fn act(&mut self, i: usize) {
+        let counts: Vec<i32> = self.clients[i]
+            .topics
+            .iter()
+            .map(|t| self.d.topics.by_name.get(t).map_or(0, |(_, n)| *n))
+            .collect();
+        let c = &mut self.clients[i];
+        if c.kind == Kind::Classic && c.phase == Phase::Stable && c.joined_counts != counts {
+            c.phase = Phase::Join;
+        }
         let c = self.clients[i].clone();
         if c.waiting.is_some() || !c.alive {
             return;
@@ -209,14 +222,17 @@ impl Sim {
                 })
             }
             Kind::Classic => match c.phase {
-                Phase::Join => Request::Join(join_request(
-                    &c.member_id,
-                    None,
-                    &c.topics,
-                    &self.by_name(&c.owned),
-                    SESSION_MS,
-                    REBALANCE_MS,
-                )),
+                Phase::Join => {
+                    self.clients[i].joined_counts = counts;
+                    Request::Join(join_request(
+                        &c.member_id,
+                        None,
+                        &c.topics,
+                        &self.by_name(&c.owned),
+                        SESSION_MS,
+                        REBALANCE_MS,
+                    ))
+                }
                 Phase::Sync(_) => return,
                 Phase::Stable => Request::Heartbeat(heartbeat_request(&c.member_id, None, c.epoch)),
             },
