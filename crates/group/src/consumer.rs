@@ -362,6 +362,19 @@ impl ConsumerGroupFold {
             .unwrap_or_default()
     }
 
+    /// The record a member's new one is compared with: its own, the static member's it
+    /// replaces, or a new member's.
+    pub(crate) fn base_member(
+        &self,
+        existing: Option<&MemberValue>,
+        replaced: Option<&(String, Reconciled, Partitions)>,
+    ) -> MemberValue {
+        existing
+            .or_else(|| replaced.and_then(|(old, ..)| self.members.get(old)))
+            .cloned()
+            .unwrap_or_else(new_member_value)
+    }
+
     /// The member holding `instance` as its `group.instance.id`.
     pub fn static_member(&self, instance: &str) -> Option<&str> {
         self.members
@@ -581,14 +594,7 @@ impl Shard {
         }
 
         // 1. The member's record; a new subscription bumps the group epoch.
-        let base = existing
-            .clone()
-            .or_else(|| {
-                replaced
-                    .as_ref()
-                    .and_then(|(old, ..)| g.members.get(old).cloned())
-            })
-            .unwrap_or_else(new_member_value);
+        let base = g.base_member(existing.as_ref(), replaced.as_ref());
         let mut updated = base.clone();
         if let Some(i) = &r.instance_id {
             updated.instance_id = Some(i.clone());
@@ -878,16 +884,7 @@ impl Shard {
     /// Writes the next group epoch.
     pub(crate) fn bump_group_epoch(&mut self, group: &str, out: &mut Output) {
         let epoch = self.consumer_groups.groups[group].group_epoch() + 1;
-        self.decide(
-            out,
-            ConsumerRecord::Metadata {
-                group: group.into(),
-                value: Some(MetadataValue {
-                    epoch,
-                    ..Default::default()
-                }),
-            },
-        );
+        self.write_group_epoch(group, epoch, out);
         self.consumer_rebalances += 1;
     }
 
@@ -1031,12 +1028,31 @@ impl Shard {
                 },
             );
         }
+        self.write_target_epoch(group, epoch, out);
+    }
+
+    /// Writes the target assignment's epoch.
+    pub(crate) fn write_target_epoch(&mut self, group: &str, epoch: i32, out: &mut Output) {
         self.decide(
             out,
             ConsumerRecord::Target {
                 group: group.into(),
                 value: Some(TargetValue {
                     assignment_epoch: epoch,
+                    ..Default::default()
+                }),
+            },
+        );
+    }
+
+    /// Writes the group epoch.
+    pub(crate) fn write_group_epoch(&mut self, group: &str, epoch: i32, out: &mut Output) {
+        self.decide(
+            out,
+            ConsumerRecord::Metadata {
+                group: group.into(),
+                value: Some(MetadataValue {
+                    epoch,
                     ..Default::default()
                 }),
             },

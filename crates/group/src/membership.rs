@@ -23,14 +23,14 @@ use fjord_protocol::generated::{
 use fjord_protocol::{ErrorCode, ResponseBody};
 
 /// The first JoinGroup version whose new members must rejoin with the id they are given.
-const MEMBER_ID_REQUIRED_VERSION: i16 = 4;
+pub(crate) const MEMBER_ID_REQUIRED_VERSION: i16 = 4;
 /// The first JoinGroup version that lets a rejoining static leader skip the assignment.
 const SKIP_ASSIGNMENT_VERSION: i16 = 9;
 /// The first LeaveGroup version with a batch of members.
-const BATCHED_LEAVE_VERSION: i16 = 3;
+pub(crate) const BATCHED_LEAVE_VERSION: i16 = 3;
 
 /// A JoinGroup error answer.
-fn join_error(w: Waiter, code: ErrorCode, member_id: &str) -> ResponseBody {
+pub(crate) fn join_error(w: Waiter, code: ErrorCode, member_id: &str) -> ResponseBody {
     ResponseBody::JoinGroup(JoinGroupResponse {
         error_code: code.code(),
         generation_id: -1,
@@ -41,7 +41,7 @@ fn join_error(w: Waiter, code: ErrorCode, member_id: &str) -> ResponseBody {
 }
 
 /// A SyncGroup error answer.
-fn sync_error(code: ErrorCode) -> ResponseBody {
+pub(crate) fn sync_error(code: ErrorCode) -> ResponseBody {
     ResponseBody::SyncGroup(SyncGroupResponse {
         error_code: code.code(),
         ..Default::default()

@@ -38,6 +38,9 @@ use crate::consumer::{
 };
 use crate::consumer_records::ConsumerRecord;
 use crate::group::{Group, GroupState, Member};
+use crate::membership::{
+    join_error, sync_error, BATCHED_LEAVE_VERSION, MEMBER_ID_REQUIRED_VERSION,
+};
 use crate::reconcile::{MemberState, Partitions, Reconciled};
 use crate::records::GroupRecord;
 use crate::shard::{Output, RequestContext, Shard};
@@ -50,8 +53,6 @@ use fjord_protocol::generated::{
     consumer_group_member_metadata_value::{
         ClassicMemberMetadata, ClassicProtocol, ConsumerGroupMemberMetadataValue as MemberValue,
     },
-    consumer_group_metadata_value::ConsumerGroupMetadataValue as MetadataValue,
-    consumer_group_target_assignment_metadata_value::ConsumerGroupTargetAssignmentMetadataValue as TargetValue,
     consumer_protocol_assignment::{
         ConsumerProtocolAssignment, TopicPartition as AssignedTopicPartition,
     },
@@ -65,11 +66,6 @@ use fjord_protocol::generated::{
     sync_group_response::SyncGroupResponse,
 };
 use fjord_protocol::{ErrorCode, ResponseBody};
-
-/// The first JoinGroup version whose new dynamic members must rejoin with the id given.
-const MEMBER_ID_REQUIRED_VERSION: i16 = 4;
-/// The first LeaveGroup version with a batch of members.
-const BATCHED_LEAVE_VERSION: i16 = 3;
 
 /// A member's session timeout: a classic member's own, else the group coordinator's.
 pub(crate) fn session_timeout_ms(config: &GroupConfig, m: &MemberValue) -> i32 {
@@ -118,25 +114,6 @@ fn assignment_bytes(topics: &dyn TopicSource, p: &Partitions, version: i16) -> B
         ..Default::default()
     };
     encode_assignment(&a, version).unwrap_or_default()
-}
-
-/// A JoinGroup error answer.
-fn join_error(version: i16, code: ErrorCode, member_id: &str) -> ResponseBody {
-    ResponseBody::JoinGroup(JoinGroupResponse {
-        error_code: code.code(),
-        generation_id: -1,
-        protocol_name: (version < 7).then(String::new),
-        member_id: member_id.to_string(),
-        ..Default::default()
-    })
-}
-
-/// A SyncGroup error answer.
-fn sync_error(code: ErrorCode) -> ResponseBody {
-    ResponseBody::SyncGroup(SyncGroupResponse {
-        error_code: code.code(),
-        ..Default::default()
-    })
 }
 
 /// A classic member's request that names it: by instance id for a static member.
@@ -245,7 +222,7 @@ impl Shard {
             if let Some(w) = m.awaiting_join.take() {
                 out.reply(
                     w.token,
-                    join_error(w.version, ErrorCode::RebalanceInProgress, &m.id),
+                    join_error(w, ErrorCode::RebalanceInProgress, &m.id),
                 );
             }
             if let Some(w) = m.awaiting_sync.take() {
@@ -284,16 +261,7 @@ impl Shard {
                 },
             );
         }
-        self.decide(
-            out,
-            ConsumerRecord::Metadata {
-                group: id.into(),
-                value: Some(MetadataValue {
-                    epoch: generation,
-                    ..Default::default()
-                }),
-            },
-        );
+        self.write_group_epoch(id, generation, out);
         for (member, _, assigned) in &converted {
             self.decide(
                 out,
@@ -304,16 +272,7 @@ impl Shard {
                 },
             );
         }
-        self.decide(
-            out,
-            ConsumerRecord::Target {
-                group: id.into(),
-                value: Some(TargetValue {
-                    assignment_epoch: generation,
-                    ..Default::default()
-                }),
-            },
-        );
+        self.write_target_epoch(id, generation, out);
         for (member, value, assigned) in &converted {
             let rec = Reconciled {
                 member_epoch: generation,
@@ -561,7 +520,7 @@ impl Shard {
     ) {
         let answer = match self.try_classic_join(ctx, r, now, out) {
             Ok(body) => body,
-            Err((code, member)) => join_error(ctx.version, code, &member),
+            Err((code, member)) => join_error(ctx.waiter(), code, &member),
         };
         out.reply(ctx.token, answer);
     }
@@ -604,7 +563,7 @@ impl Shard {
         if unknown && r.group_instance_id.is_none() && ctx.version >= MEMBER_ID_REQUIRED_VERSION {
             // The member rejoins with the id it is given (nothing is kept for it until then).
             return Ok(join_error(
-                ctx.version,
+                ctx.waiter(),
                 ErrorCode::MemberIdRequired,
                 &member_id,
             ));
@@ -629,14 +588,7 @@ impl Shard {
                 }
             }
         }
-        let base = existing
-            .clone()
-            .or_else(|| {
-                replaced
-                    .as_ref()
-                    .and_then(|(old, ..)| g.members.get(old).cloned())
-            })
-            .unwrap_or_else(new_member_value);
+        let base = g.base_member(existing.as_ref(), replaced.as_ref());
         let mut updated = base.clone();
         if let Some(i) = &r.group_instance_id {
             updated.instance_id = Some(i.clone());

@@ -5,6 +5,9 @@
 //! describe and list, and an empty group changing kind (classic to consumer and back) with its
 //! offsets kept.
 
+mod common;
+
+use common::commit;
 use fjord_group::consumer::TopicSource;
 use fjord_group::{GroupConfig, RequestContext, Shard};
 use fjord_protocol::generated::{
@@ -12,9 +15,7 @@ use fjord_protocol::generated::{
     consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse,
     join_group_request::{JoinGroupRequest, JoinGroupRequestProtocol},
     leave_group_request::LeaveGroupRequest,
-    offset_commit_request::{
-        OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
-    },
+    offset_commit_request::OffsetCommitRequest,
     sync_group_request::{SyncGroupRequest, SyncGroupRequestAssignment},
 };
 use fjord_protocol::{ErrorCode, ResponseBody, Uuid};
@@ -354,24 +355,6 @@ fn deadlines_fence_silent_and_slow_members() {
     assert_eq!(g.state_name(), "Empty");
     let again = h.send(beat("b", 4, &[]), 80_000);
     assert_eq!(code(&again), ErrorCode::UnknownMemberId);
-}
-
-fn commit(member: &str, epoch: i32) -> OffsetCommitRequest {
-    OffsetCommitRequest {
-        group_id: "g".into(),
-        member_id: member.into(),
-        generation_id_or_member_epoch: epoch,
-        topics: vec![OffsetCommitRequestTopic {
-            name: "t".into(),
-            partitions: vec![OffsetCommitRequestPartition {
-                partition_index: 0,
-                committed_offset: 42,
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    }
 }
 
 fn commit_code(h: &mut Harness, r: OffsetCommitRequest) -> ErrorCode {

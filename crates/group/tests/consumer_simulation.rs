@@ -16,7 +16,9 @@
 //!
 //! `FJORD_SIM_SEEDS` sets the seeds (default 100).
 
-use fjord_group::consumer::TopicSource;
+mod common;
+
+use common::Topics;
 use fjord_group::records::GroupRecord;
 use fjord_group::{GroupConfig, RequestContext, Shard};
 use fjord_protocol::generated::consumer_group_heartbeat_request::{
@@ -47,31 +49,6 @@ fn seeds() -> u64 {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(100)
-}
-
-/// The topics, as the metadata image would show them.
-#[derive(Debug, Clone, Default)]
-struct Topics {
-    by_name: BTreeMap<String, (u128, i32)>,
-    stamp: u64,
-}
-
-impl TopicSource for Topics {
-    fn topic(&self, name: &str) -> Option<(u128, i32)> {
-        self.by_name.get(name).copied()
-    }
-    fn name(&self, id: u128) -> Option<String> {
-        self.by_name
-            .iter()
-            .find(|(_, (i, _))| *i == id)
-            .map(|(n, _)| n.clone())
-    }
-    fn names(&self) -> Vec<String> {
-        self.by_name.keys().cloned().collect()
-    }
-    fn stamp(&self) -> u64 {
-        self.stamp
-    }
 }
 
 type Owned = BTreeMap<u128, BTreeSet<i32>>;

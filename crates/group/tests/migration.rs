@@ -14,9 +14,7 @@ use fjord_group::GroupConfig;
 use fjord_protocol::generated::{
     consumer_group_heartbeat_request::{ConsumerGroupHeartbeatRequest, TopicPartitions},
     join_group_response::JoinGroupResponse,
-    offset_commit_request::{
-        OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
-    },
+    offset_commit_request::OffsetCommitRequest,
 };
 use fjord_protocol::{ErrorCode, ResponseBody, Uuid};
 use std::collections::BTreeMap;
@@ -106,6 +104,15 @@ fn consumer_beat(member: &str, epoch: i32, owned: &[i32]) -> Request {
             partitions: owned.to_vec(),
             ..Default::default()
         }]),
+        ..Default::default()
+    })
+}
+
+fn consumer_leave(member: &str) -> Request {
+    Request::Consumer(ConsumerGroupHeartbeatRequest {
+        group_id: GROUP.into(),
+        member_id: member.into(),
+        member_epoch: -1,
         ..Default::default()
     })
 }
@@ -200,24 +207,6 @@ fn bytes_of(ps: &[i32]) -> bytes::Bytes {
         1,
     )
     .unwrap()
-}
-
-fn commit(member: &str, generation: i32) -> OffsetCommitRequest {
-    OffsetCommitRequest {
-        group_id: GROUP.into(),
-        member_id: member.into(),
-        generation_id_or_member_epoch: generation,
-        topics: vec![OffsetCommitRequestTopic {
-            name: "t".into(),
-            partitions: vec![OffsetCommitRequestPartition {
-                partition_index: 0,
-                committed_offset: 42,
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    }
 }
 
 fn commit_code(d: &mut Driver, r: OffsetCommitRequest) -> ErrorCode {
@@ -371,16 +360,7 @@ fn a_classic_group_becomes_a_consumer_group_and_back_without_double_ownership() 
     // c leaves: a and b are all classic, so the group is classic again, rebalancing at
     // generation = the group epoch, with the target assignment as each member's.
     let epoch = d.shard.consumer_group(GROUP).unwrap().group_epoch();
-    let left = d.call(
-        22,
-        Request::Consumer(ConsumerGroupHeartbeatRequest {
-            member_epoch: -1,
-            ..match consumer_beat("c", 2, &[]) {
-                Request::Consumer(r) => r,
-                _ => unreachable!(),
-            }
-        }),
-    );
+    let left = d.call(22, consumer_leave("c"));
     assert_eq!(code_of(&left), ErrorCode::None);
     assert!(d.shard.consumer_group(GROUP).is_none());
     let g = d.shard.group(GROUP).expect("a classic group again");
@@ -461,16 +441,7 @@ fn the_policy_is_obeyed_both_ways() {
     consumer_assigned(&d.call(10, consumer_join("c", None)));
     let leave = d.call(11, Request::Leave(leave_request(&_b, None)));
     assert_eq!(code_of(&leave), ErrorCode::None);
-    let r = d.call(
-        12,
-        Request::Consumer(ConsumerGroupHeartbeatRequest {
-            member_epoch: -1,
-            ..match consumer_beat("c", 2, &[]) {
-                Request::Consumer(r) => r,
-                _ => unreachable!(),
-            }
-        }),
-    );
+    let r = d.call(12, consumer_leave("c"));
     assert_eq!(code_of(&r), ErrorCode::None);
     let g = d
         .shard

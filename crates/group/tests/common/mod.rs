@@ -14,6 +14,9 @@ use fjord_protocol::generated::{
     heartbeat_request::HeartbeatRequest,
     join_group_request::{JoinGroupRequest, JoinGroupRequestProtocol},
     leave_group_request::{LeaveGroupRequest, MemberIdentity},
+    offset_commit_request::{
+        OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
+    },
     sync_group_request::{SyncGroupRequest, SyncGroupRequestAssignment},
 };
 use fjord_protocol::ResponseBody;
@@ -156,6 +159,25 @@ pub fn leave_request(member: &str, instance: Option<&str>) -> LeaveGroupRequest 
         members: vec![MemberIdentity {
             member_id: member.into(),
             group_instance_id: instance.map(str::to_string),
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+/// An OffsetCommit of offset 42 for t-0 by `member` at `epoch` (generation or member epoch).
+pub fn commit(member: &str, epoch: i32) -> OffsetCommitRequest {
+    OffsetCommitRequest {
+        group_id: GROUP.into(),
+        member_id: member.into(),
+        generation_id_or_member_epoch: epoch,
+        topics: vec![OffsetCommitRequestTopic {
+            name: "t".into(),
+            partitions: vec![OffsetCommitRequestPartition {
+                partition_index: 0,
+                committed_offset: 42,
+                ..Default::default()
+            }],
             ..Default::default()
         }],
         ..Default::default()
