@@ -27,7 +27,7 @@ pub(crate) const MEMBER_ID_REQUIRED_VERSION: i16 = 4;
 /// The first JoinGroup version that lets a rejoining static leader skip the assignment.
 const SKIP_ASSIGNMENT_VERSION: i16 = 9;
 /// The first LeaveGroup version with a batch of members.
-pub(crate) const BATCHED_LEAVE_VERSION: i16 = 3;
+const BATCHED_LEAVE_VERSION: i16 = 3;
 
 /// A JoinGroup error answer.
 pub(crate) fn join_error(w: Waiter, code: ErrorCode, member_id: &str) -> ResponseBody {
@@ -811,14 +811,7 @@ impl Shard {
             self.classic_leave_consumer_group(ctx, r, &mut out);
             return out;
         }
-        let identities: Vec<(String, Option<String>)> = if ctx.version >= BATCHED_LEAVE_VERSION {
-            r.members
-                .iter()
-                .map(|m| (m.member_id.clone(), m.group_instance_id.clone()))
-                .collect()
-        } else {
-            vec![(r.member_id.clone(), None)]
-        };
+        let identities = leave_identities(ctx.version, r);
         let top = |code: ErrorCode| LeaveGroupResponse {
             error_code: code.code(),
             ..Default::default()
@@ -837,17 +830,7 @@ impl Shard {
                         ..Default::default()
                     });
                 }
-                if ctx.version >= BATCHED_LEAVE_VERSION {
-                    LeaveGroupResponse {
-                        members,
-                        ..Default::default()
-                    }
-                } else {
-                    LeaveGroupResponse {
-                        error_code: members[0].error_code,
-                        ..Default::default()
-                    }
-                }
+                leave_response(ctx.version, members)
             }
         };
         out.reply(ctx.token, ResponseBody::LeaveGroup(response));
@@ -964,6 +947,36 @@ impl Rebalance<'_> {
         }
         self.remove_member(&id);
         ErrorCode::None
+    }
+}
+
+/// The members a LeaveGroup names (member id, instance id): one before v3, a batch from v3.
+pub(crate) fn leave_identities(
+    version: i16,
+    r: &LeaveGroupRequest,
+) -> Vec<(String, Option<String>)> {
+    if version >= BATCHED_LEAVE_VERSION {
+        r.members
+            .iter()
+            .map(|m| (m.member_id.clone(), m.group_instance_id.clone()))
+            .collect()
+    } else {
+        vec![(r.member_id.clone(), None)]
+    }
+}
+
+/// A LeaveGroup answer: per member from v3, the one member's code before.
+pub(crate) fn leave_response(version: i16, members: Vec<MemberResponse>) -> LeaveGroupResponse {
+    if version >= BATCHED_LEAVE_VERSION {
+        LeaveGroupResponse {
+            members,
+            ..Default::default()
+        }
+    } else {
+        LeaveGroupResponse {
+            error_code: members.first().map_or(0, |m| m.error_code),
+            ..Default::default()
+        }
     }
 }
 

@@ -39,7 +39,7 @@ use crate::consumer::{
 use crate::consumer_records::ConsumerRecord;
 use crate::group::{Group, GroupState, Member};
 use crate::membership::{
-    join_error, sync_error, BATCHED_LEAVE_VERSION, MEMBER_ID_REQUIRED_VERSION,
+    join_error, leave_identities, leave_response, sync_error, MEMBER_ID_REQUIRED_VERSION,
 };
 use crate::reconcile::{MemberState, Partitions, Reconciled};
 use crate::records::GroupRecord;
@@ -61,7 +61,7 @@ use fjord_protocol::generated::{
     join_group_request::JoinGroupRequest,
     join_group_response::JoinGroupResponse,
     leave_group_request::LeaveGroupRequest,
-    leave_group_response::{LeaveGroupResponse, MemberResponse},
+    leave_group_response::MemberResponse,
     sync_group_request::SyncGroupRequest,
     sync_group_response::SyncGroupResponse,
 };
@@ -817,14 +817,7 @@ impl Shard {
         out: &mut Output,
     ) {
         let group = r.group_id.as_str();
-        let identities: Vec<(String, Option<String>)> = if ctx.version >= BATCHED_LEAVE_VERSION {
-            r.members
-                .iter()
-                .map(|m| (m.member_id.clone(), m.group_instance_id.clone()))
-                .collect()
-        } else {
-            vec![(r.member_id.clone(), None)]
-        };
+        let identities = leave_identities(ctx.version, r);
         let mut members = Vec::new();
         let mut removed = false;
         for (member_id, instance) in identities {
@@ -862,18 +855,10 @@ impl Shard {
             self.refresh_subscription(group, topics.as_ref(), true, out);
             self.bump_group_epoch(group, out);
         }
-        let response = if ctx.version >= BATCHED_LEAVE_VERSION {
-            LeaveGroupResponse {
-                members,
-                ..Default::default()
-            }
-        } else {
-            LeaveGroupResponse {
-                error_code: members[0].error_code,
-                ..Default::default()
-            }
-        };
-        out.reply(ctx.token, ResponseBody::LeaveGroup(response));
+        out.reply(
+            ctx.token,
+            ResponseBody::LeaveGroup(leave_response(ctx.version, members)),
+        );
     }
 }
 

@@ -108,6 +108,18 @@ fn consumer_beat(member: &str, epoch: i32, owned: &[i32]) -> Request {
     })
 }
 
+/// A classic JoinGroup of `member` owning `owned`.
+fn cjoin(member: &str, instance: Option<&str>, owned: &Named) -> Request {
+    Request::Join(join_request(
+        member,
+        instance,
+        &t(),
+        owned,
+        SESSION,
+        REBALANCE,
+    ))
+}
+
 fn consumer_leave(member: &str) -> Request {
     Request::Consumer(ConsumerGroupHeartbeatRequest {
         group_id: GROUP.into(),
@@ -140,35 +152,13 @@ fn consumer_assigned(body: &ResponseBody) -> (i32, Option<Vec<i32>>) {
 fn classic_group(d: &mut Driver) -> (String, String) {
     let mut ids = Vec::new();
     for _ in 0..2 {
-        let first = join_answer(d.call(
-            0,
-            Request::Join(join_request(
-                "",
-                None,
-                &t(),
-                &Named::new(),
-                SESSION,
-                REBALANCE,
-            )),
-        ));
+        let first = join_answer(d.call(0, cjoin("", None, &Named::new())));
         assert_eq!(first.error_code, ErrorCode::MemberIdRequired.code());
         ids.push(first.member_id);
     }
     let tokens: Vec<u64> = ids
         .iter()
-        .map(|id| {
-            d.send(
-                0,
-                Request::Join(join_request(
-                    id,
-                    None,
-                    &t(),
-                    &Named::new(),
-                    SESSION,
-                    REBALANCE,
-                )),
-            )
-        })
+        .map(|id| d.send(0, cjoin(id, None, &Named::new())))
         .collect();
     d.tick(0);
     let answers: Vec<JoinGroupResponse> = tokens
@@ -273,17 +263,7 @@ fn a_classic_group_becomes_a_consumer_group_and_back_without_double_ownership() 
         let hb = d.call(11, Request::Heartbeat(heartbeat_request(m, None, 1)));
         assert_eq!(code_of(&hb), ErrorCode::RebalanceInProgress);
     }
-    let ja = join_answer(d.call(
-        12,
-        Request::Join(join_request(
-            &a,
-            None,
-            &t(),
-            &named(&[0, 1, 2]),
-            SESSION,
-            REBALANCE,
-        )),
-    ));
+    let ja = join_answer(d.call(12, cjoin(&a, None, &named(&[0, 1, 2]))));
     assert_eq!(ja.error_code, 0);
     assert_eq!(ja.protocol_name.as_deref(), Some("cooperative-sticky"));
     assert!(
@@ -303,17 +283,7 @@ fn a_classic_group_becomes_a_consumer_group_and_back_without_double_ownership() 
         ("c", &c2.1.clone().unwrap_or_default()),
     ]);
     // a revokes and rejoins with what it kept: it reaches epoch 2.
-    let ja2 = join_answer(d.call(
-        15,
-        Request::Join(join_request(
-            &a,
-            None,
-            &t(),
-            &named(&a_kept),
-            SESSION,
-            REBALANCE,
-        )),
-    ));
+    let ja2 = join_answer(d.call(15, cjoin(&a, None, &named(&a_kept))));
     assert_eq!(ja2.generation_id, 2);
     assert_eq!(
         sync_assignment(&d.call(16, Request::Sync(sync_request(&a, None, 2, Vec::new())))),
@@ -324,32 +294,12 @@ fn a_classic_group_becomes_a_consumer_group_and_back_without_double_ownership() 
         ErrorCode::None
     );
     // b does the same.
-    let jb = join_answer(d.call(
-        18,
-        Request::Join(join_request(
-            &b,
-            None,
-            &t(),
-            &named(&[3, 4, 5]),
-            SESSION,
-            REBALANCE,
-        )),
-    ));
+    let jb = join_answer(d.call(18, cjoin(&b, None, &named(&[3, 4, 5]))));
     let b_kept = sync_assignment(&d.call(
         19,
         Request::Sync(sync_request(&b, None, jb.generation_id, Vec::new())),
     ));
-    join_answer(d.call(
-        20,
-        Request::Join(join_request(
-            &b,
-            None,
-            &t(),
-            &named(&b_kept),
-            SESSION,
-            REBALANCE,
-        )),
-    ));
+    join_answer(d.call(20, cjoin(&b, None, &named(&b_kept))));
     let c3 = consumer_assigned(&d.call(21, consumer_beat("c", 2, &[])));
     let c_got = c3.1.expect("c's assignment");
     assert_eq!(c_got.len(), 2);
@@ -379,28 +329,8 @@ fn a_classic_group_becomes_a_consumer_group_and_back_without_double_ownership() 
         code_of(&d.call(23, Request::Heartbeat(heartbeat_request(&a, None, epoch)))),
         ErrorCode::RebalanceInProgress
     );
-    let ta = d.send(
-        24,
-        Request::Join(join_request(
-            &a,
-            None,
-            &t(),
-            &named(&a_kept),
-            SESSION,
-            REBALANCE,
-        )),
-    );
-    let tb = d.send(
-        24,
-        Request::Join(join_request(
-            &b,
-            None,
-            &t(),
-            &named(&b_kept),
-            SESSION,
-            REBALANCE,
-        )),
-    );
+    let ta = d.send(24, cjoin(&a, None, &named(&a_kept)));
+    let tb = d.send(24, cjoin(&b, None, &named(&b_kept)));
     let (ja, jb) = (
         join_answer(d.take(ta).expect("joined")),
         join_answer(d.take(tb).expect("joined")),
@@ -524,17 +454,7 @@ fn waiting_classic_requests_rejoin_when_the_group_converts() {
     let mut d = driver(MigrationPolicy::Bidirectional);
     let (a, b) = classic_group(&mut d);
     // a rejoins (a rebalance starts) and waits for b.
-    let ta = d.send(
-        5,
-        Request::Join(join_request(
-            &a,
-            None,
-            &t(),
-            &named(&[0, 1, 2]),
-            SESSION,
-            REBALANCE,
-        )),
-    );
+    let ta = d.send(5, cjoin(&a, None, &named(&[0, 1, 2])));
     assert!(d.take(ta).is_none(), "a waits for b");
     consumer_assigned(&d.call(6, consumer_join("c", None)));
     assert_eq!(
@@ -542,17 +462,7 @@ fn waiting_classic_requests_rejoin_when_the_group_converts() {
         ErrorCode::RebalanceInProgress
     );
     // Its later rejoin is served by the consumer group.
-    let ja = join_answer(d.call(
-        7,
-        Request::Join(join_request(
-            &a,
-            None,
-            &t(),
-            &named(&[0, 1, 2]),
-            SESSION,
-            REBALANCE,
-        )),
-    ));
+    let ja = join_answer(d.call(7, cjoin(&a, None, &named(&[0, 1, 2]))));
     assert_eq!(ja.error_code, 0);
     // A classic leave removes b and moves the group epoch on.
     let before = d.shard.consumer_group(GROUP).unwrap().group_epoch();
@@ -576,29 +486,9 @@ fn a_classic_static_member_replacing_the_last_consumer_member_makes_the_group_cl
     // s (static, consumer protocol) has everything; classic a joins and the two settle 3/3.
     let s0 = consumer_assigned(&d.call(0, consumer_join("s", Some("inst"))));
     assert_eq!(s0.1, Some(vec![0, 1, 2, 3, 4, 5]));
-    let first = join_answer(d.call(
-        1,
-        Request::Join(join_request(
-            "",
-            None,
-            &t(),
-            &Named::new(),
-            SESSION,
-            REBALANCE,
-        )),
-    ));
+    let first = join_answer(d.call(1, cjoin("", None, &Named::new())));
     let a = first.member_id;
-    let ja = join_answer(d.call(
-        2,
-        Request::Join(join_request(
-            &a,
-            None,
-            &t(),
-            &Named::new(),
-            SESSION,
-            REBALANCE,
-        )),
-    ));
+    let ja = join_answer(d.call(2, cjoin(&a, None, &Named::new())));
     assert!(
         sync_assignment(&d.call(
             3,
@@ -619,17 +509,7 @@ fn a_classic_static_member_replacing_the_last_consumer_member_makes_the_group_cl
         ErrorCode::RebalanceInProgress,
         "its partitions are free now"
     );
-    let ja2 = join_answer(d.call(
-        7,
-        Request::Join(join_request(
-            &a,
-            None,
-            &t(),
-            &Named::new(),
-            SESSION,
-            REBALANCE,
-        )),
-    ));
+    let ja2 = join_answer(d.call(7, cjoin(&a, None, &Named::new())));
     let a_got = sync_assignment(&d.call(
         8,
         Request::Sync(sync_request(&a, None, ja2.generation_id, Vec::new())),
@@ -642,17 +522,7 @@ fn a_classic_static_member_replacing_the_last_consumer_member_makes_the_group_cl
 
     // The same instance comes back with the classic protocol: the group is classic again,
     // Stable, and the new instance takes the old one's partitions without a rebalance.
-    let j = join_answer(d.call(
-        12,
-        Request::Join(join_request(
-            "",
-            Some("inst"),
-            &t(),
-            &Named::new(),
-            SESSION,
-            REBALANCE,
-        )),
-    ));
+    let j = join_answer(d.call(12, cjoin("", Some("inst"), &Named::new())));
     assert_eq!(j.error_code, 0);
     assert!(d.shard.consumer_group(GROUP).is_none());
     let g = d.shard.group(GROUP).expect("classic again");
@@ -679,17 +549,7 @@ fn a_replacement_mid_reconciliation_rebalances_the_classic_group() {
     d.call(11, Request::Leave(leave_request(&b, None)));
     // s holds nothing yet (a still holds its partitions): the group is not settled, so the
     // classic group rebalances rather than keep partitions nobody consumes.
-    let j = join_answer(d.call(
-        12,
-        Request::Join(join_request(
-            "",
-            Some("inst"),
-            &t(),
-            &Named::new(),
-            SESSION,
-            REBALANCE,
-        )),
-    ));
+    let j = join_answer(d.call(12, cjoin("", Some("inst"), &Named::new())));
     assert_eq!(j.error_code, 0);
     let g = d.shard.group(GROUP).expect("classic again");
     assert_eq!(g.state.name(), "PreparingRebalance");
