@@ -18,7 +18,7 @@
 
 mod common;
 
-use common::Topics;
+use common::{held_once, Owned, Topics};
 use fjord_group::records::GroupRecord;
 use fjord_group::{GroupConfig, RequestContext, Shard};
 use fjord_protocol::generated::consumer_group_heartbeat_request::{
@@ -50,8 +50,6 @@ fn seeds() -> u64 {
         .and_then(|s| s.parse().ok())
         .unwrap_or(100)
 }
-
-type Owned = BTreeMap<u128, BTreeSet<i32>>;
 
 /// One client as a KIP-848 consumer behaves.
 #[derive(Debug, Clone)]
@@ -309,19 +307,10 @@ impl Sim {
     }
 
     fn check_no_double_ownership(&self, seed: u64, step: usize) {
-        let mut owner: BTreeMap<(u128, i32), &str> = BTreeMap::new();
-        for c in self.leased() {
-            for (t, ps) in &c.owned {
-                for p in ps {
-                    if let Some(other) = owner.insert((*t, *p), &c.member_id) {
-                        panic!(
-                            "seed {seed} step {step}: partition {t}-{p} consumed by {other} and {}",
-                            c.member_id
-                        );
-                    }
-                }
-            }
-        }
+        held_once(
+            self.leased().map(|c| (c.member_id.as_str(), &c.owned)),
+            &format!("seed {seed} step {step}"),
+        );
     }
 
     /// A shard that loads the log.
@@ -506,14 +495,10 @@ fn run(seed: u64, seen: &mut BTreeMap<&'static str, u64>) {
             }
         }
     }
-    let mut got: BTreeSet<(u128, i32)> = BTreeSet::new();
-    for c in &live {
-        for (t, ps) in &c.owned {
-            for p in ps {
-                assert!(got.insert((*t, *p)), "seed {seed}: {t}-{p} twice");
-            }
-        }
-    }
+    let got = held_once(
+        live.iter().map(|c| (c.member_id.as_str(), &c.owned)),
+        &format!("seed {seed}"),
+    );
     assert_eq!(got, wanted, "seed {seed}: not every partition is consumed");
     let g = sim.shard.consumer_group(GROUP).expect("the group");
     assert_eq!(g.state_name(), "Stable", "seed {seed}");

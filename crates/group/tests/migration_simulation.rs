@@ -41,9 +41,6 @@ fn trace(f: impl FnOnce() -> String) {
     }
 }
 
-/// Partitions by topic id.
-type Owned = BTreeMap<u128, BTreeSet<i32>>;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Classic,
@@ -519,23 +516,13 @@ impl Sim {
     }
 
     fn check_no_double_ownership(&self, seed: u64, step: usize) {
-        let mut owner: BTreeMap<(u128, i32), &str> = BTreeMap::new();
-        for c in self
-            .clients
-            .iter()
-            .filter(|c| c.alive && self.now - c.last_ok < LEASE_MS)
-        {
-            for (t, ps) in &c.owned {
-                for p in ps {
-                    if let Some(other) = owner.insert((*t, *p), &c.name) {
-                        panic!(
-                            "seed {seed} step {step}: partition {t}-{p} consumed by {other} and {}",
-                            c.name
-                        );
-                    }
-                }
-            }
-        }
+        held_once(
+            self.clients
+                .iter()
+                .filter(|c| c.alive && self.now - c.last_ok < LEASE_MS)
+                .map(|c| (c.name.as_str(), &c.owned)),
+            &format!("seed {seed} step {step}"),
+        );
     }
 
     /// Notes the group's kind changing.
@@ -670,14 +657,10 @@ fn run(seed: u64, seen: &mut BTreeMap<&'static str, u64>) {
             wanted.extend((0..count).map(|p| (id, p)));
         }
     }
-    let mut got: BTreeSet<(u128, i32)> = BTreeSet::new();
-    for c in &live {
-        for (t, ps) in &c.owned {
-            for p in ps {
-                assert!(got.insert((*t, *p)), "seed {seed}: {t}-{p} twice");
-            }
-        }
-    }
+    let got = held_once(
+        live.iter().map(|c| (c.name.as_str(), &c.owned)),
+        &format!("seed {seed}"),
+    );
     assert_eq!(got, wanted, "seed {seed}: not every partition is consumed");
     let state = match sim.d.shard.consumer_group(GROUP) {
         Some(g) => g.state_name().to_string(),

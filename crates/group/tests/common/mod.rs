@@ -53,6 +53,28 @@ impl TopicSource for Topics {
     }
 }
 
+/// Partitions by topic id.
+pub type Owned = BTreeMap<u128, BTreeSet<i32>>;
+
+/// Every partition the owners hold, checking that none is held by two of them (`what`
+/// names the moment in the panic).
+pub fn held_once<'a>(
+    owners: impl IntoIterator<Item = (&'a str, &'a Owned)>,
+    what: &str,
+) -> BTreeSet<(u128, i32)> {
+    let mut owner: BTreeMap<(u128, i32), &str> = BTreeMap::new();
+    for (who, owned) in owners {
+        for (t, ps) in owned {
+            for p in ps {
+                if let Some(other) = owner.insert((*t, *p), who) {
+                    panic!("{what}: partition {t}-{p} consumed by {other} and {who}");
+                }
+            }
+        }
+    }
+    owner.into_keys().collect()
+}
+
 /// Partitions by topic name.
 pub type Named = BTreeMap<String, BTreeSet<i32>>;
 
