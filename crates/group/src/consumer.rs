@@ -738,9 +738,8 @@ impl Shard {
                     "The coordinator is not available.".into(),
                 ));
             }
-            let classic = g.state != GroupState::Empty
-                || !g.pending_members.is_empty()
-                || !g.members.is_empty();
+            // Member ids handed out and not yet used do not count (Kafka's group is Empty).
+            let classic = g.state != GroupState::Empty || !g.members.is_empty();
             if classic {
                 if !create {
                     return Err((
@@ -750,6 +749,12 @@ impl Shard {
                 }
                 // Online upgrade: its members become classic members of a consumer group.
                 return self.upgrade_classic_group(id, now, out);
+            }
+            for member in std::mem::take(&mut g.pending_members) {
+                self.timers.cancel(&TimerKey::Pending {
+                    group: id.into(),
+                    member,
+                });
             }
             if g.generation > 0 || g.protocol_type.is_some() {
                 // An empty classic group: its metadata goes, its offsets stay.

@@ -555,3 +555,21 @@ fn a_replacement_mid_reconciliation_rebalances_the_classic_group() {
     assert_eq!(g.state.name(), "PreparingRebalance");
     assert!(g.members.contains_key(&a));
 }
+
+#[test]
+fn a_member_id_handed_out_but_unused_does_not_keep_the_group_classic() {
+    let mut d = driver(MigrationPolicy::Bidirectional);
+    let first = join_answer(d.call(0, cjoin("", None, &Named::new())));
+    assert_eq!(first.error_code, ErrorCode::MemberIdRequired.code());
+    // The group is Empty with only a pending id: a consumer member makes it a consumer group.
+    let c = consumer_assigned(&d.call(1, consumer_join("c", None)));
+    assert_eq!(c.1, Some(vec![0, 1, 2, 3, 4, 5]));
+    // The classic client comes back with its id and joins the consumer group.
+    let j = join_answer(d.call(2, cjoin(&first.member_id, None, &Named::new())));
+    assert_eq!(j.error_code, 0);
+    let g = d.shard.consumer_group(GROUP).expect("a consumer group");
+    assert!(g.members.contains_key(&first.member_id));
+    // Its pending-id deadline is gone: nothing fires for it later.
+    d.tick(1_000_000);
+    assert!(d.shard.consumer_group(GROUP).is_some());
+}
