@@ -535,12 +535,12 @@ fn run(
     image: &Arc<MetadataImage>,
     now: i64,
 ) -> Output {
-    // A classic member of a consumer group is answered in terms of the image's topics too.
-    shard.see_topics(Arc::new(ImageTopics(image.clone())));
+    // Every group request sees the image's topics (a classic member of a consumer group is
+    // answered in their terms too).
+    let topics = Arc::new(ImageTopics(image.clone()));
+    shard.see_topics(topics.clone());
     match body {
-        RequestBody::ConsumerGroupHeartbeat(r) => {
-            shard.consumer_heartbeat(ctx, r, Arc::new(ImageTopics(image.clone())), now)
-        }
+        RequestBody::ConsumerGroupHeartbeat(r) => shard.consumer_heartbeat(ctx, r, topics, now),
         RequestBody::JoinGroup(r) => shard.join_group(ctx, r, now),
         RequestBody::SyncGroup(r) => shard.sync_group(ctx, r, now),
         RequestBody::Heartbeat(r) => shard.heartbeat(ctx, r, now),

@@ -637,13 +637,7 @@ impl Shard {
             now,
             out,
         );
-        self.timers.schedule(
-            TimerKey::ConsumerSession {
-                group: group_id.into(),
-                member: member_id.clone(),
-            },
-            now + self.config.consumer_session_timeout_ms as i64,
-        );
+        self.touch_member(group_id, &member_id, now);
         let full = joining
             || (r.rebalance_timeout_ms != -1
                 && r.subscribed_topic_names.is_some()
@@ -884,6 +878,22 @@ impl Shard {
         ] {
             self.timers.cancel(&key);
         }
+    }
+
+    /// Restarts a member's session: a classic member's own timeout, else the group
+    /// coordinator's (`group.consumer.session.timeout.ms`).
+    pub(crate) fn touch_member(&mut self, group: &str, member: &str, now: i64) {
+        let timeout = self
+            .consumer_group(group)
+            .and_then(|g| g.members.get(member))
+            .map_or(0, |m| crate::migration::session_timeout_ms(&self.config, m));
+        self.timers.schedule(
+            TimerKey::ConsumerSession {
+                group: group.into(),
+                member: member.into(),
+            },
+            now + timeout as i64,
+        );
     }
 
     /// Writes the next group epoch.

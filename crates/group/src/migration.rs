@@ -116,13 +116,6 @@ fn assignment_bytes(topics: &dyn TopicSource, p: &Partitions, version: i16) -> B
     encode_assignment(&a, version).unwrap_or_default()
 }
 
-/// A classic member's request that names it: by instance id for a static member.
-struct Identity<'a> {
-    group: &'a str,
-    member: &'a str,
-    instance: Option<&'a str>,
-}
-
 impl Shard {
     /// Converts the classic group `id`, which has members, to a consumer group (see the
     /// module's note), or says why it may not.
@@ -273,7 +266,7 @@ impl Shard {
             );
         }
         self.write_target_epoch(id, generation, out);
-        for (member, value, assigned) in &converted {
+        for (member, _, assigned) in &converted {
             let rec = Reconciled {
                 member_epoch: generation,
                 previous_member_epoch: generation,
@@ -289,13 +282,7 @@ impl Shard {
                     value: Some(current_value(&rec)),
                 },
             );
-            self.timers.schedule(
-                TimerKey::ConsumerSession {
-                    group: id.into(),
-                    member: member.clone(),
-                },
-                now + session_timeout_ms(&self.config, value) as i64,
-            );
+            self.touch_member(id, member, now);
         }
         Ok(())
     }
@@ -459,17 +446,22 @@ impl Shard {
         self.consumer_runtime.remove(id);
     }
 
-    /// The classic member a request names (Kafka's `validateConsumerGroupMember` and
-    /// `throwIfMemberDoesNotUseClassicProtocol`): its id.
-    fn classic_member(&self, who: &Identity<'_>) -> Result<String, ErrorCode> {
+    /// The classic member a request names, by instance id for a static member (Kafka's
+    /// `validateConsumerGroupMember` and `throwIfMemberDoesNotUseClassicProtocol`): its id.
+    fn classic_member(
+        &self,
+        group: &str,
+        member: &str,
+        instance: Option<&str>,
+    ) -> Result<String, ErrorCode> {
         let g = self
-            .consumer_group(who.group)
+            .consumer_group(group)
             .ok_or(ErrorCode::UnknownMemberId)?;
-        let id = match who.instance {
-            None => who.member.to_string(),
+        let id = match instance {
+            None => member.to_string(),
             Some(i) => match g.static_member(i) {
                 None => return Err(ErrorCode::UnknownMemberId),
-                Some(id) if id != who.member => return Err(ErrorCode::FencedInstanceId),
+                Some(id) if id != member => return Err(ErrorCode::FencedInstanceId),
                 Some(id) => id.to_string(),
             },
         };
@@ -479,19 +471,21 @@ impl Shard {
         }
     }
 
-    /// Restarts a classic member's session.
-    fn touch_classic(&mut self, group: &str, member: &str, now: i64) {
-        let timeout = self
-            .consumer_group(group)
-            .and_then(|g| g.members.get(member))
-            .map_or(0, |m| session_timeout_ms(&self.config, m));
-        self.timers.schedule(
-            TimerKey::ConsumerSession {
-                group: group.into(),
-                member: member.into(),
-            },
-            now + timeout as i64,
-        );
+    /// The classic member a SyncGroup or Heartbeat names, at the generation it gives (its
+    /// member epoch, else ILLEGAL_GENERATION): its id and state.
+    fn classic_member_at(
+        &self,
+        group: &str,
+        member: &str,
+        instance: Option<&str>,
+        generation: i32,
+    ) -> Result<(String, Reconciled), ErrorCode> {
+        let id = self.classic_member(group, member, instance)?;
+        let rec = self.consumer_groups.groups[group].reconciled(&id);
+        if rec.member_epoch != generation {
+            return Err(ErrorCode::IllegalGeneration);
+        }
+        Ok((id, rec))
     }
 
     /// Gives a classic member its rebalance timeout to rejoin, unless it already has it.
@@ -662,7 +656,7 @@ impl Shard {
             group: group.into(),
             member: member_id.clone(),
         });
-        self.touch_classic(group, &member_id, now);
+        self.touch_member(group, &member_id, now);
         let sync_timeout = if r.rebalance_timeout_ms > 0 {
             r.rebalance_timeout_ms
         } else {
@@ -706,17 +700,14 @@ impl Shard {
         now: i64,
     ) -> Result<ResponseBody, ErrorCode> {
         let group = r.group_id.as_str();
-        let member = self.classic_member(&Identity {
+        let (member, rec) = self.classic_member_at(
             group,
-            member: &r.member_id,
-            instance: r.group_instance_id.as_deref(),
-        })?;
+            &r.member_id,
+            r.group_instance_id.as_deref(),
+            r.generation_id,
+        )?;
         let g = &self.consumer_groups.groups[group];
         let m = &g.members[&member];
-        let rec = g.reconciled(&member);
-        if rec.member_epoch != r.generation_id {
-            return Err(ErrorCode::IllegalGeneration);
-        }
         let first = m
             .classic_member_metadata
             .as_ref()
@@ -741,7 +732,7 @@ impl Shard {
             group: group.into(),
             member: member.clone(),
         });
-        self.touch_classic(group, &member, now);
+        self.touch_member(group, &member, now);
         Ok(ResponseBody::SyncGroup(SyncGroupResponse {
             protocol_type: r.protocol_type.clone(),
             protocol_name: r.protocol_name.clone(),
@@ -774,21 +765,18 @@ impl Shard {
 
     fn try_classic_heartbeat(&mut self, r: &HeartbeatRequest, now: i64) -> Result<(), ErrorCode> {
         let group = r.group_id.as_str();
-        let member = self.classic_member(&Identity {
+        let (member, rec) = self.classic_member_at(
             group,
-            member: &r.member_id,
-            instance: r.group_instance_id.as_deref(),
-        })?;
+            &r.member_id,
+            r.group_instance_id.as_deref(),
+            r.generation_id,
+        )?;
         let g = &self.consumer_groups.groups[group];
-        let rec = g.reconciled(&member);
-        if rec.member_epoch != r.generation_id {
-            return Err(ErrorCode::IllegalGeneration);
-        }
         let rejoin = rec.member_epoch < g.group_epoch()
             || rec.state == MemberState::UnrevokedPartitions
             || (rec.state == MemberState::UnreleasedPartitions
                 && !self.waits_on_unreleased(group, &member));
-        self.touch_classic(group, &member, now);
+        self.touch_member(group, &member, now);
         if rejoin {
             self.await_rejoin(group, &member, now);
             return Err(ErrorCode::RebalanceInProgress);
@@ -830,11 +818,7 @@ impl Shard {
                     .unwrap_or_default(),
                 _ => member_id.clone(),
             };
-            let found = self.classic_member(&Identity {
-                group,
-                member: &lookup,
-                instance: instance.as_deref(),
-            });
+            let found = self.classic_member(group, &lookup, instance.as_deref());
             let code = match found {
                 Ok(id) => {
                     self.remove_member_records(group, &id, out);

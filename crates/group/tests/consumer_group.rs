@@ -7,22 +7,20 @@
 
 mod common;
 
-use common::commit;
+use common::{commit, heartbeat_beat, heartbeat_join, TOPIC_T as T};
 use fjord_group::consumer::TopicSource;
 use fjord_group::{GroupConfig, RequestContext, Shard};
 use fjord_protocol::generated::{
-    consumer_group_heartbeat_request::{ConsumerGroupHeartbeatRequest, TopicPartitions},
+    consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest,
     consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse,
     join_group_request::{JoinGroupRequest, JoinGroupRequestProtocol},
     leave_group_request::LeaveGroupRequest,
     offset_commit_request::OffsetCommitRequest,
     sync_group_request::{SyncGroupRequest, SyncGroupRequestAssignment},
 };
-use fjord_protocol::{ErrorCode, ResponseBody, Uuid};
+use fjord_protocol::{ErrorCode, ResponseBody};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-const T: u128 = 7;
 
 #[derive(Debug, Clone)]
 struct Topics(BTreeMap<String, (u128, i32)>, u64);
@@ -59,30 +57,11 @@ fn ctx(token: u64) -> RequestContext {
 }
 
 fn join(member: &str) -> ConsumerGroupHeartbeatRequest {
-    ConsumerGroupHeartbeatRequest {
-        group_id: "g".into(),
-        member_id: member.into(),
-        member_epoch: 0,
-        rebalance_timeout_ms: 30_000,
-        subscribed_topic_names: Some(vec!["t".into()]),
-        topic_partitions: Some(Vec::new()),
-        ..Default::default()
-    }
+    heartbeat_join(member, None, 30_000)
 }
 
 fn beat(member: &str, epoch: i32, owned: &[i32]) -> ConsumerGroupHeartbeatRequest {
-    ConsumerGroupHeartbeatRequest {
-        group_id: "g".into(),
-        member_id: member.into(),
-        member_epoch: epoch,
-        rebalance_timeout_ms: -1,
-        topic_partitions: Some(vec![TopicPartitions {
-            topic_id: Uuid::from_u128(T),
-            partitions: owned.to_vec(),
-            ..Default::default()
-        }]),
-        ..Default::default()
-    }
+    heartbeat_beat(member, epoch, owned)
 }
 
 struct Harness {

@@ -12,14 +12,12 @@ use common::*;
 use fjord_group::config::MigrationPolicy;
 use fjord_group::GroupConfig;
 use fjord_protocol::generated::{
-    consumer_group_heartbeat_request::{ConsumerGroupHeartbeatRequest, TopicPartitions},
-    join_group_response::JoinGroupResponse,
-    offset_commit_request::OffsetCommitRequest,
+    consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest,
+    join_group_response::JoinGroupResponse, offset_commit_request::OffsetCommitRequest,
 };
-use fjord_protocol::{ErrorCode, ResponseBody, Uuid};
+use fjord_protocol::{ErrorCode, ResponseBody};
 use std::collections::BTreeMap;
 
-const T: u128 = 7;
 const SESSION: i32 = 10_000;
 const REBALANCE: i32 = 20_000;
 
@@ -33,7 +31,7 @@ fn config(policy: MigrationPolicy) -> GroupConfig {
 
 fn driver(policy: MigrationPolicy) -> Driver {
     let mut topics = Topics::default();
-    topics.by_name.insert("t".into(), (T, 6));
+    topics.by_name.insert("t".into(), (TOPIC_T, 6));
     Driver::new(fjord_group::Shard::new(config(policy), 5), topics)
 }
 
@@ -81,31 +79,11 @@ fn sync_assignment(body: &ResponseBody) -> Vec<i32> {
 }
 
 fn consumer_join(member: &str, instance: Option<&str>) -> Request {
-    Request::Consumer(ConsumerGroupHeartbeatRequest {
-        group_id: GROUP.into(),
-        member_id: member.into(),
-        member_epoch: 0,
-        instance_id: instance.map(str::to_string),
-        rebalance_timeout_ms: REBALANCE,
-        subscribed_topic_names: Some(t()),
-        topic_partitions: Some(Vec::new()),
-        ..Default::default()
-    })
+    Request::Consumer(heartbeat_join(member, instance, REBALANCE))
 }
 
 fn consumer_beat(member: &str, epoch: i32, owned: &[i32]) -> Request {
-    Request::Consumer(ConsumerGroupHeartbeatRequest {
-        group_id: GROUP.into(),
-        member_id: member.into(),
-        member_epoch: epoch,
-        rebalance_timeout_ms: -1,
-        topic_partitions: Some(vec![TopicPartitions {
-            topic_id: Uuid::from_u128(T),
-            partitions: owned.to_vec(),
-            ..Default::default()
-        }]),
-        ..Default::default()
-    })
+    Request::Consumer(heartbeat_beat(member, epoch, owned))
 }
 
 /// A classic JoinGroup of `member` owning `owned`.

@@ -9,7 +9,7 @@ use fjord_group::consumer::TopicSource;
 use fjord_group::{GroupRecord, Output, RequestContext, Shard};
 use fjord_protocol::consumer_protocol::{decode_assignment, encode_subscription};
 use fjord_protocol::generated::{
-    consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest,
+    consumer_group_heartbeat_request::{ConsumerGroupHeartbeatRequest, TopicPartitions},
     consumer_protocol_subscription::{ConsumerProtocolSubscription, TopicPartition},
     heartbeat_request::HeartbeatRequest,
     join_group_request::{JoinGroupRequest, JoinGroupRequestProtocol},
@@ -19,7 +19,7 @@ use fjord_protocol::generated::{
     },
     sync_group_request::{SyncGroupRequest, SyncGroupRequestAssignment},
 };
-use fjord_protocol::ResponseBody;
+use fjord_protocol::{ResponseBody, Uuid};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -183,6 +183,43 @@ pub fn leave_request(member: &str, instance: Option<&str>) -> LeaveGroupRequest 
             group_instance_id: instance.map(str::to_string),
             ..Default::default()
         }],
+        ..Default::default()
+    }
+}
+
+/// The id of topic `t`, the one the unit tests subscribe to.
+pub const TOPIC_T: u128 = 7;
+
+/// A consumer-protocol member joining (epoch 0) with a subscription to `t`.
+pub fn heartbeat_join(
+    member: &str,
+    instance: Option<&str>,
+    rebalance_ms: i32,
+) -> ConsumerGroupHeartbeatRequest {
+    ConsumerGroupHeartbeatRequest {
+        group_id: GROUP.into(),
+        member_id: member.into(),
+        member_epoch: 0,
+        instance_id: instance.map(str::to_string),
+        rebalance_timeout_ms: rebalance_ms,
+        subscribed_topic_names: Some(vec!["t".into()]),
+        topic_partitions: Some(Vec::new()),
+        ..Default::default()
+    }
+}
+
+/// A consumer-protocol member's heartbeat at `epoch`, owning `owned` of `t`.
+pub fn heartbeat_beat(member: &str, epoch: i32, owned: &[i32]) -> ConsumerGroupHeartbeatRequest {
+    ConsumerGroupHeartbeatRequest {
+        group_id: GROUP.into(),
+        member_id: member.into(),
+        member_epoch: epoch,
+        rebalance_timeout_ms: -1,
+        topic_partitions: Some(vec![TopicPartitions {
+            topic_id: Uuid::from_u128(TOPIC_T),
+            partitions: owned.to_vec(),
+            ..Default::default()
+        }]),
         ..Default::default()
     }
 }
