@@ -744,12 +744,7 @@ impl Shard {
                 // Online upgrade: its members become classic members of a consumer group.
                 return self.upgrade_classic_group(id, now, out);
             }
-            for member in std::mem::take(&mut g.pending_members) {
-                self.timers.cancel(&TimerKey::Pending {
-                    group: id.into(),
-                    member,
-                });
-            }
+            g.drop_pending_members(&mut self.timers);
             if g.generation > 0 || g.protocol_type.is_some() {
                 // An empty classic group: its metadata goes, its offsets stay.
                 g.generation = 0;

@@ -3,6 +3,7 @@
 //! (Empty, PreparingRebalance, CompletingRebalance, Stable, Dead), as Kafka's `ClassicGroup`.
 
 use crate::shard::Waiter;
+use crate::timers::{TimerKey, Timers};
 use bytes::Bytes;
 use fjord_protocol::generated::group_metadata_value::{GroupMetadataValue, MemberMetadata};
 use fjord_protocol::generated::offset_commit_value::OffsetCommitValue;
@@ -177,6 +178,17 @@ impl Group {
     pub fn transition(&mut self, state: GroupState, now: i64) {
         self.state = state;
         self.state_since_ms = now;
+    }
+
+    /// Drops the member ids this group handed out that nobody has used yet, with their
+    /// deadlines (the group is converted to a consumer group).
+    pub(crate) fn drop_pending_members(&mut self, timers: &mut Timers) {
+        for member in std::mem::take(&mut self.pending_members) {
+            timers.cancel(&TimerKey::Pending {
+                group: self.id.clone(),
+                member,
+            });
+        }
     }
 
     /// Members plus pending members.

@@ -226,12 +226,7 @@ impl Shard {
                 member: m.id.clone(),
             });
         }
-        for p in std::mem::take(&mut g.pending_members) {
-            self.timers.cancel(&TimerKey::Pending {
-                group: id.into(),
-                member: p,
-            });
-        }
+        g.drop_pending_members(&mut self.timers);
         self.timers.cancel(&TimerKey::Join(id.into()));
         self.timers.cancel(&TimerKey::Sync(id.into()));
         // The classic metadata goes (its offsets stay in the memberless entry).
