@@ -1,6 +1,9 @@
 //! Property test: random sequences of appends, truncations, rolls, DeleteRecords with
 //! retention, and reopenings (clean and unclean) give the same reads as a simple in-memory
-//! model of the log.
+//! model of the log, and the epoch the log reports as its last written one is the epoch of the
+//! last record it holds or held (a ledger of the epoch of every offset ever written, kept
+//! apart from the log's epoch cache): none only for a log that never held a record, whatever
+//! retention, DeleteRecords, cuts and restarts did.
 
 mod common;
 
@@ -52,6 +55,8 @@ proptest! {
         let mut model = Model::default();
         let mut epoch = 0;
         let mut counter = 0;
+        // The epoch of every offset written and not cut, records below the log start included.
+        let mut ledger: Vec<i32> = Vec::new();
         for op in ops {
             match op {
                 Op::Append { records, epoch_bump } => {
@@ -60,6 +65,7 @@ proptest! {
                     let tag = format!("a{counter}");
                     let info = log.append_as_leader(batch(&tag, records, counter), epoch, 0).unwrap();
                     prop_assert_eq!(info.first_offset, model.end());
+                    ledger.extend(std::iter::repeat_n(epoch, records));
                     model.batches.push((info.first_offset, (0..records).map(|i| format!("{tag}-{i}")).collect()));
                 }
                 Op::Truncate { back } => {
@@ -67,6 +73,7 @@ proptest! {
                     let new_end = log.truncate_to(target).unwrap();
                     model.truncate_to(target);
                     prop_assert_eq!(new_end, model.end());
+                    ledger.truncate(new_end as usize);
                 }
                 Op::Roll => log.roll().unwrap(),
                 Op::DeleteRecords { ahead } => {
@@ -83,6 +90,8 @@ proptest! {
             prop_assert_eq!(log.log_end_offset(), model.end());
             prop_assert_eq!(log.log_start_offset(), model.log_start);
             prop_assert_eq!(read_all(&log, model.log_start), model.visible());
+            let held = model.end().checked_sub(1).and_then(|o| ledger.get(o as usize).copied());
+            prop_assert_eq!(log.latest_epoch(), held, "epoch cache {:?}", log.epoch_entries());
         }
     }
 }

@@ -309,7 +309,14 @@ fn truncation_cuts_at_batch_boundaries_and_keeps_epochs_consistent() {
         ),
         (100, 100, 1)
     );
-    assert_eq!(log.latest_epoch(), None);
+    assert_eq!(
+        log.epoch_entries(),
+        vec![fjord_log::epoch::EpochEntry {
+            epoch: 5,
+            start_offset: 100
+        }],
+        "the log still names the epoch of the last record it held"
+    );
     log.append_as_follower(follower_batch("z", 100, 1, 6), 0)
         .unwrap();
     assert_eq!(read_all(&log, 100), vec![(100, "z-0".to_string())]);

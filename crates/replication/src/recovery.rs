@@ -6,8 +6,10 @@
 //! member of the last known ELR or ISR, then the lowest broker id. The partition's current
 //! leader epoch is shown, never ranked. The cost is worked out on paper with the follower's
 //! own truncation rules ([`crate::follower::truncation_after_election`]): for every
-//! other answering replica, the records it cuts when it follows the choice. Pure, so it is
-//! tested case by case and run by the recovery simulation.
+//! other answering replica, the records it cuts when it follows the choice, and the offsets it
+//! would give out a second time (a partition's offsets must never go backwards: a chosen log
+//! that ends below another replica's log start or high watermark reuses offsets that replica
+//! already gave out). Pure, so it is tested case by case and run by the recovery simulation.
 
 use crate::follower::{truncation_after_election, EpochLog};
 use fjord_log::epoch::EpochEntry;
@@ -218,6 +220,62 @@ pub struct Cost {
     pub highest_high_watermark: i64,
     /// The replicas whose data is unknown (they did not answer), with why.
     pub unknown: Vec<(i32, &'static str)>,
+    /// The offsets the election would give out again, `None` when it gives out none.
+    pub offsets_reused: Option<OffsetReuse>,
+}
+
+/// Offsets an election would give out a second time: the chosen log ends below what another
+/// answering replica already gave out for good (its log start or its high watermark).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OffsetReuse {
+    /// How many offsets come again: from the chosen log end offset up to `above`.
+    pub offsets: i64,
+    /// The chosen log end offset: the next offset the new leader gives out.
+    pub from: i64,
+    /// The highest log start or high watermark another answering replica reported.
+    pub above: i64,
+    /// The replica that reported it.
+    pub broker: i32,
+    /// Of the reused offsets, how many another replica had already deleted (retention or
+    /// DeleteRecords: below its log start). Their records are gone already, not by this
+    /// election; only their offsets come back.
+    pub deleted: i64,
+    /// Records the chosen replica holds that another replica's retention had deleted
+    /// (`[from, to)`), readable again after the election; `None` when there are none.
+    pub readable_again: Option<(i64, i64)>,
+}
+
+/// What electing `leader` reuses among the other answering replicas `others`.
+fn offset_reuse(leader: &LogInfo, others: &[(i32, &LogInfo)]) -> Option<OffsetReuse> {
+    let from = leader.log_end_offset;
+    let (broker, above) = others
+        .iter()
+        .map(|(b, l)| (*b, l.log_start_offset.max(l.high_watermark)))
+        .max_by_key(|(b, above)| (*above, -b))?;
+    if above <= from {
+        return None;
+    }
+    let highest_start = others
+        .iter()
+        .map(|(_, l)| l.log_start_offset)
+        .max()
+        .unwrap_or(-1);
+    let readable_again = (highest_start > leader.log_start_offset.max(0)
+        && leader.log_end_offset > leader.log_start_offset.max(0))
+    .then(|| {
+        (
+            leader.log_start_offset.max(0),
+            highest_start.min(leader.log_end_offset),
+        )
+    });
+    Some(OffsetReuse {
+        offsets: above - from,
+        from,
+        above,
+        broker,
+        deleted: (highest_start - from).max(0),
+        readable_again,
+    })
 }
 
 impl Cost {
@@ -322,11 +380,17 @@ pub fn cost(replicas: &[(i32, ReplicaState)], broker: i32) -> Cost {
         .filter(|(_, s)| !matches!(s, ReplicaState::Answered(_)))
         .map(|(b, s)| (*b, s.label()))
         .collect();
+    let others: Vec<(i32, &LogInfo)> = answered
+        .iter()
+        .copied()
+        .filter(|(b, _)| *b != broker)
+        .collect();
     Cost {
         truncations,
         acknowledged_lost,
         highest_high_watermark,
         unknown,
+        offsets_reused: offset_reuse(leader, &others),
     }
 }
 
@@ -459,6 +523,66 @@ mod tests {
         let c = choose(&r, &[]).unwrap();
         assert_eq!(c.broker, 1);
         assert!(c.reason.contains("lowest broker id"), "{}", c.reason);
+    }
+
+    /// The scenario: broker 4 died holding 0..500 (epoch 0); brokers 2 and 3 went on
+    /// to 1000, then retention emptied them (log start 1000, still epoch 0). Broker 3 must be
+    /// chosen; electing broker 4 instead reuses offsets 500..1000, of which all 500 were
+    /// deleted by retention already, and makes 0..500 readable again.
+    #[test]
+    fn a_log_emptied_by_retention_is_chosen_and_reuse_is_priced() {
+        let mut emptied = LogInfo {
+            leader_epoch: 1,
+            last_written_epoch: 0,
+            log_end_offset: 1000,
+            high_watermark: 1000,
+            log_start_offset: 1000,
+            epochs: entries(&[(0, 1000)]),
+        };
+        let r = vec![
+            (2, ReplicaState::Fenced),
+            (3, ReplicaState::Answered(emptied.clone())),
+            (4, log(&[(0, 0)], 500, 400)),
+        ];
+        let c = choose(&r, &[2]).unwrap();
+        assert_eq!(c.broker, 3, "{}", c.reason);
+        assert!(c.reason.contains("longest log"), "{}", c.reason);
+        let chosen = cost(&r, 3);
+        assert_eq!(chosen.offsets_reused, None);
+        // Broker 4 starts over at 1000: its 0..500 lie below the new leader's log start,
+        // deleted there by retention already, and are not counted as the election's cut.
+        assert_eq!(records(&chosen, 4), Some(0));
+        assert_eq!(
+            chosen.acknowledged_lost,
+            Some(0),
+            "retention's, not the election's"
+        );
+        let other = cost(&r, 4);
+        assert_eq!(
+            other.offsets_reused,
+            Some(OffsetReuse {
+                offsets: 500,
+                from: 500,
+                above: 1000,
+                broker: 3,
+                deleted: 500,
+                readable_again: Some((0, 500)),
+            })
+        );
+        assert_eq!(other.acknowledged_lost, Some(0));
+        // A high watermark above the chosen end is reuse too, with nothing deleted.
+        emptied.log_start_offset = 0;
+        emptied.epochs = entries(&[(0, 0)]);
+        emptied.log_end_offset = 1000;
+        let r = vec![
+            (3, ReplicaState::Answered(emptied)),
+            (4, log(&[(0, 0)], 500, 400)),
+        ];
+        let reuse = cost(&r, 4).offsets_reused.unwrap();
+        assert_eq!(
+            (reuse.offsets, reuse.deleted, reuse.readable_again),
+            (500, 0, None)
+        );
     }
 
     #[test]

@@ -21,7 +21,14 @@
 //! - the acknowledged loss it reported never exceeds the committed records really lost (and,
 //!   with no unclean election before, equals it);
 //! - with no unclean election before, every acknowledged record an answering replica holds
-//!   survives.
+//!   survives;
+//! - a replica that holds or held a record (ground truth kept apart from its epoch cache:
+//!   retention's and DeleteRecords' emptied logs, restarts after them, followers starting over
+//!   at their leader's log start) reports a last written epoch, never below that record's;
+//! - offsets never go backwards unannounced: after any recovery whose plan did not say
+//!   "offsets reused", the next offset given out is at or above every offset an answering
+//!   replica ever gave out for good (below its log start, deleted, or below its high
+//!   watermark, committed), taken from the history, not from the plan's figures.
 //!
 //! A failing seed prints itself; `FJORD_SIM_SEED=n` replays one, `FJORD_SIM_SEEDS=n` runs
 //! more. Seeds that once failed are kept in [`REGRESSIONS`].
@@ -41,6 +48,11 @@ use std::collections::{BTreeMap, BTreeSet};
 /// logs that differ only below a log start (the model now compares where both hold records).
 const REGRESSIONS: &[u64] = &[328, 467, 4058];
 
+/// Seeds beyond the first thousand whose histories reach the rare cases, replayed on every
+/// run so that CI's seeds always exercise them: a recovery that reports acknowledged records
+/// lost, and one whose plan says offsets would be reused (found with `FJORD_SIM_LIST=1`).
+const COVERAGE: &[u64] = &[2125, 2978, 3730];
+
 /// What the recoveries of one seed did, for the totals.
 #[derive(Debug, Default)]
 struct Tally {
@@ -56,6 +68,11 @@ struct Tally {
     after_unclean: usize,
     /// Followers whose truncation was checked against the report.
     truncations_checked: usize,
+    /// Recoveries whose plan said offsets would be reused (elected all the same, as with
+    /// `--allow-offset-reuse`).
+    with_offset_reuse: usize,
+    /// Answering replicas whose log was empty above a log start when surveyed.
+    emptied_logs_surveyed: usize,
 }
 
 impl std::ops::AddAssign for Tally {
@@ -66,6 +83,8 @@ impl std::ops::AddAssign for Tally {
         self.with_reported_loss += o.with_reported_loss;
         self.after_unclean += o.after_unclean;
         self.truncations_checked += o.truncations_checked;
+        self.with_offset_reuse += o.with_offset_reuse;
+        self.emptied_logs_surveyed += o.emptied_logs_surveyed;
     }
 }
 
@@ -199,6 +218,29 @@ fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
         .map(|(b, _)| *b)
         .collect();
 
+    // A replica that holds or held a record reports an epoch, never below that record's.
+    let mut emptied_logs_surveyed = 0;
+    for b in &answered {
+        let r = &sim.replicas[b];
+        if r.start > 0 && r.leo() == r.start {
+            emptied_logs_surveyed += 1;
+        }
+        if let Some(held) = r.held() {
+            assert!(
+                r.latest_epoch() >= held,
+                "{}",
+                ctx(format!(
+                    "broker {b} held a record of epoch {held} (log start {}, end {}) but reports \
+                     last written epoch {} (cache {:?})",
+                    r.start,
+                    r.leo(),
+                    r.latest_epoch(),
+                    r.epochs
+                ))
+            );
+        }
+    }
+
     // The choice never loses to another answering replica on (last epoch, length).
     let rank = |id: i32| (sim.replicas[&id].latest_epoch(), sim.replicas[&id].leo());
     let best = answered.iter().map(|b| rank(*b)).max().unwrap();
@@ -223,6 +265,35 @@ fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
             );
         }
     }
+    // Offsets never go backwards unannounced: what the answering replicas gave out for good,
+    // from the history (their log starts and high watermarks as the model moved them).
+    let given_out = answered
+        .iter()
+        .map(|b| {
+            let r = &sim.replicas[b];
+            r.start.max(r.hw)
+        })
+        .max()
+        .unwrap_or(0);
+    let next_offset = sim.replicas[&leader].leo();
+    match &reported.offsets_reused {
+        None => assert!(
+            next_offset >= given_out,
+            "{}",
+            ctx(format!(
+                "the plan did not say offsets are reused, but {leader} gives out {next_offset} \
+                 next while an answering replica gave out up to {given_out}"
+            ))
+        ),
+        Some(reuse) => assert_eq!(
+            (reuse.from, reuse.above),
+            (next_offset, given_out),
+            "{}",
+            ctx("the reuse the plan announced".into())
+        ),
+    }
+    let with_offset_reuse = usize::from(reported.offsets_reused.is_some());
+
     let before: BTreeMap<i32, Vec<(u64, i32)>> = sim
         .replicas
         .iter()
@@ -287,6 +358,8 @@ fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
 
     let mut tally = Tally {
         recoveries: 1,
+        with_offset_reuse,
+        emptied_logs_surveyed,
         after_unclean: usize::from(unclean_before),
         ..Tally::default()
     };
@@ -434,8 +507,18 @@ fn unclean_recovery_never_cuts_what_it_could_keep_and_reports_what_it_cuts() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(SEEDS);
     let mut tally = Tally::default();
-    for seed in REGRESSIONS.iter().copied().chain(0..seeds) {
-        tally += sim::run_seed(seed, || run(seed));
+    let list = std::env::var("FJORD_SIM_LIST").is_ok();
+    for seed in REGRESSIONS
+        .iter()
+        .copied()
+        .chain(COVERAGE.iter().copied())
+        .chain(0..seeds)
+    {
+        let t = sim::run_seed(seed, || run(seed));
+        if list && (t.with_reported_loss > 0 || t.with_offset_reuse > 0) {
+            eprintln!("seed {seed}: {t:?}");
+        }
+        tally += t;
     }
     eprintln!("recovery simulation, {seeds} seeds: {tally:?}");
     // The histories exercised what the checks are about.
@@ -444,4 +527,6 @@ fn unclean_recovery_never_cuts_what_it_could_keep_and_reports_what_it_cuts() {
     assert!(tally.with_reported_loss > 0, "{tally:?}");
     assert!(tally.after_unclean > 0, "{tally:?}");
     assert!(tally.truncations_checked > 0, "{tally:?}");
+    assert!(tally.emptied_logs_surveyed > 0, "{tally:?}");
+    assert!(tally.with_offset_reuse > 0, "{tally:?}");
 }

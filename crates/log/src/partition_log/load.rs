@@ -200,7 +200,7 @@ impl PartitionLog {
         let log_start = checkpointed.log_start_offset.max(first_base).min(log_end);
 
         let mut epochs = LeaderEpochCache::load(dir)?;
-        epochs.truncate_from_end(log_end)?;
+        epochs.truncate_from_end(log_end, log_start)?;
         for (epoch, offset) in epoch_starts {
             if epochs.latest_epoch().is_none_or(|l| epoch > l) {
                 epochs.assign(epoch, offset)?;

@@ -1,6 +1,8 @@
 //! Truncation, for followers after a leader change: cut the log back to an offset, or empty
 //! it and restart at an offset, keeping indexes, epochs and the recovery point consistent.
 //! The log start offset never moves back: a cut that would reach below it empties the log.
+//! An emptied log keeps the epoch of the last record it held (docs/EXTENSIONS.md), except when
+//! the cut reaches below its start: what it held there disagrees with its leader.
 
 use super::{PartitionLog, WriterState};
 use crate::error::Result;
@@ -23,7 +25,7 @@ impl PartitionLog {
             self.epochs
                 .lock()
                 .expect("epochs")
-                .truncate_from_end(log_end)?;
+                .truncate_from_end(log_end, self.log_start_offset())?;
             return Ok(log_end);
         }
         let log_start = self.log_start_offset();
@@ -31,7 +33,14 @@ impl PartitionLog {
             .locate(offset)?
             .map_or(offset, |(_, b)| b.base_offset.min(offset));
         if cut_at <= log_start {
-            self.truncate_fully_locked(&mut w, log_start)?;
+            // A cut at or above the log start keeps what lies below it (a batch holding the
+            // log start goes whole); one below it finds the history there diverging.
+            let epochs = if offset >= log_start {
+                EpochsAfter::CutTo
+            } else {
+                EpochsAfter::Cleared
+            };
+            self.truncate_fully_locked(&mut w, log_start, epochs)?;
             return Ok(log_start);
         }
         let doomed: Vec<Arc<Segment>> = {
@@ -60,20 +69,26 @@ impl PartitionLog {
         self.epochs
             .lock()
             .expect("epochs")
-            .truncate_from_end(new_end)?;
+            .truncate_from_end(new_end, self.log_start_offset())?;
         self.unlink_due(&mut w, i64::MAX)?;
         self.rebuild_producer_state()?;
         Ok(new_end)
     }
 
-    /// Removes every segment and starts an empty log at `offset` (a follower whose log
-    /// diverged entirely, or one that must skip to the leader's log start).
+    /// Removes every segment and starts an empty log at `offset` (a follower that must skip to
+    /// the leader's log start, or start over at the batch holding it). The log keeps the
+    /// newest epoch at or below `offset`: the epoch of the last record it held.
     pub fn truncate_fully_and_start_at(&self, offset: i64) -> Result<()> {
         let mut w = self.lock_writer()?;
-        self.truncate_fully_locked(&mut w, offset)
+        self.truncate_fully_locked(&mut w, offset, EpochsAfter::RestartAt)
     }
 
-    fn truncate_fully_locked(&self, w: &mut WriterState, offset: i64) -> Result<()> {
+    fn truncate_fully_locked(
+        &self,
+        w: &mut WriterState,
+        offset: i64,
+        epochs: EpochsAfter,
+    ) -> Result<()> {
         let config = self.config();
         let old: Vec<Arc<Segment>> = std::mem::take(&mut *self.segments.write().expect("segments"))
             .into_values()
@@ -97,8 +112,24 @@ impl PartitionLog {
         self.recovery_point.store(offset, Ordering::Release);
         self.high_watermark.store(offset, Ordering::Release);
         self.first_dirty_offset.store(offset, Ordering::Release);
-        self.epochs.lock().expect("epochs").clear()?;
+        let mut cache = self.epochs.lock().expect("epochs");
+        match epochs {
+            EpochsAfter::CutTo => cache.truncate_from_end(offset, offset)?,
+            EpochsAfter::RestartAt => cache.restart_at(offset)?,
+            EpochsAfter::Cleared => cache.clear()?,
+        }
+        drop(cache);
         self.unlink_due(w, i64::MAX)?;
         self.rebuild_producer_state()
     }
+}
+
+/// What a full truncation leaves of the epoch cache.
+enum EpochsAfter {
+    /// The log was cut back to its start: the epoch of the record below it stays.
+    CutTo,
+    /// The log starts over at an offset: the newest epoch at or below it stays, moved there.
+    RestartAt,
+    /// What the log held diverges below its start: no epoch stays.
+    Cleared,
 }

@@ -58,6 +58,10 @@ pub struct Replica {
     /// The log start offset (retention): records below it are gone from this replica (the
     /// model keeps their ids, unreadable, so logs still compare offset by offset).
     pub start: i64,
+    /// Ground truth for the oracle, kept apart from the epoch cache: the epoch of the record
+    /// just below `start` in this replica's own history (`None` at start 0, when the replica
+    /// never held that record, or after a cut below its start discarded its history).
+    pub held_below_start: Option<i32>,
     /// When its fetch session last fetched (KIP-227); `None` after a crash or stop. A fetch
     /// that finds the follower where the leader last saw it, at the leader's log end, is at
     /// random left implicit, as a session's fetch that does not name an idle partition.
@@ -78,6 +82,16 @@ impl Replica {
         fjord_log::epoch::end_offset_for_epoch(&self.epochs, epoch, self.leo())
     }
 
+    /// Ground truth: the epoch of the last record this replica holds, or held before
+    /// retention removed it; `None` when it never held one (or discarded its history).
+    pub fn held(&self) -> Option<i32> {
+        if self.leo() > self.start {
+            self.log.last().map(|r| r.1)
+        } else {
+            self.held_below_start
+        }
+    }
+
     pub fn assign_epoch(&mut self, epoch: i32, start: i64) {
         if self.latest_epoch() < epoch {
             fjord_log::epoch::assign_entry(&mut self.epochs, epoch, start);
@@ -87,17 +101,36 @@ impl Replica {
     pub fn truncate(&mut self, to: i64) {
         let to = to.clamp(0, self.leo());
         if to <= self.start && self.start > 0 {
-            // Below the log start: the log empties and restarts there, as the log does.
+            // At or below the log start: the log empties and restarts there, as the log does.
+            // A cut to the start keeps the epoch of what lies below it; one below it finds the
+            // history there diverging, and keeps nothing.
             self.log.truncate(self.start as usize);
-            self.epochs.clear();
+            if to == self.start {
+                fjord_log::epoch::truncate_entries_from_end(
+                    &mut self.epochs,
+                    self.start,
+                    self.start,
+                );
+            } else {
+                self.epochs.clear();
+                self.held_below_start = None;
+            }
             self.flushed = self.flushed.min(self.start as usize);
             self.hw = self.hw.min(self.start);
             return;
         }
         self.log.truncate(to as usize);
-        self.epochs.retain(|e| e.start_offset < to);
+        fjord_log::epoch::truncate_entries_from_end(&mut self.epochs, to, self.start);
         self.flushed = self.flushed.min(to as usize);
         self.hw = self.hw.min(to);
+    }
+
+    /// A restart loads the log as the log's own loader does: epochs past the log end go (an
+    /// empty log keeps the epoch below its start), and the oldest moves up to the log start.
+    pub fn load(&mut self) {
+        let leo = self.leo();
+        fjord_log::epoch::truncate_entries_from_end(&mut self.epochs, leo, self.start);
+        fjord_log::epoch::truncate_entries_from_start(&mut self.epochs, self.start);
     }
 
     /// Moves the log start up to `to` (retention, or the leader's log start followed), never
@@ -107,16 +140,19 @@ impl Replica {
         if to <= self.start {
             return;
         }
+        self.held_below_start = Some(self.log[to as usize - 1].1);
         self.start = to;
         fjord_log::epoch::truncate_entries_from_start(&mut self.epochs, to);
     }
 
     /// A follower behind the leader's log start (OFFSET_OUT_OF_RANGE): its log empties and
-    /// restarts at `start`; the ids below it are the leader's, unreadable.
+    /// restarts at `start`, keeping the epoch of the last record it held; the ids below it
+    /// are the leader's, unreadable.
     pub fn restart_at(&mut self, start: i64, leader_log: &[(u64, i32)]) {
+        self.held_below_start = self.held();
         self.log.truncate(0);
         self.log.extend_from_slice(&leader_log[..start as usize]);
-        self.epochs.clear();
+        fjord_log::epoch::restart_entries_at(&mut self.epochs, start);
         self.start = start;
         self.flushed = start as usize;
         self.hw = start;
@@ -196,6 +232,7 @@ impl Sim {
                             starting: false,
                             clean_epoch: -1,
                             start: 0,
+                            held_below_start: None,
                             session_ms: None,
                         },
                     )
@@ -355,6 +392,7 @@ impl Sim {
                 trace(|| format!("{} leaves the partition: its copy is deleted", r.id));
                 r.log.clear();
                 r.epochs.clear();
+                r.held_below_start = None;
                 r.flushed = 0;
                 r.hw = 0;
                 r.start = 0;
@@ -742,6 +780,7 @@ impl Sim {
             let r = self.replicas.get_mut(&id).unwrap();
             r.alive = true;
             r.starting = false;
+            r.load();
             r.seen_leader_epoch = -1;
             r.clean_epoch = -1;
         }
@@ -943,11 +982,18 @@ impl Sim {
                 r.flushed = r.log.len();
             }
             89 => {
-                // Retention on the leader: its log start moves up (within what it flushed).
+                // Retention or DeleteRecords on the leader: its log start moves up (within what
+                // it flushed and committed), at times as far as that goes, emptying the log when
+                // everything was flushed and committed.
                 if let Some(id) = self.acting_leader() {
                     let n = 1 + self.rng.below(8) as i64;
+                    let all = self.rng.percent(40);
                     let r = self.replicas.get_mut(&id).unwrap();
-                    let to = (r.start + n).min(r.flushed as i64);
+                    let to = if all {
+                        r.flushed as i64
+                    } else {
+                        (r.start + n).min(r.flushed as i64)
+                    };
                     r.retain_from(to);
                 }
             }
