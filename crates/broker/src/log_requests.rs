@@ -110,7 +110,12 @@ pub async fn delete_records(
                             r.error_code = ErrorCode::OffsetOutOfRange.code();
                         } else {
                             match partition.log.delete_records(offset) {
-                                Ok(start) => r.low_watermark = start,
+                                Ok(start) => {
+                                    r.low_watermark = start;
+                                    // Followers' fetches (and their sessions) see the log
+                                    // start move, and follow it, as Kafka's do.
+                                    partition.watchers.wake();
+                                }
                                 Err(e) => r.error_code = e.error_code().code(),
                             }
                         }

@@ -809,8 +809,15 @@ impl ReplicaManager {
     pub fn apply_retention(&self, now_ms: i64) -> usize {
         let mut deleted = 0;
         for p in self.all() {
+            let start = p.log.log_start_offset();
             match p.log.apply_retention(now_ms) {
-                Ok(n) => deleted += n,
+                Ok(n) => {
+                    deleted += n;
+                    // Followers' fetches see a moved log start and follow it.
+                    if p.log.log_start_offset() != start {
+                        p.watchers.wake();
+                    }
+                }
                 Err(e) => {
                     tracing::error!(topic = %p.topic, partition = p.index, "retention: {e}");
                     let _ = self.storage_error(p.dir_id, e);

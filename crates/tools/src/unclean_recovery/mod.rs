@@ -11,7 +11,7 @@ mod survey;
 mod watch;
 
 pub use fjord_replication::recovery::{
-    choose, compare, cost, why_lost, Choice, Cost, LogInfo, ReplicaState, Truncation,
+    choose, compare, cost, why_lost, Choice, Cost, LogInfo, OffsetReuse, ReplicaState, Truncation,
 };
 
 use crate::common::{self, ToolError};
@@ -72,6 +72,11 @@ pub struct Args {
     /// (http://127.0.0.1:9405 serves GET /metrics there).
     #[arg(long)]
     metrics_listener: Option<String>,
+    /// With --automated-recovery: elect also where the chosen replica's log ends below another
+    /// replica's log start or high watermark, so that offsets already given out are given out
+    /// again ("offsets reused" in the table). Without it such partitions are refused.
+    #[arg(long)]
+    allow_offset_reuse: bool,
     /// How long to keep asking brokers that do not answer, in milliseconds.
     #[arg(long, default_value_t = 60_000)]
     deadline_ms: u64,
@@ -111,10 +116,15 @@ fn validate(a: &Args) -> Result<(), ToolError> {
             )));
         }
     }
-    if a.abort_hanging_transactions && !a.automated_recovery {
-        return Err(ToolError::Usage(
-            "Option abort-hanging-transactions is only allowed with automated-recovery".into(),
-        ));
+    for (given, name) in [
+        (a.abort_hanging_transactions, "abort-hanging-transactions"),
+        (a.allow_offset_reuse, "allow-offset-reuse"),
+    ] {
+        if given && !a.automated_recovery {
+            return Err(ToolError::Usage(format!(
+                "Option {name} is only allowed with automated-recovery"
+            )));
+        }
     }
     if a.watch {
         return watch::validate(a);
@@ -242,6 +252,12 @@ fn ids(v: &[i32]) -> String {
 }
 
 impl Offline {
+    /// The offsets electing the choice would give out again, if any.
+    fn reuse(&self) -> Option<OffsetReuse> {
+        let c = self.choice.as_ref()?;
+        cost(&self.states, c.broker).offsets_reused
+    }
+
     /// The replicas last known to be in sync or eligible: ISR, then ELR, then last known ELR.
     fn last_known_members(&self) -> Vec<i32> {
         let mut out = self.isr.clone();
@@ -411,7 +427,49 @@ fn cost_lines(c: &Choice, cost: &Cost) -> String {
             who.join(", ")
         ));
     }
+    if let Some(r) = &cost.offsets_reused {
+        out.push_str(&format!("\n  {}", reuse_line(r)));
+    }
     out
+}
+
+/// The "offsets reused" line: which offsets come again and why, what retention had already
+/// deleted of them, and which deleted records become readable again.
+fn reuse_line(r: &OffsetReuse) -> String {
+    let mut line = format!(
+        "Offsets reused: {} (offsets {} to {} would be given out again: the chosen log ends at {}, broker {} already gave out offsets up to {}, by its log start or high watermark).",
+        r.offsets,
+        r.from,
+        r.above - 1,
+        r.from,
+        r.broker,
+        r.above
+    );
+    if r.deleted > 0 {
+        line.push_str(&format!(
+            " {} of them were already deleted by retention or DeleteRecords, not lost by this election.",
+            r.deleted
+        ));
+    }
+    if let Some((from, to)) = r.readable_again {
+        line.push_str(&format!(
+            " Records {from} to {}, deleted by retention on another replica, would be readable again.",
+            to - 1
+        ));
+    }
+    line
+}
+
+/// Why a partition is not elected automatically: its choice reuses offsets.
+fn reuse_refusal(o: &Offline, r: &OffsetReuse) -> String {
+    let broker = o.choice.as_ref().map_or(-1, |c| c.broker);
+    format!(
+        "electing broker {broker} would give out {} offsets again ({} to {}), already given out by broker {}",
+        r.offsets,
+        r.from,
+        r.above - 1,
+        r.broker
+    )
 }
 
 impl Offline {
@@ -665,6 +723,20 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         );
         return finish(failures);
     }
+    let mut plan = plan;
+    if !a.allow_offset_reuse {
+        for o in &offline {
+            if let Some(r) = o.reuse() {
+                failures += 1;
+                plan.retain(|t| (t.topic.as_str(), t.partition) != (o.topic.as_str(), o.partition));
+                println!(
+                    "Refused {}: {}. Review it with --dry-run; elect it all the same with --allow-offset-reuse.",
+                    o.name(),
+                    reuse_refusal(o, &r)
+                );
+            }
+        }
+    }
     if plan.is_empty() {
         return finish(failures);
     }
@@ -775,6 +847,8 @@ fn cost_json(cost: &Cost) -> serde_json::Value {
     serde_json::json!({
         "truncatedRecords": truncations,
         "acknowledgedRecordsKnownLost": cost.acknowledged_lost,
+        "offsetsReused": cost.offsets_reused.as_ref().map_or(0, |r| r.offsets),
+        "offsetsReusedAlreadyDeleted": cost.offsets_reused.as_ref().map_or(0, |r| r.deleted),
         "brokersNotAnswering": cost.unknown.iter().map(|(b, _)| *b).collect::<Vec<_>>(),
     })
 }

@@ -6,7 +6,7 @@
 //! designated election), and logs every decision with the same table. It serves its own
 //! `/metrics` and stops cleanly on SIGTERM (or Ctrl-C).
 
-use super::{ids, plan_of, report, survey_and_choose, table, Args, Offline};
+use super::{ids, plan_of, report, reuse_refusal, survey_and_choose, table, Args, Offline};
 use crate::common::ToolError;
 use crate::leader_election::{self, ElectionOutcome, ElectionType};
 use fjord_admin::{expect_response, Admin, ClusterInfo};
@@ -14,7 +14,7 @@ use fjord_protocol::generated::describe_configs_request::{
     DescribeConfigsRequest, DescribeConfigsResource,
 };
 use fjord_protocol::RequestBody;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -398,6 +398,8 @@ struct Watcher {
     metrics: Arc<WatchMetrics>,
     /// The decision last logged per partition, so each is logged once.
     logged: BTreeMap<String, String>,
+    /// Partitions whose recovery would reuse offsets: Manual until they are online again.
+    manual: BTreeSet<String>,
 }
 
 impl Watcher {
@@ -439,6 +441,7 @@ impl Watcher {
             .collect();
         for name in back {
             self.logged.remove(&name);
+            self.manual.remove(&name);
             log(&format!("{name} is online again."));
         }
         if offline.is_empty() {
@@ -450,6 +453,9 @@ impl Watcher {
         let mut chosen: Vec<Offline> = Vec::new();
         let mut timeout_ms = 0u64;
         for o in offline {
+            if self.manual.contains(&o.name()) {
+                continue;
+            }
             let (strategy, timeout) = settings[&o.topic];
             let unfenced = |b: i32| cluster.brokers.get(&b).is_some_and(|i| !i.fenced);
             let d = decide(
@@ -496,7 +502,21 @@ impl Watcher {
                 self.logged.remove(&o.name());
             }
         }
-        let plan = plan_of(&offline);
+        // A recovery that would give offsets out again is never the watcher's to make: the
+        // partition is left to the operator, as Manual, and said once.
+        let mut plan = plan_of(&offline);
+        for o in &offline {
+            if let Some(r) = o.reuse() {
+                plan.retain(|t| (t.topic.as_str(), t.partition) != (o.topic.as_str(), o.partition));
+                let why = format!(
+                    "{}; treated as Manual: left for the operator (kafka-unclean-recovery --automated-recovery --allow-offset-reuse accepts it)",
+                    reuse_refusal(o, &r)
+                );
+                log(&format!("{}: not recovered: {why}.", o.name()));
+                self.metrics.skipped.fetch_add(1, Ordering::Relaxed);
+                self.manual.insert(o.name());
+            }
+        }
         if plan.is_empty() {
             return;
         }
@@ -570,6 +590,7 @@ pub(super) async fn run(a: &Args, admin: Arc<Admin>) -> Result<(), ToolError> {
         dry_run: a.dry_run,
         metrics,
         logged: BTreeMap::new(),
+        manual: BTreeSet::new(),
     };
     loop {
         tokio::select! {
