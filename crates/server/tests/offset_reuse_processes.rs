@@ -13,8 +13,8 @@
 mod common;
 
 use common::{
-    call, consume_values, controller_and_brokers, create, fjord, produce_acked, show, text,
-    wait_for, wait_partition, Node,
+    call, consume_values, controller_and_brokers, create, fjord, produce_acked,
+    recovery_row as row, show, text, wait_for, wait_partition, Node,
 };
 use fjord_protocol::generated::delete_records_request::{
     DeleteRecordsPartition, DeleteRecordsRequest, DeleteRecordsTopic,
@@ -75,15 +75,6 @@ fn recovered(bootstrap: &str, topic: &str, flags: &[&str]) -> String {
     let o = recovery(bootstrap, topic, flags);
     assert!(o.status.success(), "{}", show(&o));
     text(&o.stdout)
-}
-
-/// The cells of the table row of `broker` (empty when there is none).
-fn row(out: &str, broker: i32) -> Vec<String> {
-    let id = broker.to_string();
-    out.lines()
-        .map(|l| l.split_whitespace().map(String::from).collect::<Vec<_>>())
-        .find(|w| w.first() == Some(&id))
-        .unwrap_or_default()
 }
 
 fn topic_id(rt: &tokio::runtime::Runtime, addr: &str, topic: &str) -> Uuid {

@@ -11,7 +11,7 @@ mod common;
 
 use common::{
     consume_values, controller_and_brokers, create, fjord, partition_log_bytes, produce_acked,
-    show, text, wait_for, wait_partition, Node, FAST_REPLICATION,
+    recovery_row as row, show, text, wait_for, wait_partition, Node, FAST_REPLICATION,
 };
 use std::time::Duration;
 
@@ -30,15 +30,6 @@ fn recovery(bootstrap: &str, topic: &str, mode: &str) -> String {
     ]);
     assert!(o.status.success(), "{}", show(&o));
     text(&o.stdout)
-}
-
-/// The cells of the table row of `broker` (empty when there is none).
-fn row(out: &str, broker: i32) -> Vec<String> {
-    let id = broker.to_string();
-    out.lines()
-        .map(|l| l.split_whitespace().map(String::from).collect::<Vec<_>>())
-        .find(|w| w.first() == Some(&id))
-        .unwrap_or_default()
 }
 
 const TOPIC_CONFIGS: [&str; 2] = [

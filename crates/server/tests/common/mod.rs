@@ -851,3 +851,12 @@ pub fn produce_sized(
     });
     started.elapsed()
 }
+
+/// The cells of `broker`'s row in a `kafka-unclean-recovery` table (empty when there is none).
+pub fn recovery_row(out: &str, broker: i32) -> Vec<String> {
+    let id = broker.to_string();
+    out.lines()
+        .map(|l| l.split_whitespace().map(String::from).collect::<Vec<_>>())
+        .find(|w| w.first() == Some(&id))
+        .unwrap_or_default()
+}
