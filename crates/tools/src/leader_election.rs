@@ -373,7 +373,13 @@ pub async fn elect(
             .map(|(topic, (partitions, leaders))| TopicPartitions {
                 topic: topic.to_string(),
                 partitions,
-                designated_leaders: (kind == ElectionType::Designated).then_some(leaders),
+                // The spec's default (an empty list) for other elections: a null list cannot
+                // be written below v3, so a v2 server (Apache Kafka) could not be asked.
+                designated_leaders: Some(if kind == ElectionType::Designated {
+                    leaders
+                } else {
+                    Vec::new()
+                }),
                 ..Default::default()
             })
             .collect();

@@ -7,6 +7,8 @@
 //! (ElectLeaders v3 DESIGNATED) and waits until the partitions are online, or writes the plan
 //! as a JSON file for `kafka-leader-election --election-type designated`.
 
+mod elect;
+mod kafka_requests;
 mod survey;
 mod watch;
 
@@ -15,7 +17,7 @@ pub use fjord_replication::recovery::{
 };
 
 use crate::common::{self, ToolError};
-use crate::leader_election::{self, ElectionOutcome, ElectionType, Target};
+use crate::leader_election::{self, ElectionOutcome, Target};
 use crate::transactions::{hanging_in, Hanging};
 use clap::Args as ClapArgs;
 use fjord_admin::{Admin, ClusterInfo};
@@ -221,6 +223,11 @@ struct Offline {
     topic: String,
     partition: i32,
     key: Key,
+    /// The partition's leader epoch in the metadata.
+    leader_epoch: i32,
+    /// Its replicas' brokers that do not serve GetReplicaLogInfo, surveyed with Kafka's own
+    /// requests.
+    kafka_requests: Vec<i32>,
     replicas: Vec<i32>,
     isr: Vec<i32>,
     elr: Option<Vec<i32>>,
@@ -338,6 +345,12 @@ fn table(o: &Offline) -> String {
     let rows: Vec<Vec<String>> = rows.into_iter().map(Vec::from).collect();
     for line in common::aligned(&rows, &[], "  ") {
         out.push_str(&format!("  {line}\n"));
+    }
+    if !o.kafka_requests.is_empty() {
+        out.push_str(&format!(
+            "  Broker(s) {} do not serve GetReplicaLogInfo: surveyed with Kafka's own requests (ListOffsets from the local log, Fetch probes of the leader-epoch cache); their LeaderEpoch is the metadata's.\n",
+            ids(&o.kafka_requests)
+        ));
     }
     match (&o.choice, &cost) {
         (Some(c), Some(cost)) => {
@@ -479,6 +492,8 @@ impl Offline {
             topic: topic.to_string(),
             partition: p.partition,
             key: (id, p.partition),
+            leader_epoch: p.leader_epoch,
+            kafka_requests: Vec::new(),
             replicas: p.replicas.clone(),
             isr: p.isr.clone(),
             elr: p.elr.clone(),
@@ -506,11 +521,20 @@ async fn survey_and_choose(
         .iter()
         .map(|o| Asked {
             key: o.key,
+            topic: o.topic.clone(),
+            leader_epoch: o.leader_epoch,
             replicas: o.replicas.clone(),
         })
         .collect();
-    let mut answers = survey::survey(admin.clone(), cluster, &asked, deadline).await;
+    let survey = survey::survey(admin.clone(), cluster, &asked, deadline).await;
+    let mut answers = survey.answers;
     for o in offline {
+        o.kafka_requests = o
+            .replicas
+            .iter()
+            .copied()
+            .filter(|b| survey.kafka_requests.contains(b))
+            .collect();
         let mut by_broker = answers.remove(&o.key).unwrap_or_default();
         o.states = o
             .replicas
@@ -740,9 +764,15 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     if plan.is_empty() {
         return finish(failures);
     }
-    let results = leader_election::elect(&admin, ElectionType::Designated, Some(&plan))
+    let elect::Elected {
+        results,
+        lines: steps,
+    } = elect::elect(&admin, &plan)
         .await
         .map_err(|e| ToolError::Failed(format!("The designated elections failed: {e}")))?;
+    for l in steps {
+        println!("{l}");
+    }
     let (failed, lines) = report(&admin, &plan, &results).await;
     for l in lines {
         println!("{l}");

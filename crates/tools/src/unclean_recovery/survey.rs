@@ -7,7 +7,9 @@
 //! UNKNOWN_TOPIC_ID while a restarted broker's metadata lags, KAFKA_STORAGE_ERROR on a
 //! directory that may come back) and unreachable brokers are asked again after a backoff.
 //! Replicas on fenced or unregistered brokers never hold the survey open by themselves: they
-//! are looked at again each round while others are still being asked.
+//! are looked at again each round while others are still being asked. A broker that does not
+//! serve GetReplicaLogInfo (Apache Kafka) is surveyed with Kafka's own requests instead
+//! ([`super::kafka_requests`]), replica by replica, and named in [`Survey::kafka_requests`].
 
 use fjord_admin::{expect_response, Admin, AdminError, ClusterInfo};
 use fjord_log::epoch::EpochEntry;
@@ -32,12 +34,25 @@ pub type Key = (Uuid, i32);
 pub struct Asked {
     /// The partition.
     pub key: Key,
+    /// Its topic's name (Kafka's own requests name topics).
+    pub topic: String,
+    /// Its leader epoch in the metadata.
+    pub leader_epoch: i32,
     /// Its replicas.
     pub replicas: Vec<i32>,
 }
 
 /// Every replica's state, by partition then broker.
 pub type Answers = BTreeMap<Key, BTreeMap<i32, ReplicaState>>;
+
+/// What a survey learnt.
+#[derive(Debug, Default)]
+pub struct Survey {
+    /// Every replica's state, by partition then broker.
+    pub answers: Answers,
+    /// The brokers that do not serve GetReplicaLogInfo, surveyed with Kafka's own requests.
+    pub kafka_requests: BTreeSet<i32>,
+}
 
 /// What one round learnt of one replica.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,8 +112,15 @@ pub async fn survey(
     cluster: &ClusterInfo,
     partitions: &[Asked],
     deadline: Instant,
-) -> Answers {
+) -> Survey {
     let mut cluster = Arc::new(cluster.clone());
+    let asked: Arc<BTreeMap<Key, (String, i32)>> = Arc::new(
+        partitions
+            .iter()
+            .map(|p| (p.key, (p.topic.clone(), p.leader_epoch)))
+            .collect(),
+    );
+    let mut kafka_requests: BTreeSet<i32> = BTreeSet::new();
     let mut done: BTreeMap<(Key, i32), ReplicaState> = BTreeMap::new();
     // The latest non-final word per replica, and how many times it was asked.
     let mut pending: BTreeMap<(Key, i32), (Heard, u32)> = BTreeMap::new();
@@ -122,11 +144,20 @@ pub async fn survey(
         let mut tasks = tokio::task::JoinSet::new();
         for (broker, keys) in per_broker {
             let admin = admin.clone();
-            tasks.spawn(async move { (broker, ask_broker(&admin, broker, keys, deadline).await) });
+            let asked = asked.clone();
+            tasks.spawn(async move {
+                (
+                    broker,
+                    ask_broker(&admin, broker, keys, &asked, deadline).await,
+                )
+            });
         }
         while let Some(joined) = tasks.join_next().await {
             // A task panicking is a bug in this tool; let it surface.
-            let (broker, heard) = joined.expect("a GetReplicaLogInfo task panicked");
+            let (broker, (heard, legacy)) = joined.expect("a GetReplicaLogInfo task panicked");
+            if legacy {
+                kafka_requests.insert(broker);
+            }
             for (key, h) in heard {
                 match h {
                     Heard::Final(state) => {
@@ -183,16 +214,55 @@ pub async fn survey(
             answers.entry(p.key).or_default().insert(*b, state);
         }
     }
-    answers
+    Survey {
+        answers,
+        kafka_requests,
+    }
 }
 
-/// One round's answers from `broker` for `keys`: every key gets what was heard of it.
+/// Surveys `keys` on `broker` with Kafka's own requests (it does not serve GetReplicaLogInfo).
+async fn ask_with_kafka_requests(
+    admin: &Admin,
+    broker: i32,
+    keys: &[Key],
+    asked: &BTreeMap<Key, (String, i32)>,
+    deadline: Instant,
+) -> BTreeMap<Key, Heard> {
+    let mut out = BTreeMap::new();
+    for key in keys {
+        let Some((topic, leader_epoch)) = asked.get(key) else {
+            continue;
+        };
+        let replica = super::kafka_requests::Replica {
+            broker,
+            topic,
+            topic_id: key.0,
+            partition: key.1,
+            leader_epoch: *leader_epoch,
+        };
+        let h =
+            match tokio::time::timeout_at(deadline, super::kafka_requests::survey(admin, &replica))
+                .await
+            {
+                Ok(Ok(log)) => Heard::Final(ReplicaState::Answered(log)),
+                Ok(Err(f)) if f.retriable => Heard::Retriable(f.text),
+                Ok(Err(f)) => Heard::Final(ReplicaState::Error(format!("{} (final)", f.text))),
+                Err(_) => Heard::Unreachable("no answer before the deadline".into()),
+            };
+        out.insert(*key, h);
+    }
+    out
+}
+
+/// One round's answers from `broker` for `keys`: every key gets what was heard of it; true
+/// when the broker was surveyed with Kafka's own requests.
 async fn ask_broker(
     admin: &Admin,
     broker: i32,
     keys: Vec<Key>,
+    asked: &BTreeMap<Key, (String, i32)>,
     deadline: Instant,
-) -> BTreeMap<Key, Heard> {
+) -> (BTreeMap<Key, Heard>, bool) {
     let mut out = BTreeMap::new();
     let mut rest: Vec<Key> = keys;
     while !rest.is_empty() {
@@ -228,6 +298,11 @@ async fn ask_broker(
             }
         };
         match tokio::time::timeout_at(deadline, attempt).await {
+            Ok(Err(AdminError::UnsupportedVersion { .. })) => {
+                let heard = ask_with_kafka_requests(admin, broker, &rest, asked, deadline).await;
+                out.extend(heard);
+                return (out, true);
+            }
             Ok(Ok(r)) => {
                 let mut answered = 0;
                 for t in &r.topic_partition_log_info_list {
@@ -245,7 +320,7 @@ async fn ask_broker(
                         "the broker left the partition out of its answer".into(),
                     ));
                     failed(h, &mut out, &rest);
-                    return out;
+                    return (out, false);
                 }
                 rest.retain(|k| !out.contains_key(k));
             }
@@ -255,20 +330,20 @@ async fn ask_broker(
                     &mut out,
                     &rest,
                 );
-                return out;
+                return (out, false);
             }
             Ok(Err(e)) => {
                 failed(Heard::Unreachable(short(&e)), &mut out, &rest);
-                return out;
+                return (out, false);
             }
             Err(_) => {
                 let h = Heard::Unreachable("no answer before the deadline".into());
                 failed(h, &mut out, &rest);
-                return out;
+                return (out, false);
             }
         }
     }
-    out
+    (out, false)
 }
 
 /// A one-line reason for the table.

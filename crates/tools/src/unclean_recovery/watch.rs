@@ -8,7 +8,7 @@
 
 use super::{ids, plan_of, report, reuse_refusal, survey_and_choose, table, Args, Offline};
 use crate::common::ToolError;
-use crate::leader_election::{self, ElectionOutcome, ElectionType};
+use crate::leader_election::ElectionOutcome;
 use fjord_admin::{expect_response, Admin, ClusterInfo};
 use fjord_protocol::generated::describe_configs_request::{
     DescribeConfigsRequest, DescribeConfigsResource,
@@ -527,8 +527,11 @@ impl Watcher {
             ));
             return;
         }
-        match leader_election::elect(&self.admin, ElectionType::Designated, Some(&plan)).await {
-            Ok(results) => {
+        match super::elect::elect(&self.admin, &plan).await {
+            Ok(super::elect::Elected { results, lines }) => {
+                for l in lines {
+                    log(&l);
+                }
                 let (failed, lines) = report(&self.admin, &plan, &results).await;
                 for l in lines {
                     log(&l);
