@@ -1,7 +1,9 @@
 //! ListOffsets: the earliest offset (-2, and -4 "earliest local", the same without tiered
 //! storage), the latest (-1: the high watermark for consumers, the log end for replicas), the
 //! offset of the largest timestamp (-3, KIP-734), or the first offset at or after a timestamp;
-//! only offsets a consumer may read are returned. Leader and leader-epoch checks as Fetch.
+//! only offsets a consumer may read are returned. Leader and leader-epoch checks as Fetch;
+//! Kafka's debugging replica id (-2) reads any local replica, a follower's or an offline
+//! partition's, with no isolation bound (its latest offset is the log end), as Kafka's does.
 //! Lookups run off the async workers.
 
 use crate::error::BrokerError;
@@ -16,6 +18,8 @@ use std::sync::Arc;
 
 /// The isolation level of a read_committed client.
 pub const READ_COMMITTED: i8 = 1;
+/// Kafka's debugging replica id: answered from any local replica.
+pub const DEBUGGING_REPLICA_ID: i32 = -2;
 
 /// Handles a ListOffsets request.
 pub async fn list_offsets(
@@ -26,7 +30,8 @@ pub async fn list_offsets(
 ) -> Result<ListOffsetsResponse, BrokerError> {
     let rm = replicas.clone();
     tokio::task::spawn_blocking(move || {
-        let from_replica = request.replica_id >= 0;
+        let from_replica = request.replica_id >= 0 || request.replica_id == DEBUGGING_REPLICA_ID;
+        let debugging = request.replica_id == DEBUGGING_REPLICA_ID;
         let isolation_level = request.isolation_level;
         let mut out = ListOffsetsResponse::default();
         for t in request.topics {
@@ -47,14 +52,15 @@ pub async fn list_offsets(
                 } else {
                     -1
                 };
-                let partition = match rm.leader_of(&image, &t.name, p.partition_index, current) {
-                    Ok(partition) => partition,
-                    Err(code) => {
-                        r.error_code = code.code();
-                        result.partitions.push(r);
-                        continue;
-                    }
-                };
+                let partition =
+                    match rm.replica_of(&image, &t.name, p.partition_index, current, !debugging) {
+                        Ok(partition) => partition,
+                        Err(code) => {
+                            r.error_code = code.code();
+                            result.partitions.push(r);
+                            continue;
+                        }
+                    };
                 let epoch = partition.leader_epoch();
                 let log = &partition.log;
                 // read_committed (isolation level 1, v2+) sees up to the last stable offset.

@@ -215,6 +215,20 @@ impl ReplicaManager {
         index: i32,
         current_leader_epoch: i32,
     ) -> Result<Arc<Partition>, fjord_protocol::ErrorCode> {
+        self.replica_of(image, name, index, current_leader_epoch, true)
+    }
+
+    /// This broker's replica of `name`-`index`, led here or not (`leader` false: Kafka's
+    /// debugging replica id, which may read any local replica), with the same checks as
+    /// [`ReplicaManager::leader_of`] otherwise.
+    pub fn replica_of(
+        &self,
+        image: &MetadataImage,
+        name: &str,
+        index: i32,
+        current_leader_epoch: i32,
+        leader: bool,
+    ) -> Result<Arc<Partition>, fjord_protocol::ErrorCode> {
         use fjord_protocol::ErrorCode;
         let topic = image
             .topics
@@ -223,7 +237,7 @@ impl ReplicaManager {
             .ok_or(ErrorCode::UnknownTopicOrPartition)?;
         let p = self
             .get(topic.id, index)
-            .filter(|p| p.led_by(self.node_id))
+            .filter(|p| !leader || p.led_by(self.node_id))
             .ok_or_else(|| self.not_served(topic.id, index))?;
         let epoch = p.leader_epoch();
         if current_leader_epoch >= 0 && current_leader_epoch < epoch {

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod certs;
+pub mod kafka;
 
 use fjord_net::client::Client;
 use fjord_protocol::generated::describe_cluster_request::DescribeClusterRequest;
