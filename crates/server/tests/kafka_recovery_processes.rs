@@ -6,8 +6,9 @@
 //! next offset given out never goes backwards.
 //!
 //! - an empty new replica (it never fetched) never beats one holding acknowledged records;
-//! - a log emptied by DeleteRecords (and retention on fjord) at 1000 beats a replica that died
-//!   holding only 0..500: the next offset is 1000.
+//! - a log emptied by DeleteRecords at 1000 beats a replica that died holding only 0..500:
+//!   the next offset is 1000 (applied as a reviewed plan: `--output-file`, then
+//!   `kafka-leader-election --election-type designated --path-to-json-file`).
 //!
 //! They need Java 17 and Maven (the script installs them where missing), so they are
 //! `#[ignore]`d in a plain `cargo test`; `.ci/run` runs them with `--ignored`.
@@ -48,6 +49,11 @@ trait Cluster {
     fn kill(&mut self, id: i32);
     /// Starts broker `id` again.
     fn start(&mut self, id: i32);
+    /// Whether broker `id` has checkpointed `hw` as partition 0's high watermark (what it
+    /// reports after a SIGKILL); fjord's follower keeps a log start's high watermark anyway.
+    fn high_watermark_checkpointed(&self, _id: i32, _topic: &str, _hw: i64) -> bool {
+        true
+    }
     /// The addresses of `ids`, joined.
     fn addrs(&self, ids: &[i32]) -> String {
         ids.iter()
@@ -87,6 +93,11 @@ impl Cluster for Fjord {
 impl Cluster for KafkaCluster {
     fn addr(&self, id: i32) -> String {
         KafkaCluster::addr(self, id)
+    }
+    fn high_watermark_checkpointed(&self, id: i32, topic: &str, hw: i64) -> bool {
+        self.data_file(id, "replication-offset-checkpoint")
+            .lines()
+            .any(|l| l == format!("{topic} 0 {hw}"))
     }
     fn kill(&mut self, id: i32) {
         KafkaCluster::kill(self, id);
@@ -203,7 +214,7 @@ fn empty_new_replica(c: &mut dyn Cluster, rt: &tokio::runtime::Runtime) -> Seen 
     c.start(2);
     c.start(3);
     wait_partition(rt, &c.addr(2), t, "offline", |l, _| l == -1);
-    finish(c, rt, t, 500)
+    finish(c, rt, t, 500, Apply::Automated)
 }
 
 /// The run: 500 records reach brokers 1, 2, 3; broker 3 dies; 500 more reach 1 and 2,
@@ -223,25 +234,78 @@ fn emptied_log(c: &mut dyn Cluster, rt: &tokio::runtime::Runtime) -> Seen {
         (list_offset(rt, &c.addr(2), t, -2, -2)? == 1000).then_some(())
     });
     assert!(followed.is_some(), "broker 2 follows the log start");
+    // Kafka serves a follower's records to consumers up to its high watermark: the tool reads
+    // the last batch's epoch there, so broker 2 must come back knowing 1000.
+    let checkpointed = wait_for(Duration::from_secs(30), || {
+        c.high_watermark_checkpointed(2, t, 1000).then_some(())
+    });
+    assert!(
+        checkpointed.is_some(),
+        "broker 2 checkpoints its high watermark"
+    );
     c.kill(2);
     wait_partition(rt, &c.addr(1), t, "ISR 1", |_, isr| isr == [1]);
     c.kill(1);
     c.start(2);
     c.start(3);
     wait_partition(rt, &c.addr(2), t, "offline", |l, _| l == -1);
-    finish(c, rt, t, 1000)
+    finish(c, rt, t, 1000, Apply::Plan)
 }
 
-/// The dry run, the automated recovery (leader broker 2 expected on both systems), one more
-/// record, and what is read back.
-fn finish(c: &mut dyn Cluster, rt: &tokio::runtime::Runtime, t: &str, value: usize) -> Seen {
+/// How the recovery is applied.
+#[derive(Clone, Copy)]
+enum Apply {
+    /// `--automated-recovery`.
+    Automated,
+    /// `--output-file`, then `kafka-leader-election --election-type designated` with it.
+    Plan,
+}
+
+/// The dry run, the recovery (leader broker 2 expected on both systems), one more record,
+/// and what is read back.
+fn finish(
+    c: &mut dyn Cluster,
+    rt: &tokio::runtime::Runtime,
+    t: &str,
+    value: usize,
+    apply: Apply,
+) -> Seen {
     let bootstrap = c.addrs(&[2, 3]);
     let table = recovered(&bootstrap, t, &["--dry-run"]);
-    let out = recovered(&bootstrap, t, &["--automated-recovery"]);
-    assert!(
-        out.contains(&format!("Recovered {t}-0: leader is broker 2.")),
-        "{out}"
-    );
+    match apply {
+        Apply::Automated => {
+            let out = recovered(&bootstrap, t, &["--automated-recovery"]);
+            assert!(
+                out.contains(&format!("Recovered {t}-0: leader is broker 2.")),
+                "{out}"
+            );
+        }
+        Apply::Plan => {
+            let dir = tempfile::tempdir().unwrap();
+            let plan = dir.path().join("plan.json");
+            let plan = plan.to_str().unwrap();
+            recovered(&bootstrap, t, &["--output-file", plan]);
+            let text_plan = std::fs::read_to_string(plan).unwrap();
+            assert!(text_plan.contains("\"designatedLeader\": 2"), "{text_plan}");
+            let o = fjord(&[
+                "kafka-leader-election",
+                "--bootstrap-server",
+                &bootstrap,
+                "--election-type",
+                "designated",
+                "--path-to-json-file",
+                plan,
+            ]);
+            assert!(o.status.success(), "{}", show(&o));
+            let out = text(&o.stdout);
+            assert!(
+                out.contains(&format!(
+                    "Successfully completed leader election (DESIGNATED) for partitions {t}-0"
+                )),
+                "{out}"
+            );
+        }
+    }
     wait_partition(rt, &c.addr(2), t, "broker 2 leads", |l, _| l == 2);
     produce_acked(rt, &bootstrap, t, value..value + 1);
     let next_end = list_offset(rt, &c.addr(2), t, -1, -1).expect("the latest offset");

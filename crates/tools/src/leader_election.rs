@@ -261,7 +261,22 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         config.request_timeout = TOOL_TIMEOUT / 2;
     }
     let admin = Admin::new(config);
-    let results = match elect(&admin, kind, targets.as_deref()).await {
+    let outcome = match (kind, targets.as_deref()) {
+        // A designated plan (kafka-unclean-recovery's) is applied on an Apache Kafka cluster
+        // too, by Kafka's own steps (reorder, UNCLEAN, check, put back).
+        (ElectionType::Designated, Some(plan)) => {
+            crate::unclean_recovery::elect::elect(&admin, plan)
+                .await
+                .map(|e| {
+                    for l in e.lines {
+                        println!("{l}");
+                    }
+                    e.results
+                })
+        }
+        _ => elect(&admin, kind, targets.as_deref()).await,
+    };
+    let results = match outcome {
         Ok(r) => r,
         Err(e) if matches!(e, AdminError::Deadline { .. } | AdminError::Call(_)) => {
             println!("Timeout waiting for election results");

@@ -84,6 +84,12 @@ impl KafkaCluster {
         );
     }
 
+    /// A file of node `id`'s log dir (empty when there is none).
+    pub fn data_file(&self, id: i32, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(format!("node-{id}/data/{name}")))
+            .unwrap_or_default()
+    }
+
     /// The server log of node `id`.
     pub fn log(&self, id: i32) -> String {
         std::fs::read_to_string(self.dir.path().join(format!("node-{id}/logs/server.log")))

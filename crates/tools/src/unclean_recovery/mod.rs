@@ -7,7 +7,7 @@
 //! (ElectLeaders v3 DESIGNATED) and waits until the partitions are online, or writes the plan
 //! as a JSON file for `kafka-leader-election --election-type designated`.
 
-mod elect;
+pub(crate) mod elect;
 mod kafka_requests;
 mod survey;
 mod watch;
