@@ -502,3 +502,64 @@ fn divergent_tails_are_cut_by_the_reported_figure_on_fjord_and_on_kafka() {
         assert_eq!(s.values, expected, "{system}");
     }
 }
+
+#[test]
+#[ignore = "runs Apache Kafka 4.4 (Java, Maven): .ci/run runs it with --ignored"]
+fn the_watcher_recovers_a_kafka_partition_the_same_way() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut k = KafkaCluster::start(2, 24300, EXTRA);
+    let t = "watched";
+    create(&k.addrs(&[1, 2]), t, "1:2", &TOPIC_CONFIGS);
+    wait_partition(&rt, &k.addr(1), t, "both in sync", |l, isr| {
+        l == 1 && isr.len() == 2
+    });
+    produce_acked(&rt, &k.addrs(&[1, 2]), t, 0..10);
+    Cluster::kill(&mut k, 2);
+    wait_partition(&rt, &k.addr(1), t, "ISR 1", |_, isr| isr == [1]);
+    Cluster::kill(&mut k, 1);
+    Cluster::start(&mut k, 2);
+    wait_partition(&rt, &k.addr(2), t, "offline", |l, _| l == -1);
+    // Kafka refuses fjord's topic configs, so the watcher's default strategy decides.
+    let dir = tempfile::tempdir().unwrap();
+    let log_path = dir.path().join("watch.log");
+    let mut watcher = std::process::Command::new(common::fjord_bin())
+        .args([
+            "kafka-unclean-recovery",
+            "--bootstrap-server",
+            &k.addr(2),
+            "--watch",
+            "--default-strategy",
+            "Proactive",
+            "--poll-interval-ms",
+            "500",
+        ])
+        .stdout(std::fs::File::create(&log_path).unwrap())
+        .spawn()
+        .unwrap();
+    let read = || std::fs::read_to_string(&log_path).unwrap_or_default();
+    let done = wait_for(Duration::from_secs(60), || {
+        read().contains("Recovered watched-0").then_some(())
+    });
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &watcher.id().to_string()])
+        .status();
+    let _ = watcher.wait();
+    let log = read();
+    assert!(done.is_some(), "{log}");
+    for line in [
+        "watched-0: recovering (ELR members 1 are down; Proactive).",
+        "surveyed with Kafka's own requests",
+        "Moved the chosen replica to the front of watched-0.",
+        "Put back the replica order of watched-0.",
+        "Recovered watched-0: leader is broker 2.",
+    ] {
+        assert!(log.contains(line), "{line}\n{log}");
+    }
+    // The operator's order is back and broker 2 holds the 10 records.
+    let back = wait_for(Duration::from_secs(30), || {
+        common::partition_zero(&rt, &k.addr(2), t).filter(|(_, l, _)| *l == 2)
+    });
+    assert!(back.is_some());
+    let expected: Vec<String> = (0..10).map(|i| format!("v{i}")).collect();
+    assert_eq!(consume_values(&k.addr(2), t, 10), expected);
+}
