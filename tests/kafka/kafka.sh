@@ -9,6 +9,8 @@
 #       controller, the voters are all of them. --split: one controller-only node (id 100,
 #       port BASE+1) and NODES broker-only nodes. Node i's broker listens on BASE+10*i, its
 #       controller (combined) on BASE+10*i+1. Extra broker properties: KAFKA_EXTRA (lines).
+#       KAFKA_LOG_DIRS=N gives each node N log dirs (data, data2, ...; default 1), and then
+#       the metadata log a dir of its own (meta).
 #   kafka.sh kill DIR ID                   SIGKILL node ID
 #   kafka.sh restart DIR ID                start node ID again (its data kept), wait for it
 #   kafka.sh stop DIR                      SIGKILL every node of DIR
@@ -61,6 +63,8 @@ wait_port() {
 node_props() {
     local dir=$1 id=$2 roles=$3 bport=$4 cport=$5 voters=$6
     local nd=$dir/node-$id
+    local dirs="$nd/data" i
+    for i in $(seq 2 "${KAFKA_LOG_DIRS:-1}"); do dirs="$dirs,$nd/data$i"; done
     mkdir -p "$nd/data" "$nd/logs"
     {
         echo "node.id=$id"
@@ -79,7 +83,10 @@ node_props() {
             controller)
                 echo "listeners=CONTROLLER://127.0.0.1:$cport" ;;
         esac
-        echo "log.dirs=$nd/data"
+        echo "log.dirs=$dirs"
+        # With several log dirs the metadata log has its own, so that a failing data dir
+        # takes its replicas offline, not the whole broker.
+        [ "${KAFKA_LOG_DIRS:-1}" -gt 1 ] && echo "metadata.log.dir=$nd/meta"
         echo "offsets.topic.replication.factor=1"
         echo "transaction.state.log.replication.factor=1"
         echo "transaction.state.log.min.isr=1"

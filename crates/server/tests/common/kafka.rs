@@ -11,11 +11,12 @@ pub fn script() -> PathBuf {
 
 /// Runs the script with `args` (and `extra` broker properties), asserting it succeeds;
 /// returns what it printed.
-fn run(args: &[&str], extra: &str) -> String {
+fn run(args: &[&str], extra: &str, log_dirs: u16) -> String {
     let o = Command::new("bash")
         .arg(script())
         .args(args)
         .env("KAFKA_EXTRA", extra)
+        .env("KAFKA_LOG_DIRS", log_dirs.to_string())
         .output()
         .expect("bash runs");
     assert!(
@@ -32,6 +33,7 @@ pub struct KafkaCluster {
     dir: tempfile::TempDir,
     base: u16,
     extra: String,
+    log_dirs: u16,
     /// The brokers' bootstrap list.
     pub bootstrap: String,
 }
@@ -40,6 +42,11 @@ impl KafkaCluster {
     /// Formats and starts a split cluster of `brokers` brokers, broker `i` on `base + 10 * i`,
     /// with `extra` broker properties.
     pub fn start(brokers: u16, base: u16, extra: &str) -> KafkaCluster {
+        KafkaCluster::start_with_dirs(brokers, base, extra, 1)
+    }
+
+    /// [`KafkaCluster::start`] with `log_dirs` log dirs per node (`data`, `data2`, ...).
+    pub fn start_with_dirs(brokers: u16, base: u16, extra: &str, log_dirs: u16) -> KafkaCluster {
         let dir = tempfile::tempdir().unwrap();
         let bootstrap = run(
             &[
@@ -50,11 +57,13 @@ impl KafkaCluster {
                 "--split",
             ],
             extra,
+            log_dirs,
         );
         KafkaCluster {
             dir,
             base,
             extra: extra.to_string(),
+            log_dirs,
             bootstrap,
         }
     }
@@ -69,6 +78,7 @@ impl KafkaCluster {
         run(
             &["kill", self.dir.path().to_str().unwrap(), &id.to_string()],
             &self.extra,
+            self.log_dirs,
         );
     }
 
@@ -81,7 +91,18 @@ impl KafkaCluster {
                 &id.to_string(),
             ],
             &self.extra,
+            self.log_dirs,
         );
+    }
+
+    /// Node `id`'s log dir `n` (1 is `data`, 2 is `data2`, ...).
+    pub fn log_dir(&self, id: i32, n: u16) -> PathBuf {
+        let name = if n == 1 {
+            "data".to_string()
+        } else {
+            format!("data{n}")
+        };
+        self.dir.path().join(format!("node-{id}/{name}"))
     }
 
     /// A file of node `id`'s log dir (empty when there is none).
