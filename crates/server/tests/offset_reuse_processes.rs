@@ -13,11 +13,8 @@
 mod common;
 
 use common::{
-    call, consume_values, controller_and_brokers, create, fjord, produce_acked,
-    recovery_row as row, show, text, wait_for, wait_partition, Node,
-};
-use fjord_protocol::generated::delete_records_request::{
-    DeleteRecordsPartition, DeleteRecordsRequest, DeleteRecordsTopic,
+    call, consume_values, controller_and_brokers, create, delete_records_to as delete_records,
+    fjord, produce_acked, recovery_row as row, show, text, wait_for, wait_partition, Node,
 };
 use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
@@ -110,27 +107,6 @@ fn log_info(rt: &tokio::runtime::Runtime, addr: &str, id: Uuid) -> Option<Partit
         .partition_log_info
         .first()?;
     (p.error_code == 0).then(|| p.clone())
-}
-
-fn delete_records(rt: &tokio::runtime::Runtime, addr: &str, topic: &str, to: i64) {
-    let delete = RequestBody::DeleteRecords(DeleteRecordsRequest {
-        topics: vec![DeleteRecordsTopic {
-            name: topic.into(),
-            partitions: vec![DeleteRecordsPartition {
-                partition_index: 0,
-                offset: to,
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        timeout_ms: 10_000,
-        ..Default::default()
-    });
-    let Some(ResponseBody::DeleteRecords(d)) = rt.block_on(call(addr, delete, 2)) else {
-        panic!("DeleteRecords answered")
-    };
-    let p = &d.topics[0].partitions[0];
-    assert_eq!((p.error_code, p.low_watermark), (0, to));
 }
 
 #[test]

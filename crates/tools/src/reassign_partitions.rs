@@ -848,6 +848,16 @@ async fn alter(
     admin: &Admin,
     changes: &BTreeMap<Part, Option<Vec<i32>>>,
 ) -> Result<BTreeMap<Part, String>, Failure> {
+    Ok(alter_reassignments(admin, changes).await?)
+}
+
+/// AlterPartitionReassignments through the controller, retried while retriable: each
+/// partition's target replicas (`None`: cancel its reassignment). Returns the partitions
+/// refused, with the controller's message.
+pub(crate) async fn alter_reassignments(
+    admin: &Admin,
+    changes: &BTreeMap<(String, i32), Option<Vec<i32>>>,
+) -> Result<BTreeMap<(String, i32), String>, AdminError> {
     let mut by_topic: BTreeMap<&str, Vec<ReassignablePartition>> = BTreeMap::new();
     for ((t, p), r) in changes {
         by_topic.entry(t).or_default().push(ReassignablePartition {

@@ -861,3 +861,29 @@ pub fn recovery_row(out: &str, broker: i32) -> Vec<String> {
         .find(|w| w.first() == Some(&id))
         .unwrap_or_default()
 }
+
+/// DeleteRecords of `topic`-0 up to `to` at `addr`, asserting it is answered with that low
+/// watermark.
+pub fn delete_records_to(rt: &tokio::runtime::Runtime, addr: &str, topic: &str, to: i64) {
+    use fjord_protocol::generated::delete_records_request::{
+        DeleteRecordsPartition, DeleteRecordsRequest, DeleteRecordsTopic,
+    };
+    let delete = RequestBody::DeleteRecords(DeleteRecordsRequest {
+        topics: vec![DeleteRecordsTopic {
+            name: topic.into(),
+            partitions: vec![DeleteRecordsPartition {
+                partition_index: 0,
+                offset: to,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        timeout_ms: 10_000,
+        ..Default::default()
+    });
+    let Some(ResponseBody::DeleteRecords(d)) = rt.block_on(call(addr, delete, 2)) else {
+        panic!("DeleteRecords answered")
+    };
+    let p = &d.topics[0].partitions[0];
+    assert_eq!((p.error_code, p.low_watermark), (0, to));
+}

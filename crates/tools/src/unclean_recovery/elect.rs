@@ -7,11 +7,7 @@
 //! and the replica set is unchanged, then puts back the operator's order (the leader stays).
 
 use crate::leader_election::{self, ElectionOutcome, ElectionType, Target};
-use fjord_admin::{expect_response, Admin, AdminError, ClusterInfo};
-use fjord_protocol::generated::alter_partition_reassignments_request::{
-    AlterPartitionReassignmentsRequest, ReassignablePartition, ReassignableTopic,
-};
-use fjord_protocol::RequestBody;
+use fjord_admin::{Admin, AdminError, ClusterInfo};
 use std::collections::BTreeMap;
 use tokio::time::Instant;
 
@@ -60,48 +56,17 @@ fn replicas_of(cluster: &ClusterInfo, parts: &[Part]) -> BTreeMap<Part, Vec<i32>
         .collect()
 }
 
-/// AlterPartitionReassignments to `orders`; the partitions refused, with why.
+/// AlterPartitionReassignments to `orders` (the same sets, reordered); the partitions
+/// refused, with why.
 async fn reorder(
     admin: &Admin,
     orders: &BTreeMap<Part, Vec<i32>>,
 ) -> Result<BTreeMap<Part, String>, AdminError> {
-    let mut by_topic: BTreeMap<&str, Vec<ReassignablePartition>> = BTreeMap::new();
-    for ((t, p), r) in orders {
-        by_topic.entry(t).or_default().push(ReassignablePartition {
-            partition_index: *p,
-            replicas: Some(r.clone()),
-            ..Default::default()
-        });
-    }
-    let body = RequestBody::AlterPartitionReassignments(AlterPartitionReassignmentsRequest {
-        timeout_ms: admin.config().request_timeout.as_millis() as i32,
-        topics: by_topic
-            .into_iter()
-            .map(|(t, partitions)| ReassignableTopic {
-                name: t.to_string(),
-                partitions,
-                ..Default::default()
-            })
-            .collect(),
-        ..Default::default()
-    });
-    let r = admin
-        .retry(|| async {
-            let r = admin.call_controller(body.clone(), 0..=0).await?;
-            let r = expect_response!(r, AlterPartitionReassignments)?;
-            AdminError::check(r.error_code, r.error_message.as_deref())?;
-            Ok(r)
-        })
-        .await?;
-    let mut refused = BTreeMap::new();
-    for t in r.responses {
-        for p in t.partitions {
-            if let Some(e) = AdminError::from_code(p.error_code, p.error_message.as_deref()) {
-                refused.insert((t.name.clone(), p.partition_index), e.server_message());
-            }
-        }
-    }
-    Ok(refused)
+    let changes = orders
+        .iter()
+        .map(|(k, v)| (k.clone(), Some(v.clone())))
+        .collect();
+    crate::reassign_partitions::alter_reassignments(admin, &changes).await
 }
 
 /// Polls the metadata (up to `default.api.timeout.ms`) until `done` holds for it.

@@ -64,18 +64,9 @@ pub struct Failure {
 
 impl Failure {
     fn code(code: i16, what: &str) -> Failure {
-        let retriable = matches!(
-            ErrorCode::from_code(code),
-            Some(
-                ErrorCode::NotLeaderOrFollower
-                    | ErrorCode::UnknownTopicId
-                    | ErrorCode::UnknownTopicOrPartition
-                    | ErrorCode::KafkaStorageError
-                    | ErrorCode::UnknownLeaderEpoch
-            )
-        );
         Failure {
-            retriable,
+            retriable: super::survey::retriable(code)
+                || code == ErrorCode::UnknownLeaderEpoch.code(),
             text: format!("{} ({what})", crate::common::error_text(code, None)),
         }
     }

@@ -66,7 +66,7 @@ enum Heard {
 }
 
 /// Whether a per-partition error may go away if asked again.
-fn retriable(code: i16) -> bool {
+pub(super) fn retriable(code: i16) -> bool {
     matches!(
         ErrorCode::from_code(code),
         Some(
