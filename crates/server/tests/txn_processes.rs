@@ -1101,11 +1101,17 @@ fn a_transaction_starts_in_a_partition_only_once_its_coordinator_confirms_it() {
         producer_epoch: -1,
         ..Default::default()
     });
-    let Some(ResponseBody::InitProducerId(p)) =
-        rt.block_on(common::call(&at(coordinator), init, 4))
-    else {
-        panic!("InitProducerId");
-    };
+    // Asked again while the coordinator loads its partition (COORDINATOR_LOAD_IN_PROGRESS,
+    // retriable), as a client does.
+    let p = wait_for(Duration::from_secs(30), || {
+        let Some(ResponseBody::InitProducerId(p)) =
+            rt.block_on(common::call(&at(coordinator), init.clone(), 4))
+        else {
+            panic!("InitProducerId");
+        };
+        (p.error_code != fjord_protocol::ErrorCode::CoordinatorLoadInProgress.code()).then_some(p)
+    })
+    .expect("the coordinator loads");
     assert_eq!(p.error_code, 0);
     let leader = wait_for(Duration::from_secs(30), || {
         common::partition_zero(&rt, &nodes[0].broker_addr(), "verified").map(|(_, l, _)| l)
