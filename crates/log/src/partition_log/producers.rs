@@ -36,17 +36,25 @@ impl PartitionLog {
         Ok(out)
     }
 
-    /// Rebuilds the producer state: the newest readable snapshot at or below the log end (and
-    /// not below the log start), then every batch after it. Snapshots above the log end (a
-    /// truncation, or recovery cut the log) are removed. Blocking.
+    /// Rebuilds the producer state: the newest readable snapshot at or below the high
+    /// watermark (and not below the log start), then every batch after it. A snapshot does not
+    /// hold the ended transactions whose marker is not yet replicated, which hold the last
+    /// stable offset back; replaying from at or below the high watermark finds every one of
+    /// them (a truncation that cut a commit marker above the high watermark once let the
+    /// cleaner and read_committed readers pass that transaction's records). Snapshots above
+    /// the log end (a truncation, or recovery cut the log) are removed. Blocking.
     pub(super) fn rebuild_producer_state(&self) -> Result<()> {
         let end = self.log_end_offset();
         let start = self.log_start_offset();
+        let hw = self.high_watermark();
         let mut state = ProducerState::default();
         let mut from = start;
         for (offset, path) in self.snapshot_files()?.into_iter().rev() {
             if offset > end {
                 std::fs::remove_file(&path).map_err(io_err(&path))?;
+                continue;
+            }
+            if offset > hw {
                 continue;
             }
             if offset < start {
