@@ -106,19 +106,7 @@ impl Cluster for KafkaCluster {
 
 /// Runs `kafka-unclean-recovery --topic topic` with `flags`, asserting success.
 fn recovered(bootstrap: &str, topic: &str, flags: &[&str]) -> String {
-    let mut args = vec![
-        "kafka-unclean-recovery",
-        "--bootstrap-server",
-        bootstrap,
-        "--topic",
-        topic,
-        "--deadline-ms",
-        "20000",
-    ];
-    args.extend_from_slice(flags);
-    let o = fjord(&args);
-    assert!(o.status.success(), "{}", show(&o));
-    text(&o.stdout)
+    common::unclean_recovered(bootstrap, topic, 20_000, flags)
 }
 
 /// ListOffsets of partition 0 at `addr` as `replica` (-1 a consumer, -2 the debugging id):

@@ -14,7 +14,7 @@ mod common;
 
 use common::{
     call, consume_values, controller_and_brokers, create, delete_records_to as delete_records,
-    fjord, produce_acked, recovery_row as row, show, text, wait_for, wait_partition, Node,
+    produce_acked, recovery_row as row, show, text, wait_for, wait_partition, Node,
 };
 use fjord_protocol::generated::get_replica_log_info_request::{
     GetReplicaLogInfoRequest, TopicPartitions,
@@ -54,24 +54,12 @@ const TOPIC_CONFIGS: [&str; 2] = [
 
 /// Runs `kafka-unclean-recovery --topic topic` with `flags`.
 fn recovery(bootstrap: &str, topic: &str, flags: &[&str]) -> Output {
-    let mut args = vec![
-        "kafka-unclean-recovery",
-        "--bootstrap-server",
-        bootstrap,
-        "--topic",
-        topic,
-        "--deadline-ms",
-        "5000",
-    ];
-    args.extend_from_slice(flags);
-    fjord(&args)
+    common::unclean_recovery(bootstrap, topic, 5_000, flags)
 }
 
 /// Like [`recovery`], asserting success, returning what it printed.
 fn recovered(bootstrap: &str, topic: &str, flags: &[&str]) -> String {
-    let o = recovery(bootstrap, topic, flags);
-    assert!(o.status.success(), "{}", show(&o));
-    text(&o.stdout)
+    common::unclean_recovered(bootstrap, topic, 5_000, flags)
 }
 
 fn topic_id(rt: &tokio::runtime::Runtime, addr: &str, topic: &str) -> Uuid {

@@ -10,27 +10,16 @@
 mod common;
 
 use common::{
-    consume_values, controller_and_brokers, create, fjord, partition_log_bytes, produce_acked,
-    recovery_row as row, show, text, wait_for, wait_partition, Node, FAST_REPLICATION,
+    consume_values, controller_and_brokers, create, partition_log_bytes, produce_acked,
+    recovery_row as row, wait_for, wait_partition, Node, FAST_REPLICATION,
 };
 use std::time::Duration;
 
 /// Runs `kafka-unclean-recovery` on `topic` with `mode` (`--dry-run` or
 /// `--automated-recovery`) and returns what it printed, asserting it succeeded.
 fn recovery(bootstrap: &str, topic: &str, mode: &str) -> String {
-    let mut args = vec![
-        "kafka-unclean-recovery",
-        "--bootstrap-server",
-        bootstrap,
-        "--topic",
-        topic,
-        "--deadline-ms",
-        "5000",
-    ];
-    args.extend(mode.split(' '));
-    let o = fjord(&args);
-    assert!(o.status.success(), "{}", show(&o));
-    text(&o.stdout)
+    let flags: Vec<&str> = mode.split(' ').collect();
+    common::unclean_recovered(bootstrap, topic, 5_000, &flags)
 }
 
 const TOPIC_CONFIGS: [&str; 2] = [

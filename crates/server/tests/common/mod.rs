@@ -887,3 +887,26 @@ pub fn delete_records_to(rt: &tokio::runtime::Runtime, addr: &str, topic: &str, 
     let p = &d.topics[0].partitions[0];
     assert_eq!((p.error_code, p.low_watermark), (0, to));
 }
+
+/// Runs `fjord kafka-unclean-recovery --topic topic --deadline-ms deadline_ms` with `flags`.
+pub fn unclean_recovery(bootstrap: &str, topic: &str, deadline_ms: u64, flags: &[&str]) -> Output {
+    let deadline = deadline_ms.to_string();
+    let mut args = vec![
+        "kafka-unclean-recovery",
+        "--bootstrap-server",
+        bootstrap,
+        "--topic",
+        topic,
+        "--deadline-ms",
+        &deadline,
+    ];
+    args.extend_from_slice(flags);
+    fjord(&args)
+}
+
+/// [`unclean_recovery`], asserting it succeeded; what it printed.
+pub fn unclean_recovered(bootstrap: &str, topic: &str, deadline_ms: u64, flags: &[&str]) -> String {
+    let o = unclean_recovery(bootstrap, topic, deadline_ms, flags);
+    assert!(o.status.success(), "{}", show(&o));
+    text(&o.stdout)
+}
