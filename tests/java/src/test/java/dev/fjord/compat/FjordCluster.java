@@ -1,0 +1,346 @@
+package dev.fjord.compat;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartitionInfo;
+
+/**
+ * Real fjord processes on 127.0.0.1: combined (broker and controller) nodes 1..n, formatted
+ * with one cluster id, on ports below Linux's ephemeral range so a node restarted on its port
+ * never meets a client that connected to itself. Waits poll a condition up to a bound; nothing
+ * sleeps to synchronise.
+ */
+public final class FjordCluster implements AutoCloseable {
+    /** The ports the suite gives out: clear of config/'s fixed ports and the ephemeral range. */
+    private static final int PORT_LOW = 30_000;
+    /** See {@link #PORT_LOW}. */
+    private static final int PORT_HIGH = 32_700;
+    /** Ports already given out in this JVM. */
+    private static final Set<Integer> GIVEN = new HashSet<>();
+
+    /** One node's process, properties and ports. */
+    public static final class Node {
+        /** Its node.id. */
+        public final int id;
+        /** Its directory (properties, data, log). */
+        public final Path dir;
+        /** Its broker (client) port. */
+        public final int brokerPort;
+        /** Its controller port. */
+        public final int controllerPort;
+        /** Its process while it runs. */
+        Process process;
+
+        Node(int id, Path dir, int brokerPort, int controllerPort) {
+            this.id = id;
+            this.dir = dir;
+            this.brokerPort = brokerPort;
+            this.controllerPort = controllerPort;
+        }
+
+        /** host:port of its broker listener. */
+        public String addr() {
+            return "127.0.0.1:" + brokerPort;
+        }
+
+        /** True while its process runs. */
+        public boolean running() {
+            return process != null && process.isAlive();
+        }
+
+        /** The last lines of its log, for failure messages. */
+        public String logTail() {
+            try {
+                List<String> lines = Files.readAllLines(dir.resolve("server.log"));
+                return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+            } catch (IOException e) {
+                return "(no log: " + e + ")";
+            }
+        }
+    }
+
+    private final Path root;
+    private final List<Node> nodes = new ArrayList<>();
+
+    private FjordCluster(Path root) {
+        this.root = root;
+    }
+
+    /** The fjord binary under test (-Dfjord.binary, default the debug build). */
+    public static String binary() {
+        String b = System.getProperty("fjord.binary");
+        if (b == null || b.isBlank() || b.startsWith("${")) {
+            b = "../../target/debug/fjord";
+        }
+        return new File(b).getAbsolutePath();
+    }
+
+    /** A port free on 127.0.0.1 now, below the ephemeral range, never given out twice. */
+    public static synchronized int freePort() {
+        for (int i = 0; i < 10_000; i++) {
+            int port = ThreadLocalRandom.current().nextInt(PORT_LOW, PORT_HIGH);
+            if (GIVEN.contains(port)) {
+                continue;
+            }
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(true);
+                s.bind(new InetSocketAddress("127.0.0.1", port));
+            } catch (IOException e) {
+                continue;
+            }
+            GIVEN.add(port);
+            return port;
+        }
+        throw new IllegalStateException("no free port below the ephemeral range");
+    }
+
+    /** Starts n combined nodes with the default settings. */
+    public static FjordCluster start(int n) {
+        return start(n, "");
+    }
+
+    /**
+     * Formats and starts n combined nodes, each with the extra properties lines, and waits
+     * until every broker is registered and the cluster creates a topic.
+     */
+    public static FjordCluster start(int n, String extra) {
+        try {
+            FjordCluster c = new FjordCluster(Files.createTempDirectory("fjord-java-"));
+            List<String> voters = new ArrayList<>();
+            for (int id = 1; id <= n; id++) {
+                Node node = new Node(id, c.root.resolve("node" + id), freePort(), freePort());
+                c.nodes.add(node);
+                voters.add(id + "@127.0.0.1:" + node.controllerPort);
+            }
+            int rf = Math.min(n, 3);
+            String cluster = run(binary(), "random-uuid").trim();
+            for (Node node : c.nodes) {
+                Files.createDirectories(node.dir);
+                String props = String.join("\n",
+                        "node.id=" + node.id,
+                        "process.roles=broker,controller",
+                        "listeners=PLAINTEXT://127.0.0.1:" + node.brokerPort
+                                + ",CONTROLLER://127.0.0.1:" + node.controllerPort,
+                        "controller.listener.names=CONTROLLER",
+                        "controller.quorum.voters=" + String.join(",", voters),
+                        "log.dirs=" + node.dir.resolve("data"),
+                        "metrics.listener=http://127.0.0.1:" + freePort(),
+                        "offsets.topic.replication.factor=" + rf,
+                        "transaction.state.log.replication.factor=" + rf,
+                        "transaction.state.log.min.isr=" + Math.min(rf, 2),
+                        "group.initial.rebalance.delay.ms=0",
+                        extra,
+                        "");
+                Files.writeString(node.dir.resolve("server.properties"), props);
+                run(binary(), "format", "--config", node.dir.resolve("server.properties").toString(),
+                        "--cluster-id", cluster);
+            }
+            for (Node node : c.nodes) {
+                c.launch(node);
+            }
+            c.awaitReady();
+            return c;
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    /** Runs a command to completion and returns its standard output; fails on a non-zero exit. */
+    static String run(String... command) throws IOException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            if (p.waitFor() != 0) {
+                throw new IOException(String.join(" ", command) + " failed:\n" + out);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+        return out;
+    }
+
+    private void launch(Node node) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(binary(), "server", "--config",
+                node.dir.resolve("server.properties").toString());
+        pb.environment().put("RUST_LOG", System.getenv().getOrDefault("FJORD_TEST_LOG", "info"));
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(node.dir.resolve("server.log").toFile()));
+        node.process = pb.start();
+    }
+
+    /** Waits until every running node's broker port accepts connections and is registered. */
+    public void awaitReady() {
+        for (Node node : nodes) {
+            if (!node.running()) {
+                continue;
+            }
+            waitFor("node " + node.id + " to listen", Duration.ofSeconds(60), () -> {
+                if (!node.process.isAlive()) {
+                    throw new IllegalStateException("node " + node.id + " exited:\n" + node.logTail());
+                }
+                try (Socket s = new Socket()) {
+                    s.connect(new InetSocketAddress("127.0.0.1", node.brokerPort), 1000);
+                    return true;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+        }
+        long running = nodes.stream().filter(Node::running).count();
+        try (Admin admin = admin()) {
+            waitFor("every running broker to register", Duration.ofSeconds(60), () -> {
+                try {
+                    return admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() >= running;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        }
+    }
+
+    /** The bootstrap list of every node. */
+    public String bootstrap() {
+        return nodes.stream().map(Node::addr).collect(Collectors.joining(","));
+    }
+
+    /** Node id (1-based). */
+    public Node node(int id) {
+        return nodes.get(id - 1);
+    }
+
+    /** Every node. */
+    public List<Node> nodes() {
+        return nodes;
+    }
+
+    /** Client properties with bootstrap.servers set. */
+    public Properties props() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        return p;
+    }
+
+    /** An Admin client on this cluster. */
+    public Admin admin() {
+        Properties p = props();
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        return Admin.create(p);
+    }
+
+    /** Creates a topic and waits until every partition has a leader. */
+    public void createTopic(String name, int partitions, int rf, Map<String, String> configs) {
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) rf).configs(configs)))
+                    .all().get(30, TimeUnit.SECONDS);
+            awaitLeaders(admin, List.of(name));
+        } catch (Exception e) {
+            throw new RuntimeException("creating " + name, e);
+        }
+    }
+
+    /** Creates a topic with no configs. */
+    public void createTopic(String name, int partitions, int rf) {
+        createTopic(name, partitions, rf, Map.of());
+    }
+
+    /** Waits until every partition of the topics has a live leader. */
+    public static void awaitLeaders(Admin admin, Collection<String> topics) {
+        waitFor("leaders of " + topics, Duration.ofSeconds(60), () -> {
+            try {
+                Map<String, TopicDescription> d = admin.describeTopics(topics).allTopicNames()
+                        .get(5, TimeUnit.SECONDS);
+                return d.values().stream().flatMap(t -> t.partitions().stream())
+                        .map(TopicPartitionInfo::leader).allMatch(l -> l != null && l.id() >= 0);
+            } catch (Exception e) {
+                return false;
+            }
+        });
+    }
+
+    /** SIGKILLs node id and waits for its process to end. */
+    public void kill(int id) {
+        Node node = node(id);
+        if (node.process != null) {
+            node.process.destroyForcibly();
+            try {
+                node.process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            node.process = null;
+        }
+    }
+
+    /** Starts node id again on its data and ports, and waits until it serves. */
+    public void restart(int id) {
+        try {
+            launch(node(id));
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+        awaitReady();
+    }
+
+    /** Polls cond every 50 ms until it holds, failing after the bound. */
+    public static void waitFor(String what, Duration bound, Supplier<Boolean> cond) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        while (true) {
+            if (Boolean.TRUE.equals(cond.get())) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + bound + " waiting for " + what);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for " + what);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Node node : nodes) {
+            kill(node.id);
+        }
+        if (!"1".equals(System.getenv("FJORD_KEEP"))) {
+            deleteTree(root.toFile());
+        }
+    }
+
+    private static void deleteTree(File f) {
+        File[] children = f.listFiles();
+        if (children != null) {
+            for (File c : children) {
+                deleteTree(c);
+            }
+        }
+        f.delete();
+    }
+}
