@@ -66,6 +66,25 @@ impl Link {
     }
 }
 
+/// The end of a topic key's chain: Kafka's default, named by the broker synonym that carries
+/// it. Kafka leaves `log.retention.ms` and `log.retention.minutes` unset by default and
+/// defaults `log.retention.hours` (168); so the last synonym names the default, in its unit.
+fn default_link(key: &str, synonyms: &[(&str, i64)], default: &str) -> Link {
+    match synonyms.last() {
+        None => Link::new(key, default, DEFAULT),
+        Some((name, 1)) => Link::new(name, default, DEFAULT),
+        Some((name, factor)) => {
+            let value = default
+                .parse::<i64>()
+                .map_or_else(|_| default.to_string(), |v| (v / factor).to_string());
+            Link {
+                effective: default.to_string(),
+                ..Link::new(name, &value, DEFAULT)
+            }
+        }
+    }
+}
+
 /// True for keys whose values are never shown.
 pub fn sensitive(key: &str) -> bool {
     key.ends_with(".password") || key.ends_with("sasl.jaas.config") || key.ends_with(".key")
@@ -184,8 +203,7 @@ impl StaticConfig {
                         }
                         by_source.sort_by_key(|l| l.source);
                         chain.extend(by_source);
-                        let default_name = synonyms.first().map_or(*key, |(s, _)| s);
-                        chain.push(Link::new(default_name, default, DEFAULT));
+                        chain.push(default_link(key, synonyms, default));
                         out.configs
                             .push(entry(key, kind.wire(), false, chain, r.include_synonyms));
                     }
@@ -268,5 +286,33 @@ impl StaticConfig {
             results,
             ..Default::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_is_named_by_the_synonym_that_carries_it() {
+        let l = default_link("retention.ms", broker_synonyms("retention.ms"), "604800000");
+        assert_eq!(
+            (l.name.as_str(), l.value.as_str(), l.effective.as_str()),
+            ("log.retention.hours", "168", "604800000")
+        );
+        let l = default_link(
+            "segment.bytes",
+            broker_synonyms("segment.bytes"),
+            "1073741824",
+        );
+        assert_eq!(
+            (l.name.as_str(), l.value.as_str()),
+            ("log.segment.bytes", "1073741824")
+        );
+        let l = default_link("preallocate", &[], "false");
+        assert_eq!(
+            (l.name.as_str(), l.value.as_str()),
+            ("preallocate", "false")
+        );
     }
 }

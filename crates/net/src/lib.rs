@@ -9,6 +9,7 @@ pub mod api;
 pub mod authorize;
 pub mod client;
 pub mod envelope;
+pub mod operations;
 pub mod pipeline;
 pub mod principal;
 pub mod sasl;

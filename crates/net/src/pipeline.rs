@@ -95,6 +95,7 @@ async fn authorized<S: Service>(
         Gate::Partial(b, denied) => (b, denied),
         Gate::Deny(response) => return Reply::Respond(response),
     };
+    let wanted = crate::operations::wanted(&body, version);
     let forwarded = S::LISTENER == Listener::Broker
         && describe(body.api_key()).is_some_and(|a| a.route == Route::Controller);
     let reply = if forwarded {
@@ -103,12 +104,18 @@ async fn authorized<S: Service>(
         service.handle(body, frame, caller, access).await
     };
     let reply = match reply {
-        // The refused entities are merged into the answer itself: wait for it here.
-        Reply::Later(answer) if !denied.is_empty() => answer.await,
+        // The refused entities and the authorized operations are merged into the answer
+        // itself: wait for it here.
+        Reply::Later(answer) if !denied.is_empty() || wanted.is_some() => answer.await,
         other => other,
     };
     match reply {
-        Reply::Respond(response) => Reply::Respond(access.finish(response, &denied, version)),
+        Reply::Respond(mut response) => {
+            if let Some(wanted) = wanted {
+                access.fill_operations(&mut response, wanted);
+            }
+            Reply::Respond(access.finish(response, &denied, version))
+        }
         other => other,
     }
 }

@@ -150,3 +150,50 @@ pub trait Acls: Sync {
     /// The name of the topic with id `id`, if one has it.
     fn topic_name(&self, id: &crate::Uuid) -> Option<String>;
 }
+
+/// `authorized_operations` when the request did not ask for them (the schemas' default).
+pub const OPERATIONS_NOT_REQUESTED: i32 = i32::MIN;
+
+/// The operations a resource of `kind` can be granted (Kafka's `AclEntry.supportedOperations`,
+/// read from the 4.4 jars); none for `Unknown` and `Any`.
+pub fn supported_operations(kind: ResourceType) -> &'static [AclOperation] {
+    use AclOperation as O;
+    match kind {
+        ResourceType::Topic => &[
+            O::Read,
+            O::Write,
+            O::Create,
+            O::Delete,
+            O::Alter,
+            O::Describe,
+            O::DescribeConfigs,
+            O::AlterConfigs,
+        ],
+        ResourceType::Group => &[
+            O::Read,
+            O::Delete,
+            O::Describe,
+            O::DescribeConfigs,
+            O::AlterConfigs,
+        ],
+        ResourceType::Cluster => &[
+            O::Create,
+            O::Alter,
+            O::Describe,
+            O::ClusterAction,
+            O::DescribeConfigs,
+            O::AlterConfigs,
+            O::IdempotentWrite,
+        ],
+        ResourceType::TransactionalId => &[O::Write, O::Describe, O::TwoPhaseCommit],
+        ResourceType::DelegationToken => &[O::Describe],
+        ResourceType::User => &[O::CreateTokens, O::DescribeTokens],
+        ResourceType::Unknown | ResourceType::Any => &[],
+    }
+}
+
+/// The `authorized_operations` bit field of `ops`: bit `code` set for each (KIP-430).
+pub fn operations_field(ops: impl IntoIterator<Item = AclOperation>) -> i32 {
+    ops.into_iter()
+        .fold(0, |field, op| field | (1i32 << (op.code() & 31)))
+}

@@ -50,8 +50,10 @@ public final class FjordCluster implements AutoCloseable {
         public final int brokerPort;
         /** Its controller port. */
         public final int controllerPort;
-        /** Its process while it runs. */
+        /** Its process while it runs (fjord). */
         Process process;
+        /** Whether it runs (Kafka's nodes, started by kafka.sh). */
+        boolean up;
 
         Node(int id, Path dir, int brokerPort, int controllerPort) {
             this.id = id;
@@ -67,7 +69,7 @@ public final class FjordCluster implements AutoCloseable {
 
         /** True while its process runs. */
         public boolean running() {
-            return process != null && process.isAlive();
+            return up || (process != null && process.isAlive());
         }
 
         /** The last lines of its log, for failure messages. */
@@ -83,6 +85,21 @@ public final class FjordCluster implements AutoCloseable {
 
     private final Path root;
     private final List<Node> nodes = new ArrayList<>();
+    /** True when this cluster is Apache Kafka 4.4 (tests/kafka/kafka.sh), not fjord. */
+    private boolean kafka;
+
+    /**
+     * True when the suite runs against Apache Kafka 4.4 (-Dcompat.target=kafka): the same
+     * scenarios, the reference's answers.
+     */
+    public static boolean targetIsKafka() {
+        return "kafka".equals(System.getProperty("compat.target"));
+    }
+
+    /** tests/kafka/kafka.sh, which runs Apache Kafka 4.4 from its jars. */
+    static String kafkaScript() {
+        return new File("../kafka/kafka.sh").getAbsolutePath();
+    }
 
     private FjordCluster(Path root) {
         this.root = root;
@@ -126,6 +143,9 @@ public final class FjordCluster implements AutoCloseable {
      * until every broker is registered and the cluster creates a topic.
      */
     public static FjordCluster start(int n, String extra) {
+        if (targetIsKafka()) {
+            return startKafka(n, extra);
+        }
         try {
             FjordCluster c = new FjordCluster(Files.createTempDirectory("fjord-java-"));
             List<String> voters = new ArrayList<>();
@@ -167,9 +187,73 @@ public final class FjordCluster implements AutoCloseable {
         }
     }
 
+    /** n combined Kafka 4.4 nodes through kafka.sh (node i: broker port base+10i). */
+    private static FjordCluster startKafka(int n, String extra) {
+        try {
+            FjordCluster c = new FjordCluster(Files.createTempDirectory("kafka-java-"));
+            c.kafka = true;
+            int base = kafkaBase(n);
+            ProcessBuilder pb = new ProcessBuilder(kafkaScript(), "start", c.root.toString(),
+                    Integer.toString(n), Integer.toString(base));
+            int rf = Math.min(n, 3);
+            pb.environment().put("KAFKA_EXTRA", String.join("\n",
+                    "offsets.topic.replication.factor=" + rf,
+                    "transaction.state.log.replication.factor=" + rf,
+                    "transaction.state.log.min.isr=" + Math.min(rf, 2),
+                    extra));
+            run(pb);
+            for (int id = 1; id <= n; id++) {
+                Node node = new Node(id, c.root.resolve("node-" + id), base + 10 * id, base + 10 * id + 1);
+                node.up = true;
+                c.nodes.add(node);
+            }
+            c.awaitReady();
+            return c;
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    /** A base port for kafka.sh with every port base..base+10n+1 free. */
+    private static synchronized int kafkaBase(int n) {
+        for (int i = 0; i < 1000; i++) {
+            int base = ThreadLocalRandom.current().nextInt(PORT_LOW / 100, (PORT_HIGH - 10 * n - 2) / 100) * 100;
+            boolean free = true;
+            for (int id = 1; id <= n && free; id++) {
+                for (int port : new int[] {base + 10 * id, base + 10 * id + 1}) {
+                    if (GIVEN.contains(port)) {
+                        free = false;
+                        break;
+                    }
+                    try (ServerSocket s = new ServerSocket()) {
+                        s.setReuseAddress(true);
+                        s.bind(new InetSocketAddress("127.0.0.1", port));
+                    } catch (IOException e) {
+                        free = false;
+                        break;
+                    }
+                }
+            }
+            if (free) {
+                for (int id = 1; id <= n; id++) {
+                    GIVEN.add(base + 10 * id);
+                    GIVEN.add(base + 10 * id + 1);
+                }
+                return base;
+            }
+        }
+        throw new IllegalStateException("no free ports for Kafka");
+    }
+
     /** Runs a command to completion and returns its standard output; fails on a non-zero exit. */
     static String run(String... command) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        return run(new ProcessBuilder(command));
+    }
+
+    /** Runs a prepared command to completion and returns its output; fails on a non-zero exit. */
+    static String run(ProcessBuilder pb) throws IOException {
+        List<String> command = pb.command();
+        Process p = pb.redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         try {
             if (p.waitFor() != 0) {
@@ -198,7 +282,7 @@ public final class FjordCluster implements AutoCloseable {
                 continue;
             }
             waitFor("node " + node.id + " to listen", Duration.ofSeconds(60), () -> {
-                if (!node.process.isAlive()) {
+                if (node.process != null && !node.process.isAlive()) {
                     throw new IllegalStateException("node " + node.id + " exited:\n" + node.logTail());
                 }
                 try (Socket s = new Socket()) {
@@ -284,6 +368,11 @@ public final class FjordCluster implements AutoCloseable {
     /** SIGKILLs node id and waits for its process to end. */
     public void kill(int id) {
         Node node = node(id);
+        if (kafka) {
+            kafkaScript("kill", id);
+            node.up = false;
+            return;
+        }
         if (node.process != null) {
             node.process.destroyForcibly();
             try {
@@ -297,6 +386,12 @@ public final class FjordCluster implements AutoCloseable {
 
     /** Starts node id again on its data and ports, and waits until it serves. */
     public void restart(int id) {
+        if (kafka) {
+            kafkaScript("restart", id);
+            node(id).up = true;
+            awaitReady();
+            return;
+        }
         try {
             launch(node(id));
         } catch (IOException e) {
@@ -322,6 +417,19 @@ public final class FjordCluster implements AutoCloseable {
                 throw new AssertionError("interrupted waiting for " + what);
             }
         }
+    }
+
+    private void kafkaScript(String verb, int id) {
+        try {
+            run(kafkaScript(), verb, root.toString(), Integer.toString(id));
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    /** True when this cluster is Kafka 4.4. */
+    public boolean isKafka() {
+        return kafka;
     }
 
     @Override
