@@ -1244,7 +1244,10 @@ fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every
     assert!(max(ApiKey::Produce) >= Some(12));
     let described = tool(&["kafka-features", "--bootstrap-server", &bs, "describe"]);
     assert!(
-        described.contains("Feature: transaction.version\tSupportedMinVersion: 0\tSupportedMaxVersion: 2\tFinalizedVersionLevel: 2"),
+        described.contains(&format!(
+            "Feature: {:<40}  SupportedMinVersion: {:<15}  SupportedMaxVersion: {:<15}  FinalizedVersionLevel: {:<15}",
+            "transaction.version", 0, 2, 2
+        )),
         "{described}"
     );
 

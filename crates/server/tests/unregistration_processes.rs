@@ -45,7 +45,7 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
     };
     let at_4_3 = wait_for(Duration::from_secs(60), || {
         let (ok, stdout, _) = describe();
-        (ok && stdout.contains("FinalizedVersionLevel: 4.3-IV0\t")).then_some(stdout)
+        (ok && stdout.contains("FinalizedVersionLevel: 4.3-IV0 ")).then_some(stdout)
     });
     assert!(at_4_3.is_some(), "{:?}\n{}", describe(), node.log_tail());
     assert!(
@@ -185,7 +185,7 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
     assert_eq!(stdout.trim(), "metadata.version was upgraded to 33.");
     let (_, stdout, _) = describe();
     assert!(
-        stdout.contains("FinalizedVersionLevel: 4.4-IV2\t"),
+        stdout.contains("FinalizedVersionLevel: 4.4-IV2 "),
         "{stdout}"
     );
     let (ok, stdout, stderr) = unregister();

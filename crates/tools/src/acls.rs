@@ -85,7 +85,15 @@ pub struct Args {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run::<Args, _>("kafka-acls", run_async(args))
+    // Kafka 4.4's AclCommand prints a failure to stdout behind this prefix.
+    common::run::<Args, _>("kafka-acls", async {
+        run_async(args).await.map_err(|e| match e {
+            ToolError::Failed(m) => {
+                ToolError::FailedStdout(format!("Error while executing ACL command: {m}"))
+            }
+            e => e,
+        })
+    })
 }
 
 /// A resource pattern: type, name, pattern type.

@@ -83,7 +83,19 @@ pub struct Args {
 
 /// Runs the tool.
 pub fn run(args: &Args) -> ExitCode {
-    common::run::<Args, _>("kafka-configs", run_async(args))
+    // Kafka 4.4's ConfigCommand names the command line before a failure's message.
+    common::run::<Args, _>("kafka-configs", async {
+        run_async(args).await.map_err(|e| match e {
+            ToolError::Failed(m) => {
+                let line: Vec<String> = std::env::args().skip(2).collect();
+                ToolError::Failed(format!(
+                    "Error while executing config command with args '{}'\n{m}",
+                    line.join(" ")
+                ))
+            }
+            e => e,
+        })
+    })
 }
 
 /// One part of a quota entity: `users` or `clients`, and its name (`Some("")`: the

@@ -445,11 +445,23 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
         Err(e) => return Err(ToolError::Failed(format!("Error: {e}"))),
     };
     if g.state == "Dead" {
-        return Err(ToolError::Failed(format!(
-            "Error: Consumer group '{group}' does not exist."
-        )));
+        // As Kafka 4.4's tool: the describe fails with GroupIdNotFoundException, which it
+        // prints, and exits 0.
+        println!(
+            "\nError: Executing consumer group command failed due to Group {group} not found."
+        );
+        return Ok(());
+    }
+    if g.members.is_empty() {
+        println!("\nConsumer group '{group}' has no active members.");
     }
     if a.state.is_some() {
+        // Kafka 4.4: "-" for a group with no assignment strategy, states in 20 columns.
+        let strategy = if g.assignor.is_empty() {
+            "-".to_string()
+        } else {
+            g.assignor.clone()
+        };
         let mut rows = vec![
             vec![
                 "GROUP".to_string(),
@@ -457,14 +469,9 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
                 "ASSIGNMENT-STRATEGY".into(),
                 "STATE".into(),
             ],
-            vec![
-                group.to_string(),
-                coordinator,
-                g.assignor.clone(),
-                g.state.clone(),
-            ],
+            vec![group.to_string(), coordinator, strategy, g.state.clone()],
         ];
-        let mut widths = vec![15, 25, 20, 15];
+        let mut widths = vec![15, 25, 20, 20];
         if let (true, Some((epoch, target))) = (a.verbose, g.epochs) {
             rows[0].extend(["GROUP-EPOCH".to_string(), "TARGET-ASSIGNMENT-EPOCH".into()]);
             rows[1].extend([epoch.to_string(), target.to_string()]);
@@ -475,9 +482,6 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
         widths.push(0);
         println!("{}\n", table(&rows, &widths));
         return Ok(());
-    }
-    if g.members.is_empty() {
-        println!("\nConsumer group '{group}' has no active members.");
     }
     if a.members {
         let instances = g.members.iter().any(|m| m.instance_id.is_some());
@@ -528,9 +532,8 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
             }
             rows.push(row);
         }
-        if !g.members.is_empty() {
-            println!("{}\n", table(&rows, &widths));
-        }
+        // Kafka 4.4 prints the header for a group with no members too.
+        println!("{}\n", table(&rows, &widths));
         return Ok(());
     }
     // Offsets and lag: each committed or assigned partition, with its log end offset.

@@ -145,8 +145,9 @@ async fn describe(admin: &Admin) -> Result<(), ToolError> {
             .iter()
             .find(|x| x.name == f.name)
             .map_or(0, |x| x.max_version_level);
+        // Kafka 4.4's columns: the name padded to 40, each level to 15, two spaces between.
         println!(
-            "Feature: {}\tSupportedMinVersion: {}\tSupportedMaxVersion: {}\tFinalizedVersionLevel: {}\tEpoch: {}",
+            "Feature: {:<40}  SupportedMinVersion: {:<15}  SupportedMaxVersion: {:<15}  FinalizedVersionLevel: {:<15}  Epoch: {}",
             f.name,
             level_text(&f.name, f.min_version),
             level_text(&f.name, f.max_version),

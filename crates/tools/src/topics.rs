@@ -364,7 +364,8 @@ fn matching_topics(
 /// Kafka's check that a named topic was found.
 fn ensure_exists(found: &[String], a: &Args) -> Result<(), ToolError> {
     match &a.topic {
-        Some(t) if !t.is_empty() && !a.if_exists && found.is_empty() => Err(ToolError::Usage(
+        // Kafka 4.4 fails the command here, printing "Error while executing topic command".
+        Some(t) if !t.is_empty() && !a.if_exists && found.is_empty() => Err(ToolError::Failed(
             format!("Topic '{t}' does not exist as expected"),
         )),
         _ => Ok(()),
@@ -679,7 +680,7 @@ async fn describe(admin: &Admin, a: &Args) -> Result<(), ToolError> {
                 .map(|t| vec![t.name.clone()])
                 .unwrap_or_default();
             if found.is_empty() && !a.if_exists {
-                return Err(ToolError::Usage(format!(
+                return Err(ToolError::Failed(format!(
                     "TopicId '{}' does not exist as expected",
                     a.topic_id.as_deref().unwrap_or_default()
                 )));

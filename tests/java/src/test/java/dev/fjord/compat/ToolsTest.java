@@ -1,0 +1,295 @@
+package dev.fjord.compat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Kafka 4.4's own command-line tools (the classes behind bin/kafka-*.sh) against fjord, each
+ * beside fjord's tool of the same name with the same flags: same exit code, same output once
+ * ids and times are normalised. A runbook written for Kafka works on fjord with either tool.
+ */
+class ToolsTest {
+    private static FjordCluster cluster;
+    private static String bootstrap;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Assumptions.assumeFalse(FjordCluster.targetIsKafka(), "compares Kafka's tools with fjord's on fjord");
+        cluster = FjordCluster.start(3);
+        bootstrap = cluster.bootstrap().split(",")[0];
+        cluster.createTopic("tools-a", 3, 3);
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(ProducerTest.producerProps(cluster))) {
+            for (int i = 0; i < 30; i++) {
+                p.send(new ProducerRecord<>("tools-a", i % 3, null, "r" + i));
+            }
+            p.flush();
+        }
+        Properties cp = ProducerTest.consumerProps(cluster, "tools-g", "read_uncommitted");
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(cp)) {
+            c.commitSync(Map.of(new TopicPartition("tools-a", 0), new OffsetAndMetadata(4),
+                    new TopicPartition("tools-a", 1), new OffsetAndMetadata(10)));
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** What a tool printed and how it exited. */
+    record Run(int exit, String out) {
+    }
+
+    /** Runs Kafka 4.4's tool class with args (through kafka.sh run, the 4.4.0 jars). */
+    static Run kafkaTool(String cls, List<String> args, String stdin) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(FjordCluster.kafkaScript(), "run", cls));
+        cmd.addAll(args);
+        return exec(cmd, stdin);
+    }
+
+    /** Runs fjord's tool with args. */
+    static Run fjordTool(String tool, List<String> args, String stdin) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(FjordCluster.binary(), tool));
+        cmd.addAll(args);
+        return exec(cmd, stdin);
+    }
+
+    static Run exec(List<String> cmd, String stdin) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        Process p = pb.start();
+        if (stdin != null) {
+            p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("timed out: " + cmd);
+        }
+        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Output as a comparable list of lines: ids and times replaced, the JVM's logging noise and
+     * stack traces dropped (a trace's lines, "Caused by:" and the exception class before a
+     * message), blank lines and trailing blanks removed. Kafka's tools print maps in hash
+     * order, so the lines are sorted.
+     */
+    static List<String> normalise(String out, String name, String placeholder) {
+        String s = out;
+        if (name != null) {
+            s = s.replace(name, placeholder);
+        }
+        // A trace's first line repeats the message the tool printed (or hides it: below, a
+        // failing fjord tool may say more than Kafka's).
+        s = s.replaceAll("(?m)^java\\..*(\\n|$)", "");
+        s = s.replaceAll("(?<![A-Za-z0-9_.-])[A-Za-z0-9_-]{22}(?![A-Za-z0-9_.-])", "<id>")
+                .replaceAll("\\b\\d{13}\\b", "<time>")
+                .replaceAll("(?:java|org)\\.[A-Za-z0-9_.$]+(?:Exception|Error): ", "");
+        return s.lines()
+                .filter(l -> !l.contains("SLF4J") && !l.startsWith("WARNING: ") && !l.contains("log4j"))
+                .filter(l -> !l.startsWith("Caused by:") && !l.matches("\\s+at .*") && !l.matches("\\s*\\.\\.\\. \\d+ more"))
+                .map(l -> l.replaceAll("[ \\t]+$", ""))
+                .map(ToolsTest::sortPartitions)
+                .filter(l -> !l.isEmpty())
+                .sorted()
+                .toList();
+    }
+
+    /** kafka-log-dirs' JSON with each dir's partitions in name order (Kafka's are in hash order). */
+    static String sortPartitions(String line) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\[(\\{\"partition\"[^\\]]*)\\]").matcher(line);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            List<String> items = new ArrayList<>(Arrays.asList(m.group(1).split("(?<=\\}),(?=\\{)")));
+            items.sort(null);
+            m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement("[" + String.join(",", items) + "]"));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /**
+     * One comparison: the tool (Kafka's class, fjord's subcommand), its flags with {B} the
+     * bootstrap server and {T} a topic (or group) name each side gets its own of.
+     */
+    static Arguments c(String label, String cls, String tool, String args) {
+        return Arguments.of(label, cls, tool, args);
+    }
+
+    static Stream<Arguments> comparisons() {
+        String topics = "org.apache.kafka.tools.TopicCommand";
+        String configs = "org.apache.kafka.tools.ConfigCommand";
+        String groups = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand";
+        return Stream.of(
+                c("topics describe", topics, "kafka-topics", "--bootstrap-server {B} --describe --topic tools-a"),
+                c("topics create", topics, "kafka-topics",
+                        "--bootstrap-server {B} --create --topic {T} --partitions 2 --replication-factor 3"),
+                c("topics create existing", topics, "kafka-topics",
+                        "--bootstrap-server {B} --create --topic tools-a --partitions 1 --replication-factor 1"),
+                c("topics create bad rf", topics, "kafka-topics",
+                        "--bootstrap-server {B} --create --topic {T} --partitions 1 --replication-factor 5"),
+                c("topics create if-not-exists", topics, "kafka-topics",
+                        "--bootstrap-server {B} --create --if-not-exists --topic tools-a --partitions 1"),
+                c("topics describe unknown", topics, "kafka-topics", "--bootstrap-server {B} --describe --topic nope"),
+                c("topics under-replicated", topics, "kafka-topics",
+                        "--bootstrap-server {B} --describe --under-replicated-partitions"),
+                c("topics at-min-isr", topics, "kafka-topics", "--bootstrap-server {B} --describe --at-min-isr-partitions"),
+                c("configs describe topic", configs, "kafka-configs",
+                        "--bootstrap-server {B} --describe --entity-type topics --entity-name tools-a"),
+                c("configs describe topic all", configs, "kafka-configs",
+                        "--bootstrap-server {B} --describe --all --entity-type topics --entity-name tools-a"),
+                c("configs describe broker", configs, "kafka-configs",
+                        "--bootstrap-server {B} --describe --entity-type brokers --entity-name 1"),
+                c("configs alter unknown topic", configs, "kafka-configs",
+                        "--bootstrap-server {B} --alter --entity-type topics --entity-name nope --add-config retention.ms=1000"),
+                c("groups list", groups, "kafka-consumer-groups", "--bootstrap-server {B} --list"),
+                c("groups describe", groups, "kafka-consumer-groups", "--bootstrap-server {B} --describe --group tools-g"),
+                c("groups describe state", groups, "kafka-consumer-groups",
+                        "--bootstrap-server {B} --describe --group tools-g --state"),
+                c("groups describe members", groups, "kafka-consumer-groups",
+                        "--bootstrap-server {B} --describe --group tools-g --members"),
+                c("groups describe unknown", groups, "kafka-consumer-groups", "--bootstrap-server {B} --describe --group nope"),
+                c("groups reset dry-run", groups, "kafka-consumer-groups",
+                        "--bootstrap-server {B} --reset-offsets --group tools-g --topic tools-a --to-earliest --dry-run"),
+                c("leader election preferred", "org.apache.kafka.tools.LeaderElectionCommand", "kafka-leader-election",
+                        "--bootstrap-server {B} --election-type preferred --topic tools-a --partition 0"),
+                c("transactions list", "org.apache.kafka.tools.TransactionsCommand", "kafka-transactions",
+                        "--bootstrap-server {B} list"),
+                c("transactions describe-producers", "org.apache.kafka.tools.TransactionsCommand", "kafka-transactions",
+                        "--bootstrap-server {B} describe-producers --topic tools-a --partition 0"),
+                c("features describe", "org.apache.kafka.tools.FeatureCommand", "kafka-features",
+                        "--bootstrap-server {B} describe"),
+                c("metadata-quorum status", "org.apache.kafka.tools.MetadataQuorumCommand", "kafka-metadata-quorum",
+                        "--bootstrap-server {B} describe --status"),
+                c("cluster id", "org.apache.kafka.tools.ClusterTool", "kafka-cluster", "cluster-id --bootstrap-server {B}"),
+                c("acls list without authorizer", "org.apache.kafka.tools.AclCommand", "kafka-acls",
+                        "--bootstrap-server {B} --list"),
+                c("log-dirs describe", "org.apache.kafka.tools.LogDirsCommand", "kafka-log-dirs",
+                        "--bootstrap-server {B} --describe --topic-list tools-a --broker-list 1"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("comparisons")
+    void sameExitAndOutput(String label, String cls, String tool, String args) throws Exception {
+        String suffix = label.replaceAll("[^a-z]", "");
+        String kName = "k-" + suffix;
+        String fName = "f-" + suffix;
+        Run k = kafkaTool(cls, split(args, kName), null);
+        Run f = fjordTool(tool, split(args, fName), null);
+        List<String> kOut = normalise(k.out(), kName, "{T}");
+        List<String> fOut = normalise(f.out(), fName, "{T}");
+        assertEquals(k.exit(), f.exit(), label + ": exit codes\nkafka:\n" + k.out() + "\nfjord:\n" + f.out());
+        if (k.exit() == 0) {
+            assertEquals(String.join("\n", kOut), String.join("\n", fOut), label + ": output");
+        } else {
+            // A failure: every line Kafka's tool prints, fjord's prints too (fjord's may add
+            // the message Kafka's leaves in its stack trace).
+            assertTrue(fOut.containsAll(kOut), label + ": output\nkafka:\n" + String.join("\n", kOut)
+                    + "\nfjord:\n" + String.join("\n", fOut));
+        }
+    }
+
+    private static List<String> split(String args, String name) {
+        return Arrays.stream(args.replace("{B}", bootstrap).replace("{T}", name).split(" ")).toList();
+    }
+
+    /** Kafka's console producer writes, fjord's console consumer reads, and the other way round. */
+    @Test
+    void consoleToolsInterchange() throws Exception {
+        cluster.createTopic("console", 1, 3);
+        Run produced = kafkaTool("org.apache.kafka.tools.ConsoleProducer",
+                List.of("--bootstrap-server", bootstrap, "--topic", "console", "--property", "parse.key=true",
+                        "--property", "key.separator=:"), "a:1\nb:2\n");
+        assertEquals(0, produced.exit(), produced.out());
+        Run produced2 = fjordTool("kafka-console-producer",
+                List.of("--bootstrap-server", bootstrap, "--topic", "console", "--property", "parse.key=true",
+                        "--property", "key.separator=:"), "c:3\n");
+        assertEquals(0, produced2.exit(), produced2.out());
+        List<String> args = List.of("--bootstrap-server", bootstrap, "--topic", "console", "--from-beginning",
+                "--max-messages", "3", "--property", "print.key=true", "--property", "key.separator=:");
+        Run kc = kafkaTool("org.apache.kafka.tools.consumer.ConsoleConsumer", args, null);
+        Run fc = fjordTool("kafka-console-consumer", args, null);
+        assertEquals(0, kc.exit(), kc.out());
+        assertEquals(0, fc.exit(), fc.out());
+        assertEquals(List.of("a:1", "b:2", "c:3"), records(kc.out()));
+        assertEquals(records(kc.out()), records(fc.out()));
+    }
+
+    private static List<String> records(String out) {
+        return out.lines().filter(l -> l.matches("[a-c]:\\d")).toList();
+    }
+
+    /** Kafka's tools fjord has no tool of its own for: they run against fjord and succeed. */
+    @Test
+    void kafkaOnlyTools() throws Exception {
+        Run offsets = kafkaTool("org.apache.kafka.tools.GetOffsetShell",
+                List.of("--bootstrap-server", bootstrap, "--topic", "tools-a"), null);
+        assertEquals(0, offsets.exit(), offsets.out());
+        assertEquals(List.of("tools-a:0:10", "tools-a:1:10", "tools-a:2:10"),
+                offsets.out().lines().filter(l -> l.startsWith("tools-a:")).sorted().toList());
+
+        cluster.createTopic("trimmed", 1, 3);
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(ProducerTest.producerProps(cluster))) {
+            for (int i = 0; i < 10; i++) {
+                p.send(new ProducerRecord<>("trimmed", "r" + i));
+            }
+            p.flush();
+        }
+        Path json = Files.createTempFile("delete-records", ".json");
+        Files.writeString(json, "{\"partitions\":[{\"topic\":\"trimmed\",\"partition\":0,\"offset\":6}],\"version\":1}");
+        Run deleted = kafkaTool("org.apache.kafka.tools.DeleteRecordsCommand",
+                List.of("--bootstrap-server", bootstrap, "--offset-json-file", json.toString()), null);
+        assertEquals(0, deleted.exit(), deleted.out());
+        assertTrue(deleted.out().contains("partition: trimmed-0\tlow_watermark: 6"), deleted.out());
+
+        Run perf = kafkaTool("org.apache.kafka.tools.ProducerPerformance",
+                List.of("--topic", "perf", "--num-records", "5000", "--record-size", "100", "--throughput", "-1",
+                        "--producer-props", "bootstrap.servers=" + bootstrap, "acks=all"), null);
+        assertEquals(0, perf.exit(), perf.out());
+        assertTrue(perf.out().contains("5000 records sent"), perf.out());
+        Run cperf = kafkaTool("org.apache.kafka.tools.ConsumerPerformance",
+                List.of("--bootstrap-server", bootstrap, "--topic", "perf", "--messages", "5000"), null);
+        assertEquals(0, cperf.exit(), cperf.out());
+
+        Run vp = kafkaTool("org.apache.kafka.tools.VerifiableProducer",
+                List.of("--bootstrap-server", bootstrap, "--topic", "verifiable", "--max-messages", "200", "--acks", "-1"),
+                null);
+        assertEquals(0, vp.exit(), vp.out());
+        assertTrue(vp.out().contains("\"sent\":200,\"acked\":200"), vp.out());
+        Run vc = kafkaTool("org.apache.kafka.tools.VerifiableConsumer",
+                List.of("--bootstrap-server", bootstrap, "--topic", "verifiable", "--group-id", "verifiable-g",
+                        "--max-messages", "200", "--reset-policy", "earliest"), null);
+        assertEquals(0, vc.exit(), vc.out());
+        assertTrue(vc.out().contains("\"name\":\"shutdown_complete\""), vc.out());
+        long consumed = vc.out().lines().filter(l -> l.contains("\"name\":\"records_consumed\""))
+                .mapToLong(l -> Long.parseLong(l.replaceAll(".*\"count\":(\\d+).*", "$1"))).sum();
+        assertEquals(200, consumed);
+
+    }
+}
