@@ -49,7 +49,7 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
     });
     assert!(at_4_3.is_some(), "{:?}\n{}", describe(), node.log_tail());
     assert!(
-        describe().1.contains("SupportedMaxVersion: 4.4-IV2\t"),
+        describe().1.contains("SupportedMaxVersion: 4.4-IV2 "),
         "{:?}",
         describe()
     );
