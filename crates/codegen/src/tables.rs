@@ -241,6 +241,18 @@ fn body_enum(o: &mut String, apis: &[Api<'_>], request: bool) {
         .unwrap();
     }
     o.push_str("        }\n    }\n");
+    writeln!(o, "\n    /// The default {what} of `api` (every field at its schema default).\n    pub fn default_for(api: ApiKey) -> Self {{\n        match api {{").unwrap();
+    for a in apis {
+        writeln!(
+            o,
+            "            ApiKey::{} => {enum_name}::{}({}::default()),",
+            a.name,
+            a.name,
+            path(a)
+        )
+        .unwrap();
+    }
+    o.push_str("        }\n    }\n");
     if !request {
         top_level_error(o, apis);
         throttle_time(o, apis);
@@ -278,25 +290,10 @@ fn throttle_time(o: &mut String, apis: &[Api<'_>]) {
     );
 }
 
-/// `ResponseBody::default_for` and `ResponseBody::top_level_error`: a default response of an
-/// API, and one with its top-level `ErrorCode` (and `ErrorMessage`, where the version has it)
-/// set, the start of every error response (`crate::error_response` fills in per-entity
+/// `ResponseBody::top_level_error`: a default response of an API with its top-level
+/// `ErrorCode` (and `ErrorMessage`, where the version has it) set, the start of every error response (`crate::error_response` fills in per-entity
 /// results for the responses that carry their errors there).
 fn top_level_error(o: &mut String, apis: &[Api<'_>]) {
-    o.push_str("\n    /// The default response of `api`.\n    pub fn default_for(api: ApiKey) -> Self {\n        match api {\n");
-    for a in apis {
-        let s = a.response;
-        writeln!(
-            o,
-            "            ApiKey::{} => ResponseBody::{}(crate::generated::{}::{}::default()),",
-            a.name,
-            a.name,
-            module_name(s),
-            type_ident(&s.name)
-        )
-        .unwrap();
-    }
-    o.push_str("        }\n    }\n");
     o.push_str("\n    /// The default response of `api` with its top-level error code (and message, where\n    /// `version` has one) set; `None` when the response has no top-level error code at\n    /// `version` (its errors are per entity).\n    pub fn top_level_error(api: ApiKey, version: i16, code: i16, message: Option<&str>) -> Option<Self> {\n        #[allow(unused_variables)]\n        match api {\n");
     for a in apis {
         let s = a.response;

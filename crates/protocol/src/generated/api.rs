@@ -1330,6 +1330,83 @@ impl RequestBody {
             ApiKey::GetReplicaLogInfo => RequestBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_request::GetReplicaLogInfoRequest::sample(g, version)),
         }
     }
+
+    /// The default request of `api` (every field at its schema default).
+    pub fn default_for(api: ApiKey) -> Self {
+        match api {
+            ApiKey::Produce => RequestBody::Produce(crate::generated::produce_request::ProduceRequest::default()),
+            ApiKey::Fetch => RequestBody::Fetch(crate::generated::fetch_request::FetchRequest::default()),
+            ApiKey::ListOffsets => RequestBody::ListOffsets(crate::generated::list_offsets_request::ListOffsetsRequest::default()),
+            ApiKey::Metadata => RequestBody::Metadata(crate::generated::metadata_request::MetadataRequest::default()),
+            ApiKey::OffsetCommit => RequestBody::OffsetCommit(crate::generated::offset_commit_request::OffsetCommitRequest::default()),
+            ApiKey::OffsetFetch => RequestBody::OffsetFetch(crate::generated::offset_fetch_request::OffsetFetchRequest::default()),
+            ApiKey::FindCoordinator => RequestBody::FindCoordinator(crate::generated::find_coordinator_request::FindCoordinatorRequest::default()),
+            ApiKey::JoinGroup => RequestBody::JoinGroup(crate::generated::join_group_request::JoinGroupRequest::default()),
+            ApiKey::Heartbeat => RequestBody::Heartbeat(crate::generated::heartbeat_request::HeartbeatRequest::default()),
+            ApiKey::LeaveGroup => RequestBody::LeaveGroup(crate::generated::leave_group_request::LeaveGroupRequest::default()),
+            ApiKey::SyncGroup => RequestBody::SyncGroup(crate::generated::sync_group_request::SyncGroupRequest::default()),
+            ApiKey::DescribeGroups => RequestBody::DescribeGroups(crate::generated::describe_groups_request::DescribeGroupsRequest::default()),
+            ApiKey::ListGroups => RequestBody::ListGroups(crate::generated::list_groups_request::ListGroupsRequest::default()),
+            ApiKey::SaslHandshake => RequestBody::SaslHandshake(crate::generated::sasl_handshake_request::SaslHandshakeRequest::default()),
+            ApiKey::ApiVersions => RequestBody::ApiVersions(crate::generated::api_versions_request::ApiVersionsRequest::default()),
+            ApiKey::CreateTopics => RequestBody::CreateTopics(crate::generated::create_topics_request::CreateTopicsRequest::default()),
+            ApiKey::DeleteTopics => RequestBody::DeleteTopics(crate::generated::delete_topics_request::DeleteTopicsRequest::default()),
+            ApiKey::DeleteRecords => RequestBody::DeleteRecords(crate::generated::delete_records_request::DeleteRecordsRequest::default()),
+            ApiKey::InitProducerId => RequestBody::InitProducerId(crate::generated::init_producer_id_request::InitProducerIdRequest::default()),
+            ApiKey::OffsetForLeaderEpoch => RequestBody::OffsetForLeaderEpoch(crate::generated::offset_for_leader_epoch_request::OffsetForLeaderEpochRequest::default()),
+            ApiKey::AddPartitionsToTxn => RequestBody::AddPartitionsToTxn(crate::generated::add_partitions_to_txn_request::AddPartitionsToTxnRequest::default()),
+            ApiKey::AddOffsetsToTxn => RequestBody::AddOffsetsToTxn(crate::generated::add_offsets_to_txn_request::AddOffsetsToTxnRequest::default()),
+            ApiKey::EndTxn => RequestBody::EndTxn(crate::generated::end_txn_request::EndTxnRequest::default()),
+            ApiKey::WriteTxnMarkers => RequestBody::WriteTxnMarkers(crate::generated::write_txn_markers_request::WriteTxnMarkersRequest::default()),
+            ApiKey::TxnOffsetCommit => RequestBody::TxnOffsetCommit(crate::generated::txn_offset_commit_request::TxnOffsetCommitRequest::default()),
+            ApiKey::DescribeAcls => RequestBody::DescribeAcls(crate::generated::describe_acls_request::DescribeAclsRequest::default()),
+            ApiKey::CreateAcls => RequestBody::CreateAcls(crate::generated::create_acls_request::CreateAclsRequest::default()),
+            ApiKey::DeleteAcls => RequestBody::DeleteAcls(crate::generated::delete_acls_request::DeleteAclsRequest::default()),
+            ApiKey::DescribeConfigs => RequestBody::DescribeConfigs(crate::generated::describe_configs_request::DescribeConfigsRequest::default()),
+            ApiKey::AlterConfigs => RequestBody::AlterConfigs(crate::generated::alter_configs_request::AlterConfigsRequest::default()),
+            ApiKey::AlterReplicaLogDirs => RequestBody::AlterReplicaLogDirs(crate::generated::alter_replica_log_dirs_request::AlterReplicaLogDirsRequest::default()),
+            ApiKey::DescribeLogDirs => RequestBody::DescribeLogDirs(crate::generated::describe_log_dirs_request::DescribeLogDirsRequest::default()),
+            ApiKey::SaslAuthenticate => RequestBody::SaslAuthenticate(crate::generated::sasl_authenticate_request::SaslAuthenticateRequest::default()),
+            ApiKey::CreatePartitions => RequestBody::CreatePartitions(crate::generated::create_partitions_request::CreatePartitionsRequest::default()),
+            ApiKey::DeleteGroups => RequestBody::DeleteGroups(crate::generated::delete_groups_request::DeleteGroupsRequest::default()),
+            ApiKey::ElectLeaders => RequestBody::ElectLeaders(crate::generated::elect_leaders_request::ElectLeadersRequest::default()),
+            ApiKey::IncrementalAlterConfigs => RequestBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_request::IncrementalAlterConfigsRequest::default()),
+            ApiKey::AlterPartitionReassignments => RequestBody::AlterPartitionReassignments(crate::generated::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest::default()),
+            ApiKey::ListPartitionReassignments => RequestBody::ListPartitionReassignments(crate::generated::list_partition_reassignments_request::ListPartitionReassignmentsRequest::default()),
+            ApiKey::OffsetDelete => RequestBody::OffsetDelete(crate::generated::offset_delete_request::OffsetDeleteRequest::default()),
+            ApiKey::DescribeClientQuotas => RequestBody::DescribeClientQuotas(crate::generated::describe_client_quotas_request::DescribeClientQuotasRequest::default()),
+            ApiKey::AlterClientQuotas => RequestBody::AlterClientQuotas(crate::generated::alter_client_quotas_request::AlterClientQuotasRequest::default()),
+            ApiKey::DescribeUserScramCredentials => RequestBody::DescribeUserScramCredentials(crate::generated::describe_user_scram_credentials_request::DescribeUserScramCredentialsRequest::default()),
+            ApiKey::AlterUserScramCredentials => RequestBody::AlterUserScramCredentials(crate::generated::alter_user_scram_credentials_request::AlterUserScramCredentialsRequest::default()),
+            ApiKey::Vote => RequestBody::Vote(crate::generated::vote_request::VoteRequest::default()),
+            ApiKey::BeginQuorumEpoch => RequestBody::BeginQuorumEpoch(crate::generated::begin_quorum_epoch_request::BeginQuorumEpochRequest::default()),
+            ApiKey::EndQuorumEpoch => RequestBody::EndQuorumEpoch(crate::generated::end_quorum_epoch_request::EndQuorumEpochRequest::default()),
+            ApiKey::DescribeQuorum => RequestBody::DescribeQuorum(crate::generated::describe_quorum_request::DescribeQuorumRequest::default()),
+            ApiKey::AlterPartition => RequestBody::AlterPartition(crate::generated::alter_partition_request::AlterPartitionRequest::default()),
+            ApiKey::UpdateFeatures => RequestBody::UpdateFeatures(crate::generated::update_features_request::UpdateFeaturesRequest::default()),
+            ApiKey::Envelope => RequestBody::Envelope(crate::generated::envelope_request::EnvelopeRequest::default()),
+            ApiKey::FetchSnapshot => RequestBody::FetchSnapshot(crate::generated::fetch_snapshot_request::FetchSnapshotRequest::default()),
+            ApiKey::DescribeCluster => RequestBody::DescribeCluster(crate::generated::describe_cluster_request::DescribeClusterRequest::default()),
+            ApiKey::DescribeProducers => RequestBody::DescribeProducers(crate::generated::describe_producers_request::DescribeProducersRequest::default()),
+            ApiKey::BrokerRegistration => RequestBody::BrokerRegistration(crate::generated::broker_registration_request::BrokerRegistrationRequest::default()),
+            ApiKey::BrokerHeartbeat => RequestBody::BrokerHeartbeat(crate::generated::broker_heartbeat_request::BrokerHeartbeatRequest::default()),
+            ApiKey::UnregisterBroker => RequestBody::UnregisterBroker(crate::generated::unregister_broker_request::UnregisterBrokerRequest::default()),
+            ApiKey::DescribeTransactions => RequestBody::DescribeTransactions(crate::generated::describe_transactions_request::DescribeTransactionsRequest::default()),
+            ApiKey::ListTransactions => RequestBody::ListTransactions(crate::generated::list_transactions_request::ListTransactionsRequest::default()),
+            ApiKey::AllocateProducerIds => RequestBody::AllocateProducerIds(crate::generated::allocate_producer_ids_request::AllocateProducerIdsRequest::default()),
+            ApiKey::ConsumerGroupHeartbeat => RequestBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest::default()),
+            ApiKey::ConsumerGroupDescribe => RequestBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_request::ConsumerGroupDescribeRequest::default()),
+            ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::default()),
+            ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::default()),
+            ApiKey::ListConfigResources => RequestBody::ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest::default()),
+            ApiKey::DescribeTopicPartitions => RequestBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest::default()),
+            ApiKey::AddRaftVoter => RequestBody::AddRaftVoter(crate::generated::add_raft_voter_request::AddRaftVoterRequest::default()),
+            ApiKey::RemoveRaftVoter => RequestBody::RemoveRaftVoter(crate::generated::remove_raft_voter_request::RemoveRaftVoterRequest::default()),
+            ApiKey::UpdateRaftVoter => RequestBody::UpdateRaftVoter(crate::generated::update_raft_voter_request::UpdateRaftVoterRequest::default()),
+            ApiKey::UnregisterController => RequestBody::UnregisterController(crate::generated::unregister_controller_request::UnregisterControllerRequest::default()),
+            ApiKey::GetReplicaLogInfo => RequestBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_request::GetReplicaLogInfoRequest::default()),
+        }
+    }
 }
 
 /// Any response body, by API.
@@ -1866,7 +1943,7 @@ impl ResponseBody {
         }
     }
 
-    /// The default response of `api`.
+    /// The default response of `api` (every field at its schema default).
     pub fn default_for(api: ApiKey) -> Self {
         match api {
             ApiKey::Produce => ResponseBody::Produce(crate::generated::produce_response::ProduceResponse::default()),

@@ -1,0 +1,372 @@
+//! The differential test: the same requests to a real Apache Kafka 4.4 broker
+//! (`tests/kafka/kafka.sh`) and to a real fjord node, the answers compared field by field
+//! after normalising what must differ (ids, ports, times, producer ids).
+//!
+//! - ApiVersions itself: every API's version range on the broker listener;
+//! - every API both serve, one request per version both advertise, every field at its schema
+//!   default (an empty or nameless request: the bad input a client can always send);
+//! - named bad inputs: unknown topics and groups, invalid configs, names and replication
+//!   factors, shrinking a topic.
+//!
+//! A difference fails the test unless [`DELIBERATE`] lists it with its reason (the same list
+//! as docs/EXTENSIONS.md). The counts are printed as `differential: compared N, equal E,
+//! deliberate D` for the closing note. Needs Java, so it is `#[ignore]`d in a plain
+//! `cargo test`; `.ci/run` runs it with `--ignored`.
+
+mod common;
+
+use common::kafka::KafkaCluster;
+use common::{wait_for, Node};
+use fjord_net::client::Client;
+use fjord_protocol::generated::api::ApiKey;
+use fjord_protocol::generated::api_versions_request::ApiVersionsRequest;
+use fjord_protocol::generated::create_partitions_request::{
+    CreatePartitionsRequest, CreatePartitionsTopic,
+};
+use fjord_protocol::generated::create_topics_request::{
+    CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
+};
+use fjord_protocol::generated::delete_topics_request::DeleteTopicsRequest;
+use fjord_protocol::generated::describe_configs_request::{
+    DescribeConfigsRequest, DescribeConfigsResource,
+};
+use fjord_protocol::generated::describe_groups_request::DescribeGroupsRequest;
+use fjord_protocol::generated::list_offsets_request::{
+    ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic,
+};
+use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
+use fjord_protocol::generated::produce_request::ProduceRequest;
+use fjord_protocol::{RequestBody, ResponseBody};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// How long one request may take on either system.
+const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Differences that are fjord's on purpose: (API, versions or all, what, why).
+const DELIBERATE: &[(&str, &str)] = &[];
+
+/// The broker listener's version ranges: API key -> (min, max).
+async fn versions(addr: &str) -> BTreeMap<i16, (i16, i16)> {
+    let c = Client::connect(addr, CALL_TIMEOUT).await.expect("connect");
+    let r = c
+        .call(
+            RequestBody::ApiVersions(ApiVersionsRequest {
+                client_software_name: "differential".into(),
+                client_software_version: "1".into(),
+                ..Default::default()
+            }),
+            3,
+            CALL_TIMEOUT,
+        )
+        .await
+        .expect("ApiVersions");
+    let ResponseBody::ApiVersions(r) = r else {
+        panic!("not ApiVersions: {r:?}")
+    };
+    r.api_keys
+        .iter()
+        .map(|k| (k.api_key, (k.min_version, k.max_version)))
+        .collect()
+}
+
+/// One request on a connection of its own: the answer, or how it failed.
+async fn ask(addr: &str, body: RequestBody, version: i16) -> String {
+    let c = match Client::connect(addr, CALL_TIMEOUT).await {
+        Ok(c) => c,
+        Err(e) => return format!("connect failed: {e}"),
+    };
+    match c.call(body, version, CALL_TIMEOUT).await {
+        Ok(r) => format!("{r:?}"),
+        Err(e) => format!("no answer: {}", kind(&e.to_string())),
+    }
+}
+
+/// A client error's kind, without addresses.
+fn kind(e: &str) -> String {
+    if e.contains("closed") || e.contains("reset") || e.contains("EOF") || e.contains("eof") {
+        "connection closed".into()
+    } else if e.contains("timed out") || e.contains("timeout") {
+        "timed out".into()
+    } else {
+        e.to_string()
+    }
+}
+
+/// An answer with what must differ replaced: ids, ports, hosts, times, producer ids.
+fn normalise(s: &str) -> String {
+    let rules: &[(&str, &str)] = &[
+        (
+            r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+            "<uuid>",
+        ),
+        (r#"cluster_id: (Some\()?"[^"]*""#, "cluster_id: <id>"),
+        (r"port: \d+", "port: <port>"),
+        (
+            r"(producer_id|throttle_time_ms|session_id): -?\d+",
+            "$1: <n>",
+        ),
+        (
+            r"(timestamp|log_append_time_ms|start_time_ms): -?\d+",
+            "$1: <time>",
+        ),
+    ];
+    let mut out = s.to_string();
+    for (re, with) in rules {
+        out = regex::Regex::new(re)
+            .unwrap()
+            .replace_all(&out, *with)
+            .into_owned();
+    }
+    out
+}
+
+/// The named bad inputs: (name, request, version). Topic `shrink` exists with 2 partitions.
+fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
+    let topic = |name: &str, partitions: i32, rf: i16, configs: &[(&str, &str)]| CreatableTopic {
+        name: name.into(),
+        num_partitions: partitions,
+        replication_factor: rf,
+        configs: configs
+            .iter()
+            .map(|(k, v)| CreatableTopicConfig {
+                name: (*k).into(),
+                value: Some((*v).into()),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    };
+    let create = |t: CreatableTopic| {
+        RequestBody::CreateTopics(CreateTopicsRequest {
+            topics: vec![t],
+            timeout_ms: 10_000,
+            ..Default::default()
+        })
+    };
+    vec![
+        (
+            "metadata for an unknown topic",
+            RequestBody::Metadata(MetadataRequest {
+                topics: Some(vec![MetadataRequestTopic {
+                    name: Some("nope".into()),
+                    ..Default::default()
+                }]),
+                allow_auto_topic_creation: false,
+                ..Default::default()
+            }),
+            12,
+        ),
+        (
+            "metadata for an invalid topic name",
+            RequestBody::Metadata(MetadataRequest {
+                topics: Some(vec![MetadataRequestTopic {
+                    name: Some("bad/name".into()),
+                    ..Default::default()
+                }]),
+                allow_auto_topic_creation: true,
+                ..Default::default()
+            }),
+            12,
+        ),
+        (
+            "create with an invalid config value",
+            create(topic("t1", 1, 1, &[("cleanup.policy", "sideways")])),
+            7,
+        ),
+        (
+            "create with an unknown config",
+            create(topic("t2", 1, 1, &[("no.such.config", "1")])),
+            7,
+        ),
+        (
+            "create with too many replicas",
+            create(topic("t3", 1, 4, &[])),
+            7,
+        ),
+        (
+            "create with an invalid name",
+            create(topic("bad/name", 1, 1, &[])),
+            7,
+        ),
+        (
+            "create with zero partitions",
+            create(topic("t4", 0, 1, &[])),
+            7,
+        ),
+        (
+            "create an existing topic",
+            create(topic("shrink", 1, 1, &[])),
+            7,
+        ),
+        (
+            "describe configs of an unknown topic",
+            RequestBody::DescribeConfigs(DescribeConfigsRequest {
+                resources: vec![DescribeConfigsResource {
+                    resource_type: 2,
+                    resource_name: "nope".into(),
+                    configuration_keys: None,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            4,
+        ),
+        (
+            "list offsets of an unknown topic",
+            RequestBody::ListOffsets(ListOffsetsRequest {
+                replica_id: -1,
+                topics: vec![ListOffsetsTopic {
+                    name: "nope".into(),
+                    partitions: vec![ListOffsetsPartition {
+                        partition_index: 0,
+                        timestamp: -1,
+                        current_leader_epoch: -1,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            9,
+        ),
+        (
+            "delete an unknown topic",
+            RequestBody::DeleteTopics(DeleteTopicsRequest {
+                topic_names: vec!["nope".into()],
+                timeout_ms: 10_000,
+                ..Default::default()
+            }),
+            5,
+        ),
+        (
+            "shrink a topic",
+            RequestBody::CreatePartitions(CreatePartitionsRequest {
+                topics: vec![CreatePartitionsTopic {
+                    name: "shrink".into(),
+                    count: 1,
+                    assignments: None,
+                    ..Default::default()
+                }],
+                timeout_ms: 10_000,
+                ..Default::default()
+            }),
+            3,
+        ),
+        (
+            "describe an unknown group",
+            RequestBody::DescribeGroups(DescribeGroupsRequest {
+                groups: vec!["nope".into()],
+                ..Default::default()
+            }),
+            5,
+        ),
+    ]
+}
+
+/// The default request of `key`, made sendable: Produce asks for an answer.
+fn default_request(key: ApiKey) -> RequestBody {
+    match RequestBody::default_for(key) {
+        RequestBody::Produce(p) => RequestBody::Produce(ProduceRequest { acks: 1, ..p }),
+        other => other,
+    }
+}
+
+#[test]
+#[ignore = "needs Java (tests/kafka/kafka.sh); .ci/run runs it"]
+fn every_api_answers_as_kafka_4_4_does() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let fjord = Node::single(root.path(), 0, "auto.create.topics.enable=true");
+    let f = fjord.broker_addr();
+    let kafka = KafkaCluster::start(1, 24600, "auto.create.topics.enable=true");
+    let k = kafka.addr(1);
+    // Both serve, and both hold topic `shrink` (2 partitions).
+    for addr in [&f, &k] {
+        let made = wait_for(Duration::from_secs(60), || {
+            let out = rt.block_on(ask(
+                addr,
+                RequestBody::CreateTopics(CreateTopicsRequest {
+                    topics: vec![CreatableTopic {
+                        name: "shrink".into(),
+                        num_partitions: 2,
+                        replication_factor: 1,
+                        ..Default::default()
+                    }],
+                    timeout_ms: 10_000,
+                    ..Default::default()
+                }),
+                7,
+            ));
+            (out.contains("error_code: 0") || out.contains("error_code: 36")).then_some(())
+        });
+        assert!(made.is_some(), "{addr} never created a topic");
+    }
+
+    let fv = rt.block_on(versions(&f));
+    let kv = rt.block_on(versions(&k));
+    let mut compared = 0;
+    let mut equal = 0;
+    let mut deliberate = 0;
+    let mut unexplained = Vec::new();
+    let mut judge = |what: String, kafka: String, fjord: String| {
+        compared += 1;
+        if kafka == fjord {
+            equal += 1;
+        } else if DELIBERATE.iter().any(|(w, _)| what.starts_with(w)) {
+            deliberate += 1;
+        } else {
+            unexplained.push(format!("{what}\n  kafka: {kafka}\n  fjord: {fjord}"));
+        }
+    };
+
+    // ApiVersions: every key either system serves.
+    for key in kv
+        .keys()
+        .chain(fv.keys())
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let name = ApiKey::from_key(*key).map_or(format!("key {key}"), |a| format!("{a:?}"));
+        judge(
+            format!("ApiVersions {name}"),
+            format!("{:?}", kv.get(key)),
+            format!("{:?}", fv.get(key)),
+        );
+    }
+
+    // Every API both serve, at every version both advertise, with a default request.
+    for (key, (kmin, kmax)) in &kv {
+        let Some((fmin, fmax)) = fv.get(key) else {
+            continue;
+        };
+        let Some(api) = ApiKey::from_key(*key) else {
+            continue;
+        };
+        if api == ApiKey::ApiVersions {
+            continue;
+        }
+        for v in (*kmin).max(*fmin)..=(*kmax).min(*fmax) {
+            let kafka = normalise(&rt.block_on(ask(&k, default_request(api), v)));
+            let fjord = normalise(&rt.block_on(ask(&f, default_request(api), v)));
+            judge(format!("{api:?} v{v} default"), kafka, fjord);
+        }
+    }
+
+    // The named bad inputs.
+    for (name, body, v) in bad_inputs() {
+        let kafka = normalise(&rt.block_on(ask(&k, body.clone(), v)));
+        let fjord = normalise(&rt.block_on(ask(&f, body, v)));
+        judge(format!("bad input: {name}"), kafka, fjord);
+    }
+
+    println!(
+        "differential: compared {compared}, equal {equal}, deliberate {deliberate}, unexplained {}",
+        unexplained.len()
+    );
+    assert!(
+        unexplained.is_empty(),
+        "{} unexplained differences:\n{}",
+        unexplained.len(),
+        unexplained.join("\n")
+    );
+}
