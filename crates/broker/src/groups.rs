@@ -98,7 +98,12 @@ impl Groups<'_> {
         let c = found.into_iter().next().unwrap_or_default();
         FindCoordinatorResponse {
             error_code: c.error_code,
-            error_message: if version >= 1 { c.error_message } else { None },
+            // Kafka names the error even on success ("NONE") in v1-v3.
+            error_message: match (version, c.error_code) {
+                (0, _) => None,
+                (_, 0) => Some("NONE".into()),
+                _ => c.error_message,
+            },
             node_id: c.node_id,
             host: c.host,
             port: c.port,
@@ -154,6 +159,9 @@ impl Groups<'_> {
     /// A request answered by the shard of `group` (JoinGroup, SyncGroup, Heartbeat,
     /// LeaveGroup, OffsetCommit, OffsetDelete).
     pub async fn one_group(&self, body: &RequestBody, version: i16, group: &str) -> ResponseBody {
+        if let Some(code) = refused_before_routing(body, version, group) {
+            return fjord_protocol::error_response(body, version, code, &message(code));
+        }
         let image = self.image.clone();
         let answer = self
             .coordinator
@@ -578,4 +586,19 @@ fn run(
             o
         }
     }
+}
+
+/// What Kafka refuses before a group request reaches its coordinator: a SyncGroup v5+ without
+/// its protocol type and name (INCONSISTENT_GROUP_PROTOCOL), then an empty group id
+/// (INVALID_GROUP_ID). An empty group id never names a group.
+fn refused_before_routing(body: &RequestBody, version: i16, group: &str) -> Option<ErrorCode> {
+    if let RequestBody::SyncGroup(r) = body {
+        if version >= 5 && (r.protocol_type.is_none() || r.protocol_name.is_none()) {
+            return Some(ErrorCode::InconsistentGroupProtocol);
+        }
+    }
+    // A KIP-848 heartbeat's fields are checked by its group's rules ("GroupId can't be
+    // empty.", INVALID_REQUEST).
+    let heartbeat = matches!(body, RequestBody::ConsumerGroupHeartbeat(_));
+    (group.is_empty() && !heartbeat).then_some(ErrorCode::InvalidGroupId)
 }

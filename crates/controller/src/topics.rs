@@ -474,13 +474,16 @@ impl Controller {
         if t.count < current {
             return Err((
                 ErrorCode::InvalidPartitions,
-                format!("Topic currently has {current} partitions, which is higher than the requested {}.", t.count),
+                format!(
+                    "The topic {} currently has {current} partition(s); {} would not be an increase.",
+                    t.name, t.count
+                ),
             ));
         }
         if t.count == current {
             return Err((
                 ErrorCode::InvalidPartitions,
-                format!("Topic already has {current} partitions."),
+                format!("Topic already has {current} partition(s)."),
             ));
         }
         let rf = topic

@@ -61,7 +61,7 @@ impl ConfigType {
 pub const TOPIC_CONFIGS: &[(&str, ConfigType, &str)] = &[
     (
         "cleanup.policy",
-        ConfigType::Choice(&["delete", "compact"], true),
+        ConfigType::Choice(&["compact", "delete"], true),
         "delete",
     ),
     (
@@ -137,7 +137,7 @@ pub const BROKER_DYNAMIC_CONFIGS: &[(&str, ConfigType, &str)] = &[
     ("log.segment.bytes", ConfigType::Int(14), "1073741824"),
     (
         "log.cleanup.policy",
-        ConfigType::Choice(&["delete", "compact"], true),
+        ConfigType::Choice(&["compact", "delete"], true),
         "delete",
     ),
     ("message.max.bytes", ConfigType::Int(0), "1048588"),

@@ -26,7 +26,7 @@ fn check_name(name: &str) -> Result<(), String> {
         .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-')
     {
         return Err(format!(
-            "Topic name \"{name}\" is illegal, it contains a character other than ASCII \
+            "Topic name is invalid: '{name}' contains one or more characters other than ASCII \
              alphanumerics, '.', '_' and '-'"
         ));
     }

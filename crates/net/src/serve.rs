@@ -735,7 +735,8 @@ impl<H: Handler> Session<H> {
                             &body,
                             version,
                             ErrorCode::IllegalSaslState,
-                            "SASL is not enabled on this listener",
+                            // Kafka's words: a listener without SASL counts as authenticated.
+                            "SaslAuthenticate request received after successful authentication",
                         )),
                         Err(_) => return,
                     }

