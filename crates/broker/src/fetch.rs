@@ -684,13 +684,27 @@ fn read_all(
             last_stable_offset: -1,
             log_start_offset: -1,
             records: Some(Records::default()),
+            // Null unless read_committed asked for them, as Kafka answers.
+            aborted_transactions: None,
             ..Default::default()
         };
-        let failed = |d: PartitionData| Read {
-            data: d,
-            bytes: 0,
-            error: true,
-            left: false,
+        // A partition answered to a consumer with an error says nothing of its log (Kafka's
+        // `createLogReadResult` of an exception: -1 for each offset), which clients such as
+        // kafkajs read. A fjord follower keeps them: on OFFSET_OUT_OF_RANGE it restarts at
+        // the leader's log start or truncates to its high watermark from this answer. A
+        // diverging epoch is no error: its offsets stay.
+        let failed = |mut d: PartitionData| {
+            if follower.is_none() && d.error_code != ErrorCode::None.code() {
+                d.high_watermark = -1;
+                d.last_stable_offset = -1;
+                d.log_start_offset = -1;
+            }
+            Read {
+                data: d,
+                bytes: 0,
+                error: true,
+                left: false,
+            }
         };
         let p = match &w.partition {
             Ok(p) => p,

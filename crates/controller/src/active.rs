@@ -309,6 +309,7 @@ impl Active {
             monotonic_ms(),
         );
         c.set_voters(info.voters.clone());
+        c.topic_id_salt = fjord_protocol::Uuid::new_v4().as_u128();
         tracing::info!(
             epoch = info.epoch,
             generation = self.generation,

@@ -85,6 +85,10 @@ pub struct Controller {
     pub supported_features: BTreeMap<String, (i16, i16)>,
     /// Counters.
     pub counters: Counters,
+    /// Mixed into every new topic id with the cluster id: random on a real node (each active
+    /// controller draws one), so no two clusters give a topic the same id, even clusters
+    /// formatted with the same cluster id; 0 in simulations, which stay replayable.
+    pub topic_id_salt: u128,
 }
 
 impl Controller {
@@ -109,6 +113,7 @@ impl Controller {
             )]
             .into(),
             counters: Counters::default(),
+            topic_id_salt: 0,
         };
         c.reset(image, now_ms);
         c

@@ -77,11 +77,16 @@ fn topic_error(t: &CreatableTopic, code: ErrorCode, message: String) -> Creatabl
     }
 }
 
-fn new_topic_id(image: &MetadataImage, name: &str, salt: u64) -> Uuid {
-    // Unique and not the reserved ids (0 and 1): mixes the name, the log position and a salt.
+/// A new topic's id: unique in the image and not a reserved id (0 and 1). It mixes the
+/// cluster id and the controller's random `cluster_salt` (so two clusters never give a topic
+/// the same id), the name, the log position and the request's `salt`.
+fn new_topic_id(image: &MetadataImage, cluster: (&str, u128), name: &str, salt: u64) -> Uuid {
     let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    for b in name
+    for b in cluster
+        .0
         .bytes()
+        .chain(cluster.1.to_be_bytes())
+        .chain(name.bytes())
         .chain(image.provenance.last_offset.to_be_bytes())
         .chain(salt.to_be_bytes())
     {
@@ -249,7 +254,8 @@ impl Controller {
             }
             by_index.into_values().collect()
         };
-        let id = new_topic_id(&self.image, &t.name, salt);
+        let cluster = (self.cluster_id.as_str(), self.topic_id_salt);
+        let id = new_topic_id(&self.image, cluster, &t.name, salt);
         let mut records = vec![MetadataRecord::Topic(TopicRecord {
             name: t.name.clone(),
             topic_id: id,

@@ -1427,6 +1427,27 @@ fn operations_over_the_record_cap_are_refused_whole_before_allocating() {
     assert_eq!(r.results[0].error_code, ErrorCode::PolicyViolation.code());
 }
 
+/// Two clusters (or two histories of one) that create the same topic at the same log
+/// position give it different ids: Kafka's ids are random, and MirrorMaker and operators
+/// tell topics apart by them.
+#[test]
+fn two_clusters_never_give_a_topic_the_same_id() {
+    let id_in = |cluster: &str, salt: u128| {
+        let mut h = Harness::with_brokers(1);
+        h.c.cluster_id = cluster.into();
+        h.c.topic_id_salt = salt;
+        assert!(ok(h.create("same", 1, 1, &[]).error_code));
+        h.c.image().topics.get_by_name("same").unwrap().id
+    };
+    assert_eq!(
+        id_in("a", 7),
+        id_in("a", 7),
+        "replayable from the same inputs"
+    );
+    assert_ne!(id_in("a", 7), id_in("b", 7), "another cluster id");
+    assert_ne!(id_in("a", 7), id_in("a", 8), "another controller's salt");
+}
+
 #[test]
 fn create_topics_validates_and_applies_defaults() {
     let mut h = Harness::with_brokers(3);

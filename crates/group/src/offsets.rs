@@ -55,17 +55,26 @@ impl Shard {
             &r.member_id,
             r.group_instance_id.as_deref(),
             r.generation_id_or_member_epoch,
+            false,
         )
     }
 
-    /// The member checks of a commit (OffsetCommit, TxnOffsetCommit).
+    /// The member checks of a commit (OffsetCommit, TxnOffsetCommit), as Kafka's
+    /// `validateOffsetCommit`. A `transactional` commit that names no member, generation or
+    /// instance is accepted in a live group too: older transactional clients (and kafkajs)
+    /// send none.
     pub(crate) fn check_member_commit(
         &self,
         group: &str,
         member: &str,
         instance: Option<&str>,
         generation: i32,
+        transactional: bool,
     ) -> Result<(), ErrorCode> {
+        let anonymous = generation < 0 && member.is_empty() && instance.is_none();
+        if transactional && anonymous && self.consumer_group(group).is_some() {
+            return Ok(());
+        }
         if let Some(verdict) = self.check_consumer_member(group, member, generation) {
             return verdict;
         }
@@ -82,7 +91,9 @@ impl Shard {
         if generation < 0 && member.is_empty() && g.state == GroupState::Empty {
             return Ok(());
         }
-        self.check_member(group, member, instance, generation)?;
+        if !(transactional && anonymous) {
+            self.check_member(group, member, instance, generation)?;
+        }
         if g.state == GroupState::CompletingRebalance {
             return Err(ErrorCode::RebalanceInProgress);
         }

@@ -36,6 +36,7 @@ impl Shard {
             &r.member_id,
             r.group_instance_id.as_deref(),
             r.generation_id,
+            true,
         ) {
             Err(code) => Some(code),
             Ok(()) if !self.groups.contains_key(&r.group_id) && !self.has_room() => {

@@ -210,6 +210,41 @@ impl Harness {
         }
     }
 
+    /// A TxnOffsetCommit of partition 0 by producer 7 (the answer's error code).
+    fn txn_commit(&mut self, member: &str, generation: i32, offset: i64) -> i16 {
+        use fjord_protocol::generated::txn_offset_commit_request::{
+            TxnOffsetCommitRequest, TxnOffsetCommitRequestPartition, TxnOffsetCommitRequestTopic,
+        };
+        let ctx = self.ctx(3);
+        let r = TxnOffsetCommitRequest {
+            transactional_id: "tx".into(),
+            group_id: "g".into(),
+            producer_id: 7,
+            producer_epoch: 0,
+            generation_id: generation,
+            member_id: member.into(),
+            topics: vec![TxnOffsetCommitRequestTopic {
+                name: "t".into(),
+                partitions: vec![TxnOffsetCommitRequestPartition {
+                    partition_index: 0,
+                    committed_offset: offset,
+                    committed_leader_epoch: -1,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let out = self
+            .shard
+            .txn_commit_offsets(&ctx, &r, &|_, _| false, self.now);
+        self.take(out);
+        match &self.replies[&ctx.token] {
+            ResponseBody::TxnOffsetCommit(c) => c.topics[0].partitions[0].error_code,
+            other => panic!("{other:?}"),
+        }
+    }
+
     fn committed(&self, shard: &Shard) -> Option<i64> {
         let topics = [("t".to_string(), vec![0])];
         shard.fetch_offsets("g", Some(&topics))[0].1[0]
@@ -283,6 +318,24 @@ fn two_members_join_sync_and_commit() {
         h.sync_answer(t).unwrap().0,
         ErrorCode::IllegalGeneration.code()
     );
+}
+
+/// Kafka's `validateOffsetCommit` (run on Kafka 4.4 by tests/java ConsumerTest): a
+/// transactional commit naming no member and no generation is accepted while the group has
+/// live members (older transactional clients and kafkajs send none); a plain one is not.
+#[test]
+fn an_anonymous_transactional_commit_is_accepted_in_a_live_group() {
+    let mut h = Harness::new(0);
+    let (a, _b) = stable_pair(&mut h);
+    assert_eq!(h.commit("", -1, 5), ErrorCode::UnknownMemberId.code());
+    assert_eq!(h.txn_commit("", -1, 5), 0);
+    // A transactional commit that names a member is checked as any other.
+    assert_eq!(
+        h.txn_commit("nobody", 1, 5),
+        ErrorCode::UnknownMemberId.code()
+    );
+    assert_eq!(h.txn_commit(&a, 2, 5), ErrorCode::IllegalGeneration.code());
+    assert_eq!(h.txn_commit(&a, 1, 5), 0);
 }
 
 #[test]

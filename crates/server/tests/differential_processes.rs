@@ -31,6 +31,7 @@ use fjord_protocol::generated::describe_configs_request::{
     DescribeConfigsRequest, DescribeConfigsResource,
 };
 use fjord_protocol::generated::describe_groups_request::DescribeGroupsRequest;
+use fjord_protocol::generated::fetch_request::{FetchPartition, FetchRequest, FetchTopic};
 use fjord_protocol::generated::find_coordinator_request::FindCoordinatorRequest;
 use fjord_protocol::generated::list_offsets_request::{
     ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic,
@@ -117,6 +118,18 @@ const NOT_YET: &[(&str, &str)] = &[
     ("ApiVersions key 91", "share groups (KIP-932)"),
     ("ApiVersions key 92", "share groups (KIP-932)"),
     ("ApiVersions key 93", "streams groups (KIP-1071)"),
+    (
+        "bad input: set a custom key on the brokers' default",
+        "Kafka stores broker keys it does not know; fjord refuses them",
+    ),
+    (
+        "bad input: set a custom key on broker 1",
+        "Kafka stores broker keys it does not know; fjord refuses them",
+    ),
+    (
+        "bad input: set a bad value of a known broker key",
+        "Kafka refuses a broker value with INVALID_REQUEST; fjord with INVALID_CONFIG",
+    ),
 ];
 
 /// The broker listener's version ranges: API key -> (min, max).
@@ -359,6 +372,48 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             3,
         ),
         (
+            // kafkajs's finding: a consumer that seeks past the end never reset.
+            "fetch past the end",
+            RequestBody::Fetch(FetchRequest {
+                replica_id: -1,
+                max_wait_ms: 0,
+                min_bytes: 1,
+                max_bytes: 1 << 20,
+                session_epoch: -1,
+                topics: vec![FetchTopic {
+                    topic: "shrink".into(),
+                    partitions: vec![FetchPartition {
+                        partition: 0,
+                        current_leader_epoch: -1,
+                        fetch_offset: 50,
+                        last_fetched_epoch: -1,
+                        log_start_offset: -1,
+                        partition_max_bytes: 1 << 20,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            12,
+        ),
+        (
+            // Kafka accepts keys it does not know on a broker resource.
+            "set a custom key on the brokers' default",
+            alter_broker("", &[("cleanup.policy", "compact"), ("my.custom.key", "1")]),
+            1,
+        ),
+        (
+            "set a custom key on broker 1",
+            alter_broker("1", &[("my.custom.key", "1")]),
+            1,
+        ),
+        (
+            "set a bad value of a known broker key",
+            alter_broker("", &[("log.retention.ms", "soon")]),
+            1,
+        ),
+        (
             "describe an unknown group",
             RequestBody::DescribeGroups(DescribeGroupsRequest {
                 groups: vec!["nope".into()],
@@ -367,6 +422,32 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             5,
         ),
     ]
+}
+
+/// IncrementalAlterConfigs SET of `configs` on broker resource `name` ("" is the cluster's
+/// default), validate only (the comparison leaves both systems as they were).
+fn alter_broker(name: &str, configs: &[(&str, &str)]) -> RequestBody {
+    use fjord_protocol::generated::incremental_alter_configs_request::{
+        AlterConfigsResource, AlterableConfig, IncrementalAlterConfigsRequest,
+    };
+    RequestBody::IncrementalAlterConfigs(IncrementalAlterConfigsRequest {
+        resources: vec![AlterConfigsResource {
+            resource_type: 4,
+            resource_name: name.into(),
+            configs: configs
+                .iter()
+                .map(|(k, v)| AlterableConfig {
+                    name: (*k).into(),
+                    config_operation: 0,
+                    value: Some((*v).into()),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        }],
+        validate_only: true,
+        ..Default::default()
+    })
 }
 
 /// The default request of `key`, made sendable: Produce asks for an answer.

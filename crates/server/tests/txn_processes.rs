@@ -1465,9 +1465,9 @@ fn a_cluster_formatted_at_transaction_version_1_is_upgraded_to_2() {
     let level = || {
         let d = tool(&["kafka-features", "--bootstrap-server", &bs, "describe"]);
         d.lines()
-            .find(|l| l.starts_with("Feature: transaction.version\t"))
+            .find(|l| l.starts_with("Feature: transaction.version "))
             .and_then(|l| l.rsplit("FinalizedVersionLevel: ").next())
-            .and_then(|l| l.split('\t').next())
+            .and_then(|l| l.split_whitespace().next())
             .map(str::to_string)
     };
     assert_eq!(level().as_deref(), Some("1"));

@@ -340,6 +340,98 @@ class ConsumerTest {
         assertEquals(n, got.size());
     }
 
+    /**
+     * kafkajs's finding 1: when a classic group's last member leaves, the group is Empty at
+     * once, so an admin offset reset right after the consumer closes is accepted.
+     */
+    @Test
+    void lastMemberLeavingEmptiesTheGroupAtOnce() throws Exception {
+        String topic = "leaving";
+        cluster.createTopic(topic, 1, 3);
+        produce(topic, 10);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(groupProps("g-leaving", Map.of()))) {
+            c.subscribe(List.of(topic));
+            FjordCluster.waitFor("an assignment", Duration.ofSeconds(60), () -> {
+                c.poll(Duration.ofMillis(100));
+                return !c.assignment().isEmpty();
+            });
+            c.commitSync(Map.of(tp, new OffsetAndMetadata(5)));
+        }
+        try (org.apache.kafka.clients.admin.Admin admin = cluster.admin()) {
+            var state = admin.describeConsumerGroups(List.of("g-leaving")).all().get(30, TimeUnit.SECONDS)
+                    .get("g-leaving").groupState();
+            assertEquals(org.apache.kafka.common.GroupState.EMPTY, state);
+            admin.alterConsumerGroupOffsets("g-leaving", Map.of(tp, new OffsetAndMetadata(0)))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * kafkajs's finding 2: after DeleteRecords and an admin reset of a group's offsets to the
+     * earliest, a stable OffsetFetch (read_committed) answers the offset, not
+     * UNSTABLE_OFFSET_COMMIT: no transaction is open.
+     */
+    @Test
+    void stableOffsetFetchAfterResetPastDeletedRecords() throws Exception {
+        String topic = "reset-after-delete";
+        cluster.createTopic(topic, 1, 3);
+        produce(topic, 20);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        try (org.apache.kafka.clients.admin.Admin admin = cluster.admin()) {
+            admin.deleteRecords(Map.of(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(8)))
+                    .all().get(30, TimeUnit.SECONDS);
+            admin.alterConsumerGroupOffsets("g-reset", Map.of(tp, new OffsetAndMetadata(12)))
+                    .all().get(30, TimeUnit.SECONDS);
+            long earliest = admin.listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.earliest()))
+                    .partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
+            assertEquals(8L, earliest);
+            admin.alterConsumerGroupOffsets("g-reset", Map.of(tp, new OffsetAndMetadata(earliest)))
+                    .all().get(30, TimeUnit.SECONDS);
+            var stable = admin.listConsumerGroupOffsets("g-reset",
+                    new org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions().requireStable(true))
+                    .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+            assertEquals(8L, stable.get(tp).offset());
+        }
+        Properties p = groupProps("g-reset", Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"));
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p)) {
+            assertEquals(8L, c.committed(java.util.Set.of(tp)).get(tp).offset());
+        }
+    }
+
+    /**
+     * kafkajs's finding 3: a transactional offset commit that names the group but no member
+     * (generation -1, no member id: what kafkajs and older clients send) is accepted while
+     * the group has a live member.
+     */
+    @Test
+    void transactionalCommitWithoutMemberWhileGroupIsActive() throws Exception {
+        String topic = "txn-commit-no-member";
+        cluster.createTopic(topic, 1, 3);
+        produce(topic, 10);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(groupProps("g-no-member", Map.of()))) {
+            c.subscribe(List.of(topic));
+            FjordCluster.waitFor("an assignment", Duration.ofSeconds(60), () -> {
+                c.poll(Duration.ofMillis(100));
+                return !c.assignment().isEmpty();
+            });
+            Properties pp = ProducerTest.producerProps(cluster);
+            pp.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "no-member-txn");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(pp)) {
+                producer.initTransactions();
+                producer.beginTransaction();
+                producer.send(new ProducerRecord<>(topic, "out"));
+                producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(7)),
+                        new ConsumerGroupMetadata("g-no-member"));
+                producer.commitTransaction();
+            }
+            FjordCluster.waitFor("the committed offset", Duration.ofSeconds(30),
+                    () -> Long.valueOf(7L).equals(java.util.Optional.ofNullable(c.committed(java.util.Set.of(tp)).get(tp))
+                            .map(OffsetAndMetadata::offset).orElse(null)));
+        }
+    }
+
     private static int countCommitted(String topic) {
         try (KafkaConsumer<String, String> c = new KafkaConsumer<>(ProducerTest.consumerProps(cluster, null, "read_committed"))) {
             List<TopicPartition> tps = c.partitionsFor(topic).stream()

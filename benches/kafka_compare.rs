@@ -1,0 +1,309 @@
+//! fjord beside Apache Kafka 4.4 on this machine, one run, alternating, the same clients: a
+//! release `fjord` single node and a Kafka 4.4 combined node (`tests/kafka/kafka.sh`, its jars
+//! from Maven Central). For 100 B and 1 KiB records at acks=1 and acks=all: Kafka's own
+//! `ProducerPerformance` and `ConsumerPerformance` (Java client 4.4), and the librdkafka
+//! producer (the `rdkafka` crate); each row gives throughput, produce latency percentiles, the
+//! broker's CPU seconds per GB moved and its RSS. Then each system's time from process start
+//! to the first acknowledged produce. Run: `cargo bench -p fjord-benches --bench
+//! kafka_compare` (it builds the release `fjord` and fetches the Kafka jars).
+//! `FJORD_COMPARE_RECORDS` scales the record counts (default 1.0).
+
+use fjord_benches::{cpu_seconds, release_fjord, root, rss_mib, SingleNode};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The record counts of a 100 B and a 1 KiB run.
+const RECORDS: [(usize, u64); 2] = [(100, 2_000_000), (1024, 400_000)];
+
+fn kafka_sh() -> PathBuf {
+    root().join("tests/kafka/kafka.sh")
+}
+
+/// A broker under test: its bootstrap address and process id.
+struct Broker {
+    name: &'static str,
+    bootstrap: String,
+    pid: u32,
+    /// What keeps it running (fjord's process, or Kafka's dir).
+    _keep: Keep,
+}
+
+enum Keep {
+    Fjord(#[allow(dead_code)] SingleNode),
+    Kafka(tempfile::TempDir),
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        if let Keep::Kafka(dir) = &self._keep {
+            let _ = Command::new(kafka_sh())
+                .args(["stop", dir.path().to_str().unwrap()])
+                .status();
+        }
+    }
+}
+
+fn start_fjord(bin: &Path) -> Broker {
+    let node = SingleNode::start(bin, "");
+    Broker {
+        name: "fjord",
+        bootstrap: node.bootstrap.clone(),
+        pid: node.pid(),
+        _keep: Keep::Fjord(node),
+    }
+}
+
+fn start_kafka(base: u16) -> Broker {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(kafka_sh())
+        .args([
+            "start",
+            dir.path().to_str().unwrap(),
+            "1",
+            &base.to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pid: u32 = std::fs::read_to_string(dir.path().join("node-1/pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    Broker {
+        name: "kafka",
+        bootstrap: format!("127.0.0.1:{}", base + 10),
+        pid,
+        _keep: Keep::Kafka(dir),
+    }
+}
+
+/// Runs a Kafka 4.4 tool class with the jars; returns its standard output.
+fn kafka_tool(class: &str, args: &[String]) -> String {
+    let out = Command::new(kafka_sh())
+        .arg("run")
+        .arg(class)
+        .args(args)
+        .stderr(Stdio::null())
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// One `ProducerPerformance` run: (records/s, MB/s, p50, p99, p99.9 ms).
+fn producer_perf(b: &Broker, topic: &str, size: usize, n: u64, acks: &str) -> [f64; 5] {
+    let out = kafka_tool(
+        "org.apache.kafka.tools.ProducerPerformance",
+        &[
+            "--topic".into(),
+            topic.into(),
+            "--num-records".into(),
+            n.to_string(),
+            "--record-size".into(),
+            size.to_string(),
+            "--throughput".into(),
+            "-1".into(),
+            "--producer-props".into(),
+            format!("bootstrap.servers={}", b.bootstrap),
+            format!("acks={acks}"),
+            "linger.ms=5".into(),
+            "batch.size=262144".into(),
+        ],
+    );
+    // "N records sent, R records/sec (M MB/sec), A ms avg latency, X ms max latency,
+    // P50 ms 50th, P95 ms 95th, P99 ms 99th, P999 ms 99.9th."
+    let last = out
+        .lines()
+        .rfind(|l| l.contains("records sent") && l.contains("99.9th"))
+        .unwrap_or_else(|| panic!("no summary from ProducerPerformance:\n{out}"));
+    let nums: Vec<f64> = last
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|s| !s.is_empty() && *s != ".")
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    // n, rate, MB/s, avg, max, p50, 50, p95, 95, p99, 99, p999, 99.9
+    [nums[1], nums[2], nums[5], nums[9], nums[11]]
+}
+
+/// One `ConsumerPerformance` run: (MB/s, records/s).
+fn consumer_perf(b: &Broker, topic: &str, n: u64) -> [f64; 2] {
+    let out = kafka_tool(
+        "org.apache.kafka.tools.ConsumerPerformance",
+        &[
+            "--bootstrap-server".into(),
+            b.bootstrap.clone(),
+            "--topic".into(),
+            topic.into(),
+            "--messages".into(),
+            n.to_string(),
+            "--hide-header".into(),
+        ],
+    );
+    // start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, ...
+    let line = out
+        .lines()
+        .rfind(|l| l.matches(',').count() >= 5)
+        .unwrap_or_else(|| panic!("no summary from ConsumerPerformance:\n{out}"));
+    let f: Vec<f64> = line
+        .split(',')
+        .map(|x| x.trim().parse().unwrap_or(0.0))
+        .collect();
+    [f[3], f[5]]
+}
+
+/// Seconds from spawning a fjord node or a Kafka node until a produce is acknowledged.
+fn time_to_first_ack(name: &str, bin: &Path, base: u16) -> f64 {
+    let start = Instant::now();
+    let broker = if name == "fjord" {
+        start_fjord(bin)
+    } else {
+        start_kafka(base)
+    };
+    let producer: rdkafka::producer::FutureProducer = rdkafka::ClientConfig::new()
+        .set("bootstrap.servers", &broker.bootstrap)
+        .set("acks", "all")
+        .set("message.timeout.ms", "120000")
+        .create()
+        .unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    // The topic is auto-created on the first produce, on both systems.
+    let sent = rt.block_on(producer.send(
+        rdkafka::producer::FutureRecord::<(), [u8]>::to("first-ack").payload(b"x"),
+        Duration::from_secs(120),
+    ));
+    assert!(sent.is_ok(), "{name}: no acknowledged produce: {sent:?}");
+    start.elapsed().as_secs_f64()
+}
+
+fn row(cells: &[String]) {
+    println!("{}", cells.join(" | "));
+}
+
+fn main() {
+    let scale: f64 = std::env::var("FJORD_COMPARE_RECORDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1.0);
+    let bin = release_fjord();
+    let fetched = Command::new(kafka_sh()).arg("fetch").output().unwrap();
+    assert!(fetched.status.success(), "kafka.sh fetch failed");
+    let base = 21_500;
+    println!("fjord vs Kafka 4.4, one node each (Kafka: G1, -Xmx768m), alternating runs");
+    row(&[
+        "system".into(),
+        "size".into(),
+        "acks".into(),
+        "client".into(),
+        "msg/s".into(),
+        "MB/s".into(),
+        "p50 ms".into(),
+        "p99 ms".into(),
+        "p99.9 ms".into(),
+        "consume MB/s".into(),
+        "broker cpu-s/GB".into(),
+        "broker RSS MiB".into(),
+    ]);
+    for (size, records) in RECORDS {
+        let n = ((records as f64) * scale) as u64;
+        for acks in ["1", "all"] {
+            for which in ["fjord", "kafka"] {
+                let b = if which == "fjord" {
+                    start_fjord(&bin)
+                } else {
+                    start_kafka(base)
+                };
+                let topic = format!("perf-{size}-{acks}");
+                let _ = kafka_tool(
+                    "org.apache.kafka.tools.TopicCommand",
+                    &[
+                        "--bootstrap-server".into(),
+                        b.bootstrap.clone(),
+                        "--create".into(),
+                        "--topic".into(),
+                        topic.clone(),
+                        "--partitions".into(),
+                        "1".into(),
+                    ],
+                );
+                let cpu0 = cpu_seconds(b.pid);
+                let p = producer_perf(&b, &topic, size, n, acks);
+                let c = consumer_perf(&b, &topic, n);
+                let gb = (n as f64 * size as f64) / 1e9;
+                let cpu = (cpu_seconds(b.pid) - cpu0) / (2.0 * gb);
+                row(&[
+                    b.name.into(),
+                    size.to_string(),
+                    acks.into(),
+                    "java 4.4".into(),
+                    format!("{:.0}", p[0]),
+                    format!("{:.1}", p[1]),
+                    format!("{:.0}", p[2]),
+                    format!("{:.0}", p[3]),
+                    format!("{:.0}", p[4]),
+                    format!("{:.1}", c[0]),
+                    format!("{cpu:.1}"),
+                    format!("{:.0}", rss_mib(b.pid)),
+                ]);
+                // The librdkafka producer, same node, a topic of its own.
+                let topic = format!("rd-{size}-{acks}");
+                let _ = kafka_tool(
+                    "org.apache.kafka.tools.TopicCommand",
+                    &[
+                        "--bootstrap-server".into(),
+                        b.bootstrap.clone(),
+                        "--create".into(),
+                        "--topic".into(),
+                        topic.clone(),
+                        "--partitions".into(),
+                        "1".into(),
+                    ],
+                );
+                let cpu0 = cpu_seconds(b.pid);
+                let secs = 5.0;
+                let (acked, _, mut lat) = fjord_benches::produce(
+                    &[],
+                    &b.bootstrap,
+                    &topic,
+                    1,
+                    size,
+                    if acks == "all" { "-1" } else { "1" },
+                    secs,
+                    None,
+                );
+                lat.sort_unstable();
+                let gb = acked as f64 * size as f64 / 1e9;
+                let t = fjord_benches::consume(&[], &b.bootstrap, &topic, 1, acked);
+                let cpu = (cpu_seconds(b.pid) - cpu0) / (2.0 * gb).max(1e-9);
+                let ms = |q: f64| fjord_benches::percentile(&lat, q);
+                row(&[
+                    b.name.into(),
+                    size.to_string(),
+                    acks.into(),
+                    "librdkafka".into(),
+                    format!("{:.0}", acked as f64 / secs),
+                    format!("{:.1}", gb * 1000.0 / secs),
+                    format!("{:.0}", ms(0.5)),
+                    format!("{:.0}", ms(0.99)),
+                    format!("{:.0}", ms(0.999)),
+                    format!("{:.1}", gb * 1000.0 / t),
+                    format!("{cpu:.1}"),
+                    format!("{:.0}", rss_mib(b.pid)),
+                ]);
+            }
+        }
+    }
+    for which in ["fjord", "kafka"] {
+        println!(
+            "{which}: {:.2} s from process start to the first acknowledged produce",
+            time_to_first_ack(which, &bin, base)
+        );
+    }
+}
