@@ -126,7 +126,15 @@ class AdminTest {
     @Test
     void topicsLifecycleAndRefusals() throws Exception {
         get(admin.createTopics(List.of(new NewTopic("a-topic", 3, (short) 3))).all());
-        assertTrue(get(admin.listTopics().names()).contains("a-topic"));
+        // CreateTopics answers once the controller committed; each broker learns it as its
+        // metadata catches up (on Kafka too).
+        FjordCluster.waitFor("the topic listed", Duration.ofSeconds(30), () -> {
+            try {
+                return get(admin.listTopics().names()).contains("a-topic");
+            } catch (Exception e) {
+                return false;
+            }
+        });
         TopicExistsException exists = failure(TopicExistsException.class,
                 admin.createTopics(List.of(new NewTopic("a-topic", 3, (short) 3))).all());
         assertEquals("Topic 'a-topic' already exists.", exists.getMessage());
@@ -183,6 +191,14 @@ class AdminTest {
     void configsWithSynonyms() throws Exception {
         cluster.createTopic("configured", 1, 3, Map.of("retention.ms", "3600000"));
         ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "configured");
+        FjordCluster.waitFor("the topic's config on the broker asked", Duration.ofSeconds(30), () -> {
+            try {
+                return "3600000".equals(get(admin.describeConfigs(List.of(topic)).all()).get(topic)
+                        .get("retention.ms").value());
+            } catch (Exception e) {
+                return false;
+            }
+        });
         Config c = get(admin.describeConfigs(List.of(topic), new DescribeConfigsOptions().includeSynonyms(true)
                 .includeDocumentation(true)).all()).get(topic);
         ConfigEntry retention = c.get("retention.ms");
@@ -204,9 +220,16 @@ class AdminTest {
         get(admin.incrementalAlterConfigs(Map.of(topic, List.of(
                 new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET),
                 new AlterConfigOp(new ConfigEntry("retention.ms", null), AlterConfigOp.OpType.DELETE)))).all());
-        Config after = get(admin.describeConfigs(List.of(topic)).all()).get(topic);
-        assertEquals("compact", after.get("cleanup.policy").value());
-        assertEquals(ConfigEntry.ConfigSource.DEFAULT_CONFIG, after.get("retention.ms").source());
+        // Each broker answers from its own metadata, which catches up (on Kafka too).
+        FjordCluster.waitFor("the altered configs", Duration.ofSeconds(30), () -> {
+            try {
+                Config after = get(admin.describeConfigs(List.of(topic)).all()).get(topic);
+                return "compact".equals(after.get("cleanup.policy").value())
+                        && after.get("retention.ms").source() == ConfigEntry.ConfigSource.DEFAULT_CONFIG;
+            } catch (Exception e) {
+                return false;
+            }
+        });
 
         failure(InvalidConfigurationException.class, admin.incrementalAlterConfigs(Map.of(topic, List.of(
                 new AlterConfigOp(new ConfigEntry("min.insync.replicas", "zero"), AlterConfigOp.OpType.SET)))).all());
