@@ -352,10 +352,7 @@ class ConsumerTest {
         TopicPartition tp = new TopicPartition(topic, 0);
         try (KafkaConsumer<String, String> c = new KafkaConsumer<>(groupProps("g-leaving", Map.of()))) {
             c.subscribe(List.of(topic));
-            FjordCluster.waitFor("an assignment", Duration.ofSeconds(60), () -> {
-                c.poll(Duration.ofMillis(100));
-                return !c.assignment().isEmpty();
-            });
+            awaitAssignment(c);
             c.commitSync(Map.of(tp, new OffsetAndMetadata(5)));
         }
         try (org.apache.kafka.clients.admin.Admin admin = cluster.admin()) {
@@ -412,10 +409,7 @@ class ConsumerTest {
         TopicPartition tp = new TopicPartition(topic, 0);
         try (KafkaConsumer<String, String> c = new KafkaConsumer<>(groupProps("g-no-member", Map.of()))) {
             c.subscribe(List.of(topic));
-            FjordCluster.waitFor("an assignment", Duration.ofSeconds(60), () -> {
-                c.poll(Duration.ofMillis(100));
-                return !c.assignment().isEmpty();
-            });
+            awaitAssignment(c);
             Properties pp = ProducerTest.producerProps(cluster);
             pp.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "no-member-txn");
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(pp)) {
@@ -430,6 +424,14 @@ class ConsumerTest {
                     () -> Long.valueOf(7L).equals(java.util.Optional.ofNullable(c.committed(java.util.Set.of(tp)).get(tp))
                             .map(OffsetAndMetadata::offset).orElse(null)));
         }
+    }
+
+    /** Polls a subscribed consumer until it holds partitions. */
+    static void awaitAssignment(KafkaConsumer<String, String> c) {
+        FjordCluster.waitFor("an assignment", Duration.ofSeconds(60), () -> {
+            c.poll(Duration.ofMillis(100));
+            return !c.assignment().isEmpty();
+        });
     }
 
     private static int countCommitted(String topic) {
