@@ -398,6 +398,12 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             12,
         ),
         (
+            "produce a batch over max.message.bytes",
+            produce("shrink", 1, 1_100_000),
+            9,
+        ),
+        ("produce to an unknown topic", produce("nope", 0, 10), 9),
+        (
             // Kafka accepts keys it does not know on a broker resource.
             "set a custom key on the brokers' default",
             alter_broker("", &[("cleanup.policy", "compact"), ("my.custom.key", "1")]),
@@ -422,6 +428,30 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             5,
         ),
     ]
+}
+
+/// Produce (acks=1) of one record with a `size`-byte value to `topic` partition `partition`.
+fn produce(topic: &str, partition: i32, size: usize) -> RequestBody {
+    use fjord_protocol::generated::produce_request::{PartitionProduceData, TopicProduceData};
+    use fjord_protocol::records::builder::RecordBatchBuilder;
+    use fjord_protocol::records::compression::Compression;
+    use fjord_protocol::Records;
+    let mut b = RecordBatchBuilder::new(Compression::None);
+    b.append(1_700_000_000_000, None, Some(&vec![b'x'; size]), &[]);
+    RequestBody::Produce(ProduceRequest {
+        acks: 1,
+        timeout_ms: 10_000,
+        topic_data: vec![TopicProduceData {
+            name: topic.into(),
+            partition_data: vec![PartitionProduceData {
+                index: partition,
+                records: Some(Records::Memory(b.build().unwrap())),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    })
 }
 
 /// IncrementalAlterConfigs SET of `configs` on broker resource `name` ("" is the cluster's
