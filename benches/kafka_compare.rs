@@ -95,6 +95,22 @@ fn kafka_tool(class: &str, args: &[String]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Creates a one-partition topic with Kafka's `kafka-topics`.
+fn create_topic(b: &Broker, topic: &str) {
+    let _ = kafka_tool(
+        "org.apache.kafka.tools.TopicCommand",
+        &[
+            "--bootstrap-server".into(),
+            b.bootstrap.clone(),
+            "--create".into(),
+            "--topic".into(),
+            topic.into(),
+            "--partitions".into(),
+            "1".into(),
+        ],
+    );
+}
+
 /// One `ProducerPerformance` run: (records/s, MB/s, p50, p99, p99.9 ms).
 fn producer_perf(b: &Broker, topic: &str, size: usize, n: u64, acks: &str) -> [f64; 5] {
     let out = kafka_tool(
@@ -221,18 +237,7 @@ fn main() {
                     start_kafka(base)
                 };
                 let topic = format!("perf-{size}-{acks}");
-                let _ = kafka_tool(
-                    "org.apache.kafka.tools.TopicCommand",
-                    &[
-                        "--bootstrap-server".into(),
-                        b.bootstrap.clone(),
-                        "--create".into(),
-                        "--topic".into(),
-                        topic.clone(),
-                        "--partitions".into(),
-                        "1".into(),
-                    ],
-                );
+                create_topic(&b, &topic);
                 let cpu0 = cpu_seconds(b.pid);
                 let p = producer_perf(&b, &topic, size, n, acks);
                 let c = consumer_perf(&b, &topic, n);
@@ -254,18 +259,7 @@ fn main() {
                 ]);
                 // The librdkafka producer, same node, a topic of its own.
                 let topic = format!("rd-{size}-{acks}");
-                let _ = kafka_tool(
-                    "org.apache.kafka.tools.TopicCommand",
-                    &[
-                        "--bootstrap-server".into(),
-                        b.bootstrap.clone(),
-                        "--create".into(),
-                        "--topic".into(),
-                        topic.clone(),
-                        "--partitions".into(),
-                        "1".into(),
-                    ],
-                );
+                create_topic(&b, &topic);
                 let cpu0 = cpu_seconds(b.pid);
                 let secs = 5.0;
                 let (acked, _, mut lat) = fjord_benches::produce(

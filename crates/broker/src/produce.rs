@@ -66,7 +66,6 @@ pub struct Appended {
     response: ProduceResponse,
     waits: Vec<Wait>,
     deadline: tokio::time::Instant,
-    version: i16,
     acks: i16,
 }
 
@@ -83,7 +82,6 @@ impl Appended {
             mut response,
             waits,
             deadline,
-            version,
             acks,
         } = self;
         // One deadline for all: waiting on each in turn takes as long as the slowest.
@@ -527,7 +525,6 @@ pub async fn append(
         waits,
         deadline: tokio::time::Instant::now()
             + Duration::from_millis(u64::try_from(timeout_ms).unwrap_or(0)),
-        version,
         acks,
     })
 }
