@@ -127,6 +127,10 @@ const NOT_YET: &[(&str, &str)] = &[
         "Kafka stores broker keys it does not know; fjord refuses them",
     ),
     (
+        "bad input: set a read-only broker key",
+        "Kafka: INVALID_REQUEST \"Cannot update these configs dynamically: [log.dirs]\"",
+    ),
+    (
         "bad input: set a bad value of a known broker key",
         "Kafka refuses a broker value with INVALID_REQUEST; fjord with INVALID_CONFIG",
     ),
@@ -412,6 +416,11 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
         (
             "set a custom key on broker 1",
             alter_broker("1", &[("my.custom.key", "1")]),
+            1,
+        ),
+        (
+            "set a read-only broker key",
+            alter_broker("1", &[("log.dirs", "/elsewhere")]),
             1,
         ),
         (
