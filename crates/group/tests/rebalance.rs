@@ -338,6 +338,63 @@ fn an_anonymous_transactional_commit_is_accepted_in_a_live_group() {
     assert_eq!(h.txn_commit(&a, 1, 5), 0);
 }
 
+/// Seeded: random offset commits, plain and transactional, named and anonymous, against a
+/// stable group of two. The oracle is the fencing rule the anonymous exception must not
+/// weaken, stated apart from the code: a commit that names a member is accepted only from a
+/// current member at the current generation; no commit changes the group (its members still
+/// heartbeat at generation 1). `FJORD_SIM_SEEDS` runs more seeds (default 200).
+#[test]
+fn commits_never_let_a_fenced_member_through_seeded() {
+    let seeds: u64 = std::env::var("FJORD_SIM_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    for seed in 0..seeds {
+        // splitmix64: the same seed, the same run.
+        let mut state = seed;
+        let mut next = move || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut h = Harness::new(0);
+        let (a, b) = stable_pair(&mut h);
+        for _ in 0..20 {
+            let member = match next() % 4 {
+                0 => a.clone(),
+                1 => b.clone(),
+                2 => String::new(),
+                _ => "ghost".to_string(),
+            };
+            let generation = (next() % 4) as i32 - 1;
+            let txn = next() & 1 == 1;
+            let code = if txn {
+                h.txn_commit(&member, generation, 5)
+            } else {
+                h.commit(&member, generation, 5)
+            };
+            let named = !member.is_empty();
+            let current = member == a || member == b;
+            if named && code == 0 {
+                assert!(
+                    current && generation == 1,
+                    "seed {seed}: {member} at generation {generation} (txn {txn}) was accepted"
+                );
+            }
+            if !named && !txn {
+                assert_ne!(
+                    code, 0,
+                    "seed {seed}: an anonymous plain commit in a live group"
+                );
+            }
+        }
+        assert_eq!(h.heartbeat(&a, None, 1), 0, "seed {seed}");
+        assert_eq!(h.heartbeat(&b, None, 1), 0, "seed {seed}");
+    }
+}
+
 #[test]
 fn a_member_whose_session_ends_is_removed_and_the_rest_rebalance() {
     let mut h = Harness::new(0);
