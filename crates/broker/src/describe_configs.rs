@@ -256,9 +256,6 @@ impl StaticConfig {
                         if !wanted(key) || self.known.iter().any(|k| k.name == key) {
                             continue;
                         }
-                        let Some((kind, _)) = broker_config(key) else {
-                            continue;
-                        };
                         let chain = if res.resource_name.is_empty() {
                             image
                                 .configs
@@ -271,8 +268,11 @@ impl StaticConfig {
                         if chain.is_empty() {
                             continue;
                         }
+                        // A custom key is described as Kafka does: read-only, of no type.
+                        let kind = fjord_metadata::config_defs::broker_key_wire_type(key);
+                        let custom = broker_config(key).is_none();
                         out.configs
-                            .push(entry(key, kind.wire(), false, chain, r.include_synonyms));
+                            .push(entry(key, kind, custom, chain, r.include_synonyms));
                     }
                 }
                 other => {

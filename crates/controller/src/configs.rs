@@ -4,7 +4,7 @@
 
 use crate::controller::{Controller, Handled};
 use crate::settings::{BROKER, TOPIC};
-use crate::topic_configs::{broker_config, topic_config, validate, ConfigType, TOPIC_CONFIGS};
+use crate::topic_configs::{broker_config, topic_config, validate, TOPIC_CONFIGS};
 use fjord_protocol::generated::{
     alter_configs_request::AlterConfigsRequest,
     alter_configs_response::{self as acr, AlterConfigsResponse},
@@ -70,29 +70,41 @@ impl Controller {
         }
     }
 
-    fn check_value(resource_type: i8, resource_name: &str, key: &str, value: &str) -> Check {
-        if resource_type == BROKER {
-            if let Some(why) = fjord_metadata::config_defs::broker_key_refusal(key, resource_name) {
-                return Err((ErrorCode::InvalidConfig, why));
-            }
-        }
-        let kind: Option<(ConfigType, &str)> = if resource_type == TOPIC {
-            topic_config(key)
-        } else {
-            broker_config(key)
-        };
-        let Some((kind, _)) = kind else {
-            let what = if resource_type == TOPIC {
-                "topic"
-            } else {
-                "dynamic broker"
-            };
+    /// A topic value: a key Kafka knows for topics, with a value of its type.
+    fn check_topic_value(key: &str, value: &str) -> Check {
+        let Some((kind, _)) = topic_config(key) else {
             return Err((
                 ErrorCode::InvalidConfig,
-                format!("Unknown {what} config name: {key}"),
+                format!("Unknown topic config name: {key}"),
             ));
         };
         validate(key, kind, value).map_err(|m| (m.code(), m.to_string()))
+    }
+
+    /// A broker resource's update, checked as Kafka's brokers check one, in Kafka's order
+    /// and all with INVALID_REQUEST: keys only the server properties set, security keys
+    /// without a listener prefix, each known key's value, then per-broker keys on the
+    /// cluster-wide default. A key Kafka does not know is a custom key, stored as given.
+    fn check_broker_changes(broker: &str, changes: &BTreeMap<String, Option<String>>) -> Check {
+        let refused = |why: String| (ErrorCode::InvalidRequest, why);
+        let set: Vec<&str> = changes
+            .iter()
+            .filter(|(_, v)| v.is_some())
+            .map(|(k, _)| k.as_str())
+            .collect();
+        if let Some(why) = fjord_metadata::config_defs::broker_update_refusal(&set) {
+            return Err(refused(why));
+        }
+        for (key, value) in changes {
+            let (Some(value), Some((kind, _))) = (value, broker_config(key)) else {
+                continue;
+            };
+            validate(key, kind, value).map_err(|m| refused(m.to_string()))?;
+        }
+        match fjord_metadata::config_defs::broker_default_refusal(&set, broker) {
+            Some(why) => Err(refused(why)),
+            None => Ok(()),
+        }
     }
 
     fn config_records(
@@ -180,25 +192,22 @@ impl Controller {
                             ))
                         }
                     };
-                    match &next {
-                        Some(v) => {
-                            Self::check_value(res.resource_type, &res.resource_name, &c.name, v)?
-                        }
-                        None => {
-                            let known = if res.resource_type == TOPIC {
-                                topic_config(&c.name).is_some()
-                            } else {
-                                broker_config(&c.name).is_some()
-                            };
-                            if !known {
+                    if res.resource_type == TOPIC {
+                        match &next {
+                            Some(v) => Self::check_topic_value(&c.name, v)?,
+                            None if topic_config(&c.name).is_none() => {
                                 return Err((
                                     ErrorCode::InvalidConfig,
                                     format!("Unknown config name: {}", c.name),
                                 ));
                             }
+                            None => {}
                         }
                     }
                     changes.insert(c.name.clone(), next);
+                }
+                if res.resource_type == BROKER {
+                    Self::check_broker_changes(&res.resource_name, &changes)?;
                 }
                 Ok(Self::config_records(
                     res.resource_type,
@@ -252,8 +261,13 @@ impl Controller {
                         ErrorCode::InvalidRequest,
                         format!("Null value not supported for: {}", c.name),
                     ))?;
-                    Self::check_value(res.resource_type, &res.resource_name, &c.name, &v)?;
+                    if res.resource_type == TOPIC {
+                        Self::check_topic_value(&c.name, &v)?;
+                    }
                     changes.insert(c.name.clone(), Some(v));
+                }
+                if res.resource_type == BROKER {
+                    Self::check_broker_changes(&res.resource_name, &changes)?;
                 }
                 Ok(Self::config_records(
                     res.resource_type,
@@ -363,9 +377,6 @@ impl Controller {
                     if fjord_metadata::config_defs::broker_key_used(key) || !wanted(key) {
                         continue;
                     }
-                    let Some((kind, _)) = broker_config(key) else {
-                        continue;
-                    };
                     out.configs.push(DescribeConfigsResourceResult {
                         name: key.to_string(),
                         value: Some(value.to_string()),
@@ -374,7 +385,8 @@ impl Controller {
                         } else {
                             SOURCE_DYNAMIC_DEFAULT_BROKER
                         },
-                        config_type: kind.wire(),
+                        config_type: fjord_metadata::config_defs::broker_key_wire_type(key),
+                        read_only: broker_config(key).is_none(),
                         ..Default::default()
                     });
                 }

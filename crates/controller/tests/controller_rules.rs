@@ -1698,10 +1698,8 @@ fn configs_are_validated_described_and_deleted_with_their_topic() {
         ),
         0
     );
-    assert_eq!(
-        alter(&mut h, 4, "", "segment.ms", 0, Some("1")),
-        ErrorCode::InvalidConfig.code()
-    );
+    // A topic key on the brokers is a custom broker key to Kafka: stored, not refused.
+    assert_eq!(alter(&mut h, 4, "", "segment.ms", 0, Some("1")), 0);
     let d =
         h.c.describe_configs(&describe_configs_request::DescribeConfigsRequest {
             resources: vec![describe_configs_request::DescribeConfigsResource {
@@ -2396,7 +2394,8 @@ fn a_reassignment_is_refused_for_bad_targets() {
 fn kafkas_dynamic_broker_keys_are_accepted_with_its_per_broker_and_listener_rules() {
     let mut h = Harness::with_brokers(1);
     let ok = ErrorCode::None.code();
-    let refused = ErrorCode::InvalidConfig.code();
+    // Kafka's brokers refuse a broker update with INVALID_REQUEST.
+    let refused = ErrorCode::InvalidRequest.code();
     let key = "sasl.kerberos.min.time.before.relogin";
     // Every key Kafka lists as dynamic, per broker and (where Kafka allows) cluster-wide.
     assert_eq!(incremental_alter(&mut h, 4, "1", key, 0, Some("58000")), ok);
@@ -2435,11 +2434,17 @@ fn kafkas_dynamic_broker_keys_are_accepted_with_its_per_broker_and_listener_rule
     assert_eq!(incremental_alter(&mut h, 4, "", key, 0, Some("1")), refused);
     let jaas = "listener.name.sasl_ssl.plain.sasl.jaas.config";
     assert_eq!(incremental_alter(&mut h, 4, "1", jaas, 0, Some("x")), ok);
-    // What Kafka does not list stays refused, and a set key can be deleted.
+    // Keys only the server properties set stay refused; a key Kafka does not know is a
+    // custom key, stored; a set key can be deleted.
     assert_eq!(
         incremental_alter(&mut h, 4, "1", "log.dirs", 0, Some("/x")),
         refused
     );
+    assert_eq!(
+        incremental_alter(&mut h, 4, "1", "my.custom.key", 0, Some("v")),
+        ok
+    );
+    assert_eq!(h.c.image().configs.get(4, "1", "my.custom.key"), Some("v"));
     assert_eq!(incremental_alter(&mut h, 4, "1", key, 1, None), ok);
     assert_eq!(h.c.image().configs.get(4, "1", key), None);
     // The controller describes them back with their source (2: DYNAMIC_BROKER_CONFIG).
@@ -2448,7 +2453,11 @@ fn kafkas_dynamic_broker_keys_are_accepted_with_its_per_broker_and_listener_rule
             resources: vec![describe_configs_request::DescribeConfigsResource {
                 resource_type: 4,
                 resource_name: "1".into(),
-                configuration_keys: Some(vec!["num.io.threads".into(), prefixed.into()]),
+                configuration_keys: Some(vec![
+                    "num.io.threads".into(),
+                    prefixed.into(),
+                    "my.custom.key".into(),
+                ]),
                 ..Default::default()
             }],
             ..Default::default()
@@ -2456,16 +2465,38 @@ fn kafkas_dynamic_broker_keys_are_accepted_with_its_per_broker_and_listener_rule
     let ResponseBody::DescribeConfigs(d) = d else {
         panic!()
     };
-    let got: Vec<(String, Option<String>, i8)> = d.results[0]
+    let got: Vec<(String, Option<String>, i8, bool, i8)> = d.results[0]
         .configs
         .iter()
-        .map(|c| (c.name.clone(), c.value.clone(), c.config_source))
+        .map(|c| {
+            (
+                c.name.clone(),
+                c.value.clone(),
+                c.config_source,
+                c.read_only,
+                c.config_type,
+            )
+        })
         .collect();
+    // A custom key is read-only and of no type (0), as Kafka describes one.
     assert_eq!(
         got,
         vec![
-            (prefixed.to_string(), Some("/k".to_string()), 2),
-            ("num.io.threads".to_string(), Some("16".to_string()), 2),
+            (prefixed.to_string(), Some("/k".to_string()), 2, false, 2),
+            (
+                "my.custom.key".to_string(),
+                Some("v".to_string()),
+                2,
+                true,
+                0
+            ),
+            (
+                "num.io.threads".to_string(),
+                Some("16".to_string()),
+                2,
+                false,
+                3
+            ),
         ]
     );
 }

@@ -190,7 +190,6 @@ pub const SSL_STORE_KEYS: &[(&str, ConfigType)] = &[
 /// Kafka's listener and security keys (its `DynamicListenerConfig`): per broker only, but
 /// `CLUSTER_LEVEL_LISTENER_KEYS`; also taken in their `listener.name.<l>.` forms.
 pub const LISTENER_KEYS: &[(&str, ConfigType)] = &[
-    ("advertised.listeners", ConfigType::Text),
     ("listeners", ConfigType::Text),
     ("listener.security.protocol.map", ConfigType::Text),
     ("principal.builder.class", ConfigType::Text),
@@ -308,6 +307,282 @@ pub const OTHER_DYNAMIC_KEYS: &[(&str, ConfigType)] = &[
     ),
 ];
 
+/// Kafka 4.4's broker keys that only the server properties set (its `nonDynamicConfigs`,
+/// dumped from the 4.4.0 jars), but the two fjord lets change at runtime (`num.partitions`,
+/// `default.replication.factor`): a dynamic update naming one is refused.
+pub const STATIC_BROKER_KEYS: &[&str] = &[
+    "add.partitions.to.txn.retry.backoff.max.ms",
+    "add.partitions.to.txn.retry.backoff.ms",
+    "advertised.listeners",
+    "alter.config.policy.class.name",
+    "alter.log.dirs.replication.quota.window.num",
+    "alter.log.dirs.replication.quota.window.size.seconds",
+    "authorizer.class.name",
+    "auto.create.topics.enable",
+    "auto.leader.rebalance.enable",
+    "broker.heartbeat.interval.ms",
+    "broker.id",
+    "broker.rack",
+    "broker.session.timeout.ms",
+    "client.quota.callback.class",
+    "connection.failed.authentication.delay.ms",
+    "connections.max.idle.ms",
+    "connections.max.reauth.ms",
+    "controlled.shutdown.enable",
+    "controller.listener.names",
+    "controller.performance.always.log.threshold.ms",
+    "controller.performance.sample.period.ms",
+    "controller.quorum.append.linger.ms",
+    "controller.quorum.auto.join.enable",
+    "controller.quorum.bootstrap.servers",
+    "controller.quorum.election.backoff.max.ms",
+    "controller.quorum.election.timeout.ms",
+    "controller.quorum.fetch.max.bytes",
+    "controller.quorum.fetch.snapshot.max.bytes",
+    "controller.quorum.fetch.timeout.ms",
+    "controller.quorum.request.timeout.ms",
+    "controller.quorum.retry.backoff.ms",
+    "controller.quorum.voters",
+    "controller.quota.window.num",
+    "controller.quota.window.size.seconds",
+    "controller.socket.timeout.ms",
+    "create.topic.policy.class.name",
+    "delegation.token.expiry.check.interval.ms",
+    "delegation.token.expiry.time.ms",
+    "delegation.token.max.lifetime.ms",
+    "delegation.token.secret.key",
+    "delete.records.purgatory.purge.interval.requests",
+    "delete.topic.enable",
+    "early.start.listeners",
+    "fetch.max.bytes",
+    "fetch.purgatory.purge.interval.requests",
+    "group.consumer.assignors",
+    "group.consumer.heartbeat.interval.ms",
+    "group.consumer.max.assignment.interval.ms",
+    "group.consumer.max.heartbeat.interval.ms",
+    "group.consumer.max.session.timeout.ms",
+    "group.consumer.max.size",
+    "group.consumer.migration.policy",
+    "group.consumer.min.assignment.interval.ms",
+    "group.consumer.min.heartbeat.interval.ms",
+    "group.consumer.min.session.timeout.ms",
+    "group.consumer.regex.refresh.interval.ms",
+    "group.consumer.session.timeout.ms",
+    "group.coordinator.append.linger.ms",
+    "group.coordinator.background.threads",
+    "group.coordinator.rebalance.protocols",
+    "group.coordinator.threads",
+    "group.initial.rebalance.delay.ms",
+    "group.max.session.timeout.ms",
+    "group.max.size",
+    "group.min.session.timeout.ms",
+    "group.share.assignors",
+    "group.share.delivery.count.limit",
+    "group.share.dlq.manager.class.name",
+    "group.share.heartbeat.interval.ms",
+    "group.share.initialize.retry.interval.ms",
+    "group.share.max.assignment.interval.ms",
+    "group.share.max.delivery.count.limit",
+    "group.share.max.heartbeat.interval.ms",
+    "group.share.max.partition.max.record.locks",
+    "group.share.max.record.lock.duration.ms",
+    "group.share.max.session.timeout.ms",
+    "group.share.max.share.sessions",
+    "group.share.max.size",
+    "group.share.min.assignment.interval.ms",
+    "group.share.min.delivery.count.limit",
+    "group.share.min.heartbeat.interval.ms",
+    "group.share.min.partition.max.record.locks",
+    "group.share.min.record.lock.duration.ms",
+    "group.share.min.session.timeout.ms",
+    "group.share.partition.max.record.locks",
+    "group.share.persister.class.name",
+    "group.share.record.lock.duration.ms",
+    "group.share.session.timeout.ms",
+    "group.streams.acceptable.recovery.lag",
+    "group.streams.assignors",
+    "group.streams.heartbeat.interval.ms",
+    "group.streams.initial.rebalance.delay.ms",
+    "group.streams.max.assignment.interval.ms",
+    "group.streams.max.heartbeat.interval.ms",
+    "group.streams.max.session.timeout.ms",
+    "group.streams.max.size",
+    "group.streams.max.standby.replicas",
+    "group.streams.max.warmup.replicas",
+    "group.streams.min.assignment.interval.ms",
+    "group.streams.min.heartbeat.interval.ms",
+    "group.streams.min.session.timeout.ms",
+    "group.streams.min.task.offset.interval.ms",
+    "group.streams.num.standby.replicas",
+    "group.streams.num.warmup.replicas",
+    "group.streams.rack.aware.assignment.tags",
+    "group.streams.session.timeout.ms",
+    "group.streams.task.offset.interval.ms",
+    "group.streams.topology.description.plugin.class",
+    "initial.broker.registration.timeout.ms",
+    "inter.broker.listener.name",
+    "internal.metadata.delete.delay.millis",
+    "internal.metadata.log.segment.bytes",
+    "internal.metadata.max.batch.size.in.bytes",
+    "kafka.metrics.polling.interval.secs",
+    "kafka.metrics.reporters",
+    "leader.imbalance.check.interval.seconds",
+    "log.cleaner.enable",
+    "log.dir",
+    "log.dir.failure.timeout.ms",
+    "log.dirs",
+    "log.flush.offset.checkpoint.interval.ms",
+    "log.flush.scheduler.interval.ms",
+    "log.flush.start.offset.checkpoint.interval.ms",
+    "log.initial.task.delay.ms",
+    "log.retention.check.interval.ms",
+    "log.retention.hours",
+    "log.retention.minutes",
+    "log.roll.hours",
+    "log.roll.jitter.hours",
+    "max.incremental.fetch.session.cache.slots",
+    "max.request.partition.size.limit",
+    "metadata.log.dir",
+    "metadata.log.max.record.bytes.between.snapshots",
+    "metadata.log.max.snapshot.interval.ms",
+    "metadata.log.segment.bytes",
+    "metadata.log.segment.ms",
+    "metadata.max.idle.interval.ms",
+    "metadata.max.retention.bytes",
+    "metadata.max.retention.ms",
+    "metrics.num.samples",
+    "metrics.recording.level",
+    "metrics.sample.window.ms",
+    "node.id",
+    "num.replica.alter.log.dirs.threads",
+    "offset.metadata.max.bytes",
+    "offsets.commit.timeout.ms",
+    "offsets.load.buffer.size",
+    "offsets.retention.check.interval.ms",
+    "offsets.retention.minutes",
+    "offsets.topic.compression.codec",
+    "offsets.topic.num.partitions",
+    "offsets.topic.replication.factor",
+    "offsets.topic.segment.bytes",
+    "process.roles",
+    "producer.id.expiration.check.interval.ms",
+    "producer.purgatory.purge.interval.requests",
+    "queued.max.request.bytes",
+    "queued.max.requests",
+    "quota.window.num",
+    "quota.window.size.seconds",
+    "remote.log.index.file.cache.ttl.ms",
+    "remote.log.manager.copy.quota.window.num",
+    "remote.log.manager.copy.quota.window.size.seconds",
+    "remote.log.manager.fetch.quota.window.num",
+    "remote.log.manager.fetch.quota.window.size.seconds",
+    "remote.log.manager.task.interval.ms",
+    "remote.log.manager.task.retry.backoff.max.ms",
+    "remote.log.manager.task.retry.backoff.ms",
+    "remote.log.manager.task.retry.jitter",
+    "remote.log.manager.thread.pool.size",
+    "remote.log.metadata.custom.metadata.max.bytes",
+    "remote.log.metadata.manager.class.name",
+    "remote.log.metadata.manager.class.path",
+    "remote.log.metadata.manager.impl.prefix",
+    "remote.log.metadata.manager.listener.name",
+    "remote.log.reader.max.pending.tasks",
+    "remote.log.storage.manager.class.name",
+    "remote.log.storage.manager.class.path",
+    "remote.log.storage.manager.impl.prefix",
+    "remote.log.storage.system.enable",
+    "replica.fetch.backoff.ms",
+    "replica.fetch.max.bytes",
+    "replica.fetch.min.bytes",
+    "replica.fetch.response.max.bytes",
+    "replica.fetch.wait.max.ms",
+    "replica.high.watermark.checkpoint.interval.ms",
+    "replica.lag.time.max.ms",
+    "replica.selector.class",
+    "replica.socket.receive.buffer.bytes",
+    "replica.socket.timeout.ms",
+    "replication.quota.window.num",
+    "replication.quota.window.size.seconds",
+    "request.timeout.ms",
+    "sasl.client.callback.handler.class",
+    "sasl.login.callback.handler.class",
+    "sasl.login.class",
+    "sasl.login.connect.timeout.ms",
+    "sasl.login.read.timeout.ms",
+    "sasl.login.retry.backoff.max.ms",
+    "sasl.login.retry.backoff.ms",
+    "sasl.mechanism.controller.protocol",
+    "sasl.oauthbearer.allow.unverified.audience",
+    "sasl.oauthbearer.allow.unverified.issuer",
+    "sasl.oauthbearer.assertion.algorithm",
+    "sasl.oauthbearer.assertion.claim.aud",
+    "sasl.oauthbearer.assertion.claim.exp.seconds",
+    "sasl.oauthbearer.assertion.claim.iss",
+    "sasl.oauthbearer.assertion.claim.jti.include",
+    "sasl.oauthbearer.assertion.claim.nbf.seconds",
+    "sasl.oauthbearer.assertion.claim.sub",
+    "sasl.oauthbearer.assertion.file",
+    "sasl.oauthbearer.assertion.private.key.file",
+    "sasl.oauthbearer.assertion.private.key.passphrase",
+    "sasl.oauthbearer.assertion.template.file",
+    "sasl.oauthbearer.client.credentials.client.id",
+    "sasl.oauthbearer.client.credentials.client.secret",
+    "sasl.oauthbearer.clock.skew.seconds",
+    "sasl.oauthbearer.expected.audience",
+    "sasl.oauthbearer.expected.issuer",
+    "sasl.oauthbearer.jwks.endpoint.refresh.ms",
+    "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms",
+    "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms",
+    "sasl.oauthbearer.jwks.endpoint.url",
+    "sasl.oauthbearer.jwt.retriever.class",
+    "sasl.oauthbearer.jwt.validator.class",
+    "sasl.oauthbearer.scope",
+    "sasl.oauthbearer.scope.claim.name",
+    "sasl.oauthbearer.sub.claim.name",
+    "sasl.oauthbearer.token.endpoint.url",
+    "sasl.server.callback.handler.class",
+    "sasl.server.max.receive.size",
+    "security.inter.broker.protocol",
+    "security.providers",
+    "server.max.startup.time.ms",
+    "share.coordinator.append.linger.ms",
+    "share.coordinator.cold.partition.snapshot.interval.ms",
+    "share.coordinator.load.buffer.size",
+    "share.coordinator.snapshot.update.records.per.snapshot",
+    "share.coordinator.state.topic.compression.codec",
+    "share.coordinator.state.topic.min.isr",
+    "share.coordinator.state.topic.num.partitions",
+    "share.coordinator.state.topic.prune.interval.ms",
+    "share.coordinator.state.topic.replication.factor",
+    "share.coordinator.state.topic.segment.bytes",
+    "share.coordinator.threads",
+    "share.coordinator.write.timeout.ms",
+    "share.fetch.purgatory.purge.interval.requests",
+    "socket.connection.setup.timeout.max.ms",
+    "socket.connection.setup.timeout.ms",
+    "socket.listen.backlog.size",
+    "socket.receive.buffer.bytes",
+    "socket.request.max.bytes",
+    "socket.send.buffer.bytes",
+    "ssl.allow.dn.changes",
+    "ssl.allow.san.changes",
+    "ssl.principal.mapping.rules",
+    "telemetry.max.bytes",
+    "transaction.abort.timed.out.transaction.cleanup.interval.ms",
+    "transaction.max.timeout.ms",
+    "transaction.remove.expired.transaction.cleanup.interval.ms",
+    "transaction.state.log.load.buffer.size",
+    "transaction.state.log.min.isr",
+    "transaction.state.log.num.partitions",
+    "transaction.state.log.replication.factor",
+    "transaction.state.log.segment.bytes",
+    "transaction.two.phase.commit.enable",
+    "transactional.id.expiration.ms",
+    "unclean.leader.election.interval.ms",
+    "unstable.api.versions.enable",
+    "unstable.feature.versions.enable",
+];
+
 /// The listener keys that may be set cluster-wide (every other listener or security key is
 /// per broker).
 const CLUSTER_LEVEL_LISTENER_KEYS: [&str; 3] = [
@@ -345,22 +620,65 @@ fn is_listener_key(key: &str) -> bool {
     listener_only(key) || find(LISTENER_KEYS, key).is_some()
 }
 
-/// Why Kafka refuses dynamic broker key `key` for the resource named `broker` ("" is the
-/// cluster-wide default), if it does: security keys need a listener prefix, and listener and
-/// security keys (but the connection limits and network threads) are per broker only.
-pub fn broker_key_refusal(key: &str, broker: &str) -> Option<String> {
-    if listener_only(key) {
+/// `[a, b]`: the keys as Kafka's messages list them.
+fn key_list(keys: &[&str]) -> String {
+    let mut keys = keys.to_vec();
+    keys.sort_unstable();
+    keys.dedup();
+    format!("[{}]", keys.join(", "))
+}
+
+/// Why Kafka refuses a dynamic broker update setting `keys`, before it looks at any value:
+/// keys only the server properties set, then security keys without a listener prefix.
+pub fn broker_update_refusal(keys: &[&str]) -> Option<String> {
+    let fixed: Vec<&str> = keys
+        .iter()
+        .copied()
+        .filter(|k| STATIC_BROKER_KEYS.contains(k))
+        .collect();
+    if !fixed.is_empty() {
         return Some(format!(
-            "These security configs can be dynamically updated only per-listener using the listener prefix: Set({key})"
+            "Cannot update these configs dynamically: {}",
+            key_list(&fixed)
         ));
     }
-    let base = listener_base(key).unwrap_or(key);
-    if broker.is_empty() && is_listener_key(base) && !CLUSTER_LEVEL_LISTENER_KEYS.contains(&base) {
+    let bare: Vec<&str> = keys.iter().copied().filter(|k| listener_only(k)).collect();
+    if !bare.is_empty() {
         return Some(format!(
-            "Cannot update these configs at default cluster level, broker id must be specified: Set({key})"
+            "These security configs can be dynamically updated only per-listener using the listener prefix: {}",
+            key_list(&bare)
         ));
     }
     None
+}
+
+/// Why Kafka refuses setting `keys` on the cluster-wide default (`broker` is ""), after the
+/// values passed: listener and security keys (but the connection limits and network
+/// threads) are per broker only.
+pub fn broker_default_refusal(keys: &[&str], broker: &str) -> Option<String> {
+    if !broker.is_empty() {
+        return None;
+    }
+    let per_broker: Vec<&str> = keys
+        .iter()
+        .copied()
+        .filter(|k| {
+            let base = listener_base(k).unwrap_or(k);
+            is_listener_key(base) && !CLUSTER_LEVEL_LISTENER_KEYS.contains(&base)
+        })
+        .collect();
+    (!per_broker.is_empty()).then(|| {
+        format!(
+            "Cannot update these configs at default cluster level, broker id must be specified: {}",
+            key_list(&per_broker)
+        )
+    })
+}
+
+/// The wire type DescribeConfigs gives a dynamic broker key as set: its own, or for a custom
+/// key Kafka does not know, UNKNOWN (0), as Kafka describes one.
+pub fn broker_key_wire_type(key: &str) -> i8 {
+    broker_config(key).map_or(0, |(t, _)| t.wire())
 }
 
 /// True when fjord acts on dynamic broker key `key` (the rest are stored and described only).
@@ -502,9 +820,40 @@ mod tests {
         // Kafka's listener connection limits: per listener, and cluster-wide too.
         assert!(broker_config("listener.name.client.max.connections").is_some());
         assert_eq!(
-            broker_key_refusal("listener.name.client.max.connections", ""),
+            broker_default_refusal(&["listener.name.client.max.connections"], ""),
             None
         );
-        assert!(broker_key_refusal("listener.name.client.ssl.protocol", "").is_some());
+        assert!(broker_default_refusal(&["listener.name.client.ssl.protocol"], "").is_some());
+        assert_eq!(
+            broker_default_refusal(&["listener.name.client.ssl.protocol"], "1"),
+            None
+        );
+    }
+
+    #[test]
+    fn static_keys_and_bare_security_keys_are_refused_in_kafkas_order() {
+        // Kafka 4.4 lists keys as a Java set prints: "[a, b]".
+        assert_eq!(
+            broker_update_refusal(&["log.dirs", "node.id", "ssl.keystore.location"]).as_deref(),
+            Some("Cannot update these configs dynamically: [log.dirs, node.id]")
+        );
+        assert_eq!(
+            broker_update_refusal(&["ssl.keystore.location"]).as_deref(),
+            Some("These security configs can be dynamically updated only per-listener using the listener prefix: [ssl.keystore.location]")
+        );
+        // Custom keys and the keys fjord changes at runtime pass.
+        assert_eq!(
+            broker_update_refusal(&[
+                "my.key",
+                "num.partitions",
+                "listener.name.x.ssl.keystore.location"
+            ]),
+            None
+        );
+        // No key is both static and dynamic.
+        for key in STATIC_BROKER_KEYS {
+            assert!(broker_config(key).is_none(), "{key} is static and dynamic");
+        }
+        assert_eq!(broker_key_wire_type("my.key"), 0);
     }
 }

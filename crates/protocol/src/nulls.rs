@@ -10,7 +10,7 @@ pub const NULL_WHEN_EMPTY: [&str; 3] = ["ErrorMessage", "BatchIndexErrorMessage"
 /// Sets every empty error message and documentation `body` carries at `version` to null,
 /// except the top-level message of the answers Kafka 4.4 sends as `""` on success
 /// (AlterPartitionReassignments, DescribeClientQuotas, DescribeUserScramCredentials,
-/// DescribeQuorum: found by the differential test).
+/// DescribeQuorum: found by the differential test), and each DescribeConfigs result's.
 pub fn null_empty_messages(body: &mut ResponseBody, version: i16) {
     body.each_nullable_string(version, &mut |name, value| {
         if value.as_deref() == Some("") && NULL_WHEN_EMPTY.contains(&name) {
@@ -26,6 +26,11 @@ pub fn null_empty_messages(body: &mut ResponseBody, version: i16) {
     };
     if let Some((0, message @ None)) = top {
         *message = Some(String::new());
+    }
+    if let ResponseBody::DescribeConfigs(r) = body {
+        for result in r.results.iter_mut().filter(|r| r.error_code == 0) {
+            result.error_message.get_or_insert_with(String::new);
+        }
     }
 }
 
