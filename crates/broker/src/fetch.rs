@@ -29,6 +29,10 @@ use tokio::sync::Notify;
 
 /// The first Fetch version that names topics by id.
 const TOPIC_ID_VERSION: i16 = 13;
+/// The first Fetch version in which a replica says the high watermark it knows (KIP-1166).
+const REPLICA_HIGH_WATERMARK_VERSION: i16 = 18;
+/// The high watermark a replica sends when it does not take part in KIP-1166.
+const HIGH_WATERMARK_NOT_SENT: i64 = i64::MAX;
 /// The first Fetch version with the leaders' endpoints beside NOT_LEADER_OR_FOLLOWER (KIP-951).
 const NODE_ENDPOINTS_VERSION: i16 = 16;
 /// The first Fetch version with sessions (KIP-227).
@@ -188,13 +192,46 @@ struct Limits {
     deadline: tokio::time::Instant,
     /// Where its reads stop.
     bound: Bound,
+    /// The high watermark the fetching replica knows, per partition it names (v18+,
+    /// KIP-1166; -1 when it knows none): a fetch is answered at once while the leader's is
+    /// ahead, so that the replica learns it without waiting out `max_wait_ms`.
+    known_high_watermarks: HashMap<Key, i64>,
 }
 
 impl Limits {
-    fn of(request: &FetchRequest, follower: bool) -> Limits {
+    /// True when a partition's answer carries a high watermark ahead of the one the replica
+    /// said it knows.
+    fn replica_behind(&self, key: &Key, data: &PartitionData) -> bool {
+        self.known_high_watermarks
+            .get(key)
+            .is_some_and(|known| data.error_code == 0 && data.high_watermark > *known)
+    }
+}
+
+impl Limits {
+    fn of(request: &FetchRequest, version: i16, follower: bool) -> Limits {
         let wait =
             Duration::from_millis(u64::try_from(request.max_wait_ms).unwrap_or(0)).min(MAX_WAIT);
+        let by_id = version >= TOPIC_ID_VERSION;
+        let known_high_watermarks = if version >= REPLICA_HIGH_WATERMARK_VERSION {
+            request
+                .topics
+                .iter()
+                .flat_map(|t| {
+                    t.partitions
+                        .iter()
+                        .filter(|p| p.high_watermark != HIGH_WATERMARK_NOT_SENT)
+                        .map(move |p| {
+                            let k = key(by_id, &t.topic, t.topic_id, p.partition);
+                            (k, p.high_watermark)
+                        })
+                })
+                .collect()
+        } else {
+            HashMap::new()
+        };
         Limits {
+            known_high_watermarks,
             max_bytes: usize::try_from(request.max_bytes).unwrap_or(0),
             min_bytes: usize::try_from(request.min_bytes).unwrap_or(0),
             wait,
@@ -266,7 +303,7 @@ impl FetchPlan {
         FetchPlan {
             replica_id,
             follower: (replica_id >= 0).then_some((replica_id, eligible)),
-            limits: Limits::of(request, replica_id >= 0),
+            limits: Limits::of(request, version, replica_id >= 0),
             close,
             mode,
         }
@@ -405,7 +442,10 @@ pub async fn fetch(
         let errors = read.iter().any(|(_, r)| r.error);
         // A follower's fetch also completes when it has news without records (a moved high
         // watermark or log start), as Kafka's delayed fetch does within a session.
-        let news = from_replica && include.iter().any(|i| *i);
+        let behind = read
+            .iter()
+            .any(|(w, r)| limits.replica_behind(&w.spec.key, &r.data));
+        let news = (from_replica && include.iter().any(|i| *i)) || behind;
         let done = complete(bytes, &limits, errors, news, *stopping.borrow());
         if done || limits.wait.is_zero() {
             let include = sessions
@@ -518,7 +558,11 @@ async fn full_fetch(
         .map_err(BrokerError::task("a fetch's reads"))?;
         let bytes: usize = results.iter().map(|r| r.bytes).sum();
         let errors = results.iter().any(|r| r.error);
-        let done = complete(bytes, &limits, errors, false, *stopping.borrow());
+        let behind = wanted
+            .iter()
+            .zip(&results)
+            .any(|(w, r)| limits.replica_behind(&w.spec.key, &r.data));
+        let done = complete(bytes, &limits, errors, behind, *stopping.borrow());
         if done || limits.wait.is_zero() {
             let session_id = match session {
                 Some((interest, generation)) => {

@@ -379,6 +379,14 @@ impl Groups<'_> {
         }
         let mut out = OffsetFetchResponse::default();
         for g in r.groups.iter().take(MAX_GROUPS_PER_REQUEST) {
+            let by_id = version >= crate::offset_topic_ids::OFFSET_FETCH_TOPIC_ID_VERSION;
+            let mut named = g.clone();
+            let unknown = if by_id {
+                crate::offset_topic_ids::resolve_fetch(&mut named, &self.image)
+            } else {
+                Vec::new()
+            };
+            let g = &named;
             let topics = g.topics.as_ref().map(|ts| {
                 ts.iter()
                     .map(|t| (t.name.clone(), t.partition_indexes.clone()))
@@ -427,6 +435,9 @@ impl Groups<'_> {
                     },
                 },
             );
+            if let (true, Some(answer)) = (by_id, out.groups.last_mut()) {
+                crate::offset_topic_ids::finish_fetch(answer, unknown, &self.image);
+            }
         }
         out
     }

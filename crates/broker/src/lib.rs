@@ -25,6 +25,7 @@ pub mod listener;
 pub mod log_dirs;
 pub mod log_requests;
 pub mod metadata;
+pub mod offset_topic_ids;
 pub mod offsets;
 pub mod partition;
 pub mod produce;

@@ -274,6 +274,10 @@ impl Service for BrokerHandler {
         node_features(&self.view.borrow().image)
     }
 
+    fn identity(&self) -> (String, i32) {
+        (self.cluster_id.clone(), self.replicas.node_id())
+    }
+
     fn acls(&self) -> Option<ImageAcls> {
         // Only with an authorizer is the image looked at: nothing is asked of it otherwise.
         let settings = self.authorizer.as_ref()?;
@@ -352,6 +356,20 @@ impl Service for BrokerHandler {
             }
             RequestBody::LeaveGroup(r) => {
                 Some(groups().one_group(&body, version, &r.group_id).await)
+            }
+            RequestBody::OffsetCommit(r)
+                if version >= crate::offset_topic_ids::OFFSET_COMMIT_TOPIC_ID_VERSION =>
+            {
+                use crate::offset_topic_ids::{finish_commit, resolve_commit};
+                let image = image();
+                let mut named = r.clone();
+                let unknown = resolve_commit(&mut named, &image);
+                let named = RequestBody::OffsetCommit(named);
+                let mut answer = groups().one_group(&named, version, &r.group_id).await;
+                if let ResponseBody::OffsetCommit(a) = &mut answer {
+                    finish_commit(a, unknown, &image);
+                }
+                Some(answer)
             }
             RequestBody::OffsetCommit(r) => {
                 Some(groups().one_group(&body, version, &r.group_id).await)

@@ -90,6 +90,10 @@ fn registration_error(code: ErrorCode) -> Handled {
     ))
 }
 
+/// The first UpdateFeatures version whose answer has no per-feature results: the top-level
+/// error says it all.
+const UPDATE_FEATURES_NO_RESULTS_VERSION: i16 = 2;
+
 impl Controller {
     /// BrokerRegistration.
     pub(crate) fn broker_registration(
@@ -705,7 +709,7 @@ impl Controller {
 
     /// UpdateFeatures: an upgrade is refused while any registered broker or controller,
     /// running or not, cannot run the new level.
-    pub(crate) fn update_features(&mut self, r: &UpdateFeaturesRequest) -> Handled {
+    pub(crate) fn update_features(&mut self, r: &UpdateFeaturesRequest, version: i16) -> Handled {
         let mut results = Vec::new();
         let mut records = Vec::new();
         for u in &r.feature_updates {
@@ -736,6 +740,18 @@ impl Controller {
                 }
                 if target == 0 {
                     return Ok(());
+                }
+                let local = self
+                    .supported_features
+                    .get(&u.feature)
+                    .copied()
+                    .unwrap_or((0, 0));
+                if !(local.0..=local.1).contains(&target) {
+                    return Err(format!(
+                        "Invalid update version {target} for feature {}. Local controller {} \
+                         only supports versions {}-{}",
+                        u.feature, self.settings.node_id, local.0, local.1
+                    ));
                 }
                 for c in self.image.cluster.controllers.values() {
                     let range = c
@@ -789,26 +805,26 @@ impl Controller {
                 }),
             }
         }
-        let failed = results.iter().any(|x| x.error_code != 0);
-        if failed {
-            // All or nothing: the whole request fails, each update says why or is not attempted.
-            for x in &mut results {
-                if x.error_code == 0 {
-                    x.error_code = ErrorCode::InvalidUpdateVersion.code();
-                    x.error_message =
-                        Some("Not attempted: another update in the request failed.".into());
-                }
-            }
-            let first = results
-                .iter()
-                .find_map(|x| x.error_message.clone())
-                .unwrap_or_default();
+        // All or nothing: one failed update fails the whole request.
+        if let Some(first) = results
+            .iter()
+            .find(|x| x.error_code != 0)
+            .and_then(|x| x.error_message.clone())
+        {
+            // As Kafka 4.4 at every version: the top-level error names the update that
+            // failed, and no per-feature results are given.
             return Handled::Reply(ResponseBody::UpdateFeatures(UpdateFeaturesResponse {
                 error_code: ErrorCode::InvalidUpdateVersion.code(),
-                error_message: Some(first),
-                results,
+                error_message: Some(format!(
+                    "The update failed for all features since the following feature had an \
+                     error: {first}"
+                )),
+                results: Vec::new(),
                 ..Default::default()
             }));
+        }
+        if version >= UPDATE_FEATURES_NO_RESULTS_VERSION {
+            results.clear();
         }
         let response = ResponseBody::UpdateFeatures(UpdateFeaturesResponse {
             results,

@@ -107,11 +107,10 @@ impl Controller {
             sessions: BTreeMap::new(),
             offline_dirs: BTreeMap::new(),
             voters: BTreeSet::new(),
-            supported_features: [(
-                fjord_metadata::image::METADATA_VERSION.to_string(),
-                (METADATA_VERSION_MIN, METADATA_VERSION_LATEST),
-            )]
-            .into(),
+            supported_features: fjord_metadata::version::supported_features()
+                .into_iter()
+                .map(|(name, min, max)| (name, (min, max)))
+                .collect(),
             counters: Counters::default(),
             topic_id_salt: 0,
         };
@@ -215,7 +214,7 @@ impl Controller {
             RequestBody::ControllerRegistration(r) => self.controller_registration(r),
             RequestBody::UnregisterBroker(r) => self.unregister_broker(r),
             RequestBody::UnregisterController(r) => self.unregister_controller(r),
-            RequestBody::UpdateFeatures(r) => self.update_features(r),
+            RequestBody::UpdateFeatures(r) => self.update_features(r, version),
             RequestBody::AllocateProducerIds(r) => self.allocate_producer_ids(r),
             RequestBody::CreateTopics(r) => self.create_topics(r, version),
             RequestBody::DeleteTopics(r) => self.delete_topics(r, version),

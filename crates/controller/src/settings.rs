@@ -8,6 +8,8 @@ pub use fjord_metadata::config_defs::{BROKER, TOPIC};
 /// Controller settings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ControllerSettings {
+    /// This controller's node id (`node.id`), as its messages name it.
+    pub node_id: i32,
     /// `num.partitions`.
     pub num_partitions: i32,
     /// `default.replication.factor`.
@@ -41,6 +43,7 @@ pub struct ControllerSettings {
 impl Default for ControllerSettings {
     fn default() -> Self {
         ControllerSettings {
+            node_id: 1,
             num_partitions: 1,
             default_replication_factor: 1,
             min_insync_replicas: 1,

@@ -33,6 +33,7 @@ fn ok(code: i16) -> bool {
 impl Harness {
     fn new() -> Harness {
         let settings = ControllerSettings {
+            node_id: 1,
             broker_session_timeout_ms: TIMEOUT,
             ..ControllerSettings::default()
         };
@@ -1826,6 +1827,7 @@ fn acls_and_scram_credentials_are_records_with_kafkas_checks() {
     };
     assert_eq!(r.results[0].error_code, ErrorCode::SecurityDisabled.code());
     let settings = ControllerSettings {
+        node_id: 1,
         authorizer_enabled: true,
         ..ControllerSettings::default()
     };
@@ -1986,6 +1988,7 @@ fn a_broker_whose_heartbeat_connection_closed_is_fenced_after_the_grace_unless_i
     let mut off = Harness::new();
     off.c = Controller::new(
         ControllerSettings {
+            node_id: 1,
             broker_session_timeout_ms: TIMEOUT,
             broker_connection_loss_fence_ms: 0,
             ..ControllerSettings::default()
@@ -2009,6 +2012,7 @@ fn a_new_active_controller_fences_a_broker_that_never_heartbeats_to_it_within_th
     h.now = 100_000;
     h.c = Controller::new(
         ControllerSettings {
+            node_id: 1,
             broker_session_timeout_ms: TIMEOUT,
             ..ControllerSettings::default()
         },

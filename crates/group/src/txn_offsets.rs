@@ -35,7 +35,7 @@ impl Shard {
             &r.group_id,
             &r.member_id,
             r.group_instance_id.as_deref(),
-            r.generation_id,
+            r.generation_id_or_member_epoch,
             true,
         ) {
             Err(code) => Some(code),

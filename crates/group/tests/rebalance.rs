@@ -221,7 +221,7 @@ impl Harness {
             group_id: "g".into(),
             producer_id: 7,
             producer_epoch: 0,
-            generation_id: generation,
+            generation_id_or_member_epoch: generation,
             member_id: member.into(),
             topics: vec![TxnOffsetCommitRequestTopic {
                 name: "t".into(),

@@ -126,9 +126,10 @@ use Rule::{By, Cluster, Open};
 /// Every API a node serves, in key order.
 pub const APIS: &[Api] = &[
     api(ApiKey::Produce, v(3, 13), NONE, Local, By(rules::produce)),
-    // v18's follower high watermark matters only once replication exists. The controller
-    // listener serves the metadata log's Fetch (KIP-595 uses v13+).
-    api(ApiKey::Fetch, v(4, 17), v(13, 17), Local, By(rules::fetch)),
+    // v18: a replica's known high watermark answers its fetch at once while the leader's is
+    // ahead (KIP-1166, `fjord_broker::fetch`). The controller listener serves the metadata
+    // log's Fetch (KIP-595 uses v13+); fjord's Raft does not yet take the v18 field there.
+    api(ApiKey::Fetch, v(4, 18), v(13, 17), Local, By(rules::fetch)),
     api(
         ApiKey::ListOffsets,
         v(1, ApiKey::ListOffsets.max_version()),
@@ -136,18 +137,18 @@ pub const APIS: &[Api] = &[
         Local,
         By(rules::list_offsets),
     ),
-    api(ApiKey::Metadata, v(0, 12), NONE, Local, By(rules::metadata)),
-    // v10 names topics by id.
+    api(ApiKey::Metadata, v(0, 13), NONE, Local, By(rules::metadata)),
+    // v10 names topics by id (resolved by the broker: `fjord_broker::offset_topic_ids`).
     api(
         ApiKey::OffsetCommit,
-        v(2, 9),
+        v(2, 10),
         NONE,
         Local,
         By(rules::offset_commit),
     ),
     api(
         ApiKey::OffsetFetch,
-        v(1, 9),
+        v(1, 10),
         NONE,
         Local,
         By(rules::offset_fetch),
@@ -197,7 +198,7 @@ pub const APIS: &[Api] = &[
     api(ApiKey::ListGroups, v(0, 5), NONE, Local, Open),
     // Answered by the listener (ILLEGAL_SASL_STATE on a listener without SASL).
     api(ApiKey::SaslHandshake, v(1, 1), v(1, 1), ByListener, Open),
-    api(ApiKey::ApiVersions, v(0, 4), v(0, 4), ByListener, Open),
+    api(ApiKey::ApiVersions, v(0, 5), v(0, 5), ByListener, Open),
     api(
         ApiKey::CreateTopics,
         v(2, 7),
@@ -312,7 +313,7 @@ pub const APIS: &[Api] = &[
     ),
     api(
         ApiKey::DescribeLogDirs,
-        v(1, 4),
+        v(1, 5),
         NONE,
         Local,
         Cluster(Op::Describe),
@@ -327,7 +328,7 @@ pub const APIS: &[Api] = &[
     ),
     api(
         ApiKey::DeleteGroups,
-        v(0, 2),
+        v(0, 3),
         NONE,
         Local,
         By(rules::delete_groups),
@@ -435,8 +436,8 @@ pub const APIS: &[Api] = &[
     ),
     api(
         ApiKey::UpdateFeatures,
-        v(0, 1),
-        v(0, 1),
+        v(0, 2),
+        v(0, 2),
         Forwarded,
         Cluster(Op::Alter),
     ),

@@ -28,6 +28,10 @@ pub trait Service: Send + Sync + 'static {
     /// The features advertised in ApiVersions v3+.
     fn features(&self) -> Features;
 
+    /// The node's cluster id and node id, which an ApiVersions v5 request must name if it
+    /// names any (KIP-1242).
+    fn identity(&self) -> (String, i32);
+
     /// The ACLs to judge a request by now; `None` when no authorizer is configured.
     fn acls(&self) -> Option<Self::Acls>;
 
@@ -65,7 +69,13 @@ pub trait Service: Send + Sync + 'static {
 /// Runs one request from `caller` through the pipeline.
 pub async fn serve_request<S: Service>(service: &S, frame: RequestFrame, caller: Caller) -> Reply {
     let version = frame.header.request_api_version;
-    let body = match admit(&frame, served(S::LISTENER), caller.peer) {
+    let (cluster_id, node_id) = service.identity();
+    let body = match admit(
+        &frame,
+        served(S::LISTENER),
+        caller.peer,
+        (&cluster_id, node_id),
+    ) {
         Ok(b) => b,
         Err(reply) => return with_features(*reply, version, || service.features()),
     };

@@ -240,11 +240,11 @@ pub struct Features {
     pub epoch: i64,
 }
 
-/// Adds the node's features to an ApiVersions answer at `version` 3 or later (`features` is
-/// asked only then); any other reply is returned as it is.
+/// Adds the node's features to a successful ApiVersions answer at `version` 3 or later
+/// (`features` is asked only then); any other reply is returned as it is.
 pub fn with_features(reply: Reply, version: i16, features: impl FnOnce() -> Features) -> Reply {
     match reply {
-        Reply::Respond(ResponseBody::ApiVersions(mut r)) if version >= 3 => {
+        Reply::Respond(ResponseBody::ApiVersions(mut r)) if version >= 3 && r.error_code == 0 => {
             let features = features();
             r.supported_features = features
                 .supported
@@ -273,13 +273,15 @@ pub fn with_features(reply: Reply, version: i16, features: impl FnOnce() -> Feat
     }
 }
 
-/// What every listener does first: answers ApiVersions (at any version); closes on an API or
+/// What every listener does first: answers ApiVersions (at any version; `identity` is the
+/// node's cluster id and node id, which a v5 request must match); closes on an API or
 /// version it does not advertise, or a body that does not decode; otherwise hands back the
 /// decoded request.
 pub fn admit(
     frame: &RequestFrame,
     apis: ServedApis,
     peer: std::net::SocketAddr,
+    identity: (&str, i32),
 ) -> Result<RequestBody, Box<Reply>> {
     let Some(api) = frame.api_key else {
         return Err(Box::new(Reply::Close));
@@ -300,13 +302,65 @@ pub fn admit(
         tracing::debug!(%peer, ?api, version, "closing on an undecodable request: {e}");
         Box::new(Reply::Close)
     })?;
-    if api == ApiKey::ApiVersions {
-        return Err(Box::new(Reply::Respond(api_versions(
-            apis,
-            ErrorCode::None,
-        ))));
+    if let RequestBody::ApiVersions(r) = &body {
+        let refusal = api_versions_refusal(r, version, identity.0, identity.1);
+        return Err(Box::new(Reply::Respond(match refusal {
+            Some(code) => ResponseBody::ApiVersions(ApiVersionsResponse {
+                error_code: code.code(),
+                ..Default::default()
+            }),
+            None => api_versions(apis, ErrorCode::None),
+        })));
     }
     Ok(body)
+}
+
+/// The first ApiVersions version that names the cluster and node it is meant for (KIP-1242).
+pub const API_VERSIONS_IDENTITY_VERSION: i16 = 5;
+/// The first ApiVersions version with the client's software name and version (KIP-511).
+pub const API_VERSIONS_SOFTWARE_VERSION: i16 = 3;
+
+/// True for a client software name or version as KIP-511 allows it: letters and digits at
+/// both ends, letters, digits, `-` and `.` between.
+fn valid_software(s: &str) -> bool {
+    let b = s.as_bytes();
+    let (Some(first), Some(last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    first.is_ascii_alphanumeric()
+        && last.is_ascii_alphanumeric()
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'-' || *c == b'.')
+}
+
+/// Why an ApiVersions request at `version` is answered with an error and nothing else, as
+/// Kafka 4.4 answers it: INVALID_REQUEST for a v5 request with a cluster id and no node id or
+/// the reverse, or a v3+ software name or version KIP-511 does not allow; then
+/// REBOOTSTRAP_REQUIRED for a v5 request meant for another cluster or node than
+/// (`cluster_id`, `node_id`), so the client looks up the cluster again.
+pub fn api_versions_refusal(
+    r: &fjord_protocol::generated::api_versions_request::ApiVersionsRequest,
+    version: i16,
+    cluster_id: &str,
+    node_id: i32,
+) -> Option<ErrorCode> {
+    if version >= API_VERSIONS_IDENTITY_VERSION && r.cluster_id.is_some() != (r.node_id != -1) {
+        return Some(ErrorCode::InvalidRequest);
+    }
+    if version >= API_VERSIONS_SOFTWARE_VERSION
+        && !(valid_software(&r.client_software_name) && valid_software(&r.client_software_version))
+    {
+        return Some(ErrorCode::InvalidRequest);
+    }
+    match &r.cluster_id {
+        Some(c)
+            if version >= API_VERSIONS_IDENTITY_VERSION
+                && (c != cluster_id || r.node_id != node_id) =>
+        {
+            Some(ErrorCode::RebootstrapRequired)
+        }
+        _ => None,
+    }
 }
 
 /// Serves `listener` as a PLAINTEXT listener until the task is dropped.

@@ -102,6 +102,10 @@ impl Service for ControllerHandler {
         fjord_broker::listener::node_features(&self.view.borrow().image)
     }
 
+    fn identity(&self) -> (String, i32) {
+        (self.raft.cluster_id().to_string(), self.raft.node_id())
+    }
+
     fn acls(&self) -> Option<ImageAcls> {
         // Only with an authorizer is the image looked at: nothing is asked of it otherwise.
         let settings = self.authorizer.as_ref()?;

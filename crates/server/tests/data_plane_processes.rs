@@ -137,13 +137,13 @@ fn round_trip(node: &Node, bootstrap: &str, topic: &str, codec: &str, messages: 
 fn every_data_plane_version_answers_a_hosted_partition() {
     use fjord_protocol::generated::{
         delete_records_request as drq, describe_log_dirs_request as dq, fetch_request as fq,
-        list_offsets_request as lq, metadata_request as mq, offset_for_leader_epoch_request as oq,
-        produce_request as pq,
+        list_offsets_request as lq, metadata_request as mq, offset_commit_request as ocq,
+        offset_fetch_request as ofq, offset_for_leader_epoch_request as oq, produce_request as pq,
     };
     use fjord_protocol::records::{Compression, RecordBatchBuilder};
     use fjord_protocol::{ApiKey, RequestBody, ResponseBody};
     let root = tempfile::tempdir().unwrap();
-    let node = Node::single(root.path(), 0, "");
+    let node = Node::single(root.path(), 0, "offsets.topic.replication.factor=1");
     let addr = node.broker_addr();
     let rt = tokio::runtime::Runtime::new().unwrap();
     // Auto-create the topic and wait for its leader; learn its id.
@@ -166,11 +166,9 @@ fn every_data_plane_version_answers_a_hosted_partition() {
     })
     .expect("the topic gets a leader");
     let advertised = |api: ApiKey| -> (i16, i16) {
-        let Some(ResponseBody::ApiVersions(r)) = rt.block_on(common::call(
-            &addr,
-            RequestBody::ApiVersions(Default::default()),
-            3,
-        )) else {
+        let Some(ResponseBody::ApiVersions(r)) =
+            rt.block_on(common::call(&addr, common::api_versions_request(), 3))
+        else {
             panic!("ApiVersions")
         };
         let k = r.api_keys.iter().find(|k| k.api_key == api.key()).unwrap();
@@ -359,6 +357,209 @@ fn every_data_plane_version_answers_a_hosted_partition() {
             "DeleteRecords v{v}"
         );
     }
+    // Offsets by name before v10 and by id from v10 (KIP-848), read back at every version;
+    // an id no topic has is UNKNOWN_TOPIC_ID.
+    let unknown_id = fjord_protocol::Uuid::from_u128(7);
+    let by_id = |v: i16| v >= 10;
+    let (min, max) = advertised(ApiKey::OffsetCommit);
+    assert_eq!(max, 10, "OffsetCommit by id is advertised");
+    // The group coordinator serves once __consumer_offsets is created (FindCoordinator
+    // creates it) and loaded.
+    let ready = common::wait_for(Duration::from_secs(30), || {
+        let find = RequestBody::FindCoordinator(
+            fjord_protocol::generated::find_coordinator_request::FindCoordinatorRequest {
+                key: "offsets".into(),
+                ..Default::default()
+            },
+        );
+        rt.block_on(common::call(&addr, find, 1))?;
+        let body = RequestBody::OffsetCommit(ocq::OffsetCommitRequest {
+            group_id: "offsets".into(),
+            generation_id_or_member_epoch: -1,
+            retention_time_ms: -1,
+            topics: vec![ocq::OffsetCommitRequestTopic {
+                name: "versions".into(),
+                partitions: vec![ocq::OffsetCommitRequestPartition {
+                    partition_index: 0,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        match rt.block_on(common::call(&addr, body, min))? {
+            ResponseBody::OffsetCommit(r) => {
+                (r.topics[0].partitions[0].error_code == 0).then_some(())
+            }
+            _ => None,
+        }
+    });
+    assert!(ready.is_some(), "the group coordinator never served");
+    for v in min..=max {
+        let topic = |id: fjord_protocol::Uuid| ocq::OffsetCommitRequestTopic {
+            name: if by_id(v) {
+                String::new()
+            } else {
+                "versions".into()
+            },
+            topic_id: if by_id(v) { id } else { Default::default() },
+            partitions: vec![ocq::OffsetCommitRequestPartition {
+                partition_index: 0,
+                committed_offset: i64::from(v),
+                committed_leader_epoch: -1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let mut topics = vec![topic(topic_id)];
+        if by_id(v) {
+            topics.push(topic(unknown_id));
+        }
+        let body = RequestBody::OffsetCommit(ocq::OffsetCommitRequest {
+            group_id: "offsets".into(),
+            generation_id_or_member_epoch: -1,
+            retention_time_ms: -1,
+            topics,
+            ..Default::default()
+        });
+        let ResponseBody::OffsetCommit(r) = answer(body, v) else {
+            panic!()
+        };
+        let codes: Vec<(fjord_protocol::Uuid, i16)> = r
+            .topics
+            .iter()
+            .map(|t| (t.topic_id, t.partitions[0].error_code))
+            .collect();
+        if by_id(v) {
+            // The unknown id first, as Kafka lists refusals before the coordinator's answer.
+            assert_eq!(
+                codes,
+                vec![(unknown_id, 100), (topic_id, 0)],
+                "OffsetCommit v{v}"
+            );
+        } else {
+            assert_eq!(r.topics[0].partitions[0].error_code, 0, "OffsetCommit v{v}");
+        }
+    }
+    let committed = i64::from(max);
+    let (min, max) = advertised(ApiKey::OffsetFetch);
+    assert_eq!(max, 10, "OffsetFetch by id is advertised");
+    for v in min..=max {
+        let body = if v < 8 {
+            RequestBody::OffsetFetch(ofq::OffsetFetchRequest {
+                group_id: "offsets".into(),
+                topics: Some(vec![ofq::OffsetFetchRequestTopic {
+                    name: "versions".into(),
+                    partition_indexes: vec![0],
+                    ..Default::default()
+                }]),
+                ..Default::default()
+            })
+        } else {
+            let topic = |id: fjord_protocol::Uuid| ofq::OffsetFetchRequestTopics {
+                name: if by_id(v) {
+                    String::new()
+                } else {
+                    "versions".into()
+                },
+                topic_id: if by_id(v) { id } else { Default::default() },
+                partition_indexes: vec![0],
+                ..Default::default()
+            };
+            let mut topics = vec![topic(topic_id)];
+            if by_id(v) {
+                topics.push(topic(unknown_id));
+            }
+            RequestBody::OffsetFetch(ofq::OffsetFetchRequest {
+                groups: vec![
+                    ofq::OffsetFetchRequestGroup {
+                        group_id: "offsets".into(),
+                        member_epoch: -1,
+                        topics: Some(topics),
+                        ..Default::default()
+                    },
+                    // Every committed topic: by id from v10.
+                    ofq::OffsetFetchRequestGroup {
+                        group_id: "offsets".into(),
+                        member_epoch: -1,
+                        topics: None,
+                        ..Default::default()
+                    },
+                ],
+                ..Default::default()
+            })
+        };
+        let ResponseBody::OffsetFetch(r) = answer(body, v) else {
+            panic!()
+        };
+        if v < 8 {
+            let p = &r.topics[0].partitions[0];
+            assert_eq!((p.error_code, p.committed_offset), (0, committed), "v{v}");
+            continue;
+        }
+        let got: Vec<Vec<(fjord_protocol::Uuid, i16, i64)>> = r
+            .groups
+            .iter()
+            .map(|g| {
+                g.topics
+                    .iter()
+                    .map(|t| {
+                        let p = &t.partitions[0];
+                        (t.topic_id, p.error_code, p.committed_offset)
+                    })
+                    .collect()
+            })
+            .collect();
+        let nil = fjord_protocol::Uuid::nil();
+        let expected = if by_id(v) {
+            vec![
+                vec![(unknown_id, 100, -1), (topic_id, 0, committed)],
+                vec![(topic_id, 0, committed)],
+            ]
+        } else {
+            vec![vec![(nil, 0, committed)], vec![(nil, 0, committed)]]
+        };
+        assert_eq!(got, expected, "OffsetFetch v{v}");
+    }
+    // KIP-1166 (Fetch v18): a fetch at the log end that would wait 30 s for a megabyte is
+    // answered at once when the high watermark it says it knows is behind the leader's;
+    // with the current one it waits (the call gives up after 2 s).
+    let waiting_fetch = |known: i64| {
+        RequestBody::Fetch(fq::FetchRequest {
+            replica_id: -1,
+            max_wait_ms: 30_000,
+            min_bytes: 1 << 20,
+            max_bytes: 1 << 20,
+            topics: vec![fq::FetchTopic {
+                topic_id,
+                partitions: vec![fq::FetchPartition {
+                    partition: 0,
+                    fetch_offset: 11,
+                    current_leader_epoch: -1,
+                    last_fetched_epoch: -1,
+                    log_start_offset: -1,
+                    partition_max_bytes: 1 << 20,
+                    high_watermark: known,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        })
+    };
+    let behind = rt.block_on(common::call(&addr, waiting_fetch(5), 18));
+    let Some(ResponseBody::Fetch(r)) = behind else {
+        panic!(
+            "a fetch behind the high watermark waited\n{}",
+            node.log_tail()
+        )
+    };
+    assert_eq!(r.responses[0].partitions[0].high_watermark, 11);
+    assert!(
+        rt.block_on(common::call(&addr, waiting_fetch(11), 18))
+            .is_none(),
+        "a fetch that knows the high watermark is answered before its wait"
+    );
 }
 
 /// Fetch sessions (KIP-227) on a real node: a full fetch opens a session; an incremental

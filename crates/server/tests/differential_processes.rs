@@ -26,6 +26,7 @@ use fjord_protocol::generated::create_partitions_request::{
 use fjord_protocol::generated::create_topics_request::{
     CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
 };
+use fjord_protocol::generated::delete_groups_request::DeleteGroupsRequest;
 use fjord_protocol::generated::delete_topics_request::DeleteTopicsRequest;
 use fjord_protocol::generated::describe_configs_request::{
     DescribeConfigsRequest, DescribeConfigsResource,
@@ -37,7 +38,14 @@ use fjord_protocol::generated::list_offsets_request::{
     ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic,
 };
 use fjord_protocol::generated::metadata_request::{MetadataRequest, MetadataRequestTopic};
+use fjord_protocol::generated::offset_commit_request::{
+    OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
+};
+use fjord_protocol::generated::offset_fetch_request::{
+    OffsetFetchRequest, OffsetFetchRequestGroup, OffsetFetchRequestTopics,
+};
 use fjord_protocol::generated::produce_request::ProduceRequest;
+use fjord_protocol::generated::update_features_request::{FeatureUpdateKey, UpdateFeaturesRequest};
 use fjord_protocol::{RequestBody, ResponseBody};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -95,15 +103,7 @@ const DELIBERATE: &[(&str, &str)] = &[
 /// What Kafka 4.4 serves that fjord does not yet: (what, why). Not deliberate: each is work
 /// still to do, listed in docs/EXTENSIONS.md.
 const NOT_YET: &[(&str, &str)] = &[
-    ("ApiVersions Fetch", "Fetch v18"),
-    ("ApiVersions Metadata", "Metadata v13"),
-    ("ApiVersions OffsetCommit", "OffsetCommit v10"),
-    ("ApiVersions OffsetFetch", "OffsetFetch v10"),
-    ("ApiVersions ApiVersions", "ApiVersions v5"),
     ("ApiVersions TxnOffsetCommit", "TxnOffsetCommit v6"),
-    ("ApiVersions DescribeLogDirs", "DescribeLogDirs v5"),
-    ("ApiVersions DeleteGroups", "DeleteGroups v3"),
-    ("ApiVersions UpdateFeatures", "UpdateFeatures v2"),
     ("ApiVersions key 38", "delegation tokens (KIP-48)"),
     ("ApiVersions key 39", "delegation tokens (KIP-48)"),
     ("ApiVersions key 40", "delegation tokens (KIP-48)"),
@@ -196,6 +196,10 @@ fn normalise(s: &str) -> String {
         ),
         (r#"cluster_id: (Some\()?"[^"]*""#, "cluster_id: <id>"),
         (r"port: \d+", "port: <port>"),
+        (
+            r"(Local controller|Controller|Broker) \d+ only",
+            "$1 <node> only",
+        ),
         (r#"log_dir: "[^"]*""#, "log_dir: <dir>"),
         (r#"\\"[A-Za-z0-9_-]{22}\\""#, "<cluster id>"),
         (r"(total_bytes|usable_bytes): -?\d+", "$1: <n>"),
@@ -220,6 +224,7 @@ fn normalise(s: &str) -> String {
 
 /// The named bad inputs: (name, request, version). Topic `shrink` exists with 2 partitions.
 fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
+    let unknown_id = fjord_protocol::Uuid::from_u128(0x0123_4567_89ab_cdef_0123_4567_89ab_cdef);
     let topic = |name: &str, partitions: i32, rf: i16, configs: &[(&str, &str)]| CreatableTopic {
         name: name.into(),
         num_partitions: partitions,
@@ -468,6 +473,103 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
                 ..Default::default()
             }),
             4,
+        ),
+        (
+            "ask ApiVersions v3 without a software name",
+            RequestBody::ApiVersions(ApiVersionsRequest::default()),
+            3,
+        ),
+        (
+            "ask ApiVersions v5 of another cluster",
+            RequestBody::ApiVersions(ApiVersionsRequest {
+                client_software_name: "differential".into(),
+                client_software_version: "1".into(),
+                cluster_id: Some("another-cluster".into()),
+                node_id: 1,
+                ..Default::default()
+            }),
+            5,
+        ),
+        (
+            "ask ApiVersions v5 naming a cluster but no node",
+            RequestBody::ApiVersions(ApiVersionsRequest {
+                client_software_name: "differential".into(),
+                client_software_version: "1".into(),
+                cluster_id: Some("another-cluster".into()),
+                ..Default::default()
+            }),
+            5,
+        ),
+        (
+            "commit an offset of an unknown topic id",
+            RequestBody::OffsetCommit(OffsetCommitRequest {
+                group_id: "by-id".into(),
+                generation_id_or_member_epoch: -1,
+                topics: vec![OffsetCommitRequestTopic {
+                    topic_id: unknown_id,
+                    partitions: vec![OffsetCommitRequestPartition {
+                        partition_index: 0,
+                        committed_offset: 1,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            10,
+        ),
+        (
+            "fetch offsets of an unknown topic id",
+            RequestBody::OffsetFetch(OffsetFetchRequest {
+                groups: vec![OffsetFetchRequestGroup {
+                    group_id: "by-id".into(),
+                    member_epoch: -1,
+                    topics: Some(vec![OffsetFetchRequestTopics {
+                        topic_id: unknown_id,
+                        partition_indexes: vec![0],
+                        ..Default::default()
+                    }]),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            10,
+        ),
+        (
+            "delete an unknown group",
+            RequestBody::DeleteGroups(DeleteGroupsRequest {
+                groups_names: vec!["nope".into()],
+                ..Default::default()
+            }),
+            3,
+        ),
+        (
+            "update a feature to a level no node supports (v1)",
+            RequestBody::UpdateFeatures(UpdateFeaturesRequest {
+                timeout_ms: 30_000,
+                feature_updates: vec![FeatureUpdateKey {
+                    feature: "group.version".into(),
+                    max_version_level: 99,
+                    upgrade_type: 1,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            1,
+        ),
+        (
+            "update a feature to a level no node supports",
+            RequestBody::UpdateFeatures(UpdateFeaturesRequest {
+                timeout_ms: 30_000,
+                feature_updates: vec![FeatureUpdateKey {
+                    feature: "group.version".into(),
+                    max_version_level: 99,
+                    upgrade_type: 1,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            2,
         ),
         (
             "describe an unknown group",

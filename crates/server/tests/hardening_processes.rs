@@ -308,7 +308,7 @@ fn an_override_of_listeners_is_what_clients_are_sent_to() {
 
 /// The (api, min, max) versions `addr` advertises.
 async fn advertised(addr: &str) -> Vec<(fjord_protocol::ApiKey, i16, i16)> {
-    let request = RequestBody::ApiVersions(Default::default());
+    let request = common::api_versions_request();
     let Some(ResponseBody::ApiVersions(r)) = call(addr, request, 3).await else {
         panic!("ApiVersions at {addr}");
     };

@@ -42,7 +42,7 @@ fn config_resources_are_listed_by_type() {
 async fn listed(addr: &str) {
     let addr = addr.to_string();
 
-    let versions = match call(&addr, RequestBody::ApiVersions(Default::default()), 3).await {
+    let versions = match call(&addr, common::api_versions_request(), 3).await {
         Some(ResponseBody::ApiVersions(v)) => v,
         other => panic!("ApiVersions: {other:?}"),
     };

@@ -318,12 +318,8 @@ fn success_answers_carry_null_where_kafka_does_at_every_version() {
             }
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
-        let Some(ResponseBody::ApiVersions(versions)) = call(
-            &addr,
-            RequestBody::ApiVersions(ApiVersionsRequest::default()),
-            3,
-        )
-        .await
+        let Some(ResponseBody::ApiVersions(versions)) =
+            call(&addr, common::api_versions_request(), 3).await
         else {
             panic!("ApiVersions\n{}", node.log_tail())
         };

@@ -1200,7 +1200,6 @@ fn init_producer(
 /// see the committed transaction and not the aborted one, and the group's offset.
 #[test]
 fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every_end() {
-    use fjord_protocol::generated::api_versions_request::ApiVersionsRequest;
     use fjord_protocol::generated::end_txn_request::EndTxnRequest;
     use fjord_protocol::generated::offset_fetch_request::{
         OffsetFetchRequest, OffsetFetchRequestTopic,
@@ -1219,7 +1218,7 @@ fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every
     // The feature, and the versions that go with it.
     let Some(ResponseBody::ApiVersions(v)) = rt.block_on(common::call(
         &nodes[0].broker_addr(),
-        RequestBody::ApiVersions(ApiVersionsRequest::default()),
+        common::api_versions_request(),
         3,
     )) else {
         panic!("ApiVersions");
@@ -1316,7 +1315,7 @@ fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every
         group_id: group.into(),
         producer_id: pid,
         producer_epoch: e0,
-        generation_id: -1,
+        generation_id_or_member_epoch: -1,
         member_id: String::new(),
         topics: vec![TxnOffsetCommitRequestTopic {
             name: "tv2".into(),

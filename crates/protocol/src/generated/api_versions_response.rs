@@ -11,7 +11,7 @@ use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;
 
-/// The `ApiVersionsResponse` response (api key 18, versions 0-4).
+/// The `ApiVersionsResponse` response (api key 18, versions 0-5).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiVersionsResponse {
     /// The top-level error code.
@@ -67,13 +67,13 @@ impl ApiVersionsResponse {
     /// The lowest version.
     pub const MIN_VERSION: i16 = 0;
     /// The highest version.
-    pub const MAX_VERSION: i16 = 4;
+    pub const MAX_VERSION: i16 = 5;
     /// The first flexible version, if any.
     pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(3);
 
     /// Writes this value at `version`.
     pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
-        if !(0..=4).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "ApiVersionsResponse", version }); }
+        if !(0..=5).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "ApiVersionsResponse", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 3;
         w.put_i16(*(&self.error_code));
@@ -128,7 +128,7 @@ impl ApiVersionsResponse {
 
     /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
     pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
-        if !(0..=4).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "ApiVersionsResponse", version }); }
+        if !(0..=5).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "ApiVersionsResponse", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 3;
         #[allow(unused_mut)]

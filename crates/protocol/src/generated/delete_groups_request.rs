@@ -11,7 +11,7 @@ use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;
 
-/// The `DeleteGroupsRequest` request (api key 42, versions 0-2).
+/// The `DeleteGroupsRequest` request (api key 42, versions 0-3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteGroupsRequest {
     /// The group names to delete.
@@ -37,13 +37,13 @@ impl DeleteGroupsRequest {
     /// The lowest version.
     pub const MIN_VERSION: i16 = 0;
     /// The highest version.
-    pub const MAX_VERSION: i16 = 2;
+    pub const MAX_VERSION: i16 = 3;
     /// The first flexible version, if any.
     pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(2);
 
     /// Writes this value at `version`.
     pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
-        if !(0..=2).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DeleteGroupsRequest", version }); }
+        if !(0..=3).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DeleteGroupsRequest", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 2;
         write_len_prefix(w, (&self.groups_names).len(), flexible)?; for e0 in (&self.groups_names).iter() { write_string(w, e0, flexible)?; }
@@ -78,7 +78,7 @@ impl DeleteGroupsRequest {
 
     /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
     pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
-        if !(0..=2).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DeleteGroupsRequest", version }); }
+        if !(0..=3).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DeleteGroupsRequest", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 2;
         #[allow(unused_mut)]

@@ -11,7 +11,7 @@ use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;
 
-/// The `DeleteGroupsResponse` response (api key 42, versions 0-2).
+/// The `DeleteGroupsResponse` response (api key 42, versions 0-3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteGroupsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
@@ -42,13 +42,13 @@ impl DeleteGroupsResponse {
     /// The lowest version.
     pub const MIN_VERSION: i16 = 0;
     /// The highest version.
-    pub const MAX_VERSION: i16 = 2;
+    pub const MAX_VERSION: i16 = 3;
     /// The first flexible version, if any.
     pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(2);
 
     /// Writes this value at `version`.
     pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
-        if !(0..=2).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DeleteGroupsResponse", version }); }
+        if !(0..=3).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DeleteGroupsResponse", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 2;
         w.put_i32(*(&self.throttle_time_ms));
@@ -85,7 +85,7 @@ impl DeleteGroupsResponse {
 
     /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
     pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
-        if !(0..=2).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DeleteGroupsResponse", version }); }
+        if !(0..=3).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DeleteGroupsResponse", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 2;
         #[allow(unused_mut)]
@@ -143,6 +143,10 @@ pub struct DeletableGroupResult {
     ///
     /// Versions 0+.
     pub error_code: i16,
+    /// The error message, or null if there was no error.
+    ///
+    /// Versions 3+; nullable 3+.
+    pub error_message: Option<String>,
     /// Tagged fields this build does not know, kept to be written back.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
 }
@@ -152,6 +156,7 @@ impl Default for DeletableGroupResult {
         DeletableGroupResult {
             group_id: String::new(),
             error_code: 0,
+            error_message: None,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -164,6 +169,7 @@ impl DeletableGroupResult {
         let flexible = version >= 2;
         write_string(w, (&self.group_id), flexible)?;
         w.put_i16(*(&self.error_code));
+        if version >= 3 { match (&self.error_message) { Some(x) => { write_string(w, x, flexible)?; } None => { if !(version >= 3) { return Err(EncodeError::NullNotAllowed { field: "ErrorMessage", version }); } write_nullable_string(w, None, flexible)?; } } }
         if flexible {
             let unknown = sorted_unknown(&self.unknown_tagged_fields);
             #[allow(unused_mut)]
@@ -186,6 +192,7 @@ impl DeletableGroupResult {
         let mut n = 0usize;
         n += string_len((&self.group_id), flexible);
         n += 2;
+        if version >= 3 { n += match (&self.error_message) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) }; }
         if flexible {
             let mut count = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
@@ -202,6 +209,7 @@ impl DeletableGroupResult {
         let mut v = Self::default();
         v.group_id = read_string(buf, flexible, "GroupId")?;
         v.error_code = read_i16(buf)?;
+        if version >= 3 { v.error_message = if version >= 3 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "ErrorMessage")?) }; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -224,6 +232,7 @@ impl DeletableGroupResult {
         let mut v = Self::default();
         v.group_id = g.string();
         v.error_code = g.i16();
+        if version >= 3 { v.error_message = if (version >= 3) && g.chance(4) { None } else { Some(g.string()) }; }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }
@@ -238,5 +247,6 @@ impl DeletableGroupResult {
     /// value), its own and its parts'.
     #[allow(unused_variables)]
     pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        if version >= 3 { f("ErrorMessage", &mut self.error_message); }
     }
 }

@@ -11,7 +11,7 @@ use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;
 
-/// The `DescribeLogDirsRequest` request (api key 35, versions 1-4).
+/// The `DescribeLogDirsRequest` request (api key 35, versions 1-5).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeLogDirsRequest {
     /// Each topic that we want to describe log directories for, or null for all topics.
@@ -37,13 +37,13 @@ impl DescribeLogDirsRequest {
     /// The lowest version.
     pub const MIN_VERSION: i16 = 1;
     /// The highest version.
-    pub const MAX_VERSION: i16 = 4;
+    pub const MAX_VERSION: i16 = 5;
     /// The first flexible version, if any.
     pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(2);
 
     /// Writes this value at `version`.
     pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
-        if !(1..=4).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DescribeLogDirsRequest", version }); }
+        if !(1..=5).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DescribeLogDirsRequest", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 2;
         match (&self.topics) { Some(x) => { write_len_prefix(w, x.len(), flexible)?; for e0 in x.iter() { e0.encode(w, version)?; } } None => { write_null(w, flexible); } }
@@ -78,7 +78,7 @@ impl DescribeLogDirsRequest {
 
     /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
     pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
-        if !(1..=4).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DescribeLogDirsRequest", version }); }
+        if !(1..=5).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DescribeLogDirsRequest", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 2;
         #[allow(unused_mut)]

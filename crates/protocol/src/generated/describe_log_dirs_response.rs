@@ -11,7 +11,7 @@ use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;
 
-/// The `DescribeLogDirsResponse` response (api key 35, versions 1-4).
+/// The `DescribeLogDirsResponse` response (api key 35, versions 1-5).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeLogDirsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
@@ -47,13 +47,13 @@ impl DescribeLogDirsResponse {
     /// The lowest version.
     pub const MIN_VERSION: i16 = 1;
     /// The highest version.
-    pub const MAX_VERSION: i16 = 4;
+    pub const MAX_VERSION: i16 = 5;
     /// The first flexible version, if any.
     pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(2);
 
     /// Writes this value at `version`.
     pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
-        if !(1..=4).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DescribeLogDirsResponse", version }); }
+        if !(1..=5).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DescribeLogDirsResponse", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 2;
         w.put_i32(*(&self.throttle_time_ms));
@@ -92,7 +92,7 @@ impl DescribeLogDirsResponse {
 
     /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
     pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
-        if !(1..=4).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DescribeLogDirsResponse", version }); }
+        if !(1..=5).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DescribeLogDirsResponse", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 2;
         #[allow(unused_mut)]
@@ -165,6 +165,10 @@ pub struct DescribeLogDirsResult {
     ///
     /// Versions 4+.
     pub usable_bytes: i64,
+    /// True if this log directory is cordoned.
+    ///
+    /// Versions 5+.
+    pub is_cordoned: bool,
     /// Tagged fields this build does not know, kept to be written back.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
 }
@@ -177,6 +181,7 @@ impl Default for DescribeLogDirsResult {
             topics: Vec::<DescribeLogDirsTopic>::new(),
             total_bytes: -1,
             usable_bytes: -1,
+            is_cordoned: false,
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -192,6 +197,7 @@ impl DescribeLogDirsResult {
         write_len_prefix(w, (&self.topics).len(), flexible)?; for e0 in (&self.topics).iter() { e0.encode(w, version)?; }
         if version >= 4 { w.put_i64(*(&self.total_bytes)); }
         if version >= 4 { w.put_i64(*(&self.usable_bytes)); }
+        if version >= 5 { write_bool(w, *(&self.is_cordoned)); }
         if flexible {
             let unknown = sorted_unknown(&self.unknown_tagged_fields);
             #[allow(unused_mut)]
@@ -217,6 +223,7 @@ impl DescribeLogDirsResult {
         n += len_prefix_len((&self.topics).len(), flexible) + (&self.topics).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
         if version >= 4 { n += 8; }
         if version >= 4 { n += 8; }
+        if version >= 5 { n += 1; }
         if flexible {
             let mut count = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
@@ -236,6 +243,7 @@ impl DescribeLogDirsResult {
         v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DescribeLogDirsTopic::decode(buf, version)?); } v };
         if version >= 4 { v.total_bytes = read_i64(buf)?; }
         if version >= 4 { v.usable_bytes = read_i64(buf)?; }
+        if version >= 5 { v.is_cordoned = read_bool(buf)?; }
         if flexible {
             let count = read_tagged_count(buf)?;
             let mut last_tag = None;
@@ -261,6 +269,7 @@ impl DescribeLogDirsResult {
         v.topics = (0..g.collection_len()).map(|_| DescribeLogDirsTopic::sample(g, version)).collect();
         if version >= 4 { v.total_bytes = g.i64(); }
         if version >= 4 { v.usable_bytes = g.i64(); }
+        if version >= 5 { v.is_cordoned = g.bool(); }
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v
     }

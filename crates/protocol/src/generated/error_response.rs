@@ -376,6 +376,7 @@ pub fn error_response(request: &RequestBody, version: i16, code: i16, message: &
             out.results = r.groups_names.iter().map(|x0| delete_groups_response::DeletableGroupResult {
                     group_id: x0.clone(),
                     error_code: code,
+                    error_message: if version >= 3 { Some(message.to_string()) } else { None },
                     ..Default::default()
                 }).collect();
             ResponseBody::DeleteGroups(out)

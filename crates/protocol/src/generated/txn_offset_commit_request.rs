@@ -11,7 +11,7 @@ use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;
 
-/// The `TxnOffsetCommitRequest` request (api key 28, versions 0-5).
+/// The `TxnOffsetCommitRequest` request (api key 28, versions 0-6).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TxnOffsetCommitRequest {
     /// The ID of the transaction.
@@ -30,10 +30,10 @@ pub struct TxnOffsetCommitRequest {
     ///
     /// Versions 0+.
     pub producer_epoch: i16,
-    /// The generation of the consumer.
+    /// The generation of the group if using the classic group protocol or the member epoch if using the consumer protocol.
     ///
     /// Versions 3+.
-    pub generation_id: i32,
+    pub generation_id_or_member_epoch: i32,
     /// The member ID assigned by the group coordinator.
     ///
     /// Versions 3+.
@@ -57,7 +57,7 @@ impl Default for TxnOffsetCommitRequest {
             group_id: String::new(),
             producer_id: 0,
             producer_epoch: 0,
-            generation_id: -1,
+            generation_id_or_member_epoch: -1,
             member_id: String::new(),
             group_instance_id: None,
             topics: Vec::<TxnOffsetCommitRequestTopic>::new(),
@@ -72,21 +72,21 @@ impl TxnOffsetCommitRequest {
     /// The lowest version.
     pub const MIN_VERSION: i16 = 0;
     /// The highest version.
-    pub const MAX_VERSION: i16 = 5;
+    pub const MAX_VERSION: i16 = 6;
     /// The first flexible version, if any.
     pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(3);
 
     /// Writes this value at `version`.
     pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
-        if !(0..=5).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "TxnOffsetCommitRequest", version }); }
+        if !(0..=6).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "TxnOffsetCommitRequest", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 3;
         write_string(w, (&self.transactional_id), flexible)?;
         write_string(w, (&self.group_id), flexible)?;
         w.put_i64(*(&self.producer_id));
         w.put_i16(*(&self.producer_epoch));
-        if version >= 3 { w.put_i32(*(&self.generation_id)); }
-        if !(version >= 3) { if self.generation_id != -1 { return Err(EncodeError::FieldNotInVersion { field: "GenerationId", version }); } }
+        if version >= 3 { w.put_i32(*(&self.generation_id_or_member_epoch)); }
+        if !(version >= 3) { if self.generation_id_or_member_epoch != -1 { return Err(EncodeError::FieldNotInVersion { field: "GenerationIdOrMemberEpoch", version }); } }
         if version >= 3 { write_string(w, (&self.member_id), flexible)?; }
         if !(version >= 3) { if self.member_id != String::new() { return Err(EncodeError::FieldNotInVersion { field: "MemberId", version }); } }
         if version >= 3 { match (&self.group_instance_id) { Some(x) => { write_string(w, x, flexible)?; } None => { if !(version >= 3) { return Err(EncodeError::NullNotAllowed { field: "GroupInstanceId", version }); } write_nullable_string(w, None, flexible)?; } } }
@@ -130,7 +130,7 @@ impl TxnOffsetCommitRequest {
 
     /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
     pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
-        if !(0..=5).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "TxnOffsetCommitRequest", version }); }
+        if !(0..=6).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "TxnOffsetCommitRequest", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 3;
         #[allow(unused_mut)]
@@ -139,7 +139,7 @@ impl TxnOffsetCommitRequest {
         v.group_id = read_string(buf, flexible, "GroupId")?;
         v.producer_id = read_i64(buf)?;
         v.producer_epoch = read_i16(buf)?;
-        if version >= 3 { v.generation_id = read_i32(buf)?; }
+        if version >= 3 { v.generation_id_or_member_epoch = read_i32(buf)?; }
         if version >= 3 { v.member_id = read_string(buf, flexible, "MemberId")?; }
         if version >= 3 { v.group_instance_id = if version >= 3 { read_nullable_string(buf, flexible)? } else { Some(read_string(buf, flexible, "GroupInstanceId")?) }; }
         v.topics = { let n = read_array_len_non_null(buf, flexible, "Topics")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TxnOffsetCommitRequestTopic::decode(buf, version)?); } v };
@@ -167,7 +167,7 @@ impl TxnOffsetCommitRequest {
         v.group_id = g.string();
         v.producer_id = g.i64();
         v.producer_epoch = g.i16();
-        if version >= 3 { v.generation_id = g.i32(); }
+        if version >= 3 { v.generation_id_or_member_epoch = g.i32(); }
         if version >= 3 { v.member_id = g.string(); }
         if version >= 3 { v.group_instance_id = if (version >= 3) && g.chance(4) { None } else { Some(g.string()) }; }
         v.topics = (0..g.collection_len()).map(|_| TxnOffsetCommitRequestTopic::sample(g, version)).collect();
@@ -195,8 +195,12 @@ impl TxnOffsetCommitRequest {
 pub struct TxnOffsetCommitRequestTopic {
     /// The topic name.
     ///
-    /// Versions 0+.
+    /// Versions 0-5.
     pub name: String,
+    /// The topic ID.
+    ///
+    /// Versions 6+.
+    pub topic_id: Uuid,
     /// The partitions inside the topic that we want to commit offsets for.
     ///
     /// Versions 0+.
@@ -209,6 +213,7 @@ impl Default for TxnOffsetCommitRequestTopic {
     fn default() -> Self {
         TxnOffsetCommitRequestTopic {
             name: String::new(),
+            topic_id: Uuid::nil(),
             partitions: Vec::<TxnOffsetCommitRequestPartition>::new(),
             unknown_tagged_fields: Vec::new(),
         }
@@ -220,7 +225,8 @@ impl TxnOffsetCommitRequestTopic {
     pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
         #[allow(unused_variables)]
         let flexible = version >= 3;
-        write_string(w, (&self.name), flexible)?;
+        if version <= 5 { write_string(w, (&self.name), flexible)?; }
+        if version >= 6 { write_uuid(w, (&self.topic_id)); }
         write_len_prefix(w, (&self.partitions).len(), flexible)?; for e0 in (&self.partitions).iter() { e0.encode(w, version)?; }
         if flexible {
             let unknown = sorted_unknown(&self.unknown_tagged_fields);
@@ -242,7 +248,8 @@ impl TxnOffsetCommitRequestTopic {
         let flexible = version >= 3;
         #[allow(unused_mut)]
         let mut n = 0usize;
-        n += string_len((&self.name), flexible);
+        if version <= 5 { n += string_len((&self.name), flexible); }
+        if version >= 6 { n += 16; }
         n += len_prefix_len((&self.partitions).len(), flexible) + (&self.partitions).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
         if flexible {
             let mut count = self.unknown_tagged_fields.len();
@@ -258,7 +265,8 @@ impl TxnOffsetCommitRequestTopic {
         let flexible = version >= 3;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.name = read_string(buf, flexible, "Name")?;
+        if version <= 5 { v.name = read_string(buf, flexible, "Name")?; }
+        if version >= 6 { v.topic_id = read_uuid(buf)?; }
         v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TxnOffsetCommitRequestPartition::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -280,7 +288,8 @@ impl TxnOffsetCommitRequestTopic {
         let flexible = version >= 3;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.name = g.string();
+        if version <= 5 { v.name = g.string(); }
+        if version >= 6 { v.topic_id = g.uuid(); }
         v.partitions = (0..g.collection_len()).map(|_| TxnOffsetCommitRequestPartition::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

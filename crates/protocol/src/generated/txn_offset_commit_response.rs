@@ -11,7 +11,7 @@ use bytes::Bytes;
 #[allow(unused_imports)]
 use uuid::Uuid;
 
-/// The `TxnOffsetCommitResponse` response (api key 28, versions 0-5).
+/// The `TxnOffsetCommitResponse` response (api key 28, versions 0-6).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TxnOffsetCommitResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota violation, or zero if the request did not violate any quota.
@@ -42,13 +42,13 @@ impl TxnOffsetCommitResponse {
     /// The lowest version.
     pub const MIN_VERSION: i16 = 0;
     /// The highest version.
-    pub const MAX_VERSION: i16 = 5;
+    pub const MAX_VERSION: i16 = 6;
     /// The first flexible version, if any.
     pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(3);
 
     /// Writes this value at `version`.
     pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
-        if !(0..=5).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "TxnOffsetCommitResponse", version }); }
+        if !(0..=6).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "TxnOffsetCommitResponse", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 3;
         w.put_i32(*(&self.throttle_time_ms));
@@ -85,7 +85,7 @@ impl TxnOffsetCommitResponse {
 
     /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
     pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
-        if !(0..=5).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "TxnOffsetCommitResponse", version }); }
+        if !(0..=6).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "TxnOffsetCommitResponse", version }); }
         #[allow(unused_variables)]
         let flexible = version >= 3;
         #[allow(unused_mut)]
@@ -137,8 +137,12 @@ impl TxnOffsetCommitResponse {
 pub struct TxnOffsetCommitResponseTopic {
     /// The topic name.
     ///
-    /// Versions 0+.
+    /// Versions 0-5.
     pub name: String,
+    /// The topic ID.
+    ///
+    /// Versions 6+.
+    pub topic_id: Uuid,
     /// The responses for each partition in the topic.
     ///
     /// Versions 0+.
@@ -151,6 +155,7 @@ impl Default for TxnOffsetCommitResponseTopic {
     fn default() -> Self {
         TxnOffsetCommitResponseTopic {
             name: String::new(),
+            topic_id: Uuid::nil(),
             partitions: Vec::<TxnOffsetCommitResponsePartition>::new(),
             unknown_tagged_fields: Vec::new(),
         }
@@ -162,7 +167,8 @@ impl TxnOffsetCommitResponseTopic {
     pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
         #[allow(unused_variables)]
         let flexible = version >= 3;
-        write_string(w, (&self.name), flexible)?;
+        if version <= 5 { write_string(w, (&self.name), flexible)?; }
+        if version >= 6 { write_uuid(w, (&self.topic_id)); }
         write_len_prefix(w, (&self.partitions).len(), flexible)?; for e0 in (&self.partitions).iter() { e0.encode(w, version)?; }
         if flexible {
             let unknown = sorted_unknown(&self.unknown_tagged_fields);
@@ -184,7 +190,8 @@ impl TxnOffsetCommitResponseTopic {
         let flexible = version >= 3;
         #[allow(unused_mut)]
         let mut n = 0usize;
-        n += string_len((&self.name), flexible);
+        if version <= 5 { n += string_len((&self.name), flexible); }
+        if version >= 6 { n += 16; }
         n += len_prefix_len((&self.partitions).len(), flexible) + (&self.partitions).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
         if flexible {
             let mut count = self.unknown_tagged_fields.len();
@@ -200,7 +207,8 @@ impl TxnOffsetCommitResponseTopic {
         let flexible = version >= 3;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.name = read_string(buf, flexible, "Name")?;
+        if version <= 5 { v.name = read_string(buf, flexible, "Name")?; }
+        if version >= 6 { v.topic_id = read_uuid(buf)?; }
         v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TxnOffsetCommitResponsePartition::decode(buf, version)?); } v };
         if flexible {
             let count = read_tagged_count(buf)?;
@@ -222,7 +230,8 @@ impl TxnOffsetCommitResponseTopic {
         let flexible = version >= 3;
         #[allow(unused_mut)]
         let mut v = Self::default();
-        v.name = g.string();
+        if version <= 5 { v.name = g.string(); }
+        if version >= 6 { v.topic_id = g.uuid(); }
         v.partitions = (0..g.collection_len()).map(|_| TxnOffsetCommitResponsePartition::sample(g, version)).collect();
         if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
         v

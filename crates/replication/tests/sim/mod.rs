@@ -204,6 +204,7 @@ impl Sim {
         let mut rng = Rng::new(seed);
         let min_isr = 1 + rng.below(2) as usize;
         let settings = ControllerSettings {
+            node_id: 1,
             broker_session_timeout_ms: SESSION_MS,
             ..ControllerSettings::default()
         };

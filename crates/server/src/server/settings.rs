@@ -215,6 +215,7 @@ fn controller_settings(
     authorizer_enabled: bool,
 ) -> Result<ControllerSettings, String> {
     Ok(ControllerSettings {
+        node_id: int(config, "node.id")? as i32,
         num_partitions: int(config, "num.partitions")? as i32,
         default_replication_factor: int(config, "default.replication.factor")? as i16,
         min_insync_replicas: int(config, "min.insync.replicas")? as i32,

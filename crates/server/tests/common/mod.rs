@@ -542,6 +542,17 @@ pub fn wait_for<T>(timeout: Duration, mut f: impl FnMut() -> Option<T>) -> Optio
 }
 
 /// One request to `addr`; `None` when it fails.
+/// An ApiVersions request as a client sends it from v3 (KIP-511 software name and version).
+pub fn api_versions_request() -> RequestBody {
+    RequestBody::ApiVersions(
+        fjord_protocol::generated::api_versions_request::ApiVersionsRequest {
+            client_software_name: "fjord-tests".into(),
+            client_software_version: "1".into(),
+            ..Default::default()
+        },
+    )
+}
+
 pub async fn call(addr: &str, body: RequestBody, version: i16) -> Option<ResponseBody> {
     call_with(
         addr,

@@ -1,0 +1,128 @@
+//! Offset requests that name topics by id (OffsetCommit and OffsetFetch v10+, KIP-848): the
+//! broker resolves each id to its name from the metadata image before the group coordinator
+//! sees the request, answers an id it does not know with UNKNOWN_TOPIC_ID for each of its
+//! partitions (first, as Kafka's answer lists them), and gives the answer's topics their ids
+//! back. The coordinator itself only ever deals in names.
+
+use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::offset_commit_request::OffsetCommitRequest;
+use fjord_protocol::generated::offset_commit_response::{
+    OffsetCommitResponse, OffsetCommitResponsePartition, OffsetCommitResponseTopic,
+};
+use fjord_protocol::generated::offset_fetch_request::OffsetFetchRequestGroup;
+use fjord_protocol::generated::offset_fetch_response::{
+    OffsetFetchResponseGroup, OffsetFetchResponsePartitions, OffsetFetchResponseTopics,
+};
+use fjord_protocol::{ErrorCode, Uuid};
+
+/// The first OffsetCommit version that names topics by id.
+pub const OFFSET_COMMIT_TOPIC_ID_VERSION: i16 = 10;
+/// The first OffsetFetch version that names topics by id.
+pub const OFFSET_FETCH_TOPIC_ID_VERSION: i16 = 10;
+
+/// Topics a request named by an id the image does not know: (id, partitions).
+pub type UnknownTopics = Vec<(Uuid, Vec<i32>)>;
+
+/// The name of topic `id`, if the image has it.
+fn name_of(image: &MetadataImage, id: &Uuid) -> Option<String> {
+    image.topics.by_id.get(id).map(|t| t.name.clone())
+}
+
+/// The id of topic `name`, or the zero id.
+fn id_of(image: &MetadataImage, name: &str) -> Uuid {
+    image.topics.by_name.get(name).copied().unwrap_or_default()
+}
+
+/// Fills in each topic's name from its id and takes out the topics whose id is unknown.
+pub fn resolve_commit(r: &mut OffsetCommitRequest, image: &MetadataImage) -> UnknownTopics {
+    let mut unknown = Vec::new();
+    r.topics.retain_mut(|t| match name_of(image, &t.topic_id) {
+        Some(name) => {
+            t.name = name;
+            true
+        }
+        None => {
+            let partitions = t.partitions.iter().map(|p| p.partition_index).collect();
+            unknown.push((t.topic_id, partitions));
+            false
+        }
+    });
+    unknown
+}
+
+/// Gives the answer's topics their ids and puts the unknown ids' refusals first.
+pub fn finish_commit(r: &mut OffsetCommitResponse, unknown: UnknownTopics, image: &MetadataImage) {
+    for t in &mut r.topics {
+        t.topic_id = id_of(image, &t.name);
+    }
+    let refused = unknown
+        .into_iter()
+        .map(|(topic_id, partitions)| OffsetCommitResponseTopic {
+            topic_id,
+            partitions: partitions
+                .into_iter()
+                .map(|partition_index| OffsetCommitResponsePartition {
+                    partition_index,
+                    error_code: ErrorCode::UnknownTopicId.code(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        });
+    let known = std::mem::take(&mut r.topics);
+    r.topics = refused.chain(known).collect();
+}
+
+/// Fills in each asked topic's name from its id and takes out the topics whose id is unknown.
+pub fn resolve_fetch(g: &mut OffsetFetchRequestGroup, image: &MetadataImage) -> UnknownTopics {
+    let mut unknown = Vec::new();
+    if let Some(topics) = &mut g.topics {
+        topics.retain_mut(|t| match name_of(image, &t.topic_id) {
+            Some(name) => {
+                t.name = name;
+                true
+            }
+            None => {
+                unknown.push((t.topic_id, t.partition_indexes.clone()));
+                false
+            }
+        });
+    }
+    unknown
+}
+
+/// Gives a group's answer its topics' ids, leaves out committed topics that no longer exist
+/// (an id-only answer cannot name them), and puts the unknown ids' refusals first. A group
+/// refused whole keeps its answer.
+pub fn finish_fetch(
+    g: &mut OffsetFetchResponseGroup,
+    unknown: UnknownTopics,
+    image: &MetadataImage,
+) {
+    if g.error_code != 0 {
+        return;
+    }
+    let mut known = std::mem::take(&mut g.topics);
+    known.retain_mut(|t| {
+        t.topic_id = id_of(image, &t.name);
+        t.topic_id != Uuid::default()
+    });
+    let refused = unknown
+        .into_iter()
+        .map(|(topic_id, partitions)| OffsetFetchResponseTopics {
+            topic_id,
+            partitions: partitions
+                .into_iter()
+                .map(|partition_index| OffsetFetchResponsePartitions {
+                    partition_index,
+                    committed_offset: -1,
+                    committed_leader_epoch: -1,
+                    metadata: Some(String::new()),
+                    error_code: ErrorCode::UnknownTopicId.code(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        });
+    g.topics = refused.chain(known).collect();
+}
