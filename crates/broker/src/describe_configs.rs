@@ -275,6 +275,17 @@ impl StaticConfig {
                             .push(entry(key, kind, custom, chain, r.include_synonyms));
                     }
                 }
+                fjord_metadata::client_metrics::CLIENT_METRICS => {
+                    let name = &res.resource_name;
+                    let own = |k: &str| image.configs.get(res.resource_type, name, k);
+                    for (key, value, source, kind) in
+                        fjord_metadata::client_metrics::describe(own, wanted)
+                    {
+                        let chain = vec![Link::new(key, &value, source)];
+                        out.configs
+                            .push(entry(key, kind, false, chain, r.include_synonyms));
+                    }
+                }
                 other => {
                     out.error_code = ErrorCode::InvalidRequest.code();
                     out.error_message = Some(format!("Unsupported resource type {other}"));

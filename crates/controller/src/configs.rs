@@ -5,6 +5,7 @@
 use crate::controller::{Controller, Handled};
 use crate::settings::{BROKER, TOPIC};
 use crate::topic_configs::{broker_config, topic_config, validate, TOPIC_CONFIGS};
+use fjord_metadata::client_metrics::{self, CLIENT_METRICS};
 use fjord_protocol::generated::{
     alter_configs_request::AlterConfigsRequest,
     alter_configs_response::{self as acr, AlterConfigsResponse},
@@ -63,6 +64,11 @@ impl Controller {
                     ))
                 }
             }
+            CLIENT_METRICS if name.is_empty() => Err((
+                ErrorCode::InvalidRequest,
+                "Subscription name can't be empty".into(),
+            )),
+            CLIENT_METRICS => Ok(()),
             other => Err((
                 ErrorCode::InvalidRequest,
                 format!("Config resource type {other} is not supported by the controller"),
@@ -79,6 +85,18 @@ impl Controller {
             ));
         };
         validate(key, kind, value).map_err(|m| (m.code(), m.to_string()))
+    }
+
+    /// A client metrics subscription's key and value (None: deleted), as Kafka checks them.
+    fn check_client_metrics(name: &str, key: &str, value: Option<&str>) -> Check {
+        match client_metrics::refusal(name, key, value.unwrap_or("")) {
+            Some(why) if value.is_some() || !client_metrics::KEYS.iter().any(|k| k.0 == key) => {
+                let code = ErrorCode::from_code(client_metrics::refusal_code(key))
+                    .unwrap_or(ErrorCode::InvalidRequest);
+                Err((code, why))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// A broker resource's update, checked as Kafka's brokers check one, in Kafka's order
@@ -192,6 +210,9 @@ impl Controller {
                             ))
                         }
                     };
+                    if res.resource_type == CLIENT_METRICS {
+                        Self::check_client_metrics(&res.resource_name, &c.name, next.as_deref())?;
+                    }
                     if res.resource_type == TOPIC {
                         match &next {
                             Some(v) => Self::check_topic_value(&c.name, v)?,
@@ -264,6 +285,9 @@ impl Controller {
                     if res.resource_type == TOPIC {
                         Self::check_topic_value(&c.name, &v)?;
                     }
+                    if res.resource_type == CLIENT_METRICS {
+                        Self::check_client_metrics(&res.resource_name, &c.name, Some(&v))?;
+                    }
                     changes.insert(c.name.clone(), Some(v));
                 }
                 if res.resource_type == BROKER {
@@ -325,7 +349,19 @@ impl Controller {
                     .is_none_or(|keys| keys.iter().any(|x| x == k))
             };
             let configs = &self.image.configs;
-            if res.resource_type == TOPIC {
+            if res.resource_type == CLIENT_METRICS {
+                let name = &res.resource_name;
+                let own = |k: &str| configs.get(CLIENT_METRICS, name, k);
+                for (key, value, source, kind) in client_metrics::describe(own, wanted) {
+                    out.configs.push(DescribeConfigsResourceResult {
+                        name: key.to_string(),
+                        value: Some(value),
+                        config_source: source,
+                        config_type: kind,
+                        ..Default::default()
+                    });
+                }
+            } else if res.resource_type == TOPIC {
                 for (key, kind, default) in TOPIC_CONFIGS {
                     if !wanted(key) {
                         continue;

@@ -8,6 +8,7 @@
 
 pub mod acls;
 pub mod authorization;
+pub mod client_metrics;
 pub mod config_defs;
 pub mod config_docs;
 pub mod error;

@@ -572,6 +572,82 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             2,
         ),
         (
+            "set a client metrics interval out of range",
+            alter_resource(16, "sub", &[("interval.ms", "50")]),
+            1,
+        ),
+        (
+            "set an unknown client metrics key",
+            alter_resource(16, "sub", &[("colour", "blue")]),
+            1,
+        ),
+        (
+            "set a client metrics match without a selector",
+            alter_resource(16, "sub", &[("match", "app")]),
+            1,
+        ),
+        (
+            "set client metrics on an unnamed subscription",
+            alter_resource(16, "", &[("metrics", "*")]),
+            1,
+        ),
+        (
+            "store a client metrics subscription",
+            {
+                let mut body = alter_resource(
+                    16,
+                    "sub",
+                    &[
+                        ("metrics", "org.apache.kafka.producer."),
+                        ("interval.ms", "1000"),
+                        ("match", "client_id=app-.*"),
+                    ],
+                );
+                if let RequestBody::IncrementalAlterConfigs(r) = &mut body {
+                    r.validate_only = false;
+                }
+                body
+            },
+            1,
+        ),
+        (
+            "describe a client metrics subscription",
+            RequestBody::DescribeConfigs(DescribeConfigsRequest {
+                resources: vec![DescribeConfigsResource {
+                    resource_type: 16,
+                    resource_name: "sub".into(),
+                    configuration_keys: None,
+                    ..Default::default()
+                }],
+                include_synonyms: true,
+                ..Default::default()
+            }),
+            4,
+        ),
+        (
+            "describe an unknown client metrics subscription",
+            RequestBody::DescribeConfigs(DescribeConfigsRequest {
+                resources: vec![DescribeConfigsResource {
+                    resource_type: 16,
+                    resource_name: "none".into(),
+                    configuration_keys: None,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            4,
+        ),
+        (
+            "list client metrics subscriptions",
+            RequestBody::ListConfigResources(
+                fjord_protocol::generated::list_config_resources_request::ListConfigResourcesRequest {
+                    resource_types: vec![16],
+                    ..Default::default()
+                },
+            ),
+            1,
+        ),
+        (
             "describe an unknown group",
             RequestBody::DescribeGroups(DescribeGroupsRequest {
                 groups: vec!["nope".into()],
@@ -609,12 +685,17 @@ fn produce(topic: &str, partition: i32, size: usize) -> RequestBody {
 /// IncrementalAlterConfigs SET of `configs` on broker resource `name` ("" is the cluster's
 /// default), validate only (the comparison leaves both systems as they were).
 fn alter_broker(name: &str, configs: &[(&str, &str)]) -> RequestBody {
+    alter_resource(4, name, configs)
+}
+
+/// A validate-only IncrementalAlterConfigs SET of `configs` on resource (`kind`, `name`).
+fn alter_resource(kind: i8, name: &str, configs: &[(&str, &str)]) -> RequestBody {
     use fjord_protocol::generated::incremental_alter_configs_request::{
         AlterConfigsResource, AlterableConfig, IncrementalAlterConfigsRequest,
     };
     RequestBody::IncrementalAlterConfigs(IncrementalAlterConfigsRequest {
         resources: vec![AlterConfigsResource {
-            resource_type: 4,
+            resource_type: kind,
             resource_name: name.into(),
             configs: configs
                 .iter()

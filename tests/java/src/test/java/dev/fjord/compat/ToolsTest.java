@@ -291,5 +291,27 @@ class ToolsTest {
                 .mapToLong(l -> Long.parseLong(l.replaceAll(".*\"count\":(\\d+).*", "$1"))).sum();
         assertEquals(200, consumed);
 
+        // kafka-client-metrics (KIP-714): subscriptions are CLIENT_METRICS config resources.
+        Run alter = kafkaTool("org.apache.kafka.tools.ClientMetricsCommand",
+                List.of("--bootstrap-server", bootstrap, "--alter", "--name", "producers",
+                        "--metrics", "org.apache.kafka.producer.", "--interval", "1000",
+                        "--match", "client_id=app-.*"), null);
+        assertEquals(0, alter.exit(), alter.out());
+        Run list = kafkaTool("org.apache.kafka.tools.ClientMetricsCommand",
+                List.of("--bootstrap-server", bootstrap, "--list"), null);
+        assertEquals(0, list.exit(), list.out());
+        assertTrue(list.out().lines().anyMatch(l -> l.trim().equals("producers")), list.out());
+        Run describe = kafkaTool("org.apache.kafka.tools.ClientMetricsCommand",
+                List.of("--bootstrap-server", bootstrap, "--describe", "--name", "producers"), null);
+        assertEquals(0, describe.exit(), describe.out());
+        assertTrue(describe.out().contains("interval.ms=1000"), describe.out());
+        assertTrue(describe.out().contains("metrics=org.apache.kafka.producer."), describe.out());
+        Run bad = kafkaTool("org.apache.kafka.tools.ClientMetricsCommand",
+                List.of("--bootstrap-server", bootstrap, "--alter", "--name", "producers", "--interval", "5"), null);
+        assertTrue(bad.exit() != 0, bad.out());
+        assertTrue(bad.out().contains("interval must be between 100 and 3600000"), bad.out());
+        Run delete = kafkaTool("org.apache.kafka.tools.ClientMetricsCommand",
+                List.of("--bootstrap-server", bootstrap, "--delete", "--name", "producers"), null);
+        assertEquals(0, delete.exit(), delete.out());
     }
 }

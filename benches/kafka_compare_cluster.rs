@@ -1,0 +1,433 @@
+//! fjord beside Apache Kafka 4.4 on three nodes (combined broker and controller, replication
+//! factor 3, min ISR 2, all on 127.0.0.1), one system after the other, the same clients:
+//!
+//! - acks=all produce latency (p50/p99/p99.9, Kafka's `ProducerPerformance` at a fixed rate of
+//!   1,000, 10,000 and 50,000 msg/s, 100 B records, a 6-partition topic) beside 50 and then
+//!   3,000 idle partitions;
+//! - failover: SIGKILL of a node that is not the active controller until every partition it
+//!   led has another leader; SIGKILL of the active controller until a CreateTopics is
+//!   accepted (median of `FJORD_COMPARE_FAILOVERS` runs, default 3);
+//! - idle cost at scale: `FJORD_COMPARE_IDLE` partitions (default 5,000) at RF 3, each node's
+//!   CPU over 30 idle seconds and its RSS. 30,000 cannot run here: the container's hard
+//!   open-files limit is 20,000 per process, below what either system holds open for 30,000
+//!   replicas.
+//!
+//! `cargo bench -p fjord-benches --bench kafka_compare_cluster` (builds the release `fjord`,
+//! fetches the Kafka jars). `FJORD_COMPARE_SECONDS` sets each latency run (default 10).
+
+use fjord_benches::{call, cpu_seconds, release_fjord, root, rss_mib, Cluster};
+use fjord_protocol::generated::create_topics_request::{
+    CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
+};
+use fjord_protocol::generated::metadata_request::MetadataRequest;
+use fjord_protocol::{RequestBody, ResponseBody};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The Kafka cluster's base port (node i's broker on BASE+10*i, its controller on +1).
+const KAFKA_BASE: u16 = 22_600;
+/// The fixed produce rates of the latency grid, in records per second.
+const RATES: [u64; 3] = [1_000, 10_000, 50_000];
+/// The idle partition counts beside the produced topic.
+const IDLE: [i32; 2] = [50, 3_000];
+/// Partitions per idle topic.
+const PER_TOPIC: i32 = 50;
+
+fn kafka_sh() -> PathBuf {
+    root().join("tests/kafka/kafka.sh")
+}
+
+/// A three-node cluster of either system.
+enum System {
+    Fjord(Cluster),
+    Kafka(tempfile::TempDir),
+}
+
+impl System {
+    fn start(name: &str, bin: &Path) -> System {
+        if name == "fjord" {
+            return System::Fjord(Cluster::start(bin, "offsets.topic.replication.factor=3"));
+        }
+        let dir = tempfile::tempdir_in(root().join("target")).unwrap();
+        let out = Command::new(kafka_sh())
+            .args(["start", dir.path().to_str().unwrap(), "3"])
+            .arg(KAFKA_BASE.to_string())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        System::Kafka(dir)
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            System::Fjord(_) => "fjord",
+            System::Kafka(_) => "kafka",
+        }
+    }
+
+    /// Node `i`'s (0-based) broker address.
+    fn broker(&self, i: usize) -> String {
+        match self {
+            System::Fjord(c) => c.brokers[i].clone(),
+            System::Kafka(_) => format!("127.0.0.1:{}", KAFKA_BASE + 10 * (i as u16 + 1)),
+        }
+    }
+
+    /// Node `i`'s controller address.
+    fn controller(&self, i: usize) -> String {
+        match self {
+            System::Fjord(c) => c.controllers[i].clone(),
+            System::Kafka(_) => format!("127.0.0.1:{}", KAFKA_BASE + 10 * (i as u16 + 1) + 1),
+        }
+    }
+
+    fn bootstrap(&self) -> String {
+        (0..3).map(|i| self.broker(i)).collect::<Vec<_>>().join(",")
+    }
+
+    fn pid(&self, i: usize) -> Option<u32> {
+        match self {
+            System::Fjord(c) => c.pid(i),
+            System::Kafka(dir) => {
+                std::fs::read_to_string(dir.path().join(format!("node-{}/pid", i + 1)))
+                    .ok()?
+                    .trim()
+                    .parse()
+                    .ok()
+            }
+        }
+    }
+
+    fn kill(&mut self, i: usize) {
+        match self {
+            System::Fjord(c) => c.kill_node(i),
+            System::Kafka(dir) => {
+                let _ = Command::new(kafka_sh())
+                    .args(["kill", dir.path().to_str().unwrap(), &(i + 1).to_string()])
+                    .output();
+            }
+        }
+    }
+
+    fn restart(&mut self, i: usize) {
+        match self {
+            System::Fjord(c) => c.start_node(i),
+            System::Kafka(dir) => {
+                let out = Command::new(kafka_sh())
+                    .args([
+                        "restart",
+                        dir.path().to_str().unwrap(),
+                        &(i + 1).to_string(),
+                    ])
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "kafka restart failed");
+            }
+        }
+    }
+}
+
+impl Drop for System {
+    fn drop(&mut self) {
+        if let System::Kafka(dir) = self {
+            let _ = Command::new(kafka_sh())
+                .args(["stop", dir.path().to_str().unwrap()])
+                .status();
+        }
+    }
+}
+
+/// Polls `f` every 20 ms for up to `bound`.
+fn wait<T>(bound: Duration, mut f: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + bound;
+    loop {
+        if let Some(v) = f() {
+            return Some(v);
+        }
+        if Instant::now() > deadline {
+            return None;
+        }
+        std::thread::park_timeout(Duration::from_millis(20));
+    }
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// Creates topics of `partitions` partitions each, RF 3 and min ISR 2, through `addr`; true
+/// when every one was created (or already existed).
+fn create(addr: &str, names: &[String], partitions: i32) -> bool {
+    let body = RequestBody::CreateTopics(CreateTopicsRequest {
+        topics: names
+            .iter()
+            .map(|n| CreatableTopic {
+                name: n.clone(),
+                num_partitions: partitions,
+                replication_factor: 3,
+                configs: vec![CreatableTopicConfig {
+                    name: "min.insync.replicas".into(),
+                    value: Some("2".into()),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            })
+            .collect(),
+        timeout_ms: 60_000,
+        ..Default::default()
+    });
+    match rt().block_on(call(addr, body, 7)) {
+        Some(ResponseBody::CreateTopics(r)) => r
+            .topics
+            .iter()
+            .all(|t| t.error_code == 0 || t.error_code == 36),
+        _ => false,
+    }
+}
+
+/// Each partition's (topic, index, leader) as `addr`'s Metadata has it.
+fn leaders(addr: &str) -> Option<Vec<(String, i32, i32)>> {
+    let body = RequestBody::Metadata(MetadataRequest {
+        topics: None,
+        ..Default::default()
+    });
+    let Some(ResponseBody::Metadata(m)) = rt().block_on(call(addr, body, 12)) else {
+        return None;
+    };
+    Some(
+        m.topics
+            .iter()
+            .flat_map(|t| {
+                let name = t.name.clone().unwrap_or_default();
+                t.partitions
+                    .iter()
+                    .map(move |p| (name.clone(), p.partition_index, p.leader_id))
+            })
+            .collect(),
+    )
+}
+
+/// Creates `count` idle partitions (topics of `PER_TOPIC`) and waits until all are led.
+fn create_idle(s: &System, count: i32, first: i32) {
+    let names: Vec<String> = (first..first + count / PER_TOPIC)
+        .map(|i| format!("idle-{i}"))
+        .collect();
+    for chunk in names.chunks(20) {
+        let ok = wait(Duration::from_secs(120), || {
+            create(&s.broker(0), chunk, PER_TOPIC).then_some(())
+        });
+        assert!(ok.is_some(), "{}: idle topics not created", s.name());
+    }
+    let want = names.len() * PER_TOPIC as usize;
+    let led = wait(Duration::from_secs(300), || {
+        let l = leaders(&s.broker(1))?;
+        let n = l
+            .iter()
+            .filter(|(t, _, leader)| names.contains(t) && *leader >= 0)
+            .count();
+        (n >= want).then_some(())
+    });
+    assert!(led.is_some(), "{}: idle partitions never led", s.name());
+}
+
+/// One fixed-rate `ProducerPerformance` run: (achieved msg/s, p50, p99, p99.9 ms).
+fn fixed_rate(s: &System, topic: &str, rate: u64, seconds: u64) -> [f64; 4] {
+    let out = Command::new(kafka_sh())
+        .args([
+            "run",
+            "org.apache.kafka.tools.ProducerPerformance",
+            "--topic",
+            topic,
+        ])
+        .args(["--num-records", &(rate * seconds).to_string()])
+        .args(["--record-size", "100", "--throughput", &rate.to_string()])
+        .arg("--producer-props")
+        .arg(format!("bootstrap.servers={}", s.bootstrap()))
+        .args(["acks=all", "linger.ms=1"])
+        .stderr(Stdio::null())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&out.stdout);
+    let last = out
+        .lines()
+        .rfind(|l| l.contains("records sent") && l.contains("99.9th"))
+        .unwrap_or_else(|| panic!("no summary from ProducerPerformance:\n{out}"));
+    let nums: Vec<f64> = last
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|x| !x.is_empty() && *x != ".")
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    [nums[1], nums[5], nums[9], nums[11]]
+}
+
+/// The active controller's node index (0-based).
+fn active(s: &System) -> usize {
+    let addrs: Vec<String> = (0..3)
+        .filter(|i| s.pid(*i).is_some())
+        .map(|i| s.controller(i))
+        .collect();
+    let id = wait(Duration::from_secs(60), || {
+        rt().block_on(fjord_benches::active_controller(
+            addrs.iter().map(String::as_str),
+        ))
+    })
+    .expect("an active controller");
+    (id - 1) as usize
+}
+
+/// Waits until every broker is registered again and every partition led, after a restart.
+fn settled(s: &System) {
+    let ok = wait(Duration::from_secs(120), || {
+        let body = RequestBody::Metadata(MetadataRequest {
+            topics: None,
+            ..Default::default()
+        });
+        let Some(ResponseBody::Metadata(m)) = rt().block_on(call(&s.broker(0), body, 12)) else {
+            return None;
+        };
+        let all_led = m
+            .topics
+            .iter()
+            .flat_map(|t| &t.partitions)
+            .all(|p| p.leader_id >= 0 && p.isr_nodes.len() == 3);
+        (m.brokers.len() == 3 && all_led).then_some(())
+    });
+    assert!(ok.is_some(), "{}: the cluster never settled", s.name());
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn main() {
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let seconds = env("FJORD_COMPARE_SECONDS", 10);
+    let failovers = env("FJORD_COMPARE_FAILOVERS", 3) as usize;
+    let idle_at_scale = env("FJORD_COMPARE_IDLE", 5_000) as i32;
+    let bin = release_fjord();
+    let fetched = Command::new(kafka_sh()).arg("fetch").output().unwrap();
+    assert!(fetched.status.success(), "kafka.sh fetch failed");
+    println!("fjord vs Kafka 4.4, three combined nodes each, RF 3, min ISR 2, acks=all, 100 B");
+    println!(
+        "system | idle partitions | target msg/s | achieved msg/s | p50 ms | p99 ms | p99.9 ms"
+    );
+    let mut failover_lines = Vec::new();
+    for name in ["fjord", "kafka"] {
+        let mut s = System::start(name, &bin);
+        settled(&s);
+        assert!(create(&s.broker(0), &["latency".into()], 6));
+        settled(&s);
+        let mut made = 0;
+        for idle in IDLE {
+            create_idle(&s, idle - made, made / PER_TOPIC);
+            made = idle;
+            for rate in RATES {
+                let r = fixed_rate(&s, "latency", rate, seconds);
+                println!(
+                    "{name} | {idle} | {rate} | {:.0} | {:.0} | {:.0} | {:.0}",
+                    r[0], r[1], r[2], r[3]
+                );
+            }
+        }
+        settled(&s);
+
+        // Broker failover: a node that is not the active controller.
+        let mut broker_times = Vec::new();
+        let mut controller_times = Vec::new();
+        for run in 0..failovers {
+            let victim = (active(&s) + 1) % 3;
+            let survivor = s.broker((victim + 1) % 3);
+            let led: Vec<(String, i32)> = leaders(&survivor)
+                .unwrap()
+                .into_iter()
+                .filter(|(_, _, l)| *l == victim as i32 + 1)
+                .map(|(t, p, _)| (t, p))
+                .collect();
+            s.kill(victim);
+            let killed = Instant::now();
+            let moved = wait(Duration::from_secs(120), || {
+                let now = leaders(&survivor)?;
+                led.iter()
+                    .all(|(t, p)| {
+                        now.iter().any(|(t2, p2, l)| {
+                            t2 == t && p2 == p && *l >= 0 && *l != victim as i32 + 1
+                        })
+                    })
+                    .then_some(())
+            });
+            assert!(
+                moved.is_some(),
+                "{name}: partitions never moved off node {victim}"
+            );
+            broker_times.push(killed.elapsed().as_secs_f64());
+            s.restart(victim);
+            settled(&s);
+
+            // Controller failover.
+            let ctl = active(&s);
+            let survivor = s.broker((ctl + 1) % 3);
+            s.kill(ctl);
+            let killed = Instant::now();
+            let topic = vec![format!("after-failover-{run}")];
+            let accepted = wait(Duration::from_secs(120), || {
+                create(&survivor, &topic, 1).then_some(())
+            });
+            assert!(
+                accepted.is_some(),
+                "{name}: no CreateTopics after the controller died"
+            );
+            controller_times.push(killed.elapsed().as_secs_f64());
+            s.restart(ctl);
+            settled(&s);
+        }
+        failover_lines.push(format!(
+            "{name}: broker SIGKILL until its partitions are led again: median {:.2} s; \
+             controller SIGKILL until CreateTopics is accepted: median {:.2} s ({failovers} runs)",
+            median(broker_times),
+            median(controller_times)
+        ));
+
+        // Idle cost at scale.
+        let scale_start = made / PER_TOPIC;
+        create_idle(&s, idle_at_scale - made, scale_start);
+        settled(&s);
+        let pids: Vec<u32> = (0..3).filter_map(|i| s.pid(i)).collect();
+        let cpu0: Vec<f64> = pids.iter().map(|p| cpu_seconds(*p)).collect();
+        let idle_for = Duration::from_secs(30);
+        std::thread::sleep(idle_for);
+        let cpu: Vec<String> = pids
+            .iter()
+            .zip(&cpu0)
+            .map(|(p, c)| {
+                format!(
+                    "{:.1}%",
+                    (cpu_seconds(*p) - c) * 100.0 / idle_for.as_secs_f64()
+                )
+            })
+            .collect();
+        let rss: Vec<String> = pids.iter().map(|p| format!("{:.0}", rss_mib(*p))).collect();
+        failover_lines.push(format!(
+            "{name}: {idle_at_scale} partitions at RF 3, idle 30 s: CPU per node {}, RSS MiB per node {}",
+            cpu.join(" / "),
+            rss.join(" / ")
+        ));
+        drop(s);
+    }
+    for l in failover_lines {
+        println!("{l}");
+    }
+}
