@@ -115,7 +115,8 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
     assert!(!ok, "{stdout}");
     assert_eq!(
         stdout.trim(),
-        "Could not upgrade metadata.version to 33. Invalid update version 33 for feature \
+        "Could not upgrade metadata.version to 33. The update failed for all features since \
+         the following feature had an error: Invalid update version 33 for feature \
          metadata.version. Controller 2 only supports versions 7-30"
     );
     assert!(
