@@ -121,6 +121,8 @@ class MirrorMakerTest {
                         }
                     });
                 }
+                System.out.println("MirrorMaker 2: source group at " + COMMITTED + ", translated to "
+                        + translated[0] + " on the target");
                 assertTrue(translated[0] <= COMMITTED,
                         "the translated offset " + translated[0] + " is past the source group's " + COMMITTED);
 
