@@ -1,5 +1,5 @@
-//! Offset requests that name topics by id (OffsetCommit and OffsetFetch v10+, KIP-848): the
-//! broker resolves each id to its name from the metadata image before the group coordinator
+//! Offset requests that name topics by id (OffsetCommit and OffsetFetch v10+, KIP-848;
+//! TxnOffsetCommit v6+, KIP-1319): the broker resolves each id to its name from the metadata image before the group coordinator
 //! sees the request, answers an id it does not know with UNKNOWN_TOPIC_ID for each of its
 //! partitions (first, as Kafka's answer lists them), and gives the answer's topics their ids
 //! back. The coordinator itself only ever deals in names.
@@ -13,6 +13,10 @@ use fjord_protocol::generated::offset_fetch_request::OffsetFetchRequestGroup;
 use fjord_protocol::generated::offset_fetch_response::{
     OffsetFetchResponseGroup, OffsetFetchResponsePartitions, OffsetFetchResponseTopics,
 };
+use fjord_protocol::generated::txn_offset_commit_request::TxnOffsetCommitRequest;
+use fjord_protocol::generated::txn_offset_commit_response::{
+    TxnOffsetCommitResponse, TxnOffsetCommitResponsePartition, TxnOffsetCommitResponseTopic,
+};
 use fjord_protocol::{ErrorCode, Uuid};
 
 /// The first OffsetCommit version that names topics by id.
@@ -20,8 +24,34 @@ pub const OFFSET_COMMIT_TOPIC_ID_VERSION: i16 = 10;
 /// The first OffsetFetch version that names topics by id.
 pub const OFFSET_FETCH_TOPIC_ID_VERSION: i16 = 10;
 
+/// The first TxnOffsetCommit version that names topics by id.
+pub const TXN_OFFSET_COMMIT_TOPIC_ID_VERSION: i16 = 6;
+
 /// Topics a request named by an id the image does not know: (id, partitions).
 pub type UnknownTopics = Vec<(Uuid, Vec<i32>)>;
+
+/// Names each of `topics` from its id (`id`, `name`) and takes out those whose id the image
+/// does not know, with their `partitions`.
+fn split_unknown<T>(
+    topics: &mut Vec<T>,
+    image: &MetadataImage,
+    id: impl Fn(&T) -> Uuid,
+    name: impl Fn(&mut T) -> &mut String,
+    partitions: impl Fn(&T) -> Vec<i32>,
+) -> UnknownTopics {
+    let mut unknown = Vec::new();
+    topics.retain_mut(|t| match name_of(image, &id(t)) {
+        Some(n) => {
+            *name(t) = n;
+            true
+        }
+        None => {
+            unknown.push((id(t), partitions(t)));
+            false
+        }
+    });
+    unknown
+}
 
 /// The name of topic `id`, if the image has it.
 fn name_of(image: &MetadataImage, id: &Uuid) -> Option<String> {
@@ -35,19 +65,51 @@ fn id_of(image: &MetadataImage, name: &str) -> Uuid {
 
 /// Fills in each topic's name from its id and takes out the topics whose id is unknown.
 pub fn resolve_commit(r: &mut OffsetCommitRequest, image: &MetadataImage) -> UnknownTopics {
-    let mut unknown = Vec::new();
-    r.topics.retain_mut(|t| match name_of(image, &t.topic_id) {
-        Some(name) => {
-            t.name = name;
-            true
-        }
-        None => {
-            let partitions = t.partitions.iter().map(|p| p.partition_index).collect();
-            unknown.push((t.topic_id, partitions));
-            false
-        }
-    });
-    unknown
+    split_unknown(
+        &mut r.topics,
+        image,
+        |t| t.topic_id,
+        |t| &mut t.name,
+        |t| t.partitions.iter().map(|p| p.partition_index).collect(),
+    )
+}
+
+/// Fills in each topic's name from its id and takes out the topics whose id is unknown.
+pub fn resolve_txn_commit(r: &mut TxnOffsetCommitRequest, image: &MetadataImage) -> UnknownTopics {
+    split_unknown(
+        &mut r.topics,
+        image,
+        |t| t.topic_id,
+        |t| &mut t.name,
+        |t| t.partitions.iter().map(|p| p.partition_index).collect(),
+    )
+}
+
+/// Gives the answer's topics their ids and puts the unknown ids' refusals first.
+pub fn finish_txn_commit(
+    r: &mut TxnOffsetCommitResponse,
+    unknown: UnknownTopics,
+    image: &MetadataImage,
+) {
+    for t in &mut r.topics {
+        t.topic_id = id_of(image, &t.name);
+    }
+    let refused = unknown
+        .into_iter()
+        .map(|(topic_id, partitions)| TxnOffsetCommitResponseTopic {
+            topic_id,
+            partitions: partitions
+                .into_iter()
+                .map(|partition_index| TxnOffsetCommitResponsePartition {
+                    partition_index,
+                    error_code: ErrorCode::UnknownTopicId.code(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        });
+    let known = std::mem::take(&mut r.topics);
+    r.topics = refused.chain(known).collect();
 }
 
 /// Gives the answer's topics their ids and puts the unknown ids' refusals first.
@@ -75,20 +137,16 @@ pub fn finish_commit(r: &mut OffsetCommitResponse, unknown: UnknownTopics, image
 
 /// Fills in each asked topic's name from its id and takes out the topics whose id is unknown.
 pub fn resolve_fetch(g: &mut OffsetFetchRequestGroup, image: &MetadataImage) -> UnknownTopics {
-    let mut unknown = Vec::new();
-    if let Some(topics) = &mut g.topics {
-        topics.retain_mut(|t| match name_of(image, &t.topic_id) {
-            Some(name) => {
-                t.name = name;
-                true
-            }
-            None => {
-                unknown.push((t.topic_id, t.partition_indexes.clone()));
-                false
-            }
-        });
+    match &mut g.topics {
+        Some(topics) => split_unknown(
+            topics,
+            image,
+            |t| t.topic_id,
+            |t| &mut t.name,
+            |t| t.partition_indexes.clone(),
+        ),
+        None => Vec::new(),
     }
-    unknown
 }
 
 /// Gives a group's answer its topics' ids, leaves out committed topics that no longer exist

@@ -17,6 +17,22 @@ use fjord_protocol::{ErrorCode, ResponseBody};
 /// One offset waiting for its transaction: group, topic, partition, offset.
 pub type PendingOffset = (String, String, i32, Committed);
 
+/// The first TxnOffsetCommit version that may answer GROUP_ID_NOT_FOUND and
+/// STALE_MEMBER_EPOCH (KIP-1319); before it Kafka answers both ILLEGAL_GENERATION.
+pub const TXN_COMMIT_NEW_ERRORS_VERSION: i16 = 6;
+
+/// A TxnOffsetCommit refusal at `version`, as Kafka 4.4 words it: a commit naming a
+/// generation or epoch for a group that does not exist is GROUP_ID_NOT_FOUND from v6, and a
+/// stale member epoch STALE_MEMBER_EPOCH from v6; both are ILLEGAL_GENERATION before.
+fn txn_commit_error(code: ErrorCode, version: i16, group_exists: bool) -> ErrorCode {
+    let new_errors = version >= TXN_COMMIT_NEW_ERRORS_VERSION;
+    match code {
+        ErrorCode::IllegalGeneration if !group_exists && new_errors => ErrorCode::GroupIdNotFound,
+        ErrorCode::StaleMemberEpoch if !new_errors => ErrorCode::IllegalGeneration,
+        other => other,
+    }
+}
+
 impl Shard {
     /// TxnOffsetCommit from producer (`producer_id`, `producer_epoch`): the offsets are
     /// written in its transaction and wait for its marker. Member checks are OffsetCommit's.
@@ -38,7 +54,11 @@ impl Shard {
             r.generation_id_or_member_epoch,
             true,
         ) {
-            Err(code) => Some(code),
+            Err(code) => Some(txn_commit_error(
+                code,
+                ctx.version,
+                self.groups.contains_key(&r.group_id) || self.consumer_group(&r.group_id).is_some(),
+            )),
             Ok(()) if !self.groups.contains_key(&r.group_id) && !self.has_room() => {
                 Some(ErrorCode::CoordinatorNotAvailable)
             }

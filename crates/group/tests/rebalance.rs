@@ -210,12 +210,17 @@ impl Harness {
         }
     }
 
-    /// A TxnOffsetCommit of partition 0 by producer 7 (the answer's error code).
+    /// A TxnOffsetCommit v3 of partition 0 by producer 7 (the answer's error code).
     fn txn_commit(&mut self, member: &str, generation: i32, offset: i64) -> i16 {
+        self.txn_commit_at(member, generation, offset, 3)
+    }
+
+    /// A TxnOffsetCommit of partition 0 by producer 7 at `version` (the answer's code).
+    fn txn_commit_at(&mut self, member: &str, generation: i32, offset: i64, version: i16) -> i16 {
         use fjord_protocol::generated::txn_offset_commit_request::{
             TxnOffsetCommitRequest, TxnOffsetCommitRequestPartition, TxnOffsetCommitRequestTopic,
         };
-        let ctx = self.ctx(3);
+        let ctx = self.ctx(version);
         let r = TxnOffsetCommitRequest {
             transactional_id: "tx".into(),
             group_id: "g".into(),
@@ -336,6 +341,22 @@ fn an_anonymous_transactional_commit_is_accepted_in_a_live_group() {
     );
     assert_eq!(h.txn_commit(&a, 2, 5), ErrorCode::IllegalGeneration.code());
     assert_eq!(h.txn_commit(&a, 1, 5), 0);
+}
+
+#[test]
+fn a_transactional_commit_to_a_missing_group_is_refused_in_each_versions_words() {
+    // KIP-1319: v6 says GROUP_ID_NOT_FOUND where older versions say ILLEGAL_GENERATION
+    // (Kafka 4.4's OffsetMetadataManager); without a generation the group is created.
+    let mut h = Harness::new(0);
+    assert_eq!(
+        h.txn_commit_at("m", 3, 5, 5),
+        ErrorCode::IllegalGeneration.code()
+    );
+    assert_eq!(
+        h.txn_commit_at("m", 3, 5, 6),
+        ErrorCode::GroupIdNotFound.code()
+    );
+    assert_eq!(h.txn_commit_at("", -1, 5, 6), 0);
 }
 
 /// Seeded: random offset commits, plain and transactional, named and anonymous, against a

@@ -413,6 +413,15 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
             Allow,
         ),
         acl(Rt::Group, "*", Literal, "User:alice", "*", Op::Read, Allow),
+        acl(
+            Rt::TransactionalId,
+            "*",
+            Literal,
+            "User:alice",
+            "*",
+            Op::Write,
+            Allow,
+        ),
     ]);
     let settings = AuthorizerSettings {
         super_users: vec!["User:admin".into()],
@@ -557,6 +566,35 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
     assert_eq!(r.topics[0].partitions[0].error_code, 29);
     let Gate::Deny(ResponseBody::OffsetCommit(_)) = nobody.gate(commit, 9) else {
         panic!("no READ on the group: refused whole")
+    };
+
+    // TxnOffsetCommit: WRITE on the transactional id and READ on the group, then READ on
+    // each topic, as Kafka checks it: a topic alice may not read is refused per partition.
+    use fjord_protocol::generated::txn_offset_commit_request as tc;
+    let txn_commit = RequestBody::TxnOffsetCommit(tc::TxnOffsetCommitRequest {
+        transactional_id: "tx".into(),
+        group_id: "g".into(),
+        topics: vec![tc::TxnOffsetCommitRequestTopic {
+            name: "private".into(),
+            partitions: vec![Default::default()],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let Gate::Partial(RequestBody::TxnOffsetCommit(narrowed), denied) =
+        alice.gate(txn_commit.clone(), 6)
+    else {
+        panic!("TxnOffsetCommit narrowed by topic")
+    };
+    assert!(narrowed.topics.is_empty());
+    let ResponseBody::TxnOffsetCommit(r) =
+        alice.finish(ResponseBody::TxnOffsetCommit(Default::default()), &denied, 6)
+    else {
+        panic!()
+    };
+    assert_eq!(r.topics[0].partitions[0].error_code, 29);
+    let Gate::Deny(ResponseBody::TxnOffsetCommit(_)) = nobody.gate(txn_commit, 6) else {
+        panic!("no WRITE on the transactional id: refused whole")
     };
 
     // OffsetDelete: admin may delete the group; a topic nobody may read is answered per

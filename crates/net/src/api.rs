@@ -264,7 +264,7 @@ pub const APIS: &[Api] = &[
     // v5 is a transaction version 2 producer's: the broker adds the group's partition.
     api(
         ApiKey::TxnOffsetCommit,
-        v(0, 5),
+        v(0, 6),
         NONE,
         Local,
         By(rules::transaction),

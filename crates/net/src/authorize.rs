@@ -354,7 +354,8 @@ pub(crate) mod rules {
     }
 
     /// AddOffsetsToTxn, EndTxn, TxnOffsetCommit: WRITE on the transactional id; READ on the
-    /// group for the two that name one.
+    /// group for the two that name one; for TxnOffsetCommit, READ on each topic (by name, or
+    /// by id from v6), the others refused partition by partition.
     pub(crate) fn transaction(a: &Access<'_>, _: Listener, body: RequestBody, v: i16) -> Gate {
         let (id, group) = match &body {
             RequestBody::AddOffsetsToTxn(r) => (&r.transactional_id, Some(&r.group_id)),
@@ -371,7 +372,22 @@ pub(crate) mod rules {
             );
         }
         let ok = group.is_none_or(|g| a.group(Op::Read, g));
-        a.unless(ok, body, v, GroupCode, "READ on the group")
+        let RequestBody::TxnOffsetCommit(mut r) = body else {
+            return a.unless(ok, body, v, GroupCode, "READ on the group");
+        };
+        if !ok {
+            return a.deny(
+                RequestBody::TxnOffsetCommit(r),
+                v,
+                GroupCode,
+                "READ on the group",
+            );
+        }
+        let mut denied = Vec::new();
+        refuse!(denied, TxnOffsetCommit, r, topics, TopicCode, |t| {
+            a.topic(Op::Read, &a.name_or(&t.name, &t.topic_id))
+        });
+        partial(RequestBody::TxnOffsetCommit(r), denied)
     }
 
     /// DescribeTransactions: DESCRIBE on each transactional id.
@@ -786,6 +802,7 @@ fn merge(response: &mut ResponseBody, refused: ResponseBody, part: &RequestBody)
         (R::CreatePartitions(a), R::CreatePartitions(b)) => a.results.extend(b.results),
         (R::DeleteRecords(a), R::DeleteRecords(b)) => a.topics.extend(b.topics),
         (R::OffsetCommit(a), R::OffsetCommit(b)) => a.topics.extend(b.topics),
+        (R::TxnOffsetCommit(a), R::TxnOffsetCommit(b)) => a.topics.extend(b.topics),
         (R::DescribeTopicPartitions(a), R::DescribeTopicPartitions(b)) => a.topics.extend(b.topics),
         // Kafka's OffsetDelete error response has a top-level error only; refused topics
         // are answered partition by partition.

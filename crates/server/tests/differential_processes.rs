@@ -103,7 +103,6 @@ const DELIBERATE: &[(&str, &str)] = &[
 /// What Kafka 4.4 serves that fjord does not yet: (what, why). Not deliberate: each is work
 /// still to do, listed in docs/EXTENSIONS.md.
 const NOT_YET: &[(&str, &str)] = &[
-    ("ApiVersions TxnOffsetCommit", "TxnOffsetCommit v6"),
     ("ApiVersions key 38", "delegation tokens (KIP-48)"),
     ("ApiVersions key 39", "delegation tokens (KIP-48)"),
     ("ApiVersions key 40", "delegation tokens (KIP-48)"),
