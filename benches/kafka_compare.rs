@@ -131,17 +131,7 @@ fn producer_perf(b: &Broker, topic: &str, size: usize, n: u64, acks: &str) -> [f
             "batch.size=262144".into(),
         ],
     );
-    // "N records sent, R records/sec (M MB/sec), A ms avg latency, X ms max latency,
-    // P50 ms 50th, P95 ms 95th, P99 ms 99th, P999 ms 99.9th."
-    let last = out
-        .lines()
-        .rfind(|l| l.contains("records sent") && l.contains("99.9th"))
-        .unwrap_or_else(|| panic!("no summary from ProducerPerformance:\n{out}"));
-    let nums: Vec<f64> = last
-        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .filter(|s| !s.is_empty() && *s != ".")
-        .filter_map(|s| s.parse().ok())
-        .collect();
+    let nums = fjord_benches::producer_performance_summary(&out);
     // n, rate, MB/s, avg, max, p50, 50, p95, 95, p99, 99, p999, 99.9
     [nums[1], nums[2], nums[5], nums[9], nums[11]]
 }

@@ -255,16 +255,7 @@ fn fixed_rate(s: &System, topic: &str, rate: u64, seconds: u64) -> [f64; 4] {
         .stderr(Stdio::null())
         .output()
         .unwrap();
-    let out = String::from_utf8_lossy(&out.stdout);
-    let last = out
-        .lines()
-        .rfind(|l| l.contains("records sent") && l.contains("99.9th"))
-        .unwrap_or_else(|| panic!("no summary from ProducerPerformance:\n{out}"));
-    let nums: Vec<f64> = last
-        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .filter(|x| !x.is_empty() && *x != ".")
-        .filter_map(|x| x.parse().ok())
-        .collect();
+    let nums = fjord_benches::producer_performance_summary(&String::from_utf8_lossy(&out.stdout));
     [nums[1], nums[5], nums[9], nums[11]]
 }
 

@@ -606,3 +606,17 @@ impl Drop for SingleNode {
         let _ = self.child.wait();
     }
 }
+
+/// The figures of Kafka's `ProducerPerformance` summary line in `out` ("N records sent, R
+/// records/sec (M MB/sec), A ms avg latency, X ms max latency, P50 ms 50th, P95 ms 95th, P99
+/// ms 99th, P999 ms 99.9th."): n, rate, MB/s, avg, max, p50, 50, p95, 95, p99, 99, p999, 99.9.
+pub fn producer_performance_summary(out: &str) -> Vec<f64> {
+    let last = out
+        .lines()
+        .rfind(|l| l.contains("records sent") && l.contains("99.9th"))
+        .unwrap_or_else(|| panic!("no summary from ProducerPerformance:\n{out}"));
+    last.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|x| !x.is_empty() && *x != ".")
+        .filter_map(|x| x.parse().ok())
+        .collect()
+}

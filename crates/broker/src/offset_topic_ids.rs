@@ -85,55 +85,47 @@ pub fn resolve_txn_commit(r: &mut TxnOffsetCommitRequest, image: &MetadataImage)
     )
 }
 
-/// Gives the answer's topics their ids and puts the unknown ids' refusals first.
-pub fn finish_txn_commit(
-    r: &mut TxnOffsetCommitResponse,
-    unknown: UnknownTopics,
-    image: &MetadataImage,
-) {
-    for t in &mut r.topics {
-        t.topic_id = id_of(image, &t.name);
-    }
-    let refused = unknown
-        .into_iter()
-        .map(|(topic_id, partitions)| TxnOffsetCommitResponseTopic {
-            topic_id,
-            partitions: partitions
-                .into_iter()
-                .map(|partition_index| TxnOffsetCommitResponsePartition {
-                    partition_index,
-                    error_code: ErrorCode::UnknownTopicId.code(),
-                    ..Default::default()
-                })
-                .collect(),
-            ..Default::default()
-        });
-    let known = std::mem::take(&mut r.topics);
-    r.topics = refused.chain(known).collect();
+/// Declares `$name`, which gives an answer's topics their ids and puts the unknown ids'
+/// refusals (UNKNOWN_TOPIC_ID per partition) first.
+macro_rules! finish_by_id {
+    ($(#[$doc:meta])* $name:ident, $response:ty, $topic:ident, $partition:ident) => {
+        $(#[$doc])*
+        pub fn $name(r: &mut $response, unknown: UnknownTopics, image: &MetadataImage) {
+            for t in &mut r.topics {
+                t.topic_id = id_of(image, &t.name);
+            }
+            let refused = unknown.into_iter().map(|(topic_id, partitions)| $topic {
+                topic_id,
+                partitions: partitions
+                    .into_iter()
+                    .map(|partition_index| $partition {
+                        partition_index,
+                        error_code: ErrorCode::UnknownTopicId.code(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            });
+            let known = std::mem::take(&mut r.topics);
+            r.topics = refused.chain(known).collect();
+        }
+    };
 }
 
-/// Gives the answer's topics their ids and puts the unknown ids' refusals first.
-pub fn finish_commit(r: &mut OffsetCommitResponse, unknown: UnknownTopics, image: &MetadataImage) {
-    for t in &mut r.topics {
-        t.topic_id = id_of(image, &t.name);
-    }
-    let refused = unknown
-        .into_iter()
-        .map(|(topic_id, partitions)| OffsetCommitResponseTopic {
-            topic_id,
-            partitions: partitions
-                .into_iter()
-                .map(|partition_index| OffsetCommitResponsePartition {
-                    partition_index,
-                    error_code: ErrorCode::UnknownTopicId.code(),
-                    ..Default::default()
-                })
-                .collect(),
-            ..Default::default()
-        });
-    let known = std::mem::take(&mut r.topics);
-    r.topics = refused.chain(known).collect();
-}
+finish_by_id!(
+    /// OffsetCommit v10+: the answer's topics get their ids; unknown ids are refused first.
+    finish_commit,
+    OffsetCommitResponse,
+    OffsetCommitResponseTopic,
+    OffsetCommitResponsePartition
+);
+finish_by_id!(
+    /// TxnOffsetCommit v6+: the answer's topics get their ids; unknown ids are refused first.
+    finish_txn_commit,
+    TxnOffsetCommitResponse,
+    TxnOffsetCommitResponseTopic,
+    TxnOffsetCommitResponsePartition
+);
 
 /// Fills in each asked topic's name from its id and takes out the topics whose id is unknown.
 pub fn resolve_fetch(g: &mut OffsetFetchRequestGroup, image: &MetadataImage) -> UnknownTopics {

@@ -587,9 +587,11 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
         panic!("TxnOffsetCommit narrowed by topic")
     };
     assert!(narrowed.topics.is_empty());
-    let ResponseBody::TxnOffsetCommit(r) =
-        alice.finish(ResponseBody::TxnOffsetCommit(Default::default()), &denied, 6)
-    else {
+    let ResponseBody::TxnOffsetCommit(r) = alice.finish(
+        ResponseBody::TxnOffsetCommit(Default::default()),
+        &denied,
+        6,
+    ) else {
         panic!()
     };
     assert_eq!(r.topics[0].partitions[0].error_code, 29);
