@@ -741,43 +741,34 @@ impl Controller {
                 if target == 0 {
                     return Ok(());
                 }
-                let local = self
-                    .supported_features
-                    .get(&u.feature)
-                    .copied()
-                    .unwrap_or((0, 0));
-                if !(local.0..=local.1).contains(&target) {
-                    return Err(format!(
-                        "Invalid update version {target} for feature {}. Local controller {} \
-                         only supports versions {}-{}",
-                        u.feature, self.settings.node_id, local.0, local.1
-                    ));
-                }
-                for c in self.image.cluster.controllers.values() {
-                    let range = c
-                        .supported_features
-                        .get(&u.feature)
-                        .copied()
-                        .unwrap_or((0, 0));
-                    if !(range.0..=range.1).contains(&target) {
+                // Each node's supported range, as Kafka names it: this controller, the other
+                // registered controllers, then every broker.
+                let range_of = |features: &std::collections::BTreeMap<String, (i16, i16)>| {
+                    features.get(&u.feature).copied().unwrap_or((0, 0))
+                };
+                let nodes = std::iter::once((
+                    format!("Local controller {}", self.settings.node_id),
+                    range_of(&self.supported_features),
+                ))
+                .chain(self.image.cluster.controllers.values().map(|c| {
+                    (
+                        format!("Controller {}", c.id),
+                        range_of(&c.supported_features),
+                    )
+                }))
+                .chain(
+                    self.image
+                        .cluster
+                        .brokers
+                        .values()
+                        .map(|b| (format!("Broker {}", b.id), range_of(&b.supported_features))),
+                );
+                for (node, (min, max)) in nodes {
+                    if !(min..=max).contains(&target) {
                         return Err(format!(
-                            "Invalid update version {target} for feature {}. Controller {} only \
-                             supports versions {}-{}",
-                            u.feature, c.id, range.0, range.1
-                        ));
-                    }
-                }
-                for b in self.image.cluster.brokers.values() {
-                    let range = b
-                        .supported_features
-                        .get(&u.feature)
-                        .copied()
-                        .unwrap_or((0, 0));
-                    if !(range.0..=range.1).contains(&target) {
-                        return Err(format!(
-                            "Invalid update version {target} for feature {}. Broker {} only \
-                             supports versions {}-{}",
-                            u.feature, b.id, range.0, range.1
+                            "Invalid update version {target} for feature {}. {node} only \
+                             supports versions {min}-{max}",
+                            u.feature
                         ));
                     }
                 }
