@@ -127,9 +127,10 @@ use Rule::{By, Cluster, Open};
 pub const APIS: &[Api] = &[
     api(ApiKey::Produce, v(3, 13), NONE, Local, By(rules::produce)),
     // v18: a replica's known high watermark answers its fetch at once while the leader's is
-    // ahead (KIP-1166, `fjord_broker::fetch`). The controller listener serves the metadata
-    // log's Fetch (KIP-595 uses v13+); fjord's Raft does not yet take the v18 field there.
-    api(ApiKey::Fetch, v(4, 18), v(13, 17), Local, By(rules::fetch)),
+    // ahead (KIP-1166: `fjord_broker::fetch`, and the metadata log's leader in
+    // `fjord_kraft`'s event loop). The controller listener serves the metadata log's Fetch
+    // (KIP-595 uses v13+).
+    api(ApiKey::Fetch, v(4, 18), v(13, 18), Local, By(rules::fetch)),
     api(
         ApiKey::ListOffsets,
         v(1, ApiKey::ListOffsets.max_version()),

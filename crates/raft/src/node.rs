@@ -737,6 +737,8 @@ impl<L: RaftLog> RaftNode<L> {
             replica: self.id,
             fetch_offset: self.log.end_offset(),
             last_fetched_epoch: self.log.last_epoch(),
+            // fjord's fetchers send Fetch v17 (a node of an older build serves no v18).
+            high_watermark: crate::types::HIGH_WATERMARK_NOT_SENT,
             request_id: self.fetch_request_id,
         };
         self.send(target, request);
@@ -900,6 +902,7 @@ impl<L: RaftLog> RaftNode<L> {
                 fetch_offset,
                 last_fetched_epoch,
                 request_id,
+                ..
             } => self.on_fetch_request(
                 from,
                 epoch,

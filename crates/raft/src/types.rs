@@ -103,6 +103,10 @@ pub enum FetchResult {
     Fenced,
 }
 
+/// The high watermark of a fetch that did not say which one its fetcher knows (a Fetch
+/// before v18, or a fetcher that does not take part in KIP-1166).
+pub const HIGH_WATERMARK_NOT_SENT: i64 = i64::MAX;
+
 /// A message between nodes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Message {
@@ -158,6 +162,9 @@ pub enum Message {
         fetch_offset: i64,
         /// The epoch of the fetcher's last entry.
         last_fetched_epoch: i32,
+        /// The high watermark the fetcher knows (Fetch v18, KIP-1166): -1 when it knows
+        /// none, [`HIGH_WATERMARK_NOT_SENT`] when its request did not say.
+        high_watermark: i64,
         /// Identifies the request; the response echoes it (the driver maps it to the
         /// request's correlation id).
         request_id: u64,

@@ -640,6 +640,7 @@ fn a_leader_tracks_a_bounded_number_of_observers_and_forgets_silent_ones() {
                 replica: id,
                 fetch_offset: 0,
                 last_fetched_epoch: 0,
+                high_watermark: fjord_raft::types::HIGH_WATERMARK_NOT_SENT,
                 request_id: i as u64,
             },
         );

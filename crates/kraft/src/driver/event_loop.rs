@@ -239,9 +239,18 @@ impl Loop {
                      Some(Message::FetchResponse { result: FetchResult::Entries(e), .. }))
                         if e.is_empty() && *fetch_offset >= self.core.log().end_offset()
                 );
-                // Hold it only if the fetcher already knows the current high watermark (the
-                // request does not carry the fetcher's; what this leader last told it stands in).
-                let knows_hw = self.sent_hw.get(&from) == Some(&self.core.high_watermark());
+                // Hold it only if the fetcher already knows the current high watermark
+                // (KIP-1166): the one a v18 request says it knows, else what this leader last
+                // told it stands in.
+                let hw = self.core.high_watermark();
+                let knows_hw = match &request {
+                    Message::FetchRequest { high_watermark, .. }
+                        if *high_watermark != fjord_raft::types::HIGH_WATERMARK_NOT_SENT =>
+                    {
+                        *high_watermark >= hw
+                    }
+                    _ => self.sent_hw.get(&from) == Some(&hw),
+                };
                 if idle_fetch && knows_hw && self.core.is_leader() {
                     self.parked.push(Parked {
                         from,

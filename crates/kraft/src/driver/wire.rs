@@ -189,6 +189,7 @@ pub fn request_of(s: &Sender, to: NodeId, message: &Message) -> Option<(RequestB
             fetch_offset,
             last_fetched_epoch,
             request_id,
+            ..
         } => Some((
             RequestBody::Fetch(f_req::FetchRequest {
                 cluster_id,
@@ -540,6 +541,8 @@ pub fn inbound_of(
                     replica,
                     fetch_offset: p.fetch_offset,
                     last_fetched_epoch: p.last_fetched_epoch,
+                    // The schema's default (not sent) before v18.
+                    high_watermark: p.high_watermark,
                     request_id,
                 },
             })
@@ -850,5 +853,58 @@ pub fn error_response(request: &RequestBody, code: ErrorCode) -> ResponseBody {
             error_code: code,
             ..Default::default()
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::Bytes;
+
+    /// A metadata-log Fetch from observer 9 at offset 5, epoch 2, sent at `version` with
+    /// `high_watermark` and read back as the leader's core sees it.
+    fn fetch_as_received(version: i16, high_watermark: i64) -> Message {
+        let body = f_req::FetchRequest {
+            cluster_id: Some("c".into()),
+            replica_state: f_req::ReplicaState {
+                replica_id: 9,
+                replica_epoch: -1,
+                ..Default::default()
+            },
+            topics: vec![f_req::FetchTopic {
+                topic_id: METADATA_TOPIC_ID,
+                partitions: vec![f_req::FetchPartition {
+                    partition: 0,
+                    current_leader_epoch: 2,
+                    fetch_offset: 5,
+                    last_fetched_epoch: 2,
+                    high_watermark,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let mut buf = Vec::new();
+        body.encode(&mut buf, version).unwrap();
+        let decoded = f_req::FetchRequest::decode(&mut Bytes::from(buf), version).unwrap();
+        inbound_of(&RequestBody::Fetch(decoded), 1, "c", 1)
+            .unwrap()
+            .message
+    }
+
+    #[test]
+    fn a_v18_fetch_carries_the_high_watermark_its_fetcher_knows() {
+        let hw = |m: Message| match m {
+            Message::FetchRequest { high_watermark, .. } => high_watermark,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(hw(fetch_as_received(18, 4)), 4);
+        assert_eq!(hw(fetch_as_received(18, -1)), -1);
+        // Before v18 the field is not on the wire: the fetch says nothing.
+        assert_eq!(
+            hw(fetch_as_received(17, 4)),
+            fjord_raft::types::HIGH_WATERMARK_NOT_SENT
+        );
     }
 }
