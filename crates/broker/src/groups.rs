@@ -163,15 +163,22 @@ impl Groups<'_> {
             return fjord_protocol::error_response(body, version, code, &message(code));
         }
         let image = self.image.clone();
+        // Topics named by id are named before the coordinator sees them.
+        let resolved = crate::offset_topic_ids::resolve(body, version, &image);
+        let body = resolved.as_ref().map_or(body, |r| &r.body);
         let answer = self
             .coordinator
             .call_group(&image, group, version, self.client, |shard, ctx, now| {
                 run(shard, ctx, body, &image, now)
             })
             .await;
-        answer.unwrap_or_else(|code| {
+        let mut answer = answer.unwrap_or_else(|code| {
             fjord_protocol::error_response(body, version, code, &message(code))
-        })
+        });
+        if let Some(r) = resolved {
+            crate::offset_topic_ids::finish(&mut answer, r.unknown, &image);
+        }
+        answer
     }
 
     /// ConsumerGroupHeartbeat (KIP-848): UNSUPPORTED_VERSION unless `group.version` is at
@@ -379,14 +386,14 @@ impl Groups<'_> {
         }
         let mut out = OffsetFetchResponse::default();
         for g in r.groups.iter().take(MAX_GROUPS_PER_REQUEST) {
-            let by_id = version >= crate::offset_topic_ids::OFFSET_FETCH_TOPIC_ID_VERSION;
-            let mut named = g.clone();
-            let unknown = if by_id {
-                crate::offset_topic_ids::resolve_fetch(&mut named, &self.image)
-            } else {
-                Vec::new()
-            };
-            let g = &named;
+            // From v10 topics are named by id: copied and named only then.
+            let resolved = (version >= crate::offset_topic_ids::OFFSET_FETCH_TOPIC_ID_VERSION)
+                .then(|| {
+                    let mut named = g.clone();
+                    let unknown = crate::offset_topic_ids::resolve_fetch(&mut named, &self.image);
+                    (named, unknown)
+                });
+            let g = resolved.as_ref().map_or(g, |(named, _)| named);
             let topics = g.topics.as_ref().map(|ts| {
                 ts.iter()
                     .map(|t| (t.name.clone(), t.partition_indexes.clone()))
@@ -435,7 +442,7 @@ impl Groups<'_> {
                     },
                 },
             );
-            if let (true, Some(answer)) = (by_id, out.groups.last_mut()) {
+            if let (Some((_, unknown)), Some(answer)) = (resolved, out.groups.last_mut()) {
                 crate::offset_topic_ids::finish_fetch(answer, unknown, &self.image);
             }
         }

@@ -357,20 +357,6 @@ impl Service for BrokerHandler {
             RequestBody::LeaveGroup(r) => {
                 Some(groups().one_group(&body, version, &r.group_id).await)
             }
-            RequestBody::OffsetCommit(r)
-                if version >= crate::offset_topic_ids::OFFSET_COMMIT_TOPIC_ID_VERSION =>
-            {
-                use crate::offset_topic_ids::{finish_commit, resolve_commit};
-                let image = image();
-                let mut named = r.clone();
-                let unknown = resolve_commit(&mut named, &image);
-                let named = RequestBody::OffsetCommit(named);
-                let mut answer = groups().one_group(&named, version, &r.group_id).await;
-                if let ResponseBody::OffsetCommit(a) = &mut answer {
-                    finish_commit(a, unknown, &image);
-                }
-                Some(answer)
-            }
             RequestBody::OffsetCommit(r) => {
                 Some(groups().one_group(&body, version, &r.group_id).await)
             }
@@ -428,20 +414,6 @@ impl Service for BrokerHandler {
                 Some(match self.check_txn_offsets(r, version).await {
                     Some((code, message)) => {
                         fjord_protocol::error_response(&body, version, code, &message)
-                    }
-                    None if version
-                        >= crate::offset_topic_ids::TXN_OFFSET_COMMIT_TOPIC_ID_VERSION =>
-                    {
-                        use crate::offset_topic_ids::{finish_txn_commit, resolve_txn_commit};
-                        let image = image();
-                        let mut named = r.clone();
-                        let unknown = resolve_txn_commit(&mut named, &image);
-                        let named = RequestBody::TxnOffsetCommit(named);
-                        let mut answer = groups().one_group(&named, version, &r.group_id).await;
-                        if let ResponseBody::TxnOffsetCommit(a) = &mut answer {
-                            finish_txn_commit(a, unknown, &image);
-                        }
-                        answer
                     }
                     None => groups().one_group(&body, version, &r.group_id).await,
                 })

@@ -17,7 +17,7 @@ use fjord_protocol::generated::txn_offset_commit_request::TxnOffsetCommitRequest
 use fjord_protocol::generated::txn_offset_commit_response::{
     TxnOffsetCommitResponse, TxnOffsetCommitResponsePartition, TxnOffsetCommitResponseTopic,
 };
-use fjord_protocol::{ErrorCode, Uuid};
+use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
 
 /// The first OffsetCommit version that names topics by id.
 pub const OFFSET_COMMIT_TOPIC_ID_VERSION: i16 = 10;
@@ -175,4 +175,46 @@ pub fn finish_fetch(
             ..Default::default()
         });
     g.topics = refused.chain(known).collect();
+}
+
+/// A single-group request that named topics by id, made to name them: the request the
+/// coordinator sees, and the ids the image did not know.
+pub struct Resolved {
+    /// The request with every known topic named.
+    pub body: RequestBody,
+    /// The ids the image does not know, answered UNKNOWN_TOPIC_ID.
+    pub unknown: UnknownTopics,
+}
+
+/// `body` with its topic ids resolved, when it names topics by id at `version`
+/// (OffsetCommit v10+, TxnOffsetCommit v6+); None for any other request.
+pub fn resolve(body: &RequestBody, version: i16, image: &MetadataImage) -> Option<Resolved> {
+    match body {
+        RequestBody::OffsetCommit(r) if version >= OFFSET_COMMIT_TOPIC_ID_VERSION => {
+            let mut named = r.clone();
+            let unknown = resolve_commit(&mut named, image);
+            Some(Resolved {
+                body: RequestBody::OffsetCommit(named),
+                unknown,
+            })
+        }
+        RequestBody::TxnOffsetCommit(r) if version >= TXN_OFFSET_COMMIT_TOPIC_ID_VERSION => {
+            let mut named = r.clone();
+            let unknown = resolve_txn_commit(&mut named, image);
+            Some(Resolved {
+                body: RequestBody::TxnOffsetCommit(named),
+                unknown,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Gives the answer to a [`resolve`]d request its topic ids and the unknown ids' refusals.
+pub fn finish(answer: &mut ResponseBody, unknown: UnknownTopics, image: &MetadataImage) {
+    match answer {
+        ResponseBody::OffsetCommit(a) => finish_commit(a, unknown, image),
+        ResponseBody::TxnOffsetCommit(a) => finish_txn_commit(a, unknown, image),
+        _ => {}
+    }
 }

@@ -87,15 +87,21 @@ impl Controller {
         validate(key, kind, value).map_err(|m| (m.code(), m.to_string()))
     }
 
-    /// A client metrics subscription's key and value (None: deleted), as Kafka checks them.
+    /// A client metrics subscription's key and value (None: deleted), as Kafka checks them:
+    /// deleting one of Kafka's keys always passes.
     fn check_client_metrics(name: &str, key: &str, value: Option<&str>) -> Check {
-        match client_metrics::refusal(name, key, value.unwrap_or("")) {
-            Some(why) if value.is_some() || !client_metrics::KEYS.iter().any(|k| k.0 == key) => {
+        let why = match value {
+            Some(v) => client_metrics::refusal(name, key, v),
+            None if client_metrics::KEYS.iter().any(|k| k.0 == key) => None,
+            None => client_metrics::refusal(name, key, ""),
+        };
+        match why {
+            Some(why) => {
                 let code = ErrorCode::from_code(client_metrics::refusal_code(key))
                     .unwrap_or(ErrorCode::InvalidRequest);
                 Err((code, why))
             }
-            _ => Ok(()),
+            None => Ok(()),
         }
     }
 
