@@ -426,6 +426,40 @@ class ConsumerTest {
         }
     }
 
+    /**
+     * KIP-1319: a transactional offset commit naming a generation for a group that does not
+     * exist is refused; the 4.4 client reports it as a CommitFailedException, on Kafka 4.4
+     * (run with -Dcompat.target=kafka) as on fjord.
+     */
+    @Test
+    void transactionalCommitForAMissingGroupIsRefused() throws Exception {
+        String topic = "txn-commit-missing-group";
+        cluster.createTopic(topic, 1, 3);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        Properties pp = ProducerTest.producerProps(cluster);
+        pp.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "missing-group-txn");
+        Throwable refused = null;
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(pp)) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(topic, "out"));
+            try {
+                producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(1)),
+                        new ConsumerGroupMetadata("no-such-group", 5, "member-1", java.util.Optional.empty()));
+                producer.commitTransaction();
+            } catch (Exception e) {
+                refused = e;
+            }
+        }
+        assertNotNull(refused, "the commit was accepted");
+        List<String> chain = new ArrayList<>();
+        for (Throwable t = refused; t != null; t = t.getCause()) {
+            chain.add(t.getClass().getSimpleName());
+        }
+        System.out.println("missing group, TxnOffsetCommit refused with " + chain);
+        assertEquals("CommitFailedException", chain.get(0), chain.toString());
+    }
+
     /** Polls a subscribed consumer until it holds partitions. */
     static void awaitAssignment(KafkaConsumer<String, String> c) {
         FjordCluster.waitFor("an assignment", Duration.ofSeconds(60), () -> {
