@@ -275,6 +275,31 @@ impl StaticConfig {
                             .push(entry(key, kind, custom, chain, r.include_synonyms));
                     }
                 }
+                fjord_metadata::group_configs::GROUP => {
+                    let name = &res.resource_name;
+                    let own = |k: &str| image.configs.get(res.resource_type, name, k);
+                    for d in fjord_metadata::group_configs::describe(own, &self.values, wanted) {
+                        let mut chain = Vec::new();
+                        if let Some(v) = &d.own {
+                            chain.push(Link::new(
+                                d.name,
+                                v,
+                                fjord_metadata::group_configs::SOURCE_GROUP,
+                            ));
+                        }
+                        chain.push(Link {
+                            effective: d.default_effective.clone(),
+                            ..Link::new(d.default_name, &d.default_value, DEFAULT)
+                        });
+                        out.configs.push(entry(
+                            d.name,
+                            d.config_type,
+                            false,
+                            chain,
+                            r.include_synonyms,
+                        ));
+                    }
+                }
                 fjord_metadata::client_metrics::CLIENT_METRICS => {
                     let name = &res.resource_name;
                     let own = |k: &str| image.configs.get(res.resource_type, name, k);

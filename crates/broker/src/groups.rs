@@ -551,6 +551,14 @@ impl fjord_group::TopicSource for ImageTopics {
     fn stamp(&self) -> u64 {
         self.0.provenance.last_offset as u64
     }
+
+    fn group_int(&self, group: &str, key: &str) -> Option<i32> {
+        let own = self
+            .0
+            .configs
+            .get(fjord_metadata::group_configs::GROUP, group, key);
+        fjord_metadata::group_configs::own_int(own)
+    }
 }
 
 /// Runs a single-group request on its shard.

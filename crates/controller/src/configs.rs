@@ -6,6 +6,7 @@ use crate::controller::{Controller, Handled};
 use crate::settings::{BROKER, TOPIC};
 use crate::topic_configs::{broker_config, topic_config, validate, TOPIC_CONFIGS};
 use fjord_metadata::client_metrics::{self, CLIENT_METRICS};
+use fjord_metadata::group_configs::{self, GROUP};
 use fjord_protocol::generated::{
     alter_configs_request::AlterConfigsRequest,
     alter_configs_response::{self as acr, AlterConfigsResponse},
@@ -68,7 +69,7 @@ impl Controller {
                 ErrorCode::InvalidRequest,
                 "Subscription name can't be empty".into(),
             )),
-            CLIENT_METRICS => Ok(()),
+            CLIENT_METRICS | GROUP => Ok(()),
             other => Err((
                 ErrorCode::InvalidRequest,
                 format!("Config resource type {other} is not supported by the controller"),
@@ -127,6 +128,31 @@ impl Controller {
         }
         match fjord_metadata::config_defs::broker_default_refusal(&set, broker) {
             Some(why) => Err(refused(why)),
+            None => Ok(()),
+        }
+    }
+
+    /// A group resource's update, checked as Kafka's controller checks one: the group's
+    /// whole set of keys after it, against this node's `group.*` bounds.
+    fn check_group_changes(&self, name: &str, changes: &BTreeMap<String, Option<String>>) -> Check {
+        let mut after = self
+            .image
+            .configs
+            .resources
+            .get(&(GROUP, name.to_string()))
+            .cloned()
+            .unwrap_or_default();
+        for (k, v) in changes {
+            match v {
+                Some(v) => after.insert(k.clone(), v.clone()),
+                None => after.remove(k),
+            };
+        }
+        match group_configs::refusal(name, &after, &self.settings.group_settings) {
+            Some((code, why)) => Err((
+                ErrorCode::from_code(code).unwrap_or(ErrorCode::InvalidConfig),
+                why,
+            )),
             None => Ok(()),
         }
     }
@@ -236,6 +262,9 @@ impl Controller {
                 if res.resource_type == BROKER {
                     Self::check_broker_changes(&res.resource_name, &changes)?;
                 }
+                if res.resource_type == GROUP {
+                    self.check_group_changes(&res.resource_name, &changes)?;
+                }
                 Ok(Self::config_records(
                     res.resource_type,
                     &res.resource_name,
@@ -299,6 +328,9 @@ impl Controller {
                 if res.resource_type == BROKER {
                     Self::check_broker_changes(&res.resource_name, &changes)?;
                 }
+                if res.resource_type == GROUP {
+                    self.check_group_changes(&res.resource_name, &changes)?;
+                }
                 Ok(Self::config_records(
                     res.resource_type,
                     &res.resource_name,
@@ -355,7 +387,23 @@ impl Controller {
                     .is_none_or(|keys| keys.iter().any(|x| x == k))
             };
             let configs = &self.image.configs;
-            if res.resource_type == CLIENT_METRICS {
+            if res.resource_type == GROUP {
+                let name = &res.resource_name;
+                let own = |k: &str| configs.get(GROUP, name, k);
+                for d in group_configs::describe(own, &self.settings.group_settings, wanted) {
+                    let (value, source) = match d.own {
+                        Some(v) => (v, group_configs::SOURCE_GROUP),
+                        None => (d.default_effective, SOURCE_DEFAULT),
+                    };
+                    out.configs.push(DescribeConfigsResourceResult {
+                        name: d.name.to_string(),
+                        value: Some(value),
+                        config_source: source,
+                        config_type: d.config_type,
+                        ..Default::default()
+                    });
+                }
+            } else if res.resource_type == CLIENT_METRICS {
                 let name = &res.resource_name;
                 let own = |k: &str| configs.get(CLIENT_METRICS, name, k);
                 for (key, value, source, kind) in client_metrics::describe(own, wanted) {

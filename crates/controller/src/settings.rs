@@ -38,6 +38,9 @@ pub struct ControllerSettings {
     /// Records a new cluster starts with besides `metadata.version` (SCRAM credentials from
     /// `format --add-scram`), written by the first active controller.
     pub bootstrap_records: Vec<fjord_protocol::MetadataRecord>,
+    /// This node's own `group.*` settings, which bound group config resources' values
+    /// (Kafka's defaults for the keys it does not set).
+    pub group_settings: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for ControllerSettings {
@@ -55,6 +58,7 @@ impl Default for ControllerSettings {
             bootstrap_metadata_version: fjord_metadata::version::METADATA_VERSION_LATEST,
             authorizer_enabled: false,
             bootstrap_records: Vec::new(),
+            group_settings: std::collections::BTreeMap::new(),
         }
     }
 }

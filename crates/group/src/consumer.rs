@@ -75,7 +75,17 @@ pub trait TopicSource: std::fmt::Debug {
     fn names(&self) -> Vec<String>;
     /// A number that changes whenever topics are created, deleted or grow.
     fn stamp(&self) -> u64;
+    /// A group's own value of an integer group config (the `GROUP` config resource, such as
+    /// `consumer.session.timeout.ms`), if it sets one.
+    fn group_int(&self, _group: &str, _key: &str) -> Option<i32> {
+        None
+    }
 }
+
+/// The group config key that overrides `group.consumer.session.timeout.ms` for one group.
+pub const GROUP_SESSION_TIMEOUT_KEY: &str = "consumer.session.timeout.ms";
+/// The group config key that overrides `group.consumer.heartbeat.interval.ms` for one group.
+pub const GROUP_HEARTBEAT_INTERVAL_KEY: &str = "consumer.heartbeat.interval.ms";
 
 /// No topics (a shard's source until a request brings the image).
 #[derive(Debug, Default)]
@@ -653,7 +663,7 @@ impl Shard {
         Ok(ConsumerGroupHeartbeatResponse {
             member_id: Some(member_id),
             member_epoch: after.member_epoch,
-            heartbeat_interval_ms: self.config.consumer_heartbeat_interval_ms,
+            heartbeat_interval_ms: self.consumer_heartbeat_ms(group_id),
             assignment,
             ..Default::default()
         })
@@ -879,13 +889,30 @@ impl Shard {
         }
     }
 
-    /// Restarts a member's session: a classic member's own timeout, else the group
-    /// coordinator's (`group.consumer.session.timeout.ms`).
+    /// A consumer group's session timeout: the group's own `consumer.session.timeout.ms`,
+    /// else the coordinator's `group.consumer.session.timeout.ms`.
+    pub(crate) fn consumer_session_ms(&self, group: &str) -> i32 {
+        self.topics
+            .group_int(group, GROUP_SESSION_TIMEOUT_KEY)
+            .unwrap_or(self.config.consumer_session_timeout_ms)
+    }
+
+    /// A consumer group's heartbeat interval: the group's own
+    /// `consumer.heartbeat.interval.ms`, else the coordinator's.
+    pub(crate) fn consumer_heartbeat_ms(&self, group: &str) -> i32 {
+        self.topics
+            .group_int(group, GROUP_HEARTBEAT_INTERVAL_KEY)
+            .unwrap_or(self.config.consumer_heartbeat_interval_ms)
+    }
+
+    /// Restarts a member's session: a classic member's own timeout, else the group's
+    /// ([`Shard::consumer_session_ms`]).
     pub(crate) fn touch_member(&mut self, group: &str, member: &str, now: i64) {
+        let default = self.consumer_session_ms(group);
         let timeout = self
             .consumer_group(group)
             .and_then(|g| g.members.get(member))
-            .map_or(0, |m| crate::migration::session_timeout_ms(&self.config, m));
+            .map_or(0, |m| crate::migration::session_timeout_ms(default, m));
         self.timers.schedule(
             TimerKey::ConsumerSession {
                 group: group.into(),

@@ -31,7 +31,6 @@
 //! Each conversion is records: the old kind's tombstones, then the new kind's records, so a
 //! shard loading the log folds to the same group. Offsets stay in the group's classic entry.
 
-use crate::config::GroupConfig;
 use crate::consumer::{
     current_value, is_classic, new_member_value, target_value, MemberUpdate, Refusal, TopicSource,
     CONSUMER,
@@ -67,11 +66,11 @@ use fjord_protocol::generated::{
 };
 use fjord_protocol::{ErrorCode, ResponseBody};
 
-/// A member's session timeout: a classic member's own, else the group coordinator's.
-pub(crate) fn session_timeout_ms(config: &GroupConfig, m: &MemberValue) -> i32 {
+/// A member's session timeout: a classic member's own, else its group's (`group_ms`).
+pub(crate) fn session_timeout_ms(group_ms: i32, m: &MemberValue) -> i32 {
     m.classic_member_metadata
         .as_ref()
-        .map_or(config.consumer_session_timeout_ms, |c| c.session_timeout_ms)
+        .map_or(group_ms, |c| c.session_timeout_ms)
 }
 
 /// The consumer-protocol version a payload starts with (0 when unreadable; capped at the

@@ -251,7 +251,8 @@ impl Shard {
             for (member, m) in &g.members {
                 let revoking = g.reconciled(member).state
                     == crate::reconcile::MemberState::UnrevokedPartitions;
-                let session = crate::migration::session_timeout_ms(&self.config, m) as i64;
+                let session =
+                    crate::migration::session_timeout_ms(self.consumer_session_ms(id), m) as i64;
                 consumer.push((
                     id.clone(),
                     member.clone(),

@@ -23,7 +23,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[derive(Debug, Clone)]
-struct Topics(BTreeMap<String, (u128, i32)>, u64);
+struct Topics(
+    BTreeMap<String, (u128, i32)>,
+    u64,
+    /// Group config overrides: (group, key) to value.
+    BTreeMap<(String, String), i32>,
+);
 
 impl TopicSource for Topics {
     fn topic(&self, name: &str) -> Option<(u128, i32)> {
@@ -41,10 +46,17 @@ impl TopicSource for Topics {
     fn stamp(&self) -> u64 {
         self.1
     }
+    fn group_int(&self, group: &str, key: &str) -> Option<i32> {
+        self.2.get(&(group.to_string(), key.to_string())).copied()
+    }
 }
 
 fn topics() -> Topics {
-    Topics(BTreeMap::from([("t".to_string(), (T, 6))]), 1)
+    Topics(
+        BTreeMap::from([("t".to_string(), (T, 6))]),
+        1,
+        BTreeMap::new(),
+    )
 }
 
 fn ctx(token: u64) -> RequestContext {
@@ -334,6 +346,45 @@ fn deadlines_fence_silent_and_slow_members() {
     assert_eq!(g.state_name(), "Empty");
     let again = h.send(beat("b", 4, &[]), 80_000);
     assert_eq!(code(&again), ErrorCode::UnknownMemberId);
+}
+
+/// A group's own `consumer.session.timeout.ms` and `consumer.heartbeat.interval.ms` (group
+/// config resources) replace the coordinator's for that group only, from the next heartbeat.
+#[test]
+fn a_groups_own_session_timeout_and_heartbeat_interval_apply_to_it_alone() {
+    let mut h = Harness::new();
+    let first = h.send(join("a"), 0);
+    assert_eq!(
+        first.heartbeat_interval_ms, 5_000,
+        "the coordinator's default"
+    );
+    let set = |k: &str, v: i32| (("g".to_string(), k.to_string()), v);
+    h.topics.2 = BTreeMap::from([
+        set("consumer.session.timeout.ms", 50_000),
+        set("consumer.heartbeat.interval.ms", 6_000),
+        // Another group's setting changes nothing here.
+        (
+            (
+                "other".to_string(),
+                "consumer.session.timeout.ms".to_string(),
+            ),
+            60_000,
+        ),
+    ]);
+    let a = h.send(beat("a", 1, &[0, 1, 2, 3, 4, 5]), 1_000);
+    assert_eq!(a.heartbeat_interval_ms, 6_000);
+    // Silent from 1 s: still a member at 1 s + 50 s - 1 ms (past the default 45 s) ...
+    h.shard.tick(1_000 + 45_000);
+    h.shard.tick(1_000 + 49_999);
+    assert!(h
+        .shard
+        .consumer_group("g")
+        .unwrap()
+        .members
+        .contains_key("a"));
+    // ... and gone at 1 s + 50 s.
+    h.shard.tick(1_000 + 50_000);
+    assert!(h.shard.consumer_group("g").unwrap().members.is_empty());
 }
 
 fn commit_code(h: &mut Harness, r: OffsetCommitRequest) -> ErrorCode {

@@ -12,6 +12,7 @@ pub mod client_metrics;
 pub mod config_defs;
 pub mod config_docs;
 pub mod error;
+pub mod group_configs;
 pub mod image;
 pub mod names;
 pub mod partition;

@@ -414,6 +414,15 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
         ),
         acl(Rt::Group, "*", Literal, "User:alice", "*", Op::Read, Allow),
         acl(
+            Rt::Group,
+            "tuned",
+            Literal,
+            "User:alice",
+            "*",
+            Op::AlterConfigs,
+            Allow,
+        ),
+        acl(
             Rt::TransactionalId,
             "*",
             Literal,
@@ -486,9 +495,10 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
         "no authorizer"
     );
 
-    // DescribeConfigs: DESCRIBE_CONFIGS comes with ALTER_CONFIGS; a broker needs the cluster.
+    // DescribeConfigs: DESCRIBE_CONFIGS comes with ALTER_CONFIGS; a broker needs the cluster,
+    // a group config the group itself (READ on a group is not enough).
     let describe = RequestBody::DescribeConfigs(dc::DescribeConfigsRequest {
-        resources: [(2, "shared"), (2, "private"), (4, "1")]
+        resources: [(2, "shared"), (2, "private"), (4, "1"), (32, "tuned"), (32, "other")]
             .iter()
             .map(|(t, n)| dc::DescribeConfigsResource {
                 resource_type: *t,
@@ -514,7 +524,10 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
         .iter()
         .map(|c| (c.resource_name.clone(), c.error_code))
         .collect();
-    assert_eq!(codes, vec![("private".into(), 29), ("1".into(), 31)]);
+    assert_eq!(
+        codes,
+        vec![("private".into(), 29), ("other".into(), 30), ("1".into(), 31)]
+    );
 
     // DescribeGroups: READ on every group implies DESCRIBE.
     let groups = RequestBody::DescribeGroups(dg::DescribeGroupsRequest {

@@ -20,6 +20,8 @@ pub const CLUSTER: &str = "kafka-cluster";
 const DESIGNATED: i8 = 2;
 /// DescribeConfigs / AlterConfigs resource types: topic, broker, broker logger.
 const CONFIG_TOPIC: i8 = 2;
+/// The config resource type of a group (KIP-848 group configs).
+const CONFIG_GROUP: i8 = 32;
 
 pub use fjord_protocol::acl::Acls;
 
@@ -507,8 +509,9 @@ pub(crate) mod rules {
         partial(RequestBody::Metadata(r), denied)
     }
 
-    /// The config APIs: `op` on each topic resource (TOPIC_AUTHORIZATION_FAILED) and on the
-    /// cluster for broker resources (CLUSTER_AUTHORIZATION_FAILED).
+    /// The config APIs: `op` on each topic resource (TOPIC_AUTHORIZATION_FAILED), on each
+    /// group resource (GROUP_AUTHORIZATION_FAILED) and on the cluster for the other types
+    /// (CLUSTER_AUTHORIZATION_FAILED), as Kafka's `configsAuthorizationApiError`.
     macro_rules! config_rule {
         ($(#[$doc:meta])* $name:ident, $variant:ident, $op:expr) => {
             $(#[$doc])*
@@ -520,8 +523,13 @@ pub(crate) mod rules {
                 refuse!(denied, $variant, r, resources, TopicCode, |c| {
                     c.resource_type != CONFIG_TOPIC || a.topic($op, &c.resource_name)
                 });
+                refuse!(denied, $variant, r, resources, GroupCode, |c| {
+                    c.resource_type != CONFIG_GROUP || a.group($op, &c.resource_name)
+                });
                 refuse!(denied, $variant, r, resources, ClusterCode, |c| {
-                    c.resource_type == CONFIG_TOPIC || a.cluster($op)
+                    c.resource_type == CONFIG_TOPIC
+                        || c.resource_type == CONFIG_GROUP
+                        || a.cluster($op)
                 });
                 partial(RequestBody::$variant(r), denied)
             }

@@ -435,3 +435,80 @@ fn the_protocol_waits_for_group_version_1() {
     assert!(served.is_some(), "{}", node.log_tail());
     assert_eq!(served.unwrap().member_epoch, 1);
 }
+
+/// A group config resource set with `kafka-configs --group` reaches that group's members: its
+/// own `consumer.heartbeat.interval.ms` is what their heartbeats are told, another group keeps
+/// the coordinator's 5 s, and a value outside the broker's bounds is refused with Kafka's
+/// message.
+#[test]
+fn a_groups_own_heartbeat_interval_reaches_its_members() {
+    let root = tempfile::tempdir().unwrap();
+    let ports = (free_port(), free_port());
+    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
+    let mut node = Node::combined(
+        root.path(),
+        1,
+        ports,
+        &quorum,
+        "offsets.topic.replication.factor=1",
+    );
+    node.format(&common::random_uuid(), &["--standalone"]);
+    node.start();
+    let bs = node.broker_addr();
+    common::wait_brokers_unfenced(&bs, &[1]);
+    let configs = |extra: &[&str]| {
+        let mut args = vec!["kafka-configs", "--bootstrap-server", &bs];
+        args.extend_from_slice(extra);
+        fjord(&args)
+    };
+    let o = configs(&[
+        "--alter",
+        "--group",
+        "tuned",
+        "--add-config",
+        "consumer.heartbeat.interval.ms=7000",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let refused = configs(&[
+        "--alter",
+        "--group",
+        "tuned",
+        "--add-config",
+        "consumer.session.timeout.ms=1000",
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        show(&refused)
+            .contains("consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive."),
+        "{}",
+        show(&refused)
+    );
+    let rt = runtime();
+    wait_for(Duration::from_secs(60), || coordinator(&rt, &bs, "tuned")).expect("a coordinator");
+    let interval = |group: &str| {
+        wait_for(Duration::from_secs(60), || {
+            let r = rt.block_on(call(
+                &bs,
+                RequestBody::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatRequest {
+                    group_id: group.into(),
+                    member_id: format!("m-{group}"),
+                    member_epoch: 0,
+                    rebalance_timeout_ms: 30_000,
+                    subscribed_topic_names: Some(vec!["t".into()]),
+                    topic_partitions: Some(Vec::new()),
+                    ..Default::default()
+                }),
+                1,
+            ));
+            match r {
+                Some(ResponseBody::ConsumerGroupHeartbeat(r)) if r.error_code == 0 => {
+                    Some(r.heartbeat_interval_ms)
+                }
+                _ => None,
+            }
+        })
+        .unwrap_or_else(|| panic!("no heartbeat answer for {group}: {}", node.log_tail()))
+    };
+    assert_eq!(interval("tuned"), 7_000);
+    assert_eq!(interval("plain"), 5_000);
+}

@@ -171,6 +171,12 @@ fn canonical(r: &mut ResponseBody) {
             (a.resource_type, &a.resource_name).cmp(&(b.resource_type, &b.resource_name))
         }),
         ResponseBody::ListGroups(l) => l.groups.sort_by(|a, b| a.group_id.cmp(&b.group_id)),
+        // A group's configs: Kafka lists a Java HashMap's entries (its `GroupConfig`).
+        ResponseBody::DescribeConfigs(d) => {
+            for res in d.results.iter_mut().filter(|r| r.resource_type == 32) {
+                res.configs.sort_by(|a, b| a.name.cmp(&b.name));
+            }
+        }
         _ => {}
     }
 }
@@ -641,6 +647,87 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             RequestBody::ListConfigResources(
                 fjord_protocol::generated::list_config_resources_request::ListConfigResourcesRequest {
                     resource_types: vec![16],
+                    ..Default::default()
+                },
+            ),
+            1,
+        ),
+        (
+            "set a group's session timeout out of the broker's range",
+            alter_resource(32, "cfg", &[("consumer.session.timeout.ms", "1000")]),
+            1,
+        ),
+        (
+            "set an unknown group config key",
+            alter_resource(32, "cfg", &[("consumer.colour", "blue")]),
+            1,
+        ),
+        (
+            "set a group config that is not a number",
+            alter_resource(32, "cfg", &[("consumer.heartbeat.interval.ms", "soon")]),
+            1,
+        ),
+        (
+            "set a group config on the default group",
+            alter_resource(32, "", &[("consumer.session.timeout.ms", "50000")]),
+            1,
+        ),
+        (
+            "set a share group's isolation level to an unknown one",
+            alter_resource(32, "cfg", &[("share.isolation.level", "maybe")]),
+            1,
+        ),
+        (
+            "store a group's configs",
+            {
+                let mut body = alter_resource(
+                    32,
+                    "cfg",
+                    &[
+                        ("consumer.session.timeout.ms", "50000"),
+                        ("consumer.heartbeat.interval.ms", "6000"),
+                        ("consumer.assignor.offload.enable", "false"),
+                    ],
+                );
+                if let RequestBody::IncrementalAlterConfigs(r) = &mut body {
+                    r.validate_only = false;
+                }
+                body
+            },
+            1,
+        ),
+        (
+            "describe a group's configs",
+            RequestBody::DescribeConfigs(DescribeConfigsRequest {
+                resources: vec![DescribeConfigsResource {
+                    resource_type: 32,
+                    resource_name: "cfg".into(),
+                    configuration_keys: None,
+                    ..Default::default()
+                }],
+                include_synonyms: true,
+                ..Default::default()
+            }),
+            4,
+        ),
+        (
+            "describe a group without configs",
+            RequestBody::DescribeConfigs(DescribeConfigsRequest {
+                resources: vec![DescribeConfigsResource {
+                    resource_type: 32,
+                    resource_name: "none".into(),
+                    configuration_keys: Some(vec!["consumer.session.timeout.ms".into()]),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }),
+            4,
+        ),
+        (
+            "list groups with configs",
+            RequestBody::ListConfigResources(
+                fjord_protocol::generated::list_config_resources_request::ListConfigResourcesRequest {
+                    resource_types: vec![32],
                     ..Default::default()
                 },
             ),

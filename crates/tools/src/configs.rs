@@ -1,5 +1,6 @@
-//! `fjord kafka-configs` (as `kafka-configs.sh`): describe and alter topic and broker configs
-//! (DescribeConfigs, IncrementalAlterConfigs), users' SCRAM credentials
+//! `fjord kafka-configs` (as `kafka-configs.sh`): describe and alter topic, broker and group
+//! configs (DescribeConfigs, IncrementalAlterConfigs; every group with configs through
+//! ListConfigResources), users' SCRAM credentials
 //! (DescribeUserScramCredentials, AlterUserScramCredentials) and client quotas of users,
 //! client ids and their combinations and defaults (DescribeClientQuotas, AlterClientQuotas),
 //! with Kafka's flags and output. IP entities are refused: fjord has no connection quotas.
@@ -19,6 +20,7 @@ use std::process::ExitCode;
 /// ConfigResource types.
 const TOPIC: i8 = 2;
 const BROKER: i8 = 4;
+const GROUP: i8 = 32;
 /// IncrementalAlterConfigs operations.
 const SET: i8 = 0;
 const DELETE: i8 = 1;
@@ -34,8 +36,8 @@ pub struct Args {
     /// Alter the configuration for the entity.
     #[arg(long)]
     pub(crate) alter: bool,
-    /// Type of entity: topics, brokers, users or clients (users and clients together for a
-    /// (user, client id) quota).
+    /// Type of entity: topics, brokers, groups, users or clients (users and clients together
+    /// for a (user, client id) quota).
     #[arg(long)]
     pub(crate) entity_type: Vec<String>,
     /// Name of entity (a topic name, a broker id, a user principal, a client id), one per
@@ -52,6 +54,9 @@ pub struct Args {
     /// The broker's id (as --entity-type brokers --entity-name).
     #[arg(long)]
     pub(crate) broker: Option<String>,
+    /// The group's id (as --entity-type groups --entity-name).
+    #[arg(long)]
+    pub(crate) group: Option<String>,
     /// The user's principal name (as --entity-type users --entity-name).
     #[arg(long)]
     pub(crate) user: Option<String>,
@@ -147,6 +152,9 @@ fn entity(a: &Args) -> Result<Entity, ToolError> {
     if a.broker_defaults {
         return Ok(Entity::Resource(BROKER, None, true));
     }
+    if let Some(g) = &a.group {
+        return Ok(Entity::Resource(GROUP, Some(g.clone()), false));
+    }
     let mut quota: Vec<QuotaPart> = Vec::new();
     if let Some(u) = &a.user {
         quota.push(("users".into(), Some(u.clone())));
@@ -169,16 +177,16 @@ fn entity(a: &Args) -> Result<Entity, ToolError> {
     };
     for t in types {
         match t.as_str() {
-            "topics" | "brokers" | "users" | "clients" => {}
+            "topics" | "brokers" | "groups" | "users" | "clients" => {}
             "ips" => return usage("--entity-type ips is not supported: fjord has no connection quotas"),
-            t @ ("client-metrics" | "groups" | "broker-loggers") => {
+            t @ ("client-metrics" | "broker-loggers") => {
                 return usage(&format!(
-                    "--entity-type {t} is not supported by fjord yet: topics, brokers, users and clients are"
+                    "--entity-type {t} is not supported by fjord yet: topics, brokers, groups, users and clients are"
                 ))
             }
             other => {
                 return usage(&format!(
-                    "Invalid entity type {other}, the entity type must be one of topics, brokers, users, clients"
+                    "Invalid entity type {other}, the entity type must be one of topics, brokers, groups, users, clients"
                 ))
             }
         }
@@ -201,6 +209,7 @@ fn entity(a: &Args) -> Result<Entity, ToolError> {
     let kind = match first.as_str() {
         "topics" => TOPIC,
         "brokers" => BROKER,
+        "groups" => GROUP,
         _ => {
             if types.len() > 2
                 || (types.len() == 2 && types[0] == types[1])
@@ -213,10 +222,16 @@ fn entity(a: &Args) -> Result<Entity, ToolError> {
         }
     };
     if types.len() > 1 {
-        return usage("Exactly one --entity-type may be given for topics and brokers");
+        return usage("Exactly one --entity-type may be given for topics, brokers and groups");
     }
     match named.first().cloned().flatten() {
         Some(n) if n.is_empty() && kind == BROKER => Ok(Entity::Resource(BROKER, None, true)),
+        Some(n) if n.is_empty() && kind == GROUP => {
+            let action = if a.alter { "--alter" } else { "--describe" };
+            usage(&format!(
+                "--entity-default must not be specified with {action} of groups"
+            ))
+        }
         Some(n) if n.is_empty() => usage("--entity-default is for brokers, users and clients"),
         n => Ok(Entity::Resource(kind, n, false)),
     }
@@ -273,8 +288,8 @@ fn source_name(source: i8) -> &'static str {
         4 => "STATIC_BROKER_CONFIG",
         5 => "DEFAULT_CONFIG",
         6 => "DYNAMIC_BROKER_LOGGER_CONFIG",
-        7 => "CLIENT_METRICS_CONFIG",
-        8 => "GROUP_CONFIG",
+        7 => "DYNAMIC_CLIENT_METRICS_CONFIG",
+        8 => "DYNAMIC_GROUP_CONFIG",
         _ => "UNKNOWN",
     }
 }
@@ -284,6 +299,7 @@ fn entity_words(kind: i8, name: &str, default: bool) -> String {
     match (kind, default) {
         (BROKER, true) => "default config for brokers in the cluster".into(),
         (BROKER, false) => format!("config for broker {name}"),
+        (GROUP, _) => format!("config for group {name}"),
         _ => format!("config for topic {name}"),
     }
 }
@@ -306,6 +322,11 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         let name = match (&name, default) {
             (_, true) => String::new(),
             (Some(n), false) => n.clone(),
+            (None, false) if kind == GROUP => {
+                return Err(ToolError::Usage(
+                    "An entity name must be specified with --alter of groups".into(),
+                ))
+            }
             (None, false) => {
                 return Err(ToolError::Usage(
                     "An entity name must be specified with --alter".into(),
@@ -324,6 +345,11 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             .keys()
             .map(|t| (t.clone(), false))
             .collect(),
+        (None, false) if kind == GROUP => group_names(&admin)
+            .await?
+            .into_iter()
+            .map(|g| (g, false))
+            .collect(),
         (None, false) => {
             let brokers = admin.retry(|| admin.refresh(None)).await?;
             let mut v: Vec<(String, bool)> = brokers
@@ -339,6 +365,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         let r = describe(&admin, kind, &name).await?;
         let dynamic_source = match (kind, default) {
             (TOPIC, _) => 1,
+            (GROUP, _) => 8,
             (_, true) => 3,
             _ => 2,
         };
@@ -348,17 +375,24 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                 "{} configs for broker {name} are:",
                 if a.all { "All" } else { "Dynamic" }
             ),
+            (GROUP, _) => format!(
+                "{} configs for group {name} are:",
+                if a.all { "All" } else { "Dynamic" }
+            ),
             _ => format!(
                 "{} configs for topic {name} are:",
                 if a.all { "All" } else { "Dynamic" }
             ),
         };
         println!("{what}");
-        for c in r
+        // Kafka's tool lists the entries in name order.
+        let mut entries: Vec<_> = r
             .configs
             .iter()
             .filter(|c| a.all || c.config_source == dynamic_source)
-        {
+            .collect();
+        entries.sort_by(|x, y| x.name.cmp(&y.name));
+        for c in entries {
             let synonyms: Vec<String> = c
                 .synonyms
                 .iter()
@@ -416,6 +450,29 @@ async fn describe(admin: &Admin, kind: i8, name: &str) -> Result<DescribeConfigs
         })
         .await;
     r.map_err(ToolError::from_server)
+}
+
+/// The groups that have configs (ListConfigResources of type GROUP), as Kafka's tool lists
+/// them when no group is named.
+async fn group_names(admin: &Admin) -> Result<Vec<String>, ToolError> {
+    use fjord_protocol::generated::list_config_resources_request::ListConfigResourcesRequest;
+    let r = admin
+        .retry(|| async {
+            let body = RequestBody::ListConfigResources(ListConfigResourcesRequest {
+                resource_types: vec![GROUP],
+                ..Default::default()
+            });
+            let r = admin.call_any(body, 1..=1).await?;
+            let r = expect_response!(r, ListConfigResources)?;
+            AdminError::check(r.error_code, None).map(|()| r)
+        })
+        .await
+        .map_err(ToolError::from_server)?;
+    Ok(r.config_resources
+        .into_iter()
+        .filter(|c| c.resource_type == GROUP)
+        .map(|c| c.resource_name)
+        .collect())
 }
 
 /// The value broker `broker` has for config `key` (None when it cannot be read).

@@ -224,8 +224,18 @@ fn controller_settings(
         broker_connection_loss_fence_ms: int(config, "broker.connection.loss.fence.ms")?,
         broker_heartbeat_interval_ms: int(config, "broker.heartbeat.interval.ms")?,
         authorizer_enabled,
+        group_settings: group_settings(config),
         ..ControllerSettings::default()
     })
+}
+
+/// The `group.*` keys this node's properties set (they bound group config resources).
+fn group_settings(config: &ServerConfig) -> std::collections::BTreeMap<String, String> {
+    config
+        .values()
+        .into_iter()
+        .filter(|(k, _)| k.starts_with("group."))
+        .collect()
 }
 
 /// The broker role's settings.
