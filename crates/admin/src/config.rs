@@ -244,20 +244,24 @@ fn client_security(props: &BTreeMap<String, String>) -> Result<ClientSecurity, A
             )
         })?;
         // The value holds a password: errors never quote it.
-        let (username, password) = jaas::parse(text)
-            .map_err(|e| bad("sasl.jaas.config", "(hidden)", e.0))?
-            .credentials()
-            .ok_or_else(|| {
-                bad(
-                    "sasl.jaas.config",
-                    "(hidden)",
-                    "the login module needs username and password".into(),
-                )
-            })?;
+        let entry = jaas::parse(text).map_err(|e| bad("sasl.jaas.config", "(hidden)", e.0))?;
+        // `tokenauth="true"`: log in with a delegation token (its id and HMAC).
+        let token = entry
+            .options
+            .get("tokenauth")
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+        let (username, password) = entry.credentials().ok_or_else(|| {
+            bad(
+                "sasl.jaas.config",
+                "(hidden)",
+                "the login module needs username and password".into(),
+            )
+        })?;
         security.sasl = Some(SaslCredentials {
             mechanism: mechanism.to_string(),
             username,
             password,
+            token,
         });
     }
     Ok(security)

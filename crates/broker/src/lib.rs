@@ -10,6 +10,7 @@ pub mod client_quotas;
 pub mod controller_client;
 pub mod coordinator_runtime;
 pub mod delayed;
+pub mod delegation_tokens;
 pub mod describe_configs;
 pub mod describe_topic_partitions;
 pub mod dir_assignments;

@@ -449,6 +449,30 @@ impl Service for BrokerHandler {
                 let refused = access.replica_log_info_refusals(r);
                 return self.replica_log_info(r.clone(), refused, peer).await;
             }
+            RequestBody::CreateDelegationToken(_)
+            | RequestBody::RenewDelegationToken(_)
+            | RequestBody::ExpireDelegationToken(_) => Some(
+                match crate::delegation_tokens::refusal(&body, version, caller, access) {
+                    Some(refused) => refused,
+                    None => {
+                        self.forward_to_controller(body.clone(), frame, caller)
+                            .await
+                    }
+                },
+            ),
+            RequestBody::DescribeDelegationToken(r) => Some(ResponseBody::DescribeDelegationToken(
+                crate::delegation_tokens::describe(
+                    &image(),
+                    self.static_config
+                        .values
+                        .get(crate::delegation_tokens::SECRET_KEY)
+                        .map(String::as_str)
+                        .filter(|k| !k.is_empty()),
+                    r,
+                    caller,
+                    access,
+                ),
+            )),
             _ => None,
         };
         if let Some(response) = response {

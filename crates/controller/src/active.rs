@@ -36,6 +36,8 @@ pub struct ControllerRequest {
     pub version: i16,
     /// Where the answer goes.
     pub reply: oneshot::Sender<ResponseBody>,
+    /// Who asks (`Type:name`), for the requests whose answer depends on it.
+    pub principal: Option<String>,
 }
 
 /// How long the active controller's batches took from proposal to commit.
@@ -111,12 +113,24 @@ impl LocalController {
 
     /// Handles `body` on this node's controller.
     pub async fn handle(&self, body: RequestBody, version: i16) -> ResponseBody {
+        self.handle_as(body, version, None).await
+    }
+
+    /// Handles `body` on this node's controller on behalf of `principal` (`Type:name`; the
+    /// delegation-token requests need it).
+    pub async fn handle_as(
+        &self,
+        body: RequestBody,
+        version: i16,
+        principal: Option<String>,
+    ) -> ResponseBody {
         let (reply, rx) = oneshot::channel();
         let fallback = not_controller(&body, version);
         let request = ControllerRequest {
             body,
             version,
             reply,
+            principal,
         };
         if self.tx.send(request).await.is_err() {
             return fallback;
@@ -230,6 +244,9 @@ impl Active {
     ) {
         let mut info = self.raft.quorum_info();
         let mut tick = tokio::time::interval(CONTROLLER_TICK);
+        // Expired delegation tokens are swept at the first tick, then every
+        // `delegation.token.expiry.check.interval.ms`.
+        let mut next_token_sweep = 0i64;
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
@@ -277,7 +294,12 @@ impl Active {
                 _ = tick.tick() => {
                     if let Some(c) = &mut self.controller {
                         let mv = c.metadata_version();
-                        let records = c.tick(monotonic_ms());
+                        let mut records = c.tick(monotonic_ms());
+                        let wall = now_ms();
+                        if wall >= next_token_sweep {
+                            next_token_sweep = wall.saturating_add(c.settings.tokens.check_interval_ms.max(1));
+                            records.extend(c.sweep_tokens(wall));
+                        }
                         if !records.is_empty() {
                             self.propose(records, mv, None);
                         }
@@ -411,7 +433,8 @@ impl Active {
             return;
         };
         let mv = c.metadata_version();
-        match c.handle(&r.body, r.version, monotonic_ms()) {
+        let principal = r.principal.as_deref().unwrap_or("User:ANONYMOUS");
+        match c.handle_as(&r.body, r.version, monotonic_ms(), principal, now_ms()) {
             Handled::Reply(resp) => {
                 let _ = r.reply.send(resp);
             }

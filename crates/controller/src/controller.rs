@@ -89,6 +89,8 @@ pub struct Controller {
     /// controller draws one), so no two clusters give a topic the same id, even clusters
     /// formatted with the same cluster id; 0 in simulations, which stay replayable.
     pub topic_id_salt: u128,
+    /// Delegation tokens created by this controller (part of each new token's id).
+    pub(crate) token_seq: u64,
 }
 
 impl Controller {
@@ -113,6 +115,7 @@ impl Controller {
                 .collect(),
             counters: Counters::default(),
             topic_id_salt: 0,
+            token_seq: 0,
         };
         c.reset(image, now_ms);
         c

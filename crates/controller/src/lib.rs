@@ -8,6 +8,7 @@ pub mod active;
 pub mod brokers;
 pub mod configs;
 pub mod controller;
+pub mod delegation_tokens;
 pub mod elections;
 pub mod error;
 pub mod metrics;

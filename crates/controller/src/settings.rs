@@ -41,6 +41,8 @@ pub struct ControllerSettings {
     /// This node's own `group.*` settings, which bound group config resources' values
     /// (Kafka's defaults for the keys it does not set).
     pub group_settings: std::collections::BTreeMap<String, String>,
+    /// Delegation tokens' settings (`delegation.token.*`).
+    pub tokens: fjord_metadata::delegation_tokens::TokenSettings,
 }
 
 impl Default for ControllerSettings {
@@ -59,6 +61,7 @@ impl Default for ControllerSettings {
             authorizer_enabled: false,
             bootstrap_records: Vec::new(),
             group_settings: std::collections::BTreeMap::new(),
+            tokens: Default::default(),
         }
     }
 }

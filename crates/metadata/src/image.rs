@@ -216,6 +216,8 @@ pub struct MetadataImage {
     pub scram: Arc<crate::scram::ScramImage>,
     /// Client quotas.
     pub quotas: Arc<crate::quotas::ClientQuotasImage>,
+    /// Delegation tokens.
+    pub tokens: Arc<crate::delegation_tokens::TokensImage>,
     /// The next producer id block starts here.
     pub next_producer_id: i64,
 }

@@ -11,6 +11,7 @@ pub mod authorization;
 pub mod client_metrics;
 pub mod config_defs;
 pub mod config_docs;
+pub mod delegation_tokens;
 pub mod error;
 pub mod group_configs;
 pub mod image;

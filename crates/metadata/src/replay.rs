@@ -43,6 +43,8 @@ pub struct Changes {
     pub scram_users: BTreeSet<String>,
     /// True when a client quota was set or removed.
     pub quotas: bool,
+    /// Delegation tokens created, changed or removed.
+    pub tokens: BTreeSet<String>,
 }
 
 fn listeners<E>(eps: &[E], f: impl Fn(&E) -> Listener) -> Vec<Listener> {
@@ -348,6 +350,18 @@ impl MetadataImage {
                     },
                 );
                 c.scram_users.insert(r.name.clone());
+            }
+            MetadataRecord::DelegationToken(r) => {
+                let token = crate::delegation_tokens::TokenInfo::from_record(r);
+                c.tokens.insert(token.id.clone());
+                Arc::make_mut(&mut self.tokens)
+                    .by_id
+                    .insert(token.id.clone(), token);
+            }
+            MetadataRecord::RemoveDelegationToken(r) => {
+                // Removing a token already gone is harmless, as in Kafka.
+                Arc::make_mut(&mut self.tokens).by_id.remove(&r.token_id);
+                c.tokens.insert(r.token_id.clone());
             }
             MetadataRecord::RemoveUserScramCredential(r) => {
                 let scram = Arc::make_mut(&mut self.scram);

@@ -139,6 +139,13 @@ pub fn image_records(image: &MetadataImage) -> Vec<MetadataRecord> {
             .into_iter()
             .map(MetadataRecord::ClientQuota),
     );
+    out.extend(
+        image
+            .tokens
+            .by_id
+            .values()
+            .map(|t| MetadataRecord::DelegationToken(t.to_record())),
+    );
     out
 }
 

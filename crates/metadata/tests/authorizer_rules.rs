@@ -498,15 +498,21 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
     // DescribeConfigs: DESCRIBE_CONFIGS comes with ALTER_CONFIGS; a broker needs the cluster,
     // a group config the group itself (READ on a group is not enough).
     let describe = RequestBody::DescribeConfigs(dc::DescribeConfigsRequest {
-        resources: [(2, "shared"), (2, "private"), (4, "1"), (32, "tuned"), (32, "other")]
-            .iter()
-            .map(|(t, n)| dc::DescribeConfigsResource {
-                resource_type: *t,
-                resource_name: n.to_string(),
-                configuration_keys: None,
-                ..Default::default()
-            })
-            .collect(),
+        resources: [
+            (2, "shared"),
+            (2, "private"),
+            (4, "1"),
+            (32, "tuned"),
+            (32, "other"),
+        ]
+        .iter()
+        .map(|(t, n)| dc::DescribeConfigsResource {
+            resource_type: *t,
+            resource_name: n.to_string(),
+            configuration_keys: None,
+            ..Default::default()
+        })
+        .collect(),
         ..Default::default()
     });
     let Gate::Partial(_, denied) = alice.gate(describe, 4) else {
@@ -526,7 +532,11 @@ fn requests_are_let_through_refused_or_narrowed_entity_by_entity() {
         .collect();
     assert_eq!(
         codes,
-        vec![("private".into(), 29), ("other".into(), 30), ("1".into(), 31)]
+        vec![
+            ("private".into(), 29),
+            ("other".into(), 30),
+            ("1".into(), 31)
+        ]
     );
 
     // DescribeGroups: READ on every group implies DESCRIBE.

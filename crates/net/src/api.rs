@@ -327,6 +327,13 @@ pub const APIS: &[Api] = &[
         Forwarded,
         By(rules::create_partitions),
     ),
+    // Delegation tokens (KIP-48): the handlers check what Kafka's do (the channel, the
+    // token-authenticated principal, CREATE_TOKENS and DESCRIBE_TOKENS on the owner,
+    // DESCRIBE on a token) before a broker forwards create, renew and expire.
+    api(ApiKey::CreateDelegationToken, v(1, 3), v(1, 3), Local, Open),
+    api(ApiKey::RenewDelegationToken, v(1, 2), v(1, 2), Local, Open),
+    api(ApiKey::ExpireDelegationToken, v(1, 2), v(1, 2), Local, Open),
+    api(ApiKey::DescribeDelegationToken, v(1, 3), NONE, Local, Open),
     api(
         ApiKey::DeleteGroups,
         v(0, 3),

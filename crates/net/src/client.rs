@@ -395,6 +395,9 @@ async fn sasl_login(
             .ok_or_else(|| failed(format!("unknown SASL mechanism {}", creds.mechanism)))?;
         let nonce = uuid::Uuid::new_v4().simple().to_string();
         let mut scram = ScramClient::new(m, &creds.username, &creds.password, &nonce);
+        if creds.token {
+            scram = scram.for_token();
+        }
         let first = sasl_step(ex, addr, scram.first()).await?;
         let client_final = scram
             .last(&first.auth_bytes)

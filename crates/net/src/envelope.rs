@@ -184,6 +184,7 @@ mod tests {
             principal: Arc::new(Principal::user("alice")),
             listener: "CLIENT".into(),
             connection: 0,
+            protocol: crate::security::SecurityProtocol::Plaintext,
         };
         let RequestBody::Envelope(e) = wrap(&header, &body, &caller).unwrap() else {
             panic!("an Envelope")

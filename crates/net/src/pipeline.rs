@@ -169,6 +169,7 @@ async fn opened<S: Service>(
         listener: caller.listener.clone(),
         // Not a connection of its own: nothing is tied to it.
         connection: 0,
+        protocol: caller.protocol,
     };
     let access = Access::new(acls, &original.principal, &address);
     let response = match authorized(service, body, &inner, &original, &access).await {

@@ -22,6 +22,9 @@ pub struct Principal {
     pub kind: String,
     /// The name.
     pub name: String,
+    /// True when it authenticated with a delegation token (SCRAM `tokenauth=true`): such a
+    /// principal may not create, renew, expire or describe tokens.
+    pub token_authenticated: bool,
 }
 
 impl Principal {
@@ -30,6 +33,7 @@ impl Principal {
         Principal {
             kind: USER_TYPE.into(),
             name: name.into(),
+            token_authenticated: false,
         }
     }
 
@@ -44,6 +48,7 @@ impl Principal {
         (!kind.is_empty()).then(|| Principal {
             kind: kind.into(),
             name: name.into(),
+            token_authenticated: false,
         })
     }
 
@@ -52,7 +57,7 @@ impl Principal {
         let data = DefaultPrincipalData {
             r#type: self.kind.clone(),
             name: self.name.clone(),
-            token_authenticated: false,
+            token_authenticated: self.token_authenticated,
             ..Default::default()
         };
         let mut out = BytesMut::new();
@@ -75,6 +80,7 @@ impl Principal {
         Some(Principal {
             kind: data.r#type,
             name: data.name,
+            token_authenticated: data.token_authenticated,
         })
     }
 }
@@ -97,6 +103,9 @@ pub struct Caller {
     pub listener: Arc<str>,
     /// The connection's number, unique within the process (0: not a served connection).
     pub connection: u64,
+    /// The listener's security protocol (for a forwarded request, the forwarding
+    /// connection's).
+    pub protocol: crate::security::SecurityProtocol,
 }
 
 impl Caller {
@@ -107,6 +116,30 @@ impl Caller {
             principal: Arc::new(Principal::anonymous()),
             listener: listener.into(),
             connection: 0,
+            protocol: crate::security::SecurityProtocol::Plaintext,
+        }
+    }
+
+    /// True when it came inside an Envelope (not on a connection of its own).
+    pub fn forwarded(&self) -> bool {
+        self.connection == 0
+    }
+
+    /// Whether it may ask for, renew, expire or describe delegation tokens, as Kafka's
+    /// `allowTokenRequests`: not when it authenticated with a token, and, on a connection of
+    /// its own, not over PLAINTEXT or anonymously over one-way TLS.
+    pub fn allows_token_requests(&self) -> bool {
+        use crate::security::SecurityProtocol as P;
+        if self.principal.token_authenticated {
+            return false;
+        }
+        if self.forwarded() {
+            return true;
+        }
+        match self.protocol {
+            P::Plaintext => false,
+            P::Ssl => *self.principal != Principal::anonymous(),
+            P::SaslPlaintext | P::SaslSsl => true,
         }
     }
 }

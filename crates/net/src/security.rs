@@ -102,6 +102,9 @@ pub struct SaslCredentials {
     pub username: String,
     /// The password.
     pub password: String,
+    /// True for a delegation token (SCRAM with `tokenauth=true`): the user name is the
+    /// token's id and the password its HMAC in base64.
+    pub token: bool,
 }
 
 impl std::fmt::Debug for SaslCredentials {

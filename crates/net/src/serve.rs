@@ -908,6 +908,7 @@ impl<H: Handler> Session<H> {
             principal,
             listener: self.security.name.clone(),
             connection: self.id,
+            protocol: self.security.protocol,
         }
     }
 }

@@ -167,6 +167,25 @@ impl ControllerHandler {
         if let Some(r) = self.raft.handle_request(frame, &body).await {
             return r;
         }
+        // Delegation tokens: Kafka's checks, then the active controller decides on behalf of
+        // the caller.
+        if matches!(
+            body,
+            RequestBody::CreateDelegationToken(_)
+                | RequestBody::RenewDelegationToken(_)
+                | RequestBody::ExpireDelegationToken(_)
+        ) {
+            if let Some(refused) =
+                fjord_broker::delegation_tokens::refusal(&body, version, caller, access)
+            {
+                return refused;
+            }
+            let principal = caller.principal.to_string();
+            return self
+                .controller
+                .handle_as(body, version, Some(principal))
+                .await;
+        }
         // KIP-599: topic creations and deletions count against the caller's mutation quota.
         let mut body = body;
         let image = self.view.borrow().image.clone();

@@ -103,10 +103,6 @@ const DELIBERATE: &[(&str, &str)] = &[
 /// What Kafka 4.4 serves that fjord does not yet: (what, why). Not deliberate: each is work
 /// still to do, listed in docs/EXTENSIONS.md.
 const NOT_YET: &[(&str, &str)] = &[
-    ("ApiVersions key 38", "delegation tokens (KIP-48)"),
-    ("ApiVersions key 39", "delegation tokens (KIP-48)"),
-    ("ApiVersions key 40", "delegation tokens (KIP-48)"),
-    ("ApiVersions key 41", "delegation tokens (KIP-48)"),
     ("ApiVersions key 76", "share groups (KIP-932)"),
     ("ApiVersions key 77", "share groups (KIP-932)"),
     ("ApiVersions key 78", "share groups (KIP-932)"),
@@ -732,6 +728,48 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
                 },
             ),
             1,
+        ),
+        (
+            "create a delegation token over PLAINTEXT",
+            RequestBody::CreateDelegationToken(
+                fjord_protocol::generated::create_delegation_token_request::CreateDelegationTokenRequest {
+                    max_lifetime_ms: -1,
+                    ..Default::default()
+                },
+            ),
+            3,
+        ),
+        (
+            "renew a delegation token over PLAINTEXT",
+            RequestBody::RenewDelegationToken(
+                fjord_protocol::generated::renew_delegation_token_request::RenewDelegationTokenRequest {
+                    hmac: vec![1, 2, 3].into(),
+                    renew_period_ms: 1_000,
+                    ..Default::default()
+                },
+            ),
+            2,
+        ),
+        (
+            "expire a delegation token over PLAINTEXT",
+            RequestBody::ExpireDelegationToken(
+                fjord_protocol::generated::expire_delegation_token_request::ExpireDelegationTokenRequest {
+                    hmac: vec![1, 2, 3].into(),
+                    expiry_time_period_ms: -1,
+                    ..Default::default()
+                },
+            ),
+            2,
+        ),
+        (
+            "describe delegation tokens over PLAINTEXT",
+            RequestBody::DescribeDelegationToken(
+                fjord_protocol::generated::describe_delegation_token_request::DescribeDelegationTokenRequest {
+                    owners: None,
+                    ..Default::default()
+                },
+            ),
+            3,
         ),
         (
             "describe an unknown group",

@@ -71,6 +71,7 @@ fn admin_security(truststore: &Path) -> ClientSecurity {
             mechanism: "SCRAM-SHA-512".into(),
             username: "admin".into(),
             password: "admin-secret".into(),
+            token: false,
         }),
     }
 }

@@ -38,6 +38,7 @@ fn sasl(mechanism: &str, user: &str, password: &str) -> ClientSecurity {
             mechanism: mechanism.into(),
             username: user.into(),
             password: password.into(),
+            token: false,
         }),
     }
 }
@@ -936,6 +937,7 @@ fn the_authorizer_enforces_kafkas_table_and_the_mission_rpcs_rules() {
             principal: std::sync::Arc::new(fjord_net::principal::Principal::user("admin")),
             listener: "CLIENT".into(),
             connection: 0,
+            protocol: fjord_net::security::SecurityProtocol::Plaintext,
         };
         let header = fjord_protocol::generated::request_header::RequestHeader {
             request_api_key: fjord_protocol::ApiKey::UnregisterController.key(),

@@ -160,7 +160,11 @@ enum State {
 pub struct ScramServer {
     mechanism: Mechanism,
     state: State,
+    token: bool,
 }
+
+/// The SCRAM extension that says the user name is a delegation token's id (KIP-48).
+pub const TOKEN_AUTH: &str = "tokenauth";
 
 /// A step's outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -210,16 +214,22 @@ impl ScramServer {
         ScramServer {
             mechanism,
             state: State::Start,
+            token: false,
         }
     }
 
-    /// Takes the next client message. `lookup` finds a user's credential (`None`: unknown
-    /// user, which fails at the proof like a wrong password); `server_nonce` is appended to
+    /// True when the client asked to authenticate with a delegation token.
+    pub fn token_auth(&self) -> bool {
+        self.token
+    }
+
+    /// Takes the next client message. `lookup` finds a user's credential, or with `true` a
+    /// delegation token's (`None`: unknown, which fails at the proof like a wrong password); `server_nonce` is appended to
     /// the client's nonce (printable, no commas).
     pub fn step(
         &mut self,
         message: &[u8],
-        lookup: impl FnOnce(&str) -> Option<Credential>,
+        lookup: impl FnOnce(&str, bool) -> Option<Credential>,
         server_nonce: &str,
     ) -> Result<Step, SaslError> {
         if message.len() > MAX_MESSAGE_BYTES {
@@ -251,7 +261,7 @@ impl ScramServer {
     fn client_first(
         &mut self,
         text: &str,
-        lookup: impl FnOnce(&str) -> Option<Credential>,
+        lookup: impl FnOnce(&str, bool) -> Option<Credential>,
         server_nonce: &str,
     ) -> Result<Step, SaslError> {
         // gs2-header: "n,," or "y,," (no channel binding), optionally "n,a=authzid,".
@@ -272,7 +282,14 @@ impl ScramServer {
         if user.is_empty() || client_nonce.is_empty() {
             return Err(SaslError::Malformed("empty user or nonce".into()));
         }
-        let credential = lookup(&user);
+        // Kafka's SCRAM extensions follow the nonce as key=value pairs; `tokenauth=true`
+        // names a delegation token instead of a user.
+        let token = parts.any(|p| {
+            p.split_once('=')
+                .is_some_and(|(k, v)| k == TOKEN_AUTH && v.eq_ignore_ascii_case("true"))
+        });
+        self.token = token;
+        let credential = lookup(&user, token);
         // An unknown user gets a plausible challenge and fails at the proof.
         let (salt, iterations) = match &credential {
             Some(c) => (c.salt.clone(), c.iterations),
@@ -370,6 +387,14 @@ impl ScramClient {
         }
     }
 
+    /// The same exchange authenticating with a delegation token: `user` is the token's id
+    /// and the password its HMAC in base64; the client-first message carries
+    /// `tokenauth=true`.
+    pub fn for_token(mut self) -> ScramClient {
+        self.first_bare.push_str(&format!(",{TOKEN_AUTH}=true"));
+        self
+    }
+
     /// The user name.
     pub fn user(&self) -> &str {
         &self.user
@@ -452,7 +477,7 @@ mod tests {
         let first = s
             .step(
                 b"n,,n=user,r=rOprNGfwEbeRWgbNEkqO",
-                |u| (u == "user").then(|| cred.clone()),
+                |u, _| (u == "user").then(|| cred.clone()),
                 "%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0",
             )
             .unwrap();
@@ -466,7 +491,7 @@ mod tests {
         let last = s
             .step(
                 b"c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=",
-                |_| None,
+                |_, _| None,
                 "",
             )
             .unwrap();
@@ -478,7 +503,7 @@ mod tests {
             }
         );
         assert_eq!(
-            s.step(b"again", |_| None, ""),
+            s.step(b"again", |_, _| None, ""),
             Err(SaslError::OutOfTurn("done"))
         );
     }
@@ -491,11 +516,11 @@ mod tests {
         let cred = stored_password.map(|p| Credential::derive(m, p, b"0123456789abcdef", 4096));
         let mut s = ScramServer::new(m);
         let mut c = ScramClient::new(m, "alice", password, "abc");
-        let Step::Challenge(sf) = s.step(&c.first(), |_| cred.clone(), "XYZ")? else {
+        let Step::Challenge(sf) = s.step(&c.first(), |_, _| cred.clone(), "XYZ")? else {
             panic!("a challenge first")
         };
         let last = c.last(&sf).expect("a valid challenge");
-        let step = s.step(&last, |_| None, "")?;
+        let step = s.step(&last, |_, _| None, "")?;
         if let Step::Authenticated { response, .. } = &step {
             c.verify(response).expect("the server's signature checks");
             assert!(c.verify(b"v=AAAA").is_err(), "a wrong server signature");
@@ -525,19 +550,19 @@ mod tests {
     #[test]
     fn bad_messages_are_refused() {
         let mut s = ScramServer::new(Mechanism::Sha256);
-        assert!(s.step(b"p=tls-unique,,n=a,r=b", |_| None, "x").is_err());
+        assert!(s.step(b"p=tls-unique,,n=a,r=b", |_, _| None, "x").is_err());
         let mut s = ScramServer::new(Mechanism::Sha256);
-        assert!(s.step(b"n,,r=b", |_| None, "x").is_err());
+        assert!(s.step(b"n,,r=b", |_, _| None, "x").is_err());
         let mut s = ScramServer::new(Mechanism::Sha256);
         assert!(s
-            .step(&vec![b'a'; MAX_MESSAGE_BYTES + 1], |_| None, "x")
+            .step(&vec![b'a'; MAX_MESSAGE_BYTES + 1], |_, _| None, "x")
             .is_err());
         // A wrong nonce in client-final.
         let cred = Credential::derive(Mechanism::Sha256, "pw", b"salt", 4096);
         let mut s = ScramServer::new(Mechanism::Sha256);
-        s.step(b"n,,n=a,r=b", |_| Some(cred), "x").unwrap();
+        s.step(b"n,,n=a,r=b", |_, _| Some(cred), "x").unwrap();
         assert_eq!(
-            s.step(b"c=biws,r=other,p=AAAA", |_| None, ""),
+            s.step(b"c=biws,r=other,p=AAAA", |_, _| None, ""),
             Err(SaslError::InvalidCredentials("SCRAM-SHA-256"))
         );
         assert_eq!(decode_name("a=2Cb=3Dc").unwrap(), "a,b=c");

@@ -22,6 +22,22 @@ use std::time::{Duration, Instant};
 pub trait CredentialStore: Send + Sync + std::fmt::Debug {
     /// `user`'s credential for `mechanism`, if it has one.
     fn credential(&self, user: &str, mechanism: Mechanism) -> Option<Credential>;
+    /// Delegation token `token_id`'s credential for `mechanism`, if it exists, has not
+    /// expired and tokens are enabled.
+    fn token(&self, _token_id: &str, _mechanism: Mechanism) -> Option<TokenCredential> {
+        None
+    }
+}
+
+/// What authenticating with a delegation token needs.
+#[derive(Debug, Clone)]
+pub struct TokenCredential {
+    /// The SCRAM credential its HMAC (in base64, the password) derives.
+    pub credential: Credential,
+    /// Its owner, whom the connection then speaks for.
+    pub owner: Principal,
+    /// How long it stays valid from now (the session ends then).
+    pub remaining: Duration,
 }
 
 /// A SASL listener's settings.
@@ -74,8 +90,8 @@ enum Exchange {
     Idle,
     /// Handshake done; the first SaslAuthenticate is next.
     Handshaken(Mech),
-    /// SCRAM's challenge sent; client-final is next.
-    Scram(Box<ScramServer>, Mechanism),
+    /// SCRAM's challenge sent; client-final is next (with the token it named, if any).
+    Scram(Box<ScramServer>, Mechanism, Option<Box<TokenCredential>>),
 }
 
 /// One connection's authentication.
@@ -179,6 +195,7 @@ impl SaslSession {
     }
 
     fn authenticate(&mut self, message: &[u8], version: i16, now: Instant) -> Decision {
+        let mut token_auth: Option<Box<TokenCredential>> = None;
         let step = match std::mem::replace(&mut self.exchange, Exchange::Idle) {
             Exchange::Idle => {
                 return Decision::Fail(auth_reply(
@@ -196,17 +213,31 @@ impl SaslSession {
                 let mut server = Box::new(ScramServer::new(m));
                 let nonce = uuid::Uuid::new_v4().simple().to_string();
                 let store = self.config.scram.clone();
-                match server.step(message, |u| store.credential(u, m), &nonce) {
+                let mut token = None;
+                let lookup = |u: &str, is_token: bool| {
+                    if is_token {
+                        let t = store.token(u, m)?;
+                        let c = t.credential.clone();
+                        token = Some(Box::new(t));
+                        Some(c)
+                    } else {
+                        store.credential(u, m)
+                    }
+                };
+                match server.step(message, lookup, &nonce) {
                     Ok(Step::Challenge(challenge)) => {
-                        self.exchange = Exchange::Scram(server, m);
+                        self.exchange = Exchange::Scram(server, m, token);
                         return Decision::Respond(auth_reply(ErrorCode::None, "", challenge, 0));
                     }
                     Ok(Step::Authenticated { .. }) => Err(SaslError::OutOfTurn("client-first")),
                     Err(e) => Err(e),
                 }
             }
-            Exchange::Scram(mut server, m) => match server.step(message, |_| None, "") {
-                Ok(Step::Authenticated { user, response }) => Ok((user, response, Mech::Scram(m))),
+            Exchange::Scram(mut server, m, token) => match server.step(message, |_, _| None, "") {
+                Ok(Step::Authenticated { user, response }) => {
+                    token_auth = token;
+                    Ok((user, response, Mech::Scram(m)))
+                }
                 Ok(Step::Challenge(_)) => Err(SaslError::OutOfTurn("client-final")),
                 Err(e) => Err(e),
             },
@@ -222,7 +253,14 @@ impl SaslSession {
                 ))
             }
         };
-        let principal = Arc::new(Principal::user(&user));
+        // A token authenticates as its owner, marked as token-authenticated.
+        let principal = Arc::new(match &token_auth {
+            Some(t) => Principal {
+                token_authenticated: true,
+                ..t.owner.clone()
+            },
+            None => Principal::user(&user),
+        });
         if let Some((before, _, _)) = &self.authenticated {
             if **before != *principal {
                 return Decision::Fail(auth_reply(
@@ -233,8 +271,13 @@ impl SaslSession {
                 ));
             }
         }
-        // Version 0 cannot tell the client a lifetime, so its session does not expire.
-        let lifetime = self.config.reauth.filter(|_| version >= 1);
+        // Version 0 cannot tell the client a lifetime, so its session does not expire. A
+        // token's session ends with the token at the latest (as Kafka's).
+        let lifetime = match token_auth.as_ref().map(|t| t.remaining) {
+            Some(left) => Some(self.config.reauth.map_or(left, |r| r.min(left))),
+            None => self.config.reauth,
+        }
+        .filter(|_| version >= 1);
         self.authenticated = Some((principal, mech, lifetime.map(|d| now + d)));
         let lifetime_ms = lifetime.map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
         Decision::Respond(auth_reply(ErrorCode::None, "", response, lifetime_ms))

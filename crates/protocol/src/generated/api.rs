@@ -76,6 +76,14 @@ pub enum ApiKey {
     SaslAuthenticate = 36,
     /// `CreatePartitions` (key 37).
     CreatePartitions = 37,
+    /// `CreateDelegationToken` (key 38).
+    CreateDelegationToken = 38,
+    /// `RenewDelegationToken` (key 39).
+    RenewDelegationToken = 39,
+    /// `ExpireDelegationToken` (key 40).
+    ExpireDelegationToken = 40,
+    /// `DescribeDelegationToken` (key 41).
+    DescribeDelegationToken = 41,
     /// `DeleteGroups` (key 42).
     DeleteGroups = 42,
     /// `ElectLeaders` (key 43).
@@ -189,6 +197,10 @@ impl ApiKey {
         ApiKey::DescribeLogDirs,
         ApiKey::SaslAuthenticate,
         ApiKey::CreatePartitions,
+        ApiKey::CreateDelegationToken,
+        ApiKey::RenewDelegationToken,
+        ApiKey::ExpireDelegationToken,
+        ApiKey::DescribeDelegationToken,
         ApiKey::DeleteGroups,
         ApiKey::ElectLeaders,
         ApiKey::IncrementalAlterConfigs,
@@ -270,6 +282,10 @@ impl ApiKey {
             35 => Some(ApiKey::DescribeLogDirs),
             36 => Some(ApiKey::SaslAuthenticate),
             37 => Some(ApiKey::CreatePartitions),
+            38 => Some(ApiKey::CreateDelegationToken),
+            39 => Some(ApiKey::RenewDelegationToken),
+            40 => Some(ApiKey::ExpireDelegationToken),
+            41 => Some(ApiKey::DescribeDelegationToken),
             42 => Some(ApiKey::DeleteGroups),
             43 => Some(ApiKey::ElectLeaders),
             44 => Some(ApiKey::IncrementalAlterConfigs),
@@ -348,6 +364,10 @@ impl ApiKey {
             ApiKey::DescribeLogDirs => "DescribeLogDirs",
             ApiKey::SaslAuthenticate => "SaslAuthenticate",
             ApiKey::CreatePartitions => "CreatePartitions",
+            ApiKey::CreateDelegationToken => "CreateDelegationToken",
+            ApiKey::RenewDelegationToken => "RenewDelegationToken",
+            ApiKey::ExpireDelegationToken => "ExpireDelegationToken",
+            ApiKey::DescribeDelegationToken => "DescribeDelegationToken",
             ApiKey::DeleteGroups => "DeleteGroups",
             ApiKey::ElectLeaders => "ElectLeaders",
             ApiKey::IncrementalAlterConfigs => "IncrementalAlterConfigs",
@@ -425,6 +445,10 @@ impl ApiKey {
             ApiKey::DescribeLogDirs => 1,
             ApiKey::SaslAuthenticate => 0,
             ApiKey::CreatePartitions => 0,
+            ApiKey::CreateDelegationToken => 1,
+            ApiKey::RenewDelegationToken => 1,
+            ApiKey::ExpireDelegationToken => 1,
+            ApiKey::DescribeDelegationToken => 1,
             ApiKey::DeleteGroups => 0,
             ApiKey::ElectLeaders => 0,
             ApiKey::IncrementalAlterConfigs => 0,
@@ -502,6 +526,10 @@ impl ApiKey {
             ApiKey::DescribeLogDirs => 5,
             ApiKey::SaslAuthenticate => 2,
             ApiKey::CreatePartitions => 3,
+            ApiKey::CreateDelegationToken => 3,
+            ApiKey::RenewDelegationToken => 2,
+            ApiKey::ExpireDelegationToken => 2,
+            ApiKey::DescribeDelegationToken => 3,
             ApiKey::DeleteGroups => 3,
             ApiKey::ElectLeaders => 3,
             ApiKey::IncrementalAlterConfigs => 1,
@@ -579,6 +607,10 @@ impl ApiKey {
             ApiKey::DescribeLogDirs => 5,
             ApiKey::SaslAuthenticate => 2,
             ApiKey::CreatePartitions => 3,
+            ApiKey::CreateDelegationToken => 3,
+            ApiKey::RenewDelegationToken => 2,
+            ApiKey::ExpireDelegationToken => 2,
+            ApiKey::DescribeDelegationToken => 3,
             ApiKey::DeleteGroups => 3,
             ApiKey::ElectLeaders => 3,
             ApiKey::IncrementalAlterConfigs => 1,
@@ -656,6 +688,10 @@ impl ApiKey {
             ApiKey::DescribeLogDirs => Some(2),
             ApiKey::SaslAuthenticate => Some(2),
             ApiKey::CreatePartitions => Some(2),
+            ApiKey::CreateDelegationToken => Some(2),
+            ApiKey::RenewDelegationToken => Some(2),
+            ApiKey::ExpireDelegationToken => Some(2),
+            ApiKey::DescribeDelegationToken => Some(2),
             ApiKey::DeleteGroups => Some(2),
             ApiKey::ElectLeaders => Some(2),
             ApiKey::IncrementalAlterConfigs => Some(1),
@@ -733,6 +769,10 @@ impl ApiKey {
             ApiKey::DescribeLogDirs => &["broker"],
             ApiKey::SaslAuthenticate => &["broker", "controller"],
             ApiKey::CreatePartitions => &["broker", "controller"],
+            ApiKey::CreateDelegationToken => &["broker", "controller"],
+            ApiKey::RenewDelegationToken => &["broker", "controller"],
+            ApiKey::ExpireDelegationToken => &["broker", "controller"],
+            ApiKey::DescribeDelegationToken => &["broker", "controller"],
             ApiKey::DeleteGroups => &["broker"],
             ApiKey::ElectLeaders => &["broker", "controller"],
             ApiKey::IncrementalAlterConfigs => &["broker", "controller"],
@@ -868,6 +908,14 @@ pub enum RequestBody {
     SaslAuthenticate(crate::generated::sasl_authenticate_request::SaslAuthenticateRequest),
     /// A `CreatePartitionsRequest`.
     CreatePartitions(crate::generated::create_partitions_request::CreatePartitionsRequest),
+    /// A `CreateDelegationTokenRequest`.
+    CreateDelegationToken(crate::generated::create_delegation_token_request::CreateDelegationTokenRequest),
+    /// A `RenewDelegationTokenRequest`.
+    RenewDelegationToken(crate::generated::renew_delegation_token_request::RenewDelegationTokenRequest),
+    /// A `ExpireDelegationTokenRequest`.
+    ExpireDelegationToken(crate::generated::expire_delegation_token_request::ExpireDelegationTokenRequest),
+    /// A `DescribeDelegationTokenRequest`.
+    DescribeDelegationToken(crate::generated::describe_delegation_token_request::DescribeDelegationTokenRequest),
     /// A `DeleteGroupsRequest`.
     DeleteGroups(crate::generated::delete_groups_request::DeleteGroupsRequest),
     /// A `ElectLeadersRequest`.
@@ -982,6 +1030,10 @@ impl RequestBody {
             RequestBody::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
             RequestBody::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
             RequestBody::CreatePartitions(_) => ApiKey::CreatePartitions,
+            RequestBody::CreateDelegationToken(_) => ApiKey::CreateDelegationToken,
+            RequestBody::RenewDelegationToken(_) => ApiKey::RenewDelegationToken,
+            RequestBody::ExpireDelegationToken(_) => ApiKey::ExpireDelegationToken,
+            RequestBody::DescribeDelegationToken(_) => ApiKey::DescribeDelegationToken,
             RequestBody::DeleteGroups(_) => ApiKey::DeleteGroups,
             RequestBody::ElectLeaders(_) => ApiKey::ElectLeaders,
             RequestBody::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
@@ -1059,6 +1111,10 @@ impl RequestBody {
             ApiKey::DescribeLogDirs => RequestBody::DescribeLogDirs(crate::generated::describe_log_dirs_request::DescribeLogDirsRequest::decode(buf, version)?),
             ApiKey::SaslAuthenticate => RequestBody::SaslAuthenticate(crate::generated::sasl_authenticate_request::SaslAuthenticateRequest::decode(buf, version)?),
             ApiKey::CreatePartitions => RequestBody::CreatePartitions(crate::generated::create_partitions_request::CreatePartitionsRequest::decode(buf, version)?),
+            ApiKey::CreateDelegationToken => RequestBody::CreateDelegationToken(crate::generated::create_delegation_token_request::CreateDelegationTokenRequest::decode(buf, version)?),
+            ApiKey::RenewDelegationToken => RequestBody::RenewDelegationToken(crate::generated::renew_delegation_token_request::RenewDelegationTokenRequest::decode(buf, version)?),
+            ApiKey::ExpireDelegationToken => RequestBody::ExpireDelegationToken(crate::generated::expire_delegation_token_request::ExpireDelegationTokenRequest::decode(buf, version)?),
+            ApiKey::DescribeDelegationToken => RequestBody::DescribeDelegationToken(crate::generated::describe_delegation_token_request::DescribeDelegationTokenRequest::decode(buf, version)?),
             ApiKey::DeleteGroups => RequestBody::DeleteGroups(crate::generated::delete_groups_request::DeleteGroupsRequest::decode(buf, version)?),
             ApiKey::ElectLeaders => RequestBody::ElectLeaders(crate::generated::elect_leaders_request::ElectLeadersRequest::decode(buf, version)?),
             ApiKey::IncrementalAlterConfigs => RequestBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_request::IncrementalAlterConfigsRequest::decode(buf, version)?),
@@ -1136,6 +1192,10 @@ impl RequestBody {
             RequestBody::DescribeLogDirs(m) => m.encode(w, version),
             RequestBody::SaslAuthenticate(m) => m.encode(w, version),
             RequestBody::CreatePartitions(m) => m.encode(w, version),
+            RequestBody::CreateDelegationToken(m) => m.encode(w, version),
+            RequestBody::RenewDelegationToken(m) => m.encode(w, version),
+            RequestBody::ExpireDelegationToken(m) => m.encode(w, version),
+            RequestBody::DescribeDelegationToken(m) => m.encode(w, version),
             RequestBody::DeleteGroups(m) => m.encode(w, version),
             RequestBody::ElectLeaders(m) => m.encode(w, version),
             RequestBody::IncrementalAlterConfigs(m) => m.encode(w, version),
@@ -1213,6 +1273,10 @@ impl RequestBody {
             RequestBody::DescribeLogDirs(m) => m.encoded_len(version),
             RequestBody::SaslAuthenticate(m) => m.encoded_len(version),
             RequestBody::CreatePartitions(m) => m.encoded_len(version),
+            RequestBody::CreateDelegationToken(m) => m.encoded_len(version),
+            RequestBody::RenewDelegationToken(m) => m.encoded_len(version),
+            RequestBody::ExpireDelegationToken(m) => m.encoded_len(version),
+            RequestBody::DescribeDelegationToken(m) => m.encoded_len(version),
             RequestBody::DeleteGroups(m) => m.encoded_len(version),
             RequestBody::ElectLeaders(m) => m.encoded_len(version),
             RequestBody::IncrementalAlterConfigs(m) => m.encoded_len(version),
@@ -1291,6 +1355,10 @@ impl RequestBody {
             ApiKey::DescribeLogDirs => RequestBody::DescribeLogDirs(crate::generated::describe_log_dirs_request::DescribeLogDirsRequest::sample(g, version)),
             ApiKey::SaslAuthenticate => RequestBody::SaslAuthenticate(crate::generated::sasl_authenticate_request::SaslAuthenticateRequest::sample(g, version)),
             ApiKey::CreatePartitions => RequestBody::CreatePartitions(crate::generated::create_partitions_request::CreatePartitionsRequest::sample(g, version)),
+            ApiKey::CreateDelegationToken => RequestBody::CreateDelegationToken(crate::generated::create_delegation_token_request::CreateDelegationTokenRequest::sample(g, version)),
+            ApiKey::RenewDelegationToken => RequestBody::RenewDelegationToken(crate::generated::renew_delegation_token_request::RenewDelegationTokenRequest::sample(g, version)),
+            ApiKey::ExpireDelegationToken => RequestBody::ExpireDelegationToken(crate::generated::expire_delegation_token_request::ExpireDelegationTokenRequest::sample(g, version)),
+            ApiKey::DescribeDelegationToken => RequestBody::DescribeDelegationToken(crate::generated::describe_delegation_token_request::DescribeDelegationTokenRequest::sample(g, version)),
             ApiKey::DeleteGroups => RequestBody::DeleteGroups(crate::generated::delete_groups_request::DeleteGroupsRequest::sample(g, version)),
             ApiKey::ElectLeaders => RequestBody::ElectLeaders(crate::generated::elect_leaders_request::ElectLeadersRequest::sample(g, version)),
             ApiKey::IncrementalAlterConfigs => RequestBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_request::IncrementalAlterConfigsRequest::sample(g, version)),
@@ -1368,6 +1436,10 @@ impl RequestBody {
             ApiKey::DescribeLogDirs => RequestBody::DescribeLogDirs(crate::generated::describe_log_dirs_request::DescribeLogDirsRequest::default()),
             ApiKey::SaslAuthenticate => RequestBody::SaslAuthenticate(crate::generated::sasl_authenticate_request::SaslAuthenticateRequest::default()),
             ApiKey::CreatePartitions => RequestBody::CreatePartitions(crate::generated::create_partitions_request::CreatePartitionsRequest::default()),
+            ApiKey::CreateDelegationToken => RequestBody::CreateDelegationToken(crate::generated::create_delegation_token_request::CreateDelegationTokenRequest::default()),
+            ApiKey::RenewDelegationToken => RequestBody::RenewDelegationToken(crate::generated::renew_delegation_token_request::RenewDelegationTokenRequest::default()),
+            ApiKey::ExpireDelegationToken => RequestBody::ExpireDelegationToken(crate::generated::expire_delegation_token_request::ExpireDelegationTokenRequest::default()),
+            ApiKey::DescribeDelegationToken => RequestBody::DescribeDelegationToken(crate::generated::describe_delegation_token_request::DescribeDelegationTokenRequest::default()),
             ApiKey::DeleteGroups => RequestBody::DeleteGroups(crate::generated::delete_groups_request::DeleteGroupsRequest::default()),
             ApiKey::ElectLeaders => RequestBody::ElectLeaders(crate::generated::elect_leaders_request::ElectLeadersRequest::default()),
             ApiKey::IncrementalAlterConfigs => RequestBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_request::IncrementalAlterConfigsRequest::default()),
@@ -1480,6 +1552,14 @@ pub enum ResponseBody {
     SaslAuthenticate(crate::generated::sasl_authenticate_response::SaslAuthenticateResponse),
     /// A `CreatePartitionsResponse`.
     CreatePartitions(crate::generated::create_partitions_response::CreatePartitionsResponse),
+    /// A `CreateDelegationTokenResponse`.
+    CreateDelegationToken(crate::generated::create_delegation_token_response::CreateDelegationTokenResponse),
+    /// A `RenewDelegationTokenResponse`.
+    RenewDelegationToken(crate::generated::renew_delegation_token_response::RenewDelegationTokenResponse),
+    /// A `ExpireDelegationTokenResponse`.
+    ExpireDelegationToken(crate::generated::expire_delegation_token_response::ExpireDelegationTokenResponse),
+    /// A `DescribeDelegationTokenResponse`.
+    DescribeDelegationToken(crate::generated::describe_delegation_token_response::DescribeDelegationTokenResponse),
     /// A `DeleteGroupsResponse`.
     DeleteGroups(crate::generated::delete_groups_response::DeleteGroupsResponse),
     /// A `ElectLeadersResponse`.
@@ -1594,6 +1674,10 @@ impl ResponseBody {
             ResponseBody::DescribeLogDirs(_) => ApiKey::DescribeLogDirs,
             ResponseBody::SaslAuthenticate(_) => ApiKey::SaslAuthenticate,
             ResponseBody::CreatePartitions(_) => ApiKey::CreatePartitions,
+            ResponseBody::CreateDelegationToken(_) => ApiKey::CreateDelegationToken,
+            ResponseBody::RenewDelegationToken(_) => ApiKey::RenewDelegationToken,
+            ResponseBody::ExpireDelegationToken(_) => ApiKey::ExpireDelegationToken,
+            ResponseBody::DescribeDelegationToken(_) => ApiKey::DescribeDelegationToken,
             ResponseBody::DeleteGroups(_) => ApiKey::DeleteGroups,
             ResponseBody::ElectLeaders(_) => ApiKey::ElectLeaders,
             ResponseBody::IncrementalAlterConfigs(_) => ApiKey::IncrementalAlterConfigs,
@@ -1671,6 +1755,10 @@ impl ResponseBody {
             ApiKey::DescribeLogDirs => ResponseBody::DescribeLogDirs(crate::generated::describe_log_dirs_response::DescribeLogDirsResponse::decode(buf, version)?),
             ApiKey::SaslAuthenticate => ResponseBody::SaslAuthenticate(crate::generated::sasl_authenticate_response::SaslAuthenticateResponse::decode(buf, version)?),
             ApiKey::CreatePartitions => ResponseBody::CreatePartitions(crate::generated::create_partitions_response::CreatePartitionsResponse::decode(buf, version)?),
+            ApiKey::CreateDelegationToken => ResponseBody::CreateDelegationToken(crate::generated::create_delegation_token_response::CreateDelegationTokenResponse::decode(buf, version)?),
+            ApiKey::RenewDelegationToken => ResponseBody::RenewDelegationToken(crate::generated::renew_delegation_token_response::RenewDelegationTokenResponse::decode(buf, version)?),
+            ApiKey::ExpireDelegationToken => ResponseBody::ExpireDelegationToken(crate::generated::expire_delegation_token_response::ExpireDelegationTokenResponse::decode(buf, version)?),
+            ApiKey::DescribeDelegationToken => ResponseBody::DescribeDelegationToken(crate::generated::describe_delegation_token_response::DescribeDelegationTokenResponse::decode(buf, version)?),
             ApiKey::DeleteGroups => ResponseBody::DeleteGroups(crate::generated::delete_groups_response::DeleteGroupsResponse::decode(buf, version)?),
             ApiKey::ElectLeaders => ResponseBody::ElectLeaders(crate::generated::elect_leaders_response::ElectLeadersResponse::decode(buf, version)?),
             ApiKey::IncrementalAlterConfigs => ResponseBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse::decode(buf, version)?),
@@ -1748,6 +1836,10 @@ impl ResponseBody {
             ResponseBody::DescribeLogDirs(m) => m.encode(w, version),
             ResponseBody::SaslAuthenticate(m) => m.encode(w, version),
             ResponseBody::CreatePartitions(m) => m.encode(w, version),
+            ResponseBody::CreateDelegationToken(m) => m.encode(w, version),
+            ResponseBody::RenewDelegationToken(m) => m.encode(w, version),
+            ResponseBody::ExpireDelegationToken(m) => m.encode(w, version),
+            ResponseBody::DescribeDelegationToken(m) => m.encode(w, version),
             ResponseBody::DeleteGroups(m) => m.encode(w, version),
             ResponseBody::ElectLeaders(m) => m.encode(w, version),
             ResponseBody::IncrementalAlterConfigs(m) => m.encode(w, version),
@@ -1825,6 +1917,10 @@ impl ResponseBody {
             ResponseBody::DescribeLogDirs(m) => m.encoded_len(version),
             ResponseBody::SaslAuthenticate(m) => m.encoded_len(version),
             ResponseBody::CreatePartitions(m) => m.encoded_len(version),
+            ResponseBody::CreateDelegationToken(m) => m.encoded_len(version),
+            ResponseBody::RenewDelegationToken(m) => m.encoded_len(version),
+            ResponseBody::ExpireDelegationToken(m) => m.encoded_len(version),
+            ResponseBody::DescribeDelegationToken(m) => m.encoded_len(version),
             ResponseBody::DeleteGroups(m) => m.encoded_len(version),
             ResponseBody::ElectLeaders(m) => m.encoded_len(version),
             ResponseBody::IncrementalAlterConfigs(m) => m.encoded_len(version),
@@ -1903,6 +1999,10 @@ impl ResponseBody {
             ApiKey::DescribeLogDirs => ResponseBody::DescribeLogDirs(crate::generated::describe_log_dirs_response::DescribeLogDirsResponse::sample(g, version)),
             ApiKey::SaslAuthenticate => ResponseBody::SaslAuthenticate(crate::generated::sasl_authenticate_response::SaslAuthenticateResponse::sample(g, version)),
             ApiKey::CreatePartitions => ResponseBody::CreatePartitions(crate::generated::create_partitions_response::CreatePartitionsResponse::sample(g, version)),
+            ApiKey::CreateDelegationToken => ResponseBody::CreateDelegationToken(crate::generated::create_delegation_token_response::CreateDelegationTokenResponse::sample(g, version)),
+            ApiKey::RenewDelegationToken => ResponseBody::RenewDelegationToken(crate::generated::renew_delegation_token_response::RenewDelegationTokenResponse::sample(g, version)),
+            ApiKey::ExpireDelegationToken => ResponseBody::ExpireDelegationToken(crate::generated::expire_delegation_token_response::ExpireDelegationTokenResponse::sample(g, version)),
+            ApiKey::DescribeDelegationToken => ResponseBody::DescribeDelegationToken(crate::generated::describe_delegation_token_response::DescribeDelegationTokenResponse::sample(g, version)),
             ApiKey::DeleteGroups => ResponseBody::DeleteGroups(crate::generated::delete_groups_response::DeleteGroupsResponse::sample(g, version)),
             ApiKey::ElectLeaders => ResponseBody::ElectLeaders(crate::generated::elect_leaders_response::ElectLeadersResponse::sample(g, version)),
             ApiKey::IncrementalAlterConfigs => ResponseBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse::sample(g, version)),
@@ -1980,6 +2080,10 @@ impl ResponseBody {
             ApiKey::DescribeLogDirs => ResponseBody::DescribeLogDirs(crate::generated::describe_log_dirs_response::DescribeLogDirsResponse::default()),
             ApiKey::SaslAuthenticate => ResponseBody::SaslAuthenticate(crate::generated::sasl_authenticate_response::SaslAuthenticateResponse::default()),
             ApiKey::CreatePartitions => ResponseBody::CreatePartitions(crate::generated::create_partitions_response::CreatePartitionsResponse::default()),
+            ApiKey::CreateDelegationToken => ResponseBody::CreateDelegationToken(crate::generated::create_delegation_token_response::CreateDelegationTokenResponse::default()),
+            ApiKey::RenewDelegationToken => ResponseBody::RenewDelegationToken(crate::generated::renew_delegation_token_response::RenewDelegationTokenResponse::default()),
+            ApiKey::ExpireDelegationToken => ResponseBody::ExpireDelegationToken(crate::generated::expire_delegation_token_response::ExpireDelegationTokenResponse::default()),
+            ApiKey::DescribeDelegationToken => ResponseBody::DescribeDelegationToken(crate::generated::describe_delegation_token_response::DescribeDelegationTokenResponse::default()),
             ApiKey::DeleteGroups => ResponseBody::DeleteGroups(crate::generated::delete_groups_response::DeleteGroupsResponse::default()),
             ApiKey::ElectLeaders => ResponseBody::ElectLeaders(crate::generated::elect_leaders_response::ElectLeadersResponse::default()),
             ApiKey::IncrementalAlterConfigs => ResponseBody::IncrementalAlterConfigs(crate::generated::incremental_alter_configs_response::IncrementalAlterConfigsResponse::default()),
@@ -2153,6 +2257,30 @@ impl ResponseBody {
                 Some(ResponseBody::SaslAuthenticate(r))
             }
             ApiKey::CreatePartitions => None,
+            ApiKey::CreateDelegationToken => {
+                if !(true) { return None; }
+                let mut r = crate::generated::create_delegation_token_response::CreateDelegationTokenResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::CreateDelegationToken(r))
+            }
+            ApiKey::RenewDelegationToken => {
+                if !(true) { return None; }
+                let mut r = crate::generated::renew_delegation_token_response::RenewDelegationTokenResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::RenewDelegationToken(r))
+            }
+            ApiKey::ExpireDelegationToken => {
+                if !(true) { return None; }
+                let mut r = crate::generated::expire_delegation_token_response::ExpireDelegationTokenResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::ExpireDelegationToken(r))
+            }
+            ApiKey::DescribeDelegationToken => {
+                if !(true) { return None; }
+                let mut r = crate::generated::describe_delegation_token_response::DescribeDelegationTokenResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::DescribeDelegationToken(r))
+            }
             ApiKey::DeleteGroups => None,
             ApiKey::ElectLeaders => {
                 if !(version >= 1) { return None; }
@@ -2384,6 +2512,10 @@ impl ResponseBody {
             ResponseBody::DescribeLogDirs(r) => r.each_error_code(f),
             ResponseBody::SaslAuthenticate(r) => r.each_error_code(f),
             ResponseBody::CreatePartitions(r) => r.each_error_code(f),
+            ResponseBody::CreateDelegationToken(r) => r.each_error_code(f),
+            ResponseBody::RenewDelegationToken(r) => r.each_error_code(f),
+            ResponseBody::ExpireDelegationToken(r) => r.each_error_code(f),
+            ResponseBody::DescribeDelegationToken(r) => r.each_error_code(f),
             ResponseBody::DeleteGroups(r) => r.each_error_code(f),
             ResponseBody::ElectLeaders(r) => r.each_error_code(f),
             ResponseBody::IncrementalAlterConfigs(r) => r.each_error_code(f),
@@ -2462,6 +2594,10 @@ impl ResponseBody {
             ResponseBody::DescribeLogDirs(r) => r.each_nullable_string(version, f),
             ResponseBody::SaslAuthenticate(r) => r.each_nullable_string(version, f),
             ResponseBody::CreatePartitions(r) => r.each_nullable_string(version, f),
+            ResponseBody::CreateDelegationToken(r) => r.each_nullable_string(version, f),
+            ResponseBody::RenewDelegationToken(r) => r.each_nullable_string(version, f),
+            ResponseBody::ExpireDelegationToken(r) => r.each_nullable_string(version, f),
+            ResponseBody::DescribeDelegationToken(r) => r.each_nullable_string(version, f),
             ResponseBody::DeleteGroups(r) => r.each_nullable_string(version, f),
             ResponseBody::ElectLeaders(r) => r.each_nullable_string(version, f),
             ResponseBody::IncrementalAlterConfigs(r) => r.each_nullable_string(version, f),
@@ -2536,6 +2672,10 @@ impl ResponseBody {
             ResponseBody::AlterReplicaLogDirs(r) => r.throttle_time_ms,
             ResponseBody::DescribeLogDirs(r) => r.throttle_time_ms,
             ResponseBody::CreatePartitions(r) => r.throttle_time_ms,
+            ResponseBody::CreateDelegationToken(r) => r.throttle_time_ms,
+            ResponseBody::RenewDelegationToken(r) => r.throttle_time_ms,
+            ResponseBody::ExpireDelegationToken(r) => r.throttle_time_ms,
+            ResponseBody::DescribeDelegationToken(r) => r.throttle_time_ms,
             ResponseBody::DeleteGroups(r) => r.throttle_time_ms,
             ResponseBody::ElectLeaders(r) => r.throttle_time_ms,
             ResponseBody::IncrementalAlterConfigs(r) => r.throttle_time_ms,
@@ -2607,6 +2747,10 @@ impl ResponseBody {
             ResponseBody::AlterReplicaLogDirs(r) => r.throttle_time_ms = ms,
             ResponseBody::DescribeLogDirs(r) => r.throttle_time_ms = ms,
             ResponseBody::CreatePartitions(r) => r.throttle_time_ms = ms,
+            ResponseBody::CreateDelegationToken(r) => r.throttle_time_ms = ms,
+            ResponseBody::RenewDelegationToken(r) => r.throttle_time_ms = ms,
+            ResponseBody::ExpireDelegationToken(r) => r.throttle_time_ms = ms,
+            ResponseBody::DescribeDelegationToken(r) => r.throttle_time_ms = ms,
             ResponseBody::DeleteGroups(r) => r.throttle_time_ms = ms,
             ResponseBody::ElectLeaders(r) => r.throttle_time_ms = ms,
             ResponseBody::IncrementalAlterConfigs(r) => r.throttle_time_ms = ms,

@@ -25,6 +25,8 @@ pub enum MetadataRecord {
     UnfenceBroker(crate::generated::unfence_broker_record::UnfenceBrokerRecord),
     /// A `RemoveTopicRecord` (type 9).
     RemoveTopic(crate::generated::remove_topic_record::RemoveTopicRecord),
+    /// A `DelegationTokenRecord` (type 10).
+    DelegationToken(crate::generated::delegation_token_record::DelegationTokenRecord),
     /// A `UserScramCredentialRecord` (type 11).
     UserScramCredential(crate::generated::user_scram_credential_record::UserScramCredentialRecord),
     /// A `FeatureLevelRecord` (type 12).
@@ -43,6 +45,8 @@ pub enum MetadataRecord {
     NoOp(crate::generated::no_op_record::NoOpRecord),
     /// A `RemoveUserScramCredentialRecord` (type 22).
     RemoveUserScramCredential(crate::generated::remove_user_scram_credential_record::RemoveUserScramCredentialRecord),
+    /// A `RemoveDelegationTokenRecord` (type 26).
+    RemoveDelegationToken(crate::generated::remove_delegation_token_record::RemoveDelegationTokenRecord),
     /// A `RegisterControllerRecord` (type 27).
     RegisterController(crate::generated::register_controller_record::RegisterControllerRecord),
     /// A `ClearElrRecord` (type 28).
@@ -64,6 +68,7 @@ impl MetadataRecord {
             MetadataRecord::FenceBroker(_) => 7,
             MetadataRecord::UnfenceBroker(_) => 8,
             MetadataRecord::RemoveTopic(_) => 9,
+            MetadataRecord::DelegationToken(_) => 10,
             MetadataRecord::UserScramCredential(_) => 11,
             MetadataRecord::FeatureLevel(_) => 12,
             MetadataRecord::ClientQuota(_) => 14,
@@ -73,6 +78,7 @@ impl MetadataRecord {
             MetadataRecord::RemoveAccessControlEntry(_) => 19,
             MetadataRecord::NoOp(_) => 20,
             MetadataRecord::RemoveUserScramCredential(_) => 22,
+            MetadataRecord::RemoveDelegationToken(_) => 26,
             MetadataRecord::RegisterController(_) => 27,
             MetadataRecord::ClearElr(_) => 28,
             MetadataRecord::UnregisterController(_) => 29,
@@ -91,6 +97,7 @@ impl MetadataRecord {
             7 => Some(0),
             8 => Some(0),
             9 => Some(0),
+            10 => Some(0),
             11 => Some(0),
             12 => Some(0),
             14 => Some(0),
@@ -100,6 +107,7 @@ impl MetadataRecord {
             19 => Some(0),
             20 => Some(0),
             22 => Some(0),
+            26 => Some(0),
             27 => Some(0),
             28 => Some(0),
             29 => Some(0),
@@ -119,6 +127,7 @@ impl MetadataRecord {
             7 => MetadataRecord::FenceBroker(crate::generated::fence_broker_record::FenceBrokerRecord::decode(buf, version)?),
             8 => MetadataRecord::UnfenceBroker(crate::generated::unfence_broker_record::UnfenceBrokerRecord::decode(buf, version)?),
             9 => MetadataRecord::RemoveTopic(crate::generated::remove_topic_record::RemoveTopicRecord::decode(buf, version)?),
+            10 => MetadataRecord::DelegationToken(crate::generated::delegation_token_record::DelegationTokenRecord::decode(buf, version)?),
             11 => MetadataRecord::UserScramCredential(crate::generated::user_scram_credential_record::UserScramCredentialRecord::decode(buf, version)?),
             12 => MetadataRecord::FeatureLevel(crate::generated::feature_level_record::FeatureLevelRecord::decode(buf, version)?),
             14 => MetadataRecord::ClientQuota(crate::generated::client_quota_record::ClientQuotaRecord::decode(buf, version)?),
@@ -128,6 +137,7 @@ impl MetadataRecord {
             19 => MetadataRecord::RemoveAccessControlEntry(crate::generated::remove_access_control_entry_record::RemoveAccessControlEntryRecord::decode(buf, version)?),
             20 => MetadataRecord::NoOp(crate::generated::no_op_record::NoOpRecord::decode(buf, version)?),
             22 => MetadataRecord::RemoveUserScramCredential(crate::generated::remove_user_scram_credential_record::RemoveUserScramCredentialRecord::decode(buf, version)?),
+            26 => MetadataRecord::RemoveDelegationToken(crate::generated::remove_delegation_token_record::RemoveDelegationTokenRecord::decode(buf, version)?),
             27 => MetadataRecord::RegisterController(crate::generated::register_controller_record::RegisterControllerRecord::decode(buf, version)?),
             28 => MetadataRecord::ClearElr(crate::generated::clear_elr_record::ClearElrRecord::decode(buf, version)?),
             29 => MetadataRecord::UnregisterController(crate::generated::unregister_controller_record::UnregisterControllerRecord::decode(buf, version)?),
@@ -148,6 +158,7 @@ impl MetadataRecord {
             7 => MetadataRecord::FenceBroker(crate::generated::fence_broker_record::FenceBrokerRecord::sample(g, version)),
             8 => MetadataRecord::UnfenceBroker(crate::generated::unfence_broker_record::UnfenceBrokerRecord::sample(g, version)),
             9 => MetadataRecord::RemoveTopic(crate::generated::remove_topic_record::RemoveTopicRecord::sample(g, version)),
+            10 => MetadataRecord::DelegationToken(crate::generated::delegation_token_record::DelegationTokenRecord::sample(g, version)),
             11 => MetadataRecord::UserScramCredential(crate::generated::user_scram_credential_record::UserScramCredentialRecord::sample(g, version)),
             12 => MetadataRecord::FeatureLevel(crate::generated::feature_level_record::FeatureLevelRecord::sample(g, version)),
             14 => MetadataRecord::ClientQuota(crate::generated::client_quota_record::ClientQuotaRecord::sample(g, version)),
@@ -157,6 +168,7 @@ impl MetadataRecord {
             19 => MetadataRecord::RemoveAccessControlEntry(crate::generated::remove_access_control_entry_record::RemoveAccessControlEntryRecord::sample(g, version)),
             20 => MetadataRecord::NoOp(crate::generated::no_op_record::NoOpRecord::sample(g, version)),
             22 => MetadataRecord::RemoveUserScramCredential(crate::generated::remove_user_scram_credential_record::RemoveUserScramCredentialRecord::sample(g, version)),
+            26 => MetadataRecord::RemoveDelegationToken(crate::generated::remove_delegation_token_record::RemoveDelegationTokenRecord::sample(g, version)),
             27 => MetadataRecord::RegisterController(crate::generated::register_controller_record::RegisterControllerRecord::sample(g, version)),
             28 => MetadataRecord::ClearElr(crate::generated::clear_elr_record::ClearElrRecord::sample(g, version)),
             29 => MetadataRecord::UnregisterController(crate::generated::unregister_controller_record::UnregisterControllerRecord::sample(g, version)),
@@ -176,6 +188,7 @@ impl MetadataRecord {
             MetadataRecord::FenceBroker(m) => m.encode(w, version),
             MetadataRecord::UnfenceBroker(m) => m.encode(w, version),
             MetadataRecord::RemoveTopic(m) => m.encode(w, version),
+            MetadataRecord::DelegationToken(m) => m.encode(w, version),
             MetadataRecord::UserScramCredential(m) => m.encode(w, version),
             MetadataRecord::FeatureLevel(m) => m.encode(w, version),
             MetadataRecord::ClientQuota(m) => m.encode(w, version),
@@ -185,6 +198,7 @@ impl MetadataRecord {
             MetadataRecord::RemoveAccessControlEntry(m) => m.encode(w, version),
             MetadataRecord::NoOp(m) => m.encode(w, version),
             MetadataRecord::RemoveUserScramCredential(m) => m.encode(w, version),
+            MetadataRecord::RemoveDelegationToken(m) => m.encode(w, version),
             MetadataRecord::RegisterController(m) => m.encode(w, version),
             MetadataRecord::ClearElr(m) => m.encode(w, version),
             MetadataRecord::UnregisterController(m) => m.encode(w, version),

@@ -17,11 +17,53 @@ use std::time::Duration;
 /// The SASL mechanisms fjord serves.
 const MECHANISMS: &[&str] = &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"];
 
-/// SCRAM credentials as the metadata image holds them now.
-#[derive(Debug)]
-struct ImageCredentials(tokio::sync::watch::Receiver<fjord_metadata::view::View>);
+/// SCRAM credentials as the metadata image holds them now, and delegation tokens' (with
+/// `delegation.token.secret.key`, the second field).
+struct ImageCredentials(
+    tokio::sync::watch::Receiver<fjord_metadata::view::View>,
+    Option<String>,
+);
+
+impl std::fmt::Debug for ImageCredentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ImageCredentials")
+            .field("tokens", &self.1.is_some())
+            .finish()
+    }
+}
 
 impl CredentialStore for ImageCredentials {
+    /// A token's SCRAM credential, derived as Kafka's `DelegationTokenCache` does: from its
+    /// HMAC in base64 (the password its owner hands out) at the mechanism's lowest
+    /// iteration count; the salt is drawn from the token id.
+    fn token(
+        &self,
+        token_id: &str,
+        m: Mechanism,
+    ) -> Option<fjord_net::sasl::session::TokenCredential> {
+        use base64::Engine;
+        use sha2::Digest;
+        let secret = self.1.as_deref()?;
+        let token = self.0.borrow().image.tokens.by_id.get(token_id)?.clone();
+        let now = fjord_util::system_now_ms();
+        if token.expired(now) {
+            return None;
+        }
+        let owner = fjord_net::principal::Principal::parse(&token.owner)?;
+        let password = base64::engine::general_purpose::STANDARD.encode(
+            fjord_metadata::delegation_tokens::token_hmac(secret, token_id),
+        );
+        let salt = sha2::Sha256::digest(token_id.as_bytes())[..16].to_vec();
+        let credential =
+            Credential::derive(m, &password, &salt, fjord_net::sasl::scram::MIN_ITERATIONS);
+        let left = token.expiry_ms.min(token.max_ms).saturating_sub(now).max(0);
+        Some(fjord_net::sasl::session::TokenCredential {
+            credential,
+            owner,
+            remaining: Duration::from_millis(left as u64),
+        })
+    }
+
     fn credential(&self, user: &str, m: Mechanism) -> Option<Credential> {
         let view = self.0.borrow();
         let c = view.image.scram.get(user, m.code())?;
@@ -136,7 +178,13 @@ pub(super) fn listener_security(
         security.sasl = Some(Arc::new(SaslServerConfig {
             mechanisms,
             plain_users,
-            scram: Arc::new(ImageCredentials(view)),
+            scram: Arc::new(ImageCredentials(
+                view,
+                config
+                    .get("delegation.token.secret.key")
+                    .filter(|k| !k.is_empty())
+                    .map(str::to_string),
+            )),
             reauth,
         }));
     }
@@ -174,6 +222,7 @@ pub(super) fn client_security(
             mechanism: m,
             username,
             password,
+            token: false,
         });
     }
     Ok(security)

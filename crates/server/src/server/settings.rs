@@ -225,7 +225,23 @@ fn controller_settings(
         broker_heartbeat_interval_ms: int(config, "broker.heartbeat.interval.ms")?,
         authorizer_enabled,
         group_settings: group_settings(config),
+        tokens: token_settings(config)?,
         ..ControllerSettings::default()
+    })
+}
+
+/// `delegation.token.*`: tokens are enabled by a non-empty secret key.
+pub(crate) fn token_settings(
+    config: &ServerConfig,
+) -> Result<fjord_metadata::delegation_tokens::TokenSettings, String> {
+    Ok(fjord_metadata::delegation_tokens::TokenSettings {
+        secret: config
+            .get("delegation.token.secret.key")
+            .filter(|k| !k.is_empty())
+            .map(str::to_string),
+        max_lifetime_ms: int(config, "delegation.token.max.lifetime.ms")?,
+        renew_ms: int(config, "delegation.token.expiry.time.ms")?,
+        check_interval_ms: int(config, "delegation.token.expiry.check.interval.ms")?,
     })
 }
 
