@@ -105,6 +105,9 @@ public final class FjordCluster implements AutoCloseable {
         this.root = root;
     }
 
+    /** The security properties every client of this cluster connects with. */
+    private final Properties security = new Properties();
+
     /** The fjord binary under test (-Dfjord.binary, default the debug build). */
     public static String binary() {
         String b = System.getProperty("fjord.binary");
@@ -143,11 +146,20 @@ public final class FjordCluster implements AutoCloseable {
      * until every broker is registered and the cluster creates a topic.
      */
     public static FjordCluster start(int n, String extra) {
+        return start(n, extra, new Properties());
+    }
+
+    /**
+     * As {@link #start(int, String)}, for a cluster whose clients (this class's own admin
+     * included) connect with the security properties given.
+     */
+    public static FjordCluster start(int n, String extra, Properties security) {
         if (targetIsKafka()) {
-            return startKafka(n, extra);
+            return startKafka(n, extra, security);
         }
         try {
             FjordCluster c = new FjordCluster(Files.createTempDirectory("fjord-java-"));
+            c.security.putAll(security);
             List<String> voters = new ArrayList<>();
             for (int id = 1; id <= n; id++) {
                 Node node = new Node(id, c.root.resolve("node" + id), freePort(), freePort());
@@ -188,9 +200,10 @@ public final class FjordCluster implements AutoCloseable {
     }
 
     /** n combined Kafka 4.4 nodes through kafka.sh (node i: broker port base+10i). */
-    private static FjordCluster startKafka(int n, String extra) {
+    private static FjordCluster startKafka(int n, String extra, Properties security) {
         try {
             FjordCluster c = new FjordCluster(Files.createTempDirectory("kafka-java-"));
+            c.security.putAll(security);
             c.kafka = true;
             int base = kafkaBase(n);
             ProcessBuilder pb = new ProcessBuilder(kafkaScript(), "start", c.root.toString(),
@@ -323,6 +336,7 @@ public final class FjordCluster implements AutoCloseable {
     /** Client properties with bootstrap.servers set. */
     public Properties props() {
         Properties p = new Properties();
+        p.putAll(security);
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         return p;
     }
