@@ -44,8 +44,11 @@ fetch() {
 }
 
 java_run() {
+    # A tool's own log file goes to a scratch dir, never into the caller's working directory.
+    local logs="${TMPDIR:-/tmp}/kafka-tool-logs"
+    mkdir -p "$logs"
     java -Xmx512m -XX:+UseG1GC -Dlog4j2.configurationFile="$here/log4j2.properties" \
-        -cp "$libs/*" "$@"
+        -Dkafka.logs.dir="$logs" -cp "$libs/*" "$@"
 }
 
 # Waits until 127.0.0.1:$1 accepts a connection (up to 90 s).
