@@ -92,6 +92,10 @@ enum Command {
     /// kafka-configs.sh).
     #[command(name = "kafka-configs")]
     KafkaConfigs(fjord_tools::configs::Args),
+    /// Create, renew, expire and describe delegation tokens (as
+    /// kafka-delegation-tokens.sh).
+    #[command(name = "kafka-delegation-tokens")]
+    KafkaDelegationTokens(fjord_tools::delegation_tokens::Args),
     /// Add, remove and list ACLs (as kafka-acls.sh).
     #[command(name = "kafka-acls")]
     KafkaAcls(fjord_tools::acls::Args),
@@ -139,6 +143,7 @@ const TOOL_LINKS: &[&str] = &[
     "kafka-features",
     "kafka-configs",
     "kafka-acls",
+    "kafka-delegation-tokens",
     "kafka-consumer-groups",
     "kafka-console-producer",
     "kafka-console-consumer",
@@ -302,6 +307,7 @@ fn main() -> ExitCode {
         Command::KafkaReassignPartitions(args) => fjord_tools::reassign_partitions::run(&args),
         Command::KafkaTransactions(args) => fjord_tools::transactions::run(&args),
         Command::KafkaConfigs(args) => fjord_tools::configs::run(&args),
+        Command::KafkaDelegationTokens(args) => fjord_tools::delegation_tokens::run(&args),
         Command::KafkaAcls(args) => fjord_tools::acls::run(&args),
         Command::KafkaConsumerGroups(args) => fjord_tools::consumer_groups::run(&args),
         Command::KafkaConsoleProducer(args) => fjord_tools::console::producer::run(&args),

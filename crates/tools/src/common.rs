@@ -205,3 +205,29 @@ pub fn aligned(rows: &[Vec<String>], min: &[usize], sep: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// The (year, month, day) of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// A time in ms since the epoch as `yyyy-MM-dd'T'HH:mm` in UTC (Kafka's tools print this
+/// form in the JVM's time zone).
+pub(crate) fn minutes_utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}

@@ -9,6 +9,7 @@ pub mod configs;
 pub mod console;
 pub mod consumer_groups;
 pub mod consumer_protocol;
+pub mod delegation_tokens;
 pub mod features;
 pub mod leader_election;
 pub mod log_dirs;

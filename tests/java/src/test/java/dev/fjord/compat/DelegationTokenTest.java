@@ -26,7 +26,10 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.token.delegation.DelegationToken;
 import org.apache.kafka.common.security.token.delegation.TokenInformation;
 import org.apache.kafka.common.serialization.StringSerializer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -182,5 +185,59 @@ class DelegationTokenTest {
                     () -> a.describeCluster().clusterId().get(20, TimeUnit.SECONDS));
             assertInstanceOf(SaslAuthenticationException.class, e.getCause());
         }
+    }
+
+    /**
+     * Kafka 4.4's kafka-delegation-tokens beside fjord's, with the same flags and a
+     * --command-config: create, describe by owner (the same table), describe with no owner
+     * (Kafka's tool then asks for none), renew and expire of an unknown HMAC (the same
+     * failure), expire.
+     */
+    @Test
+    void kafkasToolAndFjordsAgree() throws Exception {
+        Assumptions.assumeFalse(FjordCluster.targetIsKafka(), "compares Kafka's tool with fjord's on fjord");
+        Path config = Files.createTempFile("token-admin", ".properties");
+        Files.writeString(config, String.join("\n",
+                "security.protocol=SASL_PLAINTEXT",
+                "sasl.mechanism=PLAIN",
+                "sasl.jaas.config=" + String.format(PLAIN, "bob", "bob-secret"), ""));
+        String cls = "org.apache.kafka.tools.DelegationTokenCommand";
+        String tool = "kafka-delegation-tokens";
+        List<String> base = List.of("--bootstrap-server", cluster.bootstrap().split(",")[0],
+                "--command-config", config.toString());
+        java.util.function.Function<List<String>, List<String>> with = extra -> {
+            List<String> all = new java.util.ArrayList<>(base);
+            all.addAll(extra);
+            return all;
+        };
+        ToolsTest.Run made = ToolsTest.fjordTool(tool, with.apply(List.of("--create", "--max-life-time-period", "-1",
+                "--renewer-principal", "User:admin")), null);
+        assertEquals(0, made.exit(), made.out());
+        assertTrue(made.out().contains("Created delegation token with tokenId : "), made.out());
+        String hmac = made.out().lines().filter(l -> l.contains("User:bob")).findFirst().orElseThrow().split(" ")[1];
+        for (List<String> args : List.of(
+                List.of("--describe", "--owner-principal", "User:bob"),
+                List.of("--describe"),
+                List.of("--renew", "--hmac", "AAAA", "--renew-time-period", "1000"),
+                List.of("--expire", "--hmac", "AAAA", "--expiry-time-period", "1000"),
+                List.of("--describe", "--create"))) {
+            ToolsTest.Run k = ToolsTest.kafkaTool(cls, with.apply(args), null);
+            ToolsTest.Run f = ToolsTest.fjordTool(tool, with.apply(args), null);
+            assertEquals(k.exit(), f.exit(), args + ": exit codes\nkafka:\n" + k.out() + "\nfjord:\n" + f.out());
+            List<String> kOut = ToolsTest.normalise(k.out(), null, null);
+            List<String> fOut = ToolsTest.normalise(f.out(), null, null);
+            if (k.exit() == 0) {
+                assertEquals(String.join("\n", kOut), String.join("\n", fOut), args + ": output");
+            } else {
+                // Every line Kafka's prints but its usage table, fjord's prints too.
+                List<String> missing = kOut.stream().filter(l -> !l.startsWith(" ") && !l.startsWith("--") && !l.startsWith("<id>")
+                        && !l.startsWith("Option") && !l.startsWith("------") && !fOut.contains(l)).toList();
+                assertEquals(List.of(), missing, args + ": output\nkafka:\n" + k.out() + "\nfjord:\n" + f.out());
+            }
+        }
+        ToolsTest.Run expired = ToolsTest.fjordTool(tool, with.apply(List.of("--expire", "--hmac", hmac,
+                "--expiry-time-period", "-1")), null);
+        assertEquals(0, expired.exit(), expired.out());
+        assertTrue(expired.out().contains("Completed expire operation. New expiry date : "), expired.out());
     }
 }
