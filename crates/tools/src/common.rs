@@ -231,3 +231,18 @@ pub(crate) fn minutes_utc(ms: i64) -> String {
         rem % 3600 / 60
     )
 }
+
+#[cfg(test)]
+mod time_tests {
+    use super::*;
+
+    #[test]
+    fn times_are_civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_788), (2026, 12, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        // 2026-12-03T21:23:10.5Z
+        assert_eq!(minutes_utc(1_796_332_990_500), "2026-12-03T21:23");
+        assert_eq!(minutes_utc(0), "1970-01-01T00:00");
+    }
+}

@@ -662,13 +662,6 @@ mod tests {
     }
 
     #[test]
-    fn log_times_are_civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_788), (2026, 12, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-    }
-
-    #[test]
     fn the_metrics_text_names_every_counter() {
         let m = WatchMetrics::default();
         m.recovered.store(2, Ordering::Relaxed);
