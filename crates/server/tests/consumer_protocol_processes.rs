@@ -373,25 +373,25 @@ fn a_consumer_protocol_group_is_described_listed_and_measured() {
     drop(c);
 }
 
-#[test]
-fn the_protocol_waits_for_group_version_1() {
-    let root = tempfile::tempdir().unwrap();
+/// One combined node in `root`, formatted standalone with `format_args` added, started and
+/// unfenced; and its broker address.
+fn single_node(root: &std::path::Path, format_args: &[&str]) -> (Node, String) {
     let ports = (free_port(), free_port());
     let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
-    let mut node = Node::combined(
-        root.path(),
-        1,
-        ports,
-        &quorum,
-        "offsets.topic.replication.factor=1",
-    );
-    node.format(
-        &common::random_uuid(),
-        &["--standalone", "--feature", "group.version=0"],
-    );
+    let mut node = Node::combined(root, 1, ports, &quorum, "offsets.topic.replication.factor=1");
+    let mut args = vec!["--standalone"];
+    args.extend_from_slice(format_args);
+    node.format(&common::random_uuid(), &args);
     node.start();
     let bs = node.broker_addr();
     common::wait_brokers_unfenced(&bs, &[1]);
+    (node, bs)
+}
+
+#[test]
+fn the_protocol_waits_for_group_version_1() {
+    let root = tempfile::tempdir().unwrap();
+    let (node, bs) = single_node(root.path(), &["--feature", "group.version=0"]);
     let rt = runtime();
     let heartbeat = || {
         let r = rt.block_on(call(
@@ -443,19 +443,7 @@ fn the_protocol_waits_for_group_version_1() {
 #[test]
 fn a_groups_own_heartbeat_interval_reaches_its_members() {
     let root = tempfile::tempdir().unwrap();
-    let ports = (free_port(), free_port());
-    let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
-    let mut node = Node::combined(
-        root.path(),
-        1,
-        ports,
-        &quorum,
-        "offsets.topic.replication.factor=1",
-    );
-    node.format(&common::random_uuid(), &["--standalone"]);
-    node.start();
-    let bs = node.broker_addr();
-    common::wait_brokers_unfenced(&bs, &[1]);
+    let (node, bs) = single_node(root.path(), &[]);
     let configs = |extra: &[&str]| {
         let mut args = vec!["kafka-configs", "--bootstrap-server", &bs];
         args.extend_from_slice(extra);
