@@ -378,7 +378,13 @@ fn a_consumer_protocol_group_is_described_listed_and_measured() {
 fn single_node(root: &std::path::Path, format_args: &[&str]) -> (Node, String) {
     let ports = (free_port(), free_port());
     let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
-    let mut node = Node::combined(root, 1, ports, &quorum, "offsets.topic.replication.factor=1");
+    let mut node = Node::combined(
+        root,
+        1,
+        ports,
+        &quorum,
+        "offsets.topic.replication.factor=1",
+    );
     let mut args = vec!["--standalone"];
     args.extend_from_slice(format_args);
     node.format(&common::random_uuid(), &args);
