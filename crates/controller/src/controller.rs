@@ -91,6 +91,8 @@ pub struct Controller {
     pub topic_id_salt: u128,
     /// Delegation tokens created by this controller (part of each new token's id).
     pub(crate) token_seq: u64,
+    /// Each token's HMAC, computed once (see `token_by_hmac`).
+    pub(crate) token_hmacs: std::collections::HashMap<String, Vec<u8>>,
 }
 
 impl Controller {
@@ -116,6 +118,7 @@ impl Controller {
             counters: Counters::default(),
             topic_id_salt: 0,
             token_seq: 0,
+            token_hmacs: std::collections::HashMap::new(),
         };
         c.reset(image, now_ms);
         c

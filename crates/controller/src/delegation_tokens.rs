@@ -103,6 +103,10 @@ impl Controller {
             .iter()
             .map(|x| (x.principal_type.clone(), x.principal_name.clone()))
             .collect();
+        if self.image.tokens.by_id.len() >= tokens::MAX_TOKENS {
+            answer.error_code = ErrorCode::PolicyViolation.code();
+            return Handled::Reply(ResponseBody::CreateDelegationToken(answer));
+        }
         let id = self.next_token_id();
         match tokens::create(
             &self.settings.tokens,
@@ -131,14 +135,25 @@ impl Controller {
         }
     }
 
-    /// The token an HMAC names, or why there is none to act on.
-    fn token_by_hmac(&self, hmac: &[u8]) -> Result<tokens::TokenInfo, ErrorCode> {
-        let Some(secret) = self.settings.tokens.secret.as_deref() else {
+    /// The token an HMAC names, or why there is none to act on. Each token's HMAC is
+    /// computed once per controller (`token_hmacs`), so a lookup among many tokens compares
+    /// bytes instead of hashing every id again.
+    fn token_by_hmac(&mut self, hmac: &[u8]) -> Result<tokens::TokenInfo, ErrorCode> {
+        let Some(secret) = self.settings.tokens.secret.clone() else {
             return Err(ErrorCode::DelegationTokenAuthDisabled);
         };
-        self.image
-            .tokens
-            .by_hmac(secret, hmac)
+        let live = &self.image.tokens.by_id;
+        self.token_hmacs.retain(|id, _| live.contains_key(id));
+        for id in live.keys() {
+            if !self.token_hmacs.contains_key(id) {
+                self.token_hmacs
+                    .insert(id.clone(), tokens::token_hmac(&secret, id));
+            }
+        }
+        self.token_hmacs
+            .iter()
+            .find(|(_, h)| h.as_slice() == hmac)
+            .and_then(|(id, _)| live.get(id))
             .cloned()
             .ok_or(ErrorCode::DelegationTokenNotFound)
     }

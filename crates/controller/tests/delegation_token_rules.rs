@@ -325,3 +325,64 @@ fn without_a_secret_key_tokens_are_disabled() {
     };
     assert_eq!(r.token_requester_principal_name, "");
 }
+
+/// A cluster holds at most `MAX_TOKENS` tokens: one more is refused with POLICY_VIOLATION
+/// and writes nothing; once one goes, creating works again.
+#[test]
+fn the_token_count_is_bounded() {
+    use fjord_metadata::delegation_tokens::{TokenInfo, MAX_TOKENS};
+    let records: Vec<MetadataRecord> = (0..MAX_TOKENS)
+        .map(|i| {
+            MetadataRecord::DelegationToken(
+                TokenInfo {
+                    id: format!("t{i}"),
+                    owner: "User:alice".into(),
+                    requester: "User:alice".into(),
+                    renewers: Vec::new(),
+                    issue_ms: 0,
+                    max_ms: i64::MAX,
+                    expiry_ms: i64::MAX,
+                }
+                .to_record(),
+            )
+        })
+        .collect();
+    let (image, _) = MetadataImage::empty().apply(&records, 1, 1).unwrap();
+    let settings = ControllerSettings {
+        tokens: TokenSettings {
+            secret: Some(SECRET.into()),
+            ..TokenSettings::default()
+        },
+        ..ControllerSettings::default()
+    };
+    let mut c = Controller::new(settings, "cluster".into(), image, 0);
+    let mut log = Vec::new();
+    let create = || {
+        RequestBody::CreateDelegationToken(cdt::CreateDelegationTokenRequest {
+            max_lifetime_ms: -1,
+            ..Default::default()
+        })
+    };
+    let ResponseBody::CreateDelegationToken(r) = run(&mut c, &mut log, create(), 3, "User:bob", 5)
+    else {
+        panic!()
+    };
+    assert_eq!(r.error_code, ErrorCode::PolicyViolation.code());
+    assert!(log.is_empty());
+    // Expiring one (its HMAC found among the 100,000) makes room.
+    let body = RequestBody::ExpireDelegationToken(edt::ExpireDelegationTokenRequest {
+        hmac: token_hmac(SECRET, "t77").into(),
+        expiry_time_period_ms: -1,
+        ..Default::default()
+    });
+    let ResponseBody::ExpireDelegationToken(r) = run(&mut c, &mut log, body, 2, "User:alice", 5)
+    else {
+        panic!()
+    };
+    assert_eq!(r.error_code, 0);
+    let ResponseBody::CreateDelegationToken(r) = run(&mut c, &mut log, create(), 3, "User:bob", 5)
+    else {
+        panic!()
+    };
+    assert_eq!(r.error_code, 0);
+}

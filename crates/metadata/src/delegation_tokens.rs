@@ -17,6 +17,9 @@ use sha2::Sha512;
 
 /// The most expired tokens one sweep removes (Kafka's `MAX_RECORDS_PER_EXPIRATION`).
 pub const MAX_REMOVALS_PER_SWEEP: usize = 1000;
+/// The most tokens a cluster holds (fjord's bound; Kafka has none): a create beyond it is
+/// refused with POLICY_VIOLATION until tokens expire or are expired.
+pub const MAX_TOKENS: usize = 100_000;
 /// The only principal type a token's owner may name renewers of.
 pub const USER_TYPE: &str = "User";
 
