@@ -243,14 +243,8 @@ impl Loop {
                 // (KIP-1166): the one a v18 request says it knows, else what this leader last
                 // told it stands in.
                 let hw = self.core.high_watermark();
-                let knows_hw = match &request {
-                    Message::FetchRequest { high_watermark, .. }
-                        if *high_watermark != fjord_raft::types::HIGH_WATERMARK_NOT_SENT =>
-                    {
-                        *high_watermark >= hw
-                    }
-                    _ => self.sent_hw.get(&from) == Some(&hw),
-                };
+                let knows_hw =
+                    fetcher_knows_high_watermark(&request, self.sent_hw.get(&from).copied(), hw);
                 if idle_fetch && knows_hw && self.core.is_leader() {
                     self.parked.push(Parked {
                         from,
@@ -780,5 +774,72 @@ impl Loop {
             .update_voter(id, data)
             .map(Some)
             .map_err(|e| self.map_change_error(e, id))
+    }
+}
+
+/// Whether the fetcher of `request` already knows the leader's high watermark `hw`, so that
+/// an idle fetch of it may be held (KIP-1166): the high watermark a Fetch v18 says its
+/// fetcher knows, else the one this leader last told it (`last_told`).
+fn fetcher_knows_high_watermark(request: &Message, last_told: Option<i64>, hw: i64) -> bool {
+    match request {
+        Message::FetchRequest { high_watermark, .. }
+            if *high_watermark != fjord_raft::types::HIGH_WATERMARK_NOT_SENT =>
+        {
+            *high_watermark >= hw
+        }
+        _ => last_told == Some(hw),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fjord_raft::types::HIGH_WATERMARK_NOT_SENT;
+
+    fn fetch(high_watermark: i64) -> Message {
+        Message::FetchRequest {
+            epoch: 1,
+            replica: 2,
+            fetch_offset: 10,
+            last_fetched_epoch: 1,
+            high_watermark,
+            request_id: 1,
+        }
+    }
+
+    /// KIP-1166: a v18 fetcher behind the high watermark is answered at once (it learns the
+    /// new one); one that knows it may wait. A v17 fetcher is judged by what this leader told
+    /// it last; one it never told anything is answered at once.
+    #[test]
+    fn a_fetch_is_held_only_while_its_fetcher_knows_the_high_watermark() {
+        assert!(
+            !fetcher_knows_high_watermark(&fetch(7), Some(10), 10),
+            "v18 behind"
+        );
+        assert!(
+            !fetcher_knows_high_watermark(&fetch(-1), Some(10), 10),
+            "v18 knows none"
+        );
+        assert!(
+            fetcher_knows_high_watermark(&fetch(10), None, 10),
+            "v18 current"
+        );
+        assert!(
+            fetcher_knows_high_watermark(&fetch(10), Some(3), 10),
+            "v18 says so itself"
+        );
+        let v17 = fetch(HIGH_WATERMARK_NOT_SENT);
+        assert!(
+            fetcher_knows_high_watermark(&v17, Some(10), 10),
+            "told the current one"
+        );
+        assert!(
+            !fetcher_knows_high_watermark(&v17, Some(9), 10),
+            "told an older one"
+        );
+        assert!(
+            !fetcher_knows_high_watermark(&v17, None, 10),
+            "told nothing yet"
+        );
     }
 }
