@@ -8,12 +8,14 @@
 //!   led has another leader; SIGKILL of the active controller until a CreateTopics is
 //!   accepted (median of `FJORD_COMPARE_FAILOVERS` runs, default 3);
 //! - idle cost at scale: `FJORD_COMPARE_IDLE` partitions (default 5,000) at RF 3, each node's
-//!   CPU over 30 idle seconds and its RSS. 30,000 cannot run here: the container's hard
+//!   CPU over 30 idle seconds (`FJORD_COMPARE_QUIET` seconds, default 60, after the partitions
+//!   are created) and its RSS. 30,000 cannot run here: the container's hard
 //!   open-files limit is 20,000 per process, below what either system holds open for 30,000
 //!   replicas.
 //!
 //! `cargo bench -p fjord-benches --bench kafka_compare_cluster` (builds the release `fjord`,
-//! fetches the Kafka jars). `FJORD_COMPARE_SECONDS` sets each latency run (default 10).
+//! fetches the Kafka jars). `FJORD_COMPARE_SECONDS` sets each latency run (default 10);
+//! `FJORD_COMPARE_ONLY_IDLE=1` measures only the idle cost at scale.
 
 use fjord_benches::{call, cpu_seconds, release_fjord, root, rss_mib, Cluster};
 use fjord_protocol::generated::create_topics_request::{
@@ -309,6 +311,10 @@ fn main() {
     let seconds = env("FJORD_COMPARE_SECONDS", 10);
     let failovers = env("FJORD_COMPARE_FAILOVERS", 3) as usize;
     let idle_at_scale = env("FJORD_COMPARE_IDLE", 5_000) as i32;
+    // Only the idle cost at scale (no latency grid, no failovers).
+    let only_idle = env("FJORD_COMPARE_ONLY_IDLE", 0) == 1;
+    // Seconds between creating the idle partitions and measuring them.
+    let quiet = env("FJORD_COMPARE_QUIET", 60);
     let bin = release_fjord();
     let fetched = Command::new(kafka_sh()).arg("fetch").output().unwrap();
     assert!(fetched.status.success(), "kafka.sh fetch failed");
@@ -323,7 +329,7 @@ fn main() {
         assert!(create(&s.broker(0), &["latency".into()], 6));
         settled(&s);
         let mut made = 0;
-        for idle in IDLE {
+        for idle in IDLE.into_iter().filter(|_| !only_idle) {
             create_idle(&s, idle - made, made / PER_TOPIC);
             made = idle;
             for rate in RATES {
@@ -339,7 +345,7 @@ fn main() {
         // Broker failover: a node that is not the active controller.
         let mut broker_times = Vec::new();
         let mut controller_times = Vec::new();
-        for run in 0..failovers {
+        for run in 0..failovers * usize::from(!only_idle) {
             let victim = (active(&s) + 1) % 3;
             let survivor = s.broker((victim + 1) % 3);
             let led: Vec<(String, i32)> = leaders(&survivor)
@@ -385,17 +391,22 @@ fn main() {
             s.restart(ctl);
             settled(&s);
         }
-        failover_lines.push(format!(
-            "{name}: broker SIGKILL until its partitions are led again: median {:.2} s; \
-             controller SIGKILL until CreateTopics is accepted: median {:.2} s ({failovers} runs)",
-            median(broker_times),
-            median(controller_times)
-        ));
+        if !only_idle {
+            failover_lines.push(format!(
+                "{name}: broker SIGKILL until its partitions are led again: median {:.2} s; \
+                 controller SIGKILL until CreateTopics is accepted: median {:.2} s ({failovers} runs)",
+                median(broker_times),
+                median(controller_times)
+            ));
+        }
 
         // Idle cost at scale.
         let scale_start = made / PER_TOPIC;
         create_idle(&s, idle_at_scale - made, scale_start);
         settled(&s);
+        // New partitions keep a node busy for a while after they are led (logs opened,
+        // fetch sessions filled, checkpoints written): measure once that is over.
+        std::thread::sleep(Duration::from_secs(quiet));
         let pids: Vec<u32> = (0..3).filter_map(|i| s.pid(i)).collect();
         let cpu0: Vec<f64> = pids.iter().map(|p| cpu_seconds(*p)).collect();
         let idle_for = Duration::from_secs(30);
@@ -412,7 +423,7 @@ fn main() {
             .collect();
         let rss: Vec<String> = pids.iter().map(|p| format!("{:.0}", rss_mib(*p))).collect();
         failover_lines.push(format!(
-            "{name}: {idle_at_scale} partitions at RF 3, idle 30 s: CPU per node {}, RSS MiB per node {}",
+            "{name}: {idle_at_scale} partitions at RF 3, idle 30 s ({quiet} s after creating them): CPU per node {}, RSS MiB per node {}",
             cpu.join(" / "),
             rss.join(" / ")
         ));
