@@ -15,7 +15,8 @@
 //!
 //! `cargo bench -p fjord-benches --bench kafka_compare_cluster` (builds the release `fjord`,
 //! fetches the Kafka jars). `FJORD_COMPARE_SECONDS` sets each latency run (default 10);
-//! `FJORD_COMPARE_ONLY_IDLE=1` measures only the idle cost at scale.
+//! `FJORD_COMPARE_ONLY_IDLE=1` measures only the idle cost at scale;
+//! `FJORD_COMPARE_SYSTEMS` (default `fjord,kafka`) picks the systems run.
 
 use fjord_benches::{call, cpu_seconds, release_fjord, root, rss_mib, Cluster};
 use fjord_protocol::generated::create_topics_request::{
@@ -219,25 +220,58 @@ fn leaders(addr: &str) -> Option<Vec<(String, i32, i32)>> {
 
 /// Creates `count` idle partitions (topics of `PER_TOPIC`) and waits until all are led.
 fn create_idle(s: &System, count: i32, first: i32) {
+    if let Err(e) = try_create_idle(s, count, first) {
+        panic!("{}: {e}", s.name());
+    }
+}
+
+/// Creates `count` idle partitions in topics numbered from `first`, and waits until all are
+/// led; says why not when the system cannot.
+fn try_create_idle(s: &System, count: i32, first: i32) -> Result<(), String> {
     let names: Vec<String> = (first..first + count / PER_TOPIC)
         .map(|i| format!("idle-{i}"))
         .collect();
     for chunk in names.chunks(20) {
-        let ok = wait(Duration::from_secs(120), || {
+        wait(Duration::from_secs(120), || {
             create(&s.broker(0), chunk, PER_TOPIC).then_some(())
-        });
-        assert!(ok.is_some(), "{}: idle topics not created", s.name());
+        })
+        .ok_or_else(|| format!("topic {} not created within 120 s", chunk[0]))?;
     }
     let want = names.len() * PER_TOPIC as usize;
-    let led = wait(Duration::from_secs(300), || {
+    let mut seen = 0;
+    wait(Duration::from_secs(300), || {
         let l = leaders(&s.broker(1))?;
-        let n = l
+        seen = l
             .iter()
             .filter(|(t, _, leader)| names.contains(t) && *leader >= 0)
             .count();
-        (n >= want).then_some(())
-    });
-    assert!(led.is_some(), "{}: idle partitions never led", s.name());
+        (seen >= want).then_some(())
+    })
+    .ok_or_else(|| format!("{seen} of {want} partitions led after 300 s"))
+}
+
+/// How many files process `pid` has open.
+fn open_files(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |d| d.count())
+}
+
+/// Whether process `pid` is still running (not gone, not a zombie).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+        .unwrap_or(false)
+}
+
+/// The first line of a Kafka node's server log that mentions a failure to open files.
+fn kafka_fd_error(s: &System) -> Option<String> {
+    let System::Kafka(dir) = s else { return None };
+    (1..=3).find_map(|i| {
+        let log = std::fs::read_to_string(dir.path().join(format!("node-{i}/logs/server.log")))
+            .ok()?;
+        log.lines()
+            .find(|l| l.contains("Too many open files"))
+            .map(|l| format!("node {i}: {}", l.chars().take(240).collect::<String>()))
+    })
 }
 
 /// One fixed-rate `ProducerPerformance` run: (achieved msg/s, p50, p99, p99.9 ms).
@@ -315,6 +349,8 @@ fn main() {
     let only_idle = env("FJORD_COMPARE_ONLY_IDLE", 0) == 1;
     // Seconds between creating the idle partitions and measuring them.
     let quiet = env("FJORD_COMPARE_QUIET", 60);
+    // Which systems to run (the idle cost at a scale one of them cannot reach, for example).
+    let systems = std::env::var("FJORD_COMPARE_SYSTEMS").unwrap_or_else(|_| "fjord,kafka".into());
     let bin = release_fjord();
     let fetched = Command::new(kafka_sh()).arg("fetch").output().unwrap();
     assert!(fetched.status.success(), "kafka.sh fetch failed");
@@ -324,6 +360,9 @@ fn main() {
     );
     let mut failover_lines = Vec::new();
     for name in ["fjord", "kafka"] {
+        if !systems.split(',').any(|x| x.trim() == name) {
+            continue;
+        }
         let mut s = System::start(name, &bin);
         settled(&s);
         assert!(create(&s.broker(0), &["latency".into()], 6));
@@ -402,12 +441,29 @@ fn main() {
 
         // Idle cost at scale.
         let scale_start = made / PER_TOPIC;
-        create_idle(&s, idle_at_scale - made, scale_start);
+        let pids: Vec<u32> = (0..3).filter_map(|i| s.pid(i)).collect();
+        if let Err(e) = try_create_idle(&s, idle_at_scale - made, scale_start) {
+            let state: Vec<String> = pids
+                .iter()
+                .map(|p| {
+                    if alive(*p) {
+                        format!("{} open files", open_files(*p))
+                    } else {
+                        "exited".into()
+                    }
+                })
+                .collect();
+            failover_lines.push(format!(
+                "{name}: {idle_at_scale} partitions at RF 3 not reached: {e}; nodes: {}{}",
+                state.join(" / "),
+                kafka_fd_error(&s).map_or(String::new(), |l| format!("; {l}"))
+            ));
+            continue;
+        }
         settled(&s);
         // New partitions keep a node busy for a while after they are led (logs opened,
         // fetch sessions filled, checkpoints written): measure once that is over.
         std::thread::sleep(Duration::from_secs(quiet));
-        let pids: Vec<u32> = (0..3).filter_map(|i| s.pid(i)).collect();
         let cpu0: Vec<f64> = pids.iter().map(|p| cpu_seconds(*p)).collect();
         let idle_for = Duration::from_secs(30);
         std::thread::sleep(idle_for);
@@ -422,10 +478,12 @@ fn main() {
             })
             .collect();
         let rss: Vec<String> = pids.iter().map(|p| format!("{:.0}", rss_mib(*p))).collect();
+        let fds: Vec<String> = pids.iter().map(|p| open_files(*p).to_string()).collect();
         failover_lines.push(format!(
-            "{name}: {idle_at_scale} partitions at RF 3, idle 30 s ({quiet} s after creating them): CPU per node {}, RSS MiB per node {}",
+            "{name}: {idle_at_scale} partitions at RF 3, idle 30 s ({quiet} s after creating them): CPU per node {}, RSS MiB per node {}, open files per node {}",
             cpu.join(" / "),
-            rss.join(" / ")
+            rss.join(" / "),
+            fds.join(" / ")
         ));
         drop(s);
     }
