@@ -45,6 +45,7 @@ pub const SCHEMA_DIRS: &[&str] = &[
     "raft",
     "group-coordinator",
     "transaction-coordinator",
+    "share-coordinator",
 ];
 
 /// Reads every `*.json` spec below `schemas`, sorted by file name within each directory.

@@ -148,12 +148,36 @@ pub enum ApiKey {
     ListConfigResources = 74,
     /// `DescribeTopicPartitions` (key 75).
     DescribeTopicPartitions = 75,
+    /// `ShareGroupHeartbeat` (key 76).
+    ShareGroupHeartbeat = 76,
+    /// `ShareGroupDescribe` (key 77).
+    ShareGroupDescribe = 77,
+    /// `ShareFetch` (key 78).
+    ShareFetch = 78,
+    /// `ShareAcknowledge` (key 79).
+    ShareAcknowledge = 79,
     /// `AddRaftVoter` (key 80).
     AddRaftVoter = 80,
     /// `RemoveRaftVoter` (key 81).
     RemoveRaftVoter = 81,
     /// `UpdateRaftVoter` (key 82).
     UpdateRaftVoter = 82,
+    /// `InitializeShareGroupState` (key 83).
+    InitializeShareGroupState = 83,
+    /// `ReadShareGroupState` (key 84).
+    ReadShareGroupState = 84,
+    /// `WriteShareGroupState` (key 85).
+    WriteShareGroupState = 85,
+    /// `DeleteShareGroupState` (key 86).
+    DeleteShareGroupState = 86,
+    /// `ReadShareGroupStateSummary` (key 87).
+    ReadShareGroupStateSummary = 87,
+    /// `DescribeShareGroupOffsets` (key 90).
+    DescribeShareGroupOffsets = 90,
+    /// `AlterShareGroupOffsets` (key 91).
+    AlterShareGroupOffsets = 91,
+    /// `DeleteShareGroupOffsets` (key 92).
+    DeleteShareGroupOffsets = 92,
     /// `UnregisterController` (key 94).
     UnregisterController = 94,
     /// `GetReplicaLogInfo` (key 1000).
@@ -233,9 +257,21 @@ impl ApiKey {
         ApiKey::AssignReplicasToDirs,
         ApiKey::ListConfigResources,
         ApiKey::DescribeTopicPartitions,
+        ApiKey::ShareGroupHeartbeat,
+        ApiKey::ShareGroupDescribe,
+        ApiKey::ShareFetch,
+        ApiKey::ShareAcknowledge,
         ApiKey::AddRaftVoter,
         ApiKey::RemoveRaftVoter,
         ApiKey::UpdateRaftVoter,
+        ApiKey::InitializeShareGroupState,
+        ApiKey::ReadShareGroupState,
+        ApiKey::WriteShareGroupState,
+        ApiKey::DeleteShareGroupState,
+        ApiKey::ReadShareGroupStateSummary,
+        ApiKey::DescribeShareGroupOffsets,
+        ApiKey::AlterShareGroupOffsets,
+        ApiKey::DeleteShareGroupOffsets,
         ApiKey::UnregisterController,
         ApiKey::GetReplicaLogInfo,
     ];
@@ -318,9 +354,21 @@ impl ApiKey {
             73 => Some(ApiKey::AssignReplicasToDirs),
             74 => Some(ApiKey::ListConfigResources),
             75 => Some(ApiKey::DescribeTopicPartitions),
+            76 => Some(ApiKey::ShareGroupHeartbeat),
+            77 => Some(ApiKey::ShareGroupDescribe),
+            78 => Some(ApiKey::ShareFetch),
+            79 => Some(ApiKey::ShareAcknowledge),
             80 => Some(ApiKey::AddRaftVoter),
             81 => Some(ApiKey::RemoveRaftVoter),
             82 => Some(ApiKey::UpdateRaftVoter),
+            83 => Some(ApiKey::InitializeShareGroupState),
+            84 => Some(ApiKey::ReadShareGroupState),
+            85 => Some(ApiKey::WriteShareGroupState),
+            86 => Some(ApiKey::DeleteShareGroupState),
+            87 => Some(ApiKey::ReadShareGroupStateSummary),
+            90 => Some(ApiKey::DescribeShareGroupOffsets),
+            91 => Some(ApiKey::AlterShareGroupOffsets),
+            92 => Some(ApiKey::DeleteShareGroupOffsets),
             94 => Some(ApiKey::UnregisterController),
             1000 => Some(ApiKey::GetReplicaLogInfo),
             _ => None,
@@ -400,9 +448,21 @@ impl ApiKey {
             ApiKey::AssignReplicasToDirs => "AssignReplicasToDirs",
             ApiKey::ListConfigResources => "ListConfigResources",
             ApiKey::DescribeTopicPartitions => "DescribeTopicPartitions",
+            ApiKey::ShareGroupHeartbeat => "ShareGroupHeartbeat",
+            ApiKey::ShareGroupDescribe => "ShareGroupDescribe",
+            ApiKey::ShareFetch => "ShareFetch",
+            ApiKey::ShareAcknowledge => "ShareAcknowledge",
             ApiKey::AddRaftVoter => "AddRaftVoter",
             ApiKey::RemoveRaftVoter => "RemoveRaftVoter",
             ApiKey::UpdateRaftVoter => "UpdateRaftVoter",
+            ApiKey::InitializeShareGroupState => "InitializeShareGroupState",
+            ApiKey::ReadShareGroupState => "ReadShareGroupState",
+            ApiKey::WriteShareGroupState => "WriteShareGroupState",
+            ApiKey::DeleteShareGroupState => "DeleteShareGroupState",
+            ApiKey::ReadShareGroupStateSummary => "ReadShareGroupStateSummary",
+            ApiKey::DescribeShareGroupOffsets => "DescribeShareGroupOffsets",
+            ApiKey::AlterShareGroupOffsets => "AlterShareGroupOffsets",
+            ApiKey::DeleteShareGroupOffsets => "DeleteShareGroupOffsets",
             ApiKey::UnregisterController => "UnregisterController",
             ApiKey::GetReplicaLogInfo => "GetReplicaLogInfo",
         }
@@ -481,9 +541,21 @@ impl ApiKey {
             ApiKey::AssignReplicasToDirs => 0,
             ApiKey::ListConfigResources => 0,
             ApiKey::DescribeTopicPartitions => 0,
+            ApiKey::ShareGroupHeartbeat => 1,
+            ApiKey::ShareGroupDescribe => 1,
+            ApiKey::ShareFetch => 1,
+            ApiKey::ShareAcknowledge => 1,
             ApiKey::AddRaftVoter => 0,
             ApiKey::RemoveRaftVoter => 0,
             ApiKey::UpdateRaftVoter => 0,
+            ApiKey::InitializeShareGroupState => 0,
+            ApiKey::ReadShareGroupState => 0,
+            ApiKey::WriteShareGroupState => 0,
+            ApiKey::DeleteShareGroupState => 0,
+            ApiKey::ReadShareGroupStateSummary => 0,
+            ApiKey::DescribeShareGroupOffsets => 0,
+            ApiKey::AlterShareGroupOffsets => 0,
+            ApiKey::DeleteShareGroupOffsets => 0,
             ApiKey::UnregisterController => 0,
             ApiKey::GetReplicaLogInfo => 0,
         }
@@ -562,9 +634,21 @@ impl ApiKey {
             ApiKey::AssignReplicasToDirs => 0,
             ApiKey::ListConfigResources => 1,
             ApiKey::DescribeTopicPartitions => 0,
+            ApiKey::ShareGroupHeartbeat => 1,
+            ApiKey::ShareGroupDescribe => 1,
+            ApiKey::ShareFetch => 2,
+            ApiKey::ShareAcknowledge => 2,
             ApiKey::AddRaftVoter => 1,
             ApiKey::RemoveRaftVoter => 0,
             ApiKey::UpdateRaftVoter => 0,
+            ApiKey::InitializeShareGroupState => 0,
+            ApiKey::ReadShareGroupState => 0,
+            ApiKey::WriteShareGroupState => 1,
+            ApiKey::DeleteShareGroupState => 0,
+            ApiKey::ReadShareGroupStateSummary => 1,
+            ApiKey::DescribeShareGroupOffsets => 1,
+            ApiKey::AlterShareGroupOffsets => 0,
+            ApiKey::DeleteShareGroupOffsets => 0,
             ApiKey::UnregisterController => 0,
             ApiKey::GetReplicaLogInfo => 0,
         }
@@ -643,9 +727,21 @@ impl ApiKey {
             ApiKey::AssignReplicasToDirs => 0,
             ApiKey::ListConfigResources => 1,
             ApiKey::DescribeTopicPartitions => 0,
+            ApiKey::ShareGroupHeartbeat => 1,
+            ApiKey::ShareGroupDescribe => 1,
+            ApiKey::ShareFetch => 2,
+            ApiKey::ShareAcknowledge => 2,
             ApiKey::AddRaftVoter => 1,
             ApiKey::RemoveRaftVoter => 0,
             ApiKey::UpdateRaftVoter => 0,
+            ApiKey::InitializeShareGroupState => 0,
+            ApiKey::ReadShareGroupState => 0,
+            ApiKey::WriteShareGroupState => 1,
+            ApiKey::DeleteShareGroupState => 0,
+            ApiKey::ReadShareGroupStateSummary => 1,
+            ApiKey::DescribeShareGroupOffsets => 1,
+            ApiKey::AlterShareGroupOffsets => 0,
+            ApiKey::DeleteShareGroupOffsets => 0,
             ApiKey::UnregisterController => 0,
             ApiKey::GetReplicaLogInfo => 0,
         }
@@ -724,9 +820,21 @@ impl ApiKey {
             ApiKey::AssignReplicasToDirs => Some(0),
             ApiKey::ListConfigResources => Some(0),
             ApiKey::DescribeTopicPartitions => Some(0),
+            ApiKey::ShareGroupHeartbeat => Some(1),
+            ApiKey::ShareGroupDescribe => Some(1),
+            ApiKey::ShareFetch => Some(1),
+            ApiKey::ShareAcknowledge => Some(1),
             ApiKey::AddRaftVoter => Some(0),
             ApiKey::RemoveRaftVoter => Some(0),
             ApiKey::UpdateRaftVoter => Some(0),
+            ApiKey::InitializeShareGroupState => Some(0),
+            ApiKey::ReadShareGroupState => Some(0),
+            ApiKey::WriteShareGroupState => Some(0),
+            ApiKey::DeleteShareGroupState => Some(0),
+            ApiKey::ReadShareGroupStateSummary => Some(0),
+            ApiKey::DescribeShareGroupOffsets => Some(0),
+            ApiKey::AlterShareGroupOffsets => Some(0),
+            ApiKey::DeleteShareGroupOffsets => Some(0),
             ApiKey::UnregisterController => Some(0),
             ApiKey::GetReplicaLogInfo => Some(0),
         }
@@ -805,9 +913,21 @@ impl ApiKey {
             ApiKey::AssignReplicasToDirs => &["controller"],
             ApiKey::ListConfigResources => &["broker"],
             ApiKey::DescribeTopicPartitions => &["broker"],
+            ApiKey::ShareGroupHeartbeat => &["broker"],
+            ApiKey::ShareGroupDescribe => &["broker"],
+            ApiKey::ShareFetch => &["broker"],
+            ApiKey::ShareAcknowledge => &["broker"],
             ApiKey::AddRaftVoter => &["controller", "broker"],
             ApiKey::RemoveRaftVoter => &["controller", "broker"],
             ApiKey::UpdateRaftVoter => &["controller"],
+            ApiKey::InitializeShareGroupState => &["broker"],
+            ApiKey::ReadShareGroupState => &["broker"],
+            ApiKey::WriteShareGroupState => &["broker"],
+            ApiKey::DeleteShareGroupState => &["broker"],
+            ApiKey::ReadShareGroupStateSummary => &["broker"],
+            ApiKey::DescribeShareGroupOffsets => &["broker"],
+            ApiKey::AlterShareGroupOffsets => &["broker"],
+            ApiKey::DeleteShareGroupOffsets => &["broker"],
             ApiKey::UnregisterController => &["broker", "controller"],
             ApiKey::GetReplicaLogInfo => &["broker"],
         }
@@ -980,12 +1100,36 @@ pub enum RequestBody {
     ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest),
     /// A `DescribeTopicPartitionsRequest`.
     DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest),
+    /// A `ShareGroupHeartbeatRequest`.
+    ShareGroupHeartbeat(crate::generated::share_group_heartbeat_request::ShareGroupHeartbeatRequest),
+    /// A `ShareGroupDescribeRequest`.
+    ShareGroupDescribe(crate::generated::share_group_describe_request::ShareGroupDescribeRequest),
+    /// A `ShareFetchRequest`.
+    ShareFetch(crate::generated::share_fetch_request::ShareFetchRequest),
+    /// A `ShareAcknowledgeRequest`.
+    ShareAcknowledge(crate::generated::share_acknowledge_request::ShareAcknowledgeRequest),
     /// A `AddRaftVoterRequest`.
     AddRaftVoter(crate::generated::add_raft_voter_request::AddRaftVoterRequest),
     /// A `RemoveRaftVoterRequest`.
     RemoveRaftVoter(crate::generated::remove_raft_voter_request::RemoveRaftVoterRequest),
     /// A `UpdateRaftVoterRequest`.
     UpdateRaftVoter(crate::generated::update_raft_voter_request::UpdateRaftVoterRequest),
+    /// A `InitializeShareGroupStateRequest`.
+    InitializeShareGroupState(crate::generated::initialize_share_group_state_request::InitializeShareGroupStateRequest),
+    /// A `ReadShareGroupStateRequest`.
+    ReadShareGroupState(crate::generated::read_share_group_state_request::ReadShareGroupStateRequest),
+    /// A `WriteShareGroupStateRequest`.
+    WriteShareGroupState(crate::generated::write_share_group_state_request::WriteShareGroupStateRequest),
+    /// A `DeleteShareGroupStateRequest`.
+    DeleteShareGroupState(crate::generated::delete_share_group_state_request::DeleteShareGroupStateRequest),
+    /// A `ReadShareGroupStateSummaryRequest`.
+    ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest),
+    /// A `DescribeShareGroupOffsetsRequest`.
+    DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest),
+    /// A `AlterShareGroupOffsetsRequest`.
+    AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest),
+    /// A `DeleteShareGroupOffsetsRequest`.
+    DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest),
     /// A `UnregisterControllerRequest`.
     UnregisterController(crate::generated::unregister_controller_request::UnregisterControllerRequest),
     /// A `GetReplicaLogInfoRequest`.
@@ -1066,9 +1210,21 @@ impl RequestBody {
             RequestBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
             RequestBody::ListConfigResources(_) => ApiKey::ListConfigResources,
             RequestBody::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
+            RequestBody::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            RequestBody::ShareGroupDescribe(_) => ApiKey::ShareGroupDescribe,
+            RequestBody::ShareFetch(_) => ApiKey::ShareFetch,
+            RequestBody::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
             RequestBody::AddRaftVoter(_) => ApiKey::AddRaftVoter,
             RequestBody::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
             RequestBody::UpdateRaftVoter(_) => ApiKey::UpdateRaftVoter,
+            RequestBody::InitializeShareGroupState(_) => ApiKey::InitializeShareGroupState,
+            RequestBody::ReadShareGroupState(_) => ApiKey::ReadShareGroupState,
+            RequestBody::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
+            RequestBody::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
+            RequestBody::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            RequestBody::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
+            RequestBody::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
+            RequestBody::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
             RequestBody::UnregisterController(_) => ApiKey::UnregisterController,
             RequestBody::GetReplicaLogInfo(_) => ApiKey::GetReplicaLogInfo,
         }
@@ -1147,9 +1303,21 @@ impl RequestBody {
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::decode(buf, version)?),
             ApiKey::ListConfigResources => RequestBody::ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest::decode(buf, version)?),
             ApiKey::DescribeTopicPartitions => RequestBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest::decode(buf, version)?),
+            ApiKey::ShareGroupHeartbeat => RequestBody::ShareGroupHeartbeat(crate::generated::share_group_heartbeat_request::ShareGroupHeartbeatRequest::decode(buf, version)?),
+            ApiKey::ShareGroupDescribe => RequestBody::ShareGroupDescribe(crate::generated::share_group_describe_request::ShareGroupDescribeRequest::decode(buf, version)?),
+            ApiKey::ShareFetch => RequestBody::ShareFetch(crate::generated::share_fetch_request::ShareFetchRequest::decode(buf, version)?),
+            ApiKey::ShareAcknowledge => RequestBody::ShareAcknowledge(crate::generated::share_acknowledge_request::ShareAcknowledgeRequest::decode(buf, version)?),
             ApiKey::AddRaftVoter => RequestBody::AddRaftVoter(crate::generated::add_raft_voter_request::AddRaftVoterRequest::decode(buf, version)?),
             ApiKey::RemoveRaftVoter => RequestBody::RemoveRaftVoter(crate::generated::remove_raft_voter_request::RemoveRaftVoterRequest::decode(buf, version)?),
             ApiKey::UpdateRaftVoter => RequestBody::UpdateRaftVoter(crate::generated::update_raft_voter_request::UpdateRaftVoterRequest::decode(buf, version)?),
+            ApiKey::InitializeShareGroupState => RequestBody::InitializeShareGroupState(crate::generated::initialize_share_group_state_request::InitializeShareGroupStateRequest::decode(buf, version)?),
+            ApiKey::ReadShareGroupState => RequestBody::ReadShareGroupState(crate::generated::read_share_group_state_request::ReadShareGroupStateRequest::decode(buf, version)?),
+            ApiKey::WriteShareGroupState => RequestBody::WriteShareGroupState(crate::generated::write_share_group_state_request::WriteShareGroupStateRequest::decode(buf, version)?),
+            ApiKey::DeleteShareGroupState => RequestBody::DeleteShareGroupState(crate::generated::delete_share_group_state_request::DeleteShareGroupStateRequest::decode(buf, version)?),
+            ApiKey::ReadShareGroupStateSummary => RequestBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest::decode(buf, version)?),
+            ApiKey::DescribeShareGroupOffsets => RequestBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest::decode(buf, version)?),
+            ApiKey::AlterShareGroupOffsets => RequestBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest::decode(buf, version)?),
+            ApiKey::DeleteShareGroupOffsets => RequestBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest::decode(buf, version)?),
             ApiKey::UnregisterController => RequestBody::UnregisterController(crate::generated::unregister_controller_request::UnregisterControllerRequest::decode(buf, version)?),
             ApiKey::GetReplicaLogInfo => RequestBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_request::GetReplicaLogInfoRequest::decode(buf, version)?),
         })
@@ -1228,9 +1396,21 @@ impl RequestBody {
             RequestBody::AssignReplicasToDirs(m) => m.encode(w, version),
             RequestBody::ListConfigResources(m) => m.encode(w, version),
             RequestBody::DescribeTopicPartitions(m) => m.encode(w, version),
+            RequestBody::ShareGroupHeartbeat(m) => m.encode(w, version),
+            RequestBody::ShareGroupDescribe(m) => m.encode(w, version),
+            RequestBody::ShareFetch(m) => m.encode(w, version),
+            RequestBody::ShareAcknowledge(m) => m.encode(w, version),
             RequestBody::AddRaftVoter(m) => m.encode(w, version),
             RequestBody::RemoveRaftVoter(m) => m.encode(w, version),
             RequestBody::UpdateRaftVoter(m) => m.encode(w, version),
+            RequestBody::InitializeShareGroupState(m) => m.encode(w, version),
+            RequestBody::ReadShareGroupState(m) => m.encode(w, version),
+            RequestBody::WriteShareGroupState(m) => m.encode(w, version),
+            RequestBody::DeleteShareGroupState(m) => m.encode(w, version),
+            RequestBody::ReadShareGroupStateSummary(m) => m.encode(w, version),
+            RequestBody::DescribeShareGroupOffsets(m) => m.encode(w, version),
+            RequestBody::AlterShareGroupOffsets(m) => m.encode(w, version),
+            RequestBody::DeleteShareGroupOffsets(m) => m.encode(w, version),
             RequestBody::UnregisterController(m) => m.encode(w, version),
             RequestBody::GetReplicaLogInfo(m) => m.encode(w, version),
         }
@@ -1309,9 +1489,21 @@ impl RequestBody {
             RequestBody::AssignReplicasToDirs(m) => m.encoded_len(version),
             RequestBody::ListConfigResources(m) => m.encoded_len(version),
             RequestBody::DescribeTopicPartitions(m) => m.encoded_len(version),
+            RequestBody::ShareGroupHeartbeat(m) => m.encoded_len(version),
+            RequestBody::ShareGroupDescribe(m) => m.encoded_len(version),
+            RequestBody::ShareFetch(m) => m.encoded_len(version),
+            RequestBody::ShareAcknowledge(m) => m.encoded_len(version),
             RequestBody::AddRaftVoter(m) => m.encoded_len(version),
             RequestBody::RemoveRaftVoter(m) => m.encoded_len(version),
             RequestBody::UpdateRaftVoter(m) => m.encoded_len(version),
+            RequestBody::InitializeShareGroupState(m) => m.encoded_len(version),
+            RequestBody::ReadShareGroupState(m) => m.encoded_len(version),
+            RequestBody::WriteShareGroupState(m) => m.encoded_len(version),
+            RequestBody::DeleteShareGroupState(m) => m.encoded_len(version),
+            RequestBody::ReadShareGroupStateSummary(m) => m.encoded_len(version),
+            RequestBody::DescribeShareGroupOffsets(m) => m.encoded_len(version),
+            RequestBody::AlterShareGroupOffsets(m) => m.encoded_len(version),
+            RequestBody::DeleteShareGroupOffsets(m) => m.encoded_len(version),
             RequestBody::UnregisterController(m) => m.encoded_len(version),
             RequestBody::GetReplicaLogInfo(m) => m.encoded_len(version),
         }
@@ -1391,9 +1583,21 @@ impl RequestBody {
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::sample(g, version)),
             ApiKey::ListConfigResources => RequestBody::ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest::sample(g, version)),
             ApiKey::DescribeTopicPartitions => RequestBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest::sample(g, version)),
+            ApiKey::ShareGroupHeartbeat => RequestBody::ShareGroupHeartbeat(crate::generated::share_group_heartbeat_request::ShareGroupHeartbeatRequest::sample(g, version)),
+            ApiKey::ShareGroupDescribe => RequestBody::ShareGroupDescribe(crate::generated::share_group_describe_request::ShareGroupDescribeRequest::sample(g, version)),
+            ApiKey::ShareFetch => RequestBody::ShareFetch(crate::generated::share_fetch_request::ShareFetchRequest::sample(g, version)),
+            ApiKey::ShareAcknowledge => RequestBody::ShareAcknowledge(crate::generated::share_acknowledge_request::ShareAcknowledgeRequest::sample(g, version)),
             ApiKey::AddRaftVoter => RequestBody::AddRaftVoter(crate::generated::add_raft_voter_request::AddRaftVoterRequest::sample(g, version)),
             ApiKey::RemoveRaftVoter => RequestBody::RemoveRaftVoter(crate::generated::remove_raft_voter_request::RemoveRaftVoterRequest::sample(g, version)),
             ApiKey::UpdateRaftVoter => RequestBody::UpdateRaftVoter(crate::generated::update_raft_voter_request::UpdateRaftVoterRequest::sample(g, version)),
+            ApiKey::InitializeShareGroupState => RequestBody::InitializeShareGroupState(crate::generated::initialize_share_group_state_request::InitializeShareGroupStateRequest::sample(g, version)),
+            ApiKey::ReadShareGroupState => RequestBody::ReadShareGroupState(crate::generated::read_share_group_state_request::ReadShareGroupStateRequest::sample(g, version)),
+            ApiKey::WriteShareGroupState => RequestBody::WriteShareGroupState(crate::generated::write_share_group_state_request::WriteShareGroupStateRequest::sample(g, version)),
+            ApiKey::DeleteShareGroupState => RequestBody::DeleteShareGroupState(crate::generated::delete_share_group_state_request::DeleteShareGroupStateRequest::sample(g, version)),
+            ApiKey::ReadShareGroupStateSummary => RequestBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest::sample(g, version)),
+            ApiKey::DescribeShareGroupOffsets => RequestBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest::sample(g, version)),
+            ApiKey::AlterShareGroupOffsets => RequestBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest::sample(g, version)),
+            ApiKey::DeleteShareGroupOffsets => RequestBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest::sample(g, version)),
             ApiKey::UnregisterController => RequestBody::UnregisterController(crate::generated::unregister_controller_request::UnregisterControllerRequest::sample(g, version)),
             ApiKey::GetReplicaLogInfo => RequestBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_request::GetReplicaLogInfoRequest::sample(g, version)),
         }
@@ -1472,9 +1676,21 @@ impl RequestBody {
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::default()),
             ApiKey::ListConfigResources => RequestBody::ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest::default()),
             ApiKey::DescribeTopicPartitions => RequestBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest::default()),
+            ApiKey::ShareGroupHeartbeat => RequestBody::ShareGroupHeartbeat(crate::generated::share_group_heartbeat_request::ShareGroupHeartbeatRequest::default()),
+            ApiKey::ShareGroupDescribe => RequestBody::ShareGroupDescribe(crate::generated::share_group_describe_request::ShareGroupDescribeRequest::default()),
+            ApiKey::ShareFetch => RequestBody::ShareFetch(crate::generated::share_fetch_request::ShareFetchRequest::default()),
+            ApiKey::ShareAcknowledge => RequestBody::ShareAcknowledge(crate::generated::share_acknowledge_request::ShareAcknowledgeRequest::default()),
             ApiKey::AddRaftVoter => RequestBody::AddRaftVoter(crate::generated::add_raft_voter_request::AddRaftVoterRequest::default()),
             ApiKey::RemoveRaftVoter => RequestBody::RemoveRaftVoter(crate::generated::remove_raft_voter_request::RemoveRaftVoterRequest::default()),
             ApiKey::UpdateRaftVoter => RequestBody::UpdateRaftVoter(crate::generated::update_raft_voter_request::UpdateRaftVoterRequest::default()),
+            ApiKey::InitializeShareGroupState => RequestBody::InitializeShareGroupState(crate::generated::initialize_share_group_state_request::InitializeShareGroupStateRequest::default()),
+            ApiKey::ReadShareGroupState => RequestBody::ReadShareGroupState(crate::generated::read_share_group_state_request::ReadShareGroupStateRequest::default()),
+            ApiKey::WriteShareGroupState => RequestBody::WriteShareGroupState(crate::generated::write_share_group_state_request::WriteShareGroupStateRequest::default()),
+            ApiKey::DeleteShareGroupState => RequestBody::DeleteShareGroupState(crate::generated::delete_share_group_state_request::DeleteShareGroupStateRequest::default()),
+            ApiKey::ReadShareGroupStateSummary => RequestBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest::default()),
+            ApiKey::DescribeShareGroupOffsets => RequestBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest::default()),
+            ApiKey::AlterShareGroupOffsets => RequestBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest::default()),
+            ApiKey::DeleteShareGroupOffsets => RequestBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest::default()),
             ApiKey::UnregisterController => RequestBody::UnregisterController(crate::generated::unregister_controller_request::UnregisterControllerRequest::default()),
             ApiKey::GetReplicaLogInfo => RequestBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_request::GetReplicaLogInfoRequest::default()),
         }
@@ -1624,12 +1840,36 @@ pub enum ResponseBody {
     ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse),
     /// A `DescribeTopicPartitionsResponse`.
     DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse),
+    /// A `ShareGroupHeartbeatResponse`.
+    ShareGroupHeartbeat(crate::generated::share_group_heartbeat_response::ShareGroupHeartbeatResponse),
+    /// A `ShareGroupDescribeResponse`.
+    ShareGroupDescribe(crate::generated::share_group_describe_response::ShareGroupDescribeResponse),
+    /// A `ShareFetchResponse`.
+    ShareFetch(crate::generated::share_fetch_response::ShareFetchResponse),
+    /// A `ShareAcknowledgeResponse`.
+    ShareAcknowledge(crate::generated::share_acknowledge_response::ShareAcknowledgeResponse),
     /// A `AddRaftVoterResponse`.
     AddRaftVoter(crate::generated::add_raft_voter_response::AddRaftVoterResponse),
     /// A `RemoveRaftVoterResponse`.
     RemoveRaftVoter(crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse),
     /// A `UpdateRaftVoterResponse`.
     UpdateRaftVoter(crate::generated::update_raft_voter_response::UpdateRaftVoterResponse),
+    /// A `InitializeShareGroupStateResponse`.
+    InitializeShareGroupState(crate::generated::initialize_share_group_state_response::InitializeShareGroupStateResponse),
+    /// A `ReadShareGroupStateResponse`.
+    ReadShareGroupState(crate::generated::read_share_group_state_response::ReadShareGroupStateResponse),
+    /// A `WriteShareGroupStateResponse`.
+    WriteShareGroupState(crate::generated::write_share_group_state_response::WriteShareGroupStateResponse),
+    /// A `DeleteShareGroupStateResponse`.
+    DeleteShareGroupState(crate::generated::delete_share_group_state_response::DeleteShareGroupStateResponse),
+    /// A `ReadShareGroupStateSummaryResponse`.
+    ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse),
+    /// A `DescribeShareGroupOffsetsResponse`.
+    DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse),
+    /// A `AlterShareGroupOffsetsResponse`.
+    AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse),
+    /// A `DeleteShareGroupOffsetsResponse`.
+    DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse),
     /// A `UnregisterControllerResponse`.
     UnregisterController(crate::generated::unregister_controller_response::UnregisterControllerResponse),
     /// A `GetReplicaLogInfoResponse`.
@@ -1710,9 +1950,21 @@ impl ResponseBody {
             ResponseBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
             ResponseBody::ListConfigResources(_) => ApiKey::ListConfigResources,
             ResponseBody::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
+            ResponseBody::ShareGroupHeartbeat(_) => ApiKey::ShareGroupHeartbeat,
+            ResponseBody::ShareGroupDescribe(_) => ApiKey::ShareGroupDescribe,
+            ResponseBody::ShareFetch(_) => ApiKey::ShareFetch,
+            ResponseBody::ShareAcknowledge(_) => ApiKey::ShareAcknowledge,
             ResponseBody::AddRaftVoter(_) => ApiKey::AddRaftVoter,
             ResponseBody::RemoveRaftVoter(_) => ApiKey::RemoveRaftVoter,
             ResponseBody::UpdateRaftVoter(_) => ApiKey::UpdateRaftVoter,
+            ResponseBody::InitializeShareGroupState(_) => ApiKey::InitializeShareGroupState,
+            ResponseBody::ReadShareGroupState(_) => ApiKey::ReadShareGroupState,
+            ResponseBody::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
+            ResponseBody::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
+            ResponseBody::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            ResponseBody::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
+            ResponseBody::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
+            ResponseBody::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
             ResponseBody::UnregisterController(_) => ApiKey::UnregisterController,
             ResponseBody::GetReplicaLogInfo(_) => ApiKey::GetReplicaLogInfo,
         }
@@ -1791,9 +2043,21 @@ impl ResponseBody {
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::decode(buf, version)?),
             ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::decode(buf, version)?),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::decode(buf, version)?),
+            ApiKey::ShareGroupHeartbeat => ResponseBody::ShareGroupHeartbeat(crate::generated::share_group_heartbeat_response::ShareGroupHeartbeatResponse::decode(buf, version)?),
+            ApiKey::ShareGroupDescribe => ResponseBody::ShareGroupDescribe(crate::generated::share_group_describe_response::ShareGroupDescribeResponse::decode(buf, version)?),
+            ApiKey::ShareFetch => ResponseBody::ShareFetch(crate::generated::share_fetch_response::ShareFetchResponse::decode(buf, version)?),
+            ApiKey::ShareAcknowledge => ResponseBody::ShareAcknowledge(crate::generated::share_acknowledge_response::ShareAcknowledgeResponse::decode(buf, version)?),
             ApiKey::AddRaftVoter => ResponseBody::AddRaftVoter(crate::generated::add_raft_voter_response::AddRaftVoterResponse::decode(buf, version)?),
             ApiKey::RemoveRaftVoter => ResponseBody::RemoveRaftVoter(crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse::decode(buf, version)?),
             ApiKey::UpdateRaftVoter => ResponseBody::UpdateRaftVoter(crate::generated::update_raft_voter_response::UpdateRaftVoterResponse::decode(buf, version)?),
+            ApiKey::InitializeShareGroupState => ResponseBody::InitializeShareGroupState(crate::generated::initialize_share_group_state_response::InitializeShareGroupStateResponse::decode(buf, version)?),
+            ApiKey::ReadShareGroupState => ResponseBody::ReadShareGroupState(crate::generated::read_share_group_state_response::ReadShareGroupStateResponse::decode(buf, version)?),
+            ApiKey::WriteShareGroupState => ResponseBody::WriteShareGroupState(crate::generated::write_share_group_state_response::WriteShareGroupStateResponse::decode(buf, version)?),
+            ApiKey::DeleteShareGroupState => ResponseBody::DeleteShareGroupState(crate::generated::delete_share_group_state_response::DeleteShareGroupStateResponse::decode(buf, version)?),
+            ApiKey::ReadShareGroupStateSummary => ResponseBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse::decode(buf, version)?),
+            ApiKey::DescribeShareGroupOffsets => ResponseBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse::decode(buf, version)?),
+            ApiKey::AlterShareGroupOffsets => ResponseBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse::decode(buf, version)?),
+            ApiKey::DeleteShareGroupOffsets => ResponseBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse::decode(buf, version)?),
             ApiKey::UnregisterController => ResponseBody::UnregisterController(crate::generated::unregister_controller_response::UnregisterControllerResponse::decode(buf, version)?),
             ApiKey::GetReplicaLogInfo => ResponseBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_response::GetReplicaLogInfoResponse::decode(buf, version)?),
         })
@@ -1872,9 +2136,21 @@ impl ResponseBody {
             ResponseBody::AssignReplicasToDirs(m) => m.encode(w, version),
             ResponseBody::ListConfigResources(m) => m.encode(w, version),
             ResponseBody::DescribeTopicPartitions(m) => m.encode(w, version),
+            ResponseBody::ShareGroupHeartbeat(m) => m.encode(w, version),
+            ResponseBody::ShareGroupDescribe(m) => m.encode(w, version),
+            ResponseBody::ShareFetch(m) => m.encode(w, version),
+            ResponseBody::ShareAcknowledge(m) => m.encode(w, version),
             ResponseBody::AddRaftVoter(m) => m.encode(w, version),
             ResponseBody::RemoveRaftVoter(m) => m.encode(w, version),
             ResponseBody::UpdateRaftVoter(m) => m.encode(w, version),
+            ResponseBody::InitializeShareGroupState(m) => m.encode(w, version),
+            ResponseBody::ReadShareGroupState(m) => m.encode(w, version),
+            ResponseBody::WriteShareGroupState(m) => m.encode(w, version),
+            ResponseBody::DeleteShareGroupState(m) => m.encode(w, version),
+            ResponseBody::ReadShareGroupStateSummary(m) => m.encode(w, version),
+            ResponseBody::DescribeShareGroupOffsets(m) => m.encode(w, version),
+            ResponseBody::AlterShareGroupOffsets(m) => m.encode(w, version),
+            ResponseBody::DeleteShareGroupOffsets(m) => m.encode(w, version),
             ResponseBody::UnregisterController(m) => m.encode(w, version),
             ResponseBody::GetReplicaLogInfo(m) => m.encode(w, version),
         }
@@ -1953,9 +2229,21 @@ impl ResponseBody {
             ResponseBody::AssignReplicasToDirs(m) => m.encoded_len(version),
             ResponseBody::ListConfigResources(m) => m.encoded_len(version),
             ResponseBody::DescribeTopicPartitions(m) => m.encoded_len(version),
+            ResponseBody::ShareGroupHeartbeat(m) => m.encoded_len(version),
+            ResponseBody::ShareGroupDescribe(m) => m.encoded_len(version),
+            ResponseBody::ShareFetch(m) => m.encoded_len(version),
+            ResponseBody::ShareAcknowledge(m) => m.encoded_len(version),
             ResponseBody::AddRaftVoter(m) => m.encoded_len(version),
             ResponseBody::RemoveRaftVoter(m) => m.encoded_len(version),
             ResponseBody::UpdateRaftVoter(m) => m.encoded_len(version),
+            ResponseBody::InitializeShareGroupState(m) => m.encoded_len(version),
+            ResponseBody::ReadShareGroupState(m) => m.encoded_len(version),
+            ResponseBody::WriteShareGroupState(m) => m.encoded_len(version),
+            ResponseBody::DeleteShareGroupState(m) => m.encoded_len(version),
+            ResponseBody::ReadShareGroupStateSummary(m) => m.encoded_len(version),
+            ResponseBody::DescribeShareGroupOffsets(m) => m.encoded_len(version),
+            ResponseBody::AlterShareGroupOffsets(m) => m.encoded_len(version),
+            ResponseBody::DeleteShareGroupOffsets(m) => m.encoded_len(version),
             ResponseBody::UnregisterController(m) => m.encoded_len(version),
             ResponseBody::GetReplicaLogInfo(m) => m.encoded_len(version),
         }
@@ -2035,9 +2323,21 @@ impl ResponseBody {
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::sample(g, version)),
             ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::sample(g, version)),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::sample(g, version)),
+            ApiKey::ShareGroupHeartbeat => ResponseBody::ShareGroupHeartbeat(crate::generated::share_group_heartbeat_response::ShareGroupHeartbeatResponse::sample(g, version)),
+            ApiKey::ShareGroupDescribe => ResponseBody::ShareGroupDescribe(crate::generated::share_group_describe_response::ShareGroupDescribeResponse::sample(g, version)),
+            ApiKey::ShareFetch => ResponseBody::ShareFetch(crate::generated::share_fetch_response::ShareFetchResponse::sample(g, version)),
+            ApiKey::ShareAcknowledge => ResponseBody::ShareAcknowledge(crate::generated::share_acknowledge_response::ShareAcknowledgeResponse::sample(g, version)),
             ApiKey::AddRaftVoter => ResponseBody::AddRaftVoter(crate::generated::add_raft_voter_response::AddRaftVoterResponse::sample(g, version)),
             ApiKey::RemoveRaftVoter => ResponseBody::RemoveRaftVoter(crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse::sample(g, version)),
             ApiKey::UpdateRaftVoter => ResponseBody::UpdateRaftVoter(crate::generated::update_raft_voter_response::UpdateRaftVoterResponse::sample(g, version)),
+            ApiKey::InitializeShareGroupState => ResponseBody::InitializeShareGroupState(crate::generated::initialize_share_group_state_response::InitializeShareGroupStateResponse::sample(g, version)),
+            ApiKey::ReadShareGroupState => ResponseBody::ReadShareGroupState(crate::generated::read_share_group_state_response::ReadShareGroupStateResponse::sample(g, version)),
+            ApiKey::WriteShareGroupState => ResponseBody::WriteShareGroupState(crate::generated::write_share_group_state_response::WriteShareGroupStateResponse::sample(g, version)),
+            ApiKey::DeleteShareGroupState => ResponseBody::DeleteShareGroupState(crate::generated::delete_share_group_state_response::DeleteShareGroupStateResponse::sample(g, version)),
+            ApiKey::ReadShareGroupStateSummary => ResponseBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse::sample(g, version)),
+            ApiKey::DescribeShareGroupOffsets => ResponseBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse::sample(g, version)),
+            ApiKey::AlterShareGroupOffsets => ResponseBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse::sample(g, version)),
+            ApiKey::DeleteShareGroupOffsets => ResponseBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse::sample(g, version)),
             ApiKey::UnregisterController => ResponseBody::UnregisterController(crate::generated::unregister_controller_response::UnregisterControllerResponse::sample(g, version)),
             ApiKey::GetReplicaLogInfo => ResponseBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_response::GetReplicaLogInfoResponse::sample(g, version)),
         }
@@ -2116,9 +2416,21 @@ impl ResponseBody {
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::default()),
             ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::default()),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::default()),
+            ApiKey::ShareGroupHeartbeat => ResponseBody::ShareGroupHeartbeat(crate::generated::share_group_heartbeat_response::ShareGroupHeartbeatResponse::default()),
+            ApiKey::ShareGroupDescribe => ResponseBody::ShareGroupDescribe(crate::generated::share_group_describe_response::ShareGroupDescribeResponse::default()),
+            ApiKey::ShareFetch => ResponseBody::ShareFetch(crate::generated::share_fetch_response::ShareFetchResponse::default()),
+            ApiKey::ShareAcknowledge => ResponseBody::ShareAcknowledge(crate::generated::share_acknowledge_response::ShareAcknowledgeResponse::default()),
             ApiKey::AddRaftVoter => ResponseBody::AddRaftVoter(crate::generated::add_raft_voter_response::AddRaftVoterResponse::default()),
             ApiKey::RemoveRaftVoter => ResponseBody::RemoveRaftVoter(crate::generated::remove_raft_voter_response::RemoveRaftVoterResponse::default()),
             ApiKey::UpdateRaftVoter => ResponseBody::UpdateRaftVoter(crate::generated::update_raft_voter_response::UpdateRaftVoterResponse::default()),
+            ApiKey::InitializeShareGroupState => ResponseBody::InitializeShareGroupState(crate::generated::initialize_share_group_state_response::InitializeShareGroupStateResponse::default()),
+            ApiKey::ReadShareGroupState => ResponseBody::ReadShareGroupState(crate::generated::read_share_group_state_response::ReadShareGroupStateResponse::default()),
+            ApiKey::WriteShareGroupState => ResponseBody::WriteShareGroupState(crate::generated::write_share_group_state_response::WriteShareGroupStateResponse::default()),
+            ApiKey::DeleteShareGroupState => ResponseBody::DeleteShareGroupState(crate::generated::delete_share_group_state_response::DeleteShareGroupStateResponse::default()),
+            ApiKey::ReadShareGroupStateSummary => ResponseBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse::default()),
+            ApiKey::DescribeShareGroupOffsets => ResponseBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse::default()),
+            ApiKey::AlterShareGroupOffsets => ResponseBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse::default()),
+            ApiKey::DeleteShareGroupOffsets => ResponseBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse::default()),
             ApiKey::UnregisterController => ResponseBody::UnregisterController(crate::generated::unregister_controller_response::UnregisterControllerResponse::default()),
             ApiKey::GetReplicaLogInfo => ResponseBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_response::GetReplicaLogInfoResponse::default()),
         }
@@ -2443,6 +2755,28 @@ impl ResponseBody {
                 Some(ResponseBody::ListConfigResources(r))
             }
             ApiKey::DescribeTopicPartitions => None,
+            ApiKey::ShareGroupHeartbeat => {
+                if !(true) { return None; }
+                let mut r = crate::generated::share_group_heartbeat_response::ShareGroupHeartbeatResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::ShareGroupHeartbeat(r))
+            }
+            ApiKey::ShareGroupDescribe => None,
+            ApiKey::ShareFetch => {
+                if !(true) { return None; }
+                let mut r = crate::generated::share_fetch_response::ShareFetchResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::ShareFetch(r))
+            }
+            ApiKey::ShareAcknowledge => {
+                if !(true) { return None; }
+                let mut r = crate::generated::share_acknowledge_response::ShareAcknowledgeResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::ShareAcknowledge(r))
+            }
             ApiKey::AddRaftVoter => {
                 if !(true) { return None; }
                 let mut r = crate::generated::add_raft_voter_response::AddRaftVoterResponse::default();
@@ -2462,6 +2796,26 @@ impl ResponseBody {
                 let mut r = crate::generated::update_raft_voter_response::UpdateRaftVoterResponse::default();
                 r.error_code = code;
                 Some(ResponseBody::UpdateRaftVoter(r))
+            }
+            ApiKey::InitializeShareGroupState => None,
+            ApiKey::ReadShareGroupState => None,
+            ApiKey::WriteShareGroupState => None,
+            ApiKey::DeleteShareGroupState => None,
+            ApiKey::ReadShareGroupStateSummary => None,
+            ApiKey::DescribeShareGroupOffsets => None,
+            ApiKey::AlterShareGroupOffsets => {
+                if !(true) { return None; }
+                let mut r = crate::generated::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::AlterShareGroupOffsets(r))
+            }
+            ApiKey::DeleteShareGroupOffsets => {
+                if !(true) { return None; }
+                let mut r = crate::generated::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::DeleteShareGroupOffsets(r))
             }
             ApiKey::UnregisterController => {
                 if !(true) { return None; }
@@ -2548,9 +2902,21 @@ impl ResponseBody {
             ResponseBody::AssignReplicasToDirs(r) => r.each_error_code(f),
             ResponseBody::ListConfigResources(r) => r.each_error_code(f),
             ResponseBody::DescribeTopicPartitions(r) => r.each_error_code(f),
+            ResponseBody::ShareGroupHeartbeat(r) => r.each_error_code(f),
+            ResponseBody::ShareGroupDescribe(r) => r.each_error_code(f),
+            ResponseBody::ShareFetch(r) => r.each_error_code(f),
+            ResponseBody::ShareAcknowledge(r) => r.each_error_code(f),
             ResponseBody::AddRaftVoter(r) => r.each_error_code(f),
             ResponseBody::RemoveRaftVoter(r) => r.each_error_code(f),
             ResponseBody::UpdateRaftVoter(r) => r.each_error_code(f),
+            ResponseBody::InitializeShareGroupState(r) => r.each_error_code(f),
+            ResponseBody::ReadShareGroupState(r) => r.each_error_code(f),
+            ResponseBody::WriteShareGroupState(r) => r.each_error_code(f),
+            ResponseBody::DeleteShareGroupState(r) => r.each_error_code(f),
+            ResponseBody::ReadShareGroupStateSummary(r) => r.each_error_code(f),
+            ResponseBody::DescribeShareGroupOffsets(r) => r.each_error_code(f),
+            ResponseBody::AlterShareGroupOffsets(r) => r.each_error_code(f),
+            ResponseBody::DeleteShareGroupOffsets(r) => r.each_error_code(f),
             ResponseBody::UnregisterController(r) => r.each_error_code(f),
             ResponseBody::GetReplicaLogInfo(r) => r.each_error_code(f),
         }
@@ -2630,9 +2996,21 @@ impl ResponseBody {
             ResponseBody::AssignReplicasToDirs(r) => r.each_nullable_string(version, f),
             ResponseBody::ListConfigResources(r) => r.each_nullable_string(version, f),
             ResponseBody::DescribeTopicPartitions(r) => r.each_nullable_string(version, f),
+            ResponseBody::ShareGroupHeartbeat(r) => r.each_nullable_string(version, f),
+            ResponseBody::ShareGroupDescribe(r) => r.each_nullable_string(version, f),
+            ResponseBody::ShareFetch(r) => r.each_nullable_string(version, f),
+            ResponseBody::ShareAcknowledge(r) => r.each_nullable_string(version, f),
             ResponseBody::AddRaftVoter(r) => r.each_nullable_string(version, f),
             ResponseBody::RemoveRaftVoter(r) => r.each_nullable_string(version, f),
             ResponseBody::UpdateRaftVoter(r) => r.each_nullable_string(version, f),
+            ResponseBody::InitializeShareGroupState(r) => r.each_nullable_string(version, f),
+            ResponseBody::ReadShareGroupState(r) => r.each_nullable_string(version, f),
+            ResponseBody::WriteShareGroupState(r) => r.each_nullable_string(version, f),
+            ResponseBody::DeleteShareGroupState(r) => r.each_nullable_string(version, f),
+            ResponseBody::ReadShareGroupStateSummary(r) => r.each_nullable_string(version, f),
+            ResponseBody::DescribeShareGroupOffsets(r) => r.each_nullable_string(version, f),
+            ResponseBody::AlterShareGroupOffsets(r) => r.each_nullable_string(version, f),
+            ResponseBody::DeleteShareGroupOffsets(r) => r.each_nullable_string(version, f),
             ResponseBody::UnregisterController(r) => r.each_nullable_string(version, f),
             ResponseBody::GetReplicaLogInfo(r) => r.each_nullable_string(version, f),
         }
@@ -2703,9 +3081,16 @@ impl ResponseBody {
             ResponseBody::AssignReplicasToDirs(r) => r.throttle_time_ms,
             ResponseBody::ListConfigResources(r) => r.throttle_time_ms,
             ResponseBody::DescribeTopicPartitions(r) => r.throttle_time_ms,
+            ResponseBody::ShareGroupHeartbeat(r) => r.throttle_time_ms,
+            ResponseBody::ShareGroupDescribe(r) => r.throttle_time_ms,
+            ResponseBody::ShareFetch(r) => r.throttle_time_ms,
+            ResponseBody::ShareAcknowledge(r) => r.throttle_time_ms,
             ResponseBody::AddRaftVoter(r) => r.throttle_time_ms,
             ResponseBody::RemoveRaftVoter(r) => r.throttle_time_ms,
             ResponseBody::UpdateRaftVoter(r) => r.throttle_time_ms,
+            ResponseBody::DescribeShareGroupOffsets(r) => r.throttle_time_ms,
+            ResponseBody::AlterShareGroupOffsets(r) => r.throttle_time_ms,
+            ResponseBody::DeleteShareGroupOffsets(r) => r.throttle_time_ms,
             ResponseBody::UnregisterController(r) => r.throttle_time_ms,
             ResponseBody::GetReplicaLogInfo(r) => r.throttle_time_ms,
             #[allow(unreachable_patterns)]
@@ -2778,9 +3163,16 @@ impl ResponseBody {
             ResponseBody::AssignReplicasToDirs(r) => r.throttle_time_ms = ms,
             ResponseBody::ListConfigResources(r) => r.throttle_time_ms = ms,
             ResponseBody::DescribeTopicPartitions(r) => r.throttle_time_ms = ms,
+            ResponseBody::ShareGroupHeartbeat(r) => r.throttle_time_ms = ms,
+            ResponseBody::ShareGroupDescribe(r) => r.throttle_time_ms = ms,
+            ResponseBody::ShareFetch(r) => r.throttle_time_ms = ms,
+            ResponseBody::ShareAcknowledge(r) => r.throttle_time_ms = ms,
             ResponseBody::AddRaftVoter(r) => r.throttle_time_ms = ms,
             ResponseBody::RemoveRaftVoter(r) => r.throttle_time_ms = ms,
             ResponseBody::UpdateRaftVoter(r) => r.throttle_time_ms = ms,
+            ResponseBody::DescribeShareGroupOffsets(r) => r.throttle_time_ms = ms,
+            ResponseBody::AlterShareGroupOffsets(r) => r.throttle_time_ms = ms,
+            ResponseBody::DeleteShareGroupOffsets(r) => r.throttle_time_ms = ms,
             ResponseBody::UnregisterController(r) => r.throttle_time_ms = ms,
             ResponseBody::GetReplicaLogInfo(r) => r.throttle_time_ms = ms,
             #[allow(unreachable_patterns)]

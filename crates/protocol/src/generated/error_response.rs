@@ -504,6 +504,117 @@ pub fn error_response(request: &RequestBody, version: i16, code: i16, message: &
                 }).collect();
             ResponseBody::DescribeTopicPartitions(out)
         }
+        RequestBody::ShareGroupDescribe(r) => {
+            let mut out = match top {
+                Some(ResponseBody::ShareGroupDescribe(o)) => o,
+                _ => share_group_describe_response::ShareGroupDescribeResponse::default(),
+            };
+            out.groups = r.group_ids.iter().map(|x0| share_group_describe_response::DescribedGroup {
+                    group_id: x0.clone(),
+                    error_code: code,
+                    error_message: Some(message.to_string()),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::ShareGroupDescribe(out)
+        }
+        RequestBody::InitializeShareGroupState(r) => {
+            let mut out = match top {
+                Some(ResponseBody::InitializeShareGroupState(o)) => o,
+                _ => initialize_share_group_state_response::InitializeShareGroupStateResponse::default(),
+            };
+            out.results = r.topics.iter().map(|x0| initialize_share_group_state_response::InitializeStateResult {
+                    topic_id: x0.topic_id,
+                    partitions: x0.partitions.iter().map(|x1| initialize_share_group_state_response::PartitionResult {
+                        partition: x1.partition,
+                        error_code: code,
+                        error_message: Some(message.to_string()),
+                        ..Default::default()
+                    }).collect(),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::InitializeShareGroupState(out)
+        }
+        RequestBody::ReadShareGroupState(r) => {
+            let mut out = match top {
+                Some(ResponseBody::ReadShareGroupState(o)) => o,
+                _ => read_share_group_state_response::ReadShareGroupStateResponse::default(),
+            };
+            out.results = r.topics.iter().map(|x0| read_share_group_state_response::ReadStateResult {
+                    topic_id: x0.topic_id,
+                    partitions: x0.partitions.iter().map(|x1| read_share_group_state_response::PartitionResult {
+                        partition: x1.partition,
+                        error_code: code,
+                        error_message: Some(message.to_string()),
+                        ..Default::default()
+                    }).collect(),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::ReadShareGroupState(out)
+        }
+        RequestBody::WriteShareGroupState(r) => {
+            let mut out = match top {
+                Some(ResponseBody::WriteShareGroupState(o)) => o,
+                _ => write_share_group_state_response::WriteShareGroupStateResponse::default(),
+            };
+            out.results = r.topics.iter().map(|x0| write_share_group_state_response::WriteStateResult {
+                    topic_id: x0.topic_id,
+                    partitions: x0.partitions.iter().map(|x1| write_share_group_state_response::PartitionResult {
+                        partition: x1.partition,
+                        error_code: code,
+                        error_message: Some(message.to_string()),
+                        ..Default::default()
+                    }).collect(),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::WriteShareGroupState(out)
+        }
+        RequestBody::DeleteShareGroupState(r) => {
+            let mut out = match top {
+                Some(ResponseBody::DeleteShareGroupState(o)) => o,
+                _ => delete_share_group_state_response::DeleteShareGroupStateResponse::default(),
+            };
+            out.results = r.topics.iter().map(|x0| delete_share_group_state_response::DeleteStateResult {
+                    topic_id: x0.topic_id,
+                    partitions: x0.partitions.iter().map(|x1| delete_share_group_state_response::PartitionResult {
+                        partition: x1.partition,
+                        error_code: code,
+                        error_message: Some(message.to_string()),
+                        ..Default::default()
+                    }).collect(),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::DeleteShareGroupState(out)
+        }
+        RequestBody::ReadShareGroupStateSummary(r) => {
+            let mut out = match top {
+                Some(ResponseBody::ReadShareGroupStateSummary(o)) => o,
+                _ => read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse::default(),
+            };
+            out.results = r.topics.iter().map(|x0| read_share_group_state_summary_response::ReadStateSummaryResult {
+                    topic_id: x0.topic_id,
+                    partitions: x0.partitions.iter().map(|x1| read_share_group_state_summary_response::PartitionResult {
+                        partition: x1.partition,
+                        error_code: code,
+                        error_message: Some(message.to_string()),
+                        ..Default::default()
+                    }).collect(),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::ReadShareGroupStateSummary(out)
+        }
+        RequestBody::DescribeShareGroupOffsets(r) => {
+            let mut out = match top {
+                Some(ResponseBody::DescribeShareGroupOffsets(o)) => o,
+                _ => describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse::default(),
+            };
+            out.groups = r.groups.iter().map(|x0| describe_share_group_offsets_response::DescribeShareGroupOffsetsResponseGroup {
+                    group_id: x0.group_id.clone(),
+                    error_code: code,
+                    error_message: Some(message.to_string()),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::DescribeShareGroupOffsets(out)
+        }
         RequestBody::GetReplicaLogInfo(r) => {
             let mut out = match top {
                 Some(ResponseBody::GetReplicaLogInfo(o)) => o,

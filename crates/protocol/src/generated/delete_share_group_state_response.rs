@@ -1,0 +1,353 @@
+//! Generated from `DeleteShareGroupStateResponse.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `DeleteShareGroupStateResponse` response (api key 86, versions 0-0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeleteShareGroupStateResponse {
+    /// The delete results.
+    ///
+    /// Versions 0+.
+    pub results: Vec<DeleteStateResult>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for DeleteShareGroupStateResponse {
+    fn default() -> Self {
+        DeleteShareGroupStateResponse {
+            results: Vec::<DeleteStateResult>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl DeleteShareGroupStateResponse {
+    /// The message name.
+    pub const NAME: &'static str = "DeleteShareGroupStateResponse";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 0;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(0);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=0).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "DeleteShareGroupStateResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        write_len_prefix(w, (&self.results).len(), flexible)?; for e0 in (&self.results).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += len_prefix_len((&self.results).len(), flexible) + (&self.results).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=0).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "DeleteShareGroupStateResponse", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.results = { let n = read_array_len_non_null(buf, flexible, "Results")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(DeleteStateResult::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.results = (0..g.collection_len()).map(|_| DeleteStateResult::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.results { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.results { x.each_nullable_string(version, f); }
+    }
+}
+
+/// The delete results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeleteStateResult {
+    /// The topic identifier.
+    ///
+    /// Versions 0+.
+    pub topic_id: Uuid,
+    /// The results for the partitions.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<PartitionResult>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for DeleteStateResult {
+    fn default() -> Self {
+        DeleteStateResult {
+            topic_id: Uuid::nil(),
+            partitions: Vec::<PartitionResult>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl DeleteStateResult {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        write_uuid(w, (&self.topic_id));
+        write_len_prefix(w, (&self.partitions).len(), flexible)?; for e0 in (&self.partitions).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 16;
+        n += len_prefix_len((&self.partitions).len(), flexible) + (&self.partitions).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.topic_id = read_uuid(buf)?;
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(PartitionResult::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.topic_id = g.uuid();
+        v.partitions = (0..g.collection_len()).map(|_| PartitionResult::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.partitions { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.partitions { x.each_nullable_string(version, f); }
+    }
+}
+
+/// The results for the partitions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionResult {
+    /// The partition index.
+    ///
+    /// Versions 0+.
+    pub partition: i32,
+    /// The error code, or 0 if there was no error.
+    ///
+    /// Versions 0+.
+    pub error_code: i16,
+    /// The error message, or null if there was no error.
+    ///
+    /// Versions 0+; nullable 0+.
+    pub error_message: Option<String>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for PartitionResult {
+    fn default() -> Self {
+        PartitionResult {
+            partition: 0,
+            error_code: 0,
+            error_message: None,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl PartitionResult {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        w.put_i32(*(&self.partition));
+        w.put_i16(*(&self.error_code));
+        match (&self.error_message) { Some(x) => { write_string(w, x, flexible)?; } None => { write_nullable_string(w, None, flexible)?; } }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += 2;
+        n += match (&self.error_message) { Some(x) => string_len(x, flexible), None => nullable_string_len(None, flexible) };
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.partition = read_i32(buf)?;
+        v.error_code = read_i16(buf)?;
+        v.error_message = read_nullable_string(buf, flexible)?;
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.partition = g.i32();
+        v.error_code = g.i16();
+        v.error_message = if (true) && g.chance(4) { None } else { Some(g.string()) };
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        f(self.error_code);
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        f("ErrorMessage", &mut self.error_message);
+    }
+}

@@ -1,0 +1,259 @@
+//! Generated from `ShareGroupCurrentMemberAssignmentValue.json` by fjord-codegen. Do not edit.
+
+#[allow(unused_imports)]
+use crate::codec::*;
+#[allow(unused_imports)]
+use crate::error::{DecodeError, EncodeError};
+#[allow(unused_imports)]
+use crate::payload::Records;
+#[allow(unused_imports)]
+use bytes::Bytes;
+#[allow(unused_imports)]
+use uuid::Uuid;
+
+/// The `ShareGroupCurrentMemberAssignmentValue` coordinator-value (type 14, versions 0-0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShareGroupCurrentMemberAssignmentValue {
+    /// The current member epoch that is expected from the member in the heartbeat request.
+    ///
+    /// Versions 0+.
+    pub member_epoch: i32,
+    /// If the last epoch bump is lost before reaching the member, the member will retry with the previous epoch.
+    ///
+    /// Versions 0+.
+    pub previous_member_epoch: i32,
+    /// The member state. See MemberState for the possible values.
+    ///
+    /// Versions 0+.
+    pub state: i8,
+    /// The partitions assigned to (or owned by) this member.
+    ///
+    /// Versions 0+.
+    pub assigned_partitions: Vec<TopicPartitions>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for ShareGroupCurrentMemberAssignmentValue {
+    fn default() -> Self {
+        ShareGroupCurrentMemberAssignmentValue {
+            member_epoch: 0,
+            previous_member_epoch: 0,
+            state: 0,
+            assigned_partitions: Vec::<TopicPartitions>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl ShareGroupCurrentMemberAssignmentValue {
+    /// The message name.
+    pub const NAME: &'static str = "ShareGroupCurrentMemberAssignmentValue";
+    /// The lowest version.
+    pub const MIN_VERSION: i16 = 0;
+    /// The highest version.
+    pub const MAX_VERSION: i16 = 0;
+    /// The first flexible version, if any.
+    pub const FIRST_FLEXIBLE_VERSION: Option<i16> = Some(0);
+
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        if !(0..=0).contains(&version) { return Err(EncodeError::UnsupportedVersion { message: "ShareGroupCurrentMemberAssignmentValue", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        w.put_i32(*(&self.member_epoch));
+        w.put_i32(*(&self.previous_member_epoch));
+        w.put_i8(*(&self.state));
+        write_len_prefix(w, (&self.assigned_partitions).len(), flexible)?; for e0 in (&self.assigned_partitions).iter() { e0.encode(w, version)?; }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 4;
+        n += 4;
+        n += 1;
+        n += len_prefix_len((&self.assigned_partitions).len(), flexible) + (&self.assigned_partitions).iter().map(|e0| e0.encoded_len(version)).sum::<usize>();
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !(0..=0).contains(&version) { return Err(DecodeError::UnsupportedVersion { message: "ShareGroupCurrentMemberAssignmentValue", version }); }
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.member_epoch = read_i32(buf)?;
+        v.previous_member_epoch = read_i32(buf)?;
+        v.state = read_i8(buf)?;
+        v.assigned_partitions = { let n = read_array_len_non_null(buf, flexible, "AssignedPartitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(TopicPartitions::decode(buf, version)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.member_epoch = g.i32();
+        v.previous_member_epoch = g.i32();
+        v.state = g.i8();
+        v.assigned_partitions = (0..g.collection_len()).map(|_| TopicPartitions::sample(g, version)).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+        for x in &self.assigned_partitions { x.each_error_code(f); }
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+        for x in &mut self.assigned_partitions { x.each_nullable_string(version, f); }
+    }
+}
+
+/// The common struct `TopicPartitions`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopicPartitions {
+    /// The topic Id.
+    ///
+    /// Versions 0+.
+    pub topic_id: Uuid,
+    /// The partition Ids.
+    ///
+    /// Versions 0+.
+    pub partitions: Vec<i32>,
+    /// Tagged fields this build does not know, kept to be written back.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for TopicPartitions {
+    fn default() -> Self {
+        TopicPartitions {
+            topic_id: Uuid::nil(),
+            partitions: Vec::<i32>::new(),
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl TopicPartitions {
+    /// Writes this value at `version`.
+    pub fn encode<W: Writer + ?Sized>(&self, w: &mut W, version: i16) -> Result<(), EncodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        write_uuid(w, (&self.topic_id));
+        write_len_prefix(w, (&self.partitions).len(), flexible)?; for e0 in (&self.partitions).iter() { w.put_i32(*e0); }
+        if flexible {
+            let unknown = sorted_unknown(&self.unknown_tagged_fields);
+            #[allow(unused_mut)]
+            let mut count = unknown.len();
+            write_uvarint(w, count as u32);
+            #[allow(unused_mut)]
+            let mut rest = unknown.as_slice();
+            for f in rest { write_raw_tagged(w, f); }
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::TaggedFieldsNotInVersion { version });
+        }
+        Ok(())
+    }
+
+    /// The number of bytes [`Self::encode`] writes at `version`.
+    pub fn encoded_len(&self, version: i16) -> usize {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut n = 0usize;
+        n += 16;
+        n += len_prefix_len((&self.partitions).len(), flexible) + (&self.partitions).len() * 4;
+        if flexible {
+            let mut count = self.unknown_tagged_fields.len();
+            n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
+            n += uvarint_len(count as u32);
+        }
+        n
+    }
+
+    /// Reads a value written at `version`. Large byte fields share `buf` (no copy).
+    pub fn decode(buf: &mut Bytes, version: i16) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.topic_id = read_uuid(buf)?;
+        v.partitions = { let n = read_array_len_non_null(buf, flexible, "Partitions")?; let mut v = Vec::with_capacity(n.min(MAX_PREALLOCATED_ELEMENTS)); for _ in 0..n { v.push(read_i32(buf)?); } v };
+        if flexible {
+            let count = read_tagged_count(buf)?;
+            let mut last_tag = None;
+            for _ in 0..count {
+                let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
+                match tag {
+                    _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A random value that is valid at `version` (for tests and fuzzing).
+    #[cfg(feature = "sample")]
+    pub fn sample(g: &mut crate::sample::SampleRng, version: i16) -> Self {
+        #[allow(unused_variables)]
+        let flexible = true;
+        #[allow(unused_mut)]
+        let mut v = Self::default();
+        v.topic_id = g.uuid();
+        v.partitions = (0..g.collection_len()).map(|_| g.i32()).collect();
+        if flexible { v.unknown_tagged_fields = g.unknown_tagged_fields(); }
+        v
+    }
+
+    /// Calls `f` with every error code the value carries, its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_error_code(&self, f: &mut dyn FnMut(i16)) {
+    }
+
+    /// Calls `f` with every nullable string field `version` carries (its spec name and
+    /// value), its own and its parts'.
+    #[allow(unused_variables)]
+    pub fn each_nullable_string(&mut self, version: i16, f: &mut dyn FnMut(&'static str, &mut Option<String>)) {
+    }
+}
