@@ -258,7 +258,13 @@ fn open_files(pid: u32) -> usize {
 /// Whether process `pid` is still running (not gone, not a zombie).
 fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+        .map(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
         .unwrap_or(false)
 }
 
@@ -266,8 +272,8 @@ fn alive(pid: u32) -> bool {
 fn kafka_fd_error(s: &System) -> Option<String> {
     let System::Kafka(dir) = s else { return None };
     (1..=3).find_map(|i| {
-        let log = std::fs::read_to_string(dir.path().join(format!("node-{i}/logs/server.log")))
-            .ok()?;
+        let log =
+            std::fs::read_to_string(dir.path().join(format!("node-{i}/logs/server.log"))).ok()?;
         log.lines()
             .find(|l| l.contains("Too many open files"))
             .map(|l| format!("node {i}: {}", l.chars().take(240).collect::<String>()))
