@@ -248,7 +248,8 @@ impl ShareState {
         }
     }
 
-    /// Checks a write from a leader at `leader_epoch` for state epoch `state_epoch` and gives
+    /// Checks a write from a leader at `leader_epoch` for state epoch `state_epoch` (fenced
+    /// when either is older than the state's, as Kafka's shard fences them) and gives
     /// the record that applies it: an update, or a snapshot of the result when the updates
     /// since the last snapshot reach [`UPDATES_PER_SNAPSHOT`] or the batches [`MAX_BATCHES`].
     pub fn write(
@@ -258,9 +259,9 @@ impl ShareState {
         start_offset: i64,
         batches: &[StateBatch],
     ) -> Result<ShareRecord, ShareError> {
-        if state_epoch != self.state_epoch {
+        if state_epoch < self.state_epoch {
             return Err(ShareError::FencedStateEpoch(format!(
-                "state epoch {state_epoch} is not the current {}",
+                "state epoch {state_epoch} is older than {}",
                 self.state_epoch
             )));
         }
@@ -396,6 +397,8 @@ mod tests {
             st.write(2, 5, -1, &[]),
             Err(ShareError::FencedStateEpoch(_))
         ));
+        // A newer state epoch is not fenced (Kafka's shard only fences older ones).
+        assert!(st.write(4, 5, -1, &[]).is_ok());
         assert!(st.write(3, 5, -1, &[]).is_ok());
         assert!(matches!(st.read(4), Err(ShareError::FencedLeaderEpoch(_))));
     }
