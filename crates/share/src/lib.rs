@@ -10,6 +10,7 @@
 //! - [`state::ShareState`] is the share coordinator's view of one share-partition, the fold of
 //!   Kafka's `ShareSnapshot` and `ShareUpdate` records: what a new leader reads back.
 
+pub mod assignor;
 pub mod coordinator;
 pub mod partition;
 pub mod state;
