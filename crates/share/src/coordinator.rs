@@ -54,26 +54,35 @@ pub struct StateRecord {
     pub record: Option<ShareRecord>,
 }
 
-fn batches_from_snapshot(b: &[share_snapshot_value::StateBatch]) -> Vec<StateBatch> {
-    b.iter()
-        .map(|b| StateBatch {
-            first_offset: b.first_offset,
-            last_offset: b.last_offset,
-            delivery_state: b.delivery_state as u8,
-            delivery_count: b.delivery_count.max(0) as u16,
-        })
-        .collect()
+/// Our state batches from a generated record's (snapshot and update have a type each).
+macro_rules! from_wire {
+    ($batches:expr) => {
+        $batches
+            .iter()
+            .map(|b| StateBatch {
+                first_offset: b.first_offset,
+                last_offset: b.last_offset,
+                delivery_state: b.delivery_state as u8,
+                delivery_count: b.delivery_count.max(0) as u16,
+            })
+            .collect::<Vec<StateBatch>>()
+    };
 }
 
-fn batches_from_update(b: &[share_update_value::StateBatch]) -> Vec<StateBatch> {
-    b.iter()
-        .map(|b| StateBatch {
-            first_offset: b.first_offset,
-            last_offset: b.last_offset,
-            delivery_state: b.delivery_state as u8,
-            delivery_count: b.delivery_count.max(0) as u16,
-        })
-        .collect()
+/// A generated record's state batches (`$module::StateBatch`) from ours.
+macro_rules! to_wire {
+    ($batches:expr, $module:ident) => {
+        $batches
+            .iter()
+            .map(|b| $module::StateBatch {
+                first_offset: b.first_offset,
+                last_offset: b.last_offset,
+                delivery_state: b.delivery_state as i8,
+                delivery_count: b.delivery_count.min(i16::MAX as u16) as i16,
+                ..Default::default()
+            })
+            .collect()
+    };
 }
 
 /// How many offsets at or above the start the batches say are done with.
@@ -130,17 +139,7 @@ impl StateRecord {
                     delivery_complete_count: delivery_complete_count(state),
                     create_timestamp: now_ms,
                     write_timestamp: now_ms,
-                    state_batches: state
-                        .batches
-                        .iter()
-                        .map(|b| share_snapshot_value::StateBatch {
-                            first_offset: b.first_offset,
-                            last_offset: b.last_offset,
-                            delivery_state: b.delivery_state as i8,
-                            delivery_count: b.delivery_count.min(i16::MAX as u16) as i16,
-                            ..Default::default()
-                        })
-                        .collect(),
+                    state_batches: to_wire!(state.batches, share_snapshot_value),
                     ..Default::default()
                 }
                 .encode(&mut value, VALUE_VERSION)
@@ -159,16 +158,7 @@ impl StateRecord {
                     leader_epoch: *leader_epoch,
                     start_offset: *start_offset,
                     delivery_complete_count: -1,
-                    state_batches: batches
-                        .iter()
-                        .map(|b| share_update_value::StateBatch {
-                            first_offset: b.first_offset,
-                            last_offset: b.last_offset,
-                            delivery_state: b.delivery_state as i8,
-                            delivery_count: b.delivery_count.min(i16::MAX as u16) as i16,
-                            ..Default::default()
-                        })
-                        .collect(),
+                    state_batches: to_wire!(batches, share_update_value),
                     ..Default::default()
                 }
                 .encode(&mut value, VALUE_VERSION)
@@ -221,7 +211,7 @@ impl StateRecord {
                     state_epoch: s.state_epoch,
                     leader_epoch: s.leader_epoch,
                     start_offset: s.start_offset,
-                    batches: batches_from_snapshot(&s.state_batches),
+                    batches: from_wire!(s.state_batches),
                 },
             }
         } else {
@@ -230,7 +220,7 @@ impl StateRecord {
                 snapshot_epoch: u.snapshot_epoch,
                 leader_epoch: u.leader_epoch,
                 start_offset: u.start_offset,
-                batches: batches_from_update(&u.state_batches),
+                batches: from_wire!(u.state_batches),
             }
         };
         Ok(Some(StateRecord {
