@@ -14,17 +14,22 @@ fn topic(n: u64) -> TopicId {
     uuid::Uuid::from_u128(u128::from(n) + 1)
 }
 
+/// Whether every member subscribes to the same topics.
+fn homogeneous(members: &BTreeMap<String, MemberSpec>) -> bool {
+    members
+        .values()
+        .map(|m| &m.topics)
+        .collect::<BTreeSet<_>>()
+        .len()
+        <= 1
+}
+
 fn check(
     members: &BTreeMap<String, MemberSpec>,
     partitions: &BTreeMap<TopicId, i32>,
     out: &BTreeMap<String, Assignment>,
 ) {
-    let homogeneous = members
-        .values()
-        .map(|m| &m.topics)
-        .collect::<BTreeSet<_>>()
-        .len()
-        <= 1;
+    let homogeneous = homogeneous(members);
     for (name, a) in out {
         for (t, ps) in a {
             assert!(
@@ -131,12 +136,7 @@ fn simple_assignor_rules_hold() {
         assert_eq!(again, out, "seed {seed}: a settled assignment moved");
         // A member joins a group whose partitions are not shared: it takes what it gets from
         // the others, and nobody else moves.
-        let homogeneous = members
-            .values()
-            .map(|m| &m.topics)
-            .collect::<BTreeSet<_>>()
-            .len()
-            <= 1;
+        let homogeneous = homogeneous(&members);
         let total: i32 = members
             .values()
             .next()
