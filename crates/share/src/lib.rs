@@ -13,6 +13,7 @@
 pub mod assignor;
 pub mod coordinator;
 pub mod partition;
+pub mod rpc;
 pub mod session;
 pub mod state;
 
