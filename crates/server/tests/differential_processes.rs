@@ -108,16 +108,34 @@ const NOT_YET: &[(&str, &str)] = &[
     ("ApiVersions ShareGroupDescribe", "share groups (KIP-932)"),
     ("ApiVersions ShareFetch", "share groups (KIP-932)"),
     ("ApiVersions ShareAcknowledge", "share groups (KIP-932)"),
-    ("ApiVersions InitializeShareGroupState", "share groups (KIP-932)"),
+    (
+        "ApiVersions InitializeShareGroupState",
+        "share groups (KIP-932)",
+    ),
     ("ApiVersions ReadShareGroupState", "share groups (KIP-932)"),
     ("ApiVersions WriteShareGroupState", "share groups (KIP-932)"),
-    ("ApiVersions DeleteShareGroupState", "share groups (KIP-932)"),
-    ("ApiVersions ReadShareGroupStateSummary", "share groups (KIP-932)"),
+    (
+        "ApiVersions DeleteShareGroupState",
+        "share groups (KIP-932)",
+    ),
+    (
+        "ApiVersions ReadShareGroupStateSummary",
+        "share groups (KIP-932)",
+    ),
     ("ApiVersions key 88", "streams groups (KIP-1071)"),
     ("ApiVersions key 89", "streams groups (KIP-1071)"),
-    ("ApiVersions DescribeShareGroupOffsets", "share groups (KIP-932)"),
-    ("ApiVersions AlterShareGroupOffsets", "share groups (KIP-932)"),
-    ("ApiVersions DeleteShareGroupOffsets", "share groups (KIP-932)"),
+    (
+        "ApiVersions DescribeShareGroupOffsets",
+        "share groups (KIP-932)",
+    ),
+    (
+        "ApiVersions AlterShareGroupOffsets",
+        "share groups (KIP-932)",
+    ),
+    (
+        "ApiVersions DeleteShareGroupOffsets",
+        "share groups (KIP-932)",
+    ),
     ("ApiVersions key 93", "streams groups (KIP-1071)"),
 ];
 
