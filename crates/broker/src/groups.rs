@@ -7,6 +7,7 @@
 //! the response's own shape.
 
 use crate::group_coordinator::{GroupCoordinator, OFFSETS_TOPIC};
+use crate::share_coordinator::SHARE_STATE_TOPIC;
 use crate::txn_coordinator::{TxnCoordinator, TRANSACTION_TOPIC};
 use fjord_group::Output;
 use fjord_metadata::MetadataImage;
@@ -39,8 +40,25 @@ const BATCHED_FETCH_VERSION: i16 = 8;
 const GROUP_KEY: i8 = 0;
 /// FindCoordinator's key type of a transactional id.
 const TRANSACTION_KEY: i8 = 1;
+/// FindCoordinator's key type of a share-partition (`group:topicId:partition`, from v6).
+const SHARE_KEY: i8 = 2;
+/// The first FindCoordinator version that knows share-partition keys.
+const SHARE_FIND_VERSION: i16 = 6;
 /// The most groups one DescribeGroups, DeleteGroups or OffsetFetch names.
 pub const MAX_GROUPS_PER_REQUEST: usize = 10_000;
+
+/// Whether `key` is a share-partition key: a group, a topic id in Kafka's text form and a
+/// partition, separated by colons (the group may itself hold colons).
+fn is_share_key(key: &str) -> bool {
+    let mut parts = key.rsplitn(3, ':');
+    let (Some(partition), Some(topic), Some(group)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return false;
+    };
+    !group.is_empty()
+        && partition.parse::<i32>().is_ok_and(|p| p >= 0)
+        && fjord_util::uuid_text::decode(topic).is_some()
+}
 
 /// The group APIs' context: the coordinator, the image, the listener clients use.
 pub struct Groups<'a> {
@@ -48,6 +66,8 @@ pub struct Groups<'a> {
     pub coordinator: &'a Arc<GroupCoordinator>,
     /// The transaction coordinator (FindCoordinator for transactional ids).
     pub transactions: &'a Arc<TxnCoordinator>,
+    /// The share coordinator (FindCoordinator for share-partitions).
+    pub share_states: &'a Arc<crate::share_coordinator::ShareCoordinator>,
     /// The image the request is answered from.
     pub image: Arc<MetadataImage>,
     /// The listener name (coordinators' endpoints on it are returned).
@@ -70,7 +90,7 @@ impl Groups<'_> {
         };
         let found: Vec<Coordinator> = keys
             .into_iter()
-            .map(|key| match self.locate(&key, r.key_type) {
+            .map(|key| match self.locate(&key, r.key_type, version) {
                 Ok((node_id, host, port)) => Coordinator {
                     key,
                     node_id,
@@ -114,7 +134,12 @@ impl Groups<'_> {
     /// The coordinator of `key`: the leader of its partition of `__consumer_offsets` (a
     /// group) or `__transaction_state` (a transactional id); the topic is created when it
     /// does not exist yet.
-    fn locate(&self, key: &str, key_type: i8) -> Result<(i32, String, i32), (ErrorCode, String)> {
+    fn locate(
+        &self,
+        key: &str,
+        key_type: i8,
+        version: i16,
+    ) -> Result<(i32, String, i32), (ErrorCode, String)> {
         let unavailable = |m: &str| (ErrorCode::CoordinatorNotAvailable, m.to_string());
         let (topic, index) = match key_type {
             GROUP_KEY => {
@@ -130,6 +155,17 @@ impl Groups<'_> {
                     return Err(unavailable("The coordinator is not available."));
                 };
                 (topic, self.transactions.partition_for(key))
+            }
+            SHARE_KEY => {
+                // Kafka answers both with an empty message.
+                if version < SHARE_FIND_VERSION || !is_share_key(key) {
+                    return Err((ErrorCode::InvalidRequest, String::new()));
+                }
+                let Some(topic) = self.image.topics.get_by_name(SHARE_STATE_TOPIC) else {
+                    self.share_states.create_topic();
+                    return Err(unavailable("The coordinator is not available."));
+                };
+                (topic, self.share_states.partition_for(key))
             }
             other => {
                 return Err((

@@ -36,6 +36,7 @@ pub mod replica_fetcher;
 pub mod replica_log_info;
 pub mod replica_manager;
 pub mod security_requests;
+pub mod share_coordinator;
 pub mod transactions;
 pub mod txn_coordinator;
 pub mod txn_markers;

@@ -54,6 +54,8 @@ pub struct BrokerHandler {
     pub groups: Arc<crate::group_coordinator::GroupCoordinator>,
     /// The transaction coordinator.
     pub transactions: Arc<crate::txn_coordinator::TxnCoordinator>,
+    /// The share coordinator (share-partitions' state).
+    pub share_states: Arc<crate::share_coordinator::ShareCoordinator>,
     /// The transaction coordinator's link to other brokers: markers out, and the
     /// verification of transactional Produce (KIP-890).
     pub markers: Arc<crate::txn_coordinator::MarkerWriter>,
@@ -323,6 +325,7 @@ impl Service for BrokerHandler {
         let groups = || crate::groups::Groups {
             coordinator: &self.groups,
             transactions: &self.transactions,
+            share_states: &self.share_states,
             image: image(),
             listener: &self.listener_name,
             client: (client_id, peer),
@@ -417,6 +420,13 @@ impl Service for BrokerHandler {
                     }
                     None => groups().one_group(&body, version, &r.group_id).await,
                 })
+            }
+            RequestBody::InitializeShareGroupState(_)
+            | RequestBody::ReadShareGroupState(_)
+            | RequestBody::WriteShareGroupState(_)
+            | RequestBody::DeleteShareGroupState(_)
+            | RequestBody::ReadShareGroupStateSummary(_) => {
+                Some(self.share_states.handle(&image(), &body).await)
             }
             RequestBody::WriteTxnMarkers(r) => Some(ResponseBody::WriteTxnMarkers(
                 crate::txn_markers::write_txn_markers(

@@ -95,6 +95,17 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         replicas.clone(),
         controller.clone(),
     );
+    let share_states = fjord_broker::share_coordinator::ShareCoordinator::share_states(
+        fjord_broker::share_coordinator::ShareCoordinatorConfig {
+            num_partitions: 50,
+            replication_factor: 1,
+            min_isr: 1,
+            segment_bytes: 100 << 20,
+            per_snapshot: 500,
+        },
+        replicas.clone(),
+        controller.clone(),
+    );
     let markers = fjord_broker::txn_coordinator::MarkerWriter::new(
         transactions.clone(),
         replicas.clone(),
@@ -107,6 +118,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
     let handler = BrokerHandler {
         quotas: Default::default(),
         transactions,
+        share_states,
         markers,
         static_config: Default::default(),
         fetch_sessions: Arc::new(std::sync::Mutex::new(

@@ -262,6 +262,42 @@ pub const APIS: &[Api] = &[
         Local,
         Cluster(Op::ClusterAction),
     ),
+    // The share coordinator's state RPCs (KIP-932), sent by share-partition leaders.
+    api(
+        ApiKey::InitializeShareGroupState,
+        v(0, 0),
+        NONE,
+        Local,
+        Cluster(Op::ClusterAction),
+    ),
+    api(
+        ApiKey::ReadShareGroupState,
+        v(0, 0),
+        NONE,
+        Local,
+        Cluster(Op::ClusterAction),
+    ),
+    api(
+        ApiKey::WriteShareGroupState,
+        v(0, 1),
+        NONE,
+        Local,
+        Cluster(Op::ClusterAction),
+    ),
+    api(
+        ApiKey::DeleteShareGroupState,
+        v(0, 0),
+        NONE,
+        Local,
+        Cluster(Op::ClusterAction),
+    ),
+    api(
+        ApiKey::ReadShareGroupStateSummary,
+        v(0, 1),
+        NONE,
+        Local,
+        Cluster(Op::ClusterAction),
+    ),
     // v5 is a transaction version 2 producer's: the broker adds the group's partition.
     api(
         ApiKey::TxnOffsetCommit,

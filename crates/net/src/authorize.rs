@@ -674,6 +674,17 @@ pub(crate) mod rules {
         if keys.is_empty() {
             keys.push(&r.key);
         }
+        // A share-partition's coordinator is looked for by brokers only (KIP-932).
+        if r.key_type == 2 {
+            let ok = a.cluster(Op::ClusterAction);
+            return a.unless(
+                ok,
+                body,
+                v,
+                ErrorCode::ClusterAuthorizationFailed,
+                "CLUSTER_ACTION on the cluster",
+            );
+        }
         let (kind, code) = if r.key_type == 1 {
             (
                 Kind::TransactionalId,

@@ -10,7 +10,8 @@ pub const NULL_WHEN_EMPTY: [&str; 3] = ["ErrorMessage", "BatchIndexErrorMessage"
 /// Sets every empty error message and documentation `body` carries at `version` to null,
 /// except the top-level message of the answers Kafka 4.4 sends as `""` on success
 /// (AlterPartitionReassignments, DescribeClientQuotas, DescribeUserScramCredentials,
-/// DescribeQuorum: found by the differential test), and each DescribeConfigs result's.
+/// DescribeQuorum: found by the differential test), each DescribeConfigs result's, and a
+/// refused FindCoordinator key's.
 pub fn null_empty_messages(body: &mut ResponseBody, version: i16) {
     body.each_nullable_string(version, &mut |name, value| {
         if value.as_deref() == Some("") && NULL_WHEN_EMPTY.contains(&name) {
@@ -26,6 +27,13 @@ pub fn null_empty_messages(body: &mut ResponseBody, version: i16) {
     };
     if let Some((0, message @ None)) = top {
         *message = Some(String::new());
+    }
+    // A coordinator Kafka refuses a key for with no words (a share-partition key at v5, or
+    // a malformed one) carries "".
+    if let ResponseBody::FindCoordinator(r) = body {
+        for c in r.coordinators.iter_mut().filter(|c| c.error_code != 0) {
+            c.error_message.get_or_insert_with(String::new);
+        }
     }
     if let ResponseBody::DescribeConfigs(r) = body {
         for result in r.results.iter_mut().filter(|r| r.error_code == 0) {

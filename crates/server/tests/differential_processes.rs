@@ -112,8 +112,6 @@ const NOT_YET: &[(&str, &str)] = &[
         "ApiVersions InitializeShareGroupState",
         "share groups (KIP-932)",
     ),
-    ("ApiVersions ReadShareGroupState", "share groups (KIP-932)"),
-    ("ApiVersions WriteShareGroupState", "share groups (KIP-932)"),
     (
         "ApiVersions DeleteShareGroupState",
         "share groups (KIP-932)",
@@ -789,6 +787,65 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
                 },
             ),
             3,
+        ),
+        (
+            "find a share-partition coordinator at v5",
+            RequestBody::FindCoordinator(
+                fjord_protocol::generated::find_coordinator_request::FindCoordinatorRequest {
+                    key_type: 2,
+                    coordinator_keys: vec!["g:AAAAAAAAAAAAAAAAAAAAKg:0".into()],
+                    ..Default::default()
+                },
+            ),
+            5,
+        ),
+        (
+            "find a share-partition coordinator with a malformed key",
+            RequestBody::FindCoordinator(
+                fjord_protocol::generated::find_coordinator_request::FindCoordinatorRequest {
+                    key_type: 2,
+                    coordinator_keys: vec!["no-colons".into()],
+                    ..Default::default()
+                },
+            ),
+            6,
+        ),
+        (
+            "read the share state of an unknown topic",
+            RequestBody::ReadShareGroupState(
+                fjord_protocol::generated::read_share_group_state_request::ReadShareGroupStateRequest {
+                    group_id: "g".into(),
+                    topics: vec![fjord_protocol::generated::read_share_group_state_request::ReadStateData {
+                        topic_id: fjord_protocol::Uuid::from_u128(42),
+                        partitions: vec![fjord_protocol::generated::read_share_group_state_request::PartitionData {
+                            partition: 0,
+                            leader_epoch: 0,
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+            ),
+            0,
+        ),
+        (
+            "initialize share state for a null topic id",
+            RequestBody::InitializeShareGroupState(
+                fjord_protocol::generated::initialize_share_group_state_request::InitializeShareGroupStateRequest {
+                    group_id: "g".into(),
+                    topics: vec![fjord_protocol::generated::initialize_share_group_state_request::InitializeStateData {
+                        topic_id: fjord_protocol::Uuid::nil(),
+                        partitions: vec![fjord_protocol::generated::initialize_share_group_state_request::PartitionData {
+                            partition: 0,
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+            ),
+            0,
         ),
         (
             "describe an unknown group",

@@ -288,9 +288,17 @@ impl From<ShareError> for CoordinatorError {
 }
 
 /// One `__share_group_state` partition's share-partitions.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ShareShard {
     states: BTreeMap<ShareKey, ShareState>,
+    /// `share.coordinator.snapshot.update.records.per.snapshot`.
+    per_snapshot: u32,
+}
+
+impl Default for ShareShard {
+    fn default() -> Self {
+        ShareShard::new(crate::state::UPDATES_PER_SNAPSHOT)
+    }
 }
 
 /// Whether the topic and partition exist (the broker's metadata image answers).
@@ -320,6 +328,14 @@ fn unknown(key: &ShareKey) -> CoordinatorError {
 }
 
 impl ShareShard {
+    /// An empty shard that snapshots a share-partition every `per_snapshot` updates.
+    pub fn new(per_snapshot: u32) -> ShareShard {
+        ShareShard {
+            states: BTreeMap::new(),
+            per_snapshot,
+        }
+    }
+
     /// Folds one record read from the log or just emitted.
     pub fn replay(&mut self, record: &StateRecord) {
         match &record.record {
@@ -412,7 +428,13 @@ impl ShareShard {
         if !topics.has_partition(key.topic_id, key.partition) {
             return Err(unknown(key));
         }
-        let record = s.write(state_epoch, leader_epoch, start_offset, batches)?;
+        let record = s.write(
+            state_epoch,
+            leader_epoch,
+            start_offset,
+            batches,
+            self.per_snapshot,
+        )?;
         Ok(self.emit(key, Some(record)))
     }
 

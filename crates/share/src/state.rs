@@ -175,8 +175,8 @@ pub enum ShareRecord {
     },
 }
 
-/// After this many updates since the last snapshot, a write is recorded as a snapshot
-/// (Kafka's `share.coordinator.snapshot.update.records.per.snapshot` default).
+/// After this many updates since the last snapshot, a write is recorded as a snapshot: the
+/// default of `share.coordinator.snapshot.update.records.per.snapshot`, as Kafka's.
 pub const UPDATES_PER_SNAPSHOT: u32 = 500;
 /// The most state batches one share-partition keeps; a write that would leave more is
 /// recorded as a snapshot of the merged state (which has at most one batch per in-flight
@@ -251,13 +251,14 @@ impl ShareState {
     /// Checks a write from a leader at `leader_epoch` for state epoch `state_epoch` (fenced
     /// when either is older than the state's, as Kafka's shard fences them) and gives
     /// the record that applies it: an update, or a snapshot of the result when the updates
-    /// since the last snapshot reach [`UPDATES_PER_SNAPSHOT`] or the batches [`MAX_BATCHES`].
+    /// since the last snapshot reach `per_snapshot` or the batches [`MAX_BATCHES`].
     pub fn write(
         &self,
         state_epoch: i32,
         leader_epoch: i32,
         start_offset: i64,
         batches: &[StateBatch],
+        per_snapshot: u32,
     ) -> Result<ShareRecord, ShareError> {
         if state_epoch < self.state_epoch {
             return Err(ShareError::FencedStateEpoch(format!(
@@ -279,8 +280,7 @@ impl ShareState {
         };
         let mut after = self.clone();
         after.replay(&update);
-        if after.updates_since_snapshot >= UPDATES_PER_SNAPSHOT || after.ranges.len() > MAX_BATCHES
-        {
+        if after.updates_since_snapshot >= per_snapshot.max(1) || after.ranges.len() > MAX_BATCHES {
             let state = after.persisted().normalized();
             return Ok(ShareRecord::Snapshot {
                 snapshot_epoch: self.snapshot_epoch + 1,
@@ -358,9 +358,19 @@ mod tests {
     fn overwrite_splits_and_start_trims() {
         let mut st = ShareState::default();
         st.replay(&ShareState::initialize(0, 10));
-        let w = st.write(0, 1, -1, &[b(10, 20, AVAILABLE, 1)]).unwrap();
+        let w = st
+            .write(0, 1, -1, &[b(10, 20, AVAILABLE, 1)], UPDATES_PER_SNAPSHOT)
+            .unwrap();
         st.replay(&w);
-        let w = st.write(0, 1, -1, &[b(12, 14, ACKNOWLEDGED, 1)]).unwrap();
+        let w = st
+            .write(
+                0,
+                1,
+                -1,
+                &[b(12, 14, ACKNOWLEDGED, 1)],
+                UPDATES_PER_SNAPSHOT,
+            )
+            .unwrap();
         st.replay(&w);
         assert_eq!(
             st.persisted().batches,
@@ -370,7 +380,7 @@ mod tests {
                 b(15, 20, AVAILABLE, 1)
             ]
         );
-        let w = st.write(0, 1, 13, &[]).unwrap();
+        let w = st.write(0, 1, 13, &[], UPDATES_PER_SNAPSHOT).unwrap();
         st.replay(&w);
         assert_eq!(
             st.persisted().batches,
@@ -378,7 +388,7 @@ mod tests {
         );
         assert_eq!(st.persisted().normalized().start_offset, 15);
         // A start offset never moves back.
-        let w = st.write(0, 1, 11, &[]).unwrap();
+        let w = st.write(0, 1, 11, &[], UPDATES_PER_SNAPSHOT).unwrap();
         st.replay(&w);
         assert_eq!(st.start_offset(), 13);
     }
@@ -390,16 +400,16 @@ mod tests {
         let (_, bump) = st.read(5).unwrap();
         st.replay(&bump.unwrap());
         assert!(matches!(
-            st.write(3, 4, -1, &[]),
+            st.write(3, 4, -1, &[], UPDATES_PER_SNAPSHOT),
             Err(ShareError::FencedLeaderEpoch(_))
         ));
         assert!(matches!(
-            st.write(2, 5, -1, &[]),
+            st.write(2, 5, -1, &[], UPDATES_PER_SNAPSHOT),
             Err(ShareError::FencedStateEpoch(_))
         ));
         // A newer state epoch is not fenced (Kafka's shard only fences older ones).
-        assert!(st.write(4, 5, -1, &[]).is_ok());
-        assert!(st.write(3, 5, -1, &[]).is_ok());
+        assert!(st.write(4, 5, -1, &[], UPDATES_PER_SNAPSHOT).is_ok());
+        assert!(st.write(3, 5, -1, &[], UPDATES_PER_SNAPSHOT).is_ok());
         assert!(matches!(st.read(4), Err(ShareError::FencedLeaderEpoch(_))));
     }
 
@@ -416,6 +426,7 @@ mod tests {
                     0,
                     if i % 7 == 0 { i / 2 } else { -1 },
                     &[b(i, i, (i % 3 * 2) as u8, 1)],
+                    UPDATES_PER_SNAPSHOT,
                 )
                 .unwrap();
             if matches!(r, ShareRecord::Snapshot { .. }) {

@@ -319,21 +319,23 @@ impl World {
             }
             return;
         }
-        let landed =
-            match self
-                .coordinator
-                .write(w.state_epoch, w.leader_epoch, w.start_offset, &w.batches)
-            {
-                Ok(r) => {
-                    if matches!(r, ShareRecord::Snapshot { .. }) {
-                        self.records.clear();
-                    }
-                    self.coordinator.replay(&r);
-                    self.records.push(r);
-                    true
+        let landed = match self.coordinator.write(
+            w.state_epoch,
+            w.leader_epoch,
+            w.start_offset,
+            &w.batches,
+            fjord_share::state::UPDATES_PER_SNAPSHOT,
+        ) {
+            Ok(r) => {
+                if matches!(r, ShareRecord::Snapshot { .. }) {
+                    self.records.clear();
                 }
-                Err(_) => false,
-            };
+                self.coordinator.replay(&r);
+                self.records.push(r);
+                true
+            }
+            Err(_) => false,
+        };
         if landed && self.faults && self.rng.percent(10) {
             // Applied, but the answer was lost: the driver sends it again.
             self.to_coordinator.push((epoch, w, true));

@@ -557,6 +557,7 @@ async fn start_broker(
 struct Coordinators {
     groups: Arc<fjord_broker::group_coordinator::GroupCoordinator>,
     transactions: Arc<fjord_broker::txn_coordinator::TxnCoordinator>,
+    share_states: Arc<fjord_broker::share_coordinator::ShareCoordinator>,
     markers: Arc<fjord_broker::txn_coordinator::MarkerWriter>,
 }
 
@@ -592,6 +593,20 @@ fn spawn_coordinators(
         let why = t.follow(applied, |_| async {}).await;
         let _ = fatal.send(format!("the transaction coordinator stopped: {why}"));
     });
+    let share_states = fjord_broker::share_coordinator::ShareCoordinator::share_states(
+        role.share_states.clone(),
+        replicas.clone(),
+        node.client.clone(),
+    );
+    let (s, applied, fatal) = (
+        share_states.clone(),
+        replicas.applied(),
+        node.fatal_tx.0.clone(),
+    );
+    node.fatal_tx.spawn("share coordinator", async move {
+        let why = s.follow(applied, |_| async {}).await;
+        let _ = fatal.send(format!("the share coordinator stopped: {why}"));
+    });
     let writer = txn_coordinator::MarkerWriter::new(
         transactions.clone(),
         replicas.clone(),
@@ -611,6 +626,7 @@ fn spawn_coordinators(
     Coordinators {
         groups,
         transactions,
+        share_states,
         markers: writer,
     }
 }
@@ -658,6 +674,7 @@ fn broker_handler(
         )),
         groups: coordinators.groups.clone(),
         transactions: coordinators.transactions.clone(),
+        share_states: coordinators.share_states.clone(),
         markers: coordinators.markers.clone(),
         producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
             node.node_id,

@@ -119,6 +119,8 @@ pub(super) struct BrokerRole {
     pub coordinator: CoordinatorConfig,
     /// The transaction coordinator's settings.
     pub transactions: fjord_broker::txn_coordinator::TxnCoordinatorConfig,
+    /// The share coordinator's settings.
+    pub share_states: fjord_broker::share_coordinator::ShareCoordinatorConfig,
     /// `max.incremental.fetch.session.cache.slots`.
     pub fetch_session_slots: usize,
     /// `min.incremental.fetch.session.eviction.ms`.
@@ -313,6 +315,7 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
         },
         coordinator: coordinator_config(config)?,
         transactions: transaction_config(config)?,
+        share_states: share_state_config(config)?,
         fetch_session_slots: int(config, "max.incremental.fetch.session.cache.slots")?.max(0)
             as usize,
         fetch_session_eviction_ms: int(config, "min.incremental.fetch.session.eviction.ms")?,
@@ -499,6 +502,23 @@ fn transaction_config(
         min_isr: clamp_i32(int("transaction.state.log.min.isr")?),
         segment_bytes: int("transaction.state.log.segment.bytes")?.max(1),
         partition_verification: flag(config, "transaction.partition.verification.enable"),
+    })
+}
+
+/// The share coordinator's settings from the `share.coordinator.*` keys.
+fn share_state_config(
+    config: &ServerConfig,
+) -> Result<fjord_broker::share_coordinator::ShareCoordinatorConfig, String> {
+    let int = |k: &str| int(config, k);
+    let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
+    Ok(fjord_broker::share_coordinator::ShareCoordinatorConfig {
+        num_partitions: clamp_i32(int("share.coordinator.state.topic.num.partitions")?),
+        replication_factor: int("share.coordinator.state.topic.replication.factor")?
+            .clamp(1, i64::from(i16::MAX)) as i16,
+        min_isr: clamp_i32(int("share.coordinator.state.topic.min.isr")?),
+        segment_bytes: int("share.coordinator.state.topic.segment.bytes")?.max(1),
+        per_snapshot: int("share.coordinator.snapshot.update.records.per.snapshot")?
+            .clamp(1, i64::from(u32::MAX)) as u32,
     })
 }
 
