@@ -584,29 +584,13 @@ fn spawn_coordinators(
         let why = g.follow_groups(applied).await;
         let _ = fatal.send(format!("the group coordinator stopped: {why}"));
     });
-    let (t, applied, fatal) = (
-        transactions.clone(),
-        replicas.applied(),
-        node.fatal_tx.0.clone(),
-    );
-    node.fatal_tx.spawn("transaction coordinator", async move {
-        let why = t.follow(applied, |_| async {}).await;
-        let _ = fatal.send(format!("the transaction coordinator stopped: {why}"));
-    });
+    follow_leadership(node, replicas, "transaction coordinator", &transactions);
     let share_states = fjord_broker::share_coordinator::ShareCoordinator::share_states(
         role.share_states.clone(),
         replicas.clone(),
         node.client.clone(),
     );
-    let (s, applied, fatal) = (
-        share_states.clone(),
-        replicas.applied(),
-        node.fatal_tx.0.clone(),
-    );
-    node.fatal_tx.spawn("share coordinator", async move {
-        let why = s.follow(applied, |_| async {}).await;
-        let _ = fatal.send(format!("the share coordinator stopped: {why}"));
-    });
+    follow_leadership(node, replicas, "share coordinator", &share_states);
     let writer = txn_coordinator::MarkerWriter::new(
         transactions.clone(),
         replicas.clone(),
@@ -629,6 +613,21 @@ fn spawn_coordinators(
         share_states,
         markers: writer,
     }
+}
+
+/// Spawns the task a coordinator (`name`) cannot live without: loading and dropping its shards
+/// as the broker's leadership of its topic moves.
+fn follow_leadership<S: fjord_broker::coordinator_runtime::CoordinatorShard>(
+    node: &Node,
+    replicas: &Arc<ReplicaManager>,
+    name: &'static str,
+    runtime: &Arc<fjord_broker::coordinator_runtime::Runtime<S>>,
+) {
+    let (rt, applied, fatal) = (runtime.clone(), replicas.applied(), node.fatal_tx.0.clone());
+    node.fatal_tx.spawn(name, async move {
+        let why = rt.follow(applied, |_| async {}).await;
+        let _ = fatal.send(format!("the {name} stopped: {why}"));
+    });
 }
 
 /// The handler of the broker's listeners (each copy named for its listener).
