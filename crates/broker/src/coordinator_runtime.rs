@@ -22,7 +22,7 @@ use fjord_protocol::records::{Compression, EndTxnMarker, RecordBatchBuilder, Rec
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
 use fjord_util::system_now_ms;
 use std::collections::{BTreeSet, HashMap};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot, watch, Notify};
 
@@ -66,6 +66,8 @@ pub enum Entry {
 pub enum Replayed<'a> {
     /// A record; `producer_id` is the transactional producer of its batch, or -1.
     Record {
+        /// The record's offset in the partition.
+        offset: i64,
         /// The transactional producer, or -1.
         producer_id: i64,
         /// The key.
@@ -117,6 +119,18 @@ pub trait CoordinatorShard: Send + 'static {
     fn split(out: Self::Output) -> Split<Self::Effect>;
     /// How many keys it holds (for the load log line).
     fn size(&self) -> usize;
+    /// The entries of its last output are committed at offsets `first..first + count`, in
+    /// order (each entry takes one offset).
+    fn committed(&mut self, _first: i64, _count: usize) {}
+    /// The offset below which its partition's records are no longer needed to rebuild it
+    /// (the runtime deletes them), if it ever prunes.
+    fn redundant_below(&self) -> Option<i64> {
+        None
+    }
+    /// How often the runtime prunes a shard's partition (None: never).
+    fn prune_interval_ms(_config: &Self::Config) -> Option<i64> {
+        None
+    }
 }
 
 /// The coordinator topic's settings.
@@ -144,6 +158,8 @@ struct Slot<S> {
     closed: AtomicBool,
     state: tokio::sync::Mutex<Option<Loaded<S>>>,
     wake: Notify,
+    /// When the partition was last pruned (ms).
+    pruned_at: AtomicI64,
 }
 
 /// Who sent a request and how (for shards that keep it, as groups do).
@@ -361,6 +377,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             closed: AtomicBool::new(false),
             state: tokio::sync::Mutex::new(None),
             wake: Notify::new(),
+            pruned_at: AtomicI64::new(system_now_ms()),
         });
         slots.insert(index, slot.clone());
         let me = self.clone();
@@ -480,14 +497,23 @@ impl<S: CoordinatorShard> Runtime<S> {
     ) -> Result<Option<ResponseBody>, String> {
         let split = S::split(out);
         if !split.entries.is_empty() {
-            if let Err(e) = append_committed(slot, split.entries).await {
-                **guard = None;
-                self.unload(slot);
-                return Err(format!(
-                    "writing to {}-{}: {e}",
-                    S::TOPIC,
-                    slot.partition.index
-                ));
+            let count = split.entries.len();
+            match append_committed(slot, split.entries).await {
+                Err(e) => {
+                    **guard = None;
+                    self.unload(slot);
+                    return Err(format!(
+                        "writing to {}-{}: {e}",
+                        S::TOPIC,
+                        slot.partition.index
+                    ));
+                }
+                Ok(end) => {
+                    if let Some(l) = guard.as_mut() {
+                        l.shard.committed(end - count as i64, count);
+                        self.maybe_prune(slot, &l.shard);
+                    }
+                }
             }
         }
         let mut reply = None;
@@ -504,6 +530,32 @@ impl<S: CoordinatorShard> Runtime<S> {
             let _ = self.effects.send(e);
         }
         Ok(reply)
+    }
+
+    /// Deletes the records of `slot`'s partition below what `shard` still needs, at most once
+    /// per the shard type's prune interval (in the background).
+    fn maybe_prune(&self, slot: &Arc<Slot<S>>, shard: &S) {
+        let Some(interval) = S::prune_interval_ms(&self.config) else {
+            return;
+        };
+        let now = system_now_ms();
+        let last = slot.pruned_at.load(Ordering::Relaxed);
+        if now - last < interval {
+            return;
+        }
+        slot.pruned_at.store(now, Ordering::Relaxed);
+        let Some(below) = shard.redundant_below() else {
+            return;
+        };
+        let log = slot.partition.log.clone();
+        if below <= log.log_start_offset() {
+            return;
+        }
+        let index = slot.partition.index;
+        tokio::task::spawn_blocking(move || match log.delete_records(below) {
+            Ok(start) => tracing::debug!("pruned {}-{index} below {start}", S::TOPIC),
+            Err(e) => tracing::warn!("pruning {}-{index} below {below}: {e}", S::TOPIC),
+        });
     }
 
     /// Runs one request against the shard of `key`: `run` calls the state machine with a
@@ -760,7 +812,8 @@ impl<S> Slot<S> {
 
 /// Appends entries to the slot's partition as its coordinator and waits until every in-sync
 /// replica has them.
-async fn append_committed<S>(slot: &Arc<Slot<S>>, entries: Vec<Entry>) -> Result<(), String> {
+/// Appends `entries` and waits until they are committed; returns the offset after them.
+async fn append_committed<S>(slot: &Arc<Slot<S>>, entries: Vec<Entry>) -> Result<i64, String> {
     let partition = slot.partition.clone();
     let epoch = slot.leader_epoch;
     let appended = tokio::task::spawn_blocking(move || {
@@ -787,7 +840,8 @@ async fn append_committed<S>(slot: &Arc<Slot<S>>, entries: Vec<Entry>) -> Result
             tokio::time::Instant::now() + COMMIT_TIMEOUT,
         )
         .await
-        .map_err(|code| format!("not committed: {}", code.message()))
+        .map_err(|code| format!("not committed: {}", code.message()))?;
+    Ok(appended)
 }
 
 /// Reads a partition's whole log into a new shard. Blocking.
@@ -827,12 +881,14 @@ fn load_shard<S: CoordinatorShard>(
             } else {
                 -1
             };
+            let base = batch.base_offset();
             for record in batch.records().map_err(|e| e.to_string())? {
                 let record = record.map_err(|e| e.to_string())?;
                 let Some(key) = record.key.as_ref() else {
                     continue;
                 };
                 let replayed = Replayed::Record {
+                    offset: base + i64::from(record.offset_delta),
                     producer_id,
                     key,
                     value: record.value.as_ref(),

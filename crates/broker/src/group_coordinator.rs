@@ -46,6 +46,7 @@ impl CoordinatorShard for Shard {
                 producer_id,
                 key,
                 value,
+                ..
             } => {
                 let Some(record) = GroupRecord::decode(key, value).map_err(|e| e.to_string())?
                 else {

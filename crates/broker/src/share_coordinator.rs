@@ -7,7 +7,8 @@
 //!
 //! The topic is created as Kafka creates it: `cleanup.policy=delete` with `retention.ms=-1`
 //! (a share-partition's state is a snapshot and the updates after it, which compaction would
-//! lose).
+//! lose). Instead, every `share.coordinator.state.topic.prune.interval.ms` the records below
+//! the oldest snapshot a share-partition still needs are deleted, so the topic stays bounded.
 
 use crate::controller_client::ControllerClient;
 use crate::coordinator_runtime::{
@@ -37,6 +38,9 @@ pub struct ShareCoordinatorConfig {
     pub segment_bytes: i64,
     /// `share.coordinator.snapshot.update.records.per.snapshot`.
     pub per_snapshot: u32,
+    /// `share.coordinator.state.topic.prune.interval.ms`: how often the records no
+    /// share-partition needs any more are deleted.
+    pub prune_interval_ms: i64,
 }
 
 /// One led partition's share-partitions.
@@ -65,9 +69,12 @@ impl CoordinatorShard for ShareHost {
     }
 
     fn replay(&mut self, entry: Replayed<'_>, _now: i64) -> Result<(), String> {
-        if let Replayed::Record { key, value, .. } = entry {
+        if let Replayed::Record {
+            offset, key, value, ..
+        } = entry
+        {
             if let Some(r) = StateRecord::decode(key, value).map_err(|e| e.to_string())? {
-                self.shard.replay(&r);
+                self.shard.replay_at(&r, offset);
             }
         }
         Ok(())
@@ -106,6 +113,18 @@ impl CoordinatorShard for ShareHost {
 
     fn size(&self) -> usize {
         self.shard.len()
+    }
+
+    fn committed(&mut self, first: i64, count: usize) {
+        self.shard.committed(first, count);
+    }
+
+    fn redundant_below(&self) -> Option<i64> {
+        self.shard.redundant_below()
+    }
+
+    fn prune_interval_ms(config: &ShareCoordinatorConfig) -> Option<i64> {
+        Some(config.prune_interval_ms)
     }
 }
 

@@ -102,6 +102,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
             min_isr: 1,
             segment_bytes: 100 << 20,
             per_snapshot: 500,
+            prune_interval_ms: 300_000,
         },
         replicas.clone(),
         controller.clone(),

@@ -195,6 +195,7 @@ pub fn documentation(key: &str) -> Option<&'static str> {
         "share.coordinator.state.topic.min.isr" => "The min.insync.replicas of __share_group_state.",
         "share.coordinator.state.topic.segment.bytes" => "The segment size of __share_group_state.",
         "share.coordinator.snapshot.update.records.per.snapshot" => "The updates of a share-partition's state after which the next write is a snapshot.",
+        "share.coordinator.state.topic.prune.interval.ms" => "How often the records of __share_group_state no share-partition needs any more are deleted.",
         "max.incremental.fetch.session.cache.slots" => "The most incremental fetch sessions kept.",
         "min.incremental.fetch.session.eviction.ms" => "The shortest time a fetch session is kept before it may be evicted.",
         "producer.id.expiration.check.interval.ms" => "How often idle producer ids are looked for.",

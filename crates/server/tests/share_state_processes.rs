@@ -2,8 +2,9 @@
 //! coordinator (creating `__share_group_state` as Kafka does, and refusing the key type before
 //! v6 or a malformed key); InitializeShareGroupState, WriteShareGroupState,
 //! ReadShareGroupState, ReadShareGroupStateSummary and DeleteShareGroupState answer partition
-//! by partition with Kafka's codes; a read fences older leaders; and after a SIGKILL the state
-//! read back is the state written (the coordinator folds it again from its log).
+//! by partition with Kafka's codes; a read fences older leaders; records no share-partition
+//! needs any more are pruned; and after a SIGKILL the state read back is the state written
+//! (the coordinator folds it again from what is left of its log).
 
 mod common;
 
@@ -23,7 +24,9 @@ use std::time::Duration;
 
 const SETTINGS: &str = "share.coordinator.state.topic.replication.factor=1\n\
                         share.coordinator.state.topic.min.isr=1\n\
-                        share.coordinator.state.topic.num.partitions=3";
+                        share.coordinator.state.topic.num.partitions=3\n\
+                        share.coordinator.snapshot.update.records.per.snapshot=3\n\
+                        share.coordinator.state.topic.prune.interval.ms=0";
 
 fn topic_id(rt: &tokio::runtime::Runtime, addr: &str, topic: &str) -> Option<Uuid> {
     let ask = RequestBody::Metadata(MetadataRequest {
@@ -123,6 +126,38 @@ fn read_state(
     ))
 }
 
+/// The highest log start offset among `__share_group_state`'s partitions (ListOffsets
+/// earliest).
+fn state_log_start(rt: &tokio::runtime::Runtime, addr: &str) -> i64 {
+    use fjord_protocol::generated::list_offsets_request::{
+        ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic,
+    };
+    let ask = RequestBody::ListOffsets(ListOffsetsRequest {
+        replica_id: -1,
+        topics: vec![ListOffsetsTopic {
+            name: "__share_group_state".into(),
+            partitions: (0..3)
+                .map(|p| ListOffsetsPartition {
+                    partition_index: p,
+                    timestamp: -2,
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    match rt.block_on(call(addr, ask, 7)) {
+        Some(ResponseBody::ListOffsets(r)) => r.topics[0]
+            .partitions
+            .iter()
+            .map(|p| p.offset)
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    }
+}
+
 #[test]
 fn share_state_survives_a_sigkill_and_fences_old_leaders() {
     let root = tempfile::tempdir().unwrap();
@@ -215,7 +250,7 @@ fn share_state_survives_a_sigkill_and_fences_old_leaders() {
         vec![(0, 0)]
     );
     let expected = (0, 5, vec![(5, 6, 0, 2), (7, 7, 4, 5)]);
-    assert_eq!(read_state(&rt, &addr, topic, 2), Some(expected.clone()));
+    assert_eq!(read_state(&rt, &addr, topic, 2), Some(expected));
     // A leader older than the writer is fenced.
     assert_eq!(read_state(&rt, &addr, topic, 1).map(|r| r.0), Some(74));
     let ask = RequestBody::ReadShareGroupStateSummary(summary::ReadShareGroupStateSummaryRequest {
@@ -238,13 +273,62 @@ fn share_state_survives_a_sigkill_and_fences_old_leaders() {
     assert_eq!((p.error_code, p.start_offset, p.leader_epoch), (0, 5, 2));
     assert_eq!(p.delivery_complete_count, 1, "offset 7 is done with");
 
-    // SIGKILL: the state comes back from __share_group_state.
+    // Twenty more writes: a snapshot every third, and the records before the oldest snapshot
+    // still needed are pruned (every commit, with a prune interval of 0).
+    for i in 0..20i64 {
+        let more = RequestBody::WriteShareGroupState(write::WriteShareGroupStateRequest {
+            group_id: "g".into(),
+            topics: vec![write::WriteStateData {
+                topic_id: topic,
+                partitions: vec![write::PartitionData {
+                    partition: 0,
+                    state_epoch: 0,
+                    leader_epoch: 2,
+                    start_offset: -1,
+                    delivery_complete_count: -1,
+                    state_batches: vec![batch(8 + i, 8 + i, 2, 1)],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        assert_eq!(
+            codes(rt.block_on(call(&addr, more, 1)).unwrap()),
+            vec![(0, 0)]
+        );
+    }
+    let before = read_state(&rt, &addr, topic, 2).expect("read");
+    assert_eq!(before.0, 0);
+    assert_eq!(
+        before.2.len(),
+        3,
+        "5-6 available, 7 archived, 8-27 acknowledged: {before:?}"
+    );
+    let pruned = wait_for(Duration::from_secs(30), || {
+        (state_log_start(&rt, &addr) > 0).then_some(())
+    });
+    assert!(pruned.is_some(), "__share_group_state never pruned");
+
+    // SIGKILL: the state comes back from what is left of __share_group_state.
     node.kill();
     node.start();
     let back = wait_for(Duration::from_secs(60), || {
         read_state(&rt, &addr, topic, 3).filter(|r| r.0 == 0)
     });
-    assert_eq!(back, Some(expected), "{}", node.log_tail());
+    assert_eq!(back.as_ref(), Some(&before), "{}", node.log_tail());
+    // A graceful restart keeps the log start (its checkpoint is written at shutdown), so the
+    // coordinator rebuilds the state from the pruned log alone.
+    assert!(node.stop(), "graceful stop");
+    node.start();
+    let again = wait_for(Duration::from_secs(60), || {
+        read_state(&rt, &addr, topic, 3).filter(|r| r.0 == 0)
+    });
+    assert_eq!(again, Some(before), "{}", node.log_tail());
+    assert!(
+        state_log_start(&rt, &addr) > 0,
+        "the pruned records came back"
+    );
 
     // Deleted: a read is refused as for a share-partition never initialized.
     let ask = RequestBody::DeleteShareGroupState(del::DeleteShareGroupStateRequest {

@@ -293,6 +293,30 @@ pub struct ShareShard {
     states: BTreeMap<ShareKey, ShareState>,
     /// `share.coordinator.snapshot.update.records.per.snapshot`.
     per_snapshot: u32,
+    /// The offset of each share-partition's latest snapshot record.
+    snapshot_at: BTreeMap<ShareKey, i64>,
+    /// Records emitted and not yet given their offsets: (key, snapshot or tombstone).
+    unplaced: std::collections::VecDeque<(ShareKey, Placed)>,
+    /// The offset after the last record placed.
+    next_offset: i64,
+}
+
+/// What a record does to its share-partition's pruning point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Placed {
+    Snapshot,
+    Update,
+    Tombstone,
+}
+
+impl Placed {
+    fn of(record: &Option<ShareRecord>) -> Placed {
+        match record {
+            None => Placed::Tombstone,
+            Some(ShareRecord::Snapshot { .. }) => Placed::Snapshot,
+            Some(ShareRecord::Update { .. }) => Placed::Update,
+        }
+    }
 }
 
 impl Default for ShareShard {
@@ -333,7 +357,54 @@ impl ShareShard {
         ShareShard {
             states: BTreeMap::new(),
             per_snapshot,
+            snapshot_at: BTreeMap::new(),
+            unplaced: std::collections::VecDeque::new(),
+            next_offset: 0,
         }
+    }
+
+    /// Folds a record read from the log at `offset`.
+    pub fn replay_at(&mut self, record: &StateRecord, offset: i64) {
+        self.replay(record);
+        self.place(&record.key, Placed::of(&record.record), offset);
+    }
+
+    fn place(&mut self, key: &ShareKey, placed: Placed, offset: i64) {
+        match placed {
+            Placed::Snapshot => {
+                self.snapshot_at.insert(key.clone(), offset);
+            }
+            Placed::Tombstone => {
+                self.snapshot_at.remove(key);
+            }
+            Placed::Update => {}
+        }
+        self.next_offset = self.next_offset.max(offset + 1);
+    }
+
+    /// The records emitted since the last call are committed at `first..first + count`, in
+    /// the order they were emitted.
+    pub fn committed(&mut self, first: i64, count: usize) {
+        for i in 0..count {
+            let Some((key, placed)) = self.unplaced.pop_front() else {
+                break;
+            };
+            self.place(&key, placed, first + i as i64);
+        }
+    }
+
+    /// The offset below which no record is needed to rebuild the shard: every share-partition
+    /// is rebuilt from its latest snapshot and the updates after it. None while a record's
+    /// offset is unknown.
+    pub fn redundant_below(&self) -> Option<i64> {
+        if !self.unplaced.is_empty() {
+            return None;
+        }
+        let mut below = self.next_offset;
+        for key in self.states.keys() {
+            below = below.min(*self.snapshot_at.get(key)?);
+        }
+        Some(below)
     }
 
     /// Folds one record read from the log or just emitted.
@@ -364,6 +435,7 @@ impl ShareShard {
     }
 
     fn emit(&mut self, key: &ShareKey, record: Option<ShareRecord>) -> StateRecord {
+        self.unplaced.push_back((key.clone(), Placed::of(&record)));
         let r = StateRecord {
             key: key.clone(),
             record,
@@ -614,6 +686,46 @@ mod tests {
             }
         );
         assert!(shard.delete(&key(1)).unwrap().is_none());
+    }
+
+    #[test]
+    fn the_pruning_point_is_the_oldest_latest_snapshot() {
+        let mut shard = ShareShard::new(2);
+        assert_eq!(shard.redundant_below(), Some(0));
+        shard.initialize(&key(0), 0, 0, &All).unwrap(); // offset 0: a snapshot
+        shard.initialize(&key(1), 0, 0, &All).unwrap(); // 1
+                                                        // Unplaced records hold pruning back.
+        assert_eq!(shard.redundant_below(), None);
+        shard.committed(0, 2);
+        assert_eq!(shard.redundant_below(), Some(0));
+        // Two updates of key 0 (2, 3); its second write after a snapshot is a snapshot.
+        shard
+            .write(&key(0), 0, 0, -1, &[b(0, 0, ACKNOWLEDGED, 1)], &All)
+            .unwrap();
+        let r = shard
+            .write(&key(0), 0, 0, -1, &[b(1, 1, ACKNOWLEDGED, 1)], &All)
+            .unwrap();
+        assert!(matches!(r.record, Some(ShareRecord::Snapshot { .. })));
+        shard.committed(2, 2);
+        // Key 1's snapshot at 1 is the oldest still needed.
+        assert_eq!(shard.redundant_below(), Some(1));
+        shard.delete(&key(1)).unwrap();
+        shard.committed(4, 1);
+        assert_eq!(shard.redundant_below(), Some(3));
+        shard.delete(&key(0)).unwrap();
+        shard.committed(5, 1);
+        assert_eq!(
+            shard.redundant_below(),
+            Some(6),
+            "nothing is needed any more"
+        );
+        // A shard loaded from the log places records at their offsets.
+        let mut again = ShareShard::new(2);
+        again.replay_at(
+            &ShareShard::new(2).initialize(&key(0), 0, 0, &All).unwrap(),
+            40,
+        );
+        assert_eq!(again.redundant_below(), Some(40));
     }
 
     #[test]

@@ -519,6 +519,7 @@ fn share_state_config(
         segment_bytes: int("share.coordinator.state.topic.segment.bytes")?.max(1),
         per_snapshot: int("share.coordinator.snapshot.update.records.per.snapshot")?
             .clamp(1, i64::from(u32::MAX)) as u32,
+        prune_interval_ms: int("share.coordinator.state.topic.prune.interval.ms")?.max(0),
     })
 }
 
