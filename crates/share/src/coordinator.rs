@@ -59,13 +59,13 @@ macro_rules! from_wire {
     ($batches:expr) => {
         $batches
             .iter()
-            .map(|b| StateBatch {
+            .map(|b| $crate::state::StateBatch {
                 first_offset: b.first_offset,
                 last_offset: b.last_offset,
                 delivery_state: b.delivery_state as u8,
                 delivery_count: b.delivery_count.max(0) as u16,
             })
-            .collect::<Vec<StateBatch>>()
+            .collect::<Vec<$crate::state::StateBatch>>()
     };
 }
 
@@ -84,6 +84,8 @@ macro_rules! to_wire {
             .collect()
     };
 }
+
+pub(crate) use {from_wire, to_wire};
 
 /// How many offsets at or above the start the batches say are done with.
 pub fn delivery_complete_count(state: &PersistedState) -> i32 {

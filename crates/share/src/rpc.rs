@@ -138,17 +138,10 @@ pub fn read(
                     partition: p.partition,
                     state_epoch: state.state_epoch,
                     start_offset: state.start_offset,
-                    state_batches: state
-                        .batches
-                        .iter()
-                        .map(|b| read_share_group_state_response::StateBatch {
-                            first_offset: b.first_offset,
-                            last_offset: b.last_offset,
-                            delivery_state: b.delivery_state as i8,
-                            delivery_count: b.delivery_count.min(i16::MAX as u16) as i16,
-                            ..Default::default()
-                        })
-                        .collect(),
+                    state_batches: crate::coordinator::to_wire!(
+                        state.batches,
+                        read_share_group_state_response
+                    ),
                     ..Default::default()
                 }
             })
@@ -171,16 +164,7 @@ pub fn write(
 ) -> Handled<WriteShareGroupStateResponse> {
     let mut records = Vec::new();
     let results = per_partition!(r, owns, WriteStateResult, WriteResult, |key, p| {
-        let batches: Vec<crate::state::StateBatch> = p
-            .state_batches
-            .iter()
-            .map(|b| crate::state::StateBatch {
-                first_offset: b.first_offset,
-                last_offset: b.last_offset,
-                delivery_state: b.delivery_state as u8,
-                delivery_count: b.delivery_count.max(0) as u16,
-            })
-            .collect();
+        let batches = crate::coordinator::from_wire!(p.state_batches);
         shard
             .write(
                 &key,
