@@ -15,7 +15,8 @@
 //! - the state a new leader reads back equals what the old leader's landed writes say, and the
 //!   state rebuilt from the records equals the state before;
 //! - when consumers accept everything, every record is eventually done and the start offset
-//!   reaches the end of the log.
+//!   reaches the end of the log;
+//! - the records between start and end never exceed the in-flight limit.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -467,6 +468,13 @@ impl World {
             97 => self.move_coordinator(),
             _ => self.check_durable(),
         }
+        // Bounded: never more records between start and end than may be in flight.
+        let window = self.leader.end() - self.leader.start_offset();
+        assert!(
+            window <= self.cfg.max_in_flight as i64,
+            "{window} records in flight, limit {}",
+            self.cfg.max_in_flight
+        );
     }
 
     /// No more faults: everything outstanding settles, and consumers accept all they get.
