@@ -267,7 +267,6 @@ impl Runtime<ShareHost> {
             },
         };
         let topics = ImageTopics(image);
-        let owns = |_: &fjord_share::coordinator::ShareKey| true;
         let image: &MetadataImage = image;
         match body {
             RequestBody::InitializeShareGroupState(r) => {
@@ -282,7 +281,7 @@ impl Runtime<ShareHost> {
                     InitializeStateResult,
                     InitP,
                     |s: &mut ShareShard, one: &InitializeShareGroupStateRequest, now| {
-                        let h = rpc::initialize(s, one, &topics, &owns);
+                        let h = rpc::initialize(s, one, &topics);
                         (
                             ShareOutput {
                                 records: h.records,
@@ -309,7 +308,7 @@ impl Runtime<ShareHost> {
                     ReadStateResult,
                     ReadP,
                     |s: &mut ShareShard, one: &ReadShareGroupStateRequest, now| {
-                        let h = rpc::read(s, one, &topics, &owns);
+                        let h = rpc::read(s, one, &topics);
                         (
                             ShareOutput {
                                 records: h.records,
@@ -336,7 +335,7 @@ impl Runtime<ShareHost> {
                     WriteStateResult,
                     WriteP,
                     |s: &mut ShareShard, one: &WriteShareGroupStateRequest, now| {
-                        let h = rpc::write(s, one, &topics, &owns);
+                        let h = rpc::write(s, one, &topics);
                         (
                             ShareOutput {
                                 records: h.records,
@@ -363,7 +362,7 @@ impl Runtime<ShareHost> {
                     ReadStateSummaryResult,
                     SummaryP,
                     |s: &mut ShareShard, one: &ReadShareGroupStateSummaryRequest, now| {
-                        let resp = rpc::read_summary(s, one, &topics, &owns);
+                        let resp = rpc::read_summary(s, one, &topics);
                         (
                             ShareOutput {
                                 records: Vec::new(),
@@ -390,7 +389,7 @@ impl Runtime<ShareHost> {
                     DeleteStateResult,
                     DeleteP,
                     |s: &mut ShareShard, one: &DeleteShareGroupStateRequest, now| {
-                        let h = rpc::delete(s, one, &owns);
+                        let h = rpc::delete(s, one);
                         (
                             ShareOutput {
                                 records: h.records,

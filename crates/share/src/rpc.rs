@@ -1,9 +1,9 @@
 //! The share coordinator's five state RPCs on one shard (InitializeShareGroupState,
 //! ReadShareGroupState, WriteShareGroupState, ReadShareGroupStateSummary,
 //! DeleteShareGroupState): each partition of a request is handled on its own, as Kafka's
-//! coordinator splits them, and answered with its own code. `owns` says which share-partitions
-//! this shard coordinates; the others are answered NOT_COORDINATOR, for the sender to find
-//! their coordinator. The records returned are appended before the answer goes out.
+//! coordinator splits them, and answered with its own code. The driver routes each share-partition
+//! to its own shard (a share-partition whose shard is not here is answered NOT_COORDINATOR
+//! there). The records returned are appended before the answer goes out.
 
 use fjord_protocol::generated::{
     delete_share_group_state_request::DeleteShareGroupStateRequest,
@@ -33,9 +33,6 @@ use uuid::Uuid;
 
 use crate::coordinator::{CoordinatorError, ShareKey, ShareShard, StateRecord, TopicLookup};
 
-/// NOT_COORDINATOR.
-const NOT_COORDINATOR: i16 = 16;
-
 /// An answer and the records to append before it goes out.
 #[derive(Debug, Default)]
 pub struct Handled<R> {
@@ -45,17 +42,10 @@ pub struct Handled<R> {
     pub records: Vec<StateRecord>,
 }
 
-fn not_coordinator() -> CoordinatorError {
-    CoordinatorError {
-        code: NOT_COORDINATOR,
-        message: "This is not the correct coordinator.".to_string(),
-    }
-}
-
-/// Runs `each` for every partition of every topic of a request, grouping the answers by
+/// Runs `$body` for every partition of every topic of a request, grouping the answers by
 /// topic as the request did.
 macro_rules! per_partition {
-    ($req:expr, $owns:expr, $result:ident, $presult:ident, |$key:ident, $p:ident| $body:expr) => {{
+    ($req:expr, $result:ident, $presult:ident, |$key:ident, $p:ident| $body:expr) => {{
         let mut results = Vec::with_capacity($req.topics.len());
         for t in &$req.topics {
             let mut partitions = Vec::with_capacity(t.partitions.len());
@@ -65,11 +55,7 @@ macro_rules! per_partition {
                     topic_id: t.topic_id,
                     partition: $p.partition,
                 };
-                let answer: Result<$presult, CoordinatorError> = if ($owns)(&$key) {
-                    $body
-                } else {
-                    Err(not_coordinator())
-                };
+                let answer: Result<$presult, CoordinatorError> = $body;
                 partitions.push(answer.unwrap_or_else(|e| $presult {
                     partition: $p.partition,
                     error_code: e.code,
@@ -92,26 +78,19 @@ pub fn initialize(
     shard: &mut ShareShard,
     r: &InitializeShareGroupStateRequest,
     topics: &dyn TopicLookup,
-    owns: &dyn Fn(&ShareKey) -> bool,
 ) -> Handled<InitializeShareGroupStateResponse> {
     let mut records = Vec::new();
-    let results = per_partition!(
-        r,
-        owns,
-        InitializeStateResult,
-        InitializeResult,
-        |key, p| {
-            shard
-                .initialize(&key, p.state_epoch, p.start_offset, topics)
-                .map(|rec| {
-                    records.push(rec);
-                    InitializeResult {
-                        partition: p.partition,
-                        ..Default::default()
-                    }
-                })
-        }
-    );
+    let results = per_partition!(r, InitializeStateResult, InitializeResult, |key, p| {
+        shard
+            .initialize(&key, p.state_epoch, p.start_offset, topics)
+            .map(|rec| {
+                records.push(rec);
+                InitializeResult {
+                    partition: p.partition,
+                    ..Default::default()
+                }
+            })
+    });
     Handled {
         response: InitializeShareGroupStateResponse {
             results,
@@ -126,10 +105,9 @@ pub fn read(
     shard: &mut ShareShard,
     r: &ReadShareGroupStateRequest,
     topics: &dyn TopicLookup,
-    owns: &dyn Fn(&ShareKey) -> bool,
 ) -> Handled<ReadShareGroupStateResponse> {
     let mut records = Vec::new();
-    let results = per_partition!(r, owns, ReadStateResult, ReadResult, |key, p| {
+    let results = per_partition!(r, ReadStateResult, ReadResult, |key, p| {
         shard
             .read(&key, p.leader_epoch, topics)
             .map(|(state, bump)| {
@@ -160,10 +138,9 @@ pub fn write(
     shard: &mut ShareShard,
     r: &WriteShareGroupStateRequest,
     topics: &dyn TopicLookup,
-    owns: &dyn Fn(&ShareKey) -> bool,
 ) -> Handled<WriteShareGroupStateResponse> {
     let mut records = Vec::new();
-    let results = per_partition!(r, owns, WriteStateResult, WriteResult, |key, p| {
+    let results = per_partition!(r, WriteStateResult, WriteResult, |key, p| {
         let batches = crate::coordinator::from_wire!(p.state_batches);
         shard
             .write(
@@ -196,9 +173,8 @@ pub fn read_summary(
     shard: &ShareShard,
     r: &ReadShareGroupStateSummaryRequest,
     topics: &dyn TopicLookup,
-    owns: &dyn Fn(&ShareKey) -> bool,
 ) -> ReadShareGroupStateSummaryResponse {
-    let results = per_partition!(r, owns, ReadStateSummaryResult, SummaryResult, |key, p| {
+    let results = per_partition!(r, ReadStateSummaryResult, SummaryResult, |key, p| {
         shard.read_summary(&key, topics).map(|s| SummaryResult {
             partition: p.partition,
             state_epoch: s.state_epoch,
@@ -218,10 +194,9 @@ pub fn read_summary(
 pub fn delete(
     shard: &mut ShareShard,
     r: &DeleteShareGroupStateRequest,
-    owns: &dyn Fn(&ShareKey) -> bool,
 ) -> Handled<DeleteShareGroupStateResponse> {
     let mut records = Vec::new();
-    let results = per_partition!(r, owns, DeleteStateResult, DeleteResult, |key, p| {
+    let results = per_partition!(r, DeleteStateResult, DeleteResult, |key, p| {
         shard.delete(&key).map(|rec| {
             records.extend(rec);
             DeleteResult {
@@ -270,7 +245,6 @@ mod tests {
     fn partitions_are_answered_one_by_one() {
         let mut shard = ShareShard::default();
         let topic = Uuid::from_u128(9);
-        let owns = |k: &ShareKey| k.partition != 1;
         let init = initialize(
             &mut shard,
             &InitializeShareGroupStateRequest {
@@ -290,16 +264,15 @@ mod tests {
                 ..Default::default()
             },
             &Two,
-            &owns,
         );
         let codes: Vec<i16> = init.response.results[0]
             .partitions
             .iter()
             .map(|p| p.error_code)
             .collect();
-        // 0 initialised; 1 is another shard's; 2 does not exist.
-        assert_eq!(codes, vec![0, 16, 3]);
-        assert_eq!(init.records.len(), 1);
+        // 0 and 1 initialised; 2 does not exist.
+        assert_eq!(codes, vec![0, 0, 3]);
+        assert_eq!(init.records.len(), 2);
         let w = write(
             &mut shard,
             &WriteShareGroupStateRequest {
@@ -326,7 +299,6 @@ mod tests {
                 ..Default::default()
             },
             &Two,
-            &owns,
         );
         assert_eq!(w.response.results[0].partitions[0].error_code, 0);
         let r = read(
@@ -345,7 +317,6 @@ mod tests {
                 ..Default::default()
             },
             &Two,
-            &owns,
         );
         // The write recorded leader epoch 3: a read at 2 is fenced.
         assert_eq!(r.response.results[0].partitions[0].error_code, 74);
