@@ -8,6 +8,7 @@ use crate::coordinator_runtime::{
     CoordinatorShard, Entry, Replayed, Routed, Runtime, Split, TopicSettings,
 };
 use crate::replica_manager::ReplicaManager;
+use fjord_group::share::ShareJob;
 use fjord_group::{GroupConfig, GroupRecord, Output, RequestContext, Shard};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::ResponseBody;
@@ -33,7 +34,7 @@ pub struct CoordinatorConfig {
 impl CoordinatorShard for Shard {
     type Config = GroupConfig;
     type Output = Output;
-    type Effect = std::convert::Infallible;
+    type Effect = ShareJob;
     const TOPIC: &'static str = OFFSETS_TOPIC;
 
     fn create(config: &GroupConfig, seed: u64, _epoch: i32) -> Shard {
@@ -79,7 +80,7 @@ impl CoordinatorShard for Shard {
         Shard::tick(self, now)
     }
 
-    fn split(out: Output) -> Split<std::convert::Infallible> {
+    fn split(out: Output) -> Split<ShareJob> {
         let producer = out.producer;
         Split {
             entries: out
@@ -95,7 +96,7 @@ impl CoordinatorShard for Shard {
                 })
                 .collect(),
             replies: out.replies,
-            effects: Vec::new(),
+            effects: out.share_jobs,
         }
     }
 
@@ -113,7 +114,10 @@ impl Runtime<Shard> {
         config: CoordinatorConfig,
         replicas: Arc<ReplicaManager>,
         controller: Arc<ControllerClient>,
-    ) -> Arc<GroupCoordinator> {
+    ) -> (
+        Arc<GroupCoordinator>,
+        tokio::sync::mpsc::UnboundedReceiver<ShareJob>,
+    ) {
         let topic = TopicSettings {
             partitions: config.num_partitions,
             replication_factor: config.replication_factor,
@@ -123,7 +127,84 @@ impl Runtime<Shard> {
                 ("segment.bytes".into(), config.segment_bytes.to_string()),
             ],
         };
-        Runtime::new(config.group, topic, replicas, controller).0
+        Runtime::new(config.group, topic, replicas, controller)
+    }
+
+    /// Carries out the share groups' state jobs until the coordinator is gone: each
+    /// share-partition's state is created (or deleted) at its share coordinator, and an
+    /// initialization's outcome goes back to the group's shard.
+    pub async fn run_share_jobs(
+        self: Arc<Self>,
+        persister: Arc<crate::share_persister::Persister>,
+        view: watch::Receiver<crate::view::View>,
+        mut jobs: tokio::sync::mpsc::UnboundedReceiver<ShareJob>,
+    ) -> String {
+        while let Some(job) = jobs.recv().await {
+            let (me, persister, view) = (self.clone(), persister.clone(), view.clone());
+            tokio::spawn(async move { me.share_job(&persister, view, job).await });
+        }
+        "the group coordinator's share jobs ended".into()
+    }
+
+    async fn share_job(
+        self: &Arc<Self>,
+        persister: &Arc<crate::share_persister::Persister>,
+        view: watch::Receiver<crate::view::View>,
+        job: ShareJob,
+    ) {
+        use crate::share_persister::SharePartitionKey;
+        let (group, partitions) = match &job {
+            ShareJob::Initialize {
+                group, partitions, ..
+            }
+            | ShareJob::Delete { group, partitions } => (group.clone(), partitions.clone()),
+        };
+        let mut calls = tokio::task::JoinSet::new();
+        for (t, ps) in &partitions {
+            for p in ps {
+                let key = SharePartitionKey {
+                    group: group.clone(),
+                    topic_id: *t,
+                    partition: *p,
+                };
+                let (persister, job) = (persister.clone(), job.clone());
+                calls.spawn(async move {
+                    let r = match job {
+                        ShareJob::Initialize { state_epoch, .. } => {
+                            persister.initialize(&key, state_epoch, -1).await
+                        }
+                        ShareJob::Delete { .. } => persister.delete(&key).await,
+                    };
+                    if let Err(e) = &r {
+                        tracing::warn!(
+                            group = key.group,
+                            topic_id = %key.topic_id,
+                            partition = key.partition,
+                            "share-partition state: {e}"
+                        );
+                    }
+                    (key, r.is_ok())
+                });
+            }
+        }
+        let results = calls.join_all().await;
+        if let ShareJob::Initialize { .. } = job {
+            let mut done = fjord_group::share::Partitions::new();
+            for (key, ok) in results {
+                if ok {
+                    done.entry(key.topic_id).or_default().insert(key.partition);
+                }
+            }
+            let image = view.borrow().image.clone();
+            let answered = self
+                .apply(&image, &group, |shard, _| {
+                    (shard.share_initialized(&group, &done), ())
+                })
+                .await;
+            if let Err(code) = answered {
+                tracing::debug!(group, "share-partition state initialized: {code:?}");
+            }
+        }
     }
 
     /// Runs one group request: `run` calls the state machine with the request's context;

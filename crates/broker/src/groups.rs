@@ -27,6 +27,10 @@ use fjord_protocol::generated::{
         OffsetFetchResponse, OffsetFetchResponseGroup, OffsetFetchResponsePartition,
         OffsetFetchResponsePartitions, OffsetFetchResponseTopic, OffsetFetchResponseTopics,
     },
+    share_group_describe_request::ShareGroupDescribeRequest,
+    share_group_describe_response::{
+        DescribedGroup as ShareDescribedGroup, ShareGroupDescribeResponse,
+    },
 };
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
 use std::net::SocketAddr;
@@ -238,6 +242,53 @@ impl Groups<'_> {
         self.one_group(body, version, group).await
     }
 
+    /// ShareGroupHeartbeat (KIP-932): UNSUPPORTED_VERSION unless `share.version` is at
+    /// least [`SHARE_GROUP_VERSION`], as Kafka answers.
+    pub async fn share_heartbeat(
+        &self,
+        body: &RequestBody,
+        version: i16,
+        group: &str,
+    ) -> ResponseBody {
+        if !share_enabled(&self.image) {
+            return fjord_protocol::error_response(
+                body,
+                version,
+                ErrorCode::UnsupportedVersion,
+                "The version of API is not supported.",
+            );
+        }
+        self.one_group(body, version, group).await
+    }
+
+    /// ShareGroupDescribe: each group from its shard (GROUP_ID_NOT_FOUND for a group of
+    /// another type or an unknown one).
+    pub async fn share_group_describe(
+        &self,
+        r: &ShareGroupDescribeRequest,
+    ) -> ShareGroupDescribeResponse {
+        let topics = ImageTopics(self.image.clone());
+        let mut out = ShareGroupDescribeResponse::default();
+        for id in r.group_ids.iter().take(MAX_GROUPS_PER_REQUEST) {
+            let d = if share_enabled(&self.image) {
+                self.coordinator
+                    .read(&self.image, id, |s| s.describe_share_group(id, &topics))
+                    .await
+            } else {
+                Err(ErrorCode::UnsupportedVersion)
+            };
+            out.groups
+                .push(d.unwrap_or_else(|code| ShareDescribedGroup {
+                    error_code: code.code(),
+                    error_message: Some(message(code)),
+                    group_id: id.clone(),
+                    authorized_operations: i32::MIN,
+                    ..Default::default()
+                }));
+        }
+        out
+    }
+
     /// ConsumerGroupDescribe: each group from its shard (GROUP_ID_NOT_FOUND for a classic
     /// or unknown one).
     pub async fn consumer_group_describe(
@@ -311,11 +362,7 @@ impl Groups<'_> {
             let answer = self
                 .coordinator
                 .call_group(&self.image, id, version, self.client, |shard, ctx, _| {
-                    let (results, records) = shard.delete_groups(&one);
-                    let mut o = Output {
-                        records,
-                        ..Default::default()
-                    };
+                    let (results, mut o) = shard.delete_groups_output(&one);
                     o.reply(
                         ctx.token,
                         ResponseBody::DeleteGroups(DeleteGroupsResponse {
@@ -551,6 +598,15 @@ fn message(code: ErrorCode) -> String {
     }
 }
 
+/// The `share.version` level from which share groups are served.
+pub const SHARE_GROUP_VERSION: i16 = 1;
+
+/// Whether share groups are served: `share.version` finalized at [`SHARE_GROUP_VERSION`] or
+/// above.
+pub fn share_enabled(image: &MetadataImage) -> bool {
+    image.features.share_version() >= SHARE_GROUP_VERSION
+}
+
 /// The `group.version` level from which ConsumerGroupHeartbeat is served.
 pub const CONSUMER_GROUP_VERSION: i16 = 1;
 
@@ -611,6 +667,7 @@ fn run(
     shard.see_topics(topics.clone());
     match body {
         RequestBody::ConsumerGroupHeartbeat(r) => shard.consumer_heartbeat(ctx, r, topics, now),
+        RequestBody::ShareGroupHeartbeat(r) => shard.share_heartbeat(ctx, r, topics, now),
         RequestBody::JoinGroup(r) => shard.join_group(ctx, r, now),
         RequestBody::SyncGroup(r) => shard.sync_group(ctx, r, now),
         RequestBody::Heartbeat(r) => shard.heartbeat(ctx, r, now),

@@ -56,6 +56,9 @@ pub struct BrokerHandler {
     pub transactions: Arc<crate::txn_coordinator::TxnCoordinator>,
     /// The share coordinator (share-partitions' state).
     pub share_states: Arc<crate::share_coordinator::ShareCoordinator>,
+    /// Share sessions and the share-partitions this broker leads (ShareFetch,
+    /// ShareAcknowledge).
+    pub share_fetcher: Arc<crate::share_fetch::ShareFetcher>,
     /// The transaction coordinator's link to other brokers: markers out, and the
     /// verification of transactional Produce (KIP-890).
     pub markers: Arc<crate::txn_coordinator::MarkerWriter>,
@@ -228,9 +231,28 @@ pub fn node_features(image: &fjord_metadata::MetadataImage) -> Features {
     }
 }
 
+/// The topics among `ids` the caller may not READ (an unknown id is left to the handler).
+fn unreadable_topics(
+    image: &fjord_metadata::MetadataImage,
+    access: &Access<'_>,
+    ids: impl Iterator<Item = fjord_protocol::Uuid>,
+) -> std::collections::BTreeSet<fjord_protocol::Uuid> {
+    ids.filter(|id| {
+        image.topics.by_id.get(id).is_some_and(|t| {
+            !access.allows(
+                fjord_protocol::acl::AclOperation::Read,
+                fjord_protocol::acl::ResourceType::Topic,
+                &t.name,
+            )
+        })
+    })
+    .collect()
+}
+
 impl Handler for BrokerHandler {
     fn closed(&self, connection: u64) {
         self.quotas.forget(connection);
+        self.share_fetcher.connection_closed(connection);
     }
 
     /// Serves the request; when the image has client quotas, its cost is recorded against
@@ -348,6 +370,30 @@ impl Service for BrokerHandler {
                     .consumer_heartbeat(&body, version, &r.group_id)
                     .await,
             ),
+            RequestBody::ShareGroupHeartbeat(r) => {
+                Some(groups().share_heartbeat(&body, version, &r.group_id).await)
+            }
+            RequestBody::ShareFetch(r) => {
+                let denied =
+                    unreadable_topics(&image(), access, r.topics.iter().map(|t| t.topic_id));
+                Some(ResponseBody::ShareFetch(
+                    self.share_fetcher
+                        .share_fetch(r, version, caller.connection, &self.listener_name, &denied)
+                        .await,
+                ))
+            }
+            RequestBody::ShareAcknowledge(r) => {
+                let denied =
+                    unreadable_topics(&image(), access, r.topics.iter().map(|t| t.topic_id));
+                Some(ResponseBody::ShareAcknowledge(
+                    self.share_fetcher
+                        .share_acknowledge(r, version, &denied)
+                        .await,
+                ))
+            }
+            RequestBody::ShareGroupDescribe(r) => Some(ResponseBody::ShareGroupDescribe(
+                groups().share_group_describe(r).await,
+            )),
             RequestBody::ConsumerGroupDescribe(r) => Some(ResponseBody::ConsumerGroupDescribe(
                 groups().consumer_group_describe(r).await,
             )),

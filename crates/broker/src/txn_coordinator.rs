@@ -37,8 +37,6 @@ const MARKERS_VERSION: i16 = 2;
 const VERIFY_VERSION: i16 = crate::transactions::ADD_FOR_VERSION_2;
 /// How long one WriteTxnMarkers call may take.
 const MARKERS_TIMEOUT: Duration = Duration::from_secs(35);
-/// How long connecting to a partition leader may take.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The pause before markers that could not be written are tried again (leadership moving).
 const RETRY_BACKOFF: Duration = Duration::from_millis(100);
 
@@ -198,20 +196,16 @@ pub struct MarkerWriter {
     pub groups: Arc<GroupCoordinator>,
     /// The metadata view (who leads what).
     pub view: watch::Receiver<View>,
-    /// The listener brokers reach each other on, and how they authenticate there.
-    pub listener: String,
-    /// How brokers authenticate on it.
-    pub security: fjord_net::security::ClientSecurity,
+    /// Connections to other brokers on the inter-broker listener.
+    pub peers: Arc<crate::peers::Peers>,
     /// `transaction.partition.verification.enable`.
     verification: bool,
-    /// Connections to other brokers.
-    clients: tokio::sync::Mutex<HashMap<i32, Client>>,
 }
 
 impl std::fmt::Debug for MarkerWriter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MarkerWriter")
-            .field("listener", &self.listener)
+            .field("listener", &self.peers.listener)
             .finish_non_exhaustive()
     }
 }
@@ -223,8 +217,7 @@ impl MarkerWriter {
         replicas: Arc<ReplicaManager>,
         groups: Arc<GroupCoordinator>,
         view: watch::Receiver<View>,
-        listener: String,
-        security: fjord_net::security::ClientSecurity,
+        peers: Arc<crate::peers::Peers>,
         verification: bool,
     ) -> Arc<MarkerWriter> {
         Arc::new(MarkerWriter {
@@ -232,10 +225,8 @@ impl MarkerWriter {
             replicas,
             groups,
             view,
-            listener,
-            security,
+            peers,
             verification,
-            clients: tokio::sync::Mutex::new(HashMap::new()),
         })
     }
 
@@ -339,7 +330,7 @@ impl MarkerWriter {
             Ok(_) => None,
             Err(e) => {
                 tracing::debug!(leader, "sending transaction markers: {e}");
-                self.clients.lock().await.remove(&leader);
+                self.peers.forget(leader).await;
                 None
             }
         }
@@ -448,7 +439,7 @@ impl MarkerWriter {
             Ok(_) => return unreachable(),
             Err(e) => {
                 tracing::debug!(coordinator, "verifying a transaction: {e}");
-                self.clients.lock().await.remove(&coordinator);
+                self.peers.forget(coordinator).await;
                 return unreachable();
             }
         };
@@ -485,28 +476,7 @@ impl MarkerWriter {
 
     /// A connection to broker `id` on the inter-broker listener.
     async fn client(&self, image: &MetadataImage, id: i32) -> Option<Client> {
-        let mut clients = self.clients.lock().await;
-        if let Some(c) = clients.get(&id).filter(|c| c.is_open()) {
-            return Some(c.clone());
-        }
-        let b = image.cluster.brokers.get(&id)?;
-        let l = crate::metadata::endpoint_on(b, &self.listener)?;
-        let addr = if l.host.contains(':') {
-            format!("[{}]:{}", l.host, l.port)
-        } else {
-            format!("{}:{}", l.host, l.port)
-        };
-        let c = Client::connect_with(
-            &addr,
-            CONNECT_TIMEOUT,
-            fjord_net::client::CLIENT_ID,
-            &self.security,
-        )
-        .await
-        .map_err(|e| tracing::debug!(broker = id, "{e}"))
-        .ok()?;
-        clients.insert(id, c.clone());
-        Some(c)
+        self.peers.client(image, id).await
     }
 }
 

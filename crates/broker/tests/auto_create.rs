@@ -73,7 +73,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         ),
         Default::default(),
     ));
-    let groups = fjord_broker::group_coordinator::GroupCoordinator::groups(
+    let (groups, _share_jobs) = fjord_broker::group_coordinator::GroupCoordinator::groups(
         fjord_broker::group_coordinator::CoordinatorConfig {
             group: Default::default(),
             num_partitions: 50,
@@ -107,19 +107,35 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         replicas.clone(),
         controller.clone(),
     );
+    let peers = Arc::new(fjord_broker::peers::Peers::new(
+        "PLAINTEXT".into(),
+        Default::default(),
+    ));
+    let share_fetcher = fjord_broker::share_fetch::ShareFetcher::new(
+        1,
+        Default::default(),
+        replicas.clone(),
+        Arc::new(fjord_broker::share_persister::Persister::new(
+            1,
+            share_states.clone(),
+            peers.clone(),
+            view_rx.clone(),
+        )),
+        view_rx.clone(),
+    );
     let markers = fjord_broker::txn_coordinator::MarkerWriter::new(
         transactions.clone(),
         replicas.clone(),
         groups.clone(),
         view_rx.clone(),
-        "PLAINTEXT".into(),
-        Default::default(),
+        peers,
         true,
     );
     let handler = BrokerHandler {
         quotas: Default::default(),
         transactions,
         share_states,
+        share_fetcher,
         markers,
         static_config: Default::default(),
         fetch_sessions: Arc::new(std::sync::Mutex::new(

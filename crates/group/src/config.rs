@@ -36,6 +36,12 @@ pub struct GroupConfig {
     pub consumer_enabled: bool,
     /// `group.consumer.migration.policy` (Kafka: bidirectional).
     pub consumer_migration_policy: MigrationPolicy,
+    /// `group.share.session.timeout.ms` (Kafka: 45000).
+    pub share_session_timeout_ms: i32,
+    /// `group.share.heartbeat.interval.ms` (Kafka: 5000).
+    pub share_heartbeat_interval_ms: i32,
+    /// `group.share.max.size` (Kafka: 200).
+    pub share_max_size: usize,
 }
 
 /// `group.consumer.migration.policy`: which online migrations between classic and consumer
@@ -101,6 +107,9 @@ impl Default for GroupConfig {
             ],
             consumer_enabled: true,
             consumer_migration_policy: MigrationPolicy::Bidirectional,
+            share_session_timeout_ms: 45_000,
+            share_heartbeat_interval_ms: 5_000,
+            share_max_size: 200,
         }
     }
 }

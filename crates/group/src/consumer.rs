@@ -518,6 +518,12 @@ impl Shard {
             return self.consumer_leave(r, now, out);
         }
         let joining = r.member_epoch == 0;
+        if self.share_group(group_id).is_some() {
+            return Err((
+                ErrorCode::GroupIdNotFound,
+                format!("Group {group_id} is not a consumer group."),
+            ));
+        }
         self.open_consumer_group(group_id, joining, now, out)?;
         let mut member_id = r.member_id.clone();
         if member_id.is_empty() {

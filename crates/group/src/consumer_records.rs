@@ -80,19 +80,24 @@ pub enum ConsumerRecord {
     },
 }
 
-/// Writes the key type, then `key` at that version; the value (if any) after its version.
+/// Writes the key type, then `key` at that version (or at `$kv`, for the key specs whose only
+/// version is 0); the value (if any) after its version.
 macro_rules! put {
-    ($key:expr, $value:expr, $kt:expr, $k:expr, $v:expr) => {{
+    ($key:expr, $value:expr, $kt:expr, $k:expr, $v:expr) => {
+        put!($key, $value, $kt, $k, $v, $kt)
+    };
+    ($key:expr, $value:expr, $kt:expr, $k:expr, $v:expr, $kv:expr) => {{
         $key.put_i16($kt);
         // The generated types encode at their own versions without fail.
-        $k.encode(&mut $key, $kt).expect("consumer group key");
+        $k.encode(&mut $key, $kv).expect("group record key");
         $v.as_ref().map(|v| {
             $value.put_i16(VALUE_VERSION);
             v.encode(&mut $value, VALUE_VERSION)
-                .expect("consumer group value");
+                .expect("group record value");
         })
     }};
 }
+pub(crate) use put;
 
 /// Reads a value after its version prefix (None: a tombstone).
 macro_rules! value {
@@ -107,6 +112,7 @@ macro_rules! value {
         }
     };
 }
+pub(crate) use value;
 
 impl ConsumerRecord {
     /// The same key with a null value (its tombstone).

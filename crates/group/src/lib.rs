@@ -18,6 +18,8 @@ pub mod overview;
 pub mod reconcile;
 pub mod records;
 pub mod shard;
+pub mod share;
+pub mod share_records;
 pub mod timers;
 pub mod txn_offsets;
 

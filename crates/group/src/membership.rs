@@ -383,6 +383,10 @@ impl Shard {
             fail(&mut out, ErrorCode::InvalidSessionTimeout);
             return out;
         }
+        if self.share_group(&r.group_id).is_some() {
+            fail(&mut out, ErrorCode::GroupIdNotFound);
+            return out;
+        }
         if self.is_active_consumer_group(&r.group_id) {
             // A classic member of a consumer group (online migration).
             self.classic_join_consumer_group(ctx, r, now, &mut out);

@@ -109,6 +109,9 @@ impl Shard {
         if wants(crate::consumer::CONSUMER) {
             groups.extend(self.list_consumer_groups(states));
         }
+        if wants(crate::share::SHARE) {
+            groups.extend(self.list_share_groups(states));
+        }
         groups.sort_by(|a, b| a.group_id.cmp(&b.group_id));
         groups
     }
@@ -119,9 +122,25 @@ impl Shard {
         &mut self,
         ids: &[String],
     ) -> (Vec<DeletableGroupResult>, Vec<GroupRecord>) {
+        let (results, out) = self.delete_groups_output(ids);
+        (results, out.records)
+    }
+
+    /// DeleteGroups as [`Shard::delete_groups`], with the share-partition state work a
+    /// deleted share group leaves (its records are in the output).
+    pub fn delete_groups_output(&mut self, ids: &[String]) -> (Vec<DeletableGroupResult>, Output) {
         let mut results = Vec::new();
         let mut records = Vec::new();
+        let mut share = Output::default();
         for id in ids {
+            if let Some(code) = self.delete_share_group(id, &mut share) {
+                results.push(DeletableGroupResult {
+                    group_id: id.clone(),
+                    error_code: code.code(),
+                    ..Default::default()
+                });
+                continue;
+            }
             if let Some(g) = self.consumer_group(id) {
                 let code = if g.members.is_empty() {
                     let mut out = Output::default();
@@ -163,7 +182,8 @@ impl Shard {
                 ..Default::default()
             });
         }
-        (results, records)
+        share.records.extend(records);
+        (results, share)
     }
 }
 

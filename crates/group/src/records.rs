@@ -1,7 +1,8 @@
 //! The `__consumer_offsets` records in Kafka's format: a key and a value, each prefixed by an
 //! `int16`. Key type 0 or 1 is an offset commit (`OffsetCommitKey`), 2 is a group's metadata
 //! (`GroupMetadataKey`), 3 to 8 the consumer-protocol groups' records (KIP-848,
-//! [`crate::consumer_records`]); the value's prefix is its version; a null value is a
+//! [`crate::consumer_records`]), 10 to 15 the share groups' (KIP-932,
+//! [`crate::share_records`]); the value's prefix is its version; a null value is a
 //! tombstone. Other key types are skipped when loading.
 
 use bytes::{BufMut, Bytes, BytesMut};
@@ -46,6 +47,8 @@ pub enum GroupRecord {
     },
     /// A consumer-protocol group's record (KIP-848).
     Consumer(crate::consumer_records::ConsumerRecord),
+    /// A share group's record (KIP-932).
+    Share(crate::share_records::ShareRecord),
 }
 
 impl GroupRecord {
@@ -54,13 +57,16 @@ impl GroupRecord {
         match self {
             GroupRecord::Offset { group, .. } | GroupRecord::Group { group, .. } => group,
             GroupRecord::Consumer(r) => r.group(),
+            GroupRecord::Share(r) => r.group(),
         }
     }
 
     /// Its key and value (None: a tombstone) as stored in the log.
     pub fn encode(&self) -> (Bytes, Option<Bytes>) {
-        if let GroupRecord::Consumer(r) = self {
-            return r.encode();
+        match self {
+            GroupRecord::Consumer(r) => return r.encode(),
+            GroupRecord::Share(r) => return r.encode(),
+            _ => {}
         }
         let mut key = BytesMut::new();
         let mut value = BytesMut::new();
@@ -101,7 +107,7 @@ impl GroupRecord {
                         .expect("group value");
                 })
             }
-            GroupRecord::Consumer(_) => unreachable!("encoded above"),
+            GroupRecord::Consumer(_) | GroupRecord::Share(_) => unreachable!("encoded above"),
         };
         (key.freeze(), present.map(|()| value.freeze()))
     }
@@ -146,6 +152,8 @@ impl GroupRecord {
                     value,
                 })
             }
+            10..=15 => crate::share_records::ShareRecord::decode(key_type, &mut k, value)?
+                .map(GroupRecord::Share),
             other => crate::consumer_records::ConsumerRecord::decode(other, &mut k, value)?
                 .map(GroupRecord::Consumer),
         })

@@ -57,6 +57,8 @@ pub struct Output {
     pub replies: Vec<(Token, ResponseBody)>,
     /// The transactional producer (id, epoch) whose batch holds `records`, if any.
     pub producer: Option<(i64, i16)>,
+    /// Share-partition state work to start once `records` are committed.
+    pub share_jobs: Vec<crate::share::ShareJob>,
 }
 
 impl Output {
@@ -69,6 +71,7 @@ impl Output {
     pub fn extend(&mut self, other: Output) {
         self.records.extend(other.records);
         self.replies.extend(other.replies);
+        self.share_jobs.extend(other.share_jobs);
     }
 }
 
@@ -88,6 +91,10 @@ pub struct Shard {
     pub(crate) consumer_runtime: HashMap<String, crate::consumer::Runtime>,
     /// Consumer-group epoch bumps since the shard was loaded.
     pub(crate) consumer_rebalances: u64,
+    /// The share groups' records, folded (KIP-932).
+    pub(crate) share_groups: crate::share_records::ShareGroups,
+    /// What each share group keeps beside its records.
+    pub(crate) share_runtime: crate::share::ShareRuntime,
     /// The topics as the last request saw them (used by deadlines).
     pub(crate) topics: Arc<dyn TopicSource + Send + Sync>,
     rng: u64,
@@ -130,6 +137,8 @@ impl Shard {
             consumer_groups: Default::default(),
             consumer_runtime: HashMap::new(),
             consumer_rebalances: 0,
+            share_groups: Default::default(),
+            share_runtime: Default::default(),
             topics: Arc::new(NoTopics),
             rng: seed,
         }
@@ -219,6 +228,7 @@ impl Shard {
                 }
             },
             GroupRecord::Consumer(r) => self.consumer_groups.replay(r),
+            GroupRecord::Share(r) => self.share_groups.replay(r),
         }
     }
 
@@ -275,6 +285,7 @@ impl Shard {
             self.timers
                 .schedule(TimerKey::ConsumerSession { group, member }, now + session);
         }
+        self.share_loaded(now);
         self.timers.schedule(
             TimerKey::ExpireOffsets,
             now + self.config.offsets_retention_check_interval_ms,
@@ -306,6 +317,9 @@ impl Shard {
                 TimerKey::ConsumerJoin { group, member }
                 | TimerKey::ConsumerSync { group, member } => {
                     self.consumer_session_expired(&group, &member, now, &mut out)
+                }
+                TimerKey::ShareSession { group, member } => {
+                    self.share_session_expired(&group, &member, &mut out)
                 }
                 TimerKey::Join(group) => self.join_phase_ended(&group, now, &mut out),
                 TimerKey::Sync(group) => self.sync_phase_ended(&group, now, &mut out),

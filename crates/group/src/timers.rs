@@ -21,6 +21,13 @@ pub enum TimerKey {
         /// The member.
         member: String,
     },
+    /// A share group member's session (KIP-932).
+    ShareSession {
+        /// The group.
+        group: String,
+        /// The member.
+        member: String,
+    },
     /// A consumer-protocol member's session (KIP-848).
     ConsumerSession {
         /// The group.

@@ -45,6 +45,14 @@ impl FeaturesImage {
             .unwrap_or(0)
     }
 
+    /// The finalized `share.version` level (0 when not finalized).
+    pub fn share_version(&self) -> i16 {
+        self.levels
+            .get(crate::version::SHARE_VERSION)
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// The finalized `transaction.version` level (0 when not finalized).
     pub fn transaction_version(&self) -> i16 {
         self.levels

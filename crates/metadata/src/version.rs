@@ -94,6 +94,15 @@ pub const GROUP_VERSION_LATEST: i16 = 1;
 /// 4.0-IV0, as Kafka's `GroupVersion` bootstraps).
 pub const GROUP_VERSION_BOOTSTRAP: MetadataVersion = MetadataVersion(22);
 
+/// The `share.version` feature's name (KIP-932): 1 serves share groups.
+pub const SHARE_VERSION: &str = "share.version";
+/// The newest `share.version` level this build supports (Kafka 4.4's 2 adds the dead-letter
+/// queue of KIP-1191, which fjord does not serve yet).
+pub const SHARE_VERSION_LATEST: i16 = 1;
+/// The `metadata.version` from which a new cluster starts with `share.version` 1 (Kafka
+/// 4.2-IV0, as Kafka's `ShareVersion` bootstraps).
+pub const SHARE_VERSION_BOOTSTRAP: MetadataVersion = MetadataVersion(28);
+
 /// The features this build can run, with the levels: what a node registers and advertises in
 /// ApiVersions.
 pub fn supported_features() -> Vec<(String, i16, i16)> {
@@ -109,6 +118,7 @@ pub fn supported_features() -> Vec<(String, i16, i16)> {
             TRANSACTION_VERSION_LATEST,
         ),
         (GROUP_VERSION.to_string(), 0, GROUP_VERSION_LATEST),
+        (SHARE_VERSION.to_string(), 0, SHARE_VERSION_LATEST),
     ]
 }
 
@@ -125,9 +135,15 @@ pub fn bootstrap_features(mv: i16) -> Vec<(String, i16)> {
     } else {
         0
     };
+    let sv = if MetadataVersion(mv).has(SHARE_VERSION_BOOTSTRAP) {
+        SHARE_VERSION_LATEST
+    } else {
+        0
+    };
     vec![
         (TRANSACTION_VERSION.to_string(), tv),
         (GROUP_VERSION.to_string(), gv),
+        (SHARE_VERSION.to_string(), sv),
     ]
 }
 

@@ -558,6 +558,35 @@ pub const APIS: &[Api] = &[
         Local,
         By(rules::describe_topic_partitions),
     ),
+    // Share groups (KIP-932; answered UNSUPPORTED_VERSION while `share.version` is 0).
+    api(
+        ApiKey::ShareGroupHeartbeat,
+        v(1, 1),
+        NONE,
+        Local,
+        By(rules::share_group_heartbeat),
+    ),
+    api(
+        ApiKey::ShareGroupDescribe,
+        v(1, 1),
+        NONE,
+        Local,
+        By(rules::share_group_describe),
+    ),
+    api(
+        ApiKey::ShareFetch,
+        v(1, 2),
+        NONE,
+        Local,
+        By(rules::share_member),
+    ),
+    api(
+        ApiKey::ShareAcknowledge,
+        v(1, 2),
+        NONE,
+        Local,
+        By(rules::share_member),
+    ),
     api(
         ApiKey::AddRaftVoter,
         v(0, 1),

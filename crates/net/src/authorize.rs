@@ -430,6 +430,11 @@ pub(crate) mod rules {
         |a, g| a.group(Op::Describe, g)
     );
     narrow_rule!(
+        /// ShareGroupDescribe: DESCRIBE on each group.
+        share_group_describe, ShareGroupDescribe, group_ids, GroupCode,
+        |a, g| a.group(Op::Describe, g)
+    );
+    narrow_rule!(
         /// DeleteGroups: DELETE on each group.
         delete_groups, DeleteGroups, groups_names, GroupCode,
         |a, g| a.group(Op::Delete, g)
@@ -652,6 +657,40 @@ pub(crate) mod rules {
         a.unless(ok, body, v, TopicCode, "DESCRIBE on the subscribed topics")
     }
 
+    /// ShareGroupHeartbeat: READ on the group, then DESCRIBE on every subscribed topic named
+    /// (Kafka's `handleShareGroupHeartbeatRequest`).
+    pub(crate) fn share_group_heartbeat(
+        a: &Access<'_>,
+        _: Listener,
+        body: RequestBody,
+        v: i16,
+    ) -> Gate {
+        let RequestBody::ShareGroupHeartbeat(r) = &body else {
+            return Gate::Open(body);
+        };
+        if !a.group(Op::Read, &r.group_id) {
+            return a.deny(body, v, GroupCode, "READ on the group");
+        }
+        let ok = r
+            .subscribed_topic_names
+            .iter()
+            .flatten()
+            .all(|t| a.topic(Op::Describe, t));
+        a.unless(ok, body, v, TopicCode, "DESCRIBE on the subscribed topics")
+    }
+
+    /// ShareFetch and ShareAcknowledge: READ on the group (READ on each topic is judged by
+    /// the handler, which knows the topics' names).
+    pub(crate) fn share_member(a: &Access<'_>, _: Listener, body: RequestBody, v: i16) -> Gate {
+        let group = match &body {
+            RequestBody::ShareFetch(r) => r.group_id.as_deref(),
+            RequestBody::ShareAcknowledge(r) => r.group_id.as_deref(),
+            _ => return Gate::Open(body),
+        };
+        let ok = a.group(Op::Read, group.unwrap_or(""));
+        a.unless(ok, body, v, GroupCode, "READ on the group")
+    }
+
     /// OffsetFetch: DESCRIBE on every group asked about.
     pub(crate) fn offset_fetch(a: &Access<'_>, _: Listener, body: RequestBody, v: i16) -> Gate {
         let RequestBody::OffsetFetch(r) = &body else {
@@ -815,6 +854,7 @@ fn merge(response: &mut ResponseBody, refused: ResponseBody, part: &RequestBody)
         }
         (R::AlterConfigs(a), R::AlterConfigs(b)) => a.responses.extend(b.responses),
         (R::DescribeGroups(a), R::DescribeGroups(b)) => a.groups.extend(b.groups),
+        (R::ShareGroupDescribe(a), R::ShareGroupDescribe(b)) => a.groups.extend(b.groups),
         (R::DeleteGroups(a), R::DeleteGroups(b)) => a.results.extend(b.results),
         (R::CreateTopics(a), R::CreateTopics(b)) => a.topics.extend(b.topics),
         (R::DeleteTopics(a), R::DeleteTopics(b)) => a.responses.extend(b.responses),

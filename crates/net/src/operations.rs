@@ -1,6 +1,6 @@
 //! KIP-430's authorized operations: the bit field of what the caller may do to each described
 //! topic, group or the cluster, when a describe request asks for it (Metadata v8+,
-//! DescribeCluster, DescribeGroups v3+, ConsumerGroupDescribe) or always
+//! DescribeCluster, DescribeGroups v3+, ConsumerGroupDescribe, ShareGroupDescribe) or always
 //! (DescribeTopicPartitions). Handlers leave the fields at "not requested"; the request layer
 //! fills them here, after the answer and before refused entities are merged in (those keep
 //! "not requested", as Kafka's do). Without an authorizer every supported operation is
@@ -46,6 +46,10 @@ pub fn wanted(body: &RequestBody, version: i16) -> Option<Wanted> {
             ..Wanted::default()
         },
         RequestBody::ConsumerGroupDescribe(r) => Wanted {
+            groups: r.include_authorized_operations,
+            ..Wanted::default()
+        },
+        RequestBody::ShareGroupDescribe(r) => Wanted {
             groups: r.include_authorized_operations,
             ..Wanted::default()
         },
@@ -108,6 +112,11 @@ impl Access<'_> {
                 }
             }
             ResponseBody::ConsumerGroupDescribe(r) => {
+                for g in r.groups.iter_mut().filter(|g| g.error_code == ok) {
+                    g.authorized_operations = self.authorized_operations(Kind::Group, &g.group_id);
+                }
+            }
+            ResponseBody::ShareGroupDescribe(r) => {
                 for g in r.groups.iter_mut().filter(|g| g.error_code == ok) {
                     g.authorized_operations = self.authorized_operations(Kind::Group, &g.group_id);
                 }

@@ -558,6 +558,7 @@ struct Coordinators {
     groups: Arc<fjord_broker::group_coordinator::GroupCoordinator>,
     transactions: Arc<fjord_broker::txn_coordinator::TxnCoordinator>,
     share_states: Arc<fjord_broker::share_coordinator::ShareCoordinator>,
+    share_fetcher: Arc<fjord_broker::share_fetch::ShareFetcher>,
     markers: Arc<fjord_broker::txn_coordinator::MarkerWriter>,
 }
 
@@ -569,7 +570,7 @@ fn spawn_coordinators(
     replicas: &Arc<ReplicaManager>,
 ) -> Coordinators {
     use fjord_broker::{group_coordinator::GroupCoordinator, txn_coordinator};
-    let groups = GroupCoordinator::groups(
+    let (groups, share_jobs) = GroupCoordinator::groups(
         role.coordinator.clone(),
         replicas.clone(),
         node.client.clone(),
@@ -591,13 +592,40 @@ fn spawn_coordinators(
         node.client.clone(),
     );
     follow_leadership(node, replicas, "share coordinator", &share_states);
+    let peers = Arc::new(fjord_broker::peers::Peers::new(
+        role.fetchers.listener.clone(),
+        role.fetchers.security.clone(),
+    ));
+    let persister = Arc::new(fjord_broker::share_persister::Persister::new(
+        node.node_id,
+        share_states.clone(),
+        peers.clone(),
+        node.view.clone(),
+    ));
+    let (g, view, fatal) = (groups.clone(), node.view.clone(), node.fatal_tx.0.clone());
+    let jobs_persister = persister.clone();
+    node.fatal_tx.spawn("share group state jobs", async move {
+        let why = g.run_share_jobs(jobs_persister, view, share_jobs).await;
+        let _ = fatal.send(format!("the share group state jobs stopped: {why}"));
+    });
+    let share_fetcher = fjord_broker::share_fetch::ShareFetcher::new(
+        node.node_id,
+        role.share_leaders.clone(),
+        replicas.clone(),
+        persister,
+        node.view.clone(),
+    );
+    let (f, fatal) = (share_fetcher.clone(), node.fatal_tx.0.clone());
+    node.fatal_tx.spawn("share lock expiry", async move {
+        let why = f.run_expiry().await;
+        let _ = fatal.send(format!("the share lock expiry stopped: {why}"));
+    });
     let writer = txn_coordinator::MarkerWriter::new(
         transactions.clone(),
         replicas.clone(),
         groups.clone(),
         node.view.clone(),
-        role.fetchers.listener.clone(),
-        role.fetchers.security.clone(),
+        peers.clone(),
         role.transactions.partition_verification,
     );
     let fatal = node.fatal_tx.0.clone();
@@ -611,6 +639,7 @@ fn spawn_coordinators(
         groups,
         transactions,
         share_states,
+        share_fetcher,
         markers: writer,
     }
 }
@@ -674,6 +703,7 @@ fn broker_handler(
         groups: coordinators.groups.clone(),
         transactions: coordinators.transactions.clone(),
         share_states: coordinators.share_states.clone(),
+        share_fetcher: coordinators.share_fetcher.clone(),
         markers: coordinators.markers.clone(),
         producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
             node.node_id,

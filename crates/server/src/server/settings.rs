@@ -121,6 +121,8 @@ pub(super) struct BrokerRole {
     pub transactions: fjord_broker::txn_coordinator::TxnCoordinatorConfig,
     /// The share coordinator's settings.
     pub share_states: fjord_broker::share_coordinator::ShareCoordinatorConfig,
+    /// The share-partition leaders' settings.
+    pub share_leaders: fjord_broker::share_fetch::ShareLeaderConfig,
     /// `max.incremental.fetch.session.cache.slots`.
     pub fetch_session_slots: usize,
     /// `min.incremental.fetch.session.eviction.ms`.
@@ -316,6 +318,7 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
         coordinator: coordinator_config(config)?,
         transactions: transaction_config(config)?,
         share_states: share_state_config(config)?,
+        share_leaders: share_leader_config(config)?,
         fetch_session_slots: int(config, "max.incremental.fetch.session.cache.slots")?.max(0)
             as usize,
         fetch_session_eviction_ms: int(config, "min.incremental.fetch.session.eviction.ms")?,
@@ -469,6 +472,10 @@ fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String
             consumer_assignors: consumer_assignors(config)?,
             consumer_enabled: rebalance_protocols(config)?,
             consumer_migration_policy: migration_policy(config)?,
+            share_session_timeout_ms: clamp_i32(int("group.share.session.timeout.ms")?),
+            share_heartbeat_interval_ms: clamp_i32(int("group.share.heartbeat.interval.ms")?),
+            share_max_size: (int("group.share.max.size")?.max(1) as usize)
+                .min(fjord_group::config::MAX_GROUP_MEMBERS),
         },
         num_partitions: clamp_i32(int("offsets.topic.num.partitions")?).max(1),
         replication_factor: int("offsets.topic.replication.factor")?.clamp(1, i64::from(i16::MAX))
@@ -502,6 +509,20 @@ fn transaction_config(
         min_isr: clamp_i32(int("transaction.state.log.min.isr")?),
         segment_bytes: int("transaction.state.log.segment.bytes")?.max(1),
         partition_verification: flag(config, "transaction.partition.verification.enable"),
+    })
+}
+
+/// The share-partition leaders' settings from the `group.share.*` keys.
+fn share_leader_config(
+    config: &ServerConfig,
+) -> Result<fjord_broker::share_fetch::ShareLeaderConfig, String> {
+    let int = |k: &str| int(config, k);
+    let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
+    Ok(fjord_broker::share_fetch::ShareLeaderConfig {
+        lock_duration_ms: clamp_i32(int("group.share.record.lock.duration.ms")?),
+        delivery_count_limit: clamp_i32(int("group.share.delivery.count.limit")?),
+        max_record_locks: clamp_i32(int("group.share.partition.max.record.locks")?),
+        max_sessions: int("group.share.max.share.sessions")?.clamp(1, 1_000_000) as usize,
     })
 }
 
