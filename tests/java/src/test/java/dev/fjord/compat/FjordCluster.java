@@ -182,6 +182,8 @@ public final class FjordCluster implements AutoCloseable {
                         "offsets.topic.replication.factor=" + rf,
                         "transaction.state.log.replication.factor=" + rf,
                         "transaction.state.log.min.isr=" + Math.min(rf, 2),
+                        "share.coordinator.state.topic.replication.factor=" + rf,
+                        "share.coordinator.state.topic.min.isr=" + Math.min(rf, 2),
                         "group.initial.rebalance.delay.ms=0",
                         extra,
                         "");
@@ -213,6 +215,8 @@ public final class FjordCluster implements AutoCloseable {
                     "offsets.topic.replication.factor=" + rf,
                     "transaction.state.log.replication.factor=" + rf,
                     "transaction.state.log.min.isr=" + Math.min(rf, 2),
+                    "share.coordinator.state.topic.replication.factor=" + rf,
+                    "share.coordinator.state.topic.min.isr=" + Math.min(rf, 2),
                     extra));
             run(pb);
             for (int id = 1; id <= n; id++) {
