@@ -587,7 +587,7 @@ fn committed(c: Option<fjord_group::group::Committed>) -> (i64, i32, String, i16
 }
 
 /// Kafka's message for a routing error.
-fn message(code: ErrorCode) -> String {
+pub(crate) fn message(code: ErrorCode) -> String {
     match code {
         ErrorCode::NotCoordinator => "This is not the correct coordinator.".into(),
         ErrorCode::CoordinatorLoadInProgress => {

@@ -39,6 +39,7 @@ pub mod replica_manager;
 pub mod security_requests;
 pub mod share_coordinator;
 pub mod share_fetch;
+pub mod share_offsets;
 pub mod share_persister;
 pub mod transactions;
 pub mod txn_coordinator;

@@ -77,6 +77,45 @@ pub struct BrokerHandler {
 }
 
 impl BrokerHandler {
+    /// DescribeShareGroupOffsets, AlterShareGroupOffsets, DeleteShareGroupOffsets
+    /// (UNSUPPORTED_VERSION while `share.version` is 0, as Kafka answers).
+    async fn share_offsets(&self, body: &RequestBody, version: i16) -> ResponseBody {
+        let image = self.view.borrow().image.clone();
+        if !crate::groups::share_enabled(&image) {
+            return fjord_protocol::error_response(
+                body,
+                version,
+                fjord_protocol::ErrorCode::UnsupportedVersion,
+                "The version of API is not supported.",
+            );
+        }
+        let persister = self.share_fetcher.persister();
+        let offsets = crate::share_offsets::ShareOffsets {
+            groups: &self.groups,
+            persister,
+            peers: persister.peers(),
+            replicas: &self.replicas,
+            image,
+        };
+        match body {
+            RequestBody::DescribeShareGroupOffsets(r) => {
+                ResponseBody::DescribeShareGroupOffsets(offsets.describe(r, version).await)
+            }
+            RequestBody::AlterShareGroupOffsets(r) => {
+                ResponseBody::AlterShareGroupOffsets(offsets.alter(r).await)
+            }
+            RequestBody::DeleteShareGroupOffsets(r) => {
+                ResponseBody::DeleteShareGroupOffsets(offsets.delete(r).await)
+            }
+            other => fjord_protocol::error_response(
+                other,
+                version,
+                fjord_protocol::ErrorCode::InvalidRequest,
+                "not a share offsets request",
+            ),
+        }
+    }
+
     fn metadata(&self, r: &MetadataRequest, version: i16) -> ResponseBody {
         let image = self.view.borrow().image.clone();
         let (mut response, to_create) = crate::metadata::metadata_response(
@@ -390,6 +429,11 @@ impl Service for BrokerHandler {
                         .share_acknowledge(r, version, &denied)
                         .await,
                 ))
+            }
+            RequestBody::DescribeShareGroupOffsets(_)
+            | RequestBody::AlterShareGroupOffsets(_)
+            | RequestBody::DeleteShareGroupOffsets(_) => {
+                Some(self.share_offsets(&body, version).await)
             }
             RequestBody::ShareGroupDescribe(r) => Some(ResponseBody::ShareGroupDescribe(
                 groups().share_group_describe(r).await,

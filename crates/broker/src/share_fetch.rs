@@ -195,6 +195,11 @@ impl ShareFetcher {
         })
     }
 
+    /// The way to the share coordinators.
+    pub fn persister(&self) -> &Arc<Persister> {
+        &self.persister
+    }
+
     fn image(&self) -> Arc<MetadataImage> {
         self.view.borrow().image.clone()
     }

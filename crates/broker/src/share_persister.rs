@@ -15,6 +15,9 @@ use fjord_protocol::generated::{
     delete_share_group_state_request::{self as delete_req, DeleteShareGroupStateRequest},
     initialize_share_group_state_request::{self as init_req, InitializeShareGroupStateRequest},
     read_share_group_state_request::{self as read_req, ReadShareGroupStateRequest},
+    read_share_group_state_summary_request::{
+        self as summary_req, ReadShareGroupStateSummaryRequest,
+    },
     write_share_group_state_request::{self as write_req, WriteShareGroupStateRequest},
 };
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody, Uuid};
@@ -73,6 +76,22 @@ impl SharePartitionKey {
     }
 }
 
+/// What ReadShareGroupStateSummary says of one share-partition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateSummary {
+    /// The state epoch.
+    pub state_epoch: i32,
+    /// The newest leader epoch that read or wrote it.
+    pub leader_epoch: i32,
+    /// The share-partition start offset (-1: not chosen yet).
+    pub start_offset: i64,
+    /// Offsets at or above the start that are done with (-1: unknown).
+    pub delivery_complete_count: i32,
+}
+
+/// The ReadShareGroupStateSummary version sent (v1: the delivery-complete count).
+const SUMMARY_VERSION: i16 = 1;
+
 /// Reaches share coordinators.
 #[derive(Debug)]
 pub struct Persister {
@@ -117,6 +136,11 @@ impl Persister {
             peers,
             view,
         }
+    }
+
+    /// The connections to other brokers it calls through.
+    pub fn peers(&self) -> &Peers {
+        &self.peers
     }
 
     fn image(&self) -> Arc<MetadataImage> {
@@ -294,6 +318,39 @@ impl Persister {
         })
         .await
         .map(|_| ())
+    }
+
+    /// ReadShareGroupStateSummary for one share-partition.
+    pub async fn read_summary(&self, key: &SharePartitionKey) -> Result<StateSummary, StateError> {
+        let body = RequestBody::ReadShareGroupStateSummary(ReadShareGroupStateSummaryRequest {
+            group_id: key.group.clone(),
+            topics: vec![summary_req::ReadStateSummaryData {
+                topic_id: key.topic_id,
+                partitions: vec![summary_req::PartitionData {
+                    partition: key.partition,
+                    leader_epoch: -1,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        let answer = self
+            .call(key, body, SUMMARY_VERSION, |r| match r {
+                ResponseBody::ReadShareGroupStateSummary(r) => only_partition!(r),
+                _ => (ErrorCode::UnknownServerError.code(), None),
+            })
+            .await?;
+        let ResponseBody::ReadShareGroupStateSummary(r) = answer else {
+            unreachable!("checked by the call");
+        };
+        let p = &r.results[0].partitions[0];
+        Ok(StateSummary {
+            state_epoch: p.state_epoch,
+            leader_epoch: p.leader_epoch,
+            start_offset: p.start_offset,
+            delivery_complete_count: p.delivery_complete_count,
+        })
     }
 
     /// DeleteShareGroupState for one share-partition.

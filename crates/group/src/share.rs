@@ -769,6 +769,97 @@ impl Shard {
     pub fn share_initialized_partitions(&self, id: &str) -> Partitions {
         state_parts(self.share_group(id).and_then(|g| g.state.as_ref())).0
     }
+
+    /// Why the offsets of `id` may not be read: GROUP_ID_NOT_FOUND unless it is a share
+    /// group (Kafka's messages).
+    pub fn check_share_group(&self, id: &str) -> Result<(), (ErrorCode, String)> {
+        if self.share_group(id).is_some() {
+            return Ok(());
+        }
+        let message = if self.groups.contains_key(id) || self.consumer_group(id).is_some() {
+            format!("Group {id} is not a share group.")
+        } else {
+            format!("Group {id} not found.")
+        };
+        Err((ErrorCode::GroupIdNotFound, message))
+    }
+
+    /// Before the start offsets of `id` are set (AlterShareGroupOffsets) or its topics'
+    /// state deleted (DeleteShareGroupOffsets): the group must have no members; with
+    /// `create`, an unknown group is created empty (as Kafka does for an alter). Bumps the
+    /// group epoch and returns it: the state epoch the new state is written at.
+    pub fn prepare_share_offsets(
+        &mut self,
+        id: &str,
+        create: bool,
+        out: &mut Output,
+    ) -> Result<i32, (ErrorCode, String)> {
+        match self.share_group(id) {
+            Some(g) if !g.members.is_empty() => {
+                return Err((
+                    ErrorCode::NonEmptyGroup,
+                    "The group is not empty.".to_string(),
+                ))
+            }
+            Some(_) => {}
+            None if create
+                && !self.groups.contains_key(id)
+                && self.consumer_group(id).is_none() =>
+            {
+                if !self.has_room() {
+                    return Err((
+                        ErrorCode::CoordinatorNotAvailable,
+                        "The coordinator holds too many groups.".into(),
+                    ));
+                }
+            }
+            None => return Err(self.check_share_group(id).expect_err("not a share group")),
+        }
+        self.share_bump(id, out);
+        Ok(self.share_group(id).and_then(|g| g.epoch).unwrap_or(0))
+    }
+
+    /// The driver set the state of `done` (AlterShareGroupOffsets): they are initialized.
+    pub fn share_offsets_set(&mut self, id: &str, done: &Partitions) -> Output {
+        let mut out = Output::default();
+        let Some(g) = self.share_group(id) else {
+            return out;
+        };
+        let (mut initialized, mut initializing) = state_parts(g.state.as_ref());
+        for (t, ps) in done {
+            initialized
+                .entry(*t)
+                .or_default()
+                .extend(ps.iter().copied());
+            if let Some(s) = initializing.get_mut(t) {
+                s.retain(|p| !ps.contains(p));
+            }
+        }
+        initializing.retain(|_, ps| !ps.is_empty());
+        let topics = self.topics.clone();
+        let value = state_value(&initialized, &initializing, topics.as_ref());
+        self.share_emit(ShareRecord::State(id.into(), Some(value)), &mut out);
+        out
+    }
+
+    /// The driver deleted the state of `topics` (DeleteShareGroupOffsets): they are no
+    /// longer initialized (a member subscribing again starts them afresh).
+    pub fn share_offsets_deleted(&mut self, id: &str, topics: &[Uuid]) -> Output {
+        let mut out = Output::default();
+        let Some(g) = self.share_group(id) else {
+            return out;
+        };
+        let (mut initialized, mut initializing) = state_parts(g.state.as_ref());
+        for t in topics {
+            initialized.remove(t);
+            initializing.remove(t);
+        }
+        let source = self.topics.clone();
+        let value = state_value(&initialized, &initializing, source.as_ref());
+        self.share_emit(ShareRecord::State(id.into(), Some(value)), &mut out);
+        self.share_bump(id, &mut out);
+        out
+    }
 }
 
 #[cfg(test)]

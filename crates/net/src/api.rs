@@ -645,6 +645,27 @@ pub const APIS: &[Api] = &[
         Cluster(Op::ClusterAction),
     ),
     api(
+        ApiKey::DescribeShareGroupOffsets,
+        v(0, 1),
+        NONE,
+        Local,
+        By(rules::describe_share_group_offsets),
+    ),
+    api(
+        ApiKey::AlterShareGroupOffsets,
+        v(0, 0),
+        NONE,
+        Local,
+        By(rules::change_share_group_offsets),
+    ),
+    api(
+        ApiKey::DeleteShareGroupOffsets,
+        v(0, 0),
+        NONE,
+        Local,
+        By(rules::change_share_group_offsets),
+    ),
+    api(
         ApiKey::UnregisterController,
         v(0, 0),
         v(0, 0),

@@ -691,6 +691,53 @@ pub(crate) mod rules {
         a.unless(ok, body, v, GroupCode, "READ on the group")
     }
 
+    /// DescribeShareGroupOffsets: DESCRIBE on every group, and on every topic named.
+    pub(crate) fn describe_share_group_offsets(
+        a: &Access<'_>,
+        _: Listener,
+        body: RequestBody,
+        v: i16,
+    ) -> Gate {
+        let RequestBody::DescribeShareGroupOffsets(r) = &body else {
+            return Gate::Open(body);
+        };
+        if !r.groups.iter().all(|g| a.group(Op::Describe, &g.group_id)) {
+            return a.deny(body, v, GroupCode, "DESCRIBE on the group");
+        }
+        let ok = r
+            .groups
+            .iter()
+            .flat_map(|g| g.topics.iter().flatten())
+            .all(|t| a.topic(Op::Describe, &t.topic_name));
+        a.unless(ok, body, v, TopicCode, "DESCRIBE on the topics")
+    }
+
+    /// AlterShareGroupOffsets (READ on the group) and DeleteShareGroupOffsets (DELETE on the
+    /// group), each with READ on every topic named.
+    pub(crate) fn change_share_group_offsets(
+        a: &Access<'_>,
+        _: Listener,
+        body: RequestBody,
+        v: i16,
+    ) -> Gate {
+        let (group_ok, topics): (bool, Vec<&str>) = match &body {
+            RequestBody::AlterShareGroupOffsets(r) => (
+                a.group(Op::Read, &r.group_id),
+                r.topics.iter().map(|t| t.topic_name.as_str()).collect(),
+            ),
+            RequestBody::DeleteShareGroupOffsets(r) => (
+                a.group(Op::Delete, &r.group_id),
+                r.topics.iter().map(|t| t.topic_name.as_str()).collect(),
+            ),
+            _ => return Gate::Open(body),
+        };
+        if !group_ok {
+            return a.deny(body, v, GroupCode, "access to the group");
+        }
+        let ok = topics.iter().all(|t| a.topic(Op::Read, t));
+        a.unless(ok, body, v, TopicCode, "READ on the topics")
+    }
+
     /// OffsetFetch: DESCRIBE on every group asked about.
     pub(crate) fn offset_fetch(a: &Access<'_>, _: Listener, body: RequestBody, v: i16) -> Gate {
         let RequestBody::OffsetFetch(r) = &body else {

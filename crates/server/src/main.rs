@@ -102,6 +102,9 @@ enum Command {
     /// List, describe, reset and delete consumer groups (as kafka-consumer-groups.sh).
     #[command(name = "kafka-consumer-groups")]
     KafkaConsumerGroups(fjord_tools::consumer_groups::Args),
+    /// List, describe, reset and delete share groups (as kafka-share-groups.sh).
+    #[command(name = "kafka-share-groups")]
+    KafkaShareGroups(fjord_tools::share_groups::Args),
     /// Describe, upgrade, downgrade and disable feature levels (as kafka-features.sh).
     #[command(name = "kafka-features")]
     KafkaFeatures(fjord_tools::features::Args),
@@ -145,6 +148,7 @@ const TOOL_LINKS: &[&str] = &[
     "kafka-acls",
     "kafka-delegation-tokens",
     "kafka-consumer-groups",
+    "kafka-share-groups",
     "kafka-console-producer",
     "kafka-console-consumer",
     "kafka-metadata-quorum",
@@ -310,6 +314,7 @@ fn main() -> ExitCode {
         Command::KafkaDelegationTokens(args) => fjord_tools::delegation_tokens::run(&args),
         Command::KafkaAcls(args) => fjord_tools::acls::run(&args),
         Command::KafkaConsumerGroups(args) => fjord_tools::consumer_groups::run(&args),
+        Command::KafkaShareGroups(args) => fjord_tools::share_groups::run(&args),
         Command::KafkaConsoleProducer(args) => fjord_tools::console::producer::run(&args),
         Command::KafkaConsoleConsumer(args) => fjord_tools::console::consumer::run(&args),
         Command::KafkaDumpLog(args) => dump_log::run(&args),

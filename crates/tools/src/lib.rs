@@ -16,6 +16,7 @@ pub mod log_dirs;
 pub mod metadata_quorum;
 pub mod reassign_partitions;
 pub mod scram;
+pub mod share_groups;
 pub mod topics;
 pub mod transactions;
 pub mod unclean_recovery;

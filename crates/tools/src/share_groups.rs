@@ -1,0 +1,1040 @@
+//! `fjord kafka-share-groups` (as Kafka 4.4's `kafka-share-groups.sh`): list share groups,
+//! describe one (start offsets and lag, members, or state), reset its start offsets, delete
+//! it or its offsets for some topics, with Kafka's flags, tables and messages.
+
+use crate::common::{self, ToolError};
+use clap::Args as ClapArgs;
+use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
+use fjord_protocol::generated::{
+    alter_share_group_offsets_request::{
+        AlterShareGroupOffsetsRequest, AlterShareGroupOffsetsRequestPartition,
+        AlterShareGroupOffsetsRequestTopic,
+    },
+    delete_groups_request::DeleteGroupsRequest,
+    delete_share_group_offsets_request::{
+        DeleteShareGroupOffsetsRequest, DeleteShareGroupOffsetsRequestTopic,
+    },
+    describe_share_group_offsets_request::{
+        DescribeShareGroupOffsetsRequest, DescribeShareGroupOffsetsRequestGroup,
+    },
+    list_groups_request::ListGroupsRequest,
+    share_group_describe_request::ShareGroupDescribeRequest,
+    share_group_describe_response::DescribedGroup,
+};
+use fjord_protocol::{ErrorCode, RequestBody};
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::ExitCode;
+
+/// `kafka-share-groups` arguments.
+#[derive(Debug, ClapArgs)]
+pub struct Args {
+    #[command(flatten)]
+    connection: crate::common::BrokerConnection,
+    /// List all share groups.
+    #[arg(long)]
+    list: bool,
+    /// Describe share group, members and offset information.
+    #[arg(long)]
+    describe: bool,
+    /// Delete share group.
+    #[arg(long)]
+    delete: bool,
+    /// Delete offsets of share group (one group, with --topic).
+    #[arg(long)]
+    delete_offsets: bool,
+    /// Reset offsets of share group (one inactive group; --dry-run or --execute).
+    #[arg(long)]
+    reset_offsets: bool,
+    /// The share group id.
+    #[arg(long = "group")]
+    groups: Vec<String>,
+    /// Apply to all share groups.
+    #[arg(long)]
+    all_groups: bool,
+    /// The topic(s); when resetting, `topic:0,1,2` for some partitions.
+    #[arg(long = "topic")]
+    topics: Vec<String>,
+    /// Apply to all topics (reset-offsets).
+    #[arg(long)]
+    all_topics: bool,
+    /// Describe members of the group.
+    #[arg(long)]
+    members: bool,
+    /// Describe the group's offsets (the default).
+    #[arg(long)]
+    offsets: bool,
+    /// With --describe, the group's state; with --list, every group's state (or only groups
+    /// in these states: Empty, Stable, Dead).
+    #[arg(long, num_args = 0..=1, default_missing_value = "")]
+    state: Option<String>,
+    /// Show more columns.
+    #[arg(long)]
+    verbose: bool,
+    /// Reset offsets to earliest offset.
+    #[arg(long)]
+    to_earliest: bool,
+    /// Reset offsets to latest offset.
+    #[arg(long)]
+    to_latest: bool,
+    /// Reset offsets to current offset.
+    #[arg(long)]
+    to_current: bool,
+    /// Reset offsets to a specific offset.
+    #[arg(long)]
+    to_offset: Option<i64>,
+    /// Reset offsets to offset from datetime, 'YYYY-MM-DDThh:mm:ss.sss' (UTC).
+    #[arg(long)]
+    to_datetime: Option<String>,
+    /// Reset offsets to values defined in a CSV file (topic,partition,offset).
+    #[arg(long)]
+    from_file: Option<std::path::PathBuf>,
+    /// Output offset reset information without executing the operation.
+    #[arg(long)]
+    dry_run: bool,
+    /// Execute the offset reset operation.
+    #[arg(long)]
+    execute: bool,
+    /// Print the offsets to reset as CSV.
+    #[arg(long)]
+    export: bool,
+    /// The timeout for some operations, in ms.
+    #[arg(long, default_value_t = 30_000)]
+    timeout: u64,
+}
+
+/// Runs the tool.
+pub fn run(args: &Args) -> ExitCode {
+    common::run::<Args, _>("kafka-share-groups", run_async(args))
+}
+
+/// The states a share group may be listed in.
+const SHARE_STATES: &[&str] = &["Empty", "Dead", "Stable"];
+
+async fn run_async(a: &Args) -> Result<(), ToolError> {
+    let actions = [
+        a.list,
+        a.describe,
+        a.delete,
+        a.reset_offsets,
+        a.delete_offsets,
+    ]
+    .iter()
+    .filter(|x| **x)
+    .count();
+    if actions != 1 {
+        return Err(ToolError::Usage(
+            "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets.".into(),
+        ));
+    }
+    if a.connection.bootstrap_server.is_none() {
+        return Err(ToolError::Usage(
+            "Missing required argument \"[bootstrap-server]\"".into(),
+        ));
+    }
+    if (a.describe || a.delete) && a.groups.is_empty() && !a.all_groups {
+        return Err(ToolError::Usage(
+            "Option [describe] takes one of these options: [all-groups], [group]".into(),
+        ));
+    }
+    if (a.reset_offsets || a.delete_offsets) && a.groups.len() != 1 {
+        return Err(ToolError::Usage(
+            "Option [reset-offsets] and [delete-offsets] take exactly one [group]".into(),
+        ));
+    }
+    let admin = a.connection.admin()?;
+    if a.list {
+        return list(&admin, a).await;
+    }
+    let groups = if a.all_groups {
+        listed(&admin, &[])
+            .await?
+            .into_iter()
+            .map(|(g, _)| g)
+            .collect()
+    } else {
+        a.groups.clone()
+    };
+    if a.delete {
+        return delete(&admin, &groups, a.all_groups).await;
+    }
+    if a.delete_offsets {
+        return delete_offsets(&admin, &groups[0], &a.topics).await;
+    }
+    if a.reset_offsets {
+        return reset(&admin, a, &groups[0]).await;
+    }
+    describe(&admin, a, &groups).await
+}
+
+/// Every share group of every broker's coordinator in `states` (all when empty), sorted:
+/// (id, state).
+async fn listed(admin: &Admin, states: &[String]) -> Result<Vec<(String, String)>, ToolError> {
+    let cluster = admin.retry(|| admin.refresh(None)).await?;
+    let mut out = BTreeSet::new();
+    for b in cluster.brokers.values().filter(|b| !b.fenced) {
+        let r = admin
+            .retry(|| async {
+                let r = admin
+                    .call_broker(
+                        b.id,
+                        RequestBody::ListGroups(ListGroupsRequest {
+                            states_filter: states.to_vec(),
+                            types_filter: vec!["share".into()],
+                            ..Default::default()
+                        }),
+                        5..=5,
+                    )
+                    .await?;
+                let r = expect_response!(r, ListGroups)?;
+                AdminError::check(r.error_code, None).map(|()| r)
+            })
+            .await?;
+        out.extend(
+            r.groups
+                .into_iter()
+                .filter(|g| g.group_type == "share")
+                .map(|g| (g.group_id, g.group_state)),
+        );
+    }
+    Ok(out.into_iter().collect())
+}
+
+async fn list(admin: &Admin, a: &Args) -> Result<(), ToolError> {
+    let Some(filter) = &a.state else {
+        for (g, _) in listed(admin, &[]).await? {
+            println!("{g}");
+        }
+        return Ok(());
+    };
+    let mut states = Vec::new();
+    for s in filter.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        match SHARE_STATES.iter().find(|x| x.eq_ignore_ascii_case(s)) {
+            Some(x) => states.push(x.to_string()),
+            None => {
+                return Err(ToolError::Usage(format!(
+                    "Invalid state list '{filter}'. Valid states are: {}",
+                    SHARE_STATES.join(", ")
+                )))
+            }
+        }
+    }
+    let groups = listed(admin, &states).await?;
+    let width = groups
+        .iter()
+        .map(|(g, _)| g.len())
+        .max()
+        .unwrap_or(0)
+        .max(15);
+    println!("{:<width$} STATE", "GROUP");
+    for (g, s) in &groups {
+        println!("{g:<width$} {s}");
+    }
+    Ok(())
+}
+
+/// The group as its coordinator describes it, with the coordinator as Kafka's tool prints it
+/// ("host:port  (id)").
+async fn describe_group(
+    admin: &Admin,
+    group: &str,
+) -> Result<(String, DescribedGroup), AdminError> {
+    admin
+        .retry(|| async {
+            let (id, at) = admin.group_coordinator_node(group).await?;
+            let r = admin
+                .call_at(
+                    &at,
+                    RequestBody::ShareGroupDescribe(ShareGroupDescribeRequest {
+                        group_ids: vec![group.to_string()],
+                        ..Default::default()
+                    }),
+                    1..=1,
+                )
+                .await?;
+            let mut r = expect_response!(r, ShareGroupDescribe)?;
+            let g = r
+                .groups
+                .pop()
+                .ok_or_else(|| AdminError::Protocol("no group in the answer".into()))?;
+            AdminError::check(g.error_code, g.error_message.as_deref())?;
+            Ok((format!("{at}  ({id})"), g))
+        })
+        .await
+}
+
+/// A group's start offsets: (topic, partition) to (start offset, leader epoch, lag), each
+/// None when unknown.
+type StartOffsets = BTreeMap<(String, i32), (Option<i64>, Option<i32>, Option<i64>)>;
+
+/// DescribeShareGroupOffsets of every partition with state.
+async fn start_offsets(admin: &Admin, group: &str) -> Result<StartOffsets, AdminError> {
+    let r = admin
+        .retry(|| async {
+            let r = admin
+                .call_group(
+                    group,
+                    RequestBody::DescribeShareGroupOffsets(DescribeShareGroupOffsetsRequest {
+                        groups: vec![DescribeShareGroupOffsetsRequestGroup {
+                            group_id: group.to_string(),
+                            topics: None,
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    }),
+                    0..=1,
+                )
+                .await?;
+            let r = expect_response!(r, DescribeShareGroupOffsets)?;
+            let g = r
+                .groups
+                .into_iter()
+                .next()
+                .ok_or_else(|| AdminError::Protocol("no group in the answer".into()))?;
+            AdminError::check(g.error_code, g.error_message.as_deref()).map(|()| g)
+        })
+        .await?;
+    let mut out = StartOffsets::new();
+    for t in r.topics {
+        for p in t.partitions.into_iter().filter(|p| p.error_code == 0) {
+            let known = p.start_offset >= 0;
+            out.insert(
+                (t.topic_name.clone(), p.partition_index),
+                (
+                    known.then_some(p.start_offset),
+                    (known && p.leader_epoch >= 0).then_some(p.leader_epoch),
+                    (known && p.lag >= 0).then_some(p.lag),
+                ),
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// A Kafka exception's name as Kafka's tools print it (`org.apache.kafka.common.errors.X`).
+fn exception(e: &AdminError) -> String {
+    match e.code() {
+        Some(ErrorCode::GroupIdNotFound) => format!(
+            "org.apache.kafka.common.errors.GroupIdNotFoundException: {}",
+            e.server_message()
+        ),
+        Some(ErrorCode::NonEmptyGroup) => format!(
+            "org.apache.kafka.common.errors.GroupNotEmptyException: {}",
+            e.server_message()
+        ),
+        Some(ErrorCode::GroupAuthorizationFailed) => format!(
+            "org.apache.kafka.common.errors.GroupAuthorizationException: {}",
+            e.server_message()
+        ),
+        _ => e.to_string(),
+    }
+}
+
+/// Kafka's message for an empty or missing group; true when its rows should follow.
+fn empty_group_note(group: &str, state: &str, rows: usize) -> bool {
+    if state == "Dead" {
+        println!("\nError: Share group '{group}' does not exist.");
+    } else if state == "Empty" {
+        eprintln!("\nShare group '{group}' has no active members.");
+    }
+    state != "Dead" && rows > 0
+}
+
+/// `%-Ns` of each cell but the last, joined by spaces, after a newline (Kafka's printf).
+fn row(cells: &[String], widths: &[usize]) -> String {
+    let mut l = String::from("\n");
+    for (i, c) in cells.iter().enumerate() {
+        if i > 0 {
+            l.push(' ');
+        }
+        match widths.get(i) {
+            Some(w) if i + 1 < cells.len() => l.push_str(&format!("{c:<w$}")),
+            _ => l.push_str(c),
+        }
+    }
+    l
+}
+
+/// A member's partitions as Kafka's tool lists them: `topic:0,1;other:2`.
+fn assignment_text(m: &fjord_protocol::generated::share_group_describe_response::Member) -> String {
+    let mut by_topic: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+    for t in &m.assignment.topic_partitions {
+        by_topic
+            .entry(t.topic_name.as_str())
+            .or_default()
+            .extend(t.partitions.iter().copied());
+    }
+    by_topic
+        .into_iter()
+        .map(|(t, mut ps)| {
+            ps.sort();
+            let list: Vec<String> = ps.iter().map(|p| p.to_string()).collect();
+            format!("{t}:{}", list.join(","))
+        })
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+async fn describe(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolError> {
+    let mut described = BTreeMap::new();
+    for g in groups {
+        match describe_group(admin, g).await {
+            Ok(d) => {
+                described.insert(g.clone(), d);
+            }
+            Err(e) => {
+                // As Kafka 4.4's tool: the failure is printed, and the exit code is 0.
+                println!(
+                    "\nError: Executing share group command failed due to {}",
+                    exception(&e)
+                );
+                return Ok(());
+            }
+        }
+    }
+    for (group, (coordinator, d)) in &described {
+        let glen = group.len().max(15);
+        if a.members {
+            let mut members: Vec<_> = d.members.iter().collect();
+            members.sort_by(|x, y| x.member_id.cmp(&y.member_id));
+            if !empty_group_note(group, &d.group_state, members.len()) {
+                continue;
+            }
+            let w = |f: fn(
+                &fjord_protocol::generated::share_group_describe_response::Member,
+            ) -> usize| {
+                members.iter().map(|m| f(m)).max().unwrap_or(0).max(15)
+            };
+            let (idw, hw, cw) = (
+                w(|m| m.member_id.len()),
+                w(|m| m.client_host.len()),
+                w(|m| m.client_id.len()),
+            );
+            let mut out = String::new();
+            if a.verbose {
+                let widths = [glen, idw, hw, cw, 12, 13];
+                out.push_str(&row(
+                    &[
+                        "GROUP",
+                        "CONSUMER-ID",
+                        "HOST",
+                        "CLIENT-ID",
+                        "#PARTITIONS",
+                        "MEMBER-EPOCH",
+                        "ASSIGNMENT",
+                    ]
+                    .map(String::from),
+                    &widths,
+                ));
+                for m in &members {
+                    let n: usize = m
+                        .assignment
+                        .topic_partitions
+                        .iter()
+                        .map(|t| t.partitions.len())
+                        .sum();
+                    out.push_str(&row(
+                        &[
+                            group.clone(),
+                            m.member_id.clone(),
+                            m.client_host.clone(),
+                            m.client_id.clone(),
+                            n.to_string(),
+                            m.member_epoch.to_string(),
+                            assignment_text(m),
+                        ],
+                        &widths,
+                    ));
+                }
+            } else {
+                let widths = [glen, idw, hw, cw, 12];
+                out.push_str(&row(
+                    &[
+                        "GROUP",
+                        "CONSUMER-ID",
+                        "HOST",
+                        "CLIENT-ID",
+                        "#PARTITIONS",
+                        "ASSIGNMENT",
+                    ]
+                    .map(String::from),
+                    &widths,
+                ));
+                for m in &members {
+                    let n: usize = m
+                        .assignment
+                        .topic_partitions
+                        .iter()
+                        .map(|t| t.partitions.len())
+                        .sum();
+                    out.push_str(&row(
+                        &[
+                            group.clone(),
+                            m.member_id.clone(),
+                            m.client_host.clone(),
+                            m.client_id.clone(),
+                            n.to_string(),
+                            assignment_text(m),
+                        ],
+                        &widths,
+                    ));
+                }
+            }
+            println!("{out}");
+        } else if a.state.is_some() {
+            empty_group_note(group, &d.group_state, 1);
+            let clen = coordinator.len().max(25);
+            let out = if a.verbose {
+                let widths = [glen, clen, 15, 12, 17];
+                let mut s = row(
+                    &[
+                        "GROUP",
+                        "COORDINATOR (ID)",
+                        "STATE",
+                        "GROUP-EPOCH",
+                        "ASSIGNMENT-EPOCH",
+                        "#MEMBERS",
+                    ]
+                    .map(String::from),
+                    &widths,
+                );
+                s.push_str(&row(
+                    &[
+                        group.clone(),
+                        coordinator.clone(),
+                        d.group_state.clone(),
+                        d.group_epoch.to_string(),
+                        d.assignment_epoch.to_string(),
+                        d.members.len().to_string(),
+                    ],
+                    &widths,
+                ));
+                s
+            } else {
+                let widths = [glen, clen, 15];
+                let mut s = row(
+                    &["GROUP", "COORDINATOR (ID)", "STATE", "#MEMBERS"].map(String::from),
+                    &widths,
+                );
+                s.push_str(&row(
+                    &[
+                        group.clone(),
+                        coordinator.clone(),
+                        d.group_state.clone(),
+                        d.members.len().to_string(),
+                    ],
+                    &widths,
+                ));
+                s
+            };
+            println!("{out}");
+        } else {
+            let offsets = start_offsets(admin, group).await.map_err(|e| {
+                ToolError::FailedStdout(format!(
+                    "\nError: Executing share group command failed due to {}",
+                    exception(&e)
+                ))
+            })?;
+            if offsets.is_empty() {
+                println!("\nShare group '{group}' has no offset information.");
+                continue;
+            }
+            let tlen = offsets
+                .keys()
+                .map(|(t, _)| t.len())
+                .max()
+                .unwrap_or(0)
+                .max(15);
+            let dash = || "-".to_string();
+            let text = |v: Option<i64>| v.map_or_else(dash, |v| v.to_string());
+            let mut out = String::new();
+            if a.verbose {
+                let widths = [glen, tlen, 10, 13, 13];
+                out.push_str(&row(
+                    &[
+                        "GROUP",
+                        "TOPIC",
+                        "PARTITION",
+                        "LEADER-EPOCH",
+                        "START-OFFSET",
+                        "LAG",
+                    ]
+                    .map(String::from),
+                    &widths,
+                ));
+                for ((t, p), (start, epoch, lag)) in &offsets {
+                    out.push_str(&row(
+                        &[
+                            group.clone(),
+                            t.clone(),
+                            p.to_string(),
+                            text(epoch.map(i64::from)),
+                            text(*start),
+                            text(*lag),
+                        ],
+                        &widths,
+                    ));
+                }
+            } else {
+                let widths = [glen, tlen, 10, 13];
+                out.push_str(&row(
+                    &["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"].map(String::from),
+                    &widths,
+                ));
+                for ((t, p), (start, _, lag)) in &offsets {
+                    out.push_str(&row(
+                        &[
+                            group.clone(),
+                            t.clone(),
+                            p.to_string(),
+                            text(*start),
+                            text(*lag),
+                        ],
+                        &widths,
+                    ));
+                }
+            }
+            println!("{out}");
+        }
+    }
+    Ok(())
+}
+
+async fn delete(admin: &Admin, groups: &[String], all: bool) -> Result<(), ToolError> {
+    let listing: BTreeMap<String, String> = listed(admin, &[]).await?.into_iter().collect();
+    let mut failed: BTreeMap<String, String> = BTreeMap::new();
+    let mut wanted: Vec<String> = Vec::new();
+    for g in groups {
+        if wanted.contains(g) {
+            continue;
+        }
+        match listing.get(g) {
+            None if !all => {
+                failed.insert(
+                    g.clone(),
+                    format!("org.apache.kafka.common.errors.GroupIdNotFoundException: Group '{g}' is not a share group."),
+                );
+            }
+            Some(s) if s == "Dead" => {
+                failed.insert(
+                    g.clone(),
+                    format!(
+                        "java.lang.IllegalStateException: Share group '{g}' group state is DEAD."
+                    ),
+                );
+            }
+            Some(s) if s != "Empty" => {
+                failed.insert(
+                    g.clone(),
+                    format!("org.apache.kafka.common.errors.GroupNotEmptyException: Share group '{g}' is not EMPTY."),
+                );
+            }
+            _ => wanted.push(g.clone()),
+        }
+    }
+    let mut deleted = Vec::new();
+    for g in &wanted {
+        let result = admin
+            .retry(|| async {
+                let r = admin
+                    .call_group(
+                        g,
+                        RequestBody::DeleteGroups(DeleteGroupsRequest {
+                            groups_names: vec![g.clone()],
+                            ..Default::default()
+                        }),
+                        0..=2,
+                    )
+                    .await?;
+                let r = expect_response!(r, DeleteGroups)?;
+                let code = r.results.first().map_or(0, |x| x.error_code);
+                AdminError::check(code, None)
+            })
+            .await;
+        match result {
+            Ok(()) => deleted.push(format!("'{g}'")),
+            Err(e) => {
+                failed.insert(g.clone(), exception(&e));
+            }
+        }
+    }
+    if failed.is_empty() {
+        println!(
+            "Deletion of requested share groups ({}) was successful.",
+            deleted.join(", ")
+        );
+        return Ok(());
+    }
+    println!("\nError: Deletion of some share groups failed:");
+    for (g, e) in &failed {
+        println!("* Group '{g}' could not be deleted due to: {e}");
+    }
+    if !deleted.is_empty() {
+        println!(
+            "\nThese share groups were deleted successfully: {}",
+            deleted.join(", ")
+        );
+    }
+    Ok(())
+}
+
+async fn delete_offsets(admin: &Admin, group: &str, topics: &[String]) -> Result<(), ToolError> {
+    let names: BTreeSet<&String> = topics.iter().collect();
+    let r = admin
+        .retry(|| async {
+            let r = admin
+                .call_group(
+                    group,
+                    RequestBody::DeleteShareGroupOffsets(DeleteShareGroupOffsetsRequest {
+                        group_id: group.to_string(),
+                        topics: names
+                            .iter()
+                            .map(|t| DeleteShareGroupOffsetsRequestTopic {
+                                topic_name: t.to_string(),
+                                ..Default::default()
+                            })
+                            .collect(),
+                        ..Default::default()
+                    }),
+                    0..=0,
+                )
+                .await?;
+            let r = expect_response!(r, DeleteShareGroupOffsets)?;
+            // A coordinator that moved is asked again; other top-level errors are answers.
+            match AdminError::from_code(r.error_code, r.error_message.as_deref()) {
+                Some(e) if e.is_retriable() => Err(e),
+                _ => Ok(r),
+            }
+        })
+        .await?;
+    let top = AdminError::from_code(r.error_code, r.error_message.as_deref());
+    let mut results: BTreeMap<String, Option<String>> = BTreeMap::new();
+    if let Some(e) = &top {
+        match e.code() {
+            Some(
+                ErrorCode::InvalidGroupId
+                | ErrorCode::GroupIdNotFound
+                | ErrorCode::GroupAuthorizationFailed
+                | ErrorCode::NonEmptyGroup,
+            ) => println!("\nError: {}", e.server_message()),
+            Some(ErrorCode::TopicAuthorizationFailed | ErrorCode::UnknownTopicOrPartition) => {}
+            _ => println!("\nError: Encounter some unknown error: {}", exception(e)),
+        }
+        // Every topic shares the group's error.
+        for t in &names {
+            results.insert(t.to_string(), Some(e.server_message()));
+        }
+    } else {
+        for t in &r.responses {
+            let error = AdminError::from_code(t.error_code, t.error_message.as_deref())
+                .map(|e| e.server_message());
+            results.insert(t.topic_name.clone(), error);
+        }
+    }
+    let width = results.keys().map(String::len).max().unwrap_or(0).max(15);
+    let mut out = format!("\n{:<width$} STATUS", "TOPIC");
+    for (t, e) in &results {
+        let status = e
+            .as_ref()
+            .map_or_else(|| "Successful".to_string(), |m| format!("Error: {m}"));
+        out.push_str(&format!("\n{t:<width$} {status}"));
+    }
+    println!("{out}");
+    Ok(())
+}
+
+/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (i64::from(m) + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// `YYYY-MM-DDThh:mm:ss[.sss]` (UTC, a trailing `Z` allowed) in ms since the epoch.
+fn parse_datetime(s: &str) -> Option<i64> {
+    let s = s.trim_end_matches('Z');
+    let (date, time) = s.split_once('T')?;
+    let mut d = date.split('-');
+    let (y, mo, da) = (
+        d.next()?.parse().ok()?,
+        d.next()?.parse().ok()?,
+        d.next()?.parse().ok()?,
+    );
+    let (hms, ms) = match time.split_once('.') {
+        Some((hms, frac)) => (hms, format!("{frac:0<3}")[..3].parse::<i64>().ok()?),
+        None => (time, 0),
+    };
+    let mut t = hms.split(':');
+    let (h, mi, se): (i64, i64, i64) = (
+        t.next()?.parse().ok()?,
+        t.next()?.parse().ok()?,
+        t.next()?.parse().ok()?,
+    );
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&da) || h > 23 || mi > 59 || se > 60 {
+        return None;
+    }
+    Some(((days_from_civil(y, mo, da) * 24 + h) * 60 + mi) * 60_000 + se * 1000 + ms)
+}
+
+async fn reset(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError> {
+    let scenarios = [
+        a.to_earliest,
+        a.to_latest,
+        a.to_current,
+        a.to_offset.is_some(),
+        a.to_datetime.is_some(),
+        a.from_file.is_some(),
+    ]
+    .iter()
+    .filter(|x| **x)
+    .count();
+    if scenarios != 1 {
+        return Err(ToolError::Usage(
+            "Option '[reset-offsets]' requires one of the following scenarios: [to-offset], [to-datetime], [to-earliest], [to-latest], [to-current], [from-file]".into(),
+        ));
+    }
+    if !a.dry_run && !a.execute {
+        return Err(ToolError::Usage(
+            "Option [reset-offsets] takes the option: [execute] or [dry-run]".into(),
+        ));
+    }
+    if a.from_file.is_none() && a.topics.is_empty() == !a.all_topics {
+        return Err(ToolError::Usage(
+            "Option [reset-offsets] takes one of these options: [all-topics], [topic]".into(),
+        ));
+    }
+    match describe_group(admin, group).await {
+        Ok((_, d)) if !matches!(d.group_state.as_str(), "Empty" | "Dead") => {
+            return Err(ToolError::Failed(format!(
+                "Share group '{group}' is not empty."
+            )));
+        }
+        Ok(_) => {}
+        Err(e) if e.code() == Some(ErrorCode::GroupIdNotFound) => {}
+        Err(e) => return Err(e.into()),
+    }
+    let cluster = admin.retry(|| admin.refresh(None)).await?;
+    let mut targets: Vec<(String, i32)> = Vec::new();
+    let mut from_file: BTreeMap<(String, i32), i64> = BTreeMap::new();
+    if let Some(path) = &a.from_file {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            ToolError::Failed(format!("Error: cannot read {}: {e}", path.display()))
+        })?;
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let f: Vec<&str> = line.split(',').collect();
+            let parsed = match f.as_slice() {
+                [t, p, o] => p
+                    .parse::<i32>()
+                    .ok()
+                    .zip(o.parse::<i64>().ok())
+                    .map(|(p, o)| (t.to_string(), p, o)),
+                _ => None,
+            };
+            let (t, p, o) = parsed
+                .ok_or_else(|| ToolError::Failed(format!("Error: malformed CSV line '{line}'")))?;
+            targets.push((t.clone(), p));
+            from_file.insert((t, p), o);
+        }
+    } else if a.all_topics {
+        let current = start_offsets(admin, group).await.unwrap_or_default();
+        targets.extend(current.into_keys());
+    } else {
+        for spec in &a.topics {
+            let (topic, parts) = match spec.split_once(':') {
+                None => (spec.clone(), None),
+                Some((t, ps)) => {
+                    let parts = ps
+                        .split(',')
+                        .map(|p| p.trim().parse::<i32>())
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(|_| {
+                            ToolError::Usage(format!("Invalid partitions in --topic {spec}"))
+                        })?;
+                    (t.to_string(), Some(parts))
+                }
+            };
+            let known = cluster.topics.get(&topic);
+            let parts = match (parts, known) {
+                (Some(p), _) => p,
+                (None, Some(k)) => k.partitions.iter().map(|p| p.partition).collect(),
+                (None, None) => {
+                    // As Kafka 4.4's tool: the failure on stdout, the exception on stderr,
+                    // exit code 0.
+                    let m = ErrorCode::UnknownTopicOrPartition.message();
+                    println!("\nError: Executing share group command failed due to {m}");
+                    eprintln!(
+                        "org.apache.kafka.common.errors.UnknownTopicOrPartitionException: {m}"
+                    );
+                    return Ok(());
+                }
+            };
+            targets.extend(parts.into_iter().map(|p| (topic.clone(), p)));
+        }
+    }
+    // Every partition must exist (Kafka's checkAllTopicPartitionsValid).
+    let missing: Vec<String> = targets
+        .iter()
+        .filter(|(t, p)| {
+            !cluster
+                .topics
+                .get(t)
+                .is_some_and(|k| k.partitions.iter().any(|x| x.partition == *p))
+        })
+        .map(|(t, p)| format!("{t}-{p}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(ToolError::Failed(format!(
+            "Error: Executing share group command failed due to The partitions \"{}\" do not exist",
+            missing.join(",")
+        )));
+    }
+    let current = if a.to_current {
+        start_offsets(admin, group).await.unwrap_or_default()
+    } else {
+        StartOffsets::new()
+    };
+    let stamp = match &a.to_datetime {
+        Some(s) => Some(parse_datetime(s).ok_or_else(|| {
+            ToolError::Failed(format!(
+                "Error parsing timestamp. It does not conform to the expected format yyyy-MM-dd'T'HH:mm:ss.SSS: {s}"
+            ))
+        })?),
+        None => None,
+    };
+    let mut new: BTreeMap<(String, i32), i64> = BTreeMap::new();
+    for (topic, p) in &targets {
+        let earliest = admin.list_offset(topic, *p, EARLIEST).await?;
+        let latest = admin.list_offset(topic, *p, LATEST).await?;
+        let wanted = if a.to_earliest {
+            earliest
+        } else if a.to_latest {
+            latest
+        } else if a.to_current {
+            current
+                .get(&(topic.clone(), *p))
+                .and_then(|(s, ..)| *s)
+                .unwrap_or(latest)
+        } else if let Some(o) = a.to_offset {
+            o
+        } else if let Some(ts) = stamp {
+            let at = admin.list_offset(topic, *p, ts).await?;
+            if at < 0 {
+                latest
+            } else {
+                at
+            }
+        } else {
+            from_file[&(topic.clone(), *p)]
+        };
+        new.insert((topic.clone(), *p), wanted.clamp(earliest, latest));
+    }
+    if a.execute && !a.dry_run {
+        let mut by_topic: BTreeMap<&str, Vec<AlterShareGroupOffsetsRequestPartition>> =
+            BTreeMap::new();
+        for ((t, p), o) in &new {
+            by_topic
+                .entry(t)
+                .or_default()
+                .push(AlterShareGroupOffsetsRequestPartition {
+                    partition_index: *p,
+                    start_offset: *o,
+                    ..Default::default()
+                });
+        }
+        let request = AlterShareGroupOffsetsRequest {
+            group_id: group.to_string(),
+            topics: by_topic
+                .into_iter()
+                .map(|(t, partitions)| AlterShareGroupOffsetsRequestTopic {
+                    topic_name: t.to_string(),
+                    partitions,
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        admin
+            .retry(|| async {
+                let r = admin
+                    .call_group(
+                        group,
+                        RequestBody::AlterShareGroupOffsets(request.clone()),
+                        0..=0,
+                    )
+                    .await?;
+                let r = expect_response!(r, AlterShareGroupOffsets)?;
+                AdminError::check(r.error_code, r.error_message.as_deref())?;
+                for t in &r.responses {
+                    for p in &t.partitions {
+                        AdminError::check(p.error_code, p.error_message.as_deref())?;
+                    }
+                }
+                Ok(())
+            })
+            .await
+            .map_err(|e| {
+                ToolError::FailedStdout(format!(
+                    "\nError: Executing share group command failed due to {}",
+                    exception(&e)
+                ))
+            })?;
+    }
+    if a.export {
+        let mut out = String::new();
+        for ((t, p), o) in &new {
+            out.push_str(&format!("{t},{p},{o}\n"));
+        }
+        println!("{out}");
+        return Ok(());
+    }
+    let mut rows = vec![vec![
+        "GROUP".to_string(),
+        "TOPIC".into(),
+        "PARTITION".into(),
+        "NEW-OFFSET".into(),
+    ]];
+    for ((t, p), o) in &new {
+        rows.push(vec![
+            group.to_string(),
+            t.clone(),
+            p.to_string(),
+            o.to_string(),
+        ]);
+    }
+    let lines: String = common::aligned(&rows, &[15, 15, 10, 0], " ")
+        .iter()
+        .map(|l| format!("\n{l}"))
+        .collect();
+    println!("{lines}");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_kafkas_printf() {
+        let widths = [15, 15, 10, 13];
+        assert_eq!(
+            row(
+                &["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"].map(String::from),
+                &widths
+            ),
+            "\nGROUP           TOPIC           PARTITION  START-OFFSET  LAG"
+        );
+    }
+
+    #[test]
+    fn datetimes_are_utc() {
+        assert_eq!(parse_datetime("1970-01-01T00:00:00.000"), Some(0));
+        assert_eq!(
+            parse_datetime("2026-12-04T09:30:00.5"),
+            Some(1_796_376_600_500)
+        );
+        assert_eq!(parse_datetime("2026-13-04T09:30:00"), None);
+    }
+}
