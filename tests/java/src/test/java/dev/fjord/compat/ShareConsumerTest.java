@@ -46,7 +46,7 @@ import org.junit.jupiter.api.Test;
  * which a share-partition delivers only after everything before it that is still available.
  */
 class ShareConsumerTest {
-    private static FjordCluster cluster;
+    static FjordCluster cluster;
 
     @BeforeAll
     static void start() {

@@ -13,7 +13,12 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -34,6 +39,20 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ToolsTest {
     private static FjordCluster cluster;
     private static String bootstrap;
+    /** Keeps a member in the share group tools-sg-live while the comparisons run. */
+    private static final AtomicBoolean stopMember = new AtomicBoolean();
+    private static Thread member;
+
+    /** A share consumer of group on tools-a (implicit acknowledgement). */
+    static KafkaShareConsumer<String, String> shareConsumer(String group) {
+        Properties p = cluster.props();
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        KafkaShareConsumer<String, String> c = new KafkaShareConsumer<>(p);
+        c.subscribe(List.of("tools-a"));
+        return c;
+    }
 
     @BeforeAll
     static void start() throws Exception {
@@ -52,10 +71,46 @@ class ToolsTest {
             c.commitSync(Map.of(new TopicPartition("tools-a", 0), new OffsetAndMetadata(4),
                     new TopicPartition("tools-a", 1), new OffsetAndMetadata(10)));
         }
+        // A share group with start offsets and no members, and one with a member.
+        ShareConsumerTest.cluster = cluster;
+        ShareConsumerTest.newGroup("tools-sg", Map.of());
+        try (KafkaShareConsumer<String, String> c = shareConsumer("tools-sg")) {
+            int[] got = {0};
+            FjordCluster.waitFor("tools-sg's records", Duration.ofSeconds(60), () -> {
+                got[0] += c.poll(Duration.ofMillis(500)).count();
+                return got[0] >= 30;
+            });
+            c.commitSync();
+        }
+        KafkaShareConsumer<String, String> live = shareConsumer("tools-sg-live");
+        member = new Thread(() -> {
+            try (live) {
+                while (!stopMember.get()) {
+                    live.poll(Duration.ofMillis(200));
+                }
+            }
+        });
+        member.start();
+        try (org.apache.kafka.clients.admin.Admin admin = cluster.admin()) {
+            FjordCluster.waitFor("tools-sg-live to be stable", Duration.ofSeconds(60), () -> {
+                try {
+                    var d = admin.describeShareGroups(List.of("tools-sg-live")).all().get().get("tools-sg-live");
+                    return d.groupState() == org.apache.kafka.common.GroupState.STABLE
+                            && d.members().size() == 1
+                            && !d.members().iterator().next().assignment().topicPartitions().isEmpty();
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        }
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws InterruptedException {
+        stopMember.set(true);
+        if (member != null) {
+            member.join(30_000);
+        }
         if (cluster != null) {
             cluster.close();
         }
@@ -146,7 +201,37 @@ class ToolsTest {
         String topics = "org.apache.kafka.tools.TopicCommand";
         String configs = "org.apache.kafka.tools.ConfigCommand";
         String groups = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand";
+        String share = "org.apache.kafka.tools.consumer.group.ShareGroupCommand";
         return Stream.of(
+                c("share list", share, "kafka-share-groups", "--bootstrap-server {B} --list"),
+                c("share list state", share, "kafka-share-groups", "--bootstrap-server {B} --list --state"),
+                c("share list stable", share, "kafka-share-groups", "--bootstrap-server {B} --list --state Stable"),
+                c("share describe", share, "kafka-share-groups", "--bootstrap-server {B} --describe --group tools-sg"),
+                c("share describe verbose", share, "kafka-share-groups",
+                        "--bootstrap-server {B} --describe --group tools-sg --offsets --verbose"),
+                c("share describe members", share, "kafka-share-groups",
+                        "--bootstrap-server {B} --describe --group tools-sg-live --members"),
+                c("share describe members verbose", share, "kafka-share-groups",
+                        "--bootstrap-server {B} --describe --group tools-sg-live --members --verbose"),
+                c("share describe state", share, "kafka-share-groups",
+                        "--bootstrap-server {B} --describe --group tools-sg-live --state"),
+                c("share describe state verbose", share, "kafka-share-groups",
+                        "--bootstrap-server {B} --describe --group tools-sg-live --state --verbose"),
+                c("share describe empty members", share, "kafka-share-groups",
+                        "--bootstrap-server {B} --describe --group tools-sg --members"),
+                c("share describe unknown", share, "kafka-share-groups", "--bootstrap-server {B} --describe --group nope"),
+                c("share reset dry-run", share, "kafka-share-groups",
+                        "--bootstrap-server {B} --reset-offsets --group tools-sg --topic tools-a --to-earliest --dry-run"),
+                c("share reset export", share, "kafka-share-groups",
+                        "--bootstrap-server {B} --reset-offsets --group tools-sg --all-topics --to-current --dry-run --export"),
+                c("share reset live group", share, "kafka-share-groups",
+                        "--bootstrap-server {B} --reset-offsets --group tools-sg-live --all-topics --to-latest --execute"),
+                c("share reset new group", share, "kafka-share-groups",
+                        "--bootstrap-server {B} --reset-offsets --group {T} --topic tools-a:1 --to-offset 4 --execute"),
+                c("share delete offsets unknown group", share, "kafka-share-groups",
+                        "--bootstrap-server {B} --delete-offsets --group {T} --topic tools-a"),
+                c("share delete live group", share, "kafka-share-groups", "--bootstrap-server {B} --delete --group tools-sg-live"),
+                c("share delete unknown", share, "kafka-share-groups", "--bootstrap-server {B} --delete --group {T}"),
                 c("topics describe", topics, "kafka-topics", "--bootstrap-server {B} --describe --topic tools-a"),
                 c("topics create", topics, "kafka-topics",
                         "--bootstrap-server {B} --create --topic {T} --partitions 2 --replication-factor 3"),
