@@ -350,6 +350,79 @@ class ShareConsumerTest {
         assertTrue(again >= held, held + " held by the killed consumer, " + again + " delivered again: " + counts);
     }
 
+    /** The leader of topic-partition now. */
+    static int leaderOf(Admin admin, String topic, int partition) throws Exception {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
+                .get(topic).partitions().get(partition).leader().id();
+    }
+
+    /**
+     * The share-partition's state survives its leader's and then its share coordinator's
+     * SIGKILL: every record is delivered, and no record whose acknowledgement succeeded is
+     * ever delivered again (the at-least-once contract allows redelivery only of what was not
+     * acknowledged).
+     */
+    @Test
+    void acknowledgedRecordsSurviveLeaderAndCoordinatorKills() throws Exception {
+        String topic = "share-kills";
+        cluster.createTopic(topic, 1, 3);
+        String group = newGroup("sg-kills", Map.of());
+        int total = 3000;
+        produce(topic, 0, "v", total);
+        Set<String> acked = new HashSet<>();
+        Set<String> seen = new HashSet<>();
+        List<String> redelivered = new ArrayList<>();
+        int[] kills = {0};
+        try (Admin admin = cluster.admin();
+                KafkaShareConsumer<String, String> c = consumer(group, "explicit")) {
+            c.subscribe(List.of(topic));
+            String topicId = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).topicId().toString();
+            // The share coordinator's partition of this share-partition (Kafka's hash of its key).
+            int statePartition = org.apache.kafka.common.utils.Utils.abs((group + ":" + topicId + ":0").hashCode()) % 50;
+            FjordCluster.waitFor("every record", Duration.ofSeconds(240), () -> {
+                List<ConsumerRecord<String, String>> batch = new ArrayList<>();
+                c.poll(Duration.ofMillis(500)).forEach(batch::add);
+                for (ConsumerRecord<String, String> r : batch) {
+                    if (acked.contains(r.value())) {
+                        redelivered.add(r.value());
+                    }
+                    seen.add(r.value());
+                    c.acknowledge(r, AcknowledgeType.ACCEPT);
+                }
+                Map<TopicIdPartition, Optional<KafkaException>> done = c.commitSync();
+                if (done.values().stream().allMatch(Optional::isEmpty)) {
+                    batch.forEach(r -> acked.add(r.value()));
+                }
+                try {
+                    if (kills[0] == 0 && seen.size() > total / 3) {
+                        int leader = leaderOf(admin, topic, 0);
+                        cluster.kill(leader);
+                        kills[0] = leader;
+                    } else if (kills[0] > 0 && seen.size() > 2 * total / 3) {
+                        cluster.restart(kills[0]);
+                        int coordinator = leaderOf(admin, "__share_group_state", statePartition);
+                        cluster.kill(coordinator);
+                        kills[0] = -coordinator;
+                    }
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+                return seen.size() == total;
+            });
+        } finally {
+            if (kills[0] < 0) {
+                cluster.restart(-kills[0]);
+            } else if (kills[0] > 0) {
+                cluster.restart(kills[0]);
+            }
+        }
+        assertEquals(List.of(), redelivered, "acknowledged records delivered again");
+        produce(topic, 0, "marker", 1);
+        List<String> left = readToMarker(group, topic, "marker0");
+        left.removeIf(v -> !acked.contains(v));
+        assertEquals(List.of(), left, "acknowledged records delivered after the kills");
+    }
+
     static <T> Set<T> set(Collection<T> c) {
         return new HashSet<>(c);
     }
