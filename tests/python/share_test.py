@@ -13,7 +13,9 @@ Prints a one-line total.
 """
 
 import os
+import re
 import subprocess
+import urllib.request
 import sys
 import threading
 import time
@@ -235,12 +237,33 @@ def main(binary):
             again = sum(1 for n in counts.values() if n >= 2)
             assert again >= held, (held, again)
 
+        def metrics():
+            """The share series on /metrics after the checks above: Kafka's names."""
+            with open(node.props) as f:
+                url = re.search(r"metrics.listener=(\S+)", f.read()).group(1)
+            text = urllib.request.urlopen(url + "/metrics", timeout=10).read().decode()
+
+            def value(series):
+                m = re.search("^" + re.escape(series) + r" (\S+)$", text, re.M)
+                assert m, f"{series} not on /metrics"
+                return float(m.group(1))
+            assert value('kafka_server_group_coordinator_metrics_group_count{protocol="share"}') >= 5
+            # The SIGKILLed consumer stays a member until its session ends: its group is Stable.
+            assert value('kafka_server_group_coordinator_metrics_share_group_count{state="empty"}') \
+                + value('kafka_server_group_coordinator_metrics_share_group_count{state="stable"}') >= 5
+            assert value('kafka_server_sharegroupmetrics_recordacknowledgements_total{acktype="accept"}') >= 200
+            assert value('kafka_server_sharegroupmetrics_recordacknowledgements_total{acktype="release"}') >= 10
+            assert value('kafka_server_sharegroupmetrics_recordacknowledgements_total{acktype="reject"}') >= 10
+            assert value("kafka_server_sharegroupmetrics_recordsacquired_total") >= 200
+            assert value("kafka_server_group_coordinator_metrics_share_group_rebalance_total") >= 5
+
         return run_checks("share (confluent-kafka)", [
             ("implicit acknowledgement delivers each record once", implicit),
             ("accept, release and reject", explicit),
             ("a record released up to the delivery limit is archived", delivery_limit),
             ("five consumers on two partitions process each record once", five_on_two),
             ("a SIGKILLed consumer's records come back", killed_consumer),
+            ("share-group series on /metrics", metrics),
         ])
     finally:
         node.kill()

@@ -88,6 +88,32 @@ struct GroupSettings {
     reset_earliest: bool,
 }
 
+/// What the share-partition leaders did, for `/metrics`.
+#[derive(Debug, Clone, Default)]
+pub struct ShareStats {
+    /// Records acknowledged, by acknowledgement type (Kafka's lower-case names).
+    pub acknowledgements: Vec<(&'static str, u64)>,
+    /// Records acquired (each delivery counts).
+    pub acquired: u64,
+    /// Share-partition states read from share coordinators.
+    pub loads: u64,
+    /// Share-partitions held now.
+    pub partitions: usize,
+    /// Share sessions open now.
+    pub sessions: usize,
+}
+
+/// The acknowledgement types as `/metrics` labels them, in wire id order.
+const ACK_LABELS: [&str; 5] = ["gap", "accept", "release", "reject", "renew"];
+
+/// The counters behind [`ShareStats`].
+#[derive(Debug, Default)]
+struct Counters {
+    acknowledgements: [std::sync::atomic::AtomicU64; 5],
+    acquired: std::sync::atomic::AtomicU64,
+    loads: std::sync::atomic::AtomicU64,
+}
+
 /// One loaded share-partition.
 struct Held {
     sp: SharePartition,
@@ -111,6 +137,7 @@ pub struct ShareFetcher {
     slots: Mutex<HashMap<SharePartitionKey, Slot>>,
     /// Woken when a lock deadline may have come earlier.
     deadlines: Notify,
+    counters: Counters,
 }
 
 impl std::fmt::Debug for ShareFetcher {
@@ -192,7 +219,32 @@ impl ShareFetcher {
             view,
             slots: Mutex::new(HashMap::new()),
             deadlines: Notify::new(),
+            counters: Counters::default(),
         })
+    }
+
+    /// What the leaders did so far, and hold now.
+    pub fn stats(&self) -> ShareStats {
+        use std::sync::atomic::Ordering::Relaxed;
+        let c = &self.counters;
+        let partitions = self
+            .slots
+            .lock()
+            .expect("share slots")
+            .values()
+            .filter(|s| s.try_lock().map_or(true, |h| h.is_some()))
+            .count();
+        ShareStats {
+            acknowledgements: ACK_LABELS
+                .iter()
+                .zip(&c.acknowledgements)
+                .map(|(l, n)| (*l, n.load(Relaxed)))
+                .collect(),
+            acquired: c.acquired.load(Relaxed),
+            loads: c.loads.load(Relaxed),
+            partitions,
+            sessions: self.sessions.lock().expect("share sessions").len(),
+        }
     }
 
     /// The way to the share coordinators.
@@ -296,6 +348,9 @@ impl ShareFetcher {
                     .await
                     .map_err(|e| (e.code, Some(e.message)))?;
             }
+            self.counters
+                .loads
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             **guard = Some(Held {
                 sp: SharePartition::load(settings.partition, epoch, &state),
                 leader_epoch: epoch,
@@ -400,6 +455,19 @@ impl ShareFetcher {
                     return (code, Some(e.to_string()));
                 }
                 Ok((ticket, effects)) => {
+                    for a in &acks {
+                        let n = (a.last - a.first + 1).max(0) as u64;
+                        for (i, t) in a.types.iter().enumerate() {
+                            // One type for the batch counts every offset; else one each.
+                            let k = if a.types.len() == 1 {
+                                n
+                            } else {
+                                u64::from(i < n as usize)
+                            };
+                            self.counters.acknowledgements[*t as usize]
+                                .fetch_add(k, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
                     let (tx, rx) = oneshot::channel();
                     held.tickets.insert(ticket, tx);
                     self.settle(key, &slot, held, effects);
@@ -542,6 +610,10 @@ impl ShareFetcher {
         let now = fjord_util::monotonic_ms() as u64;
         let (acquired, effects) = held.sp.acquire(member, now, &batches, max_records, strict);
         self.settle(key, &slot, held, effects);
+        let count: i64 = acquired.iter().map(|a| a.last - a.first + 1).sum();
+        self.counters
+            .acquired
+            .fetch_add(count.max(0) as u64, std::sync::atomic::Ordering::Relaxed);
         if !acquired.is_empty() {
             // New locks: the expiry task may have to wake earlier.
             self.deadlines.notify_one();

@@ -123,6 +123,10 @@ pub struct ShardStats {
     pub consumer_by_state: std::collections::BTreeMap<&'static str, usize>,
     /// Consumer-group epoch bumps since the shard was loaded.
     pub consumer_rebalances: u64,
+    /// Share groups by state.
+    pub share_by_state: std::collections::BTreeMap<&'static str, usize>,
+    /// Share-group target assignments computed since the shard was loaded.
+    pub share_rebalances: u64,
 }
 
 impl Shard {
@@ -161,12 +165,18 @@ impl Shard {
         for g in self.consumer_groups.groups.values() {
             *consumer_by_state.entry(g.state_name()).or_insert(0) += 1;
         }
+        let mut share_by_state = std::collections::BTreeMap::new();
+        for g in self.share_groups.groups.values() {
+            *share_by_state.entry(g.state_name()).or_insert(0) += 1;
+        }
         ShardStats {
             by_state,
             offsets,
             completed_rebalances: self.completed_rebalances,
             consumer_by_state,
             consumer_rebalances: self.consumer_rebalances,
+            share_by_state,
+            share_rebalances: self.share_runtime.rebalances,
         }
     }
 

@@ -87,6 +87,9 @@ pub enum ShareJob {
 pub(crate) struct ShareRuntime {
     /// Groups with an InitializeShareGroupState under way.
     pub(crate) initializing: BTreeSet<String>,
+    /// Target assignments computed since the shard was loaded (Kafka's share-group
+    /// rebalances).
+    pub(crate) rebalances: u64,
 }
 
 fn to_parts<'a>(items: impl IntoIterator<Item = (Uuid, &'a Vec<i32>)>) -> Partitions {
@@ -586,6 +589,7 @@ impl Shard {
             .collect();
         let assigned = fjord_share::assignor::assign(&members, &counts);
         let old = g.target.clone();
+        self.share_runtime.rebalances += 1;
         for (member, parts) in assigned {
             if old.get(&member).map(target_parts).as_ref() != Some(&parts) {
                 let value = TargetMemberValue {

@@ -196,20 +196,13 @@ impl ShareGroupFold {
         *self == ShareGroupFold::default()
     }
 
-    /// Its state as Kafka names it: Empty with no members, Stable when every member is at
-    /// the target assignment's epoch, else Reconciling.
+    /// Its state as Kafka names a share group's (`ShareGroupState`): Empty with no members,
+    /// else Stable (a share group never waits for revocations).
     pub fn state_name(&self) -> &'static str {
         if self.members.is_empty() {
             "Empty"
-        } else if self
-            .current
-            .values()
-            .all(|c| Some(c.member_epoch) == self.target_epoch)
-            && self.current.len() == self.members.len()
-        {
-            "Stable"
         } else {
-            "Reconciling"
+            "Stable"
         }
     }
 }
@@ -316,7 +309,7 @@ mod tests {
             "m".into(),
             Some(Default::default()),
         ));
-        assert_eq!(f.groups["g"].state_name(), "Reconciling");
+        assert_eq!(f.groups["g"].state_name(), "Stable");
         f.replay(ShareRecord::Member("g".into(), "m".into(), None));
         assert_eq!(f.groups["g"].state_name(), "Empty");
         f.replay(ShareRecord::Metadata("g".into(), None));

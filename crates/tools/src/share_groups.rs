@@ -801,7 +801,7 @@ async fn reset(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError> {
             "Option [reset-offsets] takes the option: [execute] or [dry-run]".into(),
         ));
     }
-    if a.from_file.is_none() && a.topics.is_empty() == !a.all_topics {
+    if a.from_file.is_none() && a.topics.is_empty() != a.all_topics {
         return Err(ToolError::Usage(
             "Option [reset-offsets] takes one of these options: [all-topics], [topic]".into(),
         ));

@@ -340,6 +340,7 @@ fn coordinators(r: &mut Registry, s: &Sources) {
     // A scrape runs on a blocking thread: it may wait for the shards' locks.
     let groups = tokio::runtime::Handle::current().block_on(c.groups.each_shard(|s| s.stats()));
     group_metrics(r, &groups);
+    share_metrics(r, &c.share_fetcher.stats());
     let counts = tokio::runtime::Handle::current()
         .block_on(c.transactions.each_shard(|s| s.count_by_state()));
     let family: Family<Labels, Gauge> = Family::default();
@@ -353,6 +354,45 @@ fn coordinators(r: &mut Registry, s: &Sources) {
         "kafka_server_transaction_coordinator_metrics_transactions",
         "Transactional ids this broker coordinates, by state",
         family,
+    );
+}
+
+/// The share-partition leaders' series as Kafka names them (`ShareGroupMetrics`):
+/// acknowledgements by type, and what this broker holds.
+fn share_metrics(r: &mut Registry, s: &fjord_broker::share_fetch::ShareStats) {
+    let acks: Family<Labels, Counter> = Family::default();
+    for (label, n) in &s.acknowledgements {
+        acks.get_or_create(&vec![("acktype".to_string(), label.to_string())])
+            .inc_by(*n);
+    }
+    r.register(
+        "kafka_server_sharegroupmetrics_recordacknowledgements",
+        "Records acknowledged to this broker's share-partitions, by acknowledgement type",
+        acks,
+    );
+    counter(
+        r,
+        "kafka_server_sharegroupmetrics_recordsacquired",
+        "Records acquired from this broker's share-partitions (deliveries)",
+        s.acquired,
+    );
+    counter(
+        r,
+        "kafka_server_sharegroupmetrics_partitionloads",
+        "Share-partitions whose state this broker read from a share coordinator",
+        s.loads,
+    );
+    gauge(
+        r,
+        "kafka_server_sharegroupmetrics_sharepartitions",
+        "Share-partitions this broker leads and holds state for",
+        s.partitions as i64,
+    );
+    gauge(
+        r,
+        "kafka_server_sharegroupmetrics_sharesessions",
+        "Open share sessions on this broker",
+        s.sessions as i64,
     );
 }
 
@@ -372,12 +412,18 @@ fn group_metrics(r: &mut Registry, shards: &[fjord_group::ShardStats]) {
     };
     let classic_kind: fn(&fjord_group::ShardStats) -> &ByState = |s| &s.by_state;
     let consumer_kind: fn(&fjord_group::ShardStats) -> &ByState = |s| &s.consumer_by_state;
+    let share_kind: fn(&fjord_group::ShardStats) -> &ByState = |s| &s.share_by_state;
+    let share_groups = count(share_kind, None);
     let state = |name: &str| count(classic_kind, Some(name));
     let classic = count(classic_kind, None);
     let consumer_state = |name: &str| count(consumer_kind, Some(name));
     let consumer_groups = count(consumer_kind, None);
     let by_protocol: Family<Labels, Gauge> = Family::default();
-    for (protocol, n) in [("classic", classic), ("consumer", consumer_groups)] {
+    for (protocol, n) in [
+        ("classic", classic),
+        ("consumer", consumer_groups),
+        ("share", share_groups),
+    ] {
         by_protocol
             .get_or_create(&vec![("protocol".to_string(), protocol.to_string())])
             .set(n);
@@ -403,6 +449,23 @@ fn group_metrics(r: &mut Registry, shards: &[fjord_group::ShardStats]) {
         "kafka_server_group_coordinator_metrics_consumer_group_count",
         "Consumer-protocol groups this broker coordinates, by state",
         consumer,
+    );
+    let share: Family<Labels, Gauge> = Family::default();
+    for (label, name) in [("empty", "Empty"), ("stable", "Stable"), ("dead", "Dead")] {
+        share
+            .get_or_create(&vec![("state".to_string(), label.to_string())])
+            .set(count(share_kind, Some(name)));
+    }
+    r.register(
+        "kafka_server_group_coordinator_metrics_share_group_count",
+        "Share groups this broker coordinates, by state",
+        share,
+    );
+    counter(
+        r,
+        "kafka_server_group_coordinator_metrics_share_group_rebalance",
+        "Share-group target assignments computed since this broker took their partitions",
+        shards.iter().map(|s| s.share_rebalances).sum(),
     );
     let offsets: usize = shards.iter().map(|s| s.offsets).sum();
     let gauges = [

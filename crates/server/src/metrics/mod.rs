@@ -64,6 +64,8 @@ pub struct Coordinators {
     pub groups: Arc<fjord_broker::group_coordinator::GroupCoordinator>,
     /// The transaction coordinator.
     pub transactions: Arc<fjord_broker::txn_coordinator::TxnCoordinator>,
+    /// The share-partition leaders.
+    pub share_fetcher: Arc<fjord_broker::share_fetch::ShareFetcher>,
 }
 
 /// The address of `metrics.listener` (`http://host:port`), or `None` when it is empty.

@@ -498,6 +498,7 @@ async fn start_broker(
     let _ = node.metered_coordinators.set(crate::metrics::Coordinators {
         groups: coordinators.groups.clone(),
         transactions: coordinators.transactions.clone(),
+        share_fetcher: coordinators.share_fetcher.clone(),
     });
     // The client port stays closed until the broker is ready: a client that connects as
     // soon as it opens finds brokers, a controller and its topics' leaders.
