@@ -38,6 +38,7 @@ pub mod replica_log_info;
 pub mod replica_manager;
 pub mod security_requests;
 pub mod share_coordinator;
+pub mod share_dlq;
 pub mod share_fetch;
 pub mod share_offsets;
 pub mod share_persister;

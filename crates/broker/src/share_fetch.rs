@@ -67,6 +67,8 @@ pub struct ShareLeaderConfig {
     pub max_record_locks: i32,
     /// `group.share.max.share.sessions` (Kafka: 2000).
     pub max_sessions: usize,
+    /// The dead-letter queues' broker settings.
+    pub dlq: crate::share_dlq::DlqConfig,
 }
 
 impl Default for ShareLeaderConfig {
@@ -76,6 +78,7 @@ impl Default for ShareLeaderConfig {
             delivery_count_limit: 5,
             max_record_locks: 2_000,
             max_sessions: 2_000,
+            dlq: Default::default(),
         }
     }
 }
@@ -101,6 +104,12 @@ pub struct ShareStats {
     pub partitions: usize,
     /// Share sessions open now.
     pub sessions: usize,
+    /// Records written to dead-letter queues.
+    pub dlq_records: u64,
+    /// Produce requests sent to dead-letter queues.
+    pub dlq_produces: u64,
+    /// Of those, the ones that failed.
+    pub dlq_failed_produces: u64,
 }
 
 /// The acknowledgement types as `/metrics` labels them, in wire id order.
@@ -138,6 +147,7 @@ pub struct ShareFetcher {
     /// Woken when a lock deadline may have come earlier.
     deadlines: Notify,
     counters: Counters,
+    dlq: crate::share_dlq::DeadLetters,
 }
 
 impl std::fmt::Debug for ShareFetcher {
@@ -209,8 +219,11 @@ impl ShareFetcher {
         replicas: Arc<ReplicaManager>,
         persister: Arc<Persister>,
         view: watch::Receiver<View>,
+        controller: Option<Arc<crate::controller_client::ControllerClient>>,
     ) -> Arc<ShareFetcher> {
+        let dlq = crate::share_dlq::DeadLetters::new(config.dlq.clone(), controller, view.clone());
         Arc::new(ShareFetcher {
+            dlq,
             node_id,
             sessions: Mutex::new(ShareSessionCache::new(config.max_sessions)),
             config,
@@ -244,6 +257,9 @@ impl ShareFetcher {
             loads: c.loads.load(Relaxed),
             partitions,
             sessions: self.sessions.lock().expect("share sessions").len(),
+            dlq_records: self.dlq.counters.records.load(Relaxed),
+            dlq_produces: self.dlq.counters.produces.load(Relaxed),
+            dlq_failed_produces: self.dlq.counters.failed_produces.load(Relaxed),
         }
     }
 
@@ -274,7 +290,7 @@ impl ShareFetcher {
                 lock_duration_ms: int(LOCK_DURATION_KEY, self.config.lock_duration_ms).max(1)
                     as u64,
                 max_in_flight: int(RECORD_LOCKS_KEY, self.config.max_record_locks).max(1) as usize,
-                dead_letter: false,
+                dead_letter: crate::share_dlq::group_dlq(image, group).is_some(),
             },
             read_committed: own(ISOLATION_KEY)
                 .is_some_and(|v| v.eq_ignore_ascii_case("read_committed")),
@@ -384,6 +400,23 @@ impl ShareFetcher {
             if let Some(tx) = held.tickets.remove(&ticket) {
                 let _ = tx.send(ok);
             }
+        }
+        for letter in effects.dead_letters {
+            let (me, key, slot, epoch) =
+                (self.clone(), key.clone(), slot.clone(), held.leader_epoch);
+            let partition = held.partition.clone();
+            tokio::spawn(async move {
+                me.dlq
+                    .write(me.persister.peers(), &key, &partition, &letter)
+                    .await;
+                let mut guard = slot.lock().await;
+                let Some(h) = guard.as_mut().filter(|h| h.leader_epoch == epoch) else {
+                    return;
+                };
+                // Written, or the queue proved unusable (logged): the records are archived.
+                let more = h.sp.dead_lettered(letter.id, true);
+                me.settle(&key, &slot, h, more);
+            });
         }
         for w in effects.writes {
             let (me, key, slot, epoch) =

@@ -122,6 +122,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
             view_rx.clone(),
         )),
         view_rx.clone(),
+        None,
     );
     let markers = fjord_broker::txn_coordinator::MarkerWriter::new(
         transactions.clone(),

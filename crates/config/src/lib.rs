@@ -138,6 +138,8 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("group.share.delivery.count.limit", Kind::Int, Some("5")),
     ("group.share.partition.max.record.locks", Kind::Int, Some("2000")),
     ("group.share.max.share.sessions", Kind::Int, Some("2000")),
+    ("errors.deadletterqueue.auto.create.topics.enable", Kind::Bool, Some("false")),
+    ("errors.deadletterqueue.topic.name.prefix", Kind::Text, Some("dlq.")),
     ("share.coordinator.state.topic.num.partitions", Kind::Int, Some("50")),
     ("share.coordinator.state.topic.replication.factor", Kind::Int, Some("3")),
     ("share.coordinator.state.topic.min.isr", Kind::Int, Some("2")),

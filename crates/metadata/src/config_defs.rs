@@ -73,6 +73,12 @@ pub const TOPIC_CONFIGS: &[(&str, ConfigType, &str)] = &[
         "producer",
     ),
     ("delete.retention.ms", ConfigType::Long(0), "86400000"),
+    // KIP-1191: whether share groups may use the topic as their dead-letter queue.
+    (
+        "errors.deadletterqueue.group.enable",
+        ConfigType::Bool,
+        "false",
+    ),
     ("file.delete.delay.ms", ConfigType::Long(0), "60000"),
     ("flush.messages", ConfigType::Long(1), "9223372036854775807"),
     ("flush.ms", ConfigType::Long(0), "9223372036854775807"),

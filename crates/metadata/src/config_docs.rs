@@ -10,6 +10,7 @@ pub fn documentation(key: &str) -> Option<&'static str> {
         "cleanup.policy" => "How old segments are dealt with: `delete` removes them past retention, `compact` keeps the latest record of each key; both may be listed.",
         "compression.type" => "The codec batches are stored with; `producer` keeps whatever the producer used.",
         "delete.retention.ms" => "How long tombstones are kept after compaction, so that consumers that read late still see the delete.",
+        "errors.deadletterqueue.group.enable" => "Whether share groups may use this topic as their dead-letter queue (KIP-1191); a group naming a topic without it writes no dead letters.",
         "file.delete.delay.ms" => "How long a removed segment file waits on disk before it is deleted.",
         "flush.messages" => "How many records may be appended before the log is forced to disk (the default leaves it to the operating system).",
         "flush.ms" => "How long appended records may wait before the log is forced to disk (the default leaves it to the operating system).",

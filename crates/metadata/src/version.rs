@@ -94,14 +94,17 @@ pub const GROUP_VERSION_LATEST: i16 = 1;
 /// 4.0-IV0, as Kafka's `GroupVersion` bootstraps).
 pub const GROUP_VERSION_BOOTSTRAP: MetadataVersion = MetadataVersion(22);
 
-/// The `share.version` feature's name (KIP-932): 1 serves share groups.
+/// The `share.version` feature's name (KIP-932): 1 serves share groups, 2 adds their
+/// dead-letter queues (KIP-1191).
 pub const SHARE_VERSION: &str = "share.version";
-/// The newest `share.version` level this build supports (Kafka 4.4's 2 adds the dead-letter
-/// queue of KIP-1191, which fjord does not serve yet).
-pub const SHARE_VERSION_LATEST: i16 = 1;
+/// The newest `share.version` level this build supports.
+pub const SHARE_VERSION_LATEST: i16 = 2;
 /// The `metadata.version` from which a new cluster starts with `share.version` 1 (Kafka
 /// 4.2-IV0, as Kafka's `ShareVersion` bootstraps).
 pub const SHARE_VERSION_BOOTSTRAP: MetadataVersion = MetadataVersion(28);
+/// The `metadata.version` from which a new cluster starts with `share.version` 2 (Kafka
+/// 4.4-IV0).
+pub const SHARE_VERSION_DLQ_BOOTSTRAP: MetadataVersion = MetadataVersion(31);
 
 /// The features this build can run, with the levels: what a node registers and advertises in
 /// ApiVersions.
@@ -135,8 +138,10 @@ pub fn bootstrap_features(mv: i16) -> Vec<(String, i16)> {
     } else {
         0
     };
-    let sv = if MetadataVersion(mv).has(SHARE_VERSION_BOOTSTRAP) {
-        SHARE_VERSION_LATEST
+    let sv = if MetadataVersion(mv).has(SHARE_VERSION_DLQ_BOOTSTRAP) {
+        2
+    } else if MetadataVersion(mv).has(SHARE_VERSION_BOOTSTRAP) {
+        1
     } else {
         0
     };

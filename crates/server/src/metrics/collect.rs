@@ -388,6 +388,24 @@ fn share_metrics(r: &mut Registry, s: &fjord_broker::share_fetch::ShareStats) {
         "Share-partitions this broker leads and holds state for",
         s.partitions as i64,
     );
+    counter(
+        r,
+        "kafka_server_sharegroupmetrics_deadletterqueuerecordcount",
+        "Records this broker wrote to share groups' dead-letter queues",
+        s.dlq_records,
+    );
+    counter(
+        r,
+        "kafka_server_sharegroupmetrics_deadletterqueuetotalproducerequests",
+        "Produce requests this broker sent to dead-letter queues",
+        s.dlq_produces,
+    );
+    counter(
+        r,
+        "kafka_server_sharegroupmetrics_deadletterqueuefailedproducerequests",
+        "Produce requests to dead-letter queues that failed",
+        s.dlq_failed_produces,
+    );
     gauge(
         r,
         "kafka_server_sharegroupmetrics_sharesessions",

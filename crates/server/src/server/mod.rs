@@ -615,6 +615,7 @@ fn spawn_coordinators(
         replicas.clone(),
         persister,
         node.view.clone(),
+        Some(node.client.clone()),
     );
     let (f, fatal) = (share_fetcher.clone(), node.fatal_tx.0.clone());
     node.fatal_tx.spawn("share lock expiry", async move {

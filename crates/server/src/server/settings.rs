@@ -523,6 +523,13 @@ fn share_leader_config(
         delivery_count_limit: clamp_i32(int("group.share.delivery.count.limit")?),
         max_record_locks: clamp_i32(int("group.share.partition.max.record.locks")?),
         max_sessions: int("group.share.max.share.sessions")?.clamp(1, 1_000_000) as usize,
+        dlq: fjord_broker::share_dlq::DlqConfig {
+            prefix: config
+                .get("errors.deadletterqueue.topic.name.prefix")
+                .unwrap_or("dlq.")
+                .to_string(),
+            auto_create: flag(config, "errors.deadletterqueue.auto.create.topics.enable"),
+        },
     })
 }
 

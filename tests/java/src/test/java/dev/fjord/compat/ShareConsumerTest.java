@@ -350,6 +350,78 @@ class ShareConsumerTest {
         assertTrue(again >= held, held + " held by the killed consumer, " + again + " delivered again: " + counts);
     }
 
+    /**
+     * KIP-1191: rejected records, and records that reach the delivery-count limit, land on the
+     * group's dead-letter queue topic with Kafka's context headers and (copy enabled) the
+     * original key and value; they are not delivered again.
+     */
+    @Test
+    void deadLetterQueueGetsRejectedAndExhaustedRecords() throws Exception {
+        String topic = "share-dlq";
+        String dlq = "dlq.share-dlq";
+        cluster.createTopic(topic, 1, 3);
+        cluster.createTopic(dlq, 1, 3, Map.of("errors.deadletterqueue.group.enable", "true"));
+        String group = newGroup("sg-dlq", Map.of(
+                "share.delivery.count.limit", "2",
+                "errors.deadletterqueue.topic.name", dlq,
+                "errors.deadletterqueue.copy.record.enable", "true"));
+        produce(topic, 0, "v", 10);
+        Map<String, Integer> deliveries = new HashMap<>();
+        try (KafkaShareConsumer<String, String> c = consumer(group, "explicit")) {
+            c.subscribe(List.of(topic));
+            FjordCluster.waitFor("every record settled", Duration.ofSeconds(90), () -> {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
+                    deliveries.merge(r.value(), 1, Integer::sum);
+                    int n = Integer.parseInt(r.value().substring(1));
+                    c.acknowledge(r, n < 5 ? AcknowledgeType.REJECT : AcknowledgeType.RELEASE);
+                }
+                c.commitSync();
+                return deliveries.size() == 10
+                        && deliveries.entrySet().stream().allMatch(e -> e.getValue()
+                                == (Integer.parseInt(e.getKey().substring(1)) < 5 ? 1 : 2));
+            });
+        }
+        Properties p = ProducerTest.consumerProps(cluster, null, "read_uncommitted");
+        Map<String, Map<String, String>> letters = new HashMap<>();
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<String, String> c =
+                new org.apache.kafka.clients.consumer.KafkaConsumer<>(p)) {
+            c.assign(List.of(new org.apache.kafka.common.TopicPartition(dlq, 0)));
+            c.seekToBeginning(c.assignment());
+            try {
+                FjordCluster.waitFor("ten dead letters", Duration.ofSeconds(60), () -> {
+                    for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
+                        Map<String, String> h = new HashMap<>();
+                        r.headers().forEach(x -> h.put(x.key(), new String(x.value(), StandardCharsets.UTF_8)));
+                        letters.put(r.value(), h);
+                    }
+                    return letters.size() >= 10;
+                });
+            } catch (AssertionError e) {
+                StringBuilder logs = new StringBuilder();
+                if (!cluster.isKafka()) {
+                    for (FjordCluster.Node n : cluster.nodes()) {
+                        logs.append(n.logTail());
+                    }
+                }
+                throw new AssertionError(e.getMessage() + ": got " + letters.keySet() + "\n" + logs, e);
+            }
+        }
+        assertEquals(10, letters.size(), letters.toString());
+        for (int i = 0; i < 10; i++) {
+            Map<String, String> h = letters.get("v" + i);
+            assertTrue(h != null, "v" + i + " not in the DLQ: " + letters.keySet());
+            assertEquals(topic, h.get("__dlq.errors.topic"));
+            assertEquals("0", h.get("__dlq.errors.partition"));
+            assertEquals(Integer.toString(i), h.get("__dlq.errors.offset"));
+            assertEquals(group, h.get("__dlq.errors.group"));
+            assertEquals(i < 5 ? "1" : "2", h.get("__dlq.errors.delivery.count"));
+            assertEquals(i < 5 ? "Offset rejected by client." : "Offset delivery count exceeded the threshold.",
+                    h.get("__dlq.errors.message"));
+        }
+        produce(topic, 0, "marker", 1);
+        assertEquals(List.of(), readToMarker(group, topic, "marker0"), "dead letters delivered again");
+    }
+
     /** The leader of topic-partition now. */
     static int leaderOf(Admin admin, String topic, int partition) throws Exception {
         return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
