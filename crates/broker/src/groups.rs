@@ -258,6 +258,15 @@ impl Groups<'_> {
                 "The version of API is not supported.",
             );
         }
+        if group.is_empty() {
+            // As Kafka 4.4 answers an empty group id: INVALID_REQUEST, no message.
+            return ResponseBody::ShareGroupHeartbeat(
+                fjord_protocol::generated::share_group_heartbeat_response::ShareGroupHeartbeatResponse {
+                    error_code: ErrorCode::InvalidRequest.code(),
+                    ..Default::default()
+                },
+            );
+        }
         self.one_group(body, version, group).await
     }
 

@@ -698,14 +698,11 @@ impl ShareFetcher {
         }
         let group = r.group_id.clone().unwrap_or_default();
         let member = r.member_id.clone().unwrap_or_default();
-        if group.is_empty() {
-            return refuse(ErrorCode::InvalidGroupId, "The group id must not be empty.");
-        }
-        if member.is_empty() {
-            return refuse(
-                ErrorCode::InvalidRequest,
-                "The member id must not be empty.",
-            );
+        if group.is_empty() || member.is_empty() {
+            // As Kafka 4.4 answers a missing group or member id: INVALID_REQUEST, no message.
+            let mut refused = refuse(ErrorCode::InvalidRequest, "");
+            refused.error_message = None;
+            return refused;
         }
         let add: Vec<TopicIdPartition> = r
             .topics
@@ -739,8 +736,11 @@ impl ShareFetcher {
         let context: FetchContext = match context {
             Ok(c) => c,
             Err(e) => {
+                // Kafka answers session errors with their code alone.
                 let code = ErrorCode::from_code(e.code()).unwrap_or(ErrorCode::InvalidRequest);
-                return refuse(code, &e.to_string());
+                let mut refused = refuse(code, "");
+                refused.error_message = None;
+                return refused;
             }
         };
         let mut out: BTreeMap<TopicIdPartition, PartitionData> = BTreeMap::new();
@@ -926,14 +926,11 @@ impl ShareFetcher {
         }
         let group = r.group_id.clone().unwrap_or_default();
         let member = r.member_id.clone().unwrap_or_default();
-        if group.is_empty() {
-            return refuse(ErrorCode::InvalidGroupId, "The group id must not be empty.");
-        }
-        if member.is_empty() {
-            return refuse(
-                ErrorCode::InvalidRequest,
-                "The member id must not be empty.",
-            );
+        if group.is_empty() || member.is_empty() {
+            // As Kafka 4.4 answers a missing group or member id: INVALID_REQUEST, no message.
+            let mut refused = refuse(ErrorCode::InvalidRequest, "");
+            refused.error_message = None;
+            return refused;
         }
         let closed = match self.sessions.lock().expect("share sessions").acknowledge(
             &group,
@@ -942,8 +939,11 @@ impl ShareFetcher {
         ) {
             Ok(closed) => closed,
             Err(e) => {
+                // Kafka answers session errors with their code alone.
                 let code = ErrorCode::from_code(e.code()).unwrap_or(ErrorCode::InvalidRequest);
-                return refuse(code, &e.to_string());
+                let mut refused = refuse(code, "");
+                refused.error_message = None;
+                return refused;
             }
         };
         let mut responses = Vec::new();

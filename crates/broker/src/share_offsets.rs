@@ -46,6 +46,8 @@ use std::sync::Arc;
 pub const MAX_GROUPS: usize = 1_000;
 /// The most partitions one request names (the rest are answered with an error).
 pub const MAX_PARTITIONS: usize = 100_000;
+/// Kafka's message for an empty group id.
+const INVALID_GROUP_ID: &str = "The group id is invalid.";
 /// The ListOffsets version a coordinator asks leaders at.
 const LIST_OFFSETS_VERSION: i16 = 7;
 /// How long asking a leader for its end offsets may take.
@@ -180,6 +182,10 @@ impl ShareOffsets<'_> {
             .await;
         let initialized = match read {
             Err(code) => return fail(code, message(code)),
+            // An unknown group has no offsets (Kafka answers it without an error).
+            Ok(Err((ErrorCode::GroupIdNotFound, m))) if m.ends_with("not found.") => {
+                Partitions::new()
+            }
             Ok(Err((code, m))) => return fail(code, m),
             Ok(Ok(p)) => p,
         };
@@ -287,6 +293,9 @@ impl ShareOffsets<'_> {
             error_message: Some(m),
             ..Default::default()
         };
+        if id.is_empty() {
+            return fail(ErrorCode::InvalidGroupId, INVALID_GROUP_ID.into());
+        }
         let prepared = self
             .groups
             .apply(&self.image, &id, |s, _| {
@@ -374,6 +383,9 @@ impl ShareOffsets<'_> {
             error_message: Some(m),
             ..Default::default()
         };
+        if id.is_empty() {
+            return fail(ErrorCode::InvalidGroupId, INVALID_GROUP_ID.into());
+        }
         let prepared = self
             .groups
             .apply(&self.image, &id, |s, _| {

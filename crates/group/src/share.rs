@@ -320,6 +320,12 @@ impl Shard {
                     ));
                 }
             }
+            (None, _) if !exists => {
+                return Err((
+                    ErrorCode::GroupIdNotFound,
+                    format!("Share group {group} not found."),
+                ))
+            }
             (None, _) => {
                 return Err((
                     ErrorCode::UnknownMemberId,
@@ -1011,7 +1017,8 @@ mod tests {
             Some("SubscribedTopicNames must be set in first request.")
         );
         let (r, _) = beat(&mut s, &topics, "m", 3, false);
-        assert_eq!(r.error_code, ErrorCode::UnknownMemberId.code());
+        assert_eq!(r.error_code, ErrorCode::GroupIdNotFound.code());
+        assert_eq!(r.error_message.as_deref(), Some("Share group g not found."));
         let (r, _) = beat(&mut s, &topics, "m", -2, false);
         assert_eq!(r.error_code, ErrorCode::InvalidRequest.code());
     }

@@ -104,36 +104,8 @@ const DELIBERATE: &[(&str, &str)] = &[
 /// still to do, listed in docs/EXTENSIONS.md. An API whose spec fjord has is named, one it
 /// has no spec for goes by its key.
 const NOT_YET: &[(&str, &str)] = &[
-    ("ApiVersions ShareGroupHeartbeat", "share groups (KIP-932)"),
-    ("ApiVersions ShareGroupDescribe", "share groups (KIP-932)"),
-    ("ApiVersions ShareFetch", "share groups (KIP-932)"),
-    ("ApiVersions ShareAcknowledge", "share groups (KIP-932)"),
-    (
-        "ApiVersions InitializeShareGroupState",
-        "share groups (KIP-932)",
-    ),
-    (
-        "ApiVersions DeleteShareGroupState",
-        "share groups (KIP-932)",
-    ),
-    (
-        "ApiVersions ReadShareGroupStateSummary",
-        "share groups (KIP-932)",
-    ),
     ("ApiVersions key 88", "streams groups (KIP-1071)"),
     ("ApiVersions key 89", "streams groups (KIP-1071)"),
-    (
-        "ApiVersions DescribeShareGroupOffsets",
-        "share groups (KIP-932)",
-    ),
-    (
-        "ApiVersions AlterShareGroupOffsets",
-        "share groups (KIP-932)",
-    ),
-    (
-        "ApiVersions DeleteShareGroupOffsets",
-        "share groups (KIP-932)",
-    ),
     ("ApiVersions key 93", "streams groups (KIP-1071)"),
 ];
 
@@ -854,6 +826,107 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
                 ..Default::default()
             }),
             5,
+        ),
+        (
+            "share heartbeat of an unknown member",
+            RequestBody::ShareGroupHeartbeat(
+                fjord_protocol::generated::share_group_heartbeat_request::ShareGroupHeartbeatRequest {
+                    group_id: "sg-nope".into(),
+                    member_id: "m-1".into(),
+                    member_epoch: 3,
+                    ..Default::default()
+                },
+            ),
+            1,
+        ),
+        (
+            "share heartbeat joining without topics",
+            RequestBody::ShareGroupHeartbeat(
+                fjord_protocol::generated::share_group_heartbeat_request::ShareGroupHeartbeatRequest {
+                    group_id: "sg-nope".into(),
+                    member_id: "m-1".into(),
+                    member_epoch: 0,
+                    ..Default::default()
+                },
+            ),
+            1,
+        ),
+        (
+            "share heartbeat with an invalid epoch",
+            RequestBody::ShareGroupHeartbeat(
+                fjord_protocol::generated::share_group_heartbeat_request::ShareGroupHeartbeatRequest {
+                    group_id: "sg-nope".into(),
+                    member_id: "m-1".into(),
+                    member_epoch: -5,
+                    ..Default::default()
+                },
+            ),
+            1,
+        ),
+        (
+            "describe an unknown share group",
+            RequestBody::ShareGroupDescribe(
+                fjord_protocol::generated::share_group_describe_request::ShareGroupDescribeRequest {
+                    group_ids: vec!["sg-nope".into()],
+                    ..Default::default()
+                },
+            ),
+            1,
+        ),
+        (
+            "share fetch in an unknown session",
+            RequestBody::ShareFetch(fjord_protocol::generated::share_fetch_request::ShareFetchRequest {
+                group_id: Some("sg-nope".into()),
+                member_id: Some("m-1".into()),
+                share_session_epoch: 5,
+                max_wait_ms: 0,
+                ..Default::default()
+            }),
+            1,
+        ),
+        (
+            "share acknowledge opening a session",
+            RequestBody::ShareAcknowledge(
+                fjord_protocol::generated::share_acknowledge_request::ShareAcknowledgeRequest {
+                    group_id: Some("sg-nope".into()),
+                    member_id: Some("m-1".into()),
+                    share_session_epoch: 0,
+                    ..Default::default()
+                },
+            ),
+            1,
+        ),
+        (
+            "describe the offsets of an unknown share group",
+            RequestBody::DescribeShareGroupOffsets(
+                fjord_protocol::generated::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest {
+                    groups: vec![
+                        fjord_protocol::generated::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequestGroup {
+                            group_id: "sg-nope".into(),
+                            topics: None,
+                            ..Default::default()
+                        },
+                    ],
+                    ..Default::default()
+                },
+            ),
+            1,
+        ),
+        (
+            "delete the offsets of an unknown share group",
+            RequestBody::DeleteShareGroupOffsets(
+                fjord_protocol::generated::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest {
+                    group_id: "sg-nope".into(),
+                    topics: vec![
+                        fjord_protocol::generated::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequestTopic {
+                            topic_name: "t".into(),
+                            ..Default::default()
+                        },
+                    ],
+                    ..Default::default()
+                },
+            ),
+            0,
         ),
     ]
 }
