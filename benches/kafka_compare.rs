@@ -8,92 +8,15 @@
 //! kafka_compare` (it builds the release `fjord` and fetches the Kafka jars).
 //! `FJORD_COMPARE_RECORDS` scales the record counts (default 1.0).
 
-use fjord_benches::{cpu_seconds, release_fjord, root, rss_mib, SingleNode};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use fjord_benches::{
+    cpu_seconds, kafka_sh, kafka_tool, release_fjord, rss_mib, start_fjord, start_kafka, Broker,
+};
+use std::path::Path;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// The record counts of a 100 B and a 1 KiB run.
 const RECORDS: [(usize, u64); 2] = [(100, 2_000_000), (1024, 400_000)];
-
-fn kafka_sh() -> PathBuf {
-    root().join("tests/kafka/kafka.sh")
-}
-
-/// A broker under test: its bootstrap address and process id.
-struct Broker {
-    name: &'static str,
-    bootstrap: String,
-    pid: u32,
-    /// What keeps it running (fjord's process, or Kafka's dir).
-    _keep: Keep,
-}
-
-enum Keep {
-    Fjord(#[allow(dead_code)] SingleNode),
-    Kafka(tempfile::TempDir),
-}
-
-impl Drop for Broker {
-    fn drop(&mut self) {
-        if let Keep::Kafka(dir) = &self._keep {
-            let _ = Command::new(kafka_sh())
-                .args(["stop", dir.path().to_str().unwrap()])
-                .status();
-        }
-    }
-}
-
-fn start_fjord(bin: &Path) -> Broker {
-    let node = SingleNode::start(bin, "");
-    Broker {
-        name: "fjord",
-        bootstrap: node.bootstrap.clone(),
-        pid: node.pid(),
-        _keep: Keep::Fjord(node),
-    }
-}
-
-fn start_kafka(base: u16) -> Broker {
-    let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(kafka_sh())
-        .args([
-            "start",
-            dir.path().to_str().unwrap(),
-            "1",
-            &base.to_string(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let pid: u32 = std::fs::read_to_string(dir.path().join("node-1/pid"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    Broker {
-        name: "kafka",
-        bootstrap: format!("127.0.0.1:{}", base + 10),
-        pid,
-        _keep: Keep::Kafka(dir),
-    }
-}
-
-/// Runs a Kafka 4.4 tool class with the jars; returns its standard output.
-fn kafka_tool(class: &str, args: &[String]) -> String {
-    let out = Command::new(kafka_sh())
-        .arg("run")
-        .arg(class)
-        .args(args)
-        .stderr(Stdio::null())
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// Creates a one-partition topic with Kafka's `kafka-topics`.
 fn create_topic(b: &Broker, topic: &str) {

@@ -527,7 +527,9 @@ impl SingleNode {
                  controller.listener.names=CONTROLLER\n\
                  controller.quorum.voters=1@127.0.0.1:{c}\nlog.dirs={}\n\
                  offsets.topic.replication.factor=1\ngroup.initial.rebalance.delay.ms=0\n\
-                 transaction.state.log.replication.factor=1\n{extra}\n",
+                 transaction.state.log.replication.factor=1\n\
+                 share.coordinator.state.topic.replication.factor=1\n\
+                 share.coordinator.state.topic.min.isr=1\n{extra}\n",
                 dir.path().join("data").display()
             ),
         )
@@ -619,4 +621,97 @@ pub fn producer_performance_summary(out: &str) -> Vec<f64> {
         .filter(|x| !x.is_empty() && *x != ".")
         .filter_map(|x| x.parse().ok())
         .collect()
+}
+
+/// tests/kafka/kafka.sh, which runs Apache Kafka 4.4 from its jars.
+pub fn kafka_sh() -> PathBuf {
+    root().join("tests/kafka/kafka.sh")
+}
+
+/// A broker under test: its bootstrap address and process id.
+pub struct Broker {
+    /// "fjord" or "kafka".
+    pub name: &'static str,
+    /// Its bootstrap address.
+    pub bootstrap: String,
+    /// Its process id.
+    pub pid: u32,
+    /// What keeps it running (fjord's process, or Kafka's dir).
+    pub _keep: Keep,
+}
+
+/// What keeps a broker under test running.
+pub enum Keep {
+    /// fjord's node.
+    Fjord(#[allow(dead_code)] SingleNode),
+    /// Kafka's directory (kafka.sh stops it).
+    Kafka(tempfile::TempDir),
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        if let Keep::Kafka(dir) = &self._keep {
+            let _ = Command::new(kafka_sh())
+                .args(["stop", dir.path().to_str().unwrap()])
+                .status();
+        }
+    }
+}
+
+/// A release fjord single node (extra properties appended).
+pub fn start_fjord_with(bin: &Path, extra: &str) -> Broker {
+    let node = SingleNode::start(bin, extra);
+    Broker {
+        name: "fjord",
+        bootstrap: node.bootstrap.clone(),
+        pid: node.pid(),
+        _keep: Keep::Fjord(node),
+    }
+}
+
+/// A Kafka 4.4 combined single node on ports from `base`.
+pub fn start_kafka(base: u16) -> Broker {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(kafka_sh())
+        .args([
+            "start",
+            dir.path().to_str().unwrap(),
+            "1",
+            &base.to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pid: u32 = std::fs::read_to_string(dir.path().join("node-1/pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    Broker {
+        name: "kafka",
+        bootstrap: format!("127.0.0.1:{}", base + 10),
+        pid,
+        _keep: Keep::Kafka(dir),
+    }
+}
+
+/// Runs a Kafka 4.4 tool class with the jars; returns its standard output.
+pub fn kafka_tool(class: &str, args: &[String]) -> String {
+    let out = Command::new(kafka_sh())
+        .arg("run")
+        .arg(class)
+        .args(args)
+        .stderr(Stdio::null())
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A release fjord single node.
+pub fn start_fjord(bin: &Path) -> Broker {
+    start_fjord_with(bin, "")
 }

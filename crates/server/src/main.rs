@@ -102,6 +102,10 @@ enum Command {
     /// List, describe, reset and delete consumer groups (as kafka-consumer-groups.sh).
     #[command(name = "kafka-consumer-groups")]
     KafkaConsumerGroups(fjord_tools::consumer_groups::Args),
+    /// Read a topic in a share group, acknowledging each record (as
+    /// kafka-console-share-consumer.sh).
+    #[command(name = "kafka-console-share-consumer")]
+    KafkaConsoleShareConsumer(fjord_tools::console::share_consumer::Args),
     /// List, describe, reset and delete share groups (as kafka-share-groups.sh).
     #[command(name = "kafka-share-groups")]
     KafkaShareGroups(fjord_tools::share_groups::Args),
@@ -151,6 +155,7 @@ const TOOL_LINKS: &[&str] = &[
     "kafka-share-groups",
     "kafka-console-producer",
     "kafka-console-consumer",
+    "kafka-console-share-consumer",
     "kafka-metadata-quorum",
     "kafka-dump-log",
     "kafka-log-dirs",
@@ -315,6 +320,9 @@ fn main() -> ExitCode {
         Command::KafkaAcls(args) => fjord_tools::acls::run(&args),
         Command::KafkaConsumerGroups(args) => fjord_tools::consumer_groups::run(&args),
         Command::KafkaShareGroups(args) => fjord_tools::share_groups::run(&args),
+        Command::KafkaConsoleShareConsumer(args) => {
+            fjord_tools::console::share_consumer::run(&args)
+        }
         Command::KafkaConsoleProducer(args) => fjord_tools::console::producer::run(&args),
         Command::KafkaConsoleConsumer(args) => fjord_tools::console::consumer::run(&args),
         Command::KafkaDumpLog(args) => dump_log::run(&args),

@@ -73,7 +73,7 @@ pub fn run(args: &Args) -> ExitCode {
 }
 
 /// How a record is printed.
-struct Format {
+pub(crate) struct Format {
     key: bool,
     value: bool,
     timestamp: bool,
@@ -84,7 +84,7 @@ struct Format {
 }
 
 impl Format {
-    fn from(props: &BTreeMap<String, String>) -> Format {
+    pub(crate) fn from(props: &BTreeMap<String, String>) -> Format {
         Format {
             key: flag(props, "print.key"),
             value: props.get("print.value").is_none_or(|v| v.trim() != "false"),
@@ -96,7 +96,7 @@ impl Format {
         }
     }
 
-    fn line(
+    pub(crate) fn line(
         &self,
         out: &mut Vec<u8>,
         ts: Option<(&str, i64)>,

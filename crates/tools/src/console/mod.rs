@@ -1,10 +1,11 @@
-//! `kafka-console-producer` and `kafka-console-consumer`: lines from stdin to a topic, and a
-//! topic's records to stdout, with Kafka's common flags and `--property` settings.
+//! `kafka-console-producer`, `kafka-console-consumer` and `kafka-console-share-consumer`:
+//! lines from stdin to a topic, and a topic's records to stdout (a share group's, acknowledged), with Kafka's common flags and `--property` settings.
 
 pub mod consumer;
 mod group;
 mod partitioner;
 pub mod producer;
+pub mod share_consumer;
 
 use crate::common::ToolError;
 use std::collections::BTreeMap;

@@ -74,6 +74,9 @@ class ToolsTest {
         // A share group with start offsets and no members, and one with a member.
         ShareConsumerTest.cluster = cluster;
         ShareConsumerTest.newGroup("tools-sg", Map.of());
+        // The console share consumers' groups (one per side) read from the beginning.
+        ShareConsumerTest.newGroup("k-consoleshareconsumer", Map.of());
+        ShareConsumerTest.newGroup("f-consoleshareconsumer", Map.of());
         try (KafkaShareConsumer<String, String> c = shareConsumer("tools-sg")) {
             int[] got = {0};
             FjordCluster.waitFor("tools-sg's records", Duration.ofSeconds(60), () -> {
@@ -203,6 +206,9 @@ class ToolsTest {
         String groups = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand";
         String share = "org.apache.kafka.tools.consumer.group.ShareGroupCommand";
         return Stream.of(
+                c("console share consumer", "org.apache.kafka.tools.consumer.ConsoleShareConsumer",
+                        "kafka-console-share-consumer",
+                        "--bootstrap-server {B} --topic tools-a --group {T} --max-messages 30 --timeout-ms 30000"),
                 c("share list", share, "kafka-share-groups", "--bootstrap-server {B} --list"),
                 c("share list state", share, "kafka-share-groups", "--bootstrap-server {B} --list --state"),
                 c("share list stable", share, "kafka-share-groups", "--bootstrap-server {B} --list --state Stable"),
