@@ -189,6 +189,39 @@ fn ack_batches(
         .collect()
 }
 
+/// A refused share request's top-level code and message.
+type Refusal = (ErrorCode, Option<String>);
+
+/// Whether a ShareFetch or ShareAcknowledge may be served: `share.version` on, and a group and
+/// member named (as Kafka 4.4 answers: UNSUPPORTED_VERSION, or INVALID_REQUEST without a
+/// message). The group and member ids.
+fn admit(
+    image: &MetadataImage,
+    group: &Option<String>,
+    member: &Option<String>,
+) -> Result<(String, String), Refusal> {
+    if !crate::groups::share_enabled(image) {
+        return Err((
+            ErrorCode::UnsupportedVersion,
+            Some("The version of API is not supported.".into()),
+        ));
+    }
+    let group = group.clone().unwrap_or_default();
+    let member = member.clone().unwrap_or_default();
+    if group.is_empty() || member.is_empty() {
+        return Err((ErrorCode::InvalidRequest, None));
+    }
+    Ok((group, member))
+}
+
+/// A share session's refusal as Kafka answers it: the code alone.
+fn session_refusal(e: &fjord_share::session::SessionError) -> Refusal {
+    (
+        ErrorCode::from_code(e.code()).unwrap_or(ErrorCode::InvalidRequest),
+        None,
+    )
+}
+
 /// The batches of `bytes` as the state machine sees them: control batches, and under
 /// read_committed the batches of aborted transactions, skipped.
 fn log_batches(bytes: &Bytes, aborted: &[fjord_log::txn_index::AbortedTxn]) -> Vec<LogBatch> {
@@ -685,25 +718,15 @@ impl ShareFetcher {
         denied: &std::collections::BTreeSet<fjord_protocol::Uuid>,
     ) -> ShareFetchResponse {
         let image = self.image();
-        let refuse = |code: ErrorCode, message: &str| ShareFetchResponse {
+        let refuse = |(code, message): Refusal| ShareFetchResponse {
             error_code: code.code(),
-            error_message: Some(message.to_string()),
+            error_message: message,
             ..Default::default()
         };
-        if !crate::groups::share_enabled(&image) {
-            return refuse(
-                ErrorCode::UnsupportedVersion,
-                "The version of API is not supported.",
-            );
-        }
-        let group = r.group_id.clone().unwrap_or_default();
-        let member = r.member_id.clone().unwrap_or_default();
-        if group.is_empty() || member.is_empty() {
-            // As Kafka 4.4 answers a missing group or member id: INVALID_REQUEST, no message.
-            let mut refused = refuse(ErrorCode::InvalidRequest, "");
-            refused.error_message = None;
-            return refused;
-        }
+        let (group, member) = match admit(&image, &r.group_id, &r.member_id) {
+            Ok(ids) => ids,
+            Err(e) => return refuse(e),
+        };
         let add: Vec<TopicIdPartition> = r
             .topics
             .iter()
@@ -735,13 +758,8 @@ impl ShareFetcher {
         );
         let context: FetchContext = match context {
             Ok(c) => c,
-            Err(e) => {
-                // Kafka answers session errors with their code alone.
-                let code = ErrorCode::from_code(e.code()).unwrap_or(ErrorCode::InvalidRequest);
-                let mut refused = refuse(code, "");
-                refused.error_message = None;
-                return refused;
-            }
+            // Kafka answers session errors with their code alone.
+            Err(e) => return refuse(session_refusal(&e)),
         };
         let mut out: BTreeMap<TopicIdPartition, PartitionData> = BTreeMap::new();
         for t in r.topics.iter().filter(|t| denied.contains(&t.topic_id)) {
@@ -913,38 +931,23 @@ impl ShareFetcher {
         denied: &std::collections::BTreeSet<fjord_protocol::Uuid>,
     ) -> ShareAcknowledgeResponse {
         let image = self.image();
-        let refuse = |code: ErrorCode, message: &str| ShareAcknowledgeResponse {
+        let refuse = |(code, message): Refusal| ShareAcknowledgeResponse {
             error_code: code.code(),
-            error_message: Some(message.to_string()),
+            error_message: message,
             ..Default::default()
         };
-        if !crate::groups::share_enabled(&image) {
-            return refuse(
-                ErrorCode::UnsupportedVersion,
-                "The version of API is not supported.",
-            );
-        }
-        let group = r.group_id.clone().unwrap_or_default();
-        let member = r.member_id.clone().unwrap_or_default();
-        if group.is_empty() || member.is_empty() {
-            // As Kafka 4.4 answers a missing group or member id: INVALID_REQUEST, no message.
-            let mut refused = refuse(ErrorCode::InvalidRequest, "");
-            refused.error_message = None;
-            return refused;
-        }
+        let (group, member) = match admit(&image, &r.group_id, &r.member_id) {
+            Ok(ids) => ids,
+            Err(e) => return refuse(e),
+        };
         let closed = match self.sessions.lock().expect("share sessions").acknowledge(
             &group,
             &member,
             r.share_session_epoch,
         ) {
             Ok(closed) => closed,
-            Err(e) => {
-                // Kafka answers session errors with their code alone.
-                let code = ErrorCode::from_code(e.code()).unwrap_or(ErrorCode::InvalidRequest);
-                let mut refused = refuse(code, "");
-                refused.error_message = None;
-                return refused;
-            }
+            // Kafka answers session errors with their code alone.
+            Err(e) => return refuse(session_refusal(&e)),
         };
         let mut responses = Vec::new();
         for t in &r.topics {

@@ -409,75 +409,37 @@ async fn describe(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), Tool
                 w(|m| m.client_host.len()),
                 w(|m| m.client_id.len()),
             );
-            let mut out = String::new();
+            // Kafka's columns; --verbose adds MEMBER-EPOCH before ASSIGNMENT.
+            let mut widths = vec![glen, idw, hw, cw, 12];
+            let mut header: Vec<String> =
+                ["GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS"]
+                    .map(String::from)
+                    .to_vec();
             if a.verbose {
-                let widths = [glen, idw, hw, cw, 12, 13];
-                out.push_str(&row(
-                    &[
-                        "GROUP",
-                        "CONSUMER-ID",
-                        "HOST",
-                        "CLIENT-ID",
-                        "#PARTITIONS",
-                        "MEMBER-EPOCH",
-                        "ASSIGNMENT",
-                    ]
-                    .map(String::from),
-                    &widths,
-                ));
-                for m in &members {
-                    let n: usize = m
-                        .assignment
-                        .topic_partitions
-                        .iter()
-                        .map(|t| t.partitions.len())
-                        .sum();
-                    out.push_str(&row(
-                        &[
-                            group.clone(),
-                            m.member_id.clone(),
-                            m.client_host.clone(),
-                            m.client_id.clone(),
-                            n.to_string(),
-                            m.member_epoch.to_string(),
-                            assignment_text(m),
-                        ],
-                        &widths,
-                    ));
+                widths.push(13);
+                header.push("MEMBER-EPOCH".into());
+            }
+            header.push("ASSIGNMENT".into());
+            let mut out = row(&header, &widths);
+            for m in &members {
+                let n: usize = m
+                    .assignment
+                    .topic_partitions
+                    .iter()
+                    .map(|t| t.partitions.len())
+                    .sum();
+                let mut cells = vec![
+                    group.clone(),
+                    m.member_id.clone(),
+                    m.client_host.clone(),
+                    m.client_id.clone(),
+                    n.to_string(),
+                ];
+                if a.verbose {
+                    cells.push(m.member_epoch.to_string());
                 }
-            } else {
-                let widths = [glen, idw, hw, cw, 12];
-                out.push_str(&row(
-                    &[
-                        "GROUP",
-                        "CONSUMER-ID",
-                        "HOST",
-                        "CLIENT-ID",
-                        "#PARTITIONS",
-                        "ASSIGNMENT",
-                    ]
-                    .map(String::from),
-                    &widths,
-                ));
-                for m in &members {
-                    let n: usize = m
-                        .assignment
-                        .topic_partitions
-                        .iter()
-                        .map(|t| t.partitions.len())
-                        .sum();
-                    out.push_str(&row(
-                        &[
-                            group.clone(),
-                            m.member_id.clone(),
-                            m.client_host.clone(),
-                            m.client_id.clone(),
-                            n.to_string(),
-                            assignment_text(m),
-                        ],
-                        &widths,
-                    ));
-                }
+                cells.push(assignment_text(m));
+                out.push_str(&row(&cells, &widths));
             }
             println!("{out}");
         } else if a.state.is_some() {
@@ -546,52 +508,24 @@ async fn describe(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), Tool
                 .max(15);
             let dash = || "-".to_string();
             let text = |v: Option<i64>| v.map_or_else(dash, |v| v.to_string());
-            let mut out = String::new();
+            // Kafka's columns; --verbose adds LEADER-EPOCH after PARTITION.
+            let mut widths = vec![glen, tlen, 10];
+            let mut header: Vec<String> =
+                ["GROUP", "TOPIC", "PARTITION"].map(String::from).to_vec();
             if a.verbose {
-                let widths = [glen, tlen, 10, 13, 13];
-                out.push_str(&row(
-                    &[
-                        "GROUP",
-                        "TOPIC",
-                        "PARTITION",
-                        "LEADER-EPOCH",
-                        "START-OFFSET",
-                        "LAG",
-                    ]
-                    .map(String::from),
-                    &widths,
-                ));
-                for ((t, p), (start, epoch, lag)) in &offsets {
-                    out.push_str(&row(
-                        &[
-                            group.clone(),
-                            t.clone(),
-                            p.to_string(),
-                            text(epoch.map(i64::from)),
-                            text(*start),
-                            text(*lag),
-                        ],
-                        &widths,
-                    ));
+                widths.push(13);
+                header.push("LEADER-EPOCH".into());
+            }
+            widths.push(13);
+            header.extend(["START-OFFSET".to_string(), "LAG".into()]);
+            let mut out = row(&header, &widths);
+            for ((t, p), (start, epoch, lag)) in &offsets {
+                let mut cells = vec![group.clone(), t.clone(), p.to_string()];
+                if a.verbose {
+                    cells.push(text(epoch.map(i64::from)));
                 }
-            } else {
-                let widths = [glen, tlen, 10, 13];
-                out.push_str(&row(
-                    &["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"].map(String::from),
-                    &widths,
-                ));
-                for ((t, p), (start, _, lag)) in &offsets {
-                    out.push_str(&row(
-                        &[
-                            group.clone(),
-                            t.clone(),
-                            p.to_string(),
-                            text(*start),
-                            text(*lag),
-                        ],
-                        &widths,
-                    ));
-                }
+                cells.extend([text(*start), text(*lag)]);
+                out.push_str(&row(&cells, &widths));
             }
             println!("{out}");
         }
