@@ -86,7 +86,8 @@ fn share_perf(b: &Broker, topic: &str, group: &str, threads: usize, n: u64) -> f
         "--hide-header".into(),
     ]);
     let out = kafka_tool("org.apache.kafka.tools.ShareConsumerPerformance", &args);
-    // start.time, end.time, data.consumed.in.MB, MB.sec, nMsg, nMsg.sec, ...
+    // start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec, data.consumed.in.nMsg,
+    // fetch.time.ms
     let line = out
         .lines()
         .rfind(|l| l.matches(',').count() >= 5)
@@ -95,7 +96,7 @@ fn share_perf(b: &Broker, topic: &str, group: &str, threads: usize, n: u64) -> f
         .split(',')
         .map(|x| x.trim().parse().unwrap_or(0.0))
         .collect();
-    f[5]
+    f[4]
 }
 
 /// The Java share consumer's commitSync latency over `n` records: (records, p50, p99 ms).
