@@ -70,6 +70,8 @@ struct World {
     live: [bool; 3],
     // The oracle.
     deliveries: BTreeMap<i64, u32>,
+    /// Deliveries of each offset by each leader epoch (the oracle's own count).
+    epoch_deliveries: BTreeMap<(i64, i32), u32>,
     /// Offset -> (member, epoch, lock deadline).
     holder: BTreeMap<i64, (usize, i32, u64)>,
     /// Offsets whose accept/reject/gap was answered success.
@@ -120,6 +122,7 @@ impl World {
             tickets: HashMap::new(),
             live: [true; 3],
             deliveries: BTreeMap::new(),
+            epoch_deliveries: BTreeMap::new(),
             holder: BTreeMap::new(),
             done_by_client: BTreeSet::new(),
             rejected: BTreeSet::new(),
@@ -195,7 +198,24 @@ impl World {
             assert!(n as usize <= max, "record-limit mode gave {n} > {max}");
         }
         for a in &got {
+            // The delivery limit: never a delivery past it, whatever the leader counts, and
+            // (counted here, independently) never more deliveries than it within one leader.
+            assert!(
+                a.delivery_count <= self.cfg.max_delivery_count,
+                "offsets {}-{} delivered a {}th time, limit {}",
+                a.first,
+                a.last,
+                a.delivery_count,
+                self.cfg.max_delivery_count
+            );
             for o in a.first..=a.last {
+                let in_epoch = self.epoch_deliveries.entry((o, self.epoch)).or_default();
+                *in_epoch += 1;
+                assert!(
+                    *in_epoch <= u32::from(self.cfg.max_delivery_count),
+                    "offset {o} delivered {in_epoch} times by one leader, limit {}",
+                    self.cfg.max_delivery_count
+                );
                 assert!(
                     self.deliverable(o),
                     "offset {o} is not a record but was delivered"
