@@ -21,7 +21,7 @@ import threading
 import time
 
 from admin_test import run_checks, start_node, wait_for
-from confluent_kafka import AcknowledgeType, Producer, ShareConsumer
+from confluent_kafka import AcknowledgeType, Consumer, Producer, ShareConsumer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 EXTRA = (
@@ -52,8 +52,9 @@ def main(binary):
     try:
         admin = AdminClient({"bootstrap.servers": bootstrap})
 
-        def create(name, partitions):
-            wait_for(f"topic {name}", lambda: admin.create_topics([NewTopic(name, partitions, 1)])[name].result() or True)
+        def create(name, partitions, config=None):
+            wait_for(f"topic {name}", lambda: admin.create_topics(
+                [NewTopic(name, partitions, 1, config=config or {})])[name].result() or True)
             wait_for(f"topic {name} in metadata",
                      lambda: len(admin.list_topics(name, timeout=5).topics[name].partitions) == partitions)
 
@@ -237,6 +238,46 @@ def main(binary):
             again = sum(1 for n in counts.values() if n >= 2)
             assert again >= held, (held, again)
 
+        def dead_letters():
+            create("py-share-dlq", 1)
+            create("dlq.py-share-dlq", 1, {"errors.deadletterqueue.group.enable": "true"})
+            g = group("py-sg-dlq", **{"errors.deadletterqueue.topic.name": "dlq.py-share-dlq"})
+            produce("py-share-dlq", range(5), 0)
+            rejected = set()
+            c = consumer(g, "explicit")
+            c.subscribe(["py-share-dlq"])
+            try:
+                def step():
+                    for m in messages(c):
+                        c.acknowledge(m, AcknowledgeType.REJECT)
+                        rejected.add(m.offset())
+                    c.commit_sync()
+                    return len(rejected) == 5
+                wait_for("five rejected", step, timeout=90)
+            finally:
+                c.close()
+            letters = {}
+            r = Consumer({"bootstrap.servers": bootstrap, "group.id": "py-dlq-reader",
+                          "auto.offset.reset": "earliest"})
+            r.assign([TopicPartition("dlq.py-share-dlq", 0, 0)])
+            try:
+                def read():
+                    m = r.poll(0.5)
+                    if m is not None and m.error() is None:
+                        h = {k: v.decode() for k, v in (m.headers() or [])}
+                        letters[int(h["__dlq.errors.offset"])] = h
+                    return len(letters) == 5
+                wait_for("five dead letters", read, timeout=60)
+            finally:
+                r.close()
+            for o, h in letters.items():
+                assert h["__dlq.errors.topic"] == "py-share-dlq", h
+                assert h["__dlq.errors.group"] == g, h
+                assert h["__dlq.errors.message"] == "Offset rejected by client.", h
+                assert h["__dlq.errors.delivery.count"] == "1", h
+            produce("py-share-dlq", ["marker"], 0)
+            assert read_to_marker(g, "py-share-dlq", "marker") == []
+
         def metrics():
             """The share series on /metrics after the checks above: Kafka's names."""
             with open(node.props) as f:
@@ -263,6 +304,7 @@ def main(binary):
             ("a record released up to the delivery limit is archived", delivery_limit),
             ("five consumers on two partitions process each record once", five_on_two),
             ("a SIGKILLed consumer's records come back", killed_consumer),
+            ("rejected records go to the dead-letter queue", dead_letters),
             ("share-group series on /metrics", metrics),
         ])
     finally:

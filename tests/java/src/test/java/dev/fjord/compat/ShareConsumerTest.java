@@ -422,6 +422,43 @@ class ShareConsumerTest {
         assertEquals(List.of(), readToMarker(group, topic, "marker0"), "dead letters delivered again");
     }
 
+    /**
+     * share.isolation.level=read_committed: records of an aborted transaction and the
+     * transaction markers are never delivered; committed ones are, once committed.
+     */
+    @Test
+    void readCommittedSkipsAbortedTransactions() throws Exception {
+        String topic = "share-txn";
+        cluster.createTopic(topic, 1, 3);
+        String group = newGroup("sg-txn", Map.of("share.isolation.level", "read_committed"));
+        Properties pp = ProducerTest.producerProps(cluster);
+        pp.put(org.apache.kafka.clients.producer.ProducerConfig.TRANSACTIONAL_ID_CONFIG, "share-txn");
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(pp)) {
+            p.initTransactions();
+            for (String outcome : List.of("committed-a", "aborted", "committed-b")) {
+                p.beginTransaction();
+                for (int i = 0; i < 5; i++) {
+                    p.send(new ProducerRecord<>(topic, 0, null, outcome + i));
+                }
+                if (outcome.equals("aborted")) {
+                    p.abortTransaction();
+                } else {
+                    p.commitTransaction();
+                }
+            }
+        }
+        produce(topic, 0, "marker", 1);
+        List<String> seen = readToMarker(group, topic, "marker0");
+        seen.sort(null);
+        List<String> expected = new ArrayList<>();
+        for (String outcome : List.of("committed-a", "committed-b")) {
+            for (int i = 0; i < 5; i++) {
+                expected.add(outcome + i);
+            }
+        }
+        assertEquals(expected, seen);
+    }
+
     /** The leader of topic-partition now. */
     static int leaderOf(Admin admin, String topic, int partition) throws Exception {
         return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
