@@ -67,7 +67,7 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
                 ..Default::default()
             }],
             // Every finalized feature must be supported to register: a 4.3 build runs
-            // transaction.version up to 2 and group.version up to 1.
+            // transaction.version up to 2, group.version up to 1 and share.version up to 1.
             features: vec![
                 Feature {
                     name: "metadata.version".into(),
@@ -83,6 +83,12 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
                 },
                 Feature {
                     name: "group.version".into(),
+                    min_supported_version: 0,
+                    max_supported_version: 1,
+                    ..Default::default()
+                },
+                Feature {
+                    name: "share.version".into(),
                     min_supported_version: 0,
                     max_supported_version: 1,
                     ..Default::default()
