@@ -74,14 +74,7 @@ fn consumer_perf(b: &Broker, topic: &str, n: u64) -> [f64; 2] {
         ],
     );
     // start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, ...
-    let line = out
-        .lines()
-        .rfind(|l| l.matches(',').count() >= 5)
-        .unwrap_or_else(|| panic!("no summary from ConsumerPerformance:\n{out}"));
-    let f: Vec<f64> = line
-        .split(',')
-        .map(|x| x.trim().parse().unwrap_or(0.0))
-        .collect();
+    let f = fjord_benches::summary_line(&out, "ConsumerPerformance");
     [f[3], f[5]]
 }
 

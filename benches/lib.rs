@@ -715,3 +715,15 @@ pub fn kafka_tool(class: &str, args: &[String]) -> String {
 pub fn start_fjord(bin: &Path) -> Broker {
     start_fjord_with(bin, "")
 }
+
+/// The numbers of the last comma-separated summary line a Kafka perf tool printed (6 or more
+/// fields; a field that is not a number reads 0).
+pub fn summary_line(out: &str, tool: &str) -> Vec<f64> {
+    let line = out
+        .lines()
+        .rfind(|l| l.matches(',').count() >= 5)
+        .unwrap_or_else(|| panic!("no summary from {tool}:\n{out}"));
+    line.split(',')
+        .map(|x| x.trim().parse().unwrap_or(0.0))
+        .collect()
+}

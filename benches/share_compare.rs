@@ -88,14 +88,7 @@ fn share_perf(b: &Broker, topic: &str, group: &str, threads: usize, n: u64) -> f
     let out = kafka_tool("org.apache.kafka.tools.ShareConsumerPerformance", &args);
     // start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec, data.consumed.in.nMsg,
     // fetch.time.ms
-    let line = out
-        .lines()
-        .rfind(|l| l.matches(',').count() >= 5)
-        .unwrap_or_else(|| panic!("no summary from ShareConsumerPerformance:\n{out}"));
-    let f: Vec<f64> = line
-        .split(',')
-        .map(|x| x.trim().parse().unwrap_or(0.0))
-        .collect();
+    let f = fjord_benches::summary_line(&out, "ShareConsumerPerformance");
     f[4]
 }
 

@@ -298,7 +298,7 @@ def main(binary):
             assert value("kafka_server_sharegroupmetrics_recordsacquired_total") >= 200
             assert value("kafka_server_group_coordinator_metrics_share_group_rebalance_total") >= 5
 
-        return run_checks("share (confluent-kafka)", [
+        return run_checks("python", [
             ("implicit acknowledgement delivers each record once", implicit),
             ("accept, release and reject", explicit),
             ("a record released up to the delivery limit is archived", delivery_limit),
