@@ -189,6 +189,21 @@ fn ack_batches(
         .collect()
 }
 
+/// A ShareFetch answer's partition with `code` and no records, its leader unknown (-1).
+fn fetch_partition(index: i32, code: ErrorCode) -> PartitionData {
+    PartitionData {
+        partition_index: index,
+        error_code: code.code(),
+        records: Some(Records::default()),
+        current_leader: LeaderIdAndEpoch {
+            leader_id: -1,
+            leader_epoch: -1,
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
 /// A refused share request's top-level code and message.
 type Refusal = (ErrorCode, Option<String>);
 
@@ -609,16 +624,7 @@ impl ShareFetcher {
         strict: bool,
         max_bytes: usize,
     ) -> PartitionData {
-        let mut data = PartitionData {
-            partition_index: key.partition,
-            records: Some(Records::default()),
-            current_leader: LeaderIdAndEpoch {
-                leader_id: -1,
-                leader_epoch: -1,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let mut data = fetch_partition(key.partition, ErrorCode::None);
         let Some(slot) = self.slot(key) else {
             data.error_code = ErrorCode::CoordinatorNotAvailable.code();
             return data;
@@ -766,30 +772,11 @@ impl ShareFetcher {
             for p in &t.partitions {
                 out.insert(
                     (t.topic_id, p.partition_index),
-                    PartitionData {
-                        partition_index: p.partition_index,
-                        error_code: ErrorCode::TopicAuthorizationFailed.code(),
-                        records: Some(Records::default()),
-                        current_leader: LeaderIdAndEpoch {
-                            leader_id: -1,
-                            leader_epoch: -1,
-                            ..Default::default()
-                        },
-                        ..Default::default()
-                    },
+                    fetch_partition(p.partition_index, ErrorCode::TopicAuthorizationFailed),
                 );
             }
         }
-        let blank = |partition: i32| PartitionData {
-            partition_index: partition,
-            records: Some(Records::default()),
-            current_leader: LeaderIdAndEpoch {
-                leader_id: -1,
-                leader_epoch: -1,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let blank = |partition: i32| fetch_partition(partition, ErrorCode::None);
         for t in &r.topics {
             if denied.contains(&t.topic_id) {
                 continue;
@@ -958,19 +945,6 @@ impl ShareFetcher {
                     topic_id: t.topic_id,
                     partition: p.partition_index,
                 };
-                if denied.contains(&t.topic_id) {
-                    partitions.push(ack_resp::PartitionData {
-                        partition_index: p.partition_index,
-                        error_code: ErrorCode::TopicAuthorizationFailed.code(),
-                        current_leader: ack_resp::LeaderIdAndEpoch {
-                            leader_id: -1,
-                            leader_epoch: -1,
-                            ..Default::default()
-                        },
-                        ..Default::default()
-                    });
-                    continue;
-                }
                 let batches: Vec<AcknowledgementBatch> = p
                     .acknowledgement_batches
                     .iter()
@@ -981,9 +955,12 @@ impl ShareFetcher {
                         ..Default::default()
                     })
                     .collect();
-                let (code, message) = self
-                    .acknowledge(&image, &key, &member, &batches, version >= 2)
-                    .await;
+                let (code, message) = if denied.contains(&t.topic_id) {
+                    (ErrorCode::TopicAuthorizationFailed, None)
+                } else {
+                    self.acknowledge(&image, &key, &member, &batches, version >= 2)
+                        .await
+                };
                 partitions.push(ack_resp::PartitionData {
                     partition_index: p.partition_index,
                     error_code: code.code(),
