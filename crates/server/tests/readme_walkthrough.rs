@@ -1,6 +1,7 @@
-//! README's share-group walk-through, run as a newcomer would copy it: the commands of the
-//! "Share groups in five commands" block, against a real node (its address for
-//! 127.0.0.1:9092, the binary under test for `fjord`). README claims only what works.
+//! README's five-minute tour and the guide's share-group walk-through, run as a newcomer would
+//! copy them, against a real node (its addresses for 127.0.0.1:9092 and :9404, the binary
+//! under test for `fjord`), and the tour's output compared with the output README shows.
+//! README claims only what works.
 
 mod common;
 
@@ -9,18 +10,24 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-/// The shell commands of the fenced block after `heading` in README.md, continuation lines
-/// joined.
-fn block_after(heading: &str) -> Vec<String> {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+/// The text of the fenced block of `kind` (`sh`, `text`) after `heading` in `file` (relative
+/// to the repository's root).
+fn fenced_after(file: &str, heading: &str, kind: &str) -> String {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(file))
             .unwrap();
-    let rest = &readme[readme.find(heading).expect("the heading is in README.md")..];
-    let start = rest.find("```sh\n").expect("a sh block follows") + 6;
-    let body = &rest[start..start + rest[start..].find("```").unwrap()];
+    let rest = &text[text.find(heading).expect("the heading is in the file")..];
+    let fence = format!("```{kind}\n");
+    let start = rest.find(&fence).expect("a block follows") + fence.len();
+    rest[start..start + rest[start..].find("```").unwrap()].to_string()
+}
+
+/// The shell commands of the `sh` block after `heading` in `file`, continuation lines joined.
+fn block_after(file: &str, heading: &str) -> Vec<String> {
+    let body = fenced_after(file, heading, "sh");
     let mut out: Vec<String> = Vec::new();
     let mut current = String::new();
-    for line in body.lines() {
+    for line in body.lines().filter(|l| !l.starts_with("alias ")) {
         match line.strip_suffix('\\') {
             Some(head) => current.push_str(head),
             None => {
@@ -32,9 +39,8 @@ fn block_after(heading: &str) -> Vec<String> {
     out
 }
 
-#[test]
-fn the_share_group_walkthrough_works_as_written() {
-    let root = tempfile::tempdir().unwrap();
+/// A single node as README's first command starts it (the embedded default's settings).
+fn readme_node(root: &Path) -> Node {
     let (broker, controller) = (common::free_port(), common::free_port());
     let voters = format!("controller.quorum.voters=1@127.0.0.1:{controller}");
     // The embedded default's single-node settings (README's node).
@@ -43,30 +49,84 @@ fn the_share_group_walkthrough_works_as_written() {
                  transaction.state.log.min.isr=1\n\
                  share.coordinator.state.topic.replication.factor=1\n\
                  share.coordinator.state.topic.min.isr=1\n";
-    let mut node = Node::combined(root.path(), 1, (broker, controller), &voters, extra);
+    let mut node = Node::combined(root, 1, (broker, controller), &voters, extra);
     node.format(&random_uuid(), &[]);
     node.start();
-    let addr = node.broker_addr();
+    node
+}
+
+/// Runs `c` as a shell command with README's addresses and `fjord` replaced by the node's and
+/// the binary under test, retried until it succeeds (the first waits for the node to serve);
+/// its stdout and stderr.
+fn run_as_written(node: &Node, c: &str) -> (String, String) {
     let bin = env!("CARGO_BIN_EXE_fjord");
-    let commands = block_after("### Share groups in five commands");
-    assert_eq!(commands.len(), 5, "{commands:?}");
-    let mut outputs = Vec::new();
+    let c = c
+        .replace("127.0.0.1:9092", &node.broker_addr())
+        .replace("127.0.0.1:9404", &format!("127.0.0.1:{}", node.metrics_port))
+        .replace("fjord kafka-", &format!("{bin} kafka-"));
+    let c = match c.strip_prefix("fjord ") {
+        Some(rest) => format!("{bin} {rest}"),
+        None => c,
+    };
+    let out = wait_for(Duration::from_secs(60), || {
+        // Every command is bounded: a hung tool fails the test instead of hanging it.
+        let o = Command::new("timeout")
+            .args(["60", "sh", "-c", &c])
+            .output()
+            .unwrap();
+        o.status.success().then_some(o)
+    });
+    let out = out.unwrap_or_else(|| panic!("`{c}` failed\n{}", node.log_tail()));
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_five_minute_tour_prints_what_readme_shows() {
+    let root = tempfile::tempdir().unwrap();
+    let node = readme_node(root.path());
+    let commands = block_after("README.md", "## A five-minute tour");
+    assert_eq!(commands.len(), 4, "{commands:?}");
+    let mut printed = String::new();
     for c in &commands {
-        let c = c
-            .replace("127.0.0.1:9092", &addr)
-            .replace("fjord kafka-", &format!("{bin} kafka-"));
-        // The first command waits for the node to serve.
-        let out = wait_for(Duration::from_secs(60), || {
-            // Every command is bounded: a hung tool fails the test instead of hanging it.
-            let o = Command::new("timeout")
-                .args(["60", "sh", "-c", &c])
-                .output()
-                .unwrap();
-            o.status.success().then_some(o)
-        });
-        let out = out.unwrap_or_else(|| panic!("`{c}` failed\n{}", node.log_tail()));
-        outputs.push(String::from_utf8_lossy(&out.stdout).into_owned());
+        let (out, err) = run_as_written(&node, c);
+        printed.push_str(&out);
+        printed.push_str(&err);
     }
+    let shown = fenced_after("README.md", "## A five-minute tour", "text");
+    let printed_lines: Vec<&str> = printed.lines().collect();
+    for line in shown.lines() {
+        // The bytes a batch takes depend on how the producer batched the two records; the
+        // series is there with a positive count.
+        if let Some(series) = line.strip_suffix(" 85") {
+            assert!(
+                printed_lines.iter().any(|l| l
+                    .strip_prefix(series)
+                    .and_then(|n| n.trim().parse::<u64>().ok())
+                    .is_some_and(|n| n > 0)),
+                "README shows `{line}`; the tour printed:\n{printed}"
+            );
+        } else {
+            assert!(
+                printed_lines.contains(&line),
+                "README shows `{line}`; the tour printed:\n{printed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_share_group_walkthrough_works_as_written() {
+    let root = tempfile::tempdir().unwrap();
+    let node = readme_node(root.path());
+    let commands = block_after("docs/guide/share-groups.md", "# Share groups in five commands");
+    assert_eq!(commands.len(), 5, "{commands:?}");
+    let outputs: Vec<String> = commands
+        .iter()
+        .map(|c| run_as_written(&node, c).0)
+        .collect();
     let jobs: Vec<&str> = outputs[3].lines().collect();
     assert_eq!(jobs.len(), 6, "six jobs printed: {jobs:?}");
     assert!(jobs
