@@ -161,7 +161,7 @@ pub fn documentation(key: &str) -> Option<&'static str> {
         "replica.fetch.min.bytes" => "The fewest bytes a follower's fetch waits for.",
         "replica.fetch.backoff.ms" => "How long a follower waits after a failed fetch.",
         "broker.session.timeout.ms" => "How long a broker may go without heartbeating before the controller fences it.",
-        "broker.connection.loss.fence.ms" => "How long a broker that lost the controller waits before it stops serving as a leader (fjord's).",
+        "broker.connection.loss.fence.ms" => "How long after a broker's connection to the active controller closes the controller fences it unless it heartbeats again; 0 waits for the session timeout alone (fjord's).",
         "broker.heartbeat.interval.ms" => "How often a broker heartbeats to the controller.",
         "broker.rack" => "The rack of this broker, for rack-aware replica placement.",
         "log.retention.minutes" => "log.retention.ms in minutes (used when that is not set).",

@@ -115,7 +115,24 @@ fn the_docker_files_run_what_the_tests_run() {
         .and_then(|s| s.split("; do").next())
         .expect("the link loop");
     let names: Vec<&str> = links.split_whitespace().filter(|w| *w != "\\").collect();
-    assert!(names.len() >= 10, "{names:?}");
+    // Every tool the binary has is linked under its script name.
+    let help = std::process::Command::new(common::fjord_bin())
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let tools: Vec<&str> = help
+        .lines()
+        .filter_map(|l| l.trim_start().split_whitespace().next())
+        .filter(|w| w.starts_with("kafka-"))
+        .collect();
+    assert!(tools.len() >= 20, "{help}");
+    for tool in &tools {
+        assert!(
+            names.contains(tool) || *tool == "kafka-storage",
+            "docker/Dockerfile does not link {tool}.sh"
+        );
+    }
     let dir = tempfile::tempdir().unwrap();
     for name in names {
         let link = dir.path().join(format!("{name}.sh"));

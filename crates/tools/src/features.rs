@@ -5,7 +5,7 @@
 use crate::common::{self, ToolError};
 use clap::{Args as ClapArgs, Subcommand};
 use fjord_admin::{expect_response, Admin, AdminError};
-use fjord_metadata::version::{parse_release, release_name, KAFKA_RELEASES};
+use fjord_metadata::version::{bootstrap_features, parse_release, release_name, KAFKA_RELEASES};
 use fjord_protocol::generated::update_features_request::{FeatureUpdateKey, UpdateFeaturesRequest};
 use fjord_protocol::RequestBody;
 use std::collections::BTreeMap;
@@ -29,9 +29,14 @@ enum Command {
     Describe,
     /// Upgrade one or more feature flags.
     Upgrade {
-        /// The level to which we should upgrade the metadata. For example, 3.9-IV0.
-        #[arg(long, visible_alias = "release-version")]
+        /// The level to which we should upgrade the metadata. For example, 3.9-IV0. (Deprecated:
+        /// use --release-version.)
+        #[arg(long)]
         metadata: Option<String>,
+        /// The release version to upgrade to: metadata.version and every other feature at the
+        /// release's default level. For example, 4.4-IV0.
+        #[arg(long)]
+        release_version: Option<String>,
         /// A feature upgrade we should perform, in feature=level format.
         #[arg(long = "feature")]
         features: Vec<String>,
@@ -41,9 +46,14 @@ enum Command {
     },
     /// Downgrade one or more feature flags.
     Downgrade {
-        /// The level to which we should downgrade the metadata.
+        /// The level to which we should downgrade the metadata. (Deprecated: use
+        /// --release-version.)
         #[arg(long)]
         metadata: Option<String>,
+        /// The release version to downgrade to: metadata.version and every other feature at
+        /// the release's default level. For example, 3.9-IV0.
+        #[arg(long)]
+        release_version: Option<String>,
         /// A feature downgrade we should perform, in feature=level format.
         #[arg(long = "feature")]
         features: Vec<String>,
@@ -88,19 +98,31 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         Command::Describe => describe(&admin).await,
         Command::Upgrade {
             metadata,
+            release_version,
             features,
             dry_run,
         } => {
-            let updates = updates(metadata.as_deref(), features)?;
+            let updates = updates(
+                metadata.as_deref(),
+                release_version.as_deref(),
+                features,
+                true,
+            )?;
             update(&admin, "upgrade", updates, 1, *dry_run).await
         }
         Command::Downgrade {
             metadata,
+            release_version,
             features,
             r#unsafe,
             dry_run,
         } => {
-            let updates = updates(metadata.as_deref(), features)?;
+            let updates = updates(
+                metadata.as_deref(),
+                release_version.as_deref(),
+                features,
+                false,
+            )?;
             update(
                 &admin,
                 "downgrade",
@@ -162,21 +184,43 @@ async fn describe(admin: &Admin) -> Result<(), ToolError> {
     Ok(())
 }
 
-/// The updates `--metadata` and `--feature name=level` ask for.
+/// The updates `--release-version`, `--metadata` and `--feature name=level` ask for, as
+/// Kafka's tool builds them: a release version names metadata.version and every other
+/// feature at that release's default level (an upgrade never sends a level of 0).
 fn updates(
     metadata: Option<&str>,
+    release_version: Option<&str>,
     features: &[String],
+    upgrade: bool,
 ) -> Result<BTreeMap<String, i16>, ToolError> {
-    let mut out = BTreeMap::new();
-    if let Some(m) = metadata {
-        let level = parse_release(m).ok_or_else(|| {
+    let level_of = |m: &str| {
+        parse_release(m).ok_or_else(|| {
             let names: Vec<&str> = KAFKA_RELEASES.iter().map(|(_, n)| *n).collect();
             ToolError::Failed(format!(
-                "Unsupported metadata version {m}. Supported metadata versions are {}",
+                "Unknown metadata.version {m}. Supported metadata.version are {}",
                 names.join(", ")
             ))
-        })?;
+        })
+    };
+    let mut out = BTreeMap::new();
+    if let Some(r) = release_version {
+        if metadata.is_some() || !features.is_empty() {
+            return Err(ToolError::Failed(
+                "Can not specify `release-version` with other feature flags.".into(),
+            ));
+        }
+        let level = level_of(r)?;
         out.insert(METADATA_VERSION.to_string(), level);
+        for (feature, l) in bootstrap_features(level) {
+            if !upgrade || l > 0 {
+                out.insert(feature, l);
+            }
+        }
+        return Ok(out);
+    }
+    if let Some(m) = metadata {
+        println!(" `metadata` flag is deprecated and may be removed in a future release.");
+        out.insert(METADATA_VERSION.to_string(), level_of(m)?);
     }
     for f in features {
         let (name, level) = f.split_once('=').ok_or_else(|| {
@@ -318,11 +362,23 @@ mod tests {
 
     #[test]
     fn feature_updates_are_parsed_as_kafka_does() {
-        let u = updates(Some("3.9"), &["group.version=1".into()]).unwrap();
+        let u = updates(Some("3.9"), None, &["group.version=1".into()], true).unwrap();
         assert_eq!(u.get("metadata.version"), Some(&21));
         assert_eq!(u.get("group.version"), Some(&1));
-        assert!(updates(None, &["x".into()]).is_err());
-        assert!(updates(None, &["x=y".into()]).is_err());
-        assert!(updates(Some("3.9"), &["metadata.version=21".into()]).is_err());
+        assert!(updates(None, None, &["x".into()], true).is_err());
+        assert!(updates(None, None, &["x=y".into()], true).is_err());
+        assert!(updates(Some("3.9"), None, &["metadata.version=21".into()], true).is_err());
+        // A release version is every feature at its default; with other flags it is refused.
+        let u = updates(None, Some("4.4"), &[], true).unwrap();
+        assert_eq!(u.get("share.version"), Some(&2));
+        assert_eq!(u.get("group.version"), Some(&1));
+        assert_eq!(u.get("transaction.version"), Some(&2));
+        assert!(u.get("metadata.version").is_some_and(|l| *l > 21));
+        let u = updates(None, Some("3.9"), &[], true).unwrap();
+        assert_eq!(u.get("share.version"), None, "an upgrade never sends level 0");
+        let u = updates(None, Some("3.9"), &[], false).unwrap();
+        assert_eq!(u.get("share.version"), Some(&0));
+        assert!(updates(Some("3.9"), Some("4.4"), &[], true).is_err());
+        assert!(updates(None, Some("4.4"), &["group.version=1".into()], true).is_err());
     }
 }
