@@ -441,7 +441,11 @@ impl<S: CoordinatorShard> Runtime<S> {
         });
         slot.loaded.store(true, Ordering::SeqCst);
         if let Err(e) = self.commit(&slot, &mut guard, resumed, None).await {
-            tracing::warn!(partition = slot.partition.index, "{e}");
+            tracing::warn!(
+                partition = slot.partition.index,
+                "committing a coordinator write to {}: {e}",
+                S::TOPIC
+            );
         }
         drop(guard);
         // The shard's deadlines.
@@ -468,7 +472,11 @@ impl<S: CoordinatorShard> Runtime<S> {
             let Some(l) = guard.as_mut() else { return };
             let out = l.shard.tick(system_now_ms());
             if let Err(e) = self.commit(&slot, &mut guard, out, None).await {
-                tracing::warn!(partition = slot.partition.index, "{e}");
+                tracing::warn!(
+                    partition = slot.partition.index,
+                    "committing a coordinator write to {}: {e}",
+                    S::TOPIC
+                );
             }
         }
     }
@@ -585,7 +593,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             slot.wake.notify_one();
             match reply {
                 Err(e) => {
-                    tracing::warn!("{e}");
+                    tracing::warn!("committing a coordinator write to {}: {e}", S::TOPIC);
                     return Err(ErrorCode::NotCoordinator);
                 }
                 Ok(Some(body)) => {
@@ -619,7 +627,7 @@ impl<S: CoordinatorShard> Runtime<S> {
         match committed {
             Ok(_) => Ok(answer),
             Err(e) => {
-                tracing::warn!("{e}");
+                tracing::warn!("committing a coordinator write to {}: {e}", S::TOPIC);
                 Err(ErrorCode::NotCoordinator)
             }
         }
@@ -711,7 +719,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             let Some(l) = guard.as_mut() else { continue };
             let out = f(&mut l.shard);
             if let Err(e) = self.commit(&s, &mut guard, out, None).await {
-                tracing::warn!("{e}");
+                tracing::warn!("committing a coordinator write to {}: {e}", S::TOPIC);
             }
         }
     }

@@ -248,7 +248,7 @@ fn answer(
     match result {
         Ok(response) => Reply::Respond(response),
         Err(e) => {
-            tracing::error!(%peer, "{e}");
+            tracing::error!(%peer, "a request failed, closing its connection: {e}");
             Reply::Close
         }
     }
@@ -712,7 +712,7 @@ impl BrokerHandler {
                     }
                     Ok(a) => answer(a.committed().await),
                     Err(e) => {
-                        tracing::error!(%peer, "{e}");
+                        tracing::error!(%peer, "a produce failed, closing its connection: {e}");
                         Reply::Close
                     }
                 }

@@ -660,7 +660,11 @@ fn handle_answers(
                     log.truncate_to(d.high_watermark.max(0)).map(|_| ())
                 };
                 if let Err(e) = result {
-                    tracing::error!(topic = %p.topic, partition = p.index, "{e}");
+                    tracing::error!(
+                        topic = %p.topic,
+                        partition = p.index,
+                        "truncating to the leader's log start or high watermark: {e}"
+                    );
                     let _ = rm.storage_error(p.dir_id, e);
                     pause.push(key);
                 }

@@ -13,9 +13,12 @@ use std::time::Duration;
 /// The text of the fenced block of `kind` (`sh`, `text`) after `heading` in `file` (relative
 /// to the repository's root).
 fn fenced_after(file: &str, heading: &str, kind: &str) -> String {
-    let text =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(file))
-            .unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../..")
+            .join(file),
+    )
+    .unwrap();
     let rest = &text[text.find(heading).expect("the heading is in the file")..];
     let fence = format!("```{kind}\n");
     let start = rest.find(&fence).expect("a block follows") + fence.len();
@@ -62,7 +65,10 @@ fn run_as_written(node: &Node, c: &str) -> (String, String) {
     let bin = env!("CARGO_BIN_EXE_fjord");
     let c = c
         .replace("127.0.0.1:9092", &node.broker_addr())
-        .replace("127.0.0.1:9404", &format!("127.0.0.1:{}", node.metrics_port))
+        .replace(
+            "127.0.0.1:9404",
+            &format!("127.0.0.1:{}", node.metrics_port),
+        )
         .replace("fjord kafka-", &format!("{bin} kafka-"));
     let c = match c.strip_prefix("fjord ") {
         Some(rest) => format!("{bin} {rest}"),
@@ -121,7 +127,10 @@ fn the_five_minute_tour_prints_what_readme_shows() {
 fn the_share_group_walkthrough_works_as_written() {
     let root = tempfile::tempdir().unwrap();
     let node = readme_node(root.path());
-    let commands = block_after("docs/guide/share-groups.md", "# Share groups in five commands");
+    let commands = block_after(
+        "docs/guide/share-groups.md",
+        "# Share groups in five commands",
+    );
     assert_eq!(commands.len(), 5, "{commands:?}");
     let outputs: Vec<String> = commands
         .iter()

@@ -2,10 +2,14 @@
 //! (issue 38): `docs/reference/configuration.md` (every broker key fjord reads and every topic
 //! key, with type, default, whether it changes at runtime, and its documentation),
 //! `docs/reference/errors.md` (the error-code table) and `docs/reference/commands.md` (the
-//! `--help` of `fjord` and of every subcommand). A test fails when a page differs from what
+//! `--help` of `fjord` and of every subcommand), `docs/reference/metrics.md` (every series
+//! family a live node serves, with its type, labels and help). A test fails when a page differs from what
 //! the code gives; `FJORD_WRITE_REFERENCE=1 cargo test -p fjord-server --test
 //! reference_pages` writes them.
 
+mod common;
+
+use common::{metrics_text, random_uuid, wait_for, Node};
 use fjord_metadata::config_defs::{
     ConfigType, BROKER_DYNAMIC_CONFIGS, LISTENER_KEYS, OTHER_DYNAMIC_KEYS, SSL_STORE_KEYS,
     TOPIC_CONFIGS,
@@ -157,6 +161,73 @@ fn commands_page() -> String {
     out
 }
 
+/// The metrics page from one scrape's text: every family's name, type, label names and help.
+fn metrics_page(scrape: &str) -> String {
+    use std::collections::{BTreeMap, BTreeSet};
+    // name -> (type, help, label names)
+    let mut families: BTreeMap<String, (String, String, BTreeSet<String>)> = BTreeMap::new();
+    for line in scrape.lines() {
+        if let Some(rest) = line.strip_prefix("# HELP ") {
+            let (name, help) = rest.split_once(' ').unwrap_or((rest, ""));
+            families.entry(name.to_string()).or_default().1 = help.to_string();
+        } else if let Some(rest) = line.strip_prefix("# TYPE ") {
+            let (name, t) = rest.split_once(' ').unwrap_or((rest, ""));
+            families.entry(name.to_string()).or_default().0 = t.to_string();
+        } else if !line.starts_with('#') && !line.trim().is_empty() {
+            let name_end = line.find(['{', ' ']).unwrap_or(line.len());
+            let series = &line[..name_end];
+            let Some(family) = families
+                .keys()
+                .filter(|f| series.starts_with(f.as_str()))
+                .max_by_key(|f| f.len())
+                .cloned()
+            else {
+                continue;
+            };
+            if let Some(labels) = line[name_end..]
+                .strip_prefix('{')
+                .and_then(|l| l.split_once('}'))
+                .map(|(l, _)| l)
+            {
+                for pair in labels.split("\",") {
+                    if let Some((k, _)) = pair.split_once('=') {
+                        if k != "le" && k != "quantile" {
+                            families
+                                .get_mut(&family)
+                                .unwrap()
+                                .2
+                                .insert(k.trim().to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut out = String::from(
+        "# Metrics reference\n\n\
+         Generated from a live node's `GET /metrics` (a combined node with a topic, a consumer\n\
+         group and client quotas) by `crates/server/tests/reference_pages.rs`; a test fails when\n\
+         it drifts. Names are those the Prometheus JMX exporter gives Kafka's MBeans; counters\n\
+         carry the `_total` suffix in the samples. Partition series are reported by every\n\
+         replica (0 on followers, as Kafka's). What to watch first, and the alerts built on these:\n\
+         [observe](../guide/observe.md).\n\n\
+         | series | type | labels | meaning |\n|---|---|---|---|\n",
+    );
+    for (name, (t, help, labels)) in &families {
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        out.push_str(&format!(
+            "| `{name}` | {t} | {} | {} |\n",
+            if labels.is_empty() {
+                String::new()
+            } else {
+                format!("`{}`", labels.join("`, `"))
+            },
+            cell(help)
+        ));
+    }
+    out
+}
+
 /// Compares (or, with FJORD_WRITE_REFERENCE=1, writes) one page.
 fn check(file: &str, expected: String) {
     let path = root().join("docs/reference").join(file);
@@ -185,4 +256,59 @@ fn the_error_code_reference_is_the_code() {
 #[test]
 fn the_commands_reference_is_the_binary() {
     check("commands.md", commands_page());
+}
+
+#[test]
+fn the_metrics_reference_is_what_a_node_serves() {
+    let root_dir = tempfile::tempdir().unwrap();
+    let (broker, controller) = (common::free_port(), common::free_port());
+    let voters = format!("controller.quorum.voters=1@127.0.0.1:{controller}");
+    let extra = "offsets.topic.replication.factor=1\n\
+                 transaction.state.log.replication.factor=1\n\
+                 transaction.state.log.min.isr=1\n\
+                 share.coordinator.state.topic.replication.factor=1\n\
+                 share.coordinator.state.topic.min.isr=1\n";
+    let mut node = Node::combined(root_dir.path(), 1, (broker, controller), &voters, extra);
+    node.format(&random_uuid(), &[]);
+    node.start();
+    let addr = node.broker_addr();
+    let bin = env!("CARGO_BIN_EXE_fjord");
+    // Quotas on every client (so the per-client quota series exist), a topic, a record
+    // produced and consumed in a group.
+    let steps = [
+        format!("{bin} kafka-configs --bootstrap-server {addr} --alter --entity-type clients --entity-default --add-config producer_byte_rate=100000000,consumer_byte_rate=100000000,request_percentage=1000,controller_mutation_rate=1000"),
+        format!("{bin} kafka-topics --bootstrap-server {addr} --create --topic metrics-ref --partitions 1"),
+        format!("echo one | {bin} kafka-console-producer --bootstrap-server {addr} --topic metrics-ref"),
+        format!("{bin} kafka-console-consumer --bootstrap-server {addr} --topic metrics-ref --group metrics-ref --from-beginning --max-messages 1"),
+    ];
+    for step in &steps {
+        let ok = wait_for(std::time::Duration::from_secs(60), || {
+            std::process::Command::new("timeout")
+                .args(["60", "sh", "-c", step])
+                .output()
+                .unwrap()
+                .status
+                .success()
+                .then_some(())
+        });
+        assert!(ok.is_some(), "`{step}` failed\n{}", node.log_tail());
+    }
+    let file = "metrics.md";
+    if std::env::var("FJORD_WRITE_REFERENCE").is_ok_and(|v| v == "1") {
+        // Let every family appear (the quota series once their clients were measured).
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        check(file, metrics_page(&metrics_text(node.metrics_port)));
+        return;
+    }
+    // Scraped until it matches: some families appear once a client has been measured.
+    let page =
+        std::fs::read_to_string(root().join("docs/reference").join(file)).unwrap_or_default();
+    let mut last = String::new();
+    let same = wait_for(std::time::Duration::from_secs(30), || {
+        last = metrics_page(&metrics_text(node.metrics_port));
+        (last == page).then_some(())
+    });
+    if same.is_none() {
+        check(file, last);
+    }
 }

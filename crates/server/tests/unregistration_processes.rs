@@ -124,11 +124,9 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 4, "{stdout}");
     assert!(
-        lines
-            .iter()
-            .all(|l| l.starts_with("Could not upgrade ")
-                && l.contains("The update failed for all features since")
-                && l.contains("Controller 2 only supports versions")),
+        lines.iter().all(|l| l.starts_with("Could not upgrade ")
+            && l.contains("The update failed for all features since")
+            && l.contains("Controller 2 only supports versions")),
         "{stdout}"
     );
     assert!(

@@ -375,7 +375,11 @@ mod tests {
         assert_eq!(u.get("transaction.version"), Some(&2));
         assert!(u.get("metadata.version").is_some_and(|l| *l > 21));
         let u = updates(None, Some("3.9"), &[], true).unwrap();
-        assert_eq!(u.get("share.version"), None, "an upgrade never sends level 0");
+        assert_eq!(
+            u.get("share.version"),
+            None,
+            "an upgrade never sends level 0"
+        );
         let u = updates(None, Some("3.9"), &[], false).unwrap();
         assert_eq!(u.get("share.version"), Some(&0));
         assert!(updates(Some("3.9"), Some("4.4"), &[], true).is_err());
