@@ -1,6 +1,6 @@
 //! The documentation stays true to the tree: every path ARCHITECTURE.md and docs/CODE_MAP.md
 //! name exists, and every relative link in README.md, ARCHITECTURE.md and docs/ leads to a
-//! file that exists (issue 38).
+//! file that exists, and to a heading of it when it names one (issue 38).
 
 use std::path::{Path, PathBuf};
 
@@ -97,6 +97,33 @@ fn links(text: &str) -> Vec<String> {
     out
 }
 
+/// The anchors mdBook gives `text`'s headings: lower case, letters, digits, `-` and `_`
+/// kept, spaces made `-`, the rest dropped.
+fn anchors(text: &str) -> Vec<String> {
+    let mut in_block = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+        }
+        if in_block || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#').trim();
+        let slug: String = title
+            .to_lowercase()
+            .chars()
+            .filter_map(|c| match c {
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                c if c.is_whitespace() => Some('-'),
+                _ => None,
+            })
+            .collect();
+        out.push(slug);
+    }
+    out
+}
+
 #[test]
 fn every_relative_link_in_the_docs_leads_somewhere() {
     let mut dead = Vec::new();
@@ -104,12 +131,28 @@ fn every_relative_link_in_the_docs_leads_somewhere() {
         let text = std::fs::read_to_string(&file).unwrap();
         let dir = file.parent().unwrap();
         for link in links(&text) {
-            let target = link.split('#').next().unwrap_or("").trim();
-            if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+            let (target, fragment) = match link.trim().split_once('#') {
+                Some((t, f)) => (t, Some(f)),
+                None => (link.trim(), None),
+            };
+            if target.contains("://") || target.starts_with("mailto:") {
                 continue;
             }
-            if !dir.join(target).exists() {
+            let path = if target.is_empty() {
+                file.clone()
+            } else {
+                dir.join(target)
+            };
+            if !path.exists() {
                 dead.push(format!("{}: {link}", file.display()));
+                continue;
+            }
+            // An anchor into a markdown page must name one of its headings.
+            if let Some(f) = fragment.filter(|_| path.extension().is_some_and(|x| x == "md")) {
+                let page = std::fs::read_to_string(&path).unwrap();
+                if !anchors(&page).iter().any(|a| a == f) {
+                    dead.push(format!("{}: {link} (no such heading)", file.display()));
+                }
             }
         }
     }
