@@ -5,32 +5,25 @@
 //! real nodes: README's tour and the share-group walk-through
 //! (`readme_walkthrough.rs`), the secured cluster (`config_examples.rs`).
 
+mod common;
+
 use clap::{Args as _, Command};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The repository's root.
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    common::repo_root()
 }
 
 /// The documentation's markdown files, the generated reference pages aside (they hold
 /// `--help` text, not commands).
 fn markdown_files() -> Vec<PathBuf> {
     let mut out = vec![root().join("README.md"), root().join("ARCHITECTURE.md")];
-    let mut dirs = vec![root().join("docs")];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                if !p.ends_with("reference") {
-                    dirs.push(p);
-                }
-            } else if p.extension().is_some_and(|x| x == "md") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
+    out.extend(common::files_under(
+        &root().join("docs"),
+        "md",
+        &["reference"],
+    ));
     out
 }
 

@@ -2,11 +2,13 @@
 //! name exists, and every relative link in README.md, ARCHITECTURE.md and docs/ leads to a
 //! file that exists, and to a heading of it when it names one (issue 38).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 
 /// The repository's root.
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    common::repo_root()
 }
 
 /// The top-level directories a path in the docs may start with.
@@ -17,23 +19,7 @@ const TOP: &[&str] = &[
 /// The markdown files of the documentation.
 fn markdown_files() -> Vec<PathBuf> {
     let mut out = vec![root().join("README.md"), root().join("ARCHITECTURE.md")];
-    let mut dirs = vec![root().join("docs")];
-    while let Some(d) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                if p.file_name().is_some_and(|n| n != "book") {
-                    dirs.push(p);
-                }
-            } else if p.extension().is_some_and(|x| x == "md") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
+    out.extend(common::files_under(&root().join("docs"), "md", &["book"]));
     out
 }
 

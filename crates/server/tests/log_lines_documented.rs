@@ -4,37 +4,23 @@
 //! `error!` macro in a crate's `src/`: its format string as written, which the page quotes in
 //! a heading (`` ### `message` ``).
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The repository's root.
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    common::repo_root()
 }
 
 /// The `.rs` files under every crate's `src/`.
 fn sources() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join("crates"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path().join("src"))
-        .collect();
-    while let Some(d) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    common::files_under(
+        &root().join("crates"),
+        "rs",
+        &["tests", "benches", "examples"],
+    )
 }
 
 /// The string literal at the start of `arg` (a macro argument), escapes and `\`-newline

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{random_uuid, wait_for, Node};
+use common::{wait_for, Node};
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
@@ -42,22 +42,6 @@ fn block_after(file: &str, heading: &str) -> Vec<String> {
     out
 }
 
-/// A single node as README's first command starts it (the embedded default's settings).
-fn readme_node(root: &Path) -> Node {
-    let (broker, controller) = (common::free_port(), common::free_port());
-    let voters = format!("controller.quorum.voters=1@127.0.0.1:{controller}");
-    // The embedded default's single-node settings (README's node).
-    let extra = "offsets.topic.replication.factor=1\n\
-                 transaction.state.log.replication.factor=1\n\
-                 transaction.state.log.min.isr=1\n\
-                 share.coordinator.state.topic.replication.factor=1\n\
-                 share.coordinator.state.topic.min.isr=1\n";
-    let mut node = Node::combined(root, 1, (broker, controller), &voters, extra);
-    node.format(&random_uuid(), &[]);
-    node.start();
-    node
-}
-
 /// Runs `c` as a shell command with README's addresses and `fjord` replaced by the node's and
 /// the binary under test, retried until it succeeds (the first waits for the node to serve);
 /// its stdout and stderr.
@@ -92,7 +76,7 @@ fn run_as_written(node: &Node, c: &str) -> (String, String) {
 #[test]
 fn the_five_minute_tour_prints_what_readme_shows() {
     let root = tempfile::tempdir().unwrap();
-    let node = readme_node(root.path());
+    let node = Node::embedded_like(root.path());
     let commands = block_after("README.md", "## A five-minute tour");
     assert_eq!(commands.len(), 4, "{commands:?}");
     let mut printed = String::new();
@@ -126,7 +110,7 @@ fn the_five_minute_tour_prints_what_readme_shows() {
 #[test]
 fn the_share_group_walkthrough_works_as_written() {
     let root = tempfile::tempdir().unwrap();
-    let node = readme_node(root.path());
+    let node = Node::embedded_like(root.path());
     let commands = block_after(
         "docs/guide/share-groups.md",
         "# Share groups in five commands",

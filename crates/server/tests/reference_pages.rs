@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{metrics_text, random_uuid, wait_for, Node};
+use common::{metrics_text, wait_for, Node};
 use fjord_metadata::config_defs::{
     ConfigType, BROKER_DYNAMIC_CONFIGS, LISTENER_KEYS, OTHER_DYNAMIC_KEYS, SSL_STORE_KEYS,
     TOPIC_CONFIGS,
@@ -261,16 +261,7 @@ fn the_commands_reference_is_the_binary() {
 #[test]
 fn the_metrics_reference_is_what_a_node_serves() {
     let root_dir = tempfile::tempdir().unwrap();
-    let (broker, controller) = (common::free_port(), common::free_port());
-    let voters = format!("controller.quorum.voters=1@127.0.0.1:{controller}");
-    let extra = "offsets.topic.replication.factor=1\n\
-                 transaction.state.log.replication.factor=1\n\
-                 transaction.state.log.min.isr=1\n\
-                 share.coordinator.state.topic.replication.factor=1\n\
-                 share.coordinator.state.topic.min.isr=1\n";
-    let mut node = Node::combined(root_dir.path(), 1, (broker, controller), &voters, extra);
-    node.format(&random_uuid(), &[]);
-    node.start();
+    let node = Node::embedded_like(root_dir.path());
     let addr = node.broker_addr();
     let bin = env!("CARGO_BIN_EXE_fjord");
     // Quotas on every client (so the per-client quota series exist), a topic, a record

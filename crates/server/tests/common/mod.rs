@@ -16,6 +16,35 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// The repository's root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The files under `dir` (recursively) whose name ends in `.ext`, sorted; directories named
+/// in `skip` are not entered.
+pub fn files_under(dir: &Path, ext: &str, skip: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if !p.file_name().is_some_and(|n| skip.iter().any(|s| n == *s)) {
+                    dirs.push(p);
+                }
+            } else if p.extension().is_some_and(|x| x == ext) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// The binary under test.
 pub fn fjord_bin() -> &'static str {
     env!("CARGO_BIN_EXE_fjord")
@@ -147,6 +176,22 @@ impl Node {
             quorum,
             extra,
         )
+    }
+
+    /// A started single node with the embedded default's settings (`fjord server` with no
+    /// arguments: combined roles, the internal topics at one replica) on free ports.
+    pub fn embedded_like(root: &Path) -> Node {
+        let (broker, controller) = (free_port(), free_port());
+        let voters = format!("controller.quorum.voters=1@127.0.0.1:{controller}");
+        let extra = "offsets.topic.replication.factor=1\n\
+                     transaction.state.log.replication.factor=1\n\
+                     transaction.state.log.min.isr=1\n\
+                     share.coordinator.state.topic.replication.factor=1\n\
+                     share.coordinator.state.topic.min.isr=1\n";
+        let mut node = Node::combined(root, 1, (broker, controller), &voters, extra);
+        node.format(&random_uuid(), &[]);
+        node.start();
+        node
     }
 
     /// A broker-only node in `root` with `quorum` lines.
