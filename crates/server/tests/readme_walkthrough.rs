@@ -1,6 +1,7 @@
-//! README's five-minute tour and the guide's share-group walk-through, run as a newcomer would
-//! copy them, against a real node (its addresses for 127.0.0.1:9092 and :9404, the binary
-//! under test for `fjord`), and the tour's output compared with the output README shows.
+//! README's set-up and five-minute tour and the guide's share-group walk-through, run as a
+//! newcomer would copy them: the tour against `fjord server` started with no arguments as
+//! README's first command starts it, the walk-through against a node like it on free ports
+//! (the binary under test for `fjord`); the tour's output compared with what README shows.
 //! README claims only what works.
 
 mod common;
@@ -42,16 +43,24 @@ fn block_after(file: &str, heading: &str) -> Vec<String> {
     out
 }
 
-/// Runs `c` as a shell command with README's addresses and `fjord` replaced by the node's and
-/// the binary under test, retried until it succeeds (the first waits for the node to serve);
-/// its stdout and stderr.
-fn run_as_written(node: &Node, c: &str) -> (String, String) {
+/// Where README's commands are sent: the node's broker address and metrics port, and how to
+/// show its log when a command fails.
+struct Target<'a> {
+    broker: String,
+    metrics_port: u16,
+    log: Box<dyn Fn() -> String + 'a>,
+}
+
+/// Runs `c` as a shell command with README's addresses and `fjord` replaced by the target's
+/// and the binary under test, retried until it succeeds (the first waits for the node to
+/// serve); its stdout and stderr.
+fn run_as_written(target: &Target, c: &str) -> (String, String) {
     let bin = env!("CARGO_BIN_EXE_fjord");
     let c = c
-        .replace("127.0.0.1:9092", &node.broker_addr())
+        .replace("127.0.0.1:9092", &target.broker)
         .replace(
             "127.0.0.1:9404",
-            &format!("127.0.0.1:{}", node.metrics_port),
+            &format!("127.0.0.1:{}", target.metrics_port),
         )
         .replace("fjord kafka-", &format!("{bin} kafka-"));
     let c = match c.strip_prefix("fjord ") {
@@ -66,22 +75,61 @@ fn run_as_written(node: &Node, c: &str) -> (String, String) {
             .unwrap();
         o.status.success().then_some(o)
     });
-    let out = out.unwrap_or_else(|| panic!("`{c}` failed\n{}", node.log_tail()));
+    let out = out.unwrap_or_else(|| panic!("`{c}` failed\n{}", (target.log)()));
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
 
+/// A process killed when dropped.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 #[test]
 fn the_five_minute_tour_prints_what_readme_shows() {
-    let root = tempfile::tempdir().unwrap();
-    let node = Node::embedded_like(root.path());
+    // README's first command, as written: `fjord server` with no arguments in a fresh
+    // directory (the embedded default: 127.0.0.1:9092, :9093 and metrics on :9404, ports no
+    // other test uses).
+    let setup = block_after("README.md", "## Set up");
+    assert_eq!(
+        setup.len(),
+        2,
+        "README has exactly two set-up commands: {setup:?}"
+    );
+    assert!(
+        setup[0].starts_with("cargo run --bin fjord -- server "),
+        "{setup:?}"
+    );
+    assert!(setup[1].starts_with("cargo test --workspace "), "{setup:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let log_path = dir.path().join("server.log");
+    let _node = Killed(
+        Command::new(env!("CARGO_BIN_EXE_fjord"))
+            .arg("server")
+            .current_dir(dir.path())
+            .stdout(std::fs::File::create(&log_path).unwrap())
+            .stderr(std::fs::File::create(dir.path().join("server.err")).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let err_path = dir.path().join("server.err");
+    let target = Target {
+        broker: "127.0.0.1:9092".into(),
+        metrics_port: 9404,
+        log: Box::new(|| std::fs::read_to_string(&err_path).unwrap_or_default()),
+    };
     let commands = block_after("README.md", "## A five-minute tour");
     assert_eq!(commands.len(), 4, "{commands:?}");
     let mut printed = String::new();
     for c in &commands {
-        let (out, err) = run_as_written(&node, c);
+        let (out, err) = run_as_written(&target, c);
         printed.push_str(&out);
         printed.push_str(&err);
     }
@@ -111,6 +159,11 @@ fn the_five_minute_tour_prints_what_readme_shows() {
 fn the_share_group_walkthrough_works_as_written() {
     let root = tempfile::tempdir().unwrap();
     let node = Node::embedded_like(root.path());
+    let target = Target {
+        broker: node.broker_addr(),
+        metrics_port: node.metrics_port,
+        log: Box::new(|| node.log_tail()),
+    };
     let commands = block_after(
         "docs/guide/share-groups.md",
         "# Share groups in five commands",
@@ -118,7 +171,7 @@ fn the_share_group_walkthrough_works_as_written() {
     assert_eq!(commands.len(), 5, "{commands:?}");
     let outputs: Vec<String> = commands
         .iter()
-        .map(|c| run_as_written(&node, c).0)
+        .map(|c| run_as_written(&target, c).0)
         .collect();
     let jobs: Vec<&str> = outputs[3].lines().collect();
     assert_eq!(jobs.len(), 6, "six jobs printed: {jobs:?}");
