@@ -123,7 +123,7 @@ fn the_docker_files_run_what_the_tests_run() {
     let help = String::from_utf8_lossy(&help.stdout).into_owned();
     let tools: Vec<&str> = help
         .lines()
-        .filter_map(|l| l.trim_start().split_whitespace().next())
+        .filter_map(|l| l.split_whitespace().next())
         .filter(|w| w.starts_with("kafka-"))
         .collect();
     assert!(tools.len() >= 20, "{help}");
