@@ -126,7 +126,7 @@ fn the_docker_files_run_what_the_tests_run() {
         .filter_map(|l| l.split_whitespace().next())
         .filter(|w| w.starts_with("kafka-"))
         .collect();
-    assert!(tools.len() >= 20, "{help}");
+    assert!(tools.len() >= 15, "{help}");
     for tool in &tools {
         assert!(
             names.contains(tool) || *tool == "kafka-storage",
