@@ -135,16 +135,19 @@ fn fjord(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn commands_page() -> String {
-    let top = fjord(&["--help"]);
-    let subcommands: Vec<String> = top
-        .lines()
+/// The subcommands a `--help` text lists under "Commands:" (`help` aside).
+fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
         .filter_map(|l| l.split_whitespace().next().map(str::to_string))
         .filter(|c| c != "help")
-        .collect();
+        .collect()
+}
+
+fn commands_page() -> String {
+    let top = fjord(&["--help"]);
     let mut out = String::from(
         "# Commands\n\n\
          Generated from the `fjord` binary's `--help` by `crates/server/tests/reference_pages.rs`.\n\
@@ -153,10 +156,17 @@ fn commands_page() -> String {
     );
     out.push_str(top.trim_end());
     out.push_str("\n```\n");
-    for c in subcommands {
+    for c in subcommands(&top) {
+        let help = fjord(&[&c, "--help"]);
         out.push_str(&format!("\n## `fjord {c}`\n\n```text\n"));
-        out.push_str(fjord(&[&c, "--help"]).trim_end());
+        out.push_str(help.trim_end());
         out.push_str("\n```\n");
+        // A tool with actions of its own (`kafka-features upgrade`, ...): each action's help.
+        for sub in subcommands(&help) {
+            out.push_str(&format!("\n### `fjord {c} {sub}`\n\n```text\n"));
+            out.push_str(fjord(&[&c, &sub, "--help"]).trim_end());
+            out.push_str("\n```\n");
+        }
     }
     out
 }
