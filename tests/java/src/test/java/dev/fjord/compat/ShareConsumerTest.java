@@ -246,7 +246,6 @@ class ShareConsumerTest {
         cluster.createTopic(topic, 2, 3);
         String group = newGroup("sg-five", Map.of());
         int total = 4000;
-        produce(topic, null, "v", total);
         Map<String, Integer> seen = new ConcurrentHashMap<>();
         Map<Integer, Integer> byConsumer = new ConcurrentHashMap<>();
         AtomicBoolean stop = new AtomicBoolean();
@@ -274,6 +273,20 @@ class ShareConsumerTest {
             threads.add(t);
         }
         try {
+            // The records are produced once all five members hold assignments, so that the
+            // first to join cannot take them all before the others arrive.
+            try (Admin admin = cluster.admin()) {
+                FjordCluster.waitFor("five assigned members", Duration.ofSeconds(60), () -> {
+                    try {
+                        var d = admin.describeShareGroups(List.of(group)).all().get().get(group);
+                        return d.members().size() == 5
+                                && d.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+                    } catch (Exception e) {
+                        return false;
+                    }
+                });
+            }
+            produce(topic, null, "v", total);
             FjordCluster.waitFor(total + " records", Duration.ofSeconds(120), () -> seen.size() == total);
         } finally {
             stop.set(true);
