@@ -313,6 +313,7 @@ fn every_command_in_the_docs_parses() {
         }
     }
     assert!(checked > 50, "only {checked} fjord commands found");
+    println!("{checked} fjord commands parsed");
     assert!(
         problems.is_empty(),
         "commands in the docs that do not parse:\n{}",
