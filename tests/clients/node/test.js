@@ -1,0 +1,146 @@
+// Scenarios of kafkajs (Node's most used pure-JavaScript Kafka client) against a real fjord
+// node: admin, idempotent produce, a consumer group that commits and resumes, and
+// transactions with read_committed. Run by tests/clients/run.py, which starts the node;
+// usage: node test.js BOOTSTRAP. Prints "kafkajs: N passed, M failed".
+"use strict";
+const { Kafka, logLevel } = require("kafkajs");
+
+const kafka = new Kafka({ clientId: "fjord-kafkajs", brokers: [process.argv[2]], logLevel: logLevel.NOTHING });
+
+function range(from, to) {
+  return Array.from({ length: to - from }, (_, i) => from + i);
+}
+
+function expectRange(got, from, to) {
+  const sorted = [...got].sort((a, b) => a - b);
+  const want = range(from, to);
+  if (sorted.length !== want.length || sorted.some((v, i) => v !== want[i])) {
+    throw new Error(`read ${sorted.length} records (${sorted.slice(0, 5)}...), want ${from}..${to - 1} once each`);
+  }
+}
+
+async function produce(producer, topic, from, to) {
+  const messages = range(from, to).map((i) => ({ value: String(i), partition: i % 3 }));
+  return producer.send({ topic, acks: -1, messages });
+}
+
+// Runs a consumer in `groupId` (from the start) until it has `want` records; the values.
+async function consumeGroup(groupId, topic, want, opts = {}) {
+  const consumer = kafka.consumer({ groupId, ...opts });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  const got = [];
+  let done;
+  const finished = new Promise((resolve) => (done = resolve));
+  await consumer.run({
+    autoCommit: true,
+    autoCommitThreshold: 1,
+    eachMessage: async ({ message }) => {
+      got.push(Number(message.value.toString()));
+      if (got.length >= want) done();
+    },
+  });
+  const timer = new Promise((_, reject) => setTimeout(() => reject(new Error(`read ${got.length} of ${want}`)), 60000));
+  try {
+    await Promise.race([finished, timer]);
+  } finally {
+    await consumer.disconnect();
+  }
+  return got;
+}
+
+const checks = [
+  ["admin: create, list and describe topics", async () => {
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [
+          { topic: "js-data", numPartitions: 3, replicationFactor: 1, configEntries: [{ name: "retention.ms", value: "3600000" }] },
+          { topic: "js-txn", numPartitions: 3, replicationFactor: 1 },
+        ],
+      });
+      const topics = await admin.listTopics();
+      if (!topics.includes("js-data") || !topics.includes("js-txn")) throw new Error(`listed ${topics}`);
+      const meta = await admin.fetchTopicMetadata({ topics: ["js-data"] });
+      if (meta.topics[0].partitions.length !== 3) throw new Error(JSON.stringify(meta));
+      const cfg = await admin.describeConfigs({ resources: [{ type: 2, name: "js-data" }], includeSynonyms: false });
+      const entry = cfg.resources[0].configEntries.find((e) => e.configName === "retention.ms");
+      if (!entry || entry.configValue !== "3600000") throw new Error(`retention.ms is ${JSON.stringify(entry)}`);
+    } finally {
+      await admin.disconnect();
+    }
+  }],
+  ["idempotent produce: offsets dense per partition", async () => {
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    try {
+      for (let b = 0; b < 3; b++) await produce(producer, "js-data", b * 1000, b * 1000 + 1000);
+    } finally {
+      await producer.disconnect();
+    }
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const offsets = await admin.fetchTopicOffsets("js-data");
+      for (const o of offsets) {
+        if (o.high !== "1000") throw new Error(`partition ${o.partition} ends at ${o.high}`);
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  }],
+  ["consumer group: commits, then resumes after the last commit", async () => {
+    expectRange(await consumeGroup("js-group", "js-data", 3000), 0, 3000);
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    await produce(producer, "js-data", 3000, 3030);
+    await producer.disconnect();
+    expectRange(await consumeGroup("js-group", "js-data", 30), 3000, 3030);
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const offsets = await admin.fetchOffsets({ groupId: "js-group", topics: ["js-data"] });
+      const total = offsets[0].partitions.reduce((s, p) => s + Number(p.offset), 0);
+      if (total !== 3030) throw new Error(`committed offsets sum to ${total}, want 3030`);
+    } finally {
+      await admin.disconnect();
+    }
+  }],
+  ["transactions: committed seen by read_committed, aborted not", async () => {
+    const producer = kafka.producer({ transactionalId: "js-txn-producer", idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    try {
+      for (const [i, commit] of [[0, true], [1, false], [2, true]]) {
+        const txn = await producer.transaction();
+        await produce(txn, "js-txn", i * 10, i * 10 + 10);
+        if (commit) await txn.commit();
+        else await txn.abort();
+      }
+    } finally {
+      await producer.disconnect();
+    }
+    // Committed 0-9, aborted 10-19, committed 20-29: a reader that saw the aborted ones would
+    // have 10-19 among its first 20.
+    const committed = await consumeGroup("js-rc", "js-txn", 20, { readUncommitted: false });
+    expectRange(committed.filter((v) => v < 10), 0, 10);
+    expectRange(committed.filter((v) => v >= 10), 20, 30);
+    const all = await consumeGroup("js-ru", "js-txn", 30, { readUncommitted: true });
+    expectRange(all, 0, 30);
+  }],
+];
+
+(async () => {
+  let failed = 0;
+  for (const [name, run] of checks) {
+    try {
+      await run();
+    } catch (e) {
+      failed++;
+      console.log(`FAILED ${name}: ${e && e.stack ? e.stack : e}`);
+    }
+  }
+  console.log(`kafkajs: ${checks.length - failed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+})();

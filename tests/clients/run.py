@@ -1,0 +1,53 @@
+"""Clients beyond the Python ones, against a real `fjord server` node: franz-go (Go,
+tests/clients/go) and kafkajs (Node, tests/clients/node). Each prints its own one-line total
+(`go: N passed, M failed`, `kafkajs: ...`), which .ci/run adds up.
+
+Run by .ci/run after `cargo test` (which builds target/debug/fjord), from the repository's
+root, with Go and Node installed (the modules come from the Go proxy and npm):
+    python3 tests/clients/run.py target/debug/fjord
+"""
+
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from admin_test import start_node  # noqa: E402
+
+EXTRA = ("offsets.topic.replication.factor=1\ntransaction.state.log.replication.factor=1\n"
+         "transaction.state.log.min.isr=1\ngroup.initial.rebalance.delay.ms=0\n")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main(binary):
+    node, bport, _ = start_node(os.path.abspath(binary), "fjord-clients-", EXTRA)
+    bootstrap = f"127.0.0.1:{bport}"
+    status = 0
+    try:
+        suites = [
+            ("go", ["go", "run", ".", bootstrap], os.path.join(HERE, "go")),
+            ("kafkajs", ["node", "test.js", bootstrap], os.path.join(HERE, "node")),
+        ]
+        for label, cmd, cwd in suites:
+            try:
+                r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
+                out = r.stdout
+                if r.returncode != 0 and f"{label}:" not in out:
+                    out += f"{r.stderr[-3000:]}\n{label}: 0 passed, 1 failed\n"
+            except subprocess.TimeoutExpired:
+                out = f"{label}: 0 passed, 1 failed (timed out)\n"
+                r = None
+            sys.stdout.write(out)
+            if r is None or r.returncode != 0:
+                status = 1
+    finally:
+        node.kill()
+        node.wait()
+        if status:
+            with open(node.log_path) as f:
+                sys.stdout.write("".join(f.readlines()[-40:]))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
