@@ -227,6 +227,9 @@ impl<S: CoordinatorShard> std::fmt::Debug for Runtime<S> {
     }
 }
 
+/// A commit whose append failed: the shard was dropped (and the failure logged).
+struct Unloaded;
+
 impl<S: CoordinatorShard> Runtime<S> {
     /// A coordinator over this broker's partitions, and the effects its shards ask for.
     pub fn new(
@@ -440,13 +443,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             waiters: HashMap::new(),
         });
         slot.loaded.store(true, Ordering::SeqCst);
-        if let Err(e) = self.commit(&slot, &mut guard, resumed, None).await {
-            tracing::warn!(
-                partition = slot.partition.index,
-                "committing a coordinator write to {}: {e}",
-                S::TOPIC
-            );
-        }
+        let _ = self.commit(&slot, &mut guard, resumed, None).await;
         drop(guard);
         // The shard's deadlines.
         loop {
@@ -471,13 +468,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             let mut guard = slot.state.lock().await;
             let Some(l) = guard.as_mut() else { return };
             let out = l.shard.tick(system_now_ms());
-            if let Err(e) = self.commit(&slot, &mut guard, out, None).await {
-                tracing::warn!(
-                    partition = slot.partition.index,
-                    "committing a coordinator write to {}: {e}",
-                    S::TOPIC
-                );
-            }
+            let _ = self.commit(&slot, &mut guard, out, None).await;
         }
     }
 
@@ -494,27 +485,29 @@ impl<S: CoordinatorShard> Runtime<S> {
     }
 
     /// Appends `out`'s entries, then delivers its replies and starts its effects; returns
-    /// the reply to `mine` if it is among them. When the append fails the shard is dropped
-    /// (it holds state the log does not) and every waiting request gets NOT_COORDINATOR.
+    /// the reply to `mine` if it is among them. When the append fails it is logged, the shard
+    /// is dropped (it holds state the log does not) and every waiting request gets
+    /// NOT_COORDINATOR.
     async fn commit(
         &self,
         slot: &Arc<Slot<S>>,
         guard: &mut tokio::sync::MutexGuard<'_, Option<Loaded<S>>>,
         out: S::Output,
         mine: Option<Token>,
-    ) -> Result<Option<ResponseBody>, String> {
+    ) -> Result<Option<ResponseBody>, Unloaded> {
         let split = S::split(out);
         if !split.entries.is_empty() {
             let count = split.entries.len();
             match append_committed(slot, split.entries).await {
                 Err(e) => {
+                    tracing::warn!(
+                        partition = slot.partition.index,
+                        "committing a coordinator write to {}: {e}",
+                        S::TOPIC
+                    );
                     **guard = None;
                     self.unload(slot);
-                    return Err(format!(
-                        "writing to {}-{}: {e}",
-                        S::TOPIC,
-                        slot.partition.index
-                    ));
+                    return Err(Unloaded);
                 }
                 Ok(end) => {
                     if let Some(l) = guard.as_mut() {
@@ -592,10 +585,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             let reply = self.commit(&slot, &mut guard, out, Some(token)).await;
             slot.wake.notify_one();
             match reply {
-                Err(e) => {
-                    tracing::warn!("committing a coordinator write to {}: {e}", S::TOPIC);
-                    return Err(ErrorCode::NotCoordinator);
-                }
+                Err(Unloaded) => return Err(ErrorCode::NotCoordinator),
                 Ok(Some(body)) => {
                     if let Some(l) = guard.as_mut() {
                         l.waiters.remove(&token);
@@ -626,10 +616,7 @@ impl<S: CoordinatorShard> Runtime<S> {
         slot.wake.notify_one();
         match committed {
             Ok(_) => Ok(answer),
-            Err(e) => {
-                tracing::warn!("committing a coordinator write to {}: {e}", S::TOPIC);
-                Err(ErrorCode::NotCoordinator)
-            }
+            Err(Unloaded) => Err(ErrorCode::NotCoordinator),
         }
     }
 
@@ -718,9 +705,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             let mut guard = s.state.lock().await;
             let Some(l) = guard.as_mut() else { continue };
             let out = f(&mut l.shard);
-            if let Err(e) = self.commit(&s, &mut guard, out, None).await {
-                tracing::warn!("committing a coordinator write to {}: {e}", S::TOPIC);
-            }
+            let _ = self.commit(&s, &mut guard, out, None).await;
         }
     }
 
