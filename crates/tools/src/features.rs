@@ -23,40 +23,38 @@ pub struct Args {
     command: Command,
 }
 
+/// The levels an upgrade or a downgrade asks for.
+#[derive(Debug, ClapArgs)]
+struct Levels {
+    /// The metadata.version to move to, for example 3.9-IV0 (deprecated: use
+    /// --release-version).
+    #[arg(long)]
+    metadata: Option<String>,
+    /// The release version to move to: metadata.version and every other feature at the
+    /// release's default level. For example, 4.4-IV0.
+    #[arg(long)]
+    release_version: Option<String>,
+    /// A feature to move, in feature=level format.
+    #[arg(long = "feature")]
+    features: Vec<String>,
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Describes the current active feature flags.
     Describe,
     /// Upgrade one or more feature flags.
     Upgrade {
-        /// The level to which we should upgrade the metadata. For example, 3.9-IV0. (Deprecated:
-        /// use --release-version.)
-        #[arg(long)]
-        metadata: Option<String>,
-        /// The release version to upgrade to: metadata.version and every other feature at the
-        /// release's default level. For example, 4.4-IV0.
-        #[arg(long)]
-        release_version: Option<String>,
-        /// A feature upgrade we should perform, in feature=level format.
-        #[arg(long = "feature")]
-        features: Vec<String>,
+        #[command(flatten)]
+        levels: Levels,
         /// Validate this upgrade, but do not perform it.
         #[arg(long)]
         dry_run: bool,
     },
     /// Downgrade one or more feature flags.
     Downgrade {
-        /// The level to which we should downgrade the metadata. (Deprecated: use
-        /// --release-version.)
-        #[arg(long)]
-        metadata: Option<String>,
-        /// The release version to downgrade to: metadata.version and every other feature at
-        /// the release's default level. For example, 3.9-IV0.
-        #[arg(long)]
-        release_version: Option<String>,
-        /// A feature downgrade we should perform, in feature=level format.
-        #[arg(long = "feature")]
-        features: Vec<String>,
+        #[command(flatten)]
+        levels: Levels,
         /// Perform this downgrade even if it may irreversibly destroy metadata.
         #[arg(long)]
         r#unsafe: bool,
@@ -96,33 +94,16 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     let admin = a.connection.admin()?;
     match &a.command {
         Command::Describe => describe(&admin).await,
-        Command::Upgrade {
-            metadata,
-            release_version,
-            features,
-            dry_run,
-        } => {
-            let updates = updates(
-                metadata.as_deref(),
-                release_version.as_deref(),
-                features,
-                true,
-            )?;
+        Command::Upgrade { levels, dry_run } => {
+            let updates = updates(levels, true)?;
             update(&admin, "upgrade", updates, 1, *dry_run).await
         }
         Command::Downgrade {
-            metadata,
-            release_version,
-            features,
+            levels,
             r#unsafe,
             dry_run,
         } => {
-            let updates = updates(
-                metadata.as_deref(),
-                release_version.as_deref(),
-                features,
-                false,
-            )?;
+            let updates = updates(levels, false)?;
             update(
                 &admin,
                 "downgrade",
@@ -187,12 +168,8 @@ async fn describe(admin: &Admin) -> Result<(), ToolError> {
 /// The updates `--release-version`, `--metadata` and `--feature name=level` ask for, as
 /// Kafka's tool builds them: a release version names metadata.version and every other
 /// feature at that release's default level (an upgrade never sends a level of 0).
-fn updates(
-    metadata: Option<&str>,
-    release_version: Option<&str>,
-    features: &[String],
-    upgrade: bool,
-) -> Result<BTreeMap<String, i16>, ToolError> {
+fn updates(levels: &Levels, upgrade: bool) -> Result<BTreeMap<String, i16>, ToolError> {
+    let (metadata, features) = (levels.metadata.as_deref(), &levels.features);
     let level_of = |m: &str| {
         parse_release(m).ok_or_else(|| {
             let names: Vec<&str> = KAFKA_RELEASES.iter().map(|(_, n)| *n).collect();
@@ -203,7 +180,7 @@ fn updates(
         })
     };
     let mut out = BTreeMap::new();
-    if let Some(r) = release_version {
+    if let Some(r) = levels.release_version.as_deref() {
         if metadata.is_some() || !features.is_empty() {
             return Err(ToolError::Failed(
                 "Can not specify `release-version` with other feature flags.".into(),
@@ -362,27 +339,32 @@ mod tests {
 
     #[test]
     fn feature_updates_are_parsed_as_kafka_does() {
-        let u = updates(Some("3.9"), None, &["group.version=1".into()], true).unwrap();
+        let levels = |m: Option<&str>, r: Option<&str>, f: &[&str]| Levels {
+            metadata: m.map(str::to_string),
+            release_version: r.map(str::to_string),
+            features: f.iter().map(|s| s.to_string()).collect(),
+        };
+        let u = updates(&levels(Some("3.9"), None, &["group.version=1"]), true).unwrap();
         assert_eq!(u.get("metadata.version"), Some(&21));
         assert_eq!(u.get("group.version"), Some(&1));
-        assert!(updates(None, None, &["x".into()], true).is_err());
-        assert!(updates(None, None, &["x=y".into()], true).is_err());
-        assert!(updates(Some("3.9"), None, &["metadata.version=21".into()], true).is_err());
+        assert!(updates(&levels(None, None, &["x"]), true).is_err());
+        assert!(updates(&levels(None, None, &["x=y"]), true).is_err());
+        assert!(updates(&levels(Some("3.9"), None, &["metadata.version=21"]), true).is_err());
         // A release version is every feature at its default; with other flags it is refused.
-        let u = updates(None, Some("4.4"), &[], true).unwrap();
+        let u = updates(&levels(None, Some("4.4"), &[]), true).unwrap();
         assert_eq!(u.get("share.version"), Some(&2));
         assert_eq!(u.get("group.version"), Some(&1));
         assert_eq!(u.get("transaction.version"), Some(&2));
         assert!(u.get("metadata.version").is_some_and(|l| *l > 21));
-        let u = updates(None, Some("3.9"), &[], true).unwrap();
+        let u = updates(&levels(None, Some("3.9"), &[]), true).unwrap();
         assert_eq!(
             u.get("share.version"),
             None,
             "an upgrade never sends level 0"
         );
-        let u = updates(None, Some("3.9"), &[], false).unwrap();
+        let u = updates(&levels(None, Some("3.9"), &[]), false).unwrap();
         assert_eq!(u.get("share.version"), Some(&0));
-        assert!(updates(Some("3.9"), Some("4.4"), &[], true).is_err());
-        assert!(updates(None, Some("4.4"), &["group.version=1".into()], true).is_err());
+        assert!(updates(&levels(Some("3.9"), Some("4.4"), &[]), true).is_err());
+        assert!(updates(&levels(None, Some("4.4"), &["group.version=1"]), true).is_err());
     }
 }
