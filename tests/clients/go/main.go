@@ -53,12 +53,14 @@ func consumeValues(ctx context.Context, c *kgo.Client, want int) ([]int, error) 
 	return got, nil
 }
 
-func produce(ctx context.Context, c *kgo.Client, topic string, from, to int) error {
+// produce writes values from..to-1, value i to partition i%3, and waits for every answer.
+func produce(ctx context.Context, c *kgo.Client, topic string, from, to int) (kgo.ProduceResults, error) {
 	var recs []*kgo.Record
 	for i := from; i < to; i++ {
 		recs = append(recs, &kgo.Record{Topic: topic, Partition: int32(i % 3), Value: []byte(strconv.Itoa(i))})
 	}
-	return c.ProduceSync(ctx, recs...).FirstErr()
+	res := c.ProduceSync(ctx, recs...)
+	return res, res.FirstErr()
 }
 
 func expectRange(got []int, from, to int) error {
@@ -120,12 +122,8 @@ func main() {
 				return err
 			}
 			defer c.Close()
-			var recs []*kgo.Record
-			for i := 0; i < 3000; i++ {
-				recs = append(recs, &kgo.Record{Topic: "go-data", Partition: int32(i % 3), Value: []byte(strconv.Itoa(i))})
-			}
-			res := c.ProduceSync(ctx, recs...)
-			if err := res.FirstErr(); err != nil {
+			res, err := produce(ctx, c, "go-data", 0, 3000)
+			if err != nil {
 				return err
 			}
 			next := map[int32]int64{}
@@ -172,7 +170,7 @@ func main() {
 			if err != nil {
 				return err
 			}
-			err = produce(ctx, p, "go-data", 3000, 3030)
+			_, err = produce(ctx, p, "go-data", 3000, 3030)
 			p.Close()
 			if err != nil {
 				return err
@@ -264,7 +262,7 @@ func main() {
 				if err := p.BeginTransaction(); err != nil {
 					return err
 				}
-				if err := produce(ctx, p, "go-txn", i*10, i*10+10); err != nil {
+				if _, err := produce(ctx, p, "go-txn", i*10, i*10+10); err != nil {
 					return err
 				}
 				if err := p.EndTransaction(ctx, commit); err != nil {
