@@ -2,22 +2,9 @@
 
 use fjord_log::dump::{dump_file, DumpOptions};
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The flags of `kafka-dump-log`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Comma-separated segment files (.log, .index, .timeindex) to dump.
-    #[arg(long, required = true, value_delimiter = ',')]
-    files: Vec<PathBuf>,
-    /// Print every record of each batch.
-    #[arg(long)]
-    deep_iteration: bool,
-    /// Print record keys and payloads (implies --deep-iteration).
-    #[arg(long)]
-    print_data_log: bool,
-}
+pub use fjord_server::cli::DumpLogArgs as Args;
 
 /// Dumps every file; a file that cannot be read is reported and makes the exit code 1.
 pub fn run(args: &Args) -> ExitCode {

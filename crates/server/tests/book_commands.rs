@@ -7,7 +7,7 @@
 
 mod common;
 
-use clap::{Args as _, Command};
+use clap::Parser as _;
 use std::path::PathBuf;
 
 /// The repository's root.
@@ -191,60 +191,19 @@ fn is_assignment(w: &str) -> bool {
     })
 }
 
-/// The parser of one `fjord` subcommand, as the binary builds it.
-fn tool(name: &str) -> Option<Command> {
-    use fjord_tools as t;
-    let c = Command::new("tool");
-    Some(match name {
-        "kafka-metadata-quorum" => t::metadata_quorum::Args::augment_args(c),
-        "kafka-topics" => t::topics::Args::augment_args(c),
-        "kafka-leader-election" => t::leader_election::Args::augment_args(c),
-        "kafka-unclean-recovery" => t::unclean_recovery::Args::augment_args(c),
-        "kafka-console-producer" => t::console::producer::Args::augment_args(c),
-        "kafka-console-consumer" => t::console::consumer::Args::augment_args(c),
-        "kafka-configs" => t::configs::Args::augment_args(c),
-        "kafka-delegation-tokens" => t::delegation_tokens::Args::augment_args(c),
-        "kafka-acls" => t::acls::Args::augment_args(c),
-        "kafka-consumer-groups" => t::consumer_groups::Args::augment_args(c),
-        "kafka-console-share-consumer" => t::console::share_consumer::Args::augment_args(c),
-        "kafka-share-groups" => t::share_groups::Args::augment_args(c),
-        "kafka-features" => t::features::Args::augment_args(c),
-        "kafka-reassign-partitions" => t::reassign_partitions::Args::augment_args(c),
-        "kafka-log-dirs" => t::log_dirs::Args::augment_args(c),
-        "kafka-transactions" => t::transactions::Args::augment_args(c),
-        "kafka-cluster" => t::cluster::Args::augment_args(c),
-        _ => return None,
-    })
-}
-
-/// Checks one `fjord` command line (`args` after `fjord`); None when it parses.
-fn check_fjord(args: &[String]) -> Option<String> {
-    let (sub, rest) = args.split_first()?;
-    if rest.is_empty() && ["--version", "--help", "-V", "-h"].contains(&sub.as_str()) {
-        return None;
-    }
-    if let Some(cmd) = tool(sub) {
-        let argv = std::iter::once(sub.clone()).chain(rest.iter().cloned());
-        return cmd.try_get_matches_from(argv).err().map(|e| e.to_string());
-    }
-    // The binary's own subcommands: every flag given is one its --help lists.
-    if !["server", "format", "random-uuid", "kafka-dump-log"].contains(&sub.as_str()) {
-        return Some(format!("no fjord subcommand {sub}"));
-    }
-    let help = std::process::Command::new(env!("CARGO_BIN_EXE_fjord"))
-        .args([sub.as_str(), "--help"])
-        .output()
-        .unwrap();
-    let help = String::from_utf8_lossy(&help.stdout).into_owned();
-    rest.iter()
-        .filter(|a| a.starts_with('-'))
-        .map(|a| a.split('=').next().unwrap())
-        .find(|flag| {
-            !help
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .any(|w| w == *flag)
+/// Checks one command line whose program is `fjord` (or its path, or a link named as one of
+/// Kafka's scripts) with the binary's own parser and link mapping; None when it parses.
+fn check_fjord(argv: &[String]) -> Option<String> {
+    let args = fjord_server::cli::as_fjord_args(argv.iter().map(Into::into).collect());
+    fjord_server::cli::Cli::try_parse_from(args)
+        .err()
+        .filter(|e| {
+            !matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            )
         })
-        .map(|flag| format!("fjord {sub} has no flag {flag}"))
+        .map(|e| e.to_string())
 }
 
 /// Programs the documentation runs besides fjord: installed with the toolchain or the
@@ -280,25 +239,13 @@ fn every_command_in_the_docs_parses() {
         for line in command_lines(&text) {
             for cmd in simple_commands(&line) {
                 let program = cmd[0].as_str();
-                // `fjord`, the binary's path, or a link named as Kafka's script.
-                let args: Option<Vec<String>> = if program == "fjord" || program.ends_with("/fjord")
-                {
-                    Some(cmd[1..].to_vec())
-                } else if let Some(script) = program
-                    .rsplit('/')
-                    .next()
-                    .and_then(|p| p.strip_suffix(".sh"))
-                    .filter(|s| s.starts_with("kafka-"))
-                {
-                    let mapped = match script {
-                        "kafka-storage" => vec![],
-                        "kafka-server-start" => vec!["server".to_string(), "--config".into()],
-                        s => vec![s.to_string()],
-                    };
-                    Some(mapped.into_iter().chain(cmd[1..].iter().cloned()).collect())
-                } else {
-                    None
-                };
+                // `fjord`, the binary's path, or a link named as one of Kafka's scripts.
+                let base = program.rsplit('/').next().unwrap_or(program);
+                let args = (base == "fjord"
+                    || base
+                        .strip_suffix(".sh")
+                        .is_some_and(|s| s.starts_with("kafka-")))
+                .then(|| cmd.clone());
                 match args {
                     Some(args) => {
                         checked += 1;
@@ -335,13 +282,17 @@ fn the_shell_reading_finds_the_commands() {
     assert!(cmds.contains(&vec!["docker".into(), "compose".into(), "up".into()]));
     let cmds = simple_commands("printf 'a|b' | fjord kafka-topics --list");
     assert_eq!(cmds[0], ["printf", "a|b"]);
-    assert!(check_fjord(&["kafka-topics".into(), "--no-such-flag".into()]).is_some());
-    assert!(check_fjord(&["format".into(), "--no-such-flag".into()]).is_some());
-    assert!(check_fjord(&[
-        "kafka-topics".into(),
-        "--list".into(),
-        "--bootstrap-server".into(),
-        "x:1".into()
-    ])
+    let argv = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert!(check_fjord(&argv(&["fjord", "kafka-topics", "--no-such-flag"])).is_some());
+    assert!(check_fjord(&argv(&["fjord", "format", "--no-such-flag"])).is_some());
+    assert!(check_fjord(&argv(&["kafka-storage.sh", "format", "--no-such-flag"])).is_some());
+    assert!(check_fjord(&argv(&["fjord", "--version"])).is_none());
+    assert!(check_fjord(&argv(&[
+        "kafka-topics.sh",
+        "--list",
+        "--bootstrap-server",
+        "x:1"
+    ]))
     .is_none());
+    assert!(check_fjord(&argv(&["fjord", "server", "--config", "x.properties"])).is_none());
 }
