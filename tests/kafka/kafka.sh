@@ -10,7 +10,8 @@
 #       port BASE+1) and NODES broker-only nodes. Node i's broker listens on BASE+10*i, its
 #       controller (combined) on BASE+10*i+1. Extra broker properties: KAFKA_EXTRA (lines).
 #       KAFKA_LOG_DIRS=N gives each node N log dirs (data, data2, ...; default 1), and then
-#       the metadata log a dir of its own (meta).
+#       the metadata log a dir of its own (meta). KAFKA_RELEASE_VERSION (for example 4.3)
+#       formats the cluster at an older metadata.version.
 #   kafka.sh kill DIR ID                   SIGKILL node ID
 #   kafka.sh restart DIR ID                start node ID again (its data kept), wait for it
 #   kafka.sh stop DIR                      SIGKILL every node of DIR
@@ -153,6 +154,7 @@ start() {
     cluster=$(java_run kafka.tools.StorageTool random-uuid 2> /dev/null | tail -n 1)
     for nd in "$dir"/node-*; do
         java_run kafka.tools.StorageTool format -t "$cluster" -c "$nd/server.properties" \
+            ${KAFKA_RELEASE_VERSION:+--release-version "$KAFKA_RELEASE_VERSION"} \
             > "$nd/logs/format.log" 2>&1 || { cat "$nd/logs/format.log" >&2; die "format failed"; }
     done
     for nd in "$dir"/node-*; do

@@ -174,7 +174,7 @@ fn updates(levels: &Levels, upgrade: bool) -> Result<BTreeMap<String, i16>, Tool
         parse_release(m).ok_or_else(|| {
             let names: Vec<&str> = KAFKA_RELEASES.iter().map(|(_, n)| *n).collect();
             ToolError::Failed(format!(
-                "Unknown metadata.version {m}. Supported metadata.version are {}",
+                "Unknown metadata.version '{m}'. Supported metadata.version are: {}",
                 names.join(", ")
             ))
         })
