@@ -5,6 +5,9 @@ tests/clients/go) and kafkajs (Node, tests/clients/node). Each prints its own on
 Run by .ci/run after `cargo test` (which builds target/debug/fjord), from the repository's
 root, with Go and Node installed (the modules come from the Go proxy and npm):
     python3 tests/clients/run.py target/debug/fjord
+Given host:port instead of a binary, the suites run against that cluster as it is (Apache Kafka
+4.4 from tests/kafka/kafka.sh, started with the internal topics at one replica and
+group.initial.rebalance.delay.ms=0), to check that they state Kafka's behaviour.
 """
 
 import os
@@ -12,16 +15,23 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from admin_test import start_node  # noqa: E402
+import socket  # noqa: E402
+
+from admin_test import start_node, wait_for  # noqa: E402
 
 EXTRA = ("offsets.topic.replication.factor=1\ntransaction.state.log.replication.factor=1\n"
          "transaction.state.log.min.isr=1\ngroup.initial.rebalance.delay.ms=0\n")
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def main(binary):
-    node, bport, _ = start_node(os.path.abspath(binary), "fjord-clients-", EXTRA)
-    bootstrap = f"127.0.0.1:{bport}"
+def main(target):
+    if ":" in target and not os.path.exists(target):
+        node, bootstrap = None, target
+    else:
+        node, bport, _ = start_node(os.path.abspath(target), "fjord-clients-", EXTRA)
+        bootstrap = f"127.0.0.1:{bport}"
+        # The broker port opens once the node is ready to serve.
+        wait_for("the broker port", lambda: socket.create_connection(("127.0.0.1", bport), 1).close() or True)
     status = 0
     try:
         suites = [
@@ -41,6 +51,8 @@ def main(binary):
             if r is None or r.returncode != 0:
                 status = 1
     finally:
+        if node is None:
+            return status
         node.kill()
         node.wait()
         if status:
