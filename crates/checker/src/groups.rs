@@ -3,7 +3,9 @@
 //! Group overlap: a member's hold on a key runs from its `assigned` event to its `revoked`,
 //! `lost` or `close` event (or the end of the history). Another member of the same group
 //! given the key before a cooperative hand-over (`revoked`, `close`) began, or in the same
-//! generation of a classic group, is `group-overlap`. A hold that ended `lost` (the member's
+//! generation of a classic group, is `group-overlap`. Holds of one static member (the same
+//! `instance`, its `group.instance.id`) by successive processes are one member's: a static
+//! member that comes back keeps its generation and its partitions. A hold that ended `lost` (the member's
 //! session expired) may overlap: Kafka fences such a member rather than waiting for it.
 //!
 //! Share groups (KIP-932): a record is delivered to one consumer at a time, and once a
@@ -35,6 +37,7 @@ struct Hold {
     how: End,
     generation: Option<i64>,
     classic: bool,
+    instance: Option<String>,
 }
 
 fn keys(v: &Value) -> Vec<Key> {
@@ -97,6 +100,11 @@ pub fn overlap(h: &History, out: &mut Vec<Anomaly>) {
                         how: End::Open,
                         generation: e.value.get("generation").and_then(Value::as_i64),
                         classic: e.value.get("protocol").and_then(Value::as_str) == Some("classic"),
+                        instance: e
+                            .value
+                            .get("instance")
+                            .and_then(Value::as_str)
+                            .map(str::to_string),
                     });
                 }
                 Some(how) => {
@@ -115,8 +123,10 @@ pub fn overlap(h: &History, out: &mut Vec<Anomaly>) {
                 if a.process == b.process {
                     continue;
                 }
+                let one_static_member = a.instance.is_some() && a.instance == b.instance;
                 let same_generation = a.classic
                     && b.classic
+                    && !one_static_member
                     && a.generation.is_some()
                     && a.generation == b.generation;
                 let (first, second) = if a.start <= b.start { (a, b) } else { (b, a) };

@@ -342,6 +342,13 @@ fn group_overlap_two_members_of_one_classic_generation() {
     h.event(1, "lost", a.clone());
     h.event(2, "assigned", a);
     assert_eq!(h.kinds(), only(&["group-overlap"]));
+    // One static member rebuilt as a new process keeps its generation.
+    let mut h = H::default();
+    let a = json!({"group": "g", "keys": [0], "generation": 4, "protocol": "classic", "instance": "i-1"});
+    h.event(1, "assigned", a.clone());
+    h.event(1, "close", json!({"group": "g"}));
+    h.event(2, "assigned", a);
+    assert_eq!(h.kinds(), Vec::<String>::new());
 }
 
 #[test]

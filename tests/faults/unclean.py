@@ -1,0 +1,3 @@
+"""The mission's tool inside the faults (filled in below)."""
+
+SCHEDULES = {}
