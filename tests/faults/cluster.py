@@ -57,15 +57,18 @@ class Node:
         return "controller" in self.roles
 
     def env(self):
-        preload = [f"{FIU}/fiu_run_preload.so", f"{FIU}/fiu_posix_preload.so",
-                   FAKETIME_MT if self.cluster.java else FAKETIME]
+        preload = [f"{FIU}/fiu_run_preload.so", f"{FIU}/fiu_posix_preload.so"]
+        if self.cluster.fakes_clock:
+            preload.append(FAKETIME)
         return {
             "LD_PRELOAD": " ".join(preload),
             "FIU_CTRL_FIFO": self.fifo,
             "FIU_ENABLE": "",
             "FAKETIME_TIMESTAMP_FILE": self.clock,
-            "FAKETIME_NO_CACHE": "1",
+            "FAKETIME_CACHE_DURATION": "1",
             "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+            # fjord's log filter (tracing's EnvFilter), passed through: RUST_LOG=debug.
+            "RUST_LOG": os.environ.get("RUST_LOG", "info"),
         }
 
     def start(self):
@@ -117,7 +120,7 @@ class Node:
 
     def fiu(self, command):
         """A libfiu control command for the running process (`enable name=...`)."""
-        sh("fiu-ctrl", "-f", self.fifo, "-c", command, str(self.proc.pid))
+        sh("timeout", "10", "fiu-ctrl", "-f", self.fifo, "-c", command, str(self.proc.pid))
 
     def mount(self):
         os.makedirs(self.data, exist_ok=True)
@@ -127,16 +130,21 @@ class Node:
         sh("umount", "-l", self.data, check=False)
 
     def fill_disk(self, leave_kb=64):
-        """Fills the node's disk up to `leave_kb` KiB with a ballast file."""
-        st = os.statvfs(self.data)
-        free = st.f_bavail * st.f_frsize - leave_kb * 1024
-        if free > 0:
-            with open(os.path.join(self.data, "ballast"), "wb") as f:
-                chunk = b"\0" * (1 << 20)
-                while free > 0:
-                    n = min(free, len(chunk))
-                    f.write(chunk[:n])
-                    free -= n
+        """Fills the node's disk with a ballast file, then gives back its last `leave_kb` KiB:
+        the next writes that need more meet ENOSPC."""
+        path = os.path.join(self.data, "ballast")
+        chunk = b"\0" * (1 << 20)
+        with open(path, "wb") as f:
+            try:
+                while True:
+                    f.write(chunk)
+                    f.flush()
+            except OSError:
+                pass
+            try:
+                f.truncate(max(0, f.tell() - leave_kb * 1024))
+            except OSError:
+                pass
 
     def free_disk(self):
         try:
@@ -149,6 +157,8 @@ class Cluster:
     """The nodes of one run and the commands that ask them things."""
 
     java = False
+    # Whether libfaketime is preloaded (the clock-step nemesis needs it).
+    fakes_clock = True
 
     def __init__(self, net, root, layout, tool):
         self.net = net
@@ -205,6 +215,9 @@ class Cluster:
             "share.coordinator.state.topic.min.isr=2",
             "group.initial.rebalance.delay.ms=0",
             "unclean.leader.election.enable=false",
+            # A replica cut off leaves the ISR in 10 s rather than 30 (the unclean-recovery
+            # schedules wait for it); the same on both targets.
+            "replica.lag.time.max.ms=10000",
         ]
         return "\n".join(lines) + "\n"
 
@@ -244,6 +257,11 @@ class Cluster:
             if n.log:
                 n.log.close()
         for n in self.nodes.values():
+            n.free_disk()
+            # The node's data outlives the run (its tmpfs does not): metadata and logs to read.
+            if os.path.isdir(n.data):
+                subprocess.run(["cp", "-a", n.data, os.path.join(n.dir, "data-kept")],
+                               capture_output=True)
             n.umount()
 
     def restart(self, n):
@@ -304,6 +322,7 @@ class KafkaCluster(Cluster):
     run it; fjord's tools ask it things, as they ask fjord)."""
 
     java = True
+    fakes_clock = False
 
     def java_cmd(self, n, main, *args):
         return ["java", "-Xmx512m", "-XX:+UseG1GC", f"-Dlog4j2.configurationFile={LOG4J}",

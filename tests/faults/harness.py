@@ -113,8 +113,9 @@ class Run:
                                 stderr=subprocess.STDOUT)
 
     def schedule(self):
-        names = list(nemesis.NEMESES) if self.args.schedule == "all" else \
-            [n for n in self.args.schedule.split(",") if n]
+        names = []
+        for n in self.args.schedule.split(","):
+            names += list(nemesis.NEMESES) if n == "all" else [n] if n else []
         for n in names:
             if n not in nemesis.NEMESES and n not in unclean.SCHEDULES:
                 raise SystemExit(f"unknown nemesis {n}; known: "

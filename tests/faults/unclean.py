@@ -1,3 +1,195 @@
-"""The mission's tool inside the faults (filled in below)."""
+"""The mission's tool inside the faults: every in-sync replica of a partition killed for good
+while the workload writes to it, then `kafka-unclean-recovery` elects the replica that is
+left, once (`--automated-recovery`) or as a watcher started with the run (`--watch`).
 
-SCHEDULES = {}
+The victim is partition 0 of the workload's topic, created by the harness with replicas
+[A, B, S]: S (the survivor) is first cut off from A and B until it leaves the ISR, the
+workload keeps writing (acknowledged by A and B alone), then A and B are killed for good and
+S is healed. Every acknowledged write S never had is lost; the checker then holds the tool to
+what it announced (announcement.json, read from the tool's own table): every lost write and
+every offset given out twice must lie in a range it said is truncated or unknown, or within
+its acknowledged-loss figure."""
+
+import json
+import os
+import re
+import subprocess
+import time
+
+import nemesis
+
+PARTITION = 0
+
+
+def victims(c):
+    """(A, B, S): two brokers to kill for good and the survivor, chosen so that no more than
+    one controller dies (the quorum must survive)."""
+    only = [n.id for n in c.brokers if not n.controller]
+    both = [n.id for n in c.brokers if n.controller]
+    if len(only) >= 3:
+        return only[0], only[1], only[2]
+    return only[0], only[1], both[0]
+
+
+def create_topic(run):
+    c = run.cluster
+    a, b, s = victims(c)
+    brokers = sorted(n.id for n in c.brokers)
+    rows = [f"{a}:{b}:{s}"]
+    for p in range(1, run.args.keys):
+        rows.append(":".join(str(brokers[(p + i) % len(brokers)]) for i in range(3)))
+    c.run_tool("kafka-topics", "--bootstrap-server", c.bootstrap(), "--create", "--topic",
+               nemesis.TOPIC, "--replica-assignment", ",".join(rows), "--config",
+               "min.insync.replicas=2", timeout=60)
+
+
+def wait_for(what, test, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = test()
+        if v:
+            return v
+        time.sleep(0.5)
+    raise RuntimeError(f"timed out waiting for {what}")
+
+
+def kill_isr(run, hold):
+    """Cuts S off, waits until it leaves the ISR, lets the workload write, kills A and B for
+    good, heals S. Returns what happened."""
+    c = run.cluster
+    a, b, s = victims(c)
+    for x in (a, b):
+        c.net.cut(s, x)
+    wait_for(f"broker {s} to leave the ISR of partition {PARTITION}",
+             lambda: s not in c.describe(nemesis.TOPIC).get(PARTITION, (0, [], [s]))[2], 90)
+    time.sleep(hold)
+    for x in (a, b):
+        c.gone.add(x)
+        c.nodes[x].kill()
+    c.net.heal()
+    wait_for(f"partition {PARTITION} to go offline",
+             lambda: c.describe(nemesis.TOPIC).get(PARTITION, (0,))[0] == -1, 60)
+    return {"killed_for_good": [a, b], "survivor": s}
+
+
+def parse_table(text):
+    """The announcement in the tool's printed table and cost lines: per partition, each
+    answering replica's log end offset and how much it truncates, the chosen leader, the
+    acknowledged-loss figure and the brokers whose data is unknown."""
+    parts = []
+    cur = None
+    for line in text.splitlines():
+        line = re.sub(r"^\[[^\]]*\] ", "", line)
+        m = re.search(r"Partition[: ]+([\w.-]+)-(\d+)|topic ([\w.-]+) partition (\d+)", line)
+        if m and ("Offline" in line or "Partition" in line):
+            cur = {"partition": int(m.group(2) or m.group(4)), "rows": {}, "chosen": None,
+                   "lost": None, "unknown": []}
+            parts.append(cur)
+            continue
+        if cur is None:
+            continue
+        cols = line.split()
+        if len(cols) >= 8 and cols[0].isdigit() and cols[1] in ("answered", "Answered", "live",
+                                                               "leader", "follower"):
+            cur["rows"][int(cols[0])] = {"leo": _int(cols[4]), "truncates": cols[7]}
+        m = re.search(r"broker (\d+) truncates 0 records \(the new leader\)", line)
+        if m:
+            cur["chosen"] = int(m.group(1))
+        for m in re.finditer(r"broker (\d+) truncates (>=)?(\d+|unknown) records?", line):
+            row = cur["rows"].setdefault(int(m.group(1)), {"leo": None, "truncates": None})
+            row["truncates"] = (m.group(2) or "") + m.group(3)
+        m = re.search(r"Acknowledged records known lost: (\d+|unknown)", line)
+        if m:
+            cur["lost"] = None if m.group(1) == "unknown" else int(m.group(1))
+        m = re.search(r"a lower bound: what (.*) held is unknown", line)
+        if m:
+            cur["unknown"] = [int(x) for x in re.findall(r"broker (\d+)", m.group(1))]
+    return parts
+
+
+def _int(s):
+    try:
+        return int(s)
+    except ValueError:
+        return None
+
+
+def announcement(parts):
+    """The checker's announcement from the parsed table: a replica that truncates n records
+    from its log end e announces [e - n, e) (a count it could not give, from the new leader's
+    log end on); brokers whose data is unknown announce everything past the new leader's log
+    end; the acknowledged-loss figure is carried as it is."""
+    out = []
+    for p in parts:
+        chosen = p["rows"].get(p["chosen"], {}).get("leo")
+        truncated, unknown = [], []
+        for b, row in p["rows"].items():
+            t, leo = row.get("truncates"), row.get("leo")
+            if b == p["chosen"] or t in (None, "0", "-"):
+                continue
+            if t.isdigit() and leo is not None:
+                truncated.append([leo - int(t), leo])
+            elif chosen is not None:
+                unknown.append([chosen, None])
+        if p["unknown"] and chosen is not None:
+            unknown.append([chosen, None])
+        out.append({"key": p["partition"], "truncated": truncated, "unknown": unknown,
+                    "acknowledged_lost": p["lost"] or 0})
+    return {"partitions": out}
+
+
+class Automated:
+    """`kafka-unclean-recovery --automated-recovery` once the partition is offline."""
+
+    def prepare(self, run):
+        create_topic(run)
+
+    def run(self, run, hold):
+        what = kill_isr(run, hold)
+        c = run.cluster
+        plan = os.path.join(run.out, "recovery-plan.json")
+        out = c.run_tool("kafka-unclean-recovery", "--bootstrap-server", c.bootstrap(),
+                         "--topic", nemesis.TOPIC, "--partition", str(PARTITION),
+                         "--automated-recovery", "--allow-offset-reuse", "--output-file", plan,
+                         "--deadline-ms", "10000", check=False, timeout=120)
+        with open(os.path.join(run.out, "recovery.log"), "w") as f:
+            f.write(out)
+        parts = parse_table(out)
+        with open(os.path.join(run.out, "announcement.json"), "w") as f:
+            json.dump(announcement(parts), f, indent=1)
+        wait_for(f"partition {PARTITION} to have a leader again",
+                 lambda: c.describe(nemesis.TOPIC).get(PARTITION, (-1,))[0] != -1, 60)
+        return {**what, "announced": parts}
+
+
+class Watch:
+    """`kafka-unclean-recovery --watch` running from the start of the run (Proactive)."""
+
+    proc = None
+
+    def prepare(self, run):
+        create_topic(run)
+        c = run.cluster
+        self.log = os.path.join(run.out, "recovery.log")
+        cmd = ["ip", "netns", "exec", c.net.ns(c.client_host), c.tool, "kafka-unclean-recovery",
+               "--bootstrap-server", c.bootstrap(), "--watch", "--topic", nemesis.TOPIC,
+               "--default-strategy", "Proactive", "--poll-interval-ms", "2000",
+               "--allow-offset-reuse", "--deadline-ms", "10000"]
+        self.proc = subprocess.Popen(cmd, stdout=open(self.log, "w"), stderr=subprocess.STDOUT)
+
+    def run(self, run, hold):
+        what = kill_isr(run, hold)
+        c = run.cluster
+        wait_for(f"the watcher to give partition {PARTITION} a leader",
+                 lambda: c.describe(nemesis.TOPIC).get(PARTITION, (-1,))[0] != -1, 90)
+        time.sleep(1)
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+        with open(self.log) as f:
+            parts = parse_table(f.read())
+        with open(os.path.join(run.out, "announcement.json"), "w") as f:
+            json.dump(announcement(parts), f, indent=1)
+        return {**what, "announced": parts}
+
+
+SCHEDULES = {"unclean-automated": Automated(), "unclean-watch": Watch()}

@@ -114,6 +114,10 @@ pub fn spawn_broker(
                     let applied = view.borrow().applied_up_to - 1;
                     match heartbeat(&id, &client, e, applied, false).await {
                         Ok((fenced, _)) => {
+                            // A failure said later counts from its own start, not from one
+                            // before this success (found by the fault tests: a node said
+                            // "failing for 163s" while heartbeating fine in between).
+                            failures = FailureLog::default();
                             let mut st = s.lock().await;
                             if st.fenced && !fenced {
                                 tracing::info!("unfenced by the controller");
@@ -163,21 +167,27 @@ struct FailureLog {
 
 impl FailureLog {
     fn report(&mut self, what: &str, error: &str) {
+        match self.warning(what, error) {
+            Some(w) => tracing::warn!("{w}"),
+            None => tracing::debug!("{what} failed (retrying): {error}"),
+        }
+    }
+
+    /// The WARN line a failure now deserves, if one is due.
+    fn warning(&mut self, what: &str, error: &str) -> Option<String> {
         let now = tokio::time::Instant::now();
         let first = *self.first.get_or_insert(now);
         let due = now.duration_since(first) >= REPEAT_WARNING
             && self
                 .last_warned
                 .is_none_or(|t| now.duration_since(t) >= REPEAT_WARNING);
-        if due {
-            tracing::warn!(
+        due.then(|| {
+            self.last_warned = Some(now);
+            format!(
                 "{what} failing for {}s (retrying): {error}",
                 now.duration_since(first).as_secs()
-            );
-            self.last_warned = Some(now);
-        } else {
-            tracing::debug!("{what} failed (retrying): {error}");
-        }
+            )
+        })
     }
 }
 
@@ -363,4 +373,43 @@ pub fn spawn_controller_registration(
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the heartbeat loop does: `report` on a failure, a fresh log on a success.
+    #[tokio::test(start_paused = true)]
+    async fn a_failure_is_said_once_it_lasts_and_counts_from_its_own_start() {
+        let step = |s| tokio::time::advance(Duration::from_secs(s));
+        let mut log = FailureLog::default();
+        assert_eq!(
+            log.warning("broker heartbeat", "e"),
+            None,
+            "a start-up race says nothing"
+        );
+        step(5).await;
+        assert_eq!(log.warning("broker heartbeat", "e"), None);
+        step(6).await;
+        assert_eq!(
+            log.warning("broker heartbeat", "e").as_deref(),
+            Some("broker heartbeat failing for 11s (retrying): e")
+        );
+        step(2).await;
+        assert_eq!(
+            log.warning("broker heartbeat", "e"),
+            None,
+            "not again within 10 s"
+        );
+        // A success in between: the next failure is a new one.
+        log = FailureLog::default();
+        step(100).await;
+        assert_eq!(log.warning("broker heartbeat", "e"), None);
+        step(10).await;
+        assert_eq!(
+            log.warning("broker heartbeat", "e").as_deref(),
+            Some("broker heartbeat failing for 10s (retrying): e")
+        );
+    }
 }

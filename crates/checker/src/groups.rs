@@ -10,8 +10,11 @@
 //!
 //! Share groups (KIP-932): a record is delivered to one consumer at a time, and once a
 //! consumer's acknowledgement of it was accepted it is never delivered again. A delivery
-//! after an accepted acknowledgement, two deliveries with the same delivery count, or one
-//! whose count exceeds that of an accepted delivery, is `share-double-delivery`.
+//! after an accepted acknowledgement, or to another consumer between a delivery and that
+//! delivery's accepted acknowledgement (the broker accepts an acknowledgement only from the
+//! holder of a valid lock), is `share-double-delivery`. Delivery counts are not compared:
+//! KIP-932 does not persist acquisitions, so a count may repeat after the share-partition
+//! state is loaded again (a leader change), and a release on close lowers it.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -154,52 +157,38 @@ struct Delivery {
     op: usize,
     process: String,
     invoke: u64,
-    count: i64,
+    complete: u64,
 }
 
 /// Reports `share-double-delivery`.
 pub fn share(h: &History, out: &mut Vec<Anomaly>) {
     let mut deliveries: BTreeMap<(Key, Offset), Vec<Delivery>> = BTreeMap::new();
-    // (key, offset) -> (process, completion time) of each accepted acknowledgement.
-    let mut accepted: BTreeMap<(Key, Offset), Vec<(String, u64)>> = BTreeMap::new();
+    // (key, offset) -> (process, invocation, completion) of each accepted acknowledgement.
+    let mut accepted: BTreeMap<(Key, Offset), Vec<(String, u64, u64)>> = BTreeMap::new();
     for op in h.ops.iter().filter(|o| o.outcome == Outcome::Ok) {
-        let rows = op.value.as_array().into_iter().flatten();
-        match op.f.as_str() {
-            "share-poll" => {
-                for r in rows {
-                    let r: Vec<i64> = r
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_i64)
-                        .collect();
-                    if let [k, o, _value, count] = r[..] {
-                        deliveries.entry((k, o)).or_default().push(Delivery {
-                            op: op.index,
-                            process: op.process.clone(),
-                            invoke: op.invoke,
-                            count,
-                        });
-                    }
-                }
+        let rows = op.value.as_array().into_iter().flatten().map(|r| {
+            r.as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_i64)
+                .collect::<Vec<i64>>()
+        });
+        for r in rows {
+            let [k, o, ..] = r[..] else { continue };
+            match op.f.as_str() {
+                "share-poll" => deliveries.entry((k, o)).or_default().push(Delivery {
+                    op: op.index,
+                    process: op.process.clone(),
+                    invoke: op.invoke,
+                    complete: op.complete,
+                }),
+                "share-ack" => accepted.entry((k, o)).or_default().push((
+                    op.process.clone(),
+                    op.invoke,
+                    op.complete,
+                )),
+                _ => {}
             }
-            "share-ack" => {
-                for r in rows {
-                    let r: Vec<i64> = r
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_i64)
-                        .collect();
-                    if let [k, o, ..] = r[..] {
-                        accepted
-                            .entry((k, o))
-                            .or_default()
-                            .push((op.process.clone(), op.complete));
-                    }
-                }
-            }
-            _ => {}
         }
     }
     for ((k, o), ds) in &deliveries {
@@ -209,24 +198,27 @@ pub fn share(h: &History, out: &mut Vec<Anomaly>) {
                 "share-double-delivery",
                 Some(*k),
                 Some(*o),
-                json!({"why": why, "op": d.op, "process": d.process, "delivery_count": d.count}),
+                json!({"why": why, "op": d.op, "process": d.process}),
             ));
         };
-        for (i, d) in ds.iter().enumerate() {
-            if acks.iter().any(|(_, done)| d.invoke > *done) {
+        for d in ds {
+            if acks.iter().any(|(_, _, done)| d.invoke > *done) {
                 report("delivered after an accepted acknowledgement", d);
-            } else if ds[..i].iter().any(|e| e.count == d.count) {
-                report("delivered twice with the same delivery count", d);
-            } else if acks.iter().any(|(p, done)| {
-                // The delivery the acknowledgement accepted: that process's last one before.
-                let acked = ds
-                    .iter()
-                    .filter(|e| e.process == *p && e.invoke < *done)
-                    .map(|e| e.count)
-                    .max();
-                acked.is_some_and(|c| d.count > c)
-            }) {
-                report("delivered again after a delivery that was accepted", d);
+                continue;
+            }
+            // Another consumer's delivery that this one lies between and its accepted
+            // acknowledgement: the other held the lock all along.
+            let inside = acks.iter().any(|(p, ack_invoke, _)| {
+                *p != d.process
+                    && ds.iter().any(|e| {
+                        e.process == *p && e.complete < d.invoke && d.complete < *ack_invoke
+                    })
+            });
+            if inside {
+                report(
+                    "delivered while another consumer held it, whose acknowledgement was accepted",
+                    d,
+                );
             }
         }
     }

@@ -57,7 +57,10 @@ public class Workload {
     static String error(Throwable e) {
         Throwable c = e;
         while (c.getCause() != null && (c instanceof ExecutionException || c instanceof KafkaException && c.getCause() instanceof KafkaException)) c = c.getCause();
-        return "\"error\":" + quote(c.getClass().getSimpleName() + ": " + String.valueOf(c.getMessage()));
+        StringBuilder at = new StringBuilder();
+        StackTraceElement[] st = c.getStackTrace();
+        for (int i = 0; i < Math.min(3, st.length); i++) at.append(i > 0 ? " < " : "").append(st[i]);
+        return "\"error\":" + quote(c.getClass().getSimpleName() + ": " + String.valueOf(c.getMessage())) + ",\"at\":" + quote(at.toString());
     }
 
     public static void main(String[] args) throws Exception {
@@ -264,7 +267,14 @@ public class Workload {
             try {
                 ConsumerRecords<Long, Long> recs = consumer.poll(Duration.ofMillis(200));
                 log(process, "ok", "poll", "[" + reads(recs) + "]", null);
-                if (subscribe && !txn && !recs.isEmpty()) consumer.commitSync(Duration.ofSeconds(5));
+                if (subscribe && !txn && !recs.isEmpty()) {
+                    try {
+                        consumer.commitSync(Duration.ofSeconds(5));
+                    } catch (RuntimeException e) {
+                        log(process, "event", "commit-failed", null, error(e));
+                        return false;
+                    }
+                }
                 return true;
             } catch (RuntimeException e) {
                 log(process, "info", "poll", null, error(e));
@@ -429,14 +439,17 @@ public class Workload {
             try {
                 Map<TopicIdPartition, Optional<KafkaException>> res = consumer.commitSync(Duration.ofSeconds(5));
                 StringBuilder okb = new StringBuilder("["), failb = new StringBuilder("[");
+                Set<String> why = new TreeSet<>();
                 for (ConsumerRecord<Long, Long> r : recs) {
                     Optional<KafkaException> err = null;
                     for (var e : res.entrySet()) if (e.getKey().partition() == r.partition()) err = e.getValue();
                     StringBuilder t = err != null && err.isEmpty() ? okb : failb;
+                    if (err != null && err.isPresent()) why.add(err.get().getClass().getSimpleName() + ": " + err.get().getMessage());
                     if (t.length() > 1) t.append(',');
                     t.append('[').append(r.partition()).append(',').append(r.offset()).append(']');
                 }
-                log(process, "ok", "share-ack", okb.append(']').toString(), "\"refused\":" + failb.append(']'));
+                log(process, "ok", "share-ack", okb.append(']').toString(), "\"refused\":" + failb.append(']')
+                    + (why.isEmpty() ? "" : ",\"why\":" + quote(String.join("; ", why))));
                 return true;
             } catch (RuntimeException e) {
                 log(process, "info", "share-ack", null, error(e));
