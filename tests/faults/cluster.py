@@ -43,6 +43,7 @@ class Node:
         self.proc = None
         self.log = None
         self.dir_id = None
+        self.paused = False
 
     @property
     def addr(self):
@@ -87,6 +88,10 @@ class Node:
     def signal(self, sig):
         if self.alive():
             os.kill(self.proc.pid, sig)
+            if sig == signal.SIGSTOP:
+                self.paused = True
+            elif sig in (signal.SIGCONT, signal.SIGKILL):
+                self.paused = False
 
     def kill(self):
         self.signal(signal.SIGCONT)
@@ -186,7 +191,15 @@ class Cluster:
         return [n for n in self.nodes.values() if n.controller]
 
     def bootstrap(self):
+        """Every broker: what the clients are given."""
         return ",".join(f"{n.addr}:{BROKER_PORT}" for n in self.brokers)
+
+    def live_bootstrap(self):
+        """The brokers running and not paused: what the harness's own tool calls are given
+        (a paused node accepts connections and never answers; a tool waits out its request
+        timeout there before it tries the next)."""
+        live = [n for n in self.brokers if n.alive() and not n.paused] or self.brokers
+        return ",".join(f"{n.addr}:{BROKER_PORT}" for n in live)
 
     def controller_bootstrap(self):
         return ",".join(f"{n.addr}:{CONTROLLER_PORT}" for n in self.controllers)
@@ -269,18 +282,19 @@ class Cluster:
         n.start()
         n.wait_ready()
 
-    def run_tool(self, *args, timeout=60, check=True):
-        """One of fjord's Kafka tools, run in the clients' namespace."""
+    def run_tool(self, *args, timeout=60, check=True, stderr=False):
+        """One of fjord's Kafka tools, run in the clients' namespace: its output (with its
+        error output after it, with `stderr`)."""
         cmd = ["ip", "netns", "exec", self.net.ns(self.client_host), "timeout", str(timeout),
                self.tool, *args]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if check and r.returncode != 0:
             raise RuntimeError(f"{' '.join(args[:2])}: {r.stderr.strip()[-400:]}")
-        return r.stdout
+        return r.stdout + (r.stderr if stderr else "")
 
     def describe(self, topic):
         """Per partition: (leader, replicas, isr) from `kafka-topics --describe`."""
-        out = self.run_tool("kafka-topics", "--bootstrap-server", self.bootstrap(),
+        out = self.run_tool("kafka-topics", "--bootstrap-server", self.live_bootstrap(),
                             "--describe", "--topic", topic, check=False, timeout=20)
         parts = {}
         for line in out.splitlines():
@@ -293,7 +307,7 @@ class Cluster:
         return parts
 
     def active_controller(self):
-        out = self.run_tool("kafka-metadata-quorum", "--bootstrap-server", self.bootstrap(),
+        out = self.run_tool("kafka-metadata-quorum", "--bootstrap-server", self.live_bootstrap(),
                             "describe", "--status", check=False, timeout=20)
         m = re.search(r"LeaderId:\s*(\d+)", out)
         return int(m.group(1)) if m else None

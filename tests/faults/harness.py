@@ -178,6 +178,20 @@ class Run:
             json.dump(results, f, indent=1)
         return results
 
+    def final_reads_complete(self):
+        """Whether the final polls read every key whole (a `final-read` event each): without
+        them a lost write may go unseen, and a cluster that cannot serve every key once
+        healed is itself a failure."""
+        keys = set()
+        with open(os.path.join(self.out, "history-clients.jsonl")) as f:
+            for line in f:
+                if '"final-read"' in line:
+                    keys.add(json.loads(line)["value"]["key"])
+        missing = sorted(set(range(self.args.keys)) - keys)
+        if missing:
+            log(f"the final polls did not read keys {missing} whole (final.log says why)")
+        return not missing
+
     def heal_nodes(self):
         """Every node that should run runs, its clock true and its disk empty of ballast."""
         for n in self.cluster.nodes.values():
@@ -276,6 +290,8 @@ def main():
         run.clean()
     merge(out, run.events)
     code = check(out, ALLOWED)
+    if code == 0 and not run.final_reads_complete():
+        code = 1
     log(f"run took {time.monotonic() - began:.0f} s; history, report and node logs in {out}")
     if code != 0:
         log(f"anomalies found: replay with `tests/faults/harness.py replay {out}`")

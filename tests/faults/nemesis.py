@@ -232,11 +232,11 @@ def reassign(c, rng, hold):
         with open(path, "w") as f:
             json.dump({"version": 1, "partitions": [
                 {"topic": TOPIC, "partition": p, "replicas": r} for p, r in plan.items()]}, f)
-        c.run_tool("kafka-reassign-partitions", "--bootstrap-server", c.bootstrap(),
+        c.run_tool("kafka-reassign-partitions", "--bootstrap-server", c.live_bootstrap(),
                    "--reassignment-json-file", path, "--execute", timeout=30)
         deadline = time.monotonic() + hold
         while time.monotonic() < deadline:
-            out = c.run_tool("kafka-reassign-partitions", "--bootstrap-server", c.bootstrap(),
+            out = c.run_tool("kafka-reassign-partitions", "--bootstrap-server", c.live_bootstrap(),
                              "--reassignment-json-file", path, "--verify", check=False,
                              timeout=30)
             if "is still in progress" not in out:
@@ -265,7 +265,7 @@ def controller_membership(c, rng, hold):
     steps["removed"] = out.strip()[-200:]
     node.kill()
     out = c.run_tool("kafka-cluster", "unregister-controller", "--bootstrap-server",
-                     c.bootstrap(), "--controller-id", str(x), check=False, timeout=30)
+                     c.live_bootstrap(), "--controller-id", str(x), check=False, timeout=30)
     steps["unregistered"] = out.strip()[-200:]
     _hold(hold / 2)
     node.start()

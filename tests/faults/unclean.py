@@ -3,9 +3,8 @@ while the workload writes to it, then `kafka-unclean-recovery` elects the replic
 left, once (`--automated-recovery`) or as a watcher started with the run (`--watch`).
 
 The victim is partition 0 of the workload's topic, created by the harness with replicas
-[A, B, S]: S (the survivor) is first cut off from A and B until it leaves the ISR, the
-workload keeps writing (acknowledged by A and B alone), then A and B are killed for good and
-S is healed. Every acknowledged write S never had is lost; the checker then holds the tool to
+[A, B, S]: S (the survivor) is first paused until it leaves the ISR, the workload keeps
+writing (acknowledged by A and B alone), then A and B are killed for good and S resumes. Every acknowledged write S never had is lost; the checker then holds the tool to
 what it announced (announcement.json, read from the tool's own table): every lost write and
 every offset given out twice must lie in a range it said is truncated or unknown, or within
 its acknowledged-loss figure."""
@@ -13,6 +12,7 @@ its acknowledged-loss figure."""
 import json
 import os
 import re
+import signal
 import subprocess
 import time
 
@@ -32,13 +32,15 @@ def victims(c):
 
 
 def create_topic(run):
+    """The workload's topic, with partition 0 on [A, B, S]; the other partitions spread over
+    every broker (those that lose their ISR too are recovered with it)."""
     c = run.cluster
     a, b, s = victims(c)
     brokers = sorted(n.id for n in c.brokers)
     rows = [f"{a}:{b}:{s}"]
     for p in range(1, run.args.keys):
         rows.append(":".join(str(brokers[(p + i) % len(brokers)]) for i in range(3)))
-    c.run_tool("kafka-topics", "--bootstrap-server", c.bootstrap(), "--create", "--topic",
+    c.run_tool("kafka-topics", "--bootstrap-server", c.live_bootstrap(), "--create", "--topic",
                nemesis.TOPIC, "--replica-assignment", ",".join(rows), "--config",
                "min.insync.replicas=2", timeout=60)
 
@@ -54,22 +56,38 @@ def wait_for(what, test, timeout):
 
 
 def kill_isr(run, hold):
-    """Cuts S off, waits until it leaves the ISR, lets the workload write, kills A and B for
-    good, heals S. Returns what happened."""
+    """Pauses S until it leaves the ISR (a network cut would also cut A and B off from the
+    active controller when S is it), lets the workload write, kills A and B for good, resumes
+    S. Returns what happened."""
     c = run.cluster
     a, b, s = victims(c)
-    for x in (a, b):
-        c.net.cut(s, x)
-    wait_for(f"broker {s} to leave the ISR of partition {PARTITION}",
-             lambda: s not in c.describe(nemesis.TOPIC).get(PARTITION, (0, [], [s]))[2], 90)
-    time.sleep(hold)
-    for x in (a, b):
-        c.gone.add(x)
-        c.nodes[x].kill()
-    c.net.heal()
+    c.nodes[s].signal(signal.SIGSTOP)
+    try:
+        wait_for(f"broker {s} to leave the ISR of partition {PARTITION}",
+                 lambda: s not in c.describe(nemesis.TOPIC).get(PARTITION, (0, [], [s]))[2], 90)
+        time.sleep(hold)
+        for x in (a, b):
+            c.gone.add(x)
+            c.nodes[x].kill()
+    finally:
+        c.nodes[s].signal(signal.SIGCONT)
     wait_for(f"partition {PARTITION} to go offline",
              lambda: c.describe(nemesis.TOPIC).get(PARTITION, (0,))[0] == -1, 60)
     return {"killed_for_good": [a, b], "survivor": s}
+
+
+def online(c):
+    parts = c.describe(nemesis.TOPIC)
+    return bool(parts) and all(v[0] != -1 for v in parts.values())
+
+
+def writable_again(c):
+    """What an operator does next: the recovered partition has one replica, so the topic's
+    minimum ISR goes to 1 and writes resume (offsets past the new leader's log end are given
+    out again)."""
+    c.run_tool("kafka-configs", "--bootstrap-server", c.live_bootstrap(), "--alter",
+               "--entity-type", "topics", "--entity-name", nemesis.TOPIC, "--add-config",
+               "min.insync.replicas=1", check=False, timeout=30)
 
 
 def parse_table(text):
@@ -147,18 +165,16 @@ class Automated:
     def run(self, run, hold):
         what = kill_isr(run, hold)
         c = run.cluster
-        plan = os.path.join(run.out, "recovery-plan.json")
-        out = c.run_tool("kafka-unclean-recovery", "--bootstrap-server", c.bootstrap(),
-                         "--topic", nemesis.TOPIC, "--partition", str(PARTITION),
-                         "--automated-recovery", "--allow-offset-reuse", "--output-file", plan,
-                         "--deadline-ms", "10000", check=False, timeout=120)
+        out = c.run_tool("kafka-unclean-recovery", "--bootstrap-server", c.live_bootstrap(),
+                         "--topic", nemesis.TOPIC, "--automated-recovery", "--allow-offset-reuse",
+                         "--deadline-ms", "10000", check=False, stderr=True, timeout=120)
         with open(os.path.join(run.out, "recovery.log"), "w") as f:
             f.write(out)
         parts = parse_table(out)
         with open(os.path.join(run.out, "announcement.json"), "w") as f:
             json.dump(announcement(parts), f, indent=1)
-        wait_for(f"partition {PARTITION} to have a leader again",
-                 lambda: c.describe(nemesis.TOPIC).get(PARTITION, (-1,))[0] != -1, 60)
+        wait_for("every partition to have a leader again", lambda: online(c), 60)
+        writable_again(c)
         return {**what, "announced": parts}
 
 
@@ -172,7 +188,7 @@ class Watch:
         c = run.cluster
         self.log = os.path.join(run.out, "recovery.log")
         cmd = ["ip", "netns", "exec", c.net.ns(c.client_host), c.tool, "kafka-unclean-recovery",
-               "--bootstrap-server", c.bootstrap(), "--watch", "--topic", nemesis.TOPIC,
+               "--bootstrap-server", c.live_bootstrap(), "--watch", "--topic", nemesis.TOPIC,
                "--default-strategy", "Proactive", "--poll-interval-ms", "2000",
                "--allow-offset-reuse", "--deadline-ms", "10000"]
         self.proc = subprocess.Popen(cmd, stdout=open(self.log, "w"), stderr=subprocess.STDOUT)
@@ -180,8 +196,8 @@ class Watch:
     def run(self, run, hold):
         what = kill_isr(run, hold)
         c = run.cluster
-        wait_for(f"the watcher to give partition {PARTITION} a leader",
-                 lambda: c.describe(nemesis.TOPIC).get(PARTITION, (-1,))[0] != -1, 90)
+        wait_for("the watcher to give every partition a leader", lambda: online(c), 90)
+        writable_again(c)
         time.sleep(1)
         self.proc.terminate()
         self.proc.wait(timeout=10)

@@ -38,12 +38,20 @@ pub struct Announcement {
     pub partitions: Vec<PartitionAnnouncement>,
 }
 
-const COVERED_KINDS: [&str; 5] = [
+/// What an election that cuts a log may cause at the offsets it announced: writes lost,
+/// offsets given out again, and so producers and consumers that see offsets go back or jump.
+const COVERED_KINDS: [&str; 11] = [
     "lost-write",
     "unseen",
     "offset-reuse",
     "inconsistent-offsets",
     "duplicate",
+    "nonmonotonic-send",
+    "int-nonmonotonic-send",
+    "nonmonotonic-poll",
+    "int-nonmonotonic-poll",
+    "poll-skip",
+    "int-poll-skip",
 ];
 
 impl Announcement {

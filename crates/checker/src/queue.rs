@@ -30,6 +30,10 @@ pub struct Index {
     pub committed: HashMap<Key, BTreeSet<Offset>>,
     /// Whether the history has final polls (then an acknowledged write nobody read is lost).
     pub has_final: bool,
+    /// The keys the final polls read whole (a `final-read` event), and the values they read.
+    pub final_keys: HashMap<Key, Offset>,
+    /// The values the final polls read.
+    pub final_values: std::collections::HashSet<Val>,
 }
 
 impl Index {
@@ -69,6 +73,9 @@ impl Index {
                     Mop::Poll(reads) if op.outcome == Outcome::Ok => {
                         for (key, pairs) in reads {
                             for (o, v) in pairs {
+                                if op.is_final {
+                                    ix.final_values.insert(*v);
+                                }
                                 ix.log
                                     .entry(*key)
                                     .or_default()
@@ -89,6 +96,14 @@ impl Index {
                     }
                     Mop::Poll(_) => {}
                 }
+            }
+        }
+        for e in h.events.iter().filter(|e| e.f == "final-read") {
+            if let (Some(k), Some(end)) = (
+                e.value.get("key").and_then(serde_json::Value::as_i64),
+                e.value.get("end").and_then(serde_json::Value::as_i64),
+            ) {
+                ix.final_keys.insert(k, end);
             }
         }
         ix
@@ -142,8 +157,11 @@ pub fn offsets(ix: &Index, out: &mut Vec<Anomaly>) {
     }
 }
 
-/// Acknowledged writes nobody read: `lost-write` when a poll read past them, `unseen` when
-/// none did but the final polls should have (reported only with final polls).
+/// Acknowledged writes that are gone. Where the final polls read a key whole (its
+/// `final-read` event), an acknowledged value they did not read is lost, even if a poll saw
+/// it before it vanished (a log cut back under it): `lost-write` when anyone read it or read
+/// past it, else `unseen`. Elsewhere Jepsen's rule: `lost-write` when nobody read it though a
+/// poll read past it, `unseen` when nobody read it and the history has final polls.
 pub fn lost(h: &History, ix: &Index, out: &mut Vec<Anomaly>) {
     for op in h.ops.iter().filter(|o| o.outcome == Outcome::Ok) {
         for m in &op.mops {
@@ -155,16 +173,29 @@ pub fn lost(h: &History, ix: &Index, out: &mut Vec<Anomaly>) {
             else {
                 continue;
             };
-            if ix.readers.contains_key(value) {
-                continue;
-            }
+            let read = ix.readers.contains_key(value);
             let past = ix.max_read.get(key).is_some_and(|max| max > o);
-            let detail = json!({"value": value, "op": op.index, "process": op.process});
-            if past {
-                out.push(Anomaly::new("lost-write", Some(*key), Some(*o), detail));
+            let kind = if ix.final_keys.contains_key(key) {
+                if ix.final_values.contains(value) {
+                    continue;
+                }
+                if read || past {
+                    "lost-write"
+                } else {
+                    "unseen"
+                }
+            } else if read {
+                continue;
+            } else if past {
+                "lost-write"
             } else if ix.has_final {
-                out.push(Anomaly::new("unseen", Some(*key), Some(*o), detail));
-            }
+                "unseen"
+            } else {
+                continue;
+            };
+            let detail =
+                json!({"value": value, "op": op.index, "process": op.process, "read_before": read});
+            out.push(Anomaly::new(kind, Some(*key), Some(*o), detail));
         }
     }
 }

@@ -143,6 +143,50 @@ fn unseen_an_acknowledged_value_past_every_final_read() {
 }
 
 #[test]
+fn lost_write_read_once_then_gone_from_the_final_reads() {
+    // Read by a consumer, then cut from the log (an unclean election): the final polls,
+    // which read key 0 whole, do not hold it.
+    let mut h = H::default();
+    h.send(1, 0, 1, 0).send(1, 0, 2, 1);
+    h.poll(2, 0, &[(0, 1), (1, 2)]);
+    h.line(
+        3,
+        "invoke",
+        "poll",
+        json!([["poll"]]),
+        json!({"final": true}),
+    );
+    h.line(
+        3,
+        "ok",
+        "poll",
+        json!([["poll", {"0": [[0, 1]]}]]),
+        json!({}),
+    );
+    h.event(3, "final-read", json!({"key": 0, "end": 1}));
+    assert_eq!(h.kinds(), only(&["lost-write"]));
+    // A key the final polls did not read whole says nothing of the values they missed.
+    let mut h = H::default();
+    h.send(1, 0, 1, 0).send(1, 0, 2, 1);
+    h.poll(2, 0, &[(0, 1), (1, 2)]);
+    h.line(
+        3,
+        "invoke",
+        "poll",
+        json!([["poll"]]),
+        json!({"final": true}),
+    );
+    h.line(
+        3,
+        "ok",
+        "poll",
+        json!([["poll", {"0": [[0, 1]]}]]),
+        json!({}),
+    );
+    assert_eq!(h.kinds(), Vec::<String>::new());
+}
+
+#[test]
 fn duplicate_one_value_at_two_offsets() {
     let mut h = H::default();
     h.send(1, 0, 1, 0).poll(2, 0, &[(0, 1)]);
@@ -424,6 +468,21 @@ fn the_recovery_tool_may_over_announce() {
     let a = announcement(
         json!({"partitions": [{"key": 0, "truncated": [[0, 2]], "unknown": [[2, 3]]}]}),
     );
+    assert_eq!(h.counts(Some(&a)), BTreeMap::new());
+}
+
+#[test]
+fn a_producer_that_sees_offsets_go_back_across_an_announced_truncation() {
+    let mut h = H::default();
+    h.send(1, 0, 1, 0).send(1, 0, 2, 1).send(1, 0, 3, 2);
+    h.send(1, 0, 4, 1);
+    h.poll(3, 0, &[(0, 1), (1, 4)]);
+    let kinds = h.kinds();
+    assert!(
+        kinds.contains(&"nonmonotonic-send".to_string()),
+        "{kinds:?}"
+    );
+    let a = announcement(json!({"partitions": [{"key": 0, "unknown": [[1, null]]}]}));
     assert_eq!(h.counts(Some(&a)), BTreeMap::new());
 }
 

@@ -489,7 +489,12 @@ public class Workload {
                 log(process, "ok", "poll", "[" + reads(recs) + "]", "\"final\":true");
             }
             StringBuilder b = new StringBuilder();
-            for (TopicPartition tp : all) b.append(tp.partition()).append('=').append(consumer.position(tp)).append('/').append(end.get(tp)).append(' ');
+            for (TopicPartition tp : all) {
+                long pos = consumer.position(tp);
+                // The key was read whole, from its start to its last stable offset.
+                if (pos >= end.get(tp)) log(process, "event", "final-read", "{\"key\":" + tp.partition() + ",\"end\":" + end.get(tp) + "}", null);
+                b.append(tp.partition()).append('=').append(pos).append('/').append(end.get(tp)).append(' ');
+            }
             System.out.println("workload: final polls read to " + b.toString().trim());
         }
     }
