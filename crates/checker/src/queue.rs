@@ -99,11 +99,22 @@ impl Index {
             }
         }
         for e in h.events.iter().filter(|e| e.f == "final-read") {
-            if let (Some(k), Some(end)) = (
-                e.value.get("key").and_then(serde_json::Value::as_i64),
-                e.value.get("end").and_then(serde_json::Value::as_i64),
-            ) {
-                ix.final_keys.insert(k, end);
+            let int = |name: &str| e.value.get(name).and_then(serde_json::Value::as_i64);
+            let (Some(k), Some(end)) = (int("key"), int("end")) else {
+                continue;
+            };
+            match int("high_watermark") {
+                // A transaction still open at the end hides what follows it from every
+                // read_committed reader: the key was not read whole.
+                Some(hw) if hw > end => out.push(Anomaly::new(
+                    "hanging-transaction",
+                    Some(k),
+                    Some(end),
+                    serde_json::json!({"last_stable_offset": end, "high_watermark": hw}),
+                )),
+                _ => {
+                    ix.final_keys.insert(k, end);
+                }
             }
         }
         ix

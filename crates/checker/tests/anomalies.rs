@@ -187,6 +187,20 @@ fn lost_write_read_once_then_gone_from_the_final_reads() {
 }
 
 #[test]
+fn hanging_transaction_a_key_whose_last_stable_offset_never_reached_its_end() {
+    let mut h = H::default();
+    h.send(1, 0, 1, 0);
+    h.line(2, "invoke", "txn", json!([["send", 0, 2]]), json!({}));
+    h.line(2, "info", "txn", json!([["send", 0, [1, 2]]]), json!({}));
+    h.send(1, 0, 3, 2);
+    h.line(3, "invoke", "poll", json!([["poll"]]), json!({"final": true}));
+    h.line(3, "ok", "poll", json!([["poll", {"0": [[0, 1]]}]]), json!({}));
+    h.event(3, "final-read", json!({"key": 0, "end": 1, "high_watermark": 3}));
+    // The write after the open transaction is not lost: nobody could read it yet.
+    assert_eq!(h.kinds(), only(&["hanging-transaction", "unseen"]));
+}
+
+#[test]
 fn duplicate_one_value_at_two_offsets() {
     let mut h = H::default();
     h.send(1, 0, 1, 0).poll(2, 0, &[(0, 1)]);

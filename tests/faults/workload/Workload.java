@@ -462,6 +462,16 @@ public class Workload {
         }
     }
 
+    /** Each key's high watermark (a read_uncommitted consumer's end offsets). */
+    static Map<TopicPartition, Long> highWatermarks(List<TopicPartition> all) {
+        Properties c = new Properties();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        try (KafkaConsumer<Long, Long> k = new KafkaConsumer<>(c, new LongDeserializer(), new LongDeserializer())) {
+            return k.endOffsets(all, Duration.ofSeconds(60));
+        }
+    }
+
     /** Reads every key from its start to its last stable offset, as the final polls. */
     static void finalPolls() {
         long process = nextProcess.incrementAndGet();
@@ -478,7 +488,16 @@ public class Workload {
             consumer.assign(all);
             consumer.seekToBeginning(all);
             log(process, "ok", "assign", null, null);
+            // Wait (up to 90 s) until no transaction is open: the last stable offset, where
+            // read_committed reading ends, reaches the high watermark.
             Map<TopicPartition, Long> end = consumer.endOffsets(all, Duration.ofSeconds(60));
+            Map<TopicPartition, Long> hw = highWatermarks(all);
+            long settle = System.nanoTime() + 90_000_000_000L;
+            while (!end.equals(hw) && System.nanoTime() < settle) {
+                try { Thread.sleep(1000); } catch (InterruptedException e) { break; }
+                end = consumer.endOffsets(all, Duration.ofSeconds(60));
+                hw = highWatermarks(all);
+            }
             long deadline = System.nanoTime() + 120_000_000_000L;
             while (System.nanoTime() < deadline) {
                 boolean caughtUp = true;
@@ -492,7 +511,7 @@ public class Workload {
             for (TopicPartition tp : all) {
                 long pos = consumer.position(tp);
                 // The key was read whole, from its start to its last stable offset.
-                if (pos >= end.get(tp)) log(process, "event", "final-read", "{\"key\":" + tp.partition() + ",\"end\":" + end.get(tp) + "}", null);
+                if (pos >= end.get(tp)) log(process, "event", "final-read", "{\"key\":" + tp.partition() + ",\"end\":" + end.get(tp) + ",\"high_watermark\":" + hw.get(tp) + "}", null);
                 b.append(tp.partition()).append('=').append(pos).append('/').append(end.get(tp)).append(' ');
             }
             System.out.println("workload: final polls read to " + b.toString().trim());
