@@ -19,6 +19,17 @@ pub enum ForwardError {
     /// The call failed.
     #[error(transparent)]
     Call(#[from] CallError),
+    /// Another controller became active (or none is) while the request was in flight to
+    /// `from`: it is abandoned, as Kafka's channel to the controller drops its connection
+    /// when the controller moves, rather than waiting out the request timeout on a node that
+    /// may be paused. It may have been applied.
+    #[error(
+        "controller {from} stopped being the active controller while the request was in flight"
+    )]
+    Moved {
+        /// The controller the request went to.
+        from: i32,
+    },
 }
 
 impl ForwardError {
@@ -29,7 +40,9 @@ impl ForwardError {
         match self {
             ForwardError::NoController => ErrorCode::NotController,
             ForwardError::Call(CallError::Connection { .. }) => ErrorCode::NotController,
-            ForwardError::Call(CallError::Timeout { .. }) => ErrorCode::RequestTimedOut,
+            ForwardError::Call(CallError::Timeout { .. }) | ForwardError::Moved { .. } => {
+                ErrorCode::RequestTimedOut
+            }
             ForwardError::Call(CallError::BadResponse { .. })
             | ForwardError::Call(CallError::Authentication { .. }) => ErrorCode::UnknownServerError,
         }
@@ -117,10 +130,31 @@ impl ControllerClient {
                 }
             }
         };
-        client
-            .call(body, version, CONTROLLER_REQUEST_TIMEOUT)
-            .await
-            .map_err(ForwardError::from)
+        // A request in flight to a controller that is no longer active ends at once (found by
+        // the fault tests: heartbeats waiting 30 s on a paused old controller let the new one
+        // fence every live broker).
+        let mut info = self.info.clone();
+        let moved = async move {
+            loop {
+                if info.borrow_and_update().as_ref().map(|a| a.id) != Some(id) {
+                    return;
+                }
+                if info.changed().await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+            }
+        };
+        tokio::select! {
+            r = client.call(body, version, CONTROLLER_REQUEST_TIMEOUT) => r.map_err(ForwardError::from),
+            () = moved => {
+                // The connection to the old controller is not kept.
+                let mut conn = self.conn.lock().await;
+                if conn.as_ref().is_some_and(|(cid, _)| *cid == id) {
+                    *conn = None;
+                }
+                Err(ForwardError::Moved { from: id })
+            }
+        }
     }
 }
 
@@ -188,5 +222,51 @@ mod tests {
             message: "connection refused".into(),
         });
         assert_eq!(refused.code(), ErrorCode::NotController);
+        assert_eq!(
+            ForwardError::Moved { from: 1 }.code(),
+            ErrorCode::RequestTimedOut,
+            "a request abandoned in flight may have been applied"
+        );
+    }
+
+    /// A controller that accepts connections and never answers (a paused process): a
+    /// request in flight to it ends as soon as another controller is active, not after the
+    /// request timeout, and the next call goes to the new one.
+    #[tokio::test]
+    async fn a_request_in_flight_to_a_controller_that_stopped_leading_ends_at_once() {
+        let paused = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = paused.local_addr().unwrap().to_string();
+        let held = tokio::spawn(async move {
+            let mut conns = Vec::new();
+            loop {
+                let (c, _) = paused.accept().await.unwrap();
+                conns.push(c);
+            }
+        });
+        let (tx, rx) = watch::channel(Some(ActiveController { id: 1, addr }));
+        let client = std::sync::Arc::new(ControllerClient::new(rx));
+        let c = client.clone();
+        let call = tokio::spawn(async move {
+            c.call(
+                RequestBody::ApiVersions(Default::default()),
+                fjord_protocol::ApiKey::ApiVersions.max_version(),
+            )
+            .await
+        });
+        // Once the call is in flight, another controller becomes active.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!call.is_finished(), "the paused controller never answers");
+        let started = tokio::time::Instant::now();
+        tx.send_replace(Some(ActiveController {
+            id: 2,
+            addr: "127.0.0.1:1".into(),
+        }));
+        let r = tokio::time::timeout(Duration::from_secs(5), call)
+            .await
+            .expect("ended well before the 30 s request timeout")
+            .unwrap();
+        assert!(matches!(r, Err(ForwardError::Moved { from: 1 })), "{r:?}");
+        assert!(started.elapsed() < Duration::from_secs(1));
+        held.abort();
     }
 }
