@@ -187,24 +187,22 @@ fn components(g: &Graph) -> Vec<BTreeSet<usize>> {
         }
         // Frames: (node, its successors, the next successor to visit).
         let mut frames: Vec<(usize, Vec<usize>, usize)> = Vec::new();
-        s.index.insert(root, s.next);
-        s.low.insert(root, s.next);
-        s.next += 1;
-        s.stack.push(root);
-        s.on.insert(root);
-        frames.push((root, succ(root), 0));
+        let visit = |s: &mut State, frames: &mut Vec<(usize, Vec<usize>, usize)>, a: usize| {
+            s.index.insert(a, s.next);
+            s.low.insert(a, s.next);
+            s.next += 1;
+            s.stack.push(a);
+            s.on.insert(a);
+            frames.push((a, succ(a), 0));
+        };
+        visit(&mut s, &mut frames, root);
         while let Some((a, next, i)) = frames.last_mut() {
             let a = *a;
             if *i < next.len() {
                 let b = next[*i];
                 *i += 1;
                 if !s.index.contains_key(&b) {
-                    s.index.insert(b, s.next);
-                    s.low.insert(b, s.next);
-                    s.next += 1;
-                    s.stack.push(b);
-                    s.on.insert(b);
-                    frames.push((b, succ(b), 0));
+                    visit(&mut s, &mut frames, b);
                 } else if s.on.contains(&b) {
                     let low = s.low[&a].min(s.index[&b]);
                     s.low.insert(a, low);

@@ -160,11 +160,14 @@ struct Delivery {
     complete: u64,
 }
 
+/// An accepted acknowledgement: the process, and when its commit was invoked and completed.
+type Accepted = (String, u64, u64);
+
 /// Reports `share-double-delivery`.
 pub fn share(h: &History, out: &mut Vec<Anomaly>) {
     let mut deliveries: BTreeMap<(Key, Offset), Vec<Delivery>> = BTreeMap::new();
     // (key, offset) -> (process, invocation, completion) of each accepted acknowledgement.
-    let mut accepted: BTreeMap<(Key, Offset), Vec<(String, u64, u64)>> = BTreeMap::new();
+    let mut accepted: BTreeMap<(Key, Offset), Vec<Accepted>> = BTreeMap::new();
     for op in h.ops.iter().filter(|o| o.outcome == Outcome::Ok) {
         let rows = op.value.as_array().into_iter().flatten().map(|r| {
             r.as_array()

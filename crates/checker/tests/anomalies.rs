@@ -33,6 +33,11 @@ impl H {
         self
     }
 
+    /// A transaction that committed, with what it did (`["send", k, [o, v]]`, `["poll", ...]`).
+    fn txn(&mut self, p: u64, done: Value) -> &mut Self {
+        self.op(p, "txn", json!([]), "ok", done)
+    }
+
     /// An acknowledged single send of `v` to `k` at `o`.
     fn send(&mut self, p: u64, k: i64, v: i64, o: i64) -> &mut Self {
         self.op(
@@ -193,9 +198,25 @@ fn hanging_transaction_a_key_whose_last_stable_offset_never_reached_its_end() {
     h.line(2, "invoke", "txn", json!([["send", 0, 2]]), json!({}));
     h.line(2, "info", "txn", json!([["send", 0, [1, 2]]]), json!({}));
     h.send(1, 0, 3, 2);
-    h.line(3, "invoke", "poll", json!([["poll"]]), json!({"final": true}));
-    h.line(3, "ok", "poll", json!([["poll", {"0": [[0, 1]]}]]), json!({}));
-    h.event(3, "final-read", json!({"key": 0, "end": 1, "high_watermark": 3}));
+    h.line(
+        3,
+        "invoke",
+        "poll",
+        json!([["poll"]]),
+        json!({"final": true}),
+    );
+    h.line(
+        3,
+        "ok",
+        "poll",
+        json!([["poll", {"0": [[0, 1]]}]]),
+        json!({}),
+    );
+    h.event(
+        3,
+        "final-read",
+        json!({"key": 0, "end": 1, "high_watermark": 3}),
+    );
     // The write after the open transaction is not lost: nobody could read it yet.
     assert_eq!(h.kinds(), only(&["hanging-transaction", "unseen"]));
 }
@@ -333,20 +354,8 @@ fn int_poll_skip_within_one_poll() {
 #[test]
 fn g0_two_transactions_write_two_keys_in_opposite_orders() {
     let mut h = H::default();
-    h.op(
-        1,
-        "txn",
-        json!([]),
-        "ok",
-        json!([["send", 0, [0, 1]], ["send", 1, [1, 2]]]),
-    );
-    h.op(
-        2,
-        "txn",
-        json!([]),
-        "ok",
-        json!([["send", 0, [1, 3]], ["send", 1, [0, 4]]]),
-    );
+    h.txn(1, json!([["send", 0, [0, 1]], ["send", 1, [1, 2]]]));
+    h.txn(2, json!([["send", 0, [1, 3]], ["send", 1, [0, 4]]]));
     h.poll(3, 0, &[(0, 1), (1, 3)])
         .poll(3, 1, &[(0, 4), (1, 2)]);
     assert_eq!(h.kinds(), only(&["G0"]));
@@ -356,20 +365,8 @@ fn g0_two_transactions_write_two_keys_in_opposite_orders() {
 fn g1c_a_write_read_edge_closes_a_cycle() {
     let mut h = H::default();
     // T1 writes key 1 after T2 did, and T2 read T1's write of key 0.
-    h.op(
-        1,
-        "txn",
-        json!([]),
-        "ok",
-        json!([["send", 0, [0, 1]], ["send", 1, [1, 2]]]),
-    );
-    h.op(
-        2,
-        "txn",
-        json!([]),
-        "ok",
-        json!([["send", 1, [0, 3]], ["poll", {"0": [[0, 1]]}]]),
-    );
+    h.txn(1, json!([["send", 0, [0, 1]], ["send", 1, [1, 2]]]));
+    h.txn(2, json!([["send", 1, [0, 3]], ["poll", {"0": [[0, 1]]}]]));
     h.poll(3, 1, &[(0, 3), (1, 2)]);
     assert_eq!(h.kinds(), only(&["G1c"]));
 }
