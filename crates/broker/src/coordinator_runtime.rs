@@ -656,11 +656,23 @@ impl<S: CoordinatorShard> Runtime<S> {
             producer_epoch,
             marker,
         };
-        if let Err(e) = append_committed(&slot, vec![entry]).await {
-            tracing::warn!("writing a marker to {}-{index}: {e}", S::TOPIC);
-            *guard = None;
-            self.unload(&slot);
-            return Err(ErrorCode::NotLeaderOrFollower);
+        match append_committed(&slot, vec![entry]).await {
+            Ok(_) => {}
+            // A marker of an epoch the producer has moved past (a stale job of a coordinator
+            // that moved): refused as Kafka refuses it, so its sender drops it; the shard
+            // stays (found by the fault tests: answered NOT_LEADER_OR_FOLLOWER, the marker was
+            // retried every 100 ms for minutes, each refusal reloading the shard and
+            // restarting every member's session).
+            Err(AppendFailure::Refused(code, e)) => {
+                tracing::debug!("a marker to {}-{index} refused: {e}", S::TOPIC);
+                return Err(code);
+            }
+            Err(e) => {
+                tracing::warn!("writing a marker to {}-{index}: {e}", S::TOPIC);
+                *guard = None;
+                self.unload(&slot);
+                return Err(ErrorCode::NotLeaderOrFollower);
+            }
         }
         if let Some(l) = guard.as_mut() {
             let folded = l.shard.replay(
@@ -803,26 +815,54 @@ impl<S> Slot<S> {
     }
 }
 
-/// Appends entries to the slot's partition as its coordinator and waits until every in-sync
-/// replica has them.
-/// Appends `entries` and waits until they are committed; returns the offset after them.
-async fn append_committed<S>(slot: &Arc<Slot<S>>, entries: Vec<Entry>) -> Result<i64, String> {
+/// Why a coordinator append failed.
+#[derive(Debug, thiserror::Error)]
+enum AppendFailure {
+    /// The log refused the batch before writing anything (a marker of a fenced producer
+    /// epoch): the log and the shard still agree.
+    #[error("{1}")]
+    Refused(ErrorCode, String),
+    /// Anything else: the append or its commit failed, the log may hold what the shard does
+    /// not.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Appends `entries` to the slot's partition as its coordinator and waits until every
+/// in-sync replica has them; returns the offset after them.
+async fn append_committed<S>(
+    slot: &Arc<Slot<S>>,
+    entries: Vec<Entry>,
+) -> Result<i64, AppendFailure> {
     let partition = slot.partition.clone();
     let epoch = slot.leader_epoch;
     let appended = tokio::task::spawn_blocking(move || {
         let mut end = -1;
-        for batch in encode_batches(&entries)? {
+        for (i, batch) in encode_batches(&entries)
+            .map_err(AppendFailure::Failed)?
+            .into_iter()
+            .enumerate()
+        {
             let info = partition
                 .log
                 .append_as_coordinator(batch, epoch, system_now_ms())
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| match e.error_code() {
+                    // The first batch refused by the producer checks: nothing was written.
+                    code @ (ErrorCode::InvalidProducerEpoch
+                    | ErrorCode::TransactionCoordinatorFenced)
+                        if i == 0 =>
+                    {
+                        AppendFailure::Refused(code, e.to_string())
+                    }
+                    _ => AppendFailure::Failed(e.to_string()),
+                })?;
             partition.after_append();
             end = info.last_offset + 1;
         }
-        Ok::<i64, String>(end)
+        Ok::<i64, AppendFailure>(end)
     })
     .await
-    .map_err(|e| e.to_string())
+    .map_err(|e| AppendFailure::Failed(e.to_string()))
     .and_then(|r| r)?;
     // The answer goes out once the records are committed (every in-sync replica has them),
     // as Kafka's coordinator runtime does.
@@ -833,7 +873,7 @@ async fn append_committed<S>(slot: &Arc<Slot<S>>, entries: Vec<Entry>) -> Result
             tokio::time::Instant::now() + COMMIT_TIMEOUT,
         )
         .await
-        .map_err(|code| format!("not committed: {}", code.message()))?;
+        .map_err(|code| AppendFailure::Failed(format!("not committed: {}", code.message())))?;
     Ok(appended)
 }
 
