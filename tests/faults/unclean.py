@@ -76,6 +76,31 @@ def kill_isr(run, hold):
     return {"killed_for_good": [a, b], "survivor": s}
 
 
+def abort_hanging(c):
+    """What the operator does next when read_committed consumers stall (docs/EXTENSIONS.md,
+    "Hanging transactions after a recovery"): every transaction open in a partition of a live
+    broker that its coordinator does not hold there is aborted, as `kafka-transactions`
+    finds and aborts them (KIP-664). Returns what was aborted."""
+    aborted = []
+    for n in c.brokers:
+        if not n.alive() or n.id in c.gone:
+            continue
+        out = c.run_tool("kafka-transactions", "--bootstrap-server", c.live_bootstrap(),
+                         "find-hanging", "--broker-id", str(n.id),
+                         "--max-transaction-timeout", "0", check=False, timeout=60)
+        for line in out.splitlines()[1:]:
+            cols = line.split()
+            if len(cols) < 6 or not cols[1].isdigit():
+                continue
+            topic, partition, start = cols[0], cols[1], cols[5]
+            c.run_tool("kafka-transactions", "--bootstrap-server", c.live_bootstrap(), "abort",
+                       "--topic", topic, "--partition", partition, "--start-offset", start,
+                       check=False, timeout=60)
+            aborted.append({"topic": topic, "partition": int(partition),
+                            "start_offset": int(start)})
+    return aborted
+
+
 def online(c):
     parts = c.describe(nemesis.TOPIC)
     return bool(parts) and all(v[0] != -1 for v in parts.values())
@@ -112,7 +137,8 @@ def parse_table(text):
         cols = line.split()
         if len(cols) >= 8 and cols[0].isdigit() and cols[1] in ("answered", "Answered", "live",
                                                                "leader", "follower"):
-            cur["rows"][int(cols[0])] = {"leo": _int(cols[4]), "truncates": cols[7]}
+            cur["rows"][int(cols[0])] = {"leo": _int(cols[4]), "hw": _int(cols[5]),
+                                         "truncates": cols[7]}
         m = re.search(r"broker (\d+) truncates 0 records \(the new leader\)", line)
         if m:
             cur["chosen"] = int(m.group(1))
@@ -138,11 +164,15 @@ def _int(s):
 def announcement(parts):
     """The checker's announcement from the parsed table: a replica that truncates n records
     from its log end e announces [e - n, e) (a count it could not give, from the new leader's
-    log end on); brokers whose data is unknown announce everything past the new leader's log
-    end; the acknowledged-loss figure is carried as it is."""
+    high watermark on); brokers whose data is unknown announce everything past the new
+    leader's high watermark (what it held past that, transactions whose markers only those
+    brokers had among it, was not known to it to be committed); the acknowledged-loss figure
+    is carried as it is."""
     out = []
     for p in parts:
-        chosen = p["rows"].get(p["chosen"], {}).get("leo")
+        row = p["rows"].get(p["chosen"], {})
+        marks = [x for x in (row.get("hw"), row.get("leo")) if x is not None]
+        chosen = min(marks) if marks else None
         truncated, unknown = [], []
         for b, row in p["rows"].items():
             t, leo = row.get("truncates"), row.get("leo")
@@ -180,7 +210,7 @@ class Automated:
             json.dump(announcement(parts), f, indent=1)
         wait_for("every partition to have a leader again", lambda: online(c), 60)
         writable_again(c)
-        return {**what, "announced": parts}
+        return {**what, "announced": parts, "aborted_hanging": abort_hanging(c)}
 
 
 class Watch:
@@ -210,7 +240,7 @@ class Watch:
             parts = parse_table(f.read())
         with open(os.path.join(run.out, "announcement.json"), "w") as f:
             json.dump(announcement(parts), f, indent=1)
-        return {**what, "announced": parts}
+        return {**what, "announced": parts, "aborted_hanging": abort_hanging(c)}
 
 
 SCHEDULES = {"unclean-automated": Automated(), "unclean-watch": Watch()}
