@@ -151,6 +151,9 @@ def parse_table(text):
         m = re.search(r"a lower bound: what (.*) held is unknown", line)
         if m:
             cur["unknown"] = [int(x) for x in re.findall(r"broker (\d+)", m.group(1))]
+        m = re.search(r"Open transactions from offset (\d+):", line)
+        if m:
+            cur["open_from"] = int(m.group(1))
     return parts
 
 
@@ -167,7 +170,8 @@ def announcement(parts):
     high watermark on); brokers whose data is unknown announce everything past the new
     leader's high watermark (what it held past that, transactions whose markers only those
     brokers had among it, was not known to it to be committed); the acknowledged-loss figure
-    is carried as it is."""
+    is carried as it is; transactions the new leader holds open announce what they wrote, from
+    their first offset on."""
     out = []
     for p in parts:
         row = p["rows"].get(p["chosen"], {})
@@ -184,6 +188,9 @@ def announcement(parts):
                 unknown.append([chosen, None])
         if p["unknown"] and chosen is not None:
             unknown.append([chosen, None])
+        # Transactions open on the new leader: what they wrote is of unknown fate.
+        if p.get("open_from") is not None:
+            unknown.append([p["open_from"], None])
         out.append({"key": p["partition"], "truncated": truncated, "unknown": unknown,
                     "acknowledged_lost": p["lost"] or 0})
     return {"partitions": out}

@@ -238,6 +238,10 @@ struct Offline {
     /// transaction timeout that their coordinator does not know there (Err: why they could
     /// not be listed).
     hanging: Result<Vec<Hanging>, String>,
+    /// The first offset of a transaction the chosen replica holds open, of any age (Err: why
+    /// it could not be asked): its marker may have been written only by the replicas not
+    /// chosen, so what it wrote is of unknown fate.
+    open_from: Result<Option<i64>, String>,
 }
 
 fn cell(v: i64) -> String {
@@ -362,9 +366,44 @@ fn table(o: &Offline) -> String {
         ),
     }
     if o.choice.is_some() {
+        out.push_str(&open_line(&o.open_from));
         out.push_str(&hanging_lines(&o.hanging));
     }
     out
+}
+
+/// The cost of the transactions the chosen replica holds open (found by the fault tests: a
+/// committed transaction whose marker only the old ISR had was lost once aborted, and the
+/// cost said nothing of it).
+fn open_line(open_from: &Result<Option<i64>, String>) -> String {
+    match open_from {
+        Ok(None) => String::new(),
+        Ok(Some(offset)) => format!(
+            "\n  Open transactions from offset {offset}: their commit or abort markers may have \
+             been written only by the replicas not chosen, so what they wrote from offset \
+             {offset} on is of unknown fate: read_committed consumers stop there until they end, \
+             and aborting one that had committed loses what it wrote."
+        ),
+        Err(why) => format!("\n  Open transactions: unknown ({why})."),
+    }
+}
+
+/// For each partition with a choice, the first offset of a transaction its chosen replica
+/// holds open ([`Offline::open_from`]).
+async fn check_open(admin: &Admin, offline: &mut [Offline]) {
+    for o in offline {
+        let Some(c) = &o.choice else { continue };
+        o.open_from = admin
+            .describe_producers(&o.topic, o.partition, Some(c.broker))
+            .await
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| p.current_txn_start_offset)
+                    .filter(|s| *s >= 0)
+                    .min()
+            })
+            .map_err(|e| e.to_string());
+    }
 }
 
 /// The hanging transactions of a partition's chosen replica, a line each.
@@ -501,6 +540,7 @@ impl Offline {
             states: Vec::new(),
             choice: None,
             hanging: Ok(Vec::new()),
+            open_from: Ok(None),
         }
     }
 
@@ -715,6 +755,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         None => max_transaction_timeout(&admin, &offline).await,
     };
     check_hanging(&admin, &mut offline, max_timeout_ms).await;
+    check_open(&admin, &mut offline).await;
     for o in &offline {
         println!("{}", table(o));
     }
@@ -917,6 +958,9 @@ fn plan_entry(o: &Offline) -> Option<serde_json::Value> {
     {
         m.extend(figures);
         m.insert("candidates".into(), serde_json::Value::Array(candidates));
+        if let Ok(open) = &o.open_from {
+            m.insert("openTransactionsFrom".into(), serde_json::json!(open));
+        }
         if let Ok(h) = &o.hanging {
             let hanging: Vec<serde_json::Value> = h
                 .iter()
@@ -956,5 +1000,25 @@ fn finish(failures: usize) -> Result<(), ToolError> {
         Err(ToolError::Failed(format!(
             "{failures} partition(s) were not recovered."
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_transactions_are_a_cost_with_their_first_offset() {
+        assert_eq!(open_line(&Ok(None)), "");
+        let line = open_line(&Ok(Some(3489)));
+        assert!(
+            line.contains("Open transactions from offset 3489:"),
+            "{line}"
+        );
+        assert!(line.contains("unknown fate"), "{line}");
+        assert_eq!(
+            open_line(&Err("broker 1 did not answer".into())),
+            "\n  Open transactions: unknown (broker 1 did not answer)."
+        );
     }
 }

@@ -478,6 +478,7 @@ impl Watcher {
         let started = Instant::now();
         let deadline = started + Duration::from_millis(timeout_ms);
         survey_and_choose(&self.admin, cluster, &mut offline, deadline).await;
+        super::check_open(&self.admin, &mut offline).await;
         self.metrics
             .last_survey_ms
             .store(started.elapsed().as_millis() as u64, Ordering::Relaxed);
