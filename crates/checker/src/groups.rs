@@ -1,12 +1,14 @@
 //! Consumer-group ownership and share-group delivery, from the clients' own observations.
 //!
 //! Group overlap: a member's hold on a key runs from its `assigned` event to its `revoked`,
-//! `lost` or `close` event (or the end of the history). Another member of the same group
-//! given the key before a cooperative hand-over (`revoked`, `close`) began, or in the same
-//! generation of a classic group, is `group-overlap`. Holds of one static member (the same
-//! `instance`, its `group.instance.id`) by successive processes are one member's: a static
-//! member that comes back keeps its generation and its partitions. A hold that ended `lost` (the member's
-//! session expired) may overlap: Kafka fences such a member rather than waiting for it.
+//! `lost` or `close` event (or the end of the history). Kafka does not stop a member whose
+//! session the coordinator ended from believing it holds its partitions until it hears so;
+//! it fences what that member commits. So two holds of one key in one group overlapping is
+//! `group-overlap` only when the earlier holder committed while the later one held the key
+//! (a transaction that committed, or an offset commit: a `committed` event), or when two
+//! members hold it in the same generation of a classic group. Holds of one static member
+//! (the same `instance`, its `group.instance.id`) by successive processes are one member's: a
+//! static member that comes back keeps its generation and its partitions.
 //!
 //! Share groups (KIP-932): a record is delivered to one consumer at a time, and once a
 //! consumer's acknowledgement of it was accepted it is never delivered again. A delivery
@@ -52,8 +54,28 @@ fn keys(v: &Value) -> Vec<Key> {
         .collect()
 }
 
+/// When each process committed: the commit time of each transaction that committed, and
+/// each `committed` event (an offset commit that succeeded).
+fn commits(h: &History) -> HashMap<&str, Vec<u64>> {
+    let mut by: HashMap<&str, Vec<u64>> = HashMap::new();
+    for op in h
+        .ops
+        .iter()
+        .filter(|o| o.outcome == Outcome::Ok && o.f == "txn")
+    {
+        if let Some(t) = op.commit_time {
+            by.entry(op.process.as_str()).or_default().push(t);
+        }
+    }
+    for e in h.events.iter().filter(|e| e.f == "committed") {
+        by.entry(e.process.as_str()).or_default().push(e.time);
+    }
+    by
+}
+
 /// Reports `group-overlap`.
 pub fn overlap(h: &History, out: &mut Vec<Anomaly>) {
+    let committed = commits(h);
     let end_of_history = h
         .ops
         .iter()
@@ -133,8 +155,12 @@ pub fn overlap(h: &History, out: &mut Vec<Anomaly>) {
                     && a.generation.is_some()
                     && a.generation == b.generation;
                 let (first, second) = if a.start <= b.start { (a, b) } else { (b, a) };
-                let handed_over_early = second.start < first.end && first.how != End::Lost;
-                if same_generation || handed_over_early {
+                // The earlier holder committed while the later one held the key.
+                let both_committed = second.start < first.end
+                    && committed
+                        .get(first.process.as_str())
+                        .is_some_and(|ts| ts.iter().any(|t| *t > second.start && *t < first.end));
+                if same_generation || both_committed {
                     out.push(Anomaly::new(
                         "group-overlap",
                         Some(*key),

@@ -372,12 +372,30 @@ fn g1c_a_write_read_edge_closes_a_cycle() {
 }
 
 #[test]
-fn group_overlap_a_partition_given_before_it_was_revoked() {
+fn group_overlap_the_old_holder_commits_after_the_partition_was_given_on() {
     let mut h = H::default();
     h.event(1, "assigned", json!({"group": "g", "keys": [0, 1]}));
     h.event(2, "assigned", json!({"group": "g", "keys": [1]}));
+    h.event(1, "committed", json!({"group": "g"}));
     h.event(1, "revoked", json!({"group": "g", "keys": [1]}));
     assert_eq!(h.kinds(), only(&["group-overlap"]));
+    // A transaction of the old holder that commits in the overlap counts as well.
+    let mut h = H::default();
+    h.event(1, "assigned", json!({"group": "g", "keys": [0]}));
+    h.event(2, "assigned", json!({"group": "g", "keys": [0]}));
+    h.line(1, "invoke", "txn", json!([]), json!({}));
+    let now = h.now;
+    h.line(1, "ok", "txn", json!([]), json!({"commit_time": now + 5}));
+    h.event(1, "close", json!({"group": "g"}));
+    assert_eq!(h.kinds(), only(&["group-overlap"]));
+    // A member fenced without knowing it (it commits nothing after the hand-over) is what
+    // Kafka allows.
+    let mut h = H::default();
+    h.event(1, "assigned", json!({"group": "g", "keys": [0, 1]}));
+    h.event(1, "committed", json!({"group": "g"}));
+    h.event(2, "assigned", json!({"group": "g", "keys": [1]}));
+    h.event(1, "close", json!({"group": "g"}));
+    assert_eq!(h.kinds(), Vec::<String>::new());
     // A hand-over in order, and a member that lost its partitions, are fine.
     let mut h = H::default();
     h.event(1, "assigned", json!({"group": "g", "keys": [0, 1]}));

@@ -269,7 +269,9 @@ public class Workload {
                 log(process, "ok", "poll", "[" + reads(recs) + "]", null);
                 if (subscribe && !txn && !recs.isEmpty()) {
                     try {
+                        long at = System.nanoTime();
                         consumer.commitSync(Duration.ofSeconds(5));
+                        log(process, "event", "committed", "{\"group\":" + quote(group) + ",\"invoked\":" + at + "}", null);
                     } catch (RuntimeException e) {
                         log(process, "event", "commit-failed", null, error(e));
                         return false;
@@ -360,11 +362,17 @@ public class Workload {
                 }
                 try {
                     producer.abortTransaction();
-                    log(process, "fail", "txn", value, error(e));
-                    rewind();
-                    return true;
                 } catch (RuntimeException e2) {
                     log(process, "info", "txn", value, error(e2));
+                    return false;
+                }
+                log(process, "fail", "txn", value, error(e));
+                try {
+                    rewind();
+                    return true;
+                } catch (RuntimeException e3) {
+                    // The transaction is over; the consumer (its member gone) is rebuilt.
+                    log(process, "event", "rewind-failed", null, error(e3));
                     return false;
                 }
             }
