@@ -167,14 +167,14 @@ struct FailureLog {
 
 impl FailureLog {
     fn report(&mut self, what: &str, error: &str) {
-        match self.warning(what, error) {
-            Some(w) => tracing::warn!("{w}"),
+        match self.due() {
+            Some(secs) => tracing::warn!("{what} failing for {}s (retrying): {error}", secs),
             None => tracing::debug!("{what} failed (retrying): {error}"),
         }
     }
 
-    /// The WARN line a failure now deserves, if one is due.
-    fn warning(&mut self, what: &str, error: &str) -> Option<String> {
+    /// Whether a failure now deserves its WARN line, and for how many seconds it has lasted.
+    fn due(&mut self) -> Option<u64> {
         let now = tokio::time::Instant::now();
         let first = *self.first.get_or_insert(now);
         let due = now.duration_since(first) >= REPEAT_WARNING
@@ -183,10 +183,7 @@ impl FailureLog {
                 .is_none_or(|t| now.duration_since(t) >= REPEAT_WARNING);
         due.then(|| {
             self.last_warned = Some(now);
-            format!(
-                "{what} failing for {}s (retrying): {error}",
-                now.duration_since(first).as_secs()
-            )
+            now.duration_since(first).as_secs()
         })
     }
 }
@@ -384,32 +381,18 @@ mod tests {
     async fn a_failure_is_said_once_it_lasts_and_counts_from_its_own_start() {
         let step = |s| tokio::time::advance(Duration::from_secs(s));
         let mut log = FailureLog::default();
-        assert_eq!(
-            log.warning("broker heartbeat", "e"),
-            None,
-            "a start-up race says nothing"
-        );
+        assert_eq!(log.due(), None, "a start-up race says nothing");
         step(5).await;
-        assert_eq!(log.warning("broker heartbeat", "e"), None);
+        assert_eq!(log.due(), None);
         step(6).await;
-        assert_eq!(
-            log.warning("broker heartbeat", "e").as_deref(),
-            Some("broker heartbeat failing for 11s (retrying): e")
-        );
+        assert_eq!(log.due(), Some(11));
         step(2).await;
-        assert_eq!(
-            log.warning("broker heartbeat", "e"),
-            None,
-            "not again within 10 s"
-        );
+        assert_eq!(log.due(), None, "not again within 10 s");
         // A success in between: the next failure is a new one.
         log = FailureLog::default();
         step(100).await;
-        assert_eq!(log.warning("broker heartbeat", "e"), None);
+        assert_eq!(log.due(), None);
         step(10).await;
-        assert_eq!(
-            log.warning("broker heartbeat", "e").as_deref(),
-            Some("broker heartbeat failing for 10s (retrying): e")
-        );
+        assert_eq!(log.due(), Some(10));
     }
 }

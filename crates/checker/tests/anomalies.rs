@@ -38,6 +38,26 @@ impl H {
         self.op(p, "txn", json!([]), "ok", done)
     }
 
+    /// One of the final polls, reading `reads` of key `k`.
+    fn final_poll(&mut self, p: u64, k: i64, reads: &[(i64, i64)]) -> &mut Self {
+        let pairs: Vec<Value> = reads.iter().map(|(o, v)| json!([o, v])).collect();
+        self.line(
+            p,
+            "invoke",
+            "poll",
+            json!([["poll"]]),
+            json!({"final": true}),
+        );
+        self.line(
+            p,
+            "ok",
+            "poll",
+            json!([["poll", {k.to_string(): pairs}]]),
+            json!({}),
+        );
+        self
+    }
+
     /// An acknowledged single send of `v` to `k` at `o`.
     fn send(&mut self, p: u64, k: i64, v: i64, o: i64) -> &mut Self {
         self.op(
@@ -154,40 +174,14 @@ fn lost_write_read_once_then_gone_from_the_final_reads() {
     let mut h = H::default();
     h.send(1, 0, 1, 0).send(1, 0, 2, 1);
     h.poll(2, 0, &[(0, 1), (1, 2)]);
-    h.line(
-        3,
-        "invoke",
-        "poll",
-        json!([["poll"]]),
-        json!({"final": true}),
-    );
-    h.line(
-        3,
-        "ok",
-        "poll",
-        json!([["poll", {"0": [[0, 1]]}]]),
-        json!({}),
-    );
+    h.final_poll(3, 0, &[(0, 1)]);
     h.event(3, "final-read", json!({"key": 0, "end": 1}));
     assert_eq!(h.kinds(), only(&["lost-write"]));
     // A key the final polls did not read whole says nothing of the values they missed.
     let mut h = H::default();
     h.send(1, 0, 1, 0).send(1, 0, 2, 1);
     h.poll(2, 0, &[(0, 1), (1, 2)]);
-    h.line(
-        3,
-        "invoke",
-        "poll",
-        json!([["poll"]]),
-        json!({"final": true}),
-    );
-    h.line(
-        3,
-        "ok",
-        "poll",
-        json!([["poll", {"0": [[0, 1]]}]]),
-        json!({}),
-    );
+    h.final_poll(3, 0, &[(0, 1)]);
     assert_eq!(h.kinds(), Vec::<String>::new());
 }
 
@@ -198,20 +192,7 @@ fn hanging_transaction_a_key_whose_last_stable_offset_never_reached_its_end() {
     h.line(2, "invoke", "txn", json!([["send", 0, 2]]), json!({}));
     h.line(2, "info", "txn", json!([["send", 0, [1, 2]]]), json!({}));
     h.send(1, 0, 3, 2);
-    h.line(
-        3,
-        "invoke",
-        "poll",
-        json!([["poll"]]),
-        json!({"final": true}),
-    );
-    h.line(
-        3,
-        "ok",
-        "poll",
-        json!([["poll", {"0": [[0, 1]]}]]),
-        json!({}),
-    );
+    h.final_poll(3, 0, &[(0, 1)]);
     h.event(
         3,
         "final-read",
