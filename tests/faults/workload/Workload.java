@@ -38,6 +38,22 @@ public class Workload {
     static final AtomicLong nextProcess = new AtomicLong();
     static PrintWriter out;
 
+    /** What every consumer of the workload shares: read_committed, offsets never auto-committed. */
+    static Properties consumerProps() {
+        Properties c = new Properties();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        return c;
+    }
+
+    /** Every key's partition. */
+    static List<TopicPartition> allKeys() {
+        List<TopicPartition> all = new ArrayList<>();
+        for (int k = 0; k < keys; k++) all.add(new TopicPartition(TOPIC, k));
+        return all;
+    }
+
     /** One history line; times are CLOCK_MONOTONIC nanoseconds, taken under the lock. */
     static synchronized void log(long process, String type, String f, String value, String extra) {
         StringBuilder b = new StringBuilder();
@@ -193,10 +209,7 @@ public class Workload {
                 p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 15000);
             }
             producer = new KafkaProducer<>(p, new LongSerializer(), new LongSerializer());
-            Properties c = new Properties();
-            c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            Properties c = consumerProps();
             c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
             c.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
             c.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
@@ -219,8 +232,7 @@ public class Workload {
                     throw e;
                 }
             }
-            List<TopicPartition> all = new ArrayList<>();
-            for (int k = 0; k < keys; k++) all.add(new TopicPartition(TOPIC, k));
+            List<TopicPartition> all = allKeys();
             if (subscribe) {
                 invoke("subscribe", "[]");
                 consumer.subscribe(List.of(TOPIC), new Listener());
@@ -472,8 +484,7 @@ public class Workload {
 
     /** Each key's high watermark (a read_uncommitted consumer's end offsets). */
     static Map<TopicPartition, Long> highWatermarks(List<TopicPartition> all) {
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Properties c = consumerProps();
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         try (KafkaConsumer<Long, Long> k = new KafkaConsumer<>(c, new LongDeserializer(), new LongDeserializer())) {
             return k.endOffsets(all, Duration.ofSeconds(60));
@@ -483,15 +494,11 @@ public class Workload {
     /** Reads every key from its start to its last stable offset, as the final polls. */
     static void finalPolls() {
         long process = nextProcess.incrementAndGet();
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Properties c = consumerProps();
         c.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30000);
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
         try (KafkaConsumer<Long, Long> consumer = new KafkaConsumer<>(c, new LongDeserializer(), new LongDeserializer())) {
-            List<TopicPartition> all = new ArrayList<>();
-            for (int k = 0; k < keys; k++) all.add(new TopicPartition(TOPIC, k));
+            List<TopicPartition> all = allKeys();
             log(process, "invoke", "assign", "[]", null);
             consumer.assign(all);
             consumer.seekToBeginning(all);
