@@ -1,10 +1,13 @@
 package dev.fjord.compat;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +28,12 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.MetadataResponse;
+import org.apache.kafka.common.requests.RequestHeader;
 
 /**
  * Real fjord processes on 127.0.0.1: combined (broker and controller) nodes 1..n, formatted
@@ -359,8 +368,56 @@ public final class FjordCluster implements AutoCloseable {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) rf).configs(configs)))
                     .all().get(30, TimeUnit.SECONDS);
             awaitLeaders(admin, List.of(name));
+            awaitEveryBrokerKnows(name);
         } catch (Exception e) {
             throw new RuntimeException("creating " + name, e);
+        }
+    }
+
+    /**
+     * Waits until every running broker's own metadata has the topic with a leader for each
+     * partition: each broker answers from its own image, which catches up after the
+     * controller commits (on Kafka too), so a client's next request may reach one that has
+     * not yet. Plaintext clusters only: a secured cluster's test waits on its own.
+     */
+    public void awaitEveryBrokerKnows(String topic) {
+        if (!security.isEmpty()) {
+            return;
+        }
+        for (Node n : nodes) {
+            if (!n.running()) {
+                continue;
+            }
+            waitFor("broker " + n.id + " to know " + topic, Duration.ofSeconds(30), () -> {
+                try {
+                    return brokerKnows(n, topic);
+                } catch (IOException | RuntimeException e) {
+                    return false;
+                }
+            });
+        }
+    }
+
+    /** One Metadata request to this node alone: does it know every partition's leader? */
+    private static boolean brokerKnows(Node n, String topic) throws IOException {
+        short version = 12;
+        RequestHeader header = new RequestHeader(ApiKeys.METADATA, version, "fjord-compat", 1);
+        ByteBuffer body = new MetadataRequest.Builder(List.of(topic), false).build(version)
+                .serializeWithHeader(header);
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", n.brokerPort), 5_000);
+            s.setSoTimeout(5_000);
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            out.writeInt(body.remaining());
+            out.write(body.array(), body.arrayOffset() + body.position(), body.remaining());
+            out.flush();
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            byte[] reply = new byte[in.readInt()];
+            in.readFully(reply);
+            MetadataResponse r = (MetadataResponse) AbstractResponse.parseResponse(ByteBuffer.wrap(reply), header);
+            return r.topicMetadata().stream().anyMatch(t -> t.topic().equals(topic)
+                    && t.error() == Errors.NONE && !t.partitionMetadata().isEmpty()
+                    && t.partitionMetadata().stream().allMatch(p -> p.leaderId.orElse(-1) >= 0));
         }
     }
 
