@@ -67,6 +67,11 @@ def ensure_tools():
 
 
 def binary(name):
+    """The built binary `name`: from $FAULTS_BIN_DIR when set (a copy that a rebuild during a
+    long run leaves alone), else target/debug or target/release, built when missing."""
+    pinned = os.environ.get("FAULTS_BIN_DIR")
+    if pinned:
+        return os.path.join(pinned, name)
     for profile in ("debug", "release"):
         p = os.path.join(ROOT, "target", profile, name)
         if os.path.exists(p):

@@ -113,6 +113,16 @@ def slow_link(c, rng, hold):
     return {"node": n, "rate": "200kbit", "queue": 20}
 
 
+def reorder_link(c, rng, hold):
+    """One node's outgoing segments reordered: half of them through a 10 Mbit/s lane."""
+    n = _pick(rng, c.nodes)
+    c.net.reorder(n)
+    _hold(hold)
+    seen = c.net.reordering_seen(n)
+    c.net.heal()
+    return {"node": n, "slow_lane": "10mbit", "selector": "tcp seq bit 10", "reord_seen": seen}
+
+
 def _pause(c, node, hold):
     c.nodes[node].signal(signal.SIGSTOP)
     _hold(hold)
@@ -290,6 +300,7 @@ NEMESES = {
     "partition-bridge": partition_bridge,
     "partition-oneway": partition_oneway,
     "slow-link": slow_link,
+    "reorder-link": reorder_link,
     "pause-leader": pause_leader,
     "pause-controller": pause_controller,
     "pause-coordinator": pause_coordinator,

@@ -7,7 +7,8 @@ Faults use only what this kernel offers (htb, pfifo, u32; no netem, no tc drop a
 namespace's eth0 has an htb root whose default class passes everything and whose class 1:99
 feeds a `pfifo limit 0`, which holds nothing; a u32 filter on a peer's address sends the
 packets for that peer into it. A slow link is the default class's rate cut, with a short
-queue (delay, and loss once the queue is full)."""
+queue (delay, and loss once the queue is full). Reordering splits a node's TCP segments over a
+fast and a slow lane by a bit of their sequence number."""
 
 import subprocess
 
@@ -89,6 +90,27 @@ class Net:
     def slow(self, host, rate="200kbit", limit=20):
         """`host`'s outgoing link at `rate` with a short queue: delay, and loss once it fills."""
         self._qdisc(host, rate=rate, limit=limit)
+
+    def reorder(self, host, rate="10mbit"):
+        """`host`'s outgoing TCP segments split over two lanes by bit 10 of their sequence
+        number: one at full rate, one at `rate` behind a long queue. A segment in the slow lane
+        is overtaken by the next one in the fast lane, so peers receive the flow out of order
+        (what netem's reordering gives; measured: TCP counts reordering on the flow)."""
+        ns = self.ns(host)
+        sh("tc", "-n", ns, "class", "replace", "dev", "eth0", "parent", "1:", "classid", "1:2",
+           "htb", "rate", rate, "ceil", rate, "burst", "1600b", "cburst", "1600b")
+        sh("tc", "-n", ns, "qdisc", "replace", "dev", "eth0", "parent", "1:2", "handle", "20:",
+           "pfifo", "limit", "1000")
+        # Offset 24: the TCP sequence number behind a 20-byte IP header.
+        sh("tc", "-n", ns, "filter", "add", "dev", "eth0", "parent", "1:", "protocol", "ip",
+           "prio", "50", "u32", "match", "ip", "protocol", "6", "0xff", "match", "u32",
+           "0x00000400", "0x00000400", "at", "24", "flowid", "1:2")
+
+    def reordering_seen(self, host):
+        """The reordering events TCP counted on `host`'s open connections (`ss -ti`'s
+        reord_seen), the evidence that `reorder` took effect."""
+        out = sh("ip", "netns", "exec", self.ns(host), "ss", "-tiH", check=False)
+        return sum(int(w.split(":")[1]) for w in out.split() if w.startswith("reord_seen:"))
 
     def heal(self):
         """Every link whole again and at full rate."""

@@ -349,6 +349,7 @@ pub async fn verify(
     let me = replicas.node_id();
     let mut asked: Vec<(PartitionKey, (String, i32), VerificationGuard)> = Vec::new();
     let mut producer = None;
+    let mut unserved = Vec::new();
     for t in &request.topic_data {
         let topic = if version >= TOPIC_ID_VERSION {
             image.topics.by_id.get(&t.topic_id)
@@ -358,6 +359,11 @@ pub async fn verify(
         let Some(topic) = topic else { continue };
         for p in &t.partition_data {
             let Some(partition) = replicas.get(topic.id, p.index).filter(|h| h.led_by(me)) else {
+                // Not led here yet (the image names this broker, its replica is not made
+                // yet): if it is by the append, the batch must not reach it unverified, where
+                // it would be refused as INVALID_TXN_STATE, which is fatal to the producer.
+                // NOT_LEADER_OR_FOLLOWER is retried, and the retry is verified.
+                unserved.push((topic.id, p.index));
                 continue;
             };
             let Some(Records::Memory(records)) = &p.records else {
@@ -379,6 +385,11 @@ pub async fn verify(
         }
     }
     let mut verified = Verified::default();
+    verified.refused.extend(
+        unserved
+            .into_iter()
+            .map(|key| (key, ErrorCode::NotLeaderOrFollower)),
+    );
     let Some((pid, epoch)) = producer else {
         return Some(verified);
     };

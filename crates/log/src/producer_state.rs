@@ -103,6 +103,9 @@ pub struct ProducerState {
     unreplicated: BTreeMap<i64, i64>,
 }
 
+/// The sequence before a producer's first at an epoch (Kafka's `RecordBatch.NO_SEQUENCE`).
+const NO_SEQUENCE: i32 = -1;
+
 /// True when `next` follows `last` (sequences wrap from `i32::MAX` to 0).
 fn in_sequence(last: i32, next: i32) -> bool {
     next == last.wrapping_add(1) || (last == i32::MAX && next == 0)
@@ -183,13 +186,17 @@ impl ProducerState {
                 last_offset: d.last_offset,
             });
         }
-        match e.batches.back() {
-            Some(m) if !in_sequence(m.last_seq, first) => Err(LogError::OutOfOrderSequence(format!(
-                "Out of order sequence number for producer {pid} at offset {}: {first} (incoming seq. number), {} (current end sequence number)",
+        // A known producer with no batch at this epoch (a marker moved it to the epoch, as a
+        // transaction version 2 end does) starts at sequence 0, as Kafka's NO_SEQUENCE does:
+        // a later batch accepted first would leave a gap its predecessor can never fill.
+        let last = e.batches.back().map_or(NO_SEQUENCE, |m| m.last_seq);
+        if in_sequence(last, first) {
+            Ok(Verdict::Append)
+        } else {
+            Err(LogError::OutOfOrderSequence(format!(
+                "Out of order sequence number for producer {pid} at offset {}: {first} (incoming seq. number), {last} (current end sequence number)",
                 b.base_offset(),
-                m.last_seq
-            ))),
-            _ => Ok(Verdict::Append),
+            )))
         }
     }
 

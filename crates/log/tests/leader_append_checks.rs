@@ -290,6 +290,13 @@ fn a_version_2_producers_next_epoch_starts_a_new_transaction_that_needs_verifyin
     .to_batch(7, 1, 1_000)
     .unwrap();
     log.append_as_coordinator(commit, 0, 1_000).unwrap();
+    // Not at a later sequence: had the batch before it been refused (its verification
+    // answered while the marker was still on its way), the gap could never be filled.
+    let guard = log.needs_verification(7, 1).unwrap();
+    assert!(matches!(
+        log.append_verified(txn_batch(7, 1, 2, 1), 0, 1_000, Some(guard)),
+        Err(LogError::OutOfOrderSequence(_))
+    ));
     let guard = log.needs_verification(7, 1).unwrap();
     let info = log
         .append_verified(txn_batch(7, 1, 0, 2), 0, 1_000, Some(guard))

@@ -124,7 +124,9 @@ impl PartitionLog {
         for seg in &segs {
             for batch in RecordBatches::new(seg.read_all()?) {
                 let batch = batch.map_err(corrupt)?;
-                if batch.producer_id() >= 0 {
+                // A producer's last data batch (Kafka's `lastDataOffset`): markers stay
+                // anyway, and the last sequence lives only in a data batch.
+                if batch.producer_id() >= 0 && !batch.is_control() {
                     producer_last.insert(batch.producer_id(), batch.base_offset());
                 }
                 if batch.is_control() || aborted.holds(&batch) {
