@@ -85,6 +85,24 @@ class Node:
     def alive(self):
         return self.proc is not None and self.proc.poll() is None
 
+    def inject(self, syscalls, errno_name):
+        """Fails every one of the process's `syscalls` with `errno_name` until `uninject`:
+        strace's fault injection through ptrace, on every thread, so it reaches raw system
+        calls that no LD_PRELOAD library sees (fjord's segment writes)."""
+        names = ",".join(syscalls)
+        self.tracer = subprocess.Popen(
+            ["strace", "-f", "-qq", "-o", "/dev/null", "-p", str(self.proc.pid),
+             "-e", f"trace={names}", "-e", f"inject={names}:error={errno_name}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def uninject(self):
+        """Detaches `inject`'s tracer (the process goes on untraced)."""
+        tracer = getattr(self, "tracer", None)
+        if tracer is not None:
+            tracer.terminate()
+            tracer.wait()
+            self.tracer = None
+
     def signal(self, sig):
         if self.alive():
             os.kill(self.proc.pid, sig)

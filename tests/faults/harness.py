@@ -46,7 +46,8 @@ def log(msg):
 
 
 def ensure_tools():
-    need = {"ip": "iproute2", "tc": "iproute2", "fiu-ctrl": "fiu-utils", "javac": None}
+    need = {"ip": "iproute2", "tc": "iproute2", "fiu-ctrl": "fiu-utils",
+            "strace": "strace", "javac": None}
     missing = sorted({pkg for cmd, pkg in need.items() if pkg and shutil.which(cmd) is None})
     if not os.path.exists(clusters.FAKETIME):
         missing.append("libfaketime")

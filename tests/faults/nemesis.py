@@ -182,27 +182,34 @@ def clock_step(c, rng, hold):
     return {"node": n, "forward_s": step}
 
 
-def _disk_fault(c, rng, hold, points, errno):
-    """libfiu failure points on one broker for `hold`, then the node restarted (an operator
-    replaces the disk: a log dir that failed stays offline until then)."""
+def _disk_fault(c, rng, hold, points, errno, syscalls=()):
+    """libfiu failure points (and, with `syscalls`, those raw system calls through strace) on
+    one broker for `hold`, then the node restarted (an operator replaces the disk: a log dir
+    that failed stays offline until then)."""
     n = _pick(rng, [b.id for b in c.brokers])
     node = c.nodes[n]
     for p in points:
         node.fiu(f"enable name={p},failinfo={errno}")
+    if syscalls:
+        node.inject(syscalls, "EIO")
     _hold(hold)
+    node.uninject()
     died = not node.alive()
     if not died:
         for p in points:
             node.fiu(f"disable name={p}")
     c.restart(node)
-    return {"node": n, "points": points, "errno": errno, "node_exited": died}
+    return {"node": n, "points": points, "syscalls": list(syscalls), "errno": errno,
+            "node_exited": died}
 
 
 def disk_eio_write(c, rng, hold):
-    """EIO from positional writes (pwrite: the indexes, the checkpoints). Plain write() is
-    left alone: libfiu answers its own control fifo with it. The log's segments are written
-    with raw pwritev system calls (rustix), which no preload sees: a full disk reaches them."""
-    return _disk_fault(c, rng, hold, ["posix/io/rw/pwrite"], 5)
+    """EIO from positional writes: pwrite through libfiu (the indexes, the checkpoints; Kafka's
+    FileChannel writes) and, on fjord, the log's segment writes, raw pwritev system calls
+    (rustix) that no preload sees, through strace's fault injection. Plain write() is left
+    alone: libfiu answers its own control fifo with it, and sockets use it."""
+    syscalls = () if c.java else ("pwritev",)
+    return _disk_fault(c, rng, hold, ["posix/io/rw/pwrite"], 5, syscalls)
 
 
 def disk_eio_fsync(c, rng, hold):

@@ -132,7 +132,18 @@ class Net:
         return r.returncode == 0
 
 
+def _running(tag):
+    """Whether the harness whose pid gave `tag` still runs (its namespaces are its own)."""
+    try:
+        with open(f"/proc/{int(tag)}/cmdline", "rb") as f:
+            return b"harness.py" in f.read()
+    except (OSError, ValueError):
+        return False
+
+
 def leftovers():
-    """Namespaces an earlier run left (a run killed before its trap ran)."""
+    """Namespaces an earlier run left (a run killed before its trap ran); those of a run
+    still going are left alone."""
     out = sh("ip", "netns", "list", check=False)
-    return [line.split()[0] for line in out.splitlines() if line.startswith("fj")]
+    names = [line.split()[0] for line in out.splitlines() if line.startswith("fj")]
+    return [n for n in names if not _running(n[2:].split("h")[0].split("br")[0])]
