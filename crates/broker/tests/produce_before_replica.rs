@@ -7,6 +7,8 @@
 //! TestTxnEtl, which produces to topics it has just created, on one node) met the first
 //! answer once in two runs.
 
+mod common;
+
 use fjord_broker::controller_client::{ActiveController, ControllerClient};
 use fjord_broker::group_coordinator::{CoordinatorConfig, GroupCoordinator};
 use fjord_broker::peers::Peers;
@@ -19,7 +21,6 @@ use fjord_protocol::generated::feature_level_record::FeatureLevelRecord;
 use fjord_protocol::generated::produce_request::{
     PartitionProduceData, ProduceRequest, TopicProduceData,
 };
-use fjord_protocol::generated::{partition_record::PartitionRecord, topic_record::TopicRecord};
 use fjord_protocol::records::{Compression, RecordBatchBuilder};
 use fjord_protocol::{ErrorCode, MetadataRecord, Records, Uuid};
 use std::sync::Arc;
@@ -31,25 +32,15 @@ const TOPIC: Uuid = Uuid::from_u128(9);
 const VERSION: i16 = 12;
 
 fn image() -> Arc<MetadataImage> {
+    let [topic, partition] = common::sole_replica_topic("fresh", TOPIC);
     let records = [
         MetadataRecord::FeatureLevel(FeatureLevelRecord {
             name: "transaction.version".into(),
             feature_level: 2,
             ..Default::default()
         }),
-        MetadataRecord::Topic(TopicRecord {
-            name: "fresh".into(),
-            topic_id: TOPIC,
-            ..Default::default()
-        }),
-        MetadataRecord::Partition(PartitionRecord {
-            partition_id: 0,
-            topic_id: TOPIC,
-            replicas: vec![1],
-            isr: vec![1],
-            leader: 1,
-            ..Default::default()
-        }),
+        topic,
+        partition,
     ];
     Arc::new(MetadataImage::empty().apply(&records, 3, 1).unwrap().0)
 }

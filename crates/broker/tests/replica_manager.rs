@@ -2,6 +2,8 @@
 //! a config change reaches the log, leadership moves with the image, a deleted topic's log
 //! goes, and retention applies the topic's `retention.bytes`.
 
+mod common;
+
 use bytes::Bytes;
 use fjord_broker::replica_manager::ReplicaManager;
 use fjord_log::LogDir;
@@ -127,22 +129,7 @@ fn a_reopened_sole_replica_leader_commits_its_whole_log() {
     let dir = tempfile::tempdir().unwrap();
     let image = apply(
         MetadataImage::empty(),
-        vec![
-            MetadataRecord::Topic(TopicRecord {
-                name: "t".into(),
-                topic_id: TOPIC,
-                ..Default::default()
-            }),
-            MetadataRecord::Partition(PartitionRecord {
-                partition_id: 0,
-                topic_id: TOPIC,
-                replicas: vec![1],
-                isr: vec![1],
-                leader: 1,
-                leader_epoch: 0,
-                ..Default::default()
-            }),
-        ],
+        common::sole_replica_topic("t", TOPIC).to_vec(),
     );
     {
         let logs = Arc::new(LogDir::open(dir.path(), |_| Default::default()).unwrap().0);

@@ -5,14 +5,15 @@
 //! retried every 100 ms for minutes, each refusal reloading the shard and restarting every
 //! member's session, so a departed static member was never expired.
 
+mod common;
+
 use fjord_broker::controller_client::{ActiveController, ControllerClient};
 use fjord_broker::group_coordinator::{CoordinatorConfig, GroupCoordinator};
 use fjord_broker::replica_manager::ReplicaManager;
 use fjord_log::LogDir;
 use fjord_metadata::MetadataImage;
-use fjord_protocol::generated::{partition_record::PartitionRecord, topic_record::TopicRecord};
 use fjord_protocol::records::EndTxnMarker;
-use fjord_protocol::{ErrorCode, MetadataRecord, Uuid};
+use fjord_protocol::{ErrorCode, Uuid};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
@@ -23,21 +24,7 @@ const OFFSETS: Uuid = Uuid::from_u128(7);
 async fn a_stale_marker_is_refused_as_fenced_and_the_shard_stays() {
     let image = MetadataImage::empty()
         .apply(
-            &[
-                MetadataRecord::Topic(TopicRecord {
-                    name: "__consumer_offsets".into(),
-                    topic_id: OFFSETS,
-                    ..Default::default()
-                }),
-                MetadataRecord::Partition(PartitionRecord {
-                    partition_id: 0,
-                    topic_id: OFFSETS,
-                    replicas: vec![1],
-                    isr: vec![1],
-                    leader: 1,
-                    ..Default::default()
-                }),
-            ],
+            &common::sole_replica_topic("__consumer_offsets", OFFSETS),
             2,
             1,
         )
