@@ -523,7 +523,7 @@ pub async fn append(
                     fail(r, version, e.error_code(), e.to_string());
                     // A failing disk (KAFKA_STORAGE_ERROR) takes its log dir offline; the
                     // client finds the new leader.
-                    let _ = rm.storage_error(partition.dir_id, e);
+                    let _ = rm.partition_storage_error(&partition, e);
                 }
             }
         }

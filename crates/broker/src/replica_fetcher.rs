@@ -665,7 +665,7 @@ fn handle_answers(
                         partition = p.index,
                         "truncating to the leader's log start or high watermark: {e}"
                     );
-                    let _ = rm.storage_error(p.dir_id, e);
+                    let _ = rm.partition_storage_error(p, e);
                     pause.push(key);
                 }
                 continue;
@@ -696,7 +696,7 @@ fn handle_answers(
                 ),
                 Err(e) => {
                     tracing::error!(topic = %p.topic, partition = p.index, "truncating: {e}");
-                    let _ = rm.storage_error(p.dir_id, e);
+                    let _ = rm.partition_storage_error(p, e);
                     pause.push(key);
                 }
             }
@@ -706,7 +706,7 @@ fn handle_answers(
             if !records.is_empty() {
                 if let Err(e) = append_as_follower(log, records, now) {
                     tracing::error!(topic = %p.topic, partition = p.index, "follower append: {e}");
-                    let _ = rm.storage_error(p.dir_id, e);
+                    let _ = rm.partition_storage_error(p, e);
                     pause.push(key);
                     continue;
                 }

@@ -493,6 +493,31 @@ impl ReplicaManager {
         Ok(())
     }
 
+    /// [`ReplicaManager::storage_error`] for an error met working on partition `p`, unless
+    /// `p` is no longer the partition hosted under its key: removed (its log deleted under
+    /// the work, as a reassignment away does) or replaced (moved to another dir) while the
+    /// work ran. That error says nothing of the disk, and failing the dir for it would stop
+    /// every replica it holds. Found by the fault tests: a replica reassigned away while its
+    /// fetcher appended took its broker's only log dir offline (ENOENT on the checkpoint).
+    pub fn partition_storage_error(
+        &self,
+        p: &Arc<Partition>,
+        e: fjord_log::LogError,
+    ) -> Result<(), fjord_log::LogError> {
+        let hosted = self
+            .get(p.topic_id, p.index)
+            .is_some_and(|now| Arc::ptr_eq(&now, p));
+        if !hosted {
+            tracing::info!(
+                topic = %p.topic,
+                partition = p.index,
+                "{e} (not a disk failure: the replica left this broker or its dir meanwhile)"
+            );
+            return Ok(());
+        }
+        self.storage_error(p.dir_id, e)
+    }
+
     /// Log dir `dir` failed: it goes offline and every replica it holds stops on this broker
     /// (the next heartbeat tells the controller).
     pub fn dir_failed(&self, dir: Uuid, why: &str) {
@@ -834,12 +859,12 @@ impl ReplicaManager {
                 }
                 Err(e) => {
                     tracing::error!(topic = %p.topic, partition = p.index, "retention: {e}");
-                    let _ = self.storage_error(p.dir_id, e);
+                    let _ = self.partition_storage_error(&p, e);
                 }
             }
             if let Err(e) = p.log.delete_expired_files(now_ms) {
                 tracing::error!(topic = %p.topic, partition = p.index, "deleting files: {e}");
-                let _ = self.storage_error(p.dir_id, e);
+                let _ = self.partition_storage_error(&p, e);
             }
         }
         deleted

@@ -148,3 +148,52 @@ fn a_reopened_sole_replica_leader_commits_its_whole_log() {
     assert_eq!(p.log.log_end_offset(), 5);
     assert_eq!(p.log.high_watermark(), 5);
 }
+
+#[test]
+fn a_replica_deleted_under_its_work_does_not_take_the_dir_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    // A dir with an id (a formatted one): only such a dir is taken offline.
+    fjord_log::MetaProperties {
+        cluster_id: "c".into(),
+        node_id: 1,
+        directory_id: Uuid::from_u128(77),
+    }
+    .write(dir.path())
+    .unwrap();
+    let logs = Arc::new(LogDir::open(dir.path(), |_| Default::default()).unwrap().0);
+    let rm = ReplicaManager::new(1, logs, Default::default());
+    const OTHER: Uuid = Uuid::from_u128(43);
+    let mut records = common::sole_replica_topic("t", TOPIC).to_vec();
+    records.extend(common::sole_replica_topic("u", OTHER));
+    let image = apply(MetadataImage::empty(), records);
+    rm.apply(&image).unwrap();
+    let p = rm.get(TOPIC, 0).unwrap();
+    // The replica leaves this broker while work on it (a fetcher's append) still holds it:
+    // its directory is deleted under the work, whose next write fails.
+    let gone = apply(
+        image,
+        vec![MetadataRecord::RemoveTopic(RemoveTopicRecord {
+            topic_id: TOPIC,
+            ..Default::default()
+        })],
+    );
+    rm.apply(&gone).unwrap();
+    let write = |epoch| {
+        let mut b = RecordBatchBuilder::new(Compression::None);
+        b.append(1_000, None, Some(b"v"), &[]);
+        // A new leader epoch writes the leader-epoch checkpoint in the deleted directory.
+        p.log.append_as_leader(b.build().unwrap(), epoch, 1_000)
+    };
+    let err = write(7).expect_err("the directory is gone");
+    assert!(rm.partition_storage_error(&p, err).is_ok());
+    let online = || rm.dirs().all().iter().all(|d| d.is_online());
+    assert!(online(), "a deleted replica's error failed the dir");
+    // The same error from a replica still hosted is the disk's: the dir goes offline.
+    let hosted = rm.get(OTHER, 0).unwrap();
+    let err = write(8).expect_err("the directory is gone");
+    assert!(rm.partition_storage_error(&hosted, err).is_ok());
+    assert!(
+        !online(),
+        "a hosted replica's storage error leaves the dir online"
+    );
+}
