@@ -351,13 +351,13 @@ impl PartitionLog {
             next += span;
             prepared.push(p);
         }
-        let info = self.write_prepared(&prepared, &config, now_ms)?;
-        if idempotent {
-            self.update_producers(
-                batches.iter().zip(prepared.iter().map(|p| p.last_offset)),
-                now_ms,
-            )?;
-        }
+        let last_offsets: Vec<i64> = prepared.iter().map(|p| p.last_offset).collect();
+        let info = self.write_tracked(
+            &prepared,
+            &config,
+            now_ms,
+            idempotent.then(|| batches.iter().zip(last_offsets.iter().copied())),
+        )?;
         if leader_epoch >= 0 {
             let mut epochs = self.epochs.lock().expect("epochs");
             if epochs.latest_epoch().is_none_or(|e| leader_epoch > e) {
@@ -392,8 +392,12 @@ impl PartitionLog {
             records += i64::from(b.record_count());
             prepared.push(PreparedBatch::unchanged(b));
         }
-        let info = self.write_prepared(&prepared, &config, now_ms)?;
-        self.update_producers(batches.iter().map(|b| (b, b.last_offset())), now_ms)?;
+        let info = self.write_tracked(
+            &prepared,
+            &config,
+            now_ms,
+            Some(batches.iter().map(|b| (b, b.last_offset()))),
+        )?;
         {
             let mut epochs = self.epochs.lock().expect("epochs");
             for b in &batches {
@@ -407,15 +411,21 @@ impl PartitionLog {
         Ok(info)
     }
 
-    /// Records appended batches (each with its last offset) in the producer state; a
-    /// transaction aborted by one of them gets its aborted-transaction index entry, in the
-    /// index file of the segment its marker went to. Called with the writer lock held.
-    fn update_producers<'a>(
+    /// Records batches about to be written (each with its last offset) in the producer state,
+    /// before [`PartitionLog::write_tracked`] makes them visible: once a follower can fetch a
+    /// batch that opens a transaction, the high watermark may pass it, and the last stable
+    /// offset must already stop there (a read_committed poll read an open transaction's record
+    /// when this ran after the write, under the fault tests). A transaction aborted by one of
+    /// them gets its aborted-transaction entry here, in memory, and returned for
+    /// [`PartitionLog::write_tracked`] to write to the index file of the segment its marker
+    /// went to. Called with the writer lock held.
+    fn track_producers<'a>(
         &self,
         appended: impl Iterator<Item = (&'a RecordBatch, i64)>,
         now_ms: i64,
-    ) -> Result<()> {
+    ) -> Vec<AbortedTxn> {
         let mut producers = self.producers.lock().expect("producers");
+        let mut entries = Vec::new();
         for (b, last_offset) in appended {
             if b.is_control() && b.producer_id() >= 0 {
                 *self
@@ -433,33 +443,48 @@ impl PartitionLog {
                         last_offset: done.last_offset,
                         last_stable_offset: done.last_stable_offset,
                     };
-                    let segment = self.active_segment();
-                    crate::txn_index::append_file(&segment.txn_index_path(), &entry)?;
-                    self.txn_index_dirty.store(true, Ordering::Release);
                     self.aborted.write().expect("aborted").push(entry);
+                    entries.push(entry);
                 }
             }
         }
         producers.on_high_watermark(self.high_watermark());
         self.refresh_unstable(&producers);
-        Ok(())
+        entries
     }
 
-    /// Writes prepared batches to the active segment (rolling first when they would not fit)
-    /// and publishes the new log end offset.
-    fn write_prepared(
+    /// Writes prepared batches (rolling first when they would not fit) and publishes the new
+    /// log end offset; `appended` (each batch with its last offset) goes into the producer
+    /// state after the roll (whose snapshot is the state before them) and before the write
+    /// ([`PartitionLog::track_producers`]), and the aborted transactions their markers end go
+    /// into the index of the segment they were written to. A failed write leaves the producer
+    /// state ahead of the log: it is rebuilt from the log.
+    fn write_tracked<'a>(
         &self,
         prepared: &[PreparedBatch],
         config: &LogConfig,
         now_ms: i64,
+        appended: Option<impl Iterator<Item = (&'a RecordBatch, i64)>>,
     ) -> Result<AppendInfo> {
         let bytes: usize = prepared.iter().map(PreparedBatch::size).sum();
         let first = prepared.first().expect("at least one batch");
         let last = prepared.last().expect("at least one batch");
         let segment = self.maybe_roll(config, bytes as u64, first.base_offset, now_ms)?;
-        segment.append(prepared)?;
+        let aborted = appended.map_or_else(Vec::new, |a| self.track_producers(a, now_ms));
+        if let Err(e) = segment.append(prepared) {
+            if let Err(again) = self.rebuild_producer_state() {
+                tracing::error!("rebuilding the producer state after a failed write: {again}");
+            }
+            return Err(e);
+        }
         self.log_end_offset
             .store(last.last_offset + 1, Ordering::Release);
+        if !aborted.is_empty() {
+            for entry in &aborted {
+                crate::txn_index::append_file(&segment.txn_index_path(), entry)?;
+            }
+            self.txn_index_dirty.store(true, Ordering::Release);
+        }
         Ok(AppendInfo {
             first_offset: first.base_offset,
             last_offset: last.last_offset,
