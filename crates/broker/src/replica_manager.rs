@@ -27,6 +27,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 use tokio::sync::watch;
 
+/// A partition the image places here: its topic's name, its leadership, its topic's log
+/// config (computed once per topic), its effective min ISR, its assigned dir and its
+/// throttle bits.
+type Wanted = (String, Leadership, Arc<LogConfig>, usize, Uuid, u8);
+
 /// The most replica moves (AlterReplicaLogDirs) waiting at once.
 pub const MAX_PENDING_MOVES: usize = 10_000;
 
@@ -273,101 +278,8 @@ impl ReplicaManager {
             quota.set_bound(throttled_rate(image, self.node_id, key));
         }
         self.note_unused_keys(image);
-        // Each hosted partition with its leadership, its topic's log config (computed once
-        // per topic), its effective min ISR, its assigned dir and its throttle bits.
-        type Wanted = (String, Leadership, Arc<LogConfig>, usize, Uuid, u8);
-        // In (topic id, index) order, the same on every broker: a pass that creates thousands
-        // of replicas creates a partition's replicas at about the same time on its leader and
-        // its followers, so a follower is not out of the ISR before it has its replica.
-        let mut wanted: BTreeMap<(Uuid, i32), Wanted> = BTreeMap::new();
-        for topic in image.topics.by_id.values() {
-            let mut config = None;
-            let min_isr = min_insync_replicas(&self.settings, image, &topic.name);
-            let lists = [LEADER_THROTTLED_REPLICAS, FOLLOWER_THROTTLED_REPLICAS].map(|key| {
-                image
-                    .configs
-                    .get(fjord_metadata::config_defs::TOPIC, &topic.name, key)
-                    .and_then(|v| ThrottledReplicas::parse(key, v).ok())
-                    .unwrap_or_default()
-            });
-            for (index, p) in topic.partitions.iter() {
-                if p.replicas.contains(&self.node_id) {
-                    let config = config
-                        .get_or_insert_with(|| {
-                            Arc::new(log_config(&self.defaults, image, &topic.name))
-                        })
-                        .clone();
-                    let leadership = Leadership {
-                        leader: p.leader,
-                        leader_epoch: p.leader_epoch,
-                        partition_epoch: p.partition_epoch,
-                        replicas: p.replicas.clone(),
-                        isr: p.isr.clone(),
-                        recovering: p.leader_recovery_state
-                            == fjord_metadata::LeaderRecoveryState::Recovering,
-                    };
-                    // The effective min ISR: at most the replication factor.
-                    let effective = min_isr.min(p.replicas.len()).max(1);
-                    let assigned = p
-                        .replicas
-                        .iter()
-                        .position(|r| *r == self.node_id)
-                        .and_then(|i| p.directories.get(i))
-                        .copied()
-                        .unwrap_or_else(Uuid::nil);
-                    let throttled = if lists[0].covers(*index, self.node_id) {
-                        THROTTLED_AS_LEADER
-                    } else {
-                        0
-                    } | if lists[1].covers(*index, self.node_id) {
-                        THROTTLED_AS_FOLLOWER
-                    } else {
-                        0
-                    };
-                    wanted.insert(
-                        (topic.id, *index),
-                        (
-                            topic.name.clone(),
-                            leadership,
-                            config,
-                            effective,
-                            assigned,
-                            throttled,
-                        ),
-                    );
-                }
-            }
-        }
-        let current: Vec<((Uuid, i32), Arc<Partition>)> = self
-            .partitions
-            .read()
-            .expect("partitions")
-            .iter()
-            .map(|(k, v)| (*k, v.clone()))
-            .collect();
-        for (key, p) in &current {
-            if !wanted.contains_key(key) {
-                self.partitions.write().expect("partitions").remove(key);
-                self.bump();
-                p.watchers.wake();
-                self.unassigned.lock().expect("unassigned").remove(key);
-                let tp = TopicPartition {
-                    topic: p.topic.clone(),
-                    partition: p.index,
-                };
-                let deleted = match self.dirs.by_id(p.dir_id).and_then(|d| d.logs()) {
-                    Some(d) => d.delete(&tp),
-                    None => Ok(()),
-                };
-                if let Err(e) = deleted {
-                    self.storage_error(p.dir_id, e)?;
-                }
-            }
-        }
-        self.offline
-            .write()
-            .expect("offline")
-            .retain(|k, _| wanted.contains_key(k));
+        let wanted = self.wanted(image);
+        self.remove_unwanted(&wanted)?;
         for ((topic_id, index), (topic, leadership, config, min_isr, assigned, throttled)) in wanted
         {
             if self
@@ -490,6 +402,112 @@ impl ReplicaManager {
             return Err(e);
         }
         self.dir_failed(dir, &e.to_string());
+        Ok(())
+    }
+
+    /// The partitions `image` places on this broker, in (topic id, index) order, the same on
+    /// every broker: a pass that creates thousands of replicas creates a partition's replicas
+    /// at about the same time on its leader and its followers, so a follower is not out of the
+    /// ISR before it has its replica.
+    fn wanted(&self, image: &MetadataImage) -> BTreeMap<(Uuid, i32), Wanted> {
+        let mut wanted: BTreeMap<(Uuid, i32), Wanted> = BTreeMap::new();
+        for topic in image.topics.by_id.values() {
+            let mut config = None;
+            let min_isr = min_insync_replicas(&self.settings, image, &topic.name);
+            let lists = [LEADER_THROTTLED_REPLICAS, FOLLOWER_THROTTLED_REPLICAS].map(|key| {
+                image
+                    .configs
+                    .get(fjord_metadata::config_defs::TOPIC, &topic.name, key)
+                    .and_then(|v| ThrottledReplicas::parse(key, v).ok())
+                    .unwrap_or_default()
+            });
+            for (index, p) in topic.partitions.iter() {
+                if p.replicas.contains(&self.node_id) {
+                    let config = config
+                        .get_or_insert_with(|| {
+                            Arc::new(log_config(&self.defaults, image, &topic.name))
+                        })
+                        .clone();
+                    let leadership = Leadership {
+                        leader: p.leader,
+                        leader_epoch: p.leader_epoch,
+                        partition_epoch: p.partition_epoch,
+                        replicas: p.replicas.clone(),
+                        isr: p.isr.clone(),
+                        recovering: p.leader_recovery_state
+                            == fjord_metadata::LeaderRecoveryState::Recovering,
+                    };
+                    // The effective min ISR: at most the replication factor.
+                    let effective = min_isr.min(p.replicas.len()).max(1);
+                    let assigned = p
+                        .replicas
+                        .iter()
+                        .position(|r| *r == self.node_id)
+                        .and_then(|i| p.directories.get(i))
+                        .copied()
+                        .unwrap_or_else(Uuid::nil);
+                    let throttled = if lists[0].covers(*index, self.node_id) {
+                        THROTTLED_AS_LEADER
+                    } else {
+                        0
+                    } | if lists[1].covers(*index, self.node_id) {
+                        THROTTLED_AS_FOLLOWER
+                    } else {
+                        0
+                    };
+                    wanted.insert(
+                        (topic.id, *index),
+                        (
+                            topic.name.clone(),
+                            leadership,
+                            config,
+                            effective,
+                            assigned,
+                            throttled,
+                        ),
+                    );
+                }
+            }
+        }
+        wanted
+    }
+
+    /// Deletes the logs of hosted partitions `wanted` no longer holds and forgets offline
+    /// ones it does not hold. Blocking.
+    fn remove_unwanted(
+        &self,
+        wanted: &BTreeMap<(Uuid, i32), Wanted>,
+    ) -> Result<(), fjord_log::LogError> {
+        let current: Vec<((Uuid, i32), Arc<Partition>)> = self
+            .partitions
+            .read()
+            .expect("partitions")
+            .iter()
+            .map(|(k, v)| (*k, v.clone()))
+            .collect();
+        for (key, p) in &current {
+            if !wanted.contains_key(key) {
+                self.partitions.write().expect("partitions").remove(key);
+                self.bump();
+                p.watchers.wake();
+                self.unassigned.lock().expect("unassigned").remove(key);
+                let tp = TopicPartition {
+                    topic: p.topic.clone(),
+                    partition: p.index,
+                };
+                let deleted = match self.dirs.by_id(p.dir_id).and_then(|d| d.logs()) {
+                    Some(d) => d.delete(&tp),
+                    None => Ok(()),
+                };
+                if let Err(e) = deleted {
+                    self.storage_error(p.dir_id, e)?;
+                }
+            }
+        }
+        self.offline
+            .write()
+            .expect("offline")
+            .retain(|k, _| wanted.contains_key(k));
         Ok(())
     }
 

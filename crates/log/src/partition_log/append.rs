@@ -54,6 +54,49 @@ fn corrupt(e: impl std::fmt::Display) -> LogError {
 }
 
 /// Splits `records` into batches; trailing bytes that are not a whole batch are corrupt.
+/// A client batch's own checks before any append: size, framing, keys on a compacted topic,
+/// CreateTime timestamps in range.
+fn validate_client_batch(b: &RecordBatch, config: &LogConfig, now_ms: i64) -> Result<()> {
+    if b.size() > config.max_message_bytes {
+        return Err(LogError::RecordTooLarge {
+            size: b.size(),
+            max: config.max_message_bytes,
+        });
+    }
+    b.validate().map_err(corrupt)?;
+    // validate() found the deltas strictly increasing from 0: with as many records as
+    // lastOffsetDelta + 1 they are exactly 0..n-1, as a producer writes them.
+    if b.record_count() != b.last_offset_delta() + 1 {
+        return Err(LogError::CorruptRecord(format!(
+            "batch has {} records but lastOffsetDelta {}",
+            b.record_count(),
+            b.last_offset_delta()
+        )));
+    }
+    if config.cleanup_policy.compact && !b.is_control() {
+        let mut refused = Vec::new();
+        for (i, r) in b.records().map_err(corrupt)?.enumerate() {
+            if r.map_err(corrupt)?.key.is_none() {
+                refused.push((
+                    i as i32,
+                    "Compacted topic cannot accept message without key.".to_string(),
+                ));
+            }
+        }
+        if !refused.is_empty() {
+            return Err(LogError::RecordErrors {
+                code: fjord_protocol::ErrorCode::InvalidRecord,
+                message: "One or more records have been rejected".into(),
+                records: refused,
+            });
+        }
+    }
+    if config.timestamp_type == TimestampType::CreateTime && !b.is_control() {
+        check_timestamps(b, config, now_ms)?;
+    }
+    Ok(())
+}
+
 fn split_batches(records: Bytes) -> Result<Vec<RecordBatch>> {
     let mut it = RecordBatches::new(records);
     let batches: Vec<RecordBatch> = it
@@ -222,43 +265,7 @@ impl PartitionLog {
         let config = self.config();
         let batches = split_batches(records)?;
         for b in &batches {
-            if b.size() > config.max_message_bytes {
-                return Err(LogError::RecordTooLarge {
-                    size: b.size(),
-                    max: config.max_message_bytes,
-                });
-            }
-            b.validate().map_err(corrupt)?;
-            // validate() found the deltas strictly increasing from 0: with as many records as
-            // lastOffsetDelta + 1 they are exactly 0..n-1, as a producer writes them.
-            if b.record_count() != b.last_offset_delta() + 1 {
-                return Err(LogError::CorruptRecord(format!(
-                    "batch has {} records but lastOffsetDelta {}",
-                    b.record_count(),
-                    b.last_offset_delta()
-                )));
-            }
-            if config.cleanup_policy.compact && !b.is_control() {
-                let mut refused = Vec::new();
-                for (i, r) in b.records().map_err(corrupt)?.enumerate() {
-                    if r.map_err(corrupt)?.key.is_none() {
-                        refused.push((
-                            i as i32,
-                            "Compacted topic cannot accept message without key.".to_string(),
-                        ));
-                    }
-                }
-                if !refused.is_empty() {
-                    return Err(LogError::RecordErrors {
-                        code: fjord_protocol::ErrorCode::InvalidRecord,
-                        message: "One or more records have been rejected".into(),
-                        records: refused,
-                    });
-                }
-            }
-            if config.timestamp_type == TimestampType::CreateTime && !b.is_control() {
-                check_timestamps(b, &config, now_ms)?;
-            }
+            validate_client_batch(b, &config, now_ms)?;
         }
         let mut w = self.lock_writer()?;
         // Idempotent producers: a batch seen before is answered with its offsets and nothing
@@ -266,59 +273,8 @@ impl PartitionLog {
         // Markers are checked against the producer's epoch and last coordinator.
         let idempotent = batches.iter().any(|b| b.producer_id() >= 0);
         if idempotent {
-            let producers = self.producers.lock().expect("producers");
-            let mut scratch = producers.subset(batches.iter().map(RecordBatch::producer_id));
-            for b in &batches {
-                if origin == Origin::Coordinator && !b.is_control() {
-                    scratch.update(b, b.last_offset(), now_ms);
-                    continue;
-                }
-                if let Some(verified) = verification {
-                    let starts = b.is_transactional()
-                        && !b.is_control()
-                        && scratch.producers().get(&b.producer_id()).is_none_or(|e| {
-                            // An older epoch is fenced by the producer checks below.
-                            b.producer_epoch() >= e.epoch
-                                && (e.current_txn_first_offset.is_none()
-                                    || e.epoch != b.producer_epoch())
-                        });
-                    match verified {
-                        _ if !starts => {}
-                        None => {
-                            return Err(LogError::InvalidTxnState(format!(
-                                "the transaction of producer {} was not verified with its \
-                                 coordinator before this partition's first batch",
-                                b.producer_id()
-                            )))
-                        }
-                        Some(g) if g != self.guard(b.producer_id()) => {
-                            return Err(LogError::VerificationStale(format!(
-                                "a transaction of producer {} ended in this partition since \
-                                 it was verified",
-                                b.producer_id()
-                            )))
-                        }
-                        Some(_) => {}
-                    }
-                }
-                match scratch.check(b)? {
-                    Verdict::Duplicate {
-                        first_offset,
-                        last_offset,
-                    } => {
-                        return Ok(AppendInfo {
-                            first_offset,
-                            last_offset,
-                            max_timestamp: -1,
-                            log_append_time: -1,
-                            batches: 0,
-                            bytes: 0,
-                        })
-                    }
-                    Verdict::Append => {
-                        scratch.update(b, b.last_offset(), now_ms);
-                    }
-                }
+            if let Some(duplicate) = self.check_producers(&batches, origin, now_ms, verification)? {
+                return Ok(duplicate);
             }
         }
         let first = self.log_end_offset();
@@ -369,6 +325,74 @@ impl PartitionLog {
             log_append_time: if log_append { now_ms } else { -1 },
             ..info
         })
+    }
+
+    /// The producer checks of a leader append (Kafka's), on a scratch copy of the batches'
+    /// producers: a transaction a batch starts needs its verification guard; a batch seen
+    /// before is a duplicate, answered with its offsets (`Some`) and not appended; an
+    /// out-of-order or fenced one refuses the append. Called with the writer lock held.
+    fn check_producers(
+        &self,
+        batches: &[RecordBatch],
+        origin: Origin,
+        now_ms: i64,
+        verification: Option<Option<VerificationGuard>>,
+    ) -> Result<Option<AppendInfo>> {
+        let producers = self.producers.lock().expect("producers");
+        let mut scratch = producers.subset(batches.iter().map(RecordBatch::producer_id));
+        for b in batches {
+            if origin == Origin::Coordinator && !b.is_control() {
+                scratch.update(b, b.last_offset(), now_ms);
+                continue;
+            }
+            if let Some(verified) = verification {
+                let starts = b.is_transactional()
+                    && !b.is_control()
+                    && scratch.producers().get(&b.producer_id()).is_none_or(|e| {
+                        // An older epoch is fenced by the producer checks below.
+                        b.producer_epoch() >= e.epoch
+                            && (e.current_txn_first_offset.is_none()
+                                || e.epoch != b.producer_epoch())
+                    });
+                match verified {
+                    _ if !starts => {}
+                    None => {
+                        return Err(LogError::InvalidTxnState(format!(
+                            "the transaction of producer {} was not verified with its \
+                             coordinator before this partition's first batch",
+                            b.producer_id()
+                        )))
+                    }
+                    Some(g) if g != self.guard(b.producer_id()) => {
+                        return Err(LogError::VerificationStale(format!(
+                            "a transaction of producer {} ended in this partition since \
+                             it was verified",
+                            b.producer_id()
+                        )))
+                    }
+                    Some(_) => {}
+                }
+            }
+            match scratch.check(b)? {
+                Verdict::Duplicate {
+                    first_offset,
+                    last_offset,
+                } => {
+                    return Ok(Some(AppendInfo {
+                        first_offset,
+                        last_offset,
+                        max_timestamp: -1,
+                        log_append_time: -1,
+                        batches: 0,
+                        bytes: 0,
+                    }))
+                }
+                Verdict::Append => {
+                    scratch.update(b, b.last_offset(), now_ms);
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// Appends records replicated from the leader, keeping their offsets. The first batch must
