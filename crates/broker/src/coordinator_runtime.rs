@@ -189,6 +189,8 @@ pub struct Runtime<S: CoordinatorShard> {
     stopped: AtomicBool,
     effects: mpsc::UnboundedSender<S::Effect>,
     loads: LoadTimes,
+    /// Partitions looked at while following the applied images, ever.
+    visited: AtomicU64,
 }
 
 /// How long shards took to load from their logs, since the process started (Kafka's
@@ -248,6 +250,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             next_token: AtomicU64::new(1),
             creating: Arc::new(AtomicBool::new(false)),
             stopped: AtomicBool::new(false),
+            visited: AtomicU64::new(0),
             effects,
             loads: LoadTimes::default(),
         });
@@ -735,36 +738,75 @@ impl<S: CoordinatorShard> Runtime<S> {
     /// the topics each image removed.
     pub async fn follow<F, Fut>(
         self: Arc<Self>,
-        mut applied: watch::Receiver<Option<Arc<MetadataImage>>>,
+        mut applied: watch::Receiver<Option<crate::replica_manager::Applied>>,
         mut on_deleted: F,
     ) -> String
     where
         F: FnMut(BTreeSet<String>) -> Fut,
         Fut: std::future::Future<Output = ()>,
     {
+        let mut cursor = fjord_metadata::delta::Cursor::new();
+        // Every topic's name, as of the last image (to find deletions a full delta hides).
         let mut topics: Option<BTreeSet<String>> = None;
         loop {
-            let image = applied.borrow_and_update().clone();
-            if let Some(image) = image {
-                self.apply_image(&image);
-                let now: BTreeSet<String> = image
-                    .topics
-                    .by_id
-                    .values()
-                    .map(|t| t.name.clone())
-                    .collect();
-                if let Some(before) = &topics {
-                    let gone: BTreeSet<String> = before.difference(&now).cloned().collect();
-                    if !gone.is_empty() {
-                        on_deleted(gone).await;
-                    }
+            let next = applied
+                .borrow_and_update()
+                .as_ref()
+                .map(|v| (v.image.clone(), v.delta(&mut cursor)));
+            if let Some((image, delta)) = next {
+                let gone = self.apply_delta(&image, &delta, &mut topics);
+                if !gone.is_empty() {
+                    on_deleted(gone).await;
                 }
-                topics = Some(now);
             }
             if applied.changed().await.is_err() {
                 return "the replica manager stopped".into();
             }
         }
+    }
+
+    /// Loads and drops shards for what `delta` changed (only when it touches the
+    /// coordinator's topic); returns the names of the topics it deleted.
+    fn apply_delta(
+        self: &Arc<Self>,
+        image: &MetadataImage,
+        delta: &fjord_metadata::MetadataDelta,
+        topics: &mut Option<BTreeSet<String>>,
+    ) -> BTreeSet<String> {
+        if delta.full {
+            self.apply_image(image);
+            let now: BTreeSet<String> = image.topics.by_name.keys().cloned().collect();
+            let gone = match topics {
+                Some(before) => before.difference(&now).cloned().collect(),
+                None => BTreeSet::new(),
+            };
+            *topics = Some(now);
+            return gone;
+        }
+        let c = &delta.changes;
+        let mine = image.topics.by_name.get(S::TOPIC).copied();
+        let touched = c.deleted_topics.values().any(|n| n == S::TOPIC)
+            || mine.is_some_and(|id| c.topics.contains(&id) || c.deleted_topics.contains_key(&id));
+        if touched {
+            self.apply_image(image);
+        }
+        let gone: BTreeSet<String> = c.deleted_topics.values().cloned().collect();
+        if let Some(known) = topics {
+            for name in &gone {
+                known.remove(name);
+            }
+            known.extend(
+                c.topics
+                    .iter()
+                    .filter_map(|id| image.topics.by_id.get(id).map(|t| t.name.clone())),
+            );
+        }
+        gone
+    }
+
+    /// How many partitions following the applied images has looked at, ever.
+    pub fn partitions_visited(&self) -> u64 {
+        self.visited.load(Ordering::Relaxed)
     }
 
     fn apply_image(self: &Arc<Self>, image: &MetadataImage) {
@@ -797,6 +839,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             self.unload(&s);
         }
         for index in topic.partitions.keys() {
+            self.visited.fetch_add(1, Ordering::Relaxed);
             if let Some(p) = self.replicas.get(topic.id, *index).filter(|p| p.led_by(me)) {
                 self.ensure_loading(*index, p);
             }

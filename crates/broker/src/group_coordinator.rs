@@ -236,7 +236,7 @@ impl Runtime<Shard> {
     /// the offsets of deleted topics.
     pub async fn follow_groups(
         self: Arc<Self>,
-        applied: watch::Receiver<Option<Arc<MetadataImage>>>,
+        applied: watch::Receiver<Option<crate::replica_manager::Applied>>,
     ) -> String {
         let me = self.clone();
         self.follow(applied, move |gone| {

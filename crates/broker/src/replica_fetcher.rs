@@ -10,13 +10,14 @@
 //! fencing errors it pauses the partition for `replica.fetch.backoff.ms` until a newer image
 //! says who leads. A partition this broker follows out of sync and throttles as follower
 //! (KIP-73) is left out of fetches while the follower throttle is above its bound. The set of
-//! fetchers follows every image the replica manager applies. Log work runs off the async
-//! workers.
+//! fetchers follows every image the replica manager applies, looking only at the partitions
+//! each one changed. Log work runs off the async workers.
 
 use crate::lifecycle::BrokerState;
 use crate::partition::{Partition, THROTTLED_AS_FOLLOWER};
 use crate::replica_manager::ReplicaManager;
 use crate::view::View;
+use fjord_metadata::delta::{Cursor, MetadataDelta};
 use fjord_net::client::Client;
 use fjord_protocol::generated::fetch_request::{
     FetchPartition, FetchRequest, FetchTopic, ForgottenTopic, ReplicaState,
@@ -24,7 +25,7 @@ use fjord_protocol::generated::fetch_request::{
 use fjord_protocol::generated::fetch_response::PartitionData;
 use fjord_protocol::{ErrorCode, Records, RequestBody, ResponseBody, Uuid};
 use fjord_replication::truncation_offset;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -74,8 +75,8 @@ impl Default for FetcherSettings {
     }
 }
 
-/// The partitions one fetcher should follow, with their leader epochs.
-type FollowedSet = HashMap<(Uuid, i32), (Arc<Partition>, i32)>;
+/// Partitions a fetcher takes up (with their leader epochs) or drops (`None`).
+type Taken = Vec<((Uuid, i32), Option<(Arc<Partition>, i32)>)>;
 
 /// A partition a fetcher follows.
 #[derive(Debug, Clone)]
@@ -97,6 +98,43 @@ struct Followings {
 }
 
 impl Followings {
+    /// Takes up (with its leader epoch) or drops each listed partition; true when what the
+    /// fetcher follows changed.
+    fn take(&mut self, list: Taken) -> bool {
+        let mut changed = false;
+        for (k, wanted) in list {
+            match wanted {
+                None => {
+                    if self.partitions.remove(&k).is_some() {
+                        self.dirty.insert(k);
+                        self.paused.remove(&k);
+                        changed = true;
+                    }
+                }
+                // The same replica in the same epoch (a replica moved to another log dir is
+                // a new partition object: followed anew).
+                Some((partition, leader_epoch))
+                    if self.partitions.get(&k).is_some_and(|c| {
+                        c.leader_epoch == leader_epoch && Arc::ptr_eq(&c.partition, &partition)
+                    }) => {}
+                Some((partition, leader_epoch)) => {
+                    self.paused.remove(&k);
+                    self.dirty.insert(k);
+                    changed = true;
+                    self.partitions.insert(
+                        k,
+                        Followed {
+                            partition,
+                            leader_epoch,
+                            paused_until: None,
+                        },
+                    );
+                }
+            }
+        }
+        changed
+    }
+
     /// Pauses `keys` until `until`; the next request forgets them.
     fn pause(&mut self, keys: impl IntoIterator<Item = (Uuid, i32)>, until: Instant) {
         for k in keys {
@@ -162,7 +200,16 @@ pub struct ReplicaFetchers {
     replicas: Arc<ReplicaManager>,
     view: watch::Receiver<View>,
     broker: Arc<Mutex<BrokerState>>,
-    fetchers: std::sync::Mutex<HashMap<(i32, usize), Arc<Fetcher>>>,
+    fetchers: std::sync::Mutex<Placement>,
+    /// Partitions looked at while following the applied images, ever.
+    visited: std::sync::atomic::AtomicU64,
+}
+
+/// The fetchers by (source broker, slot), and which one follows each partition.
+#[derive(Debug, Default)]
+struct Placement {
+    by_source: HashMap<(i32, usize), Arc<Fetcher>>,
+    placed: BTreeMap<(Uuid, i32), (i32, usize)>,
 }
 
 impl ReplicaFetchers {
@@ -178,49 +225,75 @@ impl ReplicaFetchers {
             replicas,
             view,
             broker,
-            fetchers: std::sync::Mutex::new(HashMap::new()),
+            fetchers: Default::default(),
+            visited: Default::default(),
         })
     }
 
     /// Follows the images the replica manager applies, starting, changing and stopping
-    /// fetchers to match; returns when the replica manager stops.
+    /// fetchers to match (looking only at the partitions each one changed); returns when the
+    /// replica manager stops.
     pub async fn follow(self: Arc<Self>) -> String {
         let mut applied = self.replicas.applied();
+        let mut cursor = Cursor::new();
         loop {
-            self.sync();
+            let delta = applied
+                .borrow_and_update()
+                .as_ref()
+                .map(|v| v.delta(&mut cursor));
+            if let Some(delta) = delta {
+                self.sync(&delta);
+            }
             if applied.changed().await.is_err() {
                 return "the replica manager stopped".into();
             }
         }
     }
 
-    /// Makes the fetchers fetch exactly the partitions this broker follows now.
-    fn sync(self: &Arc<Self>) {
+    /// How many partitions following the applied images has looked at, ever.
+    pub fn partitions_visited(&self) -> u64 {
+        self.visited.load(Ordering::Relaxed)
+    }
+
+    /// Makes the fetchers fetch exactly the partitions this broker follows now, among those
+    /// `delta` names (all of them for a full delta).
+    fn sync(self: &Arc<Self>, delta: &MetadataDelta) {
         let me = self.replicas.node_id();
         let n = self.settings.num_fetchers.max(1);
-        let mut wanted: HashMap<(i32, usize), FollowedSet> = HashMap::new();
-        for p in self.replicas.all() {
-            let l = p.leadership();
-            if l.leader < 0 || l.leader == me {
-                continue;
+        let mut guard = self.fetchers.lock().expect("fetchers");
+        let placement = &mut *guard;
+        let mut keys: BTreeSet<(Uuid, i32)> = BTreeSet::new();
+        if delta.full {
+            keys.extend(self.replicas.all().iter().map(|p| (p.topic_id, p.index)));
+            keys.extend(placement.placed.keys().copied());
+        } else {
+            keys.extend(delta.changes.partitions.iter().copied());
+            for id in delta.changes.deleted_topics.keys() {
+                let range = (*id, i32::MIN)..=(*id, i32::MAX);
+                keys.extend(placement.placed.range(range).map(|(k, _)| *k));
             }
-            let slot = fetcher_slot(p.topic_id, p.index, n);
-            wanted
-                .entry((l.leader, slot))
-                .or_default()
-                .insert((p.topic_id, p.index), (p.clone(), l.leader_epoch));
         }
-        let mut fetchers = self.fetchers.lock().expect("fetchers");
-        fetchers.retain(|key, f| {
-            if wanted.contains_key(key) {
-                return true;
+        // Per fetcher: the partitions it takes up (with their leader epochs) or drops.
+        let mut moves: HashMap<(i32, usize), Taken> = HashMap::new();
+        for k in keys {
+            self.visited.fetch_add(1, Ordering::Relaxed);
+            let wanted = self.replicas.get(k.0, k.1).and_then(|p| {
+                let l = p.leadership();
+                (l.leader >= 0 && l.leader != me)
+                    .then(|| ((l.leader, fetcher_slot(k.0, k.1, n)), p, l.leader_epoch))
+            });
+            let now = placement.placed.get(&k).copied();
+            if let Some(from) = now.filter(|f| wanted.as_ref().map(|w| w.0) != Some(*f)) {
+                moves.entry(from).or_default().push((k, None));
+                placement.placed.remove(&k);
             }
-            f.stopped.store(true, Ordering::SeqCst);
-            f.wake.notify_one();
-            false
-        });
-        for (key, partitions) in wanted {
-            let f = fetchers.entry(key).or_insert_with(|| {
+            if let Some((to, p, epoch)) = wanted {
+                moves.entry(to).or_default().push((k, Some((p, epoch))));
+                placement.placed.insert(k, to);
+            }
+        }
+        for (key, list) in moves {
+            let f = placement.by_source.entry(key).or_insert_with(|| {
                 let f = Arc::new(Fetcher {
                     leader: key.0,
                     state: std::sync::Mutex::default(),
@@ -230,42 +303,15 @@ impl ReplicaFetchers {
                 tokio::spawn(self.clone().run(f.clone()));
                 f
             });
-            let mut guard = f.state.lock().expect("followed");
-            let current = &mut *guard;
-            let mut changed = false;
-            current.partitions.retain(|k, _| {
-                let keep = partitions.contains_key(k);
-                if !keep {
-                    current.dirty.insert(*k);
-                    current.paused.remove(k);
-                    changed = true;
-                }
-                keep
-            });
-            for (k, (partition, leader_epoch)) in partitions {
-                match current.partitions.get_mut(&k) {
-                    // The same replica in the same epoch (a replica moved to another log
-                    // dir is a new partition object: followed anew).
-                    Some(c)
-                        if c.leader_epoch == leader_epoch
-                            && Arc::ptr_eq(&c.partition, &partition) => {}
-                    _ => {
-                        current.paused.remove(&k);
-                        current.dirty.insert(k);
-                        changed = true;
-                        current.partitions.insert(
-                            k,
-                            Followed {
-                                partition,
-                                leader_epoch,
-                                paused_until: None,
-                            },
-                        );
-                    }
-                }
-            }
-            drop(guard);
-            if changed {
+            let mut state = f.state.lock().expect("followed");
+            let changed = state.take(list);
+            if state.partitions.is_empty() {
+                drop(state);
+                f.stopped.store(true, Ordering::SeqCst);
+                f.wake.notify_one();
+                placement.by_source.remove(&key);
+            } else if changed {
+                drop(state);
                 f.wake.notify_one();
             }
         }

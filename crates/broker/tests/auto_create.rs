@@ -1,6 +1,8 @@
 //! Metadata for unknown topics starts their auto-creation once per topic and answers at once
 //! with LEADER_NOT_AVAILABLE, even when the controller never answers.
 
+mod common;
+
 use fjord_broker::controller_client::{ActiveController, ControllerClient};
 use fjord_broker::listener::BrokerHandler;
 use fjord_broker::View;
@@ -58,10 +60,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         addr: format!("127.0.0.1:{port}"),
     });
     let (_info_tx, info_rx) = watch::channel(info);
-    let (_view_tx, view_rx) = watch::channel(View {
-        image: Arc::new(MetadataImage::empty()),
-        applied_up_to: 0,
-    });
+    let (_view_tx, view_rx) = watch::channel(View::new(Arc::new(MetadataImage::empty()), 0));
     let logs = tempfile::tempdir().unwrap();
     let controller = Arc::new(ControllerClient::new(info_rx));
     let replicas = Arc::new(fjord_broker::replica_manager::ReplicaManager::new(
@@ -73,16 +72,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         ),
         Default::default(),
     ));
-    let (groups, _share_jobs) = fjord_broker::group_coordinator::GroupCoordinator::groups(
-        fjord_broker::group_coordinator::CoordinatorConfig {
-            group: Default::default(),
-            num_partitions: 50,
-            replication_factor: 1,
-            segment_bytes: 100 << 20,
-        },
-        replicas.clone(),
-        controller.clone(),
-    );
+    let groups = common::group_coordinator(replicas.clone(), controller.clone(), 50);
     let (transactions, _jobs) = fjord_broker::txn_coordinator::TxnCoordinator::transactions(
         fjord_broker::txn_coordinator::TxnCoordinatorConfig {
             txn: Default::default(),

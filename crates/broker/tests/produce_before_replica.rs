@@ -10,7 +10,6 @@
 mod common;
 
 use fjord_broker::controller_client::{ActiveController, ControllerClient};
-use fjord_broker::group_coordinator::{CoordinatorConfig, GroupCoordinator};
 use fjord_broker::peers::Peers;
 use fjord_broker::replica_manager::ReplicaManager;
 use fjord_broker::txn_coordinator::{MarkerWriter, TxnCoordinatorConfig};
@@ -79,16 +78,7 @@ async fn a_partition_made_between_verification_and_append_is_retried_not_fatal()
         addr: "127.0.0.1:1".into(),
     }));
     let controller = Arc::new(ControllerClient::new(rx));
-    let (groups, _group_jobs) = GroupCoordinator::groups(
-        CoordinatorConfig {
-            group: Default::default(),
-            num_partitions: 1,
-            replication_factor: 1,
-            segment_bytes: 100 << 20,
-        },
-        replicas.clone(),
-        controller.clone(),
-    );
+    let groups = common::group_coordinator(replicas.clone(), controller.clone(), 1);
     let (coordinator, _marker_jobs) = fjord_broker::txn_coordinator::TxnCoordinator::transactions(
         TxnCoordinatorConfig {
             txn: Default::default(),
@@ -101,10 +91,7 @@ async fn a_partition_made_between_verification_and_append_is_retried_not_fatal()
         replicas.clone(),
         controller,
     );
-    let (_view_tx, view_rx) = watch::channel(View {
-        image: image.clone(),
-        applied_up_to: 3,
-    });
+    let (_view_tx, view_rx) = watch::channel(View::new(image.clone(), 3));
     let peers = Arc::new(Peers::new(
         "PLAINTEXT".into(),
         fjord_net::security::ClientSecurity::plaintext(),

@@ -1,13 +1,16 @@
 //! The image loader every node runs: it folds the committed stream of the metadata log into
 //! the image and publishes it on a watch ([`View`]) for the broker's answers and the active
-//! controller, and writes a metadata snapshot every
+//! controller, each publication with what changed since the one before (the [`Changes`] of
+//! its batches merged, or a full delta when a snapshot loaded; a follower applies only those,
+//! see `fjord_metadata::delta`), and writes a metadata snapshot every
 //! `metadata.log.max.record.bytes.between.snapshots` of applied records (encoded and written
 //! off this task). It does nothing else, so no controller work can hold the image back.
 
 use crate::driver::{Committed, RaftHandle};
+use fjord_metadata::delta::{MetadataDelta, Publication};
 use fjord_metadata::snapshot::{batch_records, load};
 pub use fjord_metadata::view::View;
-use fjord_metadata::MetadataImage;
+use fjord_metadata::{Changes, MetadataImage};
 use fjord_util::system_now_ms as now_ms;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
@@ -37,6 +40,10 @@ struct Loader {
     image: MetadataImage,
     applied_up_to: i64,
     view: watch::Sender<View>,
+    /// What the records folded since the last publication changed.
+    pending: MetadataDelta,
+    /// The last publication.
+    publication: Publication,
 }
 
 /// The loader: its view, and the task to run (which ends only with an error).
@@ -49,10 +56,9 @@ pub fn loader(
     watch::Receiver<View>,
     impl std::future::Future<Output = LoaderError> + Send + 'static,
 ) {
-    let (view, view_rx) = watch::channel(View {
-        image: Arc::new(MetadataImage::empty()),
-        applied_up_to: 0,
-    });
+    let first = View::new(Arc::new(MetadataImage::empty()), 0);
+    let publication = first.publication.clone();
+    let (view, view_rx) = watch::channel(first);
     let l = Loader {
         raft,
         snapshot_bytes,
@@ -61,6 +67,8 @@ pub fn loader(
         image: MetadataImage::empty(),
         applied_up_to: 0,
         view,
+        pending: MetadataDelta::default(),
+        publication,
     };
     (view_rx, l.run(commits))
 }
@@ -81,10 +89,7 @@ impl Loader {
                             return e;
                         }
                     }
-                    self.view.send_replace(View {
-                        image: Arc::new(self.image.clone()),
-                        applied_up_to: self.applied_up_to,
-                    });
+                    self.publish();
                     self.maybe_snapshot(&done_tx);
                 }
                 _ = done.recv() => self.snapshotting = false,
@@ -101,6 +106,7 @@ impl Loader {
                         message: e.to_string(),
                     })?;
                 self.applied_up_to = id.end_offset;
+                self.pending = MetadataDelta::full();
             }
             Committed::Batch { epoch, batch } => {
                 self.bytes_since_snapshot += batch.size() as u64;
@@ -113,16 +119,35 @@ impl Loader {
                     LoaderError::Apply { offset, message }
                 };
                 let records = batch_records(&batch).map_err(|e| fail(e.to_string()))?;
-                let (next, _) = self
+                let (next, changes) = self
                     .image
                     .apply(&records, batch.last_offset(), epoch)
                     .map_err(|e| fail(e.to_string()))?;
                 self.image = next;
                 self.applied_up_to = batch.last_offset() + 1;
+                self.changed(changes);
             }
             Committed::UpTo(offset) => self.applied_up_to = self.applied_up_to.max(offset),
         }
         Ok(())
+    }
+
+    /// Adds what a batch changed to what the next publication says.
+    fn changed(&mut self, changes: Changes) {
+        if !self.pending.full {
+            self.pending.changes.merge(&changes);
+        }
+    }
+
+    /// Publishes the image with what changed since the last publication.
+    fn publish(&mut self) {
+        let delta = std::mem::take(&mut self.pending);
+        self.publication = self.publication.next(delta);
+        self.view.send_replace(View {
+            image: Arc::new(self.image.clone()),
+            applied_up_to: self.applied_up_to,
+            publication: self.publication.clone(),
+        });
     }
 
     /// Writes a snapshot of the image once enough record bytes were applied since the last

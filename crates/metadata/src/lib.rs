@@ -12,6 +12,7 @@ pub mod client_metrics;
 pub mod config_defs;
 pub mod config_docs;
 pub mod delegation_tokens;
+pub mod delta;
 pub mod error;
 pub mod group_configs;
 pub mod image;
@@ -26,6 +27,7 @@ pub mod snapshot;
 pub mod version;
 pub mod view;
 
+pub use delta::MetadataDelta;
 pub use error::MetadataError;
 pub use image::{
     BrokerRegistration, ClusterImage, ConfigResource, ControllerRegistration, FeaturesImage,

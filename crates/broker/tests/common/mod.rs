@@ -4,6 +4,7 @@
 use fjord_protocol::generated::{partition_record::PartitionRecord, topic_record::TopicRecord};
 use fjord_protocol::{MetadataRecord, Uuid};
 
+#[allow(dead_code)] // not every test binary uses it
 /// Topic `name` (`id`) with partition 0 on broker 1 alone, led by it at leader epoch 0.
 pub fn sole_replica_topic(name: &str, id: Uuid) -> [MetadataRecord; 2] {
     [
@@ -22,4 +23,24 @@ pub fn sole_replica_topic(name: &str, id: Uuid) -> [MetadataRecord; 2] {
             ..Default::default()
         }),
     ]
+}
+
+/// A group coordinator over `replicas` whose topic has `partitions` partitions (RF 1).
+#[allow(dead_code)] // not every test binary uses it
+pub fn group_coordinator(
+    replicas: std::sync::Arc<fjord_broker::replica_manager::ReplicaManager>,
+    controller: std::sync::Arc<fjord_broker::controller_client::ControllerClient>,
+    partitions: i32,
+) -> std::sync::Arc<fjord_broker::group_coordinator::GroupCoordinator> {
+    fjord_broker::group_coordinator::GroupCoordinator::groups(
+        fjord_broker::group_coordinator::CoordinatorConfig {
+            group: Default::default(),
+            num_partitions: partitions,
+            replication_factor: 1,
+            segment_bytes: 100 << 20,
+        },
+        replicas,
+        controller,
+    )
+    .0
 }

@@ -519,9 +519,9 @@ async fn start_broker(
         }
     }
     // The partitions this image gives the broker exist before the first client arrives.
-    let image = node.view.borrow().image.clone();
+    let view = node.view.borrow().clone();
     let rm = replicas.clone();
-    tokio::task::spawn_blocking(move || rm.apply_and_publish(image))
+    tokio::task::spawn_blocking(move || rm.apply_view(&view))
         .await
         .map_err(|e| format!("creating the broker's partitions: {e}"))?
         .map_err(|e| format!("creating the broker's partitions: {e}"))?;

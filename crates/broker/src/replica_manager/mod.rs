@@ -10,19 +10,15 @@
 //! replicas naming it here. Blocking log work (opening, recovery, deletion) runs
 //! off the async workers.
 
+mod apply;
+
 use crate::log_dirs::{is_storage_error, LogDirs};
 pub use crate::partition::{IsrOutbox, Leadership, Partition};
-use crate::partition::{THROTTLED_AS_FOLLOWER, THROTTLED_AS_LEADER};
 use crate::view::View;
-use fjord_log::config::{CleanupPolicy, TimestampType};
+pub use apply::{log_config, min_insync_replicas, Applied};
 use fjord_log::{LogConfig, LogDir, TopicPartition};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::Uuid;
-use fjord_quota::replication::{
-    ALTER_LOG_DIRS_RATE, FOLLOWER_THROTTLED_RATE, FOLLOWER_THROTTLED_REPLICAS,
-    LEADER_THROTTLED_RATE, LEADER_THROTTLED_REPLICAS,
-};
-use fjord_quota::ThrottledReplicas;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 use tokio::sync::watch;
@@ -76,11 +72,19 @@ pub struct ReplicaManager {
     /// target dir and the copy's progress; one mover thread works through them.
     moves: std::sync::Mutex<Moves>,
     defaults: LogConfig,
-    partitions: RwLock<HashMap<(Uuid, i32), Arc<Partition>>>,
-    /// One [`ReplicaManager::apply`] at a time.
+    /// The hosted partitions, in (topic id, index) order (a topic's are one range).
+    partitions: RwLock<BTreeMap<(Uuid, i32), Arc<Partition>>>,
+    /// One application of the image at a time.
     applying: std::sync::Mutex<()>,
-    /// The last image the hosted partitions were made to match.
-    applied: watch::Sender<Option<Arc<MetadataImage>>>,
+    /// The loader's publications this manager has applied.
+    following: std::sync::Mutex<fjord_metadata::delta::Cursor>,
+    /// The last image the hosted partitions were made to match, published with what changed
+    /// among them (see [`Applied`]); the lock orders publications.
+    applied: watch::Sender<Option<View>>,
+    /// The last publication of `applied`.
+    publishing: std::sync::Mutex<fjord_metadata::delta::Publication>,
+    /// Partitions looked at while applying images, ever (what a change costs).
+    visited: std::sync::atomic::AtomicU64,
     /// Replication settings.
     settings: ReplicationSettings,
     /// ISR proposals of the partitions this broker leads, for the AlterPartition sender.
@@ -130,6 +134,9 @@ impl ReplicaManager {
             defaults,
             partitions: RwLock::default(),
             applying: std::sync::Mutex::new(()),
+            following: Default::default(),
+            publishing: Default::default(),
+            visited: Default::default(),
             unused_keys: std::sync::Mutex::default(),
             applied: watch::Sender::new(None),
             stopping: watch::Sender::new(false),
@@ -169,19 +176,6 @@ impl ReplicaManager {
     /// Turns true when the broker begins a graceful shutdown.
     pub fn stopping(&self) -> watch::Receiver<bool> {
         self.stopping.subscribe()
-    }
-
-    /// The last image the hosted partitions match (what the group coordinator follows, so it
-    /// never looks for a partition not yet created).
-    pub fn applied(&self) -> watch::Receiver<Option<Arc<MetadataImage>>> {
-        self.applied.subscribe()
-    }
-
-    /// Applies `image` ([`ReplicaManager::apply`]) and publishes it as applied. Blocking.
-    pub fn apply_and_publish(&self, image: Arc<MetadataImage>) -> Result<(), fjord_log::LogError> {
-        self.apply(&image)?;
-        self.applied.send_replace(Some(image));
-        Ok(())
     }
 
     /// This broker's id.
@@ -264,133 +258,6 @@ impl ReplicaManager {
         self.len() == 0
     }
 
-    /// Makes the hosted partitions what `image` says: creates the logs of new replicas,
-    /// applies topic configs and leadership, deletes the logs of partitions no longer hosted.
-    /// Blocking: run it off the async workers.
-    pub fn apply(&self, image: &MetadataImage) -> Result<(), fjord_log::LogError> {
-        let _one_at_a_time = self.applying.lock().expect("applying");
-        let t = &self.throttles;
-        for (quota, key) in [
-            (&t.leader, LEADER_THROTTLED_RATE),
-            (&t.follower, FOLLOWER_THROTTLED_RATE),
-            (&*t.alter_log_dirs, ALTER_LOG_DIRS_RATE),
-        ] {
-            quota.set_bound(throttled_rate(image, self.node_id, key));
-        }
-        self.note_unused_keys(image);
-        let wanted = self.wanted(image);
-        self.remove_unwanted(&wanted)?;
-        for ((topic_id, index), (topic, leadership, config, min_isr, assigned, throttled)) in wanted
-        {
-            if self
-                .offline
-                .read()
-                .expect("offline")
-                .contains_key(&(topic_id, index))
-            {
-                continue; // its dir failed: not served here until the broker restarts
-            }
-            let config = LogConfig::clone(&config);
-            let existing = self.get(topic_id, index);
-            let p = match existing {
-                Some(p) => {
-                    if p.log.config() != config {
-                        p.log.set_config(config);
-                    }
-                    p
-                }
-                None => {
-                    let tp = TopicPartition {
-                        topic: topic.clone(),
-                        partition: index,
-                    };
-                    let Some((dir_id, log)) =
-                        self.open_replica(&tp, topic_id, index, config, assigned)?
-                    else {
-                        continue;
-                    };
-                    let p = Arc::new(
-                        Partition::new(topic, topic_id, index, log, self.outbox.clone())
-                            .in_dir(dir_id),
-                    );
-                    self.partitions
-                        .write()
-                        .expect("partitions")
-                        .insert((topic_id, index), p.clone());
-                    self.bump();
-                    p
-                }
-            };
-            if p.dir_id != assigned && !p.dir_id.is_nil() {
-                self.unassigned
-                    .lock()
-                    .expect("unassigned")
-                    .insert((topic_id, index), p.dir_id);
-            } else {
-                self.unassigned
-                    .lock()
-                    .expect("unassigned")
-                    .remove(&(topic_id, index));
-            }
-            p.set_throttled(throttled);
-            // The time now, not the pass's start: a follower's lag counts from when its
-            // leader took the partition, even late in a pass that creates thousands.
-            p.set_leadership(
-                self.node_id,
-                leadership,
-                min_isr,
-                self.settings.lag_max_ms,
-                fjord_util::monotonic_ms(),
-            );
-        }
-        // The replicas created above are made durable together: one syncfs per log dir
-        // (their records are no more durable than any append's until then, as in Kafka,
-        // which does not fsync appends either).
-        for d in self.dirs.all() {
-            if let Some(logs) = d.logs() {
-                if let Err(e) = logs.sync_created() {
-                    self.storage_error(d.id, e)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The log of a replica new to this process: found in an online dir, else created in the
-    /// dir `assigned` names (or the least loaded). `None` when its dir is offline (the
-    /// replica is recorded as offline). A storage error takes the dir offline.
-    fn open_replica(
-        &self,
-        tp: &TopicPartition,
-        topic_id: Uuid,
-        index: i32,
-        config: LogConfig,
-        assigned: Uuid,
-    ) -> Result<Option<(Uuid, Arc<fjord_log::PartitionLog>)>, fjord_log::LogError> {
-        if let Some(found) = self.dirs.locate(tp) {
-            return Ok(Some(found));
-        }
-        if let Some(dir) = self.dirs.held_offline(tp) {
-            self.offline
-                .write()
-                .expect("offline")
-                .insert((topic_id, index), dir);
-            return Ok(None);
-        }
-        loop {
-            let Some(d) = self.dirs.place(assigned) else {
-                return Err(fjord_log::LogError::InvalidRequest(
-                    "every log dir is offline".into(),
-                ));
-            };
-            let Some(logs) = d.logs() else { continue };
-            match logs.get_or_create(tp, config.clone(), Some(topic_id)) {
-                Ok(log) => return Ok(Some((d.id, log))),
-                Err(e) => self.storage_error(d.id, e)?,
-            }
-        }
-    }
-
     /// Handles an error from the logs of dir `dir`: a storage error takes the dir offline
     /// (its replicas stop here); any other error is returned.
     pub fn storage_error(
@@ -402,112 +269,6 @@ impl ReplicaManager {
             return Err(e);
         }
         self.dir_failed(dir, &e.to_string());
-        Ok(())
-    }
-
-    /// The partitions `image` places on this broker, in (topic id, index) order, the same on
-    /// every broker: a pass that creates thousands of replicas creates a partition's replicas
-    /// at about the same time on its leader and its followers, so a follower is not out of the
-    /// ISR before it has its replica.
-    fn wanted(&self, image: &MetadataImage) -> BTreeMap<(Uuid, i32), Wanted> {
-        let mut wanted: BTreeMap<(Uuid, i32), Wanted> = BTreeMap::new();
-        for topic in image.topics.by_id.values() {
-            let mut config = None;
-            let min_isr = min_insync_replicas(&self.settings, image, &topic.name);
-            let lists = [LEADER_THROTTLED_REPLICAS, FOLLOWER_THROTTLED_REPLICAS].map(|key| {
-                image
-                    .configs
-                    .get(fjord_metadata::config_defs::TOPIC, &topic.name, key)
-                    .and_then(|v| ThrottledReplicas::parse(key, v).ok())
-                    .unwrap_or_default()
-            });
-            for (index, p) in topic.partitions.iter() {
-                if p.replicas.contains(&self.node_id) {
-                    let config = config
-                        .get_or_insert_with(|| {
-                            Arc::new(log_config(&self.defaults, image, &topic.name))
-                        })
-                        .clone();
-                    let leadership = Leadership {
-                        leader: p.leader,
-                        leader_epoch: p.leader_epoch,
-                        partition_epoch: p.partition_epoch,
-                        replicas: p.replicas.clone(),
-                        isr: p.isr.clone(),
-                        recovering: p.leader_recovery_state
-                            == fjord_metadata::LeaderRecoveryState::Recovering,
-                    };
-                    // The effective min ISR: at most the replication factor.
-                    let effective = min_isr.min(p.replicas.len()).max(1);
-                    let assigned = p
-                        .replicas
-                        .iter()
-                        .position(|r| *r == self.node_id)
-                        .and_then(|i| p.directories.get(i))
-                        .copied()
-                        .unwrap_or_else(Uuid::nil);
-                    let throttled = if lists[0].covers(*index, self.node_id) {
-                        THROTTLED_AS_LEADER
-                    } else {
-                        0
-                    } | if lists[1].covers(*index, self.node_id) {
-                        THROTTLED_AS_FOLLOWER
-                    } else {
-                        0
-                    };
-                    wanted.insert(
-                        (topic.id, *index),
-                        (
-                            topic.name.clone(),
-                            leadership,
-                            config,
-                            effective,
-                            assigned,
-                            throttled,
-                        ),
-                    );
-                }
-            }
-        }
-        wanted
-    }
-
-    /// Deletes the logs of hosted partitions `wanted` no longer holds and forgets offline
-    /// ones it does not hold. Blocking.
-    fn remove_unwanted(
-        &self,
-        wanted: &BTreeMap<(Uuid, i32), Wanted>,
-    ) -> Result<(), fjord_log::LogError> {
-        let current: Vec<((Uuid, i32), Arc<Partition>)> = self
-            .partitions
-            .read()
-            .expect("partitions")
-            .iter()
-            .map(|(k, v)| (*k, v.clone()))
-            .collect();
-        for (key, p) in &current {
-            if !wanted.contains_key(key) {
-                self.partitions.write().expect("partitions").remove(key);
-                self.bump();
-                p.watchers.wake();
-                self.unassigned.lock().expect("unassigned").remove(key);
-                let tp = TopicPartition {
-                    topic: p.topic.clone(),
-                    partition: p.index,
-                };
-                let deleted = match self.dirs.by_id(p.dir_id).and_then(|d| d.logs()) {
-                    Some(d) => d.delete(&tp),
-                    None => Ok(()),
-                };
-                if let Err(e) = deleted {
-                    self.storage_error(p.dir_id, e)?;
-                }
-            }
-        }
-        self.offline
-            .write()
-            .expect("offline")
-            .retain(|k, _| wanted.contains_key(k));
         Ok(())
     }
 
@@ -553,10 +314,13 @@ impl ReplicaManager {
         };
         self.bump();
         let mut offline = self.offline.write().expect("offline");
+        let keys: Vec<(Uuid, i32)> = stopped.iter().map(|(k, _)| *k).collect();
         for (key, p) in stopped {
             p.stop();
             offline.insert(key, dir);
         }
+        drop(offline);
+        self.publish_local(keys);
     }
 
     /// Why a partition is not served here: KAFKA_STORAGE_ERROR when this broker's replica is
@@ -758,7 +522,7 @@ impl ReplicaManager {
             copy.abandon();
             return Ok(()); // deleted or taken offline meanwhile
         }
-        let image = self.applied.borrow().clone();
+        let image = self.applied.borrow().as_ref().map(|v| v.image.clone());
         let min_isr = image
             .as_ref()
             .map_or(1, |i| min_insync_replicas(&self.settings, i, &old.topic));
@@ -801,6 +565,7 @@ impl ReplicaManager {
         // checkpoint of its dir.
         moved?;
         old.stop();
+        self.publish_local([key]);
         self.unassigned
             .lock()
             .expect("unassigned")
@@ -827,24 +592,6 @@ impl ReplicaManager {
             let now = fjord_util::monotonic_ms();
             for p in self.all() {
                 p.tick(now);
-            }
-        }
-    }
-
-    /// Follows the image: applies every new one (off the async workers) until the view
-    /// closes. An error applying it is fatal to the node (its logs are not what the
-    /// metadata says).
-    pub async fn follow(self: Arc<Self>, mut view: watch::Receiver<View>) -> String {
-        loop {
-            let image = view.borrow_and_update().image.clone();
-            let me = self.clone();
-            match tokio::task::spawn_blocking(move || me.apply_and_publish(image)).await {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => return format!("applying the metadata image to the logs: {e}"),
-                Err(e) => return format!("applying the metadata image to the logs: {e}"),
-            }
-            if view.changed().await.is_err() {
-                return "the metadata view closed".into();
             }
         }
     }
@@ -913,131 +660,4 @@ impl ReplicaManager {
     pub fn shutdown(&self, broker_epoch: i64) -> Result<(), fjord_log::LogError> {
         self.dirs.shutdown(broker_epoch)
     }
-}
-
-impl ReplicaManager {
-    /// Logs each dynamic key newly set (or changed) for this broker, per broker or
-    /// cluster-wide, that fjord accepts and stores but does not act on (Kafka's tools set
-    /// such keys; an operator reading the log learns they change nothing here).
-    fn note_unused_keys(&self, image: &MetadataImage) {
-        let now: BTreeMap<String, String> = image
-            .configs
-            .broker_keys(&self.node_id.to_string())
-            .into_iter()
-            .filter(|(k, _)| !fjord_metadata::config_defs::broker_key_used(k))
-            .map(|(k, (v, _))| (k.to_string(), v.to_string()))
-            .collect();
-        let mut noted = self.unused_keys.lock().expect("unused keys");
-        for (k, v) in &now {
-            if noted.get(k) != Some(v) {
-                let shown = if crate::describe_configs::sensitive(k) {
-                    "[hidden]"
-                } else {
-                    v.as_str()
-                };
-                tracing::info!(
-                    key = %k,
-                    value = shown,
-                    "dynamic broker config stored; fjord does not use it"
-                );
-            }
-        }
-        *noted = now;
-    }
-}
-
-/// A throttled rate (`key`, bytes a second) for broker `me`: its own dynamic value, else the
-/// cluster-wide dynamic default, else none (Kafka sets these keys only dynamically).
-fn throttled_rate(image: &MetadataImage, me: i32, key: &str) -> u64 {
-    use fjord_metadata::config_defs::BROKER;
-    image
-        .configs
-        .get(BROKER, &me.to_string(), key)
-        .or_else(|| image.configs.get(BROKER, "", key))
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .unwrap_or(fjord_quota::replication::UNBOUNDED)
-}
-
-/// A topic's `min.insync.replicas`: its config, else the broker's default.
-pub fn min_insync_replicas(
-    settings: &ReplicationSettings,
-    image: &MetadataImage,
-    topic: &str,
-) -> usize {
-    image
-        .configs
-        .get(
-            fjord_metadata::config_defs::TOPIC,
-            topic,
-            "min.insync.replicas",
-        )
-        .and_then(|v| v.parse::<usize>().ok())
-        .unwrap_or(settings.min_insync_replicas)
-        .max(1)
-}
-
-/// A topic's log settings: the broker's defaults overridden by the topic's configs.
-pub fn log_config(defaults: &LogConfig, image: &MetadataImage, topic: &str) -> LogConfig {
-    let mut c = defaults.clone();
-    let get = |key: &str| {
-        image
-            .configs
-            .get(fjord_metadata::config_defs::TOPIC, topic, key)
-    };
-    let int = |key: &str| get(key).and_then(|v| v.parse::<i64>().ok());
-    if let Some(v) = int("retention.ms") {
-        c.retention_ms = v;
-    }
-    if let Some(v) = int("retention.bytes") {
-        c.retention_bytes = v;
-    }
-    if let Some(v) = int("segment.bytes").and_then(|v| u64::try_from(v).ok()) {
-        c.segment_bytes = v;
-    }
-    if let Some(v) = int("segment.ms") {
-        c.segment_ms = v;
-    }
-    if let Some(v) = int("segment.index.bytes").and_then(|v| u64::try_from(v).ok()) {
-        c.segment_index_bytes = v;
-    }
-    if let Some(v) = int("index.interval.bytes").and_then(|v| u64::try_from(v).ok()) {
-        c.index_interval_bytes = v;
-    }
-    if let Some(v) = int("max.message.bytes").and_then(|v| usize::try_from(v).ok()) {
-        c.max_message_bytes = v;
-    }
-    if let Some(v) = int("delete.retention.ms") {
-        c.delete_retention_ms = v;
-    }
-    if let Some(v) = int("min.compaction.lag.ms") {
-        c.min_compaction_lag_ms = v;
-    }
-    if let Some(v) = int("flush.messages") {
-        c.flush_messages = v;
-    }
-    if let Some(v) = int("flush.ms") {
-        c.flush_ms = v;
-    }
-    if let Some(v) = int("message.timestamp.before.max.ms") {
-        c.timestamp_before_max_ms = v;
-    }
-    if let Some(v) = int("message.timestamp.after.max.ms") {
-        c.timestamp_after_max_ms = v;
-    }
-    if let Some(v) = get("min.cleanable.dirty.ratio").and_then(|v| v.parse().ok()) {
-        c.min_cleanable_dirty_ratio = v;
-    }
-    if let Some(p) = get("cleanup.policy").and_then(CleanupPolicy::parse) {
-        c.cleanup_policy = p;
-    }
-    if let Some(codec) = get("compression.type").and_then(fjord_log::config::parse_compression_type)
-    {
-        c.compression = codec;
-    }
-    match get("message.timestamp.type") {
-        Some("LogAppendTime") => c.timestamp_type = TimestampType::LogAppendTime,
-        Some("CreateTime") => c.timestamp_type = TimestampType::CreateTime,
-        _ => {}
-    }
-    c
 }
