@@ -140,6 +140,32 @@ pub struct DumpLogArgs {
     pub print_data_log: bool,
 }
 
+/// The command line's parser. As Kafka's tools do (`--request-required-acks -1`,
+/// `--offset -2`), every subcommand takes a negative number as a flag's value.
+pub fn command() -> clap::Command {
+    fn negatives(c: clap::Command) -> clap::Command {
+        c.allow_negative_numbers(true).mut_subcommands(negatives)
+    }
+    negatives(<Cli as clap::CommandFactory>::command())
+}
+
+impl Cli {
+    /// Parses `args` with [`command`]; a usage error (or `--help`) says so and exits.
+    pub fn from_args(args: Vec<std::ffi::OsString>) -> Cli {
+        Cli::try_from_args(args).unwrap_or_else(|e| e.exit())
+    }
+
+    /// Parses `args` with [`command`].
+    pub fn try_from_args<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = command().try_get_matches_from(args)?;
+        <Cli as clap::FromArgMatches>::from_arg_matches(&matches)
+    }
+}
+
 /// The tools a link may be named after (`kafka-topics.sh` or `kafka-topics`).
 pub const TOOL_LINKS: &[&str] = &[
     "kafka-topics",

@@ -7,7 +7,6 @@ mod format;
 mod metrics;
 mod server;
 
-use clap::Parser;
 use fjord_config as config;
 use fjord_server::cli::{as_fjord_args, Cli, Command};
 use std::process::ExitCode;
@@ -23,7 +22,7 @@ fn init_logging() {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(as_fjord_args(std::env::args_os().collect()));
+    let cli = Cli::from_args(as_fjord_args(std::env::args_os().collect()));
     match cli.command {
         Command::Server { config, overrides } => {
             init_logging();

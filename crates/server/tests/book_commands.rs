@@ -195,7 +195,7 @@ fn is_assignment(w: &str) -> bool {
 /// Kafka's scripts) with the binary's own parser and link mapping; None when it parses.
 fn check_fjord(argv: &[String]) -> Option<String> {
     let args = fjord_server::cli::as_fjord_args(argv.iter().map(Into::into).collect());
-    fjord_server::cli::Cli::try_parse_from(args)
+    fjord_server::cli::Cli::try_from_args(args)
         .err()
         .filter(|e| {
             !matches!(

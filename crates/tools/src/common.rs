@@ -160,6 +160,19 @@ pub fn error_text(code: i16, message: Option<&str>) -> String {
     AdminError::from_code(code, message).map_or_else(String::new, |e| e.to_string())
 }
 
+/// A limit given as a flag where Kafka's tools read a negative number as none (as their -1
+/// defaults of `--max-messages` or `--timeout-ms`).
+pub fn limit(value: Option<i64>) -> Option<u64> {
+    value.and_then(|v| u64::try_from(v).ok())
+}
+
+/// A flag's value that must not be negative (Kafka's tools parse any number; each says what it
+/// takes).
+pub fn non_negative(flag: &str, value: i64) -> Result<u64, ToolError> {
+    u64::try_from(value)
+        .map_err(|_| ToolError::Usage(format!("Option {flag} must not be negative: {value}")))
+}
+
 /// Kafka's check that exactly one of some options is given: `options` are (given, name).
 pub fn exactly_one(options: &[(bool, &str)]) -> Result<(), ToolError> {
     if options.iter().filter(|(given, _)| *given).count() == 1 {

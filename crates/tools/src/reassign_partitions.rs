@@ -107,7 +107,7 @@ pub struct Args {
     replica_alter_log_dirs_throttle: Option<i64>,
     /// The maximum time in ms to wait for log directory replica assignment to begin.
     #[arg(long)]
-    timeout: Option<u64>,
+    timeout: Option<i64>,
     /// Execute this reassignment in addition to any other ongoing ones. This option can also
     /// be used to change the throttle of an ongoing reassignment.
     #[arg(long)]
@@ -838,7 +838,7 @@ async fn execute(admin: &Admin, a: &Args) -> Result<(), Failure> {
         joined(proposed.keys().map(part_text))
     );
     if !plan.log_dirs.is_empty() {
-        move_dirs(admin, plan.log_dirs, a.timeout.unwrap_or(10_000)).await?;
+        move_dirs(admin, plan.log_dirs, dir_timeout(a)?).await?;
     }
     Ok(())
 }
@@ -928,6 +928,11 @@ async fn replica_dirs(
         }
     }
     Ok((current.is_some() || future.is_some()).then_some((current, future)))
+}
+
+/// `--timeout`: how long to wait for log directory moves to begin (Kafka's default 10 s).
+fn dir_timeout(a: &Args) -> Result<u64, ToolError> {
+    crate::common::non_negative("timeout", a.timeout.unwrap_or(10_000))
 }
 
 /// Starts the log dir moves `dirs` names (AlterReplicaLogDirs to each broker), retrying the
@@ -1188,7 +1193,7 @@ async fn cancel(admin: &Admin, a: &Args) -> Result<(), Failure> {
     if back.is_empty() {
         println!("None of the specified partition moves are active.");
     } else {
-        move_dirs(admin, back, a.timeout.unwrap_or(10_000)).await?;
+        move_dirs(admin, back, dir_timeout(a)?).await?;
     }
     if !a.preserve_throttles {
         clear_throttles(admin, &plan).await?;

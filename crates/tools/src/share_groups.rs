@@ -99,7 +99,7 @@ pub struct Args {
     export: bool,
     /// The timeout for some operations, in ms.
     #[arg(long, default_value_t = 30_000)]
-    timeout: u64,
+    timeout: i64,
 }
 
 /// Runs the tool.

@@ -49,12 +49,13 @@ pub struct Args {
     /// The consumer group id: start from its committed offsets and commit what is printed.
     #[arg(long)]
     group: Option<String>,
-    /// The maximum number of messages to consume before exiting.
+    /// The maximum number of messages to consume before exiting (negative: no limit).
     #[arg(long)]
-    max_messages: Option<u64>,
-    /// Exit if no message is available for consumption for this many milliseconds.
+    max_messages: Option<i64>,
+    /// Exit if no message is available for consumption for this many milliseconds
+    /// (negative: never).
     #[arg(long)]
-    timeout_ms: Option<u64>,
+    timeout_ms: Option<i64>,
     /// Formatter properties: print.key, print.value, print.timestamp, print.partition,
     /// print.offset, key.separator, line.separator.
     #[arg(long = "property", visible_alias = "formatter-property")]
@@ -204,10 +205,10 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     let mut last_record = Instant::now();
     let stdout = std::io::stdout();
     'consume: loop {
-        if a.max_messages.is_some_and(|m| printed >= m) {
+        if crate::common::limit(a.max_messages).is_some_and(|m| printed >= m) {
             break;
         }
-        if a.timeout_ms
+        if crate::common::limit(a.timeout_ms)
             .is_some_and(|t| last_record.elapsed() >= Duration::from_millis(t))
         {
             break;
@@ -261,7 +262,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                     positions.insert(partition, offset + 1);
                     printed += 1;
                     last_record = Instant::now();
-                    if a.max_messages.is_some_and(|m| printed >= m) {
+                    if crate::common::limit(a.max_messages).is_some_and(|m| printed >= m) {
                         let mut lock = stdout.lock();
                         let _ = lock.write_all(&out);
                         let _ = lock.flush();

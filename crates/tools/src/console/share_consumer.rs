@@ -57,12 +57,13 @@ pub struct Args {
     /// The share group id of the consumer.
     #[arg(long, default_value = "console-share-consumer")]
     group: String,
-    /// The maximum number of messages to consume before exiting.
+    /// The maximum number of messages to consume before exiting (negative: no limit).
     #[arg(long)]
-    max_messages: Option<u64>,
-    /// Exit if no message is available for consumption for this many milliseconds.
+    max_messages: Option<i64>,
+    /// Exit if no message is available for consumption for this many milliseconds
+    /// (negative: never).
     #[arg(long)]
-    timeout_ms: Option<u64>,
+    timeout_ms: Option<i64>,
     /// Reject the messages as they are consumed (they go to the group's dead-letter queue).
     #[arg(long)]
     reject: bool,
@@ -285,9 +286,9 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     let mut printed: u64 = 0;
     let mut last_record = Instant::now();
     let stdout = std::io::stdout();
-    let timeout = a.timeout_ms.map(Duration::from_millis);
+    let timeout = crate::common::limit(a.timeout_ms).map(Duration::from_millis);
     'consume: loop {
-        if a.max_messages.is_some_and(|m| printed >= m) {
+        if crate::common::limit(a.max_messages).is_some_and(|m| printed >= m) {
             break;
         }
         if timeout.is_some_and(|t| last_record.elapsed() >= t) {
@@ -460,7 +461,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                             let Some(slot) = acquired.get_mut(&offset) else {
                                 continue;
                             };
-                            if a.max_messages.is_some_and(|m| printed >= m) {
+                            if crate::common::limit(a.max_messages).is_some_and(|m| printed >= m) {
                                 // Beyond the limit: given back for another consumer.
                                 *slot = 2;
                                 continue;

@@ -69,7 +69,7 @@ pub struct Args {
     /// With --watch: how often to look for offline partitions, in milliseconds (default
     /// 10000).
     #[arg(long)]
-    poll_interval_ms: Option<u64>,
+    poll_interval_ms: Option<i64>,
     /// With --watch: serve the watcher's own metrics at this address
     /// (http://127.0.0.1:9405 serves GET /metrics there).
     #[arg(long)]
@@ -81,7 +81,7 @@ pub struct Args {
     allow_offset_reuse: bool,
     /// How long to keep asking brokers that do not answer, in milliseconds.
     #[arg(long, default_value_t = 60_000)]
-    deadline_ms: u64,
+    deadline_ms: i64,
     /// With --automated-recovery: abort the transactions left open in the recovered
     /// partitions for longer than the maximum transaction timeout (hanging: their marker or
     /// their coordinator's state was lost), with WriteTxnMarkers as `kafka-transactions
@@ -718,7 +718,8 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         return watch::run(a, admin).await;
     }
     let started = Instant::now();
-    let deadline = started + Duration::from_millis(a.deadline_ms);
+    let deadline =
+        started + Duration::from_millis(crate::common::non_negative("deadline-ms", a.deadline_ms)?);
     let cluster = admin.retry(|| admin.refresh(None)).await?;
     let wanted = requested(a, &cluster)?;
     let mut failures = 0usize;

@@ -236,7 +236,7 @@ pub(super) fn validate(a: &Args) -> Result<(), ToolError> {
             )));
         }
     }
-    if a.poll_interval_ms == Some(0) {
+    if a.poll_interval_ms.is_some_and(|p| p < 1) {
         return Err(ToolError::Usage(
             "Option poll-interval-ms must be at least 1".into(),
         ));
@@ -552,7 +552,9 @@ pub(super) async fn run(a: &Args, admin: Arc<Admin>) -> Result<(), ToolError> {
         .as_deref()
         .and_then(Strategy::parse)
         .unwrap_or(Strategy::Balanced);
-    let poll = Duration::from_millis(a.poll_interval_ms.unwrap_or(DEFAULT_POLL_INTERVAL_MS));
+    let poll = Duration::from_millis(
+        crate::common::limit(a.poll_interval_ms).unwrap_or(DEFAULT_POLL_INTERVAL_MS),
+    );
     let metrics = Arc::new(WatchMetrics::default());
     let server = match &a.metrics_listener {
         Some(url) => {
