@@ -7,7 +7,6 @@
 
 mod common;
 
-use clap::Parser as _;
 use std::path::PathBuf;
 
 /// The repository's root.
