@@ -20,7 +20,7 @@ use fjord_protocol::generated::create_topics_request::{
 };
 use fjord_protocol::records::{Compression, EndTxnMarker, RecordBatchBuilder, RecordBatches};
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
-use fjord_util::system_now_ms;
+use fjord_util::Clock;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -191,6 +191,8 @@ pub struct Runtime<S: CoordinatorShard> {
     loads: LoadTimes,
     /// Partitions looked at while following the applied images, ever.
     visited: AtomicU64,
+    /// Where its shards read time and its timers sleep.
+    clock: Clock,
 }
 
 /// How long shards took to load from their logs, since the process started (Kafka's
@@ -239,6 +241,7 @@ impl<S: CoordinatorShard> Runtime<S> {
         topic: TopicSettings,
         replicas: Arc<ReplicaManager>,
         controller: Arc<ControllerClient>,
+        clock: Clock,
     ) -> (Arc<Self>, mpsc::UnboundedReceiver<S::Effect>) {
         let (effects, rx) = mpsc::unbounded_channel();
         let runtime = Arc::new(Runtime {
@@ -251,6 +254,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             creating: Arc::new(AtomicBool::new(false)),
             stopped: AtomicBool::new(false),
             visited: AtomicU64::new(0),
+            clock,
             effects,
             loads: LoadTimes::default(),
         });
@@ -383,7 +387,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             closed: AtomicBool::new(false),
             state: tokio::sync::Mutex::new(None),
             wake: Notify::new(),
-            pruned_at: AtomicI64::new(system_now_ms()),
+            pruned_at: AtomicI64::new(self.clock.wall_ms()),
         });
         slots.insert(index, slot.clone());
         let me = self.clone();
@@ -414,10 +418,12 @@ impl<S: CoordinatorShard> Runtime<S> {
         let config = self.config.clone();
         let epoch = slot.leader_epoch;
         let started = std::time::Instant::now();
-        let loaded = tokio::task::spawn_blocking(move || load_shard::<S>(&log, &config, epoch))
-            .await
-            .map_err(|e| e.to_string())
-            .and_then(|r| r);
+        let now = self.clock.wall_ms();
+        let loaded =
+            tokio::task::spawn_blocking(move || load_shard::<S>(&log, &config, epoch, now))
+                .await
+                .map_err(|e| e.to_string())
+                .and_then(|r| r);
         let mut shard = match loaded {
             Ok(shard) => shard,
             Err(e) => {
@@ -440,7 +446,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             "loaded {} coordinator shard",
             S::TOPIC
         );
-        let resumed = shard.loaded(system_now_ms());
+        let resumed = shard.loaded(self.clock.wall_ms());
         *guard = Some(Loaded {
             shard,
             waiters: HashMap::new(),
@@ -461,16 +467,16 @@ impl<S: CoordinatorShard> Runtime<S> {
                 }
             };
             let sleep = match next {
-                Some(at) => (at - system_now_ms()).max(0) as u64,
+                Some(at) => (at - self.clock.wall_ms()).max(0),
                 None => 60_000,
             };
             tokio::select! {
-                _ = tokio::time::sleep(std::time::Duration::from_millis(sleep)) => {}
+                _ = self.clock.sleep_ms(sleep) => {}
                 _ = slot.wake.notified() => continue,
             }
             let mut guard = slot.state.lock().await;
             let Some(l) = guard.as_mut() else { return };
-            let out = l.shard.tick(system_now_ms());
+            let out = l.shard.tick(self.clock.wall_ms());
             let _ = self.commit(&slot, &mut guard, out, None).await;
         }
     }
@@ -501,7 +507,7 @@ impl<S: CoordinatorShard> Runtime<S> {
         let split = S::split(out);
         if !split.entries.is_empty() {
             let count = split.entries.len();
-            match append_committed(slot, split.entries).await {
+            match append_committed(slot, split.entries, self.clock.wall_ms()).await {
                 Err(e) => {
                     tracing::warn!(
                         partition = slot.partition.index,
@@ -542,7 +548,7 @@ impl<S: CoordinatorShard> Runtime<S> {
         let Some(interval) = S::prune_interval_ms(&self.config) else {
             return;
         };
-        let now = system_now_ms();
+        let now = self.clock.wall_ms();
         let last = slot.pruned_at.load(Ordering::Relaxed);
         if now - last < interval {
             return;
@@ -582,7 +588,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             if l.waiters.len() >= MAX_WAITERS_PER_SHARD {
                 return Err(ErrorCode::CoordinatorNotAvailable);
             }
-            let out = run(&mut l.shard, token, system_now_ms());
+            let out = run(&mut l.shard, token, self.clock.wall_ms());
             let (tx, rx) = oneshot::channel();
             l.waiters.insert(token, tx);
             let reply = self.commit(&slot, &mut guard, out, Some(token)).await;
@@ -614,7 +620,7 @@ impl<S: CoordinatorShard> Runtime<S> {
         let Some(l) = guard.as_mut() else {
             return Err(ErrorCode::NotCoordinator);
         };
-        let (out, answer) = run(&mut l.shard, system_now_ms());
+        let (out, answer) = run(&mut l.shard, self.clock.wall_ms());
         let committed = self.commit(&slot, &mut guard, out, None).await;
         slot.wake.notify_one();
         match committed {
@@ -659,7 +665,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             producer_epoch,
             marker,
         };
-        match append_committed(&slot, vec![entry]).await {
+        match append_committed(&slot, vec![entry], self.clock.wall_ms()).await {
             Ok(_) => {}
             // A marker of an epoch the producer has moved past (a stale job of a coordinator
             // that moved): refused as Kafka refuses it, so its sender drops it; the shard
@@ -683,7 +689,7 @@ impl<S: CoordinatorShard> Runtime<S> {
                     producer_id,
                     commit: marker.commit,
                 },
-                system_now_ms(),
+                self.clock.wall_ms(),
             );
             if let Err(e) = folded {
                 tracing::warn!("folding a marker in {}-{index}: {e}", S::TOPIC);
@@ -872,23 +878,24 @@ enum AppendFailure {
 }
 
 /// Appends `entries` to the slot's partition as its coordinator and waits until every
-/// in-sync replica has them; returns the offset after them.
+/// in-sync replica has them (timestamped `now`); returns the offset after them.
 async fn append_committed<S>(
     slot: &Arc<Slot<S>>,
     entries: Vec<Entry>,
+    now: i64,
 ) -> Result<i64, AppendFailure> {
     let partition = slot.partition.clone();
     let epoch = slot.leader_epoch;
     let appended = tokio::task::spawn_blocking(move || {
         let mut end = -1;
-        for (i, batch) in encode_batches(&entries)
+        for (i, batch) in encode_batches(&entries, now)
             .map_err(AppendFailure::Failed)?
             .into_iter()
             .enumerate()
         {
             let info = partition
                 .log
-                .append_as_coordinator(batch, epoch, system_now_ms())
+                .append_as_coordinator(batch, epoch, now)
                 .map_err(|e| match e.error_code() {
                     // The first batch refused by the producer checks: nothing was written.
                     code @ (ErrorCode::InvalidProducerEpoch
@@ -925,9 +932,9 @@ fn load_shard<S: CoordinatorShard>(
     log: &fjord_log::PartitionLog,
     config: &S::Config,
     epoch: i32,
+    now: i64,
 ) -> Result<S, String> {
     let mut shard = S::create(config, random_seed(), epoch);
-    let now = system_now_ms();
     let mut offset = log.log_start_offset();
     let end = log.log_end_offset();
     while offset < end {
@@ -980,8 +987,7 @@ fn load_shard<S: CoordinatorShard>(
 
 /// The entries as batches: consecutive records of one producer (or of none) share a batch of
 /// at most [`MAX_RECORDS_PER_BATCH`], uncompressed; each marker is a batch of its own.
-fn encode_batches(entries: &[Entry]) -> Result<Vec<Bytes>, String> {
-    let now = system_now_ms();
+fn encode_batches(entries: &[Entry], now: i64) -> Result<Vec<Bytes>, String> {
     let mut out = Vec::new();
     let mut current: Option<(Option<(i64, i16)>, RecordBatchBuilder)> = None;
     let flush = |c: &mut Option<(Option<(i64, i16)>, RecordBatchBuilder)>,

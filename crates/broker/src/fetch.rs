@@ -22,6 +22,7 @@ use fjord_protocol::generated::fetch_response::{
     NodeEndpoint, PartitionData,
 };
 use fjord_protocol::{ErrorCode, Records};
+use fjord_util::Clock;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -189,7 +190,10 @@ struct Limits {
     max_bytes: usize,
     min_bytes: usize,
     wait: Duration,
-    deadline: tokio::time::Instant,
+    /// When the wait is over, on `clock`'s monotonic time.
+    deadline: i64,
+    /// Where the fetch reads time and sleeps.
+    clock: Clock,
     /// Where its reads stop.
     bound: Bound,
     /// The high watermark the fetching replica knows, per partition it names (v18+,
@@ -209,7 +213,7 @@ impl Limits {
 }
 
 impl Limits {
-    fn of(request: &FetchRequest, version: i16, follower: bool) -> Limits {
+    fn of(request: &FetchRequest, version: i16, follower: bool, clock: &Clock) -> Limits {
         let wait =
             Duration::from_millis(u64::try_from(request.max_wait_ms).unwrap_or(0)).min(MAX_WAIT);
         let by_id = version >= TOPIC_ID_VERSION;
@@ -235,7 +239,8 @@ impl Limits {
             max_bytes: usize::try_from(request.max_bytes).unwrap_or(0),
             min_bytes: usize::try_from(request.min_bytes).unwrap_or(0),
             wait,
-            deadline: tokio::time::Instant::now() + wait,
+            deadline: clock.monotonic_ms() + wait.as_millis() as i64,
+            clock: clock.clone(),
             bound: if follower {
                 Bound::LogEnd
             } else if request.isolation_level == crate::offsets::READ_COMMITTED {
@@ -275,7 +280,7 @@ struct FetchPlan {
 }
 
 impl FetchPlan {
-    fn of(request: &FetchRequest, version: i16, image: &MetadataImage) -> FetchPlan {
+    fn of(request: &FetchRequest, version: i16, image: &MetadataImage, clock: &Clock) -> FetchPlan {
         let replica_id = if version >= 15 {
             request.replica_state.replica_id
         } else {
@@ -303,7 +308,7 @@ impl FetchPlan {
         FetchPlan {
             replica_id,
             follower: (replica_id >= 0).then_some((replica_id, eligible)),
-            limits: Limits::of(request, version, replica_id >= 0),
+            limits: Limits::of(request, version, replica_id >= 0, clock),
             close,
             mode,
         }
@@ -317,7 +322,7 @@ fn complete(bytes: usize, limits: &Limits, errors: bool, news: bool, stopping: b
     bytes >= limits.min_bytes
         || errors
         || news
-        || tokio::time::Instant::now() >= limits.deadline
+        || limits.clock.monotonic_ms() >= limits.deadline
         || stopping
 }
 
@@ -329,6 +334,7 @@ pub async fn fetch(
     listener: &str,
     request: FetchRequest,
     version: i16,
+    clock: &Clock,
 ) -> Result<FetchResponse, BrokerError> {
     let FetchPlan {
         replica_id,
@@ -336,9 +342,9 @@ pub async fn fetch(
         limits,
         close,
         mode,
-    } = FetchPlan::of(&request, version, &image);
+    } = FetchPlan::of(&request, version, &image, clock);
     let from_replica = follower.is_some();
-    let now = fjord_util::monotonic_ms();
+    let now = clock.monotonic_ms();
     if let Some(id) = close {
         sessions.lock().expect("fetch sessions").remove(id);
     }
@@ -480,7 +486,8 @@ pub async fn fetch(
             return Ok(respond(&image, listener, version, from_replica, id, answer));
         }
         tokio::select! {
-            _ = tokio::time::timeout_at(limits.deadline, interest.notify.notified()) => {}
+            _ = interest.notify.notified() => {}
+            _ = limits.clock.sleep_until(limits.deadline) => {}
             _ = stopping.wait_for(|s| *s) => {}
         }
         specs = sessions
@@ -598,7 +605,8 @@ async fn full_fetch(
         // Woken by an append, the deadline (one last read answers) or a graceful shutdown
         // (answered with what there is).
         tokio::select! {
-            _ = tokio::time::timeout_at(limits.deadline, waiter.notified()) => {}
+            _ = waiter.notified() => {}
+            _ = limits.clock.sleep_until(limits.deadline) => {}
             _ = stopping.wait_for(|s| *s) => {}
         }
     }
@@ -914,7 +922,7 @@ mod tests {
     fn session_ids_and_epochs_choose_the_mode() {
         let img = image();
         let of = |r: FetchRequest, v: i16| {
-            let p = FetchPlan::of(&r, v, &img);
+            let p = FetchPlan::of(&r, v, &img, &Clock::system());
             (p.close, p.mode)
         };
         // Before v7 there are no sessions, whatever the fields hold.
@@ -945,7 +953,7 @@ mod tests {
                 },
                 ..Default::default()
             };
-            FetchPlan::of(&r, 15, &img).follower
+            FetchPlan::of(&r, 15, &img, &Clock::system()).follower
         };
         assert_eq!(v15(1, 1), Some((1, true)));
         // KIP-903: a stale broker epoch (a restarted broker not yet registered again).
@@ -959,7 +967,10 @@ mod tests {
             replica_id: 1,
             ..Default::default()
         };
-        assert_eq!(FetchPlan::of(&old, 14, &img).follower, Some((1, true)));
+        assert_eq!(
+            FetchPlan::of(&old, 14, &img, &Clock::system()).follower,
+            Some((1, true))
+        );
     }
 
     #[test]
@@ -973,7 +984,7 @@ mod tests {
                 max_bytes,
                 ..Default::default()
             };
-            let l = FetchPlan::of(&r, 12, &img).limits;
+            let l = FetchPlan::of(&r, 12, &img, &Clock::system()).limits;
             (l.wait, l.min_bytes, l.max_bytes)
         };
         assert_eq!(
@@ -993,7 +1004,7 @@ mod tests {
             min_bytes: 100,
             ..Default::default()
         };
-        let l = FetchPlan::of(&waiting, 12, &img).limits;
+        let l = FetchPlan::of(&waiting, 12, &img, &Clock::system()).limits;
         assert!(!complete(99, &l, false, false, false), "keeps waiting");
         assert!(complete(100, &l, false, false, false), "min bytes");
         assert!(complete(0, &l, true, false, false), "an error to report");
@@ -1005,7 +1016,7 @@ mod tests {
             min_bytes: 100,
             ..Default::default()
         };
-        let l = FetchPlan::of(&no_wait, 12, &img).limits;
+        let l = FetchPlan::of(&no_wait, 12, &img, &Clock::system()).limits;
         assert!(complete(0, &l, false, false, false), "the wait is over");
     }
 }

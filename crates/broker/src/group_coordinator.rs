@@ -114,6 +114,7 @@ impl Runtime<Shard> {
         config: CoordinatorConfig,
         replicas: Arc<ReplicaManager>,
         controller: Arc<ControllerClient>,
+        clock: fjord_util::Clock,
     ) -> (
         Arc<GroupCoordinator>,
         tokio::sync::mpsc::UnboundedReceiver<ShareJob>,
@@ -127,7 +128,7 @@ impl Runtime<Shard> {
                 ("segment.bytes".into(), config.segment_bytes.to_string()),
             ],
         };
-        Runtime::new(config.group, topic, replicas, controller)
+        Runtime::new(config.group, topic, replicas, controller, clock)
     }
 
     /// Carries out the share groups' state jobs until the coordinator is gone: each

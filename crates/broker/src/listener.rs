@@ -72,6 +72,8 @@ pub struct BrokerHandler {
     pub broker_state: Arc<tokio::sync::Mutex<crate::lifecycle::BrokerState>>,
     /// The authorizer's settings; `None` when `authorizer.class.name` is not set.
     pub authorizer: Option<Arc<fjord_metadata::acls::AuthorizerSettings>>,
+    /// Where requests read time and delayed ones sleep.
+    pub clock: fjord_util::Clock,
     /// Client quota sensors (shared by the broker's listeners).
     pub quotas: Arc<crate::quotas::BrokerQuotas>,
 }
@@ -725,6 +727,7 @@ impl BrokerHandler {
                     &self.listener_name,
                     r,
                     version,
+                    &self.clock,
                 )
                 .await
                 .map(ResponseBody::Fetch),

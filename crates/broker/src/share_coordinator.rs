@@ -218,6 +218,7 @@ impl Runtime<ShareHost> {
         config: ShareCoordinatorConfig,
         replicas: Arc<ReplicaManager>,
         controller: Arc<ControllerClient>,
+        clock: fjord_util::Clock,
     ) -> Arc<ShareCoordinator> {
         let topic = TopicSettings {
             partitions: config.num_partitions,
@@ -230,7 +231,7 @@ impl Runtime<ShareHost> {
                 ("retention.ms".into(), "-1".into()),
             ],
         };
-        Runtime::new(config, topic, replicas, controller).0
+        Runtime::new(config, topic, replicas, controller, clock).0
     }
 
     /// Answers one of the five state RPCs.

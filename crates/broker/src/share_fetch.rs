@@ -148,6 +148,8 @@ pub struct ShareFetcher {
     deadlines: Notify,
     counters: Counters,
     dlq: crate::share_dlq::DeadLetters,
+    /// Where locks and delayed share fetches read time and sleep.
+    clock: fjord_util::Clock,
 }
 
 impl std::fmt::Debug for ShareFetcher {
@@ -268,6 +270,7 @@ impl ShareFetcher {
         persister: Arc<Persister>,
         view: watch::Receiver<View>,
         controller: Option<Arc<crate::controller_client::ControllerClient>>,
+        clock: fjord_util::Clock,
     ) -> Arc<ShareFetcher> {
         let dlq = crate::share_dlq::DeadLetters::new(config.dlq.clone(), controller, view.clone());
         Arc::new(ShareFetcher {
@@ -281,6 +284,7 @@ impl ShareFetcher {
             slots: Mutex::new(HashMap::new()),
             deadlines: Notify::new(),
             counters: Counters::default(),
+            clock,
         })
     }
 
@@ -528,7 +532,7 @@ impl ShareFetcher {
                 Ok(h) => h,
                 Err((code, message)) => return (code, message),
             };
-            let now = fjord_util::monotonic_ms() as u64;
+            let now = self.clock.monotonic_ms() as u64;
             match held.sp.acknowledge(member, now, &acks) {
                 Err(e) => {
                     let code =
@@ -679,7 +683,7 @@ impl ShareFetcher {
             Vec::new()
         };
         let batches = log_batches(&bytes, &aborted);
-        let now = fjord_util::monotonic_ms() as u64;
+        let now = self.clock.monotonic_ms() as u64;
         let (acquired, effects) = held.sp.acquire(member, now, &batches, max_records, strict);
         self.settle(key, &slot, held, effects);
         let count: i64 = acquired.iter().map(|a| a.last - a.first + 1).sum();
@@ -818,7 +822,7 @@ impl ShareFetcher {
             };
             let strict = r.share_acquire_mode == 1;
             let wait = std::time::Duration::from_millis(r.max_wait_ms.clamp(0, MAX_WAIT_MS) as u64);
-            let deadline = tokio::time::Instant::now() + wait;
+            let deadline = self.clock.monotonic_ms() + wait.as_millis() as i64;
             let waiter = Arc::new(Notify::new());
             loop {
                 for (t, p) in &context.partitions {
@@ -857,14 +861,13 @@ impl ShareFetcher {
                     e.acquired_records = d.acquired_records;
                 }
                 let errors = out.values().any(|d| d.error_code != 0);
-                if got || errors || tokio::time::Instant::now() >= deadline {
+                if got || errors || self.clock.monotonic_ms() >= deadline {
                     break;
                 }
-                if tokio::time::timeout_at(deadline, waiter.notified())
-                    .await
-                    .is_err()
-                {
-                    continue; // one last pass at the deadline
+                // Woken by an append, or one last pass at the deadline.
+                tokio::select! {
+                    _ = waiter.notified() => {}
+                    _ = self.clock.sleep_until(deadline) => {}
                 }
             }
         }
@@ -1009,7 +1012,7 @@ impl ShareFetcher {
                 .iter()
                 .map(|(k, s)| (k.clone(), s.clone()))
                 .collect();
-            let now = fjord_util::monotonic_ms() as u64;
+            let now = self.clock.monotonic_ms() as u64;
             let mut next: Option<u64> = None;
             for (key, slot) in slots {
                 let mut guard = slot.lock().await;
@@ -1024,11 +1027,10 @@ impl ShareFetcher {
                 }
             }
             let sleep = next.map_or(60_000, |d| d.saturating_sub(now).max(1));
-            let _ = tokio::time::timeout(
-                std::time::Duration::from_millis(sleep),
-                self.deadlines.notified(),
-            )
-            .await;
+            tokio::select! {
+                _ = self.clock.sleep_ms(sleep as i64) => {}
+                _ = self.deadlines.notified() => {}
+            }
         }
     }
 }

@@ -170,6 +170,7 @@ impl Runtime<Shard> {
         config: TxnCoordinatorConfig,
         replicas: Arc<ReplicaManager>,
         controller: Arc<ControllerClient>,
+        clock: fjord_util::Clock,
     ) -> (Arc<TxnCoordinator>, mpsc::UnboundedReceiver<MarkerJob>) {
         let topic = TopicSettings {
             partitions: config.num_partitions,
@@ -182,7 +183,7 @@ impl Runtime<Shard> {
                 ("unclean.leader.election.enable".into(), "false".into()),
             ],
         };
-        Runtime::new(config.txn, topic, replicas, controller)
+        Runtime::new(config.txn, topic, replicas, controller, clock)
     }
 }
 

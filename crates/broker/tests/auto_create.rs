@@ -84,6 +84,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         },
         replicas.clone(),
         controller.clone(),
+        fjord_util::Clock::system(),
     );
     let share_states = fjord_broker::share_coordinator::ShareCoordinator::share_states(
         fjord_broker::share_coordinator::ShareCoordinatorConfig {
@@ -96,6 +97,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         },
         replicas.clone(),
         controller.clone(),
+        fjord_util::Clock::system(),
     );
     let peers = Arc::new(fjord_broker::peers::Peers::new(
         "PLAINTEXT".into(),
@@ -113,6 +115,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         )),
         view_rx.clone(),
         None,
+        fjord_util::Clock::system(),
     );
     let markers = fjord_broker::txn_coordinator::MarkerWriter::new(
         transactions.clone(),
@@ -146,6 +149,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         replicas,
         groups,
         authorizer: None,
+        clock: fjord_util::Clock::system(),
     };
     let peer = fjord_net::principal::Caller::anonymous("127.0.0.1:1".parse().unwrap(), "PLAINTEXT");
     let request = || {

@@ -169,8 +169,8 @@ async fn the_fetchers_and_a_coordinator_look_only_at_what_changed() {
         async move { tokio::task::spawn_blocking(move || rm.apply_view(&v)).await }
     };
     applied(view).await.unwrap().unwrap();
-    wait_until(|| fetchers.partitions_visited() == 100).await;
-    wait_until(|| groups.partitions_visited() == 50).await;
+    common::wait_until(|| fetchers.partitions_visited() == 100).await;
+    common::wait_until(|| groups.partitions_visited() == 50).await;
     // Two ISR changes, one of a partition followed here, then a leader change of another.
     for (t, index, isr, leader) in [(0u128, 1, vec![2, 1], -2), (9, 1, vec![2, 3], -2)] {
         let change = MetadataRecord::PartitionChange(PartitionChangeRecord {
@@ -185,7 +185,7 @@ async fn the_fetchers_and_a_coordinator_look_only_at_what_changed() {
             .unwrap()
             .unwrap();
     }
-    wait_until(|| fetchers.partitions_visited() == 102).await;
+    common::wait_until(|| fetchers.partitions_visited() == 102).await;
     // The leader of a followed partition moves to this broker: its fetch stops.
     let change = MetadataRecord::PartitionChange(PartitionChangeRecord {
         topic_id: Uuid::from_u128(1_000),
@@ -197,7 +197,7 @@ async fn the_fetchers_and_a_coordinator_look_only_at_what_changed() {
         .await
         .unwrap()
         .unwrap();
-    wait_until(|| fetchers.partitions_visited() == 103).await;
+    common::wait_until(|| fetchers.partitions_visited() == 103).await;
     // A change to the coordinator's topic: it looks at its 50 partitions again, having
     // looked at none for the changes before (the images reach it in order).
     let change = MetadataRecord::PartitionChange(PartitionChangeRecord {
@@ -210,25 +210,13 @@ async fn the_fetchers_and_a_coordinator_look_only_at_what_changed() {
         .await
         .unwrap()
         .unwrap();
-    wait_until(|| groups.partitions_visited() == 100).await;
+    common::wait_until(|| groups.partitions_visited() == 100).await;
     assert_eq!(
         fetchers.partitions_visited(),
         104,
         "one more, not followed here"
     );
     assert_eq!(rm.partitions_visited(), 10_050 + 4);
-}
-
-/// Waits (up to 10 s) until `done` holds.
-async fn wait_until(done: impl Fn() -> bool) {
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !done() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "not reached in 10 s"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
 }
 
 /// What a replica manager hosts: each partition's leadership and log config, and the log

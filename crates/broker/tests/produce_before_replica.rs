@@ -90,6 +90,7 @@ async fn a_partition_made_between_verification_and_append_is_retried_not_fatal()
         },
         replicas.clone(),
         controller,
+        fjord_util::Clock::system(),
     );
     let (_view_tx, view_rx) = watch::channel(View::new(image.clone(), 3));
     let peers = Arc::new(Peers::new(

@@ -8,7 +8,6 @@
 mod common;
 
 use fjord_broker::controller_client::{ActiveController, ControllerClient};
-use fjord_broker::group_coordinator::{CoordinatorConfig, GroupCoordinator};
 use fjord_broker::replica_manager::ReplicaManager;
 use fjord_log::LogDir;
 use fjord_metadata::MetadataImage;
@@ -38,16 +37,8 @@ async fn a_stale_marker_is_refused_as_fenced_and_the_shard_stays() {
         id: 1,
         addr: "127.0.0.1:1".into(),
     }));
-    let (groups, _jobs) = GroupCoordinator::groups(
-        CoordinatorConfig {
-            group: Default::default(),
-            num_partitions: 1,
-            replication_factor: 1,
-            segment_bytes: 100 << 20,
-        },
-        replicas.clone(),
-        Arc::new(ControllerClient::new(rx)),
-    );
+    let groups =
+        common::group_coordinator(replicas.clone(), Arc::new(ControllerClient::new(rx)), 1);
     let commit = EndTxnMarker {
         commit: true,
         coordinator_epoch: 0,

@@ -9,7 +9,7 @@ pub mod properties;
 pub mod sim_rng;
 pub mod uuid_text;
 
-pub use clock::{monotonic_ms, system_now_ms};
+pub use clock::{monotonic_ms, system_now_ms, Clock, Hand};
 pub use sim_rng::SimRng;
 
 /// Declares an error that is one message (a malformed file, argument or certificate): it

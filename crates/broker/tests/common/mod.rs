@@ -25,7 +25,19 @@ pub fn sole_replica_topic(name: &str, id: Uuid) -> [MetadataRecord; 2] {
     ]
 }
 
-/// A group coordinator over `replicas` whose topic has `partitions` partitions (RF 1).
+/// The group coordinator's settings with `partitions` partitions of its topic (RF 1).
+#[allow(dead_code)] // not every test binary uses it
+pub fn group_config(partitions: i32) -> fjord_broker::group_coordinator::CoordinatorConfig {
+    fjord_broker::group_coordinator::CoordinatorConfig {
+        group: Default::default(),
+        num_partitions: partitions,
+        replication_factor: 1,
+        segment_bytes: 100 << 20,
+    }
+}
+
+/// A group coordinator over `replicas` whose topic has `partitions` partitions (RF 1), on the
+/// system clock.
 #[allow(dead_code)] // not every test binary uses it
 pub fn group_coordinator(
     replicas: std::sync::Arc<fjord_broker::replica_manager::ReplicaManager>,
@@ -33,14 +45,23 @@ pub fn group_coordinator(
     partitions: i32,
 ) -> std::sync::Arc<fjord_broker::group_coordinator::GroupCoordinator> {
     fjord_broker::group_coordinator::GroupCoordinator::groups(
-        fjord_broker::group_coordinator::CoordinatorConfig {
-            group: Default::default(),
-            num_partitions: partitions,
-            replication_factor: 1,
-            segment_bytes: 100 << 20,
-        },
+        group_config(partitions),
         replicas,
         controller,
+        fjord_util::Clock::system(),
     )
     .0
+}
+
+/// Waits (up to 10 s of real time) until `done` holds.
+#[allow(dead_code)] // not every test binary uses it
+pub async fn wait_until(done: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !done() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not reached in 10 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
 }

@@ -249,6 +249,8 @@ struct Node {
     /// The controller listener lives as long as the process.
     never_stop: tokio::sync::watch::Sender<bool>,
     sigterm: tokio::signal::unix::Signal,
+    /// Where the broker's parts read time and sleep.
+    clock: fjord_util::Clock,
 }
 
 /// A running broker: what its graceful stop needs.
@@ -369,6 +371,7 @@ async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<No
         incarnation: format::random_id(),
         never_stop: tokio::sync::watch::Sender::new(false),
         sigterm,
+        clock: fjord_util::Clock::system(),
     })
 }
 
@@ -575,11 +578,13 @@ fn spawn_coordinators(
         role.coordinator.clone(),
         replicas.clone(),
         node.client.clone(),
+        node.clock.clone(),
     );
     let (transactions, jobs) = txn_coordinator::TxnCoordinator::transactions(
         role.transactions.clone(),
         replicas.clone(),
         node.client.clone(),
+        node.clock.clone(),
     );
     let (g, applied, fatal) = (groups.clone(), replicas.applied(), node.fatal_tx.0.clone());
     node.fatal_tx.spawn("group coordinator", async move {
@@ -591,6 +596,7 @@ fn spawn_coordinators(
         role.share_states.clone(),
         replicas.clone(),
         node.client.clone(),
+        node.clock.clone(),
     );
     follow_leadership(node, replicas, "share coordinator", &share_states);
     let peers = Arc::new(fjord_broker::peers::Peers::new(
@@ -616,6 +622,7 @@ fn spawn_coordinators(
         persister,
         node.view.clone(),
         Some(node.client.clone()),
+        node.clock.clone(),
     );
     let (f, fatal) = (share_fetcher.clone(), node.fatal_tx.0.clone());
     node.fatal_tx.spawn("share lock expiry", async move {
@@ -719,6 +726,7 @@ fn broker_handler(
         auto_create_topics: role.auto_create_topics,
         pending_creations: Default::default(),
         authorizer: node.authorizer.clone(),
+        clock: node.clock.clone(),
     })
 }
 

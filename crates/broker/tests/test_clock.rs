@@ -1,0 +1,207 @@
+//! The broker's timers run on the clock it is given, so a test moves time instead of waiting:
+//! - a delayed fetch (`min_bytes` not reached) is answered when `max_wait_ms` has passed on
+//!   the clock, not before;
+//! - a consumer group member (KIP-848) that stops heartbeating is removed once
+//!   `group.consumer.session.timeout.ms` (45 s) has passed on the clock, not before.
+//!
+//! Each runs in well under a second of real time.
+
+mod common;
+
+use fjord_broker::controller_client::ControllerClient;
+use fjord_broker::replica_manager::ReplicaManager;
+use fjord_log::LogDir;
+use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::consumer_group_describe_request::ConsumerGroupDescribeRequest;
+use fjord_protocol::generated::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest;
+use fjord_protocol::generated::feature_level_record::FeatureLevelRecord;
+use fjord_protocol::generated::fetch_request::{FetchPartition, FetchRequest, FetchTopic};
+use fjord_protocol::{MetadataRecord, RequestBody, ResponseBody, Uuid};
+use fjord_util::Clock;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const TOPIC: Uuid = Uuid::from_u128(42);
+const OFFSETS: Uuid = Uuid::from_u128(7);
+
+/// A replica manager on broker 1 that leads every topic of `records`.
+fn broker(
+    records: &[MetadataRecord],
+) -> (tempfile::TempDir, Arc<ReplicaManager>, Arc<MetadataImage>) {
+    let image = Arc::new(MetadataImage::empty().apply(records, 10, 1).unwrap().0);
+    let dir = tempfile::tempdir().unwrap();
+    let logs = Arc::new(LogDir::open(dir.path(), |_| Default::default()).unwrap().0);
+    let replicas = Arc::new(ReplicaManager::new(1, logs, Default::default()));
+    replicas.apply(&image).unwrap();
+    (dir, replicas, image)
+}
+
+#[tokio::test]
+async fn a_delayed_fetch_is_answered_at_max_wait_on_the_clock() {
+    let (_dir, replicas, image) = broker(&common::sole_replica_topic("t", TOPIC));
+    let (clock, hand) = Clock::manual(fjord_util::system_now_ms());
+    let sessions = Arc::new(Mutex::new(fjord_broker::fetch_session::SessionCache::new(
+        10, 120_000, 1,
+    )));
+    let request = FetchRequest {
+        replica_id: -1,
+        max_wait_ms: 10_000,
+        min_bytes: 1,
+        max_bytes: 1 << 20,
+        session_id: 0,
+        session_epoch: -1,
+        topics: vec![FetchTopic {
+            topic: "t".into(),
+            partitions: vec![FetchPartition {
+                partition: 0,
+                fetch_offset: 0,
+                partition_max_bytes: 1 << 20,
+                current_leader_epoch: -1,
+                last_fetched_epoch: -1,
+                log_start_offset: -1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let started = std::time::Instant::now();
+    let mut fetch = tokio::spawn({
+        let (replicas, clock) = (replicas.clone(), clock.clone());
+        async move {
+            fjord_broker::fetch::fetch(
+                &replicas,
+                &sessions,
+                image,
+                "PLAINTEXT",
+                request,
+                12,
+                &clock,
+            )
+            .await
+        }
+    });
+    // The fetch waits on its partition (nothing to read yet).
+    let p = replicas.get(TOPIC, 0).unwrap();
+    common::wait_until(|| !p.watchers.is_empty()).await;
+    hand.advance(9_999);
+    assert!(
+        tokio::time::timeout(Duration::from_millis(200), &mut fetch)
+            .await
+            .is_err(),
+        "answered before max_wait_ms"
+    );
+    hand.advance(1);
+    let answer = tokio::time::timeout(Duration::from_secs(5), fetch)
+        .await
+        .expect("answered at max_wait_ms")
+        .unwrap()
+        .unwrap();
+    let data = &answer.responses[0].partitions[0];
+    assert_eq!(data.error_code, 0);
+    assert_eq!(data.records.as_ref().map_or(0, |r| r.len()), 0);
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_consumer_group_member_expires_after_its_session_timeout_on_the_clock() {
+    let mut records = vec![MetadataRecord::FeatureLevel(FeatureLevelRecord {
+        name: "group.version".into(),
+        feature_level: 1,
+        ..Default::default()
+    })];
+    records.extend(common::sole_replica_topic("__consumer_offsets", OFFSETS));
+    records.extend(common::sole_replica_topic("t", TOPIC));
+    let (_dir, replicas, image) = broker(&records);
+    let (clock, hand) = Clock::manual(fjord_util::system_now_ms());
+    let (_info_tx, info_rx) = tokio::sync::watch::channel(None);
+    let controller = Arc::new(ControllerClient::new(info_rx));
+    let groups = fjord_broker::group_coordinator::GroupCoordinator::groups(
+        common::group_config(1),
+        replicas.clone(),
+        controller.clone(),
+        clock.clone(),
+    )
+    .0;
+    let (transactions, _) = fjord_broker::txn_coordinator::TxnCoordinator::transactions(
+        fjord_broker::txn_coordinator::TxnCoordinatorConfig {
+            txn: Default::default(),
+            num_partitions: 1,
+            replication_factor: 1,
+            min_isr: 1,
+            segment_bytes: 100 << 20,
+            partition_verification: true,
+        },
+        replicas.clone(),
+        controller.clone(),
+        clock.clone(),
+    );
+    let share_states = fjord_broker::share_coordinator::ShareCoordinator::share_states(
+        fjord_broker::share_coordinator::ShareCoordinatorConfig {
+            num_partitions: 1,
+            replication_factor: 1,
+            min_isr: 1,
+            segment_bytes: 100 << 20,
+            per_snapshot: 500,
+            prune_interval_ms: 300_000,
+        },
+        replicas.clone(),
+        controller,
+        clock.clone(),
+    );
+    let api = fjord_broker::groups::Groups {
+        coordinator: &groups,
+        transactions: &transactions,
+        share_states: &share_states,
+        image: image.clone(),
+        listener: "PLAINTEXT",
+        client: ("test", "127.0.0.1:1".parse().unwrap()),
+    };
+    let started = std::time::Instant::now();
+    let heartbeat = RequestBody::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatRequest {
+        group_id: "g".into(),
+        member_id: Uuid::from_u128(99).to_string(),
+        member_epoch: 0,
+        rebalance_timeout_ms: 60_000,
+        subscribed_topic_names: Some(vec!["t".into()]),
+        topic_partitions: Some(Vec::new()),
+        ..Default::default()
+    });
+    // The shard loads on first use.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let ResponseBody::ConsumerGroupHeartbeat(r) =
+            api.consumer_heartbeat(&heartbeat, 1, "g").await
+        else {
+            panic!("not a heartbeat response")
+        };
+        if r.error_code == 0 {
+            assert_eq!(r.member_epoch, 1);
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no answer: {r:?}");
+        tokio::task::yield_now().await;
+    }
+    let members = || async {
+        let d = api
+            .consumer_group_describe(&ConsumerGroupDescribeRequest {
+                group_ids: vec!["g".into()],
+                ..Default::default()
+            })
+            .await;
+        d.groups[0].members.len()
+    };
+    assert_eq!(members().await, 1);
+    hand.advance(44_000);
+    assert_eq!(members().await, 1, "alive 44 s into a 45 s session");
+    hand.advance(1_001);
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while members().await != 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not expired after its session timeout"
+        );
+        tokio::task::yield_now().await;
+    }
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
