@@ -2,7 +2,9 @@
 //! - a delayed fetch (`min_bytes` not reached) is answered when `max_wait_ms` has passed on
 //!   the clock, not before;
 //! - a consumer group member (KIP-848) that stops heartbeating is removed once
-//!   `group.consumer.session.timeout.ms` (45 s) has passed on the clock, not before.
+//!   `group.consumer.session.timeout.ms` (45 s) has passed on the clock, not before;
+//! - records a share consumer acquired and never acknowledged are delivered again once
+//!   `group.share.record.lock.duration.ms` (30 s) has passed on the clock, not before.
 //!
 //! Each runs in well under a second of real time.
 
@@ -137,14 +139,7 @@ async fn a_silent_consumer_group_member_expires_after_its_session_timeout_on_the
         clock.clone(),
     );
     let share_states = fjord_broker::share_coordinator::ShareCoordinator::share_states(
-        fjord_broker::share_coordinator::ShareCoordinatorConfig {
-            num_partitions: 1,
-            replication_factor: 1,
-            min_isr: 1,
-            segment_bytes: 100 << 20,
-            per_snapshot: 500,
-            prune_interval_ms: 300_000,
-        },
+        share_config(),
         replicas.clone(),
         controller,
         clock.clone(),
@@ -204,4 +199,187 @@ async fn a_silent_consumer_group_member_expires_after_its_session_timeout_on_the
         tokio::task::yield_now().await;
     }
     assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+/// One ShareFetch of partition 0 of `t` by a member of share group `sg` at session `epoch`,
+/// waiting for nothing.
+async fn share_fetch_raw(
+    fetcher: &Arc<fjord_broker::share_fetch::ShareFetcher>,
+    epoch: i32,
+) -> fjord_protocol::generated::share_fetch_response::ShareFetchResponse {
+    use fjord_protocol::generated::share_fetch_request::{
+        FetchPartition as SharePartition, FetchTopic as ShareTopic, ShareFetchRequest,
+    };
+    let r = ShareFetchRequest {
+        group_id: Some("sg".into()),
+        member_id: Some(Uuid::from_u128(5).to_string()),
+        share_session_epoch: epoch,
+        max_wait_ms: 0,
+        min_bytes: 1,
+        max_bytes: 1 << 20,
+        max_records: 500,
+        batch_size: 500,
+        topics: vec![ShareTopic {
+            topic_id: TOPIC,
+            partitions: vec![SharePartition {
+                partition_index: 0,
+                partition_max_bytes: 1 << 20,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    fetcher
+        .share_fetch(&r, 1, 1, "PLAINTEXT", &Default::default())
+        .await
+}
+
+/// [`share_fetch_raw`], which must succeed: the records it acquired, as (first, last,
+/// delivery count).
+async fn share_fetch(
+    fetcher: &Arc<fjord_broker::share_fetch::ShareFetcher>,
+    epoch: i32,
+) -> Vec<(i64, i64, i16)> {
+    let answer = share_fetch_raw(fetcher, epoch).await;
+    assert_eq!(answer.error_code, 0, "{answer:?}");
+    answer
+        .responses
+        .iter()
+        .flat_map(|t| &t.partitions)
+        .inspect(|p| assert_eq!(p.error_code, 0, "{p:?}"))
+        .flat_map(|p| &p.acquired_records)
+        .map(|a| (a.first_offset, a.last_offset, a.delivery_count))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unacknowledged_share_records_are_delivered_again_after_the_lock_duration_on_the_clock() {
+    const STATES: Uuid = Uuid::from_u128(8);
+    let mut records = vec![MetadataRecord::FeatureLevel(FeatureLevelRecord {
+        name: "share.version".into(),
+        feature_level: 1,
+        ..Default::default()
+    })];
+    records.extend(common::sole_replica_topic("__share_group_state", STATES));
+    records.extend(common::sole_replica_topic("t", TOPIC));
+    let (_dir, replicas, image) = broker(&records);
+    let (clock, hand) = Clock::manual(fjord_util::system_now_ms());
+    let (_info_tx, info_rx) = tokio::sync::watch::channel(None);
+    let controller = Arc::new(ControllerClient::new(info_rx));
+    let share_states = fjord_broker::share_coordinator::ShareCoordinator::share_states(
+        share_config(),
+        replicas.clone(),
+        controller.clone(),
+        clock.clone(),
+    );
+    let (_view_tx, view) = tokio::sync::watch::channel(fjord_broker::View::new(image.clone(), 11));
+    let peers = Arc::new(fjord_broker::peers::Peers::new(
+        "PLAINTEXT".into(),
+        fjord_net::security::ClientSecurity::plaintext(),
+    ));
+    let persister = Arc::new(fjord_broker::share_persister::Persister::new(
+        1,
+        share_states.clone(),
+        peers,
+        view.clone(),
+    ));
+    let fetcher = fjord_broker::share_fetch::ShareFetcher::new(
+        1,
+        Default::default(),
+        replicas.clone(),
+        persister.clone(),
+        view,
+        Some(controller),
+        clock.clone(),
+    );
+    tokio::spawn(
+        share_states
+            .clone()
+            .follow(replicas.applied(), |_| async {}),
+    );
+    tokio::spawn(fetcher.clone().run_expiry());
+    replicas
+        .apply_view(&fjord_broker::View::new(image.clone(), 11))
+        .unwrap();
+    let started = std::time::Instant::now();
+    // The share-partition starts at offset 0, as the group coordinator initializes it for a
+    // member's first assignment (the persister retries while the share coordinator loads).
+    let key = fjord_broker::share_persister::SharePartitionKey {
+        group: "sg".into(),
+        topic_id: TOPIC,
+        partition: 0,
+    };
+    persister.initialize(&key, 0, 0).await.unwrap();
+    // The first fetch loads the share-partition (empty so far).
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut epoch = 0;
+    loop {
+        let answer = share_fetch_raw(&fetcher, epoch).await;
+        epoch += 1;
+        let failed = answer.error_code != 0
+            || answer
+                .responses
+                .iter()
+                .flat_map(|t| &t.partitions)
+                .any(|p| p.error_code != 0);
+        if !failed {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "never loaded: {answer:?}"
+        );
+        tokio::task::yield_now().await;
+    }
+    let p = replicas.get(TOPIC, 0).unwrap();
+    let mut b = fjord_protocol::records::RecordBatchBuilder::new(
+        fjord_protocol::records::Compression::None,
+    );
+    for i in 0..3 {
+        b.append(1_000, None, Some(format!("v{i}").as_bytes()), &[]);
+    }
+    p.log
+        .append_as_leader(b.build().unwrap(), 0, 2_000)
+        .unwrap();
+    p.after_append();
+    assert_eq!(share_fetch(&fetcher, epoch).await, vec![(0, 2, 1)]);
+    epoch += 1;
+    assert_eq!(share_fetch(&fetcher, epoch).await, vec![], "locked");
+    epoch += 1;
+    hand.advance(29_000);
+    assert_eq!(
+        share_fetch(&fetcher, epoch).await,
+        vec![],
+        "still locked 29 s into a 30 s lock"
+    );
+    epoch += 1;
+    hand.advance(1_001);
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let got = share_fetch(&fetcher, epoch).await;
+        epoch += 1;
+        if !got.is_empty() {
+            assert_eq!(got, vec![(0, 2, 2)], "delivered again, a second time");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the lock did not expire"
+        );
+        tokio::task::yield_now().await;
+    }
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+/// The share coordinator's settings: one partition of its topic (RF 1).
+fn share_config() -> fjord_broker::share_coordinator::ShareCoordinatorConfig {
+    fjord_broker::share_coordinator::ShareCoordinatorConfig {
+        num_partitions: 1,
+        replication_factor: 1,
+        min_isr: 1,
+        segment_bytes: 100 << 20,
+        per_snapshot: 500,
+        prune_interval_ms: 300_000,
+    }
 }
