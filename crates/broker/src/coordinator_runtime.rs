@@ -507,7 +507,7 @@ impl<S: CoordinatorShard> Runtime<S> {
         let split = S::split(out);
         if !split.entries.is_empty() {
             let count = split.entries.len();
-            match append_committed(slot, split.entries, self.clock.wall_ms()).await {
+            match append_committed(slot, split.entries, &self.clock).await {
                 Err(e) => {
                     tracing::warn!(
                         partition = slot.partition.index,
@@ -665,7 +665,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             producer_epoch,
             marker,
         };
-        match append_committed(&slot, vec![entry], self.clock.wall_ms()).await {
+        match append_committed(&slot, vec![entry], &self.clock).await {
             Ok(_) => {}
             // A marker of an epoch the producer has moved past (a stale job of a coordinator
             // that moved): refused as Kafka refuses it, so its sender drops it; the shard
@@ -810,6 +810,11 @@ impl<S: CoordinatorShard> Runtime<S> {
         gone
     }
 
+    /// Where its shards read time and its timers sleep.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
     /// How many partitions following the applied images has looked at, ever.
     pub fn partitions_visited(&self) -> u64 {
         self.visited.load(Ordering::Relaxed)
@@ -882,8 +887,9 @@ enum AppendFailure {
 async fn append_committed<S>(
     slot: &Arc<Slot<S>>,
     entries: Vec<Entry>,
-    now: i64,
+    clock: &Clock,
 ) -> Result<i64, AppendFailure> {
+    let now = clock.wall_ms();
     let partition = slot.partition.clone();
     let epoch = slot.leader_epoch;
     let appended = tokio::task::spawn_blocking(move || {
@@ -920,7 +926,8 @@ async fn append_committed<S>(
         .wait_committed(
             epoch,
             appended,
-            tokio::time::Instant::now() + COMMIT_TIMEOUT,
+            clock.monotonic_ms() + COMMIT_TIMEOUT.as_millis() as i64,
+            clock,
         )
         .await
         .map_err(|code| AppendFailure::Failed(format!("not committed: {}", code.message())))?;

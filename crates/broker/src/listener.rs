@@ -326,6 +326,7 @@ impl Handler for BrokerHandler {
             response,
             follower,
             busy,
+            self.clock.monotonic_ms(),
         );
         crate::quotas::throttled(reply, throttle)
     }
@@ -700,6 +701,7 @@ impl BrokerHandler {
                     r,
                     version,
                     verified,
+                    &self.clock,
                 )
                 .await;
                 let answer = |a: Option<_>| match a {

@@ -380,7 +380,8 @@ impl Partition {
         &self,
         leader_epoch: i32,
         required: i64,
-        deadline: tokio::time::Instant,
+        deadline: i64,
+        clock: &fjord_util::Clock,
     ) -> Result<(), fjord_protocol::ErrorCode> {
         use fjord_protocol::ErrorCode;
         let waiter = Arc::new(Notify::new());
@@ -394,11 +395,12 @@ impl Partition {
                 None => return Err(ErrorCode::NotLeaderOrFollower),
                 Some(AckState::Waiting) => {}
             }
-            if tokio::time::timeout_at(deadline, waiter.notified())
-                .await
-                .is_err()
-            {
+            if clock.monotonic_ms() >= deadline {
                 return Err(ErrorCode::RequestTimedOut);
+            }
+            tokio::select! {
+                _ = waiter.notified() => {}
+                _ = clock.sleep_until(deadline) => {}
             }
         }
     }

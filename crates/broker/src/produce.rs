@@ -26,9 +26,9 @@ use fjord_protocol::generated::produce_response::{
 use fjord_protocol::records::RecordBatches;
 use fjord_protocol::{ErrorCode, Records};
 use fjord_util::system_now_ms;
+use fjord_util::Clock;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The first Produce version with the leader hint on NOT_LEADER_OR_FOLLOWER (KIP-951).
 const LEADER_HINT_VERSION: i16 = 10;
@@ -53,11 +53,14 @@ pub async fn produce(
     listener: &str,
     request: ProduceRequest,
     version: i16,
+    clock: &Clock,
 ) -> Result<Option<ProduceResponse>, BrokerError> {
-    Ok(append(replicas, image, listener, request, version, None)
-        .await?
-        .committed()
-        .await)
+    Ok(
+        append(replicas, image, listener, request, version, None, clock)
+            .await?
+            .committed()
+            .await,
+    )
 }
 
 /// A Produce request whose batches were appended: its answer, once what acks=-1 waits for
@@ -65,7 +68,9 @@ pub async fn produce(
 pub struct Appended {
     response: ProduceResponse,
     waits: Vec<Wait>,
-    deadline: tokio::time::Instant,
+    /// When the acks=-1 wait times out, on `clock`'s monotonic time.
+    deadline: i64,
+    clock: Clock,
     acks: i16,
 }
 
@@ -82,12 +87,13 @@ impl Appended {
             mut response,
             waits,
             deadline,
+            clock,
             acks,
         } = self;
         // One deadline for all: waiting on each in turn takes as long as the slowest.
         for w in &waits {
             let waited =
-                w.on.wait_committed(w.leader_epoch, w.required, deadline)
+                w.on.wait_committed(w.leader_epoch, w.required, deadline, &clock)
                     .await;
             tracing::trace!(
                 topic = %w.on.topic,
@@ -426,6 +432,7 @@ pub async fn append(
     request: ProduceRequest,
     version: i16,
     verified: Option<Verified>,
+    clock: &Clock,
 ) -> Result<Appended, BrokerError> {
     let acks = request.acks;
     let timeout_ms = request.timeout_ms;
@@ -534,8 +541,8 @@ pub async fn append(
     Ok(Appended {
         response,
         waits,
-        deadline: tokio::time::Instant::now()
-            + Duration::from_millis(u64::try_from(timeout_ms).unwrap_or(0)),
+        deadline: clock.monotonic_ms() + i64::from(timeout_ms.max(0)),
+        clock: clock.clone(),
         acks,
     })
 }

@@ -147,7 +147,8 @@ impl BrokerQuotas {
 
     /// The throttle time the answered request earns the client on `connection`: the largest
     /// of what its Produce bytes, its consumer Fetch bytes and its handling time (`busy`)
-    /// cost against the quotas the image gives it.
+    /// cost against the quotas the image gives it, at `now_ms` (the broker clock's monotonic
+    /// time).
     #[allow(clippy::too_many_arguments)]
     pub fn throttle_ms(
         &self,
@@ -159,8 +160,8 @@ impl BrokerQuotas {
         response: Option<&ResponseBody>,
         follower: bool,
         busy: Duration,
+        now: i64,
     ) -> i64 {
-        let now = fjord_util::monotonic_ms();
         self.with_resolution(image, connection, client, |[produce, fetch, request]| {
             let mut throttle = 0;
             let record = |m: &ClientQuotaManager, q: &Resolved, value: f64| {
@@ -233,6 +234,9 @@ mod tests {
     use fjord_protocol::generated::client_quota_record::{ClientQuotaRecord, EntityData};
     use fjord_protocol::MetadataRecord;
 
+    /// The monotonic time the tests' requests are answered at.
+    const NOW: i64 = 1 << 32;
+
     fn image_with(key: &str, value: f64) -> MetadataImage {
         let record = MetadataRecord::ClientQuota(ClientQuotaRecord {
             entity: vec![EntityData {
@@ -268,6 +272,7 @@ mod tests {
                 None,
                 false,
                 Duration::ZERO,
+                NOW,
             )
         };
         assert_eq!(t("slow", 1_000), 0);
@@ -283,6 +288,7 @@ mod tests {
             None,
             false,
             Duration::ZERO,
+            NOW,
         );
         assert_eq!(m, 0);
     }
@@ -292,7 +298,7 @@ mod tests {
         let q = BrokerQuotas::default();
         let image = image_with(REQUEST_PERCENTAGE, 1.0);
         let busy = Duration::from_millis(50);
-        let t = |api| q.throttle_ms(&image, 1, &client("slow"), api, 0, None, false, busy);
+        let t = |api| q.throttle_ms(&image, 1, &client("slow"), api, 0, None, false, busy, NOW);
         // 1% of a thread is 10 ms a second: 50 ms earns a wait.
         assert!(t(ApiKey::Metadata) > 0);
         assert_eq!(t(ApiKey::ApiVersions), 0);
@@ -305,6 +311,7 @@ mod tests {
             None,
             true,
             busy,
+            NOW,
         );
         assert_eq!(follower, 0);
     }

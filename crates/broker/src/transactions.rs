@@ -353,7 +353,7 @@ impl Transactions<'_> {
             None => None,
         };
         let duration = if version >= 1 { r.duration_filter } else { -1 };
-        let now = fjord_util::system_now_ms();
+        let now = self.coordinator.clock().wall_ms();
         let listed = self
             .coordinator
             .each_shard(|s| {

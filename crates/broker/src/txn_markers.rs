@@ -100,9 +100,13 @@ pub async fn write_txn_markers(
         }
         response.markers.push(result);
     }
-    let deadline = tokio::time::Instant::now() + MARKER_COMMIT_TIMEOUT;
+    let clock = groups.clock();
+    let deadline = clock.monotonic_ms() + MARKER_COMMIT_TIMEOUT.as_millis() as i64;
     for p in pending {
-        if let Err(code) = p.on.wait_committed(p.leader_epoch, p.end, deadline).await {
+        if let Err(code) =
+            p.on.wait_committed(p.leader_epoch, p.end, deadline, clock)
+                .await
+        {
             response.markers[p.marker].topics[p.topic].partitions[p.partition].error_code =
                 code.code();
         }

@@ -112,6 +112,7 @@ async fn a_partition_made_between_verification_and_append_is_retried_not_fatal()
         request,
         VERSION,
         verified,
+        &fjord_util::Clock::system(),
     )
     .await
     .unwrap();
