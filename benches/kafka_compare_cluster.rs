@@ -18,267 +18,17 @@
 //! `FJORD_COMPARE_ONLY_IDLE=1` measures only the idle cost at scale;
 //! `FJORD_COMPARE_SYSTEMS` (default `fjord,kafka`) picks the systems run.
 
-use fjord_benches::{call, cpu_seconds, release_fjord, root, rss_mib, Cluster};
-use fjord_protocol::generated::create_topics_request::{
-    CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
-};
-use fjord_protocol::generated::metadata_request::MetadataRequest;
-use fjord_protocol::{RequestBody, ResponseBody};
-use std::path::{Path, PathBuf};
+use fjord_benches::systems::*;
+use fjord_benches::{cpu_seconds, release_fjord, rss_mib};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The Kafka cluster's base port (node i's broker on BASE+10*i, its controller on +1).
-const KAFKA_BASE: u16 = 22_600;
 /// The fixed produce rates of the latency grid, in records per second.
 const RATES: [u64; 3] = [1_000, 10_000, 50_000];
 /// The idle partition counts beside the produced topic.
 const IDLE: [i32; 2] = [50, 3_000];
 /// Partitions per idle topic.
 const PER_TOPIC: i32 = 50;
-
-fn kafka_sh() -> PathBuf {
-    root().join("tests/kafka/kafka.sh")
-}
-
-/// A three-node cluster of either system.
-enum System {
-    Fjord(Cluster),
-    Kafka(tempfile::TempDir),
-}
-
-impl System {
-    fn start(name: &str, bin: &Path) -> System {
-        if name == "fjord" {
-            return System::Fjord(Cluster::start(bin, "offsets.topic.replication.factor=3"));
-        }
-        let dir = tempfile::tempdir_in(root().join("target")).unwrap();
-        let out = Command::new(kafka_sh())
-            .args(["start", dir.path().to_str().unwrap(), "3"])
-            .arg(KAFKA_BASE.to_string())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        System::Kafka(dir)
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            System::Fjord(_) => "fjord",
-            System::Kafka(_) => "kafka",
-        }
-    }
-
-    /// Node `i`'s (0-based) broker address.
-    fn broker(&self, i: usize) -> String {
-        match self {
-            System::Fjord(c) => c.brokers[i].clone(),
-            System::Kafka(_) => format!("127.0.0.1:{}", KAFKA_BASE + 10 * (i as u16 + 1)),
-        }
-    }
-
-    /// Node `i`'s controller address.
-    fn controller(&self, i: usize) -> String {
-        match self {
-            System::Fjord(c) => c.controllers[i].clone(),
-            System::Kafka(_) => format!("127.0.0.1:{}", KAFKA_BASE + 10 * (i as u16 + 1) + 1),
-        }
-    }
-
-    fn bootstrap(&self) -> String {
-        (0..3).map(|i| self.broker(i)).collect::<Vec<_>>().join(",")
-    }
-
-    fn pid(&self, i: usize) -> Option<u32> {
-        match self {
-            System::Fjord(c) => c.pid(i),
-            System::Kafka(dir) => {
-                std::fs::read_to_string(dir.path().join(format!("node-{}/pid", i + 1)))
-                    .ok()?
-                    .trim()
-                    .parse()
-                    .ok()
-            }
-        }
-    }
-
-    fn kill(&mut self, i: usize) {
-        match self {
-            System::Fjord(c) => c.kill_node(i),
-            System::Kafka(dir) => {
-                let _ = Command::new(kafka_sh())
-                    .args(["kill", dir.path().to_str().unwrap(), &(i + 1).to_string()])
-                    .output();
-            }
-        }
-    }
-
-    fn restart(&mut self, i: usize) {
-        match self {
-            System::Fjord(c) => c.start_node(i),
-            System::Kafka(dir) => {
-                let out = Command::new(kafka_sh())
-                    .args([
-                        "restart",
-                        dir.path().to_str().unwrap(),
-                        &(i + 1).to_string(),
-                    ])
-                    .output()
-                    .unwrap();
-                assert!(out.status.success(), "kafka restart failed");
-            }
-        }
-    }
-}
-
-impl Drop for System {
-    fn drop(&mut self) {
-        if let System::Kafka(dir) = self {
-            let _ = Command::new(kafka_sh())
-                .args(["stop", dir.path().to_str().unwrap()])
-                .status();
-        }
-    }
-}
-
-/// Polls `f` every 20 ms for up to `bound`.
-fn wait<T>(bound: Duration, mut f: impl FnMut() -> Option<T>) -> Option<T> {
-    let deadline = Instant::now() + bound;
-    loop {
-        if let Some(v) = f() {
-            return Some(v);
-        }
-        if Instant::now() > deadline {
-            return None;
-        }
-        std::thread::park_timeout(Duration::from_millis(20));
-    }
-}
-
-fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
-/// Creates topics of `partitions` partitions each, RF 3 and min ISR 2, through `addr`; true
-/// when every one was created (or already existed).
-fn create(addr: &str, names: &[String], partitions: i32) -> bool {
-    let body = RequestBody::CreateTopics(CreateTopicsRequest {
-        topics: names
-            .iter()
-            .map(|n| CreatableTopic {
-                name: n.clone(),
-                num_partitions: partitions,
-                replication_factor: 3,
-                configs: vec![CreatableTopicConfig {
-                    name: "min.insync.replicas".into(),
-                    value: Some("2".into()),
-                    ..Default::default()
-                }],
-                ..Default::default()
-            })
-            .collect(),
-        timeout_ms: 60_000,
-        ..Default::default()
-    });
-    match rt().block_on(call(addr, body, 7)) {
-        Some(ResponseBody::CreateTopics(r)) => r
-            .topics
-            .iter()
-            .all(|t| t.error_code == 0 || t.error_code == 36),
-        _ => false,
-    }
-}
-
-/// Each partition's (topic, index, leader) as `addr`'s Metadata has it.
-fn leaders(addr: &str) -> Option<Vec<(String, i32, i32)>> {
-    let body = RequestBody::Metadata(MetadataRequest {
-        topics: None,
-        ..Default::default()
-    });
-    let Some(ResponseBody::Metadata(m)) = rt().block_on(call(addr, body, 12)) else {
-        return None;
-    };
-    Some(
-        m.topics
-            .iter()
-            .flat_map(|t| {
-                let name = t.name.clone().unwrap_or_default();
-                t.partitions
-                    .iter()
-                    .map(move |p| (name.clone(), p.partition_index, p.leader_id))
-            })
-            .collect(),
-    )
-}
-
-/// Creates `count` idle partitions (topics of `PER_TOPIC`) and waits until all are led.
-fn create_idle(s: &System, count: i32, first: i32) {
-    if let Err(e) = try_create_idle(s, count, first) {
-        panic!("{}: {e}", s.name());
-    }
-}
-
-/// Creates `count` idle partitions in topics numbered from `first`, and waits until all are
-/// led; says why not when the system cannot.
-fn try_create_idle(s: &System, count: i32, first: i32) -> Result<(), String> {
-    let names: Vec<String> = (first..first + count / PER_TOPIC)
-        .map(|i| format!("idle-{i}"))
-        .collect();
-    for chunk in names.chunks(20) {
-        wait(Duration::from_secs(120), || {
-            create(&s.broker(0), chunk, PER_TOPIC).then_some(())
-        })
-        .ok_or_else(|| format!("topic {} not created within 120 s", chunk[0]))?;
-    }
-    let want = names.len() * PER_TOPIC as usize;
-    let mut seen = 0;
-    wait(Duration::from_secs(300), || {
-        let l = leaders(&s.broker(1))?;
-        seen = l
-            .iter()
-            .filter(|(t, _, leader)| names.contains(t) && *leader >= 0)
-            .count();
-        (seen >= want).then_some(())
-    })
-    .ok_or_else(|| format!("{seen} of {want} partitions led after 300 s"))
-}
-
-/// How many files process `pid` has open.
-fn open_files(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |d| d.count())
-}
-
-/// Whether process `pid` is still running (not gone, not a zombie).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            !s.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .unwrap_or(false)
-}
-
-/// The first line of a Kafka node's server log that mentions a failure to open files.
-fn kafka_fd_error(s: &System) -> Option<String> {
-    let System::Kafka(dir) = s else { return None };
-    (1..=3).find_map(|i| {
-        let log =
-            std::fs::read_to_string(dir.path().join(format!("node-{i}/logs/server.log"))).ok()?;
-        log.lines()
-            .find(|l| l.contains("Too many open files"))
-            .map(|l| format!("node {i}: {}", l.chars().take(240).collect::<String>()))
-    })
-}
 
 /// One fixed-rate `ProducerPerformance` run: (achieved msg/s, p50, p99, p99.9 ms).
 fn fixed_rate(s: &System, topic: &str, rate: u64, seconds: u64) -> [f64; 4] {
@@ -299,46 +49,6 @@ fn fixed_rate(s: &System, topic: &str, rate: u64, seconds: u64) -> [f64; 4] {
         .unwrap();
     let nums = fjord_benches::producer_performance_summary(&String::from_utf8_lossy(&out.stdout));
     [nums[1], nums[5], nums[9], nums[11]]
-}
-
-/// The active controller's node index (0-based).
-fn active(s: &System) -> usize {
-    let addrs: Vec<String> = (0..3)
-        .filter(|i| s.pid(*i).is_some())
-        .map(|i| s.controller(i))
-        .collect();
-    let id = wait(Duration::from_secs(60), || {
-        rt().block_on(fjord_benches::active_controller(
-            addrs.iter().map(String::as_str),
-        ))
-    })
-    .expect("an active controller");
-    (id - 1) as usize
-}
-
-/// Waits until every broker is registered again and every partition led, after a restart.
-fn settled(s: &System) {
-    let ok = wait(Duration::from_secs(120), || {
-        let body = RequestBody::Metadata(MetadataRequest {
-            topics: None,
-            ..Default::default()
-        });
-        let Some(ResponseBody::Metadata(m)) = rt().block_on(call(&s.broker(0), body, 12)) else {
-            return None;
-        };
-        let all_led = m
-            .topics
-            .iter()
-            .flat_map(|t| &t.partitions)
-            .all(|p| p.leader_id >= 0 && p.isr_nodes.len() == 3);
-        (m.brokers.len() == 3 && all_led).then_some(())
-    });
-    assert!(ok.is_some(), "{}: the cluster never settled", s.name());
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
 }
 
 fn main() {
@@ -375,7 +85,7 @@ fn main() {
         settled(&s);
         let mut made = 0;
         for idle in IDLE.into_iter().filter(|_| !only_idle) {
-            create_idle(&s, idle - made, made / PER_TOPIC);
+            create_idle(&s, idle - made, made / PER_TOPIC, PER_TOPIC);
             made = idle;
             for rate in RATES {
                 let r = fixed_rate(&s, "latency", rate, seconds);
@@ -448,7 +158,7 @@ fn main() {
         // Idle cost at scale.
         let scale_start = made / PER_TOPIC;
         let pids: Vec<u32> = (0..3).filter_map(|i| s.pid(i)).collect();
-        if let Err(e) = try_create_idle(&s, idle_at_scale - made, scale_start) {
+        if let Err(e) = try_create_idle(&s, idle_at_scale - made, scale_start, PER_TOPIC) {
             let state: Vec<String> = pids
                 .iter()
                 .map(|p| {

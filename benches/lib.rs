@@ -2,6 +2,8 @@
 //! set rate) that report throughput and delivery latencies. The benchmarks themselves are the
 //! `[[bench]]` targets of this package.
 
+pub mod systems;
+
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::producer::{BaseRecord, DeliveryResult, Producer, ProducerContext, ThreadedProducer};
