@@ -59,8 +59,11 @@ struct Row {
     controller_failover_s: f64,
 }
 
-/// Every partition as `addr`'s Metadata has it: (topic, index, leader, ISR).
-fn partitions(addr: &str) -> Option<Vec<(String, i32, i32, Vec<i32>)>> {
+/// A partition as Metadata has it: (topic, index, leader, ISR).
+type Shown = (String, i32, i32, Vec<i32>);
+
+/// Every partition as `addr`'s Metadata has it.
+fn partitions(addr: &str) -> Option<Vec<Shown>> {
     let body = RequestBody::Metadata(MetadataRequest {
         topics: None,
         ..Default::default()

@@ -22,6 +22,12 @@ pub const ALTER_LOG_DIRS_RATE: &str = "replica.alter.log.dirs.io.max.bytes.per.s
 /// No bound: Kafka's default for the throttled rates (`Long.MAX_VALUE`).
 pub const UNBOUNDED: u64 = i64::MAX as u64;
 
+fjord_util::message_error! {
+    /// A throttled-replicas value that is neither `*` nor a list of `partition:broker` pairs:
+    /// Kafka's message for its key.
+    pub struct BadReplicaList;
+}
+
 /// A topic's list of throttled replicas.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum ThrottledReplicas {
@@ -36,12 +42,12 @@ pub enum ThrottledReplicas {
 
 impl ThrottledReplicas {
     /// Parses a key's value; the error is Kafka's message for `key`.
-    pub fn parse(key: &str, value: &str) -> Result<ThrottledReplicas, String> {
+    pub fn parse(key: &str, value: &str) -> Result<ThrottledReplicas, BadReplicaList> {
         let bad = || {
-            format!(
+            BadReplicaList(format!(
                 "{key} must be the literal '*' or a list of replicas in the following \
                  format: [partitionId]:[brokerId],[partitionId]:[brokerId],..."
-            )
+            ))
         };
         let value = value.trim();
         if value == "*" {
