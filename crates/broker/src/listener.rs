@@ -20,6 +20,7 @@ use fjord_protocol::generated::{
 use fjord_protocol::header::RequestFrame;
 use fjord_protocol::{RequestBody, ResponseBody};
 use std::collections::HashSet;
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 /// The most topic auto-creations under way at once on one broker; unknown topics beyond it
@@ -363,221 +364,27 @@ impl Service for BrokerHandler {
     ) -> Reply {
         let peer = caller.peer;
         let version = frame.header.request_api_version;
-        let image = || self.view.borrow().image.clone();
-        let mut body = body;
-        if let RequestBody::Fetch(r) = &mut body {
-            let consumer = r.replica_id < 0 && r.replica_state.replica_id < 0;
-            let client = || crate::quotas::Client {
-                user: caller.principal.name.clone(),
-                client_id: frame.header.client_id.clone().unwrap_or_default(),
-            };
-            if let Some(cap) = consumer
-                .then(|| {
-                    self.quotas
-                        .fetch_cap(&image(), caller.connection, &client())
-                })
-                .flatten()
-            {
-                r.max_bytes = r.max_bytes.min(cap);
-            }
-        }
+        let body = self.capped(body, frame, caller);
         let body = match self.log_request(body, version, peer).await {
             Ok(reply) => return reply,
             Err(body) => body,
         };
-        let client_id = frame.header.client_id.as_deref().unwrap_or("");
-        let groups = || crate::groups::Groups {
-            coordinator: &self.groups,
-            transactions: &self.transactions,
-            share_states: &self.share_states,
-            image: image(),
-            listener: &self.listener_name,
-            client: (client_id, peer),
-        };
-        let txns = || crate::transactions::Transactions {
-            coordinator: &self.transactions,
-            producer_ids: &self.producer_ids,
-            image: image(),
-            offsets_partitions: self.groups.num_partitions(),
-        };
-        let response = match &body {
-            RequestBody::FindCoordinator(r) => Some(ResponseBody::FindCoordinator(
-                groups().find_coordinator(r, version),
-            )),
-            RequestBody::JoinGroup(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::ConsumerGroupHeartbeat(r) => Some(
-                groups()
-                    .consumer_heartbeat(&body, version, &r.group_id)
-                    .await,
-            ),
-            RequestBody::ShareGroupHeartbeat(r) => {
-                Some(groups().share_heartbeat(&body, version, &r.group_id).await)
-            }
-            RequestBody::ShareFetch(r) => {
-                let denied =
-                    unreadable_topics(&image(), access, r.topics.iter().map(|t| t.topic_id));
-                Some(ResponseBody::ShareFetch(
-                    self.share_fetcher
-                        .share_fetch(r, version, caller.connection, &self.listener_name, &denied)
-                        .await,
-                ))
-            }
-            RequestBody::ShareAcknowledge(r) => {
-                let denied =
-                    unreadable_topics(&image(), access, r.topics.iter().map(|t| t.topic_id));
-                Some(ResponseBody::ShareAcknowledge(
-                    self.share_fetcher
-                        .share_acknowledge(r, version, &denied)
-                        .await,
-                ))
-            }
-            RequestBody::DescribeShareGroupOffsets(_)
-            | RequestBody::AlterShareGroupOffsets(_)
-            | RequestBody::DeleteShareGroupOffsets(_) => {
-                Some(self.share_offsets(&body, version).await)
-            }
-            RequestBody::ShareGroupDescribe(r) => Some(ResponseBody::ShareGroupDescribe(
-                groups().share_group_describe(r).await,
-            )),
-            RequestBody::ConsumerGroupDescribe(r) => Some(ResponseBody::ConsumerGroupDescribe(
-                groups().consumer_group_describe(r).await,
-            )),
-            RequestBody::SyncGroup(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::Heartbeat(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::LeaveGroup(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::OffsetCommit(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::OffsetDelete(r) => {
-                Some(groups().one_group(&body, version, &r.group_id).await)
-            }
-            RequestBody::OffsetFetch(r) => Some(ResponseBody::OffsetFetch(
-                groups().offset_fetch(r, version).await,
-            )),
-            RequestBody::DescribeGroups(r) => Some(ResponseBody::DescribeGroups(
-                groups().describe_groups(&r.groups, version).await,
-            )),
-            RequestBody::ListGroups(r) => {
-                Some(ResponseBody::ListGroups(groups().list_groups(r).await))
-            }
-            RequestBody::DescribeAcls(r) => Some(ResponseBody::DescribeAcls(
-                crate::security_requests::describe_acls(&image(), r, self.authorizer.is_some()),
-            )),
-            RequestBody::DescribeUserScramCredentials(r) => {
-                Some(ResponseBody::DescribeUserScramCredentials(
-                    crate::security_requests::describe_user_scram_credentials(&image(), r),
-                ))
-            }
-            RequestBody::DescribeTopicPartitions(r) => Some(ResponseBody::DescribeTopicPartitions(
-                crate::describe_topic_partitions::describe_topic_partitions(&image(), r),
-            )),
-            RequestBody::DescribeProducers(r) => Some(ResponseBody::DescribeProducers(
-                crate::log_requests::describe_producers(&self.replicas, &image(), r),
-            )),
-            RequestBody::DescribeConfigs(r) => {
-                let mut d = self.static_config.describe(&image(), r);
-                fjord_metadata::config_docs::document(&mut d, r.include_documentation);
-                Some(ResponseBody::DescribeConfigs(d))
-            }
-            RequestBody::DescribeClientQuotas(r) => Some(ResponseBody::DescribeClientQuotas(
-                crate::client_quotas::describe_client_quotas(&image(), r),
-            )),
-            RequestBody::ListConfigResources(r) => Some(ResponseBody::ListConfigResources(
-                list_config_resources(&image(), r, version, &self.listener_name),
-            )),
-            RequestBody::InitProducerId(r) if r.transactional_id.is_some() => Some(
-                ResponseBody::InitProducerId(txns().init_producer_id(r, version).await),
-            ),
-            RequestBody::InitProducerId(r) => Some(ResponseBody::InitProducerId(
-                self.producer_ids.init_producer_id(&image(), r).await,
-            )),
-            RequestBody::AddPartitionsToTxn(r) => Some(ResponseBody::AddPartitionsToTxn(
-                txns().add_partitions(r, version).await,
-            )),
-            RequestBody::AddOffsetsToTxn(r) => Some(ResponseBody::AddOffsetsToTxn(
-                txns().add_offsets(r, version).await,
-            )),
-            RequestBody::EndTxn(r) => Some(ResponseBody::EndTxn(txns().end_txn(r, version).await)),
-            RequestBody::TxnOffsetCommit(r) => {
-                Some(match self.check_txn_offsets(r, version).await {
-                    Some((code, message)) => {
-                        fjord_protocol::error_response(&body, version, code, &message)
-                    }
-                    None => groups().one_group(&body, version, &r.group_id).await,
-                })
-            }
-            RequestBody::InitializeShareGroupState(_)
-            | RequestBody::ReadShareGroupState(_)
-            | RequestBody::WriteShareGroupState(_)
-            | RequestBody::DeleteShareGroupState(_)
-            | RequestBody::ReadShareGroupStateSummary(_) => {
-                Some(self.share_states.handle(&image(), &body).await)
-            }
-            RequestBody::WriteTxnMarkers(r) => Some(ResponseBody::WriteTxnMarkers(
-                crate::txn_markers::write_txn_markers(
-                    &self.replicas,
-                    &self.groups,
-                    &image(),
-                    r.clone(),
-                )
-                .await,
-            )),
-            RequestBody::DescribeTransactions(r) => {
-                Some(ResponseBody::DescribeTransactions(txns().describe(r).await))
-            }
-            RequestBody::ListTransactions(r) => {
-                let visible = |id: &str| {
-                    access.allows(
-                        fjord_protocol::acl::AclOperation::Describe,
-                        fjord_protocol::acl::ResourceType::TransactionalId,
-                        id,
-                    )
-                };
-                Some(ResponseBody::ListTransactions(
-                    txns().list(r, version, visible).await,
-                ))
-            }
-            RequestBody::DeleteGroups(r) => Some(ResponseBody::DeleteGroups(
-                groups().delete_groups(&r.groups_names, version).await,
-            )),
-            RequestBody::GetReplicaLogInfo(r) => {
-                let refused = access.replica_log_info_refusals(r);
-                return self.replica_log_info(r.clone(), refused, peer).await;
-            }
-            RequestBody::CreateDelegationToken(_)
-            | RequestBody::RenewDelegationToken(_)
-            | RequestBody::ExpireDelegationToken(_) => Some(
-                match crate::delegation_tokens::refusal(&body, version, caller, access) {
-                    Some(refused) => refused,
-                    None => {
-                        self.forward_to_controller(body.clone(), frame, caller)
-                            .await
-                    }
-                },
-            ),
-            RequestBody::DescribeDelegationToken(r) => Some(ResponseBody::DescribeDelegationToken(
-                crate::delegation_tokens::describe(
-                    &image(),
-                    self.static_config
-                        .values
-                        .get(crate::delegation_tokens::SECRET_KEY)
-                        .map(String::as_str)
-                        .filter(|k| !k.is_empty()),
-                    r,
-                    caller,
-                    access,
-                ),
-            )),
-            _ => None,
-        };
+        if let RequestBody::GetReplicaLogInfo(r) = &body {
+            let refused = access.replica_log_info_refusals(r);
+            return self.replica_log_info(r.clone(), refused, peer).await;
+        }
+        let client = (frame.header.client_id.as_deref().unwrap_or(""), peer);
+        let mut response = self
+            .group_request(&body, version, client, caller, access)
+            .await;
+        if response.is_none() {
+            response = self.txn_request(&body, version, client, access).await;
+        }
+        if response.is_none() {
+            response = self
+                .describe_request(&body, version, frame, caller, access)
+                .await;
+        }
         if let Some(response) = response {
             return Reply::Respond(response);
         }
@@ -844,5 +651,272 @@ pub fn list_config_resources(
     ListConfigResourcesResponse {
         config_resources,
         ..Default::default()
+    }
+}
+
+impl BrokerHandler {
+    /// A consumer Fetch with its `max_bytes` capped by the client's fetch quota.
+    fn capped(
+        &self,
+        mut body: RequestBody,
+        frame: &RequestFrame,
+        caller: &fjord_net::principal::Caller,
+    ) -> RequestBody {
+        if let RequestBody::Fetch(r) = &mut body {
+            let consumer = r.replica_id < 0 && r.replica_state.replica_id < 0;
+            let client = || crate::quotas::Client {
+                user: caller.principal.name.clone(),
+                client_id: frame.header.client_id.clone().unwrap_or_default(),
+            };
+            if let Some(cap) = consumer
+                .then(|| {
+                    let image = self.view.borrow().image.clone();
+                    self.quotas.fetch_cap(&image, caller.connection, &client())
+                })
+                .flatten()
+            {
+                r.max_bytes = r.max_bytes.min(cap);
+            }
+        }
+        body
+    }
+
+    /// The group APIs' context for a request from `client` (its id and address).
+    fn groups<'a>(&'a self, client: (&'a str, SocketAddr)) -> crate::groups::Groups<'a> {
+        crate::groups::Groups {
+            coordinator: &self.groups,
+            transactions: &self.transactions,
+            share_states: &self.share_states,
+            image: self.view.borrow().image.clone(),
+            listener: &self.listener_name,
+            client,
+        }
+    }
+
+    /// The answer to a group or share-group request (classic, KIP-848 and share groups,
+    /// their offsets, share fetches); `None` for any other request.
+    async fn group_request(
+        &self,
+        body: &RequestBody,
+        version: i16,
+        client: (&str, SocketAddr),
+        caller: &fjord_net::principal::Caller,
+        access: &Access<'_>,
+    ) -> Option<ResponseBody> {
+        let image = || self.view.borrow().image.clone();
+        let groups = || self.groups(client);
+        match body {
+            RequestBody::FindCoordinator(r) => Some(ResponseBody::FindCoordinator(
+                groups().find_coordinator(r, version),
+            )),
+            RequestBody::JoinGroup(r) => {
+                Some(groups().one_group(body, version, &r.group_id).await)
+            }
+            RequestBody::ConsumerGroupHeartbeat(r) => Some(
+                groups()
+                    .consumer_heartbeat(body, version, &r.group_id)
+                    .await,
+            ),
+            RequestBody::ShareGroupHeartbeat(r) => {
+                Some(groups().share_heartbeat(body, version, &r.group_id).await)
+            }
+            RequestBody::ShareFetch(r) => {
+                let denied =
+                    unreadable_topics(&image(), access, r.topics.iter().map(|t| t.topic_id));
+                Some(ResponseBody::ShareFetch(
+                    self.share_fetcher
+                        .share_fetch(r, version, caller.connection, &self.listener_name, &denied)
+                        .await,
+                ))
+            }
+            RequestBody::ShareAcknowledge(r) => {
+                let denied =
+                    unreadable_topics(&image(), access, r.topics.iter().map(|t| t.topic_id));
+                Some(ResponseBody::ShareAcknowledge(
+                    self.share_fetcher
+                        .share_acknowledge(r, version, &denied)
+                        .await,
+                ))
+            }
+            RequestBody::DescribeShareGroupOffsets(_)
+            | RequestBody::AlterShareGroupOffsets(_)
+            | RequestBody::DeleteShareGroupOffsets(_) => {
+                Some(self.share_offsets(body, version).await)
+            }
+            RequestBody::ShareGroupDescribe(r) => Some(ResponseBody::ShareGroupDescribe(
+                groups().share_group_describe(r).await,
+            )),
+            RequestBody::ConsumerGroupDescribe(r) => Some(ResponseBody::ConsumerGroupDescribe(
+                groups().consumer_group_describe(r).await,
+            )),
+            RequestBody::SyncGroup(r) => {
+                Some(groups().one_group(body, version, &r.group_id).await)
+            }
+            RequestBody::Heartbeat(r) => {
+                Some(groups().one_group(body, version, &r.group_id).await)
+            }
+            RequestBody::LeaveGroup(r) => {
+                Some(groups().one_group(body, version, &r.group_id).await)
+            }
+            RequestBody::OffsetCommit(r) => {
+                Some(groups().one_group(body, version, &r.group_id).await)
+            }
+            RequestBody::OffsetDelete(r) => {
+                Some(groups().one_group(body, version, &r.group_id).await)
+            }
+            RequestBody::OffsetFetch(r) => Some(ResponseBody::OffsetFetch(
+                groups().offset_fetch(r, version).await,
+            )),
+            RequestBody::DescribeGroups(r) => Some(ResponseBody::DescribeGroups(
+                groups().describe_groups(&r.groups, version).await,
+            )),
+            RequestBody::ListGroups(r) => {
+                Some(ResponseBody::ListGroups(groups().list_groups(r).await))
+            }
+            RequestBody::DeleteGroups(r) => Some(ResponseBody::DeleteGroups(
+                groups().delete_groups(&r.groups_names, version).await,
+            )),
+            _ => None,
+        }
+    }
+
+    /// The answer to a transaction request (producer ids, the transaction coordinator's
+    /// APIs, markers) or a share-state request; `None` for any other request.
+    async fn txn_request(
+        &self,
+        body: &RequestBody,
+        version: i16,
+        client: (&str, SocketAddr),
+        access: &Access<'_>,
+    ) -> Option<ResponseBody> {
+        let image = || self.view.borrow().image.clone();
+        let groups = || self.groups(client);
+        let txns = || crate::transactions::Transactions {
+            coordinator: &self.transactions,
+            producer_ids: &self.producer_ids,
+            image: image(),
+            offsets_partitions: self.groups.num_partitions(),
+        };
+        match body {
+            RequestBody::InitProducerId(r) if r.transactional_id.is_some() => Some(
+                ResponseBody::InitProducerId(txns().init_producer_id(r, version).await),
+            ),
+            RequestBody::InitProducerId(r) => Some(ResponseBody::InitProducerId(
+                self.producer_ids.init_producer_id(&image(), r).await,
+            )),
+            RequestBody::AddPartitionsToTxn(r) => Some(ResponseBody::AddPartitionsToTxn(
+                txns().add_partitions(r, version).await,
+            )),
+            RequestBody::AddOffsetsToTxn(r) => Some(ResponseBody::AddOffsetsToTxn(
+                txns().add_offsets(r, version).await,
+            )),
+            RequestBody::EndTxn(r) => Some(ResponseBody::EndTxn(txns().end_txn(r, version).await)),
+            RequestBody::TxnOffsetCommit(r) => {
+                Some(match self.check_txn_offsets(r, version).await {
+                    Some((code, message)) => {
+                        fjord_protocol::error_response(body, version, code, &message)
+                    }
+                    None => groups().one_group(body, version, &r.group_id).await,
+                })
+            }
+            RequestBody::InitializeShareGroupState(_)
+            | RequestBody::ReadShareGroupState(_)
+            | RequestBody::WriteShareGroupState(_)
+            | RequestBody::DeleteShareGroupState(_)
+            | RequestBody::ReadShareGroupStateSummary(_) => {
+                Some(self.share_states.handle(&image(), body).await)
+            }
+            RequestBody::WriteTxnMarkers(r) => Some(ResponseBody::WriteTxnMarkers(
+                crate::txn_markers::write_txn_markers(
+                    &self.replicas,
+                    &self.groups,
+                    &image(),
+                    r.clone(),
+                )
+                .await,
+            )),
+            RequestBody::DescribeTransactions(r) => {
+                Some(ResponseBody::DescribeTransactions(txns().describe(r).await))
+            }
+            RequestBody::ListTransactions(r) => {
+                let visible = |id: &str| {
+                    access.allows(
+                        fjord_protocol::acl::AclOperation::Describe,
+                        fjord_protocol::acl::ResourceType::TransactionalId,
+                        id,
+                    )
+                };
+                Some(ResponseBody::ListTransactions(
+                    txns().list(r, version, visible).await,
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// The answer to a describe request answered from the image or the logs (ACLs, SCRAM
+    /// users, topics, producers, configs, quotas, config resources) or a delegation-token
+    /// request; `None` for any other request.
+    async fn describe_request(
+        &self,
+        body: &RequestBody,
+        version: i16,
+        frame: &RequestFrame,
+        caller: &fjord_net::principal::Caller,
+        access: &Access<'_>,
+    ) -> Option<ResponseBody> {
+        let image = || self.view.borrow().image.clone();
+        match body {
+            RequestBody::DescribeAcls(r) => Some(ResponseBody::DescribeAcls(
+                crate::security_requests::describe_acls(&image(), r, self.authorizer.is_some()),
+            )),
+            RequestBody::DescribeUserScramCredentials(r) => {
+                Some(ResponseBody::DescribeUserScramCredentials(
+                    crate::security_requests::describe_user_scram_credentials(&image(), r),
+                ))
+            }
+            RequestBody::DescribeTopicPartitions(r) => Some(ResponseBody::DescribeTopicPartitions(
+                crate::describe_topic_partitions::describe_topic_partitions(&image(), r),
+            )),
+            RequestBody::DescribeProducers(r) => Some(ResponseBody::DescribeProducers(
+                crate::log_requests::describe_producers(&self.replicas, &image(), r),
+            )),
+            RequestBody::DescribeConfigs(r) => {
+                let mut d = self.static_config.describe(&image(), r);
+                fjord_metadata::config_docs::document(&mut d, r.include_documentation);
+                Some(ResponseBody::DescribeConfigs(d))
+            }
+            RequestBody::DescribeClientQuotas(r) => Some(ResponseBody::DescribeClientQuotas(
+                crate::client_quotas::describe_client_quotas(&image(), r),
+            )),
+            RequestBody::ListConfigResources(r) => Some(ResponseBody::ListConfigResources(
+                list_config_resources(&image(), r, version, &self.listener_name),
+            )),
+            RequestBody::CreateDelegationToken(_)
+            | RequestBody::RenewDelegationToken(_)
+            | RequestBody::ExpireDelegationToken(_) => Some(
+                match crate::delegation_tokens::refusal(body, version, caller, access) {
+                    Some(refused) => refused,
+                    None => {
+                        self.forward_to_controller(body.clone(), frame, caller)
+                            .await
+                    }
+                },
+            ),
+            RequestBody::DescribeDelegationToken(r) => Some(ResponseBody::DescribeDelegationToken(
+                crate::delegation_tokens::describe(
+                    &image(),
+                    self.static_config
+                        .values
+                        .get(crate::delegation_tokens::SECRET_KEY)
+                        .map(String::as_str)
+                        .filter(|k| !k.is_empty()),
+                    r,
+                    caller,
+                    access,
+                ),
+            )),
+            _ => None,
+        }
     }
 }

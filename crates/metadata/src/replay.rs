@@ -71,18 +71,41 @@ impl MetadataImage {
         Ok((next, changes))
     }
 
+    /// One record, by the part of the image it changes (the match names every record type,
+    /// so a new one does not compile until it has a place; the parts ignore the others).
     fn replay(&mut self, r: &MetadataRecord, c: &mut Changes) -> Result<(), ApplyError> {
+        use MetadataRecord as R;
+        match r {
+            R::RegisterBroker(_)
+            | R::UnregisterBroker(_)
+            | R::FenceBroker(_)
+            | R::UnfenceBroker(_)
+            | R::BrokerRegistrationChange(_)
+            | R::RegisterController(_)
+            | R::UnregisterController(_) => self.replay_cluster(r, c),
+            R::Topic(_)
+            | R::Partition(_)
+            | R::PartitionChange(_)
+            | R::RemoveTopic(_)
+            | R::ClearElr(_) => self.replay_topics(r, c),
+            R::AccessControlEntry(_)
+            | R::RemoveAccessControlEntry(_)
+            | R::UserScramCredential(_)
+            | R::DelegationToken(_)
+            | R::RemoveDelegationToken(_)
+            | R::RemoveUserScramCredential(_) => self.replay_security(r, c),
+            R::FeatureLevel(_)
+            | R::Config(_)
+            | R::ProducerIds(_)
+            | R::ClientQuota(_)
+            | R::NoOp(_) => self.replay_settings(r, c),
+        }
+    }
+
+    /// Brokers' and controllers' registrations and fencing.
+    fn replay_cluster(&mut self, r: &MetadataRecord, c: &mut Changes) -> Result<(), ApplyError> {
         let err = |m: String| Err(ApplyError(m));
         match r {
-            MetadataRecord::FeatureLevel(f) => {
-                let features = Arc::make_mut(&mut self.features);
-                if f.feature_level == 0 {
-                    features.levels.remove(&f.name);
-                } else {
-                    features.levels.insert(f.name.clone(), f.feature_level);
-                }
-                c.features = true;
-            }
             MetadataRecord::RegisterBroker(b) => {
                 let reg = BrokerRegistration {
                     id: b.broker_id,
@@ -199,6 +222,15 @@ impl MetadataImage {
                 }
                 c.controllers.insert(u.controller_id);
             }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Topics and their partitions.
+    fn replay_topics(&mut self, r: &MetadataRecord, c: &mut Changes) -> Result<(), ApplyError> {
+        let err = |m: String| Err(ApplyError(m));
+        match r {
             MetadataRecord::Topic(t) => {
                 if self.topics.by_name.contains_key(&t.name) {
                     return err(format!("topic {} already exists", t.name));
@@ -257,37 +289,6 @@ impl MetadataImage {
                 c.partitions.retain(|(id, _)| *id != r.topic_id);
                 c.deleted_topics.insert(r.topic_id, t.name.clone());
             }
-            MetadataRecord::Config(cfg) => {
-                let key = (cfg.resource_type, cfg.resource_name.clone());
-                let configs = Arc::make_mut(&mut self.configs);
-                match &cfg.value {
-                    Some(v) => {
-                        configs
-                            .resources
-                            .entry(key.clone())
-                            .or_default()
-                            .insert(cfg.name.clone(), v.clone());
-                    }
-                    None => {
-                        if let Some(m) = configs.resources.get_mut(&key) {
-                            m.remove(&cfg.name);
-                            if m.is_empty() {
-                                configs.resources.remove(&key);
-                            }
-                        }
-                    }
-                }
-                c.configs.insert(key);
-            }
-            MetadataRecord::ProducerIds(p) => {
-                if p.next_producer_id < self.next_producer_id {
-                    return err(format!(
-                        "producer id block moves back from {} to {}",
-                        self.next_producer_id, p.next_producer_id
-                    ));
-                }
-                self.next_producer_id = p.next_producer_id;
-            }
             MetadataRecord::ClearElr(r) => {
                 let ids: Vec<Uuid> = if r.topic_name.is_empty() {
                     self.topics.by_id.keys().copied().collect()
@@ -316,6 +317,15 @@ impl MetadataImage {
                     }
                 }
             }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// ACLs, SCRAM credentials and delegation tokens.
+    fn replay_security(&mut self, r: &MetadataRecord, c: &mut Changes) -> Result<(), ApplyError> {
+        let err = |m: String| Err(ApplyError(m));
+        match r {
             MetadataRecord::AccessControlEntry(r) => {
                 let acl = crate::acls::StandardAcl::from_record(r)
                     .map_err(|e| ApplyError(format!("ACL {}: {e}", r.id)))?;
@@ -377,11 +387,61 @@ impl MetadataImage {
                 }
                 c.scram_users.insert(r.name.clone());
             }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Features, dynamic configs, producer id blocks and client quotas.
+    fn replay_settings(&mut self, r: &MetadataRecord, c: &mut Changes) -> Result<(), ApplyError> {
+        let err = |m: String| Err(ApplyError(m));
+        match r {
+            MetadataRecord::FeatureLevel(f) => {
+                let features = Arc::make_mut(&mut self.features);
+                if f.feature_level == 0 {
+                    features.levels.remove(&f.name);
+                } else {
+                    features.levels.insert(f.name.clone(), f.feature_level);
+                }
+                c.features = true;
+            }
+            MetadataRecord::Config(cfg) => {
+                let key = (cfg.resource_type, cfg.resource_name.clone());
+                let configs = Arc::make_mut(&mut self.configs);
+                match &cfg.value {
+                    Some(v) => {
+                        configs
+                            .resources
+                            .entry(key.clone())
+                            .or_default()
+                            .insert(cfg.name.clone(), v.clone());
+                    }
+                    None => {
+                        if let Some(m) = configs.resources.get_mut(&key) {
+                            m.remove(&cfg.name);
+                            if m.is_empty() {
+                                configs.resources.remove(&key);
+                            }
+                        }
+                    }
+                }
+                c.configs.insert(key);
+            }
+            MetadataRecord::ProducerIds(p) => {
+                if p.next_producer_id < self.next_producer_id {
+                    return err(format!(
+                        "producer id block moves back from {} to {}",
+                        self.next_producer_id, p.next_producer_id
+                    ));
+                }
+                self.next_producer_id = p.next_producer_id;
+            }
             MetadataRecord::ClientQuota(r) => {
                 Arc::make_mut(&mut self.quotas).replay(r);
                 c.quotas = true;
             }
             MetadataRecord::NoOp(_) => {}
+            _ => {}
         }
         Ok(())
     }
