@@ -318,6 +318,11 @@ impl Cluster {
         self.nodes[i].1 = Some(child);
     }
 
+    /// Node `i`'s (0-based) log directory.
+    pub fn data_dir(&self, i: usize) -> PathBuf {
+        self.nodes[i].0.with_file_name("data")
+    }
+
     /// SIGKILLs node `i` (0-based).
     pub fn kill_node(&mut self, i: usize) {
         if let Some(mut c) = self.nodes[i].1.take() {

@@ -72,6 +72,27 @@ impl System {
         }
     }
 
+    /// Node `i`'s log directory.
+    pub fn data_dir(&self, i: usize) -> PathBuf {
+        match self {
+            System::Fjord(c) => c.data_dir(i),
+            System::Kafka(dir) => dir.path().join(format!("node-{}/data", i + 1)),
+        }
+    }
+
+    /// How many partition directories of topics named `prefix…` node `i` holds.
+    pub fn replicas_on_disk(&self, i: usize, prefix: &str) -> usize {
+        std::fs::read_dir(self.data_dir(i)).map_or(0, |d| {
+            d.filter_map(|e| e.ok())
+                .filter(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    name.starts_with(prefix) && !name.ends_with("-delete") && !name.contains(".")
+                })
+                .count()
+        })
+    }
+
     /// Every broker's address, comma-separated.
     pub fn bootstrap(&self) -> String {
         (0..3).map(|i| self.broker(i)).collect::<Vec<_>>().join(",")

@@ -709,9 +709,7 @@ impl BrokerHandler {
             RequestBody::FindCoordinator(r) => Some(ResponseBody::FindCoordinator(
                 groups().find_coordinator(r, version),
             )),
-            RequestBody::JoinGroup(r) => {
-                Some(groups().one_group(body, version, &r.group_id).await)
-            }
+            RequestBody::JoinGroup(r) => Some(groups().one_group(body, version, &r.group_id).await),
             RequestBody::ConsumerGroupHeartbeat(r) => Some(
                 groups()
                     .consumer_heartbeat(body, version, &r.group_id)
@@ -749,12 +747,8 @@ impl BrokerHandler {
             RequestBody::ConsumerGroupDescribe(r) => Some(ResponseBody::ConsumerGroupDescribe(
                 groups().consumer_group_describe(r).await,
             )),
-            RequestBody::SyncGroup(r) => {
-                Some(groups().one_group(body, version, &r.group_id).await)
-            }
-            RequestBody::Heartbeat(r) => {
-                Some(groups().one_group(body, version, &r.group_id).await)
-            }
+            RequestBody::SyncGroup(r) => Some(groups().one_group(body, version, &r.group_id).await),
+            RequestBody::Heartbeat(r) => Some(groups().one_group(body, version, &r.group_id).await),
             RequestBody::LeaveGroup(r) => {
                 Some(groups().one_group(body, version, &r.group_id).await)
             }

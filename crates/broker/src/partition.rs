@@ -62,6 +62,17 @@ impl IsrOutbox {
         self.ready.notify_one();
     }
 
+    /// Queues `proposal` for partition `key` unless a proposal was queued for it since it was
+    /// taken (that one is newer).
+    pub fn put_unless_newer(&self, key: (Uuid, i32), proposal: ProposedIsr) {
+        self.waiting
+            .lock()
+            .expect("outbox")
+            .entry(key)
+            .or_insert(proposal);
+        self.ready.notify_one();
+    }
+
     /// Takes every queued proposal.
     pub fn take_all(&self) -> HashMap<(Uuid, i32), ProposedIsr> {
         std::mem::take(&mut *self.waiting.lock().expect("outbox"))
