@@ -206,7 +206,12 @@ fn create_all(s: &System, count: i32) -> Result<(f64, f64), String> {
         held = (0..3).map(|i| s.replicas_on_disk(i, "scale-")).min()?;
         (held >= want).then_some(())
     })
-    .ok_or_else(|| stopped(s, &format!("{held} of {want} replicas on every node after 900 s")))?;
+    .ok_or_else(|| {
+        stopped(
+            s,
+            &format!("{held} of {want} replicas on every node after 900 s"),
+        )
+    })?;
     let on_disk_s = started.elapsed().as_secs_f64();
     // Every ISR full before anything is measured (they start full; a node slow to create
     // its replicas may have left some).
@@ -292,7 +297,9 @@ fn run(name: &str, count: i32, idle_seconds: u64) -> Result<Row, String> {
     let mut row = Row::default();
     let (led, on_disk) = create_all(&s, count)?;
     (row.led_s, row.on_disk_s) = (led, on_disk);
-    eprintln!("{name}: {count} partitions led in {led:.1} s, on every node's disk in {on_disk:.1} s");
+    eprintln!(
+        "{name}: {count} partitions led in {led:.1} s, on every node's disk in {on_disk:.1} s"
+    );
     idle(&s, idle_seconds, &mut row);
     row.propagation_ms = propagation(&s);
     broker_failover(&mut s, count as usize, &mut row);
