@@ -25,7 +25,7 @@
 //! heap (default here 4g); `FJORD_BIN` runs another `fjord` binary.
 
 use fjord_benches::systems::{
-    active, alive, create, kafka_fd_error, leaders, open_files, rt, wait, System,
+    active, alive, create, kafka_fd_error, leaders, open_files, partitions, rt, wait, System,
 };
 use fjord_benches::{call, cpu_seconds, release_fjord, rss_mib};
 use fjord_protocol::generated::alter_partition_reassignments_request::{
@@ -58,31 +58,6 @@ struct Row {
     restart_serving_s: f64,
     restart_isr_s: f64,
     controller_failover_s: f64,
-}
-
-/// A partition as Metadata has it: (topic, index, leader, ISR).
-type Shown = (String, i32, i32, Vec<i32>);
-
-/// Every partition as `addr`'s Metadata has it.
-fn partitions(addr: &str) -> Option<Vec<Shown>> {
-    let body = RequestBody::Metadata(MetadataRequest {
-        topics: None,
-        ..Default::default()
-    });
-    let Some(ResponseBody::Metadata(m)) = rt().block_on(call(addr, body, 12)) else {
-        return None;
-    };
-    Some(
-        m.topics
-            .into_iter()
-            .flat_map(|t| {
-                let name = t.name.unwrap_or_default();
-                t.partitions
-                    .into_iter()
-                    .map(move |p| (name.clone(), p.partition_index, p.leader_id, p.isr_nodes))
-            })
-            .collect(),
-    )
 }
 
 /// The probe partition's leader and replicas as `addr`'s Metadata has them.

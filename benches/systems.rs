@@ -205,8 +205,11 @@ pub fn create(addr: &str, names: &[String], partitions: i32) -> bool {
     }
 }
 
-/// Each partition's (topic, index, leader) as `addr`'s Metadata has it.
-pub fn leaders(addr: &str) -> Option<Vec<(String, i32, i32)>> {
+/// A partition as Metadata has it: (topic, index, leader, ISR).
+pub type Shown = (String, i32, i32, Vec<i32>);
+
+/// Every partition as `addr`'s Metadata has it.
+pub fn partitions(addr: &str) -> Option<Vec<Shown>> {
     let body = RequestBody::Metadata(MetadataRequest {
         topics: None,
         ..Default::default()
@@ -216,13 +219,23 @@ pub fn leaders(addr: &str) -> Option<Vec<(String, i32, i32)>> {
     };
     Some(
         m.topics
-            .iter()
+            .into_iter()
             .flat_map(|t| {
-                let name = t.name.clone().unwrap_or_default();
+                let name = t.name.unwrap_or_default();
                 t.partitions
-                    .iter()
-                    .map(move |p| (name.clone(), p.partition_index, p.leader_id))
+                    .into_iter()
+                    .map(move |p| (name.clone(), p.partition_index, p.leader_id, p.isr_nodes))
             })
+            .collect(),
+    )
+}
+
+/// Each partition's (topic, index, leader) as `addr`'s Metadata has it.
+pub fn leaders(addr: &str) -> Option<Vec<(String, i32, i32)>> {
+    Some(
+        partitions(addr)?
+            .into_iter()
+            .map(|(t, i, l, _)| (t, i, l))
             .collect(),
     )
 }

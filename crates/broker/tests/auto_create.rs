@@ -74,14 +74,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
     ));
     let groups = common::group_coordinator(replicas.clone(), controller.clone(), 50);
     let (transactions, _jobs) = fjord_broker::txn_coordinator::TxnCoordinator::transactions(
-        fjord_broker::txn_coordinator::TxnCoordinatorConfig {
-            txn: Default::default(),
-            num_partitions: 50,
-            replication_factor: 1,
-            min_isr: 1,
-            segment_bytes: 100 << 20,
-            partition_verification: true,
-        },
+        common::txn_config(50),
         replicas.clone(),
         controller.clone(),
         fjord_util::Clock::system(),

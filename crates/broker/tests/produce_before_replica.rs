@@ -12,7 +12,7 @@ mod common;
 use fjord_broker::controller_client::{ActiveController, ControllerClient};
 use fjord_broker::peers::Peers;
 use fjord_broker::replica_manager::ReplicaManager;
-use fjord_broker::txn_coordinator::{MarkerWriter, TxnCoordinatorConfig};
+use fjord_broker::txn_coordinator::MarkerWriter;
 use fjord_broker::View;
 use fjord_log::LogDir;
 use fjord_metadata::MetadataImage;
@@ -80,14 +80,7 @@ async fn a_partition_made_between_verification_and_append_is_retried_not_fatal()
     let controller = Arc::new(ControllerClient::new(rx));
     let groups = common::group_coordinator(replicas.clone(), controller.clone(), 1);
     let (coordinator, _marker_jobs) = fjord_broker::txn_coordinator::TxnCoordinator::transactions(
-        TxnCoordinatorConfig {
-            txn: Default::default(),
-            num_partitions: 1,
-            replication_factor: 1,
-            min_isr: 1,
-            segment_bytes: 100 << 20,
-            partition_verification: true,
-        },
+        common::txn_config(1),
         replicas.clone(),
         controller,
         fjord_util::Clock::system(),

@@ -126,14 +126,7 @@ async fn a_silent_consumer_group_member_expires_after_its_session_timeout_on_the
     )
     .0;
     let (transactions, _) = fjord_broker::txn_coordinator::TxnCoordinator::transactions(
-        fjord_broker::txn_coordinator::TxnCoordinatorConfig {
-            txn: Default::default(),
-            num_partitions: 1,
-            replication_factor: 1,
-            min_isr: 1,
-            segment_bytes: 100 << 20,
-            partition_verification: true,
-        },
+        common::txn_config(1),
         replicas.clone(),
         controller.clone(),
         clock.clone(),

@@ -36,6 +36,20 @@ pub fn group_config(partitions: i32) -> fjord_broker::group_coordinator::Coordin
     }
 }
 
+/// The transaction coordinator's settings with `partitions` partitions of its topic (RF 1,
+/// partition verification on).
+#[allow(dead_code)] // not every test binary uses it
+pub fn txn_config(partitions: i32) -> fjord_broker::txn_coordinator::TxnCoordinatorConfig {
+    fjord_broker::txn_coordinator::TxnCoordinatorConfig {
+        txn: Default::default(),
+        num_partitions: partitions,
+        replication_factor: 1,
+        min_isr: 1,
+        segment_bytes: 100 << 20,
+        partition_verification: true,
+    }
+}
+
 /// A group coordinator over `replicas` whose topic has `partitions` partitions (RF 1), on the
 /// system clock.
 #[allow(dead_code)] // not every test binary uses it
