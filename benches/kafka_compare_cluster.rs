@@ -156,54 +156,60 @@ fn main() {
         }
 
         // Idle cost at scale.
-        let scale_start = made / PER_TOPIC;
-        let pids: Vec<u32> = (0..3).filter_map(|i| s.pid(i)).collect();
-        if let Err(e) = try_create_idle(&s, idle_at_scale - made, scale_start, PER_TOPIC) {
-            let state: Vec<String> = pids
-                .iter()
-                .map(|p| {
-                    if alive(*p) {
-                        format!("{} open files", open_files(*p))
-                    } else {
-                        "exited".into()
-                    }
-                })
-                .collect();
-            failover_lines.push(format!(
-                "{name}: {idle_at_scale} partitions at RF 3 not reached: {e}; nodes: {}{}",
-                state.join(" / "),
-                kafka_fd_error(&s).map_or(String::new(), |l| format!("; {l}"))
-            ));
-            continue;
-        }
-        settled(&s);
-        // New partitions keep a node busy for a while after they are led (logs opened,
-        // fetch sessions filled, checkpoints written): measure once that is over.
-        std::thread::sleep(Duration::from_secs(quiet));
-        let cpu0: Vec<f64> = pids.iter().map(|p| cpu_seconds(*p)).collect();
-        let idle_for = Duration::from_secs(30);
-        std::thread::sleep(idle_for);
-        let cpu: Vec<String> = pids
-            .iter()
-            .zip(&cpu0)
-            .map(|(p, c)| {
-                format!(
-                    "{:.1}%",
-                    (cpu_seconds(*p) - c) * 100.0 / idle_for.as_secs_f64()
-                )
-            })
-            .collect();
-        let rss: Vec<String> = pids.iter().map(|p| format!("{:.0}", rss_mib(*p))).collect();
-        let fds: Vec<String> = pids.iter().map(|p| open_files(*p).to_string()).collect();
-        failover_lines.push(format!(
-            "{name}: {idle_at_scale} partitions at RF 3, idle 30 s ({quiet} s after creating them): CPU per node {}, RSS MiB per node {}, open files per node {}",
-            cpu.join(" / "),
-            rss.join(" / "),
-            fds.join(" / ")
-        ));
+        failover_lines.push(idle_cost(&s, name, made, idle_at_scale, quiet));
         drop(s);
     }
     for l in failover_lines {
         println!("{l}");
     }
+}
+
+/// The idle cost at scale: `idle_at_scale` partitions (`made` exist), each node's CPU over 30
+/// idle seconds `quiet` seconds after creating them, its RSS and open files; or why the system
+/// did not get there.
+fn idle_cost(s: &System, name: &str, made: i32, idle_at_scale: i32, quiet: u64) -> String {
+    let scale_start = made / PER_TOPIC;
+    let pids: Vec<u32> = (0..3).filter_map(|i| s.pid(i)).collect();
+    if let Err(e) = try_create_idle(s, idle_at_scale - made, scale_start, PER_TOPIC) {
+        let state: Vec<String> = pids
+            .iter()
+            .map(|p| {
+                if alive(*p) {
+                    format!("{} open files", open_files(*p))
+                } else {
+                    "exited".into()
+                }
+            })
+            .collect();
+        return format!(
+            "{name}: {idle_at_scale} partitions at RF 3 not reached: {e}; nodes: {}{}",
+            state.join(" / "),
+            kafka_fd_error(s).map_or(String::new(), |l| format!("; {l}"))
+        );
+    }
+    settled(s);
+    // New partitions keep a node busy for a while after they are led (logs opened,
+    // fetch sessions filled, checkpoints written): measure once that is over.
+    std::thread::sleep(Duration::from_secs(quiet));
+    let cpu0: Vec<f64> = pids.iter().map(|p| cpu_seconds(*p)).collect();
+    let idle_for = Duration::from_secs(30);
+    std::thread::sleep(idle_for);
+    let cpu: Vec<String> = pids
+        .iter()
+        .zip(&cpu0)
+        .map(|(p, c)| {
+            format!(
+                "{:.1}%",
+                (cpu_seconds(*p) - c) * 100.0 / idle_for.as_secs_f64()
+            )
+        })
+        .collect();
+    let rss: Vec<String> = pids.iter().map(|p| format!("{:.0}", rss_mib(*p))).collect();
+    let fds: Vec<String> = pids.iter().map(|p| open_files(*p).to_string()).collect();
+    format!(
+        "{name}: {idle_at_scale} partitions at RF 3, idle 30 s ({quiet} s after creating them): CPU per node {}, RSS MiB per node {}, open files per node {}",
+        cpu.join(" / "),
+        rss.join(" / "),
+        fds.join(" / ")
+    )
 }

@@ -359,35 +359,19 @@ pub async fn fetch(
         )
         .await;
     };
-    let generation = replicas.generation();
-    let forgotten = forgotten_of(&request, version);
-    let started = sessions.lock().expect("fetch sessions").incremental(
-        id,
-        epoch,
+    let (mut specs, interest) = match start_incremental(
+        replicas,
+        sessions,
+        &image,
+        (&request, version),
+        (id, epoch),
         now,
-        specs_of(&request, version),
-        &forgotten,
-        generation,
-        follower.is_some_and(|f| f.1),
-    );
-    let first = match started {
-        Ok(first) => first,
-        Err(SessionError::NotFound) => {
-            return Ok(session_refusal(ErrorCode::FetchSessionIdNotFound))
-        }
-        Err(SessionError::InvalidEpoch) => {
-            return Ok(session_refusal(ErrorCode::InvalidFetchSessionEpoch))
-        }
+        follower,
+    ) {
+        Ok(started) => started,
+        Err(refusal) => return Ok(refusal),
     };
-    let interest = first.interest;
-    for k in &forgotten {
-        let w = resolve(replicas, &image, version, forgotten_spec(k));
-        if let Some(p) = &w.local {
-            p.watchers.unsubscribe(&interest);
-        }
-    }
     let mut stopping = replicas.stopping();
-    let mut specs = first.specs;
     // Every partition read during this fetch, by key: the latest read of each.
     let mut read: Vec<(Wanted, Read)> = Vec::new();
     let mut at: HashMap<Key, usize> = HashMap::new();
@@ -471,18 +455,7 @@ pub async fn fetch(
                 .map(|((w, r), _)| (w, r.data))
                 .collect();
             answer.sort_by(|(a, _), (b, _)| a.spec.key.cmp(&b.spec.key));
-            if tracing::enabled!(tracing::Level::TRACE) {
-                for (w, d) in &answer {
-                    tracing::trace!(
-                        replica = replica_id,
-                        partition = w.index,
-                        fetch_offset = w.fetch_offset,
-                        bytes = d.records.as_ref().map_or(0, |r| r.len()),
-                        high_watermark = d.high_watermark,
-                        "incremental fetch answered"
-                    );
-                }
-            }
+            trace_answer(replica_id, &answer);
             return Ok(respond(&image, listener, version, from_replica, id, answer));
         }
         tokio::select! {
@@ -494,6 +467,99 @@ pub async fn fetch(
             .lock()
             .expect("fetch sessions")
             .specs(id, interest.take());
+    }
+}
+
+/// Opens incremental fetch `id` at `epoch` of `request`: the specs of its first pass and the
+/// session's interest, with the forgotten partitions unsubscribed; or the refusal to answer.
+fn start_incremental(
+    replicas: &Arc<ReplicaManager>,
+    sessions: &Mutex<SessionCache>,
+    image: &MetadataImage,
+    (request, version): (&FetchRequest, i16),
+    (id, epoch): (i32, i32),
+    now: i64,
+    follower: Option<(i32, bool)>,
+) -> Result<(Vec<Spec>, Arc<crate::delayed::Interest>), FetchResponse> {
+    let generation = replicas.generation();
+    let forgotten = forgotten_of(request, version);
+    let started = sessions.lock().expect("fetch sessions").incremental(
+        id,
+        epoch,
+        now,
+        specs_of(request, version),
+        &forgotten,
+        generation,
+        follower.is_some_and(|f| f.1),
+    );
+    let first = match started {
+        Ok(first) => first,
+        Err(SessionError::NotFound) => {
+            return Err(session_refusal(ErrorCode::FetchSessionIdNotFound))
+        }
+        Err(SessionError::InvalidEpoch) => {
+            return Err(session_refusal(ErrorCode::InvalidFetchSessionEpoch))
+        }
+    };
+    let interest = first.interest;
+    for k in &forgotten {
+        let w = resolve(replicas, image, version, forgotten_spec(k));
+        if let Some(p) = &w.local {
+            p.watchers.unsubscribe(&interest);
+        }
+    }
+    Ok((first.specs, interest))
+}
+
+/// Each partition of an incremental fetch's answer, at TRACE.
+fn trace_answer(replica_id: i32, answer: &[(Wanted, PartitionData)]) {
+    if tracing::enabled!(tracing::Level::TRACE) {
+        for (w, d) in answer {
+            tracing::trace!(
+                replica = replica_id,
+                partition = w.index,
+                fetch_offset = w.fetch_offset,
+                bytes = d.records.as_ref().map_or(0, |r| r.len()),
+                high_watermark = d.high_watermark,
+                "incremental fetch answered"
+            );
+        }
+    }
+}
+
+/// Whether `w` names a leader epoch other than this leader's `leader_epoch`
+/// (UNKNOWN_LEADER_EPOCH or FENCED_LEADER_EPOCH in `d`) or a last fetched epoch its log
+/// diverges from (KIP-320: the diverging epoch in `d`): either way nothing is read.
+fn epoch_mismatch(
+    w: &Wanted,
+    leader_epoch: i32,
+    log: &fjord_log::PartitionLog,
+    d: &mut PartitionData,
+) -> bool {
+    if w.current_leader_epoch >= 0 && w.current_leader_epoch != leader_epoch {
+        d.error_code = if w.current_leader_epoch > leader_epoch {
+            ErrorCode::UnknownLeaderEpoch
+        } else {
+            ErrorCode::FencedLeaderEpoch
+        }
+        .code();
+        return true;
+    }
+    if w.last_fetched_epoch < 0 {
+        return false;
+    }
+    let answer = log.end_offset_for_epoch(w.last_fetched_epoch);
+    match fjord_replication::follower::diverging_epoch(answer, w.last_fetched_epoch, w.fetch_offset)
+    {
+        Some((epoch, end)) => {
+            d.diverging_epoch = EpochEndOffset {
+                epoch,
+                end_offset: end,
+                ..Default::default()
+            };
+            true
+        }
+        None => false,
     }
 }
 
@@ -779,31 +845,9 @@ fn read_all(
         d.high_watermark = hw;
         d.last_stable_offset = log.last_stable_offset();
         d.log_start_offset = log.log_start_offset();
-        if w.current_leader_epoch >= 0 && w.current_leader_epoch != leader_epoch {
-            d.error_code = if w.current_leader_epoch > leader_epoch {
-                ErrorCode::UnknownLeaderEpoch
-            } else {
-                ErrorCode::FencedLeaderEpoch
-            }
-            .code();
+        if epoch_mismatch(w, leader_epoch, log, &mut d) {
             out.push(failed(d));
             continue;
-        }
-        if w.last_fetched_epoch >= 0 {
-            let answer = log.end_offset_for_epoch(w.last_fetched_epoch);
-            if let Some((epoch, end)) = fjord_replication::follower::diverging_epoch(
-                answer,
-                w.last_fetched_epoch,
-                w.fetch_offset,
-            ) {
-                d.diverging_epoch = EpochEndOffset {
-                    epoch,
-                    end_offset: end,
-                    ..Default::default()
-                };
-                out.push(failed(d));
-                continue;
-            }
         }
         let throttled =
             follower.is_some_and(|(replica, _)| p.throttled_for(THROTTLED_AS_LEADER, replica));

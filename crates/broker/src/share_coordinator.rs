@@ -16,6 +16,30 @@ use crate::coordinator_runtime::{
 };
 use crate::replica_manager::ReplicaManager;
 use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::{
+    delete_share_group_state_request::{DeleteShareGroupStateRequest, DeleteStateData},
+    delete_share_group_state_response::{
+        DeleteShareGroupStateResponse, DeleteStateResult, PartitionResult as DeleteP,
+    },
+    initialize_share_group_state_request::{InitializeShareGroupStateRequest, InitializeStateData},
+    initialize_share_group_state_response::{
+        InitializeShareGroupStateResponse, InitializeStateResult, PartitionResult as InitP,
+    },
+    read_share_group_state_request::{ReadShareGroupStateRequest, ReadStateData},
+    read_share_group_state_response::{
+        PartitionResult as ReadP, ReadShareGroupStateResponse, ReadStateResult,
+    },
+    read_share_group_state_summary_request::{
+        ReadShareGroupStateSummaryRequest, ReadStateSummaryData,
+    },
+    read_share_group_state_summary_response::{
+        PartitionResult as SummaryP, ReadShareGroupStateSummaryResponse, ReadStateSummaryResult,
+    },
+    write_share_group_state_request::{WriteShareGroupStateRequest, WriteStateData},
+    write_share_group_state_response::{
+        PartitionResult as WriteP, WriteShareGroupStateResponse, WriteStateResult,
+    },
+};
 use fjord_protocol::Uuid;
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
 use fjord_share::coordinator::{ShareShard, StateRecord, TopicLookup};
@@ -240,33 +264,20 @@ impl Runtime<ShareHost> {
         image: &Arc<MetadataImage>,
         body: &RequestBody,
     ) -> ResponseBody {
-        use fjord_protocol::generated::{
-            delete_share_group_state_request::{DeleteShareGroupStateRequest, DeleteStateData},
-            delete_share_group_state_response::{
-                DeleteShareGroupStateResponse, DeleteStateResult, PartitionResult as DeleteP,
-            },
-            initialize_share_group_state_request::{
-                InitializeShareGroupStateRequest, InitializeStateData,
-            },
-            initialize_share_group_state_response::{
-                InitializeShareGroupStateResponse, InitializeStateResult, PartitionResult as InitP,
-            },
-            read_share_group_state_request::{ReadShareGroupStateRequest, ReadStateData},
-            read_share_group_state_response::{
-                PartitionResult as ReadP, ReadShareGroupStateResponse, ReadStateResult,
-            },
-            read_share_group_state_summary_request::{
-                ReadShareGroupStateSummaryRequest, ReadStateSummaryData,
-            },
-            read_share_group_state_summary_response::{
-                PartitionResult as SummaryP, ReadShareGroupStateSummaryResponse,
-                ReadStateSummaryResult,
-            },
-            write_share_group_state_request::{WriteShareGroupStateRequest, WriteStateData},
-            write_share_group_state_response::{
-                PartitionResult as WriteP, WriteShareGroupStateResponse, WriteStateResult,
-            },
-        };
+        match body {
+            RequestBody::ReadShareGroupState(_) | RequestBody::ReadShareGroupStateSummary(_) => {
+                self.handle_read(image, body).await
+            }
+            _ => self.handle_write(image, body).await,
+        }
+    }
+
+    /// InitializeShareGroupState, WriteShareGroupState and DeleteShareGroupState: each partition's change written by its shard.
+    async fn handle_write(
+        self: &Arc<Self>,
+        image: &Arc<MetadataImage>,
+        body: &RequestBody,
+    ) -> ResponseBody {
         let topics = ImageTopics(image);
         let image: &MetadataImage = image;
         match body {
@@ -293,33 +304,6 @@ impl Runtime<ShareHost> {
                     }
                 );
                 ResponseBody::InitializeShareGroupState(InitializeShareGroupStateResponse {
-                    results,
-                    ..Default::default()
-                })
-            }
-            RequestBody::ReadShareGroupState(r) => {
-                let results = each_partition!(
-                    "read share group state",
-                    self,
-                    image,
-                    r,
-                    ReadShareGroupStateRequest,
-                    ReadStateData,
-                    ReadShareGroupStateResponse,
-                    ReadStateResult,
-                    ReadP,
-                    |s: &mut ShareShard, one: &ReadShareGroupStateRequest, now| {
-                        let h = rpc::read(s, one, &topics);
-                        (
-                            ShareOutput {
-                                records: h.records,
-                                now,
-                            },
-                            h.response,
-                        )
-                    }
-                );
-                ResponseBody::ReadShareGroupState(ReadShareGroupStateResponse {
                     results,
                     ..Default::default()
                 })
@@ -351,33 +335,6 @@ impl Runtime<ShareHost> {
                     ..Default::default()
                 })
             }
-            RequestBody::ReadShareGroupStateSummary(r) => {
-                let results = each_partition!(
-                    "read share group state summary",
-                    self,
-                    image,
-                    r,
-                    ReadShareGroupStateSummaryRequest,
-                    ReadStateSummaryData,
-                    ReadShareGroupStateSummaryResponse,
-                    ReadStateSummaryResult,
-                    SummaryP,
-                    |s: &mut ShareShard, one: &ReadShareGroupStateSummaryRequest, now| {
-                        let resp = rpc::read_summary(s, one, &topics);
-                        (
-                            ShareOutput {
-                                records: Vec::new(),
-                                now,
-                            },
-                            resp,
-                        )
-                    }
-                );
-                ResponseBody::ReadShareGroupStateSummary(ReadShareGroupStateSummaryResponse {
-                    results,
-                    ..Default::default()
-                })
-            }
             RequestBody::DeleteShareGroupState(r) => {
                 let results = each_partition!(
                     "delete share group state",
@@ -401,6 +358,78 @@ impl Runtime<ShareHost> {
                     }
                 );
                 ResponseBody::DeleteShareGroupState(DeleteShareGroupStateResponse {
+                    results,
+                    ..Default::default()
+                })
+            }
+            other => fjord_protocol::error_response(
+                other,
+                0,
+                ErrorCode::InvalidRequest,
+                "not a share state request",
+            ),
+        }
+    }
+
+    /// ReadShareGroupState and ReadShareGroupStateSummary: each partition's state from its shard.
+    async fn handle_read(
+        self: &Arc<Self>,
+        image: &Arc<MetadataImage>,
+        body: &RequestBody,
+    ) -> ResponseBody {
+        let topics = ImageTopics(image);
+        let image: &MetadataImage = image;
+        match body {
+            RequestBody::ReadShareGroupState(r) => {
+                let results = each_partition!(
+                    "read share group state",
+                    self,
+                    image,
+                    r,
+                    ReadShareGroupStateRequest,
+                    ReadStateData,
+                    ReadShareGroupStateResponse,
+                    ReadStateResult,
+                    ReadP,
+                    |s: &mut ShareShard, one: &ReadShareGroupStateRequest, now| {
+                        let h = rpc::read(s, one, &topics);
+                        (
+                            ShareOutput {
+                                records: h.records,
+                                now,
+                            },
+                            h.response,
+                        )
+                    }
+                );
+                ResponseBody::ReadShareGroupState(ReadShareGroupStateResponse {
+                    results,
+                    ..Default::default()
+                })
+            }
+            RequestBody::ReadShareGroupStateSummary(r) => {
+                let results = each_partition!(
+                    "read share group state summary",
+                    self,
+                    image,
+                    r,
+                    ReadShareGroupStateSummaryRequest,
+                    ReadStateSummaryData,
+                    ReadShareGroupStateSummaryResponse,
+                    ReadStateSummaryResult,
+                    SummaryP,
+                    |s: &mut ShareShard, one: &ReadShareGroupStateSummaryRequest, now| {
+                        let resp = rpc::read_summary(s, one, &topics);
+                        (
+                            ShareOutput {
+                                records: Vec::new(),
+                                now,
+                            },
+                            resp,
+                        )
+                    }
+                );
+                ResponseBody::ReadShareGroupStateSummary(ReadShareGroupStateSummaryResponse {
                     results,
                     ..Default::default()
                 })

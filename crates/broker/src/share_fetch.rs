@@ -718,6 +718,75 @@ impl ShareFetcher {
         data
     }
 
+    /// ShareFetch's acquiring: reads its partitions for `member` of `group` into `out` until
+    /// records were acquired, a partition failed, or `max_wait_ms` passed on the clock (woken
+    /// by appends).
+    async fn acquire(
+        self: &Arc<Self>,
+        image: &MetadataImage,
+        r: &ShareFetchRequest,
+        (group, member): (&String, &String),
+        partitions: &[TopicIdPartition],
+        out: &mut BTreeMap<TopicIdPartition, PartitionData>,
+    ) {
+        let blank = |partition: i32| fetch_partition(partition, ErrorCode::None);
+        let max_records = if r.max_records > 0 {
+            r.max_records as usize
+        } else {
+            DEFAULT_MAX_RECORDS
+        };
+        let strict = r.share_acquire_mode == 1;
+        let wait = std::time::Duration::from_millis(r.max_wait_ms.clamp(0, MAX_WAIT_MS) as u64);
+        let deadline = self.clock.monotonic_ms() + wait.as_millis() as i64;
+        let waiter = Arc::new(Notify::new());
+        loop {
+            for (t, p) in partitions {
+                if let Some(part) = self.replicas.get(*t, *p) {
+                    part.watchers.watch(&waiter);
+                }
+            }
+            let mut got = false;
+            let mut room = r.max_bytes.max(1) as usize;
+            let mut left = max_records;
+            for (t, p) in partitions {
+                if left == 0 || room == 0 {
+                    break;
+                }
+                let key = SharePartitionKey {
+                    group: group.clone(),
+                    topic_id: *t,
+                    partition: *p,
+                };
+                let d = self
+                    .fetch_one(image, &key, member, left, strict, room)
+                    .await;
+                let n: i64 = d
+                    .acquired_records
+                    .iter()
+                    .map(|a| a.last_offset - a.first_offset + 1)
+                    .sum();
+                left = left.saturating_sub(n as usize);
+                room = room.saturating_sub(d.records.as_ref().map_or(0, |r| r.len()));
+                got |= n > 0;
+                let e = out.entry((*t, *p)).or_insert_with(|| blank(*p));
+                e.error_code = d.error_code;
+                e.error_message = d.error_message;
+                e.current_leader = d.current_leader;
+                e.records = d.records;
+                e.acquired_records = d.acquired_records;
+            }
+            let errors = out.values().any(|d| d.error_code != 0);
+            if got || errors || self.clock.monotonic_ms() >= deadline {
+                break;
+            }
+            // Woken by an append, or one last pass at the deadline.
+            tokio::select! {
+                _ = waiter.notified() => {}
+                _ = self.clock.sleep_until(deadline) => {}
+            }
+        }
+    }
+
     /// ShareFetch: the session, then the acknowledgements it carries, then the fetch.
     pub async fn share_fetch(
         self: &Arc<Self>,
@@ -815,61 +884,8 @@ impl ShareFetcher {
         if context.closed {
             self.release(&group, &member, &context.partitions).await;
         } else if !r.is_renew_ack {
-            let max_records = if r.max_records > 0 {
-                r.max_records as usize
-            } else {
-                DEFAULT_MAX_RECORDS
-            };
-            let strict = r.share_acquire_mode == 1;
-            let wait = std::time::Duration::from_millis(r.max_wait_ms.clamp(0, MAX_WAIT_MS) as u64);
-            let deadline = self.clock.monotonic_ms() + wait.as_millis() as i64;
-            let waiter = Arc::new(Notify::new());
-            loop {
-                for (t, p) in &context.partitions {
-                    if let Some(part) = self.replicas.get(*t, *p) {
-                        part.watchers.watch(&waiter);
-                    }
-                }
-                let mut got = false;
-                let mut room = r.max_bytes.max(1) as usize;
-                let mut left = max_records;
-                for (t, p) in &context.partitions {
-                    if left == 0 || room == 0 {
-                        break;
-                    }
-                    let key = SharePartitionKey {
-                        group: group.clone(),
-                        topic_id: *t,
-                        partition: *p,
-                    };
-                    let d = self
-                        .fetch_one(&image, &key, &member, left, strict, room)
-                        .await;
-                    let n: i64 = d
-                        .acquired_records
-                        .iter()
-                        .map(|a| a.last_offset - a.first_offset + 1)
-                        .sum();
-                    left = left.saturating_sub(n as usize);
-                    room = room.saturating_sub(d.records.as_ref().map_or(0, |r| r.len()));
-                    got |= n > 0;
-                    let e = out.entry((*t, *p)).or_insert_with(|| blank(*p));
-                    e.error_code = d.error_code;
-                    e.error_message = d.error_message;
-                    e.current_leader = d.current_leader;
-                    e.records = d.records;
-                    e.acquired_records = d.acquired_records;
-                }
-                let errors = out.values().any(|d| d.error_code != 0);
-                if got || errors || self.clock.monotonic_ms() >= deadline {
-                    break;
-                }
-                // Woken by an append, or one last pass at the deadline.
-                tokio::select! {
-                    _ = waiter.notified() => {}
-                    _ = self.clock.sleep_until(deadline) => {}
-                }
-            }
+            self.acquire(&image, r, (&group, &member), &context.partitions, &mut out)
+                .await;
         }
         // A new session hears of every partition; later fetches of what has news.
         if r.share_session_epoch == 0 {
@@ -877,40 +893,7 @@ impl ShareFetcher {
                 out.entry((*t, *p)).or_insert_with(|| blank(*p));
             }
         }
-        let mut endpoints = BTreeMap::new();
-        let mut responses: Vec<ShareFetchableTopicResponse> = Vec::new();
-        for ((t, _), d) in out {
-            if d.current_leader.leader_id >= 0 {
-                if let Some(b) = image.cluster.brokers.get(&d.current_leader.leader_id) {
-                    if let Some(l) = crate::metadata::endpoint_on(b, listener) {
-                        endpoints.insert(
-                            b.id,
-                            NodeEndpoint {
-                                node_id: b.id,
-                                host: l.host.clone(),
-                                port: l.port as i32,
-                                rack: b.rack.clone(),
-                                ..Default::default()
-                            },
-                        );
-                    }
-                }
-            }
-            match responses.last_mut() {
-                Some(last) if last.topic_id == t => last.partitions.push(d),
-                _ => responses.push(ShareFetchableTopicResponse {
-                    topic_id: t,
-                    partitions: vec![d],
-                    ..Default::default()
-                }),
-            }
-        }
-        ShareFetchResponse {
-            acquisition_lock_timeout_ms: lock_ms,
-            responses,
-            node_endpoints: endpoints.into_values().collect(),
-            ..Default::default()
-        }
+        respond(&image, listener, out, lock_ms)
     }
 
     /// ShareAcknowledge: the session's epoch, then each partition's acknowledgements.
@@ -1032,5 +1015,49 @@ impl ShareFetcher {
                 _ = self.deadlines.notified() => {}
             }
         }
+    }
+}
+
+/// ShareFetch's answer: the partitions of `out` by topic, with the endpoints of the leaders
+/// they name on `listener`.
+fn respond(
+    image: &MetadataImage,
+    listener: &str,
+    out: BTreeMap<TopicIdPartition, PartitionData>,
+    lock_ms: i32,
+) -> ShareFetchResponse {
+    let mut endpoints = BTreeMap::new();
+    let mut responses: Vec<ShareFetchableTopicResponse> = Vec::new();
+    for ((t, _), d) in out {
+        if d.current_leader.leader_id >= 0 {
+            if let Some(b) = image.cluster.brokers.get(&d.current_leader.leader_id) {
+                if let Some(l) = crate::metadata::endpoint_on(b, listener) {
+                    endpoints.insert(
+                        b.id,
+                        NodeEndpoint {
+                            node_id: b.id,
+                            host: l.host.clone(),
+                            port: l.port as i32,
+                            rack: b.rack.clone(),
+                            ..Default::default()
+                        },
+                    );
+                }
+            }
+        }
+        match responses.last_mut() {
+            Some(last) if last.topic_id == t => last.partitions.push(d),
+            _ => responses.push(ShareFetchableTopicResponse {
+                topic_id: t,
+                partitions: vec![d],
+                ..Default::default()
+            }),
+        }
+    }
+    ShareFetchResponse {
+        acquisition_lock_timeout_ms: lock_ms,
+        responses,
+        node_endpoints: endpoints.into_values().collect(),
+        ..Default::default()
     }
 }
