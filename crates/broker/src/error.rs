@@ -18,6 +18,15 @@ pub enum BrokerError {
     /// None of the broker's log dirs could be opened.
     #[error("no log dir could be opened ({0})")]
     NoLogDir(String),
+    /// The log cleaner's thread could not be started.
+    #[error("starting the log cleaner: {0}")]
+    Cleaner(#[source] std::io::Error),
+    /// The partitions of the image could not be created before serving.
+    #[error("creating the broker's partitions: {0}")]
+    Partitions(String),
+    /// A start-up setting is missing or inconsistent.
+    #[error("{0}")]
+    Setting(&'static str),
 }
 
 impl BrokerError {
@@ -30,7 +39,8 @@ impl BrokerError {
     pub fn code(&self) -> ErrorCode {
         match self {
             BrokerError::Task { .. } => ErrorCode::UnknownServerError,
-            BrokerError::NoLogDir(_) => ErrorCode::KafkaStorageError,
+            BrokerError::NoLogDir(_) | BrokerError::Partitions(_) => ErrorCode::KafkaStorageError,
+            BrokerError::Cleaner(_) | BrokerError::Setting(_) => ErrorCode::UnknownServerError,
         }
     }
 }

@@ -3,8 +3,9 @@
 
 mod common;
 
-use fjord_broker::controller_client::{ActiveController, ControllerClient};
-use fjord_broker::listener::BrokerHandler;
+use fjord_broker::parts::BrokerHandler;
+use fjord_broker::ActiveController;
+use fjord_broker::ControllerClient;
 use fjord_broker::View;
 use fjord_metadata::MetadataImage;
 use fjord_net::serve::Handler;
@@ -63,7 +64,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
     let (_view_tx, view_rx) = watch::channel(View::new(Arc::new(MetadataImage::empty()), 0));
     let logs = tempfile::tempdir().unwrap();
     let controller = Arc::new(ControllerClient::new(info_rx));
-    let replicas = Arc::new(fjord_broker::replica_manager::ReplicaManager::new(
+    let replicas = Arc::new(fjord_broker::ReplicaManager::new(
         1,
         Arc::new(
             fjord_log::LogDir::open(logs.path(), |_| Default::default())
@@ -73,14 +74,14 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         Default::default(),
     ));
     let groups = common::group_coordinator(replicas.clone(), controller.clone(), 50);
-    let (transactions, _jobs) = fjord_broker::txn_coordinator::TxnCoordinator::transactions(
+    let (transactions, _jobs) = fjord_broker::TxnCoordinator::transactions(
         common::txn_config(50),
         replicas.clone(),
         controller.clone(),
         fjord_util::Clock::system(),
     );
-    let share_states = fjord_broker::share_coordinator::ShareCoordinator::share_states(
-        fjord_broker::share_coordinator::ShareCoordinatorConfig {
+    let share_states = fjord_broker::parts::ShareCoordinator::share_states(
+        fjord_broker::ShareCoordinatorConfig {
             num_partitions: 50,
             replication_factor: 1,
             min_isr: 1,
@@ -92,15 +93,15 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         controller.clone(),
         fjord_util::Clock::system(),
     );
-    let peers = Arc::new(fjord_broker::peers::Peers::new(
+    let peers = Arc::new(fjord_broker::parts::Peers::new(
         "PLAINTEXT".into(),
         Default::default(),
     ));
-    let share_fetcher = fjord_broker::share_fetch::ShareFetcher::new(
+    let share_fetcher = fjord_broker::ShareFetcher::new(
         1,
         Default::default(),
         replicas.clone(),
-        Arc::new(fjord_broker::share_persister::Persister::new(
+        Arc::new(fjord_broker::parts::Persister::new(
             1,
             share_states.clone(),
             peers.clone(),
@@ -110,7 +111,7 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         None,
         fjord_util::Clock::system(),
     );
-    let markers = fjord_broker::txn_coordinator::MarkerWriter::new(
+    let markers = fjord_broker::parts::MarkerWriter::new(
         transactions.clone(),
         replicas.clone(),
         groups.clone(),
@@ -126,13 +127,10 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         markers,
         static_config: Default::default(),
         fetch_sessions: Arc::new(std::sync::Mutex::new(
-            fjord_broker::fetch_session::SessionCache::new(1000, 120_000, 1),
+            fjord_broker::parts::SessionCache::new(1000, 120_000, 1),
         )),
-        broker_state: fjord_broker::lifecycle::BrokerState::unregistered(),
-        producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
-            1,
-            controller.clone(),
-        )),
+        broker_state: fjord_broker::BrokerState::unregistered(),
+        producer_ids: Arc::new(fjord_broker::parts::ProducerIds::new(1, controller.clone())),
         view: view_rx,
         controller,
         cluster_id: "c".into(),

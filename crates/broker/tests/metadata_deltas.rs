@@ -11,7 +11,7 @@
 
 mod common;
 
-use fjord_broker::replica_manager::ReplicaManager;
+use fjord_broker::ReplicaManager;
 use fjord_log::LogDir;
 use fjord_metadata::delta::{MetadataDelta, Publication};
 use fjord_metadata::view::View;
@@ -132,7 +132,8 @@ fn one_isr_change_among_10000_partitions_visits_one_partition() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_fetchers_and_a_coordinator_look_only_at_what_changed() {
-    use fjord_broker::replica_fetcher::{FetcherSettings, ReplicaFetchers};
+    use fjord_broker::parts::ReplicaFetchers;
+    use fjord_broker::FetcherSettings;
     let mut loader = Loader::new();
     // The group coordinator's topic, led elsewhere.
     let offsets = Uuid::from_u128(7);
@@ -155,13 +156,11 @@ async fn the_fetchers_and_a_coordinator_look_only_at_what_changed() {
         FetcherSettings::default(),
         rm.clone(),
         view_rx,
-        fjord_broker::lifecycle::BrokerState::unregistered(),
+        fjord_broker::BrokerState::unregistered(),
     );
     tokio::spawn(fetchers.clone().follow());
     let (_info_tx, info_rx) = tokio::sync::watch::channel(None);
-    let controller = Arc::new(fjord_broker::controller_client::ControllerClient::new(
-        info_rx,
-    ));
+    let controller = Arc::new(fjord_broker::ControllerClient::new(info_rx));
     let groups = common::group_coordinator(rm.clone(), controller, 50);
     tokio::spawn(groups.clone().follow_groups(rm.applied()));
     let applied = |v: View| {

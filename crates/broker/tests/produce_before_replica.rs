@@ -9,10 +9,11 @@
 
 mod common;
 
-use fjord_broker::controller_client::{ActiveController, ControllerClient};
-use fjord_broker::peers::Peers;
-use fjord_broker::replica_manager::ReplicaManager;
-use fjord_broker::txn_coordinator::MarkerWriter;
+use fjord_broker::parts::MarkerWriter;
+use fjord_broker::parts::Peers;
+use fjord_broker::ActiveController;
+use fjord_broker::ControllerClient;
+use fjord_broker::ReplicaManager;
 use fjord_broker::View;
 use fjord_log::LogDir;
 use fjord_metadata::MetadataImage;
@@ -79,7 +80,7 @@ async fn a_partition_made_between_verification_and_append_is_retried_not_fatal()
     }));
     let controller = Arc::new(ControllerClient::new(rx));
     let groups = common::group_coordinator(replicas.clone(), controller.clone(), 1);
-    let (coordinator, _marker_jobs) = fjord_broker::txn_coordinator::TxnCoordinator::transactions(
+    let (coordinator, _marker_jobs) = fjord_broker::TxnCoordinator::transactions(
         common::txn_config(1),
         replicas.clone(),
         controller,
@@ -94,11 +95,11 @@ async fn a_partition_made_between_verification_and_append_is_retried_not_fatal()
 
     let request = request();
     let verified =
-        fjord_broker::produce::verify(&replicas, &markers, &image, &request, VERSION).await;
+        fjord_broker::parts::verify(&replicas, &markers, &image, &request, VERSION).await;
     assert!(verified.is_some(), "a transactional request is verified");
     // The replica is made while the request waits between its verification and its append.
     replicas.apply(&image).unwrap();
-    let appended = fjord_broker::produce::append(
+    let appended = fjord_broker::parts::append(
         &replicas,
         image.clone(),
         "PLAINTEXT",

@@ -5,7 +5,7 @@
 mod common;
 
 use bytes::Bytes;
-use fjord_broker::replica_manager::ReplicaManager;
+use fjord_broker::ReplicaManager;
 use fjord_log::LogDir;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{

@@ -7,8 +7,9 @@
 
 mod common;
 
-use fjord_broker::controller_client::{ActiveController, ControllerClient};
-use fjord_broker::replica_manager::ReplicaManager;
+use fjord_broker::ActiveController;
+use fjord_broker::ControllerClient;
+use fjord_broker::ReplicaManager;
 use fjord_log::LogDir;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::records::EndTxnMarker;

@@ -10,8 +10,8 @@
 
 mod common;
 
-use fjord_broker::controller_client::ControllerClient;
-use fjord_broker::replica_manager::ReplicaManager;
+use fjord_broker::ControllerClient;
+use fjord_broker::ReplicaManager;
 use fjord_log::LogDir;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::consumer_group_describe_request::ConsumerGroupDescribeRequest;
@@ -42,7 +42,7 @@ fn broker(
 async fn a_delayed_fetch_is_answered_at_max_wait_on_the_clock() {
     let (_dir, replicas, image) = broker(&common::sole_replica_topic("t", TOPIC));
     let (clock, hand) = Clock::manual(fjord_util::system_now_ms());
-    let sessions = Arc::new(Mutex::new(fjord_broker::fetch_session::SessionCache::new(
+    let sessions = Arc::new(Mutex::new(fjord_broker::parts::SessionCache::new(
         10, 120_000, 1,
     )));
     let request = FetchRequest {
@@ -71,7 +71,7 @@ async fn a_delayed_fetch_is_answered_at_max_wait_on_the_clock() {
     let mut fetch = tokio::spawn({
         let (replicas, clock) = (replicas.clone(), clock.clone());
         async move {
-            fjord_broker::fetch::fetch(
+            fjord_broker::parts::fetch(
                 &replicas,
                 &sessions,
                 image,
@@ -118,26 +118,26 @@ async fn a_silent_consumer_group_member_expires_after_its_session_timeout_on_the
     let (clock, hand) = Clock::manual(fjord_util::system_now_ms());
     let (_info_tx, info_rx) = tokio::sync::watch::channel(None);
     let controller = Arc::new(ControllerClient::new(info_rx));
-    let groups = fjord_broker::group_coordinator::GroupCoordinator::groups(
+    let groups = fjord_broker::GroupCoordinator::groups(
         common::group_config(1),
         replicas.clone(),
         controller.clone(),
         clock.clone(),
     )
     .0;
-    let (transactions, _) = fjord_broker::txn_coordinator::TxnCoordinator::transactions(
+    let (transactions, _) = fjord_broker::TxnCoordinator::transactions(
         common::txn_config(1),
         replicas.clone(),
         controller.clone(),
         clock.clone(),
     );
-    let share_states = fjord_broker::share_coordinator::ShareCoordinator::share_states(
+    let share_states = fjord_broker::parts::ShareCoordinator::share_states(
         share_config(),
         replicas.clone(),
         controller,
         clock.clone(),
     );
-    let api = fjord_broker::groups::Groups {
+    let api = fjord_broker::parts::Groups {
         coordinator: &groups,
         transactions: &transactions,
         share_states: &share_states,
@@ -197,7 +197,7 @@ async fn a_silent_consumer_group_member_expires_after_its_session_timeout_on_the
 /// One ShareFetch of partition 0 of `t` by a member of share group `sg` at session `epoch`,
 /// waiting for nothing.
 async fn share_fetch_raw(
-    fetcher: &Arc<fjord_broker::share_fetch::ShareFetcher>,
+    fetcher: &Arc<fjord_broker::ShareFetcher>,
     epoch: i32,
 ) -> fjord_protocol::generated::share_fetch_response::ShareFetchResponse {
     use fjord_protocol::generated::share_fetch_request::{
@@ -231,7 +231,7 @@ async fn share_fetch_raw(
 /// [`share_fetch_raw`], which must succeed: the records it acquired, as (first, last,
 /// delivery count).
 async fn share_fetch(
-    fetcher: &Arc<fjord_broker::share_fetch::ShareFetcher>,
+    fetcher: &Arc<fjord_broker::ShareFetcher>,
     epoch: i32,
 ) -> Vec<(i64, i64, i16)> {
     let answer = share_fetch_raw(fetcher, epoch).await;
@@ -260,24 +260,24 @@ async fn unacknowledged_share_records_are_delivered_again_after_the_lock_duratio
     let (clock, hand) = Clock::manual(fjord_util::system_now_ms());
     let (_info_tx, info_rx) = tokio::sync::watch::channel(None);
     let controller = Arc::new(ControllerClient::new(info_rx));
-    let share_states = fjord_broker::share_coordinator::ShareCoordinator::share_states(
+    let share_states = fjord_broker::parts::ShareCoordinator::share_states(
         share_config(),
         replicas.clone(),
         controller.clone(),
         clock.clone(),
     );
     let (_view_tx, view) = tokio::sync::watch::channel(fjord_broker::View::new(image.clone(), 11));
-    let peers = Arc::new(fjord_broker::peers::Peers::new(
+    let peers = Arc::new(fjord_broker::parts::Peers::new(
         "PLAINTEXT".into(),
         fjord_net::security::ClientSecurity::plaintext(),
     ));
-    let persister = Arc::new(fjord_broker::share_persister::Persister::new(
+    let persister = Arc::new(fjord_broker::parts::Persister::new(
         1,
         share_states.clone(),
         peers,
         view.clone(),
     ));
-    let fetcher = fjord_broker::share_fetch::ShareFetcher::new(
+    let fetcher = fjord_broker::ShareFetcher::new(
         1,
         Default::default(),
         replicas.clone(),
@@ -298,7 +298,7 @@ async fn unacknowledged_share_records_are_delivered_again_after_the_lock_duratio
     let started = std::time::Instant::now();
     // The share-partition starts at offset 0, as the group coordinator initializes it for a
     // member's first assignment (the persister retries while the share coordinator loads).
-    let key = fjord_broker::share_persister::SharePartitionKey {
+    let key = fjord_broker::parts::SharePartitionKey {
         group: "sg".into(),
         topic_id: TOPIC,
         partition: 0,
@@ -366,8 +366,8 @@ async fn unacknowledged_share_records_are_delivered_again_after_the_lock_duratio
 }
 
 /// The share coordinator's settings: one partition of its topic (RF 1).
-fn share_config() -> fjord_broker::share_coordinator::ShareCoordinatorConfig {
-    fjord_broker::share_coordinator::ShareCoordinatorConfig {
+fn share_config() -> fjord_broker::ShareCoordinatorConfig {
+    fjord_broker::ShareCoordinatorConfig {
         num_partitions: 1,
         replication_factor: 1,
         min_isr: 1,

@@ -99,7 +99,7 @@ impl Service for ControllerHandler {
     const LISTENER: Listener = Listener::Controller;
 
     fn features(&self) -> Features {
-        fjord_broker::listener::node_features(&self.view.borrow().image)
+        fjord_broker::node_features(&self.view.borrow().image)
     }
 
     fn identity(&self) -> (String, i32) {
@@ -153,7 +153,7 @@ impl ControllerHandler {
         let version = frame.header.request_api_version;
         if let RequestBody::DescribeAcls(r) = &body {
             let image = self.view.borrow().image.clone();
-            return ResponseBody::DescribeAcls(fjord_broker::security_requests::describe_acls(
+            return ResponseBody::DescribeAcls(fjord_broker::describe_acls(
                 &image,
                 r,
                 access.enabled(),
@@ -176,7 +176,7 @@ impl ControllerHandler {
                 | RequestBody::ExpireDelegationToken(_)
         ) {
             if let Some(refused) =
-                fjord_broker::delegation_tokens::refusal(&body, version, caller, access)
+                fjord_broker::delegation_token_refusal(&body, version, caller, access)
             {
                 return refused;
             }

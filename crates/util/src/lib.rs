@@ -7,6 +7,7 @@ pub mod atomic_file;
 pub mod clock;
 pub mod properties;
 pub mod sim_rng;
+pub mod tasks;
 pub mod uuid_text;
 
 pub use clock::{monotonic_ms, system_now_ms, Clock, Hand};

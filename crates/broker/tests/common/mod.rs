@@ -27,8 +27,8 @@ pub fn sole_replica_topic(name: &str, id: Uuid) -> [MetadataRecord; 2] {
 
 /// The group coordinator's settings with `partitions` partitions of its topic (RF 1).
 #[allow(dead_code)] // not every test binary uses it
-pub fn group_config(partitions: i32) -> fjord_broker::group_coordinator::CoordinatorConfig {
-    fjord_broker::group_coordinator::CoordinatorConfig {
+pub fn group_config(partitions: i32) -> fjord_broker::CoordinatorConfig {
+    fjord_broker::CoordinatorConfig {
         group: Default::default(),
         num_partitions: partitions,
         replication_factor: 1,
@@ -39,8 +39,8 @@ pub fn group_config(partitions: i32) -> fjord_broker::group_coordinator::Coordin
 /// The transaction coordinator's settings with `partitions` partitions of its topic (RF 1,
 /// partition verification on).
 #[allow(dead_code)] // not every test binary uses it
-pub fn txn_config(partitions: i32) -> fjord_broker::txn_coordinator::TxnCoordinatorConfig {
-    fjord_broker::txn_coordinator::TxnCoordinatorConfig {
+pub fn txn_config(partitions: i32) -> fjord_broker::TxnCoordinatorConfig {
+    fjord_broker::TxnCoordinatorConfig {
         txn: Default::default(),
         num_partitions: partitions,
         replication_factor: 1,
@@ -54,11 +54,11 @@ pub fn txn_config(partitions: i32) -> fjord_broker::txn_coordinator::TxnCoordina
 /// system clock.
 #[allow(dead_code)] // not every test binary uses it
 pub fn group_coordinator(
-    replicas: std::sync::Arc<fjord_broker::replica_manager::ReplicaManager>,
-    controller: std::sync::Arc<fjord_broker::controller_client::ControllerClient>,
+    replicas: std::sync::Arc<fjord_broker::ReplicaManager>,
+    controller: std::sync::Arc<fjord_broker::ControllerClient>,
     partitions: i32,
-) -> std::sync::Arc<fjord_broker::group_coordinator::GroupCoordinator> {
-    fjord_broker::group_coordinator::GroupCoordinator::groups(
+) -> std::sync::Arc<fjord_broker::GroupCoordinator> {
+    fjord_broker::GroupCoordinator::groups(
         group_config(partitions),
         replicas,
         controller,

@@ -117,7 +117,7 @@ fn client_quotas(r: &mut Registry, s: &Sources) {
 }
 
 fn broker(r: &mut Registry, s: &Sources) {
-    let Some(rm) = s.replicas.get() else {
+    let Some(rm) = s.broker.get().map(|b| &b.replicas) else {
         return;
     };
     let me = rm.node_id();
@@ -316,7 +316,7 @@ fn broker(r: &mut Registry, s: &Sources) {
 /// `partition-load-time-avg`/`-max`, since the process started) and the transactional ids
 /// this broker coordinates by state.
 fn coordinators(r: &mut Registry, s: &Sources) {
-    let Some(c) = s.coordinators.get() else {
+    let Some(c) = s.broker.get() else {
         return;
     };
     let loads = [
@@ -359,7 +359,7 @@ fn coordinators(r: &mut Registry, s: &Sources) {
 
 /// The share-partition leaders' series as Kafka names them (`ShareGroupMetrics`):
 /// acknowledgements by type, and what this broker holds.
-fn share_metrics(r: &mut Registry, s: &fjord_broker::share_fetch::ShareStats) {
+fn share_metrics(r: &mut Registry, s: &fjord_broker::ShareStats) {
     let acks: Family<Labels, Counter> = Family::default();
     for (label, n) in &s.acknowledgements {
         acks.get_or_create(&vec![("acktype".to_string(), label.to_string())])

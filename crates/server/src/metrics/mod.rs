@@ -12,7 +12,6 @@ mod requests;
 
 pub use requests::RequestMetrics;
 
-use fjord_broker::replica_manager::ReplicaManager;
 use fjord_controller::active::LocalController;
 use fjord_kraft::driver::QuorumInfo;
 use http_body_util::Full;
@@ -37,12 +36,10 @@ pub struct Sources {
     pub quorum: watch::Receiver<QuorumInfo>,
     /// This node's controller, on controller nodes.
     pub controller: Option<LocalController>,
-    /// The broker's replica manager, once the broker role has started.
-    pub replicas: Arc<OnceLock<Arc<ReplicaManager>>>,
+    /// The broker's partitions and coordinators, once the broker role has started.
+    pub broker: Arc<OnceLock<fjord_broker::Metered>>,
     /// Requests answered by the node's listeners.
     pub requests: Arc<RequestMetrics>,
-    /// The broker's coordinators, once the broker role has started.
-    pub coordinators: Arc<OnceLock<Coordinators>>,
     /// The client quotas' sensors.
     pub quotas: QuotaSensors,
 }
@@ -52,20 +49,9 @@ pub struct Sources {
 #[derive(Clone, Default)]
 pub struct QuotaSensors {
     /// The broker listeners' sensors.
-    pub broker: Arc<fjord_broker::quotas::BrokerQuotas>,
+    pub broker: Arc<fjord_broker::BrokerQuotas>,
     /// The controller listener's sensors.
     pub mutations: Arc<fjord_controller::mutation_quota::MutationQuota>,
-}
-
-/// The broker's coordinators, as the metrics read them.
-#[derive(Clone)]
-pub struct Coordinators {
-    /// The group coordinator.
-    pub groups: Arc<fjord_broker::group_coordinator::GroupCoordinator>,
-    /// The transaction coordinator.
-    pub transactions: Arc<fjord_broker::txn_coordinator::TxnCoordinator>,
-    /// The share-partition leaders.
-    pub share_fetcher: Arc<fjord_broker::share_fetch::ShareFetcher>,
 }
 
 /// The address of `metrics.listener` (`http://host:port`), or `None` when it is empty.

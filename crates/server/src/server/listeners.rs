@@ -3,9 +3,9 @@
 //! until the broker is ready, and a port 0 is known at once), and serving as a task the node
 //! cannot live without.
 
-use super::fatal::Fatal;
 use super::settings::LimitSettings;
 use fjord_net::serve::{ByteBudget, Limits};
+use fjord_util::tasks::Fatal;
 use std::sync::Arc;
 
 /// The limits every listener of the node shares (`queued.max.request.bytes` is one budget),

@@ -7,9 +7,7 @@
 //! ready). Runs until Ctrl-C or SIGTERM (then a controlled shutdown and a graceful
 //! resignation) or a fatal error.
 
-mod fatal;
 mod listeners;
-mod log_maintenance;
 mod readiness;
 mod security;
 mod settings;
@@ -17,16 +15,14 @@ mod settings;
 use crate::config::ServerConfig;
 use crate::controller_listener::ControllerHandler;
 use crate::format::{self, metadata_partition_dir, InitialVoters};
-use fatal::Fatal;
-use fjord_broker::controller_client::{ActiveController, ControllerClient};
-use fjord_broker::lifecycle;
-use fjord_broker::listener::BrokerHandler;
-use fjord_broker::replica_manager::ReplicaManager;
+use fjord_broker::{
+    ActiveController, Broker, BrokerConfig, BrokerDeps, BrokerHandle, ControllerClient,
+};
 use fjord_kraft::driver::{DriverConfig, RaftHandle};
 use fjord_log::MetaProperties;
 use fjord_raft::control::{Endpoint, VoterInfo};
+use fjord_util::tasks::Fatal;
 use listeners::{bind, limits, listen, open};
-use log_maintenance::spawn_log_maintenance;
 use readiness::ready_to_serve;
 use settings::NodeSettings;
 use std::process::ExitCode;
@@ -238,9 +234,8 @@ struct Node {
     fatal: tokio::sync::mpsc::UnboundedReceiver<String>,
     local_controller: Option<fjord_controller::active::LocalController>,
     client: Arc<ControllerClient>,
-    metered_replicas: Arc<std::sync::OnceLock<Arc<ReplicaManager>>>,
-    /// The coordinators, for the metrics endpoint once the broker role has started.
-    metered_coordinators: Arc<std::sync::OnceLock<crate::metrics::Coordinators>>,
+    /// What the metrics endpoint reads from the broker, once the broker role has started.
+    metered: Arc<std::sync::OnceLock<fjord_broker::Metered>>,
     /// The client quotas' sensors, shared by the listeners and the metrics endpoint.
     quota_sensors: crate::metrics::QuotaSensors,
     limits: fjord_net::serve::Limits,
@@ -253,13 +248,9 @@ struct Node {
     clock: fjord_util::Clock,
 }
 
-/// A running broker: what its graceful stop needs.
-struct Broker {
-    identity: lifecycle::BrokerIdentity,
-    state: Arc<tokio::sync::Mutex<lifecycle::BrokerState>>,
-    replicas: Arc<ReplicaManager>,
-    cleaner: fjord_log::cleaner::LogCleaner,
-    coordinators: Coordinators,
+/// A running broker and the listeners the server serves it on.
+struct RunningBroker {
+    broker: BrokerHandle,
     /// The broker listeners stop first on a graceful shutdown, after answering what they read.
     stop_listeners: tokio::sync::watch::Sender<bool>,
     stopped: Vec<tokio::sync::oneshot::Receiver<()>>,
@@ -282,7 +273,7 @@ async fn serve(config: ServerConfig) -> Result<(), String> {
     node.run_until_stopped().await?;
     tracing::info!("shutting down");
     if let Some(b) = broker {
-        b.stop(&node).await?;
+        b.stop().await?;
     }
     node.raft.resign();
     node.raft.shutdown();
@@ -335,8 +326,7 @@ async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<No
         )?,
     ));
     // The metrics endpoint, on every node; the broker's partitions join once they exist.
-    let metered_replicas = Arc::new(std::sync::OnceLock::new());
-    let metered_coordinators = Arc::new(std::sync::OnceLock::new());
+    let metered = Arc::new(std::sync::OnceLock::new());
     let quota_sensors = crate::metrics::QuotaSensors::default();
     let request_metrics = Arc::new(crate::metrics::RequestMetrics::default());
     if let Some(addr) = &settings.metrics_listener {
@@ -345,8 +335,7 @@ async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<No
             view: view.clone(),
             quorum: raft.quorum_info(),
             controller: local_controller.clone(),
-            replicas: metered_replicas.clone(),
-            coordinators: metered_coordinators.clone(),
+            broker: metered.clone(),
             requests: request_metrics.clone(),
             quotas: quota_sensors.clone(),
         };
@@ -363,8 +352,7 @@ async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<No
         fatal,
         local_controller,
         client,
-        metered_replicas,
-        metered_coordinators,
+        metered,
         quota_sensors,
         limits: limits(&settings.limits, request_metrics),
         authorizer: settings.authorizer.clone().map(Arc::new),
@@ -407,11 +395,11 @@ fn start_controller(
         &node.fatal_tx,
     );
     let adv = &role.advertised;
-    lifecycle::spawn_controller_registration(
-        lifecycle::ControllerIdentity {
+    fjord_broker::spawn_controller_registration(
+        fjord_broker::ControllerIdentity {
             node_id: node.node_id,
             incarnation: node.incarnation,
-            listener: lifecycle::Advertised {
+            listener: fjord_broker::Advertised {
                 name: adv.name.clone(),
                 host: adv.host.clone(),
                 port: adv.port,
@@ -423,15 +411,14 @@ fn start_controller(
     Ok(())
 }
 
-/// The broker role: its partitions over every log dir, the log upkeep, the group coordinator,
-/// registration and heartbeats, replication; its listeners bound at once (so a port 0 is known
-/// and registered) but opened only once the broker is ready. `None` when the node was told to
+/// The broker role ([`Broker::start`]): its listeners bound at once (so a port 0 is known and
+/// registered) but opened only once the broker is ready. `None` when the node was told to
 /// stop before then.
 async fn start_broker(
     node: &mut Node,
     config: &ServerConfig,
     role: &settings::BrokerRole,
-) -> Result<Option<Broker>, String> {
+) -> Result<Option<RunningBroker>, String> {
     let mut advertised = role.advertised.clone();
     let mut bound_listeners = Vec::new();
     for (l, adv) in role.listeners.iter().zip(advertised.iter_mut()) {
@@ -443,66 +430,20 @@ async fn start_broker(
         tracing::info!(addr = %bound, listener = %l.name, protocol = security.protocol.name(), "broker listener bound; it opens once the broker is ready");
         bound_listeners.push((l.name.clone(), socket, bound, security));
     }
-    // The broker's partitions, over every log dir (recovered off the async workers; a dir
-    // that cannot be opened is offline from the start), kept as the image says by a task
-    // the node cannot live without.
-    let (paths, defaults) = (role.log_dirs.clone(), role.log.clone());
-    let open_defaults = defaults.clone();
-    let dirs = tokio::task::spawn_blocking(move || {
-        fjord_broker::log_dirs::LogDirs::open(&paths, |_| open_defaults.clone())
-    })
+    let broker = Broker::start(
+        broker_config(node, config, role, &advertised),
+        BrokerDeps {
+            view: node.view.clone(),
+            controller: node.client.clone(),
+            clock: node.clock.clone(),
+            quotas: node.quota_sensors.broker.clone(),
+            authorizer: node.authorizer.clone(),
+            fatal: node.fatal_tx.clone(),
+        },
+    )
     .await
-    .map_err(|e| format!("opening the log dirs: {e}"))?
-    .map_err(|e| format!("opening the log dirs: {e}"))?;
-    let previous_broker_epoch = dirs.clean_shutdown_broker_epoch().unwrap_or(-1);
-    let dir_ids = dirs.ids();
-    let dir_health = dirs.health();
-    let replicas = Arc::new(
-        ReplicaManager::with_dirs(node.node_id, Arc::new(dirs), defaults)
-            .with_replication(role.replication.clone()),
-    );
-    let follower = replicas.clone();
-    let follow_view = node.view.clone();
-    let follow_fatal = node.fatal_tx.0.clone();
-    node.fatal_tx.spawn("replica manager", async move {
-        let why = follower.follow(follow_view).await;
-        let _ = follow_fatal.send(format!("the replica manager stopped: {why}"));
-    });
-    let cleaner = spawn_log_maintenance(&role.maintenance, &replicas, &node.fatal_tx)?;
-    let coordinators = spawn_coordinators(node, role, &replicas);
-    let state = lifecycle::BrokerState::unregistered();
-    let handler = broker_handler(node, config, role, (&replicas, &coordinators, &state))?;
-    let identity = lifecycle::BrokerIdentity {
-        previous_broker_epoch,
-        node_id: node.node_id,
-        cluster_id: node.cluster_id.clone(),
-        incarnation: node.incarnation,
-        listeners: advertised
-            .iter()
-            .map(|adv| lifecycle::Advertised {
-                name: adv.name.clone(),
-                host: adv.host.clone(),
-                port: adv.port,
-            })
-            .collect(),
-        rack: role.rack.clone(),
-        log_dirs: dir_ids,
-        dir_health,
-        heartbeat_interval: role.heartbeat_interval,
-    };
-    lifecycle::spawn_broker(
-        identity.clone(),
-        node.client.clone(),
-        node.view.clone(),
-        state.clone(),
-    );
-    spawn_replication(role, &replicas, node, &state)?;
-    let _ = node.metered_replicas.set(replicas.clone());
-    let _ = node.metered_coordinators.set(crate::metrics::Coordinators {
-        groups: coordinators.groups.clone(),
-        transactions: coordinators.transactions.clone(),
-        share_fetcher: coordinators.share_fetcher.clone(),
-    });
+    .map_err(|e| e.to_string())?;
+    let _ = node.metered.set(broker.metered());
     // The client port stays closed until the broker is ready: a client that connects as
     // soon as it opens finds brokers, a controller and its topics' leaders.
     let mut ready_view = node.view.clone();
@@ -523,211 +464,77 @@ async fn start_broker(
     }
     // The partitions this image gives the broker exist before the first client arrives.
     let view = node.view.borrow().clone();
-    let rm = replicas.clone();
-    tokio::task::spawn_blocking(move || rm.apply_view(&view))
+    broker
+        .create_partitions(view)
         .await
-        .map_err(|e| format!("creating the broker's partitions: {e}"))?
-        .map_err(|e| format!("creating the broker's partitions: {e}"))?;
+        .map_err(|e| e.to_string())?;
     let stop_listeners = tokio::sync::watch::Sender::new(false);
     let mut stopped = Vec::new();
     for (name, socket, bound, security) in bound_listeners {
         let listener = open("broker", socket, bound)?;
         security::watch_tls(&security, &node.fatal_tx);
-        let handler = BrokerHandler {
-            listener_name: name,
-            ..handler.clone()
-        };
         stopped.push(listen(
             "broker listener",
             listener,
-            handler,
+            broker.handler(&name),
             (node.limits.clone(), Arc::new(security)),
             stop_listeners.subscribe(),
             &node.fatal_tx,
         ));
     }
-    Ok(Some(Broker {
-        identity,
-        state,
-        replicas,
-        cleaner,
-        coordinators,
+    Ok(Some(RunningBroker {
+        broker,
         stop_listeners,
         stopped,
     }))
 }
 
-/// The broker's coordinators.
-struct Coordinators {
-    groups: Arc<fjord_broker::group_coordinator::GroupCoordinator>,
-    transactions: Arc<fjord_broker::txn_coordinator::TxnCoordinator>,
-    share_states: Arc<fjord_broker::share_coordinator::ShareCoordinator>,
-    share_fetcher: Arc<fjord_broker::share_fetch::ShareFetcher>,
-    markers: Arc<fjord_broker::txn_coordinator::MarkerWriter>,
-}
-
-/// Starts the group and transaction coordinators, each following the partitions the broker
-/// leads, and the transaction marker writer; all are tasks the node cannot live without.
-fn spawn_coordinators(
-    node: &Node,
-    role: &settings::BrokerRole,
-    replicas: &Arc<ReplicaManager>,
-) -> Coordinators {
-    use fjord_broker::{group_coordinator::GroupCoordinator, txn_coordinator};
-    let (groups, share_jobs) = GroupCoordinator::groups(
-        role.coordinator.clone(),
-        replicas.clone(),
-        node.client.clone(),
-        node.clock.clone(),
-    );
-    let (transactions, jobs) = txn_coordinator::TxnCoordinator::transactions(
-        role.transactions.clone(),
-        replicas.clone(),
-        node.client.clone(),
-        node.clock.clone(),
-    );
-    let (g, applied, fatal) = (groups.clone(), replicas.applied(), node.fatal_tx.0.clone());
-    node.fatal_tx.spawn("group coordinator", async move {
-        let why = g.follow_groups(applied).await;
-        let _ = fatal.send(format!("the group coordinator stopped: {why}"));
-    });
-    follow_leadership(node, replicas, "transaction coordinator", &transactions);
-    let share_states = fjord_broker::share_coordinator::ShareCoordinator::share_states(
-        role.share_states.clone(),
-        replicas.clone(),
-        node.client.clone(),
-        node.clock.clone(),
-    );
-    follow_leadership(node, replicas, "share coordinator", &share_states);
-    let peers = Arc::new(fjord_broker::peers::Peers::new(
-        role.fetchers.listener.clone(),
-        role.fetchers.security.clone(),
-    ));
-    let persister = Arc::new(fjord_broker::share_persister::Persister::new(
-        node.node_id,
-        share_states.clone(),
-        peers.clone(),
-        node.view.clone(),
-    ));
-    let (g, view, fatal) = (groups.clone(), node.view.clone(), node.fatal_tx.0.clone());
-    let jobs_persister = persister.clone();
-    node.fatal_tx.spawn("share group state jobs", async move {
-        let why = g.run_share_jobs(jobs_persister, view, share_jobs).await;
-        let _ = fatal.send(format!("the share group state jobs stopped: {why}"));
-    });
-    let share_fetcher = fjord_broker::share_fetch::ShareFetcher::new(
-        node.node_id,
-        role.share_leaders.clone(),
-        replicas.clone(),
-        persister,
-        node.view.clone(),
-        Some(node.client.clone()),
-        node.clock.clone(),
-    );
-    let (f, fatal) = (share_fetcher.clone(), node.fatal_tx.0.clone());
-    node.fatal_tx.spawn("share lock expiry", async move {
-        let why = f.run_expiry().await;
-        let _ = fatal.send(format!("the share lock expiry stopped: {why}"));
-    });
-    let writer = txn_coordinator::MarkerWriter::new(
-        transactions.clone(),
-        replicas.clone(),
-        groups.clone(),
-        node.view.clone(),
-        peers.clone(),
-        role.transactions.partition_verification,
-    );
-    let fatal = node.fatal_tx.0.clone();
-    let running = writer.clone();
-    node.fatal_tx
-        .spawn("transaction marker writer", async move {
-            let why = running.run(jobs).await;
-            let _ = fatal.send(format!("the transaction marker writer stopped: {why}"));
-        });
-    Coordinators {
-        groups,
-        transactions,
-        share_states,
-        share_fetcher,
-        markers: writer,
-    }
-}
-
-/// Spawns the task a coordinator (`name`) cannot live without: loading and dropping its shards
-/// as the broker's leadership of its topic moves.
-fn follow_leadership<S: fjord_broker::coordinator_runtime::CoordinatorShard>(
-    node: &Node,
-    replicas: &Arc<ReplicaManager>,
-    name: &'static str,
-    runtime: &Arc<fjord_broker::coordinator_runtime::Runtime<S>>,
-) {
-    let (rt, applied, fatal) = (runtime.clone(), replicas.applied(), node.fatal_tx.0.clone());
-    node.fatal_tx.spawn(name, async move {
-        let why = rt.follow(applied, |_| async {}).await;
-        let _ = fatal.send(format!("the {name} stopped: {why}"));
-    });
-}
-
-/// The handler of the broker's listeners (each copy named for its listener).
-fn broker_handler(
+/// The broker's settings as [`Broker::start`] takes them.
+fn broker_config(
     node: &Node,
     config: &ServerConfig,
     role: &settings::BrokerRole,
-    (replicas, coordinators, state): (
-        &Arc<ReplicaManager>,
-        &Coordinators,
-        &Arc<tokio::sync::Mutex<lifecycle::BrokerState>>,
-    ),
-) -> Result<BrokerHandler, String> {
-    let first_listener = role
-        .listeners
-        .first()
-        .ok_or("a broker needs a listener")?
-        .name
-        .clone();
-    Ok(BrokerHandler {
-        quotas: node.quota_sensors.broker.clone(),
-        broker_state: state.clone(),
-        static_config: Arc::new(fjord_broker::describe_configs::StaticConfig {
+    advertised: &[crate::config::Listener],
+) -> BrokerConfig {
+    BrokerConfig {
+        node_id: node.node_id,
+        cluster_id: node.cluster_id.clone(),
+        incarnation: node.incarnation,
+        listeners: advertised
+            .iter()
+            .map(|adv| fjord_broker::Advertised {
+                name: adv.name.clone(),
+                host: adv.host.clone(),
+                port: adv.port,
+            })
+            .collect(),
+        log_dirs: role.log_dirs.clone(),
+        log: role.log.clone(),
+        maintenance: role.maintenance,
+        replication: role.replication.clone(),
+        fetchers: role.fetchers.clone(),
+        coordinator: role.coordinator.clone(),
+        transactions: role.transactions.clone(),
+        share_states: role.share_states.clone(),
+        share_leaders: role.share_leaders.clone(),
+        fetch_session_slots: role.fetch_session_slots,
+        fetch_session_eviction_ms: role.fetch_session_eviction_ms,
+        auto_create_topics: role.auto_create_topics,
+        rack: role.rack.clone(),
+        heartbeat_interval: role.heartbeat_interval,
+        static_config: fjord_broker::StaticConfig {
             node_id: node.node_id,
             values: config.explicit().clone(),
             known: ServerConfig::known_keys()
                 .into_iter()
-                .map(
-                    |(name, config_type, default)| fjord_broker::describe_configs::KnownKey {
-                        name: name.to_string(),
-                        config_type,
-                        default: default.map(str::to_string),
-                    },
-                )
+                .map(|(name, config_type, default)| fjord_broker::KnownKey {
+                    name: name.to_string(),
+                    config_type,
+                    default: default.map(str::to_string),
+                })
                 .collect(),
-        }),
-        fetch_sessions: Arc::new(std::sync::Mutex::new(
-            fjord_broker::fetch_session::SessionCache::new(
-                role.fetch_session_slots,
-                role.fetch_session_eviction_ms,
-                u64::from(node.incarnation.as_u128() as u32) | 1,
-            ),
-        )),
-        groups: coordinators.groups.clone(),
-        transactions: coordinators.transactions.clone(),
-        share_states: coordinators.share_states.clone(),
-        share_fetcher: coordinators.share_fetcher.clone(),
-        markers: coordinators.markers.clone(),
-        producer_ids: Arc::new(fjord_broker::producer_ids::ProducerIds::new(
-            node.node_id,
-            node.client.clone(),
-        )),
-        replicas: replicas.clone(),
-        view: node.view.clone(),
-        controller: node.client.clone(),
-        cluster_id: node.cluster_id.clone(),
-        listener_name: first_listener,
-        auto_create_topics: role.auto_create_topics,
-        pending_creations: Default::default(),
-        authorizer: node.authorizer.clone(),
-        clock: node.clock.clone(),
-    })
+        },
+    }
 }
 
 impl Node {
@@ -761,91 +568,25 @@ impl Node {
     }
 }
 
-impl Broker {
-    /// A graceful stop: a controlled shutdown, the requests in flight answered, the listeners
-    /// closed, the cleaner stopped, every log flushed with its checkpoints and the
-    /// clean-shutdown marker.
-    async fn stop(self, node: &Node) -> Result<(), String> {
-        lifecycle::controlled_shutdown(
-            &self.identity,
-            &node.client,
-            &self.state,
-            &node.view,
-            std::time::Duration::from_secs(5),
-        )
-        .await;
-        // Answer the requests in flight, then close the connections: long polls answer with
-        // what they have, group waits with NOT_COORDINATOR, no new request is read.
-        self.replicas.begin_stopping();
-        self.coordinators.groups.shutdown().await;
-        self.coordinators.transactions.shutdown().await;
-        self.stop_listeners.send_replace(true);
-        let all_stopped = async {
-            for s in self.stopped {
-                let _ = s.await;
+impl RunningBroker {
+    /// A graceful stop ([`BrokerHandle::stop`]); in its middle the requests in flight are
+    /// answered and the listeners closed, waiting at most [`DRAIN_TIMEOUT`].
+    async fn stop(self) -> Result<(), String> {
+        let (stop_listeners, stopped) = (self.stop_listeners, self.stopped);
+        let close = async move {
+            stop_listeners.send_replace(true);
+            let all_stopped = async {
+                for s in stopped {
+                    let _ = s.await;
+                }
+            };
+            match tokio::time::timeout(DRAIN_TIMEOUT, all_stopped).await {
+                Ok(_) => tracing::info!("answered the requests in flight; broker listener closed"),
+                Err(_) => {
+                    tracing::warn!("requests still in flight after {DRAIN_TIMEOUT:?}; closing")
+                }
             }
         };
-        match tokio::time::timeout(DRAIN_TIMEOUT, all_stopped).await {
-            Ok(_) => tracing::info!("answered the requests in flight; broker listener closed"),
-            Err(_) => tracing::warn!("requests still in flight after {DRAIN_TIMEOUT:?}; closing"),
-        }
-        // The cleaner stops (its pass finishes) before the logs close.
-        let cleaner = self.cleaner;
-        tokio::task::spawn_blocking(move || drop(cleaner))
-            .await
-            .map_err(|e| format!("stopping the log cleaner: {e}"))?;
-        // Flush every log, write the checkpoints and the clean-shutdown marker (with the
-        // broker epoch, KIP-966).
-        let epoch = self.state.lock().await.epoch.unwrap_or(-1);
-        let replicas = self.replicas;
-        match tokio::task::spawn_blocking(move || replicas.shutdown(epoch)).await {
-            Ok(Ok(())) => tracing::info!("logs flushed and closed cleanly"),
-            Ok(Err(e)) => tracing::error!("closing the logs: {e}"),
-            Err(e) => tracing::error!("closing the logs: {e}"),
-        }
-        Ok(())
+        self.broker.stop(close).await.map_err(|e| e.to_string())
     }
-}
-
-/// Replication's tasks, each one the node cannot live without: the replica fetchers (following
-/// the images the replica manager applies), the ISR check every half
-/// `replica.lag.time.max.ms`, and the AlterPartition sender.
-fn spawn_replication(
-    role: &settings::BrokerRole,
-    replicas: &Arc<ReplicaManager>,
-    node: &Node,
-    state: &Arc<tokio::sync::Mutex<lifecycle::BrokerState>>,
-) -> Result<(), String> {
-    let settings = role.fetchers.clone();
-    let (controller, view, fatal) = (&node.client, &node.view, &node.fatal_tx);
-    let fetchers = fjord_broker::replica_fetcher::ReplicaFetchers::new(
-        settings,
-        replicas.clone(),
-        view.clone(),
-        state.clone(),
-    );
-    let why = fatal.0.clone();
-    fatal.spawn("replica fetchers", async move {
-        let stopped = fetchers.follow().await;
-        let _ = why.send(format!("the replica fetchers stopped: {stopped}"));
-    });
-    fatal.spawn("ISR check", replicas.clone().check_isr());
-    fatal.spawn(
-        "AlterPartition sender",
-        fjord_broker::isr_updates::send_isr_updates(
-            replicas.clone(),
-            controller.clone(),
-            view.clone(),
-            state.clone(),
-        ),
-    );
-    fatal.spawn(
-        "AssignReplicasToDirs sender",
-        fjord_broker::dir_assignments::send_dir_assignments(
-            replicas.clone(),
-            controller.clone(),
-            state.clone(),
-        ),
-    );
-    Ok(())
 }

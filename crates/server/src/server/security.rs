@@ -249,7 +249,7 @@ pub(super) fn authorizer(config: &ServerConfig) -> Option<AuthorizerSettings> {
 }
 
 /// Reloads `tls` when its files change, as a task of the node.
-pub(super) fn watch_tls(security: &ListenerSecurity, fatal: &super::fatal::Fatal) {
+pub(super) fn watch_tls(security: &ListenerSecurity, fatal: &fjord_util::tasks::Fatal) {
     if let Some(tls) = &security.tls {
         let (tls, name) = (tls.clone(), security.name.to_string());
         fatal.spawn("TLS store watch", async move { tls.watch(name).await });

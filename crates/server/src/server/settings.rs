@@ -5,8 +5,7 @@
 
 use super::security;
 use crate::config::{Listener, ServerConfig};
-use fjord_broker::group_coordinator::CoordinatorConfig;
-use fjord_broker::replica_manager::ReplicationSettings;
+use fjord_broker::{CoordinatorConfig, MaintenanceSettings, ReplicationSettings};
 use fjord_controller::ControllerSettings;
 use fjord_metadata::acls::AuthorizerSettings;
 use std::path::PathBuf;
@@ -114,15 +113,15 @@ pub(super) struct BrokerRole {
     /// `replica.lag.time.max.ms`, `min.insync.replicas`.
     pub replication: ReplicationSettings,
     /// The replica fetchers' settings (on the inter-broker listener, with its security).
-    pub fetchers: fjord_broker::replica_fetcher::FetcherSettings,
+    pub fetchers: fjord_broker::FetcherSettings,
     /// The group coordinator's settings.
     pub coordinator: CoordinatorConfig,
     /// The transaction coordinator's settings.
-    pub transactions: fjord_broker::txn_coordinator::TxnCoordinatorConfig,
+    pub transactions: fjord_broker::TxnCoordinatorConfig,
     /// The share coordinator's settings.
-    pub share_states: fjord_broker::share_coordinator::ShareCoordinatorConfig,
+    pub share_states: fjord_broker::ShareCoordinatorConfig,
     /// The share-partition leaders' settings.
-    pub share_leaders: fjord_broker::share_fetch::ShareLeaderConfig,
+    pub share_leaders: fjord_broker::ShareLeaderConfig,
     /// `max.incremental.fetch.session.cache.slots`.
     pub fetch_session_slots: usize,
     /// `min.incremental.fetch.session.eviction.ms`.
@@ -133,22 +132,6 @@ pub(super) struct BrokerRole {
     pub rack: Option<String>,
     /// `broker.heartbeat.interval.ms` (at least 10 ms).
     pub heartbeat_interval: Duration,
-}
-
-/// The log upkeep's intervals.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct MaintenanceSettings {
-    /// `log.retention.check.interval.ms`.
-    pub retention_every: Duration,
-    /// `producer.id.expiration.check.interval.ms`.
-    pub producer_check_every: Duration,
-    /// `producer.id.expiration.ms`.
-    pub producer_max_age_ms: i64,
-    /// `replica.high.watermark.checkpoint.interval.ms`.
-    pub checkpoint_every: Duration,
-    /// The shorter of `log.flush.offset.checkpoint.interval.ms` and
-    /// `log.flush.start.offset.checkpoint.interval.ms`.
-    pub full_checkpoint_every: Duration,
 }
 
 impl NodeSettings {
@@ -299,7 +282,7 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
             lag_max_ms: int(config, "replica.lag.time.max.ms")?,
             min_insync_replicas: usize::try_from(int(config, "min.insync.replicas")?).unwrap_or(1),
         },
-        fetchers: fjord_broker::replica_fetcher::FetcherSettings {
+        fetchers: fjord_broker::FetcherSettings {
             security: security::client_security(
                 config,
                 &inter_broker,
@@ -485,12 +468,10 @@ fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String
 }
 
 /// The transaction coordinator's settings from the broker's keys.
-fn transaction_config(
-    config: &ServerConfig,
-) -> Result<fjord_broker::txn_coordinator::TxnCoordinatorConfig, String> {
+fn transaction_config(config: &ServerConfig) -> Result<fjord_broker::TxnCoordinatorConfig, String> {
     let int = |k: &str| int(config, k);
     let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
-    Ok(fjord_broker::txn_coordinator::TxnCoordinatorConfig {
+    Ok(fjord_broker::TxnCoordinatorConfig {
         txn: fjord_txn::TxnConfig {
             max_timeout_ms: clamp_i32(int("transaction.max.timeout.ms")?),
             id_expiration_ms: int("transactional.id.expiration.ms")?.max(1),
@@ -513,17 +494,15 @@ fn transaction_config(
 }
 
 /// The share-partition leaders' settings from the `group.share.*` keys.
-fn share_leader_config(
-    config: &ServerConfig,
-) -> Result<fjord_broker::share_fetch::ShareLeaderConfig, String> {
+fn share_leader_config(config: &ServerConfig) -> Result<fjord_broker::ShareLeaderConfig, String> {
     let int = |k: &str| int(config, k);
     let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
-    Ok(fjord_broker::share_fetch::ShareLeaderConfig {
+    Ok(fjord_broker::ShareLeaderConfig {
         lock_duration_ms: clamp_i32(int("group.share.record.lock.duration.ms")?),
         delivery_count_limit: clamp_i32(int("group.share.delivery.count.limit")?),
         max_record_locks: clamp_i32(int("group.share.partition.max.record.locks")?),
         max_sessions: int("group.share.max.share.sessions")?.clamp(1, 1_000_000) as usize,
-        dlq: fjord_broker::share_dlq::DlqConfig {
+        dlq: fjord_broker::DlqConfig {
             prefix: config
                 .get("errors.deadletterqueue.topic.name.prefix")
                 .unwrap_or("dlq.")
@@ -536,10 +515,10 @@ fn share_leader_config(
 /// The share coordinator's settings from the `share.coordinator.*` keys.
 fn share_state_config(
     config: &ServerConfig,
-) -> Result<fjord_broker::share_coordinator::ShareCoordinatorConfig, String> {
+) -> Result<fjord_broker::ShareCoordinatorConfig, String> {
     let int = |k: &str| int(config, k);
     let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
-    Ok(fjord_broker::share_coordinator::ShareCoordinatorConfig {
+    Ok(fjord_broker::ShareCoordinatorConfig {
         num_partitions: clamp_i32(int("share.coordinator.state.topic.num.partitions")?),
         replication_factor: int("share.coordinator.state.topic.replication.factor")?
             .clamp(1, i64::from(i16::MAX)) as i16,

@@ -1,0 +1,112 @@
+//! ListOffsets: the earliest offset (-2, and -4 "earliest local", the same without tiered
+//! storage), the latest (-1: the high watermark for consumers, the log end for replicas), the
+//! offset of the largest timestamp (-3, KIP-734), or the first offset at or after a timestamp;
+//! only offsets a consumer may read are returned. Leader and leader-epoch checks as Fetch;
+//! Kafka's debugging replica id (-2) reads any local replica, a follower's or an offline
+//! partition's, with no isolation bound (its latest offset is the log end), as Kafka's does.
+//! Lookups run off the async workers.
+
+use crate::error::BrokerError;
+use crate::replica::replica_manager::ReplicaManager;
+use fjord_log::OffsetLookup;
+use fjord_metadata::MetadataImage;
+use fjord_protocol::generated::list_offsets_request::ListOffsetsRequest;
+use fjord_protocol::generated::list_offsets_response::{
+    ListOffsetsPartitionResponse, ListOffsetsResponse, ListOffsetsTopicResponse,
+};
+use std::sync::Arc;
+
+/// The isolation level of a read_committed client.
+pub const READ_COMMITTED: i8 = 1;
+/// Kafka's debugging replica id: answered from any local replica.
+pub const DEBUGGING_REPLICA_ID: i32 = -2;
+
+/// Handles a ListOffsets request.
+pub async fn list_offsets(
+    replicas: &Arc<ReplicaManager>,
+    image: Arc<MetadataImage>,
+    request: ListOffsetsRequest,
+    version: i16,
+) -> Result<ListOffsetsResponse, BrokerError> {
+    let rm = replicas.clone();
+    tokio::task::spawn_blocking(move || {
+        let from_replica = request.replica_id >= 0 || request.replica_id == DEBUGGING_REPLICA_ID;
+        let debugging = request.replica_id == DEBUGGING_REPLICA_ID;
+        let isolation_level = request.isolation_level;
+        let mut out = ListOffsetsResponse::default();
+        for t in request.topics {
+            let mut result = ListOffsetsTopicResponse {
+                name: t.name.clone(),
+                ..Default::default()
+            };
+            for p in t.partitions {
+                let mut r = ListOffsetsPartitionResponse {
+                    partition_index: p.partition_index,
+                    timestamp: -1,
+                    offset: -1,
+                    leader_epoch: -1,
+                    ..Default::default()
+                };
+                let current = if version >= 4 {
+                    p.current_leader_epoch
+                } else {
+                    -1
+                };
+                let partition =
+                    match rm.replica_of(&image, &t.name, p.partition_index, current, !debugging) {
+                        Ok(partition) => partition,
+                        Err(code) => {
+                            r.error_code = code.code();
+                            result.partitions.push(r);
+                            continue;
+                        }
+                    };
+                let epoch = partition.leader_epoch();
+                let log = &partition.log;
+                // read_committed (isolation level 1, v2+) sees up to the last stable offset.
+                let readable = if from_replica {
+                    log.log_end_offset()
+                } else if version >= 2 && isolation_level == READ_COMMITTED {
+                    log.last_stable_offset()
+                } else {
+                    log.high_watermark()
+                };
+                let lookup = match p.timestamp {
+                    -1 => None,
+                    -2 | -4 => Some(OffsetLookup::Earliest),
+                    -3 => Some(OffsetLookup::MaxTimestamp),
+                    t if t >= 0 => Some(OffsetLookup::Timestamp(t)),
+                    _ => {
+                        // -5 and below: kinds of tiered-storage offsets this broker has none of.
+                        result.partitions.push(r);
+                        continue;
+                    }
+                };
+                // LeaderEpoch exists from v4 on.
+                let epoch = if version >= 4 { epoch } else { -1 };
+                match lookup {
+                    None => {
+                        r.offset = readable;
+                        r.leader_epoch = epoch;
+                    }
+                    Some(l) => match log.lookup_offset(l) {
+                        Ok(Some((ts, offset)))
+                            if offset < readable || l == OffsetLookup::Earliest =>
+                        {
+                            r.timestamp = ts;
+                            r.offset = offset;
+                            r.leader_epoch = epoch;
+                        }
+                        Ok(_) => {}
+                        Err(e) => r.error_code = e.error_code().code(),
+                    },
+                }
+                result.partitions.push(r);
+            }
+            out.topics.push(result);
+        }
+        out
+    })
+    .await
+    .map_err(BrokerError::task("a ListOffsets request's lookups"))
+}
