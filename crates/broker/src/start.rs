@@ -296,6 +296,9 @@ fn spawn_coordinators(
         peers.clone(),
         deps.view.clone(),
     ));
+    let flusher = persister.clone();
+    deps.fatal
+        .spawn_with_reason("share persister", async move { flusher.run().await });
     let (g, view, jobs_persister) = (groups.clone(), deps.view.clone(), persister.clone());
     deps.fatal
         .spawn_with_reason("share group state jobs", async move {

@@ -277,6 +277,7 @@ async fn unacknowledged_share_records_are_delivered_again_after_the_lock_duratio
         peers,
         view.clone(),
     ));
+    tokio::spawn(persister.clone().run());
     let fetcher = fjord_broker::ShareFetcher::new(
         1,
         Default::default(),
