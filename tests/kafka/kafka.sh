@@ -36,7 +36,8 @@ ensure_java() {
 }
 
 fetch() {
-    if [ -f "$libs/kafka_2.13-4.4.0.jar" ] && [ -f "$libs/kafka-tools-4.4.0.jar" ]; then
+    if [ -f "$libs/kafka_2.13-4.4.0.jar" ] && [ -f "$libs/kafka-tools-4.4.0.jar" ] \
+        && [ -f "$libs/log4j-slf4j2-impl-2.25.5.jar" ]; then
         return
     fi
     ensure_java

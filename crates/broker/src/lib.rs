@@ -54,6 +54,7 @@ pub use api::security_requests::describe_acls;
 pub use coordinator::group_coordinator::GroupCoordinator;
 pub use coordinator::txn_coordinator::TxnCoordinator;
 pub use data::quotas::BrokerQuotas;
+pub use replica::partition::Partition;
 pub use replica::replica_manager::ReplicaManager;
 pub use share::fetch::{ShareFetcher, ShareStats};
 

@@ -198,57 +198,7 @@ pub(crate) fn format(
     let node_id = config.node_id().map_err(|e| e.to_string())?;
     let roles = config.process_roles().map_err(|e| e.to_string())?;
     let metadata_dir = config.metadata_log_dir();
-    let voters: Option<VoterSet> = match initial {
-        InitialVoters::None => None,
-        InitialVoters::Standalone => {
-            if !roles.controller {
-                return Err("--standalone is only for a controller".into());
-            }
-            let l = config
-                .advertised_controller_listener()
-                .map_err(|e| e.to_string())?;
-            let dir = random_id();
-            Some(
-                [(
-                    node_id,
-                    VoterInfo {
-                        id: node_id,
-                        directory_id: dir,
-                        endpoints: vec![Endpoint {
-                            name: l.name,
-                            host: l.host,
-                            port: l.port,
-                        }],
-                    },
-                )]
-                .into(),
-            )
-        }
-        InitialVoters::Listed(list) => {
-            let name = config
-                .controller_listener()
-                .map(|l| l.name)
-                .unwrap_or_else(|_| "CONTROLLER".into());
-            Some(
-                list.iter()
-                    .map(|(id, host, port, dir)| {
-                        (
-                            *id,
-                            VoterInfo {
-                                id: *id,
-                                directory_id: *dir,
-                                endpoints: vec![Endpoint {
-                                    name: name.clone(),
-                                    host: host.clone(),
-                                    port: *port,
-                                }],
-                            },
-                        )
-                    })
-                    .collect(),
-            )
-        }
-    };
+    let voters = initial_voters(config, initial, node_id, roles.controller)?;
     if voters.is_some()
         && !config
             .quorum_voters()
@@ -295,20 +245,7 @@ pub(crate) fn format(
         }
         if is_metadata {
             if let Some(v) = &voters {
-                let partition = metadata_partition_dir(&dir);
-                std::fs::create_dir_all(&partition)
-                    .map_err(|e| format!("{}: {e}", partition.display()))?;
-                let bytes = snapshot_file::build(Some(v), &bytes::Bytes::new(), now_ms())
-                    .map_err(|e| e.to_string())?;
-                snapshot_file::write(
-                    &partition,
-                    SnapshotId {
-                        end_offset: 0,
-                        epoch: 0,
-                    },
-                    &bytes,
-                )
-                .map_err(|e| e.to_string())?;
+                write_voters_snapshot(&dir, v)?;
                 out.push(format!(
                     "Formatting dynamic metadata voter directory {} with metadata.version {}.",
                     dir.display(),
@@ -334,6 +271,84 @@ pub(crate) fn format(
         out.push("All of the log directories are already formatted.".into());
     }
     Ok(out)
+}
+
+/// The voter set `--standalone` or `--initial-controllers` formats the metadata log with.
+fn initial_voters(
+    config: &ServerConfig,
+    initial: &InitialVoters,
+    node_id: i32,
+    controller: bool,
+) -> Result<Option<VoterSet>, String> {
+    Ok(match initial {
+        InitialVoters::None => None,
+        InitialVoters::Standalone => {
+            if !controller {
+                return Err("--standalone is only for a controller".into());
+            }
+            let l = config
+                .advertised_controller_listener()
+                .map_err(|e| e.to_string())?;
+            let dir = random_id();
+            Some(
+                [(
+                    node_id,
+                    VoterInfo {
+                        id: node_id,
+                        directory_id: dir,
+                        endpoints: vec![Endpoint {
+                            name: l.name,
+                            host: l.host,
+                            port: l.port,
+                        }],
+                    },
+                )]
+                .into(),
+            )
+        }
+        InitialVoters::Listed(list) => {
+            let name = config
+                .controller_listener()
+                .map(|l| l.name)
+                .unwrap_or_else(|_| "CONTROLLER".into());
+            Some(
+                list.iter()
+                    .map(|(id, host, port, dir)| {
+                        (
+                            *id,
+                            VoterInfo {
+                                id: *id,
+                                directory_id: *dir,
+                                endpoints: vec![Endpoint {
+                                    name: name.clone(),
+                                    host: host.clone(),
+                                    port: *port,
+                                }],
+                            },
+                        )
+                    })
+                    .collect(),
+            )
+        }
+    })
+}
+
+/// Writes the metadata dir's first snapshot holding the voter set `voters`.
+fn write_voters_snapshot(dir: &std::path::Path, voters: &VoterSet) -> Result<(), String> {
+    let partition = metadata_partition_dir(dir);
+    std::fs::create_dir_all(&partition).map_err(|e| format!("{}: {e}", partition.display()))?;
+    let bytes = snapshot_file::build(Some(voters), &bytes::Bytes::new(), now_ms())
+        .map_err(|e| e.to_string())?;
+    snapshot_file::write(
+        &partition,
+        SnapshotId {
+            end_offset: 0,
+            epoch: 0,
+        },
+        &bytes,
+    )
+    .map(|_| ())
+    .map_err(|e| e.to_string())
 }
 
 /// A new random cluster or directory id, in Kafka's text form. Like Kafka's, it never starts

@@ -14,7 +14,7 @@ use fjord_metadata::config_defs::{
 };
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
-    describe_configs_request::DescribeConfigsRequest,
+    describe_configs_request::{DescribeConfigsRequest, DescribeConfigsResource},
     describe_configs_response::{
         DescribeConfigsResourceResult, DescribeConfigsResponse, DescribeConfigsResult,
         DescribeConfigsSynonym,
@@ -165,165 +165,202 @@ impl StaticConfig {
         image: &MetadataImage,
         r: &DescribeConfigsRequest,
     ) -> DescribeConfigsResponse {
-        let mut results = Vec::new();
-        for res in &r.resources {
-            let mut out = DescribeConfigsResult {
-                resource_type: res.resource_type,
-                resource_name: res.resource_name.clone(),
-                ..Default::default()
-            };
-            let wanted = |k: &str| {
-                res.configuration_keys
-                    .as_ref()
-                    .is_none_or(|keys| keys.iter().any(|x| x == k))
-            };
-            match res.resource_type {
-                TOPIC => {
-                    if !image.topics.by_name.contains_key(&res.resource_name) {
-                        out.error_code = ErrorCode::UnknownTopicOrPartition.code();
-                        out.error_message =
-                            Some(format!("Topic {} does not exist.", res.resource_name));
-                        results.push(out);
-                        continue;
-                    }
-                    for (key, kind, default) in TOPIC_CONFIGS {
-                        if !wanted(key) {
-                            continue;
-                        }
-                        let mut chain = Vec::new();
-                        if let Some(v) = image.configs.get(TOPIC, &res.resource_name, key) {
-                            chain.push(Link::new(key, v, DYNAMIC_TOPIC));
-                        }
-                        let synonyms = broker_synonyms(key);
-                        // Per source, the synonyms in precedence order (Kafka lists dynamic
-                        // values of every synonym before static ones).
-                        let mut by_source: Vec<Link> = Vec::new();
-                        for (s, factor) in synonyms {
-                            by_source.extend(self.broker_chain(image, s, *factor));
-                        }
-                        by_source.sort_by_key(|l| l.source);
-                        chain.extend(by_source);
-                        chain.push(default_link(key, synonyms, default));
-                        out.configs
-                            .push(entry(key, kind.wire(), false, chain, r.include_synonyms));
-                    }
-                }
-                BROKER => {
-                    let me = self.node_id.to_string();
-                    if !res.resource_name.is_empty() && res.resource_name != me {
-                        out.error_code = ErrorCode::InvalidRequest.code();
-                        out.error_message = Some(format!(
-                            "Unexpected broker id, expected {me} or empty string, but received {}",
-                            res.resource_name
-                        ));
-                        results.push(out);
-                        continue;
-                    }
-                    for k in &self.known {
-                        if !wanted(&k.name) {
-                            continue;
-                        }
-                        let mut chain = if res.resource_name.is_empty() {
-                            // The cluster-wide default resource shows only dynamic defaults.
-                            image
-                                .configs
-                                .get(BROKER, "", &k.name)
-                                .map(|v| vec![Link::new(&k.name, v, DYNAMIC_DEFAULT_BROKER)])
-                                .unwrap_or_default()
-                        } else {
-                            self.broker_chain(image, &k.name, 1)
-                        };
-                        if let Some(d) = &k.default {
-                            chain.push(Link::new(&k.name, d, DEFAULT));
-                        }
-                        if res.resource_name.is_empty() && chain.iter().all(|l| l.source == DEFAULT)
-                        {
-                            continue;
-                        }
-                        let dynamic = BROKER_DYNAMIC_CONFIGS.iter().any(|(n, _, _)| *n == k.name)
-                            || broker_config(&k.name).is_some();
-                        out.configs.push(entry(
-                            &k.name,
-                            k.config_type,
-                            !dynamic,
-                            chain,
-                            r.include_synonyms,
-                        ));
-                    }
-                    // Kafka's other dynamic keys this node has no static key for, as set.
-                    let set = image.configs.broker_keys(&me);
-                    for key in set.into_keys() {
-                        if !wanted(key) || self.known.iter().any(|k| k.name == key) {
-                            continue;
-                        }
-                        let chain = if res.resource_name.is_empty() {
-                            image
-                                .configs
-                                .get(BROKER, "", key)
-                                .map(|v| vec![Link::new(key, v, DYNAMIC_DEFAULT_BROKER)])
-                                .unwrap_or_default()
-                        } else {
-                            self.broker_chain(image, key, 1)
-                        };
-                        if chain.is_empty() {
-                            continue;
-                        }
-                        // A custom key is described as Kafka does: read-only, of no type.
-                        let kind = fjord_metadata::config_defs::broker_key_wire_type(key);
-                        let custom = broker_config(key).is_none();
-                        out.configs
-                            .push(entry(key, kind, custom, chain, r.include_synonyms));
-                    }
-                }
-                fjord_metadata::group_configs::GROUP => {
-                    let name = &res.resource_name;
-                    let own = |k: &str| image.configs.get(res.resource_type, name, k);
-                    for d in fjord_metadata::group_configs::describe(own, &self.values, wanted) {
-                        let mut chain = Vec::new();
-                        if let Some(v) = &d.own {
-                            chain.push(Link::new(
-                                d.name,
-                                v,
-                                fjord_metadata::group_configs::SOURCE_GROUP,
-                            ));
-                        }
-                        chain.push(Link {
-                            effective: d.default_effective.clone(),
-                            ..Link::new(d.default_name, &d.default_value, DEFAULT)
-                        });
-                        out.configs.push(entry(
-                            d.name,
-                            d.config_type,
-                            false,
-                            chain,
-                            r.include_synonyms,
-                        ));
-                    }
-                }
-                fjord_metadata::client_metrics::CLIENT_METRICS => {
-                    let name = &res.resource_name;
-                    let own = |k: &str| image.configs.get(res.resource_type, name, k);
-                    for (key, value, source, kind) in
-                        fjord_metadata::client_metrics::describe(own, wanted)
-                    {
-                        let chain = vec![Link::new(key, &value, source)];
-                        out.configs
-                            .push(entry(key, kind, false, chain, r.include_synonyms));
-                    }
-                }
-                other => {
-                    out.error_code = ErrorCode::InvalidRequest.code();
-                    out.error_message = Some(format!("Unsupported resource type {other}"));
-                }
-            }
-            results.push(out);
-        }
         DescribeConfigsResponse {
-            results,
+            results: r
+                .resources
+                .iter()
+                .map(|res| self.describe_resource(image, res, r.include_synonyms))
+                .collect(),
             ..Default::default()
         }
     }
+
+    /// One resource's configs, or its error.
+    fn describe_resource(
+        &self,
+        image: &MetadataImage,
+        res: &DescribeConfigsResource,
+        synonyms: bool,
+    ) -> DescribeConfigsResult {
+        let mut out = DescribeConfigsResult {
+            resource_type: res.resource_type,
+            resource_name: res.resource_name.clone(),
+            ..Default::default()
+        };
+        let wanted = |k: &str| {
+            res.configuration_keys
+                .as_ref()
+                .is_none_or(|keys| keys.iter().any(|x| x == k))
+        };
+        let name = &res.resource_name;
+        let described = match res.resource_type {
+            TOPIC => self.topic_configs(image, name, &wanted, synonyms),
+            BROKER => self.broker_configs(image, name, &wanted, synonyms),
+            fjord_metadata::group_configs::GROUP => {
+                Ok(self.group_configs(image, res, &wanted, synonyms))
+            }
+            fjord_metadata::client_metrics::CLIENT_METRICS => {
+                let own = |k: &str| image.configs.get(res.resource_type, name, k);
+                Ok(fjord_metadata::client_metrics::describe(own, wanted)
+                    .into_iter()
+                    .map(|(key, value, source, kind)| {
+                        entry(
+                            key,
+                            kind,
+                            false,
+                            vec![Link::new(key, &value, source)],
+                            synonyms,
+                        )
+                    })
+                    .collect())
+            }
+            other => Err((
+                ErrorCode::InvalidRequest,
+                format!("Unsupported resource type {other}"),
+            )),
+        };
+        match described {
+            Ok(configs) => out.configs = configs,
+            Err((code, message)) => {
+                out.error_code = code.code();
+                out.error_message = Some(message);
+            }
+        }
+        out
+    }
+
+    /// A topic's configs: its own value, then the broker synonyms' values by source, then
+    /// Kafka's default.
+    fn topic_configs(
+        &self,
+        image: &MetadataImage,
+        topic: &str,
+        wanted: &dyn Fn(&str) -> bool,
+        synonyms_wanted: bool,
+    ) -> Described {
+        if !image.topics.by_name.contains_key(topic) {
+            return Err((
+                ErrorCode::UnknownTopicOrPartition,
+                format!("Topic {topic} does not exist."),
+            ));
+        }
+        let mut configs = Vec::new();
+        for (key, kind, default) in TOPIC_CONFIGS {
+            if !wanted(key) {
+                continue;
+            }
+            let mut chain = Vec::new();
+            if let Some(v) = image.configs.get(TOPIC, topic, key) {
+                chain.push(Link::new(key, v, DYNAMIC_TOPIC));
+            }
+            let synonyms = broker_synonyms(key);
+            // Per source, the synonyms in precedence order (Kafka lists dynamic values of
+            // every synonym before static ones).
+            let mut by_source: Vec<Link> = Vec::new();
+            for (s, factor) in synonyms {
+                by_source.extend(self.broker_chain(image, s, *factor));
+            }
+            by_source.sort_by_key(|l| l.source);
+            chain.extend(by_source);
+            chain.push(default_link(key, synonyms, default));
+            configs.push(entry(key, kind.wire(), false, chain, synonyms_wanted));
+        }
+        Ok(configs)
+    }
+
+    /// This broker's configs (`name` its id), or the cluster-wide default resource (`name`
+    /// empty: dynamic defaults only).
+    fn broker_configs(
+        &self,
+        image: &MetadataImage,
+        name: &str,
+        wanted: &dyn Fn(&str) -> bool,
+        synonyms: bool,
+    ) -> Described {
+        let me = self.node_id.to_string();
+        if !name.is_empty() && name != me {
+            return Err((
+                ErrorCode::InvalidRequest,
+                format!("Unexpected broker id, expected {me} or empty string, but received {name}"),
+            ));
+        }
+        let chain_of = |key: &str| {
+            if name.is_empty() {
+                image
+                    .configs
+                    .get(BROKER, "", key)
+                    .map(|v| vec![Link::new(key, v, DYNAMIC_DEFAULT_BROKER)])
+                    .unwrap_or_default()
+            } else {
+                self.broker_chain(image, key, 1)
+            }
+        };
+        let mut configs = Vec::new();
+        for k in &self.known {
+            if !wanted(&k.name) {
+                continue;
+            }
+            let mut chain = chain_of(&k.name);
+            if let Some(d) = &k.default {
+                chain.push(Link::new(&k.name, d, DEFAULT));
+            }
+            if name.is_empty() && chain.iter().all(|l| l.source == DEFAULT) {
+                continue;
+            }
+            let dynamic = BROKER_DYNAMIC_CONFIGS.iter().any(|(n, _, _)| *n == k.name)
+                || broker_config(&k.name).is_some();
+            configs.push(entry(&k.name, k.config_type, !dynamic, chain, synonyms));
+        }
+        // Kafka's other dynamic keys this node has no static key for, as set.
+        for key in image.configs.broker_keys(&me).into_keys() {
+            if !wanted(key) || self.known.iter().any(|k| k.name == key) {
+                continue;
+            }
+            let chain = chain_of(key);
+            if chain.is_empty() {
+                continue;
+            }
+            // A custom key is described as Kafka does: read-only, of no type.
+            let kind = fjord_metadata::config_defs::broker_key_wire_type(key);
+            let custom = broker_config(key).is_none();
+            configs.push(entry(key, kind, custom, chain, synonyms));
+        }
+        Ok(configs)
+    }
+
+    /// A group's configs: its own value, then the broker key's default.
+    fn group_configs(
+        &self,
+        image: &MetadataImage,
+        res: &DescribeConfigsResource,
+        wanted: &dyn Fn(&str) -> bool,
+        synonyms: bool,
+    ) -> Vec<DescribeConfigsResourceResult> {
+        let name = &res.resource_name;
+        let own = |k: &str| image.configs.get(res.resource_type, name, k);
+        fjord_metadata::group_configs::describe(own, &self.values, wanted)
+            .into_iter()
+            .map(|d| {
+                let mut chain = Vec::new();
+                if let Some(v) = &d.own {
+                    chain.push(Link::new(
+                        d.name,
+                        v,
+                        fjord_metadata::group_configs::SOURCE_GROUP,
+                    ));
+                }
+                chain.push(Link {
+                    effective: d.default_effective.clone(),
+                    ..Link::new(d.default_name, &d.default_value, DEFAULT)
+                });
+                entry(d.name, d.config_type, false, chain, synonyms)
+            })
+            .collect()
+    }
 }
+
+/// A resource's configs, or the error code and message it is answered with.
+type Described = Result<Vec<DescribeConfigsResourceResult>, (ErrorCode, String)>;
 
 #[cfg(test)]
 mod tests {

@@ -21,6 +21,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// A series' labels.
 type Labels = Vec<(String, String)>;
@@ -116,12 +117,27 @@ fn client_quotas(r: &mut Registry, s: &Sources) {
     }
 }
 
+/// The broker's partition, topic and replica-manager series.
 fn broker(r: &mut Registry, s: &Sources) {
     let Some(rm) = s.broker.get().map(|b| &b.replicas) else {
         return;
     };
-    let me = rm.node_id();
     let partitions = rm.all();
+    let totals = partition_series(r, rm.node_id(), &partitions);
+    topic_bytes(r, &partitions);
+    replica_manager_series(r, rm, partitions.len(), totals);
+}
+
+/// Led partitions by ISR health: (leaders, under-replicated, under min ISR, at min ISR).
+type IsrTotals = (i64, i64, i64, i64);
+
+/// Each hosted partition's series (ISR health, replicas, log size and offsets, LSO lag), and
+/// the totals over the partitions broker `me` leads.
+fn partition_series(
+    r: &mut Registry,
+    me: i32,
+    partitions: &[Arc<fjord_broker::Partition>],
+) -> IsrTotals {
     let (mut leaders, mut under_replicated, mut under_min, mut at_min) = (0, 0, 0, 0);
     let at_min_isr = PerPartition::new(
         "kafka_cluster_partition_atminisr",
@@ -160,7 +176,7 @@ fn broker(r: &mut Registry, s: &Sources) {
     );
     // Every hosted replica has its series, as Kafka registers them per partition: on a
     // follower (or a leader whose core is not up yet) the partition gauges read 0.
-    for p in &partitions {
+    for p in partitions {
         let l = p.leadership();
         let labels: Labels = vec![
             ("topic".into(), p.topic.clone()),
@@ -200,9 +216,26 @@ fn broker(r: &mut Registry, s: &Sources) {
         };
         lso_lag.set(&labels, lag);
     }
-    // Bytes in and out per topic (every hosted partition, as Kafka's BrokerTopicMetrics).
+    for series in [
+        at_min_isr,
+        under_min_isr,
+        under_replicated_p,
+        isr_count,
+        replicas_count,
+        size,
+        end,
+        start,
+        lso_lag,
+    ] {
+        r.register(series.name, series.help, series.family);
+    }
+    (leaders, under_replicated, under_min, at_min)
+}
+
+/// Bytes in and out per topic (every hosted partition, as Kafka's BrokerTopicMetrics).
+fn topic_bytes(r: &mut Registry, partitions: &[Arc<fjord_broker::Partition>]) {
     let mut per_topic: std::collections::BTreeMap<&str, [u64; 3]> = Default::default();
-    for p in &partitions {
+    for p in partitions {
         let t = per_topic.entry(p.topic.as_str()).or_default();
         t[0] += p.bytes_in.load(Ordering::Relaxed);
         t[1] += p.bytes_out.load(Ordering::Relaxed);
@@ -231,6 +264,16 @@ fn broker(r: &mut Registry, s: &Sources) {
         }
         r.register(name, help, family);
     }
+}
+
+/// The replica manager's series: replication throttles, partition and leader counts, ISR
+/// health totals, ISR changes proposed.
+fn replica_manager_series(
+    r: &mut Registry,
+    rm: &fjord_broker::ReplicaManager,
+    hosted: usize,
+    (leaders, under_replicated, under_min, at_min): IsrTotals,
+) {
     // Replication throttles (KIP-73): the byte rate of the throttled replicas' traffic, as
     // Kafka's `LeaderReplication` and `FollowerReplication` sensors measure it.
     let now = fjord_util::monotonic_ms();
@@ -252,7 +295,7 @@ fn broker(r: &mut Registry, s: &Sources) {
         r,
         "kafka_server_replicamanager_partitioncount",
         "Partitions this broker hosts",
-        total(partitions.len()),
+        total(hosted),
     );
     gauge(
         r,
@@ -297,19 +340,6 @@ fn broker(r: &mut Registry, s: &Sources) {
         "ISR expansions this broker proposed",
         outbox.expands.load(Ordering::Relaxed),
     );
-    for series in [
-        at_min_isr,
-        under_min_isr,
-        under_replicated_p,
-        isr_count,
-        replicas_count,
-        size,
-        end,
-        start,
-        lso_lag,
-    ] {
-        r.register(series.name, series.help, series.family);
-    }
 }
 
 /// The coordinators' series: how long their partitions took to load (Kafka's
