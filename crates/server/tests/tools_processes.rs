@@ -724,6 +724,44 @@ fn configs_and_consumer_groups_on_a_node() {
         "1",
     ]);
     assert_eq!(again, "v1\n", "the group resumes from the reset offset");
+    // An exported reset, edited and read back with --from-file (as Kafka's tool round-trips).
+    let exported = run(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--reset-offsets",
+        "--group",
+        "g1",
+        "--topic",
+        "q",
+        "--to-earliest",
+        "--dry-run",
+        "--export",
+    ]);
+    assert_eq!(exported.trim(), "q,0,0", "{exported}");
+    let csv = root.path().join("offsets.csv");
+    std::fs::write(&csv, exported.replace("q,0,0", "q,0,7")).unwrap();
+    let from_file = run(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--reset-offsets",
+        "--group",
+        "g1",
+        "--from-file",
+        csv.to_str().unwrap(),
+        "--execute",
+    ]);
+    assert_eq!(row(&from_file), ["g1", "q", "0", "7"]);
+    let described = run(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--describe",
+        "--group",
+        "g1",
+    ]);
+    assert_eq!(row(&described)[3..6], ["7", "10", "3"]);
     let deleted = run(&[
         "kafka-consumer-groups",
         "--bootstrap-server",

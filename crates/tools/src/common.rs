@@ -185,40 +185,6 @@ pub fn exactly_one(options: &[(bool, &str)]) -> Result<(), ToolError> {
     )))
 }
 
-/// Rows as aligned lines, as Kafka's tools print tables: each column but the last padded to its
-/// widest cell (and at least `min[c]`, 0 past the end of `min`), the cells joined by `sep`,
-/// trailing spaces trimmed.
-pub fn aligned(rows: &[Vec<String>], min: &[usize], sep: &str) -> Vec<String> {
-    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..columns)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(String::len)
-                .max()
-                .unwrap_or(0)
-                .max(min.get(c).copied().unwrap_or(0))
-        })
-        .collect();
-    rows.iter()
-        .map(|r| {
-            r.iter()
-                .enumerate()
-                .map(|(c, v)| {
-                    if c + 1 == r.len() {
-                        v.clone()
-                    } else {
-                        format!("{v:<w$}", w = widths[c])
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(sep)
-                .trim_end()
-                .to_string()
-        })
-        .collect()
-}
-
 /// The (year, month, day) of a day count since 1970-01-01 (Howard Hinnant's algorithm).
 pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;

@@ -4,8 +4,13 @@
 
 use crate::common::{self, ToolError};
 use crate::consumer_protocol::assignment;
+use crate::group_command::{
+    new_offsets, offsets_file, parse_duration, reset_text, topic_spec, GroupOptions, Offsets,
+    Scenario,
+};
+use crate::table::Table;
 use clap::Args as ClapArgs;
-use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
+use fjord_admin::{expect_response, Admin, AdminError, LATEST};
 use fjord_protocol::generated::{
     consumer_group_describe_request::ConsumerGroupDescribeRequest,
     delete_groups_request::DeleteGroupsRequest,
@@ -23,73 +28,19 @@ use std::process::ExitCode;
 /// `kafka-consumer-groups` arguments.
 #[derive(Debug, ClapArgs)]
 pub struct Args {
+    /// The options both group tools take.
     #[command(flatten)]
-    connection: crate::common::BrokerConnection,
-    /// List all consumer groups.
-    #[arg(long)]
-    list: bool,
-    /// Describe consumer group and list offset lag (number of messages not yet processed).
-    #[arg(long)]
-    describe: bool,
-    /// Delete the consumer group(s).
-    #[arg(long)]
-    delete: bool,
-    /// Delete offsets of a consumer group (with --topic).
-    #[arg(long)]
-    delete_offsets: bool,
-    /// Reset offsets of a consumer group (with a scenario and --dry-run or --execute).
-    #[arg(long)]
-    reset_offsets: bool,
-    /// The consumer group(s) to act on.
-    #[arg(long = "group")]
-    groups: Vec<String>,
-    /// Apply to all consumer groups.
-    #[arg(long)]
-    all_groups: bool,
-    /// The topic(s), `topic` or `topic:0,1` for some partitions.
-    #[arg(long = "topic")]
-    topics: Vec<String>,
-    /// Consider all topics assigned to the group (reset-offsets).
-    #[arg(long)]
-    all_topics: bool,
-    /// Describe the members of the group.
-    #[arg(long)]
-    members: bool,
-    /// Describe the group's offsets (the default).
-    #[arg(long)]
-    offsets: bool,
-    /// Describe the group's state; with --list, show each group's state (or only groups in
-    /// these states, comma-separated).
-    #[arg(long, num_args = 0..=1, default_missing_value = "")]
-    state: Option<String>,
+    g: GroupOptions,
     /// With --list: show each group's type (or only groups of these types: classic,
     /// consumer).
     #[arg(long = "type", num_args = 0..=1, default_missing_value = "")]
     group_type: Option<String>,
-    /// With --members: the partitions assigned to each member.
-    #[arg(long)]
-    verbose: bool,
-    /// Reset to the earliest offset.
-    #[arg(long)]
-    to_earliest: bool,
-    /// Reset to the latest offset.
-    #[arg(long)]
-    to_latest: bool,
-    /// Reset to the current offset.
-    #[arg(long)]
-    to_current: bool,
-    /// Reset to this offset.
-    #[arg(long)]
-    to_offset: Option<i64>,
     /// Reset by shifting the current offset by this many (negative: back).
     #[arg(long, allow_hyphen_values = true)]
     shift_by: Option<i64>,
-    /// Only show the result of resetting offsets (the default).
+    /// Reset to the offsets of this long ago, 'PnDTnHnMnS'.
     #[arg(long)]
-    dry_run: bool,
-    /// Reset the offsets.
-    #[arg(long)]
-    execute: bool,
+    by_duration: Option<String>,
 }
 
 /// Runs the tool.
@@ -98,56 +49,43 @@ pub fn run(args: &Args) -> ExitCode {
 }
 
 async fn run_async(a: &Args) -> Result<(), ToolError> {
-    let actions = [
-        a.list,
-        a.describe,
-        a.delete,
-        a.delete_offsets,
-        a.reset_offsets,
-    ]
-    .iter()
-    .filter(|x| **x)
-    .count();
-    if actions != 1 {
+    if a.g.actions() != 1 {
         return Err(ToolError::Usage(
             "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets".into(),
         ));
     }
-    if a.connection.bootstrap_server.is_none() {
-        return Err(ToolError::Usage(
-            "Missing required argument \"[bootstrap-server]\"".into(),
-        ));
-    }
-    if (a.describe || a.delete || a.reset_offsets) && a.groups.is_empty() && !a.all_groups {
+    a.g.require_bootstrap()?;
+    if (a.g.describe || a.g.delete || a.g.reset_offsets) && a.g.groups.is_empty() && !a.g.all_groups
+    {
         return Err(ToolError::Usage(
             "Option [describe/delete/reset-offsets] takes one of these options: [all-groups], [group]".into(),
         ));
     }
-    let admin = a.connection.admin()?;
-    if a.list && (a.group_type.is_some() || a.state.is_some()) {
+    let admin = a.g.admin()?;
+    if a.g.list && (a.group_type.is_some() || a.g.state.is_some()) {
         return list_with_columns(&admin, a).await;
     }
-    if a.list {
+    if a.g.list {
         for g in list_groups(&admin).await? {
             println!("{g}");
         }
         return Ok(());
     }
-    let groups = if a.all_groups {
+    let groups = if a.g.all_groups {
         list_groups(&admin).await?
     } else {
-        a.groups.clone()
+        a.g.groups.clone()
     };
-    if a.delete {
+    if a.g.delete {
         return delete(&admin, &groups).await;
     }
-    if a.delete_offsets {
+    if a.g.delete_offsets {
         let group = groups
             .first()
             .ok_or_else(|| ToolError::Usage("--delete-offsets needs --group".into()))?;
-        return delete_offsets(&admin, group, &a.topics).await;
+        return delete_offsets(&admin, group, &a.g.topics).await;
     }
-    if a.reset_offsets {
+    if a.g.reset_offsets {
         return reset(&admin, a, &groups).await;
     }
     for g in &groups {
@@ -235,7 +173,7 @@ fn filter_values(list: &str, valid: &[&str], what: &str) -> Result<Vec<String>, 
 /// `--list` with `--type` and/or `--state`: Kafka's GROUP / TYPE / STATE columns.
 async fn list_with_columns(admin: &Admin, a: &Args) -> Result<(), ToolError> {
     let types = filter_values(a.group_type.as_deref().unwrap_or(""), GROUP_TYPES, "type")?;
-    let states = filter_values(a.state.as_deref().unwrap_or(""), GROUP_STATES, "state")?;
+    let states = filter_values(a.g.state.as_deref().unwrap_or(""), GROUP_STATES, "state")?;
     let keep = |value: &str, filter: &[String]| {
         filter.is_empty() || filter.iter().any(|f| f.eq_ignore_ascii_case(value))
     };
@@ -250,19 +188,21 @@ async fn list_with_columns(admin: &Admin, a: &Args) -> Result<(), ToolError> {
         .max()
         .unwrap_or(15)
         + 10;
-    let line = |id: &str, kind: &str, state: &str| {
-        let mut l = format!("{id:<width$}");
+    let row = |id: &str, kind: &str, state: &str| {
+        let mut r = vec![id.to_string()];
         if a.group_type.is_some() {
-            l.push_str(&format!(" {kind:<20}"));
+            r.push(kind.to_string());
         }
-        if a.state.is_some() {
-            l.push_str(&format!(" {state:<20}"));
+        if a.g.state.is_some() {
+            r.push(state.to_string());
         }
-        l
+        r
     };
-    println!("{}", line("GROUP", "TYPE", "STATE"));
-    for (id, kind, state) in &groups {
-        println!("{}", line(id, kind, state));
+    let rows: Vec<Vec<String>> = std::iter::once(row("GROUP", "TYPE", "STATE"))
+        .chain(groups.iter().map(|(id, kind, state)| row(id, kind, state)))
+        .collect();
+    for line in Table::fixed(&[width, 20, 20], " ").pad_last().lines(&rows) {
+        println!("{line}");
     }
     Ok(())
 }
@@ -433,10 +373,7 @@ fn partitions_text(parts: &[(String, i32)]) -> String {
 /// A table as Kafka's tool prints it: a blank line, then each row left-aligned in columns of
 /// at least 15 (10 for PARTITION).
 fn table(rows: &[Vec<String>], min: &[usize]) -> String {
-    common::aligned(rows, min, " ")
-        .iter()
-        .map(|l| format!("\n{l}"))
-        .collect()
+    Table::fit(min, " ").block(rows)
 }
 
 async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError> {
@@ -455,7 +392,7 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
     if g.members.is_empty() {
         println!("\nConsumer group '{group}' has no active members.");
     }
-    if a.state.is_some() {
+    if a.g.state.is_some() {
         // Kafka 4.4: "-" for a group with no assignment strategy, states in 20 columns.
         let strategy = if g.assignor.is_empty() {
             "-".to_string()
@@ -472,7 +409,7 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
             vec![group.to_string(), coordinator, strategy, g.state.clone()],
         ];
         let mut widths = vec![15, 25, 20, 20];
-        if let (true, Some((epoch, target))) = (a.verbose, g.epochs) {
+        if let (true, Some((epoch, target))) = (a.g.verbose, g.epochs) {
             rows[0].extend(["GROUP-EPOCH".to_string(), "TARGET-ASSIGNMENT-EPOCH".into()]);
             rows[1].extend([epoch.to_string(), target.to_string()]);
             widths.extend([15, 25]);
@@ -483,7 +420,7 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
         println!("{}\n", table(&rows, &widths));
         return Ok(());
     }
-    if a.members {
+    if a.g.members {
         let instances = g.members.iter().any(|m| m.instance_id.is_some());
         let consumer = g.epochs.is_some();
         let mut header = vec!["GROUP".to_string(), "CONSUMER-ID".into()];
@@ -494,7 +431,7 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
         }
         header.extend(["HOST".to_string(), "CLIENT-ID".into(), "#PARTITIONS".into()]);
         widths.extend([15, 15, 12]);
-        if a.verbose {
+        if a.g.verbose {
             if consumer {
                 header.extend([
                     "CURRENT-EPOCH".to_string(),
@@ -519,7 +456,7 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
                 m.client_id.clone(),
                 m.assignment.len().to_string(),
             ]);
-            if a.verbose {
+            if a.g.verbose {
                 match &m.epochs {
                     Some((epoch, target_epoch, target)) => row.extend([
                         epoch.to_string(),
@@ -594,49 +531,52 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
     Ok(())
 }
 
-/// `--topic t` or `t:0,1` into (topic, partitions or all).
-fn topic_spec(s: &str) -> Result<(String, Option<Vec<i32>>), ToolError> {
-    match s.split_once(':') {
-        None => Ok((s.to_string(), None)),
-        Some((t, ps)) => {
-            let parts = ps
-                .split(',')
-                .map(|p| p.trim().parse::<i32>())
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|_| ToolError::Usage(format!("Invalid partitions in --topic {s}")))?;
-            Ok((t.to_string(), Some(parts)))
-        }
+/// The scenario of a reset: exactly one of the shared ones, `--shift-by` or `--by-duration`.
+fn scenario(a: &Args) -> Result<Scenario, ToolError> {
+    let mut extra: Vec<(&'static str, Scenario)> = Vec::new();
+    extra.extend(a.shift_by.map(|n| ("shift-by", Scenario::ShiftBy(n))));
+    if let Some(d) = &a.by_duration {
+        let ago = parse_duration(d).ok_or_else(|| {
+            ToolError::Failed(format!(
+                "Error parsing duration. It does not conform to the expected format PnDTnHnMnS: {d}"
+            ))
+        })?;
+        extra.push((
+            "by-duration",
+            Scenario::At(fjord_util::system_now_ms() - ago),
+        ));
     }
+    a.g.reset.scenario(
+        extra,
+        &[
+            "to-offset",
+            "to-datetime",
+            "by-duration",
+            "to-earliest",
+            "to-latest",
+            "to-current",
+            "shift-by",
+            "from-file",
+        ],
+    )
 }
 
 async fn reset(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolError> {
-    let scenarios = [
-        a.to_earliest,
-        a.to_latest,
-        a.to_current,
-        a.to_offset.is_some(),
-        a.shift_by.is_some(),
-    ]
-    .iter()
-    .filter(|x| **x)
-    .count();
-    if scenarios != 1 {
-        return Err(ToolError::Usage(
-            "Option [reset-offsets] takes exactly one of these options: [to-earliest], [to-latest], [to-current], [to-offset], [shift-by]".into(),
-        ));
-    }
-    if a.topics.is_empty() != a.all_topics {
+    let scenario = scenario(a)?;
+    let from_file = matches!(scenario, Scenario::File(_));
+    if !from_file && a.g.topics.is_empty() != a.g.all_topics {
         return Err(ToolError::Usage(
             "Option [reset-offsets] takes one of these options: [all-topics], [topic]".into(),
         ));
     }
-    if a.dry_run && a.execute {
+    let r = &a.g.reset;
+    if r.dry_run && r.execute {
         return Err(ToolError::Usage(
             "Option [reset-offsets] takes at most one of these options: [dry-run], [execute]"
                 .into(),
         ));
     }
-    if !a.dry_run && !a.execute {
+    if !r.dry_run && !r.execute && !r.export {
         println!("WARN: No action will be performed as the --execute option is missing. In a future major release, the default behavior of this command will be to prompt the user before executing the reset rather than doing a dry run. You should add the --dry-run option explicitly if you are scripting this command and want to keep the current default behavior without prompting.");
     }
     let cluster = admin.retry(|| admin.refresh(None)).await?;
@@ -649,11 +589,17 @@ async fn reset(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolErr
             )));
         }
         let commits = admin.group_offsets(group, None).await?;
+        let file = match &scenario {
+            Scenario::File(path) => offsets_file(path, group)?,
+            _ => Offsets::new(),
+        };
         let mut targets: Vec<(String, i32)> = Vec::new();
-        if a.all_topics {
+        if from_file {
+            targets.extend(file.keys().cloned());
+        } else if a.g.all_topics {
             targets.extend(commits.keys().cloned());
         } else {
-            for spec in &a.topics {
+            for spec in &a.g.topics {
                 let (topic, parts) = topic_spec(spec)?;
                 let known = cluster.topics.get(&topic).ok_or_else(|| {
                     ToolError::Failed(format!("Error: Topic '{topic}' does not exist"))
@@ -663,38 +609,16 @@ async fn reset(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolErr
                 targets.extend(parts.into_iter().map(|p| (topic.clone(), p)));
             }
         }
-        let mut new: BTreeMap<(String, i32), i64> = BTreeMap::new();
-        for (topic, p) in &targets {
-            let earliest = admin.list_offset(topic, *p, EARLIEST).await?;
-            let latest = admin.list_offset(topic, *p, LATEST).await?;
-            let current = commits.get(&(topic.clone(), *p)).copied().unwrap_or(latest);
-            let wanted = if a.to_earliest {
-                earliest
-            } else if a.to_latest {
-                latest
-            } else if a.to_current {
-                current
-            } else if let Some(o) = a.to_offset {
-                o
-            } else {
-                current + a.shift_by.unwrap_or(0)
-            };
-            // Out of range: the nearest end, as Kafka's tool clamps.
-            new.insert((topic.clone(), *p), wanted.clamp(earliest, latest));
-        }
-        if a.execute {
+        let current = |t: &str, p: i32| commits.get(&(t.to_string(), p)).copied();
+        let new = new_offsets(admin, &targets, &scenario, current, &file).await?;
+        if r.execute {
             admin.commit_group_offsets(group, &new).await?;
         }
-        let mut rows = vec![vec![
-            "GROUP".to_string(),
-            "TOPIC".into(),
-            "PARTITION".into(),
-            "NEW-OFFSET".into(),
-        ]];
-        for ((t, p), o) in &new {
-            rows.push(vec![group.clone(), t.clone(), p.to_string(), o.to_string()]);
+        let text = reset_text(group, &new, r.export, groups.len() > 1);
+        match r.export {
+            true => print!("{text}"),
+            false => println!("{text}\n"),
         }
-        println!("{}\n", table(&rows, &[15, 15, 10, 0]));
     }
     Ok(())
 }

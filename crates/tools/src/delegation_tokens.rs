@@ -108,13 +108,9 @@ const HEADER: [&str; 8] = [
 
 /// One line of Kafka's token table (`%-15s %-30s %-15s %-15s %-25s %-15s %-15s %-15s`).
 fn row(cells: [&str; 8]) -> String {
-    let widths = [15, 30, 15, 15, 25, 15, 15, 15];
-    cells
-        .iter()
-        .zip(widths)
-        .map(|(c, w)| format!("{c:<w$}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    crate::table::Table::fixed(&[15, 30, 15, 15, 25, 15, 15, 15], " ")
+        .pad_last()
+        .line(&cells.map(String::from))
 }
 
 /// A token as a table row.

@@ -11,6 +11,7 @@ pub mod consumer_groups;
 pub mod consumer_protocol;
 pub mod delegation_tokens;
 pub mod features;
+pub mod group_command;
 pub mod leader_election;
 pub mod log_dirs;
 pub mod metadata_quorum;
@@ -22,5 +23,6 @@ pub mod transactions;
 pub mod unclean_recovery;
 
 mod common;
+pub mod table;
 
 pub use common::ToolError;

@@ -474,5 +474,5 @@ pub fn render_replication(r: &DescribeQuorumResponse, human_readable: bool) -> S
     for v in &p.observers {
         add(v, "Observer");
     }
-    crate::common::aligned(&rows, &[], "\t").join("\n")
+    crate::table::Table::fit(&[], "\t").lines(&rows).join("\n")
 }

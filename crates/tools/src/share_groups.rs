@@ -3,8 +3,12 @@
 //! it or its offsets for some topics, with Kafka's flags, tables and messages.
 
 use crate::common::{self, ToolError};
+use crate::group_command::{
+    new_offsets, offsets_file, reset_text, topic_spec, GroupOptions, Scenario,
+};
+use crate::table::Table;
 use clap::Args as ClapArgs;
-use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
+use fjord_admin::{expect_response, Admin, AdminError};
 use fjord_protocol::generated::{
     alter_share_group_offsets_request::{
         AlterShareGroupOffsetsRequest, AlterShareGroupOffsetsRequestPartition,
@@ -28,78 +32,9 @@ use std::process::ExitCode;
 /// `kafka-share-groups` arguments.
 #[derive(Debug, ClapArgs)]
 pub struct Args {
+    /// The options both group tools take.
     #[command(flatten)]
-    connection: crate::common::BrokerConnection,
-    /// List all share groups.
-    #[arg(long)]
-    list: bool,
-    /// Describe share group, members and offset information.
-    #[arg(long)]
-    describe: bool,
-    /// Delete share group.
-    #[arg(long)]
-    delete: bool,
-    /// Delete offsets of share group (one group, with --topic).
-    #[arg(long)]
-    delete_offsets: bool,
-    /// Reset offsets of share group (one inactive group; --dry-run or --execute).
-    #[arg(long)]
-    reset_offsets: bool,
-    /// The share group id.
-    #[arg(long = "group")]
-    groups: Vec<String>,
-    /// Apply to all share groups.
-    #[arg(long)]
-    all_groups: bool,
-    /// The topic(s); when resetting, `topic:0,1,2` for some partitions.
-    #[arg(long = "topic")]
-    topics: Vec<String>,
-    /// Apply to all topics (reset-offsets).
-    #[arg(long)]
-    all_topics: bool,
-    /// Describe members of the group.
-    #[arg(long)]
-    members: bool,
-    /// Describe the group's offsets (the default).
-    #[arg(long)]
-    offsets: bool,
-    /// With --describe, the group's state; with --list, every group's state (or only groups
-    /// in these states: Empty, Stable, Dead).
-    #[arg(long, num_args = 0..=1, default_missing_value = "")]
-    state: Option<String>,
-    /// Show more columns.
-    #[arg(long)]
-    verbose: bool,
-    /// Reset offsets to earliest offset.
-    #[arg(long)]
-    to_earliest: bool,
-    /// Reset offsets to latest offset.
-    #[arg(long)]
-    to_latest: bool,
-    /// Reset offsets to current offset.
-    #[arg(long)]
-    to_current: bool,
-    /// Reset offsets to a specific offset.
-    #[arg(long)]
-    to_offset: Option<i64>,
-    /// Reset offsets to offset from datetime, 'YYYY-MM-DDThh:mm:ss.sss' (UTC).
-    #[arg(long)]
-    to_datetime: Option<String>,
-    /// Reset offsets to values defined in a CSV file (topic,partition,offset).
-    #[arg(long)]
-    from_file: Option<std::path::PathBuf>,
-    /// Output offset reset information without executing the operation.
-    #[arg(long)]
-    dry_run: bool,
-    /// Execute the offset reset operation.
-    #[arg(long)]
-    execute: bool,
-    /// Print the offsets to reset as CSV.
-    #[arg(long)]
-    export: bool,
-    /// The timeout for some operations, in ms.
-    #[arg(long, default_value_t = 30_000)]
-    timeout: i64,
+    g: GroupOptions,
 }
 
 /// Runs the tool.
@@ -111,56 +46,42 @@ pub fn run(args: &Args) -> ExitCode {
 const SHARE_STATES: &[&str] = &["Empty", "Dead", "Stable"];
 
 async fn run_async(a: &Args) -> Result<(), ToolError> {
-    let actions = [
-        a.list,
-        a.describe,
-        a.delete,
-        a.reset_offsets,
-        a.delete_offsets,
-    ]
-    .iter()
-    .filter(|x| **x)
-    .count();
-    if actions != 1 {
+    if a.g.actions() != 1 {
         return Err(ToolError::Usage(
             "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets.".into(),
         ));
     }
-    if a.connection.bootstrap_server.is_none() {
-        return Err(ToolError::Usage(
-            "Missing required argument \"[bootstrap-server]\"".into(),
-        ));
-    }
-    if (a.describe || a.delete) && a.groups.is_empty() && !a.all_groups {
+    a.g.require_bootstrap()?;
+    if (a.g.describe || a.g.delete) && a.g.groups.is_empty() && !a.g.all_groups {
         return Err(ToolError::Usage(
             "Option [describe] takes one of these options: [all-groups], [group]".into(),
         ));
     }
-    if (a.reset_offsets || a.delete_offsets) && a.groups.len() != 1 {
+    if (a.g.reset_offsets || a.g.delete_offsets) && a.g.groups.len() != 1 {
         return Err(ToolError::Usage(
             "Option [reset-offsets] and [delete-offsets] take exactly one [group]".into(),
         ));
     }
-    let admin = a.connection.admin()?;
-    if a.list {
+    let admin = a.g.admin()?;
+    if a.g.list {
         return list(&admin, a).await;
     }
-    let groups = if a.all_groups {
+    let groups = if a.g.all_groups {
         listed(&admin, &[])
             .await?
             .into_iter()
             .map(|(g, _)| g)
             .collect()
     } else {
-        a.groups.clone()
+        a.g.groups.clone()
     };
-    if a.delete {
-        return delete(&admin, &groups, a.all_groups).await;
+    if a.g.delete {
+        return delete(&admin, &groups, a.g.all_groups).await;
     }
-    if a.delete_offsets {
-        return delete_offsets(&admin, &groups[0], &a.topics).await;
+    if a.g.delete_offsets {
+        return delete_offsets(&admin, &groups[0], &a.g.topics).await;
     }
-    if a.reset_offsets {
+    if a.g.reset_offsets {
         return reset(&admin, a, &groups[0]).await;
     }
     describe(&admin, a, &groups).await
@@ -200,7 +121,7 @@ async fn listed(admin: &Admin, states: &[String]) -> Result<Vec<(String, String)
 }
 
 async fn list(admin: &Admin, a: &Args) -> Result<(), ToolError> {
-    let Some(filter) = &a.state else {
+    let Some(filter) = &a.g.state else {
         for (g, _) in listed(admin, &[]).await? {
             println!("{g}");
         }
@@ -225,9 +146,12 @@ async fn list(admin: &Admin, a: &Args) -> Result<(), ToolError> {
         .max()
         .unwrap_or(0)
         .max(15);
-    println!("{:<width$} STATE", "GROUP");
-    for (g, s) in &groups {
-        println!("{g:<width$} {s}");
+    let rows: Vec<Vec<String>> = std::iter::once(["GROUP".to_string(), "STATE".into()])
+        .chain(groups.iter().map(|(g, s)| [g.clone(), s.clone()]))
+        .map(Vec::from)
+        .collect();
+    for line in Table::fixed(&[width], " ").lines(&rows) {
+        println!("{line}");
     }
     Ok(())
 }
@@ -341,17 +265,7 @@ fn empty_group_note(group: &str, state: &str, rows: usize) -> bool {
 
 /// `%-Ns` of each cell but the last, joined by spaces, after a newline (Kafka's printf).
 fn row(cells: &[String], widths: &[usize]) -> String {
-    let mut l = String::from("\n");
-    for (i, c) in cells.iter().enumerate() {
-        if i > 0 {
-            l.push(' ');
-        }
-        match widths.get(i) {
-            Some(w) if i + 1 < cells.len() => l.push_str(&format!("{c:<w$}")),
-            _ => l.push_str(c),
-        }
-    }
-    l
+    Table::fixed(widths, " ").block(&[cells.to_vec()])
 }
 
 /// A member's partitions as Kafka's tool lists them: `topic:0,1;other:2`.
@@ -393,7 +307,7 @@ async fn describe(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), Tool
     }
     for (group, (coordinator, d)) in &described {
         let glen = group.len().max(15);
-        if a.members {
+        if a.g.members {
             let mut members: Vec<_> = d.members.iter().collect();
             members.sort_by(|x, y| x.member_id.cmp(&y.member_id));
             if !empty_group_note(group, &d.group_state, members.len()) {
@@ -415,7 +329,7 @@ async fn describe(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), Tool
                 ["GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS"]
                     .map(String::from)
                     .to_vec();
-            if a.verbose {
+            if a.g.verbose {
                 widths.push(13);
                 header.push("MEMBER-EPOCH".into());
             }
@@ -435,17 +349,17 @@ async fn describe(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), Tool
                     m.client_id.clone(),
                     n.to_string(),
                 ];
-                if a.verbose {
+                if a.g.verbose {
                     cells.push(m.member_epoch.to_string());
                 }
                 cells.push(assignment_text(m));
                 out.push_str(&row(&cells, &widths));
             }
             println!("{out}");
-        } else if a.state.is_some() {
+        } else if a.g.state.is_some() {
             empty_group_note(group, &d.group_state, 1);
             let clen = coordinator.len().max(25);
-            let out = if a.verbose {
+            let out = if a.g.verbose {
                 let widths = [glen, clen, 15, 12, 17];
                 let mut s = row(
                     &[
@@ -512,7 +426,7 @@ async fn describe(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), Tool
             let mut widths = vec![glen, tlen, 10];
             let mut header: Vec<String> =
                 ["GROUP", "TOPIC", "PARTITION"].map(String::from).to_vec();
-            if a.verbose {
+            if a.g.verbose {
                 widths.push(13);
                 header.push("LEADER-EPOCH".into());
             }
@@ -521,7 +435,7 @@ async fn describe(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), Tool
             let mut out = row(&header, &widths);
             for ((t, p), (start, epoch, lag)) in &offsets {
                 let mut cells = vec![group.clone(), t.clone(), p.to_string()];
-                if a.verbose {
+                if a.g.verbose {
                     cells.push(text(epoch.map(i64::from)));
                 }
                 cells.extend([text(*start), text(*lag)]);
@@ -665,77 +579,39 @@ async fn delete_offsets(admin: &Admin, group: &str, topics: &[String]) -> Result
         }
     }
     let width = results.keys().map(String::len).max().unwrap_or(0).max(15);
-    let mut out = format!("\n{:<width$} STATUS", "TOPIC");
+    let mut rows = vec![vec!["TOPIC".to_string(), "STATUS".into()]];
     for (t, e) in &results {
         let status = e
             .as_ref()
             .map_or_else(|| "Successful".to_string(), |m| format!("Error: {m}"));
-        out.push_str(&format!("\n{t:<width$} {status}"));
+        rows.push(vec![t.clone(), status]);
     }
-    println!("{out}");
+    println!("{}", Table::fixed(&[width], " ").block(&rows));
     Ok(())
 }
 
-/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (i64::from(m) + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// `YYYY-MM-DDThh:mm:ss[.sss]` (UTC, a trailing `Z` allowed) in ms since the epoch.
-fn parse_datetime(s: &str) -> Option<i64> {
-    let s = s.trim_end_matches('Z');
-    let (date, time) = s.split_once('T')?;
-    let mut d = date.split('-');
-    let (y, mo, da) = (
-        d.next()?.parse().ok()?,
-        d.next()?.parse().ok()?,
-        d.next()?.parse().ok()?,
-    );
-    let (hms, ms) = match time.split_once('.') {
-        Some((hms, frac)) => (hms, format!("{frac:0<3}")[..3].parse::<i64>().ok()?),
-        None => (time, 0),
-    };
-    let mut t = hms.split(':');
-    let (h, mi, se): (i64, i64, i64) = (
-        t.next()?.parse().ok()?,
-        t.next()?.parse().ok()?,
-        t.next()?.parse().ok()?,
-    );
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&da) || h > 23 || mi > 59 || se > 60 {
-        return None;
-    }
-    Some(((days_from_civil(y, mo, da) * 24 + h) * 60 + mi) * 60_000 + se * 1000 + ms)
-}
-
 async fn reset(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError> {
-    let scenarios = [
-        a.to_earliest,
-        a.to_latest,
-        a.to_current,
-        a.to_offset.is_some(),
-        a.to_datetime.is_some(),
-        a.from_file.is_some(),
-    ]
-    .iter()
-    .filter(|x| **x)
-    .count();
-    if scenarios != 1 {
-        return Err(ToolError::Usage(
-            "Option '[reset-offsets]' requires one of the following scenarios: [to-offset], [to-datetime], [to-earliest], [to-latest], [to-current], [from-file]".into(),
-        ));
-    }
-    if !a.dry_run && !a.execute {
+    let scenario = a.g.reset.scenario(
+        Vec::new(),
+        &[
+            "to-offset",
+            "to-datetime",
+            "to-earliest",
+            "to-latest",
+            "to-current",
+            "from-file",
+        ],
+    )?;
+    if !a.g.reset.dry_run && !a.g.reset.execute {
         return Err(ToolError::Usage(
             "Option [reset-offsets] takes the option: [execute] or [dry-run]".into(),
         ));
     }
-    if a.from_file.is_none() && a.topics.is_empty() != a.all_topics {
+    let file = match &scenario {
+        Scenario::File(path) => Some(offsets_file(path, group)?),
+        _ => None,
+    };
+    if file.is_none() && a.g.topics.is_empty() != a.g.all_topics {
         return Err(ToolError::Usage(
             "Option [reset-offsets] takes one of these options: [all-topics], [topic]".into(),
         ));
@@ -752,46 +628,15 @@ async fn reset(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError> {
     }
     let cluster = admin.retry(|| admin.refresh(None)).await?;
     let mut targets: Vec<(String, i32)> = Vec::new();
-    let mut from_file: BTreeMap<(String, i32), i64> = BTreeMap::new();
-    if let Some(path) = &a.from_file {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            ToolError::Failed(format!("Error: cannot read {}: {e}", path.display()))
-        })?;
-        for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-            let f: Vec<&str> = line.split(',').collect();
-            let parsed = match f.as_slice() {
-                [t, p, o] => p
-                    .parse::<i32>()
-                    .ok()
-                    .zip(o.parse::<i64>().ok())
-                    .map(|(p, o)| (t.to_string(), p, o)),
-                _ => None,
-            };
-            let (t, p, o) = parsed
-                .ok_or_else(|| ToolError::Failed(format!("Error: malformed CSV line '{line}'")))?;
-            targets.push((t.clone(), p));
-            from_file.insert((t, p), o);
-        }
-    } else if a.all_topics {
+    if let Some(file) = &file {
+        targets.extend(file.keys().cloned());
+    } else if a.g.all_topics {
         let current = start_offsets(admin, group).await.unwrap_or_default();
         targets.extend(current.into_keys());
     } else {
-        for spec in &a.topics {
-            let (topic, parts) = match spec.split_once(':') {
-                None => (spec.clone(), None),
-                Some((t, ps)) => {
-                    let parts = ps
-                        .split(',')
-                        .map(|p| p.trim().parse::<i32>())
-                        .collect::<Result<Vec<_>, _>>()
-                        .map_err(|_| {
-                            ToolError::Usage(format!("Invalid partitions in --topic {spec}"))
-                        })?;
-                    (t.to_string(), Some(parts))
-                }
-            };
-            let known = cluster.topics.get(&topic);
-            let parts = match (parts, known) {
+        for spec in &a.g.topics {
+            let (topic, parts) = topic_spec(spec)?;
+            let parts = match (parts, cluster.topics.get(&topic)) {
                 (Some(p), _) => p,
                 (None, Some(k)) => k.partitions.iter().map(|p| p.partition).collect(),
                 (None, None) => {
@@ -825,47 +670,21 @@ async fn reset(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError> {
             missing.join(",")
         )));
     }
-    let current = if a.to_current {
+    let current = if scenario == Scenario::Current {
         start_offsets(admin, group).await.unwrap_or_default()
     } else {
         StartOffsets::new()
     };
-    let stamp = match &a.to_datetime {
-        Some(s) => Some(parse_datetime(s).ok_or_else(|| {
-            ToolError::Failed(format!(
-                "Error parsing timestamp. It does not conform to the expected format yyyy-MM-dd'T'HH:mm:ss.SSS: {s}"
-            ))
-        })?),
-        None => None,
-    };
-    let mut new: BTreeMap<(String, i32), i64> = BTreeMap::new();
-    for (topic, p) in &targets {
-        let earliest = admin.list_offset(topic, *p, EARLIEST).await?;
-        let latest = admin.list_offset(topic, *p, LATEST).await?;
-        let wanted = if a.to_earliest {
-            earliest
-        } else if a.to_latest {
-            latest
-        } else if a.to_current {
-            current
-                .get(&(topic.clone(), *p))
-                .and_then(|(s, ..)| *s)
-                .unwrap_or(latest)
-        } else if let Some(o) = a.to_offset {
-            o
-        } else if let Some(ts) = stamp {
-            let at = admin.list_offset(topic, *p, ts).await?;
-            if at < 0 {
-                latest
-            } else {
-                at
-            }
-        } else {
-            from_file[&(topic.clone(), *p)]
-        };
-        new.insert((topic.clone(), *p), wanted.clamp(earliest, latest));
-    }
-    if a.execute && !a.dry_run {
+    let start_of = |t: &str, p: i32| current.get(&(t.to_string(), p)).and_then(|(s, ..)| *s);
+    let new = new_offsets(
+        admin,
+        &targets,
+        &scenario,
+        start_of,
+        &file.unwrap_or_default(),
+    )
+    .await?;
+    if a.g.reset.execute && !a.g.reset.dry_run {
         let mut by_topic: BTreeMap<&str, Vec<AlterShareGroupOffsetsRequestPartition>> =
             BTreeMap::new();
         for ((t, p), o) in &new {
@@ -916,33 +735,7 @@ async fn reset(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError> {
                 ))
             })?;
     }
-    if a.export {
-        let mut out = String::new();
-        for ((t, p), o) in &new {
-            out.push_str(&format!("{t},{p},{o}\n"));
-        }
-        println!("{out}");
-        return Ok(());
-    }
-    let mut rows = vec![vec![
-        "GROUP".to_string(),
-        "TOPIC".into(),
-        "PARTITION".into(),
-        "NEW-OFFSET".into(),
-    ]];
-    for ((t, p), o) in &new {
-        rows.push(vec![
-            group.to_string(),
-            t.clone(),
-            p.to_string(),
-            o.to_string(),
-        ]);
-    }
-    let lines: String = common::aligned(&rows, &[15, 15, 10, 0], " ")
-        .iter()
-        .map(|l| format!("\n{l}"))
-        .collect();
-    println!("{lines}");
+    println!("{}", reset_text(group, &new, a.g.reset.export, false));
     Ok(())
 }
 
@@ -960,15 +753,5 @@ mod tests {
             ),
             "\nGROUP           TOPIC           PARTITION  START-OFFSET  LAG"
         );
-    }
-
-    #[test]
-    fn datetimes_are_utc() {
-        assert_eq!(parse_datetime("1970-01-01T00:00:00.000"), Some(0));
-        assert_eq!(
-            parse_datetime("2026-12-04T09:30:00.5"),
-            Some(1_796_376_600_500)
-        );
-        assert_eq!(parse_datetime("2026-13-04T09:30:00"), None);
     }
 }

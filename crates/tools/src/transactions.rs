@@ -101,25 +101,10 @@ pub fn run(args: &Args) -> ExitCode {
 /// Kafka's `ToolsUtils.prettyPrintTable`: every cell padded to its column's width and
 /// followed by a tab.
 pub fn pretty_table(headers: &[&str], rows: &[Vec<String>]) -> Vec<String> {
-    let mut widths: Vec<usize> = headers.iter().map(|h| h.len()).collect();
-    for r in rows {
-        for (w, cell) in widths.iter_mut().zip(r) {
-            *w = (*w).max(cell.len());
-        }
-    }
-    let line = |cells: Vec<&str>| -> String {
-        cells
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}\t"))
-            .collect()
-    };
-    std::iter::once(line(headers.to_vec()))
-        .chain(
-            rows.iter()
-                .map(|r| line(r.iter().map(String::as_str).collect())),
-        )
-        .collect()
+    let all: Vec<Vec<String>> = std::iter::once(headers.iter().map(|h| h.to_string()).collect())
+        .chain(rows.iter().cloned())
+        .collect();
+    crate::table::Table::pretty().lines(&all)
 }
 
 fn print_table(headers: &[&str], rows: &[Vec<String>]) {

@@ -347,7 +347,7 @@ fn table(o: &Offline) -> String {
         unknown(&o.last_known_elr)
     );
     let rows: Vec<Vec<String>> = rows.into_iter().map(Vec::from).collect();
-    for line in common::aligned(&rows, &[], "  ") {
+    for line in crate::table::Table::fit(&[], "  ").lines(&rows) {
         out.push_str(&format!("  {line}\n"));
     }
     if !o.kafka_requests.is_empty() {
