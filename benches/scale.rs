@@ -234,8 +234,9 @@ fn broker_failover(s: &mut System, count: usize, row: &mut Row) {
     })
     .expect("every partition led elsewhere");
     row.broker_failover_s = killed.elapsed().as_secs_f64();
-    s.restart(victim);
+    // From the start command: Kafka's `kafka.sh restart` returns only once the node listens.
     let restarted = Instant::now();
+    s.restart(victim);
     wait(Duration::from_secs(600), || {
         partitions(&s.broker(victim)).map(|_| ())
     })

@@ -358,6 +358,13 @@ pub fn refusal(
 }
 
 fn check(config: &BTreeMap<String, String>, node: &BTreeMap<String, String>) -> Result<(), String> {
+    let ints = check_types(config)?;
+    check_bounds(config, node, &ints)
+}
+
+/// Kafka's `ConfigDef.parse` of a group's keys: each known, of its type, through its
+/// validator, in definition order. Returns the numeric values.
+fn check_types(config: &BTreeMap<String, String>) -> Result<BTreeMap<&'static str, i64>, String> {
     if let Some(unknown) = config.keys().find(|k| key_named(k).is_none()) {
         return Err(format!("Unknown group config name: {unknown}"));
     }
@@ -371,8 +378,7 @@ fn check(config: &BTreeMap<String, String>, node: &BTreeMap<String, String>) -> 
             return Err(format!("{RACK_TAGS} must not contain duplicate tag keys."));
         }
     }
-    // ConfigDef.parse: each key's type and validator, in definition order.
-    let mut ints: BTreeMap<&str, i64> = BTreeMap::new();
+    let mut ints: BTreeMap<&'static str, i64> = BTreeMap::new();
     for k in KEYS.iter() {
         let Some(value) = config.get(k.name) else {
             continue;
@@ -416,7 +422,17 @@ fn check(config: &BTreeMap<String, String>, node: &BTreeMap<String, String>) -> 
             Kind::Text | Kind::List => {}
         }
     }
-    // GroupConfig.validateValues: the broker's bounds, in Kafka's order.
+    Ok(ints)
+}
+
+/// Kafka's `GroupConfig.validateValues`: the numeric values (`ints`) within the checking
+/// node's bounds, in Kafka's order, a registered streams assignor, sessions longer than
+/// heartbeats, a DLQ topic name outside `__`.
+fn check_bounds(
+    config: &BTreeMap<String, String>,
+    node: &BTreeMap<String, String>,
+    ints: &BTreeMap<&'static str, i64>,
+) -> Result<(), String> {
     let bound = |k: &str| broker_value(node, k).trim().parse::<i64>().unwrap_or(0);
     let range = |key: &str, kind: &str, what: &str| -> Result<(), String> {
         let (lo, hi) = (

@@ -376,6 +376,91 @@ fn table(rows: &[Vec<String>], min: &[usize]) -> String {
     Table::fit(min, " ").block(rows)
 }
 
+/// `--describe --state`: the group's coordinator, assignment strategy, state and size (with
+/// `--verbose` a consumer group's epochs).
+fn state_table(a: &Args, group: &str, coordinator: String, g: &GroupView) -> String {
+    // Kafka 4.4: "-" for a group with no assignment strategy, states in 20 columns.
+    let strategy = if g.assignor.is_empty() {
+        "-".to_string()
+    } else {
+        g.assignor.clone()
+    };
+    let mut rows = vec![
+        vec![
+            "GROUP".to_string(),
+            "COORDINATOR (ID)".into(),
+            "ASSIGNMENT-STRATEGY".into(),
+            "STATE".into(),
+        ],
+        vec![group.to_string(), coordinator, strategy, g.state.clone()],
+    ];
+    let mut widths = vec![15, 25, 20, 20];
+    if let (true, Some((epoch, target))) = (a.g.verbose, g.epochs) {
+        rows[0].extend(["GROUP-EPOCH".to_string(), "TARGET-ASSIGNMENT-EPOCH".into()]);
+        rows[1].extend([epoch.to_string(), target.to_string()]);
+        widths.extend([15, 25]);
+    }
+    rows[0].push("#MEMBERS".into());
+    rows[1].push(g.members.len().to_string());
+    widths.push(0);
+    table(&rows, &widths)
+}
+
+/// `--describe --members`: each member's ids, host and partition count (with `--verbose` its
+/// assignment, and a consumer group's epochs and target assignment).
+fn members_table(a: &Args, group: &str, g: &GroupView) -> String {
+    let instances = g.members.iter().any(|m| m.instance_id.is_some());
+    let consumer = g.epochs.is_some();
+    let mut header = vec!["GROUP".to_string(), "CONSUMER-ID".into()];
+    let mut widths = vec![15, 15];
+    if instances {
+        header.push("GROUP-INSTANCE-ID".into());
+        widths.push(17);
+    }
+    header.extend(["HOST".to_string(), "CLIENT-ID".into(), "#PARTITIONS".into()]);
+    widths.extend([15, 15, 12]);
+    if a.g.verbose {
+        if consumer {
+            header.extend([
+                "CURRENT-EPOCH".to_string(),
+                "CURRENT-ASSIGNMENT".into(),
+                "TARGET-EPOCH".into(),
+                "TARGET-ASSIGNMENT".into(),
+            ]);
+            widths.extend([15, 25, 15, 0]);
+        } else {
+            header.push("ASSIGNMENT".into());
+            widths.push(0);
+        }
+    }
+    let mut rows = vec![header];
+    for m in &g.members {
+        let mut row = vec![group.to_string(), m.id.clone()];
+        if instances {
+            row.push(m.instance_id.clone().unwrap_or_else(|| "-".into()));
+        }
+        row.extend([
+            m.host.clone(),
+            m.client_id.clone(),
+            m.assignment.len().to_string(),
+        ]);
+        if a.g.verbose {
+            match &m.epochs {
+                Some((epoch, target_epoch, target)) => row.extend([
+                    epoch.to_string(),
+                    partitions_text(&m.assignment),
+                    target_epoch.to_string(),
+                    partitions_text(target),
+                ]),
+                None => row.push(partitions_text(&m.assignment)),
+            }
+        }
+        rows.push(row);
+    }
+    // Kafka 4.4 prints the header for a group with no members too.
+    table(&rows, &widths)
+}
+
 async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError> {
     let (coordinator, g) = match describe_group(admin, group).await {
         Ok(x) => x,
@@ -393,84 +478,12 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
         println!("\nConsumer group '{group}' has no active members.");
     }
     if a.g.state.is_some() {
-        // Kafka 4.4: "-" for a group with no assignment strategy, states in 20 columns.
-        let strategy = if g.assignor.is_empty() {
-            "-".to_string()
-        } else {
-            g.assignor.clone()
-        };
-        let mut rows = vec![
-            vec![
-                "GROUP".to_string(),
-                "COORDINATOR (ID)".into(),
-                "ASSIGNMENT-STRATEGY".into(),
-                "STATE".into(),
-            ],
-            vec![group.to_string(), coordinator, strategy, g.state.clone()],
-        ];
-        let mut widths = vec![15, 25, 20, 20];
-        if let (true, Some((epoch, target))) = (a.g.verbose, g.epochs) {
-            rows[0].extend(["GROUP-EPOCH".to_string(), "TARGET-ASSIGNMENT-EPOCH".into()]);
-            rows[1].extend([epoch.to_string(), target.to_string()]);
-            widths.extend([15, 25]);
-        }
-        rows[0].push("#MEMBERS".into());
-        rows[1].push(g.members.len().to_string());
-        widths.push(0);
-        println!("{}\n", table(&rows, &widths));
+        println!("{}\n", state_table(a, group, coordinator, &g));
         return Ok(());
     }
     if a.g.members {
-        let instances = g.members.iter().any(|m| m.instance_id.is_some());
-        let consumer = g.epochs.is_some();
-        let mut header = vec!["GROUP".to_string(), "CONSUMER-ID".into()];
-        let mut widths = vec![15, 15];
-        if instances {
-            header.push("GROUP-INSTANCE-ID".into());
-            widths.push(17);
-        }
-        header.extend(["HOST".to_string(), "CLIENT-ID".into(), "#PARTITIONS".into()]);
-        widths.extend([15, 15, 12]);
-        if a.g.verbose {
-            if consumer {
-                header.extend([
-                    "CURRENT-EPOCH".to_string(),
-                    "CURRENT-ASSIGNMENT".into(),
-                    "TARGET-EPOCH".into(),
-                    "TARGET-ASSIGNMENT".into(),
-                ]);
-                widths.extend([15, 25, 15, 0]);
-            } else {
-                header.push("ASSIGNMENT".into());
-                widths.push(0);
-            }
-        }
-        let mut rows = vec![header];
-        for m in &g.members {
-            let mut row = vec![group.to_string(), m.id.clone()];
-            if instances {
-                row.push(m.instance_id.clone().unwrap_or_else(|| "-".into()));
-            }
-            row.extend([
-                m.host.clone(),
-                m.client_id.clone(),
-                m.assignment.len().to_string(),
-            ]);
-            if a.g.verbose {
-                match &m.epochs {
-                    Some((epoch, target_epoch, target)) => row.extend([
-                        epoch.to_string(),
-                        partitions_text(&m.assignment),
-                        target_epoch.to_string(),
-                        partitions_text(target),
-                    ]),
-                    None => row.push(partitions_text(&m.assignment)),
-                }
-            }
-            rows.push(row);
-        }
         // Kafka 4.4 prints the header for a group with no members too.
-        println!("{}\n", table(&rows, &widths));
+        println!("{}\n", members_table(a, group, &g));
         return Ok(());
     }
     // Offsets and lag: each committed or assigned partition, with its log end offset.

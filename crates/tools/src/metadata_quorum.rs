@@ -163,145 +163,168 @@ async fn run_async(args: &Args) -> Result<String, ToolError> {
                 Ok(render_replication(&r, *human_readable))
             }
         }
-        Command::AddController { dry_run } => {
-            let path = args.connection.command_config.as_ref().ok_or_else(|| {
-                ToolError::Usage(
-                    "add-controller needs --command-config with the new controller's configuration"
-                        .into(),
-                )
-            })?;
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| ToolError::Failed(format!("{}: {e}", path.display())))?;
-            let config = parse_properties(&text)
-                .and_then(|p| ServerConfig::from_properties(p, &[]))
-                .map_err(|e| ToolError::Failed(e.to_string()))?;
-            let id = config
-                .node_id()
-                .map_err(|e| ToolError::Failed(e.to_string()))?;
-            if !config
-                .process_roles()
-                .map_err(|e| ToolError::Failed(e.to_string()))?
-                .controller
-            {
-                return Err(ToolError::Failed("process.roles did not contain 'controller' in configuration file. Is this a valid controller configuration file?".into()));
-            }
-            let dir = config.metadata_log_dir();
-            let meta = MetaProperties::read(&dir)
-                .map_err(|e| ToolError::Failed(e.to_string()))?
-                .ok_or_else(|| {
-                    ToolError::Failed(format!(
-                        "Unable to read meta.properties from {}",
-                        dir.display()
-                    ))
-                })?;
-            let l = config
-                .controller_listener()
-                .map_err(|e| ToolError::Failed(e.to_string()))?;
-            let host = if l.host.is_empty() {
-                "localhost".to_string()
-            } else {
-                l.host.clone()
-            };
-            if !dry_run {
-                let cluster_id = cluster_id(&admin).await?;
-                let r = admin
-                    .call_controller(
-                        RequestBody::AddRaftVoter(AddRaftVoterRequest {
-                            cluster_id: Some(cluster_id),
-                            timeout_ms: admin.config().request_timeout.as_millis() as i32,
-                            voter_id: id,
-                            voter_directory_id: meta.directory_id,
-                            listeners: vec![arv::Listener {
-                                name: l.name.clone(),
-                                host: host.clone(),
-                                port: l.port,
-                                ..Default::default()
-                            }],
-                            ack_when_committed: true,
-                            ..Default::default()
-                        }),
-                        0..=1,
-                    )
-                    .await?;
-                let r = expect_response!(r, AddRaftVoter)?;
-                AdminError::check(r.error_code, r.error_message.as_deref())?;
-            }
-            Ok(format!(
-                "{} controller {id} with directory id {} and endpoints: {}://{host}:{}",
-                if *dry_run {
-                    "DRY RUN of adding"
-                } else {
-                    "Added"
-                },
-                uuid_text::encode(&meta.directory_id),
-                l.name,
-                l.port
-            ))
-        }
+        Command::AddController { dry_run } => add_controller(&admin, args, *dry_run).await,
         Command::RemoveController {
             controller_id,
             controller_directory_id,
             dry_run,
             unregister,
         } => {
-            if *controller_id < 0 {
-                return Err(ToolError::Usage(format!(
-                    "Invalid negative --controller-id: {controller_id}"
-                )));
-            }
-            let dir: Uuid = uuid_text::decode(controller_directory_id).ok_or_else(|| {
-                ToolError::Usage(format!(
-                    "Failed to parse --controller-directory-id: {controller_directory_id}"
-                ))
-            })?;
-            if !dry_run {
-                let removed = remove_voter(&admin, *controller_id, dir).await;
-                match (removed, *unregister) {
-                    (Ok(()), _) => {}
-                    (Err(e), false) => return Err(e.into()),
-                    (Err(e), true) => {
-                        return Err(ToolError::Failed(format!(
-                        "Could not remove controller {controller_id} from the voter set: {e}\n{}",
-                        unregister_pointer(*controller_id)
-                    )))
-                    }
-                }
-            }
-            let mut out = format!(
-                "{} KRaft controller {controller_id} with directory id {controller_directory_id}",
-                if *dry_run {
-                    "DRY RUN of removing "
-                } else {
-                    "Removed "
-                }
-            );
-            if *unregister {
-                if *dry_run {
-                    out.push_str(&format!(
-                        "\nDRY RUN of removing the registration of controller {controller_id}"
-                    ));
-                } else {
-                    match unregister_controller(&admin, *controller_id).await {
-                        Ok(()) => out.push_str(&format!(
-                            "\nRemoved the registration of controller {controller_id}"
-                        )),
-                        // The voter is gone and there was no registration to remove: the
-                        // state the operator asked for.
-                        Err(e) if e.code() == Some(ErrorCode::ControllerIdNotRegistered) => out
-                            .push_str(&format!(
-                                "\nController {controller_id} was not registered; nothing to unregister"
-                            )),
-                        Err(e) => {
-                            return Err(ToolError::Failed(format!(
-                                "{out}\nbut its registration could not be removed: {e}"
-                            )))
-                        }
-                    }
-                }
-            }
-            Ok(out)
+            remove_controller(
+                &admin,
+                *controller_id,
+                controller_directory_id,
+                *dry_run,
+                *unregister,
+            )
+            .await
         }
     }
+}
+
+/// `add-controller`: the new controller's own configuration (`--command-config`) names it;
+/// AddRaftVoter unless `dry_run`.
+async fn add_controller(admin: &Admin, args: &Args, dry_run: bool) -> Result<String, ToolError> {
+    let path = args.connection.command_config.as_ref().ok_or_else(|| {
+        ToolError::Usage(
+            "add-controller needs --command-config with the new controller's configuration".into(),
+        )
+    })?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ToolError::Failed(format!("{}: {e}", path.display())))?;
+    let config = parse_properties(&text)
+        .and_then(|p| ServerConfig::from_properties(p, &[]))
+        .map_err(|e| ToolError::Failed(e.to_string()))?;
+    let id = config
+        .node_id()
+        .map_err(|e| ToolError::Failed(e.to_string()))?;
+    if !config
+        .process_roles()
+        .map_err(|e| ToolError::Failed(e.to_string()))?
+        .controller
+    {
+        return Err(ToolError::Failed("process.roles did not contain 'controller' in configuration file. Is this a valid controller configuration file?".into()));
+    }
+    let dir = config.metadata_log_dir();
+    let meta = MetaProperties::read(&dir)
+        .map_err(|e| ToolError::Failed(e.to_string()))?
+        .ok_or_else(|| {
+            ToolError::Failed(format!(
+                "Unable to read meta.properties from {}",
+                dir.display()
+            ))
+        })?;
+    let l = config
+        .controller_listener()
+        .map_err(|e| ToolError::Failed(e.to_string()))?;
+    let host = if l.host.is_empty() {
+        "localhost".to_string()
+    } else {
+        l.host.clone()
+    };
+    if !dry_run {
+        let cluster_id = cluster_id(admin).await?;
+        let r = admin
+            .call_controller(
+                RequestBody::AddRaftVoter(AddRaftVoterRequest {
+                    cluster_id: Some(cluster_id),
+                    timeout_ms: admin.config().request_timeout.as_millis() as i32,
+                    voter_id: id,
+                    voter_directory_id: meta.directory_id,
+                    listeners: vec![arv::Listener {
+                        name: l.name.clone(),
+                        host: host.clone(),
+                        port: l.port,
+                        ..Default::default()
+                    }],
+                    ack_when_committed: true,
+                    ..Default::default()
+                }),
+                0..=1,
+            )
+            .await?;
+        let r = expect_response!(r, AddRaftVoter)?;
+        AdminError::check(r.error_code, r.error_message.as_deref())?;
+    }
+    Ok(format!(
+        "{} controller {id} with directory id {} and endpoints: {}://{host}:{}",
+        if dry_run {
+            "DRY RUN of adding"
+        } else {
+            "Added"
+        },
+        uuid_text::encode(&meta.directory_id),
+        l.name,
+        l.port
+    ))
+}
+
+/// `remove-controller`: RemoveRaftVoter unless `dry_run`, then (KIP-1312) the controller's
+/// registration with `--unregister`.
+async fn remove_controller(
+    admin: &Admin,
+    controller_id: i32,
+    controller_directory_id: &str,
+    dry_run: bool,
+    unregister: bool,
+) -> Result<String, ToolError> {
+    if controller_id < 0 {
+        return Err(ToolError::Usage(format!(
+            "Invalid negative --controller-id: {controller_id}"
+        )));
+    }
+    let dir: Uuid = uuid_text::decode(controller_directory_id).ok_or_else(|| {
+        ToolError::Usage(format!(
+            "Failed to parse --controller-directory-id: {controller_directory_id}"
+        ))
+    })?;
+    if !dry_run {
+        let removed = remove_voter(admin, controller_id, dir).await;
+        match (removed, unregister) {
+            (Ok(()), _) => {}
+            (Err(e), false) => return Err(e.into()),
+            (Err(e), true) => {
+                return Err(ToolError::Failed(format!(
+                    "Could not remove controller {controller_id} from the voter set: {e}\n{}",
+                    unregister_pointer(controller_id)
+                )))
+            }
+        }
+    }
+    let mut out = format!(
+        "{} KRaft controller {controller_id} with directory id {controller_directory_id}",
+        if dry_run {
+            "DRY RUN of removing "
+        } else {
+            "Removed "
+        }
+    );
+    if unregister {
+        if dry_run {
+            out.push_str(&format!(
+                "\nDRY RUN of removing the registration of controller {controller_id}"
+            ));
+        } else {
+            match unregister_controller(admin, controller_id).await {
+                Ok(()) => out.push_str(&format!(
+                    "\nRemoved the registration of controller {controller_id}"
+                )),
+                // The voter is gone and there was no registration to remove: the
+                // state the operator asked for.
+                Err(e) if e.code() == Some(ErrorCode::ControllerIdNotRegistered) => {
+                    out.push_str(&format!(
+                        "\nController {controller_id} was not registered; nothing to unregister"
+                    ))
+                }
+                Err(e) => {
+                    return Err(ToolError::Failed(format!(
+                        "{out}\nbut its registration could not be removed: {e}"
+                    )))
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// RemoveRaftVoter at the active controller, retried while the quorum settles.

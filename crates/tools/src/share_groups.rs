@@ -288,6 +288,117 @@ fn assignment_text(m: &fjord_protocol::generated::share_group_describe_response:
         .join(";")
 }
 
+/// `--describe --members`: each member's ids, host, partition count and assignment (with
+/// `--verbose` its epoch); `None` when the group has no members to show (its note printed).
+fn members_text(
+    a: &Args,
+    group: &str,
+    glen: usize,
+    d: &fjord_protocol::generated::share_group_describe_response::DescribedGroup,
+) -> Option<String> {
+    let mut members: Vec<_> = d.members.iter().collect();
+    members.sort_by(|x, y| x.member_id.cmp(&y.member_id));
+    if !empty_group_note(group, &d.group_state, members.len()) {
+        return None;
+    }
+    let w = |f: fn(&fjord_protocol::generated::share_group_describe_response::Member) -> usize| {
+        members.iter().map(|m| f(m)).max().unwrap_or(0).max(15)
+    };
+    let (idw, hw, cw) = (
+        w(|m| m.member_id.len()),
+        w(|m| m.client_host.len()),
+        w(|m| m.client_id.len()),
+    );
+    // Kafka's columns; --verbose adds MEMBER-EPOCH before ASSIGNMENT.
+    let mut widths = vec![glen, idw, hw, cw, 12];
+    let mut header: Vec<String> = ["GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS"]
+        .map(String::from)
+        .to_vec();
+    if a.g.verbose {
+        widths.push(13);
+        header.push("MEMBER-EPOCH".into());
+    }
+    header.push("ASSIGNMENT".into());
+    let mut out = row(&header, &widths);
+    for m in &members {
+        let n: usize = m
+            .assignment
+            .topic_partitions
+            .iter()
+            .map(|t| t.partitions.len())
+            .sum();
+        let mut cells = vec![
+            group.to_string(),
+            m.member_id.clone(),
+            m.client_host.clone(),
+            m.client_id.clone(),
+            n.to_string(),
+        ];
+        if a.g.verbose {
+            cells.push(m.member_epoch.to_string());
+        }
+        cells.push(assignment_text(m));
+        out.push_str(&row(&cells, &widths));
+    }
+    Some(out)
+}
+
+/// `--describe --state`: the group's coordinator, state and size (with `--verbose` its
+/// epochs).
+fn state_text(
+    a: &Args,
+    group: &str,
+    glen: usize,
+    coordinator: &str,
+    d: &fjord_protocol::generated::share_group_describe_response::DescribedGroup,
+) -> String {
+    empty_group_note(group, &d.group_state, 1);
+    let clen = coordinator.len().max(25);
+    if a.g.verbose {
+        let widths = [glen, clen, 15, 12, 17];
+        let mut s = row(
+            &[
+                "GROUP",
+                "COORDINATOR (ID)",
+                "STATE",
+                "GROUP-EPOCH",
+                "ASSIGNMENT-EPOCH",
+                "#MEMBERS",
+            ]
+            .map(String::from),
+            &widths,
+        );
+        s.push_str(&row(
+            &[
+                group.to_string(),
+                coordinator.to_string(),
+                d.group_state.clone(),
+                d.group_epoch.to_string(),
+                d.assignment_epoch.to_string(),
+                d.members.len().to_string(),
+            ],
+            &widths,
+        ));
+        s
+    } else {
+        let widths = [glen, clen, 15];
+        let mut s = row(
+            &["GROUP", "COORDINATOR (ID)", "STATE", "#MEMBERS"].map(String::from),
+            &widths,
+        );
+        s.push_str(&row(
+            &[
+                group.to_string(),
+                coordinator.to_string(),
+                d.group_state.clone(),
+                d.members.len().to_string(),
+            ],
+            &widths,
+        ));
+        s
+    }
+}
+
 async fn describe(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolError> {
     let mut described = BTreeMap::new();
     for g in groups {
@@ -308,101 +419,11 @@ async fn describe(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), Tool
     for (group, (coordinator, d)) in &described {
         let glen = group.len().max(15);
         if a.g.members {
-            let mut members: Vec<_> = d.members.iter().collect();
-            members.sort_by(|x, y| x.member_id.cmp(&y.member_id));
-            if !empty_group_note(group, &d.group_state, members.len()) {
-                continue;
+            if let Some(out) = members_text(a, group, glen, d) {
+                println!("{out}");
             }
-            let w = |f: fn(
-                &fjord_protocol::generated::share_group_describe_response::Member,
-            ) -> usize| {
-                members.iter().map(|m| f(m)).max().unwrap_or(0).max(15)
-            };
-            let (idw, hw, cw) = (
-                w(|m| m.member_id.len()),
-                w(|m| m.client_host.len()),
-                w(|m| m.client_id.len()),
-            );
-            // Kafka's columns; --verbose adds MEMBER-EPOCH before ASSIGNMENT.
-            let mut widths = vec![glen, idw, hw, cw, 12];
-            let mut header: Vec<String> =
-                ["GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS"]
-                    .map(String::from)
-                    .to_vec();
-            if a.g.verbose {
-                widths.push(13);
-                header.push("MEMBER-EPOCH".into());
-            }
-            header.push("ASSIGNMENT".into());
-            let mut out = row(&header, &widths);
-            for m in &members {
-                let n: usize = m
-                    .assignment
-                    .topic_partitions
-                    .iter()
-                    .map(|t| t.partitions.len())
-                    .sum();
-                let mut cells = vec![
-                    group.clone(),
-                    m.member_id.clone(),
-                    m.client_host.clone(),
-                    m.client_id.clone(),
-                    n.to_string(),
-                ];
-                if a.g.verbose {
-                    cells.push(m.member_epoch.to_string());
-                }
-                cells.push(assignment_text(m));
-                out.push_str(&row(&cells, &widths));
-            }
-            println!("{out}");
         } else if a.g.state.is_some() {
-            empty_group_note(group, &d.group_state, 1);
-            let clen = coordinator.len().max(25);
-            let out = if a.g.verbose {
-                let widths = [glen, clen, 15, 12, 17];
-                let mut s = row(
-                    &[
-                        "GROUP",
-                        "COORDINATOR (ID)",
-                        "STATE",
-                        "GROUP-EPOCH",
-                        "ASSIGNMENT-EPOCH",
-                        "#MEMBERS",
-                    ]
-                    .map(String::from),
-                    &widths,
-                );
-                s.push_str(&row(
-                    &[
-                        group.clone(),
-                        coordinator.clone(),
-                        d.group_state.clone(),
-                        d.group_epoch.to_string(),
-                        d.assignment_epoch.to_string(),
-                        d.members.len().to_string(),
-                    ],
-                    &widths,
-                ));
-                s
-            } else {
-                let widths = [glen, clen, 15];
-                let mut s = row(
-                    &["GROUP", "COORDINATOR (ID)", "STATE", "#MEMBERS"].map(String::from),
-                    &widths,
-                );
-                s.push_str(&row(
-                    &[
-                        group.clone(),
-                        coordinator.clone(),
-                        d.group_state.clone(),
-                        d.members.len().to_string(),
-                    ],
-                    &widths,
-                ));
-                s
-            };
-            println!("{out}");
+            println!("{}", state_text(a, group, glen, coordinator, d));
         } else {
             let offsets = start_offsets(admin, group).await.map_err(|e| {
                 ToolError::FailedStdout(format!(

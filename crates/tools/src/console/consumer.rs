@@ -135,6 +135,41 @@ impl Format {
     }
 }
 
+/// Where reading starts: `--offset` on its one partition; with `--group` (and no
+/// `--partition`) as a member of the group, from its commits over what it is assigned; else
+/// the group's commits or the `reset` policy over `partitions`.
+async fn start(
+    admin: &Admin,
+    a: &Args,
+    topic: &str,
+    partitions: &[i32],
+    reset: i64,
+) -> Result<(BTreeMap<i32, i64>, Option<Member>), ToolError> {
+    let mut positions: BTreeMap<i32, i64> = BTreeMap::new();
+    let mut member: Option<Member> = None;
+    if let Some(o) = &a.offset {
+        let p = partitions[0];
+        let at = match o.as_str() {
+            "earliest" => admin.list_offset(topic, p, EARLIEST).await?,
+            "latest" => admin.list_offset(topic, p, LATEST).await?,
+            n => n.parse::<i64>().map_err(|_| {
+                ToolError::Usage(format!(
+                    "The provided offset value '{n}' is incorrect. Valid values are 'earliest', 'latest', or a non-negative long."
+                ))
+            })?,
+        };
+        positions.insert(p, at);
+    } else if let (Some(g), None) = (&a.group, a.partition) {
+        // A member of the group: it reads what the group assigns it.
+        let m = Member::join(admin, g, topic, partitions).await?;
+        positions = start_positions(admin, Some(g), topic, &m.assigned, reset).await?;
+        member = Some(m);
+    } else {
+        positions = start_positions(admin, a.group.as_deref(), topic, partitions, reset).await?;
+    }
+    Ok((positions, member))
+}
+
 async fn run_async(a: &Args) -> Result<(), ToolError> {
     let (Some(bootstrap), Some(topic)) = (&a.bootstrap_server, &a.topic) else {
         return Err(ToolError::Usage(
@@ -178,28 +213,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             _ => LATEST,
         }
     };
-    let mut positions: BTreeMap<i32, i64> = BTreeMap::new();
-    let mut member: Option<Member> = None;
-    if let Some(o) = &a.offset {
-        let p = partitions[0];
-        let at = match o.as_str() {
-            "earliest" => admin.list_offset(topic, p, EARLIEST).await?,
-            "latest" => admin.list_offset(topic, p, LATEST).await?,
-            n => n.parse::<i64>().map_err(|_| {
-                ToolError::Usage(format!(
-                    "The provided offset value '{n}' is incorrect. Valid values are 'earliest', 'latest', or a non-negative long."
-                ))
-            })?,
-        };
-        positions.insert(p, at);
-    } else if let (Some(g), None) = (&a.group, a.partition) {
-        // A member of the group: it reads what the group assigns it.
-        let m = Member::join(&admin, g, topic, &partitions).await?;
-        positions = start_positions(&admin, Some(g), topic, &m.assigned, reset).await?;
-        member = Some(m);
-    } else {
-        positions = start_positions(&admin, a.group.as_deref(), topic, &partitions, reset).await?;
-    }
+    let (mut positions, mut member) = start(&admin, a, topic, &partitions, reset).await?;
 
     let mut printed: u64 = 0;
     let mut last_record = Instant::now();

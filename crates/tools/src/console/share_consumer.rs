@@ -283,15 +283,21 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     };
     let mut sessions: BTreeMap<i32, Session> = BTreeMap::new();
     let mut pending: Pending = Pending::new();
-    let mut printed: u64 = 0;
-    let mut last_record = Instant::now();
+    let mut printer = Printer {
+        format,
+        ack_type,
+        max: crate::common::limit(a.max_messages),
+        printed: 0,
+        last_record: Instant::now(),
+        out: Vec::new(),
+    };
     let stdout = std::io::stdout();
     let timeout = crate::common::limit(a.timeout_ms).map(Duration::from_millis);
     'consume: loop {
-        if crate::common::limit(a.max_messages).is_some_and(|m| printed >= m) {
+        if printer.done() {
             break;
         }
-        if timeout.is_some_and(|t| last_record.elapsed() >= t) {
+        if timeout.is_some_and(|t| printer.last_record.elapsed() >= t) {
             break;
         }
         if Instant::now() >= member.next_beat {
@@ -307,17 +313,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         let Some(info) = cluster.topics.get(&topic) else {
             continue;
         };
-        let mut by_leader: BTreeMap<i32, BTreeSet<Tp>> = BTreeMap::new();
-        for tp in &member.assignment {
-            if tp.0 != info.id {
-                continue;
-            }
-            if let Some(p) = info.partitions.iter().find(|p| p.partition == tp.1) {
-                if p.leader >= 0 {
-                    by_leader.entry(p.leader).or_default().insert(*tp);
-                }
-            }
-        }
+        let by_leader = by_leader(info, &member.assignment);
         // Sessions with leaders that lead none of the assignment any more are closed.
         let gone: Vec<i32> = sessions
             .keys()
@@ -329,80 +325,10 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                 close(&admin, &member, l, &s, &mut pending).await;
             }
         }
-        let mut out: Vec<u8> = Vec::new();
         for (leader, wanted) in &by_leader {
             let s = sessions.entry(*leader).or_default();
             let new = s.epoch == 0;
-            let added: Vec<Tp> = if new {
-                wanted.iter().copied().collect()
-            } else {
-                wanted.difference(&s.partitions).copied().collect()
-            };
-            let forgotten: Vec<Tp> = if new {
-                Vec::new()
-            } else {
-                s.partitions.difference(wanted).copied().collect()
-            };
-            // Acknowledgements ride on the fetch, except in a new session's first one.
-            let mut named: BTreeMap<Tp, Vec<AcknowledgementBatch>> = BTreeMap::new();
-            for tp in &added {
-                named.entry(*tp).or_default();
-            }
-            if !new {
-                for (tp, acks) in pending.iter().filter(|(tp, _)| wanted.contains(tp)) {
-                    named
-                        .entry(*tp)
-                        .or_default()
-                        .extend(batches(acks).into_iter().map(|(first, last, t)| {
-                            AcknowledgementBatch {
-                                first_offset: first,
-                                last_offset: last,
-                                acknowledge_types: vec![t],
-                                ..Default::default()
-                            }
-                        }));
-                }
-            }
-            let mut topics: Vec<FetchTopic> = Vec::new();
-            for ((t, p), acks) in &named {
-                let part = FetchPartition {
-                    partition_index: *p,
-                    acknowledgement_batches: acks.clone(),
-                    ..Default::default()
-                };
-                match topics.last_mut() {
-                    Some(x) if x.topic_id == *t => x.partitions.push(part),
-                    _ => topics.push(FetchTopic {
-                        topic_id: *t,
-                        partitions: vec![part],
-                        ..Default::default()
-                    }),
-                }
-            }
-            let mut forgotten_topics: Vec<ForgottenTopic> = Vec::new();
-            for (t, p) in &forgotten {
-                match forgotten_topics.last_mut() {
-                    Some(x) if x.topic_id == *t => x.partitions.push(*p),
-                    _ => forgotten_topics.push(ForgottenTopic {
-                        topic_id: *t,
-                        partitions: vec![*p],
-                        ..Default::default()
-                    }),
-                }
-            }
-            let request = RequestBody::ShareFetch(ShareFetchRequest {
-                group_id: Some(member.group.clone()),
-                member_id: Some(member.id.clone()),
-                share_session_epoch: s.epoch,
-                max_wait_ms: FETCH_WAIT_MS,
-                min_bytes: 1,
-                max_bytes: FETCH_BYTES,
-                max_records: FETCH_RECORDS,
-                batch_size: FETCH_RECORDS,
-                topics,
-                forgotten_topics_data: forgotten_topics,
-                ..Default::default()
-            });
+            let request = fetch_request(&member, s, wanted, &pending);
             let answer = admin
                 .call_broker(*leader, request, SHARE_VERSION..=SHARE_VERSION)
                 .await
@@ -428,61 +354,9 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                         sessions.remove(leader);
                         break;
                     }
-                    let mut acquired: BTreeMap<i64, i8> = BTreeMap::new();
-                    for a in &p.acquired_records {
-                        for o in a.first_offset..=a.last_offset {
-                            acquired.insert(o, 0); // a gap unless a record is printed
-                        }
-                    }
+                    let acquired = printer.print(p);
                     if acquired.is_empty() {
                         continue;
-                    }
-                    let bytes = p
-                        .records
-                        .as_ref()
-                        .and_then(|r| r.to_bytes().ok())
-                        .unwrap_or_default();
-                    for batch in RecordBatches::new(bytes).map_while(Result::ok) {
-                        if batch.is_control() {
-                            continue;
-                        }
-                        let kind = if batch.timestamp_type()
-                            == fjord_protocol::records::TimestampType::LogAppendTime
-                        {
-                            "LogAppendTime"
-                        } else {
-                            "CreateTime"
-                        };
-                        let Ok(records) = batch.records() else {
-                            continue;
-                        };
-                        for rec in records.map_while(Result::ok) {
-                            let offset = batch.base_offset() + i64::from(rec.offset_delta);
-                            let Some(slot) = acquired.get_mut(&offset) else {
-                                continue;
-                            };
-                            if crate::common::limit(a.max_messages).is_some_and(|m| printed >= m) {
-                                // Beyond the limit: given back for another consumer.
-                                *slot = 2;
-                                continue;
-                            }
-                            let ts = if kind == "LogAppendTime" {
-                                batch.max_timestamp()
-                            } else {
-                                batch.base_timestamp() + rec.timestamp_delta
-                            };
-                            format.line(
-                                &mut out,
-                                Some((kind, ts)),
-                                p.partition_index,
-                                offset,
-                                rec.key.as_deref(),
-                                rec.value.as_deref(),
-                            );
-                            *slot = ack_type;
-                            printed += 1;
-                            last_record = Instant::now();
-                        }
                     }
                     pending
                         .entry((t.topic_id, p.partition_index))
@@ -491,6 +365,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                 }
             }
         }
+        let out = std::mem::take(&mut printer.out);
         let mut lock = stdout.lock();
         if lock.write_all(&out).and_then(|()| lock.flush()).is_err() {
             break 'consume;
@@ -500,8 +375,192 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
         close(&admin, &member, leader, &s, &mut pending).await;
     }
     member.leave(&admin).await;
-    eprintln!("Processed a total of {printed} messages");
+    eprintln!("Processed a total of {} messages", printer.printed);
     Ok(())
+}
+
+/// The assigned partitions of `info`'s topic by their leader (those without one left out).
+fn by_leader(
+    info: &fjord_admin::TopicInfo,
+    assignment: &BTreeSet<Tp>,
+) -> BTreeMap<i32, BTreeSet<Tp>> {
+    let mut by_leader: BTreeMap<i32, BTreeSet<Tp>> = BTreeMap::new();
+    for tp in assignment.iter().filter(|tp| tp.0 == info.id) {
+        if let Some(p) = info.partitions.iter().find(|p| p.partition == tp.1) {
+            if p.leader >= 0 {
+                by_leader.entry(p.leader).or_default().insert(*tp);
+            }
+        }
+    }
+    by_leader
+}
+
+/// The ShareFetch of session `s` for the partitions it now `wanted`: a new session names them
+/// all; a running one names those added (and forgets those gone), with the acknowledgements
+/// pending for its partitions riding on it.
+fn fetch_request(
+    member: &Member,
+    s: &Session,
+    wanted: &BTreeSet<Tp>,
+    pending: &Pending,
+) -> RequestBody {
+    let new = s.epoch == 0;
+    let added: Vec<Tp> = if new {
+        wanted.iter().copied().collect()
+    } else {
+        wanted.difference(&s.partitions).copied().collect()
+    };
+    let forgotten: Vec<Tp> = if new {
+        Vec::new()
+    } else {
+        s.partitions.difference(wanted).copied().collect()
+    };
+    // Acknowledgements ride on the fetch, except in a new session's first one.
+    let mut named: BTreeMap<Tp, Vec<AcknowledgementBatch>> = BTreeMap::new();
+    for tp in &added {
+        named.entry(*tp).or_default();
+    }
+    if !new {
+        for (tp, acks) in pending.iter().filter(|(tp, _)| wanted.contains(tp)) {
+            named
+                .entry(*tp)
+                .or_default()
+                .extend(
+                    batches(acks)
+                        .into_iter()
+                        .map(|(first, last, t)| AcknowledgementBatch {
+                            first_offset: first,
+                            last_offset: last,
+                            acknowledge_types: vec![t],
+                            ..Default::default()
+                        }),
+                );
+        }
+    }
+    let mut topics: Vec<FetchTopic> = Vec::new();
+    for ((t, p), acks) in named {
+        let part = FetchPartition {
+            partition_index: p,
+            acknowledgement_batches: acks,
+            ..Default::default()
+        };
+        match topics.last_mut() {
+            Some(x) if x.topic_id == t => x.partitions.push(part),
+            _ => topics.push(FetchTopic {
+                topic_id: t,
+                partitions: vec![part],
+                ..Default::default()
+            }),
+        }
+    }
+    let mut forgotten_topics: Vec<ForgottenTopic> = Vec::new();
+    for (t, p) in forgotten {
+        match forgotten_topics.last_mut() {
+            Some(x) if x.topic_id == t => x.partitions.push(p),
+            _ => forgotten_topics.push(ForgottenTopic {
+                topic_id: t,
+                partitions: vec![p],
+                ..Default::default()
+            }),
+        }
+    }
+    RequestBody::ShareFetch(ShareFetchRequest {
+        group_id: Some(member.group.clone()),
+        member_id: Some(member.id.clone()),
+        share_session_epoch: s.epoch,
+        max_wait_ms: FETCH_WAIT_MS,
+        min_bytes: 1,
+        max_bytes: FETCH_BYTES,
+        max_records: FETCH_RECORDS,
+        batch_size: FETCH_RECORDS,
+        topics,
+        forgotten_topics_data: forgotten_topics,
+        ..Default::default()
+    })
+}
+
+/// Prints the records a share fetch acquired, up to `--max-messages`.
+struct Printer {
+    format: Format,
+    /// How a printed record is acknowledged (1 accept, 2 release, 3 reject).
+    ack_type: i8,
+    max: Option<u64>,
+    printed: u64,
+    last_record: Instant,
+    out: Vec<u8>,
+}
+
+impl Printer {
+    /// Whether `--max-messages` records were printed.
+    fn done(&self) -> bool {
+        self.max.is_some_and(|m| self.printed >= m)
+    }
+
+    /// Prints the records `p` acquired; returns each acquired offset's acknowledgement: the
+    /// tool's type for a printed record, release for one beyond the limit, a gap (0) for an
+    /// offset with no record.
+    fn print(
+        &mut self,
+        p: &fjord_protocol::generated::share_fetch_response::PartitionData,
+    ) -> BTreeMap<i64, i8> {
+        let mut acquired: BTreeMap<i64, i8> = BTreeMap::new();
+        for a in &p.acquired_records {
+            for o in a.first_offset..=a.last_offset {
+                acquired.insert(o, 0); // a gap unless a record is printed
+            }
+        }
+        if acquired.is_empty() {
+            return acquired;
+        }
+        let bytes = p
+            .records
+            .as_ref()
+            .and_then(|r| r.to_bytes().ok())
+            .unwrap_or_default();
+        for batch in RecordBatches::new(bytes).map_while(Result::ok) {
+            if batch.is_control() {
+                continue;
+            }
+            let log_append =
+                batch.timestamp_type() == fjord_protocol::records::TimestampType::LogAppendTime;
+            let kind = if log_append {
+                "LogAppendTime"
+            } else {
+                "CreateTime"
+            };
+            let Ok(records) = batch.records() else {
+                continue;
+            };
+            for rec in records.map_while(Result::ok) {
+                let offset = batch.base_offset() + i64::from(rec.offset_delta);
+                let Some(slot) = acquired.get_mut(&offset) else {
+                    continue;
+                };
+                if self.done() {
+                    // Beyond the limit: given back for another consumer.
+                    *slot = 2;
+                    continue;
+                }
+                let ts = if log_append {
+                    batch.max_timestamp()
+                } else {
+                    batch.base_timestamp() + rec.timestamp_delta
+                };
+                self.format.line(
+                    &mut self.out,
+                    Some((kind, ts)),
+                    p.partition_index,
+                    offset,
+                    rec.key.as_deref(),
+                    rec.value.as_deref(),
+                );
+                *slot = self.ack_type;
+                self.printed += 1;
+                self.last_record = Instant::now();
+            }
+        }
+        acquired
+    }
 }
 
 /// Closes a session (ShareAcknowledge at epoch -1) with the acknowledgements still pending
