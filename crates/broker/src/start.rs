@@ -49,6 +49,8 @@ pub struct BrokerConfig {
     pub listeners: Vec<Advertised>,
     /// `log.dirs`.
     pub log_dirs: Vec<PathBuf>,
+    /// `num.recovery.threads.per.data.dir`: the threads that open each dir's logs at start.
+    pub recovery_threads: usize,
     /// The broker-level `log.*` defaults topic configs override.
     pub log: fjord_log::LogConfig,
     /// Retention, producer expiry and checkpoint intervals.
@@ -141,11 +143,25 @@ impl Broker {
         deps: BrokerDeps,
     ) -> Result<BrokerHandle, BrokerError> {
         let (paths, defaults) = (config.log_dirs.clone(), config.log.clone());
+        let threads = config.recovery_threads;
         let open_defaults = defaults.clone();
-        let dirs =
-            tokio::task::spawn_blocking(move || LogDirs::open(&paths, |_| open_defaults.clone()))
-                .await
-                .map_err(BrokerError::task("opening the log dirs"))??;
+        let opening = std::time::Instant::now();
+        let dirs = tokio::task::spawn_blocking(move || {
+            LogDirs::open(&paths, |_| open_defaults.clone(), threads)
+        })
+        .await
+        .map_err(BrokerError::task("opening the log dirs"))??;
+        let hosted: usize = dirs
+            .all()
+            .iter()
+            .filter_map(|d| d.logs())
+            .map(|l| l.len())
+            .sum();
+        tracing::info!(
+            partitions = hosted,
+            elapsed_ms = opening.elapsed().as_millis() as u64,
+            "opened the partition logs"
+        );
         let identity = BrokerIdentity {
             previous_broker_epoch: dirs.clean_shutdown_broker_epoch().unwrap_or(-1),
             node_id: config.node_id,

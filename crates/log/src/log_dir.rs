@@ -159,10 +159,54 @@ pub struct LogDir {
     created_unsynced: AtomicBool,
 }
 
+/// The most threads that open a log dir's partitions at start.
+pub const MAX_RECOVERY_THREADS: usize = 64;
+
 /// A checkpoint's content.
 type Offsets = BTreeMap<TopicPartition, i64>;
 /// The key under which the unsynced high-watermark writes are remembered.
 const HW_UNSYNCED: &str = "replication-offset-checkpoint (unsynced)";
+
+/// Opens (and, after an unclean shutdown, recovers) each found partition log, on up to
+/// `threads` threads; the first failure is the answer.
+fn open_logs(
+    found: Vec<(TopicPartition, PathBuf, Checkpointed)>,
+    config_for: &(impl Fn(&TopicPartition) -> LogConfig + Sync),
+    clean_shutdown: bool,
+    threads: usize,
+) -> Result<Vec<(TopicPartition, PartitionLog, LoadReport)>> {
+    let open_one = |(tp, dir, cp): (TopicPartition, PathBuf, Checkpointed)| {
+        let (log, report) = PartitionLog::open(&dir, config_for(&tp), cp, clean_shutdown)?;
+        Ok((tp, log, report))
+    };
+    let threads = threads.clamp(1, MAX_RECOVERY_THREADS);
+    if threads == 1 || found.len() < 2 {
+        return found.into_iter().map(open_one).collect();
+    }
+    let per_thread = found.len().div_ceil(threads);
+    let mut chunks: Vec<Vec<_>> = Vec::new();
+    let mut rest = found.into_iter();
+    loop {
+        let chunk: Vec<_> = rest.by_ref().take(per_thread).collect();
+        if chunk.is_empty() {
+            break;
+        }
+        chunks.push(chunk);
+    }
+    std::thread::scope(|scope| {
+        let running: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                scope.spawn(move || chunk.into_iter().map(open_one).collect::<Result<Vec<_>>>())
+            })
+            .collect();
+        let mut opened = Vec::new();
+        for r in running {
+            opened.extend(r.join().unwrap_or_else(|p| std::panic::resume_unwind(p))?);
+        }
+        Ok(opened)
+    })
+}
 
 /// One partition's place in the map: empty while it is being created (or if that failed).
 type Slot = Arc<Mutex<Option<Arc<PartitionLog>>>>;
@@ -172,7 +216,17 @@ impl LogDir {
     /// is detected) and opens every partition log, recovering them unless the marker was there.
     pub fn open(
         path: &Path,
-        config_for: impl Fn(&TopicPartition) -> LogConfig,
+        config_for: impl Fn(&TopicPartition) -> LogConfig + Sync,
+    ) -> Result<(LogDir, Vec<(TopicPartition, LoadReport)>)> {
+        LogDir::open_with(path, config_for, 1)
+    }
+
+    /// [`LogDir::open`] with the partition logs opened and recovered by `threads` threads
+    /// (Kafka's `num.recovery.threads.per.data.dir`).
+    pub fn open_with(
+        path: &Path,
+        config_for: impl Fn(&TopicPartition) -> LogConfig + Sync,
+        threads: usize,
     ) -> Result<(LogDir, Vec<(TopicPartition, LoadReport)>)> {
         std::fs::create_dir_all(path).map_err(io_err(path))?;
         let marker = path.join(CLEAN_SHUTDOWN_FILE);
@@ -200,8 +254,7 @@ impl LogDir {
             Err(e) => return Err(e),
         };
         let cleaned = OffsetCheckpoint::new(path.join(CLEANER_OFFSET_CHECKPOINT)).read()?;
-        let mut logs = BTreeMap::new();
-        let mut reports = Vec::new();
+        let mut found = Vec::new();
         for entry in std::fs::read_dir(path).map_err(io_err(path))? {
             let entry = entry.map_err(io_err(path))?;
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -229,8 +282,11 @@ impl LogDir {
                 high_watermark: hws.get(&tp).copied().unwrap_or(0),
                 first_dirty_offset: cleaned.get(&tp).copied().unwrap_or(0),
             };
-            let (log, report) =
-                PartitionLog::open(&entry.path(), config_for(&tp), cp, had_clean_shutdown)?;
+            found.push((tp, entry.path(), cp));
+        }
+        let mut logs = BTreeMap::new();
+        let mut reports = Vec::new();
+        for (tp, log, report) in open_logs(found, &config_for, had_clean_shutdown, threads)? {
             reports.push((tp.clone(), report));
             logs.insert(tp, Arc::new(Mutex::new(Some(Arc::new(log)))));
         }

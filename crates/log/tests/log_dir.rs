@@ -416,3 +416,66 @@ fn a_throttled_move_copies_at_the_throttles_pace() {
         "counted in the throttle"
     );
 }
+
+/// A copy of the directory tree at `from` in `to`.
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn logs_opened_by_several_threads_are_those_one_thread_opens() {
+    // After a crash (no clean shutdown), 40 partitions, one with a torn tail: recovering them
+    // on 4 threads (num.recovery.threads.per.data.dir) gives the same logs and reports as one.
+    let crashed = tempfile::tempdir().unwrap();
+    {
+        let (ld, _) = LogDir::open(crashed.path(), cfg).unwrap();
+        for p in 0..40 {
+            let log = ld
+                .get_or_create(&TopicPartition::new("t", p), small_config(), None)
+                .unwrap();
+            for i in 0..(p % 7 + 1) {
+                log.append_as_leader(batch(&format!("p{p}-{i}"), 2, i64::from(i)), 1, 0)
+                    .unwrap();
+            }
+        }
+    }
+    let torn = crashed.path().join("t-13").join("00000000000000000000.log");
+    let len = std::fs::metadata(&torn).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&torn)
+        .unwrap()
+        .set_len(len - 3)
+        .unwrap();
+    let copies = [1usize, 4].map(|threads| {
+        let dir = tempfile::tempdir().unwrap();
+        copy_tree(crashed.path(), dir.path());
+        let (ld, mut reports) = LogDir::open_with(dir.path(), cfg, threads).unwrap();
+        reports.sort_by(|a, b| a.0.cmp(&b.0));
+        let contents: Vec<_> = (0..40)
+            .map(|p| {
+                let log = ld.get(&TopicPartition::new("t", p)).unwrap();
+                (log.log_end_offset(), log.recovery_point(), read_all(&log, 0))
+            })
+            .collect();
+        let reports: Vec<_> = reports
+            .iter()
+            .map(|(tp, r)| (tp.clone(), r.recovered_segments, r.truncated_bytes))
+            .collect();
+        (dir, reports, contents)
+    });
+    assert_eq!(copies[0].1.len(), 40);
+    assert_eq!(copies[0].1, copies[1].1, "the same recovery reports");
+    assert_eq!(copies[0].2, copies[1].2, "the same logs");
+    let torn_end = copies[1].2[13].0;
+    assert_eq!(torn_end, 2 * (13 % 7), "the torn last batch of t-13 is cut");
+}

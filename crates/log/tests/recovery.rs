@@ -204,3 +204,40 @@ fn leftover_deleted_files_are_removed_on_open() {
     assert!(!dir.path().join("00000000000000000099.log.deleted").exists());
     assert!(!dir.path().join("00000000000000000099.index").exists());
 }
+
+#[test]
+fn what_recovery_reads_back_stays_above_the_recovery_point_until_a_flush() {
+    // As Kafka's LogLoader: recovery does not fsync, so it must not claim a flush. A log cut
+    // by a crash is recovered, crashes again before any flush, and is recovered again from
+    // the same recovery point; only a flush moves it.
+    let dir = tempfile::tempdir().unwrap();
+    let written = fill(dir.path(), 10, LogConfig::default());
+    let path = last_log_file(dir.path());
+    let len = std::fs::metadata(&path).unwrap().len();
+    OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(len - 5)
+        .unwrap();
+    let checkpointed = Checkpointed {
+        recovery_point: 4,
+        ..Checkpointed::default()
+    };
+    let (log, report) =
+        PartitionLog::open(dir.path(), LogConfig::default(), checkpointed, false).unwrap();
+    assert!(report.truncated_bytes > 0);
+    let end = log.log_end_offset();
+    assert_eq!(end, 18, "the torn last batch is cut");
+    assert_eq!(log.recovery_point(), 4, "recovery claims no flush");
+    assert_eq!(read_all(&log, 0), written[..18]);
+    drop(log);
+    // A second crash before any flush: the same recovery point, the same valid prefix.
+    let (log, report) =
+        PartitionLog::open(dir.path(), LogConfig::default(), checkpointed, false).unwrap();
+    assert_eq!(report.truncated_bytes, 0, "nothing torn is left");
+    assert_eq!(log.recovery_point(), 4);
+    assert_eq!(read_all(&log, 0), written[..18]);
+    log.flush().unwrap();
+    assert_eq!(log.recovery_point(), end, "a flush moves it to the log end");
+}

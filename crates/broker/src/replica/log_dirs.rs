@@ -74,7 +74,8 @@ impl LogDirs {
     /// offline from the start. An error when none opens.
     pub fn open(
         paths: &[PathBuf],
-        config_for: impl Fn(&TopicPartition) -> LogConfig,
+        config_for: impl Fn(&TopicPartition) -> LogConfig + Sync,
+        recovery_threads: usize,
     ) -> Result<LogDirs, crate::error::BrokerError> {
         let mut dirs = Vec::new();
         for path in paths {
@@ -82,7 +83,7 @@ impl LogDirs {
                 .ok()
                 .flatten()
                 .map_or(Uuid::nil(), |m| m.directory_id);
-            let opened = LogDir::open(path, &config_for);
+            let opened = LogDir::open_with(path, &config_for, recovery_threads);
             let (log_dir, error) = match opened {
                 Ok((d, _)) => (Some(Arc::new(d)), None),
                 Err(e) => {
@@ -282,7 +283,7 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let a = formatted(root.path(), "a", 1);
         let b = formatted(root.path(), "b", 2);
-        let dirs = LogDirs::open(&[a.clone(), b.clone()], |_| LogConfig::default()).unwrap();
+        let dirs = LogDirs::open(&[a.clone(), b.clone()], |_| LogConfig::default(), 2).unwrap();
         assert_eq!(dirs.ids(), vec![Uuid::from_u128(1), Uuid::from_u128(2)]);
         // The fewest partitions first; an assignment wins.
         let tp = |p| TopicPartition {
@@ -320,7 +321,7 @@ mod tests {
             Uuid::from_u128(1)
         );
         // Reopened, a dir that is a file is offline from the start; the other serves.
-        let again = LogDirs::open(&[a, b], |_| LogConfig::default()).unwrap();
+        let again = LogDirs::open(&[a, b], |_| LogConfig::default(), 1).unwrap();
         assert!(!again.all()[1].is_online());
         assert!(again.all()[0].is_online());
     }

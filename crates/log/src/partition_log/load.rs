@@ -174,7 +174,6 @@ impl PartitionLog {
                     report.reason = r.reason.clone();
                     cut = true;
                 }
-                seg.flush()?;
             }
             segments.insert(base, Arc::new(seg));
         }
@@ -208,7 +207,11 @@ impl PartitionLog {
         }
         epochs.truncate_from_start(log_start)?;
 
-        let recovery_point = if clean_shutdown || report.recovered_segments > 0 {
+        // As Kafka's LogLoader: the recovery point moves only when the log is flushed. What
+        // recovery read back is not fsynced here (an fsync of every recovered segment and its
+        // indexes made a restart of 30,000 partitions wait ~15 s on the disk); it stays above
+        // the recovery point, so a crash before the next flush recovers it again.
+        let recovery_point = if clean_shutdown {
             log_end
         } else {
             checkpointed.recovery_point.clamp(log_start, log_end)

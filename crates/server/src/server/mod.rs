@@ -509,6 +509,7 @@ fn broker_config(
             })
             .collect(),
         log_dirs: role.log_dirs.clone(),
+        recovery_threads: role.recovery_threads,
         log: role.log.clone(),
         maintenance: role.maintenance,
         replication: role.replication.clone(),

@@ -106,6 +106,8 @@ pub(super) struct BrokerRole {
     pub advertised: Vec<Listener>,
     /// `log.dirs`.
     pub log_dirs: Vec<PathBuf>,
+    /// `num.recovery.threads.per.data.dir`.
+    pub recovery_threads: usize,
     /// The broker-level `log.*` defaults topic configs override.
     pub log: fjord_log::LogConfig,
     /// Retention, producer expiry and checkpoint intervals.
@@ -263,6 +265,8 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
         listeners,
         advertised,
         log_dirs,
+        recovery_threads: usize::try_from(int(config, "num.recovery.threads.per.data.dir")?)
+            .unwrap_or(2),
         log: broker_log_config(config)?,
         maintenance: MaintenanceSettings {
             retention_every: Duration::from_millis(
