@@ -464,7 +464,11 @@ fn logs_opened_by_several_threads_are_those_one_thread_opens() {
         let contents: Vec<_> = (0..40)
             .map(|p| {
                 let log = ld.get(&TopicPartition::new("t", p)).unwrap();
-                (log.log_end_offset(), log.recovery_point(), read_all(&log, 0))
+                (
+                    log.log_end_offset(),
+                    log.recovery_point(),
+                    read_all(&log, 0),
+                )
             })
             .collect();
         let reports: Vec<_> = reports
