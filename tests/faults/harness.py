@@ -279,6 +279,10 @@ def main():
         log(f"removing namespace {ns} an earlier run left")
         netns.sh("ip", "netns", "del", ns, check=False)
     out = args.out or tempfile.mkdtemp(prefix=f"faults-{args.target}-{args.seed}-")
+    if args.out and os.path.isdir(out):
+        # An earlier run's directory (the same --out): its history must not be appended to.
+        log(f"replacing the earlier run in {out}")
+        shutil.rmtree(out)
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "run.json"), "w") as f:
         json.dump({k: v for k, v in vars(args).items() if k not in ("cmd", "out", "dir")}, f)
