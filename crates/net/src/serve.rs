@@ -687,28 +687,9 @@ impl<H: Handler> Session<H> {
                 }
             }
             if let Some(until) = muted.take() {
-                // Answers still being worked out are written when they are ready, in order;
-                // no further request is handled until the mute ends.
-                while tokio::time::Instant::now() < until {
-                    match waiting.front_mut() {
-                        Some(front) if !front.ready() => {
-                            tokio::select! {
-                                _ = front.settle() => {}
-                                _ = tokio::time::sleep_until(until) => {}
-                            }
-                        }
-                        Some(_) => {
-                            let mut a = waiting.pop_front().expect("front");
-                            a.settle().await;
-                            if !self
-                                .write_answer(&mut write, a, &in_flight, &observer, &mut muted)
-                                .await
-                            {
-                                return;
-                            }
-                        }
-                        None => tokio::time::sleep_until(until).await,
-                    }
+                let writing = (&mut write, &*in_flight, &observer, &mut muted);
+                if !self.while_muted(until, &mut waiting, writing).await {
+                    return;
                 }
                 continue;
             }
@@ -817,6 +798,44 @@ impl<H: Handler> Session<H> {
                 close_after,
             });
         }
+    }
+
+    /// Until `until` (a throttled answer muted the connection): answers still being worked
+    /// out are written when they are ready, in order, and no further request is handled.
+    /// False when the connection must close.
+    async fn while_muted<W: FrameSink>(
+        &self,
+        until: tokio::time::Instant,
+        waiting: &mut std::collections::VecDeque<Answer>,
+        (write, in_flight, observer, muted): (
+            &mut W,
+            &AtomicUsize,
+            &Option<Arc<dyn Observer>>,
+            &mut Option<tokio::time::Instant>,
+        ),
+    ) -> bool {
+        while tokio::time::Instant::now() < until {
+            match waiting.front_mut() {
+                Some(front) if !front.ready() => {
+                    tokio::select! {
+                        _ = front.settle() => {}
+                        _ = tokio::time::sleep_until(until) => {}
+                    }
+                }
+                Some(_) => {
+                    let mut a = waiting.pop_front().expect("front");
+                    a.settle().await;
+                    if !self
+                        .write_answer(write, a, in_flight, observer, muted)
+                        .await
+                    {
+                        return false;
+                    }
+                }
+                None => tokio::time::sleep_until(until).await,
+            }
+        }
+        true
     }
 
     /// Waits for and writes every waiting answer, in order; false when the connection must
