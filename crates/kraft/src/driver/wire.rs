@@ -82,6 +82,73 @@ fn leader_of(id: i32) -> Option<NodeId> {
     (id >= 0).then_some(id)
 }
 
+/// A follower's Fetch of the metadata partition at `fetch_offset`, in the leader's `epoch`,
+/// after a batch of `last_fetched_epoch`.
+fn fetch_body(
+    s: &Sender,
+    cluster_id: Option<String>,
+    replica: NodeId,
+    (epoch, fetch_offset, last_fetched_epoch): (i32, i64, i32),
+) -> RequestBody {
+    RequestBody::Fetch(f_req::FetchRequest {
+        cluster_id,
+        replica_state: f_req::ReplicaState {
+            replica_id: replica,
+            replica_epoch: -1,
+            ..Default::default()
+        },
+        max_wait_ms: s.fetch_max_wait_ms,
+        min_bytes: 0,
+        max_bytes: FETCH_MAX_BYTES,
+        topics: vec![f_req::FetchTopic {
+            topic: METADATA_TOPIC.into(),
+            topic_id: METADATA_TOPIC_ID,
+            partitions: vec![f_req::FetchPartition {
+                partition: 0,
+                current_leader_epoch: epoch,
+                fetch_offset,
+                last_fetched_epoch,
+                log_start_offset: -1,
+                partition_max_bytes: FETCH_MAX_BYTES,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    })
+}
+
+/// A follower's FetchSnapshot of the chunk of `snapshot` at `position`.
+fn fetch_snapshot_body(
+    s: &Sender,
+    cluster_id: Option<String>,
+    replica: NodeId,
+    epoch: i32,
+    (snapshot, position): (&SnapshotId, u64),
+) -> RequestBody {
+    RequestBody::FetchSnapshot(fs_req::FetchSnapshotRequest {
+        cluster_id,
+        replica_id: replica,
+        max_bytes: s.snapshot_chunk,
+        topics: vec![fs_req::TopicSnapshot {
+            name: METADATA_TOPIC.into(),
+            partitions: vec![fs_req::PartitionSnapshot {
+                partition: 0,
+                current_leader_epoch: epoch,
+                snapshot_id: fs_req::SnapshotId {
+                    end_offset: snapshot.end_offset,
+                    epoch: snapshot.epoch,
+                    ..Default::default()
+                },
+                position: i64::try_from(position).unwrap_or(i64::MAX),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    })
+}
+
 /// A core request addressed to `to` as a Kafka request, or `None` for a core response (those
 /// answer inbound requests, see [`response_of`]).
 pub fn request_of(s: &Sender, to: NodeId, message: &Message) -> Option<(RequestBody, Pending)> {
@@ -191,32 +258,12 @@ pub fn request_of(s: &Sender, to: NodeId, message: &Message) -> Option<(RequestB
             request_id,
             ..
         } => Some((
-            RequestBody::Fetch(f_req::FetchRequest {
+            fetch_body(
+                s,
                 cluster_id,
-                replica_state: f_req::ReplicaState {
-                    replica_id: *replica,
-                    replica_epoch: -1,
-                    ..Default::default()
-                },
-                max_wait_ms: s.fetch_max_wait_ms,
-                min_bytes: 0,
-                max_bytes: FETCH_MAX_BYTES,
-                topics: vec![f_req::FetchTopic {
-                    topic: METADATA_TOPIC.into(),
-                    topic_id: METADATA_TOPIC_ID,
-                    partitions: vec![f_req::FetchPartition {
-                        partition: 0,
-                        current_leader_epoch: *epoch,
-                        fetch_offset: *fetch_offset,
-                        last_fetched_epoch: *last_fetched_epoch,
-                        log_start_offset: -1,
-                        partition_max_bytes: FETCH_MAX_BYTES,
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                }],
-                ..Default::default()
-            }),
+                *replica,
+                (*epoch, *fetch_offset, *last_fetched_epoch),
+            ),
             Pending::Fetch {
                 request_id: *request_id,
                 epoch: *epoch,
@@ -229,27 +276,7 @@ pub fn request_of(s: &Sender, to: NodeId, message: &Message) -> Option<(RequestB
             position,
             request_id,
         } => Some((
-            RequestBody::FetchSnapshot(fs_req::FetchSnapshotRequest {
-                cluster_id,
-                replica_id: *replica,
-                max_bytes: s.snapshot_chunk,
-                topics: vec![fs_req::TopicSnapshot {
-                    name: METADATA_TOPIC.into(),
-                    partitions: vec![fs_req::PartitionSnapshot {
-                        partition: 0,
-                        current_leader_epoch: *epoch,
-                        snapshot_id: fs_req::SnapshotId {
-                            end_offset: snapshot.end_offset,
-                            epoch: snapshot.epoch,
-                            ..Default::default()
-                        },
-                        position: i64::try_from(*position).unwrap_or(i64::MAX),
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                }],
-                ..Default::default()
-            }),
+            fetch_snapshot_body(s, cluster_id, *replica, *epoch, (snapshot, *position)),
             Pending::FetchSnapshot {
                 request_id: *request_id,
                 snapshot: *snapshot,
@@ -268,6 +295,36 @@ pub struct BadResponse(pub String);
 /// An endpoint a response names for a node.
 pub type LearnedEndpoint = (NodeId, Endpoint);
 
+/// A Vote response as the core's message (`None` when refused), with the endpoints it names.
+fn vote_message(
+    pre_vote: bool,
+    r: &v_resp::VoteResponse,
+) -> Result<(Option<Message>, Vec<LearnedEndpoint>), BadResponse> {
+    let bad = |m: &str| BadResponse(m.to_string());
+    let learned = r
+        .node_endpoints
+        .iter()
+        .map(|n| (n.node_id, endpoint(&n.host, n.port)))
+        .collect();
+    let p = r
+        .topics
+        .first()
+        .and_then(|t| t.partitions.first())
+        .ok_or_else(|| bad("vote response without a partition"))?;
+    if r.error_code != 0 || p.error_code != 0 {
+        return Ok((None, learned));
+    }
+    Ok((
+        Some(Message::VoteResponse {
+            epoch: p.leader_epoch,
+            granted: p.vote_granted,
+            pre_vote,
+            leader: leader_of(p.leader_id),
+        }),
+        learned,
+    ))
+}
+
 /// A Kafka response to a request sent as `pending` as the core's message (`None` for notices),
 /// plus any endpoints it names.
 pub fn message_of_response(
@@ -276,30 +333,7 @@ pub fn message_of_response(
 ) -> Result<(Option<Message>, Vec<LearnedEndpoint>), BadResponse> {
     let bad = |m: &str| BadResponse(m.to_string());
     match (pending, body) {
-        (Pending::Vote { pre_vote }, ResponseBody::Vote(r)) => {
-            let learned = r
-                .node_endpoints
-                .iter()
-                .map(|n| (n.node_id, endpoint(&n.host, n.port)))
-                .collect();
-            let p = r
-                .topics
-                .first()
-                .and_then(|t| t.partitions.first())
-                .ok_or_else(|| bad("vote response without a partition"))?;
-            if r.error_code != 0 || p.error_code != 0 {
-                return Ok((None, learned));
-            }
-            Ok((
-                Some(Message::VoteResponse {
-                    epoch: p.leader_epoch,
-                    granted: p.vote_granted,
-                    pre_vote,
-                    leader: leader_of(p.leader_id),
-                }),
-                learned,
-            ))
-        }
+        (Pending::Vote { pre_vote }, ResponseBody::Vote(r)) => vote_message(pre_vote, &r),
         (Pending::Notice, ResponseBody::BeginQuorumEpoch(_) | ResponseBody::EndQuorumEpoch(_))
         | (Pending::Unanswered, _) => Ok((None, Vec::new())),
         (Pending::Fetch { request_id, epoch }, ResponseBody::Fetch(r)) => {
@@ -597,6 +631,66 @@ pub struct Responder {
     pub leader: Option<(NodeId, Option<Endpoint>)>,
 }
 
+/// The leader's answer to a follower's Fetch: entries, a diverging epoch, a snapshot to fetch,
+/// or fenced; with the leader and its endpoint.
+fn fetch_response(
+    req: &f_req::FetchRequest,
+    (epoch, leader, result, high_watermark): (i32, Option<NodeId>, &FetchResult, i64),
+    leader_endpoint: Option<&(NodeId, Endpoint)>,
+) -> ResponseBody {
+    let request_epoch = req
+        .topics
+        .first()
+        .and_then(|t| t.partitions.first())
+        .map_or(-1, |p| p.current_leader_epoch);
+    let mut p = f_resp::PartitionData {
+        partition_index: 0,
+        high_watermark,
+        current_leader: f_resp::LeaderIdAndEpoch {
+            leader_id: leader_id_of(leader),
+            leader_epoch: epoch,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    match result {
+        FetchResult::Entries(entries) => p.records = Some(concat(entries).into()),
+        FetchResult::Diverging { epoch, end_offset } => {
+            p.diverging_epoch = f_resp::EpochEndOffset {
+                epoch: *epoch,
+                end_offset: *end_offset,
+                ..Default::default()
+            };
+        }
+        FetchResult::Snapshot(id) => {
+            p.snapshot_id = f_resp::SnapshotId {
+                end_offset: id.end_offset,
+                epoch: id.epoch,
+                ..Default::default()
+            };
+        }
+        FetchResult::Fenced => p.error_code = fenced_code(request_epoch, epoch).code(),
+    }
+    ResponseBody::Fetch(f_resp::FetchResponse {
+        responses: vec![f_resp::FetchableTopicResponse {
+            topic: METADATA_TOPIC.into(),
+            topic_id: METADATA_TOPIC_ID,
+            partitions: vec![p],
+            ..Default::default()
+        }],
+        node_endpoints: leader_endpoint
+            .iter()
+            .map(|(id, e)| f_resp::NodeEndpoint {
+                node_id: *id,
+                host: e.host.clone(),
+                port: i32::from(e.port),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    })
+}
+
 /// The Kafka response to an inbound request: from the core's answer when it gave one (vote,
 /// fetch, snapshot fetch), else an acknowledgement (BeginQuorumEpoch, EndQuorumEpoch).
 pub fn response_of(request: &RequestBody, answer: Option<&Message>, r: &Responder) -> ResponseBody {
@@ -646,59 +740,11 @@ pub fn response_of(request: &RequestBody, answer: Option<&Message>, r: &Responde
                 high_watermark,
                 ..
             }),
-        ) => {
-            let request_epoch = req
-                .topics
-                .first()
-                .and_then(|t| t.partitions.first())
-                .map_or(-1, |p| p.current_leader_epoch);
-            let mut p = f_resp::PartitionData {
-                partition_index: 0,
-                high_watermark: *high_watermark,
-                current_leader: f_resp::LeaderIdAndEpoch {
-                    leader_id: leader_id_of(*leader),
-                    leader_epoch: *epoch,
-                    ..Default::default()
-                },
-                ..Default::default()
-            };
-            match result {
-                FetchResult::Entries(entries) => p.records = Some(concat(entries).into()),
-                FetchResult::Diverging { epoch, end_offset } => {
-                    p.diverging_epoch = f_resp::EpochEndOffset {
-                        epoch: *epoch,
-                        end_offset: *end_offset,
-                        ..Default::default()
-                    };
-                }
-                FetchResult::Snapshot(id) => {
-                    p.snapshot_id = f_resp::SnapshotId {
-                        end_offset: id.end_offset,
-                        epoch: id.epoch,
-                        ..Default::default()
-                    };
-                }
-                FetchResult::Fenced => p.error_code = fenced_code(request_epoch, *epoch).code(),
-            }
-            ResponseBody::Fetch(f_resp::FetchResponse {
-                responses: vec![f_resp::FetchableTopicResponse {
-                    topic: METADATA_TOPIC.into(),
-                    topic_id: METADATA_TOPIC_ID,
-                    partitions: vec![p],
-                    ..Default::default()
-                }],
-                node_endpoints: leader_endpoint
-                    .iter()
-                    .map(|(id, e)| f_resp::NodeEndpoint {
-                        node_id: *id,
-                        host: e.host.clone(),
-                        port: i32::from(e.port),
-                        ..Default::default()
-                    })
-                    .collect(),
-                ..Default::default()
-            })
-        }
+        ) => fetch_response(
+            req,
+            (*epoch, *leader, result, *high_watermark),
+            leader_endpoint.as_ref(),
+        ),
         (
             RequestBody::FetchSnapshot(req),
             Some(Message::FetchSnapshotResponse {
