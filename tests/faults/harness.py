@@ -110,7 +110,7 @@ class Run:
 
     def java(self, *args, log_name):
         cmd = ["ip", "netns", "exec", self.net.ns(netns.CLIENT_HOST), "java", "-Xmx1g",
-               f"-Dlog4j2.configurationFile={ROOT}/tests/kafka/log4j2.properties",
+               f"-Dlog4j2.configurationFile={ROOT}/tests/faults/workload/log4j2.properties",
                f"-Dkafka.logs.dir={self.out}",
                "-cp", f"{CLASSES}:{KAFKA_LIBS}/*", "Workload",
                "--bootstrap", self.cluster.bootstrap(), "--history",
