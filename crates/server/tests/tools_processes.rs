@@ -610,12 +610,30 @@ fn configs_and_consumer_groups_on_a_node() {
     let root = tempfile::tempdir().unwrap();
     let node = Node::single(root.path(), 0, "offsets.topic.replication.factor=1");
     let b = node.broker_addr();
-    let run = |args: &[&str]| -> String {
-        let o = fjord(args);
-        assert!(o.status.success(), "{args:?}: {}", show(&o));
-        text(&o.stdout)
-    };
     create(&b, "q", "1", &[]);
+    consumer_groups_on_a_node(&b, root.path());
+    configs_and_quotas_on_a_node(&node, &b);
+}
+
+/// A successful tool run's standard output.
+fn run(args: &[&str]) -> String {
+    let o = fjord(args);
+    assert!(o.status.success(), "{args:?}: {}", show(&o));
+    text(&o.stdout)
+}
+
+/// The words of group g1's line in a tool's table.
+fn row(out: &str) -> Vec<String> {
+    out.lines()
+        .find(|l| l.starts_with("g1 "))
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .unwrap_or_default()
+}
+
+/// Group g1 on topic `q` (ten records): describe, reset (shift, export, from a file),
+/// resume, delete.
+fn consumer_groups_on_a_node(b: &str, root: &std::path::Path) {
+    let b = b.to_string();
     // Ten records, four read and committed by group g1.
     let mut producer = std::process::Command::new(common::fjord_bin())
         .args([
@@ -650,12 +668,6 @@ fn configs_and_consumer_groups_on_a_node() {
     ]);
     assert_eq!(read, "v0\nv1\nv2\nv3\n");
 
-    let row = |out: &str| -> Vec<String> {
-        out.lines()
-            .find(|l| l.starts_with("g1 "))
-            .map(|l| l.split_whitespace().map(String::from).collect())
-            .unwrap_or_default()
-    };
     assert_eq!(
         run(&["kafka-consumer-groups", "--bootstrap-server", &b, "--list"]),
         "g1\n"
@@ -724,44 +736,7 @@ fn configs_and_consumer_groups_on_a_node() {
         "1",
     ]);
     assert_eq!(again, "v1\n", "the group resumes from the reset offset");
-    // An exported reset, edited and read back with --from-file (as Kafka's tool round-trips).
-    let exported = run(&[
-        "kafka-consumer-groups",
-        "--bootstrap-server",
-        &b,
-        "--reset-offsets",
-        "--group",
-        "g1",
-        "--topic",
-        "q",
-        "--to-earliest",
-        "--dry-run",
-        "--export",
-    ]);
-    assert_eq!(exported.trim(), "q,0,0", "{exported}");
-    let csv = root.path().join("offsets.csv");
-    std::fs::write(&csv, exported.replace("q,0,0", "q,0,7")).unwrap();
-    let from_file = run(&[
-        "kafka-consumer-groups",
-        "--bootstrap-server",
-        &b,
-        "--reset-offsets",
-        "--group",
-        "g1",
-        "--from-file",
-        csv.to_str().unwrap(),
-        "--execute",
-    ]);
-    assert_eq!(row(&from_file), ["g1", "q", "0", "7"]);
-    let described = run(&[
-        "kafka-consumer-groups",
-        "--bootstrap-server",
-        &b,
-        "--describe",
-        "--group",
-        "g1",
-    ]);
-    assert_eq!(row(&described)[3..6], ["7", "10", "3"]);
+    reset_from_an_exported_file(&b, root);
     let deleted = run(&[
         "kafka-consumer-groups",
         "--bootstrap-server",
@@ -790,7 +765,56 @@ fn configs_and_consumer_groups_on_a_node() {
         "{}",
         show(&gone)
     );
+}
 
+/// Group g1's reset exported as CSV, edited and read back with `--from-file` (as Kafka's tool
+/// round-trips it).
+fn reset_from_an_exported_file(b: &str, root: &std::path::Path) {
+    let b = b.to_string();
+    // An exported reset, edited and read back with --from-file (as Kafka's tool round-trips).
+    let exported = run(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--reset-offsets",
+        "--group",
+        "g1",
+        "--topic",
+        "q",
+        "--to-earliest",
+        "--dry-run",
+        "--export",
+    ]);
+    assert_eq!(exported.trim(), "q,0,0", "{exported}");
+    let csv = root.join("offsets.csv");
+    std::fs::write(&csv, exported.replace("q,0,0", "q,0,7")).unwrap();
+    let from_file = run(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--reset-offsets",
+        "--group",
+        "g1",
+        "--from-file",
+        csv.to_str().unwrap(),
+        "--execute",
+    ]);
+    assert_eq!(row(&from_file), ["g1", "q", "0", "7"]);
+    let described = run(&[
+        "kafka-consumer-groups",
+        "--bootstrap-server",
+        &b,
+        "--describe",
+        "--group",
+        "g1",
+    ]);
+    assert_eq!(row(&described)[3..6], ["7", "10", "3"]);
+}
+
+/// Topic and broker configs (set, described with Kafka's lines, deleted), a dynamic key fjord
+/// does not use, and client quotas.
+fn configs_and_quotas_on_a_node(node: &Node, b: &str) {
+    let b = b.to_string();
     // Topic and broker configs: set, describe (Kafka's lines), delete.
     let done = run(&[
         "kafka-configs",
