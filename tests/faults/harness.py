@@ -167,6 +167,9 @@ class Run:
             results.append({"nemesis": name, "seconds": round(time.monotonic() - began, 1),
                             **what})
             log(f"{name}: {json.dumps(what)[:300]}")
+            if "aborted_hanging" in what:
+                # The CI log is all a failed CI run keeps: what the operator's step aborted.
+                log(f"{name} aborted: {json.dumps(what['aborted_hanging'])}")
             time.sleep(a.rest)
         try:
             self.workload.wait(timeout=seconds + 120)
@@ -245,7 +248,41 @@ def check(out, allowed):
     print(summary.stdout.rstrip())
     if summary.returncode == 2:
         print(summary.stderr.rstrip())
+    if summary.returncode == 1:
+        print_context(out, report.stdout, allowed)
     return summary.returncode
+
+
+# History lines shown per failing anomaly, and the characters kept of each.
+CONTEXT_LINES = 12
+CONTEXT_WIDTH = 400
+
+
+def print_context(out, report, allowed):
+    """For each anomaly that fails the run and names a value: the history lines that carry
+    that value (its write, its reads), so a failed CI run's log shows what happened without
+    the run's directory."""
+    try:
+        anomalies = json.loads(report).get("anomalies", [])
+    except ValueError:
+        return
+    with open(os.path.join(out, "history.jsonl")) as f:
+        history = f.readlines()
+    for a in anomalies:
+        value = (a.get("detail") or {}).get("value")
+        if a["kind"] in allowed or value is None:
+            continue
+        needle = str(value)
+        hits = [line.strip() for line in history if needle in line][:CONTEXT_LINES]
+        print(f"context of {a['kind']} key {a.get('key')} offset {a.get('offset')} "
+              f"value {value}:")
+        for line in hits:
+            at = line.index(needle)
+            if at + len(needle) <= CONTEXT_WIDTH:
+                print("  " + line[:CONTEXT_WIDTH])
+            else:
+                half = CONTEXT_WIDTH // 4
+                print("  " + line[:2 * half] + " ... " + line[at - half:at + half])
 
 
 def main():

@@ -19,6 +19,8 @@ import time
 import nemesis
 
 PARTITION = 0
+# Seconds between the two looks that must both find a transaction hanging before it is aborted.
+CONFIRM_S = 3
 
 
 def victims(c):
@@ -69,36 +71,81 @@ def kill_isr(run, hold):
         for x in (a, b):
             c.gone.add(x)
             c.nodes[x].kill()
+        killed_ms = int(time.time() * 1000)
     finally:
         c.nodes[s].signal(signal.SIGCONT)
     wait_for(f"partition {PARTITION} to go offline",
              lambda: c.describe(nemesis.TOPIC).get(PARTITION, (0,))[0] == -1, 60)
-    return {"killed_for_good": [a, b], "survivor": s}
+    return {"killed_for_good": [a, b], "survivor": s, "killed_ms": killed_ms}
 
 
-def abort_hanging(c):
-    """What the operator does next when read_committed consumers stall (docs/EXTENSIONS.md,
-    "Hanging transactions after a recovery"): every transaction open in a partition of a live
-    broker that its coordinator does not hold there is aborted, as `kafka-transactions`
-    finds and aborts them (KIP-664). Returns what was aborted."""
-    aborted = []
+def find_hanging(c, cutoff_ms):
+    """Every hanging transaction `kafka-transactions find-hanging` reports on the live brokers
+    whose producer last wrote before `cutoff_ms` (wall clock): {(topic, partition, producer,
+    start offset)}. The tool fails while a broker that may coordinate one does not answer
+    (a shard loading after the recovery); it is asked again until it answers."""
+    found = set()
     for n in c.brokers:
         if not n.alive() or n.id in c.gone:
             continue
-        out = c.run_tool("kafka-transactions", "--bootstrap-server", c.live_bootstrap(),
-                         "find-hanging", "--broker-id", str(n.id),
-                         "--max-transaction-timeout", "0", check=False, timeout=60)
+        deadline = time.monotonic() + 60
+        while True:
+            out = c.run_tool("kafka-transactions", "--bootstrap-server", c.live_bootstrap(),
+                             "find-hanging", "--broker-id", str(n.id),
+                             "--max-transaction-timeout", "0", check=False, stderr=True,
+                             timeout=90)
+            if out.startswith("Topic"):
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"find-hanging on broker {n.id} kept failing: {out[-400:]}")
+            time.sleep(1)
         for line in out.splitlines()[1:]:
             cols = line.split()
-            if len(cols) < 6 or not cols[1].isdigit():
+            if len(cols) < 7 or not cols[1].isdigit() or not cols[6].isdigit():
                 continue
-            topic, partition, start = cols[0], cols[1], cols[5]
-            c.run_tool("kafka-transactions", "--bootstrap-server", c.live_bootstrap(), "abort",
-                       "--topic", topic, "--partition", partition, "--start-offset", start,
-                       check=False, timeout=60)
-            aborted.append({"topic": topic, "partition": int(partition),
-                            "start_offset": int(start)})
+            if int(cols[6]) < cutoff_ms:
+                found.add((cols[0], int(cols[1]), int(cols[2]), int(cols[5])))
+    return found
+
+
+def abort_hanging(c, cutoff_ms):
+    """What the operator does next when read_committed consumers stall (docs/EXTENSIONS.md,
+    "Hanging transactions after a recovery"): every transaction open in a partition of a live
+    broker that its coordinator does not hold there is aborted, as `kafka-transactions`
+    finds and aborts them (KIP-664). Only transactions last written before the ISR was killed
+    (`cutoff_ms`) and found hanging twice, `CONFIRM_S` apart, are aborted: `find-hanging
+    --max-transaction-timeout 0` also lists a live transaction whose coordinator has just
+    moved, and aborting it loses what its producer then commits. Returns what was aborted."""
+    first = find_hanging(c, cutoff_ms)
+    if first:
+        time.sleep(CONFIRM_S)
+        first &= find_hanging(c, cutoff_ms)
+    aborted = []
+    for topic, partition, producer, start in sorted(first):
+        out = c.run_tool("kafka-transactions", "--bootstrap-server", c.live_bootstrap(), "abort",
+                         "--topic", topic, "--partition", str(partition), "--start-offset",
+                         str(start), check=False, stderr=True, timeout=60)
+        aborted.append({"topic": topic, "partition": partition, "producer": producer,
+                        "start_offset": start, "answer": out.strip()[-200:]})
     return aborted
+
+
+def announce_aborted(ann, parts, aborted):
+    """Adds to the checker's announcement what aborting hanging transactions may lose outside
+    the recovered partitions: such a transaction hangs because its coordinator's
+    `__transaction_state` partition was recovered without it (the tool announced that
+    partition's data as unknown), so it may have been committed; what it wrote, from its
+    first offset on, is of unknown fate."""
+    recovered = {p["partition"] for p in parts}
+    by_key = {p["key"]: p for p in ann["partitions"]}
+    for a in aborted:
+        if a["topic"] != nemesis.TOPIC or a["partition"] in recovered:
+            continue
+        p = by_key.setdefault(a["partition"], {"key": a["partition"], "truncated": [],
+                                               "unknown": [], "acknowledged_lost": 0})
+        p["unknown"].append([a["start_offset"], None])
+    ann["partitions"] = sorted(by_key.values(), key=lambda p: p["key"])
+    return ann
 
 
 def online(c):
@@ -196,6 +243,16 @@ def announcement(parts):
     return {"partitions": out}
 
 
+def finish(run, what, parts):
+    """Aborts the hanging transactions and writes the checker's announcement: the tool's, and
+    what the aborts may lose."""
+    aborted = abort_hanging(run.cluster, what["killed_ms"])
+    ann = announce_aborted(announcement(parts), parts, aborted)
+    with open(os.path.join(run.out, "announcement.json"), "w") as f:
+        json.dump(ann, f, indent=1)
+    return {**what, "announced": parts, "aborted_hanging": aborted}
+
+
 class Automated:
     """`kafka-unclean-recovery --automated-recovery` once the partition is offline."""
 
@@ -213,11 +270,9 @@ class Automated:
         with open(os.path.join(run.out, "recovery.log"), "w") as f:
             f.write(out)
         parts = parse_table(out)
-        with open(os.path.join(run.out, "announcement.json"), "w") as f:
-            json.dump(announcement(parts), f, indent=1)
         wait_for("every partition to have a leader again", lambda: online(c), 60)
         writable_again(c)
-        return {**what, "announced": parts, "aborted_hanging": abort_hanging(c)}
+        return finish(run, what, parts)
 
 
 class Watch:
@@ -245,9 +300,7 @@ class Watch:
         self.proc.wait(timeout=10)
         with open(self.log) as f:
             parts = parse_table(f.read())
-        with open(os.path.join(run.out, "announcement.json"), "w") as f:
-            json.dump(announcement(parts), f, indent=1)
-        return {**what, "announced": parts, "aborted_hanging": abort_hanging(c)}
+        return finish(run, what, parts)
 
 
 SCHEDULES = {"unclean-automated": Automated(), "unclean-watch": Watch()}

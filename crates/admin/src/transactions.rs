@@ -82,16 +82,25 @@ impl Admin {
         .await
     }
 
-    /// The transactions every broker coordinates, filtered by state names, producer ids
-    /// and (when at least 0) the time they have been running; with the brokers that did not
-    /// answer and why (a broker that died is still listed until its session expires).
+    /// The transactions every unfenced broker coordinates (as Kafka's client asks the
+    /// brokers Metadata names; a fenced broker leads no coordinator partition), filtered by
+    /// state names, producer ids and (when at least 0) the time they have been running; with
+    /// the brokers that did not answer and why (a broker that died is still unfenced until
+    /// its session expires).
     pub async fn list_transactions(
         &self,
         states: &[String],
         producer_ids: &[i64],
         duration_ms: i64,
     ) -> Result<TransactionListings, AdminError> {
-        let brokers: Vec<i32> = self.refresh(None).await?.brokers.keys().copied().collect();
+        let brokers: Vec<i32> = self
+            .refresh(None)
+            .await?
+            .brokers
+            .values()
+            .filter(|b| !b.fenced)
+            .map(|b| b.id)
+            .collect();
         let mut out = TransactionListings::default();
         for b in brokers {
             let body = RequestBody::ListTransactions(ListTransactionsRequest {

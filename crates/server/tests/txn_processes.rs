@@ -22,6 +22,7 @@ use rdkafka::message::Message;
 use rdkafka::producer::{BaseRecord, DefaultProducerContext, Producer, ThreadedProducer};
 use rdkafka::{Offset, TopicPartitionList};
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 type TxnProducer = ThreadedProducer<DefaultProducerContext>;
@@ -806,7 +807,7 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
          transaction.state.log.replication.factor=3\noffsets.topic.replication.factor=3\n\
          offsets.topic.num.partitions=3"
     );
-    let (_controller, mut brokers) = common::controller_and_brokers(root.path(), 3, &settings);
+    let (controller, mut brokers) = common::controller_and_brokers(root.path(), 3, &settings);
     let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
     let configs = [
         "min.insync.replicas=1",
@@ -974,6 +975,10 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
         "read_uncommitted still reads it all: {everything:?}"
     );
 
+    // A broker that is registered but cannot be reached may coordinate the producer's
+    // transactional id: find-hanging fails as Kafka's does rather than call it hanging.
+    unreachable_broker_fails_find_hanging(root.path(), &controller, &settings, &live);
+
     // kafka-transactions finds it (and only it) and aborts it; the consumer moves on.
     let found = tool(&[
         "kafka-transactions",
@@ -1038,6 +1043,52 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
         "0",
     ]);
     assert_eq!(none.lines().count(), 1, "only the header is left: {none}");
+}
+
+/// Starts broker 4, which advertises a port nothing listens on, and checks that
+/// `find-hanging` then refuses to answer ("Failed to list transactions"), printing no row:
+/// a transaction whose coordinator did not answer may be live. Stops broker 4 again (once
+/// it is fenced, the listing is complete).
+fn unreachable_broker_fails_find_hanging(
+    root: &Path,
+    controller: &Node,
+    settings: &str,
+    live: &str,
+) {
+    let voters = format!("controller.quorum.voters=10@127.0.0.1:{}", controller.port);
+    let nowhere = common::free_port();
+    let extra = format!("{settings}\nadvertised.listeners=PLAINTEXT://127.0.0.1:{nowhere}");
+    let mut b4 = Node::broker(root, 4, common::free_port(), &voters, &extra);
+    b4.format(&controller.cluster_id(), &[]);
+    b4.start();
+    common::wait_brokers_unfenced(live, &[2, 3, 4]);
+    let quick = root.join("quick-admin.properties");
+    std::fs::write(
+        &quick,
+        "default.api.timeout.ms=3000\nrequest.timeout.ms=1000\n",
+    )
+    .unwrap();
+    let o = common::fjord(&[
+        "kafka-transactions",
+        "--bootstrap-server",
+        live,
+        "--command-config",
+        quick.to_str().unwrap(),
+        "find-hanging",
+        "--broker-id",
+        "2",
+        "--max-transaction-timeout",
+        "0",
+    ]);
+    let printed = common::text(&o.stdout);
+    assert!(!o.status.success(), "{}", common::show(&o));
+    assert!(
+        common::text(&o.stderr).contains("Failed to list transactions for 1 producers"),
+        "{}",
+        common::show(&o)
+    );
+    assert_eq!(printed.lines().count(), 0, "no row while unsure: {printed}");
+    b4.kill();
 }
 
 /// One transactional batch of producer `pid` at `epoch` (sequence `seq`) for `topic`-0.

@@ -185,7 +185,8 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                 topic: topic.clone(),
                 partition: *partition,
             };
-            let hanging = find_hanging(&admin, &scope, max_transaction_timeout * 60_000).await?;
+            let hanging =
+                find_hanging_answered(&admin, &scope, max_transaction_timeout * 60_000).await?;
             print_hanging(&hanging);
             Ok(())
         }
@@ -410,12 +411,13 @@ pub struct Hanging {
 }
 
 /// The hanging transactions in `scope`: open in a partition for longer than `max_timeout_ms`
-/// (by the producer's last write) and unknown to its coordinator there.
+/// (by the producer's last write) and unknown to its coordinator there; with the brokers
+/// that did not answer the listing.
 pub async fn find_hanging(
     admin: &Admin,
     scope: &Scope,
     max_timeout_ms: i64,
-) -> Result<Vec<Hanging>, ToolError> {
+) -> Result<Search, ToolError> {
     let cluster = admin
         .refresh(None)
         .await
@@ -437,7 +439,48 @@ pub async fn find_hanging(
             partitions.push((topic.clone(), partition, scope.broker));
         }
     }
-    hanging_in(admin, &partitions, max_timeout_ms).await
+    search(admin, &partitions, max_timeout_ms).await
+}
+
+/// What a search for hanging transactions found.
+#[derive(Debug, Default)]
+pub struct Search {
+    /// The hanging transactions.
+    pub hanging: Vec<Hanging>,
+    /// The unfenced brokers that did not answer the listing, each with why.
+    pub silent: Vec<String>,
+    /// How many producers the listing asked about.
+    pub producers: usize,
+}
+
+/// How long `find-hanging` waits before asking again when a broker that may coordinate a
+/// candidate's transaction did not answer the listing (loading its shards, unreachable).
+const LISTING_RETRY: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// [`find_hanging`] once every broker answered the listing, as Kafka's `find-hanging`
+/// (its `listTransactions` retries each broker until `default.api.timeout.ms` and fails
+/// the command if one never answers). A transaction whose coordinator did not answer may be
+/// live, and aborting a live transaction loses what it commits; so no such row is printed.
+pub async fn find_hanging_answered(
+    admin: &Admin,
+    scope: &Scope,
+    max_timeout_ms: i64,
+) -> Result<Vec<Hanging>, ToolError> {
+    let deadline = std::time::Instant::now() + admin.config().api_timeout;
+    loop {
+        let found = find_hanging(admin, scope, max_timeout_ms).await?;
+        if found.silent.is_empty() {
+            return Ok(found.hanging);
+        }
+        if std::time::Instant::now() + LISTING_RETRY >= deadline {
+            return Err(ToolError::Failed(format!(
+                "Failed to list transactions for {} producers: broker(s) {} did not answer",
+                found.producers,
+                found.silent.join("; ")
+            )));
+        }
+        tokio::time::sleep(LISTING_RETRY).await;
+    }
 }
 
 /// The hanging transactions of each (topic, partition, replica to ask; None: its leader):
@@ -449,6 +492,15 @@ pub async fn hanging_in(
     partitions: &[(String, i32, Option<i32>)],
     max_timeout_ms: i64,
 ) -> Result<Vec<Hanging>, ToolError> {
+    Ok(search(admin, partitions, max_timeout_ms).await?.hanging)
+}
+
+/// [`hanging_in`] with the brokers that did not answer the listing.
+async fn search(
+    admin: &Admin,
+    partitions: &[(String, i32, Option<i32>)],
+    max_timeout_ms: i64,
+) -> Result<Search, ToolError> {
     let now = fjord_util::system_now_ms();
     let mut candidates = Vec::new();
     for (topic, partition, broker) in partitions {
@@ -475,7 +527,7 @@ pub async fn hanging_in(
         }
     }
     if candidates.is_empty() {
-        return Ok(candidates);
+        return Ok(Search::default());
     }
     let pids: BTreeSet<i64> = candidates.iter().map(|c| c.producer.producer_id).collect();
     let pids: Vec<i64> = pids.into_iter().collect();
@@ -494,6 +546,11 @@ pub async fn hanging_in(
         .unanswered
         .iter()
         .map(|(b, _)| b.to_string())
+        .collect();
+    let why: Vec<String> = found
+        .unanswered
+        .iter()
+        .map(|(b, e)| format!("{b} ({e})"))
         .collect();
     let mut hanging = Vec::new();
     for mut c in candidates {
@@ -535,7 +592,11 @@ pub async fn hanging_in(
             Err(e) => return Err(failed("Failed to describe 1 transactions", e)),
         }
     }
-    Ok(hanging)
+    Ok(Search {
+        hanging,
+        silent: why,
+        producers: pids.len(),
+    })
 }
 
 /// Prints hanging transactions as Kafka's `find-hanging` does.

@@ -327,7 +327,7 @@ impl Transactions<'_> {
         visible: impl Fn(&str) -> bool,
     ) -> ListTransactionsResponse {
         let mut out = ListTransactionsResponse::default();
-        if self.coordinator.loading() {
+        if self.coordinator.loading_in(&self.image) {
             out.error_code = ErrorCode::CoordinatorLoadInProgress.code();
             return out;
         }

@@ -728,6 +728,27 @@ impl<S: CoordinatorShard> Runtime<S> {
             .any(|s| !s.loaded.load(Ordering::SeqCst))
     }
 
+    /// True while a shard this broker leads in `image` is not loaded: loading, or not started
+    /// yet because the replica manager has not applied the image that made this broker its
+    /// leader. A listing answered then would leave that shard's state out, and a tool that
+    /// finds no coordinator for a producer takes its transaction for a hanging one.
+    pub fn loading_in(&self, image: &MetadataImage) -> bool {
+        if self.loading() {
+            return true;
+        }
+        let Some(topic) = image.topics.get_by_name(S::TOPIC) else {
+            return false;
+        };
+        let me = self.replicas.node_id();
+        let slots = self.slots.lock().expect("slots");
+        topic.partitions.iter().any(|(index, p)| {
+            p.leader == me
+                && !slots
+                    .get(index)
+                    .is_some_and(|s| s.loaded.load(Ordering::SeqCst))
+        })
+    }
+
     /// Follows the images the replica manager has applied: loads the shards of partitions
     /// this broker comes to lead and drops those it no longer leads; `on_deleted` runs with
     /// the topics each image removed.
