@@ -2,6 +2,7 @@
 //! embedded single-node default, `--override key=value`, and validation that names the key of
 //! any invalid value. Unknown keys are reported as warnings, as Kafka does.
 
+use fjord_configdef::{broker, ConfigType, Def};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -46,7 +47,50 @@ enum Kind {
     Text,
 }
 
-/// Every key fjord reads, with its kind and Kafka's default (None: no default).
+/// The keys fjord reads that are declared in `fjord-configdef` (their type, bounds and
+/// default come from there).
+const DECLARED: &[&Def] = &[
+    &broker::NUM_PARTITIONS,
+    &broker::DEFAULT_REPLICATION_FACTOR,
+    &broker::MIN_INSYNC_REPLICAS,
+    &broker::UNCLEAN_LEADER_ELECTION_ENABLE,
+    &broker::LOG_SEGMENT_BYTES,
+    &broker::LOG_RETENTION_MS,
+    &broker::LOG_RETENTION_MINUTES,
+    &broker::LOG_RETENTION_HOURS,
+    &broker::LOG_RETENTION_BYTES,
+    &broker::COMPRESSION_TYPE,
+    &broker::LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS,
+    &broker::LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS,
+];
+
+/// The kind a declared type is checked as here (a choice's words are checked by its reader).
+fn kind_of(t: ConfigType) -> Kind {
+    match t {
+        ConfigType::Int(_) => Kind::Int,
+        ConfigType::Long(_) => Kind::Long,
+        ConfigType::Bool => Kind::Bool,
+        _ => Kind::Text,
+    }
+}
+
+/// Every key fjord reads: the declared ones, then the rest ([`KNOWN`]).
+fn known() -> impl Iterator<Item = (&'static str, Kind, Option<&'static str>)> {
+    DECLARED
+        .iter()
+        .map(|d| (d.name, kind_of(d.ty), d.default))
+        .chain(KNOWN.iter().copied())
+}
+
+/// Every key with a least value: the declared ones' bounds, then [`MINIMUMS`].
+fn minimums() -> impl Iterator<Item = (&'static str, i64)> {
+    DECLARED
+        .iter()
+        .filter_map(|d| Some((d.name, d.ty.min()?)))
+        .chain(MINIMUMS.iter().copied())
+}
+
+/// The rest of the keys fjord reads, with its kind and Kafka's default (None: no default).
 const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("node.id", Kind::Int, None),
     ("process.roles", Kind::Text, None),
@@ -67,10 +111,6 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("log.dir", Kind::Text, Some("/tmp/kafka-logs")),
     ("metadata.log.dir", Kind::Text, None),
     ("metadata.log.max.record.bytes.between.snapshots", Kind::Long, Some("20971520")),
-    ("num.partitions", Kind::Int, Some("1")),
-    ("default.replication.factor", Kind::Int, Some("1")),
-    ("min.insync.replicas", Kind::Int, Some("1")),
-    ("unclean.leader.election.enable", Kind::Bool, Some("false")),
     ("auto.create.topics.enable", Kind::Bool, Some("true")),
     ("offsets.topic.replication.factor", Kind::Int, Some("3")),
     ("offsets.topic.num.partitions", Kind::Int, Some("50")),
@@ -95,18 +135,10 @@ const KNOWN: &[(&str, Kind, Option<&str>)] = &[
     ("broker.connection.loss.fence.ms", Kind::Int, Some("1000")),
     ("broker.heartbeat.interval.ms", Kind::Int, Some("2000")),
     ("broker.rack", Kind::Text, None),
-    ("log.segment.bytes", Kind::Int, Some("1073741824")),
-    ("log.retention.ms", Kind::Long, None),
-    ("log.retention.minutes", Kind::Int, None),
-    ("log.retention.hours", Kind::Int, Some("168")),
-    ("log.retention.bytes", Kind::Long, Some("-1")),
     ("log.retention.check.interval.ms", Kind::Long, Some("300000")),
     ("replica.high.watermark.checkpoint.interval.ms", Kind::Long, Some("5000")),
     ("log.flush.offset.checkpoint.interval.ms", Kind::Int, Some("60000")),
     ("log.flush.start.offset.checkpoint.interval.ms", Kind::Int, Some("60000")),
-    ("compression.type", Kind::Text, Some("producer")),
-    ("log.message.timestamp.before.max.ms", Kind::Long, Some("9223372036854775807")),
-    ("log.message.timestamp.after.max.ms", Kind::Long, Some("3600000")),
     ("socket.request.max.bytes", Kind::Int, Some("104857600")),
     ("max.connections", Kind::Int, Some("2147483647")),
     ("max.connections.per.ip", Kind::Int, Some("2147483647")),
@@ -200,9 +232,6 @@ fn per_listener(key: &str) -> bool {
 /// Keys whose values have a lower bound (Kafka's `atLeast` validators).
 const MINIMUMS: &[(&str, i64)] = &[
     ("node.id", 0),
-    ("num.partitions", 1),
-    ("default.replication.factor", 1),
-    ("min.insync.replicas", 1),
     ("num.replica.fetchers", 1),
     ("num.recovery.threads.per.data.dir", 1),
     ("replica.fetch.max.bytes", 0),
@@ -222,9 +251,6 @@ const MINIMUMS: &[(&str, i64)] = &[
     ("controller.quorum.fetch.timeout.ms", 1),
     ("controller.quorum.request.timeout.ms", 1),
     ("metadata.log.max.record.bytes.between.snapshots", 1),
-    ("log.segment.bytes", 14),
-    ("log.message.timestamp.before.max.ms", 0),
-    ("log.message.timestamp.after.max.ms", 0),
     ("group.initial.rebalance.delay.ms", 0),
     ("group.min.session.timeout.ms", 0),
     ("group.max.session.timeout.ms", 0),
@@ -333,8 +359,7 @@ impl ServerConfig {
 
     /// Every key fjord knows: name, Kafka's DescribeConfigs type number, default.
     pub fn known_keys() -> Vec<(&'static str, i8, Option<&'static str>)> {
-        KNOWN
-            .iter()
+        known()
             .map(|(name, kind, default)| {
                 let t = match kind {
                     Kind::Bool => 1,
@@ -342,7 +367,7 @@ impl ServerConfig {
                     Kind::Int => 3,
                     Kind::Long => 5,
                 };
-                (*name, t, *default)
+                (name, t, default)
             })
             .collect()
     }
@@ -369,7 +394,7 @@ impl ServerConfig {
         }
         let unknown = values
             .keys()
-            .filter(|k| !KNOWN.iter().any(|(n, _, _)| n == k) && !known_listener_key(k))
+            .filter(|k| !known().any(|(n, _, _)| n == k.as_str()) && !known_listener_key(k))
             .cloned()
             .collect();
         let c = ServerConfig { values, unknown };
@@ -386,8 +411,8 @@ impl ServerConfig {
     }
 
     fn validate(&self) -> Result<(), ConfigError> {
-        for (key, kind, _) in KNOWN {
-            let Some(v) = self.values.get(*key) else {
+        for (key, kind, _) in known() {
+            let Some(v) = self.values.get(key) else {
                 continue;
             };
             let ok = match kind {
@@ -405,10 +430,13 @@ impl ServerConfig {
                 return Err(Self::invalid(key, v, what));
             }
         }
-        if let Some(v) = self.values.get("compression.type") {
+        if let Some(v) = self
+            .values
+            .get(fjord_configdef::broker::COMPRESSION_TYPE.name)
+        {
             if fjord_log::config::parse_compression_type(v).is_none() {
                 return Err(Self::invalid(
-                    "compression.type",
+                    fjord_configdef::broker::COMPRESSION_TYPE.name,
                     v,
                     "String must be one of: uncompressed, zstd, lz4, snappy, gzip, producer",
                 ));
@@ -422,9 +450,9 @@ impl ServerConfig {
                 "must be at least 0",
             ));
         }
-        for (key, min) in MINIMUMS {
-            if let Some(v) = self.values.get(*key) {
-                if v.parse::<i64>().is_ok_and(|n| n < *min) {
+        for (key, min) in minimums() {
+            if let Some(v) = self.values.get(key) {
+                if v.parse::<i64>().is_ok_and(|n| n < min) {
                     return Err(Self::invalid(key, v, format!("must be at least {min}")));
                 }
             }
@@ -478,12 +506,10 @@ impl ServerConfig {
 
     /// A raw value, or the key's default.
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.values.get(key).map(String::as_str).or_else(|| {
-            KNOWN
-                .iter()
-                .find(|(n, _, _)| *n == key)
-                .and_then(|(_, _, d)| *d)
-        })
+        self.values
+            .get(key)
+            .map(String::as_str)
+            .or_else(|| known().find(|(n, _, _)| *n == key).and_then(|(_, _, d)| d))
     }
 
     /// An integer value (validated at load).

@@ -4,7 +4,7 @@
 
 use crate::controller::{Controller, Handled};
 use crate::settings::{BROKER, TOPIC};
-use crate::topic_configs::{broker_config, topic_config, validate, TOPIC_CONFIGS};
+use crate::topic_configs::{acted_broker_keys, broker_config, topic, topic_config, validate};
 use fjord_metadata::client_metrics::{self, CLIENT_METRICS};
 use fjord_metadata::group_configs::{self, GROUP};
 use fjord_protocol::generated::{
@@ -21,18 +21,12 @@ use fjord_protocol::generated::{
 use fjord_protocol::{ErrorCode, MetadataRecord, ResponseBody};
 use std::collections::BTreeMap;
 
-/// The broker setting that supplies a topic config's default, if any.
+/// The broker setting that supplies a topic config's default at runtime, if any: the first
+/// synonym in its declared chain that fjord acts on.
 pub fn broker_synonym(topic_key: &str) -> Option<&'static str> {
-    Some(match topic_key {
-        "retention.ms" => "log.retention.ms",
-        "retention.bytes" => "log.retention.bytes",
-        "segment.bytes" => "log.segment.bytes",
-        "cleanup.policy" => "log.cleanup.policy",
-        "max.message.bytes" => "message.max.bytes",
-        "min.insync.replicas" => "min.insync.replicas",
-        "unclean.leader.election.enable" => "unclean.leader.election.enable",
-        _ => return None,
-    })
+    fjord_configdef::topic_key(topic_key)?
+        .acted_synonym()
+        .map(|d| d.name)
 }
 
 use fjord_metadata::config_defs::source::{
@@ -416,7 +410,8 @@ impl Controller {
                     });
                 }
             } else if res.resource_type == TOPIC {
-                for (key, kind, default) in TOPIC_CONFIGS {
+                for def in topic::ALL {
+                    let (key, kind, default) = (def.name, def.ty, def.default.unwrap_or_default());
                     if !wanted(key) {
                         continue;
                     }
@@ -439,7 +434,9 @@ impl Controller {
                     });
                 }
             } else {
-                for (key, kind, default) in crate::topic_configs::BROKER_DYNAMIC_CONFIGS {
+                for def in acted_broker_keys() {
+                    let (key, kind) = (def.name, def.ty);
+                    let default = def.effective_default().unwrap_or_default();
                     if !wanted(key) {
                         continue;
                     }

@@ -89,7 +89,11 @@ impl MutationQuota {
         };
         let default_partitions = image
             .configs
-            .get(fjord_metadata::config_defs::BROKER, "", "num.partitions")
+            .get(
+                fjord_metadata::config_defs::BROKER,
+                "",
+                fjord_configdef::broker::NUM_PARTITIONS.name,
+            )
             .and_then(|v| v.parse::<i64>().ok())
             .unwrap_or(1);
         match body {

@@ -1,6 +1,7 @@
 //! The broker-level defaults and limits the controller decides with (Kafka's names and
 //! defaults), and the per-topic values it reads from the image's configs.
 
+use fjord_configdef::topic;
 use fjord_metadata::MetadataImage;
 
 pub use fjord_metadata::config_defs::{BROKER, TOPIC};
@@ -82,14 +83,14 @@ impl ControllerSettings {
 
     /// `min.insync.replicas` for a topic.
     pub fn min_isr(&self, image: &MetadataImage, topic: &str) -> i32 {
-        self.topic_value(image, topic, "min.insync.replicas")
+        self.topic_value(image, topic, topic::MIN_INSYNC_REPLICAS.name)
             .and_then(|v| v.parse().ok())
             .unwrap_or(self.min_insync_replicas)
     }
 
     /// `unclean.leader.election.enable` for a topic.
     pub fn unclean_enabled(&self, image: &MetadataImage, topic: &str) -> bool {
-        self.topic_value(image, topic, "unclean.leader.election.enable")
+        self.topic_value(image, topic, topic::UNCLEAN_LEADER_ELECTION_ENABLE.name)
             .map(|v| v.eq_ignore_ascii_case("true"))
             .unwrap_or(self.unclean_leader_election_enable)
     }

@@ -284,12 +284,13 @@ impl Controller {
             num_partitions: assignments.len() as i32,
             replication_factor: rf,
             configs: Some(
-                crate::topic_configs::TOPIC_CONFIGS
+                crate::topic_configs::topic::ALL
                     .iter()
-                    .map(|(name, _, default)| {
-                        let set = configs.get(*name);
+                    .map(|def| {
+                        let set = configs.get(def.name);
+                        let default = def.default.unwrap_or_default();
                         CreatableTopicConfigs {
-                            name: name.to_string(),
+                            name: def.name.to_string(),
                             value: Some(set.cloned().unwrap_or_else(|| default.to_string())),
                             config_source: if set.is_some() { 1 } else { 5 },
                             ..Default::default()

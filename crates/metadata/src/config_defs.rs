@@ -22,156 +22,19 @@ pub mod source {
     pub const DEFAULT: i8 = 5;
 }
 
-/// A key's type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ConfigType {
-    /// A 32-bit integer at least `min`.
-    Int(i64),
-    /// A 64-bit integer at least `min`.
-    Long(i64),
-    /// true or false.
-    Bool,
-    /// A ratio between 0 and 1.
-    Double,
-    /// Any number at least 0 (a rate, a load factor).
-    Number,
-    /// One of a fixed set of words (a list when several are allowed).
-    Choice(&'static [&'static str], bool),
-    /// Any string.
-    Text,
-    /// A list of throttled replicas: `*` or `partition:broker` pairs (KIP-73).
-    ReplicaList,
-}
+pub use fjord_configdef::{broker, topic, ConfigType, Def, Scope, Synonym};
 
-impl ConfigType {
-    /// Kafka's DescribeConfigs `ConfigType` number.
-    pub fn wire(self) -> i8 {
-        match self {
-            ConfigType::Bool => 1,
-            ConfigType::Text | ConfigType::Choice(_, false) => 2,
-            ConfigType::Int(_) => 3,
-            ConfigType::Long(_) => 5,
-            ConfigType::Double | ConfigType::Number => 6,
-            ConfigType::Choice(_, true) | ConfigType::ReplicaList => 7,
-        }
-    }
-}
-
-/// Every topic config: name, type, Kafka's default.
-pub const TOPIC_CONFIGS: &[(&str, ConfigType, &str)] = &[
-    (
-        "cleanup.policy",
-        ConfigType::Choice(&["compact", "delete"], true),
-        "delete",
-    ),
-    (
-        "compression.type",
-        ConfigType::Choice(
-            &["uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"],
-            false,
-        ),
-        "producer",
-    ),
-    ("delete.retention.ms", ConfigType::Long(0), "86400000"),
-    // KIP-1191: whether share groups may use the topic as their dead-letter queue.
-    (
-        "errors.deadletterqueue.group.enable",
-        ConfigType::Bool,
-        "false",
-    ),
-    ("file.delete.delay.ms", ConfigType::Long(0), "60000"),
-    ("flush.messages", ConfigType::Long(1), "9223372036854775807"),
-    ("flush.ms", ConfigType::Long(0), "9223372036854775807"),
-    (
-        "follower.replication.throttled.replicas",
-        ConfigType::ReplicaList,
-        "",
-    ),
-    ("index.interval.bytes", ConfigType::Int(0), "4096"),
-    (
-        "leader.replication.throttled.replicas",
-        ConfigType::ReplicaList,
-        "",
-    ),
-    (
-        "max.compaction.lag.ms",
-        ConfigType::Long(1),
-        "9223372036854775807",
-    ),
-    ("max.message.bytes", ConfigType::Int(0), "1048588"),
-    (
-        "message.timestamp.after.max.ms",
-        ConfigType::Long(0),
-        "3600000",
-    ),
-    (
-        "message.timestamp.before.max.ms",
-        ConfigType::Long(0),
-        "9223372036854775807",
-    ),
-    (
-        "message.timestamp.type",
-        ConfigType::Choice(&["CreateTime", "LogAppendTime"], false),
-        "CreateTime",
-    ),
-    ("min.cleanable.dirty.ratio", ConfigType::Double, "0.5"),
-    ("min.compaction.lag.ms", ConfigType::Long(0), "0"),
-    ("min.insync.replicas", ConfigType::Int(1), "1"),
-    ("preallocate", ConfigType::Bool, "false"),
-    ("retention.bytes", ConfigType::Long(-1), "-1"),
-    ("retention.ms", ConfigType::Long(-1), "604800000"),
-    ("segment.bytes", ConfigType::Int(14), "1073741824"),
-    ("segment.index.bytes", ConfigType::Int(4), "10485760"),
-    ("segment.jitter.ms", ConfigType::Long(0), "0"),
-    ("segment.ms", ConfigType::Long(1), "604800000"),
-    ("unclean.leader.election.enable", ConfigType::Bool, "false"),
-    // fjord's (KIP-966's names): read by `kafka-unclean-recovery --watch`.
-    (
-        "unclean.recovery.strategy",
-        ConfigType::Choice(&["Proactive", "Balanced", "Manual"], false),
-        "Balanced",
-    ),
-    ("unclean.recovery.timeout.ms", ConfigType::Long(1), "300000"),
-];
-
-/// Broker configs the controller accepts as dynamic (cluster-wide or per broker).
-pub const BROKER_DYNAMIC_CONFIGS: &[(&str, ConfigType, &str)] = &[
-    ("min.insync.replicas", ConfigType::Int(1), "1"),
-    ("unclean.leader.election.enable", ConfigType::Bool, "false"),
-    ("log.retention.ms", ConfigType::Long(-1), "604800000"),
-    ("log.retention.bytes", ConfigType::Long(-1), "-1"),
-    ("log.segment.bytes", ConfigType::Int(14), "1073741824"),
-    (
-        "log.cleanup.policy",
-        ConfigType::Choice(&["compact", "delete"], true),
-        "delete",
-    ),
-    ("message.max.bytes", ConfigType::Int(0), "1048588"),
-    ("num.partitions", ConfigType::Int(1), "1"),
-    ("default.replication.factor", ConfigType::Int(1), "1"),
-    (
-        "leader.replication.throttled.rate",
-        ConfigType::Long(0),
-        "9223372036854775807",
-    ),
-    (
-        "follower.replication.throttled.rate",
-        ConfigType::Long(0),
-        "9223372036854775807",
-    ),
-    (
-        "replica.alter.log.dirs.io.max.bytes.per.second",
-        ConfigType::Long(0),
-        "9223372036854775807",
-    ),
-];
-
-/// The type of a topic config, if Kafka has it.
+/// The type and default of a topic config, if Kafka has it.
 pub fn topic_config(name: &str) -> Option<(ConfigType, &'static str)> {
-    TOPIC_CONFIGS
+    fjord_configdef::topic_key(name).map(|d| (d.ty, d.default.unwrap_or("")))
+}
+
+/// The broker keys the controller accepts at runtime and fjord acts on.
+pub fn acted_broker_keys() -> impl Iterator<Item = &'static Def> {
+    broker::ALL
         .iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|(_, t, d)| (*t, *d))
+        .copied()
+        .filter(|d| d.scope == Scope::Acted)
 }
 
 /// The rest of Kafka's dynamically updatable broker keys (its `DynamicBrokerConfig`
@@ -243,38 +106,16 @@ pub const OTHER_DYNAMIC_KEYS: &[(&str, ConfigType)] = &[
     ("log.cleaner.io.max.bytes.per.second", ConfigType::Number),
     ("log.cleaner.backoff.ms", ConfigType::Long(0)),
     // Broker defaults of topic configs.
-    ("log.roll.ms", ConfigType::Long(1)),
     ("log.roll.jitter.ms", ConfigType::Long(0)),
-    ("log.index.size.max.bytes", ConfigType::Int(4)),
-    ("log.flush.interval.messages", ConfigType::Long(1)),
-    ("log.flush.interval.ms", ConfigType::Long(0)),
-    ("log.index.interval.bytes", ConfigType::Int(0)),
-    ("log.cleaner.delete.retention.ms", ConfigType::Long(0)),
-    ("log.cleaner.min.compaction.lag.ms", ConfigType::Long(0)),
     ("log.cleaner.max.compaction.lag.ms", ConfigType::Long(1)),
-    ("log.segment.delete.delay.ms", ConfigType::Long(0)),
-    ("log.cleaner.min.cleanable.ratio", ConfigType::Double),
-    (
-        "compression.type",
-        ConfigType::Choice(
-            &["uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"],
-            false,
-        ),
-    ),
     ("compression.gzip.level", ConfigType::Int(-1)),
     ("compression.lz4.level", ConfigType::Int(1)),
     ("compression.zstd.level", ConfigType::Int(-131072)),
     ("log.preallocate", ConfigType::Bool),
     (
-        "log.message.timestamp.type",
-        ConfigType::Choice(&["CreateTime", "LogAppendTime"], false),
-    ),
-    (
         "log.message.timestamp.difference.max.ms",
         ConfigType::Long(0),
     ),
-    ("log.message.timestamp.before.max.ms", ConfigType::Long(0)),
-    ("log.message.timestamp.after.max.ms", ConfigType::Long(0)),
     ("log.message.downconversion.enable", ConfigType::Bool),
     ("log.local.retention.ms", ConfigType::Long(-2)),
     ("log.local.retention.bytes", ConfigType::Long(-2)),
@@ -442,9 +283,6 @@ pub const STATIC_BROKER_KEYS: &[&str] = &[
     "log.flush.start.offset.checkpoint.interval.ms",
     "log.initial.task.delay.ms",
     "log.retention.check.interval.ms",
-    "log.retention.hours",
-    "log.retention.minutes",
-    "log.roll.hours",
     "log.roll.jitter.hours",
     "max.incremental.fetch.session.cache.slots",
     "max.request.partition.size.limit",
@@ -634,14 +472,17 @@ fn key_list(keys: &[&str]) -> String {
     format!("[{}]", keys.join(", "))
 }
 
+/// True for a broker key only the server properties set (declared static, or in Kafka's
+/// list of the rest).
+pub fn is_static(key: &str) -> bool {
+    STATIC_BROKER_KEYS.contains(&key)
+        || fjord_configdef::broker_key(key).is_some_and(|d| d.scope == Scope::Static)
+}
+
 /// Why Kafka refuses a dynamic broker update setting `keys`, before it looks at any value:
 /// keys only the server properties set, then security keys without a listener prefix.
 pub fn broker_update_refusal(keys: &[&str]) -> Option<String> {
-    let fixed: Vec<&str> = keys
-        .iter()
-        .copied()
-        .filter(|k| STATIC_BROKER_KEYS.contains(k))
-        .collect();
+    let fixed: Vec<&str> = keys.iter().copied().filter(|k| is_static(k)).collect();
     if !fixed.is_empty() {
         return Some(format!(
             "Cannot update these configs dynamically: {}",
@@ -689,14 +530,19 @@ pub fn broker_key_wire_type(key: &str) -> i8 {
 
 /// True when fjord acts on dynamic broker key `key` (the rest are stored and described only).
 pub fn broker_key_used(key: &str) -> bool {
-    BROKER_DYNAMIC_CONFIGS.iter().any(|(n, _, _)| *n == key)
+    fjord_configdef::broker_key(key).is_some_and(|d| d.scope == Scope::Acted)
 }
 
-/// The type of a dynamic broker config, if accepted (with Kafka's default where fjord has
-/// one, else ""): fjord's own, Kafka's other dynamic keys, and their per-listener forms.
+/// The type of a dynamic broker config, if accepted (with Kafka's default where fjord acts
+/// on it, else ""): fjord's own, Kafka's other dynamic keys, and their per-listener forms.
 pub fn broker_config(name: &str) -> Option<(ConfigType, &'static str)> {
-    if let Some((_, t, d)) = BROKER_DYNAMIC_CONFIGS.iter().find(|(n, _, _)| *n == name) {
-        return Some((*t, *d));
+    match fjord_configdef::broker_key(name) {
+        Some(d) if d.scope == Scope::Acted => {
+            return Some((d.ty, d.default.unwrap_or_default()));
+        }
+        Some(d) if d.scope == Scope::Stored => return Some((d.ty, "")),
+        Some(_) => return None,
+        None => {}
     }
     let kafka = |key: &str| {
         find(SSL_STORE_KEYS, key)
@@ -770,36 +616,9 @@ pub fn validate(name: &str, t: ConfigType, value: &str) -> Result<(), crate::Met
 }
 
 /// The broker keys that supply a topic key's default, in Kafka's order of precedence, each
-/// with the factor that turns its value into the topic key's unit (`log.retention.hours` is
-/// hours, `retention.ms` milliseconds).
-pub fn broker_synonyms(topic_key: &str) -> &'static [(&'static str, i64)] {
-    match topic_key {
-        "retention.ms" => &[
-            ("log.retention.ms", 1),
-            ("log.retention.minutes", 60_000),
-            ("log.retention.hours", 3_600_000),
-        ],
-        "retention.bytes" => &[("log.retention.bytes", 1)],
-        "segment.bytes" => &[("log.segment.bytes", 1)],
-        "segment.ms" => &[("log.roll.ms", 1), ("log.roll.hours", 3_600_000)],
-        "cleanup.policy" => &[("log.cleanup.policy", 1)],
-        "max.message.bytes" => &[("message.max.bytes", 1)],
-        "min.insync.replicas" => &[("min.insync.replicas", 1)],
-        "unclean.leader.election.enable" => &[("unclean.leader.election.enable", 1)],
-        "compression.type" => &[("compression.type", 1)],
-        "message.timestamp.type" => &[("log.message.timestamp.type", 1)],
-        "message.timestamp.before.max.ms" => &[("log.message.timestamp.before.max.ms", 1)],
-        "message.timestamp.after.max.ms" => &[("log.message.timestamp.after.max.ms", 1)],
-        "delete.retention.ms" => &[("log.cleaner.delete.retention.ms", 1)],
-        "min.cleanable.dirty.ratio" => &[("log.cleaner.min.cleanable.ratio", 1)],
-        "min.compaction.lag.ms" => &[("log.cleaner.min.compaction.lag.ms", 1)],
-        "file.delete.delay.ms" => &[("log.segment.delete.delay.ms", 1)],
-        "flush.messages" => &[("log.flush.interval.messages", 1)],
-        "flush.ms" => &[("log.flush.interval.ms", 1)],
-        "index.interval.bytes" => &[("log.index.interval.bytes", 1)],
-        "segment.index.bytes" => &[("log.index.size.max.bytes", 1)],
-        _ => &[],
-    }
+/// with the factor that turns its value into the topic key's unit (the key's declared chain).
+pub fn broker_synonyms(topic_key: &str) -> &'static [fjord_configdef::Synonym] {
+    fjord_configdef::topic_key(topic_key).map_or(&[], |d| d.synonyms)
 }
 
 #[cfg(test)]
@@ -857,7 +676,12 @@ mod tests {
             None
         );
         // No key is both static and dynamic.
-        for key in STATIC_BROKER_KEYS {
+        let declared = broker::ALL.iter().filter(|d| d.scope == Scope::Static);
+        for key in STATIC_BROKER_KEYS
+            .iter()
+            .copied()
+            .chain(declared.map(|d| d.name))
+        {
             assert!(broker_config(key).is_none(), "{key} is static and dynamic");
         }
         assert_eq!(broker_key_wire_type("my.key"), 0);

@@ -1,11 +1,16 @@
-//! One line of documentation for every config key fjord knows (topic keys, broker keys, the
-//! dynamic broker keys Kafka lists), in fjord's own words: what DescribeConfigs answers when
-//! a client sets `IncludeDocumentation`.
+//! One line of documentation for every config key fjord knows, in fjord's own words: what
+//! DescribeConfigs answers when a client sets `IncludeDocumentation`. The keys declared in
+//! `fjord-configdef` carry their own; this table documents the broker keys not yet declared
+//! there.
 
 /// The documentation of config `key` (a listener-prefixed key is documented as its base
 /// key), if fjord has one.
 pub fn documentation(key: &str) -> Option<&'static str> {
     let base = crate::config_defs::listener_base(key).unwrap_or(key);
+    if let Some(d) = fjord_configdef::topic_key(base).or_else(|| fjord_configdef::broker_key(base))
+    {
+        return Some(d.doc);
+    }
     DOCUMENTATION
         .iter()
         .find(|(k, _)| *k == base)
@@ -14,44 +19,6 @@ pub fn documentation(key: &str) -> Option<&'static str> {
 
 /// One line per key: (key, documentation).
 const DOCUMENTATION: &[(&str, &str)] = &[
-    ("cleanup.policy", "How old segments are dealt with: `delete` removes them past retention, `compact` keeps the latest record of each key; both may be listed."),
-    ("compression.type", "The codec batches are stored with; `producer` keeps whatever the producer used."),
-    ("delete.retention.ms", "How long tombstones are kept after compaction, so that consumers that read late still see the delete."),
-    ("errors.deadletterqueue.group.enable", "Whether share groups may use this topic as their dead-letter queue (KIP-1191); a group naming a topic without it writes no dead letters."),
-    ("file.delete.delay.ms", "How long a removed segment file waits on disk before it is deleted."),
-    ("flush.messages", "How many records may be appended before the log is forced to disk (the default leaves it to the operating system)."),
-    ("flush.ms", "How long appended records may wait before the log is forced to disk (the default leaves it to the operating system)."),
-    ("follower.replication.throttled.replicas", "The replicas (partition:broker, or `*`) whose follower fetches are held to follower.replication.throttled.rate."),
-    ("index.interval.bytes", "How many bytes of records lie between two entries of the offset index."),
-    ("leader.replication.throttled.replicas", "The replicas (partition:broker, or `*`) whose fetches from the leader are held to leader.replication.throttled.rate."),
-    ("max.compaction.lag.ms", "The longest a record may stay uncompacted in a compacted log."),
-    ("max.message.bytes", "The largest record batch the topic accepts, after compression."),
-    ("message.timestamp.after.max.ms", "How far in the future a record's timestamp may be compared to the broker's clock before the batch is refused."),
-    ("message.timestamp.before.max.ms", "How far in the past a record's timestamp may be compared to the broker's clock before the batch is refused."),
-    ("message.timestamp.type", "Whether records keep the producer's timestamp (`CreateTime`) or get the broker's append time (`LogAppendTime`)."),
-    ("min.cleanable.dirty.ratio", "The share of a compacted log that must be uncompacted before the cleaner works on it."),
-    ("min.compaction.lag.ms", "The shortest time a record stays uncompacted."),
-    ("min.insync.replicas", "How many in-sync replicas an acks=all write needs; fewer and the write is refused with NOT_ENOUGH_REPLICAS."),
-    ("preallocate", "Whether a new segment file is allocated at its full size when it is created."),
-    ("retention.bytes", "The most bytes a partition keeps before its oldest segments are deleted (-1: no limit)."),
-    ("retention.ms", "How long a segment is kept after its newest record before it is deleted (-1: forever)."),
-    ("segment.bytes", "The size at which a partition's active segment is rolled."),
-    ("segment.index.bytes", "The size of a segment's offset and time index files."),
-    ("segment.jitter.ms", "The most random time taken off segment.ms, so that many partitions do not roll at once."),
-    ("segment.ms", "The time after which the active segment is rolled even if it is not full."),
-    ("unclean.leader.election.enable", "Whether a replica outside the ISR may become leader when no in-sync replica is left, at the cost of losing records."),
-    ("unclean.recovery.strategy", "How kafka-unclean-recovery --watch treats a partition left without a leader: Proactive, Balanced or Manual (fjord's)."),
-    ("unclean.recovery.timeout.ms", "How long kafka-unclean-recovery --watch waits for the ISR to come back before it acts (fjord's)."),
-    ("log.retention.ms", "The broker's default of retention.ms."),
-    ("log.retention.bytes", "The broker's default of retention.bytes."),
-    ("log.segment.bytes", "The broker's default of segment.bytes."),
-    ("log.cleanup.policy", "The broker's default of cleanup.policy."),
-    ("message.max.bytes", "The broker's default of max.message.bytes."),
-    ("num.partitions", "The partition count of a topic created without one."),
-    ("default.replication.factor", "The replication factor of a topic created without one."),
-    ("leader.replication.throttled.rate", "The bytes per second leaders send to throttled replicas (leader.replication.throttled.replicas)."),
-    ("follower.replication.throttled.rate", "The bytes per second throttled followers fetch (follower.replication.throttled.replicas)."),
-    ("replica.alter.log.dirs.io.max.bytes.per.second", "The bytes per second a replica moving between log directories is copied at."),
     ("ssl.keystore.type", "The format of the key store file."),
     ("ssl.keystore.location", "The key store file holding this listener's certificate and private key."),
     ("ssl.keystore.password", "The key store's password."),
@@ -98,25 +65,13 @@ const DOCUMENTATION: &[(&str, &str)] = &[
     ("log.cleaner.io.buffer.size", "The memory the cleaner reads and writes through."),
     ("log.cleaner.io.max.bytes.per.second", "The most bytes per second the cleaner reads and writes."),
     ("log.cleaner.backoff.ms", "How long the cleaner sleeps when no log needs cleaning."),
-    ("log.roll.ms", "The broker's default of segment.ms."),
     ("log.roll.jitter.ms", "The broker's default of segment.jitter.ms."),
-    ("log.index.size.max.bytes", "The broker's default of segment.index.bytes."),
-    ("log.flush.interval.messages", "The broker's default of flush.messages."),
-    ("log.flush.interval.ms", "The broker's default of flush.ms."),
-    ("log.index.interval.bytes", "The broker's default of index.interval.bytes."),
-    ("log.cleaner.delete.retention.ms", "The broker's default of delete.retention.ms."),
-    ("log.cleaner.min.compaction.lag.ms", "The broker's default of min.compaction.lag.ms."),
     ("log.cleaner.max.compaction.lag.ms", "The broker's default of max.compaction.lag.ms."),
-    ("log.segment.delete.delay.ms", "The broker's default of file.delete.delay.ms."),
-    ("log.cleaner.min.cleanable.ratio", "The broker's default of min.cleanable.dirty.ratio."),
     ("compression.gzip.level", "The gzip level of batches the broker compresses."),
     ("compression.lz4.level", "The lz4 level of batches the broker compresses."),
     ("compression.zstd.level", "The zstd level of batches the broker compresses."),
     ("log.preallocate", "The broker's default of preallocate."),
-    ("log.message.timestamp.type", "The broker's default of message.timestamp.type."),
     ("log.message.timestamp.difference.max.ms", "The largest difference allowed between a record's timestamp and the broker's clock (removed in Kafka 4; see the before/after keys)."),
-    ("log.message.timestamp.before.max.ms", "The broker's default of message.timestamp.before.max.ms."),
-    ("log.message.timestamp.after.max.ms", "The broker's default of message.timestamp.after.max.ms."),
     ("log.message.downconversion.enable", "Whether records may be converted to older formats for old clients."),
     ("log.local.retention.ms", "How long segments stay on local disk when tiered storage is on."),
     ("log.local.retention.bytes", "How many bytes stay on local disk when tiered storage is on."),
@@ -171,8 +126,6 @@ const DOCUMENTATION: &[(&str, &str)] = &[
     ("broker.connection.loss.fence.ms", "How long after a broker's connection to the active controller closes the controller fences it unless it heartbeats again; 0 waits for the session timeout alone (fjord's)."),
     ("broker.heartbeat.interval.ms", "How often a broker heartbeats to the controller."),
     ("broker.rack", "The rack of this broker, for rack-aware replica placement."),
-    ("log.retention.minutes", "log.retention.ms in minutes (used when that is not set)."),
-    ("log.retention.hours", "log.retention.ms in hours (used when neither it nor log.retention.minutes is set)."),
     ("log.retention.check.interval.ms", "How often segments are checked against retention."),
     ("replica.high.watermark.checkpoint.interval.ms", "How often high watermarks are written to disk."),
     ("log.flush.offset.checkpoint.interval.ms", "How often the last flushed offsets are written to disk."),
@@ -252,16 +205,14 @@ pub fn document(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config_defs::{
-        BROKER_DYNAMIC_CONFIGS, LISTENER_KEYS, OTHER_DYNAMIC_KEYS, SSL_STORE_KEYS, TOPIC_CONFIGS,
-    };
+    use crate::config_defs::{broker, topic, LISTENER_KEYS, OTHER_DYNAMIC_KEYS, SSL_STORE_KEYS};
 
     #[test]
     fn every_topic_and_dynamic_broker_key_is_documented() {
-        let keys = TOPIC_CONFIGS
+        let keys = topic::ALL
             .iter()
-            .map(|(k, ..)| *k)
-            .chain(BROKER_DYNAMIC_CONFIGS.iter().map(|(k, ..)| *k))
+            .chain(broker::ALL)
+            .map(|d| d.name)
             .chain(SSL_STORE_KEYS.iter().map(|(k, _)| *k))
             .chain(LISTENER_KEYS.iter().map(|(k, _)| *k))
             .chain(OTHER_DYNAMIC_KEYS.iter().map(|(k, _)| *k));

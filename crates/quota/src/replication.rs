@@ -10,15 +10,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// Kafka's topic key naming the replicas throttled on their leader.
-pub const LEADER_THROTTLED_REPLICAS: &str = "leader.replication.throttled.replicas";
+pub const LEADER_THROTTLED_REPLICAS: &str =
+    fjord_configdef::topic::LEADER_REPLICATION_THROTTLED_REPLICAS.name;
 /// Kafka's topic key naming the replicas throttled on their follower.
-pub const FOLLOWER_THROTTLED_REPLICAS: &str = "follower.replication.throttled.replicas";
+pub const FOLLOWER_THROTTLED_REPLICAS: &str =
+    fjord_configdef::topic::FOLLOWER_REPLICATION_THROTTLED_REPLICAS.name;
 /// Kafka's broker key bounding throttled leader replication (bytes a second).
-pub const LEADER_THROTTLED_RATE: &str = "leader.replication.throttled.rate";
+pub const LEADER_THROTTLED_RATE: &str =
+    fjord_configdef::broker::LEADER_REPLICATION_THROTTLED_RATE.name;
 /// Kafka's broker key bounding throttled follower replication (bytes a second).
-pub const FOLLOWER_THROTTLED_RATE: &str = "follower.replication.throttled.rate";
+pub const FOLLOWER_THROTTLED_RATE: &str =
+    fjord_configdef::broker::FOLLOWER_REPLICATION_THROTTLED_RATE.name;
 /// Kafka's broker key bounding copies between one broker's log dirs (bytes a second).
-pub const ALTER_LOG_DIRS_RATE: &str = "replica.alter.log.dirs.io.max.bytes.per.second";
+pub const ALTER_LOG_DIRS_RATE: &str =
+    fjord_configdef::broker::REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND.name;
 /// No bound: Kafka's default for the throttled rates (`Long.MAX_VALUE`).
 pub const UNBOUNDED: u64 = i64::MAX as u64;
 

@@ -10,10 +10,7 @@
 mod common;
 
 use common::{metrics_text, wait_for, Node};
-use fjord_metadata::config_defs::{
-    ConfigType, BROKER_DYNAMIC_CONFIGS, LISTENER_KEYS, OTHER_DYNAMIC_KEYS, SSL_STORE_KEYS,
-    TOPIC_CONFIGS,
-};
+use fjord_metadata::config_defs::{broker_config, topic, ConfigType};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -54,17 +51,12 @@ fn cell(s: &str) -> String {
 }
 
 fn configuration_page() -> String {
-    let dynamic = |k: &str| {
-        BROKER_DYNAMIC_CONFIGS.iter().any(|(n, ..)| *n == k)
-            || OTHER_DYNAMIC_KEYS.iter().any(|(n, _)| *n == k)
-            || LISTENER_KEYS.iter().any(|(n, _)| *n == k)
-            || SSL_STORE_KEYS.iter().any(|(n, _)| *n == k)
-    };
+    let dynamic = |k: &str| broker_config(k).is_some();
     let doc = |k: &str| fjord_metadata::config_docs::documentation(k).unwrap_or("");
     let mut out = String::from(
         "# Configuration reference\n\n\
-         Generated from the code (`crates/config`, `crates/metadata/src/config_defs.rs` and\n\
-         `config_docs.rs`) by `crates/server/tests/reference_pages.rs`; a test fails when it\n\
+         Generated from the code (`crates/configdef`, `crates/config`,\n\
+         `crates/metadata/src/config_defs.rs` and `config_docs.rs`) by `crates/server/tests/reference_pages.rs`; a test fails when it\n\
          drifts. Key names, types and defaults are Kafka 4.4's. \"dynamic\" keys may be changed\n\
          at runtime with `kafka-configs --entity-type brokers`.\n\n\
          ## Broker keys fjord reads\n\n\
@@ -89,9 +81,8 @@ fn configuration_page() -> String {
     out.push_str(
         "\n## Topic keys\n\n| key | type | default | documentation |\n|---|---|---|---|\n",
     );
-    let mut topics: Vec<_> = TOPIC_CONFIGS.iter().collect();
-    topics.sort_by_key(|(n, ..)| *n);
-    for (name, t, default) in topics {
+    for def in topic::ALL {
+        let (name, t, default) = (def.name, &def.ty, def.default.unwrap_or_default());
         out.push_str(&format!(
             "| `{name}` | {} | {} | {} |\n",
             topic_type(t),

@@ -716,7 +716,11 @@ async fn describe(admin: &Admin, a: &Args) -> Result<(), ToolError> {
         };
         let config = configs.get(name);
         let min_isr = config
-            .and_then(|c| c.configs.iter().find(|e| e.name == "min.insync.replicas"))
+            .and_then(|c| {
+                c.configs
+                    .iter()
+                    .find(|e| e.name == fjord_configdef::topic::MIN_INSYNC_REPLICAS.name)
+            })
             .and_then(|e| e.value.as_deref())
             .and_then(|v| v.parse::<i32>().ok())
             .unwrap_or(1);

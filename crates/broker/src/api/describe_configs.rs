@@ -10,7 +10,7 @@ use fjord_metadata::config_defs::source::{
     DEFAULT, DYNAMIC_BROKER, DYNAMIC_DEFAULT_BROKER, DYNAMIC_TOPIC, STATIC_BROKER,
 };
 use fjord_metadata::config_defs::{
-    broker_config, broker_synonyms, BROKER, BROKER_DYNAMIC_CONFIGS, TOPIC, TOPIC_CONFIGS,
+    broker_config, broker_key_used, broker_synonyms, topic, Synonym, BROKER, TOPIC,
 };
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
@@ -69,8 +69,8 @@ impl Link {
 /// The end of a topic key's chain: Kafka's default, named by the broker synonym that carries
 /// it. Kafka leaves `log.retention.ms` and `log.retention.minutes` unset by default and
 /// defaults `log.retention.hours` (168); so the last synonym names the default, in its unit.
-fn default_link(key: &str, synonyms: &[(&str, i64)], default: &str) -> Link {
-    match synonyms.last() {
+fn default_link(key: &str, synonyms: &[Synonym], default: &str) -> Link {
+    match synonyms.last().map(|s| (s.def.name, s.factor)) {
         None => Link::new(key, default, DEFAULT),
         Some((name, 1)) => Link::new(name, default, DEFAULT),
         Some((name, factor)) => {
@@ -245,7 +245,8 @@ impl StaticConfig {
             ));
         }
         let mut configs = Vec::new();
-        for (key, kind, default) in TOPIC_CONFIGS {
+        for def in topic::ALL {
+            let (key, kind, default) = (def.name, def.ty, def.default.unwrap_or_default());
             if !wanted(key) {
                 continue;
             }
@@ -257,8 +258,8 @@ impl StaticConfig {
             // Per source, the synonyms in precedence order (Kafka lists dynamic values of
             // every synonym before static ones).
             let mut by_source: Vec<Link> = Vec::new();
-            for (s, factor) in synonyms {
-                by_source.extend(self.broker_chain(image, s, *factor));
+            for s in synonyms {
+                by_source.extend(self.broker_chain(image, s.def.name, s.factor));
             }
             by_source.sort_by_key(|l| l.source);
             chain.extend(by_source);
@@ -307,8 +308,7 @@ impl StaticConfig {
             if name.is_empty() && chain.iter().all(|l| l.source == DEFAULT) {
                 continue;
             }
-            let dynamic = BROKER_DYNAMIC_CONFIGS.iter().any(|(n, _, _)| *n == k.name)
-                || broker_config(&k.name).is_some();
+            let dynamic = broker_key_used(&k.name) || broker_config(&k.name).is_some();
             configs.push(entry(&k.name, k.config_type, !dynamic, chain, synonyms));
         }
         // Kafka's other dynamic keys this node has no static key for, as set.

@@ -8,6 +8,7 @@ use crate::coordinator::runtime::{
     CoordinatorShard, Entry, Replayed, Routed, Runtime, Split, TopicSettings,
 };
 use crate::replica::replica_manager::ReplicaManager;
+use fjord_configdef::topic;
 use fjord_group::share::ShareJob;
 use fjord_group::{GroupConfig, GroupRecord, Output, RequestContext, Shard};
 use fjord_metadata::MetadataImage;
@@ -123,9 +124,12 @@ impl Runtime<Shard> {
             partitions: config.num_partitions,
             replication_factor: config.replication_factor,
             configs: vec![
-                ("cleanup.policy".into(), "compact".into()),
-                ("compression.type".into(), "producer".into()),
-                ("segment.bytes".into(), config.segment_bytes.to_string()),
+                (topic::CLEANUP_POLICY.name.into(), "compact".into()),
+                (topic::COMPRESSION_TYPE.name.into(), "producer".into()),
+                (
+                    topic::SEGMENT_BYTES.name.into(),
+                    config.segment_bytes.to_string(),
+                ),
             ],
         };
         Runtime::new(config.group, topic, replicas, controller, clock)

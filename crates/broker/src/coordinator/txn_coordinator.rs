@@ -12,6 +12,7 @@ use crate::coordinator::runtime::{
     CoordinatorShard, Entry, Replayed, Runtime, Split, TopicSettings,
 };
 use crate::replica::replica_manager::ReplicaManager;
+use fjord_configdef::topic;
 use fjord_metadata::MetadataImage;
 use fjord_net::client::Client;
 use fjord_protocol::generated::add_partitions_to_txn_request::{
@@ -176,11 +177,20 @@ impl Runtime<Shard> {
             partitions: config.num_partitions,
             replication_factor: config.replication_factor,
             configs: vec![
-                ("cleanup.policy".into(), "compact".into()),
-                ("compression.type".into(), "uncompressed".into()),
-                ("min.insync.replicas".into(), config.min_isr.to_string()),
-                ("segment.bytes".into(), config.segment_bytes.to_string()),
-                ("unclean.leader.election.enable".into(), "false".into()),
+                (topic::CLEANUP_POLICY.name.into(), "compact".into()),
+                (topic::COMPRESSION_TYPE.name.into(), "uncompressed".into()),
+                (
+                    topic::MIN_INSYNC_REPLICAS.name.into(),
+                    config.min_isr.to_string(),
+                ),
+                (
+                    topic::SEGMENT_BYTES.name.into(),
+                    config.segment_bytes.to_string(),
+                ),
+                (
+                    topic::UNCLEAN_LEADER_ELECTION_ENABLE.name.into(),
+                    "false".into(),
+                ),
             ],
         };
         Runtime::new(config.txn, topic, replicas, controller, clock)

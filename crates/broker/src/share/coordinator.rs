@@ -15,6 +15,7 @@ use crate::coordinator::runtime::{
     CoordinatorShard, Entry, Replayed, Routed, Runtime, Split, TopicSettings,
 };
 use crate::replica::replica_manager::ReplicaManager;
+use fjord_configdef::topic;
 use fjord_metadata::MetadataImage;
 use fjord_protocol::generated::{
     delete_share_group_state_request::{DeleteShareGroupStateRequest, DeleteStateData},
@@ -248,11 +249,17 @@ impl Runtime<ShareHost> {
             partitions: config.num_partitions,
             replication_factor: config.replication_factor,
             configs: vec![
-                ("cleanup.policy".into(), "delete".into()),
-                ("compression.type".into(), "producer".into()),
-                ("segment.bytes".into(), config.segment_bytes.to_string()),
-                ("min.insync.replicas".into(), config.min_isr.to_string()),
-                ("retention.ms".into(), "-1".into()),
+                (topic::CLEANUP_POLICY.name.into(), "delete".into()),
+                (topic::COMPRESSION_TYPE.name.into(), "producer".into()),
+                (
+                    topic::SEGMENT_BYTES.name.into(),
+                    config.segment_bytes.to_string(),
+                ),
+                (
+                    topic::MIN_INSYNC_REPLICAS.name.into(),
+                    config.min_isr.to_string(),
+                ),
+                (topic::RETENTION_MS.name.into(), "-1".into()),
             ],
         };
         Runtime::new(config, topic, replicas, controller, clock).0

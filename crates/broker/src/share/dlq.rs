@@ -35,7 +35,7 @@ pub const DLQ_TOPIC_KEY: &str = "errors.deadletterqueue.topic.name";
 /// The group config: copy the original record onto the DLQ (else headers only).
 pub const DLQ_COPY_KEY: &str = "errors.deadletterqueue.copy.record.enable";
 /// The topic config a DLQ topic must set to true.
-pub const DLQ_ENABLE_KEY: &str = "errors.deadletterqueue.group.enable";
+pub const DLQ_ENABLE_KEY: &str = fjord_configdef::topic::ERRORS_DEADLETTERQUEUE_GROUP_ENABLE.name;
 /// The `share.version` level from which dead-letter queues are served (Kafka 4.4's SV_2).
 pub const DLQ_SHARE_VERSION: i16 = 2;
 /// How many times a DLQ write is tried before the records are archived without it.

@@ -6,6 +6,7 @@
 use super::security;
 use crate::config::{Listener, ServerConfig};
 use fjord_broker::{CoordinatorConfig, MaintenanceSettings, ReplicationSettings};
+use fjord_configdef::broker;
 use fjord_controller::ControllerSettings;
 use fjord_metadata::acls::AuthorizerSettings;
 use std::path::PathBuf;
@@ -205,10 +206,10 @@ fn controller_settings(
 ) -> Result<ControllerSettings, String> {
     Ok(ControllerSettings {
         node_id: int(config, "node.id")? as i32,
-        num_partitions: int(config, "num.partitions")? as i32,
-        default_replication_factor: int(config, "default.replication.factor")? as i16,
-        min_insync_replicas: int(config, "min.insync.replicas")? as i32,
-        unclean_leader_election_enable: flag(config, "unclean.leader.election.enable"),
+        num_partitions: int(config, broker::NUM_PARTITIONS.name)? as i32,
+        default_replication_factor: int(config, broker::DEFAULT_REPLICATION_FACTOR.name)? as i16,
+        min_insync_replicas: int(config, broker::MIN_INSYNC_REPLICAS.name)? as i32,
+        unclean_leader_election_enable: flag(config, broker::UNCLEAN_LEADER_ELECTION_ENABLE.name),
         broker_session_timeout_ms: int(config, "broker.session.timeout.ms")?,
         broker_connection_loss_fence_ms: int(config, "broker.connection.loss.fence.ms")?,
         broker_heartbeat_interval_ms: int(config, "broker.heartbeat.interval.ms")?,
@@ -284,7 +285,8 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
         },
         replication: ReplicationSettings {
             lag_max_ms: int(config, "replica.lag.time.max.ms")?,
-            min_insync_replicas: usize::try_from(int(config, "min.insync.replicas")?).unwrap_or(1),
+            min_insync_replicas: usize::try_from(int(config, broker::MIN_INSYNC_REPLICAS.name)?)
+                .unwrap_or(1),
         },
         fetchers: fjord_broker::FetcherSettings {
             security: security::client_security(
@@ -320,25 +322,25 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
 /// The broker-level log settings topic configs override (Kafka's `log.*` keys).
 fn broker_log_config(config: &ServerConfig) -> Result<fjord_log::LogConfig, String> {
     let mut c = fjord_log::LogConfig::default();
-    if let Ok(v) = u64::try_from(int(config, "log.segment.bytes")?) {
+    if let Ok(v) = u64::try_from(int(config, broker::LOG_SEGMENT_BYTES.name)?) {
         c.segment_bytes = v;
     }
-    c.retention_ms = if config.get("log.retention.ms").is_some() {
-        int(config, "log.retention.ms")?
-    } else if config.get("log.retention.minutes").is_some() {
-        int(config, "log.retention.minutes")? * 60_000
+    c.retention_ms = if config.get(broker::LOG_RETENTION_MS.name).is_some() {
+        int(config, broker::LOG_RETENTION_MS.name)?
+    } else if config.get(broker::LOG_RETENTION_MINUTES.name).is_some() {
+        int(config, broker::LOG_RETENTION_MINUTES.name)? * 60_000
     } else {
-        int(config, "log.retention.hours")? * 3_600_000
+        int(config, broker::LOG_RETENTION_HOURS.name)? * 3_600_000
     };
-    c.retention_bytes = int(config, "log.retention.bytes")?;
+    c.retention_bytes = int(config, broker::LOG_RETENTION_BYTES.name)?;
     if let Some(codec) = config
-        .get("compression.type")
+        .get(broker::COMPRESSION_TYPE.name)
         .and_then(fjord_log::config::parse_compression_type)
     {
         c.compression = codec;
     }
-    c.timestamp_before_max_ms = int(config, "log.message.timestamp.before.max.ms")?;
-    c.timestamp_after_max_ms = int(config, "log.message.timestamp.after.max.ms")?;
+    c.timestamp_before_max_ms = int(config, broker::LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS.name)?;
+    c.timestamp_after_max_ms = int(config, broker::LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS.name)?;
     Ok(c)
 }
 

@@ -22,9 +22,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::time::Instant;
 
 /// The topic config naming a topic's strategy.
-pub const STRATEGY_CONFIG: &str = "unclean.recovery.strategy";
+pub const STRATEGY_CONFIG: &str = fjord_configdef::topic::UNCLEAN_RECOVERY_STRATEGY.name;
 /// The topic config bounding how long a recovery asks the replicas.
-pub const TIMEOUT_CONFIG: &str = "unclean.recovery.timeout.ms";
+pub const TIMEOUT_CONFIG: &str = fjord_configdef::topic::UNCLEAN_RECOVERY_TIMEOUT_MS.name;
 /// The poll interval when `--poll-interval-ms` is not given.
 pub const DEFAULT_POLL_INTERVAL_MS: u64 = 10_000;
 /// KIP-966's default `unclean.recovery.timeout.ms`, for topics whose config cannot be read.

@@ -14,6 +14,7 @@ use crate::cluster::view::View;
 use crate::replica::partition::{
     Leadership, Partition, THROTTLED_AS_FOLLOWER, THROTTLED_AS_LEADER,
 };
+use fjord_configdef::{topic, Def};
 use fjord_log::config::{CleanupPolicy, TimestampType};
 use fjord_log::{LogConfig, TopicPartition};
 use fjord_metadata::config_defs::{BROKER, TOPIC};
@@ -498,7 +499,7 @@ pub fn min_insync_replicas(
         .get(
             fjord_metadata::config_defs::TOPIC,
             topic,
-            "min.insync.replicas",
+            topic::MIN_INSYNC_REPLICAS.name,
         )
         .and_then(|v| v.parse::<usize>().ok())
         .unwrap_or(settings.min_insync_replicas)
@@ -508,62 +509,63 @@ pub fn min_insync_replicas(
 /// A topic's log settings: the broker's defaults overridden by the topic's configs.
 pub fn log_config(defaults: &LogConfig, image: &MetadataImage, topic: &str) -> LogConfig {
     let mut c = defaults.clone();
-    let get = |key: &str| {
+    let get = |def: &Def| {
         image
             .configs
-            .get(fjord_metadata::config_defs::TOPIC, topic, key)
+            .get(fjord_metadata::config_defs::TOPIC, topic, def.name)
     };
-    let int = |key: &str| get(key).and_then(|v| v.parse::<i64>().ok());
-    if let Some(v) = int("retention.ms") {
+    let int = |def: &Def| get(def).and_then(|v| v.parse::<i64>().ok());
+    if let Some(v) = int(&topic::RETENTION_MS) {
         c.retention_ms = v;
     }
-    if let Some(v) = int("retention.bytes") {
+    if let Some(v) = int(&topic::RETENTION_BYTES) {
         c.retention_bytes = v;
     }
-    if let Some(v) = int("segment.bytes").and_then(|v| u64::try_from(v).ok()) {
+    if let Some(v) = int(&topic::SEGMENT_BYTES).and_then(|v| u64::try_from(v).ok()) {
         c.segment_bytes = v;
     }
-    if let Some(v) = int("segment.ms") {
+    if let Some(v) = int(&topic::SEGMENT_MS) {
         c.segment_ms = v;
     }
-    if let Some(v) = int("segment.index.bytes").and_then(|v| u64::try_from(v).ok()) {
+    if let Some(v) = int(&topic::SEGMENT_INDEX_BYTES).and_then(|v| u64::try_from(v).ok()) {
         c.segment_index_bytes = v;
     }
-    if let Some(v) = int("index.interval.bytes").and_then(|v| u64::try_from(v).ok()) {
+    if let Some(v) = int(&topic::INDEX_INTERVAL_BYTES).and_then(|v| u64::try_from(v).ok()) {
         c.index_interval_bytes = v;
     }
-    if let Some(v) = int("max.message.bytes").and_then(|v| usize::try_from(v).ok()) {
+    if let Some(v) = int(&topic::MAX_MESSAGE_BYTES).and_then(|v| usize::try_from(v).ok()) {
         c.max_message_bytes = v;
     }
-    if let Some(v) = int("delete.retention.ms") {
+    if let Some(v) = int(&topic::DELETE_RETENTION_MS) {
         c.delete_retention_ms = v;
     }
-    if let Some(v) = int("min.compaction.lag.ms") {
+    if let Some(v) = int(&topic::MIN_COMPACTION_LAG_MS) {
         c.min_compaction_lag_ms = v;
     }
-    if let Some(v) = int("flush.messages") {
+    if let Some(v) = int(&topic::FLUSH_MESSAGES) {
         c.flush_messages = v;
     }
-    if let Some(v) = int("flush.ms") {
+    if let Some(v) = int(&topic::FLUSH_MS) {
         c.flush_ms = v;
     }
-    if let Some(v) = int("message.timestamp.before.max.ms") {
+    if let Some(v) = int(&topic::MESSAGE_TIMESTAMP_BEFORE_MAX_MS) {
         c.timestamp_before_max_ms = v;
     }
-    if let Some(v) = int("message.timestamp.after.max.ms") {
+    if let Some(v) = int(&topic::MESSAGE_TIMESTAMP_AFTER_MAX_MS) {
         c.timestamp_after_max_ms = v;
     }
-    if let Some(v) = get("min.cleanable.dirty.ratio").and_then(|v| v.parse().ok()) {
+    if let Some(v) = get(&topic::MIN_CLEANABLE_DIRTY_RATIO).and_then(|v| v.parse().ok()) {
         c.min_cleanable_dirty_ratio = v;
     }
-    if let Some(p) = get("cleanup.policy").and_then(CleanupPolicy::parse) {
+    if let Some(p) = get(&topic::CLEANUP_POLICY).and_then(CleanupPolicy::parse) {
         c.cleanup_policy = p;
     }
-    if let Some(codec) = get("compression.type").and_then(fjord_log::config::parse_compression_type)
+    if let Some(codec) =
+        get(&topic::COMPRESSION_TYPE).and_then(fjord_log::config::parse_compression_type)
     {
         c.compression = codec;
     }
-    match get("message.timestamp.type") {
+    match get(&topic::MESSAGE_TIMESTAMP_TYPE) {
         Some("LogAppendTime") => c.timestamp_type = TimestampType::LogAppendTime,
         Some("CreateTime") => c.timestamp_type = TimestampType::CreateTime,
         _ => {}
