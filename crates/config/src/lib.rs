@@ -1,8 +1,9 @@
 //! Server configuration: Kafka's `server.properties` format and key names (CLI.md), the
 //! embedded single-node default, `--override key=value`, and validation that names the key of
-//! any invalid value. Unknown keys are reported as warnings, as Kafka does.
+//! any invalid value. The keys, their types, bounds and defaults are `fjord-configdef`'s (those
+//! it marks `read`); unknown keys are reported as warnings, as Kafka does.
 
-use fjord_configdef::{broker, ConfigType, Def};
+use fjord_configdef::{broker, ConfigType};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -47,23 +48,6 @@ enum Kind {
     Text,
 }
 
-/// The keys fjord reads that are declared in `fjord-configdef` (their type, bounds and
-/// default come from there).
-const DECLARED: &[&Def] = &[
-    &broker::NUM_PARTITIONS,
-    &broker::DEFAULT_REPLICATION_FACTOR,
-    &broker::MIN_INSYNC_REPLICAS,
-    &broker::UNCLEAN_LEADER_ELECTION_ENABLE,
-    &broker::LOG_SEGMENT_BYTES,
-    &broker::LOG_RETENTION_MS,
-    &broker::LOG_RETENTION_MINUTES,
-    &broker::LOG_RETENTION_HOURS,
-    &broker::LOG_RETENTION_BYTES,
-    &broker::COMPRESSION_TYPE,
-    &broker::LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS,
-    &broker::LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS,
-];
-
 /// The kind a declared type is checked as here (a choice's words are checked by its reader).
 fn kind_of(t: ConfigType) -> Kind {
     match t {
@@ -74,148 +58,22 @@ fn kind_of(t: ConfigType) -> Kind {
     }
 }
 
-/// Every key fjord reads: the declared ones, then the rest ([`KNOWN`]).
+/// Every key fjord reads from `server.properties` (declared in `fjord-configdef`): name,
+/// kind, Kafka's default.
 fn known() -> impl Iterator<Item = (&'static str, Kind, Option<&'static str>)> {
-    DECLARED
+    broker::ALL
         .iter()
+        .filter(|d| d.read)
         .map(|d| (d.name, kind_of(d.ty), d.default))
-        .chain(KNOWN.iter().copied())
 }
 
-/// Every key with a least value: the declared ones' bounds, then [`MINIMUMS`].
+/// Every key read with a least value (its declared bound; no bound is the type's least).
 fn minimums() -> impl Iterator<Item = (&'static str, i64)> {
-    DECLARED
-        .iter()
-        .filter_map(|d| Some((d.name, d.ty.min()?)))
-        .chain(MINIMUMS.iter().copied())
+    broker::ALL.iter().filter(|d| d.read).filter_map(|d| {
+        let min = d.ty.min()?;
+        (min > i64::from(i32::MIN)).then_some((d.name, min))
+    })
 }
-
-/// The rest of the keys fjord reads, with its kind and Kafka's default (None: no default).
-const KNOWN: &[(&str, Kind, Option<&str>)] = &[
-    ("node.id", Kind::Int, None),
-    ("process.roles", Kind::Text, None),
-    ("listeners", Kind::Text, Some("PLAINTEXT://:9092")),
-    ("advertised.listeners", Kind::Text, None),
-    ("controller.listener.names", Kind::Text, None),
-    ("inter.broker.listener.name", Kind::Text, None),
-    ("listener.security.protocol.map", Kind::Text, Some("CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL")),
-    ("controller.quorum.voters", Kind::Text, Some("")),
-    ("controller.quorum.bootstrap.servers", Kind::Text, Some("")),
-    ("controller.quorum.election.timeout.ms", Kind::Int, Some("1000")),
-    ("controller.quorum.fetch.timeout.ms", Kind::Int, Some("2000")),
-    ("controller.quorum.election.backoff.max.ms", Kind::Int, Some("1000")),
-    ("controller.quorum.request.timeout.ms", Kind::Int, Some("2000")),
-    ("controller.quorum.retry.backoff.ms", Kind::Int, Some("20")),
-    ("controller.quorum.append.linger.ms", Kind::Int, Some("25")),
-    ("log.dirs", Kind::Text, None),
-    ("log.dir", Kind::Text, Some("/tmp/kafka-logs")),
-    ("metadata.log.dir", Kind::Text, None),
-    ("metadata.log.max.record.bytes.between.snapshots", Kind::Long, Some("20971520")),
-    ("auto.create.topics.enable", Kind::Bool, Some("true")),
-    ("offsets.topic.replication.factor", Kind::Int, Some("3")),
-    ("offsets.topic.num.partitions", Kind::Int, Some("50")),
-    ("transaction.state.log.replication.factor", Kind::Int, Some("3")),
-    ("transaction.state.log.min.isr", Kind::Int, Some("2")),
-    ("transaction.state.log.num.partitions", Kind::Int, Some("50")),
-    ("transaction.state.log.segment.bytes", Kind::Int, Some("104857600")),
-    ("transaction.max.timeout.ms", Kind::Int, Some("900000")),
-    ("transactional.id.expiration.ms", Kind::Int, Some("604800000")),
-    ("transaction.partition.verification.enable", Kind::Bool, Some("true")),
-    ("transaction.abort.timed.out.transaction.cleanup.interval.ms", Kind::Int, Some("10000")),
-    ("transaction.remove.expired.transaction.cleanup.interval.ms", Kind::Int, Some("3600000")),
-    ("replica.lag.time.max.ms", Kind::Long, Some("30000")),
-    ("num.replica.fetchers", Kind::Int, Some("1")),
-    ("num.recovery.threads.per.data.dir", Kind::Int, Some("2")),
-    ("replica.fetch.max.bytes", Kind::Int, Some("1048576")),
-    ("replica.fetch.response.max.bytes", Kind::Int, Some("10485760")),
-    ("replica.fetch.wait.max.ms", Kind::Int, Some("500")),
-    ("replica.fetch.min.bytes", Kind::Int, Some("1")),
-    ("replica.fetch.backoff.ms", Kind::Int, Some("1000")),
-    ("broker.session.timeout.ms", Kind::Int, Some("9000")),
-    ("broker.connection.loss.fence.ms", Kind::Int, Some("1000")),
-    ("broker.heartbeat.interval.ms", Kind::Int, Some("2000")),
-    ("broker.rack", Kind::Text, None),
-    ("log.retention.check.interval.ms", Kind::Long, Some("300000")),
-    ("replica.high.watermark.checkpoint.interval.ms", Kind::Long, Some("5000")),
-    ("log.flush.offset.checkpoint.interval.ms", Kind::Int, Some("60000")),
-    ("log.flush.start.offset.checkpoint.interval.ms", Kind::Int, Some("60000")),
-    ("socket.request.max.bytes", Kind::Int, Some("104857600")),
-    ("max.connections", Kind::Int, Some("2147483647")),
-    ("max.connections.per.ip", Kind::Int, Some("2147483647")),
-    ("connections.max.idle.ms", Kind::Long, Some("600000")),
-    // Kafka's default is -1 (unbounded); fjord bounds the bytes of requests read and not yet
-    // answered by default, so no set of clients can exhaust the node's memory.
-    ("queued.max.request.bytes", Kind::Long, Some("536870912")),
-    ("group.initial.rebalance.delay.ms", Kind::Int, Some("3000")),
-    ("group.min.session.timeout.ms", Kind::Int, Some("6000")),
-    ("group.max.session.timeout.ms", Kind::Int, Some("1800000")),
-    ("group.max.size", Kind::Int, Some("2147483647")),
-    ("group.coordinator.rebalance.protocols", Kind::Text, Some("classic,consumer")),
-    ("group.consumer.session.timeout.ms", Kind::Int, Some("45000")),
-    ("group.consumer.min.session.timeout.ms", Kind::Int, Some("45000")),
-    ("group.consumer.max.session.timeout.ms", Kind::Int, Some("60000")),
-    ("group.consumer.heartbeat.interval.ms", Kind::Int, Some("5000")),
-    ("group.consumer.min.heartbeat.interval.ms", Kind::Int, Some("5000")),
-    ("group.consumer.max.heartbeat.interval.ms", Kind::Int, Some("15000")),
-    ("group.consumer.max.size", Kind::Int, Some("2147483647")),
-    ("group.consumer.assignors", Kind::Text, Some("uniform,range")),
-    ("group.consumer.migration.policy", Kind::Text, Some("bidirectional")),
-    ("offset.metadata.max.bytes", Kind::Int, Some("4096")),
-    ("offsets.retention.minutes", Kind::Int, Some("10080")),
-    ("offsets.retention.check.interval.ms", Kind::Long, Some("600000")),
-    ("offsets.topic.segment.bytes", Kind::Int, Some("104857600")),
-    ("group.share.session.timeout.ms", Kind::Int, Some("45000")),
-    ("group.share.heartbeat.interval.ms", Kind::Int, Some("5000")),
-    ("group.share.max.size", Kind::Int, Some("200")),
-    ("group.share.record.lock.duration.ms", Kind::Int, Some("30000")),
-    ("group.share.delivery.count.limit", Kind::Int, Some("5")),
-    ("group.share.partition.max.record.locks", Kind::Int, Some("2000")),
-    ("group.share.max.share.sessions", Kind::Int, Some("2000")),
-    ("errors.deadletterqueue.auto.create.topics.enable", Kind::Bool, Some("false")),
-    ("errors.deadletterqueue.topic.name.prefix", Kind::Text, Some("dlq.")),
-    ("share.coordinator.state.topic.num.partitions", Kind::Int, Some("50")),
-    ("share.coordinator.state.topic.replication.factor", Kind::Int, Some("3")),
-    ("share.coordinator.state.topic.min.isr", Kind::Int, Some("2")),
-    ("share.coordinator.state.topic.segment.bytes", Kind::Int, Some("104857600")),
-    ("share.coordinator.snapshot.update.records.per.snapshot", Kind::Int, Some("500")),
-    ("share.coordinator.state.topic.prune.interval.ms", Kind::Int, Some("300000")),
-    ("producer.id.expiration.ms", Kind::Int, Some("86400000")),
-    ("max.incremental.fetch.session.cache.slots", Kind::Int, Some("1000")),
-    ("min.incremental.fetch.session.eviction.ms", Kind::Int, Some("120000")),
-    ("producer.id.expiration.check.interval.ms", Kind::Int, Some("600000")),
-    ("metrics.listener", Kind::Text, Some("http://127.0.0.1:9404")),
-    ("security.inter.broker.protocol", Kind::Text, Some("PLAINTEXT")),
-    ("sasl.enabled.mechanisms", Kind::Text, Some("GSSAPI")),
-    ("sasl.mechanism.inter.broker.protocol", Kind::Text, Some("GSSAPI")),
-    ("sasl.mechanism.controller.protocol", Kind::Text, Some("GSSAPI")),
-    ("sasl.jaas.config", Kind::Text, None),
-    ("sasl.server.max.receive.size", Kind::Int, Some("524288")),
-    ("connections.max.reauth.ms", Kind::Long, Some("0")),
-    ("connection.failed.authentication.delay.ms", Kind::Int, Some("100")),
-    ("delegation.token.secret.key", Kind::Text, None),
-    ("delegation.token.max.lifetime.ms", Kind::Long, Some("604800000")),
-    ("delegation.token.expiry.time.ms", Kind::Long, Some("86400000")),
-    ("delegation.token.expiry.check.interval.ms", Kind::Long, Some("3600000")),
-    ("ssl.keystore.type", Kind::Text, None),
-    ("ssl.keystore.location", Kind::Text, None),
-    ("ssl.keystore.password", Kind::Text, None),
-    ("ssl.keystore.key", Kind::Text, None),
-    ("ssl.keystore.certificate.chain", Kind::Text, None),
-    ("ssl.key.password", Kind::Text, None),
-    ("ssl.truststore.type", Kind::Text, None),
-    ("ssl.truststore.location", Kind::Text, None),
-    ("ssl.truststore.password", Kind::Text, None),
-    ("ssl.truststore.certificates", Kind::Text, None),
-    ("ssl.client.auth", Kind::Text, Some("none")),
-    ("ssl.enabled.protocols", Kind::Text, Some("TLSv1.2,TLSv1.3")),
-    ("ssl.protocol", Kind::Text, Some("TLSv1.3")),
-    ("ssl.cipher.suites", Kind::Text, Some("")),
-    ("ssl.endpoint.identification.algorithm", Kind::Text, Some("https")),
-    ("ssl.principal.mapping.rules", Kind::Text, Some("DEFAULT")),
-    ("authorizer.class.name", Kind::Text, Some("")),
-    ("super.users", Kind::Text, None),
-    ("allow.everyone.if.no.acl.found", Kind::Bool, Some("false")),
-];
 
 /// Kafka's StandardAuthorizer: the `authorizer.class.name` that turns ACLs on.
 pub const STANDARD_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
@@ -225,80 +83,9 @@ pub const STANDARD_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.Stan
 fn per_listener(key: &str) -> bool {
     key.starts_with("ssl.")
         || key.starts_with("sasl.")
-        || key == "connections.max.reauth.ms"
-        || key == "connection.failed.authentication.delay.ms"
+        || key == broker::CONNECTIONS_MAX_REAUTH_MS.name
+        || key == broker::CONNECTION_FAILED_AUTHENTICATION_DELAY_MS.name
 }
-
-/// Keys whose values have a lower bound (Kafka's `atLeast` validators).
-const MINIMUMS: &[(&str, i64)] = &[
-    ("node.id", 0),
-    ("num.replica.fetchers", 1),
-    ("num.recovery.threads.per.data.dir", 1),
-    ("replica.fetch.max.bytes", 0),
-    ("replica.fetch.response.max.bytes", 0),
-    ("replica.fetch.wait.max.ms", 0),
-    ("replica.fetch.min.bytes", 0),
-    ("replica.fetch.backoff.ms", 0),
-    ("replica.lag.time.max.ms", 1),
-    ("socket.request.max.bytes", 1),
-    ("max.connections", 0),
-    ("max.connections.per.ip", 0),
-    ("queued.max.request.bytes", -1),
-    ("broker.session.timeout.ms", 1),
-    ("broker.connection.loss.fence.ms", 0),
-    ("broker.heartbeat.interval.ms", 1),
-    ("controller.quorum.election.timeout.ms", 1),
-    ("controller.quorum.fetch.timeout.ms", 1),
-    ("controller.quorum.request.timeout.ms", 1),
-    ("metadata.log.max.record.bytes.between.snapshots", 1),
-    ("group.initial.rebalance.delay.ms", 0),
-    ("group.min.session.timeout.ms", 0),
-    ("group.max.session.timeout.ms", 0),
-    ("group.max.size", 1),
-    ("group.consumer.session.timeout.ms", 1),
-    ("group.consumer.min.session.timeout.ms", 1),
-    ("group.consumer.max.session.timeout.ms", 1),
-    ("group.consumer.heartbeat.interval.ms", 1),
-    ("group.consumer.min.heartbeat.interval.ms", 1),
-    ("group.consumer.max.heartbeat.interval.ms", 1),
-    ("group.consumer.max.size", 1),
-    ("offset.metadata.max.bytes", 0),
-    ("offsets.retention.minutes", 1),
-    ("offsets.retention.check.interval.ms", 1),
-    ("offsets.topic.num.partitions", 1),
-    ("offsets.topic.replication.factor", 1),
-    ("offsets.topic.segment.bytes", 1),
-    ("group.share.session.timeout.ms", 1),
-    ("group.share.heartbeat.interval.ms", 1),
-    ("group.share.max.size", 1),
-    ("group.share.record.lock.duration.ms", 1000),
-    ("group.share.delivery.count.limit", 2),
-    ("group.share.partition.max.record.locks", 100),
-    ("group.share.max.share.sessions", 1),
-    ("share.coordinator.state.topic.num.partitions", 1),
-    ("share.coordinator.state.topic.replication.factor", 1),
-    ("share.coordinator.state.topic.min.isr", 1),
-    ("share.coordinator.state.topic.segment.bytes", 1),
-    ("share.coordinator.snapshot.update.records.per.snapshot", 0),
-    ("share.coordinator.state.topic.prune.interval.ms", 0),
-    ("producer.id.expiration.ms", 1),
-    ("max.incremental.fetch.session.cache.slots", 0),
-    ("min.incremental.fetch.session.eviction.ms", 0),
-    ("producer.id.expiration.check.interval.ms", 1),
-    ("transaction.state.log.num.partitions", 1),
-    ("transaction.state.log.segment.bytes", 1),
-    ("transaction.state.log.min.isr", 1),
-    ("transaction.max.timeout.ms", 1),
-    ("transactional.id.expiration.ms", 1),
-    (
-        "transaction.abort.timed.out.transaction.cleanup.interval.ms",
-        1,
-    ),
-    (
-        "transaction.remove.expired.transaction.cleanup.interval.ms",
-        1,
-    ),
-];
 
 /// A listener: `NAME://host:port`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -328,20 +115,26 @@ impl ServerConfig {
     /// The embedded single-node default of `fjord server` with no arguments (CLI.md).
     pub fn embedded_default() -> ServerConfig {
         let values = [
-            ("node.id", "1"),
-            ("process.roles", "broker,controller"),
+            (broker::NODE_ID.name, "1"),
+            (broker::PROCESS_ROLES.name, "broker,controller"),
             (
-                "listeners",
+                broker::LISTENERS.name,
                 "PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093",
             ),
-            ("controller.listener.names", "CONTROLLER"),
-            ("controller.quorum.bootstrap.servers", "127.0.0.1:9093"),
-            ("log.dirs", "./fjord-data"),
-            ("offsets.topic.replication.factor", "1"),
-            ("transaction.state.log.replication.factor", "1"),
-            ("transaction.state.log.min.isr", "1"),
-            ("share.coordinator.state.topic.replication.factor", "1"),
-            ("share.coordinator.state.topic.min.isr", "1"),
+            (broker::CONTROLLER_LISTENER_NAMES.name, "CONTROLLER"),
+            (
+                broker::CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name,
+                "127.0.0.1:9093",
+            ),
+            (broker::LOG_DIRS.name, "./fjord-data"),
+            (broker::OFFSETS_TOPIC_REPLICATION_FACTOR.name, "1"),
+            (broker::TRANSACTION_STATE_LOG_REPLICATION_FACTOR.name, "1"),
+            (broker::TRANSACTION_STATE_LOG_MIN_ISR.name, "1"),
+            (
+                broker::SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR.name,
+                "1",
+            ),
+            (broker::SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR.name, "1"),
         ]
         .into_iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -445,7 +238,7 @@ impl ServerConfig {
         let node_id = self.node_id()?;
         if node_id < 0 {
             return Err(Self::invalid(
-                "node.id",
+                broker::NODE_ID.name,
                 &node_id.to_string(),
                 "must be at least 0",
             ));
@@ -468,10 +261,13 @@ impl ServerConfig {
         for l in self.listeners()? {
             self.security_protocol(&l.name)?;
         }
-        if let Some(a) = self.get("authorizer.class.name").filter(|a| !a.is_empty()) {
+        if let Some(a) = self
+            .get(broker::AUTHORIZER_CLASS_NAME.name)
+            .filter(|a| !a.is_empty())
+        {
             if a != STANDARD_AUTHORIZER {
                 return Err(Self::invalid(
-                    "authorizer.class.name",
+                    broker::AUTHORIZER_CLASS_NAME.name,
                     a,
                     format!(
                         "fjord's authorizer is Kafka's StandardAuthorizer ({STANDARD_AUTHORIZER})"
@@ -484,8 +280,8 @@ impl ServerConfig {
         }
         if roles.broker && self.broker_listener()?.is_none() {
             return Err(Self::invalid(
-                "listeners",
-                self.get("listeners").unwrap_or_default(),
+                broker::LISTENERS.name,
+                self.get(broker::LISTENERS.name).unwrap_or_default(),
                 "a broker needs a listener that is not a controller listener",
             ));
         }
@@ -521,18 +317,18 @@ impl ServerConfig {
     pub fn node_id(&self) -> Result<i32, ConfigError> {
         let v = self
             .values
-            .get("node.id")
-            .ok_or_else(|| ConfigError::Missing("node.id".into()))?;
+            .get(broker::NODE_ID.name)
+            .ok_or_else(|| ConfigError::Missing(broker::NODE_ID.name.into()))?;
         v.parse()
-            .map_err(|_| Self::invalid("node.id", v, "not a 32-bit integer"))
+            .map_err(|_| Self::invalid(broker::NODE_ID.name, v, "not a 32-bit integer"))
     }
 
     /// `process.roles`.
     pub fn process_roles(&self) -> Result<Roles, ConfigError> {
         let v = self
             .values
-            .get("process.roles")
-            .ok_or_else(|| ConfigError::Missing("process.roles".into()))?;
+            .get(broker::PROCESS_ROLES.name)
+            .ok_or_else(|| ConfigError::Missing(broker::PROCESS_ROLES.name.into()))?;
         let mut roles = Roles::default();
         for r in v.split(',').map(str::trim).filter(|r| !r.is_empty()) {
             match r {
@@ -540,7 +336,7 @@ impl ServerConfig {
                 "controller" => roles.controller = true,
                 other => {
                     return Err(Self::invalid(
-                        "process.roles",
+                        broker::PROCESS_ROLES.name,
                         v,
                         format!("unknown role {other:?} (broker, controller)"),
                     ))
@@ -548,33 +344,36 @@ impl ServerConfig {
             }
         }
         if !roles.broker && !roles.controller {
-            return Err(Self::invalid("process.roles", v, "no role"));
+            return Err(Self::invalid(broker::PROCESS_ROLES.name, v, "no role"));
         }
         Ok(roles)
     }
 
     /// `listeners`.
     pub fn listeners(&self) -> Result<Vec<Listener>, ConfigError> {
-        let v = self.get("listeners").unwrap_or_default();
+        let v = self.get(broker::LISTENERS.name).unwrap_or_default();
         v.split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map(|s| parse_listener(s).map_err(|r| Self::invalid("listeners", v, r.to_string())))
+            .map(|s| {
+                parse_listener(s)
+                    .map_err(|r| Self::invalid(broker::LISTENERS.name, v, r.to_string()))
+            })
             .collect()
     }
 
     /// The controller listener (the first name in `controller.listener.names`).
     pub fn controller_listener(&self) -> Result<Listener, ConfigError> {
         let names = self
-            .get("controller.listener.names")
-            .ok_or_else(|| ConfigError::Missing("controller.listener.names".into()))?;
+            .get(broker::CONTROLLER_LISTENER_NAMES.name)
+            .ok_or_else(|| ConfigError::Missing(broker::CONTROLLER_LISTENER_NAMES.name.into()))?;
         let name = names.split(',').next().unwrap_or("").trim();
         self.listeners()?
             .into_iter()
             .find(|l| l.name == name)
             .ok_or_else(|| {
                 Self::invalid(
-                    "controller.listener.names",
+                    broker::CONTROLLER_LISTENER_NAMES.name,
                     names,
                     format!("no listener named {name} in listeners"),
                 )
@@ -583,12 +382,14 @@ impl ServerConfig {
 
     /// `controller.quorum.voters`: `id@host:port,...`.
     pub fn quorum_voters(&self) -> Result<Vec<(i32, String, u16)>, ConfigError> {
-        let v = self.get("controller.quorum.voters").unwrap_or_default();
+        let v = self
+            .get(broker::CONTROLLER_QUORUM_VOTERS.name)
+            .unwrap_or_default();
         v.split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(|s| {
-                let bad = |r: &str| Self::invalid("controller.quorum.voters", v, r);
+                let bad = |r: &str| Self::invalid(broker::CONTROLLER_QUORUM_VOTERS.name, v, r);
                 let (id, addr) = s
                     .split_once('@')
                     .ok_or_else(|| bad("expected id@host:port"))?;
@@ -602,14 +403,18 @@ impl ServerConfig {
     /// `controller.quorum.bootstrap.servers`: `host:port,...`.
     pub fn bootstrap_servers(&self) -> Result<Vec<(String, u16)>, ConfigError> {
         let v = self
-            .get("controller.quorum.bootstrap.servers")
+            .get(broker::CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name)
             .unwrap_or_default();
         v.split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(|s| {
                 split_host_port(s).map_err(|r| {
-                    Self::invalid("controller.quorum.bootstrap.servers", v, r.to_string())
+                    Self::invalid(
+                        broker::CONTROLLER_QUORUM_BOOTSTRAP_SERVERS.name,
+                        v,
+                        r.to_string(),
+                    )
                 })
             })
             .collect()
@@ -619,9 +424,9 @@ impl ServerConfig {
     pub fn log_dirs(&self) -> Vec<PathBuf> {
         let v = self
             .values
-            .get("log.dirs")
+            .get(broker::LOG_DIRS.name)
             .map(String::as_str)
-            .or(self.get("log.dir"))
+            .or(self.get(broker::LOG_DIR.name))
             .unwrap_or_default();
         v.split(',')
             .map(str::trim)
@@ -633,7 +438,7 @@ impl ServerConfig {
     /// The broker's client listener: the first listener that is not a controller listener.
     pub fn broker_listener(&self) -> Result<Option<Listener>, ConfigError> {
         let controller_names: Vec<String> = self
-            .get("controller.listener.names")
+            .get(broker::CONTROLLER_LISTENER_NAMES.name)
             .unwrap_or_default()
             .split(',')
             .map(|n| n.trim().to_string())
@@ -664,15 +469,18 @@ impl ServerConfig {
     /// `l` as `advertised.listeners` names it, else `l`; an entry that does not parse is an
     /// error naming the key.
     fn advertised(&self, l: Listener) -> Result<Listener, ConfigError> {
-        let advertised = self.get("advertised.listeners").unwrap_or_default();
+        let advertised = self
+            .get(broker::ADVERTISED_LISTENERS.name)
+            .unwrap_or_default();
         let mut found = None;
         for entry in advertised
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
         {
-            let a = parse_listener(entry)
-                .map_err(|r| Self::invalid("advertised.listeners", advertised, r.to_string()))?;
+            let a = parse_listener(entry).map_err(|r| {
+                Self::invalid(broker::ADVERTISED_LISTENERS.name, advertised, r.to_string())
+            })?;
             if a.name == l.name {
                 found = Some(a);
             }
@@ -696,7 +504,7 @@ impl ServerConfig {
 
     /// The security protocol of the listener `name`, from `listener.security.protocol.map`.
     pub fn security_protocol(&self, name: &str) -> Result<String, ConfigError> {
-        let key = "listener.security.protocol.map";
+        let key = broker::LISTENER_SECURITY_PROTOCOL_MAP.name;
         let map = self.get(key).unwrap_or_default();
         for entry in map.split(',').map(str::trim).filter(|e| !e.is_empty()) {
             let (n, protocol) = entry.split_once(':').ok_or_else(|| {
@@ -724,7 +532,7 @@ impl ServerConfig {
     /// The broker's listeners: every listener that is not a controller listener.
     pub fn broker_listeners(&self) -> Result<Vec<Listener>, ConfigError> {
         let controller_names: Vec<String> = self
-            .get("controller.listener.names")
+            .get(broker::CONTROLLER_LISTENER_NAMES.name)
             .unwrap_or_default()
             .split(',')
             .map(|n| n.trim().to_string())
@@ -741,21 +549,21 @@ impl ServerConfig {
     /// listener when no listener has that name (fjord's examples name theirs freely).
     pub fn inter_broker_listener(&self) -> Result<Option<Listener>, ConfigError> {
         let listeners = self.broker_listeners()?;
-        if let Some(name) = self.values.get("inter.broker.listener.name") {
+        if let Some(name) = self.values.get(broker::INTER_BROKER_LISTENER_NAME.name) {
             return listeners
                 .into_iter()
                 .find(|l| &l.name == name)
                 .map(Some)
                 .ok_or_else(|| {
                     Self::invalid(
-                        "inter.broker.listener.name",
+                        broker::INTER_BROKER_LISTENER_NAME.name,
                         name,
                         "must be the name of a broker listener in listeners",
                     )
                 });
         }
         let by_protocol = self
-            .get("security.inter.broker.protocol")
+            .get(broker::SECURITY_INTER_BROKER_PROTOCOL.name)
             .unwrap_or("PLAINTEXT");
         Ok(listeners
             .iter()
@@ -775,7 +583,7 @@ impl ServerConfig {
     /// `metadata.log.dir`, else the first log dir.
     pub fn metadata_log_dir(&self) -> PathBuf {
         self.values
-            .get("metadata.log.dir")
+            .get(broker::METADATA_LOG_DIR.name)
             .map(PathBuf::from)
             .or_else(|| self.log_dirs().into_iter().next())
             .unwrap_or_else(|| PathBuf::from("/tmp/kafka-logs"))
@@ -804,7 +612,7 @@ fn known_listener_key(key: &str) -> bool {
     per_listener(suffix)
         || suffix
             .split_once('.')
-            .is_some_and(|(_, k)| k == "sasl.jaas.config")
+            .is_some_and(|(_, k)| k == broker::SASL_JAAS_CONFIG.name)
 }
 
 /// Which roles the node plays.

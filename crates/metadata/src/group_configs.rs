@@ -4,6 +4,7 @@
 //! `group.*` broker key) live here; the controller checks updates with [`refusal`], brokers
 //! describe them with [`describe`], and the group coordinator reads the overrides it uses.
 
+use fjord_configdef::{broker, Def};
 use std::collections::BTreeMap;
 
 /// The config resource type of a group.
@@ -100,14 +101,14 @@ pub const KEYS: [Key; 27] = [
     key(
         CONSUMER_SESSION_TIMEOUT_MS,
         Kind::Int,
-        Some("group.consumer.session.timeout.ms"),
+        Some(broker::GROUP_CONSUMER_SESSION_TIMEOUT_MS.name),
         "45000",
         Some(1),
     ),
     key(
         CONSUMER_HEARTBEAT_INTERVAL_MS,
         Kind::Int,
-        Some("group.consumer.heartbeat.interval.ms"),
+        Some(broker::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS.name),
         "5000",
         Some(1),
     ),
@@ -128,35 +129,35 @@ pub const KEYS: [Key; 27] = [
     key(
         "share.session.timeout.ms",
         Kind::Int,
-        Some("group.share.session.timeout.ms"),
+        Some(broker::GROUP_SHARE_SESSION_TIMEOUT_MS.name),
         "45000",
         Some(1),
     ),
     key(
         "share.heartbeat.interval.ms",
         Kind::Int,
-        Some("group.share.heartbeat.interval.ms"),
+        Some(broker::GROUP_SHARE_HEARTBEAT_INTERVAL_MS.name),
         "5000",
         Some(1),
     ),
     key(
         "share.record.lock.duration.ms",
         Kind::Int,
-        Some("group.share.record.lock.duration.ms"),
+        Some(broker::GROUP_SHARE_RECORD_LOCK_DURATION_MS.name),
         "30000",
         Some(1000),
     ),
     key(
         "share.delivery.count.limit",
         Kind::Int,
-        Some("group.share.delivery.count.limit"),
+        Some(broker::GROUP_SHARE_DELIVERY_COUNT_LIMIT.name),
         "5",
         Some(2),
     ),
     key(
         "share.partition.max.record.locks",
         Kind::Int,
-        Some("group.share.partition.max.record.locks"),
+        Some(broker::GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS.name),
         "2000",
         Some(100),
     ),
@@ -192,7 +193,7 @@ pub const KEYS: [Key; 27] = [
     key(
         "streams.session.timeout.ms",
         Kind::Int,
-        Some("group.streams.session.timeout.ms"),
+        Some(broker::GROUP_STREAMS_SESSION_TIMEOUT_MS.name),
         "45000",
         Some(1),
     ),
@@ -262,7 +263,7 @@ pub const KEYS: [Key; 27] = [
     key(
         STREAMS_ASSIGNOR_NAME,
         Kind::Text,
-        Some("group.streams.assignors"),
+        Some(broker::GROUP_STREAMS_ASSIGNORS.name),
         "sticky",
         None,
     ),
@@ -282,40 +283,40 @@ const RACK_TAGS: &str = "streams.rack.aware.assignment.tags";
 const STREAMS_ASSIGNOR_NAME: &str = "streams.assignor.name";
 const DLQ_TOPIC: &str = "errors.deadletterqueue.topic.name";
 
-/// Kafka 4.4's defaults of the broker keys that bound group configs, for the keys a node's
-/// own properties do not set.
-pub const BROKER_DEFAULTS: [(&str, &str); 31] = [
-    ("group.consumer.min.session.timeout.ms", "45000"),
-    ("group.consumer.max.session.timeout.ms", "60000"),
-    ("group.consumer.min.heartbeat.interval.ms", "5000"),
-    ("group.consumer.max.heartbeat.interval.ms", "15000"),
-    ("group.consumer.min.assignment.interval.ms", "0"),
-    ("group.consumer.max.assignment.interval.ms", "15000"),
-    ("group.share.min.session.timeout.ms", "45000"),
-    ("group.share.max.session.timeout.ms", "60000"),
-    ("group.share.min.heartbeat.interval.ms", "5000"),
-    ("group.share.max.heartbeat.interval.ms", "15000"),
-    ("group.share.min.record.lock.duration.ms", "15000"),
-    ("group.share.max.record.lock.duration.ms", "60000"),
-    ("group.share.min.delivery.count.limit", "2"),
-    ("group.share.max.delivery.count.limit", "10"),
-    ("group.share.min.partition.max.record.locks", "100"),
-    ("group.share.max.partition.max.record.locks", "4000"),
-    ("group.share.min.assignment.interval.ms", "0"),
-    ("group.share.max.assignment.interval.ms", "15000"),
-    ("group.streams.min.session.timeout.ms", "45000"),
-    ("group.streams.max.session.timeout.ms", "60000"),
-    ("group.streams.min.heartbeat.interval.ms", "5000"),
-    ("group.streams.max.heartbeat.interval.ms", "15000"),
-    ("group.streams.max.standby.replicas", "2"),
-    ("group.streams.min.assignment.interval.ms", "0"),
-    ("group.streams.max.assignment.interval.ms", "15000"),
-    ("group.streams.min.task.offset.interval.ms", "15000"),
-    ("group.streams.max.warmup.replicas", "20"),
-    ("group.streams.assignors", "sticky"),
-    ("group.consumer.session.timeout.ms", "45000"),
-    ("group.share.session.timeout.ms", "45000"),
-    ("group.streams.session.timeout.ms", "45000"),
+/// The broker keys that bound group configs, whose Kafka 4.4 defaults apply for the keys a
+/// node's own properties do not set.
+pub const BROKER_DEFAULTS: [&Def; 31] = [
+    &broker::GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS,
+    &broker::GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS,
+    &broker::GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS,
+    &broker::GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS,
+    &broker::GROUP_CONSUMER_MIN_ASSIGNMENT_INTERVAL_MS,
+    &broker::GROUP_CONSUMER_MAX_ASSIGNMENT_INTERVAL_MS,
+    &broker::GROUP_SHARE_MIN_SESSION_TIMEOUT_MS,
+    &broker::GROUP_SHARE_MAX_SESSION_TIMEOUT_MS,
+    &broker::GROUP_SHARE_MIN_HEARTBEAT_INTERVAL_MS,
+    &broker::GROUP_SHARE_MAX_HEARTBEAT_INTERVAL_MS,
+    &broker::GROUP_SHARE_MIN_RECORD_LOCK_DURATION_MS,
+    &broker::GROUP_SHARE_MAX_RECORD_LOCK_DURATION_MS,
+    &broker::GROUP_SHARE_MIN_DELIVERY_COUNT_LIMIT,
+    &broker::GROUP_SHARE_MAX_DELIVERY_COUNT_LIMIT,
+    &broker::GROUP_SHARE_MIN_PARTITION_MAX_RECORD_LOCKS,
+    &broker::GROUP_SHARE_MAX_PARTITION_MAX_RECORD_LOCKS,
+    &broker::GROUP_SHARE_MIN_ASSIGNMENT_INTERVAL_MS,
+    &broker::GROUP_SHARE_MAX_ASSIGNMENT_INTERVAL_MS,
+    &broker::GROUP_STREAMS_MIN_SESSION_TIMEOUT_MS,
+    &broker::GROUP_STREAMS_MAX_SESSION_TIMEOUT_MS,
+    &broker::GROUP_STREAMS_MIN_HEARTBEAT_INTERVAL_MS,
+    &broker::GROUP_STREAMS_MAX_HEARTBEAT_INTERVAL_MS,
+    &broker::GROUP_STREAMS_MAX_STANDBY_REPLICAS,
+    &broker::GROUP_STREAMS_MIN_ASSIGNMENT_INTERVAL_MS,
+    &broker::GROUP_STREAMS_MAX_ASSIGNMENT_INTERVAL_MS,
+    &broker::GROUP_STREAMS_MIN_TASK_OFFSET_INTERVAL_MS,
+    &broker::GROUP_STREAMS_MAX_WARMUP_REPLICAS,
+    &broker::GROUP_STREAMS_ASSIGNORS,
+    &broker::GROUP_CONSUMER_SESSION_TIMEOUT_MS,
+    &broker::GROUP_SHARE_SESSION_TIMEOUT_MS,
+    &broker::GROUP_STREAMS_SESSION_TIMEOUT_MS,
 ];
 
 /// The group config key named `name`, if Kafka has one.
@@ -335,8 +336,8 @@ pub fn broker_value(node: &BTreeMap<String, String>, broker_key: &str) -> String
         .or_else(|| {
             BROKER_DEFAULTS
                 .iter()
-                .find(|(k, _)| *k == broker_key)
-                .map(|(_, v)| *v)
+                .find(|d| d.name == broker_key)
+                .and_then(|d| d.default)
         })
         .unwrap_or("")
         .to_string()
@@ -506,14 +507,14 @@ fn check_bounds(
     };
     at_most(
         "streams.num.standby.replicas",
-        "group.streams.max.standby.replicas",
+        broker::GROUP_STREAMS_MAX_STANDBY_REPLICAS.name,
     )?;
     range(
         "streams.assignment.interval.ms",
         "streams",
         "assignment.interval.ms",
     )?;
-    let min_offset = bound("group.streams.min.task.offset.interval.ms");
+    let min_offset = bound(broker::GROUP_STREAMS_MIN_TASK_OFFSET_INTERVAL_MS.name);
     if ints
         .get("streams.task.offset.interval.ms")
         .is_some_and(|v| *v < min_offset)
@@ -524,10 +525,10 @@ fn check_bounds(
     }
     at_most(
         "streams.num.warmup.replicas",
-        "group.streams.max.warmup.replicas",
+        broker::GROUP_STREAMS_MAX_WARMUP_REPLICAS.name,
     )?;
     if let Some(name) = config.get(STREAMS_ASSIGNOR_NAME) {
-        let registered = broker_value(node, "group.streams.assignors");
+        let registered = broker_value(node, broker::GROUP_STREAMS_ASSIGNORS.name);
         let names = list_items(&registered);
         if !names.contains(&name.trim()) {
             return Err(format!(

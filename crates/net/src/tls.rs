@@ -6,6 +6,7 @@
 //! change, without touching the connections already open.
 
 use crate::principal::Principal;
+use fjord_configdef::broker;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
@@ -99,7 +100,10 @@ impl TlsSettings {
     /// The settings Kafka's `ssl.*` keys give, through `get` (which applies any listener
     /// prefix). Key and trust stores must be PEM; JKS and PKCS12 are refused naming the key.
     pub fn from_keys(get: &dyn Fn(&str) -> Option<String>) -> Result<TlsSettings, TlsError> {
-        for key in ["ssl.keystore.type", "ssl.truststore.type"] {
+        for key in [
+            broker::SSL_KEYSTORE_TYPE.name,
+            broker::SSL_TRUSTSTORE_TYPE.name,
+        ] {
             if let Some(t) = get(key).filter(|t| !t.eq_ignore_ascii_case("PEM")) {
                 return Err(err(
                     key,
@@ -116,28 +120,30 @@ impl TlsSettings {
                 .collect()
         };
         let keystore = match (
-            get("ssl.keystore.key"),
-            get("ssl.keystore.certificate.chain"),
+            get(broker::SSL_KEYSTORE_KEY.name),
+            get(broker::SSL_KEYSTORE_CERTIFICATE_CHAIN.name),
         ) {
             (Some(key), Some(chain)) => Some((Pem::Inline(chain), Some(Pem::Inline(key)))),
             (Some(_), None) => {
                 return Err(err(
-                    "ssl.keystore.certificate.chain",
+                    broker::SSL_KEYSTORE_CERTIFICATE_CHAIN.name,
                     "ssl.keystore.key needs the certificate chain too",
                 ))
             }
             (None, Some(_)) => {
                 return Err(err(
-                    "ssl.keystore.key",
+                    broker::SSL_KEYSTORE_KEY.name,
                     "ssl.keystore.certificate.chain needs the private key too",
                 ))
             }
-            (None, None) => get("ssl.keystore.location").map(|p| (Pem::File(p.into()), None)),
+            (None, None) => {
+                get(broker::SSL_KEYSTORE_LOCATION.name).map(|p| (Pem::File(p.into()), None))
+            }
         };
-        let truststore = get("ssl.truststore.certificates")
+        let truststore = get(broker::SSL_TRUSTSTORE_CERTIFICATES.name)
             .map(Pem::Inline)
-            .or_else(|| get("ssl.truststore.location").map(|p| Pem::File(p.into())));
-        let client_auth = match get("ssl.client.auth")
+            .or_else(|| get(broker::SSL_TRUSTSTORE_LOCATION.name).map(|p| Pem::File(p.into())));
+        let client_auth = match get(broker::SSL_CLIENT_AUTH.name)
             .as_deref()
             .map(str::to_ascii_lowercase)
         {
@@ -147,23 +153,23 @@ impl TlsSettings {
             Some(v) if v == "required" => ClientAuth::Required,
             Some(v) => {
                 return Err(err(
-                    "ssl.client.auth",
+                    broker::SSL_CLIENT_AUTH.name,
                     format!("{v} is not one of required, requested, none"),
                 ))
             }
         };
-        let principal_rules = match get("ssl.principal.mapping.rules") {
+        let principal_rules = match get(broker::SSL_PRINCIPAL_MAPPING_RULES.name) {
             Some(r) => PrincipalRules::parse(&r)?,
             None => PrincipalRules::default(),
         };
         let settings = TlsSettings {
             keystore,
-            key_password: get("ssl.key.password"),
+            key_password: get(broker::SSL_KEY_PASSWORD.name),
             truststore,
             client_auth,
-            protocols: list("ssl.enabled.protocols"),
-            cipher_suites: list("ssl.cipher.suites"),
-            check_hostname: get("ssl.endpoint.identification.algorithm")
+            protocols: list(broker::SSL_ENABLED_PROTOCOLS.name),
+            cipher_suites: list(broker::SSL_CIPHER_SUITES.name),
+            check_hostname: get(broker::SSL_ENDPOINT_IDENTIFICATION_ALGORITHM.name)
                 .is_none_or(|v| !v.trim().is_empty()),
             principal_rules,
         };
@@ -174,8 +180,8 @@ impl TlsSettings {
 }
 
 /// The key names the errors cite.
-const KEYSTORE: &str = "ssl.keystore.location";
-const TRUSTSTORE: &str = "ssl.truststore.location";
+const KEYSTORE: &str = broker::SSL_KEYSTORE_LOCATION.name;
+const TRUSTSTORE: &str = broker::SSL_TRUSTSTORE_LOCATION.name;
 
 impl TlsSettings {
     fn provider(&self) -> Result<Arc<CryptoProvider>, TlsError> {
@@ -196,7 +202,7 @@ impl TlsSettings {
                     .find(|s| s.suite().as_str() == Some(name.as_str()))
                     .ok_or_else(|| {
                         err(
-                            "ssl.cipher.suites",
+                            broker::SSL_CIPHER_SUITES.name,
                             format!("{name} is not a supported cipher suite"),
                         )
                     })?;
@@ -219,7 +225,7 @@ impl TlsSettings {
                 "TLSv1.2" => Ok(&rustls::version::TLS12),
                 "TLSv1.3" => Ok(&rustls::version::TLS13),
                 other => Err(err(
-                    "ssl.enabled.protocols",
+                    broker::SSL_ENABLED_PROTOCOLS.name,
                     format!("{other} is not supported (TLSv1.2, TLSv1.3)"),
                 )),
             })
@@ -234,7 +240,7 @@ impl TlsSettings {
         };
         let chain_pem = chain.read(KEYSTORE)?;
         let key_pem = match key {
-            Some(k) => k.read("ssl.keystore.key")?,
+            Some(k) => k.read(broker::SSL_KEYSTORE_KEY.name)?,
             None => chain_pem.clone(),
         };
         let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&chain_pem)
@@ -275,7 +281,7 @@ impl TlsSettings {
         let provider = self.provider()?;
         let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
             .with_protocol_versions(&self.versions()?)
-            .map_err(|e| err("ssl.enabled.protocols", e))?;
+            .map_err(|e| err(broker::SSL_ENABLED_PROTOCOLS.name, e))?;
         let builder = match (self.client_auth, self.roots()?) {
             (ClientAuth::None, _) => builder.with_no_client_auth(),
             (auth, Some(roots)) => {
@@ -292,7 +298,7 @@ impl TlsSettings {
             }
             (_, None) => {
                 return Err(err(
-                    "ssl.client.auth",
+                    broker::SSL_CLIENT_AUTH.name,
                     "client authentication needs a trust store (ssl.truststore.location)",
                 ))
             }
@@ -319,7 +325,7 @@ impl TlsSettings {
         })?;
         let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
             .with_protocol_versions(&self.versions()?)
-            .map_err(|e| err("ssl.enabled.protocols", e))?;
+            .map_err(|e| err(broker::SSL_ENABLED_PROTOCOLS.name, e))?;
         let builder = if self.check_hostname {
             builder.with_root_certificates(roots)
         } else {
@@ -356,7 +362,7 @@ impl TlsSettings {
 /// The key of an `ENCRYPTED PRIVATE KEY` PEM section (PKCS#8 with PBES2, as
 /// `openssl pkcs8 -topk8` writes it), decrypted with `ssl.key.password`.
 fn decrypt_key(pem: &[u8], password: Option<&str>) -> Result<PrivateKeyDer<'static>, TlsError> {
-    let key = "ssl.key.password";
+    let key = broker::SSL_KEY_PASSWORD.name;
     let password =
         password.ok_or_else(|| err(key, "the private key is encrypted and no password is set"))?;
     let text = std::str::from_utf8(pem).map_err(|_| err(KEYSTORE, "not PEM text"))?;
@@ -539,7 +545,7 @@ impl PrincipalRules {
     /// Parses Kafka's syntax: `RULE:pattern/replacement/[LU]` and `DEFAULT`, comma-separated
     /// (commas inside a pattern are part of it).
     pub fn parse(text: &str) -> Result<PrincipalRules, TlsError> {
-        let key = "ssl.principal.mapping.rules";
+        let key = broker::SSL_PRINCIPAL_MAPPING_RULES.name;
         let mut rules = Vec::new();
         let mut rest = text.trim();
         while !rest.is_empty() {

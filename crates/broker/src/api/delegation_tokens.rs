@@ -4,6 +4,7 @@
 //! answered from the metadata image with each token's HMAC recomputed from
 //! `delegation.token.secret.key`.
 
+use fjord_configdef::broker;
 use fjord_metadata::delegation_tokens::{self as tokens, USER_TYPE};
 use fjord_metadata::MetadataImage;
 use fjord_net::authorize::Access;
@@ -21,7 +22,7 @@ use fjord_protocol::generated::{
 use fjord_protocol::{ErrorCode, RequestBody, ResponseBody};
 
 /// The server property that turns tokens on.
-pub const SECRET_KEY: &str = "delegation.token.secret.key";
+pub const SECRET_KEY: &str = broker::DELEGATION_TOKEN_SECRET_KEY.name;
 
 /// The timestamps of an answer refused before the controller (Kafka's `ERROR_TIMESTAMP`).
 pub const ERROR_TIMESTAMP: i64 = -1;

@@ -6,6 +6,7 @@
 //! dynamic default, static, default). With `include_synonyms` each config lists that chain.
 //! Sensitive keys (passwords, JAAS) show no value.
 
+use fjord_configdef::broker;
 use fjord_metadata::config_defs::source::{
     DEFAULT, DYNAMIC_BROKER, DYNAMIC_DEFAULT_BROKER, DYNAMIC_TOPIC, STATIC_BROKER,
 };
@@ -87,7 +88,9 @@ fn default_link(key: &str, synonyms: &[Synonym], default: &str) -> Link {
 
 /// True for keys whose values are never shown.
 pub fn sensitive(key: &str) -> bool {
-    key.ends_with(".password") || key.ends_with("sasl.jaas.config") || key.ends_with(".key")
+    key.ends_with(".password")
+        || key.ends_with(broker::SASL_JAAS_CONFIG.name)
+        || key.ends_with(".key")
 }
 
 /// One config of the answer: its value and source from the first link of `chain`, the

@@ -18,6 +18,7 @@ use crate::format::{self, metadata_partition_dir, InitialVoters};
 use fjord_broker::{
     ActiveController, Broker, BrokerConfig, BrokerDeps, BrokerHandle, ControllerClient,
 };
+use fjord_configdef::broker;
 use fjord_kraft::driver::{DriverConfig, RaftHandle};
 use fjord_log::MetaProperties;
 use fjord_raft::control::{Endpoint, VoterInfo};
@@ -189,7 +190,11 @@ fn driver_config(
     d.fetch_timeout_ms = settings.quorum.fetch_ms;
     d.request_timeout_ms = settings.quorum.request_ms;
     d.retry_backoff_ms = settings.quorum.retry_backoff_ms;
-    d.security = security::client_security(config, &name, "sasl.mechanism.controller.protocol")?;
+    d.security = security::client_security(
+        config,
+        &name,
+        broker::SASL_MECHANISM_CONTROLLER_PROTOCOL.name,
+    )?;
     Ok(d)
 }
 
@@ -322,7 +327,7 @@ async fn start_node(config: &ServerConfig, settings: &NodeSettings) -> Result<No
         security::client_security(
             config,
             &settings.controller_listener_name,
-            "sasl.mechanism.controller.protocol",
+            broker::SASL_MECHANISM_CONTROLLER_PROTOCOL.name,
         )?,
     ));
     // The metrics endpoint, on every node; the broker's partitions join once they exist.

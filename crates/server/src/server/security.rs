@@ -5,6 +5,7 @@
 //! settings.
 
 use crate::config::ServerConfig;
+use fjord_configdef::broker;
 use fjord_metadata::acls::AuthorizerSettings;
 use fjord_net::sasl::jaas;
 use fjord_net::sasl::scram::{Credential, Mechanism};
@@ -138,9 +139,9 @@ pub(super) fn listener_security(
     let mut security = ListenerSecurity::plaintext(name);
     security.protocol = protocol;
     security.failed_auth_delay = Duration::from_millis(
-        u64::try_from(int("connection.failed.authentication.delay.ms")).unwrap_or(0),
+        u64::try_from(int(broker::CONNECTION_FAILED_AUTHENTICATION_DELAY_MS.name)).unwrap_or(0),
     );
-    security.sasl_max_receive = usize::try_from(int("sasl.server.max.receive.size"))
+    security.sasl_max_receive = usize::try_from(int(broker::SASL_SERVER_MAX_RECEIVE_SIZE.name))
         .unwrap_or(usize::MAX)
         .max(1);
     if protocol.uses_tls() {
@@ -149,7 +150,7 @@ pub(super) fn listener_security(
         security.tls = Some(Arc::new(tls));
     }
     if protocol.uses_sasl() {
-        let key = "sasl.enabled.mechanisms";
+        let key = broker::SASL_ENABLED_MECHANISMS.name;
         let enabled = config.listener_value(name, key).unwrap_or_default();
         let mechanisms: Vec<String> = enabled
             .split(',')
@@ -171,7 +172,7 @@ pub(super) fn listener_security(
             })?;
             plain_users = entry.plain_users();
         }
-        let reauth = u64::try_from(int("connections.max.reauth.ms"))
+        let reauth = u64::try_from(int(broker::CONNECTIONS_MAX_REAUTH_MS.name))
             .ok()
             .filter(|ms| *ms > 0)
             .map(Duration::from_millis);
@@ -181,7 +182,7 @@ pub(super) fn listener_security(
             scram: Arc::new(ImageCredentials(
                 view,
                 config
-                    .get("delegation.token.secret.key")
+                    .get(broker::DELEGATION_TOKEN_SECRET_KEY.name)
                     .filter(|k| !k.is_empty())
                     .map(str::to_string),
             )),
@@ -231,11 +232,11 @@ pub(super) fn client_security(
 /// The authorizer's settings, when `authorizer.class.name` turns it on.
 pub(super) fn authorizer(config: &ServerConfig) -> Option<AuthorizerSettings> {
     config
-        .get("authorizer.class.name")
+        .get(broker::AUTHORIZER_CLASS_NAME.name)
         .filter(|a| !a.is_empty())?;
     Some(AuthorizerSettings {
         super_users: config
-            .get("super.users")
+            .get(broker::SUPER_USERS.name)
             .unwrap_or_default()
             .split(';')
             .map(str::trim)
@@ -243,7 +244,7 @@ pub(super) fn authorizer(config: &ServerConfig) -> Option<AuthorizerSettings> {
             .map(str::to_string)
             .collect(),
         allow_if_no_acl: config
-            .get("allow.everyone.if.no.acl.found")
+            .get(broker::ALLOW_EVERYONE_IF_NO_ACL_FOUND.name)
             .is_some_and(|v| v.eq_ignore_ascii_case("true")),
     })
 }

@@ -163,35 +163,36 @@ impl NodeSettings {
             node_id: config.node_id().map_err(|e| e.to_string())?,
             snapshot_bytes: u64::try_from(int(
                 config,
-                "metadata.log.max.record.bytes.between.snapshots",
+                broker::METADATA_LOG_MAX_RECORD_BYTES_BETWEEN_SNAPSHOTS.name,
             )?)
             .unwrap_or(u64::MAX),
             metrics_listener: crate::metrics::listener_address(
-                config.get("metrics.listener").unwrap_or(""),
+                config.get(broker::METRICS_LISTENER.name).unwrap_or(""),
             )?,
             controller_listener_name: config
-                .get("controller.listener.names")
+                .get(broker::CONTROLLER_LISTENER_NAMES.name)
                 .and_then(|n| n.split(',').next())
                 .unwrap_or("CONTROLLER")
                 .trim()
                 .to_string(),
             authorizer,
             limits: LimitSettings {
-                max_frame: positive("socket.request.max.bytes")?,
-                max_connections: positive("max.connections")?,
-                max_connections_per_ip: positive("max.connections.per.ip")?,
+                max_frame: positive(broker::SOCKET_REQUEST_MAX_BYTES.name)?,
+                max_connections: positive(broker::MAX_CONNECTIONS.name)?,
+                max_connections_per_ip: positive(broker::MAX_CONNECTIONS_PER_IP.name)?,
                 idle_timeout: Duration::from_millis(
-                    u64::try_from(int(config, "connections.max.idle.ms")?).unwrap_or(u64::MAX / 4),
+                    u64::try_from(int(config, broker::CONNECTIONS_MAX_IDLE_MS.name)?)
+                        .unwrap_or(u64::MAX / 4),
                 ),
-                queued_bytes: usize::try_from(int(config, "queued.max.request.bytes")?)
+                queued_bytes: usize::try_from(int(config, broker::QUEUED_MAX_REQUEST_BYTES.name)?)
                     .ok()
                     .filter(|q| *q > 0),
             },
             quorum: QuorumTimeouts {
-                election_ms: int(config, "controller.quorum.election.timeout.ms")?,
-                fetch_ms: int(config, "controller.quorum.fetch.timeout.ms")?,
-                request_ms: int(config, "controller.quorum.request.timeout.ms")?,
-                retry_backoff_ms: int(config, "controller.quorum.retry.backoff.ms")?,
+                election_ms: int(config, broker::CONTROLLER_QUORUM_ELECTION_TIMEOUT_MS.name)?,
+                fetch_ms: int(config, broker::CONTROLLER_QUORUM_FETCH_TIMEOUT_MS.name)?,
+                request_ms: int(config, broker::CONTROLLER_QUORUM_REQUEST_TIMEOUT_MS.name)?,
+                retry_backoff_ms: int(config, broker::CONTROLLER_QUORUM_RETRY_BACKOFF_MS.name)?,
             },
             controller,
             broker,
@@ -205,14 +206,14 @@ fn controller_settings(
     authorizer_enabled: bool,
 ) -> Result<ControllerSettings, String> {
     Ok(ControllerSettings {
-        node_id: int(config, "node.id")? as i32,
+        node_id: int(config, broker::NODE_ID.name)? as i32,
         num_partitions: int(config, broker::NUM_PARTITIONS.name)? as i32,
         default_replication_factor: int(config, broker::DEFAULT_REPLICATION_FACTOR.name)? as i16,
         min_insync_replicas: int(config, broker::MIN_INSYNC_REPLICAS.name)? as i32,
         unclean_leader_election_enable: flag(config, broker::UNCLEAN_LEADER_ELECTION_ENABLE.name),
-        broker_session_timeout_ms: int(config, "broker.session.timeout.ms")?,
-        broker_connection_loss_fence_ms: int(config, "broker.connection.loss.fence.ms")?,
-        broker_heartbeat_interval_ms: int(config, "broker.heartbeat.interval.ms")?,
+        broker_session_timeout_ms: int(config, broker::BROKER_SESSION_TIMEOUT_MS.name)?,
+        broker_connection_loss_fence_ms: int(config, broker::BROKER_CONNECTION_LOSS_FENCE_MS.name)?,
+        broker_heartbeat_interval_ms: int(config, broker::BROKER_HEARTBEAT_INTERVAL_MS.name)?,
         authorizer_enabled,
         group_settings: group_settings(config),
         tokens: token_settings(config)?,
@@ -226,12 +227,15 @@ pub(crate) fn token_settings(
 ) -> Result<fjord_metadata::delegation_tokens::TokenSettings, String> {
     Ok(fjord_metadata::delegation_tokens::TokenSettings {
         secret: config
-            .get("delegation.token.secret.key")
+            .get(broker::DELEGATION_TOKEN_SECRET_KEY.name)
             .filter(|k| !k.is_empty())
             .map(str::to_string),
-        max_lifetime_ms: int(config, "delegation.token.max.lifetime.ms")?,
-        renew_ms: int(config, "delegation.token.expiry.time.ms")?,
-        check_interval_ms: int(config, "delegation.token.expiry.check.interval.ms")?,
+        max_lifetime_ms: int(config, broker::DELEGATION_TOKEN_MAX_LIFETIME_MS.name)?,
+        renew_ms: int(config, broker::DELEGATION_TOKEN_EXPIRY_TIME_MS.name)?,
+        check_interval_ms: int(
+            config,
+            broker::DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS.name,
+        )?,
     })
 }
 
@@ -266,25 +270,40 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
         listeners,
         advertised,
         log_dirs,
-        recovery_threads: usize::try_from(int(config, "num.recovery.threads.per.data.dir")?)
-            .unwrap_or(2),
+        recovery_threads: usize::try_from(int(
+            config,
+            broker::NUM_RECOVERY_THREADS_PER_DATA_DIR.name,
+        )?)
+        .unwrap_or(2),
         log: broker_log_config(config)?,
         maintenance: MaintenanceSettings {
             retention_every: Duration::from_millis(
-                u64::try_from(int(config, "log.retention.check.interval.ms")?).unwrap_or(300_000),
+                u64::try_from(int(config, broker::LOG_RETENTION_CHECK_INTERVAL_MS.name)?)
+                    .unwrap_or(300_000),
             ),
             producer_check_every: Duration::from_millis(
-                u64::try_from(int(config, "producer.id.expiration.check.interval.ms")?)
-                    .unwrap_or(600_000),
+                u64::try_from(int(
+                    config,
+                    broker::PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS.name,
+                )?)
+                .unwrap_or(600_000),
             ),
-            producer_max_age_ms: int(config, "producer.id.expiration.ms")?,
-            checkpoint_every: millis(config, "replica.high.watermark.checkpoint.interval.ms")?,
-            full_checkpoint_every: millis(config, "log.flush.offset.checkpoint.interval.ms")?.min(
-                millis(config, "log.flush.start.offset.checkpoint.interval.ms")?,
-            ),
+            producer_max_age_ms: int(config, broker::PRODUCER_ID_EXPIRATION_MS.name)?,
+            checkpoint_every: millis(
+                config,
+                broker::REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS.name,
+            )?,
+            full_checkpoint_every: millis(
+                config,
+                broker::LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS.name,
+            )?
+            .min(millis(
+                config,
+                broker::LOG_FLUSH_START_OFFSET_CHECKPOINT_INTERVAL_MS.name,
+            )?),
         },
         replication: ReplicationSettings {
-            lag_max_ms: int(config, "replica.lag.time.max.ms")?,
+            lag_max_ms: int(config, broker::REPLICA_LAG_TIME_MAX_MS.name)?,
             min_insync_replicas: usize::try_from(int(config, broker::MIN_INSYNC_REPLICAS.name)?)
                 .unwrap_or(1),
         },
@@ -292,29 +311,36 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
             security: security::client_security(
                 config,
                 &inter_broker,
-                "sasl.mechanism.inter.broker.protocol",
+                broker::SASL_MECHANISM_INTER_BROKER_PROTOCOL.name,
             )?,
             listener: inter_broker.clone(),
-            num_fetchers: usize::try_from(int(config, "num.replica.fetchers")?).unwrap_or(1),
-            max_bytes: i32_of("replica.fetch.max.bytes")?,
-            response_max_bytes: i32_of("replica.fetch.response.max.bytes")?,
-            wait_max_ms: i32_of("replica.fetch.wait.max.ms")?,
-            min_bytes: i32_of("replica.fetch.min.bytes")?,
+            num_fetchers: usize::try_from(int(config, broker::NUM_REPLICA_FETCHERS.name)?)
+                .unwrap_or(1),
+            max_bytes: i32_of(broker::REPLICA_FETCH_MAX_BYTES.name)?,
+            response_max_bytes: i32_of(broker::REPLICA_FETCH_RESPONSE_MAX_BYTES.name)?,
+            wait_max_ms: i32_of(broker::REPLICA_FETCH_WAIT_MAX_MS.name)?,
+            min_bytes: i32_of(broker::REPLICA_FETCH_MIN_BYTES.name)?,
             backoff: Duration::from_millis(
-                u64::try_from(int(config, "replica.fetch.backoff.ms")?).unwrap_or(1_000),
+                u64::try_from(int(config, broker::REPLICA_FETCH_BACKOFF_MS.name)?).unwrap_or(1_000),
             ),
         },
         coordinator: coordinator_config(config)?,
         transactions: transaction_config(config)?,
         share_states: share_state_config(config)?,
         share_leaders: share_leader_config(config)?,
-        fetch_session_slots: int(config, "max.incremental.fetch.session.cache.slots")?.max(0)
-            as usize,
-        fetch_session_eviction_ms: int(config, "min.incremental.fetch.session.eviction.ms")?,
-        auto_create_topics: flag(config, "auto.create.topics.enable"),
-        rack: config.get("broker.rack").map(str::to_string),
+        fetch_session_slots: int(
+            config,
+            broker::MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS.name,
+        )?
+        .max(0) as usize,
+        fetch_session_eviction_ms: int(
+            config,
+            broker::MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS.name,
+        )?,
+        auto_create_topics: flag(config, broker::AUTO_CREATE_TOPICS_ENABLE.name),
+        rack: config.get(broker::BROKER_RACK.name).map(str::to_string),
         heartbeat_interval: Duration::from_millis(
-            int(config, "broker.heartbeat.interval.ms")?.max(10) as u64,
+            int(config, broker::BROKER_HEARTBEAT_INTERVAL_MS.name)?.max(10) as u64,
         ),
     })
 }
@@ -346,7 +372,7 @@ fn broker_log_config(config: &ServerConfig) -> Result<fjord_log::LogConfig, Stri
 
 /// `group.consumer.migration.policy`.
 fn migration_policy(config: &ServerConfig) -> Result<fjord_group::config::MigrationPolicy, String> {
-    let key = "group.consumer.migration.policy";
+    let key = broker::GROUP_CONSUMER_MIGRATION_POLICY.name;
     let value = config.get(key).unwrap_or("bidirectional");
     fjord_group::config::MigrationPolicy::named(value.trim()).ok_or_else(|| {
         format!(
@@ -360,7 +386,7 @@ fn migration_policy(config: &ServerConfig) -> Result<fjord_group::config::Migrat
 fn consumer_assignors(
     config: &ServerConfig,
 ) -> Result<Vec<fjord_group::assignors::Assignor>, String> {
-    let key = "group.consumer.assignors";
+    let key = broker::GROUP_CONSUMER_ASSIGNORS.name;
     let list = config.get(key).unwrap_or("uniform,range");
     let mut out = Vec::new();
     for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
@@ -385,7 +411,7 @@ fn consumer_assignors(
 
 /// `group.coordinator.rebalance.protocols`: whether `consumer` is on (`classic` must be).
 fn rebalance_protocols(config: &ServerConfig) -> Result<bool, String> {
-    let key = "group.coordinator.rebalance.protocols";
+    let key = broker::GROUP_COORDINATOR_REBALANCE_PROTOCOLS.name;
     let list = config.get(key).unwrap_or("classic,consumer");
     let names: Vec<&str> = list
         .split(',')
@@ -407,14 +433,14 @@ fn rebalance_protocols(config: &ServerConfig) -> Result<bool, String> {
 fn check_consumer_timeouts(config: &ServerConfig) -> Result<(), String> {
     let int = |k: &str| int(config, k);
     let (session, min_s, max_s) = (
-        int("group.consumer.session.timeout.ms")?,
-        int("group.consumer.min.session.timeout.ms")?,
-        int("group.consumer.max.session.timeout.ms")?,
+        int(broker::GROUP_CONSUMER_SESSION_TIMEOUT_MS.name)?,
+        int(broker::GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS.name)?,
+        int(broker::GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS.name)?,
     );
     let (hb, min_h, max_h) = (
-        int("group.consumer.heartbeat.interval.ms")?,
-        int("group.consumer.min.heartbeat.interval.ms")?,
-        int("group.consumer.max.heartbeat.interval.ms")?,
+        int(broker::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS.name)?,
+        int(broker::GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS.name)?,
+        int(broker::GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS.name)?,
     );
     if session < min_s || session > max_s {
         return Err(format!(
@@ -446,30 +472,41 @@ fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String
     let clamp_i32 = |v: i64| v.clamp(0, i64::from(i32::MAX)) as i32;
     Ok(CoordinatorConfig {
         group: fjord_group::GroupConfig {
-            min_session_timeout_ms: clamp_i32(int("group.min.session.timeout.ms")?),
-            max_session_timeout_ms: clamp_i32(int("group.max.session.timeout.ms")?),
-            initial_rebalance_delay_ms: clamp_i32(int("group.initial.rebalance.delay.ms")?),
-            max_size: (int("group.max.size")?.max(1) as usize)
+            min_session_timeout_ms: clamp_i32(int(broker::GROUP_MIN_SESSION_TIMEOUT_MS.name)?),
+            max_session_timeout_ms: clamp_i32(int(broker::GROUP_MAX_SESSION_TIMEOUT_MS.name)?),
+            initial_rebalance_delay_ms: clamp_i32(int(
+                broker::GROUP_INITIAL_REBALANCE_DELAY_MS.name
+            )?),
+            max_size: (int(broker::GROUP_MAX_SIZE.name)?.max(1) as usize)
                 .min(fjord_group::config::MAX_GROUP_MEMBERS),
-            offset_metadata_max_bytes: int("offset.metadata.max.bytes")?.max(0) as usize,
-            offsets_retention_ms: int("offsets.retention.minutes")?.max(1) * 60_000,
-            offsets_retention_check_interval_ms: int("offsets.retention.check.interval.ms")?.max(1),
-            consumer_session_timeout_ms: clamp_i32(int("group.consumer.session.timeout.ms")?),
-            consumer_heartbeat_interval_ms: clamp_i32(int("group.consumer.heartbeat.interval.ms")?),
-            consumer_max_size: (int("group.consumer.max.size")?.max(1) as usize)
+            offset_metadata_max_bytes: int(broker::OFFSET_METADATA_MAX_BYTES.name)?.max(0) as usize,
+            offsets_retention_ms: int(broker::OFFSETS_RETENTION_MINUTES.name)?.max(1) * 60_000,
+            offsets_retention_check_interval_ms: int(
+                broker::OFFSETS_RETENTION_CHECK_INTERVAL_MS.name
+            )?
+            .max(1),
+            consumer_session_timeout_ms: clamp_i32(int(
+                broker::GROUP_CONSUMER_SESSION_TIMEOUT_MS.name
+            )?),
+            consumer_heartbeat_interval_ms: clamp_i32(int(
+                broker::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS.name,
+            )?),
+            consumer_max_size: (int(broker::GROUP_CONSUMER_MAX_SIZE.name)?.max(1) as usize)
                 .min(fjord_group::config::MAX_GROUP_MEMBERS),
             consumer_assignors: consumer_assignors(config)?,
             consumer_enabled: rebalance_protocols(config)?,
             consumer_migration_policy: migration_policy(config)?,
-            share_session_timeout_ms: clamp_i32(int("group.share.session.timeout.ms")?),
-            share_heartbeat_interval_ms: clamp_i32(int("group.share.heartbeat.interval.ms")?),
-            share_max_size: (int("group.share.max.size")?.max(1) as usize)
+            share_session_timeout_ms: clamp_i32(int(broker::GROUP_SHARE_SESSION_TIMEOUT_MS.name)?),
+            share_heartbeat_interval_ms: clamp_i32(int(
+                broker::GROUP_SHARE_HEARTBEAT_INTERVAL_MS.name
+            )?),
+            share_max_size: (int(broker::GROUP_SHARE_MAX_SIZE.name)?.max(1) as usize)
                 .min(fjord_group::config::MAX_GROUP_MEMBERS),
         },
-        num_partitions: clamp_i32(int("offsets.topic.num.partitions")?).max(1),
-        replication_factor: int("offsets.topic.replication.factor")?.clamp(1, i64::from(i16::MAX))
-            as i16,
-        segment_bytes: int("offsets.topic.segment.bytes")?.max(1),
+        num_partitions: clamp_i32(int(broker::OFFSETS_TOPIC_NUM_PARTITIONS.name)?).max(1),
+        replication_factor: int(broker::OFFSETS_TOPIC_REPLICATION_FACTOR.name)?
+            .clamp(1, i64::from(i16::MAX)) as i16,
+        segment_bytes: int(broker::OFFSETS_TOPIC_SEGMENT_BYTES.name)?.max(1),
     })
 }
 
@@ -479,23 +516,26 @@ fn transaction_config(config: &ServerConfig) -> Result<fjord_broker::TxnCoordina
     let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
     Ok(fjord_broker::TxnCoordinatorConfig {
         txn: fjord_txn::TxnConfig {
-            max_timeout_ms: clamp_i32(int("transaction.max.timeout.ms")?),
-            id_expiration_ms: int("transactional.id.expiration.ms")?.max(1),
+            max_timeout_ms: clamp_i32(int(broker::TRANSACTION_MAX_TIMEOUT_MS.name)?),
+            id_expiration_ms: int(broker::TRANSACTIONAL_ID_EXPIRATION_MS.name)?.max(1),
             abort_timed_out_interval_ms: int(
-                "transaction.abort.timed.out.transaction.cleanup.interval.ms",
+                broker::TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS.name,
             )?
             .max(1),
             remove_expired_interval_ms: int(
-                "transaction.remove.expired.transaction.cleanup.interval.ms",
+                broker::TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS.name,
             )?
             .max(1),
         },
-        num_partitions: clamp_i32(int("transaction.state.log.num.partitions")?),
-        replication_factor: int("transaction.state.log.replication.factor")?
+        num_partitions: clamp_i32(int(broker::TRANSACTION_STATE_LOG_NUM_PARTITIONS.name)?),
+        replication_factor: int(broker::TRANSACTION_STATE_LOG_REPLICATION_FACTOR.name)?
             .clamp(1, i64::from(i16::MAX)) as i16,
-        min_isr: clamp_i32(int("transaction.state.log.min.isr")?),
-        segment_bytes: int("transaction.state.log.segment.bytes")?.max(1),
-        partition_verification: flag(config, "transaction.partition.verification.enable"),
+        min_isr: clamp_i32(int(broker::TRANSACTION_STATE_LOG_MIN_ISR.name)?),
+        segment_bytes: int(broker::TRANSACTION_STATE_LOG_SEGMENT_BYTES.name)?.max(1),
+        partition_verification: flag(
+            config,
+            broker::TRANSACTION_PARTITION_VERIFICATION_ENABLE.name,
+        ),
     })
 }
 
@@ -504,16 +544,20 @@ fn share_leader_config(config: &ServerConfig) -> Result<fjord_broker::ShareLeade
     let int = |k: &str| int(config, k);
     let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
     Ok(fjord_broker::ShareLeaderConfig {
-        lock_duration_ms: clamp_i32(int("group.share.record.lock.duration.ms")?),
-        delivery_count_limit: clamp_i32(int("group.share.delivery.count.limit")?),
-        max_record_locks: clamp_i32(int("group.share.partition.max.record.locks")?),
-        max_sessions: int("group.share.max.share.sessions")?.clamp(1, 1_000_000) as usize,
+        lock_duration_ms: clamp_i32(int(broker::GROUP_SHARE_RECORD_LOCK_DURATION_MS.name)?),
+        delivery_count_limit: clamp_i32(int(broker::GROUP_SHARE_DELIVERY_COUNT_LIMIT.name)?),
+        max_record_locks: clamp_i32(int(broker::GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS.name)?),
+        max_sessions: int(broker::GROUP_SHARE_MAX_SHARE_SESSIONS.name)?.clamp(1, 1_000_000)
+            as usize,
         dlq: fjord_broker::DlqConfig {
             prefix: config
-                .get("errors.deadletterqueue.topic.name.prefix")
+                .get(broker::ERRORS_DEADLETTERQUEUE_TOPIC_NAME_PREFIX.name)
                 .unwrap_or("dlq.")
                 .to_string(),
-            auto_create: flag(config, "errors.deadletterqueue.auto.create.topics.enable"),
+            auto_create: flag(
+                config,
+                broker::ERRORS_DEADLETTERQUEUE_AUTO_CREATE_TOPICS_ENABLE.name,
+            ),
         },
     })
 }
@@ -525,14 +569,17 @@ fn share_state_config(
     let int = |k: &str| int(config, k);
     let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
     Ok(fjord_broker::ShareCoordinatorConfig {
-        num_partitions: clamp_i32(int("share.coordinator.state.topic.num.partitions")?),
-        replication_factor: int("share.coordinator.state.topic.replication.factor")?
+        num_partitions: clamp_i32(int(
+            broker::SHARE_COORDINATOR_STATE_TOPIC_NUM_PARTITIONS.name
+        )?),
+        replication_factor: int(broker::SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR.name)?
             .clamp(1, i64::from(i16::MAX)) as i16,
-        min_isr: clamp_i32(int("share.coordinator.state.topic.min.isr")?),
-        segment_bytes: int("share.coordinator.state.topic.segment.bytes")?.max(1),
-        per_snapshot: int("share.coordinator.snapshot.update.records.per.snapshot")?
+        min_isr: clamp_i32(int(broker::SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR.name)?),
+        segment_bytes: int(broker::SHARE_COORDINATOR_STATE_TOPIC_SEGMENT_BYTES.name)?.max(1),
+        per_snapshot: int(broker::SHARE_COORDINATOR_SNAPSHOT_UPDATE_RECORDS_PER_SNAPSHOT.name)?
             .clamp(1, i64::from(u32::MAX)) as u32,
-        prune_interval_ms: int("share.coordinator.state.topic.prune.interval.ms")?.max(0),
+        prune_interval_ms: int(broker::SHARE_COORDINATOR_STATE_TOPIC_PRUNE_INTERVAL_MS.name)?
+            .max(0),
     })
 }
 

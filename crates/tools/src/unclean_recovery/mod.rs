@@ -21,6 +21,7 @@ use crate::leader_election::{self, ElectionOutcome, Target};
 use crate::transactions::{hanging_in, Hanging};
 use clap::Args as ClapArgs;
 use fjord_admin::{Admin, ClusterInfo};
+use fjord_configdef::broker;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -600,7 +601,7 @@ async fn max_transaction_timeout(admin: &Admin, offline: &[Offline]) -> i64 {
     else {
         return KAFKA_DEFAULT_MS;
     };
-    crate::configs::broker_config(admin, broker, "transaction.max.timeout.ms")
+    crate::configs::broker_config(admin, broker, broker::TRANSACTION_MAX_TIMEOUT_MS.name)
         .await
         .and_then(|v| v.parse().ok())
         .unwrap_or(KAFKA_DEFAULT_MS)
