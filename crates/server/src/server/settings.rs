@@ -6,14 +6,15 @@
 use super::security;
 use crate::config::{Listener, ServerConfig};
 use fjord_broker::{CoordinatorConfig, MaintenanceSettings, ReplicationSettings};
-use fjord_configdef::broker;
+use fjord_configdef::{broker, Def};
 use fjord_controller::ControllerSettings;
 use fjord_metadata::acls::AuthorizerSettings;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// A key's integer value (defaults included; validated at load), or an error naming the key.
-fn int(config: &ServerConfig, key: &str) -> Result<i64, String> {
+fn int(config: &ServerConfig, def: &Def) -> Result<i64, String> {
+    let key = def.name;
     let v = config
         .get(key)
         .ok_or_else(|| format!("missing required configuration {key}"))?;
@@ -23,16 +24,16 @@ fn int(config: &ServerConfig, key: &str) -> Result<i64, String> {
 }
 
 /// A key's value as milliseconds, at least 1 ms.
-fn millis(config: &ServerConfig, key: &str) -> Result<Duration, String> {
+fn millis(config: &ServerConfig, def: &Def) -> Result<Duration, String> {
     Ok(Duration::from_millis(
-        u64::try_from(int(config, key)?).unwrap_or(1).max(1),
+        u64::try_from(int(config, def)?).unwrap_or(1).max(1),
     ))
 }
 
 /// A key's boolean value (false when unset).
-fn flag(config: &ServerConfig, key: &str) -> bool {
+fn flag(config: &ServerConfig, def: &Def) -> bool {
     config
-        .get(key)
+        .get(def.name)
         .is_some_and(|v| v.eq_ignore_ascii_case("true"))
 }
 
@@ -156,14 +157,14 @@ impl NodeSettings {
             true => Some(broker_role(config)?),
             false => None,
         };
-        let positive = |key: &str| -> Result<usize, String> {
-            Ok(usize::try_from(int(config, key)?).unwrap_or(usize::MAX))
+        let positive = |def: &Def| -> Result<usize, String> {
+            Ok(usize::try_from(int(config, def)?).unwrap_or(usize::MAX))
         };
         Ok(NodeSettings {
             node_id: config.node_id().map_err(|e| e.to_string())?,
             snapshot_bytes: u64::try_from(int(
                 config,
-                broker::METADATA_LOG_MAX_RECORD_BYTES_BETWEEN_SNAPSHOTS.name,
+                &broker::METADATA_LOG_MAX_RECORD_BYTES_BETWEEN_SNAPSHOTS,
             )?)
             .unwrap_or(u64::MAX),
             metrics_listener: crate::metrics::listener_address(
@@ -177,22 +178,22 @@ impl NodeSettings {
                 .to_string(),
             authorizer,
             limits: LimitSettings {
-                max_frame: positive(broker::SOCKET_REQUEST_MAX_BYTES.name)?,
-                max_connections: positive(broker::MAX_CONNECTIONS.name)?,
-                max_connections_per_ip: positive(broker::MAX_CONNECTIONS_PER_IP.name)?,
+                max_frame: positive(&broker::SOCKET_REQUEST_MAX_BYTES)?,
+                max_connections: positive(&broker::MAX_CONNECTIONS)?,
+                max_connections_per_ip: positive(&broker::MAX_CONNECTIONS_PER_IP)?,
                 idle_timeout: Duration::from_millis(
-                    u64::try_from(int(config, broker::CONNECTIONS_MAX_IDLE_MS.name)?)
+                    u64::try_from(int(config, &broker::CONNECTIONS_MAX_IDLE_MS)?)
                         .unwrap_or(u64::MAX / 4),
                 ),
-                queued_bytes: usize::try_from(int(config, broker::QUEUED_MAX_REQUEST_BYTES.name)?)
+                queued_bytes: usize::try_from(int(config, &broker::QUEUED_MAX_REQUEST_BYTES)?)
                     .ok()
                     .filter(|q| *q > 0),
             },
             quorum: QuorumTimeouts {
-                election_ms: int(config, broker::CONTROLLER_QUORUM_ELECTION_TIMEOUT_MS.name)?,
-                fetch_ms: int(config, broker::CONTROLLER_QUORUM_FETCH_TIMEOUT_MS.name)?,
-                request_ms: int(config, broker::CONTROLLER_QUORUM_REQUEST_TIMEOUT_MS.name)?,
-                retry_backoff_ms: int(config, broker::CONTROLLER_QUORUM_RETRY_BACKOFF_MS.name)?,
+                election_ms: int(config, &broker::CONTROLLER_QUORUM_ELECTION_TIMEOUT_MS)?,
+                fetch_ms: int(config, &broker::CONTROLLER_QUORUM_FETCH_TIMEOUT_MS)?,
+                request_ms: int(config, &broker::CONTROLLER_QUORUM_REQUEST_TIMEOUT_MS)?,
+                retry_backoff_ms: int(config, &broker::CONTROLLER_QUORUM_RETRY_BACKOFF_MS)?,
             },
             controller,
             broker,
@@ -206,14 +207,14 @@ fn controller_settings(
     authorizer_enabled: bool,
 ) -> Result<ControllerSettings, String> {
     Ok(ControllerSettings {
-        node_id: int(config, broker::NODE_ID.name)? as i32,
-        num_partitions: int(config, broker::NUM_PARTITIONS.name)? as i32,
-        default_replication_factor: int(config, broker::DEFAULT_REPLICATION_FACTOR.name)? as i16,
-        min_insync_replicas: int(config, broker::MIN_INSYNC_REPLICAS.name)? as i32,
-        unclean_leader_election_enable: flag(config, broker::UNCLEAN_LEADER_ELECTION_ENABLE.name),
-        broker_session_timeout_ms: int(config, broker::BROKER_SESSION_TIMEOUT_MS.name)?,
-        broker_connection_loss_fence_ms: int(config, broker::BROKER_CONNECTION_LOSS_FENCE_MS.name)?,
-        broker_heartbeat_interval_ms: int(config, broker::BROKER_HEARTBEAT_INTERVAL_MS.name)?,
+        node_id: int(config, &broker::NODE_ID)? as i32,
+        num_partitions: int(config, &broker::NUM_PARTITIONS)? as i32,
+        default_replication_factor: int(config, &broker::DEFAULT_REPLICATION_FACTOR)? as i16,
+        min_insync_replicas: int(config, &broker::MIN_INSYNC_REPLICAS)? as i32,
+        unclean_leader_election_enable: flag(config, &broker::UNCLEAN_LEADER_ELECTION_ENABLE),
+        broker_session_timeout_ms: int(config, &broker::BROKER_SESSION_TIMEOUT_MS)?,
+        broker_connection_loss_fence_ms: int(config, &broker::BROKER_CONNECTION_LOSS_FENCE_MS)?,
+        broker_heartbeat_interval_ms: int(config, &broker::BROKER_HEARTBEAT_INTERVAL_MS)?,
         authorizer_enabled,
         group_settings: group_settings(config),
         tokens: token_settings(config)?,
@@ -230,12 +231,9 @@ pub(crate) fn token_settings(
             .get(broker::DELEGATION_TOKEN_SECRET_KEY.name)
             .filter(|k| !k.is_empty())
             .map(str::to_string),
-        max_lifetime_ms: int(config, broker::DELEGATION_TOKEN_MAX_LIFETIME_MS.name)?,
-        renew_ms: int(config, broker::DELEGATION_TOKEN_EXPIRY_TIME_MS.name)?,
-        check_interval_ms: int(
-            config,
-            broker::DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS.name,
-        )?,
+        max_lifetime_ms: int(config, &broker::DELEGATION_TOKEN_MAX_LIFETIME_MS)?,
+        renew_ms: int(config, &broker::DELEGATION_TOKEN_EXPIRY_TIME_MS)?,
+        check_interval_ms: int(config, &broker::DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS)?,
     })
 }
 
@@ -263,48 +261,45 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
     if log_dirs.is_empty() {
         return Err("a broker needs log.dirs".into());
     }
-    let i32_of = |key: &str| -> Result<i32, String> {
-        Ok(i32::try_from(int(config, key)?).unwrap_or(i32::MAX))
+    let i32_of = |def: &Def| -> Result<i32, String> {
+        Ok(i32::try_from(int(config, def)?).unwrap_or(i32::MAX))
     };
     Ok(BrokerRole {
         listeners,
         advertised,
         log_dirs,
-        recovery_threads: usize::try_from(int(
-            config,
-            broker::NUM_RECOVERY_THREADS_PER_DATA_DIR.name,
-        )?)
-        .unwrap_or(2),
+        recovery_threads: usize::try_from(int(config, &broker::NUM_RECOVERY_THREADS_PER_DATA_DIR)?)
+            .unwrap_or(2),
         log: broker_log_config(config)?,
         maintenance: MaintenanceSettings {
             retention_every: Duration::from_millis(
-                u64::try_from(int(config, broker::LOG_RETENTION_CHECK_INTERVAL_MS.name)?)
+                u64::try_from(int(config, &broker::LOG_RETENTION_CHECK_INTERVAL_MS)?)
                     .unwrap_or(300_000),
             ),
             producer_check_every: Duration::from_millis(
                 u64::try_from(int(
                     config,
-                    broker::PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS.name,
+                    &broker::PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS,
                 )?)
                 .unwrap_or(600_000),
             ),
-            producer_max_age_ms: int(config, broker::PRODUCER_ID_EXPIRATION_MS.name)?,
+            producer_max_age_ms: int(config, &broker::PRODUCER_ID_EXPIRATION_MS)?,
             checkpoint_every: millis(
                 config,
-                broker::REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS.name,
+                &broker::REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS,
             )?,
             full_checkpoint_every: millis(
                 config,
-                broker::LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS.name,
+                &broker::LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS,
             )?
             .min(millis(
                 config,
-                broker::LOG_FLUSH_START_OFFSET_CHECKPOINT_INTERVAL_MS.name,
+                &broker::LOG_FLUSH_START_OFFSET_CHECKPOINT_INTERVAL_MS,
             )?),
         },
         replication: ReplicationSettings {
-            lag_max_ms: int(config, broker::REPLICA_LAG_TIME_MAX_MS.name)?,
-            min_insync_replicas: usize::try_from(int(config, broker::MIN_INSYNC_REPLICAS.name)?)
+            lag_max_ms: int(config, &broker::REPLICA_LAG_TIME_MAX_MS)?,
+            min_insync_replicas: usize::try_from(int(config, &broker::MIN_INSYNC_REPLICAS)?)
                 .unwrap_or(1),
         },
         fetchers: fjord_broker::FetcherSettings {
@@ -314,33 +309,26 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
                 broker::SASL_MECHANISM_INTER_BROKER_PROTOCOL.name,
             )?,
             listener: inter_broker.clone(),
-            num_fetchers: usize::try_from(int(config, broker::NUM_REPLICA_FETCHERS.name)?)
-                .unwrap_or(1),
-            max_bytes: i32_of(broker::REPLICA_FETCH_MAX_BYTES.name)?,
-            response_max_bytes: i32_of(broker::REPLICA_FETCH_RESPONSE_MAX_BYTES.name)?,
-            wait_max_ms: i32_of(broker::REPLICA_FETCH_WAIT_MAX_MS.name)?,
-            min_bytes: i32_of(broker::REPLICA_FETCH_MIN_BYTES.name)?,
+            num_fetchers: usize::try_from(int(config, &broker::NUM_REPLICA_FETCHERS)?).unwrap_or(1),
+            max_bytes: i32_of(&broker::REPLICA_FETCH_MAX_BYTES)?,
+            response_max_bytes: i32_of(&broker::REPLICA_FETCH_RESPONSE_MAX_BYTES)?,
+            wait_max_ms: i32_of(&broker::REPLICA_FETCH_WAIT_MAX_MS)?,
+            min_bytes: i32_of(&broker::REPLICA_FETCH_MIN_BYTES)?,
             backoff: Duration::from_millis(
-                u64::try_from(int(config, broker::REPLICA_FETCH_BACKOFF_MS.name)?).unwrap_or(1_000),
+                u64::try_from(int(config, &broker::REPLICA_FETCH_BACKOFF_MS)?).unwrap_or(1_000),
             ),
         },
         coordinator: coordinator_config(config)?,
         transactions: transaction_config(config)?,
         share_states: share_state_config(config)?,
         share_leaders: share_leader_config(config)?,
-        fetch_session_slots: int(
-            config,
-            broker::MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS.name,
-        )?
-        .max(0) as usize,
-        fetch_session_eviction_ms: int(
-            config,
-            broker::MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS.name,
-        )?,
-        auto_create_topics: flag(config, broker::AUTO_CREATE_TOPICS_ENABLE.name),
+        fetch_session_slots: int(config, &broker::MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS)?.max(0)
+            as usize,
+        fetch_session_eviction_ms: int(config, &broker::MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS)?,
+        auto_create_topics: flag(config, &broker::AUTO_CREATE_TOPICS_ENABLE),
         rack: config.get(broker::BROKER_RACK.name).map(str::to_string),
         heartbeat_interval: Duration::from_millis(
-            int(config, broker::BROKER_HEARTBEAT_INTERVAL_MS.name)?.max(10) as u64,
+            int(config, &broker::BROKER_HEARTBEAT_INTERVAL_MS)?.max(10) as u64,
         ),
     })
 }
@@ -348,25 +336,25 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
 /// The broker-level log settings topic configs override (Kafka's `log.*` keys).
 fn broker_log_config(config: &ServerConfig) -> Result<fjord_log::LogConfig, String> {
     let mut c = fjord_log::LogConfig::default();
-    if let Ok(v) = u64::try_from(int(config, broker::LOG_SEGMENT_BYTES.name)?) {
+    if let Ok(v) = u64::try_from(int(config, &broker::LOG_SEGMENT_BYTES)?) {
         c.segment_bytes = v;
     }
     c.retention_ms = if config.get(broker::LOG_RETENTION_MS.name).is_some() {
-        int(config, broker::LOG_RETENTION_MS.name)?
+        int(config, &broker::LOG_RETENTION_MS)?
     } else if config.get(broker::LOG_RETENTION_MINUTES.name).is_some() {
-        int(config, broker::LOG_RETENTION_MINUTES.name)? * 60_000
+        int(config, &broker::LOG_RETENTION_MINUTES)? * 60_000
     } else {
-        int(config, broker::LOG_RETENTION_HOURS.name)? * 3_600_000
+        int(config, &broker::LOG_RETENTION_HOURS)? * 3_600_000
     };
-    c.retention_bytes = int(config, broker::LOG_RETENTION_BYTES.name)?;
+    c.retention_bytes = int(config, &broker::LOG_RETENTION_BYTES)?;
     if let Some(codec) = config
         .get(broker::COMPRESSION_TYPE.name)
         .and_then(fjord_log::config::parse_compression_type)
     {
         c.compression = codec;
     }
-    c.timestamp_before_max_ms = int(config, broker::LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS.name)?;
-    c.timestamp_after_max_ms = int(config, broker::LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS.name)?;
+    c.timestamp_before_max_ms = int(config, &broker::LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS)?;
+    c.timestamp_after_max_ms = int(config, &broker::LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS)?;
     Ok(c)
 }
 
@@ -431,16 +419,16 @@ fn rebalance_protocols(config: &ServerConfig) -> Result<bool, String> {
 
 /// Kafka's bounds on the consumer group session and heartbeat settings.
 fn check_consumer_timeouts(config: &ServerConfig) -> Result<(), String> {
-    let int = |k: &str| int(config, k);
+    let int = |d: &Def| int(config, d);
     let (session, min_s, max_s) = (
-        int(broker::GROUP_CONSUMER_SESSION_TIMEOUT_MS.name)?,
-        int(broker::GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS.name)?,
-        int(broker::GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS.name)?,
+        int(&broker::GROUP_CONSUMER_SESSION_TIMEOUT_MS)?,
+        int(&broker::GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS)?,
+        int(&broker::GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS)?,
     );
     let (hb, min_h, max_h) = (
-        int(broker::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS.name)?,
-        int(broker::GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS.name)?,
-        int(broker::GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS.name)?,
+        int(&broker::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS)?,
+        int(&broker::GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS)?,
+        int(&broker::GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS)?,
     );
     if session < min_s || session > max_s {
         return Err(format!(
@@ -468,87 +456,79 @@ fn check_consumer_timeouts(config: &ServerConfig) -> Result<(), String> {
 /// The group coordinator's settings from the broker's keys.
 fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String> {
     check_consumer_timeouts(config)?;
-    let int = |k: &str| int(config, k);
+    let int = |d: &Def| int(config, d);
     let clamp_i32 = |v: i64| v.clamp(0, i64::from(i32::MAX)) as i32;
     Ok(CoordinatorConfig {
         group: fjord_group::GroupConfig {
-            min_session_timeout_ms: clamp_i32(int(broker::GROUP_MIN_SESSION_TIMEOUT_MS.name)?),
-            max_session_timeout_ms: clamp_i32(int(broker::GROUP_MAX_SESSION_TIMEOUT_MS.name)?),
-            initial_rebalance_delay_ms: clamp_i32(int(
-                broker::GROUP_INITIAL_REBALANCE_DELAY_MS.name
-            )?),
-            max_size: (int(broker::GROUP_MAX_SIZE.name)?.max(1) as usize)
+            min_session_timeout_ms: clamp_i32(int(&broker::GROUP_MIN_SESSION_TIMEOUT_MS)?),
+            max_session_timeout_ms: clamp_i32(int(&broker::GROUP_MAX_SESSION_TIMEOUT_MS)?),
+            initial_rebalance_delay_ms: clamp_i32(int(&broker::GROUP_INITIAL_REBALANCE_DELAY_MS)?),
+            max_size: (int(&broker::GROUP_MAX_SIZE)?.max(1) as usize)
                 .min(fjord_group::config::MAX_GROUP_MEMBERS),
-            offset_metadata_max_bytes: int(broker::OFFSET_METADATA_MAX_BYTES.name)?.max(0) as usize,
-            offsets_retention_ms: int(broker::OFFSETS_RETENTION_MINUTES.name)?.max(1) * 60_000,
-            offsets_retention_check_interval_ms: int(
-                broker::OFFSETS_RETENTION_CHECK_INTERVAL_MS.name
-            )?
-            .max(1),
+            offset_metadata_max_bytes: int(&broker::OFFSET_METADATA_MAX_BYTES)?.max(0) as usize,
+            offsets_retention_ms: int(&broker::OFFSETS_RETENTION_MINUTES)?.max(1) * 60_000,
+            offsets_retention_check_interval_ms: int(&broker::OFFSETS_RETENTION_CHECK_INTERVAL_MS)?
+                .max(1),
             consumer_session_timeout_ms: clamp_i32(int(
-                broker::GROUP_CONSUMER_SESSION_TIMEOUT_MS.name
+                &broker::GROUP_CONSUMER_SESSION_TIMEOUT_MS,
             )?),
             consumer_heartbeat_interval_ms: clamp_i32(int(
-                broker::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS.name,
+                &broker::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
             )?),
-            consumer_max_size: (int(broker::GROUP_CONSUMER_MAX_SIZE.name)?.max(1) as usize)
+            consumer_max_size: (int(&broker::GROUP_CONSUMER_MAX_SIZE)?.max(1) as usize)
                 .min(fjord_group::config::MAX_GROUP_MEMBERS),
             consumer_assignors: consumer_assignors(config)?,
             consumer_enabled: rebalance_protocols(config)?,
             consumer_migration_policy: migration_policy(config)?,
-            share_session_timeout_ms: clamp_i32(int(broker::GROUP_SHARE_SESSION_TIMEOUT_MS.name)?),
+            share_session_timeout_ms: clamp_i32(int(&broker::GROUP_SHARE_SESSION_TIMEOUT_MS)?),
             share_heartbeat_interval_ms: clamp_i32(int(
-                broker::GROUP_SHARE_HEARTBEAT_INTERVAL_MS.name
+                &broker::GROUP_SHARE_HEARTBEAT_INTERVAL_MS,
             )?),
-            share_max_size: (int(broker::GROUP_SHARE_MAX_SIZE.name)?.max(1) as usize)
+            share_max_size: (int(&broker::GROUP_SHARE_MAX_SIZE)?.max(1) as usize)
                 .min(fjord_group::config::MAX_GROUP_MEMBERS),
         },
-        num_partitions: clamp_i32(int(broker::OFFSETS_TOPIC_NUM_PARTITIONS.name)?).max(1),
-        replication_factor: int(broker::OFFSETS_TOPIC_REPLICATION_FACTOR.name)?
+        num_partitions: clamp_i32(int(&broker::OFFSETS_TOPIC_NUM_PARTITIONS)?).max(1),
+        replication_factor: int(&broker::OFFSETS_TOPIC_REPLICATION_FACTOR)?
             .clamp(1, i64::from(i16::MAX)) as i16,
-        segment_bytes: int(broker::OFFSETS_TOPIC_SEGMENT_BYTES.name)?.max(1),
+        segment_bytes: int(&broker::OFFSETS_TOPIC_SEGMENT_BYTES)?.max(1),
     })
 }
 
 /// The transaction coordinator's settings from the broker's keys.
 fn transaction_config(config: &ServerConfig) -> Result<fjord_broker::TxnCoordinatorConfig, String> {
-    let int = |k: &str| int(config, k);
+    let int = |d: &Def| int(config, d);
     let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
     Ok(fjord_broker::TxnCoordinatorConfig {
         txn: fjord_txn::TxnConfig {
-            max_timeout_ms: clamp_i32(int(broker::TRANSACTION_MAX_TIMEOUT_MS.name)?),
-            id_expiration_ms: int(broker::TRANSACTIONAL_ID_EXPIRATION_MS.name)?.max(1),
+            max_timeout_ms: clamp_i32(int(&broker::TRANSACTION_MAX_TIMEOUT_MS)?),
+            id_expiration_ms: int(&broker::TRANSACTIONAL_ID_EXPIRATION_MS)?.max(1),
             abort_timed_out_interval_ms: int(
-                broker::TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS.name,
+                &broker::TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,
             )?
             .max(1),
             remove_expired_interval_ms: int(
-                broker::TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS.name,
+                &broker::TRANSACTION_REMOVE_EXPIRED_TRANSACTION_CLEANUP_INTERVAL_MS,
             )?
             .max(1),
         },
-        num_partitions: clamp_i32(int(broker::TRANSACTION_STATE_LOG_NUM_PARTITIONS.name)?),
-        replication_factor: int(broker::TRANSACTION_STATE_LOG_REPLICATION_FACTOR.name)?
+        num_partitions: clamp_i32(int(&broker::TRANSACTION_STATE_LOG_NUM_PARTITIONS)?),
+        replication_factor: int(&broker::TRANSACTION_STATE_LOG_REPLICATION_FACTOR)?
             .clamp(1, i64::from(i16::MAX)) as i16,
-        min_isr: clamp_i32(int(broker::TRANSACTION_STATE_LOG_MIN_ISR.name)?),
-        segment_bytes: int(broker::TRANSACTION_STATE_LOG_SEGMENT_BYTES.name)?.max(1),
-        partition_verification: flag(
-            config,
-            broker::TRANSACTION_PARTITION_VERIFICATION_ENABLE.name,
-        ),
+        min_isr: clamp_i32(int(&broker::TRANSACTION_STATE_LOG_MIN_ISR)?),
+        segment_bytes: int(&broker::TRANSACTION_STATE_LOG_SEGMENT_BYTES)?.max(1),
+        partition_verification: flag(config, &broker::TRANSACTION_PARTITION_VERIFICATION_ENABLE),
     })
 }
 
 /// The share-partition leaders' settings from the `group.share.*` keys.
 fn share_leader_config(config: &ServerConfig) -> Result<fjord_broker::ShareLeaderConfig, String> {
-    let int = |k: &str| int(config, k);
+    let int = |d: &Def| int(config, d);
     let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
     Ok(fjord_broker::ShareLeaderConfig {
-        lock_duration_ms: clamp_i32(int(broker::GROUP_SHARE_RECORD_LOCK_DURATION_MS.name)?),
-        delivery_count_limit: clamp_i32(int(broker::GROUP_SHARE_DELIVERY_COUNT_LIMIT.name)?),
-        max_record_locks: clamp_i32(int(broker::GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS.name)?),
-        max_sessions: int(broker::GROUP_SHARE_MAX_SHARE_SESSIONS.name)?.clamp(1, 1_000_000)
-            as usize,
+        lock_duration_ms: clamp_i32(int(&broker::GROUP_SHARE_RECORD_LOCK_DURATION_MS)?),
+        delivery_count_limit: clamp_i32(int(&broker::GROUP_SHARE_DELIVERY_COUNT_LIMIT)?),
+        max_record_locks: clamp_i32(int(&broker::GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS)?),
+        max_sessions: int(&broker::GROUP_SHARE_MAX_SHARE_SESSIONS)?.clamp(1, 1_000_000) as usize,
         dlq: fjord_broker::DlqConfig {
             prefix: config
                 .get(broker::ERRORS_DEADLETTERQUEUE_TOPIC_NAME_PREFIX.name)
@@ -556,7 +536,7 @@ fn share_leader_config(config: &ServerConfig) -> Result<fjord_broker::ShareLeade
                 .to_string(),
             auto_create: flag(
                 config,
-                broker::ERRORS_DEADLETTERQUEUE_AUTO_CREATE_TOPICS_ENABLE.name,
+                &broker::ERRORS_DEADLETTERQUEUE_AUTO_CREATE_TOPICS_ENABLE,
             ),
         },
     })
@@ -566,20 +546,17 @@ fn share_leader_config(config: &ServerConfig) -> Result<fjord_broker::ShareLeade
 fn share_state_config(
     config: &ServerConfig,
 ) -> Result<fjord_broker::ShareCoordinatorConfig, String> {
-    let int = |k: &str| int(config, k);
+    let int = |d: &Def| int(config, d);
     let clamp_i32 = |v: i64| v.clamp(1, i64::from(i32::MAX)) as i32;
     Ok(fjord_broker::ShareCoordinatorConfig {
-        num_partitions: clamp_i32(int(
-            broker::SHARE_COORDINATOR_STATE_TOPIC_NUM_PARTITIONS.name
-        )?),
-        replication_factor: int(broker::SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR.name)?
+        num_partitions: clamp_i32(int(&broker::SHARE_COORDINATOR_STATE_TOPIC_NUM_PARTITIONS)?),
+        replication_factor: int(&broker::SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR)?
             .clamp(1, i64::from(i16::MAX)) as i16,
-        min_isr: clamp_i32(int(broker::SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR.name)?),
-        segment_bytes: int(broker::SHARE_COORDINATOR_STATE_TOPIC_SEGMENT_BYTES.name)?.max(1),
-        per_snapshot: int(broker::SHARE_COORDINATOR_SNAPSHOT_UPDATE_RECORDS_PER_SNAPSHOT.name)?
+        min_isr: clamp_i32(int(&broker::SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR)?),
+        segment_bytes: int(&broker::SHARE_COORDINATOR_STATE_TOPIC_SEGMENT_BYTES)?.max(1),
+        per_snapshot: int(&broker::SHARE_COORDINATOR_SNAPSHOT_UPDATE_RECORDS_PER_SNAPSHOT)?
             .clamp(1, i64::from(u32::MAX)) as u32,
-        prune_interval_ms: int(broker::SHARE_COORDINATOR_STATE_TOPIC_PRUNE_INTERVAL_MS.name)?
-            .max(0),
+        prune_interval_ms: int(&broker::SHARE_COORDINATOR_STATE_TOPIC_PRUNE_INTERVAL_MS)?.max(0),
     })
 }
 
@@ -613,7 +590,11 @@ mod tests {
 
     #[test]
     fn a_missing_value_names_its_key() {
-        let e = int(&config(""), "no.such.key").unwrap_err();
-        assert!(e.contains("no.such.key"), "{e}");
+        // log.retention.ms has no default of its own.
+        let e = int(&config(""), &broker::LOG_RETENTION_MS).unwrap_err();
+        assert!(
+            e.contains("missing required configuration log.retention.ms"),
+            "{e}"
+        );
     }
 }
