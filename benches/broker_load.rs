@@ -254,6 +254,27 @@ fn peer_rows(fjord: &Path, tansu: &Path, secs: f64) {
     }
 }
 
+/// Produce latency at half the measured maximum rate (1 KiB, one partition, one producer),
+/// with acks=1 and acks=all.
+fn latency_rows(bin: &Path, secs: f64, max_rate_1k: f64) {
+    println!("\nproduce latency at half the max rate (1 KiB, 1 partition, one producer)");
+    for acks in ["1", "-1"] {
+        let node = SingleNode::start(&bin, "");
+        node.create_topic("lat", 1);
+        let rate = (max_rate_1k / 2.0).max(1000.0);
+        let (_, failed, mut lat) =
+            fjord_benches::produce(&[], &node.bootstrap, "lat", 1, 1024, acks, secs, Some(rate));
+        lat.sort_unstable();
+        println!(
+            "acks={acks:>2} rate {rate:.0}/s: p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms ({} samples, {failed} failed)",
+            percentile(&lat, 0.50),
+            percentile(&lat, 0.99),
+            percentile(&lat, 0.999),
+            lat.len()
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("--producer") {
@@ -373,22 +394,7 @@ fn main() {
         }
     }
 
-    println!("\nproduce latency at half the max rate (1 KiB, 1 partition, one producer)");
-    for acks in ["1", "-1"] {
-        let node = SingleNode::start(&bin, "");
-        node.create_topic("lat", 1);
-        let rate = (max_rate_1k / 2.0).max(1000.0);
-        let (_, failed, mut lat) =
-            fjord_benches::produce(&[], &node.bootstrap, "lat", 1, 1024, acks, secs, Some(rate));
-        lat.sort_unstable();
-        println!(
-            "acks={acks:>2} rate {rate:.0}/s: p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms ({} samples, {failed} failed)",
-            percentile(&lat, 0.50),
-            percentile(&lat, 0.99),
-            percentile(&lat, 0.999),
-            lat.len()
-        );
-    }
+    latency_rows(&bin, secs, max_rate_1k);
 
     if std::env::var("FJORD_LOAD_ONLY").is_err() || std::env::var("FJORD_LOAD_RF3").is_ok() {
         replication_rows(&bin, secs, max_rate_1k);

@@ -532,46 +532,7 @@ impl Shard {
         let g = &self.consumer_groups.groups[group_id];
         // Find the member, or make it: a static member's rejoin replaces its old member id.
         let existing = g.members.get(&member_id).cloned();
-        let mut replaced: Option<(String, Reconciled, Partitions)> = None;
-        if let Some(instance) = r.instance_id.as_deref() {
-            let holder = g.static_member(instance).map(str::to_string);
-            if joining {
-                if let Some(old) = holder.filter(|old| *old != member_id) {
-                    let old_rec = g.reconciled(&old);
-                    // A classic member's instance is taken over at once (as Kafka does).
-                    let classic = g.members.get(&old).is_some_and(is_classic);
-                    if old_rec.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH && !classic {
-                        return Err((
-                            ErrorCode::UnreleasedInstanceId,
-                            format!(
-                                "Static member {member_id} with instance id {instance} cannot join \
-                                 the group because the instance id is owned by {old} member."
-                            ),
-                        ));
-                    }
-                    replaced = Some((old.clone(), old_rec, g.target_of(&old)));
-                }
-            } else {
-                match holder {
-                    None => {
-                        return Err((
-                            ErrorCode::UnknownMemberId,
-                            format!("Instance id {instance} is unknown."),
-                        ))
-                    }
-                    Some(old) if old != member_id => {
-                        return Err((
-                            ErrorCode::FencedInstanceId,
-                            format!(
-                                "Static member {member_id} with instance id {instance} is fenced \
-                                 by existing member {old}."
-                            ),
-                        ))
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
+        let replaced = static_takeover(g, r, &member_id, joining)?;
         let owned = r
             .topic_partitions
             .as_ref()
@@ -615,32 +576,7 @@ impl Shard {
 
         // 1. The member's record; a new subscription bumps the group epoch.
         let base = g.base_member(existing.as_ref(), replaced.as_ref());
-        let mut updated = base.clone();
-        if let Some(i) = &r.instance_id {
-            updated.instance_id = Some(i.clone());
-        }
-        if let Some(rack) = &r.rack_id {
-            updated.rack_id = Some(rack.clone());
-        }
-        if r.rebalance_timeout_ms != -1 {
-            updated.rebalance_timeout_ms = r.rebalance_timeout_ms;
-        }
-        if let Some(a) = &r.server_assignor {
-            updated.server_assignor = Some(a.clone());
-        }
-        if let Some(names) = &r.subscribed_topic_names {
-            let mut names = names.clone();
-            names.sort();
-            names.dedup();
-            updated.subscribed_topic_names = names;
-        }
-        if let Some(regex) = &r.subscribed_topic_regex {
-            updated.subscribed_topic_regex = (!regex.is_empty()).then(|| regex.clone());
-        }
-        updated.client_id = ctx.client_id.clone();
-        updated.client_host = ctx.client_host.clone();
-        // A member of this protocol (a classic static member it replaces had metadata).
-        updated.classic_member_metadata = None;
+        let updated = updated_member(&base, r, ctx);
         let (before, after) = self.apply_member(
             group_id,
             MemberUpdate {
@@ -1425,4 +1361,91 @@ impl Shard {
         let lo = self.next_random();
         fjord_util::uuid_text::encode(&Uuid::from_u64_pair(hi, lo))
     }
+}
+
+/// A static member's (re)join: the member whose `group.instance.id` this one takes over (its
+/// id, reconciliation and target), or Kafka's refusal (UNRELEASED_INSTANCE_ID,
+/// UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID).
+fn static_takeover(
+    g: &ConsumerGroupFold,
+    r: &ConsumerGroupHeartbeatRequest,
+    member_id: &str,
+    joining: bool,
+) -> Result<Option<(String, Reconciled, Partitions)>, Refusal> {
+    let mut replaced: Option<(String, Reconciled, Partitions)> = None;
+    if let Some(instance) = r.instance_id.as_deref() {
+        let holder = g.static_member(instance).map(str::to_string);
+        if joining {
+            if let Some(old) = holder.filter(|old| *old != member_id) {
+                let old_rec = g.reconciled(&old);
+                // A classic member's instance is taken over at once (as Kafka does).
+                let classic = g.members.get(&old).is_some_and(is_classic);
+                if old_rec.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH && !classic {
+                    return Err((
+                        ErrorCode::UnreleasedInstanceId,
+                        format!(
+                            "Static member {member_id} with instance id {instance} cannot join \
+                             the group because the instance id is owned by {old} member."
+                        ),
+                    ));
+                }
+                replaced = Some((old.clone(), old_rec, g.target_of(&old)));
+            }
+        } else {
+            match holder {
+                None => {
+                    return Err((
+                        ErrorCode::UnknownMemberId,
+                        format!("Instance id {instance} is unknown."),
+                    ))
+                }
+                Some(old) if old != member_id => {
+                    return Err((
+                        ErrorCode::FencedInstanceId,
+                        format!(
+                            "Static member {member_id} with instance id {instance} is fenced \
+                             by existing member {old}."
+                        ),
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(replaced)
+}
+
+/// The member's new record: `base` with what the heartbeat sets.
+fn updated_member(
+    base: &MemberValue,
+    r: &ConsumerGroupHeartbeatRequest,
+    ctx: &RequestContext,
+) -> MemberValue {
+    let mut updated = base.clone();
+    if let Some(i) = &r.instance_id {
+        updated.instance_id = Some(i.clone());
+    }
+    if let Some(rack) = &r.rack_id {
+        updated.rack_id = Some(rack.clone());
+    }
+    if r.rebalance_timeout_ms != -1 {
+        updated.rebalance_timeout_ms = r.rebalance_timeout_ms;
+    }
+    if let Some(a) = &r.server_assignor {
+        updated.server_assignor = Some(a.clone());
+    }
+    if let Some(names) = &r.subscribed_topic_names {
+        let mut names = names.clone();
+        names.sort();
+        names.dedup();
+        updated.subscribed_topic_names = names;
+    }
+    if let Some(regex) = &r.subscribed_topic_regex {
+        updated.subscribed_topic_regex = (!regex.is_empty()).then(|| regex.clone());
+    }
+    updated.client_id = ctx.client_id.clone();
+    updated.client_host = ctx.client_host.clone();
+    // A member of this protocol (a classic static member it replaces had metadata).
+    updated.classic_member_metadata = None;
+    updated
 }

@@ -115,6 +115,121 @@ fn assignment_bytes(topics: &dyn TopicSource, p: &Partitions, version: i16) -> B
     encode_assignment(&a, version).unwrap_or_default()
 }
 
+/// A classic member of group `id` as a consumer group member: its record (subscription,
+/// rack, classic metadata) and what it may hold (its last assignment and what it said it
+/// owned), or Kafka's refusal when its embedded consumer protocol is malformed.
+fn converted_member(
+    id: &str,
+    protocol: Option<&String>,
+    m: &Member,
+    topics: &dyn TopicSource,
+) -> Result<(String, MemberValue, Partitions), Refusal> {
+    let protocol = protocol
+        .cloned()
+        .or_else(|| m.protocols.first().map(|(n, _)| n.clone()))
+        .unwrap_or_default();
+    let malformed = || {
+        (
+            ErrorCode::GroupIdNotFound,
+            format!(
+                "Cannot upgrade the classic group {id} to consumer group because the \
+                 embedded consumer protocol is malformed."
+            ),
+        )
+    };
+    let subscription = decode_subscription(&m.metadata(&protocol)).map_err(|_| malformed())?;
+    // What it may hold: its last assignment, and what it said it owned when it last
+    // joined (a cooperative member that has not received its SyncGroup answer still
+    // holds those). A partition counted here is given to no one else until the member
+    // reports it revoked.
+    let mut assigned = by_id(
+        topics,
+        subscription
+            .owned_partitions
+            .iter()
+            .map(|t| (&t.topic, &t.partitions)),
+    );
+    if !m.assignment.is_empty() {
+        let a = decode_assignment(&m.assignment).map_err(|_| malformed())?;
+        let last = by_id(
+            topics,
+            a.assigned_partitions
+                .iter()
+                .map(|t| (&t.topic, &t.partitions)),
+        );
+        for (t, ps) in last {
+            assigned.entry(t).or_default().extend(ps);
+        }
+    }
+    let mut names = subscription.topics.clone();
+    names.sort();
+    names.dedup();
+    let value = MemberValue {
+        instance_id: m.instance_id.clone(),
+        rack_id: subscription.rack_id.clone().filter(|r| !r.is_empty()),
+        client_id: m.client_id.clone(),
+        client_host: m.client_host.clone(),
+        subscribed_topic_names: names,
+        rebalance_timeout_ms: m.rebalance_timeout_ms,
+        classic_member_metadata: Some(ClassicMemberMetadata {
+            session_timeout_ms: m.session_timeout_ms,
+            supported_protocols: m
+                .protocols
+                .iter()
+                .map(|(name, metadata)| ClassicProtocol {
+                    name: name.clone(),
+                    metadata: metadata.clone(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        }),
+        ..new_member_value()
+    };
+    Ok((m.id.clone(), value, assigned))
+}
+
+/// A classic member's new record as a consumer group member: `base` with what its JoinGroup
+/// and its embedded subscription set (the classic protocols kept for a downgrade).
+fn classic_updated_member(
+    base: &MemberValue,
+    r: &JoinGroupRequest,
+    subscription: &fjord_protocol::generated::consumer_protocol_subscription::ConsumerProtocolSubscription,
+    ctx: &RequestContext,
+) -> MemberValue {
+    let mut updated = base.clone();
+    if let Some(i) = &r.group_instance_id {
+        updated.instance_id = Some(i.clone());
+    }
+    if let Some(rack) = subscription.rack_id.clone().filter(|r| !r.is_empty()) {
+        updated.rack_id = Some(rack);
+    }
+    if r.rebalance_timeout_ms != -1 {
+        updated.rebalance_timeout_ms = r.rebalance_timeout_ms;
+    }
+    let mut topic_names = subscription.topics.clone();
+    topic_names.sort();
+    topic_names.dedup();
+    updated.subscribed_topic_names = topic_names;
+    updated.subscribed_topic_regex = None;
+    updated.client_id = ctx.client_id.clone();
+    updated.client_host = ctx.client_host.clone();
+    updated.classic_member_metadata = Some(ClassicMemberMetadata {
+        session_timeout_ms: r.session_timeout_ms,
+        supported_protocols: r
+            .protocols
+            .iter()
+            .map(|p| ClassicProtocol {
+                name: p.name.clone(),
+                metadata: p.metadata.clone(),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    });
+    updated
+}
+
 impl Shard {
     /// Converts the classic group `id`, which has members, to a consumer group (see the
     /// module's note), or says why it may not.
@@ -141,71 +256,12 @@ impl Shard {
         // Read every member before changing anything: a malformed one leaves the group as is.
         let mut converted = Vec::new();
         for m in g.members.values() {
-            let protocol = g
-                .protocol
-                .clone()
-                .or_else(|| m.protocols.first().map(|(n, _)| n.clone()))
-                .unwrap_or_default();
-            let malformed = || {
-                (
-                    ErrorCode::GroupIdNotFound,
-                    format!(
-                        "Cannot upgrade the classic group {id} to consumer group because the \
-                         embedded consumer protocol is malformed."
-                    ),
-                )
-            };
-            let subscription =
-                decode_subscription(&m.metadata(&protocol)).map_err(|_| malformed())?;
-            // What it may hold: its last assignment, and what it said it owned when it last
-            // joined (a cooperative member that has not received its SyncGroup answer still
-            // holds those). A partition counted here is given to no one else until the member
-            // reports it revoked.
-            let mut assigned = by_id(
+            converted.push(converted_member(
+                id,
+                g.protocol.as_ref(),
+                m,
                 topics.as_ref(),
-                subscription
-                    .owned_partitions
-                    .iter()
-                    .map(|t| (&t.topic, &t.partitions)),
-            );
-            if !m.assignment.is_empty() {
-                let a = decode_assignment(&m.assignment).map_err(|_| malformed())?;
-                let last = by_id(
-                    topics.as_ref(),
-                    a.assigned_partitions
-                        .iter()
-                        .map(|t| (&t.topic, &t.partitions)),
-                );
-                for (t, ps) in last {
-                    assigned.entry(t).or_default().extend(ps);
-                }
-            }
-            let mut names = subscription.topics.clone();
-            names.sort();
-            names.dedup();
-            let value = MemberValue {
-                instance_id: m.instance_id.clone(),
-                rack_id: subscription.rack_id.clone().filter(|r| !r.is_empty()),
-                client_id: m.client_id.clone(),
-                client_host: m.client_host.clone(),
-                subscribed_topic_names: names,
-                rebalance_timeout_ms: m.rebalance_timeout_ms,
-                classic_member_metadata: Some(ClassicMemberMetadata {
-                    session_timeout_ms: m.session_timeout_ms,
-                    supported_protocols: m
-                        .protocols
-                        .iter()
-                        .map(|(name, metadata)| ClassicProtocol {
-                            name: name.clone(),
-                            metadata: metadata.clone(),
-                            ..Default::default()
-                        })
-                        .collect(),
-                    ..Default::default()
-                }),
-                ..new_member_value()
-            };
-            converted.push((m.id.clone(), value, assigned));
+            )?);
         }
         let generation = g.generation;
         // The classic group's waiting requests rejoin; its deadlines go.
@@ -577,36 +633,7 @@ impl Shard {
             }
         }
         let base = g.base_member(existing.as_ref(), replaced.as_ref());
-        let mut updated = base.clone();
-        if let Some(i) = &r.group_instance_id {
-            updated.instance_id = Some(i.clone());
-        }
-        if let Some(rack) = subscription.rack_id.clone().filter(|r| !r.is_empty()) {
-            updated.rack_id = Some(rack);
-        }
-        if r.rebalance_timeout_ms != -1 {
-            updated.rebalance_timeout_ms = r.rebalance_timeout_ms;
-        }
-        let mut topic_names = subscription.topics.clone();
-        topic_names.sort();
-        topic_names.dedup();
-        updated.subscribed_topic_names = topic_names;
-        updated.subscribed_topic_regex = None;
-        updated.client_id = ctx.client_id.clone();
-        updated.client_host = ctx.client_host.clone();
-        updated.classic_member_metadata = Some(ClassicMemberMetadata {
-            session_timeout_ms: r.session_timeout_ms,
-            supported_protocols: r
-                .protocols
-                .iter()
-                .map(|p| ClassicProtocol {
-                    name: p.name.clone(),
-                    metadata: p.metadata.clone(),
-                    ..Default::default()
-                })
-                .collect(),
-            ..Default::default()
-        });
+        let updated = classic_updated_member(&base, r, &subscription, ctx);
         let topics = self.topics.clone();
         let owned = by_id(
             topics.as_ref(),

@@ -301,60 +301,7 @@ impl Shard {
                 ..Default::default()
             });
         }
-        match (&known, r.member_epoch) {
-            (None, 0) => {
-                if !exists && !self.has_room() {
-                    return Err((
-                        ErrorCode::CoordinatorNotAvailable,
-                        "The coordinator holds too many groups.".into(),
-                    ));
-                }
-                let size = self.share_group(group).map_or(0, |g| g.members.len());
-                if size >= self.config.share_max_size {
-                    return Err((
-                        ErrorCode::GroupMaxSizeReached,
-                        format!(
-                            "The share group has reached its maximum capacity of {} members.",
-                            self.config.share_max_size
-                        ),
-                    ));
-                }
-            }
-            (None, _) if !exists => {
-                return Err((
-                    ErrorCode::GroupIdNotFound,
-                    format!("Share group {group} not found."),
-                ))
-            }
-            (None, _) => {
-                return Err((
-                    ErrorCode::UnknownMemberId,
-                    format!("Member {member} is not a member of group {group}."),
-                ))
-            }
-            (Some(_), 0) => {}
-            (Some(_), epoch) => {
-                let current = self
-                    .share_group(group)
-                    .and_then(|g| g.current.get(member))
-                    .map_or(0, |c| c.member_epoch);
-                if epoch != current {
-                    let which = if epoch > current {
-                        "greater"
-                    } else {
-                        "smaller"
-                    };
-                    return Err((
-                        ErrorCode::FencedMemberEpoch,
-                        format!(
-                            "The share group member has a {which} member epoch ({epoch}) than \
-                             the one known by the group coordinator ({current}). The member \
-                             must abandon all its partitions and rejoin."
-                        ),
-                    ));
-                }
-            }
-        }
+        self.share_admission(group, member, known.is_some(), exists, r.member_epoch)?;
         if !exists {
             self.share_bump(group, out);
         }
@@ -429,6 +376,74 @@ impl Shard {
             }),
             ..Default::default()
         })
+    }
+
+    /// Whether a heartbeat of `member` (known to the group or not) at `epoch` is let in: a
+    /// new member while there is room, a known member at its current epoch; Kafka's refusal
+    /// otherwise.
+    fn share_admission(
+        &self,
+        group: &str,
+        member: &str,
+        known: bool,
+        exists: bool,
+        epoch: i32,
+    ) -> Result<(), Refusal> {
+        match (known, epoch) {
+            (false, 0) => {
+                if !exists && !self.has_room() {
+                    return Err((
+                        ErrorCode::CoordinatorNotAvailable,
+                        "The coordinator holds too many groups.".into(),
+                    ));
+                }
+                let size = self.share_group(group).map_or(0, |g| g.members.len());
+                if size >= self.config.share_max_size {
+                    return Err((
+                        ErrorCode::GroupMaxSizeReached,
+                        format!(
+                            "The share group has reached its maximum capacity of {} members.",
+                            self.config.share_max_size
+                        ),
+                    ));
+                }
+            }
+            (false, _) if !exists => {
+                return Err((
+                    ErrorCode::GroupIdNotFound,
+                    format!("Share group {group} not found."),
+                ))
+            }
+            (false, _) => {
+                return Err((
+                    ErrorCode::UnknownMemberId,
+                    format!("Member {member} is not a member of group {group}."),
+                ))
+            }
+            (true, 0) => {}
+            (true, epoch) => {
+                let current = self
+                    .share_group(group)
+                    .and_then(|g| g.current.get(member))
+                    .map_or(0, |c| c.member_epoch);
+                if epoch != current {
+                    let which = if epoch > current {
+                        "greater"
+                    } else {
+                        "smaller"
+                    };
+                    return Err((
+                        ErrorCode::FencedMemberEpoch,
+                        format!(
+                            "The share group member has a {which} member epoch ({epoch}) than \
+                             the one known by the group coordinator ({current}). The member \
+                             must abandon all its partitions and rejoin."
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Drops deleted topics from a group's state record (a new topic of the same name has a
