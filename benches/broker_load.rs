@@ -259,7 +259,7 @@ fn peer_rows(fjord: &Path, tansu: &Path, secs: f64) {
 fn latency_rows(bin: &Path, secs: f64, max_rate_1k: f64) {
     println!("\nproduce latency at half the max rate (1 KiB, 1 partition, one producer)");
     for acks in ["1", "-1"] {
-        let node = SingleNode::start(&bin, "");
+        let node = SingleNode::start(bin, "");
         node.create_topic("lat", 1);
         let rate = (max_rate_1k / 2.0).max(1000.0);
         let (_, failed, mut lat) =
