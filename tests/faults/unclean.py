@@ -244,12 +244,15 @@ def announcement(parts):
 
 
 def finish(run, what, parts):
-    """Aborts the hanging transactions and writes the checker's announcement: the tool's, and
-    what the aborts may lose."""
+    """Writes the checker's announcement (the tool's), aborts the hanging transactions, then
+    adds what the aborts may lose. The tool's announcement stands even when the aborts could
+    not be made."""
+    path = os.path.join(run.out, "announcement.json")
+    with open(path, "w") as f:
+        json.dump(announcement(parts), f, indent=1)
     aborted = abort_hanging(run.cluster, what["killed_ms"])
-    ann = announce_aborted(announcement(parts), parts, aborted)
-    with open(os.path.join(run.out, "announcement.json"), "w") as f:
-        json.dump(ann, f, indent=1)
+    with open(path, "w") as f:
+        json.dump(announce_aborted(announcement(parts), parts, aborted), f, indent=1)
     return {**what, "announced": parts, "aborted_hanging": aborted}
 
 
