@@ -158,7 +158,11 @@ fn propagation(s: &System) -> (f64, f64) {
                     .enumerate()
                     .map(|(b, t)| format!("node {} {:.1} ms", b + 1, t.unwrap_or_default()))
                     .collect();
-                eprintln!("{}: slow propagation sample {ms:.1} ms ({})", s.name(), each.join(", "));
+                eprintln!(
+                    "{}: slow propagation sample {ms:.1} ms ({})",
+                    s.name(),
+                    each.join(", ")
+                );
             }
             samples.push(ms);
             leader = to;
