@@ -230,6 +230,19 @@ pub(crate) fn target_value(p: &Partitions) -> TargetMemberValue {
 /// A refusal: its code and Kafka's message.
 pub(crate) type Refusal = (ErrorCode, String);
 
+/// FENCED_MEMBER_EPOCH for a member of a `kind` ("consumer group", "share group") whose epoch
+/// `got` is not the coordinator's `known`, in Kafka's words.
+pub(crate) fn fenced_member_epoch(kind: &str, got: i32, known: i32) -> Refusal {
+    let side = if got > known { "greater" } else { "smaller" };
+    (
+        ErrorCode::FencedMemberEpoch,
+        format!(
+            "The {kind} member has a {side} member epoch ({got}) than the one known by the \
+             group coordinator ({known}). The member must abandon all its partitions and rejoin."
+        ),
+    )
+}
+
 fn invalid(message: &str) -> Refusal {
     (ErrorCode::InvalidRequest, message.to_string())
 }
@@ -546,19 +559,10 @@ impl Shard {
             }
             let rec = g.reconciled(&member_id);
             if !epoch_accepted(&rec, r.member_epoch, owned.as_ref()) {
-                let side = if r.member_epoch > rec.member_epoch {
-                    "greater"
-                } else {
-                    "smaller"
-                };
-                return Err((
-                    ErrorCode::FencedMemberEpoch,
-                    format!(
-                        "The consumer group member has a {side} member epoch ({}) than the one \
-                         known by the group coordinator ({}). The member must abandon all its \
-                         partitions and rejoin.",
-                        r.member_epoch, rec.member_epoch
-                    ),
+                return Err(fenced_member_epoch(
+                    "consumer group",
+                    r.member_epoch,
+                    rec.member_epoch,
                 ));
             }
         } else if existing.is_none()

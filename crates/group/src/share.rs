@@ -427,18 +427,10 @@ impl Shard {
                     .and_then(|g| g.current.get(member))
                     .map_or(0, |c| c.member_epoch);
                 if epoch != current {
-                    let which = if epoch > current {
-                        "greater"
-                    } else {
-                        "smaller"
-                    };
-                    return Err((
-                        ErrorCode::FencedMemberEpoch,
-                        format!(
-                            "The share group member has a {which} member epoch ({epoch}) than \
-                             the one known by the group coordinator ({current}). The member \
-                             must abandon all its partitions and rejoin."
-                        ),
+                    return Err(crate::consumer::fenced_member_epoch(
+                        "share group",
+                        epoch,
+                        current,
                     ));
                 }
             }
