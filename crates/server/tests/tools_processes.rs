@@ -55,12 +55,52 @@ fn the_recovery_tools_bring_offline_partitions_back() {
         wait_partition(&rt, &addrs[1], t, "offline", |l, _| l == -1);
     }
 
+    dry_run_shows_the_evidence(&addrs[1]);
+    wait_partition(&rt, &addrs[1], "longest", "still offline", |l, _| l == -1);
+
+    apply_an_edited_plan(&addrs[1], &root.path().join("plan.json"));
+    wait_partition(&rt, &addrs[1], "planned", "led by 3", |l, _| l == 3);
+    let expected: Vec<String> = (0..100).map(|i| format!("v{i}")).collect();
+    assert_eq!(
+        consume_values(&addrs[1..].join(","), "planned", 100),
+        expected
+    );
+
+    // --automated-recovery over every offline partition (only `longest` is left), with the
+    // dead broker first in the bootstrap list: broker 2 leads and all 150 acknowledged
+    // records are readable: the estimated loss (0) is what the consumer finds missing.
+    let auto = fjord(&[
+        "kafka-unclean-recovery",
+        "--bootstrap-server",
+        &bootstrap,
+        "--all-offline-partitions",
+        "--automated-recovery",
+        "--deadline-ms",
+        "3000",
+    ]);
+    assert!(auto.status.success(), "{}", show(&auto));
+    let out = text(&auto.stdout);
+    assert!(
+        out.contains("Recovered longest-0: leader is broker 2."),
+        "{out}"
+    );
+    assert!(!out.contains("planned-0"), "{out}");
+    let expected: Vec<String> = (0..150).map(|i| format!("v{i}")).collect();
+    assert_eq!(
+        consume_values(&addrs[1..].join(","), "longest", 150),
+        expected
+    );
+}
+
+/// `--dry-run` on `longest`: the evidence and the choice, nothing changed. Broker 2 (not the
+/// preferred replica) has the longest log; nothing a surviving replica knew committed is lost.
+fn dry_run_shows_the_evidence(addr: &str) {
     // --dry-run: the evidence and the choice, nothing changed. Broker 2 (not the preferred
     // replica) has the longest log; nothing a surviving replica knew committed is lost.
     let dry = fjord(&[
         "kafka-unclean-recovery",
         "--bootstrap-server",
-        &addrs[1],
+        addr,
         "--topic",
         "longest",
         "--dry-run",
@@ -104,14 +144,16 @@ fn the_recovery_tools_bring_offline_partitions_back() {
     );
     assert!(out.contains("Acknowledged records known lost: 0 "), "{out}");
     assert!(out.contains("what broker 1 ("), "{out}");
-    wait_partition(&rt, &addrs[1], "longest", "still offline", |l, _| l == -1);
+}
 
+/// `planned`'s plan file: written with its figures, edited (broker 3 instead of 2) and applied
+/// with `kafka-leader-election --election-type designated`.
+fn apply_an_edited_plan(addr: &str, plan: &std::path::Path) {
     // The plan file: written, edited (broker 3 instead of 2), applied by hand.
-    let plan = root.path().join("plan.json");
     let planned = fjord(&[
         "kafka-unclean-recovery",
         "--bootstrap-server",
-        &addrs[1],
+        addr,
         "--topic",
         "planned",
         "--output-file",
@@ -168,7 +210,7 @@ fn the_recovery_tools_bring_offline_partitions_back() {
     let applied = fjord(&[
         "kafka-leader-election",
         "--bootstrap-server",
-        &addrs[1],
+        addr,
         "--election-type",
         "designated",
         "--path-to-json-file",
@@ -178,37 +220,6 @@ fn the_recovery_tools_bring_offline_partitions_back() {
     assert_eq!(
         text(&applied.stdout).trim(),
         "Successfully completed leader election (DESIGNATED) for partitions planned-0"
-    );
-    wait_partition(&rt, &addrs[1], "planned", "led by 3", |l, _| l == 3);
-    let expected: Vec<String> = (0..100).map(|i| format!("v{i}")).collect();
-    assert_eq!(
-        consume_values(&addrs[1..].join(","), "planned", 100),
-        expected
-    );
-
-    // --automated-recovery over every offline partition (only `longest` is left), with the
-    // dead broker first in the bootstrap list: broker 2 leads and all 150 acknowledged
-    // records are readable: the estimated loss (0) is what the consumer finds missing.
-    let auto = fjord(&[
-        "kafka-unclean-recovery",
-        "--bootstrap-server",
-        &bootstrap,
-        "--all-offline-partitions",
-        "--automated-recovery",
-        "--deadline-ms",
-        "3000",
-    ]);
-    assert!(auto.status.success(), "{}", show(&auto));
-    let out = text(&auto.stdout);
-    assert!(
-        out.contains("Recovered longest-0: leader is broker 2."),
-        "{out}"
-    );
-    assert!(!out.contains("planned-0"), "{out}");
-    let expected: Vec<String> = (0..150).map(|i| format!("v{i}")).collect();
-    assert_eq!(
-        consume_values(&addrs[1..].join(","), "longest", 150),
-        expected
     );
 }
 
@@ -229,6 +240,59 @@ fn described(o: &Output) -> BTreeSet<(String, i32)> {
 
 fn set(items: &[&str]) -> BTreeSet<(String, i32)> {
     items.iter().map(|t| (t.to_string(), 0)).collect()
+}
+
+/// A tool run that must end within 30 s (brokers are down; each tool has its timeout).
+fn within(args: &[&str]) -> Output {
+    let started = Instant::now();
+    let o = fjord(args);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{args:?} took {:?}",
+        started.elapsed()
+    );
+    o
+}
+
+/// With brokers down, `kafka-cluster`, `kafka-metadata-quorum` and `kafka-leader-election`
+/// answer through `bootstrap`, each within its timeout.
+fn other_tools_answer(bootstrap: &str, cluster_id: &str) {
+    let id = within(&[
+        "kafka-cluster",
+        "cluster-id",
+        "--bootstrap-server",
+        bootstrap,
+    ]);
+    assert!(id.status.success(), "{}", show(&id));
+    assert_eq!(
+        text(&id.stdout).trim(),
+        format!("Cluster ID: {}", cluster_id)
+    );
+    let quorum = within(&[
+        "kafka-metadata-quorum",
+        "--bootstrap-server",
+        bootstrap,
+        "describe",
+        "--status",
+    ]);
+    assert!(quorum.status.success(), "{}", show(&quorum));
+    assert!(text(&quorum.stdout).contains("LeaderId:               10"));
+    let preferred = within(&[
+        "kafka-leader-election",
+        "--bootstrap-server",
+        bootstrap,
+        "--election-type",
+        "preferred",
+        "--topic",
+        "six",
+        "--partition",
+        "0",
+    ]);
+    assert!(preferred.status.success(), "{}", show(&preferred));
+    assert_eq!(
+        text(&preferred.stdout).trim(),
+        "Valid replica already elected for partitions six-0"
+    );
 }
 
 #[test]
@@ -261,16 +325,6 @@ fn describe_filters_and_every_tool_with_brokers_down() {
 
     // A dead broker first in the bootstrap list: every tool goes on to a live one.
     let bootstrap = format!("{},{}", addrs[4], addrs[0]);
-    let within = |args: &[&str]| -> Output {
-        let started = Instant::now();
-        let o = fjord(args);
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "{args:?} took {:?}",
-            started.elapsed()
-        );
-        o
-    };
     let describe = |filter: &str| -> Output {
         let o = within(&[
             "kafka-topics",
@@ -338,43 +392,7 @@ fn describe_filters_and_every_tool_with_brokers_down() {
     );
     assert_eq!(described(&all), set(&["six", "fine"]));
 
-    // The other tools answer too, each within its timeout.
-    let id = within(&[
-        "kafka-cluster",
-        "cluster-id",
-        "--bootstrap-server",
-        &bootstrap,
-    ]);
-    assert!(id.status.success(), "{}", show(&id));
-    assert_eq!(
-        text(&id.stdout).trim(),
-        format!("Cluster ID: {}", controller.cluster_id())
-    );
-    let quorum = within(&[
-        "kafka-metadata-quorum",
-        "--bootstrap-server",
-        &bootstrap,
-        "describe",
-        "--status",
-    ]);
-    assert!(quorum.status.success(), "{}", show(&quorum));
-    assert!(text(&quorum.stdout).contains("LeaderId:               10"));
-    let preferred = within(&[
-        "kafka-leader-election",
-        "--bootstrap-server",
-        &bootstrap,
-        "--election-type",
-        "preferred",
-        "--topic",
-        "six",
-        "--partition",
-        "0",
-    ]);
-    assert!(preferred.status.success(), "{}", show(&preferred));
-    assert_eq!(
-        text(&preferred.stdout).trim(),
-        "Valid replica already elected for partitions six-0"
-    );
+    other_tools_answer(&bootstrap, &controller.cluster_id());
     // Both replicas of `gone` are down: nothing to choose, nothing guessed, exit 1.
     let unrecoverable = within(&[
         "kafka-unclean-recovery",

@@ -175,8 +175,16 @@ fn commit_abort_offsets_and_fencing_on_three_nodes() {
     wait_brokers_unfenced(&bs, &[1, 2, 3]);
     topic(&bs, "tx", 3);
 
+    commit_and_abort(&bs);
+    consume_transform_produce(&bs);
+    a_second_producer_fences_the_first(&bs);
+    transactions_tool_lists_describes_and_terminates(&bs);
+}
+
+/// A transaction committed, one aborted, one committed: read_committed sees the committed ones.
+fn commit_and_abort(bs: &str) {
     // Commit, abort, commit.
-    let p = txn_producer(&bs, "rust-tx", &[]);
+    let p = txn_producer(bs, "rust-tx", &[]);
     p.begin_transaction().unwrap();
     for i in 0..90 {
         send(&p, "tx", i % 3, &format!("c{i}"));
@@ -191,18 +199,21 @@ fn commit_abort_offsets_and_fencing_on_three_nodes() {
     p.begin_transaction().unwrap();
     send(&p, "tx", 0, "last");
     p.commit_transaction(Duration::from_secs(30)).unwrap();
-    let committed = read_all(&bs, "tx", 3, "read_committed", 91);
+    let committed = read_all(bs, "tx", 3, "read_committed", 91);
     assert_eq!(committed.len(), 91, "{committed:?}");
     assert!(!committed.iter().any(|v| v.starts_with('a')));
-    let everything = read_all(&bs, "tx", 3, "read_uncommitted", 121);
+    let everything = read_all(bs, "tx", 3, "read_uncommitted", 121);
     assert_eq!(everything.len(), 121);
+}
 
+/// Consume-transform-produce: each input once in the output, the group's offsets moving with the transactions.
+fn consume_transform_produce(bs: &str) {
     // Consume-transform-produce: the output holds each input once and the group's offsets
     // move with the transactions.
-    topic(&bs, "ctp-out", 3);
-    let consumer = ctp_consumer(&bs, "rust-ctp");
+    topic(bs, "ctp-out", 3);
+    let consumer = ctp_consumer(bs, "rust-ctp");
     consumer.subscribe(&["tx"]).unwrap();
-    let ctp = txn_producer(&bs, "rust-ctp", &[]);
+    let ctp = txn_producer(bs, "rust-ctp", &[]);
     let mut done = 0;
     let deadline = Instant::now() + Duration::from_secs(90);
     while done < 91 && Instant::now() < deadline {
@@ -238,34 +249,40 @@ fn commit_abort_offsets_and_fencing_on_three_nodes() {
     // Each partition's committed offset is past its last committed record (aborted records
     // and markers count as offsets too).
     assert!(total >= 91, "{committed_offsets:?}");
-    let out = read_all(&bs, "ctp-out", 3, "read_committed", 91);
+    let out = read_all(bs, "ctp-out", 3, "read_committed", 91);
     let mut sorted = out.clone();
     sorted.sort();
     sorted.dedup();
     assert_eq!((out.len(), sorted.len()), (91, 91));
+}
 
+/// A second producer of the same transactional id fences the first; the zombie's writes never show.
+fn a_second_producer_fences_the_first(bs: &str) {
     // A second producer of the same id fences the first.
-    let first = txn_producer(&bs, "rust-fence", &[]);
+    let first = txn_producer(bs, "rust-fence", &[]);
     first.begin_transaction().unwrap();
     send(&first, "tx", 1, "zombie");
     first.flush(Duration::from_secs(30)).unwrap();
-    let second = txn_producer(&bs, "rust-fence", &[]);
+    let second = txn_producer(bs, "rust-fence", &[]);
     second.begin_transaction().unwrap();
     send(&second, "tx", 1, "winner");
     second.commit_transaction(Duration::from_secs(30)).unwrap();
     send(&first, "tx", 1, "zombie-2");
     let refused = first.commit_transaction(Duration::from_secs(30));
     assert!(refused.is_err(), "the fenced producer committed");
-    let values = read_all(&bs, "tx", 3, "read_committed", 92);
+    let values = read_all(bs, "tx", 3, "read_committed", 92);
     assert!(values.contains(&"winner".to_string()));
     assert!(
         !values.iter().any(|v| v.starts_with("zombie")),
         "{values:?}"
     );
+}
 
+/// `kafka-transactions` list, describe and force-terminate of an open transaction.
+fn transactions_tool_lists_describes_and_terminates(bs: &str) {
     // kafka-transactions: list, describe, and force-terminate of an open transaction (its
     // producer is fenced and what it wrote is aborted).
-    let listed = tool(&["kafka-transactions", "--bootstrap-server", &bs, "list"]);
+    let listed = tool(&["kafka-transactions", "--bootstrap-server", bs, "list"]);
     assert!(
         listed.starts_with("TransactionalId\tCoordinator\tProducerId\tTransactionState\t"),
         "{listed}"
@@ -281,7 +298,7 @@ fn commit_abort_offsets_and_fencing_on_three_nodes() {
     let described = tool(&[
         "kafka-transactions",
         "--bootstrap-server",
-        &bs,
+        bs,
         "describe",
         "--transactional-id",
         "rust-tx",
@@ -294,14 +311,14 @@ fn commit_abort_offsets_and_fencing_on_three_nodes() {
         .collect();
     assert_eq!(row.get(1), Some(&"rust-tx"), "{described}");
     assert_eq!(row.get(4), Some(&"CompleteCommit"), "{described}");
-    let open = txn_producer(&bs, "rust-terminated", &[]);
+    let open = txn_producer(bs, "rust-terminated", &[]);
     open.begin_transaction().unwrap();
     send(&open, "tx", 2, "terminated");
     open.flush(Duration::from_secs(30)).unwrap();
     tool(&[
         "kafka-transactions",
         "--bootstrap-server",
-        &bs,
+        bs,
         "force-terminate",
         "--transactional-id",
         "rust-terminated",
@@ -309,7 +326,7 @@ fn commit_abort_offsets_and_fencing_on_three_nodes() {
     let described = tool(&[
         "kafka-transactions",
         "--bootstrap-server",
-        &bs,
+        bs,
         "describe",
         "--transactional-id",
         "rust-terminated",
@@ -331,7 +348,7 @@ fn commit_abort_offsets_and_fencing_on_three_nodes() {
         open.commit_transaction(Duration::from_secs(30)).is_err(),
         "the terminated transaction's producer is fenced"
     );
-    let values = read_all(&bs, "tx", 3, "read_committed", 92);
+    let values = read_all(bs, "tx", 3, "read_committed", 92);
     assert!(!values.iter().any(|v| v == "terminated"), "{values:?}");
 }
 
@@ -517,9 +534,168 @@ fn feed(
     })
 }
 
+/// Every acknowledged input of the exactly-once test is in the output once; an input whose
+/// send was not acknowledged may be there, but never twice; nothing else is. Returns how many
+/// inputs there are.
+fn assert_each_input_once(
+    bs: &str,
+    acked: &[usize],
+    sent: usize,
+    recoveries: &BTreeMap<&'static str, usize>,
+) -> usize {
+    // Every acknowledged input is in the output once; an input whose send was not
+    // acknowledged may be there, but never twice; nothing else is.
+    let input = read_all(bs, "eos-in", PARTITIONS, "read_committed", acked.len());
+    let out = read_all(bs, "eos-out", PARTITIONS, "read_committed", input.len());
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for v in &out {
+        *counts.entry(v.as_str()).or_default() += 1;
+    }
+    let duplicated: Vec<_> = counts.iter().filter(|(_, n)| **n > 1).take(5).collect();
+    let missing: Vec<&String> = input
+        .iter()
+        .filter(|i| !counts.contains_key(format!("out-{i}").as_str()))
+        .take(5)
+        .collect();
+    let lost: Vec<&usize> = acked
+        .iter()
+        .filter(|i| !counts.contains_key(format!("out-{i}").as_str()))
+        .take(5)
+        .collect();
+    let foreign = out
+        .iter()
+        .filter(|v| {
+            v.strip_prefix("out-")
+                .and_then(|n| n.parse::<usize>().ok())
+                .is_none_or(|n| n >= sent)
+        })
+        .count();
+    assert!(
+        duplicated.is_empty()
+            && missing.is_empty()
+            && lost.is_empty()
+            && foreign == 0
+            && out.len() == input.len(),
+        "{} inputs ({} acknowledged of {sent} sent), {} outputs; duplicated {duplicated:?}; \
+         missing {missing:?}; acknowledged but lost {lost:?}; {foreign} foreign; recoveries \
+         {recoveries:?}",
+        input.len(),
+        acked.len(),
+        out.len()
+    );
+    input.len()
+}
+
+/// The partitions of the exactly-once test's topics.
+const PARTITIONS: i32 = 3;
+
+/// The exactly-once loop: reads `eos-in` from its committed offsets, writes each record to
+/// `eos-out` in a transaction with the offsets, and recovers from every error as an
+/// application must (abort and rewind, or a new producer when fatal), until `stop`. Sends how
+/// often each recovery happened when it ends.
+fn spawn_eos_worker(
+    bs: String,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::sync::mpsc::Receiver<BTreeMap<&'static str, usize>> {
+    let (finished, worker) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let consumer = ctp_consumer(&bs, "eos");
+        let mut tpl = TopicPartitionList::new();
+        for p in 0..PARTITIONS {
+            tpl.add_partition("eos-in", p);
+        }
+        consumer.assign(&tpl).unwrap();
+        while !rewind(&consumer, "eos-in", PARTITIONS) {
+            std::thread::sleep(Duration::from_millis(500));
+        }
+        let new_producer = || {
+            // The cluster may be between two SIGKILLs: asked again until it answers.
+            loop {
+                let made = wait_for(Duration::from_secs(60), || {
+                    let p: TxnProducer = ClientConfig::new()
+                        .set("bootstrap.servers", &bs)
+                        .set("transactional.id", "eos-worker")
+                        .set("transaction.timeout.ms", "10000")
+                        .set("message.timeout.ms", "10000")
+                        // librdkafka (confluentinc/librdkafka#5511, #5456) can wait
+                        // forever in send_offsets_to_transaction when the cached group
+                        // coordinator is a broker it dropped (a killed node leaves
+                        // Metadata, as in Kafka), until some broker connection changes
+                        // state; closing idle connections makes one change.
+                        .set("connections.max.idle.ms", "5000")
+                        .create()
+                        .ok()?;
+                    p.init_transactions(Duration::from_secs(30)).ok()?;
+                    Some(p)
+                });
+                if let Some(p) = made {
+                    return p;
+                }
+                eprintln!("the worker's producer could not initialize for 60 s; again");
+            }
+        };
+        let mut producer = new_producer();
+        let mut recoveries = BTreeMap::new();
+        while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+            let mut batch = Vec::new();
+            let until = Instant::now() + Duration::from_millis(300);
+            while batch.len() < 100 && Instant::now() < until {
+                if let Some(Ok(m)) = consumer.poll(Duration::from_millis(50)) {
+                    let v = String::from_utf8(m.payload().unwrap().to_vec()).unwrap();
+                    batch.push((m.partition(), m.offset(), v));
+                }
+            }
+            if batch.is_empty() {
+                continue;
+            }
+            let attempt = (|| {
+                producer.begin_transaction()?;
+                let mut offsets = TopicPartitionList::new();
+                for (p, o, v) in &batch {
+                    send(&producer, "eos-out", *p, &format!("out-{v}"));
+                    offsets.add_partition_offset("eos-in", *p, Offset::Offset(o + 1))?;
+                }
+                let metadata = consumer
+                    .group_metadata()
+                    .ok_or(KafkaError::NoMessageReceived)?;
+                producer.send_offsets_to_transaction(
+                    &offsets,
+                    &metadata,
+                    Duration::from_secs(30),
+                )?;
+                loop {
+                    match producer.commit_transaction(Duration::from_secs(30)) {
+                        Err(e) if recover(&e) == "retry" => continue,
+                        other => return other,
+                    }
+                }
+            })();
+            let Err(e) = attempt else { continue };
+            let what = recover(&e);
+            *recoveries.entry(what).or_insert(0) += 1;
+            if what == "fatal" {
+                drop(producer);
+                producer = new_producer();
+            } else {
+                let aborted = wait_for(Duration::from_secs(60), || {
+                    producer.abort_transaction(Duration::from_secs(10)).ok()
+                });
+                if aborted.is_none() {
+                    drop(producer);
+                    producer = new_producer();
+                }
+            }
+            while !rewind(&consumer, "eos-in", PARTITIONS) {
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        }
+        let _ = finished.send(recoveries);
+    });
+    worker
+}
+
 #[test]
 fn exactly_once_under_twenty_sigkills() {
-    const PARTITIONS: i32 = 3;
     let root = tempfile::tempdir().unwrap();
     let mut nodes = combined_cluster(root.path(), 3, &settings());
     let bs = bootstrap(&nodes);
@@ -530,103 +706,7 @@ fn exactly_once_under_twenty_sigkills() {
     let feeding = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let feeder = feed(bs.clone(), feeding.clone(), PARTITIONS);
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let (finished, worker) = std::sync::mpsc::channel();
-    {
-        let (bs, stop) = (bs.clone(), stop.clone());
-        std::thread::spawn(move || {
-            let consumer = ctp_consumer(&bs, "eos");
-            let mut tpl = TopicPartitionList::new();
-            for p in 0..PARTITIONS {
-                tpl.add_partition("eos-in", p);
-            }
-            consumer.assign(&tpl).unwrap();
-            while !rewind(&consumer, "eos-in", PARTITIONS) {
-                std::thread::sleep(Duration::from_millis(500));
-            }
-            let new_producer = || {
-                // The cluster may be between two SIGKILLs: asked again until it answers.
-                loop {
-                    let made = wait_for(Duration::from_secs(60), || {
-                        let p: TxnProducer = ClientConfig::new()
-                            .set("bootstrap.servers", &bs)
-                            .set("transactional.id", "eos-worker")
-                            .set("transaction.timeout.ms", "10000")
-                            .set("message.timeout.ms", "10000")
-                            // librdkafka (confluentinc/librdkafka#5511, #5456) can wait
-                            // forever in send_offsets_to_transaction when the cached group
-                            // coordinator is a broker it dropped (a killed node leaves
-                            // Metadata, as in Kafka), until some broker connection changes
-                            // state; closing idle connections makes one change.
-                            .set("connections.max.idle.ms", "5000")
-                            .create()
-                            .ok()?;
-                        p.init_transactions(Duration::from_secs(30)).ok()?;
-                        Some(p)
-                    });
-                    if let Some(p) = made {
-                        return p;
-                    }
-                    eprintln!("the worker's producer could not initialize for 60 s; again");
-                }
-            };
-            let mut producer = new_producer();
-            let mut recoveries = BTreeMap::new();
-            while !stop.load(std::sync::atomic::Ordering::SeqCst) {
-                let mut batch = Vec::new();
-                let until = Instant::now() + Duration::from_millis(300);
-                while batch.len() < 100 && Instant::now() < until {
-                    if let Some(Ok(m)) = consumer.poll(Duration::from_millis(50)) {
-                        let v = String::from_utf8(m.payload().unwrap().to_vec()).unwrap();
-                        batch.push((m.partition(), m.offset(), v));
-                    }
-                }
-                if batch.is_empty() {
-                    continue;
-                }
-                let attempt = (|| {
-                    producer.begin_transaction()?;
-                    let mut offsets = TopicPartitionList::new();
-                    for (p, o, v) in &batch {
-                        send(&producer, "eos-out", *p, &format!("out-{v}"));
-                        offsets.add_partition_offset("eos-in", *p, Offset::Offset(o + 1))?;
-                    }
-                    let metadata = consumer
-                        .group_metadata()
-                        .ok_or(KafkaError::NoMessageReceived)?;
-                    producer.send_offsets_to_transaction(
-                        &offsets,
-                        &metadata,
-                        Duration::from_secs(30),
-                    )?;
-                    loop {
-                        match producer.commit_transaction(Duration::from_secs(30)) {
-                            Err(e) if recover(&e) == "retry" => continue,
-                            other => return other,
-                        }
-                    }
-                })();
-                let Err(e) = attempt else { continue };
-                let what = recover(&e);
-                *recoveries.entry(what).or_insert(0) += 1;
-                if what == "fatal" {
-                    drop(producer);
-                    producer = new_producer();
-                } else {
-                    let aborted = wait_for(Duration::from_secs(60), || {
-                        producer.abort_transaction(Duration::from_secs(10)).ok()
-                    });
-                    if aborted.is_none() {
-                        drop(producer);
-                        producer = new_producer();
-                    }
-                }
-                while !rewind(&consumer, "eos-in", PARTITIONS) {
-                    std::thread::sleep(Duration::from_millis(500));
-                }
-            }
-            let _ = finished.send(recoveries);
-        });
-    }
+    let worker = spawn_eos_worker(bs.clone(), stop.clone());
     // Twenty SIGKILLs of random nodes, each restarted and back in every in-sync replica set
     // before the next.
     let kills: usize = std::env::var("FJORD_EOS_KILLS")
@@ -722,55 +802,14 @@ fn exactly_once_under_twenty_sigkills() {
         all_committed.is_some(),
         "the input was never all processed ({recoveries:?})"
     );
-    // Every acknowledged input is in the output once; an input whose send was not
-    // acknowledged may be there, but never twice; nothing else is.
-    let input = read_all(&bs, "eos-in", PARTITIONS, "read_committed", acked.len());
-    let out = read_all(&bs, "eos-out", PARTITIONS, "read_committed", input.len());
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for v in &out {
-        *counts.entry(v.as_str()).or_default() += 1;
-    }
-    let duplicated: Vec<_> = counts.iter().filter(|(_, n)| **n > 1).take(5).collect();
-    let missing: Vec<&String> = input
-        .iter()
-        .filter(|i| !counts.contains_key(format!("out-{i}").as_str()))
-        .take(5)
-        .collect();
-    let lost: Vec<&usize> = acked
-        .iter()
-        .filter(|i| !counts.contains_key(format!("out-{i}").as_str()))
-        .take(5)
-        .collect();
-    let foreign = out
-        .iter()
-        .filter(|v| {
-            v.strip_prefix("out-")
-                .and_then(|n| n.parse::<usize>().ok())
-                .is_none_or(|n| n >= sent)
-        })
-        .count();
+    let inputs = assert_each_input_once(&bs, &acked, sent, &recoveries);
     assert!(
-        duplicated.is_empty()
-            && missing.is_empty()
-            && lost.is_empty()
-            && foreign == 0
-            && out.len() == input.len(),
-        "{} inputs ({} acknowledged of {sent} sent), {} outputs; duplicated {duplicated:?}; \
-         missing {missing:?}; acknowledged but lost {lost:?}; {foreign} foreign; recoveries \
-         {recoveries:?}",
-        input.len(),
-        acked.len(),
-        out.len()
-    );
-    assert!(
-        input.len() >= 1000,
-        "too little input to mean anything: {}",
-        input.len()
+        inputs >= 1000,
+        "too little input to mean anything: {inputs}"
     );
     eprintln!(
-        "exactly once over {} records ({} acknowledged of {sent} sent) and {kills} SIGKILLs; \
-         recoveries {recoveries:?}",
-        input.len(),
+        "exactly once over {inputs} records ({} acknowledged of {sent} sent) and {kills} \
+         SIGKILLs; recoveries {recoveries:?}",
         acked.len()
     );
 }
