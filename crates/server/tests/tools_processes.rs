@@ -162,7 +162,7 @@ fn apply_an_edited_plan(addr: &str, plan: &std::path::Path) {
         "3000",
     ]);
     assert!(planned.status.success(), "{}", show(&planned));
-    let written = std::fs::read_to_string(&plan).unwrap();
+    let written = std::fs::read_to_string(plan).unwrap();
     let v: serde_json::Value = serde_json::from_str(&written).unwrap();
     let entry = &v["partitions"][0];
     assert_eq!(
@@ -203,7 +203,7 @@ fn apply_an_edited_plan(addr: &str, plan: &std::path::Path) {
         "electing 3 cuts broker 2's 50: {written}"
     );
     std::fs::write(
-        &plan,
+        plan,
         written.replace("\"designatedLeader\": 2", "\"designatedLeader\": 3"),
     )
     .unwrap();
