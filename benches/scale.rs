@@ -6,7 +6,7 @@
 //!   shows every one led, then until every node holds its replica of every one on disk;
 //! - **idle**: each node's CPU over `SCALE_IDLE_SECONDS` (default 30) once every ISR is full,
 //!   its RSS and its open files;
-//! - **propagation**: a probe partition's leader is moved 50 times (a reordering
+//! - **propagation**: a probe partition's leader is moved 200 times (a reordering
 //!   AlterPartitionReassignments, then a PREFERRED ElectLeaders); each sample is the time from
 //!   the election's answer until every broker's Metadata names the new leader, each asked
 //!   every 5 ms (p50, p99; a sample over 50 ms is printed with when each node saw it);
@@ -44,7 +44,7 @@ const PER_TOPIC: i32 = 1_000;
 /// operation may write).
 const TOPICS_PER_REQUEST: usize = 5;
 /// Leader moves of the probe partition.
-const PROBES: usize = 50;
+const PROBES: usize = 200;
 
 /// What one system measured.
 #[derive(Default)]
@@ -137,13 +137,22 @@ fn propagation(s: &System) -> (f64, f64) {
             continue;
         }
         let answered = Instant::now();
+        let answered_unix_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
         // When each broker first names the new leader (polled every PROPAGATION_POLL).
         let mut first_seen: [Option<f64>; 3] = [None; 3];
+        let mut slowest_call = [0f64; 3];
         let deadline = answered + Duration::from_secs(30);
         while first_seen.iter().any(Option::is_none) && Instant::now() < deadline {
             for (b, seen) in first_seen.iter_mut().enumerate() {
-                if seen.is_none() && probe(&s.broker(b)).is_some_and(|(l, _)| l == to) {
-                    *seen = Some(answered.elapsed().as_secs_f64() * 1_000.0);
+                if seen.is_none() {
+                    let asked = Instant::now();
+                    let now_leader = probe(&s.broker(b)).map(|(l, _)| l);
+                    slowest_call[b] = slowest_call[b].max(asked.elapsed().as_secs_f64() * 1_000.0);
+                    if now_leader == Some(to) {
+                        *seen = Some(answered.elapsed().as_secs_f64() * 1_000.0);
+                    }
                 }
             }
             if first_seen.iter().any(Option::is_none) {
@@ -156,10 +165,18 @@ fn propagation(s: &System) -> (f64, f64) {
                 let each: Vec<String> = first_seen
                     .iter()
                     .enumerate()
-                    .map(|(b, t)| format!("node {} {:.1} ms", b + 1, t.unwrap_or_default()))
+                    .map(|(b, t)| {
+                        format!(
+                            "node {} {:.1} ms (slowest call {:.1} ms)",
+                            b + 1,
+                            t.unwrap_or_default(),
+                            slowest_call[b]
+                        )
+                    })
                     .collect();
                 eprintln!(
-                    "{}: slow propagation sample {ms:.1} ms ({})",
+                    "{}: slow propagation sample {ms:.1} ms to leader {to}, answered at unix ms \
+                     {answered_unix_ms} ({})",
                     s.name(),
                     each.join(", ")
                 );

@@ -103,6 +103,7 @@ impl MetadataLog {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
         let (log, _) =
             PartitionLog::open(dir, metadata_log_config(), Checkpointed::default(), false)?;
+        snapshot_file::remove_partials(dir)?;
         let ids = snapshot_file::list(dir)?;
         let mut snapshot = None;
         if let Some(&id) = ids.last() {
@@ -164,6 +165,41 @@ impl MetadataLog {
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The voter set (with endpoints) a snapshot `id` records, of `voters`: none when the
+    /// voters are static (`controller.quorum.voters`).
+    pub fn snapshot_voter_set(
+        &self,
+        id: SnapshotId,
+        voters: &BTreeSet<NodeId>,
+    ) -> Option<VoterSet> {
+        self.has_dynamic_voters().then(|| {
+            let mut v = self.voter_set_at(id.end_offset);
+            v.retain(|id, _| voters.contains(id));
+            v
+        })
+    }
+
+    /// Fails the log: a snapshot could not be written (as a failed write here would).
+    pub fn fail_snapshot_write(&self, e: &snapshot_file::SnapshotFileError) {
+        self.fail("writing a snapshot", e);
+    }
+
+    /// Adopts a snapshot written off the Raft thread ([`snapshot_file::write_staged`]): renames
+    /// it into place, then drops the log below it, as taking it here would.
+    pub fn adopt_staged_snapshot(&mut self, staged: snapshot_file::Staged) {
+        if self.failure.get().is_some() {
+            return;
+        }
+        let path = match snapshot_file::place(&self.dir, &staged) {
+            Ok(p) => p,
+            Err(e) => return self.fail("placing a snapshot", e),
+        };
+        self.set_snapshot(staged.id, path, staged.size, staged.voters);
+        if let Err(e) = self.clean_below(staged.id.end_offset) {
+            self.fail("cleaning below a snapshot", e);
+        }
     }
 
     /// The voter set in force with endpoints: the log's latest, else the snapshot's, else the
@@ -416,14 +452,7 @@ impl RaftLog for MetadataLog {
         if self.failure.get().is_some() {
             return;
         }
-        let with_endpoints = self.voter_set_at(id.end_offset);
-        let recorded = if self.has_dynamic_voters() {
-            let mut v = with_endpoints;
-            v.retain(|id, _| voters.contains(id));
-            Some(v)
-        } else {
-            None
-        };
+        let recorded = self.snapshot_voter_set(id, voters);
         let bytes = match snapshot_file::build(recorded.as_ref(), &state, now_ms()) {
             Ok(b) => b,
             Err(e) => return self.fail("building a snapshot", e),

@@ -174,6 +174,26 @@ async fn proposals_commit_everywhere_and_a_returning_voter_loads_the_snapshot() 
         .await
         .unwrap();
     assert_eq!(id.end_offset, last + 1);
+    // Written off the Raft thread, then put in place: no staged file is left, and the same
+    // snapshot again is refused.
+    let leader_dir = dir
+        .path()
+        .join(format!("node{}/__cluster_metadata-0", leader + 1));
+    let names: Vec<String> = std::fs::read_dir(&leader_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.contains(&fjord_kraft::snapshot_file::file_name(id)),
+        "{names:?}"
+    );
+    assert!(!names.iter().any(|n| n.ends_with(".part")), "{names:?}");
+    assert!(matches!(
+        handle(leader).create_snapshot(last + 1, Bytes::new()).await,
+        Err(fjord_kraft::driver::SnapshotRequestError::Refused(
+            fjord_raft::SnapshotError::NotNewer
+        ))
+    ));
     handle(leader).propose(batch("c", 1)).await.unwrap();
 
     // The follower returns: it is behind the leader's log start, so it loads the snapshot.

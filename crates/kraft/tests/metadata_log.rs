@@ -133,6 +133,79 @@ fn entries_voters_and_snapshots_survive_a_reopen() {
     assert_eq!((other.start_offset(), other.end_offset()), (6, 6));
 }
 
+/// A snapshot written off the Raft thread (`write_staged`, then `adopt_staged_snapshot`) ends
+/// as one taken on it: in place under its final name, the log cleaned below it, its voters
+/// recorded, readable after a reopen. A staged file a crash left behind is removed at open,
+/// and one written beside a download of the same id does not touch the downloaded file.
+#[test]
+fn a_snapshot_written_off_the_raft_thread_is_adopted_as_one_taken_on_it() {
+    use fjord_kraft::snapshot_file;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("__cluster_metadata-0");
+    let mut log = MetadataLog::open(&path, voters(&[1, 2, 3])).unwrap();
+    log.append(&[
+        entry(0, 1, 1, EntryKind::LeaderChange { leader: 1 }, Bytes::new()),
+        entry(1, 3, 1, EntryKind::Data, data(3)),
+        entry(
+            4,
+            2,
+            1,
+            EntryKind::Voters([1, 2, 3, 4].into()),
+            control::voters_batch(4, 1, &voters(&[1, 2, 3, 4]), true, 0),
+        ),
+        entry(6, 2, 1, EntryKind::Data, data(2)),
+    ]);
+    log.flush();
+    log.set_high_watermark(8);
+    let id = SnapshotId {
+        end_offset: 8,
+        epoch: 1,
+    };
+    let recorded = log.snapshot_voter_set(id, &[1, 2, 3, 4].into());
+    assert_eq!(
+        recorded.as_ref().map(|v| v[&4].endpoints[0].port),
+        Some(9004)
+    );
+    let staged = snapshot_file::write_staged(&path, id, recorded, &data(5), 0).unwrap();
+    assert!(staged.path.exists());
+    // Until it is adopted, the log is as it was.
+    assert_eq!(log.latest_snapshot(), None);
+    assert_eq!(log.start_offset(), 0);
+    let staged_path = staged.path.clone();
+    log.adopt_staged_snapshot(staged);
+    assert_eq!(log.failure(), None);
+    assert!(!staged_path.exists());
+    assert!(path.join(snapshot_file::file_name(id)).exists());
+    assert_eq!(log.latest_snapshot(), Some(id));
+    assert_eq!((log.start_offset(), log.end_offset()), (8, 8));
+    assert_eq!(log.snapshot_voters(), Some([1, 2, 3, 4].into()));
+    let (_, state) = log.snapshot_state().unwrap().unwrap();
+    // The state's batch, renumbered after the voters (its first 8 bytes, the base offset).
+    assert_eq!(state[8..], data(5)[8..]);
+    // A crash while the next one was staged leaves its file; the reopen removes it.
+    let next = SnapshotId {
+        end_offset: 20,
+        epoch: 2,
+    };
+    let left = snapshot_file::write_staged(&path, next, None, &data(1), 0).unwrap();
+    drop(log);
+    let log = MetadataLog::open(&path, VoterSet::new()).unwrap();
+    assert!(!left.path.exists(), "the staged file of a crash is removed");
+    assert_eq!(log.latest_snapshot(), Some(id));
+    assert_eq!(log.voter_set()[&4].endpoints[0].port, 9004);
+    // A download of the same id meanwhile: the staged file has a name of its own.
+    let other_path = dir.path().join("other");
+    let mut other = MetadataLog::open(&other_path, VoterSet::new()).unwrap();
+    let staged = snapshot_file::write_staged(&other_path, id, None, &data(1), 0).unwrap();
+    let (_, bytes) = log.read_snapshot(id, 0, 1 << 20).unwrap();
+    other.install_snapshot(id, bytes.clone()).unwrap();
+    assert!(staged.path.exists());
+    assert_eq!(
+        std::fs::read(other_path.join(snapshot_file::file_name(id))).unwrap(),
+        bytes
+    );
+}
+
 #[test]
 fn a_read_that_fails_is_a_fatal_disk_failure_not_a_short_log() {
     let dir = tempfile::tempdir().unwrap();

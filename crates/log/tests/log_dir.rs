@@ -173,6 +173,47 @@ fn an_unchanged_checkpoint_is_not_written_again() {
     );
 }
 
+/// The unchanged-checkpoint test compares the logs themselves, not their names: a partition
+/// deleted and another created in its place in the order, with the same offsets, is a change
+/// (the file must name the new one), and so is one created or deleted anywhere.
+#[test]
+fn a_checkpoint_follows_partitions_replaced_with_the_same_offsets() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ld, _) = LogDir::open(dir.path(), cfg).unwrap();
+    let (a, b, z) = (
+        TopicPartition::new("a", 0),
+        TopicPartition::new("b", 0),
+        TopicPartition::new("z", 0),
+    );
+    ld.get_or_create(&a, small_config(), None).unwrap();
+    ld.get_or_create(&z, small_config(), None).unwrap();
+    let hws = || {
+        OffsetCheckpoint::new(dir.path().join("replication-offset-checkpoint"))
+            .read()
+            .unwrap()
+    };
+    ld.checkpoint_high_watermarks().unwrap();
+    assert_eq!(
+        hws().keys().cloned().collect::<Vec<_>>(),
+        [a.clone(), z.clone()]
+    );
+    // a-0 goes, b-0 takes its place: same count, same order position, same offsets (0).
+    ld.delete(&a).unwrap();
+    ld.get_or_create(&b, small_config(), None).unwrap();
+    ld.checkpoint_high_watermarks().unwrap();
+    assert_eq!(
+        hws().keys().cloned().collect::<Vec<_>>(),
+        [b.clone(), z.clone()]
+    );
+    // a-0 again (a new log under the old name) is a change too.
+    ld.get_or_create(&a, small_config(), None).unwrap();
+    ld.checkpoint_high_watermarks().unwrap();
+    assert_eq!(hws().len(), 3);
+    ld.delete(&z).unwrap();
+    ld.checkpoint().unwrap();
+    assert_eq!(hws().keys().cloned().collect::<Vec<_>>(), [a, b]);
+}
+
 /// The files this process holds open under `dir`.
 fn open_files_under(dir: &std::path::Path) -> usize {
     std::fs::read_dir("/proc/self/fd")

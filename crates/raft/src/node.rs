@@ -848,6 +848,17 @@ impl<L: RaftLog> RaftNode<L> {
         end_offset: i64,
         state: Bytes,
     ) -> Result<SnapshotId, SnapshotError> {
+        let (id, _) = self.snapshot_id_at(end_offset)?;
+        self.adopt_snapshot(id, |log, voters| log.create_snapshot(id, voters, state))
+    }
+
+    /// The id a snapshot of the state below `end_offset` takes, and the voters it records,
+    /// refused as [`RaftNode::create_snapshot`] refuses it. The driver asks this, writes the
+    /// snapshot off its thread, then [`RaftNode::adopt_snapshot`]s it.
+    pub fn snapshot_id_at(
+        &self,
+        end_offset: i64,
+    ) -> Result<(SnapshotId, BTreeSet<NodeId>), SnapshotError> {
         if end_offset > self.high_watermark {
             return Err(SnapshotError::NotCommitted);
         }
@@ -865,10 +876,24 @@ impl<L: RaftLog> RaftNode<L> {
             end_offset,
             epoch: last.epoch,
         };
-        let voters = self.voters_at(end_offset);
-        self.log.create_snapshot(id, &voters, state);
+        Ok((id, self.voters_at(end_offset)))
+    }
+
+    /// Makes `id` the latest snapshot, checked again as [`RaftNode::snapshot_id_at`] checks it
+    /// (the log may have moved on while it was written): `adopt` puts it in the log, given the
+    /// voters it records.
+    pub fn adopt_snapshot(
+        &mut self,
+        id: SnapshotId,
+        adopt: impl FnOnce(&mut L, &BTreeSet<NodeId>),
+    ) -> Result<SnapshotId, SnapshotError> {
+        let (now, voters) = self.snapshot_id_at(id.end_offset)?;
+        if now != id {
+            return Err(SnapshotError::NotOnBatchBoundary);
+        }
+        adopt(&mut self.log, &voters);
         self.base_voters = voters;
-        self.voter_changes.retain(|(o, _)| *o >= end_offset);
+        self.voter_changes.retain(|(o, _)| *o >= id.end_offset);
         Ok(id)
     }
 

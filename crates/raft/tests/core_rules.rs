@@ -534,6 +534,48 @@ fn a_new_observer_loads_the_leaders_snapshot_then_fetches() {
     assert_eq!(joined.voters(), &voters(3));
 }
 
+/// A snapshot written off the Raft thread is named first and adopted after: adopted only when
+/// it is still newer than the log's start, and not at all (the log untouched) once a newer one
+/// was taken meanwhile.
+#[test]
+fn a_snapshot_named_then_written_elsewhere_is_adopted_only_while_it_is_newest() {
+    let mut nodes = cluster(3);
+    run_for(&mut nodes, 5_000, 6_000);
+    for i in 0..5 {
+        nodes[0].propose(2, Bytes::from(format!("r{i}"))).unwrap();
+    }
+    run_for(&mut nodes, 6_100, 7_000);
+    let hw = nodes[0].high_watermark();
+    assert_eq!(
+        nodes[0].snapshot_id_at(hw + 1).map(|(id, _)| id),
+        Err(fjord_raft::SnapshotError::NotCommitted)
+    );
+    assert_eq!(
+        nodes[0].snapshot_id_at(hw - 1).map(|(id, _)| id),
+        Err(fjord_raft::SnapshotError::NotOnBatchBoundary)
+    );
+    let (early, voters_then) = nodes[0].snapshot_id_at(hw - 2).unwrap();
+    assert_eq!(voters_then, [1, 2, 3].into());
+    let (late, _) = nodes[0].snapshot_id_at(hw).unwrap();
+    // The later one is adopted first (as if written faster).
+    let mut called = 0;
+    let adopted = nodes[0].adopt_snapshot(late, |log, voters| {
+        called += 1;
+        log.create_snapshot(late, voters, Bytes::from_static(b"late"));
+    });
+    assert_eq!(adopted, Ok(late));
+    assert_eq!(nodes[0].log().start_offset(), hw);
+    // The earlier one is refused, and its adoption never touches the log.
+    let refused = nodes[0].adopt_snapshot(early, |_, _| called += 1);
+    assert_eq!(refused, Err(fjord_raft::SnapshotError::NotNewer));
+    assert_eq!(called, 1);
+    assert_eq!(nodes[0].log().latest_snapshot(), Some(late));
+    assert_eq!(
+        nodes[0].log().snapshot_state().as_deref(),
+        Some(&b"late"[..])
+    );
+}
+
 #[test]
 fn voter_changes_follow_kip_853s_rules() {
     use fjord_raft::VoterChangeError as E;

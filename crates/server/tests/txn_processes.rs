@@ -846,7 +846,29 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
          transaction.state.log.replication.factor=3\noffsets.topic.replication.factor=3\n\
          offsets.topic.num.partitions=3"
     );
-    let (controller, mut brokers) = common::controller_and_brokers(root.path(), 3, &settings);
+    let (controller, brokers) = leave_hanging_transactions(&rt, root.path(), &settings);
+    let live = brokers[1..]
+        .iter()
+        .map(Node::broker_addr)
+        .collect::<Vec<_>>()
+        .join(",");
+    recover_with_and_without_aborting(&live);
+    stalled_partition_shows(&rt, &brokers, &live);
+    // A broker that is registered but cannot be reached may coordinate the producer's
+    // transactional id: find-hanging fails as Kafka's does rather than call it hanging.
+    unreachable_broker_fails_find_hanging(root.path(), &controller, &settings, &live);
+    transactions_tool_finds_and_aborts(&live);
+}
+
+/// Two partitions on brokers 1 (leader) and 2 hold a transaction whose commit marker reached
+/// broker 1 alone; broker 1 dies and broker 2 comes back: both partitions are offline, and
+/// broker 2 holds the records without their marker. Broker 3 keeps the coordinator's state.
+fn leave_hanging_transactions(
+    rt: &tokio::runtime::Runtime,
+    root: &std::path::Path,
+    settings: &str,
+) -> (Node, Vec<Node>) {
+    let (controller, mut brokers) = common::controller_and_brokers(root, 3, settings);
     let addrs: Vec<String> = brokers.iter().map(Node::broker_addr).collect();
     let configs = [
         "min.insync.replicas=1",
@@ -855,7 +877,7 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
     // Two partitions on brokers 1 (leader) and 2; broker 3 keeps the coordinator's state.
     for t in ["hang-a", "hang-b"] {
         common::create(&addrs.join(","), t, "1:2", &configs);
-        common::wait_partition(&rt, &addrs[0], t, "both in sync", |l, isr| {
+        common::wait_partition(rt, &addrs[0], t, "both in sync", |l, isr| {
             l == 1 && isr.len() == 2
         });
     }
@@ -870,7 +892,7 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
     // ...then broker 2 dies, and the commit's markers reach broker 1 alone.
     brokers[1].kill();
     for t in ["hang-a", "hang-b"] {
-        common::wait_partition(&rt, &addrs[0], t, "ISR 1", |_, isr| isr == [1]);
+        common::wait_partition(rt, &addrs[0], t, "ISR 1", |_, isr| isr == [1]);
     }
     p.commit_transaction(Duration::from_secs(30)).unwrap();
     drop(p);
@@ -887,15 +909,18 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
     brokers[0].kill();
     brokers[1].start();
     for t in ["hang-a", "hang-b"] {
-        common::wait_partition(&rt, &addrs[1], t, "offline", |l, _| l == -1);
+        common::wait_partition(rt, &addrs[1], t, "offline", |l, _| l == -1);
     }
-    let live = addrs[1..].join(",");
+    (controller, brokers)
+}
 
-    // The evidence names the open transaction at the replica to be elected.
+/// The dry run names the open transaction at the replica to be elected; hang-a is recovered
+/// with `--abort-hanging-transactions`, hang-b without.
+fn recover_with_and_without_aborting(live: &str) {
     let dry = tool(&[
         "kafka-unclean-recovery",
         "--bootstrap-server",
-        &live,
+        live,
         "--topic",
         "hang-a",
         "--dry-run",
@@ -916,7 +941,7 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
     let out = tool(&[
         "kafka-unclean-recovery",
         "--bootstrap-server",
-        &live,
+        live,
         "--topic",
         "hang-a",
         "--automated-recovery",
@@ -940,7 +965,7 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
     let out = tool(&[
         "kafka-unclean-recovery",
         "--bootstrap-server",
-        &live,
+        live,
         "--topic",
         "hang-b",
         "--automated-recovery",
@@ -961,16 +986,19 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
         out.contains("abort --topic hang-b --partition 0 --start-offset 0"),
         "{out}"
     );
+}
 
-    // New records after the recovery.
+/// After the recovery, new records: hang-a moves on, hang-b's LSO sticks at the open
+/// transaction, which the leader's LastStableOffsetLag shows.
+fn stalled_partition_shows(rt: &tokio::runtime::Runtime, brokers: &[Node], live: &str) {
     for t in ["hang-a", "hang-b"] {
-        common::produce_acked(&rt, &live, t, 0..3);
+        common::produce_acked(rt, live, t, 0..3);
     }
     // hang-a moved on: read_committed sees the new records and not the aborted ones.
-    let a = read_all(&live, "hang-a", 1, "read_committed", 3);
+    let a = read_all(live, "hang-a", 1, "read_committed", 3);
     assert_eq!(a, ["v0", "v1", "v2"], "hang-a after the abort");
     // hang-b is stuck at the open transaction's first offset: read_committed sees nothing.
-    let (lso, end) = stable_and_end(&live, "hang-b", 0).expect("hang-b's offsets");
+    let (lso, end) = stable_and_end(live, "hang-b", 0).expect("hang-b's offsets");
     assert_eq!(
         (lso, end),
         (0, 8),
@@ -1007,22 +1035,21 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
         ""
     )
     .is_some());
-    let everything = read_all(&live, "hang-b", 1, "read_uncommitted", 8);
+    let everything = read_all(live, "hang-b", 1, "read_uncommitted", 8);
     assert_eq!(
         everything.len(),
         8,
         "read_uncommitted still reads it all: {everything:?}"
     );
+}
 
-    // A broker that is registered but cannot be reached may coordinate the producer's
-    // transactional id: find-hanging fails as Kafka's does rather than call it hanging.
-    unreachable_broker_fails_find_hanging(root.path(), &controller, &settings, &live);
-
-    // kafka-transactions finds it (and only it) and aborts it; the consumer moves on.
+/// kafka-transactions finds the transaction left open (and only it) and aborts it; the
+/// consumer moves on.
+fn transactions_tool_finds_and_aborts(live: &str) {
     let found = tool(&[
         "kafka-transactions",
         "--bootstrap-server",
-        &live,
+        live,
         "find-hanging",
         "--broker-id",
         "2",
@@ -1040,7 +1067,7 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
     let described = tool(&[
         "kafka-transactions",
         "--bootstrap-server",
-        &live,
+        live,
         "describe-producers",
         "--topic",
         "hang-b",
@@ -1060,7 +1087,7 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
     tool(&[
         "kafka-transactions",
         "--bootstrap-server",
-        &live,
+        live,
         "abort",
         "--topic",
         "hang-b",
@@ -1069,12 +1096,12 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
         "--start-offset",
         "0",
     ]);
-    let b = read_all(&live, "hang-b", 1, "read_committed", 3);
+    let b = read_all(live, "hang-b", 1, "read_committed", 3);
     assert_eq!(b, ["v0", "v1", "v2"], "hang-b after the abort");
     let none = tool(&[
         "kafka-transactions",
         "--bootstrap-server",
-        &live,
+        live,
         "find-hanging",
         "--broker-id",
         "2",
@@ -1085,9 +1112,9 @@ fn hanging_transactions_left_by_an_unclean_recovery_are_found_and_aborted() {
 }
 
 /// Starts broker 4, which advertises a port nothing listens on, and checks that
-/// `find-hanging` then refuses to answer ("Failed to list transactions"), printing no row:
-/// a transaction whose coordinator did not answer may be live. Stops broker 4 again (once
-/// it is fenced, the listing is complete).
+/// `find-hanging` and `list` then refuse to answer ("Failed to list transactions"), printing
+/// no row: a transaction whose coordinator did not answer may be live. Stops broker 4 again
+/// (once it is fenced, the listing is complete).
 fn unreachable_broker_fails_find_hanging(
     root: &Path,
     controller: &Node,
@@ -1127,6 +1154,23 @@ fn unreachable_broker_fails_find_hanging(
         common::show(&o)
     );
     assert_eq!(printed.lines().count(), 0, "no row while unsure: {printed}");
+    // `list` fails too rather than print a partial table (Kafka 4.4: "Failed to list
+    // transactions: Timed out waiting for a node assignment", exit 1).
+    let o = common::fjord(&[
+        "kafka-transactions",
+        "--bootstrap-server",
+        live,
+        "--command-config",
+        quick.to_str().unwrap(),
+        "list",
+    ]);
+    assert!(!o.status.success(), "{}", common::show(&o));
+    assert!(
+        common::text(&o.stderr).contains("Failed to list transactions: broker(s) 4"),
+        "{}",
+        common::show(&o)
+    );
+    assert_eq!(common::text(&o.stdout), "", "no partial table");
     b4.kill();
 }
 
@@ -1282,35 +1326,13 @@ fn init_producer(
     .expect("InitProducerId")
 }
 
-/// Transaction version 2 (KIP-890 part 2), in raw protocol as a Kafka 4 Java producer speaks
-/// it (librdkafka has no KIP-890 yet): the feature is finalized at 2 on a new cluster; a
-/// Produce v12 adds its partition to the transaction and a TxnOffsetCommit v5 its group's,
-/// with no AddPartitionsToTxn or AddOffsetsToTxn; each EndTxn v5 hands out the next epoch,
-/// which fences the one before; a retried end gets the same answer; read_committed readers
-/// see the committed transaction and not the aborted one, and the group's offset.
-#[test]
-fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every_end() {
-    use fjord_protocol::generated::end_txn_request::EndTxnRequest;
-    use fjord_protocol::generated::offset_fetch_request::{
-        OffsetFetchRequest, OffsetFetchRequestTopic,
-    };
-    use fjord_protocol::generated::txn_offset_commit_request::{
-        TxnOffsetCommitRequest, TxnOffsetCommitRequestPartition, TxnOffsetCommitRequestTopic,
-    };
-    use fjord_protocol::{ApiKey, ErrorCode};
-    let root = tempfile::tempdir().unwrap();
-    let nodes = combined_cluster(root.path(), 3, &settings());
-    let bs = bootstrap(&nodes);
-    wait_brokers_unfenced(&bs, &[1, 2, 3]);
-    topic(&bs, "tv2", 1);
-    let rt = runtime();
-    let at = |id: i32| nodes.iter().find(|n| n.id == id).unwrap().broker_addr();
-    // The feature, and the versions that go with it.
-    let Some(ResponseBody::ApiVersions(v)) = rt.block_on(common::call(
-        &nodes[0].broker_addr(),
-        common::api_versions_request(),
-        3,
-    )) else {
+/// ApiVersions finalizes `transaction.version` 2 and offers the versions that go with it
+/// (EndTxn v5, TxnOffsetCommit v5+, Produce v12+); `kafka-features describe` says so.
+fn transaction_version_2_is_advertised(rt: &tokio::runtime::Runtime, addr: &str, bs: &str) {
+    use fjord_protocol::ApiKey;
+    let Some(ResponseBody::ApiVersions(v)) =
+        rt.block_on(common::call(addr, common::api_versions_request(), 3))
+    else {
         panic!("ApiVersions");
     };
     let finalized: Vec<(String, i16)> = v
@@ -1332,7 +1354,7 @@ fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every
     // v5 and later (v6 names topics by id, KIP-1319).
     assert!(max(ApiKey::TxnOffsetCommit) >= Some(5));
     assert!(max(ApiKey::Produce) >= Some(12));
-    let described = tool(&["kafka-features", "--bootstrap-server", &bs, "describe"]);
+    let described = tool(&["kafka-features", "--bootstrap-server", bs, "describe"]);
     assert!(
         described.contains(&format!(
             "Feature: {:<40}  SupportedMinVersion: {:<15}  SupportedMaxVersion: {:<15}  FinalizedVersionLevel: {:<15}",
@@ -1340,6 +1362,109 @@ fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every
         )),
         "{described}"
     );
+}
+
+/// The broker that coordinates `group`.
+fn group_coordinator_of(rt: &tokio::runtime::Runtime, addr: &str, group: &str) -> i32 {
+    wait_for(Duration::from_secs(60), || {
+        let request = RequestBody::FindCoordinator(FindCoordinatorRequest {
+            key: group.into(),
+            key_type: 0,
+            ..Default::default()
+        });
+        match rt.block_on(common::call(addr, request, 3))? {
+            ResponseBody::FindCoordinator(r) if r.error_code == 0 => Some(r.node_id),
+            _ => None,
+        }
+    })
+    .expect("a group coordinator")
+}
+
+/// A TxnOffsetCommit of `offset` for `tv2-0` in the producer's transaction, with no
+/// AddOffsetsToTxn before it: every partition answers with no error.
+fn txn_offset_commit(
+    rt: &tokio::runtime::Runtime,
+    coordinator: &str,
+    (id, group): (&str, &str),
+    (pid, epoch): (i64, i16),
+    offset: i64,
+) {
+    use fjord_protocol::generated::txn_offset_commit_request::{
+        TxnOffsetCommitRequest, TxnOffsetCommitRequestPartition, TxnOffsetCommitRequestTopic,
+    };
+    let commit_offset = RequestBody::TxnOffsetCommit(TxnOffsetCommitRequest {
+        transactional_id: id.into(),
+        group_id: group.into(),
+        producer_id: pid,
+        producer_epoch: epoch,
+        generation_id_or_member_epoch: -1,
+        member_id: String::new(),
+        topics: vec![TxnOffsetCommitRequestTopic {
+            name: "tv2".into(),
+            partitions: vec![TxnOffsetCommitRequestPartition {
+                partition_index: 0,
+                committed_offset: offset,
+                committed_leader_epoch: -1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let Some(ResponseBody::TxnOffsetCommit(c)) =
+        rt.block_on(common::call(coordinator, commit_offset, 5))
+    else {
+        panic!("TxnOffsetCommit");
+    };
+    assert!(
+        c.topics
+            .iter()
+            .flat_map(|t| &t.partitions)
+            .all(|p| p.error_code == 0),
+        "{c:?}"
+    );
+}
+
+/// The offset `group` committed for `tv2-0`, asked with `require_stable`.
+fn stable_committed_offset(rt: &tokio::runtime::Runtime, coordinator: &str, group: &str) -> i64 {
+    use fjord_protocol::generated::offset_fetch_request::{
+        OffsetFetchRequest, OffsetFetchRequestTopic,
+    };
+    let fetch = RequestBody::OffsetFetch(OffsetFetchRequest {
+        group_id: group.into(),
+        topics: Some(vec![OffsetFetchRequestTopic {
+            name: "tv2".into(),
+            partition_indexes: vec![0],
+            ..Default::default()
+        }]),
+        require_stable: true,
+        ..Default::default()
+    });
+    let Some(ResponseBody::OffsetFetch(f)) = rt.block_on(common::call(coordinator, fetch, 7))
+    else {
+        panic!("OffsetFetch");
+    };
+    f.topics[0].partitions[0].committed_offset
+}
+
+/// Transaction version 2 (KIP-890 part 2), in raw protocol as a Kafka 4 Java producer speaks
+/// it (librdkafka has no KIP-890 yet): the feature is finalized at 2 on a new cluster; a
+/// Produce v12 adds its partition to the transaction and a TxnOffsetCommit v5 its group's,
+/// with no AddPartitionsToTxn or AddOffsetsToTxn; each EndTxn v5 hands out the next epoch,
+/// which fences the one before; a retried end gets the same answer; read_committed readers
+/// see the committed transaction and not the aborted one, and the group's offset.
+#[test]
+fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every_end() {
+    use fjord_protocol::generated::end_txn_request::EndTxnRequest;
+    use fjord_protocol::ErrorCode;
+    let root = tempfile::tempdir().unwrap();
+    let nodes = combined_cluster(root.path(), 3, &settings());
+    let bs = bootstrap(&nodes);
+    wait_brokers_unfenced(&bs, &[1, 2, 3]);
+    topic(&bs, "tv2", 1);
+    let rt = runtime();
+    let at = |id: i32| nodes.iter().find(|n| n.id == id).unwrap().broker_addr();
+    transaction_version_2_is_advertised(&rt, &nodes[0].broker_addr(), &bs);
 
     let id = "tv2-tx";
     let coordinator = wait_for(Duration::from_secs(60), || {
@@ -1389,49 +1514,8 @@ fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every
     assert_eq!(produce(e0, 1, "committed-2"), 0);
     // Its group offset, with no AddOffsetsToTxn.
     let group = "tv2-group";
-    let group_coordinator = wait_for(Duration::from_secs(60), || {
-        let request = RequestBody::FindCoordinator(FindCoordinatorRequest {
-            key: group.into(),
-            key_type: 0,
-            ..Default::default()
-        });
-        match rt.block_on(common::call(&nodes[0].broker_addr(), request, 3))? {
-            ResponseBody::FindCoordinator(r) if r.error_code == 0 => Some(r.node_id),
-            _ => None,
-        }
-    })
-    .expect("a group coordinator");
-    let commit_offset = RequestBody::TxnOffsetCommit(TxnOffsetCommitRequest {
-        transactional_id: id.into(),
-        group_id: group.into(),
-        producer_id: pid,
-        producer_epoch: e0,
-        generation_id_or_member_epoch: -1,
-        member_id: String::new(),
-        topics: vec![TxnOffsetCommitRequestTopic {
-            name: "tv2".into(),
-            partitions: vec![TxnOffsetCommitRequestPartition {
-                partition_index: 0,
-                committed_offset: 42,
-                committed_leader_epoch: -1,
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    });
-    let Some(ResponseBody::TxnOffsetCommit(c)) =
-        rt.block_on(common::call(&at(group_coordinator), commit_offset, 5))
-    else {
-        panic!("TxnOffsetCommit");
-    };
-    assert!(
-        c.topics
-            .iter()
-            .flat_map(|t| &t.partitions)
-            .all(|p| p.error_code == 0),
-        "{c:?}"
-    );
+    let group_coordinator = group_coordinator_of(&rt, &nodes[0].broker_addr(), group);
+    txn_offset_commit(&rt, &at(group_coordinator), (id, group), (pid, e0), 42);
     let described = tool(&[
         "kafka-transactions",
         "--bootstrap-server",
@@ -1488,23 +1572,8 @@ fn a_version_2_producer_adds_partitions_by_writing_and_gets_a_new_epoch_at_every
         ["committed-1", "committed-2", "aborted-1", "committed-3"]
     );
     // The group's offset, committed with transaction 1.
-    let fetch = RequestBody::OffsetFetch(OffsetFetchRequest {
-        group_id: group.into(),
-        topics: Some(vec![OffsetFetchRequestTopic {
-            name: "tv2".into(),
-            partition_indexes: vec![0],
-            ..Default::default()
-        }]),
-        require_stable: true,
-        ..Default::default()
-    });
-    let Some(ResponseBody::OffsetFetch(f)) =
-        rt.block_on(common::call(&at(group_coordinator), fetch, 7))
-    else {
-        panic!("OffsetFetch");
-    };
-    let offset = f.topics[0].partitions[0].committed_offset;
-    assert_eq!(offset, 42, "{f:?}");
+    let offset = stable_committed_offset(&rt, &at(group_coordinator), group);
+    assert_eq!(offset, 42);
 }
 
 /// `kafka-storage format --feature transaction.version=1` starts a cluster at version 1: a

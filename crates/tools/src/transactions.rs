@@ -202,13 +202,33 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     }
 }
 
+/// `list`: every broker's transactions. As Kafka's tool, a broker that does not answer (asked
+/// again until `default.api.timeout.ms`) fails the listing: a partial table would hide
+/// transactions.
 async fn list(admin: &Admin, duration_ms: i64) -> Result<(), ToolError> {
-    let found = admin
-        .list_transactions(&[], &[], duration_ms)
-        .await
-        .map_err(|e| failed("Failed to list transactions", e))?;
-    let rows: Vec<Vec<String>> = found
-        .listed
+    let deadline = std::time::Instant::now() + admin.config().api_timeout;
+    let listed = loop {
+        let found = admin
+            .list_transactions(&[], &[], duration_ms)
+            .await
+            .map_err(|e| failed("Failed to list transactions", e))?;
+        if found.unanswered.is_empty() {
+            break found.listed;
+        }
+        if std::time::Instant::now() + LISTING_RETRY >= deadline {
+            let why: Vec<String> = found
+                .unanswered
+                .iter()
+                .map(|(b, e)| format!("{b} ({e})"))
+                .collect();
+            return Err(ToolError::Failed(format!(
+                "Failed to list transactions: broker(s) {} did not answer",
+                why.join("; ")
+            )));
+        }
+        tokio::time::sleep(LISTING_RETRY).await;
+    };
+    let rows: Vec<Vec<String>> = listed
         .into_iter()
         .map(|t| {
             vec![

@@ -4,7 +4,7 @@
 //! resolves proposals and voter changes, delivers newly committed batches and publishes the
 //! quorum state.
 
-use super::handle::{Committed, Event, ProposeError, QuorumInfo, VoterChangeFailure};
+use super::handle::{Committed, Event, ProposeError, QuorumInfo, SnapshotPlan, VoterChangeFailure};
 use super::peers::Peers;
 use super::wire::{self, Responder};
 use super::DriverConfig;
@@ -345,12 +345,27 @@ impl Loop {
                     let _ = reply.send(Err(e));
                 }
             },
-            Event::Snapshot {
-                end_offset,
-                state,
-                reply,
-            } => {
-                let r = self.core.create_snapshot(end_offset, state);
+            Event::PlanSnapshot { end_offset, reply } => {
+                let plan = self.core.snapshot_id_at(end_offset).map(|(id, voters)| {
+                    let log = self.core.log();
+                    SnapshotPlan {
+                        id,
+                        voters: log.snapshot_voter_set(id, &voters),
+                        dir: log.dir().to_path_buf(),
+                    }
+                });
+                let _ = reply.send(plan);
+            }
+            Event::AdoptSnapshot { id, written, reply } => {
+                let staged = written.as_ref().ok().map(|s| s.path.clone());
+                let r = self.core.adopt_snapshot(id, |log, _| match written {
+                    Ok(staged) => log.adopt_staged_snapshot(staged),
+                    Err(e) => log.fail_snapshot_write(&e),
+                });
+                if let (Err(_), Some(path)) = (&r, staged) {
+                    // The log moved past it while it was written: it is not needed.
+                    let _ = std::fs::remove_file(path);
+                }
                 let _ = reply.send(r);
             }
             Event::Resign => {

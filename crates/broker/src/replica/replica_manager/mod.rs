@@ -580,7 +580,9 @@ impl ReplicaManager {
     }
 
     /// The ISR check every half `replica.lag.time.max.ms` (as Kafka's isr-expiration task):
-    /// each led partition proposes dropping the followers that fell behind.
+    /// each led partition proposes dropping the followers that fell behind. The pass visits
+    /// every hosted partition (tens of milliseconds at 100,000), so it runs off the async
+    /// workers.
     pub async fn check_isr(self: Arc<Self>) {
         let period = std::time::Duration::from_millis(
             u64::try_from(self.settings.lag_max_ms / 2)
@@ -589,10 +591,14 @@ impl ReplicaManager {
         );
         loop {
             tokio::time::sleep(period).await;
-            let now = fjord_util::monotonic_ms();
-            for p in self.all() {
-                p.tick(now);
-            }
+            let me = self.clone();
+            let _ = tokio::task::spawn_blocking(move || {
+                let now = fjord_util::monotonic_ms();
+                for p in me.all() {
+                    p.tick(now);
+                }
+            })
+            .await;
         }
     }
 
