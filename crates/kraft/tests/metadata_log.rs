@@ -45,13 +45,10 @@ fn entry(offset: i64, records: u32, epoch: i32, kind: EntryKind, data: Bytes) ->
     }
 }
 
-#[test]
-fn entries_voters_and_snapshots_survive_a_reopen() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("__cluster_metadata-0");
-    let mut log = MetadataLog::open(&path, voters(&[1, 2, 3])).unwrap();
-    assert!(!log.has_dynamic_voters());
-    log.append(&[
+/// A leader change, three records, voters 1-4 (with endpoints), then two records in
+/// `last_epoch` at offset 6 (epoch 1 for the rest).
+fn four_entries_with_a_voter_change(last_epoch: i32) -> Vec<Entry> {
+    vec![
         entry(0, 1, 1, EntryKind::LeaderChange { leader: 1 }, Bytes::new()),
         entry(1, 3, 1, EntryKind::Data, data(3)),
         entry(
@@ -61,9 +58,23 @@ fn entries_voters_and_snapshots_survive_a_reopen() {
             EntryKind::Voters([1, 2, 3, 4].into()),
             control::voters_batch(4, 1, &voters(&[1, 2, 3, 4]), true, 0),
         ),
+        entry(6, 2, last_epoch, EntryKind::Data, data(2)),
+    ]
+}
+
+#[test]
+fn entries_voters_and_snapshots_survive_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("__cluster_metadata-0");
+    let mut log = MetadataLog::open(&path, voters(&[1, 2, 3])).unwrap();
+    assert!(!log.has_dynamic_voters());
+    let mut entries = four_entries_with_a_voter_change(2);
+    entries.insert(
+        3,
         entry(6, 2, 2, EntryKind::LeaderChange { leader: 2 }, Bytes::new()),
-        entry(7, 2, 2, EntryKind::Data, data(2)),
-    ]);
+    );
+    entries[4].offset = 7;
+    log.append(&entries);
     assert_eq!(log.failure(), None);
     assert_eq!(log.end_offset(), 9);
     assert_eq!(log.last_epoch(), 2);
@@ -143,18 +154,7 @@ fn a_snapshot_written_off_the_raft_thread_is_adopted_as_one_taken_on_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("__cluster_metadata-0");
     let mut log = MetadataLog::open(&path, voters(&[1, 2, 3])).unwrap();
-    log.append(&[
-        entry(0, 1, 1, EntryKind::LeaderChange { leader: 1 }, Bytes::new()),
-        entry(1, 3, 1, EntryKind::Data, data(3)),
-        entry(
-            4,
-            2,
-            1,
-            EntryKind::Voters([1, 2, 3, 4].into()),
-            control::voters_batch(4, 1, &voters(&[1, 2, 3, 4]), true, 0),
-        ),
-        entry(6, 2, 1, EntryKind::Data, data(2)),
-    ]);
+    log.append(&four_entries_with_a_voter_change(1));
     log.flush();
     log.set_high_watermark(8);
     let id = SnapshotId {

@@ -497,8 +497,8 @@ fn observer(id: NodeId, n: i32, now: i64) -> RaftNode<MemLog> {
     )
 }
 
-#[test]
-fn a_new_observer_loads_the_leaders_snapshot_then_fetches() {
+/// Three voters whose leader (node 1) committed five two-record batches; its high watermark.
+fn five_batches_committed() -> (Vec<RaftNode<MemLog>>, i64) {
     let mut nodes = cluster(3);
     run_for(&mut nodes, 5_000, 6_000);
     for i in 0..5 {
@@ -506,6 +506,12 @@ fn a_new_observer_loads_the_leaders_snapshot_then_fetches() {
     }
     run_for(&mut nodes, 6_100, 7_000);
     let hw = nodes[0].high_watermark();
+    (nodes, hw)
+}
+
+#[test]
+fn a_new_observer_loads_the_leaders_snapshot_then_fetches() {
+    let (mut nodes, hw) = five_batches_committed();
     assert_eq!(
         hw, 11,
         "the leader-change entry and five two-record batches"
@@ -539,13 +545,7 @@ fn a_new_observer_loads_the_leaders_snapshot_then_fetches() {
 /// was taken meanwhile.
 #[test]
 fn a_snapshot_named_then_written_elsewhere_is_adopted_only_while_it_is_newest() {
-    let mut nodes = cluster(3);
-    run_for(&mut nodes, 5_000, 6_000);
-    for i in 0..5 {
-        nodes[0].propose(2, Bytes::from(format!("r{i}"))).unwrap();
-    }
-    run_for(&mut nodes, 6_100, 7_000);
-    let hw = nodes[0].high_watermark();
+    let (mut nodes, hw) = five_batches_committed();
     assert_eq!(
         nodes[0].snapshot_id_at(hw + 1).map(|(id, _)| id),
         Err(fjord_raft::SnapshotError::NotCommitted)

@@ -149,9 +149,20 @@ fn topic(bootstrap: &str, name: &str, partitions: i32) {
 
 /// The node coordinating transactional id `id`, as `addr` answers FindCoordinator.
 fn coordinator_of(rt: &tokio::runtime::Runtime, addr: &str, id: &str) -> Option<i32> {
+    find_coordinator(rt, addr, id, 1)
+}
+
+/// The coordinator of `key` (FindCoordinator v3, `key_type` 0 for a group, 1 for a
+/// transactional id), if `addr` names one.
+fn find_coordinator(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    key: &str,
+    key_type: i8,
+) -> Option<i32> {
     let request = RequestBody::FindCoordinator(FindCoordinatorRequest {
-        key: id.into(),
-        key_type: 1,
+        key: key.into(),
+        key_type,
         ..Default::default()
     });
     match rt.block_on(common::call(addr, request, 3))? {
@@ -1367,15 +1378,7 @@ fn transaction_version_2_is_advertised(rt: &tokio::runtime::Runtime, addr: &str,
 /// The broker that coordinates `group`.
 fn group_coordinator_of(rt: &tokio::runtime::Runtime, addr: &str, group: &str) -> i32 {
     wait_for(Duration::from_secs(60), || {
-        let request = RequestBody::FindCoordinator(FindCoordinatorRequest {
-            key: group.into(),
-            key_type: 0,
-            ..Default::default()
-        });
-        match rt.block_on(common::call(addr, request, 3))? {
-            ResponseBody::FindCoordinator(r) if r.error_code == 0 => Some(r.node_id),
-            _ => None,
-        }
+        find_coordinator(rt, addr, group, 0)
     })
     .expect("a group coordinator")
 }
