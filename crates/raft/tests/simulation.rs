@@ -8,7 +8,9 @@
 //! Nodes also take snapshots of their committed prefix at random (the log is cleaned below
 //! them, so lagging nodes must download one), and leaders add and remove voters, themselves
 //! included (KIP-853). A node's committed prefix is its snapshot's entries plus its log below
-//! the high watermark.
+//! the high watermark. Half the snapshots are named at once and adopted some steps later, as
+//! the driver writes one off its thread; by then the log may have moved past it (a newer
+//! snapshot, one downloaded), and only that refusal is allowed.
 //!
 //! Connections close, too: when a node crashes every other node hears that its connection to
 //! it closed (a follower of it asks for pre-votes at once, KIP-996), and at random a node
@@ -58,6 +60,9 @@ struct SimNode {
     snapshot_entries: Option<(SnapshotId, Vec<Entry>)>,
     /// The snapshot the node itself took last.
     created: Option<SnapshotId>,
+    /// A snapshot named and being written (as the driver writes one off the Raft thread),
+    /// adopted at a later step, by when the log may have moved past it.
+    planned: Option<(SnapshotId, Bytes)>,
     /// The node's latest snapshot when last checked.
     seen: Option<SnapshotId>,
 }
@@ -66,6 +71,10 @@ struct SimNode {
 #[derive(Debug, Default, Clone, Copy)]
 struct Stats {
     snapshots_taken: u64,
+    /// Snapshots adopted some steps after they were named.
+    snapshots_adopted_late: u64,
+    /// Named snapshots refused at adoption: the log had moved past them.
+    snapshots_superseded: u64,
     snapshots_loaded: u64,
     voters_added: u64,
     voters_removed: u64,
@@ -209,6 +218,7 @@ impl Sim {
                 last_hw: 0,
                 snapshot_entries: None,
                 created: None,
+                planned: None,
                 seen: None,
             })
             .collect();
@@ -345,6 +355,7 @@ impl Sim {
                 // Whatever was not flushed is gone; the persisted quorum state stays.
                 n.survivor = Some(core.log().after_crash());
                 n.down_until = self.now + down_for;
+                n.planned = None;
                 n.incarnation += 1;
                 n.last_hw = 0;
                 // Its kernel closes its connections: every peer hears of it.
@@ -429,17 +440,47 @@ impl Sim {
                 if propose && core.is_leader() && self.rng.per_mille(faults.resign) {
                     core.resign();
                 }
+                if node.planned.is_some() && self.rng.per_mille(200) {
+                    // The file is written: adopt it, or learn the log moved past it.
+                    let (id, state) = node.planned.take().expect("planned");
+                    match core
+                        .adopt_snapshot(id, |log, voters| log.create_snapshot(id, voters, state))
+                    {
+                        Ok(_) => {
+                            node.created = Some(id);
+                            self.stats.snapshots_taken += 1;
+                            self.stats.snapshots_adopted_late += 1;
+                        }
+                        Err(fjord_raft::SnapshotError::NotNewer) => {
+                            self.stats.snapshots_superseded += 1;
+                        }
+                        Err(e) => {
+                            return Err(self.fail(format!("snapshot {id:?} not adopted: {e:?}")))
+                        }
+                    }
+                }
                 if propose && self.rng.per_mille(faults.snapshot) {
-                    // Any node may snapshot its committed prefix.
+                    // Any node may snapshot its committed prefix: at once, or named now and
+                    // adopted later (the driver's way).
                     let hw = core.high_watermark();
                     if hw > core.log().start_offset() {
                         let state =
                             encode_entries(&committed_view(core, &mut node.snapshot_entries));
-                        match core.create_snapshot(hw, state) {
-                            Ok(id) => {
+                        let later = node.planned.is_none() && self.rng.per_mille(500);
+                        let taken = if later {
+                            core.snapshot_id_at(hw).map(|(id, _)| {
+                                node.planned = Some((id, state));
+                                None
+                            })
+                        } else {
+                            core.create_snapshot(hw, state).map(Some)
+                        };
+                        match taken {
+                            Ok(Some(id)) => {
                                 node.created = Some(id);
                                 self.stats.snapshots_taken += 1;
                             }
+                            Ok(None) => {}
                             Err(e) => {
                                 return Err(self.fail(format!("snapshot at {hw} refused: {e:?}")))
                             }
@@ -682,6 +723,8 @@ fn run_seeds(seeds: impl Iterator<Item = u64>) -> Stats {
         match Sim::new(seed).run() {
             Ok(s) => {
                 total.snapshots_taken += s.snapshots_taken;
+                total.snapshots_adopted_late += s.snapshots_adopted_late;
+                total.snapshots_superseded += s.snapshots_superseded;
                 total.snapshots_loaded += s.snapshots_loaded;
                 total.voters_added += s.voters_added;
                 total.voters_removed += s.voters_removed;
@@ -709,6 +752,7 @@ fn simulated_clusters_stay_safe_and_recover() {
     let stats = run_seeds(0..DEFAULT_SEEDS);
     // The faults must have reached what they are meant to test.
     assert!(stats.snapshots_loaded >= 100, "{stats:?}");
+    assert!(stats.snapshots_adopted_late >= 100, "{stats:?}");
     assert!(stats.voters_added >= 100, "{stats:?}");
     assert!(stats.voters_removed >= 100, "{stats:?}");
     assert!(stats.leaders_removed >= 20, "{stats:?}");
