@@ -89,7 +89,21 @@ impl Clock {
         }
     }
 
-    /// Sleeps for `ms` milliseconds.
+    /// Sleeps until the wall clock reads `at`. On a manual clock the deadline is exact
+    /// however the clock moves meanwhile (no second reading to race with the hand).
+    pub async fn sleep_until_wall(&self, at: i64) {
+        match &self.manual {
+            None => self.sleep_ms(at - system_now_ms()).await,
+            Some(m) => {
+                self.sleep_until(MONOTONIC_BASE_MS + (at - m.wall_origin))
+                    .await
+            }
+        }
+    }
+
+    /// Sleeps for `ms` milliseconds from now. A deadline computed from an earlier reading
+    /// belongs in [`Clock::sleep_until`]: this reads the clock again, so time that passed
+    /// since (or a manual clock moved on) would be added to the wait.
     pub async fn sleep_ms(&self, ms: i64) {
         self.sleep_until(self.monotonic_ms() + ms.max(0)).await;
     }
@@ -143,5 +157,29 @@ mod tests {
         sleeper.await.unwrap();
         assert_eq!(clock.monotonic_ms() - start, 500);
         assert_eq!(clock.wall_ms(), 1_000_500);
+    }
+
+    /// A deadline taken before the clock moves is kept: the sleep does not start counting
+    /// again from the later reading (the share-lock expiry once overslept by the 29 s its test
+    /// advanced between computing its deadline and going to sleep).
+    #[tokio::test]
+    async fn a_sleep_until_a_deadline_read_earlier_ends_at_that_deadline() {
+        let (clock, hand) = Clock::manual(1_000_000);
+        let deadline = clock.monotonic_ms() + 30_000;
+        let wall_deadline = clock.wall_ms() + 30_000;
+        hand.advance(29_000);
+        let until = {
+            let clock = clock.clone();
+            tokio::spawn(async move { clock.sleep_until(deadline).await })
+        };
+        let until_wall = {
+            let clock = clock.clone();
+            tokio::spawn(async move { clock.sleep_until_wall(wall_deadline).await })
+        };
+        tokio::task::yield_now().await;
+        assert!(!until.is_finished() && !until_wall.is_finished());
+        hand.advance(1_000);
+        until.await.unwrap();
+        until_wall.await.unwrap();
     }
 }

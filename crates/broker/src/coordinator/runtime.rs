@@ -455,12 +455,14 @@ impl<S: CoordinatorShard> Runtime<S> {
                     None => return,
                 }
             };
-            let sleep = match next {
-                Some(at) => (at - self.clock.wall_ms()).max(0),
-                None => 60_000,
+            let wake = async {
+                match next {
+                    Some(at) => self.clock.sleep_until_wall(at).await,
+                    None => self.clock.sleep_ms(60_000).await,
+                }
             };
             tokio::select! {
-                _ = self.clock.sleep_ms(sleep) => {}
+                _ = wake => {}
                 _ = slot.wake.notified() => continue,
             }
             let mut guard = slot.state.lock().await;

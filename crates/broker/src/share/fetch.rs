@@ -1009,9 +1009,11 @@ impl ShareFetcher {
                     next = Some(next.map_or(d, |n: u64| n.min(d)));
                 }
             }
-            let sleep = next.map_or(60_000, |d| d.saturating_sub(now).max(1));
+            // Until the deadline read above (a second reading of the clock would push it out
+            // by whatever passed meanwhile).
+            let until = next.map_or(now + 60_000, |d| d.max(now + 1));
             tokio::select! {
-                _ = self.clock.sleep_ms(sleep as i64) => {}
+                _ = self.clock.sleep_until(until as i64) => {}
                 _ = self.deadlines.notified() => {}
             }
         }
