@@ -344,6 +344,54 @@ impl Sim {
             .expect("known node")
     }
 
+    /// Node `i` (up) adopts a snapshot it named earlier, now and then, and takes one of its
+    /// committed prefix at random: at once, or named now and adopted later.
+    fn snapshot(&mut self, i: usize, faults: &Faults, propose: bool) -> Result<(), String> {
+        let node = &mut self.nodes[i];
+        let core = node.core.as_mut().expect("up");
+        if node.planned.is_some() && self.rng.per_mille(200) {
+            // The file is written: adopt it, or learn the log moved past it.
+            let (id, state) = node.planned.take().expect("planned");
+            match core.adopt_snapshot(id, |log, voters| log.create_snapshot(id, voters, state)) {
+                Ok(_) => {
+                    node.created = Some(id);
+                    self.stats.snapshots_taken += 1;
+                    self.stats.snapshots_adopted_late += 1;
+                }
+                Err(fjord_raft::SnapshotError::NotNewer) => {
+                    self.stats.snapshots_superseded += 1;
+                }
+                Err(e) => return Err(self.fail(format!("snapshot {id:?} not adopted: {e:?}"))),
+            }
+        }
+        if propose && self.rng.per_mille(faults.snapshot) {
+            // Any node may snapshot its committed prefix: at once, or named now and
+            // adopted later (the driver's way).
+            let hw = core.high_watermark();
+            if hw > core.log().start_offset() {
+                let state = encode_entries(&committed_view(core, &mut node.snapshot_entries));
+                let later = node.planned.is_none() && self.rng.per_mille(500);
+                let taken = if later {
+                    core.snapshot_id_at(hw).map(|(id, _)| {
+                        node.planned = Some((id, state));
+                        None
+                    })
+                } else {
+                    core.create_snapshot(hw, state).map(Some)
+                };
+                match taken {
+                    Ok(Some(id)) => {
+                        node.created = Some(id);
+                        self.stats.snapshots_taken += 1;
+                    }
+                    Ok(None) => {}
+                    Err(e) => return Err(self.fail(format!("snapshot at {hw} refused: {e:?}"))),
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn step(&mut self, faults: &Faults, propose: bool) -> Result<(), String> {
         self.now += TICK_MS;
         // Crashes and restarts.
@@ -440,53 +488,9 @@ impl Sim {
                 if propose && core.is_leader() && self.rng.per_mille(faults.resign) {
                     core.resign();
                 }
-                if node.planned.is_some() && self.rng.per_mille(200) {
-                    // The file is written: adopt it, or learn the log moved past it.
-                    let (id, state) = node.planned.take().expect("planned");
-                    match core
-                        .adopt_snapshot(id, |log, voters| log.create_snapshot(id, voters, state))
-                    {
-                        Ok(_) => {
-                            node.created = Some(id);
-                            self.stats.snapshots_taken += 1;
-                            self.stats.snapshots_adopted_late += 1;
-                        }
-                        Err(fjord_raft::SnapshotError::NotNewer) => {
-                            self.stats.snapshots_superseded += 1;
-                        }
-                        Err(e) => {
-                            return Err(self.fail(format!("snapshot {id:?} not adopted: {e:?}")))
-                        }
-                    }
-                }
-                if propose && self.rng.per_mille(faults.snapshot) {
-                    // Any node may snapshot its committed prefix: at once, or named now and
-                    // adopted later (the driver's way).
-                    let hw = core.high_watermark();
-                    if hw > core.log().start_offset() {
-                        let state =
-                            encode_entries(&committed_view(core, &mut node.snapshot_entries));
-                        let later = node.planned.is_none() && self.rng.per_mille(500);
-                        let taken = if later {
-                            core.snapshot_id_at(hw).map(|(id, _)| {
-                                node.planned = Some((id, state));
-                                None
-                            })
-                        } else {
-                            core.create_snapshot(hw, state).map(Some)
-                        };
-                        match taken {
-                            Ok(Some(id)) => {
-                                node.created = Some(id);
-                                self.stats.snapshots_taken += 1;
-                            }
-                            Ok(None) => {}
-                            Err(e) => {
-                                return Err(self.fail(format!("snapshot at {hw} refused: {e:?}")))
-                            }
-                        }
-                    }
-                }
+                self.snapshot(i, faults, propose)?;
+                let node = &mut self.nodes[i];
+                let core = node.core.as_mut().expect("up");
                 if propose && core.is_leader() && self.rng.per_mille(faults.reconfigure) {
                     let pick = ids[self.rng.below(ids.len() as u64) as usize];
                     self.voter_changes += 1;

@@ -1020,12 +1020,17 @@ fn stalled_partition_shows(rt: &tokio::runtime::Runtime, brokers: &[Node], live:
     let series = |port: u16, name: &str, labels: &str| -> Option<f64> {
         common::metrics_text(port)
             .lines()
-            .find(|l| l.starts_with(name) && l.contains(labels))
+            .find(|l| {
+                // The series itself (its labels or its value follow the name).
+                l.strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with(['\u{7b}', ' ']))
+                    && l.contains(labels)
+            })
             .and_then(|l| l.rsplit(' ').next()?.parse().ok())
     };
     let lag = series(
         brokers[1].metrics_port,
-        "kafka_cluster_partition_laststableoffsetlag{",
+        "kafka_cluster_partition_laststableoffsetlag",
         "topic=\"hang-b\"",
     );
     assert_eq!(lag, Some(8.0), "hang-b's LastStableOffsetLag on broker 2");
@@ -1034,7 +1039,7 @@ fn stalled_partition_shows(rt: &tokio::runtime::Runtime, brokers: &[Node], live:
         .filter_map(|b| {
             series(
                 b.metrics_port,
-                "kafka_server_transaction_coordinator_metrics_transactions{",
+                "kafka_server_transaction_coordinator_metrics_transactions",
                 "state=\"CompleteCommit\"",
             )
         })

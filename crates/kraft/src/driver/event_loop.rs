@@ -346,27 +346,10 @@ impl Loop {
                 }
             },
             Event::PlanSnapshot { end_offset, reply } => {
-                let plan = self.core.snapshot_id_at(end_offset).map(|(id, voters)| {
-                    let log = self.core.log();
-                    SnapshotPlan {
-                        id,
-                        voters: log.snapshot_voter_set(id, &voters),
-                        dir: log.dir().to_path_buf(),
-                    }
-                });
-                let _ = reply.send(plan);
+                let _ = reply.send(self.plan_snapshot(end_offset));
             }
             Event::AdoptSnapshot { id, written, reply } => {
-                let staged = written.as_ref().ok().map(|s| s.path.clone());
-                let r = self.core.adopt_snapshot(id, |log, _| match written {
-                    Ok(staged) => log.adopt_staged_snapshot(staged),
-                    Err(e) => log.fail_snapshot_write(&e),
-                });
-                if let (Err(_), Some(path)) = (&r, staged) {
-                    // The log moved past it while it was written: it is not needed.
-                    let _ = std::fs::remove_file(path);
-                }
-                let _ = reply.send(r);
+                let _ = reply.send(self.adopt_snapshot(id, written));
             }
             Event::Resign => {
                 self.core.resign();
@@ -375,6 +358,36 @@ impl Loop {
             Event::Shutdown => return true,
         }
         false
+    }
+
+    /// Names the snapshot of the state below `end_offset`, for writing off this thread.
+    fn plan_snapshot(&self, end_offset: i64) -> Result<SnapshotPlan, fjord_raft::SnapshotError> {
+        let (id, voters) = self.core.snapshot_id_at(end_offset)?;
+        let log = self.core.log();
+        Ok(SnapshotPlan {
+            id,
+            voters: log.snapshot_voter_set(id, &voters),
+            dir: log.dir().to_path_buf(),
+        })
+    }
+
+    /// Puts a snapshot written off this thread in place (or fails the log when writing it
+    /// failed); a refused one's file is removed.
+    fn adopt_snapshot(
+        &mut self,
+        id: fjord_raft::types::SnapshotId,
+        written: Result<crate::snapshot_file::Staged, crate::snapshot_file::SnapshotFileError>,
+    ) -> Result<fjord_raft::types::SnapshotId, fjord_raft::SnapshotError> {
+        let staged = written.as_ref().ok().map(|s| s.path.clone());
+        let r = self.core.adopt_snapshot(id, |log, _| match written {
+            Ok(staged) => log.adopt_staged_snapshot(staged),
+            Err(e) => log.fail_snapshot_write(&e),
+        });
+        if let (Err(_), Some(path)) = (&r, staged) {
+            // The log moved past it while it was written: it is not needed.
+            let _ = std::fs::remove_file(path);
+        }
+        r
     }
 
     /// Carries out the core's actions in order: persisting before the sends that follow. A
