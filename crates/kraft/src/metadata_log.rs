@@ -452,18 +452,12 @@ impl RaftLog for MetadataLog {
         if self.failure.get().is_some() {
             return;
         }
+        // The driver writes its snapshots off the Raft thread; this path (the same steps in
+        // one go) serves the core's `create_snapshot`.
         let recorded = self.snapshot_voter_set(id, voters);
-        let bytes = match snapshot_file::build(recorded.as_ref(), &state, now_ms()) {
-            Ok(b) => b,
-            Err(e) => return self.fail("building a snapshot", e),
-        };
-        let path = match snapshot_file::write(&self.dir, id, &bytes) {
-            Ok(p) => p,
-            Err(e) => return self.fail("writing a snapshot", e),
-        };
-        self.set_snapshot(id, path, bytes.len() as u64, recorded);
-        if let Err(e) = self.clean_below(id.end_offset) {
-            self.fail("cleaning below a snapshot", e);
+        match snapshot_file::write_staged(&self.dir, id, recorded, &state, now_ms()) {
+            Ok(staged) => self.adopt_staged_snapshot(staged),
+            Err(e) => self.fail_snapshot_write(&e),
         }
     }
 

@@ -206,28 +206,23 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
 /// again until `default.api.timeout.ms`) fails the listing: a partial table would hide
 /// transactions.
 async fn list(admin: &Admin, duration_ms: i64) -> Result<(), ToolError> {
-    let deadline = std::time::Instant::now() + admin.config().api_timeout;
-    let listed = loop {
+    let found = until_every_broker_answered(admin, || async {
         let found = admin
             .list_transactions(&[], &[], duration_ms)
             .await
             .map_err(|e| failed("Failed to list transactions", e))?;
-        if found.unanswered.is_empty() {
-            break found.listed;
-        }
-        if std::time::Instant::now() + LISTING_RETRY >= deadline {
-            let why: Vec<String> = found
-                .unanswered
-                .iter()
-                .map(|(b, e)| format!("{b} ({e})"))
-                .collect();
-            return Err(ToolError::Failed(format!(
-                "Failed to list transactions: broker(s) {} did not answer",
-                why.join("; ")
-            )));
-        }
-        tokio::time::sleep(LISTING_RETRY).await;
-    };
+        let silent = unanswered(&found);
+        Ok((found, silent))
+    })
+    .await?;
+    let silent = unanswered(&found);
+    if !silent.is_empty() {
+        return Err(ToolError::Failed(format!(
+            "Failed to list transactions: broker(s) {} did not answer",
+            silent.join("; ")
+        )));
+    }
+    let listed = found.listed;
     let rows: Vec<Vec<String>> = listed
         .into_iter()
         .map(|t| {
@@ -473,6 +468,15 @@ pub struct Search {
     pub producers: usize,
 }
 
+/// The brokers that did not answer a listing, each with why.
+fn unanswered(found: &fjord_admin::TransactionListings) -> Vec<String> {
+    found
+        .unanswered
+        .iter()
+        .map(|(b, e)| format!("{b} ({e})"))
+        .collect()
+}
+
 /// How long `find-hanging` waits before asking again when a broker that may coordinate a
 /// candidate's transaction did not answer the listing (loading its shards, unreachable).
 const LISTING_RETRY: std::time::Duration = std::time::Duration::from_millis(500);
@@ -486,18 +490,35 @@ pub async fn find_hanging_answered(
     scope: &Scope,
     max_timeout_ms: i64,
 ) -> Result<Vec<Hanging>, ToolError> {
+    let found = until_every_broker_answered(admin, || async {
+        let found = find_hanging(admin, scope, max_timeout_ms).await?;
+        let silent = found.silent.clone();
+        Ok((found, silent))
+    })
+    .await?;
+    if found.silent.is_empty() {
+        return Ok(found.hanging);
+    }
+    Err(ToolError::Failed(format!(
+        "Failed to list transactions for {} producers: broker(s) {} did not answer",
+        found.producers,
+        found.silent.join("; ")
+    )))
+}
+
+/// Runs `ask` (an answer and the brokers that did not answer it) again every
+/// [`LISTING_RETRY`] until every broker answered or `default.api.timeout.ms` passed; the
+/// last answer.
+async fn until_every_broker_answered<T, F, Fut>(admin: &Admin, mut ask: F) -> Result<T, ToolError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<(T, Vec<String>), ToolError>>,
+{
     let deadline = std::time::Instant::now() + admin.config().api_timeout;
     loop {
-        let found = find_hanging(admin, scope, max_timeout_ms).await?;
-        if found.silent.is_empty() {
-            return Ok(found.hanging);
-        }
-        if std::time::Instant::now() + LISTING_RETRY >= deadline {
-            return Err(ToolError::Failed(format!(
-                "Failed to list transactions for {} producers: broker(s) {} did not answer",
-                found.producers,
-                found.silent.join("; ")
-            )));
+        let (found, silent) = ask().await?;
+        if silent.is_empty() || std::time::Instant::now() + LISTING_RETRY >= deadline {
+            return Ok(found);
         }
         tokio::time::sleep(LISTING_RETRY).await;
     }
@@ -557,20 +578,16 @@ async fn search(
             e,
         )
     })?;
-    let ids: BTreeMap<i64, String> = found
-        .listed
-        .into_iter()
-        .map(|t| (t.producer_id, t.transactional_id))
-        .collect();
+    let why = unanswered(&found);
     let silent: Vec<String> = found
         .unanswered
         .iter()
         .map(|(b, _)| b.to_string())
         .collect();
-    let why: Vec<String> = found
-        .unanswered
-        .iter()
-        .map(|(b, e)| format!("{b} ({e})"))
+    let ids: BTreeMap<i64, String> = found
+        .listed
+        .into_iter()
+        .map(|t| (t.producer_id, t.transactional_id))
         .collect();
     let mut hanging = Vec::new();
     for mut c in candidates {
