@@ -46,7 +46,12 @@ pub const SCHEMA_DIRS: &[&str] = &[
     "group-coordinator",
     "transaction-coordinator",
     "share-coordinator",
+    "remote-log-metadata",
 ];
+
+/// The kind given to the specs of `schemas/remote-log-metadata/`: Kafka types them
+/// `metadata`, but they are the values of `__remote_log_metadata`, not metadata-log records.
+pub const REMOTE_LOG_METADATA_KIND: &str = "remote-log-metadata";
 
 /// Reads every `*.json` spec below `schemas`, sorted by file name within each directory.
 pub fn read_specs(schemas: &Path) -> Result<Vec<MessageSpec>, SpecError> {
@@ -67,8 +72,11 @@ pub fn read_specs(schemas: &Path) -> Result<Vec<MessageSpec>, SpecError> {
                 path: path.clone(),
                 source,
             })?;
-            let spec = MessageSpec::parse(&text)
+            let mut spec = MessageSpec::parse(&text)
                 .map_err(|e| SpecError::Invalid(format!("{}: {e}", path.display())))?;
+            if dir.ends_with(REMOTE_LOG_METADATA_KIND) {
+                spec.kind = REMOTE_LOG_METADATA_KIND.to_string();
+            }
             specs.push(spec);
         }
     }

@@ -5,6 +5,7 @@
 
 pub mod atomic_file;
 pub mod clock;
+pub mod murmur2;
 pub mod properties;
 pub mod sim_rng;
 pub mod tasks;
