@@ -9,6 +9,7 @@
 //!   names of a segment's objects in it.
 
 pub mod error;
+pub mod manager;
 pub mod plan;
 pub mod records;
 pub mod rlmm;

@@ -17,6 +17,8 @@ pub struct LocalSegment {
     pub size: u64,
     /// Its largest record timestamp (-1: none).
     pub max_timestamp_ms: i64,
+    /// True when it holds no aborted transaction.
+    pub txn_index_empty: bool,
 }
 
 /// The closed segments to copy, in order: those with records above `highest_remote` whose
@@ -174,6 +176,7 @@ mod tests {
                 next_offset: n,
                 size: 100,
                 max_timestamp_ms: b,
+                txn_index_empty: true,
             })
             .collect()
     }

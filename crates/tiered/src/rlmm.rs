@@ -33,32 +33,128 @@ impl Lineage<'_> {
         Some((first, next - 1))
     }
 
-    /// True when every record of `seg` has, in this lineage, the epoch `seg` gives it (Kafka's
-    /// `isRemoteSegmentWithinLeaderEpochs`): the segment is part of this log's history.
-    pub fn holds(&self, seg: &SegmentMetadata) -> bool {
-        let Some(&(first_epoch, _)) = self.epochs.first() else {
+    /// The epoch of the record at `offset` in this lineage, if it knows (an offset below its
+    /// first entry has the first epoch only if the segment asking says so: see
+    /// [`PartitionRemoteLog::segment_for`]).
+    pub fn epoch_at(&self, offset: i64) -> Option<i32> {
+        if offset >= self.end_offset {
+            return None;
+        }
+        self.epochs
+            .iter()
+            .rev()
+            .find(|(_, start)| *start <= offset)
+            .map(|(e, _)| *e)
+    }
+
+    /// True when the record `seg` has at `offset` is this lineage's record there: both give
+    /// it the same leader epoch (one leader writes an epoch's records, so an offset and an
+    /// epoch name one record). An offset below the lineage's first entry, where the epochs
+    /// were cut at the log start, matches when the segment gives it the lineage's first epoch.
+    pub fn agrees_at(&self, seg: &SegmentMetadata, offset: i64) -> bool {
+        let Some(theirs) = seg.epoch_at(offset) else {
             return false;
         };
-        if seg.end_offset >= self.end_offset || seg.leader_epochs.is_empty() {
-            return false;
+        match self.epoch_at(offset) {
+            Some(ours) => ours == theirs,
+            None => {
+                offset < self.end_offset
+                    && self
+                        .epochs
+                        .first()
+                        .is_some_and(|(e, s)| offset < *s && *e == theirs)
+            }
         }
+    }
+
+    /// The last offset of the prefix of `seg` whose records are this lineage's (none when its
+    /// first record is not): after an unclean election, a segment the new history leaves
+    /// at some offset still holds the records before it.
+    pub fn shared_until(&self, seg: &SegmentMetadata) -> Option<i64> {
+        let mut last = None;
         for (i, &(epoch, start)) in seg.leader_epochs.iter().enumerate() {
             let end = seg
                 .leader_epochs
                 .get(i + 1)
                 .map_or(seg.end_offset, |(_, next)| next - 1);
-            let Some((first, last)) = self.range_of(epoch) else {
-                return false;
-            };
-            // The lineage's first epoch may have been cut at the log start: its records
-            // below it are still this history.
-            let starts_inside = start >= first || epoch == first_epoch;
-            if !starts_inside || end > last {
-                return false;
+            if !self.agrees_at(seg, start.max(seg.start_offset)) {
+                break;
+            }
+            // The lineage's epoch runs to the next entry's start (or its end).
+            let lineage_end = self
+                .epochs
+                .iter()
+                .find(|(_, s)| *s > start)
+                .map_or(self.end_offset, |(_, s)| *s)
+                - 1;
+            let _ = epoch;
+            last = Some(end.min(lineage_end));
+            if lineage_end < end {
+                break;
             }
         }
-        true
+        last
     }
+
+    /// True when every record of `seg` has, in this lineage, the epoch `seg` gives it (Kafka's
+    /// `isRemoteSegmentWithinLeaderEpochs`): the segment is part of this log's history.
+    pub fn holds(&self, seg: &SegmentMetadata) -> bool {
+        self.verdict(seg) == Verdict::Held
+    }
+
+    /// How `seg` stands against this lineage. Epochs wholly below the lineage's first offset
+    /// are ones it cannot judge (its epochs were cut at the log start, or it has not learnt
+    /// them): a segment with only such epochs is [`Verdict::Unknown`], never
+    /// [`Verdict::Contradicted`], so a lineage that knows too little never condemns a segment.
+    pub fn verdict(&self, seg: &SegmentMetadata) -> Verdict {
+        let Some(&(first_epoch, first_offset)) = self.epochs.first() else {
+            return Verdict::Unknown;
+        };
+        if seg.leader_epochs.is_empty() || seg.end_offset < first_offset {
+            return Verdict::Unknown;
+        }
+        if seg.end_offset >= self.end_offset {
+            return Verdict::Contradicted;
+        }
+        let mut judged = false;
+        for (i, &(epoch, start)) in seg.leader_epochs.iter().enumerate() {
+            let end = seg
+                .leader_epochs
+                .get(i + 1)
+                .map_or(seg.end_offset, |(_, next)| next - 1);
+            if end < first_offset && epoch <= first_epoch {
+                // Wholly below what the lineage knows.
+                continue;
+            }
+            let Some((first, last)) = self.range_of(epoch) else {
+                return Verdict::Contradicted;
+            };
+            // The lineage's first epoch may have been cut at the log start: its records
+            // below it may still be this history.
+            let starts_inside = start >= first || epoch == first_epoch;
+            if !starts_inside || end > last {
+                return Verdict::Contradicted;
+            }
+            judged = true;
+        }
+        if judged {
+            Verdict::Held
+        } else {
+            Verdict::Unknown
+        }
+    }
+}
+
+/// How a remote segment stands against a lineage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every record of it is this history's: it may be read.
+    Held,
+    /// Some record of it has another epoch here, or lies past this history's end: it belongs
+    /// to another history (an unclean election) and may be deleted.
+    Contradicted,
+    /// Part of it lies below what the lineage knows: neither read nor condemned.
+    Unknown,
 }
 
 /// Why a value was not folded.
@@ -86,6 +182,8 @@ pub enum Refused {
 #[derive(Debug, Clone, Default)]
 pub struct PartitionRemoteLog {
     segments: BTreeMap<Uuid, SegmentMetadata>,
+    /// The readable segments by start offset (and id: copies may overlap).
+    readable: BTreeMap<(i64, Uuid), SegmentMetadata>,
     delete_state: Option<PartitionDeleteState>,
 }
 
@@ -111,6 +209,7 @@ impl PartitionRemoteLog {
                         to: u.state,
                     });
                 }
+                let key = (seg.start_offset, seg.id.id);
                 if u.state == SegmentState::DeleteFinished {
                     self.segments.remove(&u.id.id);
                 } else {
@@ -118,6 +217,11 @@ impl PartitionRemoteLog {
                     seg.broker_id = u.broker_id;
                     seg.event_timestamp_ms = u.event_timestamp_ms;
                     seg.custom_metadata = u.custom_metadata.clone();
+                }
+                if u.state == SegmentState::CopyFinished {
+                    self.readable.insert(key, self.segments[&u.id.id].clone());
+                } else {
+                    self.readable.remove(&key);
                 }
             }
             RemoteLogMetadata::PartitionDelete(d) => self.delete_state = Some(d.state),
@@ -132,13 +236,7 @@ impl PartitionRemoteLog {
 
     /// The readable segments (copy finished), by start offset.
     pub fn readable(&self) -> Vec<&SegmentMetadata> {
-        let mut v: Vec<&SegmentMetadata> = self
-            .segments
-            .values()
-            .filter(|s| s.state == SegmentState::CopyFinished)
-            .collect();
-        v.sort_by_key(|s| (s.start_offset, s.end_offset));
-        v
+        self.readable.values().collect()
     }
 
     /// The readable segments of `lineage`'s history, by start offset.
@@ -149,13 +247,32 @@ impl PartitionRemoteLog {
             .collect()
     }
 
-    /// The readable segment of `lineage`'s history that holds `offset` (the one that ends
-    /// last when copies overlap).
+    /// A readable segment whose record at `offset` is `lineage`'s record there (the one that
+    /// starts last when copies overlap). A segment that another history continues past
+    /// `offset` still serves the offsets the two histories share, so an unclean election
+    /// loses from the store only what it must.
     pub fn segment_for(&self, offset: i64, lineage: Lineage<'_>) -> Option<&SegmentMetadata> {
-        self.readable_in(lineage)
-            .into_iter()
-            .filter(|s| s.start_offset <= offset && offset <= s.end_offset)
-            .max_by_key(|s| s.end_offset)
+        self.readable
+            .range(..=(offset, Uuid::max()))
+            .rev()
+            .map(|(_, s)| s)
+            .find(|s| offset <= s.end_offset && lineage.agrees_at(s, offset))
+    }
+
+    /// The last offset from `from` on that the store holds without a gap, in segments wholly
+    /// of `lineage`'s history (`from - 1` when it does not hold `from`). Local retention may
+    /// delete a local segment only up to this offset, and copying resumes after it.
+    pub fn covered_until(&self, from: i64, lineage: Lineage<'_>) -> i64 {
+        let mut last = from - 1;
+        for seg in self.readable.values() {
+            if seg.start_offset > last + 1 {
+                break;
+            }
+            if seg.end_offset > last && lineage.holds(seg) {
+                last = seg.end_offset;
+            }
+        }
+        last
     }
 
     /// The readable segment after `offset` in `lineage`'s history: the one that starts first
@@ -166,10 +283,10 @@ impl PartitionRemoteLog {
         offset: i64,
         lineage: Lineage<'_>,
     ) -> Option<&SegmentMetadata> {
-        self.readable_in(lineage)
-            .into_iter()
-            .filter(|s| s.start_offset > offset)
-            .min_by_key(|s| s.start_offset)
+        self.readable
+            .range((offset + 1, Uuid::nil())..)
+            .map(|(_, s)| s)
+            .find(|s| lineage.holds(s))
     }
 
     /// The last offset of `lineage`'s history that the store holds, if any (Kafka's highest
@@ -181,10 +298,10 @@ impl PartitionRemoteLog {
     /// The first offset of `lineage`'s history that the store holds, if any (the remote log
     /// start).
     pub fn start_offset(&self, lineage: Lineage<'_>) -> Option<i64> {
-        self.readable_in(lineage)
-            .iter()
+        self.readable
+            .values()
+            .find(|s| lineage.holds(s))
             .map(|s| s.start_offset)
-            .min()
     }
 
     /// The bytes of the readable segments.
@@ -328,22 +445,32 @@ mod tests {
         .unwrap();
         c.apply(&update(1, SegmentState::CopyFinished)).unwrap();
         let p = c.partition(&tp()).unwrap();
-        // This log took epoch 1 at offset 60 (after an unclean election): 50..59 differ.
+        // An unclean election made a replica that never had epoch 1 the leader of epoch 2
+        // at offset 50: the segment's 50..=99 are another history.
         let other = Lineage {
-            epochs: &[(0, 0), (1, 60)],
+            epochs: &[(0, 0), (2, 50)],
             end_offset: 200,
         };
-        assert!(p.segment_for(10, other).is_none());
+        assert_eq!(other.verdict(p.readable()[0]), Verdict::Contradicted);
         let same = Lineage {
             epochs: &[(0, 0), (1, 50), (2, 120)],
             end_offset: 200,
         };
         assert!(p.segment_for(10, same).is_some());
-        // A lineage that has not reached the segment's end yet does not hold it.
+        // The two histories share 0..=49: the segment still serves those.
+        let seg1 = c.partition(&tp()).unwrap().readable()[0].clone();
+        assert_eq!(other.shared_until(&seg1), Some(49));
+        assert!(other.agrees_at(&seg1, 49) && !other.agrees_at(&seg1, 50));
+        assert_eq!(p.segment_for(45, other).unwrap().id, seg1.id);
+        assert!(p.segment_for(50, other).is_none());
+        assert_eq!(same.shared_until(&seg1), Some(99));
+        // A lineage that has not reached the segment's end does not hold it, but reads
+        // what they share.
         let short = Lineage {
             epochs: &[(0, 0), (1, 50)],
             end_offset: 80,
         };
-        assert!(p.segment_for(10, short).is_none());
+        assert!(!short.holds(&seg1));
+        assert!(p.segment_for(79, short).is_some() && p.segment_for(80, short).is_none());
     }
 }

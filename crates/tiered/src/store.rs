@@ -328,6 +328,7 @@ impl RemoteStore {
                 name: meta.location.to_string(),
                 size: meta.size,
                 segment: parsed,
+                modified_ms: meta.last_modified.timestamp_millis(),
             });
         }
         Ok(out)
@@ -343,6 +344,8 @@ pub struct StoredObject {
     pub size: u64,
     /// The start offset and segment id its name carries, if it is one of fjord's.
     pub segment: Option<(i64, uuid::Uuid)>,
+    /// When it was last written (ms since the epoch).
+    pub modified_ms: i64,
 }
 
 fn parse_object_name(name: &str) -> Option<(i64, uuid::Uuid)> {
