@@ -342,10 +342,10 @@ fn still_needed(
     log_start: i64,
     local_start: i64,
 ) -> bool {
-    let Some(shared_end) = lineage.shared_until(seg) else {
+    let from = seg.start_offset.max(log_start);
+    let Some(shared_end) = lineage.shared_from(seg, from) else {
         return false;
     };
-    let from = seg.start_offset.max(log_start);
     let needed_end = shared_end.min(local_start - 1);
     from <= needed_end && remote.covered_until(from, lineage) < needed_end
 }

@@ -67,27 +67,31 @@ impl Lineage<'_> {
         }
     }
 
-    /// The last offset of the prefix of `seg` whose records are this lineage's (none when its
-    /// first record is not): after an unclean election, a segment the new history leaves
-    /// at some offset still holds the records before it.
-    pub fn shared_until(&self, seg: &SegmentMetadata) -> Option<i64> {
+    /// The last offset of the run of `seg`'s records from `from` on that are this lineage's
+    /// (none when its record at `from` is not): after an unclean election, a segment the new
+    /// history leaves at some offset still holds the records before it.
+    pub fn shared_from(&self, seg: &SegmentMetadata, from: i64) -> Option<i64> {
         let mut last = None;
-        for (i, &(epoch, start)) in seg.leader_epochs.iter().enumerate() {
+        for (i, &(_, start)) in seg.leader_epochs.iter().enumerate() {
             let end = seg
                 .leader_epochs
                 .get(i + 1)
                 .map_or(seg.end_offset, |(_, next)| next - 1);
-            if !self.agrees_at(seg, start.max(seg.start_offset)) {
+            let a = start.max(seg.start_offset).max(from);
+            if end < a {
+                continue;
+            }
+            if !self.agrees_at(seg, a) {
                 break;
             }
-            // The lineage's epoch runs to the next entry's start (or its end).
+            // The lineage's epoch at `a` runs to its next entry's start (or the lineage's
+            // end); an offset below the first entry is in the first entry's epoch.
+            let here = self.epochs.iter().rposition(|(_, s)| *s <= a).unwrap_or(0);
             let lineage_end = self
                 .epochs
-                .iter()
-                .find(|(_, s)| *s > start)
+                .get(here + 1)
                 .map_or(self.end_offset, |(_, s)| *s)
                 - 1;
-            let _ = epoch;
             last = Some(end.min(lineage_end));
             if lineage_end < end {
                 break;
@@ -459,11 +463,27 @@ mod tests {
         assert!(p.segment_for(10, same).is_some());
         // The two histories share 0..=49: the segment still serves those.
         let seg1 = c.partition(&tp()).unwrap().readable()[0].clone();
-        assert_eq!(other.shared_until(&seg1), Some(49));
+        assert_eq!(other.shared_from(&seg1, 0), Some(49));
+        assert_eq!(other.shared_from(&seg1, 50), None);
         assert!(other.agrees_at(&seg1, 49) && !other.agrees_at(&seg1, 50));
         assert_eq!(p.segment_for(45, other).unwrap().id, seg1.id);
         assert!(p.segment_for(50, other).is_none());
-        assert_eq!(same.shared_until(&seg1), Some(99));
+        assert_eq!(same.shared_from(&seg1, 10), Some(99));
+        // Epochs cut at a log start inside the segment: what is below is still the first
+        // epoch's (the simulation found this one, seed 602).
+        let cut = Lineage {
+            epochs: &[(0, 30), (1, 50), (3, 70)],
+            end_offset: 200,
+        };
+        assert_eq!(cut.shared_from(&seg1, 0), Some(69));
+        // Epochs that begin above the segment's first ones: judged from where they begin
+        // (seed 1410).
+        let late = Lineage {
+            epochs: &[(1, 60), (4, 80)],
+            end_offset: 200,
+        };
+        assert_eq!(late.shared_from(&seg1, 0), None);
+        assert_eq!(late.shared_from(&seg1, 60), Some(79));
         // A lineage that has not reached the segment's end does not hold it, but reads
         // what they share.
         let short = Lineage {

@@ -151,6 +151,13 @@ impl World {
         let Some(step) = step else {
             return;
         };
+        if std::env::var("FJORD_SIM_TRACE").is_ok() {
+            eprintln!(
+                "{} {}: {step:?}",
+                self.now,
+                if live { "leader" } else { "former leader" }
+            );
+        }
         match step {
             Step::Write(v) => {
                 if self.rng.percent(5) {
@@ -321,6 +328,62 @@ impl World {
         }
     }
 
+    /// An unclean leader change: another replica, whose log is this one cut at some offset
+    /// and whose local log starts at most one past what the store held without a gap (a
+    /// follower's local retention deletes only what is in the store) or where this one's did.
+    fn unclean_change(&mut self) {
+        self.stats.unclean += 1;
+        let lineage = Lineage {
+            epochs: &self.log.epochs,
+            end_offset: self.log.leo(),
+        };
+        let lo = self.log.log_start;
+        let covered = self
+            .cache
+            .partition(&self.tp)
+            .map_or(lo - 1, |p| p.covered_until(lo, lineage));
+        let cut = lo + self.rng.below((self.log.leo() - lo + 1) as u64) as i64;
+        let own = self.log.local_start().min(cut).max(lo);
+        let highest_start = own.max(cut.min(covered + 1));
+        let new_start = lo + self.rng.below((highest_start - lo + 1) as u64) as i64;
+        self.log.recs.truncate(cut as usize);
+        self.log.bases.retain(|&b| b < cut && b >= new_start);
+        if self.log.bases.first() != Some(&new_start) {
+            self.log.bases.insert(0, new_start);
+        }
+        self.log.epochs.retain(|&(_, s)| s < cut);
+        self.log.hw = self.log.hw.min(cut);
+    }
+
+    /// After healing: every segment's copy finished with whole objects, and the store holds
+    /// nothing else.
+    fn check_converged(&self, seed: u64) {
+        let segs: Vec<_> = self
+            .cache
+            .partition(&self.tp)
+            .map(|p| p.segments().collect())
+            .unwrap_or_default();
+        for s in &segs {
+            assert_eq!(
+                s.state,
+                SegmentState::CopyFinished,
+                "seed {seed}: {:?} left {:?}",
+                s.id.id,
+                s.state
+            );
+            assert!(
+                self.store.get(&s.id.id).is_some_and(|o| o.complete),
+                "seed {seed}: finished segment without objects"
+            );
+        }
+        for id in self.store.keys() {
+            assert!(
+                segs.iter().any(|s| s.id.id == *id),
+                "seed {seed}: orphan objects of {id:?} in the store"
+            );
+        }
+    }
+
     fn dump(&self) -> String {
         let lineage = Lineage {
             epochs: &self.log.epochs,
@@ -449,41 +512,7 @@ fn simulate(seed: u64) -> Stats {
                 });
                 w.epoch += 1;
                 if w.rng.percent(40) {
-                    // Another replica, with its own local log start: at most one past what
-                    // the store held without a gap from the log start (a follower's local
-                    // retention deletes only what is in the store).
-                    w.stats.unclean += 1;
-                    let lineage = Lineage {
-                        epochs: &w.log.epochs,
-                        end_offset: w.log.leo(),
-                    };
-                    let covered = w.cache.partition(&tp).map_or(w.log.log_start - 1, |p| {
-                        p.covered_until(w.log.log_start, lineage)
-                    });
-                    let lo = w.log.log_start;
-                    let cut = lo + w.rng.below((w.log.leo() - lo + 1) as u64) as i64;
-                    let max_start = cut
-                        .min(covered + 1)
-                        .max(lo)
-                        .max(w.log.local_start().min(cut));
-                    let own_start = w.log.local_start().min(cut).max(lo);
-                    let new_start = if w.rng.percent(50) {
-                        own_start
-                    } else {
-                        lo + w.rng.below((max_start - lo + 1) as u64) as i64
-                    };
-                    let new_start = new_start.max(if covered + 1 < own_start {
-                        own_start
-                    } else {
-                        lo
-                    });
-                    w.log.recs.truncate(cut as usize);
-                    w.log.bases.retain(|&b| b < cut && b >= new_start);
-                    if w.log.bases.first() != Some(&new_start) {
-                        w.log.bases.insert(0, new_start);
-                    }
-                    w.log.epochs.retain(|&(_, s)| s < cut);
-                    w.log.hw = w.log.hw.min(cut);
+                    w.unclean_change();
                 }
                 let leo = w.log.leo();
                 w.log.epochs.push((w.epoch, leo));
@@ -511,27 +540,7 @@ fn simulate(seed: u64) -> Stats {
         w.check(false, seed, steps + step);
     }
     w.check(true, seed, steps + 4_000);
-    let p = w.cache.partition(&tp);
-    let segs: Vec<_> = p.map(|p| p.segments().collect()).unwrap_or_default();
-    for s in &segs {
-        assert_eq!(
-            s.state,
-            SegmentState::CopyFinished,
-            "seed {seed}: {:?} left {:?}",
-            s.id.id,
-            s.state
-        );
-        assert!(
-            w.store.get(&s.id.id).is_some_and(|o| o.complete),
-            "seed {seed}: finished segment without objects"
-        );
-    }
-    for id in w.store.keys() {
-        assert!(
-            segs.iter().any(|s| s.id.id == *id),
-            "seed {seed}: orphan objects of {id:?} in the store"
-        );
-    }
+    w.check_converged(seed);
     w.stats
 }
 
@@ -542,7 +551,10 @@ fn every_offset_below_the_high_watermark_stays_readable() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
     let mut total = Stats::default();
-    for seed in 0..seeds {
+    let only: Option<u64> = std::env::var("FJORD_SIM_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    for seed in only.map_or(0..seeds, |s| s..s + 1) {
         let s = simulate(seed);
         total.copies_finished += s.copies_finished;
         total.local_deleted += s.local_deleted;
