@@ -481,6 +481,82 @@ pub mod topic {
         doc: "How long kafka-unclean-recovery --watch waits for the ISR to come back before it acts (fjord's).",
         synonyms: &[],
     };
+    /// `local.retention.bytes`.
+    pub const LOCAL_RETENTION_BYTES: Def = Def {
+        name: "local.retention.bytes",
+        ty: ConfigType::Long(-2),
+        default: Some("-2"),
+        scope: Scope::Topic,
+        read: false,
+        doc: "The bytes a tiered partition keeps on local disk (-2: retention.bytes).",
+        synonyms: &[Synonym {
+            def: &super::broker::LOG_LOCAL_RETENTION_BYTES,
+            factor: 1,
+        }],
+    };
+    /// `local.retention.ms`.
+    pub const LOCAL_RETENTION_MS: Def = Def {
+        name: "local.retention.ms",
+        ty: ConfigType::Long(-2),
+        default: Some("-2"),
+        scope: Scope::Topic,
+        read: false,
+        doc: "How long a tiered partition keeps a segment on local disk (-2: retention.ms).",
+        synonyms: &[Synonym {
+            def: &super::broker::LOG_LOCAL_RETENTION_MS,
+            factor: 1,
+        }],
+    };
+    /// `remote.copy.lag.bytes`.
+    pub const REMOTE_COPY_LAG_BYTES: Def = Def {
+        name: "remote.copy.lag.bytes",
+        ty: ConfigType::Long(-1),
+        default: Some("-1"),
+        scope: Scope::Topic,
+        read: false,
+        doc: "A closed segment is copied once this many newer bytes follow it (0: at once; -1: local.retention.bytes; unlimited: no size check).",
+        synonyms: &[Synonym { def: &super::broker::LOG_REMOTE_COPY_LAG_BYTES, factor: 1 }],
+    };
+    /// `remote.copy.lag.ms`.
+    pub const REMOTE_COPY_LAG_MS: Def = Def {
+        name: "remote.copy.lag.ms",
+        ty: ConfigType::Long(-1),
+        default: Some("0"),
+        scope: Scope::Topic,
+        read: false,
+        doc: "A closed segment is copied once its newest record is this old (0: at once; -1: local.retention.ms; unlimited: no time check).",
+        synonyms: &[Synonym { def: &super::broker::LOG_REMOTE_COPY_LAG_MS, factor: 1 }],
+    };
+    /// `remote.log.copy.disable`.
+    pub const REMOTE_LOG_COPY_DISABLE: Def = Def {
+        name: "remote.log.copy.disable",
+        ty: ConfigType::Bool,
+        default: Some("false"),
+        scope: Scope::Topic,
+        read: false,
+        doc: "Stop copying to tiered storage: what is there stays readable and expires by retention.ms/bytes.",
+        synonyms: &[],
+    };
+    /// `remote.log.delete.on.disable`.
+    pub const REMOTE_LOG_DELETE_ON_DISABLE: Def = Def {
+        name: "remote.log.delete.on.disable",
+        ty: ConfigType::Bool,
+        default: Some("false"),
+        scope: Scope::Topic,
+        read: false,
+        doc: "Delete the tiered copy when remote.storage.enable is turned off.",
+        synonyms: &[],
+    };
+    /// `remote.storage.enable`.
+    pub const REMOTE_STORAGE_ENABLE: Def = Def {
+        name: "remote.storage.enable",
+        ty: ConfigType::Bool,
+        default: Some("false"),
+        scope: Scope::Topic,
+        read: false,
+        doc: "Copy closed segments to tiered storage and serve history from it.",
+        synonyms: &[],
+    };
     /// Every topic key, in name order.
     pub const ALL: &[&Def] = &[
         &CLEANUP_POLICY,
@@ -493,6 +569,8 @@ pub mod topic {
         &FOLLOWER_REPLICATION_THROTTLED_REPLICAS,
         &INDEX_INTERVAL_BYTES,
         &LEADER_REPLICATION_THROTTLED_REPLICAS,
+        &LOCAL_RETENTION_BYTES,
+        &LOCAL_RETENTION_MS,
         &MAX_COMPACTION_LAG_MS,
         &MAX_MESSAGE_BYTES,
         &MESSAGE_TIMESTAMP_AFTER_MAX_MS,
@@ -502,6 +580,11 @@ pub mod topic {
         &MIN_COMPACTION_LAG_MS,
         &MIN_INSYNC_REPLICAS,
         &PREALLOCATE,
+        &REMOTE_COPY_LAG_BYTES,
+        &REMOTE_COPY_LAG_MS,
+        &REMOTE_LOG_COPY_DISABLE,
+        &REMOTE_LOG_DELETE_ON_DISABLE,
+        &REMOTE_STORAGE_ENABLE,
         &RETENTION_BYTES,
         &RETENTION_MS,
         &SEGMENT_BYTES,
@@ -2350,7 +2433,7 @@ pub mod broker {
     pub const LOG_LOCAL_RETENTION_MS: Def = Def {
         name: "log.local.retention.ms",
         ty: ConfigType::Long(-2),
-        default: None,
+        default: Some("-2"),
         scope: Scope::Stored(Dynamic::Broker),
         read: false,
         doc: "How long segments stay on local disk when tiered storage is on.",
@@ -2360,7 +2443,7 @@ pub mod broker {
     pub const LOG_LOCAL_RETENTION_BYTES: Def = Def {
         name: "log.local.retention.bytes",
         ty: ConfigType::Long(-2),
-        default: None,
+        default: Some("-2"),
         scope: Scope::Stored(Dynamic::Broker),
         read: false,
         doc: "How many bytes stay on local disk when tiered storage is on.",
@@ -2404,6 +2487,107 @@ pub mod broker {
         scope: Scope::Stored(Dynamic::Broker),
         read: false,
         doc: "Per-address exceptions to max.connections.per.ip.",
+        synonyms: &[],
+    };
+    /// `log.remote.copy.lag.ms`.
+    pub const LOG_REMOTE_COPY_LAG_MS: Def = Def {
+        name: "log.remote.copy.lag.ms",
+        ty: ConfigType::Long(-1),
+        default: Some("0"),
+        scope: Scope::Stored(Dynamic::Broker),
+        read: false,
+        doc: "The default remote.copy.lag.ms.",
+        synonyms: &[],
+    };
+    /// `log.remote.copy.lag.bytes`.
+    pub const LOG_REMOTE_COPY_LAG_BYTES: Def = Def {
+        name: "log.remote.copy.lag.bytes",
+        ty: ConfigType::Long(-1),
+        default: Some("-1"),
+        scope: Scope::Stored(Dynamic::Broker),
+        read: false,
+        doc: "The default remote.copy.lag.bytes.",
+        synonyms: &[],
+    };
+    /// `remote.log.storage.system.enable`.
+    pub const REMOTE_LOG_STORAGE_SYSTEM_ENABLE: Def = Def {
+        name: "remote.log.storage.system.enable",
+        ty: ConfigType::Bool,
+        default: Some("false"),
+        scope: Scope::Static,
+        read: true,
+        doc:
+            "Turn tiered storage on for this node (topics then choose with remote.storage.enable).",
+        synonyms: &[],
+    };
+    /// `remote.log.manager.task.interval.ms`.
+    pub const REMOTE_LOG_MANAGER_TASK_INTERVAL_MS: Def = Def {
+        name: "remote.log.manager.task.interval.ms",
+        ty: ConfigType::Long(1),
+        default: Some("30000"),
+        scope: Scope::Static,
+        read: true,
+        doc: "How often each tiered partition is looked at for segments to copy or expire.",
+        synonyms: &[],
+    };
+    /// `remote.log.manager.task.retry.backoff.ms`.
+    pub const REMOTE_LOG_MANAGER_TASK_RETRY_BACKOFF_MS: Def = Def {
+        name: "remote.log.manager.task.retry.backoff.ms",
+        ty: ConfigType::Long(1),
+        default: Some("500"),
+        scope: Scope::Static,
+        read: true,
+        doc: "The first wait after a failed tiered-storage step.",
+        synonyms: &[],
+    };
+    /// `remote.log.manager.task.retry.backoff.max.ms`.
+    pub const REMOTE_LOG_MANAGER_TASK_RETRY_BACKOFF_MAX_MS: Def = Def {
+        name: "remote.log.manager.task.retry.backoff.max.ms",
+        ty: ConfigType::Long(1),
+        default: Some("30000"),
+        scope: Scope::Static,
+        read: true,
+        doc: "The longest wait after failed tiered-storage steps.",
+        synonyms: &[],
+    };
+    /// `remote.log.reader.threads`.
+    pub const REMOTE_LOG_READER_THREADS: Def = Def {
+        name: "remote.log.reader.threads",
+        ty: ConfigType::Int(1),
+        default: Some("10"),
+        scope: Scope::Static,
+        read: true,
+        doc: "How many reads from tiered storage run at once.",
+        synonyms: &[],
+    };
+    /// `remote.log.reader.max.pending.tasks`.
+    pub const REMOTE_LOG_READER_MAX_PENDING_TASKS: Def = Def {
+        name: "remote.log.reader.max.pending.tasks",
+        ty: ConfigType::Int(1),
+        default: Some("100"),
+        scope: Scope::Static,
+        read: true,
+        doc: "How many reads from tiered storage may wait; more are refused.",
+        synonyms: &[],
+    };
+    /// `remote.log.storage.manager.impl.prefix`.
+    pub const REMOTE_LOG_STORAGE_MANAGER_IMPL_PREFIX: Def = Def {
+        name: "remote.log.storage.manager.impl.prefix",
+        ty: ConfigType::Text,
+        default: Some("rsm.config."),
+        scope: Scope::Static,
+        read: true,
+        doc: "The prefix of the object store's keys.",
+        synonyms: &[],
+    };
+    /// `remote.log.metadata.manager.impl.prefix`.
+    pub const REMOTE_LOG_METADATA_MANAGER_IMPL_PREFIX: Def = Def {
+        name: "remote.log.metadata.manager.impl.prefix",
+        ty: ConfigType::Text,
+        default: Some("rlmm.config."),
+        scope: Scope::Static,
+        read: true,
+        doc: "The prefix of the remote log metadata topic's keys.",
         synonyms: &[],
     };
     /// `remote.log.index.file.cache.total.size.bytes`.
@@ -2824,6 +3008,8 @@ pub mod broker {
         &LOG_MESSAGE_TIMESTAMP_DIFFERENCE_MAX_MS,
         &LOG_MESSAGE_TIMESTAMP_TYPE,
         &LOG_PREALLOCATE,
+        &LOG_REMOTE_COPY_LAG_BYTES,
+        &LOG_REMOTE_COPY_LAG_MS,
         &LOG_RETENTION_BYTES,
         &LOG_RETENTION_CHECK_INTERVAL_MS,
         &LOG_RETENTION_HOURS,
@@ -2868,6 +3054,14 @@ pub mod broker {
         &REMOTE_LOG_INDEX_FILE_CACHE_TOTAL_SIZE_BYTES,
         &REMOTE_LOG_MANAGER_COPY_MAX_BYTES_PER_SECOND,
         &REMOTE_LOG_MANAGER_FETCH_MAX_BYTES_PER_SECOND,
+        &REMOTE_LOG_MANAGER_TASK_INTERVAL_MS,
+        &REMOTE_LOG_MANAGER_TASK_RETRY_BACKOFF_MAX_MS,
+        &REMOTE_LOG_MANAGER_TASK_RETRY_BACKOFF_MS,
+        &REMOTE_LOG_METADATA_MANAGER_IMPL_PREFIX,
+        &REMOTE_LOG_READER_MAX_PENDING_TASKS,
+        &REMOTE_LOG_READER_THREADS,
+        &REMOTE_LOG_STORAGE_MANAGER_IMPL_PREFIX,
+        &REMOTE_LOG_STORAGE_SYSTEM_ENABLE,
         &REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND,
         &REPLICA_FETCH_BACKOFF_MS,
         &REPLICA_FETCH_MAX_BYTES,

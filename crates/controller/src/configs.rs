@@ -151,6 +151,32 @@ impl Controller {
         }
     }
 
+    /// Kafka's tiered-storage rules on the configs topic `name` would have after `changes`.
+    fn check_topic_tiering(&self, name: &str, changes: &BTreeMap<String, Option<String>>) -> Check {
+        let current = self
+            .image
+            .configs
+            .resources
+            .get(&(TOPIC, name.to_string()))
+            .cloned()
+            .unwrap_or_default();
+        let mut next = current.clone();
+        for (k, v) in changes {
+            match v {
+                Some(v) => next.insert(k.clone(), v.clone()),
+                None => next.remove(k),
+            };
+        }
+        match crate::tiered::refusal(
+            &next,
+            Some(&current),
+            self.settings.remote_storage_system_enabled,
+        ) {
+            Some(why) => Err((ErrorCode::InvalidConfig, why)),
+            None => Ok(()),
+        }
+    }
+
     fn config_records(
         resource_type: i8,
         name: &str,
@@ -259,6 +285,9 @@ impl Controller {
                 if res.resource_type == GROUP {
                     self.check_group_changes(&res.resource_name, &changes)?;
                 }
+                if res.resource_type == TOPIC {
+                    self.check_topic_tiering(&res.resource_name, &changes)?;
+                }
                 Ok(Self::config_records(
                     res.resource_type,
                     &res.resource_name,
@@ -324,6 +353,9 @@ impl Controller {
                 }
                 if res.resource_type == GROUP {
                     self.check_group_changes(&res.resource_name, &changes)?;
+                }
+                if res.resource_type == TOPIC {
+                    self.check_topic_tiering(&res.resource_name, &changes)?;
                 }
                 Ok(Self::config_records(
                     res.resource_type,

@@ -18,6 +18,7 @@ pub mod quotas;
 pub mod reassignments;
 pub mod security;
 pub mod settings;
+pub mod tiered;
 /// Kafka's topic and dynamic broker config keys (shared with the broker's DescribeConfigs).
 pub use fjord_metadata::config_defs as topic_configs;
 pub mod topics;

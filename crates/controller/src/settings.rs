@@ -44,6 +44,8 @@ pub struct ControllerSettings {
     pub group_settings: std::collections::BTreeMap<String, String>,
     /// Delegation tokens' settings (`delegation.token.*`).
     pub tokens: fjord_metadata::delegation_tokens::TokenSettings,
+    /// `remote.log.storage.system.enable`: topics may turn tiered storage on.
+    pub remote_storage_system_enabled: bool,
 }
 
 impl Default for ControllerSettings {
@@ -63,6 +65,7 @@ impl Default for ControllerSettings {
             bootstrap_records: Vec::new(),
             group_settings: std::collections::BTreeMap::new(),
             tokens: Default::default(),
+            remote_storage_system_enabled: false,
         }
     }
 }

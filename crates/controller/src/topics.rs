@@ -191,6 +191,11 @@ impl Controller {
             validate(&c.name, kind, v).map_err(|m| err(m.code(), m.to_string()))?;
             configs.insert(c.name.clone(), v.clone());
         }
+        if let Some(why) =
+            crate::tiered::refusal(&configs, None, self.settings.remote_storage_system_enabled)
+        {
+            return Err(err(ErrorCode::InvalidConfig, why));
+        }
         let assignments: Vec<Vec<i32>> = if t.assignments.is_empty() {
             let partitions = if t.num_partitions == -1 {
                 self.settings.num_partitions

@@ -92,6 +92,16 @@ pub struct LogConfig {
     pub timestamp_before_max_ms: i64,
     /// `message.timestamp.after.max.ms`: how far in the future a CreateTime timestamp may be.
     pub timestamp_after_max_ms: i64,
+    /// Tiered storage: `remote.storage.enable` on a node with
+    /// `remote.log.storage.system.enable`. The log start may then lie below the first local
+    /// segment, and local retention deletes only what the store holds.
+    pub remote_storage: bool,
+    /// `local.retention.ms` (-2: `retention.ms`).
+    pub local_retention_ms: i64,
+    /// `local.retention.bytes` (-2: `retention.bytes`).
+    pub local_retention_bytes: i64,
+    /// `remote.log.copy.disable`: local retention follows the total limits.
+    pub remote_copy_disabled: bool,
 }
 
 impl Default for LogConfig {
@@ -118,7 +128,26 @@ impl Default for LogConfig {
             compression: None,
             timestamp_before_max_ms: i64::MAX,
             timestamp_after_max_ms: 3_600_000,
+            remote_storage: false,
+            local_retention_ms: -2,
+            local_retention_bytes: -2,
+            remote_copy_disabled: false,
         }
+    }
+}
+
+impl LogConfig {
+    /// The local retention limits in effect, `(ms, bytes)`: the `local.retention.*` keys with
+    /// -2 taking the total's (and the total's when copying is off, KIP-950).
+    pub fn local_retention(&self) -> (i64, i64) {
+        if self.remote_copy_disabled {
+            return (self.retention_ms, self.retention_bytes);
+        }
+        let pick = |local: i64, total: i64| if local == -2 { total } else { local };
+        (
+            pick(self.local_retention_ms, self.retention_ms),
+            pick(self.local_retention_bytes, self.retention_bytes),
+        )
     }
 }
 

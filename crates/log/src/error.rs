@@ -35,6 +35,15 @@ pub enum LogError {
         /// The log end offset.
         log_end: i64,
     },
+    /// An offset between the log start and the first local segment: its records are in
+    /// tiered storage (a consumer reads them from there; a follower starts at the local start).
+    #[error("offset {offset} is in tiered storage (the local log starts at {local_start})")]
+    InTieredStorage {
+        /// The offset asked for.
+        offset: i64,
+        /// The first offset on local disk.
+        local_start: i64,
+    },
     /// A follower append whose first offset is not the log end offset, or whose batches are
     /// not contiguous.
     #[error("unexpected append offset {got}, expected {expected}")]
@@ -98,6 +107,7 @@ impl LogError {
             LogError::CorruptRecord(_) => ErrorCode::CorruptMessage,
             LogError::RecordTooLarge { .. } => ErrorCode::MessageTooLarge,
             LogError::OffsetOutOfRange { .. } => ErrorCode::OffsetOutOfRange,
+            LogError::InTieredStorage { .. } => ErrorCode::OffsetMovedToTieredStorage,
             LogError::UnexpectedAppendOffset { .. } => ErrorCode::InvalidRecord,
             LogError::InvalidRequest(_) => ErrorCode::InvalidRequest,
             LogError::OutOfOrderSequence(_) => ErrorCode::OutOfOrderSequenceNumber,

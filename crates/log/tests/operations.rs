@@ -552,3 +552,55 @@ fn a_failed_segment_write_publishes_nothing_and_does_not_panic() {
     assert!(matches!(err, LogError::Io { .. }), "{err}");
     assert_eq!(seg.size(), 0, "nothing published");
 }
+
+#[test]
+fn tiered_local_retention_deletes_only_what_the_store_holds_and_keeps_the_log_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = LogConfig {
+        remote_storage: true,
+        local_retention_ms: 0,
+        file_delete_delay_ms: 0,
+        ..small_config()
+    };
+    let log = open(dir.path(), cfg.clone(), true);
+    for i in 0..120 {
+        log.append_as_leader(batch(&format!("r{i}"), 2, i * 1000), 0, 0)
+            .unwrap();
+    }
+    log.set_high_watermark(log.log_end_offset());
+    let bases = log.segment_base_offsets();
+    assert!(bases.len() > 4);
+    assert_eq!(
+        log.apply_retention(1_000_000).unwrap(),
+        0,
+        "the store holds nothing yet"
+    );
+    // The store holds the first two segments whole and part of the third.
+    log.set_remote_covered(bases[2] + 1);
+    assert_eq!(log.apply_retention(1_000_000).unwrap(), 2);
+    assert_eq!(
+        log.log_start_offset(),
+        0,
+        "the log still starts at 0, in the store"
+    );
+    assert_eq!(log.local_log_start_offset(), bases[2]);
+    assert!(matches!(
+        log.read(bases[1], 100, None, false),
+        Err(LogError::InTieredStorage { local_start, .. }) if local_start == bases[2]
+    ));
+    assert_eq!(read_all(&log, bases[2])[0].0, bases[2]);
+    // Everything in the store: the active segment still stays.
+    log.set_remote_covered(log.log_end_offset() - 1);
+    log.apply_retention(1_000_000).unwrap();
+    assert_eq!(log.segment_count(), 1);
+    // A restart keeps the log start below the first local segment.
+    let log = reopen_with(dir.path(), log, true, cfg);
+    assert_eq!(log.log_start_offset(), 0);
+    assert!(log.local_log_start_offset() > 0);
+    assert_eq!(
+        log.lookup_offset(OffsetLookup::Earliest)
+            .unwrap()
+            .map(|(_, o)| o),
+        Some(0)
+    );
+}

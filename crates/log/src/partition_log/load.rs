@@ -196,7 +196,13 @@ impl PartitionLog {
         // A segment is created at the log end offset, so an empty active segment's base offset
         // is the log end offset.
         let log_end = active.read_next_offset()?;
-        let log_start = checkpointed.log_start_offset.max(first_base).min(log_end);
+        // With tiered storage the log may start below the first local segment: the records
+        // between are in the store.
+        let log_start = if config.remote_storage {
+            checkpointed.log_start_offset.max(0).min(log_end)
+        } else {
+            checkpointed.log_start_offset.max(first_base).min(log_end)
+        };
 
         let mut epochs = LeaderEpochCache::load(dir)?;
         epochs.truncate_from_end(log_end, log_start)?;
@@ -239,6 +245,7 @@ impl PartitionLog {
             txn_index_dirty: Default::default(),
             markers_seen: Default::default(),
             moved: Default::default(),
+            remote_covered: AtomicI64::new(-1),
         };
         log.rebuild_producer_state()?;
         Ok((log, report))

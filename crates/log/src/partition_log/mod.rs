@@ -70,6 +70,10 @@ pub struct PartitionLog {
     markers_seen: std::sync::Mutex<std::collections::HashMap<i64, u64>>,
     /// Set once the log moved to another dir: writes are refused from then on.
     moved: std::sync::atomic::AtomicBool,
+    /// Tiered storage: the last offset from the first local segment on that the store holds
+    /// without a gap, in this log's history (-1: none known). Local retention deletes no
+    /// further.
+    remote_covered: AtomicI64,
 }
 
 impl PartitionLog {
@@ -82,6 +86,32 @@ impl PartitionLog {
             ));
         }
         Ok(w)
+    }
+
+    /// The first offset on local disk: the first segment's base (at least the log start).
+    /// Below it, down to the log start, the records are in tiered storage.
+    pub fn local_log_start_offset(&self) -> i64 {
+        let first = self
+            .segments
+            .read()
+            .expect("segments")
+            .keys()
+            .next()
+            .copied()
+            .unwrap_or(0);
+        first.max(self.log_start_offset())
+    }
+
+    /// Tiered storage: how far the store holds this log from its first local segment on (see
+    /// [`PartitionLog::remote_covered`]); the remote log manager keeps it current.
+    pub fn set_remote_covered(&self, last_offset: i64) {
+        self.remote_covered.store(last_offset, Ordering::Release);
+    }
+
+    /// The last offset the store holds without a gap from the first local segment on (-1:
+    /// none known).
+    pub fn remote_covered(&self) -> i64 {
+        self.remote_covered.load(Ordering::Acquire)
     }
 
     /// The partition's directory.

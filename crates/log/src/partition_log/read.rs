@@ -104,6 +104,13 @@ impl PartitionLog {
                 log_end,
             });
         }
+        let local_start = self.local_log_start_offset();
+        if offset < local_start {
+            return Err(LogError::InTieredStorage {
+                offset,
+                local_start,
+            });
+        }
         let stop = max_offset.unwrap_or(log_end).min(log_end);
         let empty = || ReadInfo {
             records: R::default(),

@@ -40,6 +40,61 @@ impl PartitionLog {
         let hw = self.high_watermark();
         let log_start = self.log_start_offset();
         let segs = self.segment_list();
+        let doomed = if config.remote_storage {
+            self.doomed_tiered(&config, &segs, hw, log_start, now_ms)
+        } else {
+            self.doomed_local(&config, &segs, hw, log_start, now_ms)
+        };
+        if doomed.is_empty() {
+            self.unlink_due(&mut w, now_ms)?;
+            return Ok(0);
+        }
+        if doomed.len() == segs.len() {
+            // Everything goes: start a fresh active segment at the log end first.
+            self.roll_at(&config, self.log_end_offset())?;
+        }
+        self.remove_segments(&mut w, &doomed, now_ms + config.file_delete_delay_ms)?;
+        let first_base = *self
+            .segments
+            .read()
+            .expect("segments")
+            .keys()
+            .next()
+            .expect("active segment");
+        // With tiered storage the log start stays where it is: what local retention deleted
+        // is in the store (only total retention, through the remote log manager, moves it).
+        let new_start = if config.remote_storage {
+            self.log_start_offset()
+        } else {
+            self.log_start_offset
+                .fetch_max(first_base, Ordering::AcqRel)
+                .max(first_base)
+        };
+        self.high_watermark.fetch_max(new_start, Ordering::AcqRel);
+        self.recovery_point.fetch_max(new_start, Ordering::AcqRel);
+        self.aborted
+            .write()
+            .expect("aborted")
+            .retain_from(new_start);
+        self.epochs
+            .lock()
+            .expect("epochs")
+            .truncate_from_start(new_start)?;
+        self.unlink_due(&mut w, now_ms)?;
+        Ok(doomed.len())
+    }
+
+    /// The segments plain retention deletes: from the oldest, while each is wholly below the
+    /// high watermark and below the log start, older than `retention.ms` or beyond
+    /// `retention.bytes`.
+    fn doomed_local(
+        &self,
+        config: &crate::config::LogConfig,
+        segs: &[Arc<Segment>],
+        hw: i64,
+        log_start: i64,
+        now_ms: i64,
+    ) -> Vec<Arc<Segment>> {
         let total: u64 = segs.iter().map(|s| s.size()).sum();
         let mut remaining = total;
         let mut doomed = Vec::new();
@@ -64,38 +119,44 @@ impl PartitionLog {
             remaining -= seg.size();
             doomed.push(seg.clone());
         }
-        if doomed.is_empty() {
-            self.unlink_due(&mut w, now_ms)?;
-            return Ok(0);
+        doomed
+    }
+
+    /// The segments local retention deletes on a tiered log: from the oldest closed one,
+    /// while each is below the log start, or is wholly in the store (at most
+    /// [`PartitionLog::remote_covered`]) and below the high watermark and breaches
+    /// `local.retention.*`. The active segment stays.
+    fn doomed_tiered(
+        &self,
+        config: &crate::config::LogConfig,
+        segs: &[Arc<Segment>],
+        hw: i64,
+        log_start: i64,
+        now_ms: i64,
+    ) -> Vec<Arc<Segment>> {
+        let (ms, bytes) = config.local_retention();
+        let covered = self.remote_covered();
+        let mut remaining: u64 = segs.iter().map(|s| s.size()).sum();
+        let mut doomed = Vec::new();
+        for (i, seg) in segs.iter().enumerate() {
+            let Some(next) = segs.get(i + 1) else {
+                break;
+            };
+            let next_base = next.base_offset();
+            let below_start = next_base <= log_start;
+            let in_store = next_base - 1 <= covered && next_base <= hw;
+            let expired = ms >= 0 && {
+                let ts = seg.max_timestamp();
+                ts >= 0 && now_ms - ts > ms
+            };
+            let over_size = bytes >= 0 && remaining - seg.size() >= bytes as u64;
+            if !(below_start || (in_store && (expired || over_size))) {
+                break;
+            }
+            remaining -= seg.size();
+            doomed.push(seg.clone());
         }
-        if doomed.len() == segs.len() {
-            // Everything goes: start a fresh active segment at the log end first.
-            self.roll_at(&config, self.log_end_offset())?;
-        }
-        self.remove_segments(&mut w, &doomed, now_ms + config.file_delete_delay_ms)?;
-        let first_base = *self
-            .segments
-            .read()
-            .expect("segments")
-            .keys()
-            .next()
-            .expect("active segment");
-        let new_start = self
-            .log_start_offset
-            .fetch_max(first_base, Ordering::AcqRel)
-            .max(first_base);
-        self.high_watermark.fetch_max(new_start, Ordering::AcqRel);
-        self.recovery_point.fetch_max(new_start, Ordering::AcqRel);
-        self.aborted
-            .write()
-            .expect("aborted")
-            .retain_from(new_start);
-        self.epochs
-            .lock()
-            .expect("epochs")
-            .truncate_from_start(new_start)?;
-        self.unlink_due(&mut w, now_ms)?;
-        Ok(doomed.len())
+        doomed
     }
 
     fn remove_segments(

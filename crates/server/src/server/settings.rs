@@ -218,6 +218,7 @@ fn controller_settings(
         authorizer_enabled,
         group_settings: group_settings(config),
         tokens: token_settings(config)?,
+        remote_storage_system_enabled: flag(config, &broker::REMOTE_LOG_STORAGE_SYSTEM_ENABLE),
         ..ControllerSettings::default()
     })
 }
