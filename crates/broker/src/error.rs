@@ -27,6 +27,9 @@ pub enum BrokerError {
     /// A start-up setting is missing or inconsistent.
     #[error("{0}")]
     Setting(&'static str),
+    /// Tiered storage could not be set up (its store's settings).
+    #[error("tiered storage: {0}")]
+    Tiering(String),
 }
 
 impl BrokerError {
@@ -40,7 +43,9 @@ impl BrokerError {
         match self {
             BrokerError::Task { .. } => ErrorCode::UnknownServerError,
             BrokerError::NoLogDir(_) | BrokerError::Partitions(_) => ErrorCode::KafkaStorageError,
-            BrokerError::Cleaner(_) | BrokerError::Setting(_) => ErrorCode::UnknownServerError,
+            BrokerError::Cleaner(_) | BrokerError::Setting(_) | BrokerError::Tiering(_) => {
+                ErrorCode::UnknownServerError
+            }
         }
     }
 }

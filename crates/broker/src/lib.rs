@@ -24,6 +24,7 @@ pub mod error;
 mod replica;
 mod share;
 mod start;
+mod tiered;
 
 pub use cluster::view::View;
 pub use start::{Broker, BrokerConfig, BrokerDeps, BrokerHandle, Metered};
@@ -38,6 +39,7 @@ pub use replica::replica_manager::ReplicationSettings;
 pub use share::coordinator::ShareCoordinatorConfig;
 pub use share::dlq::DlqConfig;
 pub use share::fetch::ShareLeaderConfig;
+pub use tiered::{TieringConfig, REMOTE_LOG_METADATA_TOPIC};
 
 // What every node (a controller too) uses: the active controller and its registration.
 pub use cluster::controller_client::{ActiveController, ControllerClient};

@@ -77,6 +77,8 @@ pub struct BrokerConfig {
     pub rack: Option<String>,
     /// `broker.heartbeat.interval.ms`.
     pub heartbeat_interval: Duration,
+    /// Tiered storage's settings (None: `remote.log.storage.system.enable` is off).
+    pub tiering: Option<crate::tiered::TieringConfig>,
     /// The static configuration DescribeConfigs shows.
     pub static_config: StaticConfig,
 }
@@ -146,8 +148,24 @@ impl Broker {
         let threads = config.recovery_threads;
         let open_defaults = defaults.clone();
         let opening = std::time::Instant::now();
+        // Each log opens with its topic's settings as the image has them now, or the node's
+        // defaults when the image does not know the topic yet: on a node with tiered storage
+        // on, a log then keeps a log start below its first local segment until its settings
+        // arrive, which raise it for a topic that does not tier.
+        let open_image = deps.view.borrow().image.clone();
         let dirs = tokio::task::spawn_blocking(move || {
-            LogDirs::open(&paths, |_| open_defaults.clone(), threads)
+            LogDirs::open(
+                &paths,
+                |tp| match open_image.topics.get_by_name(&tp.topic) {
+                    Some(_) => crate::replica::replica_manager::log_config(
+                        &open_defaults,
+                        &open_image,
+                        &tp.topic,
+                    ),
+                    None => open_defaults.clone(),
+                },
+                threads,
+            )
         })
         .await
         .map_err(BrokerError::task("opening the log dirs"))??;
@@ -182,6 +200,7 @@ impl Broker {
             "replica manager",
             async move { follower.follow(view).await },
         );
+        spawn_tiering(&config, &deps, &replicas)?;
         let cleaner = spawn_log_maintenance(&config.maintenance, &replicas, &deps.fatal)?;
         let coordinators = spawn_coordinators(&config, &deps, &replicas);
         let state = BrokerState::unregistered();
@@ -352,6 +371,42 @@ fn spawn_coordinators(
         share_fetcher,
         markers,
     }
+}
+
+/// Tiered storage's tasks, when it is on: the reader of `__remote_log_metadata` and the
+/// remote log managers; both live as long as the broker.
+fn spawn_tiering(
+    config: &BrokerConfig,
+    deps: &BrokerDeps,
+    replicas: &Arc<ReplicaManager>,
+) -> Result<(), BrokerError> {
+    let Some(tiering) = &config.tiering else {
+        return Ok(());
+    };
+    let peers = Arc::new(Peers::new(
+        config.fetchers.listener.clone(),
+        config.fetchers.security.clone(),
+    ));
+    let tiering = crate::tiered::Tiering::new(
+        config.node_id,
+        tiering.clone(),
+        replicas.clone(),
+        deps.view.clone(),
+        peers,
+        deps.controller.clone(),
+    )
+    .map_err(|e| BrokerError::Tiering(e.to_string()))?;
+    replicas.set_tiering(tiering.clone());
+    let reader = tiering.clone();
+    deps.fatal
+        .spawn_with_reason("remote log metadata reader", async move {
+            reader.read_metadata().await
+        });
+    deps.fatal
+        .spawn_with_reason("remote log managers", async move {
+            tiering.run_managers().await
+        });
+    Ok(())
 }
 
 /// Spawns the task a coordinator (`name`) cannot live without: loading and dropping its shards

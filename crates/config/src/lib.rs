@@ -185,9 +185,19 @@ impl ServerConfig {
                 .ok_or_else(|| ConfigError::BadOverride(o.clone()))?;
             values.insert(k.trim().to_string(), v.trim().to_string());
         }
+        // The object store's and the metadata topic's own keys, below their prefixes.
+        let prefix = |key: &str, default: &str| {
+            values
+                .get(key)
+                .cloned()
+                .unwrap_or_else(|| default.to_string())
+        };
+        let rsm = prefix("remote.log.storage.manager.impl.prefix", "rsm.config.");
+        let rlmm = prefix("remote.log.metadata.manager.impl.prefix", "rlmm.config.");
         let unknown = values
             .keys()
             .filter(|k| !known().any(|(n, _, _)| n == k.as_str()) && !known_listener_key(k))
+            .filter(|k| !k.starts_with(rsm.as_str()) && !k.starts_with(rlmm.as_str()))
             .cloned()
             .collect();
         let c = ServerConfig { values, unknown };

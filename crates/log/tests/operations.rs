@@ -593,7 +593,10 @@ fn tiered_local_retention_deletes_only_what_the_store_holds_and_keeps_the_log_st
     log.set_remote_covered(log.log_end_offset() - 1);
     log.apply_retention(1_000_000).unwrap();
     assert_eq!(log.segment_count(), 1);
-    // A restart keeps the log start below the first local segment.
+    // A restart keeps the log start below the first local segment, clean or not (the
+    // producer state is rebuilt from what is on local disk).
+    let log = reopen_with(dir.path(), log, false, cfg.clone());
+    assert_eq!(log.log_start_offset(), 0);
     let log = reopen_with(dir.path(), log, true, cfg);
     assert_eq!(log.log_start_offset(), 0);
     assert!(log.local_log_start_offset() > 0);

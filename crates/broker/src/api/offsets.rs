@@ -1,5 +1,6 @@
-//! ListOffsets: the earliest offset (-2, and -4 "earliest local", the same without tiered
-//! storage), the latest (-1: the high watermark for consumers, the log end for replicas), the
+//! ListOffsets: the earliest offset (-2: the log start, below the local log with tiered
+//! storage; -4: the earliest on local disk; -5: the last offset in tiered storage, KIP-1005),
+//! the latest (-1: the high watermark for consumers, the log end for replicas), the
 //! offset of the largest timestamp (-3, KIP-734), or the first offset at or after a timestamp;
 //! only offsets a consumer may read are returned. Leader and leader-epoch checks as Fetch;
 //! Kafka's debugging replica id (-2) reads any local replica, a follower's or an offline
@@ -71,13 +72,26 @@ pub async fn list_offsets(
                 } else {
                     log.high_watermark()
                 };
+                if p.timestamp == -4 || p.timestamp == -5 {
+                    let epoch = if version >= 4 { epoch } else { -1 };
+                    let (offset, at) = tiered_offset(log, p.timestamp);
+                    r.offset = offset;
+                    // -4 answers as -2 does (the leader's epoch); -5 the epoch of its record.
+                    r.leader_epoch = match (version >= 4, p.timestamp) {
+                        (false, _) => -1,
+                        (true, -4) => epoch,
+                        (true, _) => at.unwrap_or(-1),
+                    };
+                    result.partitions.push(r);
+                    continue;
+                }
                 let lookup = match p.timestamp {
                     -1 => None,
-                    -2 | -4 => Some(OffsetLookup::Earliest),
+                    -2 => Some(OffsetLookup::Earliest),
                     -3 => Some(OffsetLookup::MaxTimestamp),
                     t if t >= 0 => Some(OffsetLookup::Timestamp(t)),
                     _ => {
-                        // -5 and below: kinds of tiered-storage offsets this broker has none of.
+                        // -6 and below: kinds of tiered-storage offsets this broker has none of.
                         result.partitions.push(r);
                         continue;
                     }
@@ -109,4 +123,24 @@ pub async fn list_offsets(
     })
     .await
     .map_err(BrokerError::task("a ListOffsets request's lookups"))
+}
+
+/// ListOffsets' tiered-storage lookups: -4, the first offset on local disk (with the epoch of
+/// its record); -5, the last offset in tiered storage (-1 when it holds none, as when the
+/// topic does not tier).
+fn tiered_offset(log: &fjord_log::PartitionLog, timestamp: i64) -> (i64, Option<i32>) {
+    let offset = if timestamp == -4 {
+        log.local_log_start_offset()
+    } else if log.config().remote_storage {
+        log.remote_covered()
+    } else {
+        -1
+    };
+    let epoch = log
+        .epoch_entries()
+        .iter()
+        .rev()
+        .find(|e| e.start_offset <= offset)
+        .map(|e| e.epoch);
+    (offset, if offset < 0 { Some(-1) } else { epoch })
 }

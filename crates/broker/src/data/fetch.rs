@@ -395,6 +395,7 @@ pub async fn fetch(
         // missed, or a caught-up follower that names it in no fetch never rejoins its ISR.
         let tracked = follower;
         let throttle = replicas.throttles().clone();
+        let tiering = replicas.tiering().cloned();
         let inline = reads_in_page_cache(&pass);
         let results = crate::data::inline_io::run(inline, move || {
             read_all(
@@ -404,7 +405,7 @@ pub async fn fetch(
                 limits.bound,
                 tracked,
                 version,
-                &throttle,
+                (&throttle, tiering.as_ref()),
             )
         })
         .await
@@ -625,9 +626,18 @@ async fn full_fetch(
         let tracked = follower;
         let (max_bytes, bound) = (limits.max_bytes, limits.bound);
         let throttle = replicas.throttles().clone();
+        let tiering = replicas.tiering().cloned();
         let inline = reads_in_page_cache(&pass);
         let results = crate::data::inline_io::run(inline, move || {
-            read_all(&pass, max_bytes, true, bound, tracked, version, &throttle)
+            read_all(
+                &pass,
+                max_bytes,
+                true,
+                bound,
+                tracked,
+                version,
+                (&throttle, tiering.as_ref()),
+            )
         })
         .await
         .map_err(BrokerError::task("a fetch's reads"))?;
@@ -792,7 +802,7 @@ fn read_all(
     bound: Bound,
     follower: Option<(i32, bool)>,
     version: i16,
-    throttles: &Throttles,
+    (throttles, tiering): (&Throttles, Option<&Arc<crate::tiered::Tiering>>),
 ) -> Vec<Read> {
     let now = fjord_util::monotonic_ms();
     let mut out = Vec::with_capacity(wanted.len());
@@ -871,20 +881,40 @@ fn read_all(
             Bound::Stable => d.last_stable_offset,
         };
         let room = max_bytes.saturating_sub(total).min(w.max_bytes);
-        match log.read_records(
+        let min_one = first && total == 0;
+        let read = match log.read_records(
             w.fetch_offset,
             room,
             Some(stop),
-            first && total == 0,
+            min_one,
             ZERO_COPY_MIN_BYTES,
         ) {
-            Ok(r) => {
-                let bytes = r.records.len();
+            // Below the local log start a consumer reads from tiered storage; a follower is
+            // told OFFSET_MOVED_TO_TIERED_STORAGE and starts at the local log start.
+            Err(fjord_log::LogError::InTieredStorage { .. })
+                if follower.is_none() && tiering.is_some() =>
+            {
+                let want = crate::tiered::read::RemoteRead {
+                    offset: w.fetch_offset,
+                    max_bytes: room,
+                    stop,
+                    min_one,
+                };
+                tiering
+                    .expect("checked")
+                    .read_blocking(p, want)
+                    .map(Records::from)
+            }
+            other => other.map(|r| r.records).map_err(|e| e.error_code()),
+        };
+        match read {
+            Ok(records) => {
+                let bytes = records.len();
                 total += bytes;
                 if throttled {
                     throttles.leader.record(now, bytes);
                 }
-                d.records = Some(r.records);
+                d.records = Some(records);
                 if bound == Bound::Stable {
                     d.aborted_transactions = Some(
                         log.aborted_transactions(w.fetch_offset, stop)
@@ -910,8 +940,8 @@ fn read_all(
                     left: bytes == 0 && w.fetch_offset < stop,
                 });
             }
-            Err(e) => {
-                d.error_code = e.error_code().code();
+            Err(code) => {
+                d.error_code = code.code();
                 out.push(failed(d));
             }
         }

@@ -13,6 +13,7 @@ mod producers;
 mod read;
 mod relocate;
 mod retention;
+mod tiered;
 mod truncate;
 
 pub use append::{AppendInfo, Origin, VerificationGuard};
@@ -20,6 +21,7 @@ pub use clean::{CleanStats, CLEANED_SUFFIX, SWAP_SUFFIX};
 pub use load::LoadReport;
 pub use read::{OffsetLookup, ReadInfo};
 pub use relocate::{Relocation, RelocationCopy, FUTURE_DIR_SUFFIX};
+pub use tiered::SegmentInfo;
 
 use crate::config::LogConfig;
 use crate::epoch::LeaderEpochCache;
@@ -133,6 +135,18 @@ impl PartitionLog {
 
     /// Replaces the configuration (dynamic topic config changes).
     pub fn set_config(&self, config: LogConfig) {
+        if !config.remote_storage {
+            // A log that does not tier starts at its first local segment.
+            let first = self
+                .segments
+                .read()
+                .expect("segments")
+                .keys()
+                .next()
+                .copied()
+                .unwrap_or(0);
+            self.log_start_offset.fetch_max(first, Ordering::AcqRel);
+        }
         *self.config.write().expect("config") = config;
     }
 

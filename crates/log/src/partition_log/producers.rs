@@ -45,7 +45,8 @@ impl PartitionLog {
     /// the log end (a truncation, or recovery cut the log) are removed. Blocking.
     pub(super) fn rebuild_producer_state(&self) -> Result<()> {
         let end = self.log_end_offset();
-        let start = self.log_start_offset();
+        // What is on local disk (a tiered log starts below it).
+        let start = self.local_log_start_offset();
         let hw = self.high_watermark();
         let mut state = ProducerState::default();
         let mut from = start;

@@ -516,6 +516,7 @@ fn broker_config(
         log_dirs: role.log_dirs.clone(),
         recovery_threads: role.recovery_threads,
         log: role.log.clone(),
+        tiering: role.tiering.clone(),
         maintenance: role.maintenance,
         replication: role.replication.clone(),
         fetchers: role.fetchers.clone(),

@@ -112,6 +112,8 @@ pub(super) struct BrokerRole {
     pub recovery_threads: usize,
     /// The broker-level `log.*` defaults topic configs override.
     pub log: fjord_log::LogConfig,
+    /// Tiered storage (None: `remote.log.storage.system.enable` is off).
+    pub tiering: Option<fjord_broker::TieringConfig>,
     /// Retention, producer expiry and checkpoint intervals.
     pub maintenance: MaintenanceSettings,
     /// `replica.lag.time.max.ms`, `min.insync.replicas`.
@@ -268,10 +270,11 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
     Ok(BrokerRole {
         listeners,
         advertised,
-        log_dirs,
+        log_dirs: log_dirs.clone(),
         recovery_threads: usize::try_from(int(config, &broker::NUM_RECOVERY_THREADS_PER_DATA_DIR)?)
             .unwrap_or(2),
         log: broker_log_config(config)?,
+        tiering: tiering_settings(config, &log_dirs)?,
         maintenance: MaintenanceSettings {
             retention_every: Duration::from_millis(
                 u64::try_from(int(config, &broker::LOG_RETENTION_CHECK_INTERVAL_MS)?)
@@ -348,6 +351,10 @@ fn broker_log_config(config: &ServerConfig) -> Result<fjord_log::LogConfig, Stri
         int(config, &broker::LOG_RETENTION_HOURS)? * 3_600_000
     };
     c.retention_bytes = int(config, &broker::LOG_RETENTION_BYTES)?;
+    // The node's switch: a topic tiers only where it is on (see the broker's `log_config`).
+    c.remote_storage = flag(config, &broker::REMOTE_LOG_STORAGE_SYSTEM_ENABLE);
+    c.local_retention_ms = int(config, &broker::LOG_LOCAL_RETENTION_MS).unwrap_or(-2);
+    c.local_retention_bytes = int(config, &broker::LOG_LOCAL_RETENTION_BYTES).unwrap_or(-2);
     if let Some(codec) = config
         .get(broker::COMPRESSION_TYPE.name)
         .and_then(fjord_log::config::parse_compression_type)
@@ -598,4 +605,122 @@ mod tests {
             "{e}"
         );
     }
+}
+
+/// The names of the object store's keys below `remote.log.storage.manager.impl.prefix` (those
+/// of Aiven's tiered storage plugin, so an operator's settings carry over).
+pub(super) mod rsm {
+    /// `filesystem` (the default) or `s3` (Aiven's class names are taken too).
+    pub const BACKEND: &str = "storage.backend.class";
+    /// The local directory of the `filesystem` backend.
+    pub const ROOT: &str = "storage.root";
+    /// The S3 bucket.
+    pub const S3_BUCKET: &str = "storage.s3.bucket.name";
+    /// The S3 endpoint URL (unset: AWS's).
+    pub const S3_ENDPOINT: &str = "storage.s3.endpoint.url";
+    /// The S3 region.
+    pub const S3_REGION: &str = "storage.s3.region";
+    /// Path-style addressing (most S3-compatible servers need it).
+    pub const S3_PATH_STYLE: &str = "storage.s3.path.style.access.enabled";
+    /// The access key id (unset: `AWS_ACCESS_KEY_ID`).
+    pub const AWS_ACCESS_KEY_ID: &str = "storage.aws.access.key.id";
+    /// The secret key (unset: `AWS_SECRET_ACCESS_KEY`).
+    pub const AWS_SECRET_ACCESS_KEY: &str = "storage.aws.secret.access.key";
+    /// A prefix for every object's name.
+    pub const KEY_PREFIX: &str = "key.prefix";
+}
+
+/// The remote log metadata topic's keys below `remote.log.metadata.manager.impl.prefix`, with
+/// Kafka's defaults.
+pub(super) const RLMM_TOPIC_KEYS: [(&str, &str); 3] = [
+    ("remote.log.metadata.topic.num.partitions", "50"),
+    ("remote.log.metadata.topic.replication.factor", "3"),
+    ("remote.log.metadata.topic.retention.ms", "-1"),
+];
+
+/// Tiered storage's settings, when `remote.log.storage.system.enable` is on.
+fn tiering_settings(
+    config: &ServerConfig,
+    log_dirs: &[PathBuf],
+) -> Result<Option<fjord_broker::TieringConfig>, String> {
+    use fjord_tiered::store::{Backend, S3Settings};
+    if !flag(config, &broker::REMOTE_LOG_STORAGE_SYSTEM_ENABLE) {
+        return Ok(None);
+    }
+    let rsm_prefix = config
+        .get(broker::REMOTE_LOG_STORAGE_MANAGER_IMPL_PREFIX.name)
+        .unwrap_or("rsm.config.")
+        .to_string();
+    let rlmm_prefix = config
+        .get(broker::REMOTE_LOG_METADATA_MANAGER_IMPL_PREFIX.name)
+        .unwrap_or("rlmm.config.")
+        .to_string();
+    let rsm = |k: &str| config.get(&format!("{rsm_prefix}{k}")).map(str::to_string);
+    let backend = match rsm(rsm::BACKEND).as_deref().map(str::trim) {
+        None
+        | Some("filesystem")
+        | Some("io.aiven.kafka.tieredstorage.storage.filesystem.FileSystemStorage") => {
+            let root = match rsm(rsm::ROOT) {
+                Some(r) => PathBuf::from(r),
+                None => {
+                    let first = log_dirs.first().ok_or("a broker needs log.dirs")?;
+                    let mut name = first.as_os_str().to_owned();
+                    name.push("-tiered");
+                    PathBuf::from(name)
+                }
+            };
+            Backend::Local { root }
+        }
+        Some("s3") | Some("io.aiven.kafka.tieredstorage.storage.s3.S3Storage") => {
+            Backend::S3(S3Settings {
+                bucket: rsm(rsm::S3_BUCKET).ok_or_else(|| {
+                    format!(
+                        "{rsm_prefix}{} is required with the s3 backend",
+                        rsm::S3_BUCKET
+                    )
+                })?,
+                endpoint: rsm(rsm::S3_ENDPOINT),
+                region: rsm(rsm::S3_REGION).unwrap_or_else(|| "us-east-1".into()),
+                path_style: rsm(rsm::S3_PATH_STYLE).is_some_and(|v| v.eq_ignore_ascii_case("true")),
+                access_key_id: rsm(rsm::AWS_ACCESS_KEY_ID),
+                secret_access_key: rsm(rsm::AWS_SECRET_ACCESS_KEY),
+            })
+        }
+        Some(other) => {
+            return Err(format!(
+                "invalid value {other} for configuration {rsm_prefix}{}: filesystem or s3",
+                rsm::BACKEND
+            ))
+        }
+    };
+    let rlmm = |k: &str, default: &str| -> Result<i64, String> {
+        let key = format!("{rlmm_prefix}{k}");
+        let v = config.get(&key).unwrap_or(default);
+        v.trim()
+            .parse()
+            .map_err(|_| format!("invalid value {v:?} for configuration {key}: not an integer"))
+    };
+    let [(parts, parts_d), (rf, rf_d), (ret, ret_d)] = RLMM_TOPIC_KEYS;
+    Ok(Some(fjord_broker::TieringConfig {
+        backend,
+        prefix: rsm(rsm::KEY_PREFIX).unwrap_or_default(),
+        task_interval: millis(config, &broker::REMOTE_LOG_MANAGER_TASK_INTERVAL_MS)?,
+        backoff_ms: int(config, &broker::REMOTE_LOG_MANAGER_TASK_RETRY_BACKOFF_MS)?,
+        backoff_max_ms: int(
+            config,
+            &broker::REMOTE_LOG_MANAGER_TASK_RETRY_BACKOFF_MAX_MS,
+        )?,
+        reader_threads: usize::try_from(int(config, &broker::REMOTE_LOG_READER_THREADS)?)
+            .unwrap_or(10),
+        reader_max_pending: usize::try_from(int(
+            config,
+            &broker::REMOTE_LOG_READER_MAX_PENDING_TASKS,
+        )?)
+        .unwrap_or(100),
+        fetch_max_wait: millis(config, &broker::REMOTE_FETCH_MAX_WAIT_MS)
+            .unwrap_or(Duration::from_millis(500)),
+        metadata_partitions: i32::try_from(rlmm(parts, parts_d)?).unwrap_or(50).max(1),
+        metadata_replication_factor: i16::try_from(rlmm(rf, rf_d)?).unwrap_or(3).max(1),
+        metadata_retention_ms: rlmm(ret, ret_d)?,
+    }))
 }

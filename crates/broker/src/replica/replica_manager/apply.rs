@@ -393,7 +393,13 @@ impl ReplicaManager {
             };
             let Some(logs) = d.logs() else { continue };
             match logs.get_or_create(tp, config.clone(), Some(topic_id)) {
-                Ok(log) => return Ok(Some((d.id, log))),
+                Ok(log) => {
+                    // A log opened at start took the settings known then.
+                    if log.config() != config {
+                        log.set_config(config.clone());
+                    }
+                    return Ok(Some((d.id, log)));
+                }
                 Err(e) => self.storage_error(d.id, e)?,
             }
         }
@@ -569,6 +575,17 @@ pub fn log_config(defaults: &LogConfig, image: &MetadataImage, topic: &str) -> L
         Some("LogAppendTime") => c.timestamp_type = TimestampType::LogAppendTime,
         Some("CreateTime") => c.timestamp_type = TimestampType::CreateTime,
         _ => {}
+    }
+    // The defaults' `remote_storage` is the node's `remote.log.storage.system.enable`: a
+    // topic tiers only on a node where tiered storage is on.
+    let flag = |def: &Def| get(def).is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    c.remote_storage = defaults.remote_storage && flag(&topic::REMOTE_STORAGE_ENABLE);
+    c.remote_copy_disabled = flag(&topic::REMOTE_LOG_COPY_DISABLE);
+    if let Some(v) = int(&topic::LOCAL_RETENTION_MS) {
+        c.local_retention_ms = v;
+    }
+    if let Some(v) = int(&topic::LOCAL_RETENTION_BYTES) {
+        c.local_retention_bytes = v;
     }
     c
 }

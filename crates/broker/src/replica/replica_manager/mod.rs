@@ -15,7 +15,7 @@ mod apply;
 use crate::cluster::view::View;
 use crate::replica::log_dirs::{is_storage_error, LogDirs};
 pub use crate::replica::partition::{IsrOutbox, Leadership, Partition};
-pub use apply::{min_insync_replicas, Applied};
+pub use apply::{log_config, min_insync_replicas, Applied};
 use fjord_log::{LogConfig, LogDir, TopicPartition};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::Uuid;
@@ -63,6 +63,8 @@ impl Default for ReplicationSettings {
 #[derive(Debug)]
 pub struct ReplicaManager {
     node_id: i32,
+    /// Tiered storage, when `remote.log.storage.system.enable` turned it on.
+    tiering: std::sync::OnceLock<Arc<crate::tiered::Tiering>>,
     dirs: Arc<LogDirs>,
     /// The replicas whose log dir is offline, with that dir.
     offline: RwLock<HashMap<(Uuid, i32), Uuid>>,
@@ -127,6 +129,7 @@ impl ReplicaManager {
         let offline = RwLock::default();
         ReplicaManager {
             node_id,
+            tiering: std::sync::OnceLock::new(),
             dirs,
             offline,
             unassigned: Default::default(),
@@ -600,6 +603,25 @@ impl ReplicaManager {
             })
             .await;
         }
+    }
+
+    /// Tiered storage, if it is on.
+    pub fn tiering(&self) -> Option<&Arc<crate::tiered::Tiering>> {
+        self.tiering.get()
+    }
+
+    /// Turns tiered storage on (once, at start).
+    pub fn set_tiering(&self, tiering: Arc<crate::tiered::Tiering>) {
+        let _ = self.tiering.set(tiering);
+    }
+
+    /// True when a hosted partition's topic keeps its history in tiered storage.
+    pub fn has_tiered_partitions(&self) -> bool {
+        self.partitions
+            .read()
+            .expect("partitions")
+            .values()
+            .any(|p| p.log.config().remote_storage)
     }
 
     /// Every hosted partition.

@@ -1,0 +1,266 @@
+//! The remote log managers' driver: every `remote.log.manager.task.interval.ms`, for each
+//! hosted partition of a tiered topic, the store coverage its local retention waits for is
+//! brought up to date (leaders and followers alike); for each one this broker leads, its
+//! [`PartitionManager`] runs until it has nothing to do, each step carried out here (a
+//! metadata value published and read back, a segment's files copied, objects deleted, the
+//! log start moved, the partition's objects listed).
+
+use super::{topic_id_partition, Tiering};
+use crate::replica::partition::Partition;
+use fjord_protocol::Uuid;
+use fjord_tiered::manager::{PartitionManager, PartitionView, Step, TopicTiering};
+use fjord_tiered::plan::LocalSegment;
+use fjord_tiered::rlmm::Lineage;
+use fjord_tiered::store::{FileKind, SegmentFile};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The most steps one partition runs in one round (the others' turn comes first).
+const MAX_STEPS_PER_ROUND: usize = 32;
+
+/// A partition's local state as the manager sees it.
+struct Snapshot {
+    local: Vec<LocalSegment>,
+    epochs: Vec<(i32, i64)>,
+    log_end: i64,
+    high_watermark: i64,
+    last_stable_offset: i64,
+    log_start: i64,
+    topic: TopicTiering,
+}
+
+fn snapshot(p: &Partition) -> Snapshot {
+    let log = &p.log;
+    let config = log.config();
+    Snapshot {
+        local: log
+            .segment_infos()
+            .into_iter()
+            .map(|s| LocalSegment {
+                base_offset: s.base_offset,
+                next_offset: s.next_offset,
+                size: s.size,
+                max_timestamp_ms: s.max_timestamp_ms,
+                txn_index_empty: s.txn_index.is_none(),
+            })
+            .collect(),
+        epochs: log
+            .epoch_entries()
+            .into_iter()
+            .map(|e| (e.epoch, e.start_offset))
+            .collect(),
+        log_end: log.log_end_offset(),
+        high_watermark: log.high_watermark(),
+        last_stable_offset: log.last_stable_offset(),
+        log_start: log.log_start_offset(),
+        topic: TopicTiering {
+            copy_disabled: config.remote_copy_disabled,
+            retention_ms: config.retention_ms,
+            retention_bytes: config.retention_bytes,
+        },
+    }
+}
+
+impl Tiering {
+    /// Runs the remote log managers until the broker stops.
+    pub async fn run_managers(self: Arc<Self>) -> String {
+        let mut managers: HashMap<(Uuid, i32), (i32, PartitionManager)> = HashMap::new();
+        let mut stopping = self.replicas.stopping();
+        loop {
+            if *stopping.borrow() {
+                return "the broker stops".into();
+            }
+            let tiered: Vec<Arc<Partition>> = self
+                .replicas
+                .all()
+                .into_iter()
+                .filter(|p| p.log.config().remote_storage)
+                .collect();
+            let mut led = std::collections::HashSet::new();
+            for p in &tiered {
+                self.refresh_coverage(p);
+                let epoch = p.leader_epoch();
+                if !p.led_by(self.node_id) {
+                    continue;
+                }
+                let key = (p.topic_id, p.index);
+                led.insert(key);
+                let fresh = managers.get(&key).is_none_or(|(e, _)| *e != epoch);
+                if fresh {
+                    self.on_becoming_leader(p);
+                    let now = fjord_util::system_now_ms();
+                    let mgr = PartitionManager::new(
+                        topic_id_partition(p),
+                        self.node_id,
+                        self.config.backoff_ms,
+                        self.config.backoff_max_ms,
+                        now,
+                    );
+                    managers.insert(key, (epoch, mgr));
+                }
+                let (_, mgr) = managers.get_mut(&key).expect("inserted");
+                self.run_partition(p, mgr).await;
+                self.refresh_coverage(p);
+            }
+            managers.retain(|k, _| led.contains(k));
+            tokio::select! {
+                _ = tokio::time::sleep(self.config.task_interval) => {}
+                _ = stopping.changed() => {}
+            }
+        }
+    }
+
+    /// Sets how far the store holds `p`'s own history from its first local segment on.
+    fn refresh_coverage(&self, p: &Partition) {
+        let s = snapshot(p);
+        let local_start = s.local.first().map_or(s.log_start, |l| l.base_offset);
+        let lineage = Lineage {
+            epochs: &s.epochs,
+            end_offset: s.log_end,
+        };
+        let covered = self.with_cache(|c| {
+            c.partition(&topic_id_partition(p))
+                .map(|r| r.covered_until(local_start, lineage))
+        });
+        p.log
+            .set_remote_covered(covered.filter(|c| *c >= local_start).unwrap_or(-1));
+    }
+
+    /// A new leader's log starts no lower than the store's first segment of its history
+    /// (Kafka's `maybeUpdateLogStartOffsetOnBecomingLeader`): a former leader's total
+    /// retention may have moved it past what this replica's checkpoint says.
+    fn on_becoming_leader(&self, p: &Partition) {
+        let s = snapshot(p);
+        let lineage = Lineage {
+            epochs: &s.epochs,
+            end_offset: s.log_end,
+        };
+        let start = self.with_cache(|c| {
+            c.partition(&topic_id_partition(p))
+                .and_then(|r| r.start_offset(lineage))
+        });
+        if let Some(start) = start.filter(|st| *st > s.log_start && *st <= s.high_watermark) {
+            if let Err(e) = p.log.delete_records(start) {
+                tracing::warn!(topic = %p.topic, partition = p.index, "moving the log start to the store's: {e}");
+            }
+        }
+    }
+
+    /// Runs `mgr`'s steps for `p` until it has nothing to do (or this round's share is used).
+    async fn run_partition(&self, p: &Arc<Partition>, mgr: &mut PartitionManager) {
+        for _ in 0..MAX_STEPS_PER_ROUND {
+            let s = snapshot(p);
+            let now = fjord_util::system_now_ms();
+            let step = {
+                let cache = self.cache.read().expect("remote log metadata");
+                let view = PartitionView {
+                    local: &s.local,
+                    high_watermark: s.high_watermark,
+                    last_stable_offset: s.last_stable_offset,
+                    log_start: s.log_start,
+                    lineage: Lineage {
+                        epochs: &s.epochs,
+                        end_offset: s.log_end,
+                    },
+                    topic: s.topic,
+                    remote: cache.partition(&topic_id_partition(p)),
+                    now_ms: now,
+                };
+                mgr.next(&view, Uuid::new_v4)
+            };
+            let Some(step) = step else {
+                return;
+            };
+            if let Step::List = step {
+                match self.store.list_partition(&topic_id_partition(p)).await {
+                    Ok(objects) => {
+                        let cache = self.cache.read().expect("remote log metadata");
+                        mgr.listed(&objects, cache.partition(&topic_id_partition(p)), now);
+                    }
+                    Err(e) => {
+                        tracing::warn!(topic = %p.topic, partition = p.index, "listing tiered storage: {e}");
+                        mgr.done(false, now);
+                    }
+                }
+                continue;
+            }
+            let ok = match self.run_step(p, &step).await {
+                Ok(()) => true,
+                Err(e) => {
+                    tracing::warn!(topic = %p.topic, partition = p.index, "tiered storage: {e}; retrying after a backoff");
+                    false
+                }
+            };
+            mgr.done(ok, fjord_util::system_now_ms());
+            if !ok {
+                return;
+            }
+        }
+    }
+
+    /// Carries out one step (not a listing).
+    async fn run_step(
+        &self,
+        p: &Arc<Partition>,
+        step: &Step,
+    ) -> Result<(), fjord_tiered::TieredError> {
+        match step {
+            Step::Write(v) => self.publish(v).await,
+            Step::Upload { id, segment } => {
+                let info = p
+                    .log
+                    .segment_infos()
+                    .into_iter()
+                    .find(|s| {
+                        s.base_offset == segment.base_offset && s.next_offset == segment.next_offset
+                    })
+                    .ok_or_else(|| {
+                        fjord_tiered::TieredError::Store(format!(
+                            "segment {} of {}-{} is no longer on disk as it was",
+                            segment.base_offset, p.topic, p.index
+                        ))
+                    })?;
+                let mut files = vec![
+                    (FileKind::Log, SegmentFile::Path(info.log.clone())),
+                    (
+                        FileKind::OffsetIndex,
+                        SegmentFile::Path(info.offset_index.clone()),
+                    ),
+                    (
+                        FileKind::TimeIndex,
+                        SegmentFile::Path(info.time_index.clone()),
+                    ),
+                    (
+                        FileKind::LeaderEpochs,
+                        SegmentFile::Bytes(
+                            p.log.epoch_checkpoint_until(segment.next_offset - 1).into(),
+                        ),
+                    ),
+                ];
+                if let Some(t) = &info.txn_index {
+                    files.push((FileKind::TxnIndex, SegmentFile::Path(t.clone())));
+                }
+                if let Some(s) = &info.producer_snapshot {
+                    files.push((FileKind::ProducerSnapshot, SegmentFile::Path(s.clone())));
+                }
+                let started = std::time::Instant::now();
+                let bytes = self
+                    .store
+                    .copy_segment(id, segment.base_offset, files)
+                    .await?;
+                tracing::debug!(
+                    topic = %p.topic, partition = p.index, base = segment.base_offset, bytes,
+                    ms = started.elapsed().as_millis() as u64, "copied a segment to tiered storage"
+                );
+                Ok(())
+            }
+            Step::DeleteObjects { id, start_offset } => {
+                self.store.delete_segment(id, *start_offset).await
+            }
+            Step::MoveLogStart(offset) => p.log.delete_records(*offset).map(|_| ()).map_err(|e| {
+                fjord_tiered::TieredError::Store(format!("moving the log start: {e}"))
+            }),
+            Step::List => Ok(()),
+        }
+    }
+}

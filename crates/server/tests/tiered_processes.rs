@@ -1,0 +1,145 @@
+//! Tiered storage on real processes with the embedded default's store, a local directory:
+//! a topic with `remote.storage.enable` and a tiny local retention copies its closed segments
+//! to the store, local retention deletes them from disk (ListOffsets -4 moves up while -2
+//! stays at 0), and librdkafka reads every record back from offset 0, through the store,
+//! before and after the node is SIGKILLed and restarted on its old ports.
+
+mod common;
+
+use common::{call, consume_values, create, produce_acked, wait_for, Node};
+use fjord_protocol::generated::list_offsets_request::{
+    ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic,
+};
+use fjord_protocol::{RequestBody, ResponseBody};
+use std::path::Path;
+use std::time::Duration;
+
+const TOPIC: &str = "tiered";
+const RECORDS: usize = 3000;
+
+/// The node's tiered-storage settings: the store under `root`, quick managers.
+fn tiering(root: &Path) -> String {
+    format!(
+        "remote.log.storage.system.enable=true\n\
+         rsm.config.storage.root={}\n\
+         remote.log.manager.task.interval.ms=200\n\
+         log.retention.check.interval.ms=300\n\
+         rlmm.config.remote.log.metadata.topic.replication.factor=1\n\
+         rlmm.config.remote.log.metadata.topic.num.partitions=5\n",
+        root.join("store").display()
+    )
+}
+
+/// ListOffsets of partition 0 of `TOPIC` at `timestamp` (-2 earliest, -4 earliest local, -5
+/// latest tiered).
+fn offset(rt: &tokio::runtime::Runtime, addr: &str, timestamp: i64) -> Option<i64> {
+    let ask = RequestBody::ListOffsets(ListOffsetsRequest {
+        replica_id: -1,
+        topics: vec![ListOffsetsTopic {
+            name: TOPIC.into(),
+            partitions: vec![ListOffsetsPartition {
+                partition_index: 0,
+                timestamp,
+                current_leader_epoch: -1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let ResponseBody::ListOffsets(r) = rt.block_on(call(addr, ask, 9))? else {
+        return None;
+    };
+    let p = r.topics.first()?.partitions.first()?;
+    (p.error_code == 0).then_some(p.offset)
+}
+
+fn files_of(dir: &Path) -> usize {
+    walk(dir).len()
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn history_moves_to_the_store_and_reads_back_from_offset_zero_across_a_restart() {
+    let root = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    // free_port gives ports below 32768: the node restarts on them.
+    let port = common::free_port();
+    let mut node = Node::single(root.path(), port, &tiering(root.path()));
+    let addr = node.broker_addr();
+    create(
+        &addr,
+        TOPIC,
+        "1",
+        &[
+            "remote.storage.enable=true",
+            "segment.bytes=8192",
+            "local.retention.bytes=16384",
+        ],
+    );
+    // In rounds, so that the log has many small segments.
+    for round in 0..RECORDS / 100 {
+        produce_acked(&rt, &addr, TOPIC, round * 100..(round + 1) * 100);
+    }
+    // Local retention deletes what the store holds: the local log start moves up, the log
+    // start stays at 0.
+    let local = wait_for(Duration::from_secs(90), || {
+        offset(&rt, &addr, -4).filter(|o| *o > RECORDS as i64 / 2)
+    });
+    if local.is_none() {
+        let _ = std::fs::copy(node.dir.join("server.log"), "/tmp/tiered-server.log");
+    }
+    assert!(
+        local.is_some(),
+        "the local log start never moved: {}",
+        node.log_tail()
+    );
+    assert_eq!(offset(&rt, &addr, -2), Some(0), "the log start stays at 0");
+    let tiered = offset(&rt, &addr, -5).unwrap();
+    assert!(
+        tiered >= local.unwrap() - 1,
+        "-5 {tiered} below the local start {local:?}"
+    );
+    assert!(
+        files_of(&root.path().join("store")) > 10,
+        "objects in the store"
+    );
+    let expected: Vec<String> = (0..RECORDS).map(|i| format!("v{i}")).collect();
+    assert_eq!(
+        consume_values(&addr, TOPIC, RECORDS),
+        expected,
+        "read back through the store"
+    );
+    node.kill();
+    node.start();
+    let back = wait_for(Duration::from_secs(60), || offset(&rt, &addr, -2));
+    if back != Some(0) {
+        let _ = std::fs::copy(node.dir.join("server.log"), "/tmp/tiered-server.log");
+    }
+    assert_eq!(
+        back,
+        Some(0),
+        "after a restart the log still starts at 0 (local start {:?}): {}",
+        offset(&rt, &addr, -4),
+        node.log_tail()
+    );
+    assert_eq!(
+        consume_values(&addr, TOPIC, RECORDS),
+        expected,
+        "read back through the store after a restart"
+    );
+}
