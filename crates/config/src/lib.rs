@@ -186,14 +186,14 @@ impl ServerConfig {
             values.insert(k.trim().to_string(), v.trim().to_string());
         }
         // The object store's and the metadata topic's own keys, below their prefixes.
-        let prefix = |key: &str, default: &str| {
+        let prefix = |def: &fjord_configdef::Def| {
             values
-                .get(key)
+                .get(def.name)
                 .cloned()
-                .unwrap_or_else(|| default.to_string())
+                .unwrap_or_else(|| def.default.unwrap_or_default().to_string())
         };
-        let rsm = prefix("remote.log.storage.manager.impl.prefix", "rsm.config.");
-        let rlmm = prefix("remote.log.metadata.manager.impl.prefix", "rlmm.config.");
+        let rsm = prefix(&broker::REMOTE_LOG_STORAGE_MANAGER_IMPL_PREFIX);
+        let rlmm = prefix(&broker::REMOTE_LOG_METADATA_MANAGER_IMPL_PREFIX);
         let unknown = values
             .keys()
             .filter(|k| !known().any(|(n, _, _)| n == k.as_str()) && !known_listener_key(k))

@@ -8,44 +8,10 @@
 
 mod common;
 
-use common::{controller_and_brokers, wait_for, FAST_REPLICATION};
-use fjord_protocol::generated::alter_partition_reassignments_request::{
-    AlterPartitionReassignmentsRequest, ReassignablePartition, ReassignableTopic,
-};
+use common::{controller_and_brokers, reassign, wait_for, FAST_REPLICATION};
 use fjord_protocol::generated::list_partition_reassignments_request::ListPartitionReassignmentsRequest;
 use fjord_protocol::{RequestBody, ResponseBody};
 use std::time::Duration;
-
-/// AlterPartitionReassignments of `topic`-0 to `replicas` (None: cancel) through `addr`; the
-/// partition's error code.
-fn reassign(
-    rt: &tokio::runtime::Runtime,
-    addr: &str,
-    topic: &str,
-    replicas: Option<&[i32]>,
-) -> i16 {
-    let body = RequestBody::AlterPartitionReassignments(AlterPartitionReassignmentsRequest {
-        timeout_ms: 60_000,
-        allow_replication_factor_change: true,
-        topics: vec![ReassignableTopic {
-            name: topic.into(),
-            partitions: vec![ReassignablePartition {
-                partition_index: 0,
-                replicas: replicas.map(<[i32]>::to_vec),
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    });
-    match rt.block_on(common::call(addr, body, 1)) {
-        Some(ResponseBody::AlterPartitionReassignments(r)) => {
-            assert_eq!(r.error_code, 0, "{r:?}");
-            r.responses[0].partitions[0].error_code
-        }
-        other => panic!("{other:?}"),
-    }
-}
 
 /// One reassignment under way: (topic, replicas, adding, removing).
 type Listed = (String, Vec<i32>, Vec<i32>, Vec<i32>);

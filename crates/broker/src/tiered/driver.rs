@@ -264,3 +264,32 @@ impl Tiering {
         }
     }
 }
+
+impl Tiering {
+    /// Where a follower of `p` whose leader answered OFFSET_MOVED_TO_TIERED_STORAGE starts
+    /// over: after the last offset the store holds (the leader's local log starts at or below
+    /// it: its local retention deletes only what the store holds), with the leader epochs the
+    /// store's segments name below it. None while the store holds nothing of `p`.
+    pub fn follower_start(&self, p: &Partition) -> Option<(i64, Vec<(i32, i64)>)> {
+        self.with_cache(|c| {
+            let remote = c.partition(&topic_id_partition(p))?;
+            let segments = remote.readable();
+            let end = segments.iter().map(|s| s.end_offset).max()?;
+            let mut first: std::collections::BTreeMap<i32, i64> = Default::default();
+            for s in &segments {
+                for &(epoch, offset) in &s.leader_epochs {
+                    let at = first.entry(epoch).or_insert(offset);
+                    *at = (*at).min(offset);
+                }
+            }
+            let mut epochs: Vec<(i32, i64)> = Vec::new();
+            for (epoch, offset) in first {
+                // Epochs and their first offsets rise together in one history.
+                if epochs.last().is_none_or(|(_, o)| offset >= *o) {
+                    epochs.push((epoch, offset));
+                }
+            }
+            Some((end + 1, epochs))
+        })
+    }
+}

@@ -6,6 +6,7 @@
 
 use super::{Tiering, REMOTE_LOG_METADATA_TOPIC};
 use bytes::Bytes;
+use fjord_configdef::topic;
 use fjord_protocol::generated::create_topics_request::{
     CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
 };
@@ -133,8 +134,11 @@ impl Tiering {
                 num_partitions: c.metadata_partitions,
                 replication_factor: c.metadata_replication_factor,
                 configs: [
-                    ("retention.ms", c.metadata_retention_ms.to_string()),
-                    ("cleanup.policy", "delete".to_string()),
+                    (
+                        topic::RETENTION_MS.name,
+                        c.metadata_retention_ms.to_string(),
+                    ),
+                    (topic::CLEANUP_POLICY.name, "delete".to_string()),
                 ]
                 .into_iter()
                 .map(|(name, value)| CreatableTopicConfig {

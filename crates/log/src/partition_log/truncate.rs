@@ -83,6 +83,35 @@ impl PartitionLog {
         self.truncate_fully_locked(&mut w, offset, EpochsAfter::RestartAt)
     }
 
+    /// Tiered storage: a follower whose leader answered OFFSET_MOVED_TO_TIERED_STORAGE starts
+    /// over at `local_start` (what it fetches next), with the log starting at `log_start`
+    /// below it (the records between are in the store) and the leader epochs `epochs` of the
+    /// history below (from the store's metadata), as Kafka's follower builds its state from
+    /// the remote log. Refused on a log that does not tier.
+    pub fn start_tiered_at(
+        &self,
+        local_start: i64,
+        log_start: i64,
+        epochs: &[(i32, i64)],
+    ) -> Result<()> {
+        if !self.config().remote_storage {
+            return Err(crate::error::LogError::InvalidRequest(
+                "starting over below the local log start needs tiered storage".into(),
+            ));
+        }
+        let mut w = self.lock_writer()?;
+        self.truncate_fully_locked(&mut w, local_start, EpochsAfter::Cleared)?;
+        let start = log_start.clamp(0, local_start);
+        self.log_start_offset.store(start, Ordering::Release);
+        let mut cache = self.epochs.lock().expect("epochs");
+        for &(epoch, offset) in epochs {
+            if offset <= local_start && cache.latest_epoch().is_none_or(|e| epoch > e) {
+                cache.assign(epoch, offset.max(start))?;
+            }
+        }
+        Ok(())
+    }
+
     fn truncate_fully_locked(
         &self,
         w: &mut WriterState,

@@ -6,6 +6,7 @@
 
 pub mod certs;
 pub mod kafka;
+pub mod weed;
 
 use fjord_net::client::Client;
 use fjord_protocol::generated::describe_cluster_request::DescribeClusterRequest;
@@ -965,4 +966,35 @@ pub fn unclean_recovered(bootstrap: &str, topic: &str, deadline_ms: u64, flags: 
     let o = unclean_recovery(bootstrap, topic, deadline_ms, flags);
     assert!(o.status.success(), "{}", show(&o));
     text(&o.stdout)
+}
+
+/// AlterPartitionReassignments of `topic`-0 to `replicas` (None: cancel) through `addr`; the
+/// partition's error code.
+pub fn reassign(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    topic: &str,
+    replicas: Option<&[i32]>,
+) -> i16 {
+    let body = RequestBody::AlterPartitionReassignments(fjord_protocol::generated::alter_partition_reassignments_request::AlterPartitionReassignmentsRequest {
+        timeout_ms: 60_000,
+        allow_replication_factor_change: true,
+        topics: vec![fjord_protocol::generated::alter_partition_reassignments_request::ReassignableTopic {
+            name: topic.into(),
+            partitions: vec![fjord_protocol::generated::alter_partition_reassignments_request::ReassignablePartition {
+                partition_index: 0,
+                replicas: replicas.map(<[i32]>::to_vec),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    match rt.block_on(call(addr, body, 1)) {
+        Some(ResponseBody::AlterPartitionReassignments(r)) => {
+            assert_eq!(r.error_code, 0, "{r:?}");
+            r.responses[0].partitions[0].error_code
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -1,0 +1,309 @@
+//! Tiered storage on three real nodes with a real S3 server (SeaweedFS on loopback, built by
+//! `tests/tiered/weed.sh fetch`): the object store's own operations against it; a topic of
+//! small segments and a short local retention fills with `FJORD_TIERED_MB` (default 1024) of
+//! records while its leader is SIGKILLed half way; every record reads back from offset 0
+//! through librdkafka and through Kafka 4.4's Java consumer; a replica added by reassignment
+//! starts from the leader's local tail, not from offset 0, and once the partition is moved to
+//! it alone it serves the whole history from the store. Ignored in a plain `cargo test` (SeaweedFS and
+//! Kafka's jars); `.ci/run` runs it with `--ignored`.
+
+mod common;
+
+use common::weed::{s3_properties, start_weed};
+use common::{call, combined_cluster, create, partition_zero, reassign, wait_for, Node};
+use fjord_protocol::generated::list_offsets_request::{
+    ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic,
+};
+use fjord_protocol::{RequestBody, ResponseBody};
+use fjord_tiered::records::{RemoteSegmentId, TopicIdPartition};
+use fjord_tiered::store::{Backend, FileKind, RemoteStore, S3Settings, SegmentFile};
+use std::time::Duration;
+
+/// The nodes' tiered storage: on `weed`, quick managers, a metadata topic on every node.
+fn tiering(weed: &common::weed::Weed) -> String {
+    format!(
+        "remote.log.storage.system.enable=true\n{}\
+         remote.log.manager.task.interval.ms=200\n\
+         log.retention.check.interval.ms=500\n\
+         rlmm.config.remote.log.metadata.topic.replication.factor=3\n\
+         rlmm.config.remote.log.metadata.topic.num.partitions=5\n\
+         replica.lag.time.max.ms=5000\n\
+         broker.session.timeout.ms=4000\n\
+         broker.heartbeat.interval.ms=500\n",
+        s3_properties(weed)
+    )
+}
+
+/// ListOffsets of `topic`-0 at `timestamp` through `addr`.
+fn offset(rt: &tokio::runtime::Runtime, addr: &str, topic: &str, timestamp: i64) -> Option<i64> {
+    let ask = RequestBody::ListOffsets(ListOffsetsRequest {
+        replica_id: -1,
+        topics: vec![ListOffsetsTopic {
+            name: topic.into(),
+            partitions: vec![ListOffsetsPartition {
+                partition_index: 0,
+                timestamp,
+                current_leader_epoch: -1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let ResponseBody::ListOffsets(r) = rt.block_on(call(addr, ask, 9))? else {
+        return None;
+    };
+    let p = r.topics.first()?.partitions.first()?;
+    (p.error_code == 0).then_some(p.offset)
+}
+
+/// A record's value: its number, padded to `size` bytes.
+fn value(i: usize, size: usize) -> String {
+    let mut v = format!("{i:010}");
+    v.extend(std::iter::repeat_n('.', size.saturating_sub(10)));
+    v
+}
+
+/// Produces records `range` of `size` bytes to `topic`-0, acks=all and idempotent, in rounds
+/// (so that segments stay small); every one must be acknowledged.
+fn produce(bootstrap: &str, topic: &str, range: std::ops::Range<usize>, size: usize) {
+    use rdkafka::producer::{FutureProducer, FutureRecord};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let producer: FutureProducer = rdkafka::config::ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("acks", "all")
+        .set("enable.idempotence", "true")
+        .set("linger.ms", "5")
+        .set("message.timeout.ms", "180000")
+        .create()
+        .unwrap();
+    let chunk = 20_000;
+    let mut at = range.start;
+    while at < range.end {
+        let end = (at + chunk).min(range.end);
+        rt.block_on(async {
+            let mut pending = Vec::new();
+            for i in at..end {
+                let v = value(i, size);
+                let r = FutureRecord::<(), _>::to(topic).payload(&v).partition(0);
+                pending.push(producer.send_result(r).map_err(|(e, _)| e).unwrap());
+            }
+            for p in pending {
+                p.await.unwrap().map_err(|(e, _)| e).expect("acknowledged");
+            }
+        });
+        at = end;
+    }
+}
+
+/// Every record of `topic`-0 from the beginning, read with librdkafka until `n` arrived or a
+/// deadline that grows with `n` passed.
+fn read_all(bootstrap: &str, topic: &str, n: usize) -> Vec<String> {
+    use rdkafka::consumer::{BaseConsumer, Consumer};
+    use rdkafka::message::Message;
+    let consumer: BaseConsumer = rdkafka::config::ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set(
+            "group.id",
+            format!("read-{topic}-{}", fjord_protocol::Uuid::new_v4()),
+        )
+        .set("enable.auto.commit", "false")
+        .create()
+        .unwrap();
+    let mut tpl = rdkafka::TopicPartitionList::new();
+    tpl.add_partition_offset(topic, 0, rdkafka::Offset::Beginning)
+        .unwrap();
+    consumer.assign(&tpl).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60 + (n / 2_000) as u64);
+    let mut got = Vec::with_capacity(n);
+    while got.len() < n && std::time::Instant::now() < deadline {
+        if let Some(Ok(m)) = consumer.poll(Duration::from_millis(500)) {
+            let v = m.payload().unwrap_or_default();
+            got.push(String::from_utf8_lossy(&v[..v.len().min(10)]).into_owned());
+        }
+    }
+    got
+}
+
+/// Checks that `got` holds record 0 to `n - 1`, each once, in order (their first 10 bytes).
+fn check_all(got: &[String], n: usize, who: &str) {
+    assert_eq!(got.len(), n, "{who}: {} records of {n}", got.len());
+    for (i, v) in got.iter().enumerate() {
+        assert_eq!(&v[..10], &format!("{i:010}"), "{who}: record {i}");
+    }
+}
+
+/// Reads `topic` from the beginning with Kafka 4.4's console consumer (the Java client) and
+/// counts the records and checks their order.
+fn java_reads(bootstrap: &str, topic: &str, n: usize) {
+    let o = std::process::Command::new("bash")
+        .arg(common::kafka::script())
+        .args([
+            "run",
+            "org.apache.kafka.tools.consumer.ConsoleConsumer",
+            "--bootstrap-server",
+            bootstrap,
+            "--topic",
+            topic,
+            "--from-beginning",
+            "--max-messages",
+            &n.to_string(),
+            "--timeout-ms",
+            "120000",
+        ])
+        .output()
+        .expect("kafka.sh runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    let got: Vec<String> = text.lines().map(str::to_string).collect();
+    check_all(&got, n, "the Java consumer");
+}
+
+fn store_of(weed: &common::weed::Weed) -> RemoteStore {
+    RemoteStore::open(
+        &Backend::S3(S3Settings {
+            bucket: "fjord".into(),
+            endpoint: Some(weed.endpoint.clone()),
+            region: "us-east-1".into(),
+            path_style: true,
+            access_key_id: Some("fjord".into()),
+            secret_access_key: Some("fjord-secret".into()),
+        }),
+        "store-test",
+    )
+    .unwrap()
+}
+
+#[test]
+#[ignore = "needs SeaweedFS (tests/tiered/weed.sh fetch)"]
+fn the_store_holds_copies_reads_ranges_deletes_and_fails_fast_when_down() {
+    let dir = tempfile::tempdir().unwrap();
+    let weed = start_weed(dir.path());
+    let store = store_of(&weed);
+    let seg = RemoteSegmentId {
+        tp: TopicIdPartition {
+            topic_id: fjord_protocol::Uuid::from_u128(5),
+            topic: "orders".into(),
+            partition: 2,
+        },
+        id: fjord_protocol::Uuid::new_v4(),
+    };
+    let log = dir.path().join("0.log");
+    let size = fjord_tiered::store::UPLOAD_CHUNK_BYTES * 2 + 777;
+    let big: Vec<u8> = (0..size).map(|i| (i % 253) as u8).collect();
+    std::fs::write(&log, &big).unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let files = vec![
+            (FileKind::Log, SegmentFile::Path(log)),
+            (
+                FileKind::OffsetIndex,
+                SegmentFile::Bytes(bytes::Bytes::from_static(b"index")),
+            ),
+        ];
+        let n = store.copy_segment(&seg, 42, files).await.unwrap();
+        assert_eq!(n, big.len() as u64 + 5);
+        let r = store
+            .fetch(&seg, 42, FileKind::Log, Some(1000..3000))
+            .await
+            .unwrap();
+        assert_eq!(&r[..], &big[1000..3000]);
+        assert_eq!(store.list_partition(&seg.tp).await.unwrap().len(), 2);
+        store.delete_segment(&seg, 42).await.unwrap();
+        assert!(store.list_partition(&seg.tp).await.unwrap().is_empty());
+    });
+    drop(weed);
+    let started = std::time::Instant::now();
+    let down = rt.block_on(store.fetch(&seg, 42, FileKind::Log, None));
+    assert!(down.is_err(), "{down:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "an unreachable store fails fast"
+    );
+}
+
+#[test]
+#[ignore = "needs SeaweedFS (tests/tiered/weed.sh fetch) and Kafka 4.4's jars"]
+fn three_nodes_tier_to_s3_survive_a_leader_kill_and_a_new_replica_starts_from_the_tail() {
+    let root = tempfile::tempdir().unwrap();
+    let weed = start_weed(&root.path().join("weed").tap_mkdir());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut nodes: Vec<Node> = combined_cluster(root.path(), 3, &tiering(&weed));
+    let addrs: Vec<String> = nodes.iter().map(|n| n.broker_addr()).collect();
+    let bootstrap = addrs.join(",");
+    let mb: usize = std::env::var("FJORD_TIERED_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1024);
+    let size = 1000;
+    let n = mb * 1024 * 1024 / size;
+    let tiered = [
+        "remote.storage.enable=true",
+        "segment.bytes=1048576",
+        "local.retention.bytes=4194304",
+        "min.insync.replicas=2",
+    ];
+    create(&addrs[0], "big", "1:2:3", &tiered);
+    produce(&bootstrap, "big", 0..n / 2, size);
+    // SIGKILL the leader half way; the rest is written to the new leader.
+    let (_, leader, _) = partition_zero(&rt, &addrs[0], "big").expect("big-0 has a leader");
+    let killed = (leader - 1) as usize;
+    nodes[killed].kill();
+    produce(&bootstrap, "big", n / 2..n, size);
+    nodes[killed].start();
+    let live = &addrs[(killed + 1) % 3];
+    let moved = wait_for(Duration::from_secs(300), || {
+        let (_, l, _) = partition_zero(&rt, live, "big")?;
+        let at = &addrs[(l - 1) as usize];
+        offset(&rt, at, "big", -4).filter(|o| *o > (n / 4) as i64)
+    });
+    assert!(moved.is_some(), "history never left the local disks");
+    let got = read_all(&bootstrap, "big", n);
+    check_all(&got, n, "librdkafka");
+    java_reads(&bootstrap, "big", n);
+
+    // A replica added by reassignment starts from the leader's local tail.
+    create(&addrs[0], "grow", "1:2", &tiered[..3]);
+    let m = 20_000;
+    produce(&bootstrap, "grow", 0..m, size);
+    let tail = wait_for(Duration::from_secs(120), || {
+        offset(&rt, &addrs[0], "grow", -4).filter(|o| *o > 0)
+    })
+    .expect("grow's history reached the store");
+    assert_eq!(reassign(&rt, &addrs[0], "grow", Some(&[1, 2, 3])), 0);
+    let joined = wait_for(Duration::from_secs(120), || {
+        partition_zero(&rt, &addrs[0], "grow").filter(|(_, _, isr)| isr.len() == 3)
+    });
+    assert!(joined.is_some(), "node 3 never joined grow's ISR");
+    let first_local = std::fs::read_dir(nodes[2].dir.join("data").join("grow-0"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".log")?.parse::<i64>().ok()
+        })
+        .min()
+        .expect("node 3 holds segments of grow-0");
+    assert!(
+        first_local >= tail,
+        "node 3 copied history: its log starts at {first_local}, the tail at {tail}"
+    );
+    // Moved to node 3 alone: it leads and serves the whole history from the store.
+    assert_eq!(reassign(&rt, &addrs[0], "grow", Some(&[3])), 0);
+    let led = wait_for(Duration::from_secs(120), || {
+        partition_zero(&rt, &addrs[2], "grow").filter(|(_, l, isr)| *l == 3 && isr == &[3])
+    });
+    assert!(led.is_some(), "node 3 never took grow-0 alone");
+    let got = read_all(&addrs[2], "grow", m);
+    check_all(&got, m, "librdkafka from the new replica");
+}
+
+/// `std::fs::create_dir_all` in passing.
+trait TapMkdir {
+    fn tap_mkdir(self) -> Self;
+}
+
+impl TapMkdir for std::path::PathBuf {
+    fn tap_mkdir(self) -> Self {
+        std::fs::create_dir_all(&self).unwrap();
+        self
+    }
+}
