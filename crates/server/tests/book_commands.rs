@@ -213,6 +213,7 @@ const OTHER_PROGRAMS: &[&str] = &[
     "grep",
     "printf",
     "seq",
+    "tail",
     "echo",
     "alias",
     "install",

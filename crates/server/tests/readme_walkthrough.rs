@@ -1,4 +1,5 @@
-//! README's set-up and five-minute tour and the guide's share-group walk-through, run as a
+//! README's set-up and five-minute tour and the guide's share-group and tiered-storage
+//! walk-throughs, run as a
 //! newcomer would copy them: the tour against `fjord server` started with no arguments as
 //! README's first command starts it, the walk-through against a node like it on free ports
 //! (the binary under test for `fjord`); the tour's output compared with what README shows.
@@ -199,4 +200,44 @@ fn the_share_group_walkthrough_works_as_written() {
         6,
         "the six printed jobs are done with: {described}"
     );
+}
+
+#[test]
+fn the_tiered_storage_walkthrough_works_as_written() {
+    let root = tempfile::tempdir().unwrap();
+    // The overrides of the guide's start command.
+    let start = fenced_after("docs/guide/tiered-storage.md", "# Tiered storage in", "sh");
+    let overrides: String = start
+        .split("--override ")
+        .skip(1)
+        .map(|o| format!("{}\n", o.split_whitespace().next().unwrap_or("")))
+        .collect();
+    assert_eq!(overrides.lines().count(), 4, "{overrides}");
+    let node = Node::embedded_like_with(root.path(), &overrides);
+    let target = Target {
+        broker: node.broker_addr(),
+        metrics_port: node.metrics_port,
+        log: Box::new(|| node.log_tail()),
+    };
+    let all = block_after("docs/guide/tiered-storage.md", "half a million records");
+    assert_eq!(all.len(), 4, "{all:?}");
+    run_as_written(&target, &all[0]);
+    run_as_written(&target, &all[1]);
+    // Within seconds the local size is the active segment's alone.
+    let size = |out: &str| -> Option<u64> {
+        let at = out.find("\"partition\":\"history-0\"")?;
+        let rest = &out[at..];
+        let s = &rest[rest.find("\"size\":")? + 7..];
+        s[..s.find([',', '}'])?].parse().ok()
+    };
+    let small = wait_for(Duration::from_secs(60), || {
+        size(&run_as_written(&target, &all[2]).0).filter(|n| *n < 2_000_000)
+    });
+    assert!(
+        small.is_some(),
+        "history-0 stayed on local disk\n{}",
+        node.log_tail()
+    );
+    let read = run_as_written(&target, &all[3]).0;
+    assert_eq!(read.trim(), "500000", "{}", node.log_tail());
 }

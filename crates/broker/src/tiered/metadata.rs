@@ -307,7 +307,9 @@ impl Tiering {
                             tracing::debug!("remote log metadata not folded: {e}");
                         }
                     }
-                    Err(e) => tracing::warn!("{REMOTE_LOG_METADATA_TOPIC}-{index}: {e}"),
+                    Err(e) => tracing::warn!(
+                        "skipping an unreadable value of {REMOTE_LOG_METADATA_TOPIC}-{index}: {e}"
+                    ),
                 }
             }
         }

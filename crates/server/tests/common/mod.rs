@@ -182,6 +182,11 @@ impl Node {
     /// A started single node with the embedded default's settings (`fjord server` with no
     /// arguments: combined roles, the internal topics at one replica) on free ports.
     pub fn embedded_like(root: &Path) -> Node {
+        Node::embedded_like_with(root, "")
+    }
+
+    /// [`Node::embedded_like`] with `more` properties.
+    pub fn embedded_like_with(root: &Path, more: &str) -> Node {
         let (broker, controller) = (free_port(), free_port());
         let voters = format!("controller.quorum.voters=1@127.0.0.1:{controller}");
         let extra = "offsets.topic.replication.factor=1\n\
@@ -189,7 +194,8 @@ impl Node {
                      transaction.state.log.min.isr=1\n\
                      share.coordinator.state.topic.replication.factor=1\n\
                      share.coordinator.state.topic.min.isr=1\n";
-        let mut node = Node::combined(root, 1, (broker, controller), &voters, extra);
+        let extra = format!("{extra}{more}");
+        let mut node = Node::combined(root, 1, (broker, controller), &voters, &extra);
         node.format(&random_uuid(), &[]);
         node.start();
         node
