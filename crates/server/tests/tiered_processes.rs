@@ -2,7 +2,8 @@
 //! a topic with `remote.storage.enable` and a tiny local retention copies its closed segments
 //! to the store, local retention deletes them from disk (ListOffsets -4 moves up while -2
 //! stays at 0), and librdkafka reads every record back from offset 0, through the store,
-//! before and after the node is SIGKILLed and restarted on its old ports.
+//! before and after the node is SIGKILLed and restarted on its old ports; deleting the topic
+//! empties the store.
 
 mod common;
 
@@ -141,5 +142,22 @@ fn history_moves_to_the_store_and_reads_back_from_offset_zero_across_a_restart()
         consume_values(&addr, TOPIC, RECORDS),
         expected,
         "read back through the store after a restart"
+    );
+    let deleted = common::fjord(&[
+        "kafka-topics",
+        "--bootstrap-server",
+        &addr,
+        "--delete",
+        "--topic",
+        TOPIC,
+    ]);
+    assert!(deleted.status.success(), "{}", common::show(&deleted));
+    let emptied = wait_for(Duration::from_secs(60), || {
+        (files_of(&root.path().join("store")) == 0).then_some(())
+    });
+    assert!(
+        emptied.is_some(),
+        "the deleted topic's objects stay: {}",
+        node.log_tail()
     );
 }

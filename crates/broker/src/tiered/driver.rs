@@ -103,6 +103,7 @@ impl Tiering {
                 self.refresh_coverage(p);
             }
             managers.retain(|k, _| led.contains(k));
+            self.run_deletions().await;
             tokio::select! {
                 _ = tokio::time::sleep(self.config.task_interval) => {}
                 _ = stopping.changed() => {}
@@ -291,5 +292,73 @@ impl Tiering {
             }
             Some((end + 1, epochs))
         })
+    }
+}
+
+impl Tiering {
+    /// Deletes the store copy of a deleted tiered topic's partition (every broker that hosted
+    /// a replica does it; deleting what is gone is harmless).
+    pub fn delete_partition(&self, tp: fjord_tiered::records::TopicIdPartition) {
+        self.deletions.lock().expect("deletions").push(tp);
+    }
+
+    /// Works through the deletions asked for: Kafka's partition deletion states around the
+    /// deletion of every segment, then whatever objects are left under the partition's name.
+    async fn run_deletions(&self) {
+        let todo: Vec<_> = std::mem::take(&mut *self.deletions.lock().expect("deletions"));
+        for tp in todo {
+            if let Err(e) = self.delete_remote_partition(&tp).await {
+                tracing::warn!(topic = %tp.topic, partition = tp.partition, "deleting a deleted topic's tiered storage: {e}; retrying after a backoff");
+                self.deletions.lock().expect("deletions").push(tp);
+            }
+        }
+    }
+
+    async fn delete_remote_partition(
+        &self,
+        tp: &fjord_tiered::records::TopicIdPartition,
+    ) -> Result<(), fjord_tiered::TieredError> {
+        use fjord_tiered::records::{
+            PartitionDelete, PartitionDeleteState, RemoteLogMetadata, SegmentState, SegmentUpdate,
+        };
+        let state = |state| {
+            RemoteLogMetadata::PartitionDelete(PartitionDelete {
+                tp: tp.clone(),
+                broker_id: self.node_id,
+                event_timestamp_ms: fjord_util::system_now_ms(),
+                state,
+            })
+        };
+        self.publish(&state(PartitionDeleteState::Started)).await?;
+        let segments: Vec<_> = self.with_cache(|c| {
+            c.partition(tp)
+                .map(|p| p.segments().cloned().collect())
+                .unwrap_or_default()
+        });
+        for seg in segments {
+            let update = |state| {
+                RemoteLogMetadata::Update(SegmentUpdate {
+                    id: seg.id.clone(),
+                    broker_id: self.node_id,
+                    event_timestamp_ms: fjord_util::system_now_ms(),
+                    custom_metadata: None,
+                    state,
+                })
+            };
+            if seg.state != SegmentState::DeleteStarted {
+                self.publish(&update(SegmentState::DeleteStarted)).await?;
+            }
+            self.store.delete_segment(&seg.id, seg.start_offset).await?;
+            self.publish(&update(SegmentState::DeleteFinished)).await?;
+        }
+        for o in self.store.list_partition(tp).await? {
+            if let Some((start, id)) = o.segment {
+                let id = fjord_tiered::records::RemoteSegmentId { tp: tp.clone(), id };
+                self.store.delete_segment(&id, start).await?;
+            }
+        }
+        self.publish(&state(PartitionDeleteState::Finished)).await?;
+        tracing::info!(topic = %tp.topic, partition = tp.partition, "deleted a deleted topic's tiered storage");
+        Ok(())
     }
 }

@@ -70,6 +70,8 @@ pub struct Tiering {
     reads: Semaphore,
     pending_reads: std::sync::atomic::AtomicUsize,
     indexes: Mutex<read::IndexCache>,
+    /// Partitions of deleted tiered topics whose store copy is still to delete.
+    deletions: Mutex<Vec<fjord_tiered::records::TopicIdPartition>>,
 }
 
 impl std::fmt::Debug for Tiering {
@@ -108,6 +110,7 @@ impl Tiering {
             controller,
             pending_reads: std::sync::atomic::AtomicUsize::new(0),
             indexes: Mutex::new(read::IndexCache::default()),
+            deletions: Mutex::new(Vec::new()),
         }))
     }
 

@@ -111,7 +111,7 @@ impl ReplicaManager {
         if plan.is_empty() {
             return Ok(());
         }
-        self.remove_unwanted(&plan)?;
+        self.remove_unwanted(image, &plan)?;
         for (key, wanted) in plan {
             if let Some(w) = wanted {
                 self.make_wanted(key, w)?;
@@ -407,7 +407,11 @@ impl ReplicaManager {
 
     /// Deletes the logs of the hosted partitions `plan` no longer places here and forgets
     /// those among the offline ones. Blocking.
-    fn remove_unwanted(&self, plan: &Plan) -> Result<(), fjord_log::LogError> {
+    fn remove_unwanted(
+        &self,
+        image: &MetadataImage,
+        plan: &Plan,
+    ) -> Result<(), fjord_log::LogError> {
         let gone: Vec<(Uuid, i32)> = plan
             .iter()
             .filter(|(_, w)| w.is_none())
@@ -417,6 +421,12 @@ impl ReplicaManager {
             let removed = self.partitions.write().expect("partitions").remove(key);
             self.offline.write().expect("offline").remove(key);
             let Some(p) = removed else { continue };
+            // A tiered topic deleted (not a replica moved away): its store copy goes too.
+            if p.log.config().remote_storage && !image.topics.by_id.contains_key(&key.0) {
+                if let Some(t) = self.tiering() {
+                    t.delete_partition(crate::tiered::topic_id_partition(&p));
+                }
+            }
             self.bump();
             p.watchers.wake();
             self.unassigned.lock().expect("unassigned").remove(key);
