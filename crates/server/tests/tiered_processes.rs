@@ -7,11 +7,7 @@
 
 mod common;
 
-use common::{call, consume_values, create, produce_acked, wait_for, Node};
-use fjord_protocol::generated::list_offsets_request::{
-    ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic,
-};
-use fjord_protocol::{RequestBody, ResponseBody};
+use common::{consume_values, create, list_offset, produce_acked, wait_for, Node};
 use std::path::Path;
 use std::time::Duration;
 
@@ -29,30 +25,6 @@ fn tiering(root: &Path) -> String {
          rlmm.config.remote.log.metadata.topic.num.partitions=5\n",
         root.join("store").display()
     )
-}
-
-/// ListOffsets of partition 0 of `TOPIC` at `timestamp` (-2 earliest, -4 earliest local, -5
-/// latest tiered).
-fn offset(rt: &tokio::runtime::Runtime, addr: &str, timestamp: i64) -> Option<i64> {
-    let ask = RequestBody::ListOffsets(ListOffsetsRequest {
-        replica_id: -1,
-        topics: vec![ListOffsetsTopic {
-            name: TOPIC.into(),
-            partitions: vec![ListOffsetsPartition {
-                partition_index: 0,
-                timestamp,
-                current_leader_epoch: -1,
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    });
-    let ResponseBody::ListOffsets(r) = rt.block_on(call(addr, ask, 9))? else {
-        return None;
-    };
-    let p = r.topics.first()?.partitions.first()?;
-    (p.error_code == 0).then_some(p.offset)
 }
 
 fn files_of(dir: &Path) -> usize {
@@ -99,7 +71,7 @@ fn history_moves_to_the_store_and_reads_back_from_offset_zero_across_a_restart()
     // Local retention deletes what the store holds: the local log start moves up, the log
     // start stays at 0.
     let local = wait_for(Duration::from_secs(90), || {
-        offset(&rt, &addr, -4).filter(|o| *o > RECORDS as i64 / 2)
+        list_offset(&rt, &addr, TOPIC, -4).filter(|o| *o > RECORDS as i64 / 2)
     });
     if local.is_none() {
         let _ = std::fs::copy(node.dir.join("server.log"), "/tmp/tiered-server.log");
@@ -109,8 +81,12 @@ fn history_moves_to_the_store_and_reads_back_from_offset_zero_across_a_restart()
         "the local log start never moved: {}",
         node.log_tail()
     );
-    assert_eq!(offset(&rt, &addr, -2), Some(0), "the log start stays at 0");
-    let tiered = offset(&rt, &addr, -5).unwrap();
+    assert_eq!(
+        list_offset(&rt, &addr, TOPIC, -2),
+        Some(0),
+        "the log start stays at 0"
+    );
+    let tiered = list_offset(&rt, &addr, TOPIC, -5).unwrap();
     assert!(
         tiered >= local.unwrap() - 1,
         "-5 {tiered} below the local start {local:?}"
@@ -127,7 +103,9 @@ fn history_moves_to_the_store_and_reads_back_from_offset_zero_across_a_restart()
     );
     node.kill();
     node.start();
-    let back = wait_for(Duration::from_secs(60), || offset(&rt, &addr, -2));
+    let back = wait_for(Duration::from_secs(60), || {
+        list_offset(&rt, &addr, TOPIC, -2)
+    });
     if back != Some(0) {
         let _ = std::fs::copy(node.dir.join("server.log"), "/tmp/tiered-server.log");
     }
@@ -135,7 +113,7 @@ fn history_moves_to_the_store_and_reads_back_from_offset_zero_across_a_restart()
         back,
         Some(0),
         "after a restart the log still starts at 0 (local start {:?}): {}",
-        offset(&rt, &addr, -4),
+        list_offset(&rt, &addr, TOPIC, -4),
         node.log_tail()
     );
     assert_eq!(

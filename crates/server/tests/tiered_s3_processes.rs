@@ -10,11 +10,7 @@
 mod common;
 
 use common::weed::{s3_properties, start_weed};
-use common::{call, combined_cluster, create, partition_zero, reassign, wait_for, Node};
-use fjord_protocol::generated::list_offsets_request::{
-    ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic,
-};
-use fjord_protocol::{RequestBody, ResponseBody};
+use common::{combined_cluster, create, list_offset, partition_zero, reassign, wait_for, Node};
 use fjord_tiered::records::{RemoteSegmentId, TopicIdPartition};
 use fjord_tiered::store::{Backend, FileKind, RemoteStore, S3Settings, SegmentFile};
 use std::time::Duration;
@@ -32,29 +28,6 @@ fn tiering(weed: &common::weed::Weed) -> String {
          broker.heartbeat.interval.ms=500\n",
         s3_properties(weed)
     )
-}
-
-/// ListOffsets of `topic`-0 at `timestamp` through `addr`.
-fn offset(rt: &tokio::runtime::Runtime, addr: &str, topic: &str, timestamp: i64) -> Option<i64> {
-    let ask = RequestBody::ListOffsets(ListOffsetsRequest {
-        replica_id: -1,
-        topics: vec![ListOffsetsTopic {
-            name: topic.into(),
-            partitions: vec![ListOffsetsPartition {
-                partition_index: 0,
-                timestamp,
-                current_leader_epoch: -1,
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    });
-    let ResponseBody::ListOffsets(r) = rt.block_on(call(addr, ask, 9))? else {
-        return None;
-    };
-    let p = r.topics.first()?.partitions.first()?;
-    (p.error_code == 0).then_some(p.offset)
 }
 
 /// A record's value: its number, padded to `size` bytes.
@@ -96,33 +69,11 @@ fn produce(bootstrap: &str, topic: &str, range: std::ops::Range<usize>, size: us
     }
 }
 
-/// Every record of `topic`-0 from the beginning, read with librdkafka until `n` arrived or a
-/// deadline that grows with `n` passed.
+/// Every record of `topic`-0 from the beginning (its first 10 bytes), read with librdkafka
+/// until `n` arrived or a deadline that grows with `n` passed.
 fn read_all(bootstrap: &str, topic: &str, n: usize) -> Vec<String> {
-    use rdkafka::consumer::{BaseConsumer, Consumer};
-    use rdkafka::message::Message;
-    let consumer: BaseConsumer = rdkafka::config::ClientConfig::new()
-        .set("bootstrap.servers", bootstrap)
-        .set(
-            "group.id",
-            format!("read-{topic}-{}", fjord_protocol::Uuid::new_v4()),
-        )
-        .set("enable.auto.commit", "false")
-        .create()
-        .unwrap();
-    let mut tpl = rdkafka::TopicPartitionList::new();
-    tpl.add_partition_offset(topic, 0, rdkafka::Offset::Beginning)
-        .unwrap();
-    consumer.assign(&tpl).unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(60 + (n / 2_000) as u64);
-    let mut got = Vec::with_capacity(n);
-    while got.len() < n && std::time::Instant::now() < deadline {
-        if let Some(Ok(m)) = consumer.poll(Duration::from_millis(500)) {
-            let v = m.payload().unwrap_or_default();
-            got.push(String::from_utf8_lossy(&v[..v.len().min(10)]).into_owned());
-        }
-    }
-    got
+    let deadline = Duration::from_secs(60 + (n / 2_000) as u64);
+    common::read_from_start(bootstrap, topic, n, &[], deadline, 10)
 }
 
 /// Checks that `got` holds record 0 to `n - 1`, each once, in order (their first 10 bytes).
@@ -254,7 +205,7 @@ fn three_nodes_tier_to_s3_survive_a_leader_kill_and_a_new_replica_starts_from_th
     let moved = wait_for(Duration::from_secs(300), || {
         let (_, l, _) = partition_zero(&rt, live, "big")?;
         let at = &addrs[(l - 1) as usize];
-        offset(&rt, at, "big", -4).filter(|o| *o > (n / 4) as i64)
+        list_offset(&rt, at, "big", -4).filter(|o| *o > (n / 4) as i64)
     });
     assert!(moved.is_some(), "history never left the local disks");
     let got = read_all(&bootstrap, "big", n);
@@ -266,7 +217,7 @@ fn three_nodes_tier_to_s3_survive_a_leader_kill_and_a_new_replica_starts_from_th
     let m = 20_000;
     produce(&bootstrap, "grow", 0..m, size);
     let tail = wait_for(Duration::from_secs(120), || {
-        offset(&rt, &addrs[0], "grow", -4).filter(|o| *o > 0)
+        list_offset(&rt, &addrs[0], "grow", -4).filter(|o| *o > 0)
     })
     .expect("grow's history reached the store");
     assert_eq!(reassign(&rt, &addrs[0], "grow", Some(&[1, 2, 3])), 0);

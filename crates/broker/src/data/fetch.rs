@@ -882,31 +882,9 @@ fn read_all(
         };
         let room = max_bytes.saturating_sub(total).min(w.max_bytes);
         let min_one = first && total == 0;
-        let read = match log.read_records(
-            w.fetch_offset,
-            room,
-            Some(stop),
-            min_one,
-            ZERO_COPY_MIN_BYTES,
-        ) {
-            // Below the local log start a consumer reads from tiered storage; a follower is
-            // told OFFSET_MOVED_TO_TIERED_STORAGE and starts at the local log start.
-            Err(fjord_log::LogError::InTieredStorage { .. })
-                if follower.is_none() && tiering.is_some() =>
-            {
-                let want = crate::tiered::read::RemoteRead {
-                    offset: w.fetch_offset,
-                    max_bytes: room,
-                    stop,
-                    min_one,
-                };
-                tiering
-                    .expect("checked")
-                    .read_blocking(p, want)
-                    .map(Records::from)
-            }
-            other => other.map(|r| r.records).map_err(|e| e.error_code()),
-        };
+        // Below the local log start a consumer reads from tiered storage.
+        let remote = tiering.filter(|_| follower.is_none());
+        let read = read_local_or_remote(p, w.fetch_offset, (room, stop, min_one), remote);
         match read {
             Ok(records) => {
                 let bytes = records.len();
@@ -947,6 +925,36 @@ fn read_all(
         }
     }
     out
+}
+
+/// Reads `p` from `offset` (`room` bytes, stopping before `stop`, at least one batch with
+/// `min_one`): from the local log, or below the local log start from tiered storage when
+/// `remote` is given (consumers). A follower is told OFFSET_MOVED_TO_TIERED_STORAGE there and
+/// starts at the local log start.
+fn read_local_or_remote(
+    p: &crate::replica::partition::Partition,
+    offset: i64,
+    (room, stop, min_one): (usize, i64, bool),
+    remote: Option<&Arc<crate::tiered::Tiering>>,
+) -> Result<Records, ErrorCode> {
+    match p
+        .log
+        .read_records(offset, room, Some(stop), min_one, ZERO_COPY_MIN_BYTES)
+    {
+        Err(fjord_log::LogError::InTieredStorage { .. }) if remote.is_some() => {
+            let want = crate::tiered::read::RemoteRead {
+                offset,
+                max_bytes: room,
+                stop,
+                min_one,
+            };
+            remote
+                .expect("checked")
+                .read_blocking(p, want)
+                .map(Records::from)
+        }
+        other => other.map(|r| r.records).map_err(|e| e.error_code()),
+    }
 }
 
 #[cfg(test)]

@@ -93,15 +93,18 @@ impl PartitionLog {
     /// The first offset on local disk: the first segment's base (at least the log start).
     /// Below it, down to the log start, the records are in tiered storage.
     pub fn local_log_start_offset(&self) -> i64 {
-        let first = self
-            .segments
+        self.first_base().max(self.log_start_offset())
+    }
+
+    /// The first local segment's base offset.
+    fn first_base(&self) -> i64 {
+        self.segments
             .read()
             .expect("segments")
             .keys()
             .next()
             .copied()
-            .unwrap_or(0);
-        first.max(self.log_start_offset())
+            .unwrap_or(0)
     }
 
     /// Tiered storage: how far the store holds this log from its first local segment on (see
@@ -137,15 +140,8 @@ impl PartitionLog {
     pub fn set_config(&self, config: LogConfig) {
         if !config.remote_storage {
             // A log that does not tier starts at its first local segment.
-            let first = self
-                .segments
-                .read()
-                .expect("segments")
-                .keys()
-                .next()
-                .copied()
-                .unwrap_or(0);
-            self.log_start_offset.fetch_max(first, Ordering::AcqRel);
+            self.log_start_offset
+                .fetch_max(self.first_base(), Ordering::AcqRel);
         }
         *self.config.write().expect("config") = config;
     }

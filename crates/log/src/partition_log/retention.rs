@@ -106,14 +106,10 @@ impl PartitionLog {
                 break;
             }
             let below_start = next_base <= log_start;
-            let expired = config.cleanup_policy.delete && config.retention_ms >= 0 && {
-                let ts = seg.max_timestamp();
-                ts >= 0 && now_ms - ts > config.retention_ms
-            };
-            let over_size = config.cleanup_policy.delete
-                && config.retention_bytes >= 0
-                && remaining - seg.size() >= config.retention_bytes as u64;
-            if !(below_start || expired || over_size) {
+            let (ms, bytes) = (config.retention_ms, config.retention_bytes);
+            let breached =
+                config.cleanup_policy.delete && breaches(seg, remaining, (ms, bytes), now_ms);
+            if !(below_start || breached) {
                 break;
             }
             remaining -= seg.size();
@@ -145,12 +141,7 @@ impl PartitionLog {
             let next_base = next.base_offset();
             let below_start = next_base <= log_start;
             let in_store = next_base - 1 <= covered && next_base <= hw;
-            let expired = ms >= 0 && {
-                let ts = seg.max_timestamp();
-                ts >= 0 && now_ms - ts > ms
-            };
-            let over_size = bytes >= 0 && remaining - seg.size() >= bytes as u64;
-            if !(below_start || (in_store && (expired || over_size))) {
+            if !(below_start || (in_store && breaches(seg, remaining, (ms, bytes), now_ms))) {
                 break;
             }
             remaining -= seg.size();
@@ -194,4 +185,16 @@ impl PartitionLog {
         let mut w = self.lock_writer()?;
         self.unlink_due(&mut w, now_ms)
     }
+}
+
+/// True when `seg`, the oldest of `remaining` bytes, is past `retention` (`(ms, bytes)`, -1:
+/// none) at `now_ms`: its newest record is older than the time, or the bytes after it still
+/// reach the size.
+fn breaches(seg: &Segment, remaining: u64, (ms, bytes): (i64, i64), now_ms: i64) -> bool {
+    let expired = ms >= 0 && {
+        let ts = seg.max_timestamp();
+        ts >= 0 && now_ms - ts > ms
+    };
+    let over_size = bytes >= 0 && remaining - seg.size() >= bytes as u64;
+    expired || over_size
 }

@@ -720,6 +720,26 @@ pub fn consume_values_with(
     expected: usize,
     settings: &[(&str, &str)],
 ) -> Vec<String> {
+    read_from_start(
+        bootstrap,
+        topic,
+        expected,
+        settings,
+        Duration::from_secs(60),
+        usize::MAX,
+    )
+}
+
+/// The values of partition 0 of `topic` from the beginning (each cut to its first `keep`
+/// bytes), read with librdkafka until `expected` arrived or `deadline` passed.
+pub fn read_from_start(
+    bootstrap: &str,
+    topic: &str,
+    expected: usize,
+    settings: &[(&str, &str)],
+    deadline: Duration,
+    keep: usize,
+) -> Vec<String> {
     use rdkafka::consumer::{BaseConsumer, Consumer};
     use rdkafka::message::Message;
     let mut config = rdkafka::config::ClientConfig::new();
@@ -737,13 +757,46 @@ pub fn consume_values_with(
         .unwrap();
     consumer.assign(&tpl).unwrap();
     let mut got = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let deadline = Instant::now() + deadline;
     while got.len() < expected && Instant::now() < deadline {
         if let Some(Ok(m)) = consumer.poll(Duration::from_millis(500)) {
-            got.push(String::from_utf8(m.payload().unwrap_or_default().to_vec()).unwrap());
+            let v = m.payload().unwrap_or_default();
+            got.push(String::from_utf8_lossy(&v[..v.len().min(keep)]).into_owned());
         }
     }
     got
+}
+
+/// ListOffsets of `topic`-0 at `timestamp` through `addr` (-2 earliest, -4 earliest local,
+/// -5 latest tiered); None on an error.
+pub fn list_offset(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    topic: &str,
+    timestamp: i64,
+) -> Option<i64> {
+    use fjord_protocol::generated::list_offsets_request::{
+        ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic,
+    };
+    let ask = RequestBody::ListOffsets(ListOffsetsRequest {
+        replica_id: -1,
+        topics: vec![ListOffsetsTopic {
+            name: topic.into(),
+            partitions: vec![ListOffsetsPartition {
+                partition_index: 0,
+                timestamp,
+                current_leader_epoch: -1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let ResponseBody::ListOffsets(r) = rt.block_on(call(addr, ask, 9))? else {
+        return None;
+    };
+    let p = r.topics.first()?.partitions.first()?;
+    (p.error_code == 0).then_some(p.offset)
 }
 
 /// A tool's output as text.
