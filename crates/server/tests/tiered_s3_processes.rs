@@ -1,6 +1,6 @@
 //! Tiered storage on three real nodes with a real S3 server (SeaweedFS on loopback, built by
 //! `tests/tiered/weed.sh fetch`): the object store's own operations against it; a topic of
-//! small segments and a short local retention fills with `FJORD_TIERED_MB` (default 1024) of
+//! small segments and a short local retention fills with `FJORD_TIERED_MB` (default 256) of
 //! records while its leader is SIGKILLed half way; every record reads back from offset 0
 //! through librdkafka and through Kafka 4.4's Java consumer; a replica added by reassignment
 //! starts from the leader's local tail, not from offset 0, and once the partition is moved to
@@ -184,7 +184,7 @@ fn three_nodes_tier_to_s3_survive_a_leader_kill_and_a_new_replica_starts_from_th
     let mb: usize = std::env::var("FJORD_TIERED_MB")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1024);
+        .unwrap_or(256);
     let size = 1000;
     let n = mb * 1024 * 1024 / size;
     let tiered = [
@@ -202,7 +202,8 @@ fn three_nodes_tier_to_s3_survive_a_leader_kill_and_a_new_replica_starts_from_th
     produce(&bootstrap, "big", n / 2..n, size);
     nodes[killed].start();
     let live = &addrs[(killed + 1) % 3];
-    let moved = wait_for(Duration::from_secs(300), || {
+    // The copies run one segment at a time per broker: the wait grows with the data.
+    let moved = wait_for(Duration::from_secs(120 + mb as u64), || {
         let (_, l, _) = partition_zero(&rt, live, "big")?;
         let at = &addrs[(l - 1) as usize];
         list_offset(&rt, at, "big", -4).filter(|o| *o > (n / 4) as i64)
