@@ -113,18 +113,23 @@ impl Tiering {
 
     /// Sets how far the store holds `p`'s own history from its first local segment on.
     fn refresh_coverage(&self, p: &Partition) {
-        let s = snapshot(p);
-        let local_start = s.local.first().map_or(s.log_start, |l| l.base_offset);
+        // Only the first local offset and the epochs: no walk over the segments' files.
+        let log = &p.log;
+        let local_start = log.local_log_start_offset();
+        let epochs: Vec<(i32, i64)> = log
+            .epoch_entries()
+            .into_iter()
+            .map(|e| (e.epoch, e.start_offset))
+            .collect();
         let lineage = Lineage {
-            epochs: &s.epochs,
-            end_offset: s.log_end,
+            epochs: &epochs,
+            end_offset: log.log_end_offset(),
         };
         let covered = self.with_cache(|c| {
             c.partition(&topic_id_partition(p))
                 .map(|r| r.covered_until(local_start, lineage))
         });
-        p.log
-            .set_remote_covered(covered.filter(|c| *c >= local_start).unwrap_or(-1));
+        log.set_remote_covered(covered.filter(|c| *c >= local_start).unwrap_or(-1));
     }
 
     /// A new leader's log starts no lower than the store's first segment of its history
