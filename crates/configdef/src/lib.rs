@@ -2550,6 +2550,26 @@ pub mod broker {
         doc: "The longest wait after failed tiered-storage steps.",
         synonyms: &[],
     };
+    /// `remote.log.manager.copier.thread.pool.size`.
+    pub const REMOTE_LOG_MANAGER_COPIER_THREAD_POOL_SIZE: Def = Def {
+        name: "remote.log.manager.copier.thread.pool.size",
+        ty: ConfigType::Int(1),
+        default: Some("10"),
+        scope: Scope::Static,
+        read: true,
+        doc: "How many segment copies to tiered storage run at once (each partition copies one segment at a time).",
+        synonyms: &[],
+    };
+    /// `remote.log.manager.expiration.thread.pool.size`.
+    pub const REMOTE_LOG_MANAGER_EXPIRATION_THREAD_POOL_SIZE: Def = Def {
+        name: "remote.log.manager.expiration.thread.pool.size",
+        ty: ConfigType::Int(1),
+        default: Some("10"),
+        scope: Scope::Static,
+        read: true,
+        doc: "How many deletions of expired segments from tiered storage run at once.",
+        synonyms: &[],
+    };
     /// `remote.log.reader.threads`.
     pub const REMOTE_LOG_READER_THREADS: Def = Def {
         name: "remote.log.reader.threads",
@@ -2614,20 +2634,20 @@ pub mod broker {
     pub const REMOTE_LOG_MANAGER_COPY_MAX_BYTES_PER_SECOND: Def = Def {
         name: "remote.log.manager.copy.max.bytes.per.second",
         ty: ConfigType::Long(1),
-        default: None,
+        default: Some("9223372036854775807"),
         scope: Scope::Stored(Dynamic::Broker),
-        read: false,
-        doc: "The bytes per second copied to tiered storage.",
+        read: true,
+        doc: "The bytes per second this broker copies to tiered storage, all partitions together; unbounded by default.",
         synonyms: &[],
     };
     /// `remote.log.manager.fetch.max.bytes.per.second`.
     pub const REMOTE_LOG_MANAGER_FETCH_MAX_BYTES_PER_SECOND: Def = Def {
         name: "remote.log.manager.fetch.max.bytes.per.second",
         ty: ConfigType::Long(1),
-        default: None,
+        default: Some("9223372036854775807"),
         scope: Scope::Stored(Dynamic::Broker),
-        read: false,
-        doc: "The bytes per second read from tiered storage.",
+        read: true,
+        doc: "The bytes per second this broker reads from tiered storage for fetches, all partitions together; unbounded by default.",
         synonyms: &[],
     };
     /// `remote.list.offsets.request.timeout.ms`.
@@ -3052,7 +3072,9 @@ pub mod broker {
         &REMOTE_FETCH_MAX_WAIT_MS,
         &REMOTE_LIST_OFFSETS_REQUEST_TIMEOUT_MS,
         &REMOTE_LOG_INDEX_FILE_CACHE_TOTAL_SIZE_BYTES,
+        &REMOTE_LOG_MANAGER_COPIER_THREAD_POOL_SIZE,
         &REMOTE_LOG_MANAGER_COPY_MAX_BYTES_PER_SECOND,
+        &REMOTE_LOG_MANAGER_EXPIRATION_THREAD_POOL_SIZE,
         &REMOTE_LOG_MANAGER_FETCH_MAX_BYTES_PER_SECOND,
         &REMOTE_LOG_MANAGER_TASK_INTERVAL_MS,
         &REMOTE_LOG_MANAGER_TASK_RETRY_BACKOFF_MAX_MS,

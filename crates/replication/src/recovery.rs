@@ -62,6 +62,20 @@ pub struct LogInfo {
     pub log_start_offset: i64,
     /// The leader-epoch entries, oldest first (at most the newest [`MAX_EPOCH_ENTRIES`]).
     pub epochs: Vec<EpochEntry>,
+    /// What tiered storage holds of the partition against this replica's history, as its
+    /// broker's remote log metadata knows it; `None` without tiered storage.
+    pub remote: Option<RemoteView>,
+}
+
+/// What tiered storage holds of a partition, seen against one replica's history. Everything
+/// there was committed (only records below the high watermark are copied).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RemoteView {
+    /// The offset after the last record the store holds, of any history.
+    pub end_offset: i64,
+    /// The offsets the store holds that the replica's history does not share, as half-open
+    /// ranges in order: lost from the store if it is elected.
+    pub unshared: Vec<(i64, i64)>,
 }
 
 impl LogInfo {
@@ -222,6 +236,27 @@ pub struct Cost {
     pub unknown: Vec<(i32, &'static str)>,
     /// The offsets the election would give out again, `None` when it gives out none.
     pub offsets_reused: Option<OffsetReuse>,
+    /// What tiered storage loses, when the chosen replica's broker reported the store.
+    pub store: Option<StoreCost>,
+}
+
+/// What an election costs tiered storage: the offsets the store holds that the chosen
+/// replica's history does not share (above its log start), deleted with the other history's
+/// segments. Counted in [`Cost::acknowledged_lost`] too (the store holds committed records
+/// only), once with whatever replicas lose at the same offsets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreCost {
+    /// The offset after the last one the store holds.
+    pub end_offset: i64,
+    /// The offsets lost, as half-open ranges.
+    pub lost: Vec<(i64, i64)>,
+}
+
+impl StoreCost {
+    /// How many offsets the store loses.
+    pub fn lost_offsets(&self) -> i64 {
+        self.lost.iter().map(|(a, b)| b - a).sum()
+    }
 }
 
 /// Offsets an election would give out a second time: the chosen log ends below what another
@@ -232,9 +267,10 @@ pub struct OffsetReuse {
     pub offsets: i64,
     /// The chosen log end offset: the next offset the new leader gives out.
     pub from: i64,
-    /// The highest log start or high watermark another answering replica reported.
+    /// The highest log start or high watermark another answering replica reported, or the
+    /// end of what tiered storage holds.
     pub above: i64,
-    /// The replica that reported it.
+    /// The replica that reported it, or [`STORE`] for tiered storage.
     pub broker: i32,
     /// Of the reused offsets, how many another replica had already deleted (retention or
     /// DeleteRecords: below its log start). Their records are gone already, not by this
@@ -245,12 +281,18 @@ pub struct OffsetReuse {
     pub readable_again: Option<(i64, i64)>,
 }
 
-/// What electing `leader` reuses among the other answering replicas `others`.
+/// The broker id [`OffsetReuse`] names when tiered storage gave the offsets out.
+pub const STORE: i32 = -1;
+
+/// What electing `leader` reuses among the other answering replicas `others` and tiered
+/// storage (whose records were all committed: its end was given out for good).
 fn offset_reuse(leader: &LogInfo, others: &[(i32, &LogInfo)]) -> Option<OffsetReuse> {
     let from = leader.log_end_offset;
+    let store = leader.remote.as_ref().map(|r| (STORE, r.end_offset));
     let (broker, above) = others
         .iter()
         .map(|(b, l)| (*b, l.log_start_offset.max(l.high_watermark)))
+        .chain(store)
         .max_by_key(|(b, above)| (*above, -b))?;
     if above <= from {
         return None;
@@ -359,7 +401,7 @@ pub fn cost(replicas: &[(i32, ReplicaState)], broker: i32) -> Cost {
     // leader's) and it is not below the new leader's log start (retention's, not the
     // election's). Offsets of committed records are counted once however many replicas held
     // them; what a replica keeps lies within the new leader's log.
-    let lost: Vec<(i64, i64)> = truncations
+    let mut lost: Vec<(i64, i64)> = truncations
         .iter()
         .filter_map(|t: &Truncation| {
             let l = answered.iter().find(|(b, _)| *b == t.broker)?.1;
@@ -374,7 +416,20 @@ pub fn cost(replicas: &[(i32, ReplicaState)], broker: i32) -> Cost {
             (committed > kept).then_some((kept, committed))
         })
         .collect();
-    let acknowledged_lost = (highest_high_watermark >= 0).then(|| union_length(lost));
+    // Tiered storage holds committed records only; those the chosen history does not share
+    // are deleted with their segments (below its log start, retention's, not counted).
+    let store = leader.remote.as_ref().map(|r| StoreCost {
+        end_offset: r.end_offset,
+        lost: r
+            .unshared
+            .iter()
+            .map(|&(a, b)| (a.max(leader.log_start_offset.max(0)), b))
+            .filter(|(a, b)| a < b)
+            .collect(),
+    });
+    let store_lost = store.as_ref().is_some_and(|s| !s.lost.is_empty());
+    lost.extend(store.iter().flat_map(|s| s.lost.iter().copied()));
+    let acknowledged_lost = (highest_high_watermark >= 0 || store_lost).then(|| union_length(lost));
     let unknown = replicas
         .iter()
         .filter(|(_, s)| !matches!(s, ReplicaState::Answered(_)))
@@ -391,6 +446,7 @@ pub fn cost(replicas: &[(i32, ReplicaState)], broker: i32) -> Cost {
         highest_high_watermark,
         unknown,
         offsets_reused: offset_reuse(leader, &others),
+        store,
     }
 }
 
@@ -416,6 +472,7 @@ mod tests {
             high_watermark: hw,
             log_start_offset: 0,
             epochs: entries(epochs),
+            remote: None,
         })
     }
 
@@ -463,6 +520,7 @@ mod tests {
             high_watermark: -1,
             log_start_offset: 0,
             epochs: entries(&[(1, 0)]),
+            remote: None,
         };
         let r = vec![
             (1, log(&[(0, 0), (2, 5)], 8, -1)),
@@ -538,6 +596,7 @@ mod tests {
             high_watermark: 1000,
             log_start_offset: 1000,
             epochs: entries(&[(0, 1000)]),
+            remote: None,
         };
         let r = vec![
             (2, ReplicaState::Fenced),
@@ -613,6 +672,7 @@ mod tests {
             high_watermark: -1,
             log_start_offset: 0,
             epochs: Vec::new(),
+            remote: None,
         };
         let r = vec![
             (1, log(&[(2, 0)], 12, -1)),
@@ -627,5 +687,46 @@ mod tests {
             (2, ReplicaState::Answered(old)),
         ];
         assert_eq!(super::cost(&r, 1).total_truncated(), Some(0));
+    }
+
+    #[test]
+    fn what_tiered_storage_holds_past_the_chosen_history_is_lost_and_its_offsets_reused() {
+        // Broker 1 reached offset 500 in epoch 3; the store holds 0..800, of which 500..800
+        // (uploaded by a dead leader) broker 1's history does not share.
+        let with_store = |end: i64, unshared: Vec<(i64, i64)>| {
+            let ReplicaState::Answered(mut l) = log(&[(1, 0), (3, 400)], end, -1) else {
+                unreachable!()
+            };
+            l.remote = Some(RemoteView {
+                end_offset: 800,
+                unshared,
+            });
+            ReplicaState::Answered(l)
+        };
+        let r = [(1, with_store(500, vec![(500, 800)]))];
+        let c = super::cost(&r, 1);
+        let store = c.store.clone().unwrap();
+        assert_eq!(store.lost_offsets(), 300);
+        assert_eq!(
+            c.acknowledged_lost,
+            Some(300),
+            "counted though no replica reported a high watermark"
+        );
+        let reuse = c.offsets_reused.unwrap();
+        assert_eq!((reuse.from, reuse.above, reuse.broker), (500, 800, STORE));
+        // A history that shares all of it loses nothing from the store.
+        let r = [(1, with_store(900, Vec::new()))];
+        let c = super::cost(&r, 1);
+        assert_eq!(c.store.unwrap().lost_offsets(), 0);
+        assert_eq!(c.acknowledged_lost, None);
+        assert!(c.offsets_reused.is_none());
+        // Store offsets below the chosen log start are retention's, not the election's.
+        let ReplicaState::Answered(mut l) = with_store(500, vec![(100, 200), (500, 800)]) else {
+            unreachable!()
+        };
+        l.log_start_offset = 150;
+        let c = super::cost(&[(1, ReplicaState::Answered(l))], 1);
+        assert_eq!(c.store.unwrap().lost, vec![(150, 200), (500, 800)]);
+        assert_eq!(c.acknowledged_lost, Some(350));
     }
 }

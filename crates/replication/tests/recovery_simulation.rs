@@ -30,6 +30,12 @@
 //!   replica ever gave out for good (below its log start, deleted, or below its high
 //!   watermark, committed), taken from the history, not from the plan's figures.
 //!
+//! - with tiered storage (half the seeds: leaders copy committed records to a model store,
+//!   whose segments of every history stay), the offsets the store loses by the choice, as
+//!   each broker reports them through the real remote log metadata cache (by epochs), are
+//!   exactly those where no segment holds the new leader's record (by record), and they count
+//!   in the loss and the offsets given out.
+//!
 //! A failing seed prints itself; `FJORD_SIM_SEED=n` replays one, `FJORD_SIM_SEEDS=n` runs
 //! more. Seeds that once failed are kept in [`REGRESSIONS`].
 
@@ -38,15 +44,17 @@ mod sim;
 use fjord_protocol::generated::elect_leaders_request::{ElectLeadersRequest, TopicPartitions};
 use fjord_protocol::{RequestBody, ResponseBody};
 use fjord_replication::recovery::{
-    choose, cost, LogInfo, ReplicaState, Truncation, MAX_EPOCH_ENTRIES,
+    choose, cost, LogInfo, RemoteView, ReplicaState, Truncation, MAX_EPOCH_ENTRIES,
 };
 use sim::{Sim, BROKERS, SEEDS, STEPS};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Seeds that failed once, replayed first on every run: 328 reported as lost committed
 /// records that retention had removed from the replica (fixed in `cost`), 467 and 4058 showed
-/// logs that differ only below a log start (the model now compares where both hold records).
-const REGRESSIONS: &[u64] = &[328, 467, 4058];
+/// logs that differ only below a log start (the model now compares where both hold records),
+/// 66 and 1110 reported store offsets lost that the chosen history holds, in a segment that
+/// starts below the replica's first epoch entry (fixed in `Lineage::shared_runs`).
+const REGRESSIONS: &[u64] = &[328, 467, 4058, 66, 1110];
 
 /// Seeds beyond the first thousand whose histories reach the rare cases, replayed on every
 /// run so that CI's seeds always exercise them: a recovery that reports acknowledged records
@@ -73,6 +81,10 @@ struct Tally {
     with_offset_reuse: usize,
     /// Answering replicas whose log was empty above a log start when surveyed.
     emptied_logs_surveyed: usize,
+    /// Recoveries with tiered storage holding segments.
+    with_store: usize,
+    /// Recoveries whose choice loses offsets from tiered storage.
+    with_store_loss: usize,
 }
 
 impl std::ops::AddAssign for Tally {
@@ -85,6 +97,8 @@ impl std::ops::AddAssign for Tally {
         self.truncations_checked += o.truncations_checked;
         self.with_offset_reuse += o.with_offset_reuse;
         self.emptied_logs_surveyed += o.emptied_logs_surveyed;
+        self.with_store += o.with_store;
+        self.with_store_loss += o.with_store_loss;
     }
 }
 
@@ -151,8 +165,160 @@ fn common_prefix(a: &[(u64, i32)], b: &[(u64, i32)], from: i64) -> i64 {
     (from + same) as i64
 }
 
+/// Tiered storage in the model: segments copied from leaders' committed records, each with
+/// the records it holds (ground truth) and the leader epochs its leader's cache gave it (what
+/// the real metadata carries). Segments of every history stay (none is deleted), so a
+/// recovery may find several histories at one offset.
+#[derive(Debug, Default)]
+struct Store {
+    segments: Vec<StoreSegment>,
+}
+
+#[derive(Debug)]
+struct StoreSegment {
+    start: i64,
+    records: Vec<(u64, i32)>,
+    epochs: Vec<(i32, i64)>,
+}
+
+impl StoreSegment {
+    fn end(&self) -> i64 {
+        self.start + self.records.len() as i64
+    }
+}
+
+impl Store {
+    /// The acting leader copies its next committed records after what the store holds of
+    /// its own log (record by record, from its log start), as its remote log manager does.
+    fn upload(&mut self, sim: &mut Sim) {
+        let Some(l) = sim.acting_leader() else {
+            return;
+        };
+        let r = &sim.replicas[&l];
+        if !r.alive {
+            return;
+        }
+        let mut next = r.start;
+        let mut segs: Vec<&StoreSegment> = self.segments.iter().collect();
+        segs.sort_by_key(|s| s.start);
+        for s in segs {
+            let its = s.start <= next
+                && s.end() > next
+                && s.end() <= r.leo()
+                && s.records[..] == r.log[s.start as usize..s.end() as usize];
+            if its {
+                next = s.end();
+            }
+        }
+        let committed = r.hw.min(r.leo());
+        if next >= committed {
+            return;
+        }
+        let end = committed.min(next + 1 + sim.rng.below(8) as i64);
+        // The segment's epochs as its leader's cache gives them (the first one in effect at
+        // `next`, then those starting inside it).
+        let mut epochs: Vec<(i32, i64)> = Vec::new();
+        for e in &r.epochs {
+            if e.start_offset <= next {
+                epochs.clear();
+                epochs.push((e.epoch, next));
+            } else if e.start_offset < end {
+                epochs.push((e.epoch, e.start_offset));
+            }
+        }
+        if epochs.is_empty() {
+            return; // an epoch cache that knows nothing of these offsets copies nothing
+        }
+        self.segments.push(StoreSegment {
+            start: next,
+            records: r.log[next as usize..end as usize].to_vec(),
+            epochs,
+        });
+    }
+
+    /// The real remote log metadata cache's view of the store (every copy finished).
+    fn cache(&self) -> fjord_tiered::rlmm::PartitionRemoteLog {
+        use fjord_tiered::records::{
+            RemoteLogMetadata, RemoteSegmentId, SegmentMetadata, SegmentState, SegmentUpdate,
+            TopicIdPartition,
+        };
+        let tp = TopicIdPartition {
+            topic_id: uuid::Uuid::from_u128(7),
+            topic: "t".into(),
+            partition: 0,
+        };
+        let mut cache = fjord_tiered::rlmm::RemoteLogMetadataCache::default();
+        for (i, s) in self.segments.iter().enumerate() {
+            let id = RemoteSegmentId {
+                tp: tp.clone(),
+                id: uuid::Uuid::from_u128(i as u128 + 1),
+            };
+            let seg = SegmentMetadata {
+                id: id.clone(),
+                start_offset: s.start,
+                end_offset: s.end() - 1,
+                broker_id: 1,
+                max_timestamp_ms: 0,
+                event_timestamp_ms: 0,
+                leader_epochs: s.epochs.clone(),
+                size_bytes: s.records.len() as i32,
+                custom_metadata: None,
+                state: SegmentState::CopyStarted,
+                txn_index_empty: true,
+            };
+            cache.apply(&RemoteLogMetadata::Segment(seg)).unwrap();
+            let done = RemoteLogMetadata::Update(SegmentUpdate {
+                id,
+                broker_id: 1,
+                event_timestamp_ms: 0,
+                custom_metadata: None,
+                state: SegmentState::CopyFinished,
+            });
+            cache.apply(&done).unwrap();
+        }
+        cache.partition(&tp).cloned().unwrap_or_default()
+    }
+
+    /// What a replica's broker reports of the store (GetReplicaLogInfo's remote fields).
+    fn view(
+        &self,
+        cache: &fjord_tiered::rlmm::PartitionRemoteLog,
+        r: &sim::Replica,
+    ) -> Option<RemoteView> {
+        let epochs: Vec<(i32, i64)> = r.epochs.iter().map(|e| (e.epoch, e.start_offset)).collect();
+        let lineage = fjord_tiered::rlmm::Lineage {
+            epochs: &epochs,
+            end_offset: r.leo(),
+        };
+        Some(RemoteView {
+            end_offset: cache.end_offset()?,
+            unshared: cache.unshared(lineage),
+        })
+    }
+
+    /// Ground truth: the offsets at or above `from` the store holds where no segment holds
+    /// `log`'s record (a model of "the store loses it": by record, not by epoch).
+    fn lost_against(&self, log: &[(u64, i32)], from: i64) -> BTreeSet<i64> {
+        let mut held: BTreeSet<i64> = BTreeSet::new();
+        let mut kept: BTreeSet<i64> = BTreeSet::new();
+        for s in &self.segments {
+            for (i, rec) in s.records.iter().enumerate() {
+                let o = s.start + i as i64;
+                if o < from {
+                    continue;
+                }
+                held.insert(o);
+                if log.get(o as usize) == Some(rec) {
+                    kept.insert(o);
+                }
+            }
+        }
+        held.difference(&kept).copied().collect()
+    }
+}
+
 /// One recovery at the end of the history so far; `None` when none was needed or possible.
-fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
+fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
     let seed = sim.seed;
     let ctx = |what: String| format!("seed {seed} recovery {round}: {what}");
     let unclean_before = sim.c.counters.unclean_elections > 0;
@@ -179,6 +345,7 @@ fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
     }
     // The survey: a live, unfenced broker answers from its log (or, at random, not at all).
     let image = sim.c.image();
+    let remote = store.cache();
     let mut states: Vec<(i32, ReplicaState)> = Vec::new();
     for id in BROKERS {
         let r = &sim.replicas[&id];
@@ -197,6 +364,7 @@ fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
                     high_watermark: r.hw,
                     log_start_offset: r.start,
                     epochs: r.epochs[skip..].to_vec(),
+                    remote: store.view(&remote, r),
                 })
             }
         };
@@ -257,6 +425,15 @@ fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
             }
         }
         eprintln!("  chose {leader}; reported {:?}", reported.truncations);
+        for seg in &store.segments {
+            eprintln!(
+                "  store {}..{} epochs {:?}: {:?}",
+                seg.start,
+                seg.end(),
+                seg.epochs,
+                seg.records
+            );
+        }
         for (b, r) in &sim.replicas {
             eprintln!(
                 "  log {b} (start {}): {:?}",
@@ -274,7 +451,15 @@ fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
             r.start.max(r.hw)
         })
         .max()
-        .unwrap_or(0);
+        .unwrap_or(0)
+        .max(
+            store
+                .segments
+                .iter()
+                .map(StoreSegment::end)
+                .max()
+                .unwrap_or(0),
+        );
     let next_offset = sim.replicas[&leader].leo();
     match &reported.offsets_reused {
         None => assert!(
@@ -419,6 +604,33 @@ fn recover(sim: &mut Sim, round: usize) -> Option<Tally> {
             }
         }
     }
+    // The store: what it loses is exactly the offsets where no segment holds the new
+    // leader's record (above its log start), and those records count as lost (the store
+    // holds committed records only).
+    let store_lost = store.lost_against(leader_log, starts[&leader]);
+    if !store.segments.is_empty() {
+        let reported_store = reported.store.as_ref().map_or(0, |c| c.lost_offsets());
+        assert_eq!(
+            reported_store,
+            store_lost.len() as i64,
+            "{}",
+            ctx(format!(
+                "tiered storage loses offsets {store_lost:?}; reported {:?}",
+                reported.store
+            ))
+        );
+        if reported_store > 0 {
+            tally.with_store_loss = 1;
+        }
+        tally.with_store = 1;
+    }
+    for s in &store.segments {
+        for (i, rec) in s.records.iter().enumerate() {
+            if store_lost.contains(&(s.start + i as i64)) {
+                really_lost.insert(((s.start + i as i64) as usize, rec.0));
+            }
+        }
+    }
     let reported_loss = reported.acknowledged_lost.unwrap_or(0);
     assert!(
         reported_loss <= really_lost.len() as i64,
@@ -475,15 +687,20 @@ fn run(seed: u64) -> Tally {
     let forced_unclean = sim.rng.percent(25);
     let mut tally = Tally::default();
     let rounds = 1 + sim.rng.below(2) as usize;
+    let tiered = sim.rng.percent(50);
+    let mut store = Store::default();
     for round in 0..rounds {
         let from = round * STEPS;
         for step in from..from + STEPS / 2 {
             sim.step(step);
+            if tiered && sim.rng.percent(30) {
+                store.upload(&mut sim);
+            }
             if forced_unclean && sim.rng.percent(2) && sim.partition().leader < 0 {
                 unclean_election(&mut sim);
             }
         }
-        match recover(&mut sim, round) {
+        match recover(&mut sim, &store, round) {
             Some(t) => tally += t,
             None => tally.skipped += 1,
         }
@@ -515,7 +732,7 @@ fn unclean_recovery_never_cuts_what_it_could_keep_and_reports_what_it_cuts() {
         .chain(0..seeds)
     {
         let t = sim::run_seed(seed, || run(seed));
-        if list && (t.with_reported_loss > 0 || t.with_offset_reuse > 0) {
+        if list && (t.with_reported_loss > 0 || t.with_offset_reuse > 0 || t.with_store_loss > 0) {
             eprintln!("seed {seed}: {t:?}");
         }
         tally += t;
@@ -529,4 +746,6 @@ fn unclean_recovery_never_cuts_what_it_could_keep_and_reports_what_it_cuts() {
     assert!(tally.truncations_checked > 0, "{tally:?}");
     assert!(tally.emptied_logs_surveyed > 0, "{tally:?}");
     assert!(tally.with_offset_reuse > 0, "{tally:?}");
+    assert!(tally.with_store > 0, "{tally:?}");
+    assert!(tally.with_store_loss > 0, "{tally:?}");
 }

@@ -95,6 +95,7 @@ fn history_moves_to_the_store_and_reads_back_from_offset_zero_across_a_restart()
         files_of(&root.path().join("store")) > 10,
         "objects in the store"
     );
+    remote_sizes_and_log_info_name_the_store(&rt, &addr, local.unwrap());
     let expected: Vec<String> = (0..RECORDS).map(|i| format!("v{i}")).collect();
     assert_eq!(
         consume_values(&addr, TOPIC, RECORDS),
@@ -138,4 +139,65 @@ fn history_moves_to_the_store_and_reads_back_from_offset_zero_across_a_restart()
         "the deleted topic's objects stay: {}",
         node.log_tail()
     );
+}
+
+/// `kafka-log-dirs` shows the partition's bytes on disk and in the store; GetReplicaLogInfo
+/// reports the replica's first local offset, the store's share of its history, and nothing
+/// in the store its history does not share.
+fn remote_sizes_and_log_info_name_the_store(
+    rt: &tokio::runtime::Runtime,
+    addr: &str,
+    local_start: i64,
+) {
+    use fjord_protocol::generated::get_replica_log_info_request::{
+        GetReplicaLogInfoRequest, TopicPartitions,
+    };
+    use fjord_protocol::{RequestBody, ResponseBody};
+    let out = common::fjord(&[
+        "kafka-log-dirs",
+        "--bootstrap-server",
+        addr,
+        "--describe",
+        "--topic-list",
+        TOPIC,
+    ]);
+    assert!(out.status.success(), "{}", common::show(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let json = text
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("no JSON: {text}"));
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    let p = &v["brokers"][0]["logDirs"][0]["partitions"][0];
+    let (local, remote) = (
+        p["size"].as_i64().unwrap(),
+        p["remoteSize"].as_i64().unwrap(),
+    );
+    assert!(
+        remote > local && local > 0,
+        "on disk {local} bytes, in the store {remote}: {json}"
+    );
+
+    let (topic_id, _, _) = common::partition_zero(rt, addr, TOPIC).unwrap();
+    let body = RequestBody::GetReplicaLogInfo(GetReplicaLogInfoRequest {
+        topic_partitions: Some(vec![TopicPartitions {
+            topic_id,
+            partitions: vec![0],
+            ..Default::default()
+        }]),
+        ..Default::default()
+    });
+    let Some(ResponseBody::GetReplicaLogInfo(r)) = rt.block_on(common::call(addr, body, 0)) else {
+        panic!("GetReplicaLogInfo answered otherwise");
+    };
+    let info = &r.topic_partition_log_info_list[0].partition_log_info[0];
+    assert_eq!(info.error_code, 0);
+    assert_eq!(info.log_start_offset, 0, "the log start counts the store");
+    assert!(info.local_log_start_offset >= local_start, "{info:?}");
+    assert_eq!(info.remote_log_start_offset, 0, "{info:?}");
+    assert!(
+        info.remote_log_end_offset >= info.local_log_start_offset,
+        "the store reaches the local log: {info:?}"
+    );
+    assert!(info.remote_unshared_ranges.is_empty(), "{info:?}");
 }

@@ -1,6 +1,6 @@
 //! Tiered storage on three real nodes with a real S3 server (SeaweedFS on loopback, built by
 //! `tests/tiered/weed.sh fetch`): the object store's own operations against it; a topic of
-//! small segments and a short local retention fills with `FJORD_TIERED_MB` (default 256) of
+//! small segments and a short local retention fills with `FJORD_TIERED_MB` (default 1024) of
 //! records while its leader is SIGKILLed half way; every record reads back from offset 0
 //! through librdkafka and through Kafka 4.4's Java consumer; a replica added by reassignment
 //! starts from the leader's local tail, not from offset 0, and once the partition is moved to
@@ -184,7 +184,7 @@ fn three_nodes_tier_to_s3_survive_a_leader_kill_and_a_new_replica_starts_from_th
     let mb: usize = std::env::var("FJORD_TIERED_MB")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(256);
+        .unwrap_or(1024);
     let size = 1000;
     let n = mb * 1024 * 1024 / size;
     let tiered = [
@@ -194,6 +194,7 @@ fn three_nodes_tier_to_s3_survive_a_leader_kill_and_a_new_replica_starts_from_th
         "min.insync.replicas=2",
     ];
     create(&addrs[0], "big", "1:2:3", &tiered);
+    let clock = std::time::Instant::now();
     produce(&bootstrap, "big", 0..n / 2, size);
     // SIGKILL the leader half way; the rest is written to the new leader.
     let (_, leader, _) = partition_zero(&rt, &addrs[0], "big").expect("big-0 has a leader");
@@ -209,9 +210,20 @@ fn three_nodes_tier_to_s3_survive_a_leader_kill_and_a_new_replica_starts_from_th
         list_offset(&rt, at, "big", -4).filter(|o| *o > (n / 4) as i64)
     });
     assert!(moved.is_some(), "history never left the local disks");
+    eprintln!(
+        "{n} records ({mb} MB) produced and a quarter tiered after {:?}",
+        clock.elapsed()
+    );
+    let clock = std::time::Instant::now();
     let got = read_all(&bootstrap, "big", n);
     check_all(&got, n, "librdkafka");
+    eprintln!("librdkafka read all from offset 0 in {:?}", clock.elapsed());
+    let clock = std::time::Instant::now();
     java_reads(&bootstrap, "big", n);
+    eprintln!(
+        "the Java consumer read all from offset 0 in {:?}",
+        clock.elapsed()
+    );
 
     // A replica added by reassignment starts from the leader's local tail.
     create(&addrs[0], "grow", "1:2", &tiered[..3]);

@@ -100,6 +100,33 @@ impl Lineage<'_> {
         last
     }
 
+    /// Every run of `seg`'s records this lineage shares, as inclusive `[first, last]`: each of
+    /// the segment's epoch runs judged on its own (a run below what the lineage knows may
+    /// differ while the next one agrees).
+    pub fn shared_runs(&self, seg: &SegmentMetadata) -> Vec<(i64, i64)> {
+        let mut out = Vec::new();
+        for (i, &(_, start)) in seg.leader_epochs.iter().enumerate() {
+            let end = seg
+                .leader_epochs
+                .get(i + 1)
+                .map_or(seg.end_offset, |(_, next)| next - 1);
+            let a = start.max(seg.start_offset);
+            if end < a {
+                continue;
+            }
+            // Below the lineage's first offset only its first epoch can be matched: a run
+            // that starts there may still agree from that offset on.
+            let known = self.epochs.first().map_or(a, |(_, s)| (*s).clamp(a, end));
+            let found = [a, known]
+                .into_iter()
+                .find_map(|from| self.shared_from(seg, from).map(|last| (from, last)));
+            if let Some((from, last)) = found {
+                out.push((from, last.min(end)));
+            }
+        }
+        out
+    }
+
     /// True when every record of `seg` has, in this lineage, the epoch `seg` gives it (Kafka's
     /// `isRemoteSegmentWithinLeaderEpochs`): the segment is part of this log's history.
     pub fn holds(&self, seg: &SegmentMetadata) -> bool {
@@ -308,6 +335,34 @@ impl PartitionRemoteLog {
             .map(|s| s.start_offset)
     }
 
+    /// The offsets the readable segments hold, as merged half-open ranges `[from, to)`.
+    pub fn held(&self) -> Vec<(i64, i64)> {
+        merge(
+            self.readable
+                .values()
+                .map(|s| (s.start_offset, s.end_offset + 1)),
+        )
+    }
+
+    /// The offset after the last one any readable segment holds, of any history.
+    pub fn end_offset(&self) -> Option<i64> {
+        self.readable.values().map(|s| s.end_offset + 1).max()
+    }
+
+    /// The offsets the store holds that `lineage`'s history does not share, as merged
+    /// half-open ranges: at none of them does a readable segment hold `lineage`'s record
+    /// (per offset, as reads match: [`Lineage::shared_runs`]). What the store loses when a
+    /// replica of that lineage is elected and the other histories' segments are deleted.
+    pub fn unshared(&self, lineage: Lineage<'_>) -> Vec<(i64, i64)> {
+        let shared = merge(self.readable.values().flat_map(|s| {
+            lineage
+                .shared_runs(s)
+                .into_iter()
+                .map(|(first, last)| (first, last + 1))
+        }));
+        subtract(&self.held(), &shared)
+    }
+
     /// The bytes of the readable segments.
     pub fn size_bytes(&self) -> u64 {
         self.readable()
@@ -320,6 +375,41 @@ impl PartitionRemoteLog {
     pub fn delete_state(&self) -> Option<PartitionDeleteState> {
         self.delete_state
     }
+}
+
+/// Half-open ranges merged where they touch or overlap, in order.
+fn merge(ranges: impl Iterator<Item = (i64, i64)>) -> Vec<(i64, i64)> {
+    let mut all: Vec<(i64, i64)> = ranges.filter(|(a, b)| a < b).collect();
+    all.sort_unstable();
+    let mut out: Vec<(i64, i64)> = Vec::with_capacity(all.len());
+    for (a, b) in all {
+        match out.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
+}
+
+/// The offsets of merged ranges `from` not in merged ranges `minus`.
+fn subtract(from: &[(i64, i64)], minus: &[(i64, i64)]) -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    for &(a, b) in from {
+        let mut at = a;
+        for &(c, d) in minus {
+            if d <= at || c >= b {
+                continue;
+            }
+            if c > at {
+                out.push((at, c));
+            }
+            at = at.max(d);
+        }
+        if at < b {
+            out.push((at, b));
+        }
+    }
+    out
 }
 
 /// Every partition's remote log, as folded from `__remote_log_metadata`.
@@ -434,6 +524,40 @@ mod tests {
         assert!(c.apply(&update(1, SegmentState::CopyFinished)).is_err());
         c.apply(&update(1, SegmentState::DeleteFinished)).unwrap();
         assert_eq!(c.partition(&tp()).unwrap().segments().count(), 0);
+    }
+
+    #[test]
+    fn the_store_offsets_a_lineage_does_not_share_are_the_diverged_and_the_longer_ones() {
+        let mut c = RemoteLogMetadataCache::default();
+        for (id, start, end, epochs) in [
+            (1u128, 0, 99, &[(0, 0)][..]),
+            (2, 100, 199, &[(0, 100), (1, 150)][..]),
+            (3, 300, 399, &[(1, 300)][..]),
+        ] {
+            c.apply(&RemoteLogMetadata::Segment(seg(id, start, end, epochs)))
+                .unwrap();
+            c.apply(&update(id, SegmentState::CopyFinished)).unwrap();
+        }
+        let p = c.partition(&tp()).unwrap();
+        assert_eq!(p.held(), vec![(0, 200), (300, 400)]);
+        assert_eq!(p.end_offset(), Some(400));
+        // Epoch 0 to 170 only: it shares 0..=169 and nothing past its end.
+        let short = Lineage {
+            epochs: &[(0, 0), (1, 150)],
+            end_offset: 170,
+        };
+        assert_eq!(p.unshared(short), vec![(170, 200), (300, 400)]);
+        // Epoch 1 never reached it: from 150 on it is another history.
+        let other = Lineage {
+            epochs: &[(0, 0), (2, 150)],
+            end_offset: 1000,
+        };
+        assert_eq!(p.unshared(other), vec![(150, 200), (300, 400)]);
+        let all = Lineage {
+            epochs: &[(0, 0), (1, 150)],
+            end_offset: 1000,
+        };
+        assert!(p.unshared(all).is_empty());
     }
 
     #[test]

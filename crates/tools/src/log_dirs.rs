@@ -1,6 +1,7 @@
 //! `fjord kafka-log-dirs` (as `kafka-log-dirs.sh`): `--describe` asks each broker
 //! (DescribeLogDirs) for its log directories, the replicas in each (size, offset lag, whether a
-//! future replica) and the error of a failed one, and prints Kafka's JSON.
+//! future replica, and, from a fjord broker, a tiered partition's bytes in the store) and the
+//! error of a failed one, and prints Kafka's JSON.
 
 use crate::common::{self, ToolError};
 use clap::Args as ClapArgs;
@@ -56,8 +57,15 @@ fn broker_json(broker: i32, dirs: &[DescribeLogDirsResult], topics: &BTreeSet<St
                 .filter(|t| topics.is_empty() || topics.contains(&t.name))
                 .flat_map(|t| {
                     t.partitions.iter().map(move |p| {
+                        // fjord's broker adds what a tiered partition holds in the store
+                        // (docs/EXTENSIONS.md); Kafka's does not, and the key is left out.
+                        let remote = if p.remote_size >= 0 {
+                            format!(",\"remoteSize\":{}", p.remote_size)
+                        } else {
+                            String::new()
+                        };
                         format!(
-                            "{{\"partition\":{},\"size\":{},\"offsetLag\":{},\"isFuture\":{}}}",
+                            "{{\"partition\":{},\"size\":{},\"offsetLag\":{},\"isFuture\":{}{remote}}}",
                             serde_json::Value::from(format!("{}-{}", t.name, p.partition_index)),
                             p.partition_size,
                             p.offset_lag,

@@ -165,6 +165,10 @@ pub async fn describe_log_dirs(
                     partition_size: i64::try_from(p.log.size_in_bytes()).unwrap_or(i64::MAX),
                     offset_lag: 0,
                     is_future_key: false,
+                    remote_size: rm
+                        .tiering()
+                        .filter(|_| p.log.config().remote_storage)
+                        .map_or(-1, |t| t.remote_size(&p)),
                     ..Default::default()
                 });
         }

@@ -2,7 +2,9 @@
 //! what this broker's replica of each asked partition holds (its log end offset, the latest
 //! epoch it wrote, the last high watermark it knew, its log start) and the partition's leader
 //! epoch as this broker sees it, and the replica's leader-epoch entries (the newest
-//! [`MAX_EPOCH_ENTRIES`]) so the tool can work out each follower's truncation. It answers
+//! [`MAX_EPOCH_ENTRIES`]) so the tool can work out each follower's truncation. With tiered
+//! storage, also its first local offset and what the store holds against its history (the
+//! offsets electing it would lose from the store). It answers
 //! whatever the partition's state, offline included, from the log on disk: that is what a
 //! recovery tool asks it for. At most
 //! [`MAX_PARTITIONS`] partitions are answered per request, in request order; `HasMoreData`
@@ -89,6 +91,10 @@ pub fn replica_log_info(
                                 ..Default::default()
                             })
                             .collect();
+                        info.local_log_start_offset = log.local_log_start_offset();
+                        if let Some(t) = replicas.tiering() {
+                            t.describe_store_for(&p, &mut info);
+                        }
                     }
                     None => info.error_code = replicas.not_served(t.topic_id, index).code(),
                 }

@@ -18,6 +18,10 @@ use std::sync::Arc;
 /// The most steps one partition runs in one round (the others' turn comes first).
 const MAX_STEPS_PER_ROUND: usize = 32;
 
+/// The longest single wait for the copy quota before it is looked at again (a lowered or
+/// lifted bound takes effect within it).
+const MAX_QUOTA_WAIT_MS: i64 = 1_000;
+
 /// A partition's local state as the manager sees it.
 struct Snapshot {
     local: Vec<LocalSegment>,
@@ -62,47 +66,61 @@ fn snapshot(p: &Partition) -> Snapshot {
 }
 
 impl Tiering {
-    /// Runs the remote log managers until the broker stops.
+    /// Runs the remote log managers until the broker stops. The partitions run side by side
+    /// (each one's steps in order); copies and deletions at once are bounded by the copier
+    /// and expiration pools.
     pub async fn run_managers(self: Arc<Self>) -> String {
+        use futures_util::stream::StreamExt;
         let mut managers: HashMap<(Uuid, i32), (i32, PartitionManager)> = HashMap::new();
         let mut stopping = self.replicas.stopping();
+        let side_by_side = self.config.copiers.max(1) + self.config.expirers.max(1);
         loop {
             if *stopping.borrow() {
                 return "the broker stops".into();
             }
+            self.refresh_quotas();
             let tiered: Vec<Arc<Partition>> = self
                 .replicas
                 .all()
                 .into_iter()
                 .filter(|p| p.log.config().remote_storage)
                 .collect();
-            let mut led = std::collections::HashSet::new();
+            let mut work: Vec<(Arc<Partition>, i32, PartitionManager)> = Vec::new();
             for p in &tiered {
                 self.refresh_coverage(p);
-                let epoch = p.leader_epoch();
                 if !p.led_by(self.node_id) {
                     continue;
                 }
-                let key = (p.topic_id, p.index);
-                led.insert(key);
-                let fresh = managers.get(&key).is_none_or(|(e, _)| *e != epoch);
-                if fresh {
-                    self.on_becoming_leader(p);
-                    let now = fjord_util::system_now_ms();
-                    let mgr = PartitionManager::new(
-                        topic_id_partition(p),
-                        self.node_id,
-                        self.config.backoff_ms,
-                        self.config.backoff_max_ms,
-                        now,
-                    );
-                    managers.insert(key, (epoch, mgr));
-                }
-                let (_, mgr) = managers.get_mut(&key).expect("inserted");
-                self.run_partition(p, mgr).await;
-                self.refresh_coverage(p);
+                let epoch = p.leader_epoch();
+                let mgr = match managers.remove(&(p.topic_id, p.index)) {
+                    Some((e, mgr)) if e == epoch => mgr,
+                    _ => {
+                        self.on_becoming_leader(p);
+                        PartitionManager::new(
+                            topic_id_partition(p),
+                            self.node_id,
+                            self.config.backoff_ms,
+                            self.config.backoff_max_ms,
+                            fjord_util::system_now_ms(),
+                        )
+                    }
+                };
+                work.push((p.clone(), epoch, mgr));
             }
-            managers.retain(|k, _| led.contains(k));
+            // What is left was led in an earlier round and is not now.
+            managers.clear();
+            futures_util::stream::iter(work.iter_mut())
+                .for_each_concurrent(side_by_side, |(p, _, mgr)| {
+                    let this = &self;
+                    async move {
+                        this.run_partition(p, mgr).await;
+                        this.refresh_coverage(p);
+                    }
+                })
+                .await;
+            for (p, epoch, mgr) in work {
+                managers.insert((p.topic_id, p.index), (epoch, mgr));
+            }
             self.run_deletions().await;
             tokio::select! {
                 _ = tokio::time::sleep(self.config.task_interval) => {}
@@ -249,11 +267,19 @@ impl Tiering {
                 if let Some(s) = &info.producer_snapshot {
                     files.push((FileKind::ProducerSnapshot, SegmentFile::Path(s.clone())));
                 }
+                let _copier = self
+                    .copiers
+                    .acquire()
+                    .await
+                    .map_err(|_| fjord_tiered::TieredError::Store("the broker stops".into()))?;
+                self.wait_for_copy_quota().await;
                 let started = std::time::Instant::now();
                 let bytes = self
                     .store
                     .copy_segment(id, segment.base_offset, files)
                     .await?;
+                self.copy_quota
+                    .record(fjord_util::system_now_ms(), bytes as usize);
                 tracing::debug!(
                     topic = %p.topic, partition = p.index, base = segment.base_offset, bytes,
                     ms = started.elapsed().as_millis() as u64, "copied a segment to tiered storage"
@@ -261,6 +287,11 @@ impl Tiering {
                 Ok(())
             }
             Step::DeleteObjects { id, start_offset } => {
+                let _expirer = self
+                    .expirers
+                    .acquire()
+                    .await
+                    .map_err(|_| fjord_tiered::TieredError::Store("the broker stops".into()))?;
                 self.store.delete_segment(id, *start_offset).await
             }
             Step::MoveLogStart(offset) => p.log.delete_records(*offset).map(|_| ()).map_err(|e| {
@@ -272,6 +303,22 @@ impl Tiering {
 }
 
 impl Tiering {
+    /// Waits while the bytes copied lately are above `remote.log.manager.copy.max.bytes.per.second`
+    /// (as Kafka's copy task waits on its quota before each segment).
+    async fn wait_for_copy_quota(&self) {
+        loop {
+            self.refresh_quotas();
+            let wait = self.copy_quota.throttle_ms(fjord_util::system_now_ms());
+            if wait <= 0 {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(
+                wait.clamp(1, MAX_QUOTA_WAIT_MS) as u64,
+            ))
+            .await;
+        }
+    }
+
     /// Where a follower of `p` whose leader answered OFFSET_MOVED_TO_TIERED_STORAGE starts
     /// over: after the last offset the store holds (the leader's local log starts at or below
     /// it: its local retention deletes only what the store holds), with the leader epochs the

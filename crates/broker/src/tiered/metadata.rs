@@ -170,10 +170,19 @@ impl Tiering {
     }
 
     /// Reads every partition of the metadata topic from its leader for as long as the broker
-    /// runs, folding the values into the cache. Returns only when the broker stops.
+    /// runs, folding the values into the cache. Each leader's reads run on their own (a
+    /// publish waits only for its own partition's leader, never for another leader's idle
+    /// long poll); a partition is in at most one read at a time. Returns only when the broker
+    /// stops.
     pub async fn read_metadata(self: Arc<Self>) -> String {
+        use futures_util::stream::{FuturesUnordered, StreamExt};
         let mut stopping = self.replicas.stopping();
+        let mut view = self.view.clone();
         let mut created = false;
+        let mut reads = FuturesUnordered::new();
+        // Partitions in a read now, and leaders resting after a failed one.
+        let mut reading: std::collections::HashSet<i32> = Default::default();
+        let mut resting: BTreeMap<i32, tokio::time::Instant> = BTreeMap::new();
         loop {
             if *stopping.borrow() {
                 return "the broker stops".into();
@@ -190,24 +199,41 @@ impl Tiering {
                 }
                 continue;
             };
+            let now = tokio::time::Instant::now();
+            resting.retain(|_, until| *until > now);
             let mut by_leader: BTreeMap<i32, Vec<i32>> = BTreeMap::new();
             for (index, p) in topic.partitions.iter() {
-                if p.leader >= 0 {
+                if p.leader >= 0 && !reading.contains(index) && !resting.contains_key(&p.leader) {
                     by_leader.entry(p.leader).or_default().push(*index);
                 }
             }
             let topic_id = topic.id;
-            let reads = by_leader.into_iter().map(|(leader, parts)| {
+            for (leader, parts) in by_leader {
+                reading.extend(parts.iter().copied());
                 let this = self.clone();
                 let image = image.clone();
-                async move { this.read_from(&image, topic_id, leader, &parts).await }
-            });
-            let results = futures_util::future::join_all(reads).await;
-            if results.iter().all(|ok| !ok) {
-                tokio::select! {
-                    _ = tokio::time::sleep(READ_BACKOFF) => {}
-                    _ = stopping.changed() => {}
+                reads.push(async move {
+                    let ok = this.read_from(&image, topic_id, leader, &parts).await;
+                    (leader, parts, ok)
+                });
+            }
+            let wake = resting
+                .values()
+                .min()
+                .copied()
+                .unwrap_or(now + READ_BACKOFF);
+            tokio::select! {
+                Some((leader, parts, ok)) = reads.next(), if !reads.is_empty() => {
+                    for p in &parts {
+                        reading.remove(p);
+                    }
+                    if !ok {
+                        resting.insert(leader, tokio::time::Instant::now() + READ_BACKOFF);
+                    }
                 }
+                _ = view.changed() => {}
+                _ = tokio::time::sleep_until(wake) => {}
+                _ = stopping.changed() => {}
             }
         }
     }
@@ -289,8 +315,19 @@ impl Tiering {
     fn fold(&self, index: i32, bytes: Bytes) -> bool {
         let mut next = None;
         let mut cache = self.cache.write().expect("remote log metadata");
+        let from = self
+            .folded
+            .lock()
+            .expect("folded")
+            .get(&index)
+            .copied()
+            .unwrap_or(0);
         for batch in RecordBatches::new(bytes) {
             let Ok(batch) = batch else { break };
+            if batch.next_offset() <= from {
+                // Folded already (a read that started before the last one's answer).
+                continue;
+            }
             next = Some(batch.next_offset());
             if batch.is_control() {
                 continue;

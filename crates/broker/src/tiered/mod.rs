@@ -13,6 +13,7 @@ use crate::cluster::controller_client::ControllerClient;
 use crate::cluster::peers::Peers;
 use crate::replica::replica_manager::ReplicaManager;
 use crate::View;
+use fjord_quota::replication::ReplicationQuota;
 use fjord_tiered::rlmm::RemoteLogMetadataCache;
 use fjord_tiered::store::{Backend, RemoteStore};
 use std::collections::HashMap;
@@ -22,6 +23,10 @@ use tokio::sync::{watch, Semaphore};
 
 /// The topic that holds every remote segment's metadata.
 pub const REMOTE_LOG_METADATA_TOPIC: &str = "__remote_log_metadata";
+
+/// The most ranges of store offsets a replica's history does not share that
+/// GetReplicaLogInfo reports (docs/EXTENSIONS.md).
+pub const MAX_UNSHARED_RANGES: usize = 100;
 
 /// Tiered storage's settings (present only with `remote.log.storage.system.enable`).
 #[derive(Debug, Clone)]
@@ -36,6 +41,15 @@ pub struct TieringConfig {
     pub backoff_ms: i64,
     /// `remote.log.manager.task.retry.backoff.max.ms`.
     pub backoff_max_ms: i64,
+    /// `remote.log.manager.copier.thread.pool.size`: segment copies at once.
+    pub copiers: usize,
+    /// `remote.log.manager.expiration.thread.pool.size`: segment deletions at once.
+    pub expirers: usize,
+    /// `remote.log.manager.copy.max.bytes.per.second` from the properties (a dynamic
+    /// broker config, this node's or the cluster's, takes its place).
+    pub copy_max_bytes_per_second: u64,
+    /// `remote.log.manager.fetch.max.bytes.per.second` from the properties (likewise).
+    pub fetch_max_bytes_per_second: u64,
     /// `remote.log.reader.threads`: reads from the store at once.
     pub reader_threads: usize,
     /// `remote.log.reader.max.pending.tasks`: reads that may wait for one of them.
@@ -68,8 +82,17 @@ pub struct Tiering {
     reader_peers: Peers,
     controller: Arc<ControllerClient>,
     reads: Semaphore,
+    /// Segment copies running (`remote.log.manager.copier.thread.pool.size`).
+    copiers: Semaphore,
+    /// Segment deletions running (`remote.log.manager.expiration.thread.pool.size`).
+    expirers: Semaphore,
+    /// The bytes copied to the store, against `remote.log.manager.copy.max.bytes.per.second`.
+    copy_quota: ReplicationQuota,
+    /// The bytes read from the store, against `remote.log.manager.fetch.max.bytes.per.second`.
+    fetch_quota: ReplicationQuota,
     pending_reads: std::sync::atomic::AtomicUsize,
     indexes: Mutex<read::IndexCache>,
+    chunks: Mutex<read::ChunkCache>,
     /// Partitions of deleted tiered topics whose store copy is still to delete.
     deletions: Mutex<Vec<fjord_tiered::records::TopicIdPartition>>,
 }
@@ -98,6 +121,10 @@ impl Tiering {
         Ok(Arc::new(Tiering {
             node_id,
             reads: Semaphore::new(config.reader_threads.max(1)),
+            copiers: Semaphore::new(config.copiers.max(1)),
+            expirers: Semaphore::new(config.expirers.max(1)),
+            copy_quota: ReplicationQuota::default(),
+            fetch_quota: ReplicationQuota::default(),
             config,
             store,
             cache: RwLock::new(RemoteLogMetadataCache::default()),
@@ -110,6 +137,7 @@ impl Tiering {
             controller,
             pending_reads: std::sync::atomic::AtomicUsize::new(0),
             indexes: Mutex::new(read::IndexCache::default()),
+            chunks: Mutex::new(read::ChunkCache::default()),
             deletions: Mutex::new(Vec::new()),
         }))
     }
@@ -117,6 +145,81 @@ impl Tiering {
     /// The store.
     pub fn store(&self) -> &RemoteStore {
         &self.store
+    }
+
+    /// Sets the copy and fetch quotas' bounds from the image's dynamic broker configs (this
+    /// node's, else the cluster's), else the properties'.
+    fn refresh_quotas(&self) {
+        use fjord_configdef::broker;
+        let image = self.view.borrow().image.clone();
+        let me = self.node_id.to_string();
+        let bound = |key: &str, fallback: u64| {
+            image
+                .configs
+                .get(fjord_metadata::config_defs::BROKER, &me, key)
+                .or_else(|| {
+                    image
+                        .configs
+                        .get(fjord_metadata::config_defs::BROKER, "", key)
+                })
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .unwrap_or(fallback)
+        };
+        self.copy_quota.set_bound(bound(
+            broker::REMOTE_LOG_MANAGER_COPY_MAX_BYTES_PER_SECOND.name,
+            self.config.copy_max_bytes_per_second,
+        ));
+        self.fetch_quota.set_bound(bound(
+            broker::REMOTE_LOG_MANAGER_FETCH_MAX_BYTES_PER_SECOND.name,
+            self.config.fetch_max_bytes_per_second,
+        ));
+    }
+
+    /// Fills in what the store holds of `p` against this replica's history (GetReplicaLogInfo's
+    /// remote fields): the first offset of its history there, the store's end, and the
+    /// ranges the store holds that its history does not share (the first
+    /// [`MAX_UNSHARED_RANGES`]).
+    pub fn describe_store_for(
+        &self,
+        p: &crate::replica::partition::Partition,
+        info: &mut fjord_protocol::generated::get_replica_log_info_response::PartitionLogInfo,
+    ) {
+        use fjord_protocol::generated::get_replica_log_info_response::OffsetRange;
+        let epochs: Vec<(i32, i64)> = p
+            .log
+            .epoch_entries()
+            .into_iter()
+            .map(|e| (e.epoch, e.start_offset))
+            .collect();
+        let lineage = fjord_tiered::rlmm::Lineage {
+            epochs: &epochs,
+            end_offset: p.log.log_end_offset(),
+        };
+        self.with_cache(|c| {
+            let Some(r) = c.partition(&topic_id_partition(p)) else {
+                return;
+            };
+            info.remote_log_start_offset = r.start_offset(lineage).unwrap_or(-1);
+            info.remote_log_end_offset = r.end_offset().unwrap_or(-1);
+            info.remote_unshared_ranges = r
+                .unshared(lineage)
+                .into_iter()
+                .take(MAX_UNSHARED_RANGES)
+                .map(|(start_offset, end_offset)| OffsetRange {
+                    start_offset,
+                    end_offset,
+                    ..Default::default()
+                })
+                .collect();
+        });
+    }
+
+    /// The bytes of `p`'s readable segments in the store (DescribeLogDirs' `RemoteSize`).
+    pub fn remote_size(&self, p: &crate::replica::partition::Partition) -> i64 {
+        self.with_cache(|c| {
+            c.partition(&topic_id_partition(p))
+                .map_or(0, |r| i64::try_from(r.size_bytes()).unwrap_or(i64::MAX))
+        })
     }
 
     /// Reads the metadata cache.

@@ -1,8 +1,11 @@
 //! Reads below a leader's local log start, served from the store: the remote segment that
 //! holds the offset in this log's history (through the metadata cache), its offset index
-//! (kept in a bounded cache), then whole batches from the indexed position, as a local read
-//! returns them. At most `remote.log.reader.threads` reads run at once and
-//! `remote.log.reader.max.pending.tasks` wait; more are refused.
+//! (kept in a bounded cache), then whole batches from the indexed position, read in 1 MiB
+//! chunks that a bounded cache keeps (a consumer reading on, or a second one, is served
+//! from memory; batches within one chunk go out as a slice of it, not a copy). At most
+//! `remote.log.reader.threads` reads run at once and `remote.log.reader.max.pending.tasks`
+//! wait; more are refused. Past `remote.log.manager.fetch.max.bytes.per.second` a read
+//! returns nothing, as Kafka's does.
 
 use super::{topic_id_partition, Tiering};
 use crate::replica::partition::Partition;
@@ -18,10 +21,15 @@ use std::sync::Arc;
 
 /// How many remote segments' offset indexes stay cached.
 pub const CACHED_INDEXES: usize = 1024;
-/// The least a read asks the store for at once.
-const MIN_READ_BYTES: u64 = 256 * 1024;
+/// The unit a segment's log is read from the store and cached in.
+pub const CHUNK_BYTES: u64 = 1024 * 1024;
+/// The most bytes of remote segments' logs kept in the chunk cache.
+pub const CACHED_CHUNK_BYTES: usize = 128 * 1024 * 1024;
 /// A record batch's header up to its length field.
 const BATCH_LENGTH_END: usize = 12;
+/// A record batch's header up to its last offset delta (base offset, length, partition
+/// leader epoch, magic, CRC, attributes, last offset delta).
+const BATCH_HEADER_BYTES: u64 = 27;
 
 /// Remote segments' offset indexes, the most recently used kept.
 #[derive(Debug, Default)]
@@ -82,6 +90,11 @@ pub struct RemoteRead {
 impl Tiering {
     /// Reads from the store for `p` (a blocking call: run it off the async workers).
     pub fn read_blocking(&self, p: &Partition, want: RemoteRead) -> Result<Bytes, ErrorCode> {
+        if self.fetch_quota.exceeded(fjord_util::system_now_ms()) {
+            // Kafka's answer while `remote.log.manager.fetch.max.bytes.per.second` is passed:
+            // no records and no error (the fetch waits as an empty one does, then is retried).
+            return Ok(Bytes::new());
+        }
         let pending = self.pending_reads.fetch_add(1, Ordering::AcqRel);
         let _pending = scopeguard(&self.pending_reads);
         if pending >= self.config.reader_max_pending {
@@ -139,6 +152,65 @@ impl Tiering {
         Ok(index)
     }
 
+    /// Chunk `k` of `seg`'s log (`[k * CHUNK_BYTES, (k + 1) * CHUNK_BYTES)`, shorter at the
+    /// end), from the chunk cache or the store.
+    async fn chunk(
+        &self,
+        seg: &SegmentMetadata,
+        k: u64,
+        size: u64,
+    ) -> Result<Bytes, fjord_tiered::TieredError> {
+        if let Some(found) = self.chunks.lock().expect("chunks").get(seg.id.id, k) {
+            return Ok(found);
+        }
+        let from = k * CHUNK_BYTES;
+        let to = (from + CHUNK_BYTES).min(size);
+        let bytes = self
+            .store
+            .fetch(&seg.id, seg.start_offset, FileKind::Log, Some(from..to))
+            .await?;
+        self.fetch_quota
+            .record(fjord_util::system_now_ms(), bytes.len());
+        self.chunks
+            .lock()
+            .expect("chunks")
+            .put(seg.id.id, k, bytes.clone());
+        Ok(bytes)
+    }
+
+    /// Bytes `[from, to)` of `seg`'s log (`to` at most its size): a slice of one cached chunk
+    /// when they lie in one, else the chunks joined.
+    async fn log_bytes(
+        &self,
+        seg: &SegmentMetadata,
+        from: u64,
+        to: u64,
+        size: u64,
+    ) -> Result<Bytes, fjord_tiered::TieredError> {
+        let (first, last) = (from / CHUNK_BYTES, (to.max(from + 1) - 1) / CHUNK_BYTES);
+        if first == last {
+            let c = self.chunk(seg, first, size).await?;
+            let at = (from - first * CHUNK_BYTES) as usize;
+            let end = ((to - first * CHUNK_BYTES) as usize).min(c.len());
+            return Ok(if at >= end {
+                Bytes::new()
+            } else {
+                c.slice(at..end)
+            });
+        }
+        let mut out = BytesMut::with_capacity((to - from) as usize);
+        for k in first..=last {
+            let c = self.chunk(seg, k, size).await?;
+            let base = k * CHUNK_BYTES;
+            let at = from.saturating_sub(base) as usize;
+            let end = ((to - base) as usize).min(c.len());
+            if at < end {
+                out.extend_from_slice(&c[at..end]);
+            }
+        }
+        Ok(out.freeze())
+    }
+
     async fn read_segment(
         &self,
         seg: &SegmentMetadata,
@@ -148,58 +220,88 @@ impl Tiering {
         let i = index.partition_point(|(o, _)| *o <= want.offset);
         let mut pos = if i == 0 { 0 } else { index[i - 1].1 };
         let size = u64::try_from(seg.size_bytes.max(0)).unwrap_or(0);
-        let mut out = BytesMut::new();
-        let mut buf = Bytes::new();
-        while pos < size {
-            // Enough bytes for the next batch's length, then the whole batch.
-            if buf.len() < BATCH_LENGTH_END {
-                let want_len = MIN_READ_BYTES.max(want.max_bytes as u64).min(size - pos);
-                buf = self
-                    .store
-                    .fetch(
-                        &seg.id,
-                        seg.start_offset,
-                        FileKind::Log,
-                        Some(pos..pos + want_len),
-                    )
-                    .await?;
-                if buf.len() < BATCH_LENGTH_END {
-                    break;
-                }
+        // The batches returned lie in `[start, pos)`: found by their headers, then taken at
+        // once (a slice of a cached chunk when they fit in one).
+        let mut start = None;
+        while pos + BATCH_HEADER_BYTES <= size {
+            let header = self
+                .log_bytes(seg, pos, pos + BATCH_HEADER_BYTES, size)
+                .await?;
+            if (header.len() as u64) < BATCH_HEADER_BYTES {
+                break;
             }
-            let len = i32::from_be_bytes([buf[8], buf[9], buf[10], buf[11]]);
+            let base = i64::from_be_bytes(header[0..8].try_into().expect("8 bytes"));
+            let len = i32::from_be_bytes(header[8..12].try_into().expect("4 bytes"));
+            let delta = i32::from_be_bytes(header[23..27].try_into().expect("4 bytes"));
             let whole = BATCH_LENGTH_END as u64 + u64::try_from(len.max(0)).unwrap_or(0);
-            if (buf.len() as u64) < whole {
-                buf = self
-                    .store
-                    .fetch(
-                        &seg.id,
-                        seg.start_offset,
-                        FileKind::Log,
-                        Some(pos..(pos + whole).min(size)),
-                    )
-                    .await?;
-                if (buf.len() as u64) < whole {
-                    break;
-                }
+            if len <= 0 || pos + whole > size {
+                break;
             }
-            let batch_bytes = buf.split_to(whole as usize);
-            pos += whole;
-            let batch = RecordBatch::new(batch_bytes.clone())
-                .map_err(|e| fjord_tiered::TieredError::Store(format!("a remote batch: {e}")))?;
-            if batch.last_offset() < want.offset {
+            let last = base + i64::from(delta);
+            if last < want.offset {
+                pos += whole;
                 continue;
             }
-            if batch.base_offset() >= want.stop {
+            if base >= want.stop {
                 break;
             }
-            let first = out.is_empty();
-            if out.len() + batch_bytes.len() > want.max_bytes && !(first && want.min_one) {
+            let begin = *start.get_or_insert(pos);
+            let taken = pos - begin;
+            if taken + whole > want.max_bytes as u64 && !(taken == 0 && want.min_one) {
                 break;
             }
-            out.extend_from_slice(&batch_bytes);
+            pos += whole;
         }
-        Ok(out.freeze())
+        let Some(begin) = start else {
+            return Ok(Bytes::new());
+        };
+        let out = self.log_bytes(seg, begin, pos, size).await?;
+        // Checked as whole batches before they go out.
+        let mut rest = out.clone();
+        while !rest.is_empty() {
+            let len = i32::from_be_bytes(rest[8..12].try_into().expect("4 bytes"));
+            let whole = BATCH_LENGTH_END + len.max(0) as usize;
+            RecordBatch::new(rest.split_to(whole.min(rest.len())))
+                .map_err(|e| fjord_tiered::TieredError::Store(format!("a remote batch: {e}")))?;
+        }
+        Ok(out)
+    }
+}
+
+/// Recently read chunks of remote segments' logs, the most recently used kept, at most
+/// [`CACHED_CHUNK_BYTES`] in all.
+#[derive(Debug, Default)]
+pub struct ChunkCache {
+    entries: HashMap<(Uuid, u64), Bytes>,
+    order: VecDeque<(Uuid, u64)>,
+    bytes: usize,
+}
+
+impl ChunkCache {
+    fn get(&mut self, id: Uuid, k: u64) -> Option<Bytes> {
+        let found = self.entries.get(&(id, k)).cloned()?;
+        if self.order.back() != Some(&(id, k)) {
+            self.order.retain(|x| *x != (id, k));
+            self.order.push_back((id, k));
+        }
+        Some(found)
+    }
+
+    fn put(&mut self, id: Uuid, k: u64, chunk: Bytes) {
+        let len = chunk.len();
+        match self.entries.insert((id, k), chunk) {
+            Some(old) => self.bytes -= old.len(),
+            None => self.order.push_back((id, k)),
+        }
+        self.bytes += len;
+        while self.bytes > CACHED_CHUNK_BYTES {
+            let Some(old) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(c) = self.entries.remove(&old) {
+                self.bytes -= c.len();
+            }
+        }
     }
 }
 

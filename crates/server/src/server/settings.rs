@@ -710,6 +710,26 @@ fn tiering_settings(
             config,
             &broker::REMOTE_LOG_MANAGER_TASK_RETRY_BACKOFF_MAX_MS,
         )?,
+        copiers: usize::try_from(int(
+            config,
+            &broker::REMOTE_LOG_MANAGER_COPIER_THREAD_POOL_SIZE,
+        )?)
+        .unwrap_or(10),
+        expirers: usize::try_from(int(
+            config,
+            &broker::REMOTE_LOG_MANAGER_EXPIRATION_THREAD_POOL_SIZE,
+        )?)
+        .unwrap_or(10),
+        copy_max_bytes_per_second: u64::try_from(int(
+            config,
+            &broker::REMOTE_LOG_MANAGER_COPY_MAX_BYTES_PER_SECOND,
+        )?)
+        .unwrap_or(u64::MAX),
+        fetch_max_bytes_per_second: u64::try_from(int(
+            config,
+            &broker::REMOTE_LOG_MANAGER_FETCH_MAX_BYTES_PER_SECOND,
+        )?)
+        .unwrap_or(u64::MAX),
         reader_threads: usize::try_from(int(config, &broker::REMOTE_LOG_READER_THREADS)?)
             .unwrap_or(10),
         reader_max_pending: usize::try_from(int(

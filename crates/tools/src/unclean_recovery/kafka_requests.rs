@@ -381,6 +381,7 @@ pub async fn survey(admin: &Admin, replica: &Replica<'_>) -> Result<LogInfo, Fai
         high_watermark: wire.seen.0,
         log_start_offset: log_start,
         epochs,
+        remote: None,
     })
 }
 

@@ -13,7 +13,8 @@ mod survey;
 mod watch;
 
 pub use fjord_replication::recovery::{
-    choose, compare, cost, why_lost, Choice, Cost, LogInfo, OffsetReuse, ReplicaState, Truncation,
+    choose, compare, cost, why_lost, Choice, Cost, LogInfo, OffsetReuse, ReplicaState, StoreCost,
+    Truncation, STORE,
 };
 
 use crate::common::{self, ToolError};
@@ -480,23 +481,61 @@ fn cost_lines(c: &Choice, cost: &Cost) -> String {
             who.join(", ")
         ));
     }
+    if let Some(s) = &cost.store {
+        out.push_str(&format!("\n  {}", store_line(c.broker, s)));
+    }
     if let Some(r) = &cost.offsets_reused {
         out.push_str(&format!("\n  {}", reuse_line(r)));
     }
     out
 }
 
+/// The "tiered storage" line: what the store holds and what electing `broker` loses of it.
+fn store_line(broker: i32, s: &StoreCost) -> String {
+    if s.lost.is_empty() {
+        return format!(
+            "Tiered storage: holds offsets up to {}; broker {broker}'s history shares all of it (nothing uploaded is lost).",
+            s.end_offset - 1
+        );
+    }
+    let ranges: Vec<String> = s
+        .lost
+        .iter()
+        .map(|(a, b)| format!("{a} to {}", b - 1))
+        .collect();
+    format!(
+        "Tiered storage: holds offsets up to {}; {} of them ({}) are not in broker {broker}'s history and are deleted with their segments (counted in the acknowledged records above).",
+        s.end_offset - 1,
+        s.lost_offsets(),
+        ranges.join(", ")
+    )
+}
+
+/// Who gave offsets out, in the tool's words.
+fn giver(broker: i32) -> String {
+    if broker == STORE {
+        "tiered storage".into()
+    } else {
+        format!("broker {broker}")
+    }
+}
+
 /// The "offsets reused" line: which offsets come again and why, what retention had already
 /// deleted of them, and which deleted records become readable again.
 fn reuse_line(r: &OffsetReuse) -> String {
     let mut line = format!(
-        "Offsets reused: {} (offsets {} to {} would be given out again: the chosen log ends at {}, broker {} already gave out offsets up to {}, by its log start or high watermark).",
+        "Offsets reused: {} (offsets {} to {} would be given out again: the chosen log ends at {}, {} already gave out offsets up to {}, by {}).",
         r.offsets,
         r.from,
         r.above - 1,
         r.from,
-        r.broker,
-        r.above
+        giver(r.broker),
+        r.above,
+        if r.broker == STORE {
+            "the records it holds"
+        } else {
+            "its log start or high watermark"
+        }
     );
     if r.deleted > 0 {
         line.push_str(&format!(
@@ -517,11 +556,11 @@ fn reuse_line(r: &OffsetReuse) -> String {
 fn reuse_refusal(o: &Offline, r: &OffsetReuse) -> String {
     let broker = o.choice.as_ref().map_or(-1, |c| c.broker);
     format!(
-        "electing broker {broker} would give out {} offsets again ({} to {}), already given out by broker {}",
+        "electing broker {broker} would give out {} offsets again ({} to {}), already given out by {}",
         r.offsets,
         r.from,
         r.above - 1,
-        r.broker
+        giver(r.broker)
     )
 }
 
@@ -922,6 +961,7 @@ fn cost_json(cost: &Cost) -> serde_json::Value {
         "acknowledgedRecordsKnownLost": cost.acknowledged_lost,
         "offsetsReused": cost.offsets_reused.as_ref().map_or(0, |r| r.offsets),
         "offsetsReusedAlreadyDeleted": cost.offsets_reused.as_ref().map_or(0, |r| r.deleted),
+        "tieredStorageLostOffsets": cost.store.as_ref().map(StoreCost::lost_offsets),
         "brokersNotAnswering": cost.unknown.iter().map(|(b, _)| *b).collect::<Vec<_>>(),
     })
 }

@@ -18,7 +18,7 @@ use fjord_protocol::generated::get_replica_log_info_request::{
 };
 use fjord_protocol::generated::get_replica_log_info_response::PartitionLogInfo;
 use fjord_protocol::{ErrorCode, RequestBody, Uuid};
-use fjord_replication::recovery::{LogInfo, ReplicaState};
+use fjord_replication::recovery::{LogInfo, RemoteView, ReplicaState};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use tokio::time::Instant;
@@ -95,6 +95,14 @@ fn heard(p: &PartitionLogInfo) -> Heard {
                     start_offset: e.start_offset,
                 })
                 .collect(),
+            remote: (p.remote_log_end_offset >= 0).then(|| RemoteView {
+                end_offset: p.remote_log_end_offset,
+                unshared: p
+                    .remote_unshared_ranges
+                    .iter()
+                    .map(|r| (r.start_offset, r.end_offset))
+                    .collect(),
+            }),
         }));
     }
     let text = crate::common::error_text(p.error_code, None);
