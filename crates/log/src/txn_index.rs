@@ -58,10 +58,16 @@ pub fn read_file(path: &Path) -> Result<Vec<AbortedTxn>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(io_err(path)(e)),
     };
-    Ok(bytes
+    Ok(parse(&bytes))
+}
+
+/// An index file's entries from its bytes (a torn last entry or an unknown version ends them):
+/// a copy read back from tiered storage.
+pub fn parse(bytes: &[u8]) -> Vec<AbortedTxn> {
+    bytes
         .chunks_exact(ENTRY_SIZE)
         .map_while(AbortedTxn::decode)
-        .collect())
+        .collect()
 }
 
 /// Appends one entry to an index file (created when missing).

@@ -224,14 +224,18 @@ fn the_tiered_storage_walkthrough_works_as_written() {
     run_as_written(&target, &all[0]);
     run_as_written(&target, &all[1]);
     // Within seconds the local size is the active segment's alone.
-    let size = |out: &str| -> Option<u64> {
+    let field = |out: &str, key: &str| -> Option<u64> {
         let at = out.find("\"partition\":\"history-0\"")?;
         let rest = &out[at..];
-        let s = &rest[rest.find("\"size\":")? + 7..];
+        let key = format!("\"{key}\":");
+        let s = &rest[rest.find(&key)? + key.len()..];
         s[..s.find([',', '}'])?].parse().ok()
     };
+    // And the store holds the rest, as `remoteSize` says.
     let small = wait_for(Duration::from_secs(60), || {
-        size(&run_as_written(&target, &all[2]).0).filter(|n| *n < 2_000_000)
+        let out = run_as_written(&target, &all[2]).0;
+        let local = field(&out, "size").filter(|n| *n < 2_000_000)?;
+        field(&out, "remoteSize").filter(|r| *r > 2_000_000 && *r > local)
     });
     assert!(
         small.is_some(),

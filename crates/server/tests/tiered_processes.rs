@@ -3,7 +3,8 @@
 //! to the store, local retention deletes them from disk (ListOffsets -4 moves up while -2
 //! stays at 0), and librdkafka reads every record back from offset 0, through the store,
 //! before and after the node is SIGKILLed and restarted on its old ports; deleting the topic
-//! empties the store.
+//! empties the store. Aborted transactions stay hidden from read_committed consumers when
+//! their records come from the store, after a restart too (the store's transaction indexes).
 
 mod common;
 
@@ -200,4 +201,83 @@ fn remote_sizes_and_log_info_name_the_store(
         "the store reaches the local log: {info:?}"
     );
     assert!(info.remote_unshared_ranges.is_empty(), "{info:?}");
+}
+
+#[test]
+fn read_committed_skips_aborted_transactions_read_from_the_store_after_a_restart() {
+    use rdkafka::producer::{BaseRecord, DefaultProducerContext, Producer, ThreadedProducer};
+    let root = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut node = Node::embedded_like_with(root.path(), &tiering(root.path()));
+    let addr = node.broker_addr();
+    let topic = "tiered-txn";
+    create(
+        &addr,
+        topic,
+        "1",
+        &[
+            "remote.storage.enable=true",
+            "segment.bytes=4096",
+            "local.retention.bytes=8192",
+        ],
+    );
+    let producer: ThreadedProducer<DefaultProducerContext> = rdkafka::config::ClientConfig::new()
+        .set("bootstrap.servers", &addr)
+        .set("transactional.id", "tiered-txn")
+        .create()
+        .unwrap();
+    let t = Duration::from_secs(30);
+    producer.init_transactions(t).unwrap();
+    let rounds = 40;
+    let mut expected = Vec::new();
+    for r in 0..rounds {
+        for (kind, commit) in [("c", true), ("a", false)] {
+            producer.begin_transaction().unwrap();
+            for i in 0..10 {
+                let v = format!("{kind}{r:03}-{i}");
+                producer
+                    .send(BaseRecord::<(), _>::to(topic).payload(&v).partition(0))
+                    .unwrap();
+                if commit {
+                    expected.push(v);
+                }
+            }
+            producer.flush(t).unwrap();
+            if commit {
+                producer.commit_transaction(t).unwrap();
+            } else {
+                producer.abort_transaction(t).unwrap();
+            }
+        }
+    }
+    // The first half of the history leaves the local disk.
+    let moved = wait_for(Duration::from_secs(90), || {
+        list_offset(&rt, &addr, topic, -4).filter(|o| *o > 400)
+    });
+    assert!(moved.is_some(), "history stayed local: {}", node.log_tail());
+    node.kill();
+    node.start();
+    let read = |isolation: &str, n: usize| {
+        common::read_from_start(
+            &addr,
+            topic,
+            n,
+            &[("isolation.level", isolation)],
+            Duration::from_secs(60),
+            20,
+        )
+    };
+    let got = read("read_committed", expected.len());
+    if got != expected {
+        let _ = std::fs::copy(node.dir.join("server.log"), "/tmp/tiered-txn-server.log");
+    }
+    assert_eq!(
+        got,
+        expected,
+        "read_committed from offset 0 through the store: {}",
+        node.log_tail()
+    );
+    let all = read("read_uncommitted", rounds * 20);
+    assert_eq!(all.len(), rounds * 20, "every record, aborted ones too");
+    assert!(all.iter().any(|v| v.starts_with('a')));
 }

@@ -884,18 +884,30 @@ fn read_all(
         let min_one = first && total == 0;
         // Below the local log start a consumer reads from tiered storage.
         let remote = tiering.filter(|_| follower.is_none());
-        let read = read_local_or_remote(p, w.fetch_offset, (room, stop, min_one), remote);
+        let read_committed = bound == Bound::Stable;
+        let read = read_local_or_remote(
+            p,
+            w.fetch_offset,
+            (room, stop, min_one, read_committed),
+            remote,
+        );
         match read {
-            Ok(records) => {
+            Ok((records, remote_aborted)) => {
                 let bytes = records.len();
                 total += bytes;
                 if throttled {
                     throttles.leader.record(now, bytes);
                 }
                 d.records = Some(records);
-                if bound == Bound::Stable {
+                if read_committed {
+                    // The store's transaction indexes (a read below the local log start)
+                    // and the local log's, each transaction once.
+                    let mut aborted = remote_aborted;
+                    aborted.extend(log.aborted_transactions(w.fetch_offset, stop));
+                    aborted.sort_by_key(|a| (a.first_offset, a.producer_id));
+                    aborted.dedup_by_key(|a| (a.first_offset, a.producer_id));
                     d.aborted_transactions = Some(
-                        log.aborted_transactions(w.fetch_offset, stop)
+                        aborted
                             .into_iter()
                             .map(|a| AbortedTransaction {
                                 producer_id: a.producer_id,
@@ -929,14 +941,15 @@ fn read_all(
 
 /// Reads `p` from `offset` (`room` bytes, stopping before `stop`, at least one batch with
 /// `min_one`): from the local log, or below the local log start from tiered storage when
-/// `remote` is given (consumers). A follower is told OFFSET_MOVED_TO_TIERED_STORAGE there and
+/// `remote` is given (consumers), then with the transactions aborted there that the store's
+/// indexes name when `read_committed`. A follower is told OFFSET_MOVED_TO_TIERED_STORAGE there and
 /// starts at the local log start.
 fn read_local_or_remote(
     p: &crate::replica::partition::Partition,
     offset: i64,
-    (room, stop, min_one): (usize, i64, bool),
+    (room, stop, min_one, read_committed): (usize, i64, bool, bool),
     remote: Option<&Arc<crate::tiered::Tiering>>,
-) -> Result<Records, ErrorCode> {
+) -> Result<(Records, Vec<fjord_log::txn_index::AbortedTxn>), ErrorCode> {
     match p
         .log
         .read_records(offset, room, Some(stop), min_one, ZERO_COPY_MIN_BYTES)
@@ -947,13 +960,16 @@ fn read_local_or_remote(
                 max_bytes: room,
                 stop,
                 min_one,
+                read_committed,
             };
             remote
                 .expect("checked")
                 .read_blocking(p, want)
-                .map(Records::from)
+                .map(|a| (Records::from(a.records), a.aborted))
         }
-        other => other.map(|r| r.records).map_err(|e| e.error_code()),
+        other => other
+            .map(|r| (r.records, Vec::new()))
+            .map_err(|e| e.error_code()),
     }
 }
 

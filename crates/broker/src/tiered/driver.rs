@@ -22,6 +22,11 @@ const MAX_STEPS_PER_ROUND: usize = 32;
 /// lifted bound takes effect within it).
 const MAX_QUOTA_WAIT_MS: i64 = 1_000;
 
+/// How long the metadata cache may take to catch up before a warning says so.
+const NOT_READY_WARN: std::time::Duration = std::time::Duration::from_secs(60);
+/// How often the managers look again whether the metadata cache caught up.
+const NOT_READY_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// A partition's local state as the manager sees it.
 struct Snapshot {
     local: Vec<LocalSegment>,
@@ -74,11 +79,28 @@ impl Tiering {
         let mut managers: HashMap<(Uuid, i32), (i32, PartitionManager)> = HashMap::new();
         let mut stopping = self.replicas.stopping();
         let side_by_side = self.config.copiers.max(1) + self.config.expirers.max(1);
+        let started = std::time::Instant::now();
+        let mut warned = false;
         loop {
             if *stopping.borrow() {
                 return "the broker stops".into();
             }
             self.refresh_quotas();
+            if !self.is_ready() {
+                if !warned && started.elapsed() > NOT_READY_WARN {
+                    warned = true;
+                    tracing::warn!(
+                        "{} is not read to its end yet: tiered storage waits (no copies, no local deletions, reads from the store refused as retriable) until every partition of it has a leader and answers",
+                        super::REMOTE_LOG_METADATA_TOPIC
+                    );
+                }
+                // Nothing is decided on a cache that has not caught up.
+                tokio::select! {
+                    _ = tokio::time::sleep(NOT_READY_WAIT) => {}
+                    _ = stopping.changed() => {}
+                }
+                continue;
+            }
             let tiered: Vec<Arc<Partition>> = self
                 .replicas
                 .all()

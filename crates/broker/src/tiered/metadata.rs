@@ -189,6 +189,16 @@ impl Tiering {
             }
             let image = self.view.borrow().image.clone();
             let Some(topic) = image.topics.get_by_name(REMOTE_LOG_METADATA_TOPIC).cloned() else {
+                // An image that shows this broker unfenced was caught up when the controller
+                // unfenced it: a topic missing there was never created.
+                let unfenced = image
+                    .cluster
+                    .brokers
+                    .get(&self.node_id)
+                    .is_some_and(|b| !b.fenced);
+                if unfenced {
+                    self.mark_ready("it does not exist: nothing was ever tiered");
+                }
                 if !created && self.replicas.has_tiered_partitions() {
                     created = true;
                     self.create_topic().await;
@@ -298,17 +308,42 @@ impl Tiering {
                 if p.error_code != 0 {
                     continue;
                 }
-                let Some(records) = p.records else { continue };
-                let Ok(bytes) = records.into_bytes() else {
-                    continue;
-                };
-                folded_any |= self.fold(p.partition_index, bytes);
+                if let Some(records) = p.records {
+                    if let Ok(bytes) = records.into_bytes() {
+                        folded_any |= self.fold(p.partition_index, bytes);
+                    }
+                }
+                let at = self.folded.lock().expect("folded").get(&p.partition_index).copied();
+                if at.unwrap_or(0) >= p.high_watermark {
+                    self.caught_up(p.partition_index);
+                }
             }
         }
         if folded_any {
             self.folded_tx.send_modify(|n| *n += 1);
         }
         true
+    }
+
+    /// Notes that partition `index` of the metadata topic was read to its high watermark
+    /// once; when every partition was, the cache holds what the store held when the broker
+    /// started, and the broker may act on it.
+    fn caught_up(&self, index: i32) {
+        if self.ready.load(std::sync::atomic::Ordering::Acquire) {
+            return;
+        }
+        let mut caught = self.caught.lock().expect("caught");
+        caught.insert(index);
+        if caught.len() >= usize::try_from(self.config.metadata_partitions).unwrap_or(1) {
+            self.mark_ready("every partition of it was read to its high watermark");
+        }
+    }
+
+    /// The cache is complete enough to act on.
+    pub(super) fn mark_ready(&self, why: &str) {
+        if !self.ready.swap(true, std::sync::atomic::Ordering::AcqRel) {
+            tracing::info!("{REMOTE_LOG_METADATA_TOPIC} is read: {why}");
+        }
     }
 
     /// Folds the values of `bytes` read from partition `index`; true when it moved.

@@ -92,7 +92,15 @@ pub struct Tiering {
     fetch_quota: ReplicationQuota,
     pending_reads: std::sync::atomic::AtomicUsize,
     indexes: Mutex<read::IndexCache>,
+    txn_indexes: Mutex<read::IndexCache<fjord_log::txn_index::AbortedTxn>>,
     chunks: Mutex<read::ChunkCache>,
+    /// True once the cache holds at least what the store held at start (every metadata
+    /// partition read to its high watermark once): until then no manager runs (a listing
+    /// would take unfolded segments for orphans) and reads below the local log start are
+    /// answered REPLICA_NOT_AVAILABLE (retriable), not OFFSET_OUT_OF_RANGE.
+    ready: std::sync::atomic::AtomicBool,
+    /// The metadata partitions read to their high watermark so far.
+    caught: Mutex<std::collections::BTreeSet<i32>>,
     /// Partitions of deleted tiered topics whose store copy is still to delete.
     deletions: Mutex<Vec<fjord_tiered::records::TopicIdPartition>>,
 }
@@ -137,8 +145,11 @@ impl Tiering {
             controller,
             pending_reads: std::sync::atomic::AtomicUsize::new(0),
             indexes: Mutex::new(read::IndexCache::default()),
+            txn_indexes: Mutex::new(read::IndexCache::default()),
             chunks: Mutex::new(read::ChunkCache::default()),
             deletions: Mutex::new(Vec::new()),
+            ready: std::sync::atomic::AtomicBool::new(false),
+            caught: Mutex::new(Default::default()),
         }))
     }
 
@@ -220,6 +231,11 @@ impl Tiering {
             c.partition(&topic_id_partition(p))
                 .map_or(0, |r| i64::try_from(r.size_bytes()).unwrap_or(i64::MAX))
         })
+    }
+
+    /// Whether the metadata cache caught up with the topic since the broker started.
+    pub fn is_ready(&self) -> bool {
+        self.ready.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// Reads the metadata cache.

@@ -31,22 +31,32 @@ const BATCH_LENGTH_END: usize = 12;
 /// leader epoch, magic, CRC, attributes, last offset delta).
 const BATCH_HEADER_BYTES: u64 = 27;
 
-/// Remote segments' offset indexes, the most recently used kept.
-#[derive(Debug, Default)]
-pub struct IndexCache {
-    entries: HashMap<Uuid, Arc<Vec<(i64, u64)>>>,
+/// Remote segments' indexes of one kind (offset indexes, transaction indexes), the most
+/// recently used [`CACHED_INDEXES`] kept.
+#[derive(Debug)]
+pub struct IndexCache<T = (i64, u64)> {
+    entries: HashMap<Uuid, Arc<Vec<T>>>,
     order: VecDeque<Uuid>,
 }
 
-impl IndexCache {
-    fn get(&mut self, id: Uuid) -> Option<Arc<Vec<(i64, u64)>>> {
+impl<T> Default for IndexCache<T> {
+    fn default() -> Self {
+        IndexCache {
+            entries: HashMap::new(),
+            order: VecDeque::new(),
+        }
+    }
+}
+
+impl<T> IndexCache<T> {
+    fn get(&mut self, id: Uuid) -> Option<Arc<Vec<T>>> {
         let found = self.entries.get(&id).cloned()?;
         self.order.retain(|x| *x != id);
         self.order.push_back(id);
         Some(found)
     }
 
-    fn put(&mut self, id: Uuid, index: Arc<Vec<(i64, u64)>>) {
+    fn put(&mut self, id: Uuid, index: Arc<Vec<T>>) {
         if self.entries.insert(id, index).is_none() {
             self.order.push_back(id);
         }
@@ -85,15 +95,32 @@ pub struct RemoteRead {
     pub stop: i64,
     /// Return the first batch even past the budget (KIP-74).
     pub min_one: bool,
+    /// A read_committed fetch: the transactions aborted in what it reads are collected too.
+    pub read_committed: bool,
+}
+
+/// What a read from the store returns.
+#[derive(Debug, Default)]
+pub struct RemoteAnswer {
+    /// Whole batches.
+    pub records: Bytes,
+    /// For a read_committed read, the transactions aborted in `[offset, stop)` that the
+    /// store's transaction indexes name.
+    pub aborted: Vec<fjord_log::txn_index::AbortedTxn>,
 }
 
 impl Tiering {
     /// Reads from the store for `p` (a blocking call: run it off the async workers).
-    pub fn read_blocking(&self, p: &Partition, want: RemoteRead) -> Result<Bytes, ErrorCode> {
+    pub fn read_blocking(&self, p: &Partition, want: RemoteRead) -> Result<RemoteAnswer, ErrorCode> {
         if self.fetch_quota.exceeded(fjord_util::system_now_ms()) {
             // Kafka's answer while `remote.log.manager.fetch.max.bytes.per.second` is passed:
             // no records and no error (the fetch waits as an empty one does, then is retried).
-            return Ok(Bytes::new());
+            return Ok(RemoteAnswer::default());
+        }
+        if !self.is_ready() {
+            // The store's segments are not all known yet: a retriable answer, never
+            // OFFSET_OUT_OF_RANGE (a consumer would reset its position).
+            return Err(ErrorCode::ReplicaNotAvailable);
         }
         let pending = self.pending_reads.fetch_add(1, Ordering::AcqRel);
         let _pending = scopeguard(&self.pending_reads);
@@ -126,11 +153,75 @@ impl Tiering {
                 .acquire()
                 .await
                 .map_err(|_| ErrorCode::UnknownServerError)?;
-            self.read_segment(&seg, want).await.map_err(|e| {
-                tracing::warn!(topic = %p.topic, partition = p.index, offset = want.offset, "reading tiered storage: {e}");
-                e.code()
-            })
+            let records = self.read_segment(&seg, want).await;
+            let aborted = match &records {
+                Ok(_) if want.read_committed => {
+                    self.remote_aborted(p, lineage, want.offset, want.stop).await
+                }
+                _ => Ok(Vec::new()),
+            };
+            records
+                .and_then(|records| aborted.map(|aborted| RemoteAnswer { records, aborted }))
+                .map_err(|e| {
+                    tracing::warn!(topic = %p.topic, partition = p.index, offset = want.offset, "reading tiered storage: {e}");
+                    e.code()
+                })
         })
+    }
+
+    /// The transactions aborted in `[from, upper)` that the transaction indexes of `p`'s
+    /// remote segments (of `lineage`'s history, from the one holding `from` up to the local
+    /// log start) name, as Kafka's `collectAbortedTransactions` walks them: until an entry's
+    /// last stable offset reaches `upper`. The local log's own entries are added by the
+    /// caller.
+    async fn remote_aborted(
+        &self,
+        p: &Partition,
+        lineage: Lineage<'_>,
+        from: i64,
+        upper: i64,
+    ) -> Result<Vec<fjord_log::txn_index::AbortedTxn>, fjord_tiered::TieredError> {
+        let local_start = p.log.local_log_start_offset();
+        let segments: Vec<SegmentMetadata> = self.with_cache(|c| {
+            c.partition(&topic_id_partition(p)).map_or_else(Vec::new, |r| {
+                r.readable_in(lineage)
+                    .into_iter()
+                    .filter(|s| s.end_offset >= from && s.start_offset < local_start)
+                    .filter(|s| !s.txn_index_empty)
+                    .cloned()
+                    .collect()
+            })
+        });
+        let mut out = Vec::new();
+        for seg in segments {
+            let entries = self.txn_index_of(&seg).await?;
+            let index = fjord_log::txn_index::AbortedIndex::new(entries.to_vec());
+            out.extend(index.overlapping(from, upper));
+            if index.entries().iter().any(|e| e.last_stable_offset >= upper) {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    /// `seg`'s aborted-transaction index, from the cache or the store.
+    async fn txn_index_of(
+        &self,
+        seg: &SegmentMetadata,
+    ) -> Result<Arc<Vec<fjord_log::txn_index::AbortedTxn>>, fjord_tiered::TieredError> {
+        if let Some(found) = self.txn_indexes.lock().expect("txn indexes").get(seg.id.id) {
+            return Ok(found);
+        }
+        let bytes = self
+            .store
+            .fetch(&seg.id, seg.start_offset, FileKind::TxnIndex, None)
+            .await?;
+        let entries = Arc::new(fjord_log::txn_index::parse(&bytes));
+        self.txn_indexes
+            .lock()
+            .expect("txn indexes")
+            .put(seg.id.id, entries.clone());
+        Ok(entries)
     }
 
     async fn index_of(
