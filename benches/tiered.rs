@@ -2,7 +2,8 @@
 //! embedded default's local directory, and SeaweedFS's S3 gateway on loopback when
 //! `tests/tiered/weed.sh fetch` has built it):
 //! - **upload throughput**: `FJORD_TIERED_BENCH_MB` (default 1024) of 1 KiB records produced
-//!   to a topic with copying off (`remote.log.copy.disable`), then copying turned on: the
+//!   to a topic with copying off (`remote.log.copy.disable`), then copying turned on (and
+//!   `local.retention.bytes=1`): the
 //!   closed segments' bytes over the time until ListOffsets -5 (the last offset the store
 //!   holds) reaches the active segment, with the node's CPU seconds per GB copied;
 //! - **local disk held**: the partition's bytes on disk (DescribeLogDirs' size) once local
@@ -157,7 +158,6 @@ fn run(bin: &Path, store: &str, store_props: &str, mb: u64) {
         &[
             "remote.storage.enable=true",
             "remote.log.copy.disable=true",
-            "local.retention.bytes=1",
             &segment,
         ],
     );
@@ -182,7 +182,8 @@ fn run(bin: &Path, store: &str, store_props: &str, mb: u64) {
             "--entity-name",
             "tiered",
             "--add-config",
-            "remote.log.copy.disable=false",
+            // Kafka allows a local retention of its own only while copying is on.
+            "remote.log.copy.disable=false,local.retention.bytes=1",
         ],
     );
     let deadline = Instant::now() + Duration::from_secs(1800);

@@ -18,6 +18,9 @@
 #   kafka.sh stop DIR                      SIGKILL every node of DIR
 #   kafka.sh run CLASS ARGS...             run a Kafka class (a tool's main) with the jars
 #   kafka.sh bootstrap DIR                 print the brokers' bootstrap list
+#   kafka.sh rsm                           compile tests/kafka/rsm (a RemoteStorageManager over a
+#       directory, dev.fjord.tiered.DirectoryStorageManager, for tiered storage on the
+#       reference) into libs/fjord-rsm.jar (once); print its path
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,6 +47,20 @@ fetch() {
     mkdir -p "$libs"
     mvn -q -B -f "$here/pom.xml" dependency:copy-dependencies -DoutputDirectory="$libs" \
         -DincludeScope=runtime > "$home/fetch.log" 2>&1 || { cat "$home/fetch.log" >&2; die "fetching the 4.4.0 jars failed"; }
+}
+
+rsm() {
+    fetch
+    local jar="$libs/fjord-rsm.jar"
+    local src="$here/rsm/dev/fjord/tiered/DirectoryStorageManager.java"
+    if [ ! -f "$jar" ] || [ "$src" -nt "$jar" ]; then
+        local out
+        out=$(mktemp -d)
+        javac -d "$out" -cp "$libs/*" "$src" || die "compiling the storage manager failed"
+        jar cf "$jar" -C "$out" .
+        rm -rf "$out"
+    fi
+    echo "$jar"
 }
 
 java_run() {
@@ -187,5 +204,6 @@ case $cmd in
     stop) for nd in "$1"/node-*; do kill_node "$1" "${nd##*-}"; done ;;
     run) fetch; java_run "$@" ;;
     bootstrap) bootstrap "$1" ;;
-    *) die "usage: fetch | start DIR NODES BASE [--split] | kill DIR ID | restart DIR ID | stop DIR | run CLASS ARGS... | bootstrap DIR" ;;
+    rsm) rsm ;;
+    *) die "usage: fetch | start DIR NODES BASE [--split] | kill DIR ID | restart DIR ID | stop DIR | run CLASS ARGS... | bootstrap DIR | rsm" ;;
 esac

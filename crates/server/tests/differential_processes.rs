@@ -15,6 +15,7 @@
 
 mod common;
 
+use common::differential::{alter_broker, alter_resource, ask, normalise, produce, CALL_TIMEOUT};
 use common::kafka::KafkaCluster;
 use common::{wait_for, Node};
 use fjord_net::client::Client;
@@ -49,9 +50,6 @@ use fjord_protocol::generated::update_features_request::{FeatureUpdateKey, Updat
 use fjord_protocol::{RequestBody, ResponseBody};
 use std::collections::BTreeMap;
 use std::time::Duration;
-
-/// How long one request may take on either system.
-const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Differences that are fjord's on purpose: (what, as the comparison names it, or its start;
 /// why). docs/EXTENSIONS.md gives the same list.
@@ -131,85 +129,6 @@ async fn versions(addr: &str) -> BTreeMap<i16, (i16, i16)> {
         .iter()
         .map(|k| (k.api_key, (k.min_version, k.max_version)))
         .collect()
-}
-
-/// One request on a connection of its own: the answer, or how it failed.
-async fn ask(addr: &str, body: RequestBody, version: i16) -> String {
-    let c = match Client::connect(addr, CALL_TIMEOUT).await {
-        Ok(c) => c,
-        Err(e) => return format!("connect failed: {e}"),
-    };
-    match c.call(body, version, CALL_TIMEOUT).await {
-        Ok(mut r) => {
-            canonical(&mut r);
-            format!("{r:?}")
-        }
-        Err(e) => format!("no answer: {}", kind(&e.to_string())),
-    }
-}
-
-/// Lists whose order carries no meaning (Kafka's come from hash maps) in a fixed order.
-fn canonical(r: &mut ResponseBody) {
-    match r {
-        ResponseBody::Metadata(m) => m.topics.sort_by(|a, b| a.name.cmp(&b.name)),
-        ResponseBody::ListConfigResources(l) => l.config_resources.sort_by(|a, b| {
-            (a.resource_type, &a.resource_name).cmp(&(b.resource_type, &b.resource_name))
-        }),
-        ResponseBody::ListGroups(l) => l.groups.sort_by(|a, b| a.group_id.cmp(&b.group_id)),
-        // A group's configs: Kafka lists a Java HashMap's entries (its `GroupConfig`).
-        ResponseBody::DescribeConfigs(d) => {
-            for res in d.results.iter_mut().filter(|r| r.resource_type == 32) {
-                res.configs.sort_by(|a, b| a.name.cmp(&b.name));
-            }
-        }
-        _ => {}
-    }
-}
-
-/// A client error's kind, without addresses.
-fn kind(e: &str) -> String {
-    if e.contains("closed") || e.contains("reset") || e.contains("EOF") || e.contains("eof") {
-        "connection closed".into()
-    } else if e.contains("timed out") || e.contains("timeout") {
-        "timed out".into()
-    } else {
-        e.to_string()
-    }
-}
-
-/// An answer with what must differ replaced: ids, ports, hosts, times, producer ids.
-fn normalise(s: &str) -> String {
-    let rules: &[(&str, &str)] = &[
-        (
-            r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
-            "<uuid>",
-        ),
-        (r#"cluster_id: (Some\()?"[^"]*""#, "cluster_id: <id>"),
-        (r"port: \d+", "port: <port>"),
-        (
-            r"(Local controller|Controller|Broker) \d+ only",
-            "$1 <node> only",
-        ),
-        (r#"log_dir: "[^"]*""#, "log_dir: <dir>"),
-        (r#"\\"[A-Za-z0-9_-]{22}\\""#, "<cluster id>"),
-        (r"(total_bytes|usable_bytes): -?\d+", "$1: <n>"),
-        (
-            r"(producer_id|throttle_time_ms|session_id): -?\d+",
-            "$1: <n>",
-        ),
-        (
-            r"(timestamp|log_append_time_ms|start_time_ms): -?\d+",
-            "$1: <time>",
-        ),
-    ];
-    let mut out = s.to_string();
-    for (re, with) in rules {
-        out = regex::Regex::new(re)
-            .unwrap()
-            .replace_all(&out, *with)
-            .into_owned();
-    }
-    out
 }
 
 /// The named bad inputs: (name, request, version). Topic `shrink` exists with 2 partitions.
@@ -929,61 +848,6 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             0,
         ),
     ]
-}
-
-/// Produce (acks=1) of one record with a `size`-byte value to `topic` partition `partition`.
-fn produce(topic: &str, partition: i32, size: usize) -> RequestBody {
-    use fjord_protocol::generated::produce_request::{PartitionProduceData, TopicProduceData};
-    use fjord_protocol::records::builder::RecordBatchBuilder;
-    use fjord_protocol::records::compression::Compression;
-    use fjord_protocol::Records;
-    let mut b = RecordBatchBuilder::new(Compression::None);
-    b.append(1_700_000_000_000, None, Some(&vec![b'x'; size]), &[]);
-    RequestBody::Produce(ProduceRequest {
-        acks: 1,
-        timeout_ms: 10_000,
-        topic_data: vec![TopicProduceData {
-            name: topic.into(),
-            partition_data: vec![PartitionProduceData {
-                index: partition,
-                records: Some(Records::Memory(b.build().unwrap())),
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    })
-}
-
-/// IncrementalAlterConfigs SET of `configs` on broker resource `name` ("" is the cluster's
-/// default), validate only (the comparison leaves both systems as they were).
-fn alter_broker(name: &str, configs: &[(&str, &str)]) -> RequestBody {
-    alter_resource(4, name, configs)
-}
-
-/// A validate-only IncrementalAlterConfigs SET of `configs` on resource (`kind`, `name`).
-fn alter_resource(kind: i8, name: &str, configs: &[(&str, &str)]) -> RequestBody {
-    use fjord_protocol::generated::incremental_alter_configs_request::{
-        AlterConfigsResource, AlterableConfig, IncrementalAlterConfigsRequest,
-    };
-    RequestBody::IncrementalAlterConfigs(IncrementalAlterConfigsRequest {
-        resources: vec![AlterConfigsResource {
-            resource_type: kind,
-            resource_name: name.into(),
-            configs: configs
-                .iter()
-                .map(|(k, v)| AlterableConfig {
-                    name: (*k).into(),
-                    config_operation: 0,
-                    value: Some((*v).into()),
-                    ..Default::default()
-                })
-                .collect(),
-            ..Default::default()
-        }],
-        validate_only: true,
-        ..Default::default()
-    })
 }
 
 /// The default request of `key`, made sendable: Produce asks for an answer.

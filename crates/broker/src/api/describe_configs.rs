@@ -131,6 +131,34 @@ fn entry(
     }
 }
 
+/// A topic config's entry: the value and source from `chain` (the topic's own, else the
+/// broker synonyms' by source, else Kafka's default). A key with no broker synonym lists no
+/// default among its synonyms (as Kafka's `ConfigHelper`: only its own value when set); one
+/// with broker synonyms lists the chain (docs/EXTENSIONS.md: Kafka lists less for keys with
+/// several).
+fn topic_entry(
+    key: &str,
+    config_type: i8,
+    chain: Vec<Link>,
+    synonyms: &[Synonym],
+    include_synonyms: bool,
+) -> DescribeConfigsResourceResult {
+    let (value, source) = chain
+        .first()
+        .map_or((None, DEFAULT), |l| (Some(l.effective.clone()), l.source));
+    let listed: Vec<Link> = if synonyms.is_empty() {
+        chain.into_iter().filter(|l| l.source != DEFAULT).collect()
+    } else {
+        chain
+    };
+    let mut e = entry(key, config_type, false, listed, include_synonyms);
+    if !e.is_sensitive {
+        e.value = value;
+    }
+    e.config_source = source;
+    e
+}
+
 impl StaticConfig {
     /// The chain of (name, value, source) that sets broker key `key`, most specific first.
     fn broker_chain(&self, image: &MetadataImage, key: &str, factor: i64) -> Vec<Link> {
@@ -267,7 +295,13 @@ impl StaticConfig {
             by_source.sort_by_key(|l| l.source);
             chain.extend(by_source);
             chain.push(default_link(key, synonyms, default));
-            configs.push(entry(key, kind.wire(), false, chain, synonyms_wanted));
+            configs.push(topic_entry(
+                key,
+                kind.wire(),
+                chain,
+                synonyms,
+                synonyms_wanted,
+            ));
         }
         Ok(configs)
     }

@@ -74,7 +74,7 @@ pub async fn list_offsets(
                 };
                 if p.timestamp == -4 || p.timestamp == -5 {
                     let epoch = if version >= 4 { epoch } else { -1 };
-                    let (offset, at) = tiered_offset(log, p.timestamp);
+                    let (offset, at) = tiered_offset(&partition, rm.tiering(), p.timestamp);
                     r.offset = offset;
                     // -4 answers as -2 does (the leader's epoch); -5 the epoch of its record.
                     r.leader_epoch = match (version >= 4, p.timestamp) {
@@ -128,13 +128,16 @@ pub async fn list_offsets(
 /// ListOffsets' tiered-storage lookups: -4, the first offset on local disk (with the epoch of
 /// its record); -5, the last offset in tiered storage (-1 when it holds none, as when the
 /// topic does not tier).
-fn tiered_offset(log: &fjord_log::PartitionLog, timestamp: i64) -> (i64, Option<i32>) {
-    let offset = if timestamp == -4 {
-        log.local_log_start_offset()
-    } else if log.config().remote_storage {
-        log.remote_covered()
-    } else {
-        -1
+fn tiered_offset(
+    partition: &crate::replica::partition::Partition,
+    tiering: Option<&Arc<crate::tiered::Tiering>>,
+    timestamp: i64,
+) -> (i64, Option<i32>) {
+    let log = &partition.log;
+    let offset = match tiering {
+        _ if timestamp == -4 => log.local_log_start_offset(),
+        Some(t) if log.config().remote_storage => t.highest_offset(partition),
+        _ => -1,
     };
     let epoch = log
         .epoch_entries()

@@ -313,7 +313,12 @@ impl Tiering {
                         folded_any |= self.fold(p.partition_index, bytes);
                     }
                 }
-                let at = self.folded.lock().expect("folded").get(&p.partition_index).copied();
+                let at = self
+                    .folded
+                    .lock()
+                    .expect("folded")
+                    .get(&p.partition_index)
+                    .copied();
                 if at.unwrap_or(0) >= p.high_watermark {
                     self.caught_up(p.partition_index);
                 }

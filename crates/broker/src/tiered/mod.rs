@@ -225,6 +225,26 @@ impl Tiering {
         });
     }
 
+    /// The last offset of `p`'s history the store holds, -1 when none (ListOffsets -5,
+    /// Kafka's highest offset in remote storage).
+    pub fn highest_offset(&self, p: &crate::replica::partition::Partition) -> i64 {
+        let epochs: Vec<(i32, i64)> = p
+            .log
+            .epoch_entries()
+            .into_iter()
+            .map(|e| (e.epoch, e.start_offset))
+            .collect();
+        let lineage = fjord_tiered::rlmm::Lineage {
+            epochs: &epochs,
+            end_offset: p.log.log_end_offset(),
+        };
+        self.with_cache(|c| {
+            c.partition(&topic_id_partition(p))
+                .and_then(|r| r.highest_offset(lineage))
+                .unwrap_or(-1)
+        })
+    }
+
     /// The bytes of `p`'s readable segments in the store (DescribeLogDirs' `RemoteSize`).
     pub fn remote_size(&self, p: &crate::replica::partition::Partition) -> i64 {
         self.with_cache(|c| {

@@ -111,7 +111,11 @@ pub struct RemoteAnswer {
 
 impl Tiering {
     /// Reads from the store for `p` (a blocking call: run it off the async workers).
-    pub fn read_blocking(&self, p: &Partition, want: RemoteRead) -> Result<RemoteAnswer, ErrorCode> {
+    pub fn read_blocking(
+        &self,
+        p: &Partition,
+        want: RemoteRead,
+    ) -> Result<RemoteAnswer, ErrorCode> {
         if self.fetch_quota.exceeded(fjord_util::system_now_ms()) {
             // Kafka's answer while `remote.log.manager.fetch.max.bytes.per.second` is passed:
             // no records and no error (the fetch waits as an empty one does, then is retried).
@@ -183,21 +187,26 @@ impl Tiering {
     ) -> Result<Vec<fjord_log::txn_index::AbortedTxn>, fjord_tiered::TieredError> {
         let local_start = p.log.local_log_start_offset();
         let segments: Vec<SegmentMetadata> = self.with_cache(|c| {
-            c.partition(&topic_id_partition(p)).map_or_else(Vec::new, |r| {
-                r.readable_in(lineage)
-                    .into_iter()
-                    .filter(|s| s.end_offset >= from && s.start_offset < local_start)
-                    .filter(|s| !s.txn_index_empty)
-                    .cloned()
-                    .collect()
-            })
+            c.partition(&topic_id_partition(p))
+                .map_or_else(Vec::new, |r| {
+                    r.readable_in(lineage)
+                        .into_iter()
+                        .filter(|s| s.end_offset >= from && s.start_offset < local_start)
+                        .filter(|s| !s.txn_index_empty)
+                        .cloned()
+                        .collect()
+                })
         });
         let mut out = Vec::new();
         for seg in segments {
             let entries = self.txn_index_of(&seg).await?;
             let index = fjord_log::txn_index::AbortedIndex::new(entries.to_vec());
             out.extend(index.overlapping(from, upper));
-            if index.entries().iter().any(|e| e.last_stable_offset >= upper) {
+            if index
+                .entries()
+                .iter()
+                .any(|e| e.last_stable_offset >= upper)
+            {
                 break;
             }
         }

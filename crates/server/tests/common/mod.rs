@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod certs;
+pub mod differential;
 pub mod kafka;
 pub mod weed;
 
