@@ -1,7 +1,7 @@
 //! Tiered storage on real processes with the embedded default's store, a local directory:
 //! a topic with `remote.storage.enable` and a tiny local retention copies its closed segments
 //! to the store, local retention deletes them from disk (ListOffsets -4 moves up while -2
-//! stays at 0), and librdkafka reads every record back from offset 0, through the store,
+//! stays at 0, and a lookup by timestamp still finds offset 0 in the store), and librdkafka reads every record back from offset 0, through the store,
 //! before and after the node is SIGKILLed and restarted on its old ports; deleting the topic
 //! empties the store. Aborted transactions stay hidden from read_committed consumers when
 //! their records come from the store, after a restart too (the store's transaction indexes).
@@ -86,6 +86,12 @@ fn history_moves_to_the_store_and_reads_back_from_offset_zero_across_a_restart()
         list_offset(&rt, &addr, TOPIC, -2),
         Some(0),
         "the log start stays at 0"
+    );
+    // A lookup by timestamp finds the first record at or after it in the store.
+    assert_eq!(
+        list_offset(&rt, &addr, TOPIC, 0),
+        Some(0),
+        "ListOffsets by timestamp looks in the store first"
     );
     let tiered = list_offset(&rt, &addr, TOPIC, -5).unwrap();
     assert!(

@@ -4,8 +4,11 @@
 //! records while its leader is SIGKILLed half way; every record reads back from offset 0
 //! through librdkafka and through Kafka 4.4's Java consumer; a replica added by reassignment
 //! starts from the leader's local tail, not from offset 0, and once the partition is moved to
-//! it alone it serves the whole history from the store. Ignored in a plain `cargo test` (SeaweedFS and
-//! Kafka's jars); `.ci/run` runs it with `--ignored`.
+//! it alone it serves the whole history from the store. With the store SIGKILLed (one node):
+//! produce and local reads go on, reads from the store get UNKNOWN_SERVER_ERROR, nothing the
+//! store does not hold leaves the disk, and once it is back the copies resume and every
+//! record reads back. Ignored in a plain `cargo test` (SeaweedFS and Kafka's jars);
+//! `.ci/run` runs it with `--ignored`.
 
 mod common;
 
@@ -270,4 +273,123 @@ impl TapMkdir for std::path::PathBuf {
         std::fs::create_dir_all(&self).unwrap();
         self
     }
+}
+
+/// Fetch (v12, as a consumer) of `topic`-0 at `offset`: its error code, and how many bytes of
+/// records came back.
+fn fetch_at(rt: &tokio::runtime::Runtime, addr: &str, topic: &str, offset: i64) -> (i16, usize) {
+    use fjord_protocol::generated::fetch_request::{FetchPartition, FetchRequest, FetchTopic};
+    use fjord_protocol::{RequestBody, ResponseBody};
+    let body = RequestBody::Fetch(FetchRequest {
+        replica_id: -1,
+        max_wait_ms: 100,
+        min_bytes: 1,
+        max_bytes: 1 << 20,
+        session_epoch: -1,
+        topics: vec![FetchTopic {
+            topic: topic.into(),
+            partitions: vec![FetchPartition {
+                partition: 0,
+                fetch_offset: offset,
+                partition_max_bytes: 1 << 20,
+                current_leader_epoch: -1,
+                last_fetched_epoch: -1,
+                log_start_offset: -1,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    match rt.block_on(common::call(addr, body, 12)) {
+        Some(ResponseBody::Fetch(r)) => {
+            let p = &r.responses[0].partitions[0];
+            let bytes = p.records.as_ref().map_or(0, |r| r.len());
+            (p.error_code, bytes)
+        }
+        other => panic!("Fetch answered {other:?}"),
+    }
+}
+
+#[test]
+#[ignore = "needs SeaweedFS (tests/tiered/weed.sh fetch)"]
+fn with_the_store_down_produce_and_local_reads_go_on_and_nothing_uncopied_leaves_the_disk() {
+    let root = tempfile::tempdir().unwrap();
+    let mut weed = start_weed(&root.path().join("weed").tap_mkdir());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let node = Node::embedded_like_with(
+        &root.path().join("node").tap_mkdir(),
+        &format!(
+            "remote.log.storage.system.enable=true\n{}\
+             remote.log.manager.task.interval.ms=200\n\
+             remote.log.manager.task.retry.backoff.max.ms=1000\n\
+             log.retention.check.interval.ms=300\n\
+             rlmm.config.remote.log.metadata.topic.replication.factor=1\n\
+             rlmm.config.remote.log.metadata.topic.num.partitions=5\n",
+            s3_properties(&weed)
+        ),
+    );
+    let addr = node.broker_addr();
+    let topic = "outage";
+    create(
+        &addr,
+        topic,
+        "1",
+        &[
+            "remote.storage.enable=true",
+            "segment.bytes=4096",
+            "local.retention.bytes=4096",
+        ],
+    );
+    for round in 0..20 {
+        common::produce_acked(&rt, &addr, topic, round * 100..(round + 1) * 100);
+    }
+    let tiered = wait_for(Duration::from_secs(90), || {
+        list_offset(&rt, &addr, topic, -4).filter(|o| *o > 1000)
+    });
+    assert!(
+        tiered.is_some(),
+        "history never reached the store: {}",
+        node.log_tail()
+    );
+
+    // The store goes away: produce goes on, every record acknowledged.
+    weed.stop();
+    for round in 20..40 {
+        common::produce_acked(&rt, &addr, topic, round * 100..(round + 1) * 100);
+    }
+    assert_eq!(list_offset(&rt, &addr, topic, -1), Some(4000));
+    // Over the next retention passes, the disk keeps everything the store does not hold:
+    // the local log never starts past the store's last offset plus one.
+    let store_end = list_offset(&rt, &addr, topic, -5).unwrap();
+    for _ in 0..10 {
+        let local = list_offset(&rt, &addr, topic, -4).unwrap();
+        assert!(
+            local <= store_end + 1,
+            "the local log starts at {local} while the store ends at {store_end}"
+        );
+        // A local read goes on; a read from the store gets Kafka's error.
+        let (code, bytes) = fetch_at(&rt, &addr, topic, local);
+        assert_eq!((code, bytes > 0), (0, true), "a local read from {local}");
+        let (code, _) = fetch_at(&rt, &addr, topic, 0);
+        assert_eq!(
+            code, -1,
+            "a read from the store while it is down: UNKNOWN_SERVER_ERROR"
+        );
+    }
+    assert!(list_offset(&rt, &addr, topic, -4).unwrap() < 3000);
+
+    // Back: the copies resume (after their backoff), local retention follows, and every
+    // record reads back from offset 0.
+    weed.start_again();
+    let resumed = wait_for(Duration::from_secs(120), || {
+        list_offset(&rt, &addr, topic, -4).filter(|o| *o > 3000)
+    });
+    assert!(
+        resumed.is_some(),
+        "the copies never resumed: {}",
+        node.log_tail()
+    );
+    let expected: Vec<String> = (0..4000).map(|i| format!("v{i}")).collect();
+    assert_eq!(common::consume_values(&addr, topic, 4000), expected);
 }

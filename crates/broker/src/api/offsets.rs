@@ -103,7 +103,9 @@ pub async fn list_offsets(
                         r.offset = readable;
                         r.leader_epoch = epoch;
                     }
-                    Some(l) => match log.lookup_offset(l) {
+                    Some(l) => match remote_first(&partition, rm.tiering(), l)
+                        .unwrap_or_else(|| log.lookup_offset(l).map_err(|e| e.error_code()))
+                    {
                         Ok(Some((ts, offset)))
                             if offset < readable || l == OffsetLookup::Earliest =>
                         {
@@ -112,7 +114,7 @@ pub async fn list_offsets(
                             r.leader_epoch = epoch;
                         }
                         Ok(_) => {}
-                        Err(e) => r.error_code = e.error_code().code(),
+                        Err(code) => r.error_code = code.code(),
                     },
                 }
                 result.partitions.push(r);
@@ -123,6 +125,27 @@ pub async fn list_offsets(
     })
     .await
     .map_err(BrokerError::task("a ListOffsets request's lookups"))
+}
+
+/// A lookup by timestamp on a tiered partition looks in the store first (Kafka's order):
+/// `Some` with the store's answer when it has one (or failed), `None` to look locally.
+fn remote_first(
+    partition: &crate::replica::partition::Partition,
+    tiering: Option<&Arc<crate::tiered::Tiering>>,
+    lookup: OffsetLookup,
+) -> Option<Result<Option<(i64, i64)>, fjord_protocol::ErrorCode>> {
+    let OffsetLookup::Timestamp(ts) = lookup else {
+        return None;
+    };
+    let t = tiering.filter(|_| partition.log.config().remote_storage)?;
+    // Only what lies below the local log start is in the store alone.
+    if partition.log.local_log_start_offset() <= partition.log.log_start_offset() {
+        return None;
+    }
+    match t.offset_for_timestamp_blocking(partition, ts) {
+        Ok(None) => None,
+        other => Some(other),
+    }
 }
 
 /// ListOffsets' tiered-storage lookups: -4, the first offset on local disk (with the epoch of

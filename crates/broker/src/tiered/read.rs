@@ -173,6 +173,97 @@ impl Tiering {
         })
     }
 
+    /// ListOffsets by timestamp in the store (Kafka's `findOffsetByTimestamp`): the first
+    /// record of `p`'s history in the store, at or above the log start, whose timestamp is at
+    /// or after `timestamp`, as `(timestamp, offset)`; `None` when the store holds none (the
+    /// local log is looked at next). Blocking: run it off the async workers.
+    pub fn offset_for_timestamp_blocking(
+        &self,
+        p: &Partition,
+        timestamp: i64,
+    ) -> Result<Option<(i64, i64)>, ErrorCode> {
+        if !self.is_ready() {
+            return Err(ErrorCode::ReplicaNotAvailable);
+        }
+        let epochs: Vec<(i32, i64)> = p
+            .log
+            .epoch_entries()
+            .into_iter()
+            .map(|e| (e.epoch, e.start_offset))
+            .collect();
+        let lineage = Lineage {
+            epochs: &epochs,
+            end_offset: p.log.log_end_offset(),
+        };
+        let log_start = p.log.log_start_offset();
+        let segments: Vec<SegmentMetadata> = self.with_cache(|c| {
+            c.partition(&topic_id_partition(p))
+                .map_or_else(Vec::new, |r| {
+                    r.readable_in(lineage)
+                        .into_iter()
+                        .filter(|s| s.end_offset >= log_start && s.max_timestamp_ms >= timestamp)
+                        .cloned()
+                        .collect()
+                })
+        });
+        let handle = tokio::runtime::Handle::current();
+        handle.block_on(async {
+            let _permit = self
+                .reads
+                .acquire()
+                .await
+                .map_err(|_| ErrorCode::UnknownServerError)?;
+            for seg in &segments {
+                match self.find_in_segment(seg, timestamp, log_start).await {
+                    Ok(Some(found)) => return Ok(Some(found)),
+                    Ok(None) => {}
+                    Err(e) => {
+                        tracing::warn!(topic = %p.topic, partition = p.index, "reading tiered storage: {e}");
+                        return Err(e.code());
+                    }
+                }
+            }
+            Ok(None)
+        })
+    }
+
+    /// The first record of `seg` at or after `timestamp` and at or above `from`.
+    async fn find_in_segment(
+        &self,
+        seg: &SegmentMetadata,
+        timestamp: i64,
+        from: i64,
+    ) -> Result<Option<(i64, i64)>, fjord_tiered::TieredError> {
+        let size = u64::try_from(seg.size_bytes.max(0)).unwrap_or(0);
+        let mut pos = 0;
+        let bad = |e: String| fjord_tiered::TieredError::Store(format!("a remote batch: {e}"));
+        while pos + BATCH_HEADER_BYTES <= size {
+            let header = self
+                .log_bytes(seg, pos, pos + BATCH_LENGTH_END as u64, size)
+                .await?;
+            let len = i32::from_be_bytes(header[8..12].try_into().expect("4 bytes"));
+            let whole = BATCH_LENGTH_END as u64 + u64::try_from(len.max(0)).unwrap_or(0);
+            if len <= 0 || pos + whole > size {
+                break;
+            }
+            let batch = RecordBatch::new(self.log_bytes(seg, pos, pos + whole, size).await?)
+                .map_err(|e| bad(e.to_string()))?;
+            pos += whole;
+            if batch.max_timestamp() < timestamp || batch.last_offset() < from {
+                continue;
+            }
+            for r in batch.records().map_err(|e| bad(e.to_string()))? {
+                let r = r.map_err(|e| bad(e.to_string()))?;
+                let ts = batch.base_timestamp() + r.timestamp_delta;
+                let off = batch.base_offset() + i64::from(r.offset_delta);
+                if ts >= timestamp && off >= from {
+                    return Ok(Some((ts, off)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
     /// The transactions aborted in `[from, upper)` that the transaction indexes of `p`'s
     /// remote segments (of `lineage`'s history, from the one holding `from` up to the local
     /// log start) name, as Kafka's `collectAbortedTransactions` walks them: until an entry's
