@@ -163,7 +163,7 @@ fn run(bin: &Path, store: &str, store_props: &str, mb: u64) {
     );
     create(bin, &addr, "plain", &[&segment]);
     let records = fill(&addr, "tiered", mb);
-    fill(&addr, "plain", mb);
+    let plain_records = fill(&addr, "plain", mb);
     let end = list_offset(&rt, &addr, "tiered", -1);
     let per_segment = (SEGMENT / (RECORD as u64 + 70)) as i64;
 
@@ -211,9 +211,11 @@ fn run(bin: &Path, store: &str, store_props: &str, mb: u64) {
     }
     let plain = local_size(bin, &addr, "plain");
     println!(
-        "tiered/{store}: local disk {:.1} MiB with tiering, {:.1} MiB without ({mb} MiB written to each)",
+        "tiered/{store}: local disk {:.1} MiB with tiering, {:.1} MiB without ({} and {} MiB written)",
         held as f64 / 1048576.0,
-        plain as f64 / 1048576.0
+        plain as f64 / 1048576.0,
+        records * RECORD as u64 / 1048576,
+        plain_records * RECORD as u64 / 1048576
     );
 
     // Reads from offset 0: everything (cold), then the first 96 MiB cold and cached.

@@ -607,3 +607,54 @@ fn tiered_local_retention_deletes_only_what_the_store_holds_and_keeps_the_log_st
         Some(0)
     );
 }
+
+#[test]
+fn a_follower_starting_after_the_store_takes_its_producer_snapshot() {
+    use fjord_protocol::records::{Compression, RecordBatchBuilder};
+    let cfg = LogConfig {
+        remote_storage: true,
+        ..small_config()
+    };
+    // The leader: two idempotent producers, five batches each.
+    let leader_dir = tempfile::tempdir().unwrap();
+    let leader = open(leader_dir.path(), cfg.clone(), true);
+    for seq in 0..5 {
+        for pid in [7, 9] {
+            let mut b = RecordBatchBuilder::new(Compression::None).producer(pid, 0, seq);
+            b.append(1000, None, Some(b"v"), &[]);
+            leader.append_as_leader(b.build().unwrap(), 0, 0).unwrap();
+        }
+    }
+    let end = leader.log_end_offset();
+    let snapshot = leader.producer_state().to_snapshot();
+    // A new replica starts after the store at `end`, with the store's snapshot.
+    let dir = tempfile::tempdir().unwrap();
+    let follower = open(dir.path(), cfg.clone(), true);
+    follower
+        .start_tiered_at(end, 0, &[(0, 0)], Some(&snapshot))
+        .unwrap();
+    assert_eq!(follower.local_log_start_offset(), end);
+    assert_eq!(follower.log_start_offset(), 0);
+    // What a snapshot keeps: each producer's epoch and last batch.
+    let last = |log: &fjord_log::PartitionLog| {
+        let state = log.producer_state();
+        let mut out: Vec<(i64, i16, Option<i32>)> = state
+            .producers()
+            .iter()
+            .map(|(id, e)| (*id, e.epoch, e.batches.back().map(|b| b.last_seq)))
+            .collect();
+        out.sort_unstable();
+        out
+    };
+    assert_eq!(last(&follower), vec![(7, 0, Some(4)), (9, 0, Some(4))]);
+    assert_eq!(last(&follower), last(&leader));
+    // And keeps it across a restart.
+    let follower = reopen_with(dir.path(), follower, true, cfg.clone());
+    assert_eq!(follower.producer_state().len(), 2);
+    // A snapshot that does not decode is refused.
+    let other = tempfile::tempdir().unwrap();
+    let log = open(other.path(), cfg, true);
+    assert!(log
+        .start_tiered_at(end, 0, &[(0, 0)], Some(b"junk"))
+        .is_err());
+}

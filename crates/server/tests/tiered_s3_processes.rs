@@ -230,10 +230,14 @@ fn three_nodes_tier_to_s3_survive_a_leader_kill_and_a_new_replica_starts_from_th
 
     // A replica added by reassignment starts from the leader's local tail.
     create(&addrs[0], "grow", "1:2", &tiered[..3]);
-    let m = 20_000;
-    produce(&bootstrap, "grow", 0..m, size);
+    // Two idempotent producers in turn: the first one's records all end up below the
+    // leader's local tail, so a replica that starts there knows it only from the store's
+    // producer snapshot.
+    let m = 40_000;
+    produce(&bootstrap, "grow", 0..m / 2, size);
+    produce(&bootstrap, "grow", m / 2..m, size);
     let tail = wait_for(Duration::from_secs(120), || {
-        list_offset(&rt, &addrs[0], "grow", -4).filter(|o| *o > 0)
+        list_offset(&rt, &addrs[0], "grow", -4).filter(|o| *o > m as i64 / 2)
     })
     .expect("grow's history reached the store");
     assert_eq!(reassign(&rt, &addrs[0], "grow", Some(&[1, 2, 3])), 0);
@@ -253,6 +257,12 @@ fn three_nodes_tier_to_s3_survive_a_leader_kill_and_a_new_replica_starts_from_th
         first_local >= tail,
         "node 3 copied history: its log starts at {first_local}, the tail at {tail}"
     );
+    // It knows both producers, the first from the store's producer snapshot.
+    assert_eq!(
+        producers_on(&addrs[0], "grow", 3),
+        producers_on(&addrs[0], "grow", 1)
+    );
+    assert_eq!(producers_on(&addrs[0], "grow", 3).len(), 2);
     // Moved to node 3 alone: it leads and serves the whole history from the store.
     assert_eq!(reassign(&rt, &addrs[0], "grow", Some(&[3])), 0);
     let led = wait_for(Duration::from_secs(120), || {
@@ -261,6 +271,29 @@ fn three_nodes_tier_to_s3_survive_a_leader_kill_and_a_new_replica_starts_from_th
     assert!(led.is_some(), "node 3 never took grow-0 alone");
     let got = read_all(&addrs[2], "grow", m);
     check_all(&got, m, "librdkafka from the new replica");
+}
+
+/// The producer ids broker `broker`'s replica of `topic`-0 knows (`kafka-transactions
+/// describe-producers --broker-id`).
+fn producers_on(bootstrap: &str, topic: &str, broker: i32) -> std::collections::BTreeSet<String> {
+    let out = common::fjord(&[
+        "kafka-transactions",
+        "--bootstrap-server",
+        bootstrap,
+        "describe-producers",
+        "--topic",
+        topic,
+        "--partition",
+        "0",
+        "--broker-id",
+        &broker.to_string(),
+    ]);
+    assert!(out.status.success(), "{}", common::show(&out));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
 }
 
 /// `std::fs::create_dir_all` in passing.

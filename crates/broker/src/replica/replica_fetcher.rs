@@ -718,25 +718,12 @@ fn handle_answers(
                 continue;
             }
             Some(ErrorCode::OffsetMovedToTieredStorage) => {
-                // Below the leader's local log: start after what the store holds.
-                let start = rm.tiering().and_then(|t| t.follower_start(p));
-                let Some((local_start, epochs)) = start else {
-                    pause.push(key);
-                    continue;
-                };
-                match log.start_tiered_at(local_start, d.log_start_offset, &epochs) {
-                    Ok(()) => tracing::info!(
-                        topic = %p.topic,
-                        partition = p.index,
-                        local_start,
-                        log_start = d.log_start_offset,
-                        "the leader's records below the local start are in tiered storage; the replica starts after them"
-                    ),
-                    Err(e) => {
-                        tracing::warn!(topic = %p.topic, partition = p.index, "starting over after tiered storage: {e}");
-                        pause.push(key);
-                    }
+                // Below the leader's local log: start after what the store holds, with its
+                // producer state (read from the store while the partition waits).
+                if let Some(t) = rm.tiering() {
+                    t.begin_follower_start(p, d.log_start_offset);
                 }
+                pause.push(key);
                 continue;
             }
             _ => {

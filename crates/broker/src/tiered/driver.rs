@@ -27,6 +27,16 @@ const NOT_READY_WARN: std::time::Duration = std::time::Duration::from_secs(60);
 /// How often the managers look again whether the metadata cache caught up.
 const NOT_READY_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 
+/// Where a follower starts after what the store holds.
+struct FollowerStart {
+    /// The offset after the store's last one.
+    local_start: i64,
+    /// The leader epochs of the history below it.
+    epochs: Vec<(i32, i64)>,
+    /// The store's segment that ends below it, with its start offset.
+    last: (fjord_tiered::records::RemoteSegmentId, i64),
+}
+
 /// A partition's local state as the manager sees it.
 struct Snapshot {
     local: Vec<LocalSegment>,
@@ -344,12 +354,14 @@ impl Tiering {
     /// Where a follower of `p` whose leader answered OFFSET_MOVED_TO_TIERED_STORAGE starts
     /// over: after the last offset the store holds (the leader's local log starts at or below
     /// it: its local retention deletes only what the store holds), with the leader epochs the
-    /// store's segments name below it. None while the store holds nothing of `p`.
-    pub fn follower_start(&self, p: &Partition) -> Option<(i64, Vec<(i32, i64)>)> {
+    /// store's segments name below it, and the segment that ends there (whose producer
+    /// snapshot is the producer state at the start). None while the store holds nothing of
+    /// `p`.
+    fn follower_start(&self, p: &Partition) -> Option<FollowerStart> {
         self.with_cache(|c| {
             let remote = c.partition(&topic_id_partition(p))?;
             let segments = remote.readable();
-            let end = segments.iter().map(|s| s.end_offset).max()?;
+            let last = segments.iter().max_by_key(|s| s.end_offset)?;
             let mut first: std::collections::BTreeMap<i32, i64> = Default::default();
             for s in &segments {
                 for &(epoch, offset) in &s.leader_epochs {
@@ -364,8 +376,72 @@ impl Tiering {
                     epochs.push((epoch, offset));
                 }
             }
-            Some((end + 1, epochs))
+            Some(FollowerStart {
+                local_start: last.end_offset + 1,
+                epochs,
+                last: (last.id.clone(), last.start_offset),
+            })
         })
+    }
+
+    /// A follower of `p` below its leader's local log start (OFFSET_MOVED_TO_TIERED_STORAGE,
+    /// the leader's log starting at `log_start`) starts over after what the store holds, with
+    /// the producer snapshot of the store's last segment, read in a task of its own (the
+    /// fetcher pauses the partition meanwhile). False when the store holds nothing of `p`
+    /// yet; true while a start is under way.
+    pub fn begin_follower_start(self: &Arc<Self>, p: &Arc<Partition>, log_start: i64) -> bool {
+        let key = (p.topic_id, p.index);
+        if !self.starting.lock().expect("starting").insert(key) {
+            return true;
+        }
+        let Some(start) = self.is_ready().then(|| self.follower_start(p)).flatten() else {
+            self.starting.lock().expect("starting").remove(&key);
+            return false;
+        };
+        let (this, p) = (self.clone(), p.clone());
+        tokio::spawn(async move {
+            let (id, base) = &start.last;
+            let snapshot = match this
+                .store
+                .fetch(id, *base, FileKind::ProducerSnapshot, None)
+                .await
+            {
+                Ok(b) => Some(b),
+                Err(fjord_tiered::TieredError::NotFound(_)) => None,
+                Err(e) => {
+                    tracing::warn!(topic = %p.topic, partition = p.index, "reading the producer snapshot from tiered storage: {e}; trying again");
+                    this.starting.lock().expect("starting").remove(&key);
+                    return;
+                }
+            };
+            let log_p = p.clone();
+            let done = tokio::task::spawn_blocking(move || {
+                log_p.log.start_tiered_at(
+                    start.local_start,
+                    log_start,
+                    &start.epochs,
+                    snapshot.as_deref(),
+                )
+            })
+            .await;
+            match done {
+                Ok(Ok(())) => tracing::info!(
+                    topic = %p.topic,
+                    partition = p.index,
+                    local_start = start.local_start,
+                    log_start,
+                    "the leader's records below the local start are in tiered storage; the replica starts after them"
+                ),
+                Ok(Err(e)) => {
+                    tracing::warn!(topic = %p.topic, partition = p.index, "starting over after tiered storage: {e}")
+                }
+                Err(e) => {
+                    tracing::warn!(topic = %p.topic, partition = p.index, "starting over after tiered storage: {e}")
+                }
+            }
+            this.starting.lock().expect("starting").remove(&key);
+        });
+        true
     }
 }
 

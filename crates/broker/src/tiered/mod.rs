@@ -99,6 +99,8 @@ pub struct Tiering {
     /// would take unfolded segments for orphans) and reads below the local log start are
     /// answered REPLICA_NOT_AVAILABLE (retriable), not OFFSET_OUT_OF_RANGE.
     ready: std::sync::atomic::AtomicBool,
+    /// Partitions whose follower is starting over after what the store holds.
+    starting: Mutex<std::collections::HashSet<(fjord_protocol::Uuid, i32)>>,
     /// The metadata partitions read to their high watermark so far.
     caught: Mutex<std::collections::BTreeSet<i32>>,
     /// Partitions of deleted tiered topics whose store copy is still to delete.
@@ -150,6 +152,7 @@ impl Tiering {
             deletions: Mutex::new(Vec::new()),
             ready: std::sync::atomic::AtomicBool::new(false),
             caught: Mutex::new(Default::default()),
+            starting: Mutex::new(Default::default()),
         }))
     }
 

@@ -148,6 +148,21 @@ impl PartitionLog {
         Ok(())
     }
 
+    /// Takes `bytes` (a producer snapshot from elsewhere: tiered storage) as the producer state
+    /// at `offset`, the log end of a log that holds nothing yet: written as its snapshot file,
+    /// then loaded as a restart would. Refused when they do not decode.
+    pub(super) fn adopt_producer_snapshot(&self, offset: i64, bytes: &[u8]) -> Result<()> {
+        ProducerState::from_snapshot(bytes).map_err(|e| {
+            crate::error::LogError::CorruptRecord(format!(
+                "a producer snapshot from the store: {e}"
+            ))
+        })?;
+        let path = self.dir.join(format!("{offset:020}{SNAPSHOT_SUFFIX}"));
+        let tmp = self.dir.join(format!("{offset:020}{SNAPSHOT_SUFFIX}.tmp"));
+        fjord_util::atomic_file::write_via(&tmp, &path, bytes).map_err(io_err(&path))?;
+        self.rebuild_producer_state()
+    }
+
     /// A copy of the producer state (DescribeProducers, tests).
     pub fn producer_state(&self) -> ProducerState {
         self.producers.lock().expect("producers").clone()

@@ -87,12 +87,16 @@ impl PartitionLog {
     /// over at `local_start` (what it fetches next), with the log starting at `log_start`
     /// below it (the records between are in the store) and the leader epochs `epochs` of the
     /// history below (from the store's metadata), as Kafka's follower builds its state from
-    /// the remote log. Refused on a log that does not tier.
+    /// the remote log, and with the producer state `producer_snapshot` (the store's snapshot
+    /// of the segment that ends below `local_start`, in the snapshot file format) when given,
+    /// so that idempotent and transactional producers carry on. Refused on a log that does not
+    /// tier, or with a snapshot that does not decode.
     pub fn start_tiered_at(
         &self,
         local_start: i64,
         log_start: i64,
         epochs: &[(i32, i64)],
+        producer_snapshot: Option<&[u8]>,
     ) -> Result<()> {
         if !self.config().remote_storage {
             return Err(crate::error::LogError::InvalidRequest(
@@ -108,6 +112,10 @@ impl PartitionLog {
             if offset <= local_start && cache.latest_epoch().is_none_or(|e| epoch > e) {
                 cache.assign(epoch, offset.max(start))?;
             }
+        }
+        drop(cache);
+        if let Some(bytes) = producer_snapshot {
+            self.adopt_producer_snapshot(local_start, bytes)?;
         }
         Ok(())
     }
