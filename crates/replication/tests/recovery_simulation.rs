@@ -317,6 +317,41 @@ impl Store {
     }
 }
 
+/// The store's part of a recovery: what it loses is exactly the offsets where no segment
+/// holds the new leader's record (above its log start), and those records count as lost
+/// (the store holds committed records only); they join `really_lost`. Err names a mismatch.
+fn check_store(
+    store: &Store,
+    reported: &fjord_replication::recovery::Cost,
+    leader_log: &[(u64, i32)],
+    leader_start: i64,
+    really_lost: &mut BTreeSet<(usize, u64)>,
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let store_lost = store.lost_against(leader_log, leader_start);
+    if !store.segments.is_empty() {
+        let reported_store = reported.store.as_ref().map_or(0, |c| c.lost_offsets());
+        if reported_store != store_lost.len() as i64 {
+            return Err(format!(
+                "tiered storage loses offsets {store_lost:?}; reported {:?}",
+                reported.store
+            ));
+        }
+        if reported_store > 0 {
+            tally.with_store_loss = 1;
+        }
+        tally.with_store = 1;
+    }
+    for s in &store.segments {
+        for (i, rec) in s.records.iter().enumerate() {
+            if store_lost.contains(&(s.start + i as i64)) {
+                really_lost.insert(((s.start + i as i64) as usize, rec.0));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// One recovery at the end of the history so far; `None` when none was needed or possible.
 fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
     let seed = sim.seed;
@@ -604,33 +639,15 @@ fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
             }
         }
     }
-    // The store: what it loses is exactly the offsets where no segment holds the new
-    // leader's record (above its log start), and those records count as lost (the store
-    // holds committed records only).
-    let store_lost = store.lost_against(leader_log, starts[&leader]);
-    if !store.segments.is_empty() {
-        let reported_store = reported.store.as_ref().map_or(0, |c| c.lost_offsets());
-        assert_eq!(
-            reported_store,
-            store_lost.len() as i64,
-            "{}",
-            ctx(format!(
-                "tiered storage loses offsets {store_lost:?}; reported {:?}",
-                reported.store
-            ))
-        );
-        if reported_store > 0 {
-            tally.with_store_loss = 1;
-        }
-        tally.with_store = 1;
-    }
-    for s in &store.segments {
-        for (i, rec) in s.records.iter().enumerate() {
-            if store_lost.contains(&(s.start + i as i64)) {
-                really_lost.insert(((s.start + i as i64) as usize, rec.0));
-            }
-        }
-    }
+    check_store(
+        store,
+        &reported,
+        leader_log,
+        starts[&leader],
+        &mut really_lost,
+        &mut tally,
+    )
+    .unwrap_or_else(|what| panic!("{}", ctx(what)));
     let reported_loss = reported.acknowledged_lost.unwrap_or(0);
     assert!(
         reported_loss <= really_lost.len() as i64,

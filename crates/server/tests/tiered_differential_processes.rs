@@ -127,25 +127,6 @@ fn list_offsets(timestamp: i64) -> RequestBody {
     })
 }
 
-/// The offset ListOffsets answers at `timestamp`, -1 on an error.
-async fn offset(addr: &str, timestamp: i64) -> i64 {
-    let Ok(c) = fjord_net::client::Client::connect(addr, Duration::from_secs(5)).await else {
-        return -1;
-    };
-    match c
-        .call(list_offsets(timestamp), 9, Duration::from_secs(10))
-        .await
-    {
-        Ok(ResponseBody::ListOffsets(r)) => r
-            .topics
-            .first()
-            .and_then(|t| t.partitions.first())
-            .filter(|p| p.error_code == 0)
-            .map_or(-1, |p| p.offset),
-        _ => -1,
-    }
-}
-
 /// A DescribeConfigs answer with its configs by name (Kafka lists named keys in a hash set's
 /// order).
 async fn describe_sorted(addr: &str, body: RequestBody) -> String {
@@ -187,6 +168,41 @@ async fn log_dir_sizes(addr: &str) -> Option<(i64, i64)> {
         .flat_map(|t| t.partitions.iter())
         .next()?;
     Some((p.partition_size, p.remote_size))
+}
+
+/// What Kafka refuses of tiering, asked of both (validate only: nothing changes): (what,
+/// request, version).
+fn refusals() -> Vec<(&'static str, RequestBody, i16)> {
+    vec![
+        (
+            "turning tiering off without remote.log.delete.on.disable",
+            common::differential::alter_resource(2, TOPIC, &[("remote.storage.enable", "false")]),
+            1,
+        ),
+        (
+            "a compacted tiered topic",
+            validate_only(create(
+                "compacted",
+                &[
+                    ("remote.storage.enable", "true"),
+                    ("cleanup.policy", "compact"),
+                ],
+            )),
+            7,
+        ),
+        (
+            "a local retention above the total",
+            validate_only(create(
+                "longer",
+                &[
+                    ("remote.storage.enable", "true"),
+                    ("retention.bytes", "1000"),
+                    ("local.retention.bytes", "2000"),
+                ],
+            )),
+            7,
+        ),
+    ]
 }
 
 #[test]
@@ -259,8 +275,8 @@ fn tiering_answers_as_kafka_4_4_does() {
     // Both settle: the closed segments in the store, the disk holding the active one.
     for (addr, who) in [(&f, "fjord"), (&k, "kafka")] {
         let settled = wait_for(Duration::from_secs(120), || {
-            let (local, last) =
-                rt.block_on(async { (offset(addr, -4).await, offset(addr, -5).await) });
+            let local = common::list_offset(&rt, addr, TOPIC, -4).unwrap_or(-1);
+            let last = common::list_offset(&rt, addr, TOPIC, -5).unwrap_or(-1);
             (local > 0 && last == local - 1).then_some(local)
         });
         assert!(
@@ -299,38 +315,7 @@ fn tiering_answers_as_kafka_4_4_does() {
     );
     assert_eq!(kr, -1, "Kafka has no RemoteSize");
     assert!(fr > 5 * 1_048_576 / 2, "fjord's RemoteSize {fr}");
-    // What Kafka refuses, refused alike (validate only: nothing changes).
-    let refusals: Vec<(&str, RequestBody, i16)> = vec![
-        (
-            "turning tiering off without remote.log.delete.on.disable",
-            common::differential::alter_resource(2, TOPIC, &[("remote.storage.enable", "false")]),
-            1,
-        ),
-        (
-            "a compacted tiered topic",
-            validate_only(create(
-                "compacted",
-                &[
-                    ("remote.storage.enable", "true"),
-                    ("cleanup.policy", "compact"),
-                ],
-            )),
-            7,
-        ),
-        (
-            "a local retention above the total",
-            validate_only(create(
-                "longer",
-                &[
-                    ("remote.storage.enable", "true"),
-                    ("retention.bytes", "1000"),
-                    ("local.retention.bytes", "2000"),
-                ],
-            )),
-            7,
-        ),
-    ];
-    for (what, body, version) in refusals {
+    for (what, body, version) in refusals() {
         compare(
             what,
             rt.block_on(ask(&f, body.clone(), version)),

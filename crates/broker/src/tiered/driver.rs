@@ -63,11 +63,7 @@ fn snapshot(p: &Partition) -> Snapshot {
                 txn_index_empty: s.txn_index.is_none(),
             })
             .collect(),
-        epochs: log
-            .epoch_entries()
-            .into_iter()
-            .map(|e| (e.epoch, e.start_offset))
-            .collect(),
+        epochs: super::epochs_of(log),
         log_end: log.log_end_offset(),
         high_watermark: log.high_watermark(),
         last_stable_offset: log.last_stable_offset(),
@@ -166,12 +162,8 @@ impl Tiering {
         // Only the first local offset and the epochs: no walk over the segments' files.
         let log = &p.log;
         let local_start = log.local_log_start_offset();
-        let epochs: Vec<(i32, i64)> = log
-            .epoch_entries()
-            .into_iter()
-            .map(|e| (e.epoch, e.start_offset))
-            .collect();
-        let lineage = Lineage {
+        let epochs = super::epochs_of(log);
+        let lineage = fjord_tiered::rlmm::Lineage {
             epochs: &epochs,
             end_offset: log.log_end_offset(),
         };

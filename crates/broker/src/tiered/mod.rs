@@ -199,12 +199,7 @@ impl Tiering {
         info: &mut fjord_protocol::generated::get_replica_log_info_response::PartitionLogInfo,
     ) {
         use fjord_protocol::generated::get_replica_log_info_response::OffsetRange;
-        let epochs: Vec<(i32, i64)> = p
-            .log
-            .epoch_entries()
-            .into_iter()
-            .map(|e| (e.epoch, e.start_offset))
-            .collect();
+        let epochs = epochs_of(&p.log);
         let lineage = fjord_tiered::rlmm::Lineage {
             epochs: &epochs,
             end_offset: p.log.log_end_offset(),
@@ -231,12 +226,7 @@ impl Tiering {
     /// The last offset of `p`'s history the store holds, -1 when none (ListOffsets -5,
     /// Kafka's highest offset in remote storage).
     pub fn highest_offset(&self, p: &crate::replica::partition::Partition) -> i64 {
-        let epochs: Vec<(i32, i64)> = p
-            .log
-            .epoch_entries()
-            .into_iter()
-            .map(|e| (e.epoch, e.start_offset))
-            .collect();
+        let epochs = epochs_of(&p.log);
         let lineage = fjord_tiered::rlmm::Lineage {
             epochs: &epochs,
             end_offset: p.log.log_end_offset(),
@@ -276,4 +266,13 @@ pub fn topic_id_partition(
         topic: p.topic.clone(),
         partition: p.index,
     }
+}
+
+/// A log's leader epochs as `(epoch, first offset)`, as a [`fjord_tiered::rlmm::Lineage`]
+/// takes them.
+pub fn epochs_of(log: &fjord_log::PartitionLog) -> Vec<(i32, i64)> {
+    log.epoch_entries()
+        .into_iter()
+        .map(|e| (e.epoch, e.start_offset))
+        .collect()
 }

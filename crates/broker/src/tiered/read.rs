@@ -132,12 +132,7 @@ impl Tiering {
             tracing::warn!(topic = %p.topic, partition = p.index, "too many reads from tiered storage are waiting; refusing one");
             return Err(ErrorCode::UnknownServerError);
         }
-        let epochs: Vec<(i32, i64)> = p
-            .log
-            .epoch_entries()
-            .into_iter()
-            .map(|e| (e.epoch, e.start_offset))
-            .collect();
+        let epochs = super::epochs_of(&p.log);
         let lineage = Lineage {
             epochs: &epochs,
             end_offset: p.log.log_end_offset(),
@@ -150,13 +145,7 @@ impl Tiering {
                     .cloned()
             })
             .ok_or(ErrorCode::OffsetOutOfRange)?;
-        let handle = tokio::runtime::Handle::current();
-        handle.block_on(async {
-            let _permit = self
-                .reads
-                .acquire()
-                .await
-                .map_err(|_| ErrorCode::UnknownServerError)?;
+        self.read_with_permit(async {
             let records = self.read_segment(&seg, want).await;
             let aborted = match &records {
                 Ok(_) if want.read_committed => {
@@ -173,6 +162,21 @@ impl Tiering {
         })
     }
 
+    /// Runs `read` on this blocking thread once one of `remote.log.reader.threads` is free.
+    fn read_with_permit<T>(
+        &self,
+        read: impl std::future::Future<Output = Result<T, ErrorCode>>,
+    ) -> Result<T, ErrorCode> {
+        tokio::runtime::Handle::current().block_on(async {
+            let _permit = self
+                .reads
+                .acquire()
+                .await
+                .map_err(|_| ErrorCode::UnknownServerError)?;
+            read.await
+        })
+    }
+
     /// ListOffsets by timestamp in the store (Kafka's `findOffsetByTimestamp`): the first
     /// record of `p`'s history in the store, at or above the log start, whose timestamp is at
     /// or after `timestamp`, as `(timestamp, offset)`; `None` when the store holds none (the
@@ -185,12 +189,7 @@ impl Tiering {
         if !self.is_ready() {
             return Err(ErrorCode::ReplicaNotAvailable);
         }
-        let epochs: Vec<(i32, i64)> = p
-            .log
-            .epoch_entries()
-            .into_iter()
-            .map(|e| (e.epoch, e.start_offset))
-            .collect();
+        let epochs = super::epochs_of(&p.log);
         let lineage = Lineage {
             epochs: &epochs,
             end_offset: p.log.log_end_offset(),
@@ -206,13 +205,7 @@ impl Tiering {
                         .collect()
                 })
         });
-        let handle = tokio::runtime::Handle::current();
-        handle.block_on(async {
-            let _permit = self
-                .reads
-                .acquire()
-                .await
-                .map_err(|_| ErrorCode::UnknownServerError)?;
+        self.read_with_permit(async {
             for seg in &segments {
                 match self.find_in_segment(seg, timestamp, log_start).await {
                     Ok(Some(found)) => return Ok(Some(found)),
