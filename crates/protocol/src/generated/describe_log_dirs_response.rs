@@ -420,7 +420,7 @@ pub struct DescribeLogDirsPartition {
     pub is_future_key: bool,
     /// The bytes of the partition's segments in tiered storage (the same on every replica), or -1 when the topic is not tiered.
     ///
-    /// Versions 2+; tag 10000 in 2+.
+    /// Versions 2+; tag 9000 in 2+.
     pub remote_size: i64,
     /// Tagged fields this build does not know, kept to be written back.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
@@ -456,8 +456,8 @@ impl DescribeLogDirsPartition {
             write_uvarint(w, count as u32);
             #[allow(unused_mut)]
             let mut rest = unknown.as_slice();
-            while let Some((f, tail)) = rest.split_first() { if f.tag >= 10000 { break; } write_raw_tagged(w, f); rest = tail; }
-            if version >= 2 && self.remote_size != -1 { write_uvarint(w, 10000); write_uvarint(w, (8) as u32); w.put_i64(*(&self.remote_size)); }
+            while let Some((f, tail)) = rest.split_first() { if f.tag >= 9000 { break; } write_raw_tagged(w, f); rest = tail; }
+            if version >= 2 && self.remote_size != -1 { write_uvarint(w, 9000); write_uvarint(w, (8) as u32); w.put_i64(*(&self.remote_size)); }
             for f in rest { write_raw_tagged(w, f); }
         } else if !self.unknown_tagged_fields.is_empty() {
             return Err(EncodeError::TaggedFieldsNotInVersion { version });
@@ -478,7 +478,7 @@ impl DescribeLogDirsPartition {
         if flexible {
             let mut count = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.iter().map(raw_tagged_len).sum::<usize>();
-            if version >= 2 && self.remote_size != -1 { count += 1; let s = 8; n += uvarint_len(10000) + uvarint_len(s as u32) + s; }
+            if version >= 2 && self.remote_size != -1 { count += 1; let s = 8; n += uvarint_len(9000) + uvarint_len(s as u32) + s; }
             n += uvarint_len(count as u32);
         }
         n
@@ -500,7 +500,7 @@ impl DescribeLogDirsPartition {
             for _ in 0..count {
                 let (tag, mut field) = read_tagged_field(buf, &mut last_tag)?;
                 match tag {
-                    10000 if version >= 2 => { let buf = &mut field; v.remote_size = read_i64(buf)?; finish_tagged_field(buf, 10000)?; }
+                    9000 if version >= 2 => { let buf = &mut field; v.remote_size = read_i64(buf)?; finish_tagged_field(buf, 9000)?; }
                     _ => v.unknown_tagged_fields.push(RawTaggedField { tag, data: field }),
                 }
             }
