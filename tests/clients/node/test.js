@@ -1,6 +1,6 @@
 // Scenarios of kafkajs (Node's most used pure-JavaScript Kafka client) against a real fjord
-// node: admin, idempotent produce, a consumer group that commits and resumes, and
-// transactions with read_committed. Run by tests/clients/run.py, which starts the node;
+// node: admin, idempotent produce, a consumer group that commits and resumes, offsets reset
+// to the EARLIEST sentinel, and transactions with read_committed. Run by tests/clients/run.py, which starts the node;
 // usage: node test.js BOOTSTRAP. Prints "kafkajs: N passed, M failed".
 "use strict";
 const { Kafka, logLevel } = require("kafkajs");
@@ -104,6 +104,23 @@ const checks = [
       const offsets = await admin.fetchOffsets({ groupId: "js-group", topics: ["js-data"] });
       const total = offsets[0].partitions.reduce((s, p) => s + Number(p.offset), 0);
       if (total !== 3030) throw new Error(`committed offsets sum to ${total}, want 3030`);
+    } finally {
+      await admin.disconnect();
+    }
+  }],
+  ["resetOffsets({ earliest: true }) commits -2, fetched back and resolved to the log start", async () => {
+    // kafkajs commits Kafka's EARLIEST sentinel (-2); Kafka 4.4 answers it back as the
+    // committed offset (not UNSTABLE_OFFSET_COMMIT), and resolveOffsets turns it into the log start.
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await admin.resetOffsets({ groupId: "js-group", topic: "js-data", earliest: true });
+      const raw = await admin.fetchOffsets({ groupId: "js-group", topics: ["js-data"] });
+      const rawOffsets = raw[0].partitions.map((p) => p.offset);
+      if (rawOffsets.some((o) => o !== "-2")) throw new Error(`fetched ${rawOffsets}, want -2 each`);
+      const resolved = await admin.fetchOffsets({ groupId: "js-group", topics: ["js-data"], resolveOffsets: true });
+      const starts = resolved[0].partitions.map((p) => p.offset);
+      if (starts.some((o) => o !== "0")) throw new Error(`resolved to ${starts}, want the log start 0`);
     } finally {
       await admin.disconnect();
     }

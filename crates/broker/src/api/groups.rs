@@ -565,8 +565,10 @@ fn shape<T, P>(
         .collect()
 }
 
-/// The stand-in for an offset that waits for its transaction (offset -2, which no commit
-/// carries): answered UNSTABLE_OFFSET_COMMIT.
+/// The stand-in for an offset that waits for its transaction: answered
+/// UNSTABLE_OFFSET_COMMIT. It must be a value no commit carries: clients commit -2 (Kafka's
+/// EARLIEST sentinel; kafkajs's `resetOffsets({ earliest: true })` does), and Kafka answers
+/// it back as committed.
 fn unstable() -> fjord_group::group::Committed {
     fjord_group::group::Committed {
         offset: UNSTABLE_OFFSET,
@@ -577,8 +579,9 @@ fn unstable() -> fjord_group::group::Committed {
     }
 }
 
-/// The offset [`unstable`] carries.
-const UNSTABLE_OFFSET: i64 = -2;
+/// The offset [`unstable`] carries (never a committed one: OffsetCommit's offsets are
+/// int64s from a client, and no client sends this one).
+const UNSTABLE_OFFSET: i64 = i64::MIN;
 
 /// A committed offset as OffsetFetch shows it (offset, leader epoch, metadata, error): -1,
 /// -1 and "" when there is none, and UNSTABLE_OFFSET_COMMIT for one awaiting its
@@ -730,4 +733,24 @@ fn refused_before_routing(body: &RequestBody, version: i16, group: &str) -> Opti
     // empty.", INVALID_REQUEST).
     let heartbeat = matches!(body, RequestBody::ConsumerGroupHeartbeat(_));
     (group.is_empty() && !heartbeat).then_some(ErrorCode::InvalidGroupId)
+}
+
+#[cfg(test)]
+mod committed_tests {
+    use super::*;
+
+    #[test]
+    fn an_earliest_sentinel_commit_is_answered_back_and_only_a_pending_one_is_unstable() {
+        let at = |offset| fjord_group::group::Committed {
+            offset,
+            ..unstable()
+        };
+        assert_eq!(committed(Some(at(-2))), (-2, -1, String::new(), 0));
+        assert_eq!(committed(Some(at(7))).0, 7);
+        assert_eq!(
+            committed(Some(unstable())).3,
+            ErrorCode::UnstableOffsetCommit.code()
+        );
+        assert_eq!(committed(None), (-1, -1, String::new(), 0));
+    }
 }
