@@ -353,32 +353,13 @@ fn check_store(
 }
 
 /// One recovery at the end of the history so far; `None` when none was needed or possible.
-fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
-    let seed = sim.seed;
-    let ctx = |what: String| format!("seed {seed} recovery {round}: {what}");
-    let unclean_before = sim.c.counters.unclean_elections > 0;
-    take_everything_down(sim);
-    let back: Vec<i32> = BROKERS
-        .iter()
-        .copied()
-        .filter(|_| sim.rng.percent(60))
-        .collect();
-    let back = if back.is_empty() {
-        vec![BROKERS[sim.rng.below(3) as usize]]
-    } else {
-        back
-    };
-    for id in &back {
-        sim.restart(*id);
-    }
-    for _ in 0..3 {
-        sim.tick();
-    }
-    let p = sim.partition();
-    if p.leader >= 0 {
-        return None; // an ELR member came back cleanly and leads: nothing to recover
-    }
-    // The survey: a live, unfenced broker answers from its log (or, at random, not at all).
+/// The survey: a live, unfenced broker answers from its log (or, at random, not at all), its
+/// store view through the real remote log metadata cache.
+fn survey(
+    sim: &mut Sim,
+    store: &Store,
+    p: &fjord_metadata::PartitionRegistration,
+) -> Vec<(i32, ReplicaState)> {
     let image = sim.c.image();
     let remote = store.cache();
     let mut states: Vec<(i32, ReplicaState)> = Vec::new();
@@ -405,25 +386,18 @@ fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
         };
         states.push((id, state));
     }
-    let mut last_known: Vec<i32> = p.isr.clone();
-    last_known.extend(&p.elr);
-    last_known.extend(&p.last_known_elr);
-    let Some(choice) = choose(&states, &last_known) else {
-        return Some(Tally {
-            skipped: 1,
-            ..Tally::default()
-        });
-    };
-    let leader = choice.broker;
-    let answered: BTreeSet<i32> = states
-        .iter()
-        .filter(|(_, s)| matches!(s, ReplicaState::Answered(_)))
-        .map(|(b, _)| *b)
-        .collect();
+    states
+}
 
-    // A replica that holds or held a record reports an epoch, never below that record's.
+/// A replica that holds or held a record reports an epoch, never below that record's;
+/// returns how many answering replicas had a log emptied above a log start.
+fn check_reported_epochs(
+    sim: &Sim,
+    answered: &BTreeSet<i32>,
+    ctx: &dyn Fn(String) -> String,
+) -> usize {
     let mut emptied_logs_surveyed = 0;
-    for b in &answered {
+    for b in answered {
         let r = &sim.replicas[b];
         if r.start > 0 && r.leo() == r.start {
             emptied_logs_surveyed += 1;
@@ -443,15 +417,19 @@ fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
             );
         }
     }
+    emptied_logs_surveyed
+}
 
-    // The choice never loses to another answering replica on (last epoch, length).
-    let rank = |id: i32| (sim.replicas[&id].latest_epoch(), sim.replicas[&id].leo());
-    let best = answered.iter().map(|b| rank(*b)).max().unwrap();
-    assert_eq!(rank(leader), best, "{}", ctx(format!("chose {leader}")));
-
-    let reported = cost(&states, leader);
+/// With FJORD_SIM_DEBUG, what the survey said, the choice and the logs.
+fn print_debug(
+    sim: &Sim,
+    store: &Store,
+    states: &[(i32, ReplicaState)],
+    leader: i32,
+    reported: &fjord_replication::recovery::Cost,
+) {
     if std::env::var("FJORD_SIM_DEBUG").is_ok() {
-        for (b, st) in &states {
+        for (b, st) in states {
             if let ReplicaState::Answered(l) = st {
                 eprintln!(
                     "  {b}: start {} leo {} hw {} epochs {:?}",
@@ -477,6 +455,17 @@ fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
             );
         }
     }
+}
+
+/// Offsets never go backwards unannounced; returns 1 when the plan announced reuse.
+fn check_offset_reuse(
+    sim: &Sim,
+    store: &Store,
+    answered: &BTreeSet<i32>,
+    leader: i32,
+    reported: &fjord_replication::recovery::Cost,
+    ctx: &dyn Fn(String) -> String,
+) -> usize {
     // Offsets never go backwards unannounced: what the answering replicas gave out for good,
     // from the history (their log starts and high watermarks as the model moved them).
     let given_out = answered
@@ -512,22 +501,16 @@ fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
             ctx("the reuse the plan announced".into())
         ),
     }
-    let with_offset_reuse = usize::from(reported.offsets_reused.is_some());
+    usize::from(reported.offsets_reused.is_some())
+}
 
-    let before: BTreeMap<i32, Vec<(u64, i32)>> = sim
-        .replicas
-        .iter()
-        .map(|(id, r)| (*id, r.log.clone()))
-        .collect();
-    let starts: BTreeMap<i32, i64> = sim.replicas.iter().map(|(id, r)| (*id, r.start)).collect();
-    let committed: BTreeMap<i32, i64> = answered
-        .iter()
-        .map(|b| {
-            let r = &sim.replicas[b];
-            (*b, r.hw.min(r.leo()).max(0))
-        })
-        .collect();
-
+/// The designated election by the real controller, then the followers follow it (each
+/// truncates once, then appends; no produce meanwhile): the lowest log end each reached.
+fn elect_and_follow(
+    sim: &mut Sim,
+    leader: i32,
+    ctx: &dyn Fn(String) -> String,
+) -> BTreeMap<i32, i64> {
     // The designated election, by the real controller.
     let body = RequestBody::ElectLeaders(ElectLeadersRequest {
         election_type: 2,
@@ -568,21 +551,23 @@ fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
         sim.deliver_alter();
         sim.settle();
     }
-    let leader_log = &before[&leader];
-    assert_eq!(
-        &sim.replicas[&leader].log[..leader_log.len()],
-        &leader_log[..],
-        "{}",
-        ctx("the new leader keeps its log".into())
-    );
+    lowest
+}
 
-    let mut tally = Tally {
-        recoveries: 1,
-        with_offset_reuse,
-        emptied_logs_surveyed,
-        after_unclean: usize::from(unclean_before),
-        ..Tally::default()
-    };
+/// Each follower keeps exactly the prefix it shares with the new leader, and the report
+/// gave its very truncation.
+#[allow(clippy::too_many_arguments)]
+fn check_followers(
+    sim: &Sim,
+    leader: i32,
+    before: &BTreeMap<i32, Vec<(u64, i32)>>,
+    starts: &BTreeMap<i32, i64>,
+    lowest: &BTreeMap<i32, i64>,
+    reported: &fjord_replication::recovery::Cost,
+    tally: &mut Tally,
+    ctx: &dyn Fn(String) -> String,
+) {
+    let leader_log = &before[&leader];
     let p = sim.partition();
     for f in BROKERS.iter().copied().filter(|f| *f != leader) {
         let r = &sim.replicas[&f];
@@ -627,6 +612,125 @@ fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
             }
         }
     }
+}
+
+/// With no unclean past, every acknowledged record an answering replica holds survives.
+fn check_acked_survive(
+    sim: &Sim,
+    answered: &BTreeSet<i32>,
+    before: &BTreeMap<i32, Vec<(u64, i32)>>,
+    starts: &BTreeMap<i32, i64>,
+    leader: i32,
+    ctx: &dyn Fn(String) -> String,
+) {
+    let leader_log = &before[&leader];
+    for a in sim.acked.iter().filter(|a| a.offset >= starts[&leader]) {
+        let held = answered.iter().any(|b| {
+            a.offset >= starts[b]
+                && before[b]
+                    .get(a.offset as usize)
+                    .is_some_and(|r| r.0 == a.id)
+        });
+        if held {
+            assert_eq!(
+                leader_log.get(a.offset as usize).map(|r| r.0),
+                Some(a.id),
+                "{}",
+                ctx(format!(
+                    "acknowledged record {} at {} held by an answering replica is lost",
+                    a.id, a.offset
+                ))
+            );
+        }
+    }
+}
+
+fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
+    let seed = sim.seed;
+    let ctx = |what: String| format!("seed {seed} recovery {round}: {what}");
+    let unclean_before = sim.c.counters.unclean_elections > 0;
+    take_everything_down(sim);
+    let back: Vec<i32> = BROKERS
+        .iter()
+        .copied()
+        .filter(|_| sim.rng.percent(60))
+        .collect();
+    let back = if back.is_empty() {
+        vec![BROKERS[sim.rng.below(3) as usize]]
+    } else {
+        back
+    };
+    for id in &back {
+        sim.restart(*id);
+    }
+    for _ in 0..3 {
+        sim.tick();
+    }
+    let p = sim.partition();
+    if p.leader >= 0 {
+        return None; // an ELR member came back cleanly and leads: nothing to recover
+    }
+    let states = survey(sim, store, &p);
+    let mut last_known: Vec<i32> = p.isr.clone();
+    last_known.extend(&p.elr);
+    last_known.extend(&p.last_known_elr);
+    let Some(choice) = choose(&states, &last_known) else {
+        return Some(Tally {
+            skipped: 1,
+            ..Tally::default()
+        });
+    };
+    let leader = choice.broker;
+    let answered: BTreeSet<i32> = states
+        .iter()
+        .filter(|(_, s)| matches!(s, ReplicaState::Answered(_)))
+        .map(|(b, _)| *b)
+        .collect();
+
+    let emptied_logs_surveyed = check_reported_epochs(sim, &answered, &ctx);
+
+    // The choice never loses to another answering replica on (last epoch, length).
+    let rank = |id: i32| (sim.replicas[&id].latest_epoch(), sim.replicas[&id].leo());
+    let best = answered.iter().map(|b| rank(*b)).max().unwrap();
+    assert_eq!(rank(leader), best, "{}", ctx(format!("chose {leader}")));
+
+    let reported = cost(&states, leader);
+    print_debug(sim, store, &states, leader, &reported);
+    let with_offset_reuse = check_offset_reuse(sim, store, &answered, leader, &reported, &ctx);
+
+    let before: BTreeMap<i32, Vec<(u64, i32)>> = sim
+        .replicas
+        .iter()
+        .map(|(id, r)| (*id, r.log.clone()))
+        .collect();
+    let starts: BTreeMap<i32, i64> = sim.replicas.iter().map(|(id, r)| (*id, r.start)).collect();
+    let committed: BTreeMap<i32, i64> = answered
+        .iter()
+        .map(|b| {
+            let r = &sim.replicas[b];
+            (*b, r.hw.min(r.leo()).max(0))
+        })
+        .collect();
+
+    let lowest = elect_and_follow(sim, leader, &ctx);
+    let leader_log = &before[&leader];
+    assert_eq!(
+        &sim.replicas[&leader].log[..leader_log.len()],
+        &leader_log[..],
+        "{}",
+        ctx("the new leader keeps its log".into())
+    );
+
+    let mut tally = Tally {
+        recoveries: 1,
+        with_offset_reuse,
+        emptied_logs_surveyed,
+        after_unclean: usize::from(unclean_before),
+        ..Tally::default()
+    };
+    check_followers(
+        sim, leader, &before, &starts, &lowest, &reported, &mut tally, &ctx,
+    );
 
     // Acknowledged loss: the report never exceeds what was really lost of the committed
     // records the answering replicas held; with no unclean past, it is exact.
@@ -673,27 +777,8 @@ fn recover(sim: &mut Sim, store: &Store, round: usize) -> Option<Tally> {
         tally.with_reported_loss = 1;
     }
 
-    // With no unclean past, every acknowledged record an answering replica holds survives.
     if !unclean_before {
-        for a in sim.acked.iter().filter(|a| a.offset >= starts[&leader]) {
-            let held = answered.iter().any(|b| {
-                a.offset >= starts[b]
-                    && before[b]
-                        .get(a.offset as usize)
-                        .is_some_and(|r| r.0 == a.id)
-            });
-            if held {
-                assert_eq!(
-                    leader_log.get(a.offset as usize).map(|r| r.0),
-                    Some(a.id),
-                    "{}",
-                    ctx(format!(
-                        "acknowledged record {} at {} held by an answering replica is lost",
-                        a.id, a.offset
-                    ))
-                );
-            }
-        }
+        check_acked_survive(sim, &answered, &before, &starts, leader, &ctx);
     }
     Some(tally)
 }

@@ -133,8 +133,21 @@ async fn versions(addr: &str) -> BTreeMap<i16, (i16, i16)> {
 
 /// The named bad inputs: (name, request, version). Topic `shrink` exists with 2 partitions.
 fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
-    let unknown_id = fjord_protocol::Uuid::from_u128(0x0123_4567_89ab_cdef_0123_4567_89ab_cdef);
-    let topic = |name: &str, partitions: i32, rf: i16, configs: &[(&str, &str)]| CreatableTopic {
+    [
+        bad_topics(),
+        bad_offsets_and_records(),
+        bad_broker_configs(),
+        bad_offsets_groups_and_features(),
+        bad_group_configs_and_tokens(),
+        bad_share_groups(),
+        bad_share_members(),
+    ]
+    .concat()
+}
+
+/// A topic to create, with `configs`.
+fn new_topic(name: &str, partitions: i32, rf: i16, configs: &[(&str, &str)]) -> CreatableTopic {
+    CreatableTopic {
         name: name.into(),
         num_partitions: partitions,
         replication_factor: rf,
@@ -147,14 +160,24 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             })
             .collect(),
         ..Default::default()
-    };
-    let create = |t: CreatableTopic| {
-        RequestBody::CreateTopics(CreateTopicsRequest {
-            topics: vec![t],
-            timeout_ms: 10_000,
-            ..Default::default()
-        })
-    };
+    }
+}
+
+/// CreateTopics of one topic.
+fn create(t: CreatableTopic) -> RequestBody {
+    RequestBody::CreateTopics(CreateTopicsRequest {
+        topics: vec![t],
+        timeout_ms: 10_000,
+        ..Default::default()
+    })
+}
+
+/// A topic id no node knows.
+const UNKNOWN_ID: fjord_protocol::Uuid =
+    fjord_protocol::Uuid::from_u128(0x0123_4567_89ab_cdef_0123_4567_89ab_cdef);
+
+/// Topics: their names, sizes and configs.
+fn bad_topics() -> Vec<(&'static str, RequestBody, i16)> {
     vec![
         (
             "metadata for an unknown topic",
@@ -182,32 +205,32 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
         ),
         (
             "create with an invalid config value",
-            create(topic("t1", 1, 1, &[("cleanup.policy", "sideways")])),
+            create(new_topic("t1", 1, 1, &[("cleanup.policy", "sideways")])),
             7,
         ),
         (
             "create with an unknown config",
-            create(topic("t2", 1, 1, &[("no.such.config", "1")])),
+            create(new_topic("t2", 1, 1, &[("no.such.config", "1")])),
             7,
         ),
         (
             "create with too many replicas",
-            create(topic("t3", 1, 4, &[])),
+            create(new_topic("t3", 1, 4, &[])),
             7,
         ),
         (
             "create with an invalid name",
-            create(topic("bad/name", 1, 1, &[])),
+            create(new_topic("bad/name", 1, 1, &[])),
             7,
         ),
         (
             "create with zero partitions",
-            create(topic("t4", 0, 1, &[])),
+            create(new_topic("t4", 0, 1, &[])),
             7,
         ),
         (
             "create an existing topic",
-            create(topic("shrink", 1, 1, &[])),
+            create(new_topic("shrink", 1, 1, &[])),
             7,
         ),
         (
@@ -223,6 +246,12 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             }),
             4,
         ),
+    ]
+}
+
+/// Offsets and records of unknown or shrunk topics, and oversized batches.
+fn bad_offsets_and_records() -> Vec<(&'static str, RequestBody, i16)> {
+    vec![
         (
             "list offsets of an unknown topic",
             RequestBody::ListOffsets(ListOffsetsRequest {
@@ -316,6 +345,12 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             alter_broker("", &[("cleanup.policy", "compact"), ("my.custom.key", "1")]),
             1,
         ),
+    ]
+}
+
+/// Broker configs: keys Kafka accepts, refuses or stores, and ApiVersions edge cases.
+fn bad_broker_configs() -> Vec<(&'static str, RequestBody, i16)> {
+    vec![
         (
             "set a custom key on broker 1",
             alter_broker("1", &[("my.custom.key", "1")]),
@@ -409,13 +444,19 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             }),
             5,
         ),
+    ]
+}
+
+/// Offsets by unknown topic id, unknown groups, features and client metrics.
+fn bad_offsets_groups_and_features() -> Vec<(&'static str, RequestBody, i16)> {
+    vec![
         (
             "commit an offset of an unknown topic id",
             RequestBody::OffsetCommit(OffsetCommitRequest {
                 group_id: "by-id".into(),
                 generation_id_or_member_epoch: -1,
                 topics: vec![OffsetCommitRequestTopic {
-                    topic_id: unknown_id,
+                    topic_id: UNKNOWN_ID,
                     partitions: vec![OffsetCommitRequestPartition {
                         partition_index: 0,
                         committed_offset: 1,
@@ -434,7 +475,7 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
                     group_id: "by-id".into(),
                     member_epoch: -1,
                     topics: Some(vec![OffsetFetchRequestTopics {
-                        topic_id: unknown_id,
+                        topic_id: UNKNOWN_ID,
                         partition_indexes: vec![0],
                         ..Default::default()
                     }]),
@@ -556,6 +597,12 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             ),
             1,
         ),
+    ]
+}
+
+/// Group configs and delegation tokens over PLAINTEXT.
+fn bad_group_configs_and_tokens() -> Vec<(&'static str, RequestBody, i16)> {
+    vec![
         (
             "set a group's session timeout out of the broker's range",
             alter_resource(32, "cfg", &[("consumer.session.timeout.ms", "1000")]),
@@ -679,6 +726,12 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             ),
             3,
         ),
+    ]
+}
+
+/// Share groups: coordinators and share state.
+fn bad_share_groups() -> Vec<(&'static str, RequestBody, i16)> {
+    vec![
         (
             "find a share-partition coordinator at v5",
             RequestBody::FindCoordinator(
@@ -738,6 +791,12 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
             ),
             0,
         ),
+    ]
+}
+
+/// Share group members, fetches and offsets of unknown groups.
+fn bad_share_members() -> Vec<(&'static str, RequestBody, i16)> {
+    vec![
         (
             "describe an unknown group",
             RequestBody::DescribeGroups(DescribeGroupsRequest {
