@@ -900,12 +900,15 @@ fn read_all(
                 }
                 d.records = Some(records);
                 if read_committed {
-                    // The store's transaction indexes (a read below the local log start)
-                    // and the local log's, each transaction once.
-                    let mut aborted = remote_aborted;
-                    aborted.extend(log.aborted_transactions(w.fetch_offset, stop));
-                    aborted.sort_by_key(|a| (a.first_offset, a.producer_id));
-                    aborted.dedup_by_key(|a| (a.first_offset, a.producer_id));
+                    // The local log's; with a read below the local log start, the store's
+                    // transaction indexes' too, each transaction once (only then is there
+                    // anything to merge).
+                    let mut aborted = log.aborted_transactions(w.fetch_offset, stop);
+                    if !remote_aborted.is_empty() {
+                        aborted.extend(remote_aborted);
+                        aborted.sort_by_key(|a| (a.first_offset, a.producer_id));
+                        aborted.dedup_by_key(|a| (a.first_offset, a.producer_id));
+                    }
                     d.aborted_transactions = Some(
                         aborted
                             .into_iter()
