@@ -713,13 +713,17 @@ impl Controller {
         let mut results = Vec::new();
         let mut records = Vec::new();
         for u in &r.feature_updates {
-            let current = self
-                .image
-                .features
-                .levels
-                .get(&u.feature)
-                .copied()
-                .unwrap_or(0);
+            let kraft = u.feature == fjord_metadata::version::KRAFT_VERSION;
+            let current = if kraft {
+                self.image.features.kraft_version
+            } else {
+                self.image
+                    .features
+                    .levels
+                    .get(&u.feature)
+                    .copied()
+                    .unwrap_or(0)
+            };
             let target = u.max_version_level;
             let downgrade = target < current;
             let allow_downgrade = u.allow_downgrade || u.upgrade_type >= 2;
@@ -733,18 +737,61 @@ impl Controller {
                     ));
                 }
                 if downgrade && u.feature == METADATA_VERSION {
+                    // Kafka 4.4's words for a safe, then an unsafe, downgrade.
+                    let why = if u.upgrade_type == 3 {
+                        "Unsafe metadata downgrade is not supported in this version."
+                    } else {
+                        "Refusing to perform the requested downgrade because it might delete \
+                         metadata information."
+                    };
                     return Err(format!(
-                        "Invalid metadata.version {target}. Downgrading metadata.version is not \
-                         supported."
+                        "Unsupported metadata.version downgrade from {current} to {target}. {why}"
                     ));
                 }
-                if target == 0 {
+                if downgrade && kraft {
+                    return Err(format!(
+                        "Invalid update version {target} for feature {}. Can't downgrade the \
+                         version of this feature.",
+                        u.feature
+                    ));
+                }
+                if target == 0 || (kraft && target == current) {
                     return Ok(());
+                }
+                if kraft {
+                    // Moving a static quorum (controller.quorum.voters) to voters in the log
+                    // needs every voter's directory id; fjord does not do that yet.
+                    return Err(format!(
+                        "Invalid update version {target} for feature {}. The voters are static \
+                         (controller.quorum.voters): fjord cannot move them into the metadata \
+                         log; format the controllers with --standalone or \
+                         --initial-controllers for kraft.version 1",
+                        u.feature
+                    ));
+                }
+                if let Some(needed) =
+                    fjord_metadata::version::feature_dependency(&u.feature, target)
+                {
+                    let mv = r
+                        .feature_updates
+                        .iter()
+                        .find(|x| x.feature == METADATA_VERSION)
+                        .map(|x| x.max_version_level)
+                        .or(self.image.features.metadata_version())
+                        .unwrap_or(0);
+                    if mv < needed {
+                        return Err(format!(
+                            "Invalid update version {target} for feature {0}. {0} could not be \
+                             set to {target} because it depends on metadata.version level \
+                             {needed}",
+                            u.feature
+                        ));
+                    }
                 }
                 // Each node's supported range, as Kafka names it: this controller, the other
                 // registered controllers, then every broker.
                 let range_of = |features: &std::collections::BTreeMap<String, (i16, i16)>| {
-                    features.get(&u.feature).copied().unwrap_or((0, 0))
+                    features.get(&u.feature).copied()
                 };
                 let nodes = std::iter::once((
                     format!("Local controller {}", self.settings.node_id),
@@ -763,7 +810,14 @@ impl Controller {
                         .values()
                         .map(|b| (format!("Broker {}", b.id), range_of(&b.supported_features))),
                 );
-                for (node, (min, max)) in nodes {
+                for (node, range) in nodes {
+                    let Some((min, max)) = range else {
+                        return Err(format!(
+                            "Invalid update version {target} for feature {}. {node} does not \
+                             support this feature.",
+                            u.feature
+                        ));
+                    };
                     if !(min..=max).contains(&target) {
                         return Err(format!(
                             "Invalid update version {target} for feature {}. {node} only \
@@ -780,7 +834,7 @@ impl Controller {
                         feature: u.feature.clone(),
                         ..Default::default()
                     });
-                    if target != current {
+                    if target != current && !kraft {
                         records.push(MetadataRecord::FeatureLevel(FeatureLevelRecord {
                             name: u.feature.clone(),
                             feature_level: target,
@@ -824,7 +878,40 @@ impl Controller {
         if r.validate_only {
             return Handled::Reply(response);
         }
+        let elr_off = records.iter().any(|x| {
+            matches!(x, MetadataRecord::FeatureLevel(f)
+                if f.name == fjord_metadata::version::ELR_VERSION && f.feature_level == 0)
+        });
+        if elr_off && self.image.features.elr_enabled() {
+            records.extend(self.clear_elr_after(&records));
+        }
         self.write(records, response)
+    }
+
+    /// With `eligible.leader.replicas.version` turned off by `features` (not applied), every
+    /// partition that has eligible leader replicas gets the upkeep of a cluster without them:
+    /// the ELR fields cleared, an empty ISR given back its last members. Not applied.
+    fn clear_elr_after(&mut self, features: &[MetadataRecord]) -> Vec<MetadataRecord> {
+        let saved = self.image.clone();
+        if self.apply(features).is_err() {
+            self.image = saved;
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for t in self.image.topics.by_id.values() {
+            for (index, p) in &t.partitions {
+                if p.elr.is_empty() && p.last_known_elr.is_empty() {
+                    continue;
+                }
+                if let Some((r, _)) =
+                    upkeep(&self.image, &self.settings, &t.name, t.id, *index, p, false)
+                {
+                    out.push(MetadataRecord::PartitionChange(r));
+                }
+            }
+        }
+        self.image = saved;
+        out
     }
 
     /// AllocateProducerIds: the next block of 1000.

@@ -135,9 +135,11 @@ pub fn upkeep(
     allow_unclean: bool,
 ) -> Option<(PartitionChangeRecord, Election)> {
     let min_isr = effective_min_isr(settings, image, topic, p.replicas.len());
-    // Before KIP-966's metadata.version there is no ELR: the ISR never shrinks to empty.
-    let elr_enabled = MetadataVersion::of(image.features.metadata_version())
-        .has(MetadataVersion::ELIGIBLE_LEADER_REPLICAS);
+    // Without `eligible.leader.replicas.version` 1 (which needs KIP-966's metadata.version)
+    // there is no ELR: the ISR never shrinks to empty.
+    let elr_enabled = image.features.elr_enabled()
+        && MetadataVersion::of(image.features.metadata_version())
+            .has(MetadataVersion::ELIGIBLE_LEADER_REPLICAS);
     let active = |id: &i32| replica_active(image, p, *id);
     let mut isr: Vec<i32> = p.isr.iter().copied().filter(active).collect();
     let removed: Vec<i32> = p.isr.iter().copied().filter(|r| !isr.contains(r)).collect();
@@ -198,8 +200,13 @@ pub fn upkeep(
         elr.clear();
         last_known_elr.clear();
         if isr.is_empty() {
-            // The last members stay in the ISR, so one of them can lead cleanly on return.
-            isr = p.isr.clone();
+            // The last members stay in the ISR, so one of them can lead cleanly on return;
+            // after ELR was turned off, the eligible replicas are those members.
+            isr = if p.isr.is_empty() {
+                p.elr.clone()
+            } else {
+                p.isr.clone()
+            };
         }
     }
     change_record(

@@ -44,13 +44,19 @@ impl Harness {
             batches: Vec::new(),
             crashed: false,
         };
-        h.write(vec![MetadataRecord::FeatureLevel(
-            feature_level_record::FeatureLevelRecord {
-                name: "metadata.version".into(),
-                feature_level: METADATA_VERSION_UNREGISTER_CONTROLLER,
+        // As a formatted cluster starts: metadata.version and eligible.leader.replicas.version
+        // (the one bootstrapped feature these rules depend on).
+        let level = |name: &str, feature_level| {
+            MetadataRecord::FeatureLevel(feature_level_record::FeatureLevelRecord {
+                name: name.into(),
+                feature_level,
                 ..Default::default()
-            },
-        )]);
+            })
+        };
+        h.write(vec![
+            level("metadata.version", METADATA_VERSION_UNREGISTER_CONTROLLER),
+            level(fjord_metadata::version::ELR_VERSION, 1),
+        ]);
         h
     }
 
@@ -112,12 +118,20 @@ impl Harness {
                         port: 9000 + id as u16,
                         ..Default::default()
                     }],
-                    features: vec![broker_registration_request::Feature {
-                        name: "metadata.version".into(),
-                        min_supported_version: 7,
-                        max_supported_version: max_mv,
-                        ..Default::default()
-                    }],
+                    features: vec![
+                        broker_registration_request::Feature {
+                            name: "metadata.version".into(),
+                            min_supported_version: 7,
+                            max_supported_version: max_mv,
+                            ..Default::default()
+                        },
+                        broker_registration_request::Feature {
+                            name: fjord_metadata::version::ELR_VERSION.into(),
+                            min_supported_version: 0,
+                            max_supported_version: 1,
+                            ..Default::default()
+                        },
+                    ],
                     rack: rack.map(str::to_string),
                     log_dirs,
                     previous_broker_epoch: self
@@ -394,12 +408,20 @@ fn registration_fencing_and_unfencing() {
             broker_id: 1,
             cluster_id: "cluster".into(),
             incarnation_id: Uuid::from_u128(77),
-            features: vec![broker_registration_request::Feature {
-                name: "metadata.version".into(),
-                min_supported_version: 7,
-                max_supported_version: METADATA_VERSION_LATEST,
-                ..Default::default()
-            }],
+            features: vec![
+                broker_registration_request::Feature {
+                    name: "metadata.version".into(),
+                    min_supported_version: 7,
+                    max_supported_version: METADATA_VERSION_LATEST,
+                    ..Default::default()
+                },
+                broker_registration_request::Feature {
+                    name: fjord_metadata::version::ELR_VERSION.into(),
+                    min_supported_version: 0,
+                    max_supported_version: 1,
+                    ..Default::default()
+                },
+            ],
             ..Default::default()
         }),
         4,
@@ -478,6 +500,14 @@ fn registration_fencing_and_unfencing() {
         ),
         (
             vec![("metadata.version", 7, mv), ("transaction.version", 0, 2)],
+            ErrorCode::UnsupportedVersion,
+        ),
+        (
+            vec![
+                ("metadata.version", 7, mv),
+                ("transaction.version", 0, 2),
+                (fjord_metadata::version::ELR_VERSION, 0, 1),
+            ],
             ErrorCode::None,
         ),
     ] {
@@ -558,6 +588,50 @@ fn below_the_elr_level_the_isr_never_empties_and_no_elr_is_written() {
     h.register(3, None, METADATA_VERSION_LATEST);
     h.heartbeat(3, false);
     assert_eq!(h.partition("t", 0).leader, 3);
+}
+
+#[test]
+fn turning_elr_off_gives_an_empty_isr_its_eligible_members_and_keeps_later_isrs_from_emptying() {
+    let mut h = Harness::with_brokers(3);
+    h.create_assigned("t", &[&[1, 2, 3]], &[("min.insync.replicas", "2")]);
+    for b in [1, 2, 3] {
+        h.expire(b);
+    }
+    let p = h.partition("t", 0);
+    assert_eq!((p.leader, p.elr.clone()), (-1, vec![2, 3]));
+    assert!(p.isr.len() < 2, "the ISR shrank below min.insync.replicas");
+    // Dependencies and refusals as Kafka 4.4 words them.
+    let (code, message) = update_feature(&mut h, "no.such.version", 1, 1);
+    assert_eq!(code, ErrorCode::InvalidUpdateVersion.code());
+    assert!(
+        message
+            .unwrap()
+            .ends_with("Local controller 1 does not support this feature."),
+        "unknown feature"
+    );
+    let (code, message) = update_feature(&mut h, "kraft.version", 0, 2);
+    assert_eq!(code, 0, "kraft.version stays 0: {message:?}");
+    // Off: the ELR is cleared and its members are the ISR again, so one leads cleanly.
+    let (code, message) = update_feature(&mut h, fjord_metadata::version::ELR_VERSION, 0, 2);
+    assert_eq!(code, 0, "{message:?}");
+    let p = h.partition("t", 0);
+    assert!(p.elr.is_empty() && p.last_known_elr.is_empty(), "{p:?}");
+    assert!(p.isr.contains(&2) && p.isr.contains(&3), "{p:?}");
+    h.register(2, None, METADATA_VERSION_LATEST);
+    h.heartbeat(2, false);
+    assert_eq!(h.partition("t", 0).leader, 2);
+    // From now on the last ISR member stays, as below KIP-966's level.
+    h.register(1, None, METADATA_VERSION_LATEST);
+    h.heartbeat(1, false);
+    h.register(3, None, METADATA_VERSION_LATEST);
+    h.heartbeat(3, false);
+    h.create_assigned("u", &[&[1, 2, 3]], &[("min.insync.replicas", "2")]);
+    for b in [1, 2, 3] {
+        h.expire(b);
+    }
+    let u = h.partition("u", 0);
+    assert_eq!((u.leader, u.isr.len()), (-1, 1), "{u:?}");
+    assert!(u.elr.is_empty());
 }
 
 #[test]
@@ -1184,12 +1258,20 @@ fn register_controller(h: &mut Harness, id: i32, max_mv: i16) -> ResponseBody {
                     port: 19093,
                     ..Default::default()
                 }],
-                features: vec![controller_registration_request::Feature {
-                    name: "metadata.version".into(),
-                    min_supported_version: 7,
-                    max_supported_version: max_mv,
-                    ..Default::default()
-                }],
+                features: vec![
+                    controller_registration_request::Feature {
+                        name: "metadata.version".into(),
+                        min_supported_version: 7,
+                        max_supported_version: max_mv,
+                        ..Default::default()
+                    },
+                    controller_registration_request::Feature {
+                        name: fjord_metadata::version::ELR_VERSION.into(),
+                        min_supported_version: 0,
+                        max_supported_version: 1,
+                        ..Default::default()
+                    },
+                ],
                 ..Default::default()
             },
         ),
@@ -1214,12 +1296,22 @@ fn unregister_controller(h: &mut Harness, id: i32) -> (i16, Option<String>) {
 }
 
 fn upgrade(h: &mut Harness, level: i16) -> (i16, Option<String>) {
+    update_feature(h, "metadata.version", level, 1)
+}
+
+/// UpdateFeatures of one feature (upgrade type 1 upgrades, 2 is a safe downgrade).
+fn update_feature(
+    h: &mut Harness,
+    feature: &str,
+    level: i16,
+    upgrade_type: i8,
+) -> (i16, Option<String>) {
     let r = h.req(
         RequestBody::UpdateFeatures(update_features_request::UpdateFeaturesRequest {
             feature_updates: vec![update_features_request::FeatureUpdateKey {
-                feature: "metadata.version".into(),
+                feature: feature.into(),
                 max_version_level: level,
-                upgrade_type: 1,
+                upgrade_type,
                 ..Default::default()
             }],
             ..Default::default()

@@ -39,6 +39,8 @@ struct Loader {
     snapshotting: bool,
     image: MetadataImage,
     applied_up_to: i64,
+    /// The `kraft.version` the Raft layer last reported; every image carries it.
+    kraft_version: i16,
     view: watch::Sender<View>,
     /// What the records folded since the last publication changed.
     pending: MetadataDelta,
@@ -66,6 +68,7 @@ pub fn loader(
         snapshotting: false,
         image: MetadataImage::empty(),
         applied_up_to: 0,
+        kraft_version: 0,
         view,
         pending: MetadataDelta::default(),
         publication,
@@ -128,6 +131,10 @@ impl Loader {
                 self.changed(changes);
             }
             Committed::UpTo(offset) => self.applied_up_to = self.applied_up_to.max(offset),
+            Committed::KraftVersion(level) => self.kraft_version = level,
+        }
+        if self.image.features.kraft_version != self.kraft_version {
+            std::sync::Arc::make_mut(&mut self.image.features).kraft_version = self.kraft_version;
         }
         Ok(())
     }

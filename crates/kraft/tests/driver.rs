@@ -79,7 +79,7 @@ fn drain_keys(rx: &mut UnboundedReceiver<Committed>, keys: &mut Vec<String>, sna
                     .collect()
             }
             Committed::Batch { batch, .. } => vec![batch],
-            Committed::UpTo(_) => vec![],
+            Committed::UpTo(_) | Committed::KraftVersion(_) => vec![],
         };
         for b in batches {
             for r in b.records().unwrap() {

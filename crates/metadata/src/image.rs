@@ -20,16 +20,33 @@ pub const METADATA_VERSION: &str = "metadata.version";
 pub struct FeaturesImage {
     /// Feature name to finalized level (a level of 0 removes the feature).
     pub levels: BTreeMap<String, i16>,
+    /// The `kraft.version` level: the Raft layer's (1 once the voter set is in the log), set
+    /// by the image loader, not folded from records.
+    pub kraft_version: i16,
 }
 
 impl FeaturesImage {
     /// The finalized levels (a level of 0 is no feature), by name.
     pub fn finalized(&self) -> Vec<(String, i16)> {
-        self.levels
+        let kraft = (crate::version::KRAFT_VERSION, &self.kraft_version);
+        let mut levels: Vec<(String, i16)> = self
+            .levels
             .iter()
+            .map(|(n, l)| (n.as_str(), l))
+            .chain(std::iter::once(kraft))
             .filter(|(_, l)| **l > 0)
-            .map(|(n, l)| (n.clone(), *l))
-            .collect()
+            .map(|(n, l)| (n.to_string(), *l))
+            .collect();
+        levels.sort();
+        levels
+    }
+
+    /// True when the controller keeps eligible leader replicas (KIP-966):
+    /// `eligible.leader.replicas.version` is 1 or more.
+    pub fn elr_enabled(&self) -> bool {
+        self.levels
+            .get(crate::version::ELR_VERSION)
+            .is_some_and(|l| *l >= 1)
     }
 
     /// The finalized `metadata.version` level, if set.

@@ -106,6 +106,37 @@ pub const SHARE_VERSION_BOOTSTRAP: MetadataVersion = MetadataVersion(28);
 /// 4.4-IV0).
 pub const SHARE_VERSION_DLQ_BOOTSTRAP: MetadataVersion = MetadataVersion(31);
 
+/// The `kraft.version` feature's name (KIP-853): 1 keeps the voter set in the metadata log
+/// (dynamic quorums). Its level is the Raft layer's, not a FeatureLevelRecord's.
+pub const KRAFT_VERSION: &str = "kraft.version";
+/// The newest `kraft.version` level this build supports.
+pub const KRAFT_VERSION_LATEST: i16 = 1;
+
+/// The `eligible.leader.replicas.version` feature's name (KIP-966): at 1 the controller keeps
+/// each partition's eligible leader replicas and elects from them.
+pub const ELR_VERSION: &str = "eligible.leader.replicas.version";
+/// The newest `eligible.leader.replicas.version` level this build supports.
+pub const ELR_VERSION_LATEST: i16 = 1;
+/// The `metadata.version` from which a new cluster starts with
+/// `eligible.leader.replicas.version` 1 (Kafka 4.1-IV0, as Kafka's `EligibleLeaderReplicasVersion`
+/// bootstraps).
+pub const ELR_VERSION_BOOTSTRAP: MetadataVersion = MetadataVersion(26);
+
+/// The `streams.version` feature's name (KIP-1071): 1 serves streams groups
+/// (StreamsGroupHeartbeat).
+pub const STREAMS_VERSION: &str = "streams.version";
+/// The newest `streams.version` level this build supports.
+pub const STREAMS_VERSION_LATEST: i16 = 1;
+/// The `metadata.version` from which a new cluster starts with `streams.version` 1 (Kafka
+/// 4.2-IV1, as Kafka's `StreamsVersion` bootstraps).
+pub const STREAMS_VERSION_BOOTSTRAP: MetadataVersion = MetadataVersion(29);
+
+/// The `metadata.version` level `feature` at `level` needs, as Kafka's feature dependencies
+/// say (`kafka-features feature-dependencies`); none for the others.
+pub fn feature_dependency(feature: &str, level: i16) -> Option<i16> {
+    (feature == ELR_VERSION && level >= 1).then_some(MetadataVersion::ELIGIBLE_LEADER_REPLICAS.0)
+}
+
 /// The features this build can run, with the levels: what a node registers and advertises in
 /// ApiVersions.
 pub fn supported_features() -> Vec<(String, i16, i16)> {
@@ -122,6 +153,9 @@ pub fn supported_features() -> Vec<(String, i16, i16)> {
         ),
         (GROUP_VERSION.to_string(), 0, GROUP_VERSION_LATEST),
         (SHARE_VERSION.to_string(), 0, SHARE_VERSION_LATEST),
+        (KRAFT_VERSION.to_string(), 0, KRAFT_VERSION_LATEST),
+        (ELR_VERSION.to_string(), 0, ELR_VERSION_LATEST),
+        (STREAMS_VERSION.to_string(), 0, STREAMS_VERSION_LATEST),
     ]
 }
 
@@ -145,11 +179,28 @@ pub fn bootstrap_features(mv: i16) -> Vec<(String, i16)> {
     } else {
         0
     };
+    let at = |bootstrap: MetadataVersion| i16::from(MetadataVersion(mv).has(bootstrap));
     vec![
         (TRANSACTION_VERSION.to_string(), tv),
         (GROUP_VERSION.to_string(), gv),
         (SHARE_VERSION.to_string(), sv),
+        (ELR_VERSION.to_string(), at(ELR_VERSION_BOOTSTRAP)),
+        (STREAMS_VERSION.to_string(), at(STREAMS_VERSION_BOOTSTRAP)),
     ]
+}
+
+/// The `metadata.version` from which a release's features name `kraft.version` 1 (Kafka
+/// 3.9-IV0, as `kafka-features version-mapping` gives it).
+pub const KRAFT_VERSION_RELEASE: MetadataVersion = MetadataVersion(21);
+
+/// Every feature a release at `metadata.version` `mv` runs at, as Kafka's
+/// `kafka-features --release-version` sends them: [`bootstrap_features`] and `kraft.version`
+/// (which formatting decides from the quorum, not from the release).
+pub fn release_features(mv: i16) -> Vec<(String, i16)> {
+    let mut features = bootstrap_features(mv);
+    let kraft = i16::from(MetadataVersion(mv).has(KRAFT_VERSION_RELEASE));
+    features.push((KRAFT_VERSION.to_string(), kraft));
+    features
 }
 
 /// A finalized (or proposed) `metadata.version` level, with its feature gates.

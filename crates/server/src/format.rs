@@ -93,6 +93,13 @@ pub(crate) fn feature_records(
         if name == fjord_metadata::image::METADATA_VERSION {
             return Err("metadata.version is set with --release-version".into());
         }
+        if name == fjord_metadata::version::KRAFT_VERSION {
+            return Err(
+                "kraft.version follows from the quorum: 1 with --standalone or \
+                 --initial-controllers, 0 with controller.quorum.voters"
+                    .into(),
+            );
+        }
         let level: i16 = level
             .trim()
             .parse()

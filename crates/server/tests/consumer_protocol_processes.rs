@@ -3,7 +3,8 @@
 //! their committed offsets and go on consuming when their coordinator's node is SIGKILLed;
 //! a consumer-protocol group as `kafka-consumer-groups`, ConsumerGroupDescribe and the
 //! metrics show it; and the protocol is refused while `group.version` is 0, then served after
-//! `kafka-features upgrade`.
+//! `kafka-features upgrade` (and a 4.0 cluster takes every 4.4 feature with
+//! `--release-version 4.4`).
 
 mod common;
 
@@ -392,6 +393,51 @@ fn single_node(root: &std::path::Path, format_args: &[&str]) -> (Node, String) {
     let bs = node.broker_addr();
     common::wait_brokers_unfenced(&bs, &[1]);
     (node, bs)
+}
+
+/// A cluster formatted at Kafka 4.0 runs without ELR and streams groups; `kafka-features
+/// upgrade --release-version 4.4` (what Kafka 4.4's tool sends: every feature of the release,
+/// `kraft.version` among them) finalizes them all, and `describe` shows Kafka 4.4's levels.
+#[test]
+fn a_4_0_cluster_takes_every_4_4_feature_with_release_version() {
+    let root = tempfile::tempdir().unwrap();
+    let (_node, bs) = single_node(root.path(), &["--release-version", "4.0"]);
+    let describe = || {
+        let o = fjord(&["kafka-features", "--bootstrap-server", &bs, "describe"]);
+        assert!(o.status.success(), "{}", show(&o));
+        text(&o.stdout)
+            .lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                format!("{}={}", f[1], f[7])
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(
+        describe(),
+        "eligible.leader.replicas.version=0 group.version=1 kraft.version=1 \
+         metadata.version=4.0-IV3 share.version=0 streams.version=0 transaction.version=2"
+    );
+    let o = fjord(&[
+        "kafka-features",
+        "--bootstrap-server",
+        &bs,
+        "upgrade",
+        "--release-version",
+        "4.4",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(
+        text(&o.stdout).contains("kraft.version was upgraded to 1."),
+        "{}",
+        show(&o)
+    );
+    assert_eq!(
+        describe(),
+        "eligible.leader.replicas.version=1 group.version=1 kraft.version=1 \
+         metadata.version=4.4-IV2 share.version=2 streams.version=1 transaction.version=2"
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use crate::common::{self, ToolError};
 use clap::{Args as ClapArgs, Subcommand};
 use fjord_admin::{expect_response, Admin, AdminError};
-use fjord_metadata::version::{bootstrap_features, parse_release, release_name, KAFKA_RELEASES};
+use fjord_metadata::version::{parse_release, release_features, release_name, KAFKA_RELEASES};
 use fjord_protocol::generated::update_features_request::{FeatureUpdateKey, UpdateFeaturesRequest};
 use fjord_protocol::RequestBody;
 use std::collections::BTreeMap;
@@ -188,7 +188,7 @@ fn updates(levels: &Levels, upgrade: bool) -> Result<BTreeMap<String, i16>, Tool
         }
         let level = level_of(r)?;
         out.insert(METADATA_VERSION.to_string(), level);
-        for (feature, l) in bootstrap_features(level) {
+        for (feature, l) in release_features(level) {
             if !upgrade || l > 0 {
                 out.insert(feature, l);
             }
@@ -355,6 +355,9 @@ mod tests {
         assert_eq!(u.get("share.version"), Some(&2));
         assert_eq!(u.get("group.version"), Some(&1));
         assert_eq!(u.get("transaction.version"), Some(&2));
+        assert_eq!(u.get("kraft.version"), Some(&1));
+        assert_eq!(u.get("streams.version"), Some(&1));
+        assert_eq!(u.get("eligible.leader.replicas.version"), Some(&1));
         assert!(u.get("metadata.version").is_some_and(|l| *l > 21));
         let u = updates(&levels(None, Some("3.9"), &[]), true).unwrap();
         assert_eq!(

@@ -1,7 +1,7 @@
 // Scenarios of kafkajs (Node's most used pure-JavaScript Kafka client) against a real fjord
 // node: admin, idempotent produce, a consumer group that commits and resumes, offsets reset
-// to the EARLIEST sentinel, and transactions with read_committed. Run by tests/clients/run.py, which starts the node;
-// usage: node test.js BOOTSTRAP. Prints "kafkajs: N passed, M failed".
+// to the EARLIEST sentinel (also after DeleteRecords), a consumer seeking past the end, and transactions with read_committed. Run by tests/clients/run.py, which starts the node;
+// usage: node test.js BOOTSTRAP [NAME-PART] (only the scenarios whose name has it). Prints "kafkajs: N passed, M failed".
 "use strict";
 const { Kafka, logLevel } = require("kafkajs");
 
@@ -121,9 +121,63 @@ const checks = [
       const resolved = await admin.fetchOffsets({ groupId: "js-group", topics: ["js-data"], resolveOffsets: true });
       const starts = resolved[0].partitions.map((p) => p.offset);
       if (starts.some((o) => o !== "0")) throw new Error(`resolved to ${starts}, want the log start 0`);
+      // Again once DeleteRecords has moved partition 0's log start to 7: -2 resolves to 7.
+      await admin.deleteTopicRecords({ topic: "js-data", partitions: [{ partition: 0, offset: "7" }] });
+      await admin.resetOffsets({ groupId: "js-group", topic: "js-data", earliest: true });
+      const again = await admin.fetchOffsets({ groupId: "js-group", topics: ["js-data"], resolveOffsets: true });
+      const moved = again[0].partitions.find((p) => p.partition === 0).offset;
+      if (moved !== "7") throw new Error(`partition 0 resolved to ${moved}, want the new log start 7`);
     } finally {
       await admin.disconnect();
     }
+  }],
+  ["a consumer that seeks past the end carries on from its reset policy (earliest)", async () => {
+    // The answer is OFFSET_OUT_OF_RANGE; kafkajs then commits the EARLIEST sentinel (-2) and
+    // fetches it back, so this is the -2 fault above seen from a consumer.
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({ waitForLeaders: true, topics: [{ topic: "js-seek", numPartitions: 1, replicationFactor: 1 }] });
+    } finally {
+      await admin.disconnect();
+    }
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    await producer.send({ topic: "js-seek", acks: -1, messages: range(0, 30).map((i) => ({ value: String(i) })) });
+    await producer.disconnect();
+    // First the group's committed offset lies past the end, then a seek puts it there: each
+    // time the consumer must read the partition again from offset 0.
+    const setter = kafka.admin();
+    await setter.connect();
+    try {
+      await setter.setOffsets({ groupId: "js-seek-group", topic: "js-seek", partitions: [{ partition: 0, offset: "1000000" }] });
+    } finally {
+      await setter.disconnect();
+    }
+    const consumer = kafka.consumer({ groupId: "js-seek-group" });
+    await consumer.connect();
+    await consumer.subscribe({ topic: "js-seek", fromBeginning: true });
+    const got = [];
+    const waiters = [];
+    const reach = (n) => new Promise((resolve, reject) => {
+      waiters.push([n, resolve]);
+      setTimeout(() => reject(new Error(`read ${got.length} of ${n} after the offset past the end`)), 60000);
+    });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        got.push(Number(message.value.toString()));
+        for (const [n, resolve] of waiters) if (got.length >= n) resolve();
+      },
+    });
+    try {
+      await reach(30);
+      consumer.seek({ topic: "js-seek", partition: 0, offset: "1000000" });
+      await reach(60);
+    } finally {
+      await consumer.disconnect();
+    }
+    expectRange(got.slice(0, 30), 0, 30);
+    expectRange(got.slice(30, 60), 0, 30);
   }],
   ["transactions: committed seen by read_committed, aborted not", async () => {
     const producer = kafka.producer({ transactionalId: "js-txn-producer", idempotent: true, maxInFlightRequests: 1 });
@@ -150,7 +204,9 @@ const checks = [
 
 (async () => {
   let failed = 0;
+  const only = process.argv[3];
   for (const [name, run] of checks) {
+    if (only && !name.includes(only)) continue;
     try {
       await run();
     } catch (e) {
@@ -158,6 +214,7 @@ const checks = [
       console.log(`FAILED ${name}: ${e && e.stack ? e.stack : e}`);
     }
   }
-  console.log(`kafkajs: ${checks.length - failed} passed, ${failed} failed`);
+  const ran = checks.filter(([name]) => !only || name.includes(only)).length;
+  console.log(`kafkajs: ${ran - failed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 })();

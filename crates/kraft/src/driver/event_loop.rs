@@ -64,6 +64,8 @@ struct Loop {
     proposals: Vec<Waiting<Result<i64, ProposeError>>>,
     voter_changes: Vec<Waiting<Result<(), VoterChangeFailure>>>,
     delivered: i64,
+    /// The `kraft.version` last sent to the subscriber.
+    kraft_version_sent: Option<i16>,
     commits: tmpsc::UnboundedSender<Committed>,
     info: watch::Sender<QuorumInfo>,
     failed: Option<String>,
@@ -140,6 +142,7 @@ pub(super) fn spawn(
         proposals: Vec::new(),
         voter_changes: Vec::new(),
         delivered: 0,
+        kraft_version_sent: None,
         commits,
         info,
         failed: None,
@@ -507,6 +510,11 @@ impl Loop {
     /// Sends newly committed batches (and a snapshot first, when the log now starts past
     /// what was delivered) to the subscriber.
     fn deliver_commits(&mut self) {
+        let kraft_version = i16::from(self.core.log().has_dynamic_voters());
+        if self.kraft_version_sent != Some(kraft_version) {
+            self.kraft_version_sent = Some(kraft_version);
+            let _ = self.commits.send(Committed::KraftVersion(kraft_version));
+        }
         let before = self.delivered;
         self.deliver_committed_entries();
         if self.delivered > before {

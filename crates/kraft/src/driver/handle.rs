@@ -59,6 +59,9 @@ pub enum Committed {
     },
     /// Everything committed below this offset has been delivered (control entries included).
     UpTo(i64),
+    /// The `kraft.version` level the log now holds (1 once the voter set is in it); sent
+    /// first and whenever it changes.
+    KraftVersion(i16),
 }
 
 /// Why a proposal failed.
