@@ -71,7 +71,8 @@ pub trait TopicSource: std::fmt::Debug {
     fn topic(&self, name: &str) -> Option<(TopicId, i32)>;
     /// A topic's name, by id.
     fn name(&self, id: TopicId) -> Option<String>;
-    /// The names of every topic a regular expression may match (not the internal ones).
+    /// The names of every topic a regular expression may match (internal ones included, as
+    /// Kafka's coordinator matches them).
     fn names(&self) -> Vec<String>;
     /// A number that changes whenever topics are created, deleted or grow.
     fn stamp(&self) -> u64;

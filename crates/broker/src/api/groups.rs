@@ -643,14 +643,10 @@ impl fjord_group::TopicSource for ImageTopics {
             .map(|t| t.name.clone())
     }
 
+    /// Every topic, the internal ones included: Kafka 4.4's coordinator matches a
+    /// subscription's regular expression against them all (`__consumer_offsets` too).
     fn names(&self) -> Vec<String> {
-        self.0
-            .topics
-            .by_name
-            .keys()
-            .filter(|n| !crate::api::metadata::INTERNAL_TOPICS.contains(&n.as_str()))
-            .cloned()
-            .collect()
+        self.0.topics.by_name.keys().cloned().collect()
     }
 
     fn stamp(&self) -> u64 {

@@ -169,6 +169,9 @@ pub fn metadata_response(
         ),
         Some(list) => {
             for (name, id) in list {
+                // A topic id, when given, names the topic: the Java client asks by id with the
+                // name left at its default "" (to resolve a regex subscription's assignment).
+                let name = name.filter(|_| id == Uuid::default());
                 match name {
                     Some(n) => {
                         let mut t = describe_topic(image, &n);
@@ -455,13 +458,13 @@ mod tests {
             true,
         );
         assert_eq!(r.topics.len(), 1);
-        let by_id = |id: u128| {
+        let by_id_named = |id: u128, name: Option<&str>| {
             metadata_response(
                 &image(),
                 &MetadataRequest {
                     topics: Some(vec![MetadataRequestTopic {
                         topic_id: Uuid::from_u128(id),
-                        name: None,
+                        name: name.map(str::to_string),
                         ..Default::default()
                     }]),
                     ..Default::default()
@@ -473,7 +476,14 @@ mod tests {
             )
             .0
         };
+        let by_id = |id: u128| by_id_named(id, None);
         assert_eq!(by_id(9).topics[0].name.as_deref(), Some("t"));
+        // The Java client leaves the name at "" when it asks by id: the id decides.
+        let named = by_id_named(9, Some(""));
+        assert_eq!(
+            (named.topics[0].name.as_deref(), named.topics[0].error_code),
+            (Some("t"), 0)
+        );
         assert_eq!(
             by_id(8).topics[0].error_code,
             ErrorCode::UnknownTopicId.code()

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,6 +30,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.consumer.RoundRobinAssignor;
+import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -172,6 +174,36 @@ class ConsumerTest {
             awaitBalanced(consumers, 4, values);
         } finally {
             consumers.forEach(KafkaConsumer::close);
+        }
+    }
+
+    /**
+     * A KIP-848 subscription by regular expression is matched against every topic, internal
+     * ones too: Kafka 4.4's coordinator assigns __consumer_offsets to a pattern that names it.
+     */
+    @Test
+    void regexSubscriptionNamingAnInternalTopicIsAssignedIt() throws Exception {
+        cluster.createTopic("regex-internal-t", 2, 3);
+        produce("regex-internal-t", 10);
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(groupProps("g848-regex-internal",
+                Map.of(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer")));
+                Admin admin = Admin.create(cluster.props())) {
+            c.subscribe(new SubscriptionPattern("__consumer_offsets|regex-internal-t"));
+            // The group's coordinator exists once the consumer has an assignment, and with it
+            // the offsets topic.
+            FjordCluster.waitFor("a first assignment", Duration.ofSeconds(60), () -> {
+                c.poll(Duration.ofMillis(100));
+                return !c.assignment().isEmpty();
+            });
+            int offsetsPartitions = admin.describeTopics(List.of("__consumer_offsets")).allTopicNames()
+                    .get(60, TimeUnit.SECONDS).get("__consumer_offsets").partitions().size();
+            FjordCluster.waitFor("the pattern's topics assigned", Duration.ofSeconds(60), () -> {
+                c.poll(Duration.ofMillis(100));
+                return c.assignment().size() == offsetsPartitions + 2;
+            });
+            Set<String> topics = new HashSet<>();
+            c.assignment().forEach(tp -> topics.add(tp.topic()));
+            assertEquals(Set.of("__consumer_offsets", "regex-internal-t"), topics);
         }
     }
 
