@@ -172,12 +172,18 @@ pub enum ApiKey {
     DeleteShareGroupState = 86,
     /// `ReadShareGroupStateSummary` (key 87).
     ReadShareGroupStateSummary = 87,
+    /// `StreamsGroupHeartbeat` (key 88).
+    StreamsGroupHeartbeat = 88,
+    /// `StreamsGroupDescribe` (key 89).
+    StreamsGroupDescribe = 89,
     /// `DescribeShareGroupOffsets` (key 90).
     DescribeShareGroupOffsets = 90,
     /// `AlterShareGroupOffsets` (key 91).
     AlterShareGroupOffsets = 91,
     /// `DeleteShareGroupOffsets` (key 92).
     DeleteShareGroupOffsets = 92,
+    /// `StreamsGroupTopologyDescriptionUpdate` (key 93).
+    StreamsGroupTopologyDescriptionUpdate = 93,
     /// `UnregisterController` (key 94).
     UnregisterController = 94,
     /// `GetReplicaLogInfo` (key 1000).
@@ -269,9 +275,12 @@ impl ApiKey {
         ApiKey::WriteShareGroupState,
         ApiKey::DeleteShareGroupState,
         ApiKey::ReadShareGroupStateSummary,
+        ApiKey::StreamsGroupHeartbeat,
+        ApiKey::StreamsGroupDescribe,
         ApiKey::DescribeShareGroupOffsets,
         ApiKey::AlterShareGroupOffsets,
         ApiKey::DeleteShareGroupOffsets,
+        ApiKey::StreamsGroupTopologyDescriptionUpdate,
         ApiKey::UnregisterController,
         ApiKey::GetReplicaLogInfo,
     ];
@@ -366,9 +375,12 @@ impl ApiKey {
             85 => Some(ApiKey::WriteShareGroupState),
             86 => Some(ApiKey::DeleteShareGroupState),
             87 => Some(ApiKey::ReadShareGroupStateSummary),
+            88 => Some(ApiKey::StreamsGroupHeartbeat),
+            89 => Some(ApiKey::StreamsGroupDescribe),
             90 => Some(ApiKey::DescribeShareGroupOffsets),
             91 => Some(ApiKey::AlterShareGroupOffsets),
             92 => Some(ApiKey::DeleteShareGroupOffsets),
+            93 => Some(ApiKey::StreamsGroupTopologyDescriptionUpdate),
             94 => Some(ApiKey::UnregisterController),
             1000 => Some(ApiKey::GetReplicaLogInfo),
             _ => None,
@@ -460,9 +472,12 @@ impl ApiKey {
             ApiKey::WriteShareGroupState => "WriteShareGroupState",
             ApiKey::DeleteShareGroupState => "DeleteShareGroupState",
             ApiKey::ReadShareGroupStateSummary => "ReadShareGroupStateSummary",
+            ApiKey::StreamsGroupHeartbeat => "StreamsGroupHeartbeat",
+            ApiKey::StreamsGroupDescribe => "StreamsGroupDescribe",
             ApiKey::DescribeShareGroupOffsets => "DescribeShareGroupOffsets",
             ApiKey::AlterShareGroupOffsets => "AlterShareGroupOffsets",
             ApiKey::DeleteShareGroupOffsets => "DeleteShareGroupOffsets",
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => "StreamsGroupTopologyDescriptionUpdate",
             ApiKey::UnregisterController => "UnregisterController",
             ApiKey::GetReplicaLogInfo => "GetReplicaLogInfo",
         }
@@ -553,9 +568,12 @@ impl ApiKey {
             ApiKey::WriteShareGroupState => 0,
             ApiKey::DeleteShareGroupState => 0,
             ApiKey::ReadShareGroupStateSummary => 0,
+            ApiKey::StreamsGroupHeartbeat => 0,
+            ApiKey::StreamsGroupDescribe => 0,
             ApiKey::DescribeShareGroupOffsets => 0,
             ApiKey::AlterShareGroupOffsets => 0,
             ApiKey::DeleteShareGroupOffsets => 0,
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => 0,
             ApiKey::UnregisterController => 0,
             ApiKey::GetReplicaLogInfo => 0,
         }
@@ -646,9 +664,12 @@ impl ApiKey {
             ApiKey::WriteShareGroupState => 1,
             ApiKey::DeleteShareGroupState => 0,
             ApiKey::ReadShareGroupStateSummary => 1,
+            ApiKey::StreamsGroupHeartbeat => 1,
+            ApiKey::StreamsGroupDescribe => 1,
             ApiKey::DescribeShareGroupOffsets => 1,
             ApiKey::AlterShareGroupOffsets => 0,
             ApiKey::DeleteShareGroupOffsets => 0,
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => 0,
             ApiKey::UnregisterController => 0,
             ApiKey::GetReplicaLogInfo => 0,
         }
@@ -739,9 +760,12 @@ impl ApiKey {
             ApiKey::WriteShareGroupState => 1,
             ApiKey::DeleteShareGroupState => 0,
             ApiKey::ReadShareGroupStateSummary => 1,
+            ApiKey::StreamsGroupHeartbeat => 1,
+            ApiKey::StreamsGroupDescribe => 1,
             ApiKey::DescribeShareGroupOffsets => 1,
             ApiKey::AlterShareGroupOffsets => 0,
             ApiKey::DeleteShareGroupOffsets => 0,
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => 0,
             ApiKey::UnregisterController => 0,
             ApiKey::GetReplicaLogInfo => 0,
         }
@@ -832,9 +856,12 @@ impl ApiKey {
             ApiKey::WriteShareGroupState => Some(0),
             ApiKey::DeleteShareGroupState => Some(0),
             ApiKey::ReadShareGroupStateSummary => Some(0),
+            ApiKey::StreamsGroupHeartbeat => Some(0),
+            ApiKey::StreamsGroupDescribe => Some(0),
             ApiKey::DescribeShareGroupOffsets => Some(0),
             ApiKey::AlterShareGroupOffsets => Some(0),
             ApiKey::DeleteShareGroupOffsets => Some(0),
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => Some(0),
             ApiKey::UnregisterController => Some(0),
             ApiKey::GetReplicaLogInfo => Some(0),
         }
@@ -925,9 +952,12 @@ impl ApiKey {
             ApiKey::WriteShareGroupState => &["broker"],
             ApiKey::DeleteShareGroupState => &["broker"],
             ApiKey::ReadShareGroupStateSummary => &["broker"],
+            ApiKey::StreamsGroupHeartbeat => &["broker"],
+            ApiKey::StreamsGroupDescribe => &["broker"],
             ApiKey::DescribeShareGroupOffsets => &["broker"],
             ApiKey::AlterShareGroupOffsets => &["broker"],
             ApiKey::DeleteShareGroupOffsets => &["broker"],
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => &["broker"],
             ApiKey::UnregisterController => &["broker", "controller"],
             ApiKey::GetReplicaLogInfo => &["broker"],
         }
@@ -1124,12 +1154,18 @@ pub enum RequestBody {
     DeleteShareGroupState(crate::generated::delete_share_group_state_request::DeleteShareGroupStateRequest),
     /// A `ReadShareGroupStateSummaryRequest`.
     ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest),
+    /// A `StreamsGroupHeartbeatRequest`.
+    StreamsGroupHeartbeat(crate::generated::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest),
+    /// A `StreamsGroupDescribeRequest`.
+    StreamsGroupDescribe(crate::generated::streams_group_describe_request::StreamsGroupDescribeRequest),
     /// A `DescribeShareGroupOffsetsRequest`.
     DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest),
     /// A `AlterShareGroupOffsetsRequest`.
     AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest),
     /// A `DeleteShareGroupOffsetsRequest`.
     DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest),
+    /// A `StreamsGroupTopologyDescriptionUpdateRequest`.
+    StreamsGroupTopologyDescriptionUpdate(crate::generated::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest),
     /// A `UnregisterControllerRequest`.
     UnregisterController(crate::generated::unregister_controller_request::UnregisterControllerRequest),
     /// A `GetReplicaLogInfoRequest`.
@@ -1222,9 +1258,12 @@ impl RequestBody {
             RequestBody::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
             RequestBody::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
             RequestBody::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            RequestBody::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
+            RequestBody::StreamsGroupDescribe(_) => ApiKey::StreamsGroupDescribe,
             RequestBody::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
             RequestBody::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
             RequestBody::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
+            RequestBody::StreamsGroupTopologyDescriptionUpdate(_) => ApiKey::StreamsGroupTopologyDescriptionUpdate,
             RequestBody::UnregisterController(_) => ApiKey::UnregisterController,
             RequestBody::GetReplicaLogInfo(_) => ApiKey::GetReplicaLogInfo,
         }
@@ -1315,9 +1354,12 @@ impl RequestBody {
             ApiKey::WriteShareGroupState => RequestBody::WriteShareGroupState(crate::generated::write_share_group_state_request::WriteShareGroupStateRequest::decode(buf, version)?),
             ApiKey::DeleteShareGroupState => RequestBody::DeleteShareGroupState(crate::generated::delete_share_group_state_request::DeleteShareGroupStateRequest::decode(buf, version)?),
             ApiKey::ReadShareGroupStateSummary => RequestBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest::decode(buf, version)?),
+            ApiKey::StreamsGroupHeartbeat => RequestBody::StreamsGroupHeartbeat(crate::generated::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest::decode(buf, version)?),
+            ApiKey::StreamsGroupDescribe => RequestBody::StreamsGroupDescribe(crate::generated::streams_group_describe_request::StreamsGroupDescribeRequest::decode(buf, version)?),
             ApiKey::DescribeShareGroupOffsets => RequestBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest::decode(buf, version)?),
             ApiKey::AlterShareGroupOffsets => RequestBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest::decode(buf, version)?),
             ApiKey::DeleteShareGroupOffsets => RequestBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest::decode(buf, version)?),
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => RequestBody::StreamsGroupTopologyDescriptionUpdate(crate::generated::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest::decode(buf, version)?),
             ApiKey::UnregisterController => RequestBody::UnregisterController(crate::generated::unregister_controller_request::UnregisterControllerRequest::decode(buf, version)?),
             ApiKey::GetReplicaLogInfo => RequestBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_request::GetReplicaLogInfoRequest::decode(buf, version)?),
         })
@@ -1408,9 +1450,12 @@ impl RequestBody {
             RequestBody::WriteShareGroupState(m) => m.encode(w, version),
             RequestBody::DeleteShareGroupState(m) => m.encode(w, version),
             RequestBody::ReadShareGroupStateSummary(m) => m.encode(w, version),
+            RequestBody::StreamsGroupHeartbeat(m) => m.encode(w, version),
+            RequestBody::StreamsGroupDescribe(m) => m.encode(w, version),
             RequestBody::DescribeShareGroupOffsets(m) => m.encode(w, version),
             RequestBody::AlterShareGroupOffsets(m) => m.encode(w, version),
             RequestBody::DeleteShareGroupOffsets(m) => m.encode(w, version),
+            RequestBody::StreamsGroupTopologyDescriptionUpdate(m) => m.encode(w, version),
             RequestBody::UnregisterController(m) => m.encode(w, version),
             RequestBody::GetReplicaLogInfo(m) => m.encode(w, version),
         }
@@ -1501,9 +1546,12 @@ impl RequestBody {
             RequestBody::WriteShareGroupState(m) => m.encoded_len(version),
             RequestBody::DeleteShareGroupState(m) => m.encoded_len(version),
             RequestBody::ReadShareGroupStateSummary(m) => m.encoded_len(version),
+            RequestBody::StreamsGroupHeartbeat(m) => m.encoded_len(version),
+            RequestBody::StreamsGroupDescribe(m) => m.encoded_len(version),
             RequestBody::DescribeShareGroupOffsets(m) => m.encoded_len(version),
             RequestBody::AlterShareGroupOffsets(m) => m.encoded_len(version),
             RequestBody::DeleteShareGroupOffsets(m) => m.encoded_len(version),
+            RequestBody::StreamsGroupTopologyDescriptionUpdate(m) => m.encoded_len(version),
             RequestBody::UnregisterController(m) => m.encoded_len(version),
             RequestBody::GetReplicaLogInfo(m) => m.encoded_len(version),
         }
@@ -1595,9 +1643,12 @@ impl RequestBody {
             ApiKey::WriteShareGroupState => RequestBody::WriteShareGroupState(crate::generated::write_share_group_state_request::WriteShareGroupStateRequest::sample(g, version)),
             ApiKey::DeleteShareGroupState => RequestBody::DeleteShareGroupState(crate::generated::delete_share_group_state_request::DeleteShareGroupStateRequest::sample(g, version)),
             ApiKey::ReadShareGroupStateSummary => RequestBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest::sample(g, version)),
+            ApiKey::StreamsGroupHeartbeat => RequestBody::StreamsGroupHeartbeat(crate::generated::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest::sample(g, version)),
+            ApiKey::StreamsGroupDescribe => RequestBody::StreamsGroupDescribe(crate::generated::streams_group_describe_request::StreamsGroupDescribeRequest::sample(g, version)),
             ApiKey::DescribeShareGroupOffsets => RequestBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest::sample(g, version)),
             ApiKey::AlterShareGroupOffsets => RequestBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest::sample(g, version)),
             ApiKey::DeleteShareGroupOffsets => RequestBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest::sample(g, version)),
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => RequestBody::StreamsGroupTopologyDescriptionUpdate(crate::generated::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest::sample(g, version)),
             ApiKey::UnregisterController => RequestBody::UnregisterController(crate::generated::unregister_controller_request::UnregisterControllerRequest::sample(g, version)),
             ApiKey::GetReplicaLogInfo => RequestBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_request::GetReplicaLogInfoRequest::sample(g, version)),
         }
@@ -1688,9 +1739,12 @@ impl RequestBody {
             ApiKey::WriteShareGroupState => RequestBody::WriteShareGroupState(crate::generated::write_share_group_state_request::WriteShareGroupStateRequest::default()),
             ApiKey::DeleteShareGroupState => RequestBody::DeleteShareGroupState(crate::generated::delete_share_group_state_request::DeleteShareGroupStateRequest::default()),
             ApiKey::ReadShareGroupStateSummary => RequestBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_request::ReadShareGroupStateSummaryRequest::default()),
+            ApiKey::StreamsGroupHeartbeat => RequestBody::StreamsGroupHeartbeat(crate::generated::streams_group_heartbeat_request::StreamsGroupHeartbeatRequest::default()),
+            ApiKey::StreamsGroupDescribe => RequestBody::StreamsGroupDescribe(crate::generated::streams_group_describe_request::StreamsGroupDescribeRequest::default()),
             ApiKey::DescribeShareGroupOffsets => RequestBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_request::DescribeShareGroupOffsetsRequest::default()),
             ApiKey::AlterShareGroupOffsets => RequestBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_request::AlterShareGroupOffsetsRequest::default()),
             ApiKey::DeleteShareGroupOffsets => RequestBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_request::DeleteShareGroupOffsetsRequest::default()),
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => RequestBody::StreamsGroupTopologyDescriptionUpdate(crate::generated::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest::default()),
             ApiKey::UnregisterController => RequestBody::UnregisterController(crate::generated::unregister_controller_request::UnregisterControllerRequest::default()),
             ApiKey::GetReplicaLogInfo => RequestBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_request::GetReplicaLogInfoRequest::default()),
         }
@@ -1864,12 +1918,18 @@ pub enum ResponseBody {
     DeleteShareGroupState(crate::generated::delete_share_group_state_response::DeleteShareGroupStateResponse),
     /// A `ReadShareGroupStateSummaryResponse`.
     ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse),
+    /// A `StreamsGroupHeartbeatResponse`.
+    StreamsGroupHeartbeat(crate::generated::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse),
+    /// A `StreamsGroupDescribeResponse`.
+    StreamsGroupDescribe(crate::generated::streams_group_describe_response::StreamsGroupDescribeResponse),
     /// A `DescribeShareGroupOffsetsResponse`.
     DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse),
     /// A `AlterShareGroupOffsetsResponse`.
     AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse),
     /// A `DeleteShareGroupOffsetsResponse`.
     DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse),
+    /// A `StreamsGroupTopologyDescriptionUpdateResponse`.
+    StreamsGroupTopologyDescriptionUpdate(crate::generated::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse),
     /// A `UnregisterControllerResponse`.
     UnregisterController(crate::generated::unregister_controller_response::UnregisterControllerResponse),
     /// A `GetReplicaLogInfoResponse`.
@@ -1962,9 +2022,12 @@ impl ResponseBody {
             ResponseBody::WriteShareGroupState(_) => ApiKey::WriteShareGroupState,
             ResponseBody::DeleteShareGroupState(_) => ApiKey::DeleteShareGroupState,
             ResponseBody::ReadShareGroupStateSummary(_) => ApiKey::ReadShareGroupStateSummary,
+            ResponseBody::StreamsGroupHeartbeat(_) => ApiKey::StreamsGroupHeartbeat,
+            ResponseBody::StreamsGroupDescribe(_) => ApiKey::StreamsGroupDescribe,
             ResponseBody::DescribeShareGroupOffsets(_) => ApiKey::DescribeShareGroupOffsets,
             ResponseBody::AlterShareGroupOffsets(_) => ApiKey::AlterShareGroupOffsets,
             ResponseBody::DeleteShareGroupOffsets(_) => ApiKey::DeleteShareGroupOffsets,
+            ResponseBody::StreamsGroupTopologyDescriptionUpdate(_) => ApiKey::StreamsGroupTopologyDescriptionUpdate,
             ResponseBody::UnregisterController(_) => ApiKey::UnregisterController,
             ResponseBody::GetReplicaLogInfo(_) => ApiKey::GetReplicaLogInfo,
         }
@@ -2055,9 +2118,12 @@ impl ResponseBody {
             ApiKey::WriteShareGroupState => ResponseBody::WriteShareGroupState(crate::generated::write_share_group_state_response::WriteShareGroupStateResponse::decode(buf, version)?),
             ApiKey::DeleteShareGroupState => ResponseBody::DeleteShareGroupState(crate::generated::delete_share_group_state_response::DeleteShareGroupStateResponse::decode(buf, version)?),
             ApiKey::ReadShareGroupStateSummary => ResponseBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse::decode(buf, version)?),
+            ApiKey::StreamsGroupHeartbeat => ResponseBody::StreamsGroupHeartbeat(crate::generated::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse::decode(buf, version)?),
+            ApiKey::StreamsGroupDescribe => ResponseBody::StreamsGroupDescribe(crate::generated::streams_group_describe_response::StreamsGroupDescribeResponse::decode(buf, version)?),
             ApiKey::DescribeShareGroupOffsets => ResponseBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse::decode(buf, version)?),
             ApiKey::AlterShareGroupOffsets => ResponseBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse::decode(buf, version)?),
             ApiKey::DeleteShareGroupOffsets => ResponseBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse::decode(buf, version)?),
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => ResponseBody::StreamsGroupTopologyDescriptionUpdate(crate::generated::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse::decode(buf, version)?),
             ApiKey::UnregisterController => ResponseBody::UnregisterController(crate::generated::unregister_controller_response::UnregisterControllerResponse::decode(buf, version)?),
             ApiKey::GetReplicaLogInfo => ResponseBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_response::GetReplicaLogInfoResponse::decode(buf, version)?),
         })
@@ -2148,9 +2214,12 @@ impl ResponseBody {
             ResponseBody::WriteShareGroupState(m) => m.encode(w, version),
             ResponseBody::DeleteShareGroupState(m) => m.encode(w, version),
             ResponseBody::ReadShareGroupStateSummary(m) => m.encode(w, version),
+            ResponseBody::StreamsGroupHeartbeat(m) => m.encode(w, version),
+            ResponseBody::StreamsGroupDescribe(m) => m.encode(w, version),
             ResponseBody::DescribeShareGroupOffsets(m) => m.encode(w, version),
             ResponseBody::AlterShareGroupOffsets(m) => m.encode(w, version),
             ResponseBody::DeleteShareGroupOffsets(m) => m.encode(w, version),
+            ResponseBody::StreamsGroupTopologyDescriptionUpdate(m) => m.encode(w, version),
             ResponseBody::UnregisterController(m) => m.encode(w, version),
             ResponseBody::GetReplicaLogInfo(m) => m.encode(w, version),
         }
@@ -2241,9 +2310,12 @@ impl ResponseBody {
             ResponseBody::WriteShareGroupState(m) => m.encoded_len(version),
             ResponseBody::DeleteShareGroupState(m) => m.encoded_len(version),
             ResponseBody::ReadShareGroupStateSummary(m) => m.encoded_len(version),
+            ResponseBody::StreamsGroupHeartbeat(m) => m.encoded_len(version),
+            ResponseBody::StreamsGroupDescribe(m) => m.encoded_len(version),
             ResponseBody::DescribeShareGroupOffsets(m) => m.encoded_len(version),
             ResponseBody::AlterShareGroupOffsets(m) => m.encoded_len(version),
             ResponseBody::DeleteShareGroupOffsets(m) => m.encoded_len(version),
+            ResponseBody::StreamsGroupTopologyDescriptionUpdate(m) => m.encoded_len(version),
             ResponseBody::UnregisterController(m) => m.encoded_len(version),
             ResponseBody::GetReplicaLogInfo(m) => m.encoded_len(version),
         }
@@ -2335,9 +2407,12 @@ impl ResponseBody {
             ApiKey::WriteShareGroupState => ResponseBody::WriteShareGroupState(crate::generated::write_share_group_state_response::WriteShareGroupStateResponse::sample(g, version)),
             ApiKey::DeleteShareGroupState => ResponseBody::DeleteShareGroupState(crate::generated::delete_share_group_state_response::DeleteShareGroupStateResponse::sample(g, version)),
             ApiKey::ReadShareGroupStateSummary => ResponseBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse::sample(g, version)),
+            ApiKey::StreamsGroupHeartbeat => ResponseBody::StreamsGroupHeartbeat(crate::generated::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse::sample(g, version)),
+            ApiKey::StreamsGroupDescribe => ResponseBody::StreamsGroupDescribe(crate::generated::streams_group_describe_response::StreamsGroupDescribeResponse::sample(g, version)),
             ApiKey::DescribeShareGroupOffsets => ResponseBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse::sample(g, version)),
             ApiKey::AlterShareGroupOffsets => ResponseBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse::sample(g, version)),
             ApiKey::DeleteShareGroupOffsets => ResponseBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse::sample(g, version)),
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => ResponseBody::StreamsGroupTopologyDescriptionUpdate(crate::generated::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse::sample(g, version)),
             ApiKey::UnregisterController => ResponseBody::UnregisterController(crate::generated::unregister_controller_response::UnregisterControllerResponse::sample(g, version)),
             ApiKey::GetReplicaLogInfo => ResponseBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_response::GetReplicaLogInfoResponse::sample(g, version)),
         }
@@ -2428,9 +2503,12 @@ impl ResponseBody {
             ApiKey::WriteShareGroupState => ResponseBody::WriteShareGroupState(crate::generated::write_share_group_state_response::WriteShareGroupStateResponse::default()),
             ApiKey::DeleteShareGroupState => ResponseBody::DeleteShareGroupState(crate::generated::delete_share_group_state_response::DeleteShareGroupStateResponse::default()),
             ApiKey::ReadShareGroupStateSummary => ResponseBody::ReadShareGroupStateSummary(crate::generated::read_share_group_state_summary_response::ReadShareGroupStateSummaryResponse::default()),
+            ApiKey::StreamsGroupHeartbeat => ResponseBody::StreamsGroupHeartbeat(crate::generated::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse::default()),
+            ApiKey::StreamsGroupDescribe => ResponseBody::StreamsGroupDescribe(crate::generated::streams_group_describe_response::StreamsGroupDescribeResponse::default()),
             ApiKey::DescribeShareGroupOffsets => ResponseBody::DescribeShareGroupOffsets(crate::generated::describe_share_group_offsets_response::DescribeShareGroupOffsetsResponse::default()),
             ApiKey::AlterShareGroupOffsets => ResponseBody::AlterShareGroupOffsets(crate::generated::alter_share_group_offsets_response::AlterShareGroupOffsetsResponse::default()),
             ApiKey::DeleteShareGroupOffsets => ResponseBody::DeleteShareGroupOffsets(crate::generated::delete_share_group_offsets_response::DeleteShareGroupOffsetsResponse::default()),
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => ResponseBody::StreamsGroupTopologyDescriptionUpdate(crate::generated::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse::default()),
             ApiKey::UnregisterController => ResponseBody::UnregisterController(crate::generated::unregister_controller_response::UnregisterControllerResponse::default()),
             ApiKey::GetReplicaLogInfo => ResponseBody::GetReplicaLogInfo(crate::generated::get_replica_log_info_response::GetReplicaLogInfoResponse::default()),
         }
@@ -2802,6 +2880,14 @@ impl ResponseBody {
             ApiKey::WriteShareGroupState => None,
             ApiKey::DeleteShareGroupState => None,
             ApiKey::ReadShareGroupStateSummary => None,
+            ApiKey::StreamsGroupHeartbeat => {
+                if !(true) { return None; }
+                let mut r = crate::generated::streams_group_heartbeat_response::StreamsGroupHeartbeatResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::StreamsGroupHeartbeat(r))
+            }
+            ApiKey::StreamsGroupDescribe => None,
             ApiKey::DescribeShareGroupOffsets => None,
             ApiKey::AlterShareGroupOffsets => {
                 if !(true) { return None; }
@@ -2816,6 +2902,13 @@ impl ResponseBody {
                 r.error_code = code;
                 if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
                 Some(ResponseBody::DeleteShareGroupOffsets(r))
+            }
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => {
+                if !(true) { return None; }
+                let mut r = crate::generated::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse::default();
+                r.error_code = code;
+                if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
+                Some(ResponseBody::StreamsGroupTopologyDescriptionUpdate(r))
             }
             ApiKey::UnregisterController => {
                 if !(true) { return None; }
@@ -2914,9 +3007,12 @@ impl ResponseBody {
             ResponseBody::WriteShareGroupState(r) => r.each_error_code(f),
             ResponseBody::DeleteShareGroupState(r) => r.each_error_code(f),
             ResponseBody::ReadShareGroupStateSummary(r) => r.each_error_code(f),
+            ResponseBody::StreamsGroupHeartbeat(r) => r.each_error_code(f),
+            ResponseBody::StreamsGroupDescribe(r) => r.each_error_code(f),
             ResponseBody::DescribeShareGroupOffsets(r) => r.each_error_code(f),
             ResponseBody::AlterShareGroupOffsets(r) => r.each_error_code(f),
             ResponseBody::DeleteShareGroupOffsets(r) => r.each_error_code(f),
+            ResponseBody::StreamsGroupTopologyDescriptionUpdate(r) => r.each_error_code(f),
             ResponseBody::UnregisterController(r) => r.each_error_code(f),
             ResponseBody::GetReplicaLogInfo(r) => r.each_error_code(f),
         }
@@ -3008,9 +3104,12 @@ impl ResponseBody {
             ResponseBody::WriteShareGroupState(r) => r.each_nullable_string(version, f),
             ResponseBody::DeleteShareGroupState(r) => r.each_nullable_string(version, f),
             ResponseBody::ReadShareGroupStateSummary(r) => r.each_nullable_string(version, f),
+            ResponseBody::StreamsGroupHeartbeat(r) => r.each_nullable_string(version, f),
+            ResponseBody::StreamsGroupDescribe(r) => r.each_nullable_string(version, f),
             ResponseBody::DescribeShareGroupOffsets(r) => r.each_nullable_string(version, f),
             ResponseBody::AlterShareGroupOffsets(r) => r.each_nullable_string(version, f),
             ResponseBody::DeleteShareGroupOffsets(r) => r.each_nullable_string(version, f),
+            ResponseBody::StreamsGroupTopologyDescriptionUpdate(r) => r.each_nullable_string(version, f),
             ResponseBody::UnregisterController(r) => r.each_nullable_string(version, f),
             ResponseBody::GetReplicaLogInfo(r) => r.each_nullable_string(version, f),
         }
@@ -3088,9 +3187,12 @@ impl ResponseBody {
             ResponseBody::AddRaftVoter(r) => r.throttle_time_ms,
             ResponseBody::RemoveRaftVoter(r) => r.throttle_time_ms,
             ResponseBody::UpdateRaftVoter(r) => r.throttle_time_ms,
+            ResponseBody::StreamsGroupHeartbeat(r) => r.throttle_time_ms,
+            ResponseBody::StreamsGroupDescribe(r) => r.throttle_time_ms,
             ResponseBody::DescribeShareGroupOffsets(r) => r.throttle_time_ms,
             ResponseBody::AlterShareGroupOffsets(r) => r.throttle_time_ms,
             ResponseBody::DeleteShareGroupOffsets(r) => r.throttle_time_ms,
+            ResponseBody::StreamsGroupTopologyDescriptionUpdate(r) => r.throttle_time_ms,
             ResponseBody::UnregisterController(r) => r.throttle_time_ms,
             ResponseBody::GetReplicaLogInfo(r) => r.throttle_time_ms,
             #[allow(unreachable_patterns)]
@@ -3170,9 +3272,12 @@ impl ResponseBody {
             ResponseBody::AddRaftVoter(r) => r.throttle_time_ms = ms,
             ResponseBody::RemoveRaftVoter(r) => r.throttle_time_ms = ms,
             ResponseBody::UpdateRaftVoter(r) => r.throttle_time_ms = ms,
+            ResponseBody::StreamsGroupHeartbeat(r) => r.throttle_time_ms = ms,
+            ResponseBody::StreamsGroupDescribe(r) => r.throttle_time_ms = ms,
             ResponseBody::DescribeShareGroupOffsets(r) => r.throttle_time_ms = ms,
             ResponseBody::AlterShareGroupOffsets(r) => r.throttle_time_ms = ms,
             ResponseBody::DeleteShareGroupOffsets(r) => r.throttle_time_ms = ms,
+            ResponseBody::StreamsGroupTopologyDescriptionUpdate(r) => r.throttle_time_ms = ms,
             ResponseBody::UnregisterController(r) => r.throttle_time_ms = ms,
             ResponseBody::GetReplicaLogInfo(r) => r.throttle_time_ms = ms,
             #[allow(unreachable_patterns)]

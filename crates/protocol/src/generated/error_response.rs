@@ -602,6 +602,19 @@ pub fn error_response(request: &RequestBody, version: i16, code: i16, message: &
                 }).collect();
             ResponseBody::ReadShareGroupStateSummary(out)
         }
+        RequestBody::StreamsGroupDescribe(r) => {
+            let mut out = match top {
+                Some(ResponseBody::StreamsGroupDescribe(o)) => o,
+                _ => streams_group_describe_response::StreamsGroupDescribeResponse::default(),
+            };
+            out.groups = r.group_ids.iter().map(|x0| streams_group_describe_response::DescribedGroup {
+                    group_id: x0.clone(),
+                    error_code: code,
+                    error_message: Some(message.to_string()),
+                    ..Default::default()
+                }).collect();
+            ResponseBody::StreamsGroupDescribe(out)
+        }
         RequestBody::DescribeShareGroupOffsets(r) => {
             let mut out = match top {
                 Some(ResponseBody::DescribeShareGroupOffsets(o)) => o,
