@@ -20,6 +20,7 @@ pub mod records;
 pub mod shard;
 pub mod share;
 pub mod share_records;
+pub mod streams;
 pub mod timers;
 pub mod txn_offsets;
 

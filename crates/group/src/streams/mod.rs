@@ -1,0 +1,6 @@
+//! Streams groups (KIP-1071): Kafka Streams applications whose tasks the broker assigns.
+//! `assignor` is Kafka 4.4's `sticky` task assignor; `refine` turns its target into the
+//! assignment members converge to, with warm-up tasks where state must be restored first.
+
+pub mod assignor;
+pub mod refine;
