@@ -2,7 +2,8 @@
 //! `int16`. Key type 0 or 1 is an offset commit (`OffsetCommitKey`), 2 is a group's metadata
 //! (`GroupMetadataKey`), 3 to 8 the consumer-protocol groups' records (KIP-848,
 //! [`crate::consumer_records`]), 10 to 15 the share groups' (KIP-932,
-//! [`crate::share_records`]); the value's prefix is its version; a null value is a
+//! [`crate::share_records`]), 17 and 19 to 23 the streams groups' (KIP-1071,
+//! [`crate::streams::records`]); the value's prefix is its version; a null value is a
 //! tombstone. Other key types are skipped when loading.
 
 use bytes::{BufMut, Bytes, BytesMut};
@@ -49,6 +50,8 @@ pub enum GroupRecord {
     Consumer(crate::consumer_records::ConsumerRecord),
     /// A share group's record (KIP-932).
     Share(crate::share_records::ShareRecord),
+    /// A streams group's record (KIP-1071).
+    Streams(crate::streams::records::StreamsRecord),
 }
 
 impl GroupRecord {
@@ -58,6 +61,7 @@ impl GroupRecord {
             GroupRecord::Offset { group, .. } | GroupRecord::Group { group, .. } => group,
             GroupRecord::Consumer(r) => r.group(),
             GroupRecord::Share(r) => r.group(),
+            GroupRecord::Streams(r) => r.group(),
         }
     }
 
@@ -66,6 +70,7 @@ impl GroupRecord {
         match self {
             GroupRecord::Consumer(r) => return r.encode(),
             GroupRecord::Share(r) => return r.encode(),
+            GroupRecord::Streams(r) => return r.encode(),
             _ => {}
         }
         let mut key = BytesMut::new();
@@ -107,7 +112,9 @@ impl GroupRecord {
                         .expect("group value");
                 })
             }
-            GroupRecord::Consumer(_) | GroupRecord::Share(_) => unreachable!("encoded above"),
+            GroupRecord::Consumer(_) | GroupRecord::Share(_) | GroupRecord::Streams(_) => {
+                unreachable!("encoded above")
+            }
         };
         (key.freeze(), present.map(|()| value.freeze()))
     }
@@ -154,6 +161,8 @@ impl GroupRecord {
             }
             10..=15 => crate::share_records::ShareRecord::decode(key_type, &mut k, value)?
                 .map(GroupRecord::Share),
+            17..=23 => crate::streams::records::StreamsRecord::decode(key_type, &mut k, value)?
+                .map(GroupRecord::Streams),
             other => crate::consumer_records::ConsumerRecord::decode(other, &mut k, value)?
                 .map(GroupRecord::Consumer),
         })

@@ -93,6 +93,8 @@ pub struct Shard {
     pub(crate) consumer_rebalances: u64,
     /// The share groups' records, folded (KIP-932).
     pub(crate) share_groups: crate::share_records::ShareGroups,
+    /// The streams groups (KIP-1071): the fold of their records.
+    pub(crate) streams_groups: crate::streams::records::StreamsGroups,
     /// What each share group keeps beside its records.
     pub(crate) share_runtime: crate::share::ShareRuntime,
     /// The topics as the last request saw them (used by deadlines).
@@ -142,6 +144,7 @@ impl Shard {
             consumer_runtime: HashMap::new(),
             consumer_rebalances: 0,
             share_groups: Default::default(),
+            streams_groups: Default::default(),
             share_runtime: Default::default(),
             topics: Arc::new(NoTopics),
             rng: seed,
@@ -239,6 +242,7 @@ impl Shard {
             },
             GroupRecord::Consumer(r) => self.consumer_groups.replay(r),
             GroupRecord::Share(r) => self.share_groups.replay(r),
+            GroupRecord::Streams(r) => self.streams_groups.replay(r),
         }
     }
 

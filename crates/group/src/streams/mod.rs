@@ -4,5 +4,6 @@
 //! `topology` configures a topology against the topics (internal topics, statuses).
 
 pub mod assignor;
+pub mod records;
 pub mod refine;
 pub mod topology;
