@@ -42,6 +42,22 @@ pub struct GroupConfig {
     pub share_heartbeat_interval_ms: i32,
     /// `group.share.max.size` (Kafka: 200).
     pub share_max_size: usize,
+    /// `group.streams.session.timeout.ms` (Kafka: 45000).
+    pub streams_session_timeout_ms: i32,
+    /// `group.streams.heartbeat.interval.ms` (Kafka: 5000).
+    pub streams_heartbeat_interval_ms: i32,
+    /// `group.streams.max.size` (Kafka: unbounded; here at most [`MAX_GROUP_MEMBERS`]).
+    pub streams_max_size: usize,
+    /// `group.streams.num.standby.replicas` (Kafka: 0).
+    pub streams_num_standby_replicas: usize,
+    /// `group.streams.num.warmup.replicas`: warm-up tasks a streams group runs at once. 0
+    /// here by default: Kafka 4.4.0 declares 2 but hands out no warm-up tasks (its refiner
+    /// returns the assignor's target), so 0 is what a Kafka 4.4 group sees.
+    pub streams_num_warmup_replicas: usize,
+    /// `group.streams.acceptable.recovery.lag` (Kafka: 10000).
+    pub streams_acceptable_recovery_lag: i64,
+    /// `group.streams.task.offset.interval.ms` (Kafka: 60000).
+    pub streams_task_offset_interval_ms: i32,
 }
 
 /// `group.consumer.migration.policy`: which online migrations between classic and consumer
@@ -110,6 +126,13 @@ impl Default for GroupConfig {
             share_session_timeout_ms: 45_000,
             share_heartbeat_interval_ms: 5_000,
             share_max_size: 200,
+            streams_session_timeout_ms: 45_000,
+            streams_heartbeat_interval_ms: 5_000,
+            streams_max_size: MAX_GROUP_MEMBERS,
+            streams_num_standby_replicas: 0,
+            streams_num_warmup_replicas: 0,
+            streams_acceptable_recovery_lag: 10_000,
+            streams_task_offset_interval_ms: 60_000,
         }
     }
 }

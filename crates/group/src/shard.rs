@@ -59,6 +59,8 @@ pub struct Output {
     pub producer: Option<(i64, i16)>,
     /// Share-partition state work to start once `records` are committed.
     pub share_jobs: Vec<crate::share::ShareJob>,
+    /// Streams groups' internal topics for the driver to create (KIP-1071).
+    pub streams_topics: Vec<crate::streams::topology::TopicToCreate>,
 }
 
 impl Output {
@@ -72,6 +74,7 @@ impl Output {
         self.records.extend(other.records);
         self.replies.extend(other.replies);
         self.share_jobs.extend(other.share_jobs);
+        self.streams_topics.extend(other.streams_topics);
     }
 }
 
@@ -95,6 +98,10 @@ pub struct Shard {
     pub(crate) share_groups: crate::share_records::ShareGroups,
     /// The streams groups (KIP-1071): the fold of their records.
     pub(crate) streams_groups: crate::streams::records::StreamsGroups,
+    /// What each streams group keeps beside its records.
+    pub(crate) streams_runtime: HashMap<String, crate::streams::coordinator::StreamsRuntime>,
+    /// Streams-group epoch bumps since the shard was loaded.
+    pub(crate) streams_rebalances: u64,
     /// What each share group keeps beside its records.
     pub(crate) share_runtime: crate::share::ShareRuntime,
     /// The topics as the last request saw them (used by deadlines).
@@ -145,6 +152,8 @@ impl Shard {
             consumer_rebalances: 0,
             share_groups: Default::default(),
             streams_groups: Default::default(),
+            streams_runtime: Default::default(),
+            streams_rebalances: 0,
             share_runtime: Default::default(),
             topics: Arc::new(NoTopics),
             rng: seed,
@@ -334,6 +343,10 @@ impl Shard {
                 }
                 TimerKey::ShareSession { group, member } => {
                     self.share_session_expired(&group, &member, &mut out)
+                }
+                TimerKey::StreamsSession { group, member }
+                | TimerKey::StreamsRevocation { group, member } => {
+                    self.streams_deadline(&group, &member, &mut out)
                 }
                 TimerKey::Join(group) => self.join_phase_ended(&group, now, &mut out),
                 TimerKey::Sync(group) => self.sync_phase_ended(&group, now, &mut out),

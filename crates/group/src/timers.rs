@@ -57,6 +57,20 @@ pub enum TimerKey {
         /// The member.
         member: String,
     },
+    /// A streams-group member's session (KIP-1071).
+    StreamsSession {
+        /// The group.
+        group: String,
+        /// The member.
+        member: String,
+    },
+    /// The time a streams-group member has to revoke tasks (its rebalance timeout).
+    StreamsRevocation {
+        /// The group.
+        group: String,
+        /// The member.
+        member: String,
+    },
     /// The end of a group's join phase (rebalance timeout, or the initial delay).
     Join(String),
     /// The end of a group's sync phase (rebalance timeout).

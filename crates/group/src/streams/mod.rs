@@ -4,6 +4,10 @@
 //! `topology` configures a topology against the topics (internal topics, statuses).
 
 pub mod assignor;
+pub mod convert;
+pub mod coordinator;
+pub mod reconcile;
 pub mod records;
 pub mod refine;
 pub mod topology;
+pub mod validate;

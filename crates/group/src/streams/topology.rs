@@ -90,12 +90,14 @@ pub struct Configured {
     pub to_create: Vec<TopicToCreate>,
     /// What keeps the group from being assigned, if anything.
     pub status: Option<Status>,
+    /// Why no cluster can run the topology (STREAMS_INVALID_TOPOLOGY), if so.
+    pub invalid: Option<String>,
 }
 
 impl Configured {
     /// True when tasks can be assigned: consistent and nothing missing.
     pub fn ready(&self) -> bool {
-        self.subtopologies.is_some() && self.status.is_none()
+        self.subtopologies.is_some() && self.status.is_none() && self.invalid.is_none()
     }
 }
 
@@ -222,6 +224,7 @@ pub fn configure(
         subtopologies: Some(subtopologies),
         to_create,
         status,
+        invalid: None,
     })
 }
 
