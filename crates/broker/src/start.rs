@@ -335,9 +335,11 @@ fn spawn_coordinators(
     deps.fatal
         .spawn_with_reason("share persister", async move { flusher.run().await });
     let (g, view, jobs_persister) = (groups.clone(), deps.view.clone(), persister.clone());
+    let controller = deps.controller.clone();
     deps.fatal
-        .spawn_with_reason("share group state jobs", async move {
-            g.run_share_jobs(jobs_persister, view, share_jobs).await
+        .spawn_with_reason("group coordinator jobs", async move {
+            g.run_group_jobs(jobs_persister, view, controller, share_jobs)
+                .await
         });
     let share_fetcher = ShareFetcher::new(
         config.node_id,

@@ -1460,10 +1460,10 @@ pub mod broker {
     pub const GROUP_COORDINATOR_REBALANCE_PROTOCOLS: Def = Def {
         name: "group.coordinator.rebalance.protocols",
         ty: ConfigType::Text,
-        default: Some("classic,consumer"),
+        default: Some("classic,consumer,streams"),
         scope: Scope::Static,
         read: true,
-        doc: "The group protocols served (classic, consumer).",
+        doc: "The group protocols served (classic, consumer, streams).",
         synonyms: &[],
     };
     /// `group.consumer.session.timeout.ms`.
@@ -2851,7 +2851,7 @@ pub mod broker {
         ty: ConfigType::Int(0),
         default: Some("2"),
         scope: Scope::Static,
-        read: false,
+        read: true,
         doc: "The greatest number of standby replicas a streams group may set (a bound on the group config).",
         synonyms: &[],
     };
@@ -2892,7 +2892,7 @@ pub mod broker {
         ty: ConfigType::Int(0),
         default: Some("20"),
         scope: Scope::Static,
-        read: false,
+        read: true,
         doc: "The greatest number of warm-up replicas a streams group may set (a bound on the group config).",
         synonyms: &[],
     };
@@ -2909,11 +2909,81 @@ pub mod broker {
     /// `group.streams.session.timeout.ms`.
     pub const GROUP_STREAMS_SESSION_TIMEOUT_MS: Def = Def {
         name: "group.streams.session.timeout.ms",
-        ty: ConfigType::Int(0),
+        ty: ConfigType::Int(1),
         default: Some("45000"),
         scope: Scope::Static,
-        read: false,
-        doc: "A streams group member's session timeout when the group sets none.",
+        read: true,
+        doc: "A streams group member's session timeout when the group sets none (a group's streams.session.timeout.ms overrides it).",
+        synonyms: &[],
+    };
+    /// `group.streams.heartbeat.interval.ms`.
+    pub const GROUP_STREAMS_HEARTBEAT_INTERVAL_MS: Def = Def {
+        name: "group.streams.heartbeat.interval.ms",
+        ty: ConfigType::Int(1),
+        default: Some("5000"),
+        scope: Scope::Static,
+        read: true,
+        doc: "How often streams group members heartbeat (a group's streams.heartbeat.interval.ms overrides it).",
+        synonyms: &[],
+    };
+    /// `group.streams.max.size`.
+    pub const GROUP_STREAMS_MAX_SIZE: Def = Def {
+        name: "group.streams.max.size",
+        ty: ConfigType::Int(1),
+        default: Some("2147483647"),
+        scope: Scope::Static,
+        read: true,
+        doc: "The most members one streams group may have (fjord holds at most 10000).",
+        synonyms: &[],
+    };
+    /// `group.streams.num.standby.replicas`.
+    pub const GROUP_STREAMS_NUM_STANDBY_REPLICAS: Def = Def {
+        name: "group.streams.num.standby.replicas",
+        ty: ConfigType::Int(0),
+        default: Some("0"),
+        scope: Scope::Static,
+        read: true,
+        doc: "Standby copies of each stateful task, on other processes (a group's streams.num.standby.replicas overrides it).",
+        synonyms: &[],
+    };
+    /// `group.streams.num.warmup.replicas`.
+    pub const GROUP_STREAMS_NUM_WARMUP_REPLICAS: Def = Def {
+        name: "group.streams.num.warmup.replicas",
+        ty: ConfigType::Int(0),
+        default: Some("0"),
+        scope: Scope::Static,
+        read: true,
+        doc: "Warm-up tasks a streams group runs at once before a stateful task moves (0: none, as Kafka 4.4.0 hands out).",
+        synonyms: &[],
+    };
+    /// `group.streams.acceptable.recovery.lag`.
+    pub const GROUP_STREAMS_ACCEPTABLE_RECOVERY_LAG: Def = Def {
+        name: "group.streams.acceptable.recovery.lag",
+        ty: ConfigType::Long(0),
+        default: Some("10000"),
+        scope: Scope::Static,
+        read: true,
+        doc: "The changelog lag at or below which a warm-up task is caught up.",
+        synonyms: &[],
+    };
+    /// `group.streams.initial.rebalance.delay.ms`.
+    pub const GROUP_STREAMS_INITIAL_REBALANCE_DELAY_MS: Def = Def {
+        name: "group.streams.initial.rebalance.delay.ms",
+        ty: ConfigType::Int(0),
+        default: Some("3000"),
+        scope: Scope::Static,
+        read: true,
+        doc: "How long a new streams group waits for more members before its first assignment (a group's streams.initial.rebalance.delay.ms overrides it).",
+        synonyms: &[],
+    };
+    /// `group.streams.task.offset.interval.ms`.
+    pub const GROUP_STREAMS_TASK_OFFSET_INTERVAL_MS: Def = Def {
+        name: "group.streams.task.offset.interval.ms",
+        ty: ConfigType::Int(1),
+        default: Some("60000"),
+        scope: Scope::Static,
+        read: true,
+        doc: "How often streams group members report their changelog offsets.",
         synonyms: &[],
     };
     /// Every broker key declared here, in name order.
@@ -2986,17 +3056,24 @@ pub mod broker {
         &GROUP_SHARE_PARTITION_MAX_RECORD_LOCKS,
         &GROUP_SHARE_RECORD_LOCK_DURATION_MS,
         &GROUP_SHARE_SESSION_TIMEOUT_MS,
+        &GROUP_STREAMS_ACCEPTABLE_RECOVERY_LAG,
         &GROUP_STREAMS_ASSIGNORS,
+        &GROUP_STREAMS_HEARTBEAT_INTERVAL_MS,
+        &GROUP_STREAMS_INITIAL_REBALANCE_DELAY_MS,
         &GROUP_STREAMS_MAX_ASSIGNMENT_INTERVAL_MS,
         &GROUP_STREAMS_MAX_HEARTBEAT_INTERVAL_MS,
         &GROUP_STREAMS_MAX_SESSION_TIMEOUT_MS,
+        &GROUP_STREAMS_MAX_SIZE,
         &GROUP_STREAMS_MAX_STANDBY_REPLICAS,
         &GROUP_STREAMS_MAX_WARMUP_REPLICAS,
         &GROUP_STREAMS_MIN_ASSIGNMENT_INTERVAL_MS,
         &GROUP_STREAMS_MIN_HEARTBEAT_INTERVAL_MS,
         &GROUP_STREAMS_MIN_SESSION_TIMEOUT_MS,
         &GROUP_STREAMS_MIN_TASK_OFFSET_INTERVAL_MS,
+        &GROUP_STREAMS_NUM_STANDBY_REPLICAS,
+        &GROUP_STREAMS_NUM_WARMUP_REPLICAS,
         &GROUP_STREAMS_SESSION_TIMEOUT_MS,
+        &GROUP_STREAMS_TASK_OFFSET_INTERVAL_MS,
         &INTER_BROKER_LISTENER_NAME,
         &LEADER_REPLICATION_THROTTLED_RATE,
         &LISTENER_SECURITY_PROTOCOL_MAP,

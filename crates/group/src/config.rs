@@ -42,6 +42,8 @@ pub struct GroupConfig {
     pub share_heartbeat_interval_ms: i32,
     /// `group.share.max.size` (Kafka: 200).
     pub share_max_size: usize,
+    /// Whether `group.coordinator.rebalance.protocols` has `streams` (Kafka 4.4: yes).
+    pub streams_enabled: bool,
     /// `group.streams.session.timeout.ms` (Kafka: 45000).
     pub streams_session_timeout_ms: i32,
     /// `group.streams.heartbeat.interval.ms` (Kafka: 5000).
@@ -58,6 +60,11 @@ pub struct GroupConfig {
     pub streams_acceptable_recovery_lag: i64,
     /// `group.streams.task.offset.interval.ms` (Kafka: 60000).
     pub streams_task_offset_interval_ms: i32,
+    /// `group.streams.initial.rebalance.delay.ms` (Kafka: 3000).
+    pub streams_initial_rebalance_delay_ms: i32,
+    /// Whether a topology description plugin takes StreamsGroupTopologyDescriptionUpdate
+    /// pushes (never in fjord: Kafka's plugin class is unset by default).
+    pub streams_topology_plugin: bool,
 }
 
 /// `group.consumer.migration.policy`: which online migrations between classic and consumer
@@ -126,6 +133,7 @@ impl Default for GroupConfig {
             share_session_timeout_ms: 45_000,
             share_heartbeat_interval_ms: 5_000,
             share_max_size: 200,
+            streams_enabled: true,
             streams_session_timeout_ms: 45_000,
             streams_heartbeat_interval_ms: 5_000,
             streams_max_size: MAX_GROUP_MEMBERS,
@@ -133,6 +141,8 @@ impl Default for GroupConfig {
             streams_num_warmup_replicas: 0,
             streams_acceptable_recovery_lag: 10_000,
             streams_task_offset_interval_ms: 60_000,
+            streams_initial_rebalance_delay_ms: 3_000,
+            streams_topology_plugin: false,
         }
     }
 }

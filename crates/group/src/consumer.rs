@@ -1325,6 +1325,7 @@ impl Shard {
         epoch: i32,
     ) -> Result<(), ErrorCode> {
         self.check_member_epoch(group, member.unwrap_or(""), epoch, true)
+            .or_else(|| self.check_streams_member(group, member.unwrap_or(""), epoch, true))
             .unwrap_or(Ok(()))
     }
 

@@ -72,10 +72,16 @@ impl Shard {
         transactional: bool,
     ) -> Result<(), ErrorCode> {
         let anonymous = generation < 0 && member.is_empty() && instance.is_none();
-        if transactional && anonymous && self.consumer_group(group).is_some() {
+        if transactional
+            && anonymous
+            && (self.consumer_group(group).is_some() || self.streams_group(group).is_some())
+        {
             return Ok(());
         }
         if let Some(verdict) = self.check_consumer_member(group, member, generation) {
+            return verdict;
+        }
+        if let Some(verdict) = self.check_streams_member(group, member, generation, false) {
             return verdict;
         }
         let Some(g) = self.groups.get(group) else {

@@ -105,7 +105,13 @@ struct Harness {
 impl Harness {
     fn new() -> Harness {
         Harness {
-            shard: Shard::new(GroupConfig::default(), 1),
+            shard: Shard::new(
+                GroupConfig {
+                    streams_initial_rebalance_delay_ms: 0,
+                    ..GroupConfig::default()
+                },
+                1,
+            ),
             topics: Topics {
                 by_name: BTreeMap::from([("input".to_string(), (1, 4))]),
                 stamp: 1,
@@ -298,6 +304,7 @@ fn with_warm_ups_a_stateful_task_moves_only_once_its_new_owner_caught_up() {
     h.shard = Shard::new(
         GroupConfig {
             streams_num_warmup_replicas: 4,
+            streams_initial_rebalance_delay_ms: 0,
             ..GroupConfig::default()
         },
         1,

@@ -665,6 +665,28 @@ pub const APIS: &[Api] = &[
         Local,
         By(rules::change_share_group_offsets),
     ),
+    // Streams groups (KIP-1071; answered UNSUPPORTED_VERSION while `streams.version` is 0).
+    api(
+        ApiKey::StreamsGroupHeartbeat,
+        v(0, 1),
+        NONE,
+        Local,
+        By(rules::streams_group_heartbeat),
+    ),
+    api(
+        ApiKey::StreamsGroupDescribe,
+        v(0, 1),
+        NONE,
+        Local,
+        By(rules::streams_group_describe),
+    ),
+    api(
+        ApiKey::StreamsGroupTopologyDescriptionUpdate,
+        v(0, 0),
+        NONE,
+        Local,
+        By(rules::streams_group_topology_update),
+    ),
     api(
         ApiKey::UnregisterController,
         v(0, 0),

@@ -435,6 +435,11 @@ pub(crate) mod rules {
         |a, g| a.group(Op::Describe, g)
     );
     narrow_rule!(
+        /// StreamsGroupDescribe: DESCRIBE on each group.
+        streams_group_describe, StreamsGroupDescribe, group_ids, GroupCode,
+        |a, g| a.group(Op::Describe, g)
+    );
+    narrow_rule!(
         /// DeleteGroups: DELETE on each group.
         delete_groups, DeleteGroups, groups_names, GroupCode,
         |a, g| a.group(Op::Delete, g)
@@ -677,6 +682,46 @@ pub(crate) mod rules {
             .flatten()
             .all(|t| a.topic(Op::Describe, t));
         a.unless(ok, body, v, TopicCode, "DESCRIBE on the subscribed topics")
+    }
+
+    /// StreamsGroupHeartbeat: READ on the group, then DESCRIBE on every topic a joining
+    /// member's topology names (sources, repartition and changelog topics; Kafka's
+    /// `handleStreamsGroupHeartbeatRequest`).
+    pub(crate) fn streams_group_heartbeat(
+        a: &Access<'_>,
+        _: Listener,
+        body: RequestBody,
+        v: i16,
+    ) -> Gate {
+        let RequestBody::StreamsGroupHeartbeat(r) = &body else {
+            return Gate::Open(body);
+        };
+        if !a.group(Op::Read, &r.group_id) {
+            return a.deny(body, v, GroupCode, "READ on the group");
+        }
+        let ok = r.topology.iter().flat_map(|t| &t.subtopologies).all(|s| {
+            s.source_topics
+                .iter()
+                .chain(&s.repartition_sink_topics)
+                .chain(s.repartition_source_topics.iter().map(|t| &t.name))
+                .chain(s.state_changelog_topics.iter().map(|t| &t.name))
+                .all(|t| a.topic(Op::Describe, t))
+        });
+        a.unless(ok, body, v, TopicCode, "DESCRIBE on the topology's topics")
+    }
+
+    /// StreamsGroupTopologyDescriptionUpdate: READ on the group.
+    pub(crate) fn streams_group_topology_update(
+        a: &Access<'_>,
+        _: Listener,
+        body: RequestBody,
+        v: i16,
+    ) -> Gate {
+        let RequestBody::StreamsGroupTopologyDescriptionUpdate(r) = &body else {
+            return Gate::Open(body);
+        };
+        let ok = a.group(Op::Read, &r.group_id);
+        a.unless(ok, body, v, GroupCode, "READ on the group")
     }
 
     /// ShareFetch and ShareAcknowledge: READ on the group (READ on each topic is judged by

@@ -188,6 +188,8 @@ error_codes! {
     StreamsInvalidTopologyEpoch = 131, "STREAMS_INVALID_TOPOLOGY_EPOCH", false, "The supplied topology epoch is invalid.";
     StreamsTopologyFenced = 132, "STREAMS_TOPOLOGY_FENCED", false, "The supplied topology epoch is outdated.";
     ShareSessionLimitReached = 133, "SHARE_SESSION_LIMIT_REACHED", true, "The limit of share sessions has been reached.";
+    GroupDeletionFailed = 134, "GROUP_DELETION_FAILED", false, "DeleteGroups could not complete; see the error message on the per-group result for details.";
+    StreamsTopologyDescriptionUpdateFailed = 135, "STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED", false, "The broker could not process the topology description update; see the error message for details.";
     ControllerIdNotRegistered = 136, "CONTROLLER_ID_NOT_REGISTERED", false, "The controller ID is not currently registered.";
     RequestLimitReached = 1000, "REQUEST_LIMIT_REACHED", false, "The request asked for more items than one request may act on; the rest were not acted on and may be sent again.";
 }

@@ -242,6 +242,92 @@ impl Groups<'_> {
         self.one_group(body, version, group).await
     }
 
+    /// StreamsGroupHeartbeat (KIP-1071): UNSUPPORTED_VERSION unless `streams.version` is at
+    /// least 1 and `group.coordinator.rebalance.protocols` has `streams`, as Kafka.
+    pub async fn streams_heartbeat(
+        &self,
+        body: &RequestBody,
+        version: i16,
+        group: &str,
+    ) -> ResponseBody {
+        if !streams_enabled(&self.image, self.coordinator.config()) {
+            return fjord_protocol::error_response(
+                body,
+                version,
+                ErrorCode::UnsupportedVersion,
+                "The streams group protocol is not supported.",
+            );
+        }
+        self.one_group(body, version, group).await
+    }
+
+    /// StreamsGroupDescribe: each group from its shard.
+    pub async fn streams_group_describe(
+        &self,
+        r: &fjord_protocol::generated::streams_group_describe_request::StreamsGroupDescribeRequest,
+    ) -> fjord_protocol::generated::streams_group_describe_response::StreamsGroupDescribeResponse
+    {
+        use fjord_protocol::generated::streams_group_describe_response::{
+            DescribedGroup, StreamsGroupDescribeResponse,
+        };
+        let topics = ImageTopics(self.image.clone());
+        let mut out = StreamsGroupDescribeResponse::default();
+        let enabled = streams_enabled(&self.image, self.coordinator.config());
+        for id in r.group_ids.iter().take(MAX_GROUPS_PER_REQUEST) {
+            let d = if !enabled {
+                Err(ErrorCode::UnsupportedVersion)
+            } else if id.is_empty() {
+                Err(ErrorCode::InvalidGroupId)
+            } else {
+                self.coordinator
+                    .read(&self.image, id, |s| s.describe_streams_group(id, &topics))
+                    .await
+            };
+            out.groups.push(d.unwrap_or_else(|code| DescribedGroup {
+                error_code: code.code(),
+                error_message: Some(message(code)),
+                group_id: id.clone(),
+                authorized_operations: i32::MIN,
+                ..Default::default()
+            }));
+        }
+        out
+    }
+
+    /// StreamsGroupTopologyDescriptionUpdate: checked on the group's shard (see
+    /// `Shard::streams_topology_update`).
+    pub async fn streams_topology_update(
+        &self,
+        r: &fjord_protocol::generated::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest,
+    ) -> fjord_protocol::generated::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse{
+        use fjord_protocol::generated::streams_group_topology_description_update_response::StreamsGroupTopologyDescriptionUpdateResponse as Response;
+        let (code, text) = if !streams_enabled(&self.image, self.coordinator.config()) {
+            (
+                ErrorCode::UnsupportedVersion,
+                "The streams group protocol is not supported.".to_string(),
+            )
+        } else if !self.coordinator.config().streams_topology_plugin {
+            // Kafka 4.4 without a plugin: refused before the group is looked at.
+            (
+                ErrorCode::UnsupportedVersion,
+                "The broker has no streams group topology description plugin configured."
+                    .to_string(),
+            )
+        } else if r.group_id.is_empty() {
+            (ErrorCode::InvalidRequest, "GroupId can't be empty.".into())
+        } else {
+            self.coordinator
+                .read(&self.image, &r.group_id, |s| s.streams_topology_update(r))
+                .await
+                .unwrap_or_else(|code| (code, message(code)))
+        };
+        Response {
+            error_code: code.code(),
+            error_message: Some(text),
+            ..Default::default()
+        }
+    }
+
     /// ShareGroupHeartbeat (KIP-932): UNSUPPORTED_VERSION unless `share.version` is at
     /// least [`SHARE_GROUP_VERSION`], as Kafka answers.
     pub async fn share_heartbeat(
@@ -620,6 +706,21 @@ pub fn share_enabled(image: &MetadataImage) -> bool {
     image.features.share_version() >= SHARE_GROUP_VERSION
 }
 
+/// The `streams.version` level from which streams groups are served.
+pub const STREAMS_GROUP_VERSION: i16 = 1;
+
+/// Whether streams groups are served: `streams.version` finalized at
+/// [`STREAMS_GROUP_VERSION`] or above and `group.coordinator.rebalance.protocols` has
+/// `streams`.
+pub fn streams_enabled(image: &MetadataImage, config: &fjord_group::GroupConfig) -> bool {
+    config.streams_enabled
+        && image
+            .features
+            .levels
+            .get(fjord_metadata::version::STREAMS_VERSION)
+            .is_some_and(|l| *l >= STREAMS_GROUP_VERSION)
+}
+
 /// The `group.version` level from which ConsumerGroupHeartbeat is served.
 pub const CONSUMER_GROUP_VERSION: i16 = 1;
 
@@ -677,6 +778,7 @@ fn run(
     match body {
         RequestBody::ConsumerGroupHeartbeat(r) => shard.consumer_heartbeat(ctx, r, topics, now),
         RequestBody::ShareGroupHeartbeat(r) => shard.share_heartbeat(ctx, r, topics, now),
+        RequestBody::StreamsGroupHeartbeat(r) => shard.streams_heartbeat(ctx, r, topics, now),
         RequestBody::JoinGroup(r) => shard.join_group(ctx, r, now),
         RequestBody::SyncGroup(r) => shard.sync_group(ctx, r, now),
         RequestBody::Heartbeat(r) => shard.heartbeat(ctx, r, now),
@@ -727,7 +829,10 @@ fn refused_before_routing(body: &RequestBody, version: i16, group: &str) -> Opti
     }
     // A KIP-848 heartbeat's fields are checked by its group's rules ("GroupId can't be
     // empty.", INVALID_REQUEST).
-    let heartbeat = matches!(body, RequestBody::ConsumerGroupHeartbeat(_));
+    let heartbeat = matches!(
+        body,
+        RequestBody::ConsumerGroupHeartbeat(_) | RequestBody::StreamsGroupHeartbeat(_)
+    );
     (group.is_empty() && !heartbeat).then_some(ErrorCode::InvalidGroupId)
 }
 

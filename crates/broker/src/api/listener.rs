@@ -728,6 +728,17 @@ impl BrokerHandler {
             RequestBody::ShareGroupHeartbeat(r) => {
                 Some(groups().share_heartbeat(body, version, &r.group_id).await)
             }
+            RequestBody::StreamsGroupHeartbeat(r) => {
+                Some(groups().streams_heartbeat(body, version, &r.group_id).await)
+            }
+            RequestBody::StreamsGroupDescribe(r) => Some(ResponseBody::StreamsGroupDescribe(
+                groups().streams_group_describe(r).await,
+            )),
+            RequestBody::StreamsGroupTopologyDescriptionUpdate(r) => {
+                Some(ResponseBody::StreamsGroupTopologyDescriptionUpdate(
+                    groups().streams_topology_update(r).await,
+                ))
+            }
             RequestBody::ShareFetch(r) => {
                 let denied =
                     unreadable_topics(&image(), access, r.topics.iter().map(|t| t.topic_id));

@@ -10,6 +10,7 @@ use crate::coordinator::runtime::{
 use crate::replica::replica_manager::ReplicaManager;
 use fjord_configdef::topic;
 use fjord_group::share::ShareJob;
+use fjord_group::streams::topology::TopicToCreate;
 use fjord_group::{GroupConfig, GroupRecord, Output, RequestContext, Shard};
 use fjord_metadata::MetadataImage;
 use fjord_protocol::ResponseBody;
@@ -18,6 +19,19 @@ use tokio::sync::watch;
 
 /// The topic that holds groups and offsets.
 pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
+
+/// What a group shard asks the driver to do once its records are committed.
+#[derive(Debug, Clone)]
+pub enum GroupEffect {
+    /// Share-partition state to create or delete at the share coordinators.
+    Share(ShareJob),
+    /// A streams group's missing internal topics, to create through the controller.
+    CreateTopics(Vec<TopicToCreate>),
+}
+
+/// The most internal topics of streams groups being created at once; more wait for the next
+/// heartbeat that asks for them.
+pub const MAX_PENDING_TOPIC_CREATIONS: usize = 1_000;
 
 /// The coordinator's settings beyond the state machine's.
 #[derive(Debug, Clone)]
@@ -35,7 +49,7 @@ pub struct CoordinatorConfig {
 impl CoordinatorShard for Shard {
     type Config = GroupConfig;
     type Output = Output;
-    type Effect = ShareJob;
+    type Effect = GroupEffect;
     const TOPIC: &'static str = OFFSETS_TOPIC;
 
     fn create(config: &GroupConfig, seed: u64, _epoch: i32) -> Shard {
@@ -81,7 +95,7 @@ impl CoordinatorShard for Shard {
         Shard::tick(self, now)
     }
 
-    fn split(out: Output) -> Split<ShareJob> {
+    fn split(out: Output) -> Split<GroupEffect> {
         let producer = out.producer;
         Split {
             entries: out
@@ -97,7 +111,15 @@ impl CoordinatorShard for Shard {
                 })
                 .collect(),
             replies: out.replies,
-            effects: out.share_jobs,
+            effects: out
+                .share_jobs
+                .into_iter()
+                .map(GroupEffect::Share)
+                .chain(
+                    (!out.streams_topics.is_empty())
+                        .then_some(GroupEffect::CreateTopics(out.streams_topics)),
+                )
+                .collect(),
         }
     }
 
@@ -118,7 +140,7 @@ impl Runtime<Shard> {
         clock: fjord_util::Clock,
     ) -> (
         Arc<GroupCoordinator>,
-        tokio::sync::mpsc::UnboundedReceiver<ShareJob>,
+        tokio::sync::mpsc::UnboundedReceiver<GroupEffect>,
     ) {
         let topic = TopicSettings {
             partitions: config.num_partitions,
@@ -135,20 +157,31 @@ impl Runtime<Shard> {
         Runtime::new(config.group, topic, replicas, controller, clock)
     }
 
-    /// Carries out the share groups' state jobs until the coordinator is gone: each
-    /// share-partition's state is created (or deleted) at its share coordinator, and an
-    /// initialization's outcome goes back to the group's shard.
-    pub async fn run_share_jobs(
+    /// Carries out the shards' effects until the coordinator is gone: each share-partition's
+    /// state is created (or deleted) at its share coordinator, and an initialization's
+    /// outcome goes back to the group's shard; streams groups' internal topics are created
+    /// through the controller (each name once at a time).
+    pub async fn run_group_jobs(
         self: Arc<Self>,
         persister: Arc<crate::share::persister::Persister>,
         view: watch::Receiver<crate::cluster::view::View>,
-        mut jobs: tokio::sync::mpsc::UnboundedReceiver<ShareJob>,
+        controller: Arc<ControllerClient>,
+        mut jobs: tokio::sync::mpsc::UnboundedReceiver<GroupEffect>,
     ) -> String {
+        let pending = Arc::new(std::sync::Mutex::new(std::collections::HashSet::new()));
         while let Some(job) = jobs.recv().await {
-            let (me, persister, view) = (self.clone(), persister.clone(), view.clone());
-            tokio::spawn(async move { me.share_job(&persister, view, job).await });
+            match job {
+                GroupEffect::Share(job) => {
+                    let (me, persister, view) = (self.clone(), persister.clone(), view.clone());
+                    tokio::spawn(async move { me.share_job(&persister, view, job).await });
+                }
+                GroupEffect::CreateTopics(topics) => {
+                    let (controller, pending) = (controller.clone(), pending.clone());
+                    tokio::spawn(create_internal_topics(controller, pending, topics));
+                }
+            }
         }
-        "the group coordinator's share jobs ended".into()
+        "the group coordinator's jobs ended".into()
     }
 
     async fn share_job(
@@ -249,5 +282,70 @@ impl Runtime<Shard> {
             async move { me.each_shard_mut(|s| s.topics_deleted(&gone)).await }
         })
         .await
+    }
+}
+
+/// Creates a streams group's internal topics through the controller (Kafka's broker does it
+/// for the coordinator), skipping names already being created; a failure is logged and the
+/// next heartbeat asks again.
+async fn create_internal_topics(
+    controller: Arc<ControllerClient>,
+    pending: Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
+    topics: Vec<TopicToCreate>,
+) {
+    use fjord_protocol::generated::create_topics_request::{
+        CreatableTopic, CreatableTopicConfig, CreateTopicsRequest,
+    };
+    let topics: Vec<TopicToCreate> = {
+        let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
+        topics
+            .into_iter()
+            .filter(|t| p.len() < MAX_PENDING_TOPIC_CREATIONS && p.insert(t.name.clone()))
+            .collect()
+    };
+    if topics.is_empty() {
+        return;
+    }
+    let body = fjord_protocol::RequestBody::CreateTopics(CreateTopicsRequest {
+        topics: topics
+            .iter()
+            .map(|t| CreatableTopic {
+                name: t.name.clone(),
+                num_partitions: t.partitions,
+                replication_factor: t.replication_factor,
+                configs: t
+                    .configs
+                    .iter()
+                    .map(|(k, v)| CreatableTopicConfig {
+                        name: k.clone(),
+                        value: Some(v.clone()),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+            .collect(),
+        timeout_ms: 30_000,
+        ..Default::default()
+    });
+    match controller.call(body, 7).await {
+        Ok(ResponseBody::CreateTopics(r)) => {
+            for t in r.topics.iter().filter(|t| {
+                t.error_code != 0
+                    && t.error_code != fjord_protocol::ErrorCode::TopicAlreadyExists.code()
+            }) {
+                tracing::warn!(
+                    topic = t.name,
+                    "creating a streams group's internal topic: {}",
+                    t.error_message.as_deref().unwrap_or("(no message)")
+                );
+            }
+        }
+        Ok(other) => tracing::warn!("creating internal topics: answered {:?}", other.api_key()),
+        Err(e) => tracing::warn!("creating a streams group's internal topics: {e}"),
+    }
+    let mut p = pending.lock().unwrap_or_else(|e| e.into_inner());
+    for t in &topics {
+        p.remove(&t.name);
     }
 }

@@ -48,11 +48,13 @@ pub const GROUP_NUM_STANDBY_KEY: &str = "streams.num.standby.replicas";
 pub const STATUS_STALE_TOPOLOGY: i8 = 0;
 /// SHUTDOWN_APPLICATION: a member asked every member to shut down.
 pub const STATUS_SHUTDOWN_APPLICATION: i8 = 4;
+/// ASSIGNMENT_DELAYED: a new group's first assignment waits for the initial delay.
+pub const STATUS_ASSIGNMENT_DELAYED: i8 = 5;
 /// The most bytes of task ids one heartbeat may report (bounded like any client input).
 pub const MAX_TASKS_PER_HEARTBEAT: usize = 100_000;
 
 /// A member's reported changelog offsets and end offsets, by task.
-type Reported = (BTreeMap<TaskId, i64>, BTreeMap<TaskId, i64>);
+pub type Reported = (BTreeMap<TaskId, i64>, BTreeMap<TaskId, i64>);
 
 /// What a streams group keeps beside its records (rebuilt from heartbeats).
 #[derive(Debug, Default)]
@@ -65,6 +67,21 @@ pub struct StreamsRuntime {
     shutdown: bool,
     /// The refined assignment members converge to, with the assignment epoch it is for.
     refined: Option<(i32, BTreeMap<String, Tasks>)>,
+    /// Until when a new group's first assignment waits for more members
+    /// (`group.streams.initial.rebalance.delay.ms`).
+    delayed_until: Option<i64>,
+}
+
+impl StreamsRuntime {
+    /// Whether the topology as last configured is ready (None: not configured since load).
+    pub fn configured_ready(&self) -> Option<bool> {
+        self.configured.as_ref().map(|(_, _, c)| c.ready())
+    }
+
+    /// A member's last reported changelog offsets and end offsets.
+    pub fn reported(&self, member: &str) -> Option<&Reported> {
+        self.offsets.get(member)
+    }
 }
 
 /// A streams heartbeat's answer carrying an error.
@@ -80,13 +97,19 @@ fn invalid(message: &str) -> Refusal {
     (ErrorCode::InvalidRequest, message.to_string())
 }
 
-/// Kafka's checks of a heartbeat before it touches the group.
+/// Kafka 4.4's checks of a heartbeat before it touches the group, in its order and words.
 fn check_request(r: &Request) -> Result<(), Refusal> {
     if r.group_id.is_empty() {
         return Err(invalid("GroupId can't be empty."));
     }
     if r.member_id.is_empty() {
         return Err(invalid("MemberId can't be empty."));
+    }
+    if r.member_epoch < STATIC_LEAVE_EPOCH {
+        return Err(invalid(&format!(
+            "MemberEpoch is {}, but must be greater than or equal to -2.",
+            r.member_epoch
+        )));
     }
     if r.instance_id.as_deref() == Some("") {
         return Err(invalid("InstanceId can't be empty."));
@@ -103,31 +126,29 @@ fn check_request(r: &Request) -> Result<(), Refusal> {
     if reported > MAX_TASKS_PER_HEARTBEAT {
         return Err(invalid("Too many tasks in one heartbeat."));
     }
-    match r.member_epoch {
-        0 => {
-            if r.rebalance_timeout_ms <= 0 {
-                return Err(invalid(
-                    "RebalanceTimeoutMs must be provided and positive when (re-)joining.",
-                ));
-            }
-            if r.process_id.as_deref().is_none_or(str::is_empty) {
-                return Err(invalid("ProcessId can't be empty."));
-            }
-            let Some(t) = &r.topology else {
-                return Err(invalid("Topology must be non-null when (re-)joining."));
-            };
-            if t.epoch < 0 {
-                return Err(invalid("Topology epoch must be non-negative."));
-            }
-            for tasks in [&r.active_tasks, &r.standby_tasks, &r.warmup_tasks] {
-                if tasks.as_ref().is_some_and(|t| !t.is_empty()) {
-                    return Err(invalid("Tasks must be empty when (re-)joining."));
-                }
+    if r.member_epoch == 0 {
+        if r.rebalance_timeout_ms == -1 {
+            return Err(invalid(
+                "RebalanceTimeoutMs must be provided in first request.",
+            ));
+        }
+        for (tasks, name) in [
+            (&r.active_tasks, "ActiveTasks"),
+            (&r.standby_tasks, "StandbyTasks"),
+            (&r.warmup_tasks, "WarmupTasks"),
+        ] {
+            if tasks.as_ref().is_none_or(|t| !t.is_empty()) {
+                return Err(invalid(&format!("{name} must be empty when (re-)joining.")));
             }
         }
-        LEAVE_EPOCH | STATIC_LEAVE_EPOCH => {}
-        e if e < 0 => return Err(invalid(&format!("MemberEpoch is invalid: {e}."))),
-        _ => {}
+        let Some(t) = &r.topology else {
+            return Err(invalid("Topology must be non-null when (re-)joining."));
+        };
+        if t.epoch < 0 {
+            return Err(invalid("Topology epoch must be non-negative."));
+        }
+    } else if r.topology.is_some() {
+        return Err(invalid("Topology can only be provided when (re-)joining."));
     }
     Ok(())
 }
@@ -213,6 +234,34 @@ impl Shard {
     /// True when `id` is a streams group's.
     pub fn is_streams_group(&self, id: &str) -> bool {
         self.streams_groups.groups.contains_key(id)
+    }
+
+    /// The member checks of a streams group's offset commit or fetch (None: not a streams
+    /// group): the member must be known (UNKNOWN_MEMBER_ID) at `epoch` (STALE_MEMBER_EPOCH).
+    /// An admin's request (no member, epoch below zero) passes when `admin_with_members` or
+    /// the group has no members.
+    pub(crate) fn check_streams_member(
+        &self,
+        group: &str,
+        member: &str,
+        epoch: i32,
+        admin_with_members: bool,
+    ) -> Option<Result<(), ErrorCode>> {
+        let g = self.streams_group(group)?;
+        if epoch < 0 && member.is_empty() {
+            return Some(if admin_with_members || g.members.is_empty() {
+                Ok(())
+            } else {
+                Err(ErrorCode::UnknownMemberId)
+            });
+        }
+        if !g.members.contains_key(member) {
+            return Some(Err(ErrorCode::UnknownMemberId));
+        }
+        if g.current_of(member).member_epoch != epoch {
+            return Some(Err(ErrorCode::StaleMemberEpoch));
+        }
+        Some(Ok(()))
     }
 
     /// StreamsGroupHeartbeat (see the module's note). The answer waits for its records.
@@ -323,6 +372,23 @@ impl Shard {
                 .shutdown = true;
         }
         let (configured, new_hash) = self.configure_streams(group, topics);
+        // A new group's first assignment waits for the initial delay; its end is a new epoch.
+        let rt = self.streams_runtime.entry(group.into()).or_default();
+        let delayed = match rt.delayed_until {
+            Some(until) if now < until => true,
+            Some(_) => {
+                rt.delayed_until = None;
+                bump = true;
+                false
+            }
+            None => false,
+        };
+        if delayed {
+            statuses.push(Status {
+                code: STATUS_ASSIGNMENT_DELAYED,
+                detail: "Assignment delayed due to the configured initial rebalance delay.".into(),
+            });
+        }
         if bump || new_hash.is_some() {
             let epoch = self.streams_groups.groups[group].group_epoch() + 1;
             self.write_streams_epoch(group, epoch, new_hash, out);
@@ -333,7 +399,7 @@ impl Shard {
             }
             out.streams_topics.extend(c.to_create.iter().cloned());
         }
-        self.maybe_assign_streams(group, configured.as_ref(), out);
+        self.maybe_assign_streams(group, configured.as_ref().filter(|_| !delayed), out);
         self.refine_step(group, out);
         let joined_fresh = joining && replaced.is_none();
         let before = if joined_fresh && existing.is_some() {
@@ -403,6 +469,11 @@ impl Shard {
             .entry(id.into())
             .or_insert_with(|| crate::group::Group::new(id, now));
         self.write_streams_epoch(id, 0, Some(0), out);
+        let delay = self.config.streams_initial_rebalance_delay_ms;
+        self.streams_runtime
+            .entry(id.into())
+            .or_default()
+            .delayed_until = (delay > 0).then_some(now + i64::from(delay));
         Ok(())
     }
 
@@ -820,7 +891,12 @@ impl Shard {
                     .collect(),
             )
         };
-        let endpoint_epoch = g.assignment_epoch();
+        let with_endpoints = g.members.values().any(|m| m.user_endpoint.is_some());
+        let endpoint_epoch = if with_endpoints {
+            g.assignment_epoch()
+        } else {
+            0
+        };
         let endpoints = (r.endpoint_information_epoch != endpoint_epoch)
             .then(|| self.endpoints(group))
             .flatten();
@@ -831,10 +907,8 @@ impl Shard {
                 .topics
                 .group_int(group, GROUP_HEARTBEAT_INTERVAL_KEY)
                 .unwrap_or(self.config.streams_heartbeat_interval_ms),
-            acceptable_recovery_lag_legacy: self
-                .config
-                .streams_acceptable_recovery_lag
-                .clamp(0, i64::from(i32::MAX)) as i32,
+            // Kafka 4.4 leaves the v0 field at 0.
+            acceptable_recovery_lag_legacy: 0,
             acceptable_recovery_lag: self.config.streams_acceptable_recovery_lag,
             task_offset_interval_ms: self.config.streams_task_offset_interval_ms,
             status: Some(

@@ -6,6 +6,7 @@
 pub mod assignor;
 pub mod convert;
 pub mod coordinator;
+pub mod describe;
 pub mod reconcile;
 pub mod records;
 pub mod refine;

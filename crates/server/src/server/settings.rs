@@ -406,9 +406,12 @@ fn consumer_assignors(
 }
 
 /// `group.coordinator.rebalance.protocols`: whether `consumer` is on (`classic` must be).
-fn rebalance_protocols(config: &ServerConfig) -> Result<bool, String> {
+fn rebalance_protocols(config: &ServerConfig) -> Result<(bool, bool), String> {
     let key = broker::GROUP_COORDINATOR_REBALANCE_PROTOCOLS.name;
-    let list = config.get(key).unwrap_or("classic,consumer");
+    let list = config
+        .get(key)
+        .or(broker::GROUP_COORDINATOR_REBALANCE_PROTOCOLS.default)
+        .unwrap_or("classic");
     let names: Vec<&str> = list
         .split(',')
         .map(str::trim)
@@ -422,7 +425,7 @@ fn rebalance_protocols(config: &ServerConfig) -> Result<bool, String> {
     if !names.contains(&"classic") {
         return Err(format!("configuration {key} must contain classic"));
     }
-    Ok(names.contains(&"consumer"))
+    Ok((names.contains(&"consumer"), names.contains(&"streams")))
 }
 
 /// Kafka's bounds on the consumer group session and heartbeat settings.
@@ -486,7 +489,8 @@ fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String
             consumer_max_size: (int(&broker::GROUP_CONSUMER_MAX_SIZE)?.max(1) as usize)
                 .min(fjord_group::config::MAX_GROUP_MEMBERS),
             consumer_assignors: consumer_assignors(config)?,
-            consumer_enabled: rebalance_protocols(config)?,
+            consumer_enabled: rebalance_protocols(config)?.0,
+            streams_enabled: rebalance_protocols(config)?.1,
             consumer_migration_policy: migration_policy(config)?,
             share_session_timeout_ms: clamp_i32(int(&broker::GROUP_SHARE_SESSION_TIMEOUT_MS)?),
             share_heartbeat_interval_ms: clamp_i32(int(
@@ -494,6 +498,27 @@ fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String
             )?),
             share_max_size: (int(&broker::GROUP_SHARE_MAX_SIZE)?.max(1) as usize)
                 .min(fjord_group::config::MAX_GROUP_MEMBERS),
+            streams_session_timeout_ms: clamp_i32(int(&broker::GROUP_STREAMS_SESSION_TIMEOUT_MS)?),
+            streams_heartbeat_interval_ms: clamp_i32(int(
+                &broker::GROUP_STREAMS_HEARTBEAT_INTERVAL_MS,
+            )?),
+            streams_max_size: (int(&broker::GROUP_STREAMS_MAX_SIZE)?.max(1) as usize)
+                .min(fjord_group::config::MAX_GROUP_MEMBERS),
+            streams_num_standby_replicas: int(&broker::GROUP_STREAMS_NUM_STANDBY_REPLICAS)?
+                .clamp(0, int(&broker::GROUP_STREAMS_MAX_STANDBY_REPLICAS)?.max(0))
+                as usize,
+            streams_num_warmup_replicas: int(&broker::GROUP_STREAMS_NUM_WARMUP_REPLICAS)?
+                .clamp(0, int(&broker::GROUP_STREAMS_MAX_WARMUP_REPLICAS)?.max(0))
+                as usize,
+            streams_acceptable_recovery_lag: int(&broker::GROUP_STREAMS_ACCEPTABLE_RECOVERY_LAG)?
+                .max(0),
+            streams_task_offset_interval_ms: clamp_i32(int(
+                &broker::GROUP_STREAMS_TASK_OFFSET_INTERVAL_MS,
+            )?),
+            streams_initial_rebalance_delay_ms: clamp_i32(int(
+                &broker::GROUP_STREAMS_INITIAL_REBALANCE_DELAY_MS,
+            )?),
+            streams_topology_plugin: false,
         },
         num_partitions: clamp_i32(int(&broker::OFFSETS_TOPIC_NUM_PARTITIONS)?).max(1),
         replication_factor: int(&broker::OFFSETS_TOPIC_REPLICATION_FACTOR)?

@@ -34,12 +34,14 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Kafka Streams 4.4 with exactly_once_v2 on three fjord nodes: a repartition topic, a KTable
- * on a compacted changelog and a windowed count. A node is SIGKILLed while the application
- * runs; every input is counted exactly once.
+ * Kafka Streams 4.4 with exactly_once_v2 on three fjord nodes, with the classic and the streams
+ * group protocol (KIP-1071: the broker assigns the tasks and creates the internal topics): a
+ * repartition topic, a KTable on a compacted changelog and a windowed count. A node is
+ * SIGKILLed while the application runs; every input is counted exactly once.
  */
 class StreamsTest {
     private static final int INPUTS = 6000;
@@ -57,29 +59,34 @@ class StreamsTest {
         cluster.close();
     }
 
-    @Test
-    void exactlyOnceThroughNodeKill() throws Exception {
-        cluster.createTopic("s-in", 4, 3);
-        cluster.createTopic("s-counts", 2, 3);
-        cluster.createTopic("s-windowed", 2, 3);
+    /** Each group protocol: classic (the consumer's rebalance) and streams (KIP-1071). */
+    @ParameterizedTest
+    @ValueSource(strings = {"classic", "streams"})
+    void exactlyOnceThroughNodeKill(String protocol) throws Exception {
+        String in = "s-in-" + protocol, counts = "s-counts-" + protocol, windowed = "s-windowed-" + protocol;
+        String app = "fjord-eos-" + protocol;
+        cluster.createTopic(in, 4, 3);
+        cluster.createTopic(counts, 2, 3);
+        cluster.createTopic(windowed, 2, 3);
         StreamsBuilder builder = new StreamsBuilder();
-        KStream<String, String> in = builder.stream("s-in");
+        KStream<String, String> input = builder.stream(in);
         // Regrouped by a new key: a repartition topic, then a KTable whose store has a
         // compacted changelog.
-        in.groupBy((k, v) -> "g" + (Integer.parseInt(v) % GROUPS), Grouped.as("by-group"))
+        input.groupBy((k, v) -> "g" + (Integer.parseInt(v) % GROUPS), Grouped.as("by-group"))
                 .count(Materialized.as("group-counts"))
                 .toStream()
-                .to("s-counts", Produced.with(Serdes.String(), Serdes.Long()));
+                .to(counts, Produced.with(Serdes.String(), Serdes.Long()));
         // Every input lies in one ten-minute window.
-        in.groupByKey()
+        input.groupByKey()
                 .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMinutes(10)))
                 .count(Materialized.as("windowed-counts"))
                 .toStream()
                 .map((w, c) -> KeyValue.pair(w.key(), c))
-                .to("s-windowed", Produced.with(Serdes.String(), Serdes.Long()));
+                .to(windowed, Produced.with(Serdes.String(), Serdes.Long()));
 
         Properties p = cluster.props();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "fjord-eos");
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
+        p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, protocol);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 3);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
@@ -105,7 +112,7 @@ class StreamsTest {
             long base = System.currentTimeMillis() / 600_000 * 600_000;
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(ProducerTest.producerProps(cluster))) {
                 for (int i = 0; i < INPUTS; i++) {
-                    producer.send(new ProducerRecord<>("s-in", null, base + i % 1000, "k" + (i % KEYS),
+                    producer.send(new ProducerRecord<>(in, null, base + i % 1000, "k" + (i % KEYS),
                             Integer.toString(i)));
                     if (i == INPUTS / 3) {
                         producer.flush();
@@ -122,8 +129,8 @@ class StreamsTest {
             Map<String, Long> groups = new HashMap<>();
             Map<String, Long> windows = new HashMap<>();
             FjordCluster.waitFor("every input counted", Duration.ofSeconds(180), () -> {
-                latest("s-counts", groups);
-                latest("s-windowed", windows);
+                latest(counts, groups);
+                latest(windowed, windows);
                 return groups.values().stream().mapToLong(Long::longValue).sum() >= INPUTS
                         && windows.values().stream().mapToLong(Long::longValue).sum() >= INPUTS;
             });
@@ -135,10 +142,10 @@ class StreamsTest {
             }
         }
         try (Admin admin = cluster.admin()) {
-            ConfigResource changelog = new ConfigResource(ConfigResource.Type.TOPIC, "fjord-eos-group-counts-changelog");
+            ConfigResource changelog = new ConfigResource(ConfigResource.Type.TOPIC, app + "-group-counts-changelog");
             Config c = admin.describeConfigs(List.of(changelog)).all().get(30, TimeUnit.SECONDS).get(changelog);
             assertEquals("compact", c.get("cleanup.policy").value());
-            assertTrue(admin.listTopics().names().get(30, TimeUnit.SECONDS).contains("fjord-eos-by-group-repartition"));
+            assertTrue(admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(app + "-by-group-repartition"));
         }
     }
 
