@@ -22,7 +22,7 @@ impl Shard {
     /// One group as DescribeGroups shows it: members with their metadata and assignment when
     /// Stable, without them otherwise; an unknown group is Dead (GROUP_ID_NOT_FOUND from v6).
     pub fn describe_group(&self, id: &str, version: i16) -> DescribedGroup {
-        let consumer = self.consumer_group(id).is_some();
+        let consumer = self.consumer_group(id).is_some() || self.is_streams_group(id);
         let classic = self.groups.get(id).filter(|g| g.state != GroupState::Dead);
         let Some(g) = classic.filter(|_| !consumer) else {
             let not_found = version >= GROUP_NOT_FOUND_VERSION;
@@ -91,7 +91,7 @@ impl Shard {
             .values()
             .filter(|_| wants(CLASSIC))
             .filter(|g| g.state != GroupState::Dead)
-            .filter(|g| self.consumer_group(&g.id).is_none())
+            .filter(|g| self.consumer_group(&g.id).is_none() && !self.is_streams_group(&g.id))
             .filter(|g| {
                 states.is_empty()
                     || states
@@ -111,6 +111,9 @@ impl Shard {
         }
         if wants(crate::share::SHARE) {
             groups.extend(self.list_share_groups(states));
+        }
+        if wants(crate::streams::coordinator::STREAMS) {
+            groups.extend(self.list_streams_groups(states));
         }
         groups.sort_by(|a, b| a.group_id.cmp(&b.group_id));
         groups
@@ -134,6 +137,14 @@ impl Shard {
         let mut share = Output::default();
         for id in ids {
             if let Some(code) = self.delete_share_group(id, &mut share) {
+                results.push(DeletableGroupResult {
+                    group_id: id.clone(),
+                    error_code: code.code(),
+                    ..Default::default()
+                });
+                continue;
+            }
+            if let Some(code) = self.delete_streams_group(id, &mut share) {
                 results.push(DeletableGroupResult {
                     group_id: id.clone(),
                     error_code: code.code(),

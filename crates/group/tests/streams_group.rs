@@ -364,3 +364,46 @@ fn with_warm_ups_a_stateful_task_moves_only_once_its_new_owner_caught_up() {
     assert_eq!(count(&b3), 4);
     assert!(b3.warmup_tasks.iter().flatten().next().is_none());
 }
+
+#[test]
+fn listed_described_and_deleted_as_a_streams_group() {
+    let mut h = Harness::new();
+    h.send(join("a", "p1"), 0);
+    h.create_internal_topics();
+    let a = h.send(beat("a", 1, vec![]), 1);
+    let a = h.send(beat("a", a.member_epoch, active(&a)), 2);
+    let listed = h.shard.list_groups(&[], &[]);
+    assert_eq!(
+        listed.len(),
+        1,
+        "the offsets' classic entry is not listed: {listed:?}"
+    );
+    assert_eq!(
+        (
+            listed[0].group_type.as_str(),
+            listed[0].group_state.as_str()
+        ),
+        ("streams", "Stable")
+    );
+    assert!(h.shard.list_groups(&[], &["classic".into()]).is_empty());
+    let d = h.shard.describe_streams_group(GROUP, &h.topics);
+    assert_eq!((d.error_code, d.group_state.as_str()), (0, "Stable"));
+    assert_eq!(d.members.len(), 1);
+    let subs = d.topology.unwrap().subtopologies.unwrap();
+    assert_eq!(
+        subs[1].state_changelog_topics[0].partitions, 4,
+        "the decided count"
+    );
+    assert_eq!(
+        h.shard.describe_group(GROUP, 6).error_message.as_deref(),
+        Some("Group app is not a classic group.")
+    );
+    let (results, _) = h.shard.delete_groups(&[GROUP.to_string()]);
+    assert_eq!(results[0].error_code, ErrorCode::NonEmptyGroup.code());
+    h.send(beat("a", LEAVE_EPOCH, active(&a)), 3);
+    let (results, records) = h.shard.delete_groups(&[GROUP.to_string()]);
+    assert_eq!(results[0].error_code, 0);
+    assert!(!records.is_empty());
+    assert!(h.shard.streams_group(GROUP).is_none());
+    assert!(h.shard.list_groups(&[], &[]).is_empty());
+}

@@ -51,6 +51,86 @@ fn offsets(o: Option<&BTreeMap<TaskId, i64>>) -> Vec<TaskOffset> {
 }
 
 impl Shard {
+    /// Whether the streams group's topology is ready, as last configured (else: whether it
+    /// has a topology and a target, as after a reload).
+    fn streams_ready(&self, id: &str) -> bool {
+        let fold = self.streams_group(id);
+        self.streams_runtime
+            .get(id)
+            .and_then(StreamsRuntime::configured_ready)
+            .unwrap_or_else(|| {
+                fold.is_some_and(|g| g.target_epoch.is_some() && g.topology.is_some())
+            })
+    }
+
+    /// The streams groups ListGroups shows: those in one of `states` (any when empty).
+    pub(crate) fn list_streams_groups(
+        &self,
+        states: &[String],
+    ) -> Vec<fjord_protocol::generated::list_groups_response::ListedGroup> {
+        self.streams_groups
+            .groups
+            .iter()
+            .map(|(id, g)| (id, g.state_name(self.streams_ready(id))))
+            .filter(|(_, state)| {
+                states.is_empty() || states.iter().any(|s| s.eq_ignore_ascii_case(state))
+            })
+            .map(
+                |(id, state)| fjord_protocol::generated::list_groups_response::ListedGroup {
+                    group_id: id.clone(),
+                    protocol_type: super::coordinator::STREAMS.into(),
+                    group_state: state.into(),
+                    group_type: super::coordinator::STREAMS.into(),
+                    ..Default::default()
+                },
+            )
+            .collect()
+    }
+
+    /// Deletes an empty streams group: the tombstones of its records and offsets.
+    /// Err(NON_EMPTY_GROUP) while it has members; None when `id` is not a streams group.
+    pub(crate) fn delete_streams_group(
+        &mut self,
+        id: &str,
+        out: &mut crate::shard::Output,
+    ) -> Option<ErrorCode> {
+        let g = self.streams_group(id)?;
+        if !g.members.is_empty() {
+            return Some(ErrorCode::NonEmptyGroup);
+        }
+        use super::records::StreamsRecord as R;
+        let mut records: Vec<R> = Vec::new();
+        for m in g.target.keys() {
+            records.push(R::TargetMember(id.into(), m.clone(), None));
+        }
+        for m in g.current.keys() {
+            records.push(R::Current(id.into(), m.clone(), None));
+        }
+        if g.target_epoch.is_some() {
+            records.push(R::Target(id.into(), None));
+        }
+        if g.topology.is_some() {
+            records.push(R::Topology(id.into(), None));
+        }
+        records.push(R::Metadata(id.into(), None));
+        for r in records {
+            self.streams_groups.replay(r.clone());
+            out.records.push(crate::records::GroupRecord::Streams(r));
+        }
+        self.streams_runtime.remove(id);
+        if let Some(classic) = self.groups.remove(id) {
+            for (topic, partition) in classic.offsets.keys() {
+                out.records.push(crate::records::GroupRecord::Offset {
+                    group: id.into(),
+                    topic: topic.clone(),
+                    partition: *partition,
+                    value: None,
+                });
+            }
+        }
+        Some(ErrorCode::None)
+    }
+
     /// StreamsGroupDescribe of one group (GROUP_ID_NOT_FOUND for an unknown group or one of
     /// another kind).
     pub fn describe_streams_group(&self, id: &str, topics: &dyn TopicSource) -> DescribedGroup {
@@ -124,9 +204,7 @@ impl Shard {
             ),
             ..Default::default()
         });
-        let ready = runtime
-            .and_then(|rt| rt.configured_ready())
-            .unwrap_or_else(|| g.target_epoch.is_some() && g.topology.is_some());
+        let ready = self.streams_ready(id);
         DescribedGroup {
             group_id: id.into(),
             group_state: g.state_name(ready).into(),
