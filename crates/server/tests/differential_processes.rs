@@ -141,6 +141,7 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
         bad_group_configs_and_tokens(),
         bad_share_groups(),
         bad_share_members(),
+        bad_streams_groups(),
     ]
     .concat()
 }
@@ -904,6 +905,93 @@ fn bad_share_members() -> Vec<(&'static str, RequestBody, i16)> {
                     ..Default::default()
                 },
             ),
+            0,
+        ),
+    ]
+}
+
+/// Streams-group heartbeats Kafka 4.4 refuses, in its check order, and streams requests of
+/// unknown groups and members (KIP-1071).
+fn bad_streams_groups() -> Vec<(&'static str, RequestBody, i16)> {
+    use fjord_protocol::generated::streams_group_describe_request::StreamsGroupDescribeRequest;
+    use fjord_protocol::generated::streams_group_heartbeat_request::{
+        StreamsGroupHeartbeatRequest as Hb, Topology,
+    };
+    use fjord_protocol::generated::streams_group_topology_description_update_request::StreamsGroupTopologyDescriptionUpdateRequest as Update;
+    let join = Hb {
+        group_id: "sg".into(),
+        member_id: "m".into(),
+        member_epoch: 0,
+        rebalance_timeout_ms: 1000,
+        active_tasks: Some(vec![]),
+        standby_tasks: Some(vec![]),
+        warmup_tasks: Some(vec![]),
+        ..Default::default()
+    };
+    let hb = |name, r: Hb| (name, RequestBody::StreamsGroupHeartbeat(r), 1);
+    vec![
+        hb(
+            "streams heartbeat with an empty group id",
+            Hb {
+                group_id: String::new(),
+                topology: Some(Topology::default()),
+                ..join.clone()
+            },
+        ),
+        hb(
+            "streams heartbeat at epoch -7",
+            Hb {
+                member_epoch: -7,
+                ..join.clone()
+            },
+        ),
+        hb(
+            "streams join without a rebalance timeout",
+            Hb {
+                rebalance_timeout_ms: -1,
+                ..join.clone()
+            },
+        ),
+        hb(
+            "streams join with unset active tasks",
+            Hb {
+                active_tasks: None,
+                topology: Some(Topology::default()),
+                ..join.clone()
+            },
+        ),
+        hb("streams join without a topology", join.clone()),
+        hb(
+            "streams heartbeat of an unknown group",
+            Hb {
+                group_id: "no-such-streams-group".into(),
+                member_epoch: 3,
+                ..join.clone()
+            },
+        ),
+        hb(
+            "streams heartbeat with a topology after joining",
+            Hb {
+                member_epoch: 3,
+                topology: Some(Topology::default()),
+                ..join.clone()
+            },
+        ),
+        (
+            "describe an unknown and an empty streams group",
+            RequestBody::StreamsGroupDescribe(StreamsGroupDescribeRequest {
+                group_ids: vec!["no-such-streams-group".into(), String::new()],
+                ..Default::default()
+            }),
+            1,
+        ),
+        (
+            "push a topology description without a plugin",
+            RequestBody::StreamsGroupTopologyDescriptionUpdate(Update {
+                group_id: "no-such-streams-group".into(),
+                member_id: "m".into(),
+                ..Default::default()
+            }),
             0,
         ),
     ]

@@ -273,7 +273,10 @@ impl Groups<'_> {
         let topics = ImageTopics(self.image.clone());
         let mut out = StreamsGroupDescribeResponse::default();
         let enabled = streams_enabled(&self.image, self.coordinator.config());
-        for id in r.group_ids.iter().take(MAX_GROUPS_PER_REQUEST) {
+        // As Kafka 4.4 orders them: the empty (invalid) ids' answers first.
+        let ids = r.group_ids.iter().take(MAX_GROUPS_PER_REQUEST);
+        let (empty, named): (Vec<&String>, Vec<&String>) = ids.partition(|id| id.is_empty());
+        for id in empty.into_iter().chain(named) {
             let d = if !enabled {
                 Err(ErrorCode::UnsupportedVersion)
             } else if id.is_empty() {
@@ -285,7 +288,8 @@ impl Groups<'_> {
             };
             out.groups.push(d.unwrap_or_else(|code| DescribedGroup {
                 error_code: code.code(),
-                error_message: Some(message(code)),
+                // Kafka 4.4 gives an empty id's INVALID_GROUP_ID no message.
+                error_message: (code != ErrorCode::InvalidGroupId).then(|| message(code)),
                 group_id: id.clone(),
                 authorized_operations: i32::MIN,
                 ..Default::default()

@@ -99,11 +99,11 @@ fn invalid(message: &str) -> Refusal {
 
 /// Kafka 4.4's checks of a heartbeat before it touches the group, in its order and words.
 fn check_request(r: &Request) -> Result<(), Refusal> {
-    if r.group_id.is_empty() {
-        return Err(invalid("GroupId can't be empty."));
-    }
     if r.member_id.is_empty() {
         return Err(invalid("MemberId can't be empty."));
+    }
+    if r.group_id.is_empty() {
+        return Err(invalid("GroupId can't be empty."));
     }
     if r.member_epoch < STATIC_LEAVE_EPOCH {
         return Err(invalid(&format!(
