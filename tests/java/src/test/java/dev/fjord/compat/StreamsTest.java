@@ -34,6 +34,7 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -146,6 +147,75 @@ class StreamsTest {
             Config c = admin.describeConfigs(List.of(changelog)).all().get(30, TimeUnit.SECONDS).get(changelog);
             assertEquals("compact", c.get("cleanup.policy").value());
             assertTrue(admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(app + "-by-group-repartition"));
+        }
+    }
+
+    /** The active tasks an application instance runs now. */
+    private static java.util.Set<String> tasks(KafkaStreams s) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        s.metadataForLocalThreads().forEach(t -> t.activeTasks().forEach(m -> out.add(m.taskId().toString())));
+        return out;
+    }
+
+    /**
+     * A rolling restart of three instances of one application with static membership
+     * (group.instance.id) and group.protocol=streams: each instance comes back to the tasks
+     * it ran, and the others keep theirs while it is away.
+     */
+    @Test
+    void rollingRestartWithStaticMembersKeepsTheTasks() throws Exception {
+        String in = "s-rolling-in";
+        cluster.createTopic(in, 6, 3);
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.<String, String>stream(in).groupByKey().count(Materialized.as("rolling-counts"));
+        java.util.function.IntFunction<KafkaStreams> instance = i -> {
+            Properties p = cluster.props();
+            p.put(StreamsConfig.APPLICATION_ID_CONFIG, "fjord-rolling");
+            p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams");
+            p.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), "instance-" + i);
+            try {
+                p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("rolling-" + i).toString());
+            } catch (java.io.IOException e) {
+                throw new RuntimeException(e);
+            }
+            p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+            p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+            p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 3);
+            KafkaStreams s = new KafkaStreams(builder.build(), p);
+            s.start();
+            return s;
+        };
+        KafkaStreams[] apps = new KafkaStreams[3];
+        try {
+            for (int i = 0; i < 3; i++) {
+                apps[i] = instance.apply(i);
+            }
+            FjordCluster.waitFor("three instances sharing six tasks", Duration.ofSeconds(90), () ->
+                    java.util.Arrays.stream(apps).allMatch(a -> a.state() == KafkaStreams.State.RUNNING
+                            && tasks(a).size() == 2));
+            for (int i = 0; i < 3; i++) {
+                java.util.List<java.util.Set<String>> before = java.util.Arrays.stream(apps).map(StreamsTest::tasks).toList();
+                apps[i].close(Duration.ofSeconds(30));
+                for (int j = 0; j < 3; j++) {
+                    if (j != i) {
+                        assertEquals(before.get(j), tasks(apps[j]), "instance " + j + " keeps its tasks while " + i + " is away");
+                    }
+                }
+                apps[i] = instance.apply(i);
+                final int restarted = i;
+                FjordCluster.waitFor("instance " + i + " back on its tasks", Duration.ofSeconds(90), () ->
+                        apps[restarted].state() == KafkaStreams.State.RUNNING
+                                && tasks(apps[restarted]).equals(before.get(restarted)));
+                for (int j = 0; j < 3; j++) {
+                    assertEquals(before.get(j), tasks(apps[j]), "instance " + j + " after " + i + " restarted");
+                }
+            }
+        } finally {
+            for (KafkaStreams a : apps) {
+                if (a != null) {
+                    a.close(Duration.ofSeconds(10));
+                }
+            }
         }
     }
 
