@@ -136,6 +136,10 @@ pub struct ShardStats {
     pub share_by_state: std::collections::BTreeMap<&'static str, usize>,
     /// Share-group target assignments computed since the shard was loaded.
     pub share_rebalances: u64,
+    /// Streams groups by state.
+    pub streams_by_state: std::collections::BTreeMap<&'static str, usize>,
+    /// Streams-group epoch bumps since the shard was loaded.
+    pub streams_rebalances: u64,
 }
 
 impl Shard {
@@ -165,8 +169,10 @@ impl Shard {
         let mut by_state = std::collections::BTreeMap::new();
         let mut offsets = 0;
         for g in self.groups.values() {
-            if self.consumer_groups.groups.contains_key(&g.id) {
-                // A consumer group's offsets holder.
+            if self.consumer_groups.groups.contains_key(&g.id)
+                || self.streams_groups.groups.contains_key(&g.id)
+            {
+                // A consumer or streams group's offsets holder.
                 offsets += g.offsets.len();
                 continue;
             }
@@ -181,6 +187,7 @@ impl Shard {
         for g in self.share_groups.groups.values() {
             *share_by_state.entry(g.state_name()).or_insert(0) += 1;
         }
+        let streams_by_state = self.streams_by_state();
         ShardStats {
             by_state,
             offsets,
@@ -189,6 +196,8 @@ impl Shard {
             consumer_rebalances: self.consumer_rebalances,
             share_by_state,
             share_rebalances: self.share_runtime.rebalances,
+            streams_by_state,
+            streams_rebalances: self.streams_rebalances,
         }
     }
 

@@ -386,6 +386,13 @@ fn listed_described_and_deleted_as_a_streams_group() {
         ("streams", "Stable")
     );
     assert!(h.shard.list_groups(&[], &["classic".into()]).is_empty());
+    let stats = h.shard.stats();
+    assert_eq!(stats.streams_by_state.get("Stable"), Some(&1), "{stats:?}");
+    assert!(
+        stats.by_state.is_empty(),
+        "the offsets' holder is not a classic group"
+    );
+    assert!(stats.streams_rebalances >= 2);
     let d = h.shard.describe_streams_group(GROUP, &h.topics);
     assert_eq!((d.error_code, d.group_state.as_str()), (0, "Stable"));
     assert_eq!(d.members.len(), 1);

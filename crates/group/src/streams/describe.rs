@@ -63,6 +63,15 @@ impl Shard {
             })
     }
 
+    /// The streams groups by state (Kafka's state names).
+    pub(crate) fn streams_by_state(&self) -> std::collections::BTreeMap<&'static str, usize> {
+        let mut by = std::collections::BTreeMap::new();
+        for (id, g) in &self.streams_groups.groups {
+            *by.entry(g.state_name(self.streams_ready(id))).or_insert(0) += 1;
+        }
+        by
+    }
+
     /// The streams groups ListGroups shows: those in one of `states` (any when empty).
     pub(crate) fn list_streams_groups(
         &self,

@@ -461,7 +461,9 @@ fn group_metrics(r: &mut Registry, shards: &[fjord_group::ShardStats]) {
     let classic_kind: fn(&fjord_group::ShardStats) -> &ByState = |s| &s.by_state;
     let consumer_kind: fn(&fjord_group::ShardStats) -> &ByState = |s| &s.consumer_by_state;
     let share_kind: fn(&fjord_group::ShardStats) -> &ByState = |s| &s.share_by_state;
+    let streams_kind: fn(&fjord_group::ShardStats) -> &ByState = |s| &s.streams_by_state;
     let share_groups = count(share_kind, None);
+    let streams_groups = count(streams_kind, None);
     let state = |name: &str| count(classic_kind, Some(name));
     let classic = count(classic_kind, None);
     let consumer_state = |name: &str| count(consumer_kind, Some(name));
@@ -471,6 +473,7 @@ fn group_metrics(r: &mut Registry, shards: &[fjord_group::ShardStats]) {
         ("classic", classic),
         ("consumer", consumer_groups),
         ("share", share_groups),
+        ("streams", streams_groups),
     ] {
         by_protocol
             .get_or_create(&vec![("protocol".to_string(), protocol.to_string())])
@@ -508,6 +511,30 @@ fn group_metrics(r: &mut Registry, shards: &[fjord_group::ShardStats]) {
         "kafka_server_group_coordinator_metrics_share_group_count",
         "Share groups this broker coordinates, by state",
         share,
+    );
+    let streams: Family<Labels, Gauge> = Family::default();
+    for (label, name) in [
+        ("empty", "Empty"),
+        ("not_ready", "NotReady"),
+        ("assigning", "Assigning"),
+        ("reconciling", "Reconciling"),
+        ("stable", "Stable"),
+        ("dead", "Dead"),
+    ] {
+        streams
+            .get_or_create(&vec![("state".to_string(), label.to_string())])
+            .set(count(streams_kind, Some(name)));
+    }
+    r.register(
+        "kafka_server_group_coordinator_metrics_streams_group_count",
+        "Streams groups this broker coordinates, by state",
+        streams,
+    );
+    counter(
+        r,
+        "kafka_server_group_coordinator_metrics_streams_group_rebalance",
+        "Streams-group epoch bumps since this broker took their partitions",
+        shards.iter().map(|s| s.streams_rebalances).sum(),
     );
     counter(
         r,
