@@ -725,109 +725,7 @@ impl Controller {
                     .unwrap_or(0)
             };
             let target = u.max_version_level;
-            let downgrade = target < current;
-            let allow_downgrade = u.allow_downgrade || u.upgrade_type >= 2;
-            let check = || -> Result<(), String> {
-                if downgrade && !allow_downgrade {
-                    return Err(format!(
-                        "Invalid update version {target} for feature {}. Can't downgrade the \
-                         version of this feature without setting the upgrade type to either \
-                         safe or unsafe downgrade.",
-                        u.feature
-                    ));
-                }
-                if downgrade && u.feature == METADATA_VERSION {
-                    // Kafka 4.4's words for a safe, then an unsafe, downgrade.
-                    let why = if u.upgrade_type == 3 {
-                        "Unsafe metadata downgrade is not supported in this version."
-                    } else {
-                        "Refusing to perform the requested downgrade because it might delete \
-                         metadata information."
-                    };
-                    return Err(format!(
-                        "Unsupported metadata.version downgrade from {current} to {target}. {why}"
-                    ));
-                }
-                if downgrade && kraft {
-                    return Err(format!(
-                        "Invalid update version {target} for feature {}. Can't downgrade the \
-                         version of this feature.",
-                        u.feature
-                    ));
-                }
-                if target == 0 || (kraft && target == current) {
-                    return Ok(());
-                }
-                if kraft {
-                    // Moving a static quorum (controller.quorum.voters) to voters in the log
-                    // needs every voter's directory id; fjord does not do that yet.
-                    return Err(format!(
-                        "Invalid update version {target} for feature {}. The voters are static \
-                         (controller.quorum.voters): fjord cannot move them into the metadata \
-                         log; format the controllers with --standalone or \
-                         --initial-controllers for kraft.version 1",
-                        u.feature
-                    ));
-                }
-                if let Some(needed) =
-                    fjord_metadata::version::feature_dependency(&u.feature, target)
-                {
-                    let mv = r
-                        .feature_updates
-                        .iter()
-                        .find(|x| x.feature == METADATA_VERSION)
-                        .map(|x| x.max_version_level)
-                        .or(self.image.features.metadata_version())
-                        .unwrap_or(0);
-                    if mv < needed {
-                        return Err(format!(
-                            "Invalid update version {target} for feature {0}. {0} could not be \
-                             set to {target} because it depends on metadata.version level \
-                             {needed}",
-                            u.feature
-                        ));
-                    }
-                }
-                // Each node's supported range, as Kafka names it: this controller, the other
-                // registered controllers, then every broker.
-                let range_of = |features: &std::collections::BTreeMap<String, (i16, i16)>| {
-                    features.get(&u.feature).copied()
-                };
-                let nodes = std::iter::once((
-                    format!("Local controller {}", self.settings.node_id),
-                    range_of(&self.supported_features),
-                ))
-                .chain(self.image.cluster.controllers.values().map(|c| {
-                    (
-                        format!("Controller {}", c.id),
-                        range_of(&c.supported_features),
-                    )
-                }))
-                .chain(
-                    self.image
-                        .cluster
-                        .brokers
-                        .values()
-                        .map(|b| (format!("Broker {}", b.id), range_of(&b.supported_features))),
-                );
-                for (node, range) in nodes {
-                    let Some((min, max)) = range else {
-                        return Err(format!(
-                            "Invalid update version {target} for feature {}. {node} does not \
-                             support this feature.",
-                            u.feature
-                        ));
-                    };
-                    if !(min..=max).contains(&target) {
-                        return Err(format!(
-                            "Invalid update version {target} for feature {}. {node} only \
-                             supports versions {min}-{max}",
-                            u.feature
-                        ));
-                    }
-                }
-                Ok(())
-            };
+            let check = || self.feature_update_refusal(r, u, current, kraft);
             match check() {
                 Ok(()) => {
                     results.push(UpdatableFeatureResult {
@@ -912,6 +810,117 @@ impl Controller {
         }
         self.image = saved;
         out
+    }
+
+    /// Why one feature update of an UpdateFeatures request is refused, in Kafka 4.4's words
+    /// (`current`: the feature's finalized level; `kraft`: it is `kraft.version`).
+    fn feature_update_refusal(
+        &self,
+        r: &UpdateFeaturesRequest,
+        u: &fjord_protocol::generated::update_features_request::FeatureUpdateKey,
+        current: i16,
+        kraft: bool,
+    ) -> Result<(), String> {
+        let target = u.max_version_level;
+        let downgrade = target < current;
+        let allow_downgrade = u.allow_downgrade || u.upgrade_type >= 2;
+        if downgrade && !allow_downgrade {
+            return Err(format!(
+                "Invalid update version {target} for feature {}. Can't downgrade the \
+                 version of this feature without setting the upgrade type to either \
+                 safe or unsafe downgrade.",
+                u.feature
+            ));
+        }
+        if downgrade && u.feature == METADATA_VERSION {
+            // Kafka 4.4's words for a safe, then an unsafe, downgrade.
+            let why = if u.upgrade_type == 3 {
+                "Unsafe metadata downgrade is not supported in this version."
+            } else {
+                "Refusing to perform the requested downgrade because it might delete \
+                 metadata information."
+            };
+            return Err(format!(
+                "Unsupported metadata.version downgrade from {current} to {target}. {why}"
+            ));
+        }
+        if downgrade && kraft {
+            return Err(format!(
+                "Invalid update version {target} for feature {}. Can't downgrade the \
+                 version of this feature.",
+                u.feature
+            ));
+        }
+        if target == 0 || (kraft && target == current) {
+            return Ok(());
+        }
+        if kraft {
+            // Moving a static quorum (controller.quorum.voters) to voters in the log
+            // needs every voter's directory id; fjord does not do that yet.
+            return Err(format!(
+                "Invalid update version {target} for feature {}. The voters are static \
+                 (controller.quorum.voters): fjord cannot move them into the metadata \
+                 log; format the controllers with --standalone or \
+                 --initial-controllers for kraft.version 1",
+                u.feature
+            ));
+        }
+        if let Some(needed) = fjord_metadata::version::feature_dependency(&u.feature, target) {
+            let mv = r
+                .feature_updates
+                .iter()
+                .find(|x| x.feature == METADATA_VERSION)
+                .map(|x| x.max_version_level)
+                .or(self.image.features.metadata_version())
+                .unwrap_or(0);
+            if mv < needed {
+                return Err(format!(
+                    "Invalid update version {target} for feature {0}. {0} could not be \
+                     set to {target} because it depends on metadata.version level \
+                     {needed}",
+                    u.feature
+                ));
+            }
+        }
+        // Each node's supported range, as Kafka names it: this controller, the other
+        // registered controllers, then every broker.
+        let range_of = |features: &std::collections::BTreeMap<String, (i16, i16)>| {
+            features.get(&u.feature).copied()
+        };
+        let nodes = std::iter::once((
+            format!("Local controller {}", self.settings.node_id),
+            range_of(&self.supported_features),
+        ))
+        .chain(self.image.cluster.controllers.values().map(|c| {
+            (
+                format!("Controller {}", c.id),
+                range_of(&c.supported_features),
+            )
+        }))
+        .chain(
+            self.image
+                .cluster
+                .brokers
+                .values()
+                .map(|b| (format!("Broker {}", b.id), range_of(&b.supported_features))),
+        );
+        for (node, range) in nodes {
+            let Some((min, max)) = range else {
+                return Err(format!(
+                    "Invalid update version {target} for feature {}. {node} does not \
+                     support this feature.",
+                    u.feature
+                ));
+            };
+            if !(min..=max).contains(&target) {
+                return Err(format!(
+                    "Invalid update version {target} for feature {}. {node} only \
+                     supports versions {min}-{max}",
+                    u.feature
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// AllocateProducerIds: the next block of 1000.

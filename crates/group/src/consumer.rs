@@ -228,6 +228,30 @@ pub(crate) fn target_value(p: &Partitions) -> TargetMemberValue {
     }
 }
 
+/// The member check of an offset commit or fetch in a group with member epochs (consumer
+/// and streams groups): an admin's request (no member, epoch below zero) passes when
+/// `admin_passes`; otherwise the member must be `known` (its epoch, and the error a stale
+/// epoch gets), else UNKNOWN_MEMBER_ID.
+pub(crate) fn member_verdict(
+    epoch: i32,
+    member: &str,
+    admin_passes: bool,
+    known: Option<(i32, ErrorCode)>,
+) -> Result<(), ErrorCode> {
+    if epoch < 0 && member.is_empty() {
+        return if admin_passes {
+            Ok(())
+        } else {
+            Err(ErrorCode::UnknownMemberId)
+        };
+    }
+    match known {
+        None => Err(ErrorCode::UnknownMemberId),
+        Some((e, stale)) if e != epoch => Err(stale),
+        Some(_) => Ok(()),
+    }
+}
+
 /// A refusal: its code and Kafka's message.
 pub(crate) type Refusal = (ErrorCode, String);
 
@@ -727,16 +751,7 @@ impl Shard {
                 format!("Consumer group {id} not found."),
             ));
         }
-        if !self.groups.contains_key(id) && !self.has_room() {
-            return Err((
-                ErrorCode::CoordinatorNotAvailable,
-                "The coordinator is not available.".into(),
-            ));
-        }
-        // The group's offsets live in its (memberless) classic entry.
-        self.groups
-            .entry(id.into())
-            .or_insert_with(|| crate::group::Group::new(id, now));
+        self.open_offsets_holder(id, now)?;
         self.decide(
             out,
             ConsumerRecord::Metadata {
@@ -747,6 +762,21 @@ impl Shard {
                 }),
             },
         );
+        Ok(())
+    }
+
+    /// The memberless classic entry that holds a new consumer or streams group's offsets;
+    /// COORDINATOR_NOT_AVAILABLE when the shard has no room for another group.
+    pub(crate) fn open_offsets_holder(&mut self, id: &str, now: i64) -> Result<(), Refusal> {
+        if !self.groups.contains_key(id) && !self.has_room() {
+            return Err((
+                ErrorCode::CoordinatorNotAvailable,
+                "The coordinator is not available.".into(),
+            ));
+        }
+        self.groups
+            .entry(id.into())
+            .or_insert_with(|| crate::group::Group::new(id, now));
         Ok(())
     }
 
@@ -1340,25 +1370,24 @@ impl Shard {
         admin_with_members: bool,
     ) -> Option<Result<(), ErrorCode>> {
         let g = self.consumer_group(group)?;
-        if epoch < 0 && member.is_empty() {
-            return Some(if admin_with_members || g.members.is_empty() {
-                Ok(())
-            } else {
-                Err(ErrorCode::UnknownMemberId)
-            });
-        }
-        let Some(m) = g.members.get(member) else {
-            return Some(Err(ErrorCode::UnknownMemberId));
-        };
-        if g.reconciled(member).member_epoch != epoch {
-            // A classic member sends its generation: the member epoch.
-            return Some(Err(if is_classic(m) {
-                ErrorCode::IllegalGeneration
-            } else {
-                ErrorCode::StaleMemberEpoch
-            }));
-        }
-        Some(Ok(()))
+        let known = g
+            .members
+            .get(member)
+            .map(|m| (g.reconciled(member).member_epoch, m));
+        Some(member_verdict(
+            epoch,
+            member,
+            admin_with_members || g.members.is_empty(),
+            known.map(|(e, m)| {
+                // A classic member sends its generation: the member epoch.
+                let stale = if is_classic(m) {
+                    ErrorCode::IllegalGeneration
+                } else {
+                    ErrorCode::StaleMemberEpoch
+                };
+                (e, stale)
+            }),
+        ))
     }
 
     /// A new member id: a random UUID in Kafka's text form.

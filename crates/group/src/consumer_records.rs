@@ -99,6 +99,18 @@ macro_rules! put {
 }
 pub(crate) use put;
 
+/// Folds one per-member record into `map`: its value, or its removal for a tombstone.
+pub(crate) fn set<V>(map: &mut BTreeMap<String, V>, member: String, value: Option<V>) {
+    match value {
+        Some(v) => {
+            map.insert(member, v);
+        }
+        None => {
+            map.remove(&member);
+        }
+    }
+}
+
 /// Reads a value after its version prefix (None: a tombstone).
 macro_rules! value {
     ($ty:ty, $v:expr) => {
@@ -292,16 +304,6 @@ impl ConsumerGroups {
     pub fn replay(&mut self, record: ConsumerRecord) {
         let id = record.group().to_string();
         let g = self.groups.entry(id.clone()).or_default();
-        fn set<V>(map: &mut BTreeMap<String, V>, member: String, value: Option<V>) {
-            match value {
-                Some(v) => {
-                    map.insert(member, v);
-                }
-                None => {
-                    map.remove(&member);
-                }
-            }
-        }
         match record {
             ConsumerRecord::Metadata { value, .. } => g.epoch = value.map(|v| v.epoch),
             ConsumerRecord::Partitions { value, .. } => g.partitions = value,

@@ -4,7 +4,7 @@
 //! assignment, each member's current assignment and which partitions have share-partition
 //! state at the share coordinator (initializing, initialized, being deleted).
 
-use crate::consumer_records::{put, value};
+use crate::consumer_records::{put, set, value};
 use bytes::{BufMut, Bytes, BytesMut};
 use fjord_protocol::generated::{
     share_group_current_member_assignment_key::ShareGroupCurrentMemberAssignmentKey as CurrentKey,
@@ -220,16 +220,6 @@ impl ShareGroups {
     pub fn replay(&mut self, record: ShareRecord) {
         let id = record.group().to_string();
         let g = self.groups.entry(id.clone()).or_default();
-        fn set<V>(map: &mut BTreeMap<String, V>, member: String, value: Option<V>) {
-            match value {
-                Some(v) => {
-                    map.insert(member, v);
-                }
-                None => {
-                    map.remove(&member);
-                }
-            }
-        }
         match record {
             ShareRecord::Member(_, m, v) => set(&mut g.members, m, v),
             ShareRecord::Metadata(_, v) => g.epoch = v.map(|v| v.epoch),

@@ -248,20 +248,18 @@ impl Shard {
         admin_with_members: bool,
     ) -> Option<Result<(), ErrorCode>> {
         let g = self.streams_group(group)?;
-        if epoch < 0 && member.is_empty() {
-            return Some(if admin_with_members || g.members.is_empty() {
-                Ok(())
-            } else {
-                Err(ErrorCode::UnknownMemberId)
-            });
-        }
-        if !g.members.contains_key(member) {
-            return Some(Err(ErrorCode::UnknownMemberId));
-        }
-        if g.current_of(member).member_epoch != epoch {
-            return Some(Err(ErrorCode::StaleMemberEpoch));
-        }
-        Some(Ok(()))
+        let known = g.members.contains_key(member).then(|| {
+            (
+                g.current_of(member).member_epoch,
+                ErrorCode::StaleMemberEpoch,
+            )
+        });
+        Some(crate::consumer::member_verdict(
+            epoch,
+            member,
+            admin_with_members || g.members.is_empty(),
+            known,
+        ))
     }
 
     /// StreamsGroupHeartbeat (see the module's note). The answer waits for its records.
@@ -458,16 +456,8 @@ impl Shard {
                 format!("Streams group {id} not found."),
             ));
         }
-        if !self.groups.contains_key(id) && !self.has_room() {
-            return Err((
-                ErrorCode::CoordinatorNotAvailable,
-                "The coordinator is not available.".into(),
-            ));
-        }
         // The group's offsets live in its (memberless) classic entry.
-        self.groups
-            .entry(id.into())
-            .or_insert_with(|| crate::group::Group::new(id, now));
+        self.open_offsets_holder(id, now)?;
         self.write_streams_epoch(id, 0, Some(0), out);
         let delay = self.config.streams_initial_rebalance_delay_ms;
         self.streams_runtime

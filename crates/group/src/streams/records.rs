@@ -3,7 +3,7 @@
 //! a tombstone), and their fold: per streams group, the group epoch and metadata, the
 //! topology, the members, the target assignment and each member's current assignment.
 
-use crate::consumer_records::{put, value};
+use crate::consumer_records::{put, set, value};
 use bytes::{BufMut, Bytes, BytesMut};
 use fjord_protocol::generated::{
     streams_group_current_member_assignment_key::StreamsGroupCurrentMemberAssignmentKey as CurrentKey,
@@ -239,16 +239,6 @@ impl StreamsGroups {
     pub fn replay(&mut self, record: StreamsRecord) {
         let id = record.group().to_string();
         let g = self.groups.entry(id.clone()).or_default();
-        fn set<V>(map: &mut BTreeMap<String, V>, member: String, value: Option<V>) {
-            match value {
-                Some(v) => {
-                    map.insert(member, v);
-                }
-                None => {
-                    map.remove(&member);
-                }
-            }
-        }
         match record {
             StreamsRecord::Metadata(_, v) => g.metadata = v,
             StreamsRecord::Member(_, m, v) => set(&mut g.members, m, v),
