@@ -200,21 +200,21 @@ pub const KEYS: [Key; 27] = [
     key(
         "streams.heartbeat.interval.ms",
         Kind::Int,
-        Some("group.streams.heartbeat.interval.ms"),
+        Some(broker::GROUP_STREAMS_HEARTBEAT_INTERVAL_MS.name),
         "5000",
         Some(1),
     ),
     key(
         "streams.num.standby.replicas",
         Kind::Int,
-        Some("group.streams.num.standby.replicas"),
+        Some(broker::GROUP_STREAMS_NUM_STANDBY_REPLICAS.name),
         "0",
         Some(0),
     ),
     key(
         "streams.initial.rebalance.delay.ms",
         Kind::Int,
-        Some("group.streams.initial.rebalance.delay.ms"),
+        Some(broker::GROUP_STREAMS_INITIAL_REBALANCE_DELAY_MS.name),
         "3000",
         Some(0),
     ),
@@ -235,15 +235,15 @@ pub const KEYS: [Key; 27] = [
     internal(key(
         "streams.task.offset.interval.ms",
         Kind::Int,
-        Some("group.streams.task.offset.interval.ms"),
+        Some(broker::GROUP_STREAMS_TASK_OFFSET_INTERVAL_MS.name),
         "60000",
         Some(1),
     )),
     internal(key(
         "streams.num.warmup.replicas",
         Kind::Int,
-        Some("group.streams.num.warmup.replicas"),
-        "2",
+        Some(broker::GROUP_STREAMS_NUM_WARMUP_REPLICAS.name),
+        "0",
         Some(0),
     )),
     key(
@@ -256,7 +256,7 @@ pub const KEYS: [Key; 27] = [
     internal(key(
         "streams.acceptable.recovery.lag",
         Kind::Long,
-        Some("group.streams.acceptable.recovery.lag"),
+        Some(broker::GROUP_STREAMS_ACCEPTABLE_RECOVERY_LAG.name),
         "10000",
         Some(0),
     )),
