@@ -644,6 +644,21 @@ pub const APIS: &[Api] = &[
         Local,
         Cluster(Op::ClusterAction),
     ),
+    // Streams groups (KIP-1071; answered UNSUPPORTED_VERSION while `streams.version` is 0).
+    api(
+        ApiKey::StreamsGroupHeartbeat,
+        v(0, 1),
+        NONE,
+        Local,
+        By(rules::streams_group_heartbeat),
+    ),
+    api(
+        ApiKey::StreamsGroupDescribe,
+        v(0, 1),
+        NONE,
+        Local,
+        By(rules::streams_group_describe),
+    ),
     api(
         ApiKey::DescribeShareGroupOffsets,
         v(0, 1),
@@ -664,21 +679,6 @@ pub const APIS: &[Api] = &[
         NONE,
         Local,
         By(rules::change_share_group_offsets),
-    ),
-    // Streams groups (KIP-1071; answered UNSUPPORTED_VERSION while `streams.version` is 0).
-    api(
-        ApiKey::StreamsGroupHeartbeat,
-        v(0, 1),
-        NONE,
-        Local,
-        By(rules::streams_group_heartbeat),
-    ),
-    api(
-        ApiKey::StreamsGroupDescribe,
-        v(0, 1),
-        NONE,
-        Local,
-        By(rules::streams_group_describe),
     ),
     api(
         ApiKey::StreamsGroupTopologyDescriptionUpdate,
