@@ -248,13 +248,19 @@ impl Sim {
             reassignments: false,
             reassigned: (0, 0),
         };
-        s.write(vec![MetadataRecord::FeatureLevel(
-            feature_level_record::FeatureLevelRecord {
+        // As a formatted cluster starts: metadata.version and eligible leader replicas.
+        s.write(vec![
+            MetadataRecord::FeatureLevel(feature_level_record::FeatureLevelRecord {
                 name: "metadata.version".into(),
                 feature_level: METADATA_VERSION_LATEST,
                 ..Default::default()
-            },
-        )]);
+            }),
+            MetadataRecord::FeatureLevel(feature_level_record::FeatureLevelRecord {
+                name: fjord_metadata::version::ELR_VERSION.into(),
+                feature_level: 1,
+                ..Default::default()
+            }),
+        ]);
         for id in BROKERS {
             assert!(s.register(id, -1));
             s.heartbeat(id);
@@ -327,12 +333,20 @@ impl Sim {
                         port: 9000 + id as u16,
                         ..Default::default()
                     }],
-                    features: vec![broker_registration_request::Feature {
-                        name: "metadata.version".into(),
-                        min_supported_version: 7,
-                        max_supported_version: METADATA_VERSION_LATEST,
-                        ..Default::default()
-                    }],
+                    features: vec![
+                        broker_registration_request::Feature {
+                            name: "metadata.version".into(),
+                            min_supported_version: 7,
+                            max_supported_version: METADATA_VERSION_LATEST,
+                            ..Default::default()
+                        },
+                        broker_registration_request::Feature {
+                            name: fjord_metadata::version::ELR_VERSION.into(),
+                            min_supported_version: 0,
+                            max_supported_version: 1,
+                            ..Default::default()
+                        },
+                    ],
                     log_dirs: vec![Uuid::from_u128(id as u128 + 50)],
                     previous_broker_epoch: previous_epoch,
                     ..Default::default()
