@@ -67,8 +67,8 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
                 ..Default::default()
             }],
             // Every finalized feature must be supported to register: a 4.3 build runs
-            // transaction.version up to 2, group.version up to 1 and share.version up to 1 (a
-            // 4.4 build, share.version up to 2).
+            // transaction.version up to 2, group.version up to 1, share.version up to 1 (a
+            // 4.4 build, up to 2), and kraft, ELR and streams versions up to 1.
             features: vec![
                 Feature {
                     name: "metadata.version".into(),
@@ -92,6 +92,24 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
                     name: "share.version".into(),
                     min_supported_version: 0,
                     max_supported_version: if max >= 33 { 2 } else { 1 },
+                    ..Default::default()
+                },
+                Feature {
+                    name: "kraft.version".into(),
+                    min_supported_version: 0,
+                    max_supported_version: 1,
+                    ..Default::default()
+                },
+                Feature {
+                    name: "eligible.leader.replicas.version".into(),
+                    min_supported_version: 0,
+                    max_supported_version: 1,
+                    ..Default::default()
+                },
+                Feature {
+                    name: "streams.version".into(),
+                    min_supported_version: 0,
+                    max_supported_version: 1,
                     ..Default::default()
                 },
             ],
@@ -118,11 +136,12 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
             "4.4",
         ]))
     };
-    // The release's every feature is asked for (as Kafka's tool does), and all fail with it.
+    // The release's every feature is asked for (as Kafka's tool does; kraft.version left out
+    // on this static quorum), and all fail with it.
     let (ok, stdout, stderr) = upgrade();
     assert!(!ok, "{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 4, "{stdout}");
+    assert_eq!(lines.len(), 6, "{stdout}");
     assert!(
         lines.iter().all(|l| l.starts_with("Could not upgrade ")
             && l.contains("The update failed for all features since")
@@ -136,7 +155,7 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
         "{stdout}"
     );
     assert!(
-        stderr.contains("4 out of 4 operation(s) failed."),
+        stderr.contains("6 out of 6 operation(s) failed."),
         "{stderr}"
     );
 
@@ -201,8 +220,9 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
     assert!(ok, "{stdout}{stderr}");
     assert_eq!(
         stdout.trim(),
-        "group.version was upgraded to 1.\nmetadata.version was upgraded to 33.\n\
-         share.version was upgraded to 2.\ntransaction.version was upgraded to 2."
+        "eligible.leader.replicas.version was upgraded to 1.\ngroup.version was upgraded to 1.\n\
+         metadata.version was upgraded to 33.\nshare.version was upgraded to 2.\n\
+         streams.version was upgraded to 1.\ntransaction.version was upgraded to 2."
     );
     let (_, stdout, _) = describe();
     assert!(
