@@ -296,8 +296,6 @@ class ToolsTest {
                         "--bootstrap-server {B} describe"),
                 c("features upgrade --metadata dry run", "org.apache.kafka.tools.FeatureCommand", "kafka-features",
                         "--bootstrap-server {B} upgrade --metadata 4.4 --dry-run"),
-                c("features upgrade --release-version 4.4", "org.apache.kafka.tools.FeatureCommand", "kafka-features",
-                        "--bootstrap-server {B} upgrade --release-version 4.4"),
                 c("features --release-version with --feature", "org.apache.kafka.tools.FeatureCommand", "kafka-features",
                         "--bootstrap-server {B} upgrade --release-version 4.4 --feature group.version=1"),
                 c("metadata-quorum status", "org.apache.kafka.tools.MetadataQuorumCommand", "kafka-metadata-quorum",
