@@ -461,6 +461,11 @@ fn registration_fencing_and_unfencing() {
         panic!()
     };
     assert_eq!(o.error_code, ErrorCode::UnsupportedVersion.code());
+}
+
+#[test]
+fn registration_needs_every_finalized_feature() {
+    let mut h = Harness::new();
     // Every finalized feature counts, not only metadata.version: with transaction.version 2
     // finalized, a broker that does not name it (so runs only level 0) is refused, and one
     // that runs it registers.

@@ -138,6 +138,7 @@ fn bad_inputs() -> Vec<(&'static str, RequestBody, i16)> {
         bad_offsets_and_records(),
         bad_broker_configs(),
         bad_offsets_groups_and_features(),
+        bad_client_metrics(),
         bad_group_configs_and_tokens(),
         bad_share_groups(),
         bad_share_members(),
@@ -448,7 +449,7 @@ fn bad_broker_configs() -> Vec<(&'static str, RequestBody, i16)> {
     ]
 }
 
-/// Offsets by unknown topic id, unknown groups, features and client metrics.
+/// Offsets by unknown topic id, unknown groups and features.
 fn bad_offsets_groups_and_features() -> Vec<(&'static str, RequestBody, i16)> {
     vec![
         (
@@ -522,6 +523,12 @@ fn bad_offsets_groups_and_features() -> Vec<(&'static str, RequestBody, i16)> {
             }),
             2,
         ),
+    ]
+}
+
+/// Client-metrics resources Kafka 4.4 refuses or describes.
+fn bad_client_metrics() -> Vec<(&'static str, RequestBody, i16)> {
+    vec![
         (
             "set a client metrics interval out of range",
             alter_resource(16, "sub", &[("interval.ms", "50")]),

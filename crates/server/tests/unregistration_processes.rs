@@ -56,66 +56,6 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
 
     // An observer controller of an older build (metadata.version up to 4.3-IV0) registered,
     // then stopped for good.
-    let registration = |incarnation: u128, max: i16| {
-        RequestBody::ControllerRegistration(ControllerRegistrationRequest {
-            controller_id: 2,
-            incarnation_id: Uuid::from_u128(incarnation),
-            listeners: vec![Listener {
-                name: "CONTROLLER".into(),
-                host: "127.0.0.1".into(),
-                port: free_port(),
-                ..Default::default()
-            }],
-            // Every finalized feature must be supported to register: a 4.3 build runs
-            // transaction.version up to 2, group.version up to 1, share.version up to 1 (a
-            // 4.4 build, up to 2), and kraft, ELR and streams versions up to 1.
-            features: vec![
-                Feature {
-                    name: "metadata.version".into(),
-                    min_supported_version: 7,
-                    max_supported_version: max,
-                    ..Default::default()
-                },
-                Feature {
-                    name: "transaction.version".into(),
-                    min_supported_version: 0,
-                    max_supported_version: 2,
-                    ..Default::default()
-                },
-                Feature {
-                    name: "group.version".into(),
-                    min_supported_version: 0,
-                    max_supported_version: 1,
-                    ..Default::default()
-                },
-                Feature {
-                    name: "share.version".into(),
-                    min_supported_version: 0,
-                    max_supported_version: if max >= 33 { 2 } else { 1 },
-                    ..Default::default()
-                },
-                Feature {
-                    name: "kraft.version".into(),
-                    min_supported_version: 0,
-                    max_supported_version: 1,
-                    ..Default::default()
-                },
-                Feature {
-                    name: "eligible.leader.replicas.version".into(),
-                    min_supported_version: 0,
-                    max_supported_version: 1,
-                    ..Default::default()
-                },
-                Feature {
-                    name: "streams.version".into(),
-                    min_supported_version: 0,
-                    max_supported_version: 1,
-                    ..Default::default()
-                },
-            ],
-            ..Default::default()
-        })
-    };
     let register = |incarnation: u128, max: i16| {
         wait_for(Duration::from_secs(30), || {
             match rt.block_on(call(&node.addr(), registration(incarnation, max), 0)) {
@@ -238,4 +178,67 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
         stderr.contains("Controller ID 2 is not currently registered."),
         "{stderr}"
     );
+}
+
+/// Controller 2's registration from a build of `incarnation` that runs metadata.version up
+/// to `max`.
+fn registration(incarnation: u128, max: i16) -> RequestBody {
+    RequestBody::ControllerRegistration(ControllerRegistrationRequest {
+        controller_id: 2,
+        incarnation_id: Uuid::from_u128(incarnation),
+        listeners: vec![Listener {
+            name: "CONTROLLER".into(),
+            host: "127.0.0.1".into(),
+            port: free_port(),
+            ..Default::default()
+        }],
+        // Every finalized feature must be supported to register: a 4.3 build runs
+        // transaction.version up to 2, group.version up to 1, share.version up to 1 (a
+        // 4.4 build, up to 2), and kraft, ELR and streams versions up to 1.
+        features: vec![
+            Feature {
+                name: "metadata.version".into(),
+                min_supported_version: 7,
+                max_supported_version: max,
+                ..Default::default()
+            },
+            Feature {
+                name: "transaction.version".into(),
+                min_supported_version: 0,
+                max_supported_version: 2,
+                ..Default::default()
+            },
+            Feature {
+                name: "group.version".into(),
+                min_supported_version: 0,
+                max_supported_version: 1,
+                ..Default::default()
+            },
+            Feature {
+                name: "share.version".into(),
+                min_supported_version: 0,
+                max_supported_version: if max >= 33 { 2 } else { 1 },
+                ..Default::default()
+            },
+            Feature {
+                name: "kraft.version".into(),
+                min_supported_version: 0,
+                max_supported_version: 1,
+                ..Default::default()
+            },
+            Feature {
+                name: "eligible.leader.replicas.version".into(),
+                min_supported_version: 0,
+                max_supported_version: 1,
+                ..Default::default()
+            },
+            Feature {
+                name: "streams.version".into(),
+                min_supported_version: 0,
+                max_supported_version: 1,
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    })
 }
