@@ -427,6 +427,63 @@ impl Active {
         }
     }
 
+    /// UpdateFeatures of kraft.version: the quorum's leader moves the voters into the log
+    /// (this node leads it: the active controller runs on the quorum's leader); once that
+    /// commits, the other features' `records` are written as any change is. A refusal
+    /// answers the whole request, in Kafka's words.
+    async fn upgrade_kraft(
+        &mut self,
+        r: ControllerRequest,
+        level: i16,
+        validate_only: bool,
+        records: Vec<MetadataRecord>,
+        response: ResponseBody,
+    ) {
+        if let Err(f) = self.raft.upgrade_kraft_version(level, validate_only).await {
+            let message = format!(
+                "The update failed for all features since the following feature had an \
+                 error: Invalid update version {level} for feature {}. {}",
+                fjord_metadata::version::KRAFT_VERSION,
+                f.message
+            );
+            let code = match f.code {
+                ErrorCode::NotLeaderOrFollower => ErrorCode::NotController,
+                ErrorCode::RequestTimedOut => ErrorCode::RequestTimedOut,
+                _ => ErrorCode::InvalidUpdateVersion,
+            };
+            let _ = r
+                .reply
+                .send(error_response(&r.body, r.version, code, &message));
+            return;
+        }
+        let Some(c) = &mut self.controller else {
+            let _ = r.reply.send(not_controller(&r.body, r.version));
+            return;
+        };
+        let mv = c.metadata_version();
+        match c.write(records, response) {
+            Handled::Write { records, response } => self.propose(
+                records,
+                mv,
+                Some(Pending {
+                    reply: r.reply,
+                    response,
+                    request: r.body,
+                    version: r.version,
+                }),
+            ),
+            Handled::Reply(response) => {
+                let _ = r.reply.send(response);
+            }
+            Handled::Refuse { code, message } => {
+                let _ = r
+                    .reply
+                    .send(error_response(&r.body, r.version, code, &message));
+            }
+            other => tracing::error!("unexpected answer to a feature update: {other:?}"),
+        }
+    }
+
     async fn handle(&mut self, r: ControllerRequest) {
         let Some(c) = &mut self.controller else {
             let _ = r.reply.send(not_controller(&r.body, r.version));
@@ -453,6 +510,15 @@ impl Active {
                     version: r.version,
                 }),
             ),
+            Handled::UpgradeKraft {
+                level,
+                validate_only,
+                records,
+                response,
+            } => {
+                self.upgrade_kraft(r, level, validate_only, records, response)
+                    .await
+            }
             Handled::Register(plan) => {
                 let build_plan = plan.clone();
                 let built = self

@@ -712,6 +712,7 @@ impl Controller {
     pub(crate) fn update_features(&mut self, r: &UpdateFeaturesRequest, version: i16) -> Handled {
         let mut results = Vec::new();
         let mut records = Vec::new();
+        let mut kraft_upgrade = None;
         for u in &r.feature_updates {
             let kraft = u.feature == fjord_metadata::version::KRAFT_VERSION;
             let current = if kraft {
@@ -732,6 +733,9 @@ impl Controller {
                         feature: u.feature.clone(),
                         ..Default::default()
                     });
+                    if kraft && target > current {
+                        kraft_upgrade = Some(target);
+                    }
                     if target != current && !kraft {
                         records.push(MetadataRecord::FeatureLevel(FeatureLevelRecord {
                             name: u.feature.clone(),
@@ -773,17 +777,38 @@ impl Controller {
             results,
             ..Default::default()
         });
+        if let Some(level) = kraft_upgrade {
+            // The quorum's leader moves the voters first; the rest follows its commit.
+            if r.validate_only {
+                records.clear();
+            } else {
+                records.extend(self.elr_upkeep_for(&records));
+            }
+            return Handled::UpgradeKraft {
+                level,
+                validate_only: r.validate_only,
+                records,
+                response,
+            };
+        }
         if r.validate_only {
             return Handled::Reply(response);
         }
+        records.extend(self.elr_upkeep_for(&records));
+        self.write(records, response)
+    }
+
+    /// The records that go with `records` (feature levels) when they turn
+    /// `eligible.leader.replicas.version` off: see [`Self::clear_elr_after`].
+    fn elr_upkeep_for(&mut self, records: &[MetadataRecord]) -> Vec<MetadataRecord> {
         let elr_off = records.iter().any(|x| {
             matches!(x, MetadataRecord::FeatureLevel(f)
                 if f.name == fjord_metadata::version::ELR_VERSION && f.feature_level == 0)
         });
         if elr_off && self.image.features.elr_enabled() {
-            records.extend(self.clear_elr_after(&records));
+            return self.clear_elr_after(records);
         }
-        self.write(records, response)
+        Vec::new()
     }
 
     /// With `eligible.leader.replicas.version` turned off by `features` (not applied), every
@@ -855,15 +880,16 @@ impl Controller {
             return Ok(());
         }
         if kraft {
-            // Moving a static quorum (controller.quorum.voters) to voters in the log
-            // needs every voter's directory id; fjord does not do that yet.
-            return Err(format!(
-                "Invalid update version {target} for feature {}. The voters are static \
-                 (controller.quorum.voters): fjord cannot move them into the metadata \
-                 log; format the controllers with --standalone or \
-                 --initial-controllers for kraft.version 1",
-                u.feature
-            ));
+            // The quorum's leader checks the rest (every voter's directory id and support)
+            // as it moves the voters into the log.
+            return match target {
+                1 => Ok(()),
+                _ => Err(format!(
+                    "Invalid update version {target} for feature {0}. Controller {1} \
+                     does not support this feature.",
+                    u.feature, self.settings.node_id
+                )),
+            };
         }
         if let Some(needed) = fjord_metadata::version::feature_dependency(&u.feature, target) {
             let mv = r

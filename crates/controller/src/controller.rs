@@ -35,6 +35,20 @@ pub enum Handled {
     },
     /// A broker registration: the records carry the broker epoch, the offset the batch lands at.
     Register(crate::brokers::RegistrationPlan),
+    /// UpdateFeatures moving `kraft.version` to `level`: the quorum's leader moves the voters
+    /// into the log (checks only, with `validate_only`); once that commits, `records` (the
+    /// other features' levels, possibly none; not yet in the working image) are written
+    /// and `response` answers. Its refusal answers the request instead.
+    UpgradeKraft {
+        /// The new kraft.version.
+        level: i16,
+        /// Check only.
+        validate_only: bool,
+        /// The other features' records, not applied.
+        records: Vec<MetadataRecord>,
+        /// The answer.
+        response: ResponseBody,
+    },
     /// Refuse the whole request with this error (answered with the API's error response).
     Refuse {
         /// The error.

@@ -82,6 +82,9 @@ impl Harness {
                 self.batches.push(records);
                 plan.response(at)
             }
+            Handled::UpgradeKraft { .. } => {
+                panic!("the quorum moves kraft.version, not these rules")
+            }
             Handled::Refuse { .. } => panic!("handle answers refusals with a response itself"),
         }
     }

@@ -113,7 +113,7 @@ pub(crate) struct Runtime {
     /// The topic stamp the subscription was last computed at.
     stamp: Option<u64>,
     /// Each regular expression's matching topics at that stamp.
-    regexes: BTreeMap<String, BTreeSet<String>>,
+    pub(crate) regexes: BTreeMap<String, BTreeSet<String>>,
 }
 
 /// A member's new record and what it replaces (see [`Shard::apply_member`]).

@@ -250,6 +250,33 @@ impl Shard {
         }
     }
 
+    /// The topics a consumer group's members subscribe to (by name or by a regular expression
+    /// resolved), or a streams group's with members reads (its topology's source and
+    /// repartition source topics), as Kafka's `isSubscribedToTopic`; none for other groups.
+    fn modern_subscriptions(&self, id: &str) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        if let Some(g) = self.consumer_groups.groups.get(id) {
+            let regexes = self.consumer_runtime.get(id).map(|r| &r.regexes);
+            for m in g.members.values() {
+                out.extend(m.subscribed_topic_names.iter().cloned());
+                let matched = m
+                    .subscribed_topic_regex
+                    .as_ref()
+                    .and_then(|r| regexes.and_then(|x| x.get(r)));
+                out.extend(matched.into_iter().flatten().cloned());
+            }
+        }
+        if let Some(g) = self.streams_groups.groups.get(id) {
+            if !g.members.is_empty() {
+                for s in g.topology.iter().flat_map(|t| &t.subtopologies) {
+                    out.extend(s.source_topics.iter().cloned());
+                    out.extend(s.repartition_source_topics.iter().map(|t| t.name.clone()));
+                }
+            }
+        }
+        out
+    }
+
     /// OffsetDelete: GROUP_ID_NOT_FOUND for an unknown group; NON_EMPTY_GROUP for a group with
     /// members that is not a `consumer` group; GROUP_SUBSCRIBED_TO_TOPIC for a partition of a
     /// topic the members subscribe to; the others' offsets are removed.
@@ -276,6 +303,14 @@ impl Shard {
                     return out;
                 }
             }
+        };
+        // A consumer or streams group's members subscribe through their records.
+        let subscribed: BTreeSet<String> = subscribed
+            .into_iter()
+            .chain(self.modern_subscriptions(&r.group_id))
+            .collect();
+        let Some(g) = self.groups.get_mut(&r.group_id) else {
+            return out;
         };
         for t in &r.topics {
             let mut topic = OffsetDeleteResponseTopic {

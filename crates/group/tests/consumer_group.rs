@@ -597,3 +597,41 @@ fn offset_fetches_of_members_are_checked_against_their_epochs() {
         Ok(())
     );
 }
+
+#[test]
+fn offsets_of_a_topic_the_members_subscribe_to_are_not_deleted() {
+    use fjord_protocol::generated::offset_delete_request::{
+        OffsetDeleteRequest, OffsetDeleteRequestPartition, OffsetDeleteRequestTopic,
+    };
+    let mut h = Harness::new();
+    h.send(join("a"), 0);
+    let r = OffsetDeleteRequest {
+        group_id: "g".into(),
+        topics: ["t", "other"]
+            .iter()
+            .map(|t| OffsetDeleteRequestTopic {
+                name: t.to_string(),
+                partitions: vec![OffsetDeleteRequestPartition { partition_index: 0 }],
+            })
+            .collect(),
+    };
+    let codes = match h
+        .shard
+        .delete_offsets(&ctx(99), &r)
+        .replies
+        .into_iter()
+        .next()
+    {
+        Some((_, ResponseBody::OffsetDelete(r))) => r
+            .topics
+            .iter()
+            .map(|t| t.partitions[0].error_code)
+            .collect::<Vec<_>>(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        codes,
+        vec![ErrorCode::GroupSubscribedToTopic.code(), 0],
+        "Kafka's isSubscribedToTopic: the members' subscribed topic, not another"
+    );
+}

@@ -414,3 +414,61 @@ fn listed_described_and_deleted_as_a_streams_group() {
     assert!(h.shard.streams_group(GROUP).is_none());
     assert!(h.shard.list_groups(&[], &[]).is_empty());
 }
+
+/// OffsetDelete's answer for each of `topics` (partition 0), as the shard gives it.
+fn delete_offsets(h: &mut Harness, topics: &[&str]) -> Vec<(String, i16)> {
+    use fjord_protocol::generated::offset_delete_request::{
+        OffsetDeleteRequest, OffsetDeleteRequestPartition, OffsetDeleteRequestTopic,
+    };
+    let r = OffsetDeleteRequest {
+        group_id: GROUP.into(),
+        topics: topics
+            .iter()
+            .map(|t| OffsetDeleteRequestTopic {
+                name: t.to_string(),
+                partitions: vec![OffsetDeleteRequestPartition { partition_index: 0 }],
+            })
+            .collect(),
+    };
+    let ctx = RequestContext {
+        token: 99,
+        version: 0,
+        client_id: "admin".into(),
+        client_host: "/127.0.0.1".into(),
+    };
+    match h.shard.delete_offsets(&ctx, &r).replies.into_iter().next() {
+        Some((_, ResponseBody::OffsetDelete(r))) => {
+            assert_eq!(r.error_code, 0);
+            r.topics
+                .iter()
+                .map(|t| (t.name.clone(), t.partitions[0].error_code))
+                .collect()
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn offsets_of_the_topics_a_live_streams_group_reads_are_not_deleted() {
+    let mut h = Harness::new();
+    h.send(join("a", "p1"), 0);
+    h.create_internal_topics();
+    let a = h.send(beat("a", 1, vec![]), 1);
+    let a = h.send(beat("a", a.member_epoch, active(&a)), 2);
+    let subscribed = ErrorCode::GroupSubscribedToTopic.code();
+    assert_eq!(
+        delete_offsets(&mut h, &["input", "app-repartition", "other"]),
+        vec![
+            ("input".into(), subscribed),
+            ("app-repartition".into(), subscribed),
+            ("other".into(), 0)
+        ],
+        "a source or repartition source topic of a group with members is refused"
+    );
+    h.send(beat("a", LEAVE_EPOCH, active(&a)), 3);
+    assert_eq!(
+        delete_offsets(&mut h, &["input"]),
+        vec![("input".into(), 0)],
+        "an empty group's offsets may go"
+    );
+}

@@ -104,6 +104,9 @@ pub enum Command {
     /// List, describe, reset and delete share groups (as kafka-share-groups.sh).
     #[command(name = "kafka-share-groups")]
     KafkaShareGroups(fjord_tools::share_groups::Args),
+    /// List, describe, reset and delete streams groups (as kafka-streams-groups.sh).
+    #[command(name = "kafka-streams-groups")]
+    KafkaStreamsGroups(fjord_tools::streams_groups::Args),
     /// Describe, upgrade, downgrade and disable feature levels (as kafka-features.sh).
     #[command(name = "kafka-features")]
     KafkaFeatures(fjord_tools::features::Args),
@@ -178,6 +181,7 @@ pub const TOOL_LINKS: &[&str] = &[
     "kafka-delegation-tokens",
     "kafka-consumer-groups",
     "kafka-share-groups",
+    "kafka-streams-groups",
     "kafka-console-producer",
     "kafka-console-consumer",
     "kafka-console-share-consumer",

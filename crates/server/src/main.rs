@@ -144,6 +144,7 @@ fn main() -> ExitCode {
         Command::KafkaAcls(args) => fjord_tools::acls::run(&args),
         Command::KafkaConsumerGroups(args) => fjord_tools::consumer_groups::run(&args),
         Command::KafkaShareGroups(args) => fjord_tools::share_groups::run(&args),
+        Command::KafkaStreamsGroups(args) => fjord_tools::streams_groups::run(&args),
         Command::KafkaConsoleShareConsumer(args) => {
             fjord_tools::console::share_consumer::run(&args)
         }

@@ -552,3 +552,87 @@ fn a_groups_own_heartbeat_interval_reaches_its_members() {
     assert_eq!(interval("tuned"), 7_000);
     assert_eq!(interval("plain"), 5_000);
 }
+
+/// A streams group (KIP-1071) joined with StreamsGroupHeartbeat as Kafka Streams joins: the
+/// group and its state on `/metrics` under Kafka 4.4's names.
+#[test]
+fn a_streams_group_is_measured() {
+    use fjord_protocol::generated::streams_group_heartbeat_request::{
+        StreamsGroupHeartbeatRequest, Subtopology, Topology,
+    };
+    let root = tempfile::tempdir().unwrap();
+    let node = Node::single(
+        root.path(),
+        0,
+        "offsets.topic.replication.factor=1\ngroup.streams.initial.rebalance.delay.ms=0",
+    );
+    let bs = node.broker_addr();
+    common::create(&bs, "streams-in", "1,1", &[]);
+    let rt = runtime();
+    let coordinator = wait_for(Duration::from_secs(30), || {
+        coordinator(&rt, &bs, "measured-app").map(|_| ())
+    });
+    assert!(coordinator.is_some(), "no coordinator");
+    let join = StreamsGroupHeartbeatRequest {
+        group_id: "measured-app".into(),
+        member_epoch: 0,
+        member_id: "m-1".into(),
+        rebalance_timeout_ms: 30_000,
+        process_id: Some("p-1".into()),
+        topology: Some(Topology {
+            epoch: 0,
+            subtopologies: vec![Subtopology {
+                subtopology_id: "0".into(),
+                source_topics: vec!["streams-in".into()],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        active_tasks: Some(vec![]),
+        standby_tasks: Some(vec![]),
+        warmup_tasks: Some(vec![]),
+        ..Default::default()
+    };
+    let joined = wait_for(Duration::from_secs(30), || {
+        let r = rt.block_on(call(
+            &bs,
+            RequestBody::StreamsGroupHeartbeat(join.clone()),
+            0,
+        ));
+        match r {
+            Some(ResponseBody::StreamsGroupHeartbeat(r)) if r.error_code == 0 => Some(r),
+            _ => None,
+        }
+    })
+    .expect("joined");
+    assert!(joined.member_epoch >= 1, "{joined:?}");
+    let metrics = common::metrics_text(node.metrics_port);
+    let value = |name: &str| {
+        metrics
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.rsplit(' ').next())
+            .map(str::to_string)
+    };
+    assert_eq!(
+        value("kafka_server_group_coordinator_metrics_group_count{protocol=\"streams\"}")
+            .as_deref(),
+        Some("1"),
+        "{metrics}"
+    );
+    let in_states: i64 = ["empty", "not_ready", "assigning", "reconciling", "stable"]
+        .iter()
+        .filter_map(|s| {
+            value(&format!(
+                "kafka_server_group_coordinator_metrics_streams_group_count{{state=\"{s}\"}}"
+            ))
+        })
+        .map(|v| v.parse::<i64>().unwrap())
+        .sum();
+    assert_eq!(in_states, 1, "one streams group, in one state: {metrics}");
+    let rebalances = value("kafka_server_group_coordinator_metrics_streams_group_rebalance");
+    assert!(
+        rebalances.is_some_and(|v| v.parse::<f64>().unwrap() >= 1.0),
+        "{metrics}"
+    );
+}

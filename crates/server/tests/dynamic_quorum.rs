@@ -596,3 +596,125 @@ fn remove_controller_unregister_in_its_four_cases() {
         format!("Controller {x} is no longer registered.")
     );
 }
+
+/// `kraft.version` as `kafka-features describe` shows it.
+fn kraft_level(bootstrap: &str) -> Option<String> {
+    let out = fjord(&[
+        "kafka-features",
+        "--bootstrap-server",
+        bootstrap,
+        "describe",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines()
+        .find(|l| l.contains("Feature: kraft.version "))
+        .and_then(|l| l.split_whitespace().nth(7).map(str::to_string))
+}
+
+/// `kafka-features upgrade --feature kraft.version=1`: its exit status and output.
+fn upgrade_kraft(bootstrap: &str) -> (bool, String) {
+    let out = fjord(&[
+        "kafka-features",
+        "--bootstrap-server",
+        bootstrap,
+        "upgrade",
+        "--feature",
+        "kraft.version=1",
+    ]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+/// A static quorum (`controller.quorum.voters`, kraft.version 0) moves to kraft.version 1 as
+/// Kafka's does (KIP-853): refused while a voter has not announced its directory id to the
+/// leader of this epoch (it is down), then done once it has: the voters, with their directory ids, are in
+/// the log, a controller can be removed, and the nodes restart on the log's voters although
+/// their configs still list three.
+#[test]
+fn a_static_quorum_moves_to_kraft_version_1() {
+    let root = tempfile::tempdir().unwrap();
+    let mut nodes = common::combined_cluster(root.path(), 3, "");
+    let bs = nodes[0].broker_addr();
+    let addrs: Vec<String> = nodes.iter().map(Node::addr).collect();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    wait_for(Duration::from_secs(30), || {
+        kraft_level(&bs).filter(|l| l == "0")
+    })
+    .unwrap_or_else(|| panic!("kraft.version 0 at first: {}", nodes[0].log_tail()));
+    // Voter 3 goes down, and 1 and 2 restart: the new epoch's leader never hears from 3.
+    nodes[2].kill();
+    for n in &mut nodes[..2] {
+        n.kill();
+        n.start();
+    }
+    let refusal = wait_for(Duration::from_secs(30), || {
+        let (ok, text) = upgrade_kraft(&bs);
+        assert!(!ok, "upgraded with a voter down: {text}");
+        text.contains("because not all of the voters support it")
+            .then_some(text)
+    });
+    assert!(refusal.is_some(), "Kafka's refusal while voter 3 is down");
+    assert_eq!(kraft_level(&bs).as_deref(), Some("0"));
+    nodes[2].start();
+    let done = wait_for(Duration::from_secs(60), || {
+        let (ok, text) = upgrade_kraft(&bs);
+        ok.then_some(text)
+    })
+    .unwrap_or_else(|| panic!("no upgrade: {}", upgrade_kraft(&bs).1));
+    assert!(done.contains("kraft.version was upgraded to 1."), "{done}");
+    let p = wait_for(Duration::from_secs(30), || {
+        rt.block_on(describe(&addrs)).filter(committed_leader)
+    })
+    .expect("a leader");
+    for n in &nodes {
+        let v = p
+            .current_voters
+            .iter()
+            .find(|v| v.replica_id == n.id)
+            .unwrap_or_else(|| panic!("voter {} listed: {p:?}", n.id));
+        assert_eq!(
+            fjord_util::uuid_text::encode(&v.replica_directory_id),
+            n.directory_id(),
+            "voter {}'s directory id is in the log",
+            n.id
+        );
+    }
+    wait_for(Duration::from_secs(30), || {
+        kraft_level(&bs).filter(|l| l == "1")
+    })
+    .expect("kraft.version 1 finalized");
+    // Now the voters can change: voter 3 goes.
+    let out = run_tool(&[
+        "kafka-metadata-quorum",
+        "--bootstrap-controller",
+        &addrs[0],
+        "remove-controller",
+        "--controller-id",
+        "3",
+        "--controller-directory-id",
+        &nodes[2].directory_id(),
+    ]);
+    assert!(out.contains("Removed"), "{out}");
+    wait_for(Duration::from_secs(30), || {
+        rt.block_on(describe(&addrs[..2]))
+            .filter(|p| voters(p) == [1, 2].into() && committed_leader(p))
+    })
+    .expect("voters 1 and 2");
+    // Restarted with controller.quorum.voters still naming three, nodes 1 and 2 keep the
+    // log's two.
+    nodes[2].kill();
+    for n in &mut nodes[..2] {
+        n.kill();
+        n.start();
+    }
+    let p = wait_for(Duration::from_secs(60), || {
+        rt.block_on(describe(&addrs[..2])).filter(committed_leader)
+    })
+    .unwrap_or_else(|| panic!("no leader after the restart: {}", nodes[0].log_tail()));
+    assert_eq!(voters(&p), [1, 2].into());
+    assert_eq!(kraft_level(&nodes[0].broker_addr()).as_deref(), Some("1"));
+}

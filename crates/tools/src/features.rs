@@ -95,13 +95,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     match &a.command {
         Command::Describe => describe(&admin).await,
         Command::Upgrade { levels, dry_run } => {
-            let mut updates = updates(levels, true)?;
-            if levels.release_version.is_some() && !dynamic_quorum(&admin).await? {
-                // fjord cannot move a static quorum (controller.quorum.voters) to
-                // kraft.version 1, so a release upgrade leaves it where it is and moves
-                // the rest (Kafka's tool asks for it; see docs/EXTENSIONS.md).
-                updates.remove(fjord_metadata::version::KRAFT_VERSION);
-            }
+            let updates = updates(levels, true)?;
             update(&admin, "upgrade", updates, 1, *dry_run).await
         }
         Command::Downgrade {
@@ -142,14 +136,6 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             .await
         }
     }
-}
-
-/// True when the cluster's voters are in its metadata log (`kraft.version` finalized at 1).
-async fn dynamic_quorum(admin: &Admin) -> Result<bool, ToolError> {
-    let r = admin.retry(|| admin.describe_features()).await?;
-    Ok(r.finalized_features
-        .iter()
-        .any(|f| f.name == fjord_metadata::version::KRAFT_VERSION && f.max_version_level >= 1))
 }
 
 async fn describe(admin: &Admin) -> Result<(), ToolError> {

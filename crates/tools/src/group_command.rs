@@ -1,13 +1,16 @@
-//! What `kafka-consumer-groups` and `kafka-share-groups` share, as Kafka's two group commands
-//! share their options: the actions, the groups and topics they act on, the describe
-//! switches, `--timeout` (every admin call's deadline), and offset resets: the scenarios, the
-//! partitions a reset applies to, the new offsets, and how they are shown or exported.
+//! What `kafka-consumer-groups`, `kafka-share-groups` and `kafka-streams-groups` share, as
+//! Kafka's group commands share their options: the actions, the groups and topics they act
+//! on, the describe switches, `--timeout` (every admin call's deadline), listing the groups of
+//! a type, and offset resets: the scenarios, the partitions a reset applies to, the new
+//! offsets, and how they are shown or exported.
 
 use crate::common::{BrokerConnection, ToolError};
 use crate::table::Table;
 use clap::Args as ClapArgs;
-use fjord_admin::{Admin, EARLIEST, LATEST};
-use std::collections::BTreeMap;
+use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
+use fjord_protocol::generated::list_groups_request::ListGroupsRequest;
+use fjord_protocol::RequestBody;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// A group's partitions and an offset each.
@@ -151,6 +154,43 @@ impl GroupOptions {
         config.api_timeout = std::time::Duration::from_millis(self.timeout.max(0) as u64);
         Ok(Admin::new(config))
     }
+}
+
+/// Every group of `group_type` (`share`, `streams`) on every broker's coordinator in `states`
+/// (all when empty), sorted: (id, state).
+pub async fn typed_groups(
+    admin: &Admin,
+    group_type: &str,
+    states: &[String],
+) -> Result<Vec<(String, String)>, ToolError> {
+    let cluster = admin.retry(|| admin.refresh(None)).await?;
+    let mut out = BTreeSet::new();
+    for b in cluster.brokers.values().filter(|b| !b.fenced) {
+        let r = admin
+            .retry(|| async {
+                let r = admin
+                    .call_broker(
+                        b.id,
+                        RequestBody::ListGroups(ListGroupsRequest {
+                            states_filter: states.to_vec(),
+                            types_filter: vec![group_type.into()],
+                            ..Default::default()
+                        }),
+                        5..=5,
+                    )
+                    .await?;
+                let r = expect_response!(r, ListGroups)?;
+                AdminError::check(r.error_code, None).map(|()| r)
+            })
+            .await?;
+        out.extend(
+            r.groups
+                .into_iter()
+                .filter(|g| g.group_type == group_type)
+                .map(|g| (g.group_id, g.group_state)),
+        );
+    }
+    Ok(out.into_iter().collect())
 }
 
 /// Kafka's order of the reset scenarios, in which its refusals name them.

@@ -18,6 +18,7 @@ pub mod metadata_quorum;
 pub mod reassign_partitions;
 pub mod scram;
 pub mod share_groups;
+pub mod streams_groups;
 pub mod topics;
 pub mod transactions;
 pub mod unclean_recovery;

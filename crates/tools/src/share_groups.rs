@@ -4,7 +4,7 @@
 
 use crate::common::{self, ToolError};
 use crate::group_command::{
-    new_offsets, offsets_file, reset_text, topic_spec, GroupOptions, Scenario,
+    new_offsets, offsets_file, reset_text, topic_spec, typed_groups, GroupOptions, Scenario,
 };
 use crate::table::Table;
 use clap::Args as ClapArgs;
@@ -21,7 +21,6 @@ use fjord_protocol::generated::{
     describe_share_group_offsets_request::{
         DescribeShareGroupOffsetsRequest, DescribeShareGroupOffsetsRequestGroup,
     },
-    list_groups_request::ListGroupsRequest,
     share_group_describe_request::ShareGroupDescribeRequest,
     share_group_describe_response::DescribedGroup,
 };
@@ -87,37 +86,9 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
     describe(&admin, a, &groups).await
 }
 
-/// Every share group of every broker's coordinator in `states` (all when empty), sorted:
-/// (id, state).
+/// Every share group in `states` (all when empty), sorted: (id, state).
 async fn listed(admin: &Admin, states: &[String]) -> Result<Vec<(String, String)>, ToolError> {
-    let cluster = admin.retry(|| admin.refresh(None)).await?;
-    let mut out = BTreeSet::new();
-    for b in cluster.brokers.values().filter(|b| !b.fenced) {
-        let r = admin
-            .retry(|| async {
-                let r = admin
-                    .call_broker(
-                        b.id,
-                        RequestBody::ListGroups(ListGroupsRequest {
-                            states_filter: states.to_vec(),
-                            types_filter: vec!["share".into()],
-                            ..Default::default()
-                        }),
-                        5..=5,
-                    )
-                    .await?;
-                let r = expect_response!(r, ListGroups)?;
-                AdminError::check(r.error_code, None).map(|()| r)
-            })
-            .await?;
-        out.extend(
-            r.groups
-                .into_iter()
-                .filter(|g| g.group_type == "share")
-                .map(|g| (g.group_id, g.group_state)),
-        );
-    }
-    Ok(out.into_iter().collect())
+    typed_groups(admin, "share", states).await
 }
 
 async fn list(admin: &Admin, a: &Args) -> Result<(), ToolError> {

@@ -38,6 +38,10 @@ use std::sync::Arc;
 
 /// The first FindCoordinator version with a batch of keys.
 const BATCHED_FIND_VERSION: i16 = 4;
+
+/// StreamsGroupDescribe's TopologyDescriptionStatus NOT_STORED: no description was recorded
+/// for the group (always, as fjord has no topology description plugin).
+const TOPOLOGY_DESCRIPTION_NOT_STORED: i8 = 1;
 /// The first OffsetFetch version with a batch of groups.
 const BATCHED_FETCH_VERSION: i16 = 8;
 /// FindCoordinator's key type of a group.
@@ -285,6 +289,14 @@ impl Groups<'_> {
                 self.coordinator
                     .read(&self.image, id, |s| s.describe_streams_group(id, &topics))
                     .await
+                    .map(|mut d| {
+                        // No topology description plugin: a description asked for is "not
+                        // stored" (Kafka 4.4's status 1), as Kafka answers without one.
+                        if r.include_topology_description {
+                            d.topology_description_status = TOPOLOGY_DESCRIPTION_NOT_STORED;
+                        }
+                        d
+                    })
             };
             out.groups.push(d.unwrap_or_else(|code| DescribedGroup {
                 error_code: code.code(),

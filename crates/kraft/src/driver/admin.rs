@@ -186,7 +186,7 @@ pub async fn update_raft_voter(h: &RaftHandle, r: &UpdateRaftVoterRequest) -> Re
     let result = match cluster_mismatch(h, &r.cluster_id) {
         Some(f) => Err(f),
         None => {
-            h.update_voter(VoterInfo {
+            let voter = VoterInfo {
                 id: r.voter_id,
                 directory_id: r.voter_directory_id,
                 endpoints: r
@@ -198,8 +198,10 @@ pub async fn update_raft_voter(h: &RaftHandle, r: &UpdateRaftVoterRequest) -> Re
                         port: l.port,
                     })
                     .collect(),
-            })
-            .await
+            };
+            let f = &r.k_raft_version_feature;
+            h.update_voter(voter, (f.min_supported_version, f.max_supported_version))
+                .await
         }
     };
     let info = h.quorum_info().borrow().clone();

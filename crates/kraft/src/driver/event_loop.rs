@@ -28,6 +28,9 @@ const TICK: Duration = Duration::from_millis(10);
 const MAX_EVENTS_PER_ROUND: usize = 1_024;
 /// How often a voter re-announces a changed endpoint until the log shows it.
 const ENDPOINT_UPDATE_INTERVAL_MS: i64 = 2_000;
+/// How often a static voter (kraft.version 0) announces itself to the leader of its epoch
+/// again, so that a lost announcement does not hold up an upgrade to kraft.version 1.
+const STATIC_ANNOUNCE_INTERVAL_MS: i64 = 10_000;
 /// The most entries read per step when delivering commits.
 const DELIVER_BATCH: usize = 256;
 
@@ -70,6 +73,14 @@ struct Loop {
     info: watch::Sender<QuorumInfo>,
     failed: Option<String>,
     next_endpoint_update: i64,
+    /// While the voters are static (kraft.version 0) and this node leads: each voter as it
+    /// announced itself in `upgrade_epoch` (directory id, endpoints) with the highest
+    /// kraft.version it supports, for an upgrade to kraft.version 1 (KIP-853).
+    upgrade_voters: BTreeMap<NodeId, (VoterInfo, i16)>,
+    /// The epoch `upgrade_voters` belongs to.
+    upgrade_epoch: i32,
+    /// The epoch a static voter last announced itself in, and when.
+    announced: Option<(i32, i64)>,
 }
 
 /// Opens the log and quorum state, then starts the thread.
@@ -147,6 +158,9 @@ pub(super) fn spawn(
         info,
         failed: None,
         next_endpoint_update: 0,
+        upgrade_voters: BTreeMap::new(),
+        upgrade_epoch: -1,
+        announced: None,
     };
     l.refresh_book();
     std::thread::Builder::new()
@@ -339,15 +353,22 @@ impl Loop {
                 let r = self.remove_voter(id, directory_id);
                 self.await_change(r, reply);
             }
-            Event::UpdateVoter { voter, reply } => match self.update_voter(voter) {
-                Ok(None) => {
-                    let _ = reply.send(Ok(()));
-                }
-                Ok(Some(offset)) => self.await_change(Ok(offset), reply),
-                Err(e) => {
-                    let _ = reply.send(Err(e));
-                }
-            },
+            Event::UpdateVoter {
+                voter,
+                kraft_versions,
+                reply,
+            } => {
+                let r = self.update_voter(voter, kraft_versions);
+                self.await_optional_change(r, reply);
+            }
+            Event::UpgradeKraftVersion {
+                level,
+                validate_only,
+                reply,
+            } => {
+                let r = self.upgrade_kraft_version(level, validate_only);
+                self.await_optional_change(r, reply);
+            }
             Event::PlanSnapshot { end_offset, reply } => {
                 let _ = reply.send(self.plan_snapshot(end_offset));
             }
@@ -572,7 +593,10 @@ impl Loop {
     }
 
     /// A voter whose controller listener differs from what the voter set records tells the
-    /// leader (KIP-853 UpdateRaftVoter), every couple of seconds until the log shows it.
+    /// leader (KIP-853 UpdateRaftVoter), every couple of seconds until the log shows it. While
+    /// the voters are static (kraft.version 0), each voter announces itself (directory id,
+    /// endpoint, supported kraft.version) to every new leader, as Kafka's do, so that the
+    /// leader can move the quorum to kraft.version 1.
     fn announce_own_endpoint(&mut self) {
         use fjord_protocol::generated::update_raft_voter_request::{
             self as uv, UpdateRaftVoterRequest,
@@ -581,23 +605,35 @@ impl Loop {
         let (Some(mine), Some(leader)) = (self.cfg.endpoint.clone(), self.core.leader()) else {
             return;
         };
+        let now = monotonic_ms();
+        let epoch = self.core.epoch();
         let log = self.core.log();
-        if leader == me || !log.has_dynamic_voters() || monotonic_ms() < self.next_endpoint_update {
+        if leader == me || now < self.next_endpoint_update {
             return;
         }
-        let Some(listed) = log.voter_set().get(&me) else {
-            return;
-        };
-        let same = listed
-            .endpoints
-            .first()
-            .is_some_and(|e| e.host == mine.host && e.port == mine.port && e.name == mine.name);
-        if same {
-            return;
+        let dynamic = log.has_dynamic_voters();
+        if dynamic {
+            let Some(listed) = log.voter_set().get(&me) else {
+                return;
+            };
+            let same = listed
+                .endpoints
+                .first()
+                .is_some_and(|e| e.host == mine.host && e.port == mine.port && e.name == mine.name);
+            if same {
+                return;
+            }
+        } else {
+            let recent = self
+                .announced
+                .is_some_and(|(e, at)| e == epoch && now - at < STATIC_ANNOUNCE_INTERVAL_MS);
+            if !self.cfg.static_voters.contains_key(&me) || recent {
+                return;
+            }
         }
         let body = fjord_protocol::RequestBody::UpdateRaftVoter(UpdateRaftVoterRequest {
             cluster_id: Some(self.cfg.cluster_id.clone()),
-            current_leader_epoch: self.core.epoch(),
+            current_leader_epoch: epoch,
             voter_id: me,
             voter_directory_id: self.cfg.directory_id,
             listeners: vec![uv::Listener {
@@ -615,14 +651,18 @@ impl Loop {
         });
         let endpoint = self.book.get(&leader).cloned();
         if self.peers.send_unanswered(leader, endpoint.as_ref(), body) {
-            tracing::info!(
-                leader,
-                "announcing this voter's new endpoint {}:{}",
-                mine.host,
-                mine.port
-            );
+            if dynamic {
+                tracing::info!(
+                    leader,
+                    "announcing this voter's new endpoint {}:{}",
+                    mine.host,
+                    mine.port
+                );
+            } else {
+                self.announced = Some((epoch, now));
+            }
         }
-        self.next_endpoint_update = monotonic_ms() + ENDPOINT_UPDATE_INTERVAL_MS;
+        self.next_endpoint_update = now + ENDPOINT_UPDATE_INTERVAL_MS;
     }
 
     /// The first leader of a dynamic quorum copies the voter set from the bootstrap snapshot
@@ -696,6 +736,23 @@ impl Loop {
                 offset,
                 reply,
             }),
+            Err(e) => {
+                let _ = reply.send(Err(e));
+            }
+        }
+    }
+
+    /// As [`Loop::await_change`], answering at once when nothing was appended (`Ok(None)`).
+    fn await_optional_change(
+        &mut self,
+        r: Result<Option<i64>, VoterChangeFailure>,
+        reply: oneshot::Sender<Result<(), VoterChangeFailure>>,
+    ) {
+        match r {
+            Ok(None) => {
+                let _ = reply.send(Ok(()));
+            }
+            Ok(Some(offset)) => self.await_change(Ok(offset), reply),
             Err(e) => {
                 let _ = reply.send(Err(e));
             }
@@ -791,9 +848,16 @@ impl Loop {
             .map_err(|e| self.map_change_error(e, id))
     }
 
-    /// `Ok(None)` when nothing changes.
-    fn update_voter(&mut self, voter: VoterInfo) -> Result<Option<i64>, VoterChangeFailure> {
-        self.require_dynamic("updating voter")?;
+    /// `Ok(None)` when nothing changes. While the voters are static, the voter is only
+    /// noted for an upgrade to kraft.version 1 (`kraft_versions`: the range it supports).
+    fn update_voter(
+        &mut self,
+        voter: VoterInfo,
+        kraft_versions: (i16, i16),
+    ) -> Result<Option<i64>, VoterChangeFailure> {
+        if !self.core.log().has_dynamic_voters() {
+            return self.note_static_voter(voter, kraft_versions).map(|()| None);
+        }
         let id = voter.id;
         let mut set = self.core.log().voter_set().clone();
         match set.get(&id) {
@@ -810,6 +874,145 @@ impl Loop {
             .update_voter(id, data)
             .map(Some)
             .map_err(|e| self.map_change_error(e, id))
+    }
+
+    /// Starts the upgrade notes afresh in a new epoch; a leader notes itself.
+    fn refresh_upgrade_voters(&mut self) {
+        let epoch = self.core.epoch();
+        if self.upgrade_epoch != epoch {
+            self.upgrade_epoch = epoch;
+            self.upgrade_voters.clear();
+        }
+        let me = self.cfg.node_id;
+        if self.core.is_leader() && !self.upgrade_voters.contains_key(&me) {
+            let endpoints = match &self.cfg.endpoint {
+                Some(e) => vec![e.clone()],
+                None => self
+                    .cfg
+                    .static_voters
+                    .get(&me)
+                    .map_or_else(Vec::new, |v| v.endpoints.clone()),
+            };
+            let info = VoterInfo {
+                id: me,
+                directory_id: self.cfg.directory_id,
+                endpoints,
+            };
+            self.upgrade_voters
+                .insert(me, (info, control::KRAFT_VERSION));
+        }
+    }
+
+    /// A static voter's announcement (UpdateRaftVoter at kraft.version 0), as Kafka's leader
+    /// keeps it: in memory, for this epoch, the voter matched by id alone.
+    fn note_static_voter(
+        &mut self,
+        voter: VoterInfo,
+        (min, max): (i16, i16),
+    ) -> Result<(), VoterChangeFailure> {
+        if !self.core.is_leader() {
+            return Err(self.map_change_error(
+                VoterChangeError::NotLeader(fjord_raft::node::NotLeader {
+                    leader: self.core.leader(),
+                }),
+                voter.id,
+            ));
+        }
+        if !self.cfg.static_voters.contains_key(&voter.id) {
+            return Err(self.map_change_error(VoterChangeError::VoterNotFound, voter.id));
+        }
+        if min > 0 || max < 0 || voter.endpoints.is_empty() {
+            return Err(failure(
+                ErrorCode::InvalidRequest,
+                format!(
+                    "voter {} supports kraft.version {min} to {max}, or named no endpoint",
+                    voter.id
+                ),
+            ));
+        }
+        self.refresh_upgrade_voters();
+        self.upgrade_voters.insert(voter.id, (voter, max));
+        Ok(())
+    }
+
+    /// Moves a static quorum to kraft.version 1 (KIP-853, as Kafka's leader does): once every
+    /// voter has announced its directory id and support this epoch, the leader appends the
+    /// kraft.version record and the voter set, in force at once; `Ok(Some(offset))` is done
+    /// when that commits. The same level is nothing to do; a downgrade is refused.
+    fn upgrade_kraft_version(
+        &mut self,
+        level: i16,
+        validate_only: bool,
+    ) -> Result<Option<i64>, VoterChangeFailure> {
+        let current = i16::from(self.core.log().has_dynamic_voters());
+        let invalid = |m: String| Err(failure(ErrorCode::InvalidUpdateVersion, m));
+        if level == current {
+            return Ok(None);
+        }
+        if level < current {
+            return invalid(format!(
+                "Invalid upgrade of kraft.version from version {current} to {level} because \
+                 the new version is a downgrade"
+            ));
+        }
+        let me = self.cfg.node_id;
+        if !self.core.is_leader() {
+            return Err(self.map_change_error(
+                VoterChangeError::NotLeader(fjord_raft::node::NotLeader {
+                    leader: self.core.leader(),
+                }),
+                me,
+            ));
+        }
+        self.refresh_upgrade_voters();
+        let silent: Vec<NodeId> = self
+            .core
+            .voters()
+            .iter()
+            .copied()
+            .filter(|id| {
+                self.upgrade_voters
+                    .get(id)
+                    .is_none_or(|(_, max)| *max < level)
+            })
+            .collect();
+        if !silent.is_empty() {
+            tracing::info!(
+                level,
+                ?silent,
+                "not all voters support kraft.version {level}: these have not announced it"
+            );
+            return invalid(format!(
+                "Invalid upgrade of kraft.version to {level} because not all of the voters \
+                 support it"
+            ));
+        }
+        let set: VoterSet = self
+            .core
+            .voters()
+            .iter()
+            .filter_map(|id| self.upgrade_voters.get(id).map(|(v, _)| (*id, v.clone())))
+            .collect();
+        if set.values().any(|v| v.directory_id.is_nil()) {
+            return invalid(format!(
+                "Directory id must be known for all of the voters: {:?}",
+                set.values()
+                    .map(|v| (v.id, v.directory_id))
+                    .collect::<Vec<_>>()
+            ));
+        }
+        if validate_only {
+            return Ok(None);
+        }
+        let data = control::voters_batch(0, self.core.epoch(), &set, true, now_ms());
+        tracing::info!(
+            ?set,
+            "upgrading kraft.version to {level}: the voters move into the log"
+        );
+        self.core
+            .update_voter(me, data)
+            .map(Some)
+            .map_err(|e| self.map_change_error(e, me))
     }
 }
 

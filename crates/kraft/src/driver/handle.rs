@@ -143,9 +143,16 @@ pub(super) enum Event {
         directory_id: fjord_protocol::Uuid,
         reply: oneshot::Sender<Result<(), VoterChangeFailure>>,
     },
-    /// UpdateRaftVoter.
+    /// UpdateRaftVoter (`kraft_versions`: the range the voter supports).
     UpdateVoter {
         voter: VoterInfo,
+        kraft_versions: (i16, i16),
+        reply: oneshot::Sender<Result<(), VoterChangeFailure>>,
+    },
+    /// UpdateFeatures of kraft.version: move a static quorum's voters into the log.
+    UpgradeKraftVersion {
+        level: i16,
+        validate_only: bool,
         reply: oneshot::Sender<Result<(), VoterChangeFailure>>,
     },
     /// Say what a snapshot below `end_offset` would be, to be written off the Raft thread.
@@ -347,11 +354,39 @@ impl RaftHandle {
         .unwrap_or_else(|| Err(stopped()))
     }
 
-    /// Updates a voter's endpoints (UpdateRaftVoter).
-    pub async fn update_voter(&self, voter: VoterInfo) -> Result<(), VoterChangeFailure> {
-        self.ask(|reply| Event::UpdateVoter { voter, reply })
-            .await
-            .unwrap_or_else(|| Err(stopped()))
+    /// Updates a voter's endpoints (UpdateRaftVoter; `kraft_versions` the range it
+    /// supports). While the voters are static, the leader only notes the voter for an
+    /// upgrade to kraft.version 1.
+    pub async fn update_voter(
+        &self,
+        voter: VoterInfo,
+        kraft_versions: (i16, i16),
+    ) -> Result<(), VoterChangeFailure> {
+        self.ask(|reply| Event::UpdateVoter {
+            voter,
+            kraft_versions,
+            reply,
+        })
+        .await
+        .unwrap_or_else(|| Err(stopped()))
+    }
+
+    /// Finalizes kraft.version at `level` (UpdateFeatures): on a static quorum, the leader
+    /// moves the voters into the log once every voter has announced its directory id,
+    /// resolving when that commits. Nothing to do at the current level; a downgrade is
+    /// refused.
+    pub async fn upgrade_kraft_version(
+        &self,
+        level: i16,
+        validate_only: bool,
+    ) -> Result<(), VoterChangeFailure> {
+        self.ask(|reply| Event::UpgradeKraftVersion {
+            level,
+            validate_only,
+            reply,
+        })
+        .await
+        .unwrap_or_else(|| Err(stopped()))
     }
 
     /// Answers a Raft API request that arrived on the controller listener (Vote,

@@ -314,6 +314,7 @@ impl Sim {
                 self.offset += records.len() as i64;
                 plan.response(at)
             }
+            Handled::UpgradeKraft { .. } => panic!("the simulation does not move kraft.version"),
             Handled::Refuse { .. } => panic!("refusals come back as responses"),
         }
     }

@@ -23,6 +23,11 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Materialized;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,6 +47,8 @@ class ToolsTest {
     /** Keeps a member in the share group tools-sg-live while the comparisons run. */
     private static final AtomicBoolean stopMember = new AtomicBoolean();
     private static Thread member;
+    /** The streams application that keeps tools-streams-live Stable while the comparisons run. */
+    private static KafkaStreams liveStreams;
 
     /** A share consumer of group on tools-a (implicit acknowledgement). */
     static KafkaShareConsumer<String, String> shareConsumer(String group) {
@@ -85,6 +92,7 @@ class ToolsTest {
             });
             c.commitSync();
         }
+        startStreamsGroups();
         KafkaShareConsumer<String, String> live = shareConsumer("tools-sg-live");
         member = new Thread(() -> {
             try (live) {
@@ -108,8 +116,80 @@ class ToolsTest {
         }
     }
 
+    /**
+     * A Kafka Streams application (group.protocol=streams) counting tools-s by value: a
+     * repartition topic and a changelog. tools-streams ran and stopped (an Empty group with
+     * committed offsets); tools-streams-live runs on, every record processed and committed.
+     */
+    static KafkaStreams streamsApp(String app) throws Exception {
+        StreamsBuilder b = new StreamsBuilder();
+        b.<String, String>stream("tools-s").groupBy((k, v) -> v).count(Materialized.as("counts"));
+        Properties p = cluster.props();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
+        p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams");
+        p.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("tools-streams").toString());
+        p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 3);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        KafkaStreams s = new KafkaStreams(b.build(), p);
+        s.start();
+        return s;
+    }
+
+    /** Waits until app has committed the end of tools-s and of its repartition topic. */
+    static void waitForCommitted(String app) {
+        try (org.apache.kafka.clients.admin.Admin admin = cluster.admin()) {
+            FjordCluster.waitFor(app + " caught up and committed", Duration.ofSeconds(120), () -> {
+                try {
+                    var committed = admin.listConsumerGroupOffsets(app).partitionsToOffsetAndMetadata().get();
+                    var wanted = new java.util.HashMap<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec>();
+                    for (String t : List.of("tools-s", app + "-counts-repartition")) {
+                        for (int i = 0; i < 3; i++) {
+                            wanted.put(new TopicPartition(t, i), org.apache.kafka.clients.admin.OffsetSpec.latest());
+                        }
+                    }
+                    var ends = admin.listOffsets(wanted).all().get();
+                    return ends.entrySet().stream().allMatch(e -> committed.containsKey(e.getKey())
+                            && committed.get(e.getKey()).offset() == e.getValue().offset());
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        }
+    }
+
+    static void startStreamsGroups() throws Exception {
+        cluster.createTopic("tools-s", 3, 3);
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(ProducerTest.producerProps(cluster))) {
+            for (int i = 0; i < 60; i++) {
+                p.send(new ProducerRecord<>("tools-s", i % 3, "k" + i, "v" + (i % 4)));
+            }
+            p.flush();
+        }
+        try (KafkaStreams done = streamsApp("tools-streams")) {
+            waitForCommitted("tools-streams");
+        }
+        liveStreams = streamsApp("tools-streams-live");
+        waitForCommitted("tools-streams-live");
+        try (org.apache.kafka.clients.admin.Admin admin = cluster.admin()) {
+            FjordCluster.waitFor("tools-streams-live Stable", Duration.ofSeconds(60), () -> {
+                try {
+                    var d = admin.describeStreamsGroups(List.of("tools-streams-live")).all().get()
+                            .get("tools-streams-live");
+                    return d.groupState() == org.apache.kafka.common.GroupState.STABLE;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        }
+    }
+
     @AfterAll
     static void stop() throws InterruptedException {
+        if (liveStreams != null) {
+            liveStreams.close(Duration.ofSeconds(10));
+        }
         stopMember.set(true);
         if (member != null) {
             member.join(30_000);
@@ -205,7 +285,7 @@ class ToolsTest {
         String configs = "org.apache.kafka.tools.ConfigCommand";
         String groups = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand";
         String share = "org.apache.kafka.tools.consumer.group.ShareGroupCommand";
-        return Stream.of(
+        return Stream.concat(streamsComparisons(), Stream.of(
                 c("console share consumer", "org.apache.kafka.tools.consumer.ConsoleShareConsumer",
                         "kafka-console-share-consumer",
                         "--bootstrap-server {B} --topic tools-a --group {T} --max-messages 30 --timeout-ms 30000"),
@@ -304,7 +384,47 @@ class ToolsTest {
                 c("acls list without authorizer", "org.apache.kafka.tools.AclCommand", "kafka-acls",
                         "--bootstrap-server {B} --list"),
                 c("log-dirs describe", "org.apache.kafka.tools.LogDirsCommand", "kafka-log-dirs",
-                        "--bootstrap-server {B} --describe --topic-list tools-a --broker-list 1"));
+                        "--bootstrap-server {B} --describe --topic-list tools-a --broker-list 1")));
+    }
+
+    /** kafka-streams-groups: a live (Stable) group, a stopped (Empty) one, and groups that do not exist. */
+    static Stream<Arguments> streamsComparisons() {
+        String streams = "org.apache.kafka.tools.streams.StreamsGroupCommand";
+        String t = "kafka-streams-groups";
+        String live = "--bootstrap-server {B} --describe --group tools-streams-live";
+        return Stream.of(
+                c("streams list", streams, t, "--bootstrap-server {B} --list"),
+                c("streams list state", streams, t, "--bootstrap-server {B} --list --state"),
+                c("streams list stable", streams, t, "--bootstrap-server {B} --list --state Stable"),
+                c("streams describe", streams, t, live),
+                c("streams describe verbose", streams, t, live + " --offsets --verbose"),
+                c("streams describe members", streams, t, live + " --members"),
+                c("streams describe members verbose", streams, t, live + " --members --verbose"),
+                c("streams describe state", streams, t, live + " --state"),
+                c("streams describe state verbose", streams, t, live + " --state --verbose"),
+                c("streams describe topology", streams, t, live + " --topology"),
+                c("streams describe empty group", streams, t, "--bootstrap-server {B} --describe --group tools-streams"),
+                c("streams describe empty state", streams, t,
+                        "--bootstrap-server {B} --describe --group tools-streams --state"),
+                c("streams describe unknown", streams, t, "--bootstrap-server {B} --describe --group {T}"),
+                c("streams reset dry-run", streams, t,
+                        "--bootstrap-server {B} --reset-offsets --group tools-streams --all-input-topics --to-earliest --dry-run"),
+                c("streams reset export", streams, t,
+                        "--bootstrap-server {B} --reset-offsets --group tools-streams --input-topic tools-s:1 --shift-by -3 --dry-run --export"),
+                c("streams reset to-current", streams, t,
+                        "--bootstrap-server {B} --reset-offsets --group tools-streams --all-input-topics --to-current --dry-run"),
+                c("streams reset live group", streams, t,
+                        "--bootstrap-server {B} --reset-offsets --group tools-streams-live --all-input-topics --to-latest --execute"),
+                c("streams reset unknown topic", streams, t,
+                        "--bootstrap-server {B} --reset-offsets --group tools-streams --input-topic {T} --to-latest --dry-run"),
+                c("streams reset unknown group", streams, t,
+                        "--bootstrap-server {B} --reset-offsets --group {T} --input-topic tools-s --to-latest --dry-run"),
+                c("streams delete offsets live group", streams, t,
+                        "--bootstrap-server {B} --delete-offsets --group tools-streams-live --input-topic tools-s"),
+                c("streams delete offsets unknown group", streams, t,
+                        "--bootstrap-server {B} --delete-offsets --group {T} --input-topic tools-s"),
+                c("streams delete live group", streams, t, "--bootstrap-server {B} --delete --group tools-streams-live"),
+                c("streams delete unknown", streams, t, "--bootstrap-server {B} --delete --group {T}"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -330,6 +450,49 @@ class ToolsTest {
 
     private static List<String> split(String args, String name) {
         return Arrays.stream(args.replace("{B}", bootstrap).replace("{T}", name).split(" ")).toList();
+    }
+
+    /**
+     * kafka-streams-groups' changes, each tool on a stopped application of its own: a reset with
+     * --execute, then the group's deletion with its internal topics. Same output, the offsets
+     * reset, the group and its internal topics gone.
+     */
+    @Test
+    void streamsGroupsResetAndDeletedAlike() throws Exception {
+        for (String app : List.of("tools-sk", "tools-sf")) {
+            try (KafkaStreams s = streamsApp(app)) {
+                waitForCommitted(app);
+            }
+        }
+        String cls = "org.apache.kafka.tools.streams.StreamsGroupCommand";
+        for (String args : List.of(
+                "--bootstrap-server {B} --reset-offsets --group {T} --all-input-topics --to-offset 2 --execute",
+                "--bootstrap-server {B} --delete --group {T} --delete-all-internal-topics")) {
+            Run k = kafkaTool(cls, split(args, "tools-sk"), null);
+            Run f = fjordTool("kafka-streams-groups", split(args, "tools-sf"), null);
+            assertEquals(0, k.exit(), k.out());
+            assertEquals(0, f.exit(), f.out());
+            assertEquals(normalise(k.out(), "tools-sk", "{T}"), normalise(f.out(), "tools-sf", "{T}"), args);
+            if (args.contains("--reset-offsets")) {
+                try (org.apache.kafka.clients.admin.Admin admin = cluster.admin()) {
+                    for (String app : List.of("tools-sk", "tools-sf")) {
+                        var offsets = admin.listConsumerGroupOffsets(app).partitionsToOffsetAndMetadata()
+                                .get(30, TimeUnit.SECONDS);
+                        for (int p = 0; p < 3; p++) {
+                            assertEquals(2, offsets.get(new TopicPartition("tools-s", p)).offset(), app + " reset");
+                        }
+                    }
+                }
+            }
+        }
+        try (org.apache.kafka.clients.admin.Admin admin = cluster.admin()) {
+            var names = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            for (String app : List.of("tools-sk", "tools-sf")) {
+                assertTrue(names.stream().noneMatch(n -> n.startsWith(app + "-")), app + "'s internal topics: " + names);
+                var groups = admin.listGroups().all().get(30, TimeUnit.SECONDS);
+                assertTrue(groups.stream().noneMatch(g -> g.groupId().equals(app)), app + " deleted");
+            }
+        }
     }
 
     /** Kafka's console producer writes, fjord's console consumer reads, and the other way round. */
