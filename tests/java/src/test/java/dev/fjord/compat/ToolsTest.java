@@ -495,6 +495,35 @@ class ToolsTest {
         }
     }
 
+    /**
+     * Kafka 4.4's `kafka-features upgrade --release-version 4.4` on fjord's static quorum
+     * (controller.quorum.voters): it asks for every feature of the release, kraft.version 1
+     * among them, and fjord's leader moves the voters into the metadata log as Kafka's does.
+     */
+    @Test
+    void kafkasReleaseUpgradeMovesTheStaticQuorum() throws Exception {
+        List<String> describe = List.of("--bootstrap-server", bootstrap, "describe");
+        String feature = "org.apache.kafka.tools.FeatureCommand";
+        Run[] up = new Run[1];
+        // The voters announce themselves to the leader within seconds of its election.
+        FjordCluster.waitFor("Kafka's release upgrade", Duration.ofSeconds(60), () -> {
+            try {
+                up[0] = kafkaTool(feature, List.of("--bootstrap-server", bootstrap, "upgrade",
+                        "--release-version", "4.4"), null);
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+            return up[0].exit() == 0;
+        });
+        assertTrue(up[0].out().contains("kraft.version was upgraded to 1."), up[0].out());
+        Run k = kafkaTool(feature, describe, null);
+        Run f = fjordTool("kafka-features", describe, null);
+        assertEquals(0, k.exit(), k.out());
+        assertEquals(normalise(k.out(), null, null), normalise(f.out(), null, null));
+        assertTrue(f.out().lines().anyMatch(l -> l.startsWith("Feature: kraft.version ")
+                && l.contains("FinalizedVersionLevel: 1 ")), f.out());
+    }
+
     /** Kafka's console producer writes, fjord's console consumer reads, and the other way round. */
     @Test
     void consoleToolsInterchange() throws Exception {
