@@ -2906,6 +2906,16 @@ pub mod broker {
         doc: "The task assignors streams groups may use; the first is the default (KIP-1071).",
         synonyms: &[],
     };
+    /// `group.streams.rack.aware.assignment.tags`.
+    pub const GROUP_STREAMS_RACK_AWARE_ASSIGNMENT_TAGS: Def = Def {
+        name: "group.streams.rack.aware.assignment.tags",
+        ty: ConfigType::Text,
+        default: Some(""),
+        scope: Scope::Static,
+        read: true,
+        doc: "Client tag keys every streams group member must send (Kafka Streams' client.tag.<key>), else its heartbeat carries MISSING_CLIENT_TAGS; standbys are placed without them (a group's streams.rack.aware.assignment.tags overrides it).",
+        synonyms: &[],
+    };
     /// `group.streams.session.timeout.ms`.
     pub const GROUP_STREAMS_SESSION_TIMEOUT_MS: Def = Def {
         name: "group.streams.session.timeout.ms",
@@ -3072,6 +3082,7 @@ pub mod broker {
         &GROUP_STREAMS_MIN_TASK_OFFSET_INTERVAL_MS,
         &GROUP_STREAMS_NUM_STANDBY_REPLICAS,
         &GROUP_STREAMS_NUM_WARMUP_REPLICAS,
+        &GROUP_STREAMS_RACK_AWARE_ASSIGNMENT_TAGS,
         &GROUP_STREAMS_SESSION_TIMEOUT_MS,
         &GROUP_STREAMS_TASK_OFFSET_INTERVAL_MS,
         &INTER_BROKER_LISTENER_NAME,

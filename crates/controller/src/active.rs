@@ -480,7 +480,15 @@ impl Active {
                     .reply
                     .send(error_response(&r.body, r.version, code, &message));
             }
-            other => tracing::error!("unexpected answer to a feature update: {other:?}"),
+            // `write` answers only as above.
+            Handled::Register(_) | Handled::UpgradeKraft { .. } => {
+                let _ = r.reply.send(error_response(
+                    &r.body,
+                    r.version,
+                    ErrorCode::UnknownServerError,
+                    "the feature update produced no records to write",
+                ));
+            }
         }
     }
 

@@ -62,6 +62,9 @@ pub struct GroupConfig {
     pub streams_task_offset_interval_ms: i32,
     /// `group.streams.initial.rebalance.delay.ms` (Kafka: 3000).
     pub streams_initial_rebalance_delay_ms: i32,
+    /// `group.streams.rack.aware.assignment.tags` (Kafka: none): the client tags every member
+    /// must send.
+    pub streams_rack_aware_assignment_tags: Vec<String>,
     /// Whether a topology description plugin takes StreamsGroupTopologyDescriptionUpdate
     /// pushes (never in fjord: Kafka's plugin class is unset by default).
     pub streams_topology_plugin: bool,
@@ -142,7 +145,17 @@ impl Default for GroupConfig {
             streams_acceptable_recovery_lag: 10_000,
             streams_task_offset_interval_ms: 60_000,
             streams_initial_rebalance_delay_ms: 3_000,
+            streams_rack_aware_assignment_tags: Vec::new(),
             streams_topology_plugin: false,
         }
     }
+}
+
+/// A comma-separated list of tag keys, blanks around each dropped, empty ones skipped.
+pub fn tag_list(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
 }

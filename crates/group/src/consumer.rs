@@ -81,6 +81,11 @@ pub trait TopicSource: std::fmt::Debug {
     fn group_int(&self, _group: &str, _key: &str) -> Option<i32> {
         None
     }
+    /// A group's own value of a text group config (such as
+    /// `streams.rack.aware.assignment.tags`), if it sets one.
+    fn group_text(&self, _group: &str, _key: &str) -> Option<String> {
+        None
+    }
 }
 
 /// The group config key that overrides `group.consumer.session.timeout.ms` for one group.

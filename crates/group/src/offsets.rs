@@ -81,7 +81,7 @@ impl Shard {
         if let Some(verdict) = self.check_consumer_member(group, member, generation) {
             return verdict;
         }
-        if let Some(verdict) = self.check_streams_member(group, member, generation, false) {
+        if let Some(verdict) = self.check_streams_commit(group, member, generation) {
             return verdict;
         }
         let Some(g) = self.groups.get(group) else {
@@ -195,6 +195,15 @@ impl Shard {
                     metadata: p.committed_metadata.as_deref(),
                     expire_timestamp: (r.retention_time_ms >= 0).then(|| now + r.retention_time_ms),
                 };
+                let refused = refused.or_else(|| {
+                    self.streams_commit_partition(
+                        &r.group_id,
+                        &r.member_id,
+                        r.generation_id_or_member_epoch,
+                        &t.name,
+                        p.partition_index,
+                    )
+                });
                 let code = match self.write_offset(&mut out, refused, unknown, offset, now) {
                     Err(code) => code,
                     Ok(committed) => {

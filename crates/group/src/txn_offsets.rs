@@ -80,6 +80,15 @@ impl Shard {
                     metadata: p.committed_metadata.as_deref(),
                     expire_timestamp: None,
                 };
+                let stale = self.streams_commit_partition(
+                    &r.group_id,
+                    &r.member_id,
+                    r.generation_id_or_member_epoch,
+                    &t.name,
+                    p.partition_index,
+                );
+                let refused =
+                    refused.or_else(|| stale.map(|c| txn_commit_error(c, ctx.version, true)));
                 let code = match self.write_offset(&mut out, refused, unknown, offset, now) {
                     Err(code) => code,
                     Ok(committed) => {

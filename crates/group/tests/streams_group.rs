@@ -115,6 +115,7 @@ impl Harness {
             topics: Topics {
                 by_name: BTreeMap::from([("input".to_string(), (1, 4))]),
                 stamp: 1,
+                ..Default::default()
             },
             token: 0,
             log: Vec::new(),
@@ -200,6 +201,64 @@ fn internal_topics_are_asked_for_then_two_members_share_the_tasks_revoking_first
         h.shard.streams_group(GROUP),
         "the fold of the records is the state"
     );
+    // The epochs each task was given at came back with the records: a's commit at its old
+    // epoch is good for an input partition it kept, b's at an epoch before it got its tasks
+    // is stale (Kafka 4.4's assignment epochs).
+    // Subtopology 0 reads the input, 1 the repartition topic.
+    let input_of = |t: &TaskIds| match t.subtopology_id.as_str() {
+        "0" => ("input", t.partitions[0]),
+        _ => ("app-repartition", t.partitions[0]),
+    };
+    let (topic, p) = input_of(&active(&ra)[0]);
+    assert_eq!(
+        commit(&mut reloaded, "a", epoch_a, topic, p),
+        0,
+        "a kept {topic}-{p} since epoch {epoch_a}"
+    );
+    let (topic, p) = input_of(&active(&rb)[0]);
+    assert_eq!(
+        commit(&mut reloaded, "b", rb.member_epoch - 1, topic, p),
+        ErrorCode::StaleMemberEpoch.code(),
+        "b got {topic}-{p} at epoch {}",
+        rb.member_epoch
+    );
+}
+
+/// An OffsetCommit (v9) of one partition by `member` at `epoch`: the partition's error code.
+fn commit(shard: &mut Shard, member: &str, epoch: i32, topic: &str, partition: i32) -> i16 {
+    use fjord_protocol::generated::offset_commit_request::{
+        OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
+    };
+    let r = OffsetCommitRequest {
+        group_id: GROUP.into(),
+        generation_id_or_member_epoch: epoch,
+        member_id: member.into(),
+        topics: vec![OffsetCommitRequestTopic {
+            name: topic.into(),
+            partitions: vec![OffsetCommitRequestPartition {
+                partition_index: partition,
+                committed_offset: 5,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let ctx = RequestContext {
+        token: 7,
+        version: 9,
+        client_id: "streams-client".into(),
+        client_host: "/127.0.0.1".into(),
+    };
+    match shard
+        .commit_offsets(&ctx, &r, &|_, _| false, 0)
+        .replies
+        .into_iter()
+        .next()
+    {
+        Some((_, ResponseBody::OffsetCommit(r))) => r.topics[0].partitions[0].error_code,
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -470,5 +529,123 @@ fn offsets_of_the_topics_a_live_streams_group_reads_are_not_deleted() {
         delete_offsets(&mut h, &["input"]),
         vec![("input".into(), 0)],
         "an empty group's offsets may go"
+    );
+}
+
+#[test]
+fn a_group_s_own_configs_override_the_broker_s() {
+    let mut h = Harness::new();
+    let own = [
+        ("streams.heartbeat.interval.ms", 7_000),
+        ("streams.task.offset.interval.ms", 9_000),
+        ("streams.acceptable.recovery.lag", 123),
+    ];
+    for (key, value) in own {
+        h.topics
+            .group_configs
+            .insert((GROUP.to_string(), key.to_string()), value);
+    }
+    let r = h.send(join("a", "p1"), 0);
+    assert_eq!(
+        (
+            r.heartbeat_interval_ms,
+            r.task_offset_interval_ms,
+            r.acceptable_recovery_lag
+        ),
+        (7_000, 9_000, 123),
+        "the group's streams.* keys, not group.streams.*"
+    );
+    let other = Request {
+        group_id: "other".into(),
+        ..join("b", "p2")
+    };
+    let r = h.send(other, 1);
+    assert_eq!(
+        (r.heartbeat_interval_ms, r.task_offset_interval_ms),
+        (5_000, 60_000),
+        "another group keeps the broker's"
+    );
+    // A group's own initial delay holds its first assignment back.
+    h.topics.group_configs.insert(
+        (
+            "slow".to_string(),
+            "streams.initial.rebalance.delay.ms".to_string(),
+        ),
+        5_000,
+    );
+    let slow = Request {
+        group_id: "slow".into(),
+        ..join("c", "p3")
+    };
+    let r = h.send(slow, 2);
+    let delayed = r
+        .status
+        .iter()
+        .flatten()
+        .any(|s| s.status_code == fjord_group::streams::coordinator::STATUS_ASSIGNMENT_DELAYED);
+    assert!(delayed && count(&r) == 0, "{r:?}");
+}
+
+#[test]
+fn a_member_without_the_rack_aware_tags_is_told_which_are_missing() {
+    use fjord_group::streams::coordinator::STATUS_MISSING_CLIENT_TAGS;
+    use fjord_protocol::generated::streams_group_heartbeat_request::KeyValue;
+    let mut h = Harness::new();
+    h.topics.group_texts.insert(
+        (
+            GROUP.to_string(),
+            "streams.rack.aware.assignment.tags".to_string(),
+        ),
+        "zone, rack".to_string(),
+    );
+    let tagged = Request {
+        client_tags: Some(vec![KeyValue {
+            key: "zone".into(),
+            value: "a".into(),
+            ..Default::default()
+        }]),
+        ..join("a", "p1")
+    };
+    let r = h.send(tagged, 0);
+    let missing: Vec<_> = r
+        .status
+        .iter()
+        .flatten()
+        .filter(|s| s.status_code == STATUS_MISSING_CLIENT_TAGS)
+        .map(|s| s.status_detail.clone())
+        .collect();
+    assert_eq!(
+        missing,
+        vec![
+            "Missing required client tags for rack-aware standby assignment: [rack]. \
+              Configure them via 'client.tag.<tagKey>' in your Streams config."
+                .to_string()
+        ],
+        "Kafka 4.4's status and words"
+    );
+    let r = h.send(
+        Request {
+            client_tags: Some(vec![
+                KeyValue {
+                    key: "zone".into(),
+                    value: "a".into(),
+                    ..Default::default()
+                },
+                KeyValue {
+                    key: "rack".into(),
+                    value: "r1".into(),
+                    ..Default::default()
+                },
+            ]),
+            ..beat("a", r.member_epoch, vec![])
+        },
+        1,
+    );
+    assert!(
+        !r.status
+            .iter()
+            .flatten()
+            .any(|s| s.status_code == STATUS_MISSING_CLIENT_TAGS),
+        "both tags sent: {r:?}"
     );
 }

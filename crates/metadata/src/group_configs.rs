@@ -249,7 +249,7 @@ pub const KEYS: [Key; 27] = [
     key(
         RACK_TAGS,
         Kind::List,
-        Some("group.streams.rack.aware.assignment.tags"),
+        Some(broker::GROUP_STREAMS_RACK_AWARE_ASSIGNMENT_TAGS.name),
         "",
         None,
     ),
@@ -279,7 +279,8 @@ pub const KEYS: [Key; 27] = [
 
 const SHARE_AUTO_OFFSET_RESET: &str = "share.auto.offset.reset";
 const SHARE_ISOLATION_LEVEL: &str = "share.isolation.level";
-const RACK_TAGS: &str = "streams.rack.aware.assignment.tags";
+/// The group config key overriding `group.streams.rack.aware.assignment.tags`.
+pub const RACK_TAGS: &str = "streams.rack.aware.assignment.tags";
 const STREAMS_ASSIGNOR_NAME: &str = "streams.assignor.name";
 const DLQ_TOPIC: &str = "errors.deadletterqueue.topic.name";
 

@@ -85,6 +85,122 @@ fn listed_quorum(rt: &tokio::runtime::Runtime, listed: usize, started: usize) ->
     }
 }
 
+/// UpdateRaftVoter: node 2 announces a second listener and the leader rewrites the voter set
+/// (`p` the quorum as described before); an unknown voter is refused. The quorum after.
+fn second_listener(
+    rt: &tokio::runtime::Runtime,
+    nodes: &[Node],
+    addrs: &[String],
+    cluster_id: &str,
+    p: &fjord_protocol::generated::describe_quorum_response::PartitionData,
+) -> fjord_protocol::generated::describe_quorum_response::PartitionData {
+    let leader_addr = format!("127.0.0.1:{}", nodes[(p.leader_id - 1) as usize].port);
+    let dir2 = fjord_util::uuid_text::decode(&nodes[1].directory_id()).unwrap();
+    let listener = |name: &str| uv::Listener {
+        name: name.into(),
+        host: "127.0.0.1".into(),
+        port: nodes[1].port,
+        ..Default::default()
+    };
+    let r = rt.block_on(common::call(
+        &leader_addr,
+        RequestBody::UpdateRaftVoter(uv::UpdateRaftVoterRequest {
+            cluster_id: Some(cluster_id.to_string()),
+            current_leader_epoch: p.leader_epoch,
+            voter_id: 2,
+            voter_directory_id: dir2,
+            listeners: vec![listener("CONTROLLER"), listener("EXTRA")],
+            ..Default::default()
+        }),
+        0,
+    ));
+    let Some(ResponseBody::UpdateRaftVoter(r)) = r else {
+        panic!("no UpdateRaftVoter response: {r:?}")
+    };
+    assert_eq!(r.error_code, 0);
+    assert_eq!(r.current_leader.leader_id, p.leader_id);
+    let r = rt.block_on(common::call(
+        &leader_addr,
+        RequestBody::UpdateRaftVoter(uv::UpdateRaftVoterRequest {
+            cluster_id: Some(cluster_id.to_string()),
+            voter_id: 9,
+            voter_directory_id: dir2,
+            ..Default::default()
+        }),
+        0,
+    ));
+    let Some(ResponseBody::UpdateRaftVoter(r)) = r else {
+        panic!("no UpdateRaftVoter response")
+    };
+    assert_eq!(r.error_code, ErrorCode::VoterNotFound.code());
+    let p = wait_for(Duration::from_secs(20), || {
+        rt.block_on(describe(addrs)).filter(committed_leader)
+    })
+    .expect("a leader");
+    let status = run_tool(&[
+        "kafka-metadata-quorum",
+        "--bootstrap-controller",
+        &addrs[2],
+        "describe",
+        "--status",
+    ]);
+    assert!(
+        status.contains(&format!(
+            "\"endpoints\": [\"CONTROLLER://127.0.0.1:{0}\", \"EXTRA://127.0.0.1:{0}\"]",
+            nodes[1].port
+        )),
+        "{status}"
+    );
+    p
+}
+
+/// The removed controller `nodes[idx]` (id `leader`) is no longer a voter, so its registration
+/// can be removed; it is still running, so it registers again (KIP-1312). `others`: the
+/// remaining voters' addresses.
+fn removed_controller_registers_again(
+    rt: &tokio::runtime::Runtime,
+    nodes: &[Node],
+    idx: usize,
+    others: &[String],
+    leader: i32,
+) {
+    let registrations = |n: &Node| {
+        std::fs::read_to_string(n.dir.join("server.log"))
+            .unwrap_or_default()
+            .matches("registered as a controller")
+            .count()
+    };
+    let before = wait_for(Duration::from_secs(20), || {
+        let c = registrations(&nodes[idx]);
+        (c >= 1).then_some(c)
+    })
+    .expect("it registered once");
+    let p = rt.block_on(describe(others)).expect("a leader");
+    let active = nodes[(p.leader_id - 1) as usize].addr();
+    let r = rt.block_on(common::call(
+        &active,
+        RequestBody::UnregisterController(
+            fjord_protocol::generated::unregister_controller_request::UnregisterControllerRequest {
+                controller_id: leader,
+                ..Default::default()
+            },
+        ),
+        0,
+    ));
+    let Some(ResponseBody::UnregisterController(r)) = r else {
+        panic!("no UnregisterController response: {r:?}")
+    };
+    assert_eq!(r.error_code, 0, "{:?}", r.error_message);
+    let again = wait_for(Duration::from_secs(20), || {
+        (registrations(&nodes[idx]) > before).then_some(())
+    });
+    assert!(
+        again.is_some(),
+        "the live controller did not register again: {}",
+        nodes[idx].log_tail()
+    );
+}
+
 #[test]
 fn controllers_join_and_leave_a_dynamic_quorum() {
     let root = tempfile::tempdir().unwrap();
@@ -164,64 +280,7 @@ fn controllers_join_and_leave_a_dynamic_quorum() {
         );
     }
 
-    // UpdateRaftVoter: node 2 announces a second listener; the leader rewrites the voter set.
-    let leader_addr = format!("127.0.0.1:{}", nodes[(p.leader_id - 1) as usize].port);
-    let dir2 = fjord_util::uuid_text::decode(&nodes[1].directory_id()).unwrap();
-    let listener = |name: &str| uv::Listener {
-        name: name.into(),
-        host: "127.0.0.1".into(),
-        port: nodes[1].port,
-        ..Default::default()
-    };
-    let r = rt.block_on(common::call(
-        &leader_addr,
-        RequestBody::UpdateRaftVoter(uv::UpdateRaftVoterRequest {
-            cluster_id: Some(cluster_id.clone()),
-            current_leader_epoch: p.leader_epoch,
-            voter_id: 2,
-            voter_directory_id: dir2,
-            listeners: vec![listener("CONTROLLER"), listener("EXTRA")],
-            ..Default::default()
-        }),
-        0,
-    ));
-    let Some(ResponseBody::UpdateRaftVoter(r)) = r else {
-        panic!("no UpdateRaftVoter response: {r:?}")
-    };
-    assert_eq!(r.error_code, 0);
-    assert_eq!(r.current_leader.leader_id, p.leader_id);
-    let r = rt.block_on(common::call(
-        &leader_addr,
-        RequestBody::UpdateRaftVoter(uv::UpdateRaftVoterRequest {
-            cluster_id: Some(cluster_id.clone()),
-            voter_id: 9,
-            voter_directory_id: dir2,
-            ..Default::default()
-        }),
-        0,
-    ));
-    let Some(ResponseBody::UpdateRaftVoter(r)) = r else {
-        panic!("no UpdateRaftVoter response")
-    };
-    assert_eq!(r.error_code, ErrorCode::VoterNotFound.code());
-    let p = wait_for(Duration::from_secs(20), || {
-        rt.block_on(describe(&addrs)).filter(committed_leader)
-    })
-    .expect("a leader");
-    let status = run_tool(&[
-        "kafka-metadata-quorum",
-        "--bootstrap-controller",
-        &addrs[2],
-        "describe",
-        "--status",
-    ]);
-    assert!(
-        status.contains(&format!(
-            "\"endpoints\": [\"CONTROLLER://127.0.0.1:{0}\", \"EXTRA://127.0.0.1:{0}\"]",
-            nodes[1].port
-        )),
-        "{status}"
-    );
+    let p = second_listener(&rt, &nodes, &addrs, &cluster_id, &p);
 
     // Remove the leader itself: it hands over once the change commits.
     let leader = p.leader_id;
@@ -262,43 +321,7 @@ fn controllers_join_and_leave_a_dynamic_quorum() {
     });
     assert!(p.is_some(), "the removed controller is not observing");
 
-    // It is no longer a voter, so its registration can be removed; it is still running, so
-    // it registers again (KIP-1312).
-    let registrations = |n: &Node| {
-        std::fs::read_to_string(n.dir.join("server.log"))
-            .unwrap_or_default()
-            .matches("registered as a controller")
-            .count()
-    };
-    let before = wait_for(Duration::from_secs(20), || {
-        let c = registrations(&nodes[idx]);
-        (c >= 1).then_some(c)
-    })
-    .expect("it registered once");
-    let p = rt.block_on(describe(&others)).expect("a leader");
-    let active = nodes[(p.leader_id - 1) as usize].addr();
-    let r = rt.block_on(common::call(
-        &active,
-        RequestBody::UnregisterController(
-            fjord_protocol::generated::unregister_controller_request::UnregisterControllerRequest {
-                controller_id: leader,
-                ..Default::default()
-            },
-        ),
-        0,
-    ));
-    let Some(ResponseBody::UnregisterController(r)) = r else {
-        panic!("no UnregisterController response: {r:?}")
-    };
-    assert_eq!(r.error_code, 0, "{:?}", r.error_message);
-    let again = wait_for(Duration::from_secs(20), || {
-        (registrations(&nodes[idx]) > before).then_some(())
-    });
-    assert!(
-        again.is_some(),
-        "the live controller did not register again: {}",
-        nodes[idx].log_tail()
-    );
+    removed_controller_registers_again(&rt, &nodes, idx, &others, leader);
 }
 
 #[test]

@@ -777,6 +777,12 @@ impl fjord_group::TopicSource for ImageTopics {
             .get(fjord_metadata::group_configs::GROUP, group, key);
         fjord_metadata::group_configs::own_int(own)
     }
+    fn group_text(&self, group: &str, key: &str) -> Option<String> {
+        self.0
+            .configs
+            .get(fjord_metadata::group_configs::GROUP, group, key)
+            .map(str::to_string)
+    }
 }
 
 /// Runs a single-group request on its shard.

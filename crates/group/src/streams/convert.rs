@@ -47,11 +47,40 @@ fn record_ids(tasks: &BTreeSet<TaskId>) -> Vec<current::TaskIds> {
         .collect()
 }
 
+/// Active tasks as the record lists them, each with the epoch it was given at (Kafka's
+/// AssignmentEpochs, as long as Partitions).
+fn active_record_ids(tasks: &BTreeSet<TaskId>, c: &Current) -> Vec<current::TaskIds> {
+    let mut ids = record_ids(tasks);
+    for t in &mut ids {
+        let epochs = t
+            .partitions
+            .iter()
+            .map(|p| {
+                let task = (t.subtopology_id.clone(), *p);
+                c.active_epoch(&task).unwrap_or(c.member_epoch)
+            })
+            .collect();
+        t.assignment_epochs = Some(epochs);
+    }
+    ids
+}
+
 fn from_record(list: &[current::TaskIds]) -> BTreeSet<TaskId> {
     ungrouped(
         list.iter()
             .map(|t| (t.subtopology_id.as_str(), t.partitions.as_slice())),
     )
+}
+
+/// The epochs a record gives its active tasks (none for a list written without them).
+fn epochs_of(list: &[current::TaskIds]) -> impl Iterator<Item = (TaskId, i32)> + '_ {
+    list.iter().flat_map(|t| {
+        let epochs = t.assignment_epochs.as_deref().unwrap_or_default();
+        t.partitions
+            .iter()
+            .zip(epochs)
+            .map(|(p, e)| ((t.subtopology_id.clone(), *p), *e))
+    })
 }
 
 /// A current-assignment record's value.
@@ -60,10 +89,10 @@ pub fn current_value(c: &Current) -> current::StreamsGroupCurrentMemberAssignmen
         member_epoch: c.member_epoch,
         previous_member_epoch: c.previous_member_epoch,
         state: c.state.code(),
-        active_tasks: record_ids(&c.assigned.active),
+        active_tasks: active_record_ids(&c.assigned.active, c),
         standby_tasks: record_ids(&c.assigned.standby),
         warmup_tasks: record_ids(&c.assigned.warmup),
-        active_tasks_pending_revocation: record_ids(&c.revoking.active),
+        active_tasks_pending_revocation: active_record_ids(&c.revoking.active, c),
         standby_tasks_pending_revocation: record_ids(&c.revoking.standby),
         warmup_tasks_pending_revocation: record_ids(&c.revoking.warmup),
         ..Default::default()
@@ -86,6 +115,9 @@ pub fn current_of(v: &current::StreamsGroupCurrentMemberAssignmentValue) -> Curr
             standby: from_record(&v.standby_tasks_pending_revocation),
             warmup: from_record(&v.warmup_tasks_pending_revocation),
         },
+        active_epochs: epochs_of(&v.active_tasks)
+            .chain(epochs_of(&v.active_tasks_pending_revocation))
+            .collect(),
     }
 }
 

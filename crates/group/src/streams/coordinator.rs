@@ -44,10 +44,24 @@ pub const GROUP_SESSION_TIMEOUT_KEY: &str = "streams.session.timeout.ms";
 pub const GROUP_HEARTBEAT_INTERVAL_KEY: &str = "streams.heartbeat.interval.ms";
 /// The group config key overriding `group.streams.num.standby.replicas` for one group.
 pub const GROUP_NUM_STANDBY_KEY: &str = "streams.num.standby.replicas";
+/// The group config key overriding `group.streams.num.warmup.replicas` for one group.
+pub const GROUP_NUM_WARMUP_KEY: &str = "streams.num.warmup.replicas";
+/// The group config key overriding `group.streams.acceptable.recovery.lag` for one group.
+pub const GROUP_ACCEPTABLE_LAG_KEY: &str = "streams.acceptable.recovery.lag";
+/// The group config key overriding `group.streams.task.offset.interval.ms` for one group.
+pub const GROUP_TASK_OFFSET_INTERVAL_KEY: &str = "streams.task.offset.interval.ms";
+/// The group config key overriding `group.streams.initial.rebalance.delay.ms` for one group.
+pub const GROUP_INITIAL_DELAY_KEY: &str = "streams.initial.rebalance.delay.ms";
 /// STALE_TOPOLOGY: the member's topology epoch is behind the group's.
 pub const STATUS_STALE_TOPOLOGY: i8 = 0;
 /// SHUTDOWN_APPLICATION: a member asked every member to shut down.
 pub const STATUS_SHUTDOWN_APPLICATION: i8 = 4;
+/// MISSING_CLIENT_TAGS: the member lacks a client tag the rack-aware tags name.
+pub const STATUS_MISSING_CLIENT_TAGS: i8 = 6;
+/// The first StreamsGroupHeartbeat version told of missing client tags.
+const MISSING_CLIENT_TAGS_VERSION: i16 = 1;
+/// The group config key overriding `group.streams.rack.aware.assignment.tags` for one group.
+pub const GROUP_RACK_TAGS_KEY: &str = "streams.rack.aware.assignment.tags";
 /// ASSIGNMENT_DELAYED: a new group's first assignment waits for the initial delay.
 pub const STATUS_ASSIGNMENT_DELAYED: i8 = 5;
 /// The most bytes of task ids one heartbeat may report (bounded like any client input).
@@ -63,8 +77,8 @@ pub struct StreamsRuntime {
     configured: Option<(i32, u64, Configured)>,
     /// Each member's reported changelog offsets and end offsets.
     offsets: BTreeMap<String, Reported>,
-    /// Set once a member asked the application to shut down.
-    shutdown: bool,
+    /// The member that asked the application to shut down, once one has.
+    shutdown: Option<String>,
     /// The refined assignment members converge to, with the assignment epoch it is for.
     refined: Option<(i32, BTreeMap<String, Tasks>)>,
     /// Until when a new group's first assignment waits for more members
@@ -262,6 +276,54 @@ impl Shard {
         ))
     }
 
+    /// The member checks of a streams group's offset commit (None: not a streams group): as
+    /// [`Shard::check_streams_member`], but a known member's commit at an epoch older than
+    /// its own passes here, as Kafka 4.4's does; each partition is then checked by
+    /// [`Shard::streams_commit_partition`].
+    pub(crate) fn check_streams_commit(
+        &self,
+        group: &str,
+        member: &str,
+        epoch: i32,
+    ) -> Option<Result<(), ErrorCode>> {
+        let g = self.streams_group(group)?;
+        if g.members.contains_key(member) && epoch < g.current_of(member).member_epoch {
+            return Some(Ok(()));
+        }
+        self.check_streams_member(group, member, epoch, false)
+    }
+
+    /// Kafka 4.4's check of one partition of a streams member's commit at an epoch older than
+    /// its own: the topic must be one the topology reads (a source or repartition source
+    /// topic), and its task assigned to (or being revoked from) the member at or before that
+    /// epoch; else STALE_MEMBER_EPOCH. None when the partition passes or there is nothing to
+    /// check.
+    pub(crate) fn streams_commit_partition(
+        &self,
+        group: &str,
+        member: &str,
+        epoch: i32,
+        topic: &str,
+        partition: i32,
+    ) -> Option<ErrorCode> {
+        let g = self.streams_group(group)?;
+        g.members.get(member)?;
+        let cur = g.current_of(member);
+        if epoch >= cur.member_epoch {
+            return None;
+        }
+        let reads = |s: &&fjord_protocol::generated::streams_group_topology_value::Subtopology| {
+            s.source_topics.iter().any(|t| t == topic)
+                || s.repartition_source_topics.iter().any(|t| t.name == topic)
+        };
+        let sub = g.topology.iter().flat_map(|t| &t.subtopologies).find(reads);
+        let given = sub.and_then(|s| cur.active_epoch(&(s.subtopology_id.clone(), partition)));
+        match given {
+            Some(e) if epoch >= e => None,
+            _ => Some(ErrorCode::StaleMemberEpoch),
+        }
+    }
+
     /// StreamsGroupHeartbeat (see the module's note). The answer waits for its records.
     pub fn streams_heartbeat(
         &mut self,
@@ -367,7 +429,8 @@ impl Shard {
             self.streams_runtime
                 .entry(group.into())
                 .or_default()
-                .shutdown = true;
+                .shutdown
+                .get_or_insert_with(|| member.clone());
         }
         let (configured, new_hash) = self.configure_streams(group, topics);
         // A new group's first assignment waits for the initial delay; its end is a new epoch.
@@ -411,19 +474,50 @@ impl Shard {
         };
         let after = self.reconcile_streams_member(group, &member, &before, &owned, now, out);
         self.touch_streams_member(group, &member, now);
-        if self
+        if let Some(asker) = self
             .streams_runtime
             .get(group)
-            .is_some_and(|rt| rt.shutdown)
+            .and_then(|rt| rt.shutdown.as_ref())
         {
             statuses.push(Status {
                 code: STATUS_SHUTDOWN_APPLICATION,
-                detail: "A KafkaStreams instance encountered a fatal error and requested a \
-                         shutdown for the entire application."
-                    .into(),
+                detail: format!(
+                    "Streams group member {asker} encountered a fatal error and requested a \
+                     shutdown for the entire application."
+                ),
             });
         }
+        if ctx.version >= MISSING_CLIENT_TAGS_VERSION {
+            statuses.extend(self.missing_client_tags(group, &member));
+        }
         Ok(self.streams_answer(group, &member, &after, r, statuses))
+    }
+
+    /// MISSING_CLIENT_TAGS when the group's rack-aware tags (its
+    /// `streams.rack.aware.assignment.tags`, else the broker's) name a tag the member did not
+    /// send, in Kafka 4.4's words.
+    fn missing_client_tags(&self, group: &str, member: &str) -> Option<Status> {
+        let wanted = match self.topics.group_text(group, GROUP_RACK_TAGS_KEY) {
+            Some(own) => crate::config::tag_list(&own),
+            None => self.config.streams_rack_aware_assignment_tags.clone(),
+        };
+        let sent = &self.streams_groups.groups[group]
+            .members
+            .get(member)?
+            .client_tags;
+        let missing: Vec<&str> = wanted
+            .iter()
+            .map(String::as_str)
+            .filter(|t| !sent.iter().any(|kv| kv.key == *t))
+            .collect();
+        (!missing.is_empty()).then(|| Status {
+            code: STATUS_MISSING_CLIENT_TAGS,
+            detail: format!(
+                "Missing required client tags for rack-aware standby assignment: [{}]. \
+                 Configure them via 'client.tag.<tagKey>' in your Streams config.",
+                missing.join(", ")
+            ),
+        })
     }
 
     /// Makes sure `id` is a streams group (created when `create`); another kind of group
@@ -459,7 +553,10 @@ impl Shard {
         // The group's offsets live in its (memberless) classic entry.
         self.open_offsets_holder(id, now)?;
         self.write_streams_epoch(id, 0, Some(0), out);
-        let delay = self.config.streams_initial_rebalance_delay_ms;
+        let delay = self
+            .topics
+            .group_int(id, GROUP_INITIAL_DELAY_KEY)
+            .unwrap_or(self.config.streams_initial_rebalance_delay_ms);
         self.streams_runtime
             .entry(id.into())
             .or_default()
@@ -760,10 +857,23 @@ impl Shard {
         }
     }
 
+    /// The changelog lag at or below which a warm-up task is caught up: the group's
+    /// `streams.acceptable.recovery.lag`, else the broker's.
+    fn acceptable_recovery_lag(&self, group: &str) -> i64 {
+        self.topics
+            .group_int(group, GROUP_ACCEPTABLE_LAG_KEY)
+            .map_or(self.config.streams_acceptable_recovery_lag, i64::from)
+    }
+
     /// The whole group's refined assignment (None with warm-ups off or no ready topology).
     fn refined_assignment(&self, group: &str) -> Option<BTreeMap<String, Tasks>> {
         let g = &self.streams_groups.groups[group];
-        let warmups = self.config.streams_num_warmup_replicas;
+        let warmups = self
+            .topics
+            .group_int(group, GROUP_NUM_WARMUP_KEY)
+            .map_or(self.config.streams_num_warmup_replicas, |n| {
+                n.max(0) as usize
+            });
         if warmups == 0 {
             return None;
         }
@@ -805,7 +915,7 @@ impl Shard {
             lag,
             stateful,
             warmups,
-            self.config.streams_acceptable_recovery_lag,
+            self.acceptable_recovery_lag(group),
         ))
     }
 
@@ -899,8 +1009,11 @@ impl Shard {
                 .unwrap_or(self.config.streams_heartbeat_interval_ms),
             // Kafka 4.4 leaves the v0 field at 0.
             acceptable_recovery_lag_legacy: 0,
-            acceptable_recovery_lag: self.config.streams_acceptable_recovery_lag,
-            task_offset_interval_ms: self.config.streams_task_offset_interval_ms,
+            acceptable_recovery_lag: self.acceptable_recovery_lag(group),
+            task_offset_interval_ms: self
+                .topics
+                .group_int(group, GROUP_TASK_OFFSET_INTERVAL_KEY)
+                .unwrap_or(self.config.streams_task_offset_interval_ms),
             status: Some(
                 statuses
                     .into_iter()
@@ -991,12 +1104,15 @@ impl Shard {
             out,
             StreamsRecord::TargetMember(group.into(), new.into(), Some(target_value(&target))),
         );
+        // Its tasks count as given at epoch 0, as the new member's epoch starts there.
+        let active_epochs = cur.assigned.active.iter().map(|t| (t.clone(), 0)).collect();
         let rec = Current {
             member_epoch: 0,
             previous_member_epoch: 0,
             state: MemberState::Stable,
             assigned: cur.assigned,
             revoking: Tasks::default(),
+            active_epochs,
         };
         self.decide_streams(
             out,
@@ -1129,7 +1245,7 @@ impl Shard {
         self.maybe_assign_streams(group, configured.as_ref(), out);
         if self.streams_groups.groups[group].members.is_empty() {
             if let Some(rt) = self.streams_runtime.get_mut(group) {
-                rt.shutdown = false;
+                rt.shutdown = None;
             }
         }
     }

@@ -7,7 +7,7 @@
 //! runs a task once). Tasks not yet free follow as they are released.
 
 use super::assignor::{TaskId, Tasks};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a member stands (its value in the current-assignment record).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -63,6 +63,24 @@ pub struct Current {
     pub assigned: Tasks,
     /// The tasks it must give up before it gets new ones.
     pub revoking: Tasks,
+    /// The member epoch each of its active tasks (assigned or being revoked) was given at,
+    /// which a commit at an older member epoch must reach (Kafka 4.4's assignment epochs);
+    /// a task missing here was given at `member_epoch`.
+    pub active_epochs: BTreeMap<TaskId, i32>,
+}
+
+impl Current {
+    /// The epoch an active task (assigned or being revoked) was given at; None when the
+    /// member holds no such task.
+    pub fn active_epoch(&self, task: &TaskId) -> Option<i32> {
+        let held = self.assigned.active.contains(task) || self.revoking.active.contains(task);
+        held.then(|| {
+            self.active_epochs
+                .get(task)
+                .copied()
+                .unwrap_or(self.member_epoch)
+        })
+    }
 }
 
 /// What a member's client says it runs (None: it did not say, so it still runs what it had).
@@ -151,13 +169,22 @@ fn next(
         standby: keep(&target.standby, &have.standby),
         warmup: keep(&target.warmup, &have.warmup),
     };
+    // Every active task it keeps (or still has to give up) keeps the epoch it was given at.
+    let held_since = |t: &TaskId| member.active_epoch(t).map(|e| (t.clone(), e));
     if revoke != Tasks::default() && owned.still_runs(&revoke) {
+        let active_epochs = kept
+            .active
+            .iter()
+            .chain(&revoke.active)
+            .filter_map(held_since)
+            .collect();
         return Current {
             member_epoch: member.member_epoch,
             previous_member_epoch: member.previous_member_epoch,
             state: MemberState::UnrevokedTasks,
             assigned: kept,
             revoking: revoke,
+            active_epochs,
         };
     }
     let mut assigned = kept;
@@ -186,6 +213,12 @@ fn next(
     } else {
         (target_epoch, member.member_epoch)
     };
+    // A task it already ran keeps its epoch; a new one is given at the new member epoch.
+    let active_epochs = assigned
+        .active
+        .iter()
+        .map(|t| held_since(t).unwrap_or_else(|| (t.clone(), member_epoch)))
+        .collect();
     Current {
         member_epoch,
         previous_member_epoch,
@@ -196,6 +229,7 @@ fn next(
         },
         assigned,
         revoking: Tasks::default(),
+        active_epochs,
     }
 }
 

@@ -33,6 +33,10 @@ pub struct Topics {
     pub by_name: BTreeMap<String, (u128, i32)>,
     /// Changes whenever they do.
     pub stamp: u64,
+    /// Group configs: (group, key) to an integer value.
+    pub group_configs: BTreeMap<(String, String), i32>,
+    /// Group configs: (group, key) to a text value.
+    pub group_texts: BTreeMap<(String, String), String>,
 }
 
 impl TopicSource for Topics {
@@ -50,6 +54,16 @@ impl TopicSource for Topics {
     }
     fn stamp(&self) -> u64 {
         self.stamp
+    }
+    fn group_int(&self, group: &str, key: &str) -> Option<i32> {
+        self.group_configs
+            .get(&(group.to_string(), key.to_string()))
+            .copied()
+    }
+    fn group_text(&self, group: &str, key: &str) -> Option<String> {
+        self.group_texts
+            .get(&(group.to_string(), key.to_string()))
+            .cloned()
     }
 }
 

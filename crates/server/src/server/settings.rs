@@ -518,6 +518,11 @@ fn coordinator_config(config: &ServerConfig) -> Result<CoordinatorConfig, String
             streams_initial_rebalance_delay_ms: clamp_i32(int(
                 &broker::GROUP_STREAMS_INITIAL_REBALANCE_DELAY_MS,
             )?),
+            streams_rack_aware_assignment_tags: fjord_group::config::tag_list(
+                config
+                    .get(broker::GROUP_STREAMS_RACK_AWARE_ASSIGNMENT_TAGS.name)
+                    .unwrap_or(""),
+            ),
             streams_topology_plugin: false,
         },
         num_partitions: clamp_i32(int(&broker::OFFSETS_TOPIC_NUM_PARTITIONS)?).max(1),
