@@ -5,15 +5,14 @@
 use crate::common::{self, ToolError};
 use crate::consumer_protocol::assignment;
 use crate::group_command::{
-    new_offsets, offsets_file, parse_duration, reset_text, topic_spec, GroupOptions, Offsets,
-    Scenario,
+    delete_group, new_offsets, offsets_file, reset_text, scenario_with_shifts, topic_spec,
+    GroupOptions, Offsets, Scenario,
 };
 use crate::table::Table;
 use clap::Args as ClapArgs;
 use fjord_admin::{expect_response, Admin, AdminError, LATEST};
 use fjord_protocol::generated::{
     consumer_group_describe_request::ConsumerGroupDescribeRequest,
-    delete_groups_request::DeleteGroupsRequest,
     describe_groups_request::DescribeGroupsRequest,
     describe_groups_response::DescribedGroup,
     list_groups_request::ListGroupsRequest,
@@ -546,32 +545,7 @@ async fn describe(admin: &Admin, a: &Args, group: &str) -> Result<(), ToolError>
 
 /// The scenario of a reset: exactly one of the shared ones, `--shift-by` or `--by-duration`.
 fn scenario(a: &Args) -> Result<Scenario, ToolError> {
-    let mut extra: Vec<(&'static str, Scenario)> = Vec::new();
-    extra.extend(a.shift_by.map(|n| ("shift-by", Scenario::ShiftBy(n))));
-    if let Some(d) = &a.by_duration {
-        let ago = parse_duration(d).ok_or_else(|| {
-            ToolError::Failed(format!(
-                "Error parsing duration. It does not conform to the expected format PnDTnHnMnS: {d}"
-            ))
-        })?;
-        extra.push((
-            "by-duration",
-            Scenario::At(fjord_util::system_now_ms() - ago),
-        ));
-    }
-    a.g.reset.scenario(
-        extra,
-        &[
-            "to-offset",
-            "to-datetime",
-            "by-duration",
-            "to-earliest",
-            "to-latest",
-            "to-current",
-            "shift-by",
-            "from-file",
-        ],
-    )
+    scenario_with_shifts(&a.g.reset, a.shift_by, a.by_duration.as_deref())
 }
 
 async fn reset(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolError> {
@@ -639,23 +613,7 @@ async fn reset(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), ToolErr
 async fn delete(admin: &Admin, groups: &[String]) -> Result<(), ToolError> {
     let mut failed: Vec<(String, String)> = Vec::new();
     for g in groups {
-        let result = admin
-            .retry(|| async {
-                let r = admin
-                    .call_group(
-                        g,
-                        RequestBody::DeleteGroups(DeleteGroupsRequest {
-                            groups_names: vec![g.clone()],
-                            ..Default::default()
-                        }),
-                        0..=2,
-                    )
-                    .await?;
-                let r = expect_response!(r, DeleteGroups)?;
-                let code = r.results.first().map_or(0, |x| x.error_code);
-                AdminError::check(code, None)
-            })
-            .await;
+        let result = delete_group(admin, g).await;
         if let Err(e) = result {
             failed.push((g.clone(), e.to_string()));
         }

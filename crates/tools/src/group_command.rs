@@ -8,7 +8,9 @@ use crate::common::{BrokerConnection, ToolError};
 use crate::table::Table;
 use clap::Args as ClapArgs;
 use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
-use fjord_protocol::generated::list_groups_request::ListGroupsRequest;
+use fjord_protocol::generated::{
+    delete_groups_request::DeleteGroupsRequest, list_groups_request::ListGroupsRequest,
+};
 use fjord_protocol::RequestBody;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -191,6 +193,95 @@ pub async fn typed_groups(
         );
     }
     Ok(out.into_iter().collect())
+}
+
+/// `--list` of a group tool: every group of `group_type` by id, or with `--state` (`filter`;
+/// empty for all states) a GROUP / STATE table of those in the states asked for, a state not
+/// in `valid` refused as Kafka's tools refuse it.
+pub async fn list_typed(
+    admin: &Admin,
+    group_type: &str,
+    valid: &[&str],
+    filter: Option<&str>,
+) -> Result<(), ToolError> {
+    let Some(filter) = filter else {
+        for (g, _) in typed_groups(admin, group_type, &[]).await? {
+            println!("{g}");
+        }
+        return Ok(());
+    };
+    let mut states = Vec::new();
+    for s in filter.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        match valid.iter().find(|x| x.eq_ignore_ascii_case(s)) {
+            Some(x) => states.push(x.to_string()),
+            None => {
+                return Err(ToolError::Usage(format!(
+                    "Invalid state list '{filter}'. Valid states are: {}",
+                    valid.join(", ")
+                )))
+            }
+        }
+    }
+    let groups = typed_groups(admin, group_type, &states).await?;
+    let width = groups
+        .iter()
+        .map(|(g, _)| g.len())
+        .max()
+        .unwrap_or(0)
+        .max(15);
+    let rows: Vec<Vec<String>> = std::iter::once(["GROUP".to_string(), "STATE".into()])
+        .chain(groups.iter().map(|(g, s)| [g.clone(), s.clone()]))
+        .map(Vec::from)
+        .collect();
+    for line in Table::fixed(&[width], " ").lines(&rows) {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// The reset scenario of a tool that also takes `--shift-by` and `--by-duration` (the
+/// consumer and streams group tools): exactly one of them all.
+pub fn scenario_with_shifts(
+    reset: &ResetOptions,
+    shift_by: Option<i64>,
+    by_duration: Option<&str>,
+) -> Result<Scenario, ToolError> {
+    let mut extra: Vec<(&'static str, Scenario)> = Vec::new();
+    extra.extend(shift_by.map(|n| ("shift-by", Scenario::ShiftBy(n))));
+    if let Some(d) = by_duration {
+        let ago = parse_duration(d).ok_or_else(|| {
+            ToolError::Failed(format!(
+                "Error parsing duration. It does not conform to the expected format PnDTnHnMnS: {d}"
+            ))
+        })?;
+        extra.push((
+            "by-duration",
+            Scenario::At(fjord_util::system_now_ms() - ago),
+        ));
+    }
+    reset.scenario(extra, &SCENARIO_ORDER)
+}
+
+/// Deletes one group at its coordinator (DeleteGroups), asking again while the coordinator
+/// moves: the group's own error, if any.
+pub async fn delete_group(admin: &Admin, group: &str) -> Result<(), AdminError> {
+    admin
+        .retry(|| async {
+            let r = admin
+                .call_group(
+                    group,
+                    RequestBody::DeleteGroups(DeleteGroupsRequest {
+                        groups_names: vec![group.to_string()],
+                        ..Default::default()
+                    }),
+                    0..=2,
+                )
+                .await?;
+            let r = expect_response!(r, DeleteGroups)?;
+            let code = r.results.first().map_or(0, |x| x.error_code);
+            AdminError::check(code, None)
+        })
+        .await
 }
 
 /// Kafka's order of the reset scenarios, in which its refusals name them.

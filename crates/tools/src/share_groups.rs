@@ -4,7 +4,8 @@
 
 use crate::common::{self, ToolError};
 use crate::group_command::{
-    new_offsets, offsets_file, reset_text, topic_spec, typed_groups, GroupOptions, Scenario,
+    delete_group, list_typed, new_offsets, offsets_file, reset_text, topic_spec, typed_groups,
+    GroupOptions, Scenario,
 };
 use crate::table::Table;
 use clap::Args as ClapArgs;
@@ -14,7 +15,6 @@ use fjord_protocol::generated::{
         AlterShareGroupOffsetsRequest, AlterShareGroupOffsetsRequestPartition,
         AlterShareGroupOffsetsRequestTopic,
     },
-    delete_groups_request::DeleteGroupsRequest,
     delete_share_group_offsets_request::{
         DeleteShareGroupOffsetsRequest, DeleteShareGroupOffsetsRequestTopic,
     },
@@ -92,39 +92,7 @@ async fn listed(admin: &Admin, states: &[String]) -> Result<Vec<(String, String)
 }
 
 async fn list(admin: &Admin, a: &Args) -> Result<(), ToolError> {
-    let Some(filter) = &a.g.state else {
-        for (g, _) in listed(admin, &[]).await? {
-            println!("{g}");
-        }
-        return Ok(());
-    };
-    let mut states = Vec::new();
-    for s in filter.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        match SHARE_STATES.iter().find(|x| x.eq_ignore_ascii_case(s)) {
-            Some(x) => states.push(x.to_string()),
-            None => {
-                return Err(ToolError::Usage(format!(
-                    "Invalid state list '{filter}'. Valid states are: {}",
-                    SHARE_STATES.join(", ")
-                )))
-            }
-        }
-    }
-    let groups = listed(admin, &states).await?;
-    let width = groups
-        .iter()
-        .map(|(g, _)| g.len())
-        .max()
-        .unwrap_or(0)
-        .max(15);
-    let rows: Vec<Vec<String>> = std::iter::once(["GROUP".to_string(), "STATE".into()])
-        .chain(groups.iter().map(|(g, s)| [g.clone(), s.clone()]))
-        .map(Vec::from)
-        .collect();
-    for line in Table::fixed(&[width], " ").lines(&rows) {
-        println!("{line}");
-    }
-    Ok(())
+    list_typed(admin, "share", SHARE_STATES, a.g.state.as_deref()).await
 }
 
 /// The group as its coordinator describes it, with the coordinator as Kafka's tool prints it
@@ -473,23 +441,7 @@ async fn delete(admin: &Admin, groups: &[String], all: bool) -> Result<(), ToolE
     }
     let mut deleted = Vec::new();
     for g in &wanted {
-        let result = admin
-            .retry(|| async {
-                let r = admin
-                    .call_group(
-                        g,
-                        RequestBody::DeleteGroups(DeleteGroupsRequest {
-                            groups_names: vec![g.clone()],
-                            ..Default::default()
-                        }),
-                        0..=2,
-                    )
-                    .await?;
-                let r = expect_response!(r, DeleteGroups)?;
-                let code = r.results.first().map_or(0, |x| x.error_code);
-                AdminError::check(code, None)
-            })
-            .await;
+        let result = delete_group(admin, g).await;
         match result {
             Ok(()) => deleted.push(format!("'{g}'")),
             Err(e) => {

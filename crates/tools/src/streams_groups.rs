@@ -5,13 +5,12 @@
 
 use crate::common::{self, BrokerConnection, ToolError};
 use crate::group_command::{
-    new_offsets, offsets_file, parse_duration, topic_spec, typed_groups, Offsets, ResetOptions,
-    Scenario,
+    delete_group, list_typed, new_offsets, offsets_file, scenario_with_shifts, topic_spec,
+    typed_groups, Offsets, ResetOptions, Scenario,
 };
 use clap::Args as ClapArgs;
 use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
 use fjord_protocol::generated::{
-    delete_groups_request::DeleteGroupsRequest,
     delete_topics_request::DeleteTopicsRequest,
     offset_delete_request::{
         OffsetDeleteRequest, OffsetDeleteRequestPartition, OffsetDeleteRequestTopic,
@@ -205,32 +204,7 @@ fn check_args(a: &Args) -> Result<(), ToolError> {
 
 /// The one reset scenario asked for (Kafka's refusal of none or two).
 fn scenario(a: &Args) -> Result<Scenario, ToolError> {
-    let mut extra: Vec<(&'static str, Scenario)> = Vec::new();
-    extra.extend(a.shift_by.map(|n| ("shift-by", Scenario::ShiftBy(n))));
-    if let Some(d) = &a.by_duration {
-        let ago = parse_duration(d).ok_or_else(|| {
-            ToolError::Failed(format!(
-                "Error parsing duration. It does not conform to the expected format PnDTnHnMnS: {d}"
-            ))
-        })?;
-        extra.push((
-            "by-duration",
-            Scenario::At(fjord_util::system_now_ms() - ago),
-        ));
-    }
-    a.reset.scenario(
-        extra,
-        &[
-            "to-offset",
-            "shift-by",
-            "to-datetime",
-            "by-duration",
-            "to-earliest",
-            "to-latest",
-            "to-current",
-            "from-file",
-        ],
-    )
+    scenario_with_shifts(&a.reset, a.shift_by, a.by_duration.as_deref())
 }
 
 async fn run_async(a: &Args) -> Result<(), ToolError> {
@@ -329,36 +303,7 @@ fn exception(e: &AdminError) -> String {
 }
 
 async fn list(admin: &Admin, a: &Args) -> Result<(), ToolError> {
-    let Some(filter) = &a.state else {
-        for (g, _) in typed_groups(admin, "streams", &[]).await? {
-            println!("{g}");
-        }
-        return Ok(());
-    };
-    let mut states = Vec::new();
-    for s in filter.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        match STREAMS_STATES.iter().find(|x| x.eq_ignore_ascii_case(s)) {
-            Some(x) => states.push(x.to_string()),
-            None => {
-                return Err(ToolError::Usage(format!(
-                    "Invalid state list '{filter}'. Valid states are: {}",
-                    STREAMS_STATES.join(", ")
-                )))
-            }
-        }
-    }
-    let groups = typed_groups(admin, "streams", &states).await?;
-    let w = groups
-        .iter()
-        .map(|(g, _)| g.len())
-        .max()
-        .unwrap_or(0)
-        .max(15);
-    println!("{:<w$} STATE", "GROUP");
-    for (g, s) in &groups {
-        println!("{g:<w$} {s}");
-    }
-    Ok(())
+    list_typed(admin, "streams", STREAMS_STATES, a.state.as_deref()).await
 }
 
 /// The group as its coordinator describes it, with the coordinator as Kafka's tool prints it
@@ -851,15 +796,15 @@ fn internal_topics(d: &DescribedGroup) -> Vec<String> {
 
 /// Kafka's test of a topic name made by Kafka Streams for application `app`.
 fn is_inferred_internal(topic: &str, app: &str) -> bool {
-    let Some(rest) = topic.strip_prefix(app).and_then(|r| r.strip_prefix('-')) else {
+    if !topic.starts_with(&format!("{app}-")) {
         return false;
-    };
+    }
+    // Kafka's `.+-KTABLE-FK-JOIN-SUBSCRIPTION-<KIND>-\d+-topic` over the whole name.
     let fk = |kind: &str| {
         let marker = format!("-KTABLE-FK-JOIN-SUBSCRIPTION-{kind}-");
-        rest.find(&marker).is_some_and(|i| {
-            let digits = rest[i + marker.len()..]
-                .strip_suffix("-topic")
-                .unwrap_or("x");
+        topic.find(&marker).is_some_and(|i| {
+            let rest = &topic[i + marker.len()..];
+            let digits = rest.strip_suffix("-topic").unwrap_or("");
             i > 0 && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
         })
     };
@@ -1080,23 +1025,7 @@ async fn delete(admin: &Admin, a: &Args, groups: &[String]) -> Result<(), Failur
     }
     let mut deleted = Vec::new();
     for g in &wanted {
-        let result = admin
-            .retry(|| async {
-                let r = admin
-                    .call_group(
-                        g,
-                        RequestBody::DeleteGroups(DeleteGroupsRequest {
-                            groups_names: vec![g.clone()],
-                            ..Default::default()
-                        }),
-                        0..=2,
-                    )
-                    .await?;
-                let r = expect_response!(r, DeleteGroups)?;
-                let code = r.results.first().map_or(0, |x| x.error_code);
-                AdminError::check(code, None)
-            })
-            .await;
+        let result = delete_group(admin, g).await;
         match result {
             Ok(()) => deleted.push(g.clone()),
             Err(e) => {
