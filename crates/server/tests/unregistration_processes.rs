@@ -76,12 +76,12 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
             "4.4",
         ]))
     };
-    // The release's every feature is asked for (as Kafka's tool does; kraft.version left out
-    // on this static quorum), and all fail with it.
+    // The release's every feature is asked for (as Kafka's tool does, kraft.version among
+    // them), and all fail with it.
     let (ok, stdout, stderr) = upgrade();
     assert!(!ok, "{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 6, "{stdout}");
+    assert_eq!(lines.len(), 7, "{stdout}");
     assert!(
         lines.iter().all(|l| l.starts_with("Could not upgrade ")
             && l.contains("The update failed for all features since")
@@ -95,7 +95,7 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
         "{stdout}"
     );
     assert!(
-        stderr.contains("6 out of 6 operation(s) failed."),
+        stderr.contains("7 out of 7 operation(s) failed."),
         "{stderr}"
     );
 
@@ -161,8 +161,9 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
     assert_eq!(
         stdout.trim(),
         "eligible.leader.replicas.version was upgraded to 1.\ngroup.version was upgraded to 1.\n\
-         metadata.version was upgraded to 33.\nshare.version was upgraded to 2.\n\
-         streams.version was upgraded to 1.\ntransaction.version was upgraded to 2."
+         kraft.version was upgraded to 1.\nmetadata.version was upgraded to 33.\n\
+         share.version was upgraded to 2.\nstreams.version was upgraded to 1.\n\
+         transaction.version was upgraded to 2."
     );
     let (_, stdout, _) = describe();
     assert!(
