@@ -25,6 +25,41 @@ fn out(o: &Output) -> (bool, String, String) {
     )
 }
 
+/// Voter 1 (`node`) cannot be unregistered; on a static quorum, remove-controller cannot
+/// remove it either, and says what to use instead.
+fn a_voter_is_not_unregistered(bootstrap: &str, node: &Node) {
+    let (ok, _, stderr) = out(&fjord(&[
+        "kafka-cluster",
+        "unregister-controller",
+        "--bootstrap-server",
+        bootstrap,
+        "--controller-id",
+        "1",
+    ]));
+    assert!(!ok);
+    assert!(
+        stderr.contains("Cannot unregister controller 1 because it is part of the voter set."),
+        "{stderr}"
+    );
+    assert!(stderr.contains("remove-controller"), "{stderr}");
+    let (ok, _, stderr) = out(&fjord(&[
+        "kafka-metadata-quorum",
+        "--bootstrap-server",
+        bootstrap,
+        "remove-controller",
+        "--controller-id",
+        "1",
+        "--controller-directory-id",
+        &node.directory_id(),
+        "--unregister",
+    ]));
+    assert!(!ok);
+    assert!(
+        stderr.contains("kafka-cluster unregister-controller --controller-id 1"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
     let root = tempfile::tempdir().unwrap();
@@ -99,38 +134,7 @@ fn a_stopped_observer_controller_blocks_an_upgrade_until_it_is_unregistered() {
         "{stderr}"
     );
 
-    // A voter cannot be unregistered; on a static quorum, remove-controller cannot remove it
-    // either, and says what to use instead.
-    let (ok, _, stderr) = out(&fjord(&[
-        "kafka-cluster",
-        "unregister-controller",
-        "--bootstrap-server",
-        &bootstrap,
-        "--controller-id",
-        "1",
-    ]));
-    assert!(!ok);
-    assert!(
-        stderr.contains("Cannot unregister controller 1 because it is part of the voter set."),
-        "{stderr}"
-    );
-    assert!(stderr.contains("remove-controller"), "{stderr}");
-    let (ok, _, stderr) = out(&fjord(&[
-        "kafka-metadata-quorum",
-        "--bootstrap-server",
-        &bootstrap,
-        "remove-controller",
-        "--controller-id",
-        "1",
-        "--controller-directory-id",
-        &node.directory_id(),
-        "--unregister",
-    ]));
-    assert!(!ok);
-    assert!(
-        stderr.contains("kafka-cluster unregister-controller --controller-id 1"),
-        "{stderr}"
-    );
+    a_voter_is_not_unregistered(&bootstrap, &node);
 
     // At 4.3 the stale registration cannot be removed: the record needs 4.4-IV2.
     let unregister = || {
