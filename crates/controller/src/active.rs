@@ -428,9 +428,10 @@ impl Active {
     }
 
     /// UpdateFeatures of kraft.version: the quorum's leader moves the voters into the log
-    /// (this node leads it: the active controller runs on the quorum's leader); once that
-    /// commits, the other features' `records` are written as any change is. A refusal
-    /// answers the whole request, in Kafka's words.
+    /// (this node leads it: the active controller runs on the quorum's leader). Once that
+    /// commits, the other features' `records` are to be written as any change is: the
+    /// request comes back with what the controller makes of them. A refusal answers the
+    /// whole request, in Kafka's words, and nothing comes back.
     async fn upgrade_kraft(
         &mut self,
         r: ControllerRequest,
@@ -438,7 +439,7 @@ impl Active {
         validate_only: bool,
         records: Vec<MetadataRecord>,
         response: ResponseBody,
-    ) {
+    ) -> Option<(ControllerRequest, Handled)> {
         if let Err(f) = self.raft.upgrade_kraft_version(level, validate_only).await {
             let message = format!(
                 "The update failed for all features since the following feature had an \
@@ -454,40 +455,13 @@ impl Active {
             let _ = r
                 .reply
                 .send(error_response(&r.body, r.version, code, &message));
-            return;
+            return None;
         }
-        let Some(c) = &mut self.controller else {
-            let _ = r.reply.send(not_controller(&r.body, r.version));
-            return;
-        };
-        let mv = c.metadata_version();
-        match c.write(records, response) {
-            Handled::Write { records, response } => self.propose(
-                records,
-                mv,
-                Some(Pending {
-                    reply: r.reply,
-                    response,
-                    request: r.body,
-                    version: r.version,
-                }),
-            ),
-            Handled::Reply(response) => {
-                let _ = r.reply.send(response);
-            }
-            Handled::Refuse { code, message } => {
-                let _ = r
-                    .reply
-                    .send(error_response(&r.body, r.version, code, &message));
-            }
-            // `write` answers only as above.
-            Handled::Register(_) | Handled::UpgradeKraft { .. } => {
-                let _ = r.reply.send(error_response(
-                    &r.body,
-                    r.version,
-                    ErrorCode::UnknownServerError,
-                    "the feature update produced no records to write",
-                ));
+        match &mut self.controller {
+            Some(c) => Some((r, c.write(records, response))),
+            None => {
+                let _ = r.reply.send(not_controller(&r.body, r.version));
+                None
             }
         }
     }
@@ -499,7 +473,14 @@ impl Active {
         };
         let mv = c.metadata_version();
         let principal = r.principal.as_deref().unwrap_or("User:ANONYMOUS");
-        match c.handle_as(&r.body, r.version, monotonic_ms(), principal, now_ms()) {
+        let handled = c.handle_as(&r.body, r.version, monotonic_ms(), principal, now_ms());
+        self.answer(r, handled, mv).await
+    }
+
+    /// Carries out what the controller made of request `r`: answers it now, or after its
+    /// records (or the quorum's kraft.version change) commit.
+    async fn answer(&mut self, r: ControllerRequest, handled: Handled, mv: MetadataVersion) {
+        match handled {
             Handled::Reply(resp) => {
                 let _ = r.reply.send(resp);
             }
@@ -524,8 +505,13 @@ impl Active {
                 records,
                 response,
             } => {
-                self.upgrade_kraft(r, level, validate_only, records, response)
-                    .await
+                let next = self
+                    .upgrade_kraft(r, level, validate_only, records, response)
+                    .await;
+                // The follow-up is a write or an answer (never another kraft change).
+                if let Some((r, next)) = next {
+                    Box::pin(self.answer(r, next, mv)).await;
+                }
             }
             Handled::Register(plan) => {
                 let build_plan = plan.clone();
