@@ -5,8 +5,8 @@
 use crate::common::{self, ToolError};
 use crate::consumer_protocol::assignment;
 use crate::group_command::{
-    delete_group, new_offsets, offsets_file, reset_text, scenario_with_shifts, topic_spec,
-    GroupOptions, Offsets, Scenario,
+    delete_group, listed_groups, new_offsets, offsets_file, reset_text, scenario_with_shifts,
+    topic_spec, GroupOptions, Offsets, Scenario,
 };
 use crate::table::Table;
 use clap::Args as ClapArgs;
@@ -96,36 +96,19 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
 /// Every consumer group (classic with the consumer protocol type, or consumer-protocol) of
 /// every broker's coordinator, sorted: (id, type, state).
 async fn list_listed(admin: &Admin) -> Result<Vec<(String, String, String)>, ToolError> {
-    let cluster = admin.retry(|| admin.refresh(None)).await?;
-    let mut out = BTreeSet::new();
-    for b in cluster.brokers.values().filter(|b| !b.fenced) {
-        let r = admin
-            .retry(|| async {
-                let r = admin
-                    .call_broker(
-                        b.id,
-                        RequestBody::ListGroups(ListGroupsRequest::default()),
-                        0..=5,
-                    )
-                    .await?;
-                let r = expect_response!(r, ListGroups)?;
-                AdminError::check(r.error_code, None).map(|()| r)
-            })
-            .await?;
-        out.extend(
-            r.groups
-                .into_iter()
-                .filter(|g| g.protocol_type == "consumer" || g.protocol_type.is_empty())
-                .map(|g| {
-                    let kind = if g.group_type.is_empty() {
-                        "classic".to_string()
-                    } else {
-                        g.group_type
-                    };
-                    (g.group_id, kind, g.group_state)
-                }),
-        );
-    }
+    let groups = listed_groups(admin, ListGroupsRequest::default(), 0..=5).await?;
+    let out: BTreeSet<(String, String, String)> = groups
+        .into_iter()
+        .filter(|g| g.protocol_type == "consumer" || g.protocol_type.is_empty())
+        .map(|g| {
+            let kind = if g.group_type.is_empty() {
+                "classic".to_string()
+            } else {
+                g.group_type
+            };
+            (g.group_id, kind, g.group_state)
+        })
+        .collect();
     Ok(out.into_iter().collect())
 }
 

@@ -10,6 +10,7 @@ use clap::Args as ClapArgs;
 use fjord_admin::{expect_response, Admin, AdminError, EARLIEST, LATEST};
 use fjord_protocol::generated::{
     delete_groups_request::DeleteGroupsRequest, list_groups_request::ListGroupsRequest,
+    list_groups_response::ListedGroup,
 };
 use fjord_protocol::RequestBody;
 use std::collections::{BTreeMap, BTreeSet};
@@ -158,6 +159,34 @@ impl GroupOptions {
     }
 }
 
+/// Every unfenced broker's ListGroups answer to `request` (at a version in `versions`), the
+/// groups of all of them together.
+pub async fn listed_groups(
+    admin: &Admin,
+    request: ListGroupsRequest,
+    versions: std::ops::RangeInclusive<i16>,
+) -> Result<Vec<ListedGroup>, ToolError> {
+    let cluster = admin.retry(|| admin.refresh(None)).await?;
+    let mut out = Vec::new();
+    for b in cluster.brokers.values().filter(|b| !b.fenced) {
+        let r = admin
+            .retry(|| async {
+                let r = admin
+                    .call_broker(
+                        b.id,
+                        RequestBody::ListGroups(request.clone()),
+                        versions.clone(),
+                    )
+                    .await?;
+                let r = expect_response!(r, ListGroups)?;
+                AdminError::check(r.error_code, None).map(|()| r)
+            })
+            .await?;
+        out.extend(r.groups);
+    }
+    Ok(out)
+}
+
 /// Every group of `group_type` (`share`, `streams`) on every broker's coordinator in `states`
 /// (all when empty), sorted: (id, state).
 pub async fn typed_groups(
@@ -165,33 +194,17 @@ pub async fn typed_groups(
     group_type: &str,
     states: &[String],
 ) -> Result<Vec<(String, String)>, ToolError> {
-    let cluster = admin.retry(|| admin.refresh(None)).await?;
-    let mut out = BTreeSet::new();
-    for b in cluster.brokers.values().filter(|b| !b.fenced) {
-        let r = admin
-            .retry(|| async {
-                let r = admin
-                    .call_broker(
-                        b.id,
-                        RequestBody::ListGroups(ListGroupsRequest {
-                            states_filter: states.to_vec(),
-                            types_filter: vec![group_type.into()],
-                            ..Default::default()
-                        }),
-                        5..=5,
-                    )
-                    .await?;
-                let r = expect_response!(r, ListGroups)?;
-                AdminError::check(r.error_code, None).map(|()| r)
-            })
-            .await?;
-        out.extend(
-            r.groups
-                .into_iter()
-                .filter(|g| g.group_type == group_type)
-                .map(|g| (g.group_id, g.group_state)),
-        );
-    }
+    let request = ListGroupsRequest {
+        states_filter: states.to_vec(),
+        types_filter: vec![group_type.into()],
+        ..Default::default()
+    };
+    let groups = listed_groups(admin, request, 5..=5).await?;
+    let out: BTreeSet<(String, String)> = groups
+        .into_iter()
+        .filter(|g| g.group_type == group_type)
+        .map(|g| (g.group_id, g.group_state))
+        .collect();
     Ok(out.into_iter().collect())
 }
 
