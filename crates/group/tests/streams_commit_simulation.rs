@@ -1,4 +1,5 @@
-//! Offset commits of a streams group's members over seeded histories, against the shard:
+//! Offset commits (plain and transactional) of a streams group's members over seeded
+//! histories, against the shard:
 //! members join, leave and heartbeat, some slow to give up revoked tasks; between steps every
 //! member (and every one that left) commits each task at each epoch it was ever told. The
 //! oracle reads only the heartbeat answers the clients got:
@@ -204,8 +205,24 @@ impl Sim {
         }
     }
 
-    /// Whether a commit of `task` by `member` at `epoch` is accepted.
+    /// Whether a commit of `task` by `member` at `epoch` is accepted: an OffsetCommit, or
+    /// (half the time) a TxnOffsetCommit, which Kafka checks the same way.
     fn commit(&mut self, member: &str, epoch: i32, task: i32) -> bool {
+        let code = if self.rng.percent(50) {
+            self.txn_commit(member, epoch, task)
+        } else {
+            self.plain_commit(member, epoch, task)
+        };
+        let known = [
+            0,
+            ErrorCode::StaleMemberEpoch.code(),
+            ErrorCode::UnknownMemberId.code(),
+        ];
+        assert!(known.contains(&code), "unexpected commit answer {code}");
+        code == 0
+    }
+
+    fn plain_commit(&mut self, member: &str, epoch: i32, task: i32) -> i16 {
         let r = OffsetCommitRequest {
             group_id: GROUP.into(),
             generation_id_or_member_epoch: epoch,
@@ -224,17 +241,40 @@ impl Sim {
         let ctx = self.ctx(9);
         let out = self.shard.commit_offsets(&ctx, &r, &|_, _| false, self.now);
         match out.replies.into_iter().next() {
-            Some((_, ResponseBody::OffsetCommit(a))) => {
-                let code = a.topics[0].partitions[0].error_code;
-                assert!(
-                    code == 0
-                        || code == ErrorCode::StaleMemberEpoch.code()
-                        || code == ErrorCode::UnknownMemberId.code(),
-                    "unexpected commit answer {code}"
-                );
-                code == 0
-            }
+            Some((_, ResponseBody::OffsetCommit(a))) => a.topics[0].partitions[0].error_code,
             other => panic!("no commit answer: {other:?}"),
+        }
+    }
+
+    fn txn_commit(&mut self, member: &str, epoch: i32, task: i32) -> i16 {
+        use fjord_protocol::generated::txn_offset_commit_request::{
+            TxnOffsetCommitRequest, TxnOffsetCommitRequestPartition, TxnOffsetCommitRequestTopic,
+        };
+        let r = TxnOffsetCommitRequest {
+            transactional_id: "sim-txn".into(),
+            group_id: GROUP.into(),
+            producer_id: 7,
+            producer_epoch: 0,
+            generation_id_or_member_epoch: epoch,
+            member_id: member.into(),
+            topics: vec![TxnOffsetCommitRequestTopic {
+                name: "input".into(),
+                partitions: vec![TxnOffsetCommitRequestPartition {
+                    partition_index: task,
+                    committed_offset: 1,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let ctx = self.ctx(fjord_group::txn_offsets::TXN_COMMIT_NEW_ERRORS_VERSION);
+        let out = self
+            .shard
+            .txn_commit_offsets(&ctx, &r, &|_, _| false, self.now);
+        match out.replies.into_iter().next() {
+            Some((_, ResponseBody::TxnOffsetCommit(a))) => a.topics[0].partitions[0].error_code,
+            other => panic!("no transactional commit answer: {other:?}"),
         }
     }
 
