@@ -21,6 +21,9 @@
 #   kafka.sh rsm                           compile tests/kafka/rsm (a RemoteStorageManager over a
 #       directory, dev.fjord.tiered.DirectoryStorageManager, for tiered storage on the
 #       reference) into libs/fjord-rsm.jar (once); print its path
+#   kafka.sh telemetry                     compile tests/kafka/telemetry (a client telemetry
+#       receiver, dev.fjord.telemetry.Receiver: with metric.reporters naming it, Kafka serves
+#       KIP-714's APIs) into libs/fjord-telemetry.jar (once); print its path
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,13 +53,23 @@ fetch() {
 }
 
 rsm() {
+    plugin "$libs/fjord-rsm.jar" "$here/rsm/dev/fjord/tiered/DirectoryStorageManager.java"
+}
+
+telemetry() {
+    plugin "$libs/fjord-telemetry.jar" "$here/telemetry/dev/fjord/telemetry/Receiver.java"
+}
+
+# Compiles one plugin source ($2) against the jars into jar $1 (again when the source is
+# newer); prints the jar's path.
+plugin() {
     fetch
-    local jar="$libs/fjord-rsm.jar"
-    local src="$here/rsm/dev/fjord/tiered/DirectoryStorageManager.java"
+    local jar=$1
+    local src=$2
     if [ ! -f "$jar" ] || [ "$src" -nt "$jar" ]; then
         local out
         out=$(mktemp -d)
-        javac -d "$out" -cp "$libs/*" "$src" || die "compiling the storage manager failed"
+        javac -d "$out" -cp "$libs/*" "$src" || die "compiling $src failed"
         jar cf "$jar" -C "$out" .
         rm -rf "$out"
     fi
@@ -205,5 +218,6 @@ case $cmd in
     run) fetch; java_run "$@" ;;
     bootstrap) bootstrap "$1" ;;
     rsm) rsm ;;
+    telemetry) telemetry ;;
     *) die "usage: fetch | start DIR NODES BASE [--split] | kill DIR ID | restart DIR ID | stop DIR | run CLASS ARGS... | bootstrap DIR | rsm" ;;
 esac

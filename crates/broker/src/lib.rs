@@ -31,6 +31,7 @@ pub use start::{Broker, BrokerConfig, BrokerDeps, BrokerHandle, Metered};
 
 // The settings the server types into a `BrokerConfig`.
 pub use api::describe_configs::{KnownKey, StaticConfig};
+pub use api::telemetry::ClientTelemetry;
 pub use coordinator::group_coordinator::CoordinatorConfig;
 pub use coordinator::txn_coordinator::TxnCoordinatorConfig;
 pub use replica::maintenance::MaintenanceSettings;

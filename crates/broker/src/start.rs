@@ -81,6 +81,8 @@ pub struct BrokerConfig {
     pub tiering: Option<crate::tiered::TieringConfig>,
     /// The static configuration DescribeConfigs shows.
     pub static_config: StaticConfig,
+    /// `telemetry.max.bytes` and `metrics.client.max.series`.
+    pub telemetry: fjord_telemetry::Settings,
 }
 
 /// What the broker is given by the node it runs in.
@@ -124,6 +126,8 @@ pub struct Metered {
     pub transactions: Arc<TxnCoordinator>,
     /// The share-partition leaders.
     pub share_fetcher: Arc<ShareFetcher>,
+    /// Client telemetry: the pushed series and the `client-metrics` counters.
+    pub telemetry: Arc<crate::api::telemetry::ClientTelemetry>,
 }
 
 /// The broker's coordinators and their links.
@@ -250,6 +254,7 @@ impl BrokerHandle {
             groups: self.coordinators.groups.clone(),
             transactions: self.coordinators.transactions.clone(),
             share_fetcher: self.coordinators.share_fetcher.clone(),
+            telemetry: self.handler.telemetry.clone(),
         }
     }
 
@@ -464,6 +469,9 @@ fn handler(
         pending_creations: Default::default(),
         authorizer: deps.authorizer.clone(),
         clock: deps.clock.clone(),
+        telemetry: Arc::new(crate::api::telemetry::ClientTelemetry::new(
+            config.telemetry,
+        )),
     })
 }
 

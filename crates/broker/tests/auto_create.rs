@@ -141,6 +141,12 @@ async fn unknown_topics_are_created_in_the_background_once_each() {
         groups,
         authorizer: None,
         clock: fjord_util::Clock::system(),
+        telemetry: std::sync::Arc::new(fjord_broker::ClientTelemetry::new(
+            fjord_telemetry::Settings {
+                max_bytes: 1 << 20,
+                max_series: 100,
+            },
+        )),
     };
     let peer = fjord_net::principal::Caller::anonymous("127.0.0.1:1".parse().unwrap(), "PLAINTEXT");
     let request = || {

@@ -1797,6 +1797,26 @@ pub mod broker {
         doc: "The address GET /metrics is served on (fjord's).",
         synonyms: &[],
     };
+    /// `telemetry.max.bytes`.
+    pub const TELEMETRY_MAX_BYTES: Def = Def {
+        name: "telemetry.max.bytes",
+        ty: ConfigType::Int(1),
+        default: Some("1048576"),
+        scope: Scope::Static,
+        read: true,
+        doc: "The largest client telemetry payload (KIP-714) a broker accepts, compressed or decompressed.",
+        synonyms: &[],
+    };
+    /// `metrics.client.max.series`.
+    pub const METRICS_CLIENT_MAX_SERIES: Def = Def {
+        name: "metrics.client.max.series",
+        ty: ConfigType::Int(0),
+        default: Some("10000"),
+        scope: Scope::Static,
+        read: true,
+        doc: "The most series of clients' pushed metrics (KIP-714) a broker keeps for GET /metrics; points beyond it are dropped and counted (fjord's).",
+        synonyms: &[],
+    };
     /// `security.inter.broker.protocol`.
     pub const SECURITY_INTER_BROKER_PROTOCOL: Def = Def {
         name: "security.inter.broker.protocol",
@@ -3137,6 +3157,7 @@ pub mod broker {
         &METADATA_LOG_DIR,
         &METADATA_LOG_MAX_RECORD_BYTES_BETWEEN_SNAPSHOTS,
         &METRIC_REPORTERS,
+        &METRICS_CLIENT_MAX_SERIES,
         &METRICS_LISTENER,
         &MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS,
         &MIN_INSYNC_REPLICAS,
@@ -3225,6 +3246,7 @@ pub mod broker {
         &SSL_TRUSTSTORE_PASSWORD,
         &SSL_TRUSTSTORE_TYPE,
         &SUPER_USERS,
+        &TELEMETRY_MAX_BYTES,
         &TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS,
         &TRANSACTION_MAX_TIMEOUT_MS,
         &TRANSACTION_PARTITION_VERIFICATION_ENABLE,
@@ -3498,7 +3520,6 @@ pub const KAFKA_STATIC_KEYS: &[&str] = &[
     "ssl.allow.dn.changes",
     "ssl.allow.san.changes",
     "ssl.principal.mapping.rules",
-    "telemetry.max.bytes",
     "transaction.abort.timed.out.transaction.cleanup.interval.ms",
     "transaction.max.timeout.ms",
     "transaction.remove.expired.transaction.cleanup.interval.ms",

@@ -536,6 +536,15 @@ pub const APIS: &[Api] = &[
         Local,
         Cluster(Op::ClusterAction),
     ),
+    // Client telemetry (KIP-714): served to any client, as Kafka does.
+    api(
+        ApiKey::GetTelemetrySubscriptions,
+        v(0, 0),
+        NONE,
+        Local,
+        Open,
+    ),
+    api(ApiKey::PushTelemetry, v(0, 0), NONE, Local, Open),
     api(
         ApiKey::AssignReplicasToDirs,
         NONE,

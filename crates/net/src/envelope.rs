@@ -185,6 +185,7 @@ mod tests {
             listener: "CLIENT".into(),
             connection: 0,
             protocol: crate::security::SecurityProtocol::Plaintext,
+            software: None,
         };
         let RequestBody::Envelope(e) = wrap(&header, &body, &caller).unwrap() else {
             panic!("an Envelope")

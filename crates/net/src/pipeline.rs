@@ -170,6 +170,7 @@ async fn opened<S: Service>(
         // Not a connection of its own: nothing is tied to it.
         connection: 0,
         protocol: caller.protocol,
+        software: None,
     };
     let access = Access::new(acls, &original.principal, &address);
     let response = match authorized(service, body, &inner, &original, &access).await {

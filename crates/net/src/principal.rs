@@ -106,6 +106,17 @@ pub struct Caller {
     /// The listener's security protocol (for a forwarded request, the forwarding
     /// connection's).
     pub protocol: crate::security::SecurityProtocol,
+    /// The client software the connection named in its ApiVersions (v3+), if it did.
+    pub software: Option<Arc<ClientSoftware>>,
+}
+
+/// A client's software name and version (KIP-511), as its ApiVersions request gave them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientSoftware {
+    /// `client_software_name` (`apache-kafka-java`, `librdkafka`, ...).
+    pub name: String,
+    /// `client_software_version`.
+    pub version: String,
 }
 
 impl Caller {
@@ -117,6 +128,7 @@ impl Caller {
             listener: listener.into(),
             connection: 0,
             protocol: crate::security::SecurityProtocol::Plaintext,
+            software: None,
         }
     }
 

@@ -13,7 +13,7 @@
 //! frame closes its connection and nothing else; so does `connections.max.idle.ms` of
 //! silence.
 
-use crate::principal::{Caller, Principal};
+use crate::principal::{Caller, ClientSoftware, Principal};
 use crate::sasl::session::{Decision, SaslSession};
 use crate::security::ListenerSecurity;
 use crate::tls::{principal_of, HANDSHAKE_TIMEOUT};
@@ -674,6 +674,8 @@ impl<H: Handler> Session<H> {
         let mut waiting: std::collections::VecDeque<Answer> = std::collections::VecDeque::new();
         // Until when the connection is muted (a throttled answer); nothing is handled before.
         let mut muted: Option<tokio::time::Instant> = None;
+        // The client software its ApiVersions named (KIP-511), for client telemetry.
+        let mut software: Option<Arc<ClientSoftware>> = None;
         loop {
             // Write every answer at the front that is known, in order.
             while waiting.front().is_some_and(Answer::ready) {
@@ -734,6 +736,18 @@ impl<H: Handler> Session<H> {
                 version = 0;
             }
             tracing::trace!(%peer, ?api, version, corr, "request");
+            if api == ApiKey::ApiVersions && version >= API_VERSIONS_SOFTWARE_VERSION {
+                if let Ok(RequestBody::ApiVersions(r)) = request.decode_body() {
+                    if valid_software(&r.client_software_name)
+                        && valid_software(&r.client_software_version)
+                    {
+                        software = Some(Arc::new(ClientSoftware {
+                            name: r.client_software_name,
+                            version: r.client_software_version,
+                        }));
+                    }
+                }
+            }
             let mut close_after = false;
             let reply = match sasl.as_mut() {
                 Some(session) => {
@@ -746,7 +760,9 @@ impl<H: Handler> Session<H> {
                     match decision {
                         Decision::Pass(principal) => {
                             authenticated.store(session.is_authenticated(), Ordering::Release);
-                            self.handler.handle(request, self.caller(principal)).await
+                            self.handler
+                                .handle(request, self.caller(principal, &software))
+                                .await
                         }
                         Decision::Respond(body) => {
                             authenticated.store(session.is_authenticated(), Ordering::Release);
@@ -778,7 +794,7 @@ impl<H: Handler> Session<H> {
                 }
                 None => {
                     self.handler
-                        .handle(request, self.caller(self.principal.clone()))
+                        .handle(request, self.caller(self.principal.clone(), &software))
                         .await
                 }
             };
@@ -921,13 +937,14 @@ impl<H: Handler> Session<H> {
         !a.close_after
     }
 
-    fn caller(&self, principal: Arc<Principal>) -> Caller {
+    fn caller(&self, principal: Arc<Principal>, software: &Option<Arc<ClientSoftware>>) -> Caller {
         Caller {
             peer: self.peer,
             principal,
             listener: self.security.name.clone(),
             connection: self.id,
             protocol: self.security.protocol,
+            software: software.clone(),
         }
     }
 }

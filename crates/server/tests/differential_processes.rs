@@ -1023,10 +1023,25 @@ fn every_api_answers_as_kafka_4_4_does() {
         0,
         "auto.create.topics.enable=true\noffsets.topic.replication.factor=1\n\
          transaction.state.log.replication.factor=1\ntransaction.state.log.min.isr=1\n\
-         group.initial.rebalance.delay.ms=0",
+         group.initial.rebalance.delay.ms=0\ntelemetry.max.bytes=4096",
     );
     let f = fjord.broker_addr();
-    let kafka = KafkaCluster::start(1, 24600, "auto.create.topics.enable=true");
+    // Kafka serves client telemetry only with a receiver plugin (tests/kafka/telemetry).
+    let plugin = std::process::Command::new("bash")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/kafka/kafka.sh"
+        ))
+        .arg("telemetry")
+        .output()
+        .expect("kafka.sh telemetry");
+    assert!(plugin.status.success(), "{}", common::show(&plugin));
+    let kafka = KafkaCluster::start(
+        1,
+        24600,
+        "auto.create.topics.enable=true\ntelemetry.max.bytes=4096\n\
+         metric.reporters=dev.fjord.telemetry.Receiver",
+    );
     let k = kafka.addr(1);
     // Both serve, and both hold topic `shrink` (2 partitions).
     for addr in [&f, &k] {
@@ -1131,6 +1146,46 @@ fn every_api_answers_as_kafka_4_4_does() {
         let kafka = normalise(&rt.block_on(ask(&k, body.clone(), v)));
         let fjord = normalise(&rt.block_on(ask(&f, body, v)));
         judge(format!("bad input: {name}"), kafka, fjord);
+    }
+
+    // Client telemetry (KIP-714): with a subscription, then the sequence of pushes and
+    // refusals, each system on one connection.
+    for addr in [&f, &k] {
+        let out = rt.block_on(ask(
+            addr,
+            common::telemetry::subscribe(
+                "differential",
+                &[
+                    ("metrics", "org.apache.kafka.producer."),
+                    ("interval.ms", "60000"),
+                ],
+            ),
+            1,
+        ));
+        assert!(out.contains("error_code: 0"), "{addr}: {out}");
+    }
+    let subscribed = wait_for(Duration::from_secs(30), || {
+        let both =
+            [&f, &k].map(|a| rt.block_on(ask(a, common::telemetry::get(Default::default()), 0)));
+        both.iter().all(|o| o.contains("60000")).then_some(())
+    });
+    assert!(
+        subscribed.is_some(),
+        "the subscription never reached both brokers"
+    );
+    let kafka_seq = rt.block_on(common::telemetry::sequence(&k));
+    let fjord_seq = rt.block_on(common::telemetry::sequence(&f));
+    assert_eq!(
+        kafka_seq.len(),
+        fjord_seq.len(),
+        "{kafka_seq:?}\n{fjord_seq:?}"
+    );
+    for ((name, kafka), (_, fjord)) in kafka_seq.iter().zip(&fjord_seq) {
+        judge(
+            format!("telemetry: {name}"),
+            normalise(kafka),
+            normalise(fjord),
+        );
     }
 
     println!(

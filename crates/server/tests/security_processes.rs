@@ -938,6 +938,7 @@ fn the_authorizer_enforces_kafkas_table_and_the_mission_rpcs_rules() {
             listener: "CLIENT".into(),
             connection: 0,
             protocol: fjord_net::security::SecurityProtocol::Plaintext,
+            software: None,
         };
         let header = fjord_protocol::generated::request_header::RequestHeader {
             request_api_key: fjord_protocol::ApiKey::UnregisterController.key(),

@@ -21,6 +21,8 @@ use std::process::ExitCode;
 const TOPIC: i8 = 2;
 const BROKER: i8 = 4;
 const GROUP: i8 = 32;
+/// A client-metrics subscription (KIP-714).
+const CLIENT_METRICS: i8 = 16;
 /// IncrementalAlterConfigs operations.
 const SET: i8 = 0;
 const DELETE: i8 = 1;
@@ -36,12 +38,12 @@ pub struct Args {
     /// Alter the configuration for the entity.
     #[arg(long)]
     pub(crate) alter: bool,
-    /// Type of entity: topics, brokers, groups, users or clients (users and clients together
-    /// for a (user, client id) quota).
+    /// Type of entity: topics, brokers, groups, client-metrics, users or clients (users and
+    /// clients together for a (user, client id) quota).
     #[arg(long)]
     pub(crate) entity_type: Vec<String>,
-    /// Name of entity (a topic name, a broker id, a user principal, a client id), one per
-    /// --entity-type.
+    /// Name of entity (a topic name, a broker id, a group id, a client-metrics subscription, a
+    /// user principal, a client id), one per --entity-type.
     #[arg(long)]
     pub(crate) entity_name: Vec<String>,
     /// Default entity name for brokers, users or clients (applies to all of them), in place
@@ -177,12 +179,12 @@ fn entity(a: &Args) -> Result<Entity, ToolError> {
     };
     for t in types {
         match t.as_str() {
-            "topics" | "brokers" | "groups" | "users" | "clients" => {}
+            "topics" | "brokers" | "groups" | "users" | "clients" | "client-metrics" => {}
             "ips" => return usage("--entity-type ips is not supported: fjord has no connection quotas"),
-            t @ ("client-metrics" | "broker-loggers") => {
-                return usage(&format!(
-                    "--entity-type {t} is not supported by fjord yet: topics, brokers, groups, users and clients are"
-                ))
+            "broker-loggers" => {
+                return usage(
+                    "--entity-type broker-loggers is not supported by fjord yet: topics, brokers, groups, users, clients and client-metrics are",
+                )
             }
             other => {
                 return usage(&format!(
@@ -210,6 +212,7 @@ fn entity(a: &Args) -> Result<Entity, ToolError> {
         "topics" => TOPIC,
         "brokers" => BROKER,
         "groups" => GROUP,
+        "client-metrics" => CLIENT_METRICS,
         _ => {
             if types.len() > 2
                 || (types.len() == 2 && types[0] == types[1])
@@ -232,6 +235,11 @@ fn entity(a: &Args) -> Result<Entity, ToolError> {
                 "--entity-default must not be specified with {action} of groups"
             ))
         }
+        Some(n) if n.is_empty() && kind == CLIENT_METRICS => usage(if a.alter {
+            "An entity name must be specified with --alter of client-metrics"
+        } else {
+            "--entity-default must not be specified with --describe of client-metrics"
+        }),
         Some(n) if n.is_empty() => usage("--entity-default is for brokers, users and clients"),
         n => Ok(Entity::Resource(kind, n, false)),
     }
@@ -300,6 +308,7 @@ fn entity_words(kind: i8, name: &str, default: bool) -> String {
         (BROKER, true) => "default config for brokers in the cluster".into(),
         (BROKER, false) => format!("config for broker {name}"),
         (GROUP, _) => format!("config for group {name}"),
+        (CLIENT_METRICS, _) => format!("config for client-metric {name}"),
         _ => format!("config for topic {name}"),
     }
 }
@@ -327,6 +336,11 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
                     "An entity name must be specified with --alter of groups".into(),
                 ))
             }
+            (None, false) if kind == CLIENT_METRICS => {
+                return Err(ToolError::Usage(
+                    "An entity name must be specified with --alter of client-metrics".into(),
+                ))
+            }
             (None, false) => {
                 return Err(ToolError::Usage(
                     "An entity name must be specified with --alter".into(),
@@ -345,7 +359,7 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             .keys()
             .map(|t| (t.clone(), false))
             .collect(),
-        (None, false) if kind == GROUP => group_names(&admin)
+        (None, false) if kind == GROUP || kind == CLIENT_METRICS => resource_names(&admin, kind)
             .await?
             .into_iter()
             .map(|g| (g, false))
@@ -361,11 +375,22 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             v
         }
     };
+    // Kafka's tool names a subscription that does not exist rather than list nothing (with
+    // --all it lists the defaults).
+    let known = match kind {
+        CLIENT_METRICS if !a.all => Some(resource_names(&admin, kind).await?),
+        _ => None,
+    };
     for (name, default) in names {
+        if known.as_ref().is_some_and(|k| !k.contains(&name)) {
+            println!("The client-metric '{name}' doesn't exist and doesn't have dynamic config.");
+            continue;
+        }
         let r = describe(&admin, kind, &name).await?;
         let dynamic_source = match (kind, default) {
             (TOPIC, _) => 1,
             (GROUP, _) => 8,
+            (CLIENT_METRICS, _) => 7,
             (_, true) => 3,
             _ => 2,
         };
@@ -377,6 +402,10 @@ async fn run_async(a: &Args) -> Result<(), ToolError> {
             ),
             (GROUP, _) => format!(
                 "{} configs for group {name} are:",
+                if a.all { "All" } else { "Dynamic" }
+            ),
+            (CLIENT_METRICS, _) => format!(
+                "{} configs for client-metric {name} are:",
                 if a.all { "All" } else { "Dynamic" }
             ),
             _ => format!(
@@ -452,14 +481,14 @@ async fn describe(admin: &Admin, kind: i8, name: &str) -> Result<DescribeConfigs
     r.map_err(ToolError::from_server)
 }
 
-/// The groups that have configs (ListConfigResources of type GROUP), as Kafka's tool lists
-/// them when no group is named.
-async fn group_names(admin: &Admin) -> Result<Vec<String>, ToolError> {
+/// The groups that have configs, or the client-metrics subscriptions (ListConfigResources of
+/// `kind`), as Kafka's tool lists them when none is named.
+async fn resource_names(admin: &Admin, kind: i8) -> Result<Vec<String>, ToolError> {
     use fjord_protocol::generated::list_config_resources_request::ListConfigResourcesRequest;
     let r = admin
         .retry(|| async {
             let body = RequestBody::ListConfigResources(ListConfigResourcesRequest {
-                resource_types: vec![GROUP],
+                resource_types: vec![kind],
                 ..Default::default()
             });
             let r = admin.call_any(body, 1..=1).await?;
@@ -470,7 +499,7 @@ async fn group_names(admin: &Admin) -> Result<Vec<String>, ToolError> {
         .map_err(ToolError::from_server)?;
     Ok(r.config_resources
         .into_iter()
-        .filter(|c| c.resource_type == GROUP)
+        .filter(|c| c.resource_type == kind)
         .map(|c| c.resource_name)
         .collect())
 }

@@ -77,6 +77,8 @@ pub struct BrokerHandler {
     pub clock: fjord_util::Clock,
     /// Client quota sensors (shared by the broker's listeners).
     pub quotas: Arc<crate::data::quotas::BrokerQuotas>,
+    /// Client telemetry (KIP-714), shared by the broker's listeners.
+    pub telemetry: Arc<crate::api::telemetry::ClientTelemetry>,
 }
 
 impl BrokerHandler {
@@ -295,6 +297,7 @@ impl Handler for BrokerHandler {
     fn closed(&self, connection: u64) {
         self.quotas.forget(connection);
         self.share_fetcher.connection_closed(connection);
+        self.telemetry.connection_closed(connection);
     }
 
     /// Serves the request; when the image has client quotas, its cost is recorded against
@@ -391,6 +394,22 @@ impl Service for BrokerHandler {
         Reply::Respond(match &body {
             RequestBody::Metadata(r) => self.metadata(r, version),
             RequestBody::DescribeCluster(r) => self.describe_cluster(r, version),
+            RequestBody::GetTelemetrySubscriptions(r) => {
+                ResponseBody::GetTelemetrySubscriptions(self.telemetry.get_subscriptions(
+                    &self.view.borrow().image.clone(),
+                    r,
+                    frame,
+                    caller,
+                    self.clock.monotonic_ms(),
+                ))
+            }
+            RequestBody::PushTelemetry(r) => ResponseBody::PushTelemetry(self.telemetry.push(
+                &self.view.borrow().image.clone(),
+                r,
+                frame,
+                caller,
+                self.clock.monotonic_ms(),
+            )),
             _ => fjord_protocol::error_response(
                 &body,
                 version,

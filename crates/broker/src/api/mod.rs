@@ -9,6 +9,7 @@
 //!   requests besides Produce and Fetch.
 //! - [`groups`], [`offset_topic_ids`], [`transactions`], [`delegation_tokens`]: the
 //!   coordinator-bound requests.
+//! - [`telemetry`]: client telemetry (KIP-714), GetTelemetrySubscriptions and PushTelemetry.
 
 pub(crate) mod client_quotas;
 pub(crate) mod delegation_tokens;
@@ -22,5 +23,6 @@ pub(crate) mod offset_topic_ids;
 pub(crate) mod offsets;
 pub(crate) mod replica_log_info;
 pub(crate) mod security_requests;
+pub mod telemetry;
 pub(crate) mod transactions;
 pub(crate) mod txn_markers;

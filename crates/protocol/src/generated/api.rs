@@ -142,6 +142,10 @@ pub enum ApiKey {
     ConsumerGroupDescribe = 69,
     /// `ControllerRegistration` (key 70).
     ControllerRegistration = 70,
+    /// `GetTelemetrySubscriptions` (key 71).
+    GetTelemetrySubscriptions = 71,
+    /// `PushTelemetry` (key 72).
+    PushTelemetry = 72,
     /// `AssignReplicasToDirs` (key 73).
     AssignReplicasToDirs = 73,
     /// `ListConfigResources` (key 74).
@@ -260,6 +264,8 @@ impl ApiKey {
         ApiKey::ConsumerGroupHeartbeat,
         ApiKey::ConsumerGroupDescribe,
         ApiKey::ControllerRegistration,
+        ApiKey::GetTelemetrySubscriptions,
+        ApiKey::PushTelemetry,
         ApiKey::AssignReplicasToDirs,
         ApiKey::ListConfigResources,
         ApiKey::DescribeTopicPartitions,
@@ -360,6 +366,8 @@ impl ApiKey {
             68 => Some(ApiKey::ConsumerGroupHeartbeat),
             69 => Some(ApiKey::ConsumerGroupDescribe),
             70 => Some(ApiKey::ControllerRegistration),
+            71 => Some(ApiKey::GetTelemetrySubscriptions),
+            72 => Some(ApiKey::PushTelemetry),
             73 => Some(ApiKey::AssignReplicasToDirs),
             74 => Some(ApiKey::ListConfigResources),
             75 => Some(ApiKey::DescribeTopicPartitions),
@@ -457,6 +465,8 @@ impl ApiKey {
             ApiKey::ConsumerGroupHeartbeat => "ConsumerGroupHeartbeat",
             ApiKey::ConsumerGroupDescribe => "ConsumerGroupDescribe",
             ApiKey::ControllerRegistration => "ControllerRegistration",
+            ApiKey::GetTelemetrySubscriptions => "GetTelemetrySubscriptions",
+            ApiKey::PushTelemetry => "PushTelemetry",
             ApiKey::AssignReplicasToDirs => "AssignReplicasToDirs",
             ApiKey::ListConfigResources => "ListConfigResources",
             ApiKey::DescribeTopicPartitions => "DescribeTopicPartitions",
@@ -553,6 +563,8 @@ impl ApiKey {
             ApiKey::ConsumerGroupHeartbeat => 0,
             ApiKey::ConsumerGroupDescribe => 0,
             ApiKey::ControllerRegistration => 0,
+            ApiKey::GetTelemetrySubscriptions => 0,
+            ApiKey::PushTelemetry => 0,
             ApiKey::AssignReplicasToDirs => 0,
             ApiKey::ListConfigResources => 0,
             ApiKey::DescribeTopicPartitions => 0,
@@ -649,6 +661,8 @@ impl ApiKey {
             ApiKey::ConsumerGroupHeartbeat => 1,
             ApiKey::ConsumerGroupDescribe => 1,
             ApiKey::ControllerRegistration => 0,
+            ApiKey::GetTelemetrySubscriptions => 0,
+            ApiKey::PushTelemetry => 0,
             ApiKey::AssignReplicasToDirs => 0,
             ApiKey::ListConfigResources => 1,
             ApiKey::DescribeTopicPartitions => 0,
@@ -745,6 +759,8 @@ impl ApiKey {
             ApiKey::ConsumerGroupHeartbeat => 1,
             ApiKey::ConsumerGroupDescribe => 1,
             ApiKey::ControllerRegistration => 0,
+            ApiKey::GetTelemetrySubscriptions => 0,
+            ApiKey::PushTelemetry => 0,
             ApiKey::AssignReplicasToDirs => 0,
             ApiKey::ListConfigResources => 1,
             ApiKey::DescribeTopicPartitions => 0,
@@ -841,6 +857,8 @@ impl ApiKey {
             ApiKey::ConsumerGroupHeartbeat => Some(0),
             ApiKey::ConsumerGroupDescribe => Some(0),
             ApiKey::ControllerRegistration => Some(0),
+            ApiKey::GetTelemetrySubscriptions => Some(0),
+            ApiKey::PushTelemetry => Some(0),
             ApiKey::AssignReplicasToDirs => Some(0),
             ApiKey::ListConfigResources => Some(0),
             ApiKey::DescribeTopicPartitions => Some(0),
@@ -937,6 +955,8 @@ impl ApiKey {
             ApiKey::ConsumerGroupHeartbeat => &["broker"],
             ApiKey::ConsumerGroupDescribe => &["broker"],
             ApiKey::ControllerRegistration => &["controller"],
+            ApiKey::GetTelemetrySubscriptions => &["broker"],
+            ApiKey::PushTelemetry => &["broker"],
             ApiKey::AssignReplicasToDirs => &["controller"],
             ApiKey::ListConfigResources => &["broker"],
             ApiKey::DescribeTopicPartitions => &["broker"],
@@ -1124,6 +1144,10 @@ pub enum RequestBody {
     ConsumerGroupDescribe(crate::generated::consumer_group_describe_request::ConsumerGroupDescribeRequest),
     /// A `ControllerRegistrationRequest`.
     ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest),
+    /// A `GetTelemetrySubscriptionsRequest`.
+    GetTelemetrySubscriptions(crate::generated::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest),
+    /// A `PushTelemetryRequest`.
+    PushTelemetry(crate::generated::push_telemetry_request::PushTelemetryRequest),
     /// A `AssignReplicasToDirsRequest`.
     AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest),
     /// A `ListConfigResourcesRequest`.
@@ -1243,6 +1267,8 @@ impl RequestBody {
             RequestBody::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
             RequestBody::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
             RequestBody::ControllerRegistration(_) => ApiKey::ControllerRegistration,
+            RequestBody::GetTelemetrySubscriptions(_) => ApiKey::GetTelemetrySubscriptions,
+            RequestBody::PushTelemetry(_) => ApiKey::PushTelemetry,
             RequestBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
             RequestBody::ListConfigResources(_) => ApiKey::ListConfigResources,
             RequestBody::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
@@ -1339,6 +1365,8 @@ impl RequestBody {
             ApiKey::ConsumerGroupHeartbeat => RequestBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest::decode(buf, version)?),
             ApiKey::ConsumerGroupDescribe => RequestBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_request::ConsumerGroupDescribeRequest::decode(buf, version)?),
             ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::decode(buf, version)?),
+            ApiKey::GetTelemetrySubscriptions => RequestBody::GetTelemetrySubscriptions(crate::generated::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest::decode(buf, version)?),
+            ApiKey::PushTelemetry => RequestBody::PushTelemetry(crate::generated::push_telemetry_request::PushTelemetryRequest::decode(buf, version)?),
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::decode(buf, version)?),
             ApiKey::ListConfigResources => RequestBody::ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest::decode(buf, version)?),
             ApiKey::DescribeTopicPartitions => RequestBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest::decode(buf, version)?),
@@ -1435,6 +1463,8 @@ impl RequestBody {
             RequestBody::ConsumerGroupHeartbeat(m) => m.encode(w, version),
             RequestBody::ConsumerGroupDescribe(m) => m.encode(w, version),
             RequestBody::ControllerRegistration(m) => m.encode(w, version),
+            RequestBody::GetTelemetrySubscriptions(m) => m.encode(w, version),
+            RequestBody::PushTelemetry(m) => m.encode(w, version),
             RequestBody::AssignReplicasToDirs(m) => m.encode(w, version),
             RequestBody::ListConfigResources(m) => m.encode(w, version),
             RequestBody::DescribeTopicPartitions(m) => m.encode(w, version),
@@ -1531,6 +1561,8 @@ impl RequestBody {
             RequestBody::ConsumerGroupHeartbeat(m) => m.encoded_len(version),
             RequestBody::ConsumerGroupDescribe(m) => m.encoded_len(version),
             RequestBody::ControllerRegistration(m) => m.encoded_len(version),
+            RequestBody::GetTelemetrySubscriptions(m) => m.encoded_len(version),
+            RequestBody::PushTelemetry(m) => m.encoded_len(version),
             RequestBody::AssignReplicasToDirs(m) => m.encoded_len(version),
             RequestBody::ListConfigResources(m) => m.encoded_len(version),
             RequestBody::DescribeTopicPartitions(m) => m.encoded_len(version),
@@ -1628,6 +1660,8 @@ impl RequestBody {
             ApiKey::ConsumerGroupHeartbeat => RequestBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest::sample(g, version)),
             ApiKey::ConsumerGroupDescribe => RequestBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_request::ConsumerGroupDescribeRequest::sample(g, version)),
             ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::sample(g, version)),
+            ApiKey::GetTelemetrySubscriptions => RequestBody::GetTelemetrySubscriptions(crate::generated::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest::sample(g, version)),
+            ApiKey::PushTelemetry => RequestBody::PushTelemetry(crate::generated::push_telemetry_request::PushTelemetryRequest::sample(g, version)),
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::sample(g, version)),
             ApiKey::ListConfigResources => RequestBody::ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest::sample(g, version)),
             ApiKey::DescribeTopicPartitions => RequestBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest::sample(g, version)),
@@ -1724,6 +1758,8 @@ impl RequestBody {
             ApiKey::ConsumerGroupHeartbeat => RequestBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_request::ConsumerGroupHeartbeatRequest::default()),
             ApiKey::ConsumerGroupDescribe => RequestBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_request::ConsumerGroupDescribeRequest::default()),
             ApiKey::ControllerRegistration => RequestBody::ControllerRegistration(crate::generated::controller_registration_request::ControllerRegistrationRequest::default()),
+            ApiKey::GetTelemetrySubscriptions => RequestBody::GetTelemetrySubscriptions(crate::generated::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest::default()),
+            ApiKey::PushTelemetry => RequestBody::PushTelemetry(crate::generated::push_telemetry_request::PushTelemetryRequest::default()),
             ApiKey::AssignReplicasToDirs => RequestBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_request::AssignReplicasToDirsRequest::default()),
             ApiKey::ListConfigResources => RequestBody::ListConfigResources(crate::generated::list_config_resources_request::ListConfigResourcesRequest::default()),
             ApiKey::DescribeTopicPartitions => RequestBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_request::DescribeTopicPartitionsRequest::default()),
@@ -1888,6 +1924,10 @@ pub enum ResponseBody {
     ConsumerGroupDescribe(crate::generated::consumer_group_describe_response::ConsumerGroupDescribeResponse),
     /// A `ControllerRegistrationResponse`.
     ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse),
+    /// A `GetTelemetrySubscriptionsResponse`.
+    GetTelemetrySubscriptions(crate::generated::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse),
+    /// A `PushTelemetryResponse`.
+    PushTelemetry(crate::generated::push_telemetry_response::PushTelemetryResponse),
     /// A `AssignReplicasToDirsResponse`.
     AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse),
     /// A `ListConfigResourcesResponse`.
@@ -2007,6 +2047,8 @@ impl ResponseBody {
             ResponseBody::ConsumerGroupHeartbeat(_) => ApiKey::ConsumerGroupHeartbeat,
             ResponseBody::ConsumerGroupDescribe(_) => ApiKey::ConsumerGroupDescribe,
             ResponseBody::ControllerRegistration(_) => ApiKey::ControllerRegistration,
+            ResponseBody::GetTelemetrySubscriptions(_) => ApiKey::GetTelemetrySubscriptions,
+            ResponseBody::PushTelemetry(_) => ApiKey::PushTelemetry,
             ResponseBody::AssignReplicasToDirs(_) => ApiKey::AssignReplicasToDirs,
             ResponseBody::ListConfigResources(_) => ApiKey::ListConfigResources,
             ResponseBody::DescribeTopicPartitions(_) => ApiKey::DescribeTopicPartitions,
@@ -2103,6 +2145,8 @@ impl ResponseBody {
             ApiKey::ConsumerGroupHeartbeat => ResponseBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse::decode(buf, version)?),
             ApiKey::ConsumerGroupDescribe => ResponseBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_response::ConsumerGroupDescribeResponse::decode(buf, version)?),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::decode(buf, version)?),
+            ApiKey::GetTelemetrySubscriptions => ResponseBody::GetTelemetrySubscriptions(crate::generated::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse::decode(buf, version)?),
+            ApiKey::PushTelemetry => ResponseBody::PushTelemetry(crate::generated::push_telemetry_response::PushTelemetryResponse::decode(buf, version)?),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::decode(buf, version)?),
             ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::decode(buf, version)?),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::decode(buf, version)?),
@@ -2199,6 +2243,8 @@ impl ResponseBody {
             ResponseBody::ConsumerGroupHeartbeat(m) => m.encode(w, version),
             ResponseBody::ConsumerGroupDescribe(m) => m.encode(w, version),
             ResponseBody::ControllerRegistration(m) => m.encode(w, version),
+            ResponseBody::GetTelemetrySubscriptions(m) => m.encode(w, version),
+            ResponseBody::PushTelemetry(m) => m.encode(w, version),
             ResponseBody::AssignReplicasToDirs(m) => m.encode(w, version),
             ResponseBody::ListConfigResources(m) => m.encode(w, version),
             ResponseBody::DescribeTopicPartitions(m) => m.encode(w, version),
@@ -2295,6 +2341,8 @@ impl ResponseBody {
             ResponseBody::ConsumerGroupHeartbeat(m) => m.encoded_len(version),
             ResponseBody::ConsumerGroupDescribe(m) => m.encoded_len(version),
             ResponseBody::ControllerRegistration(m) => m.encoded_len(version),
+            ResponseBody::GetTelemetrySubscriptions(m) => m.encoded_len(version),
+            ResponseBody::PushTelemetry(m) => m.encoded_len(version),
             ResponseBody::AssignReplicasToDirs(m) => m.encoded_len(version),
             ResponseBody::ListConfigResources(m) => m.encoded_len(version),
             ResponseBody::DescribeTopicPartitions(m) => m.encoded_len(version),
@@ -2392,6 +2440,8 @@ impl ResponseBody {
             ApiKey::ConsumerGroupHeartbeat => ResponseBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse::sample(g, version)),
             ApiKey::ConsumerGroupDescribe => ResponseBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_response::ConsumerGroupDescribeResponse::sample(g, version)),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::sample(g, version)),
+            ApiKey::GetTelemetrySubscriptions => ResponseBody::GetTelemetrySubscriptions(crate::generated::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse::sample(g, version)),
+            ApiKey::PushTelemetry => ResponseBody::PushTelemetry(crate::generated::push_telemetry_response::PushTelemetryResponse::sample(g, version)),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::sample(g, version)),
             ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::sample(g, version)),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::sample(g, version)),
@@ -2488,6 +2538,8 @@ impl ResponseBody {
             ApiKey::ConsumerGroupHeartbeat => ResponseBody::ConsumerGroupHeartbeat(crate::generated::consumer_group_heartbeat_response::ConsumerGroupHeartbeatResponse::default()),
             ApiKey::ConsumerGroupDescribe => ResponseBody::ConsumerGroupDescribe(crate::generated::consumer_group_describe_response::ConsumerGroupDescribeResponse::default()),
             ApiKey::ControllerRegistration => ResponseBody::ControllerRegistration(crate::generated::controller_registration_response::ControllerRegistrationResponse::default()),
+            ApiKey::GetTelemetrySubscriptions => ResponseBody::GetTelemetrySubscriptions(crate::generated::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse::default()),
+            ApiKey::PushTelemetry => ResponseBody::PushTelemetry(crate::generated::push_telemetry_response::PushTelemetryResponse::default()),
             ApiKey::AssignReplicasToDirs => ResponseBody::AssignReplicasToDirs(crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::default()),
             ApiKey::ListConfigResources => ResponseBody::ListConfigResources(crate::generated::list_config_resources_response::ListConfigResourcesResponse::default()),
             ApiKey::DescribeTopicPartitions => ResponseBody::DescribeTopicPartitions(crate::generated::describe_topic_partitions_response::DescribeTopicPartitionsResponse::default()),
@@ -2820,6 +2872,18 @@ impl ResponseBody {
                 if let (true, Some(m)) = (true, message) { r.error_message = Some(m.to_string()); }
                 Some(ResponseBody::ControllerRegistration(r))
             }
+            ApiKey::GetTelemetrySubscriptions => {
+                if !(true) { return None; }
+                let mut r = crate::generated::get_telemetry_subscriptions_response::GetTelemetrySubscriptionsResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::GetTelemetrySubscriptions(r))
+            }
+            ApiKey::PushTelemetry => {
+                if !(true) { return None; }
+                let mut r = crate::generated::push_telemetry_response::PushTelemetryResponse::default();
+                r.error_code = code;
+                Some(ResponseBody::PushTelemetry(r))
+            }
             ApiKey::AssignReplicasToDirs => {
                 if !(true) { return None; }
                 let mut r = crate::generated::assign_replicas_to_dirs_response::AssignReplicasToDirsResponse::default();
@@ -2992,6 +3056,8 @@ impl ResponseBody {
             ResponseBody::ConsumerGroupHeartbeat(r) => r.each_error_code(f),
             ResponseBody::ConsumerGroupDescribe(r) => r.each_error_code(f),
             ResponseBody::ControllerRegistration(r) => r.each_error_code(f),
+            ResponseBody::GetTelemetrySubscriptions(r) => r.each_error_code(f),
+            ResponseBody::PushTelemetry(r) => r.each_error_code(f),
             ResponseBody::AssignReplicasToDirs(r) => r.each_error_code(f),
             ResponseBody::ListConfigResources(r) => r.each_error_code(f),
             ResponseBody::DescribeTopicPartitions(r) => r.each_error_code(f),
@@ -3089,6 +3155,8 @@ impl ResponseBody {
             ResponseBody::ConsumerGroupHeartbeat(r) => r.each_nullable_string(version, f),
             ResponseBody::ConsumerGroupDescribe(r) => r.each_nullable_string(version, f),
             ResponseBody::ControllerRegistration(r) => r.each_nullable_string(version, f),
+            ResponseBody::GetTelemetrySubscriptions(r) => r.each_nullable_string(version, f),
+            ResponseBody::PushTelemetry(r) => r.each_nullable_string(version, f),
             ResponseBody::AssignReplicasToDirs(r) => r.each_nullable_string(version, f),
             ResponseBody::ListConfigResources(r) => r.each_nullable_string(version, f),
             ResponseBody::DescribeTopicPartitions(r) => r.each_nullable_string(version, f),
@@ -3177,6 +3245,8 @@ impl ResponseBody {
             ResponseBody::ConsumerGroupHeartbeat(r) => r.throttle_time_ms,
             ResponseBody::ConsumerGroupDescribe(r) => r.throttle_time_ms,
             ResponseBody::ControllerRegistration(r) => r.throttle_time_ms,
+            ResponseBody::GetTelemetrySubscriptions(r) => r.throttle_time_ms,
+            ResponseBody::PushTelemetry(r) => r.throttle_time_ms,
             ResponseBody::AssignReplicasToDirs(r) => r.throttle_time_ms,
             ResponseBody::ListConfigResources(r) => r.throttle_time_ms,
             ResponseBody::DescribeTopicPartitions(r) => r.throttle_time_ms,
@@ -3262,6 +3332,8 @@ impl ResponseBody {
             ResponseBody::ConsumerGroupHeartbeat(r) => r.throttle_time_ms = ms,
             ResponseBody::ConsumerGroupDescribe(r) => r.throttle_time_ms = ms,
             ResponseBody::ControllerRegistration(r) => r.throttle_time_ms = ms,
+            ResponseBody::GetTelemetrySubscriptions(r) => r.throttle_time_ms = ms,
+            ResponseBody::PushTelemetry(r) => r.throttle_time_ms = ms,
             ResponseBody::AssignReplicasToDirs(r) => r.throttle_time_ms = ms,
             ResponseBody::ListConfigResources(r) => r.throttle_time_ms = ms,
             ResponseBody::DescribeTopicPartitions(r) => r.throttle_time_ms = ms,

@@ -31,6 +31,7 @@ pub(super) fn render(s: &Sources) -> Result<String, std::fmt::Error> {
     let mut r = Registry::default();
     broker(&mut r, s);
     client_quotas(&mut r, s);
+    super::clients::client_telemetry(&mut r, s);
     coordinators(&mut r, s);
     s.requests.register(&mut r);
     controller(&mut r, s);
@@ -41,7 +42,7 @@ pub(super) fn render(s: &Sources) -> Result<String, std::fmt::Error> {
     Ok(out)
 }
 
-fn gauge(r: &mut Registry, name: &str, help: &str, value: i64) {
+pub(super) fn gauge(r: &mut Registry, name: &str, help: &str, value: i64) {
     let g: Gauge = Gauge::default();
     g.set(value);
     r.register(name, help, g);

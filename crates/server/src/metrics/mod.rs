@@ -7,6 +7,7 @@
 //! Names follow the Prometheus JMX exporter's names for Kafka's MBeans
 //! (`kafka_<domain>_<type>_<name>`, lowercase), so existing dashboards and alerts apply.
 
+mod clients;
 mod collect;
 mod requests;
 

@@ -525,6 +525,7 @@ fn broker_config(
         share_states: role.share_states.clone(),
         share_leaders: role.share_leaders.clone(),
         fetch_session_slots: role.fetch_session_slots,
+        telemetry: role.telemetry,
         fetch_session_eviction_ms: role.fetch_session_eviction_ms,
         auto_create_topics: role.auto_create_topics,
         rack: role.rack.clone(),

@@ -130,6 +130,8 @@ pub(super) struct BrokerRole {
     pub share_leaders: fjord_broker::ShareLeaderConfig,
     /// `max.incremental.fetch.session.cache.slots`.
     pub fetch_session_slots: usize,
+    /// `telemetry.max.bytes` and `metrics.client.max.series` (KIP-714).
+    pub telemetry: fjord_telemetry::Settings,
     /// `min.incremental.fetch.session.eviction.ms`.
     pub fetch_session_eviction_ms: i64,
     /// `auto.create.topics.enable`.
@@ -328,6 +330,10 @@ fn broker_role(config: &ServerConfig) -> Result<BrokerRole, String> {
         share_leaders: share_leader_config(config)?,
         fetch_session_slots: int(config, &broker::MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS)?.max(0)
             as usize,
+        telemetry: fjord_telemetry::Settings {
+            max_bytes: i32_of(&broker::TELEMETRY_MAX_BYTES)?,
+            max_series: int(config, &broker::METRICS_CLIENT_MAX_SERIES)?.max(0) as usize,
+        },
         fetch_session_eviction_ms: int(config, &broker::MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS)?,
         auto_create_topics: flag(config, &broker::AUTO_CREATE_TOPICS_ENABLE),
         rack: config.get(broker::BROKER_RACK.name).map(str::to_string),

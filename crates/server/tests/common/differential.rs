@@ -71,7 +71,7 @@ pub fn normalise(s: &str) -> String {
         (r#"\\"[A-Za-z0-9_-]{22}\\""#, "<cluster id>"),
         (r"(total_bytes|usable_bytes): -?\d+", "$1: <n>"),
         (
-            r"(producer_id|throttle_time_ms|session_id): -?\d+",
+            r"(producer_id|throttle_time_ms|session_id|subscription_id): -?\d+",
             "$1: <n>",
         ),
         (

@@ -7,6 +7,7 @@
 pub mod certs;
 pub mod differential;
 pub mod kafka;
+pub mod telemetry;
 pub mod weed;
 
 use fjord_net::client::Client;

@@ -59,6 +59,8 @@ public final class FjordCluster implements AutoCloseable {
         public final int brokerPort;
         /** Its controller port. */
         public final int controllerPort;
+        /** Its metrics endpoint's port (fjord's metrics.listener; 0 on Kafka). */
+        public int metricsPort;
         /** Its process while it runs (fjord). */
         Process process;
         /** Whether it runs (Kafka's nodes, started by kafka.sh). */
@@ -172,6 +174,7 @@ public final class FjordCluster implements AutoCloseable {
             List<String> voters = new ArrayList<>();
             for (int id = 1; id <= n; id++) {
                 Node node = new Node(id, c.root.resolve("node" + id), freePort(), freePort());
+                node.metricsPort = freePort();
                 c.nodes.add(node);
                 voters.add(id + "@127.0.0.1:" + node.controllerPort);
             }
@@ -187,7 +190,7 @@ public final class FjordCluster implements AutoCloseable {
                         "controller.listener.names=CONTROLLER",
                         "controller.quorum.voters=" + String.join(",", voters),
                         "log.dirs=" + node.dir.resolve("data"),
-                        "metrics.listener=http://127.0.0.1:" + freePort(),
+                        "metrics.listener=http://127.0.0.1:" + node.metricsPort,
                         "offsets.topic.replication.factor=" + rf,
                         "transaction.state.log.replication.factor=" + rf,
                         "transaction.state.log.min.isr=" + Math.min(rf, 2),
