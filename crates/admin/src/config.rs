@@ -229,22 +229,48 @@ fn client_security(props: &BTreeMap<String, String>) -> Result<ClientSecurity, A
     }
     if protocol.uses_sasl() {
         let mechanism = props.get("sasl.mechanism").map_or("GSSAPI", |s| s.trim());
-        if !matches!(mechanism, "PLAIN" | "SCRAM-SHA-256" | "SCRAM-SHA-512") {
+        if !matches!(
+            mechanism,
+            "PLAIN" | "SCRAM-SHA-256" | "SCRAM-SHA-512" | "OAUTHBEARER"
+        ) {
             return Err(bad(
                 "sasl.mechanism",
                 mechanism,
-                "fjord's tools speak PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512".into(),
+                "fjord's tools speak PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER".into(),
             ));
         }
         let text = props.get("sasl.jaas.config").ok_or_else(|| {
             bad(
                 "sasl.jaas.config",
                 "",
-                "SASL needs a login module with username and password".into(),
+                "SASL needs a login module (with username and password, or OAUTHBEARER's options)"
+                    .into(),
             )
         })?;
         // The value holds a password: errors never quote it.
         let entry = jaas::parse(text).map_err(|e| bad("sasl.jaas.config", "(hidden)", e.0))?;
+        if mechanism == "OAUTHBEARER" {
+            let get = |k: &str| props.get(k).filter(|v| !v.is_empty()).cloned();
+            let login = fjord_net::sasl::login::BearerLogin::from_settings(
+                fjord_net::sasl::login::LoginSettings {
+                    options: entry.options,
+                    handler: get("sasl.login.callback.handler.class"),
+                    token_url: get("sasl.oauthbearer.token.endpoint.url"),
+                    client_id: get("sasl.oauthbearer.client.credentials.client.id"),
+                    client_secret: get("sasl.oauthbearer.client.credentials.client.secret"),
+                    scope: get("sasl.oauthbearer.scope"),
+                },
+            )
+            .map_err(|e| bad("sasl.jaas.config", "(hidden)", e))?;
+            security.sasl = Some(SaslCredentials {
+                mechanism: mechanism.to_string(),
+                username: String::new(),
+                password: String::new(),
+                token: false,
+                bearer: Some(fjord_net::sasl::login::Bearer(std::sync::Arc::new(login))),
+            });
+            return Ok(security);
+        }
         // `tokenauth="true"`: log in with a delegation token (its id and HMAC).
         let token = entry
             .options
@@ -262,6 +288,7 @@ fn client_security(props: &BTreeMap<String, String>) -> Result<ClientSecurity, A
             username,
             password,
             token,
+            bearer: None,
         });
     }
     Ok(security)

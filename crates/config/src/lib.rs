@@ -79,7 +79,8 @@ fn minimums() -> impl Iterator<Item = (&'static str, i64)> {
 pub const STANDARD_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
 
 /// Keys that may also be set per listener (`listener.name.<name>.<key>`), or per listener and
-/// SASL mechanism (`listener.name.<name>.<mechanism>.sasl.jaas.config`).
+/// SASL mechanism (`listener.name.<name>.<mechanism>.sasl.*`, the JAAS entry and
+/// OAUTHBEARER's keys).
 fn per_listener(key: &str) -> bool {
     key.starts_with("ssl.")
         || key.starts_with("sasl.")
@@ -622,7 +623,7 @@ fn known_listener_key(key: &str) -> bool {
     per_listener(suffix)
         || suffix
             .split_once('.')
-            .is_some_and(|(_, k)| k == broker::SASL_JAAS_CONFIG.name)
+            .is_some_and(|(_, k)| k.starts_with("sasl."))
 }
 
 /// Which roles the node plays.

@@ -1797,6 +1797,177 @@ pub mod broker {
         doc: "The address GET /metrics is served on (fjord's).",
         synonyms: &[],
     };
+    /// `sasl.login.callback.handler.class`.
+    pub const SASL_LOGIN_CALLBACK_HANDLER_CLASS: Def = Def {
+        name: "sasl.login.callback.handler.class",
+        ty: ConfigType::Text,
+        default: None,
+        scope: Scope::Static,
+        read: true,
+        doc: "How this node obtains the OAUTHBEARER token it connects with: `org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler` (client credentials from the token endpoint); unset, an unsecured token.",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.allow.unverified.audience`.
+    pub const SASL_OAUTHBEARER_ALLOW_UNVERIFIED_AUDIENCE: Def = Def {
+        name: "sasl.oauthbearer.allow.unverified.audience",
+        ty: ConfigType::Bool,
+        default: Some("false"),
+        scope: Scope::Static,
+        read: true,
+        doc: "Accept bearer tokens whatever their audience, when sasl.oauthbearer.expected.audience is not set.",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.allow.unverified.issuer`.
+    pub const SASL_OAUTHBEARER_ALLOW_UNVERIFIED_ISSUER: Def = Def {
+        name: "sasl.oauthbearer.allow.unverified.issuer",
+        ty: ConfigType::Bool,
+        default: Some("false"),
+        scope: Scope::Static,
+        read: true,
+        doc: "Accept bearer tokens whatever their issuer, when sasl.oauthbearer.expected.issuer is not set.",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.client.credentials.client.id`.
+    pub const SASL_OAUTHBEARER_CLIENT_CREDENTIALS_CLIENT_ID: Def = Def {
+        name: "sasl.oauthbearer.client.credentials.client.id",
+        ty: ConfigType::Text,
+        default: None,
+        scope: Scope::Static,
+        read: true,
+        doc:
+            "The client id this node asks the token endpoint with (else the JAAS entry's clientId).",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.client.credentials.client.secret`.
+    pub const SASL_OAUTHBEARER_CLIENT_CREDENTIALS_CLIENT_SECRET: Def = Def {
+        name: "sasl.oauthbearer.client.credentials.client.secret",
+        ty: ConfigType::Text,
+        default: None,
+        scope: Scope::Static,
+        read: true,
+        doc: "The client secret this node asks the token endpoint with (else the JAAS entry's clientSecret).",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.clock.skew.seconds`.
+    pub const SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS: Def = Def {
+        name: "sasl.oauthbearer.clock.skew.seconds",
+        ty: ConfigType::Int(0),
+        default: Some("30"),
+        scope: Scope::Static,
+        read: true,
+        doc: "The clock difference allowed between this node and the token issuer when checking a token's times.",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.expected.audience`.
+    pub const SASL_OAUTHBEARER_EXPECTED_AUDIENCE: Def = Def {
+        name: "sasl.oauthbearer.expected.audience",
+        ty: ConfigType::Text,
+        default: None,
+        scope: Scope::Static,
+        read: true,
+        doc: "The audiences (comma separated) a bearer token's aud claim must name one of.",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.expected.issuer`.
+    pub const SASL_OAUTHBEARER_EXPECTED_ISSUER: Def = Def {
+        name: "sasl.oauthbearer.expected.issuer",
+        ty: ConfigType::Text,
+        default: None,
+        scope: Scope::Static,
+        read: true,
+        doc: "The issuer a bearer token's iss claim must be.",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.jwks.endpoint.refresh.ms`.
+    pub const SASL_OAUTHBEARER_JWKS_ENDPOINT_REFRESH_MS: Def = Def {
+        name: "sasl.oauthbearer.jwks.endpoint.refresh.ms",
+        ty: ConfigType::Long(0),
+        default: Some("3600000"),
+        scope: Scope::Static,
+        read: true,
+        doc: "How often the provider's keys are fetched again.",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms`.
+    pub const SASL_OAUTHBEARER_JWKS_ENDPOINT_RETRY_BACKOFF_MAX_MS: Def = Def {
+        name: "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms",
+        ty: ConfigType::Long(0),
+        default: Some("10000"),
+        scope: Scope::Static,
+        read: true,
+        doc: "The longest wait between attempts to fetch the provider's keys.",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.jwks.endpoint.retry.backoff.ms`.
+    pub const SASL_OAUTHBEARER_JWKS_ENDPOINT_RETRY_BACKOFF_MS: Def = Def {
+        name: "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms",
+        ty: ConfigType::Long(0),
+        default: Some("100"),
+        scope: Scope::Static,
+        read: true,
+        doc: "The first wait after a failed attempt to fetch the provider's keys (doubled each time).",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.jwks.endpoint.url`.
+    pub const SASL_OAUTHBEARER_JWKS_ENDPOINT_URL: Def = Def {
+        name: "sasl.oauthbearer.jwks.endpoint.url",
+        ty: ConfigType::Text,
+        default: None,
+        scope: Scope::Static,
+        read: true,
+        doc: "Where the provider's keys (a JWKS) are fetched from, to check bearer tokens' signatures (http, https or file).",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.scope`.
+    pub const SASL_OAUTHBEARER_SCOPE: Def = Def {
+        name: "sasl.oauthbearer.scope",
+        ty: ConfigType::Text,
+        default: None,
+        scope: Scope::Static,
+        read: true,
+        doc: "The scope this node asks the token endpoint for (else the JAAS entry's scope).",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.scope.claim.name`.
+    pub const SASL_OAUTHBEARER_SCOPE_CLAIM_NAME: Def = Def {
+        name: "sasl.oauthbearer.scope.claim.name",
+        ty: ConfigType::Text,
+        default: Some("scope"),
+        scope: Scope::Static,
+        read: true,
+        doc: "The claim holding a bearer token's scope.",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.sub.claim.name`.
+    pub const SASL_OAUTHBEARER_SUB_CLAIM_NAME: Def = Def {
+        name: "sasl.oauthbearer.sub.claim.name",
+        ty: ConfigType::Text,
+        default: Some("sub"),
+        scope: Scope::Static,
+        read: true,
+        doc: "The claim naming a bearer token's principal.",
+        synonyms: &[],
+    };
+    /// `sasl.oauthbearer.token.endpoint.url`.
+    pub const SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL: Def = Def {
+        name: "sasl.oauthbearer.token.endpoint.url",
+        ty: ConfigType::Text,
+        default: None,
+        scope: Scope::Static,
+        read: true,
+        doc: "The provider's token endpoint this node obtains its own bearer token from (client credentials).",
+        synonyms: &[],
+    };
+    /// `sasl.server.callback.handler.class`.
+    pub const SASL_SERVER_CALLBACK_HANDLER_CLASS: Def = Def {
+        name: "sasl.server.callback.handler.class",
+        ty: ConfigType::Text,
+        default: None,
+        scope: Scope::Static,
+        read: true,
+        doc: "How a listener validates OAUTHBEARER tokens: `org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler` (signed tokens against the JWKS); unset, Kafka's unsecured validator.",
+        synonyms: &[],
+    };
     /// `telemetry.max.bytes`.
     pub const TELEMETRY_MAX_BYTES: Def = Def {
         name: "telemetry.max.bytes",
@@ -3209,12 +3380,29 @@ pub mod broker {
         &SASL_KERBEROS_SERVICE_NAME,
         &SASL_KERBEROS_TICKET_RENEW_JITTER,
         &SASL_KERBEROS_TICKET_RENEW_WINDOW_FACTOR,
+        &SASL_LOGIN_CALLBACK_HANDLER_CLASS,
         &SASL_LOGIN_REFRESH_BUFFER_SECONDS,
         &SASL_LOGIN_REFRESH_MIN_PERIOD_SECONDS,
         &SASL_LOGIN_REFRESH_WINDOW_FACTOR,
         &SASL_LOGIN_REFRESH_WINDOW_JITTER,
         &SASL_MECHANISM_CONTROLLER_PROTOCOL,
         &SASL_MECHANISM_INTER_BROKER_PROTOCOL,
+        &SASL_OAUTHBEARER_ALLOW_UNVERIFIED_AUDIENCE,
+        &SASL_OAUTHBEARER_ALLOW_UNVERIFIED_ISSUER,
+        &SASL_OAUTHBEARER_CLIENT_CREDENTIALS_CLIENT_ID,
+        &SASL_OAUTHBEARER_CLIENT_CREDENTIALS_CLIENT_SECRET,
+        &SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS,
+        &SASL_OAUTHBEARER_EXPECTED_AUDIENCE,
+        &SASL_OAUTHBEARER_EXPECTED_ISSUER,
+        &SASL_OAUTHBEARER_JWKS_ENDPOINT_REFRESH_MS,
+        &SASL_OAUTHBEARER_JWKS_ENDPOINT_RETRY_BACKOFF_MAX_MS,
+        &SASL_OAUTHBEARER_JWKS_ENDPOINT_RETRY_BACKOFF_MS,
+        &SASL_OAUTHBEARER_JWKS_ENDPOINT_URL,
+        &SASL_OAUTHBEARER_SCOPE,
+        &SASL_OAUTHBEARER_SCOPE_CLAIM_NAME,
+        &SASL_OAUTHBEARER_SUB_CLAIM_NAME,
+        &SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL,
+        &SASL_SERVER_CALLBACK_HANDLER_CLASS,
         &SASL_SERVER_MAX_RECEIVE_SIZE,
         &SECURITY_INTER_BROKER_PROTOCOL,
         &SHARE_COORDINATOR_SNAPSHOT_UPDATE_RECORDS_PER_SNAPSHOT,

@@ -387,7 +387,22 @@ async fn sasl_login(
         }
         other => return Err(failed(format!("unexpected answer {:?}", other.api_key()))),
     }
-    let last = if creds.mechanism == crate::sasl::plain::PLAIN {
+    let last = if creds.mechanism == crate::sasl::oauthbearer::OAUTHBEARER {
+        let login = creds
+            .bearer
+            .as_ref()
+            .ok_or_else(|| failed("OAUTHBEARER without a login".into()))?;
+        let token = login.0.token().await.map_err(failed)?;
+        let answer =
+            sasl_step(ex, addr, crate::sasl::oauthbearer::initial_response(&token)).await?;
+        if !answer.auth_bytes.is_empty() {
+            // RFC 7628: the server's error; %x01 ends the exchange (and fails it).
+            let error = String::from_utf8_lossy(&answer.auth_bytes).into_owned();
+            let _ = sasl_step(ex, addr, vec![1]).await;
+            return Err(failed(error));
+        }
+        answer
+    } else if creds.mechanism == crate::sasl::plain::PLAIN {
         let message = crate::sasl::plain::client_message(&creds.username, &creds.password);
         sasl_step(ex, addr, message).await?
     } else {

@@ -105,6 +105,8 @@ pub struct SaslCredentials {
     /// True for a delegation token (SCRAM with `tokenauth=true`): the user name is the
     /// token's id and the password its HMAC in base64.
     pub token: bool,
+    /// For OAUTHBEARER, where the bearer token comes from.
+    pub bearer: Option<crate::sasl::login::Bearer>,
 }
 
 impl std::fmt::Debug for SaslCredentials {

@@ -37,6 +37,7 @@ fn creds(mechanism: &str, user: &str, password: &str, token: bool) -> ClientSecu
             username: user.into(),
             password: password.into(),
             token,
+            bearer: None,
         }),
     }
 }

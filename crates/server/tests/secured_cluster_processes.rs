@@ -72,6 +72,7 @@ fn admin_security(truststore: &Path) -> ClientSecurity {
             username: "admin".into(),
             password: "admin-secret".into(),
             token: false,
+            bearer: None,
         }),
     }
 }

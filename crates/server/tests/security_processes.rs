@@ -39,6 +39,7 @@ fn sasl(mechanism: &str, user: &str, password: &str) -> ClientSecurity {
             username: user.into(),
             password: password.into(),
             token: false,
+            bearer: None,
         }),
     }
 }

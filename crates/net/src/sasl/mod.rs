@@ -1,9 +1,13 @@
 //! SASL as sans-IO exchanges: bytes from the client in, bytes to send back (or a verdict)
 //! out, so the listener's handling stays thin and the mechanisms are tested with the RFCs'
-//! vectors: PLAIN ([`plain`]), SCRAM-SHA-256/512 ([`scram`], both sides), and a connection's
-//! whole authentication on a SASL listener ([`session`]).
+//! vectors: PLAIN ([`plain`]), SCRAM-SHA-256/512 ([`scram`], both sides), OAUTHBEARER
+//! ([`oauthbearer`], with signed tokens checked against a provider's keys by [`jwks`]), and a
+//! connection's whole authentication on a SASL listener ([`session`]).
 
 pub mod jaas;
+pub mod jwks;
+pub mod login;
+pub mod oauthbearer;
 pub mod plain;
 pub mod scram;
 pub mod session;

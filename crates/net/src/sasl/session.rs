@@ -6,6 +6,7 @@
 //! mechanism and as the same principal, before it ends; a request after it ends closes the
 //! connection.
 
+use super::oauthbearer::{self, TokenValidator, OAUTHBEARER};
 use super::scram::{Credential, Mechanism, ScramServer, Step};
 use super::{plain, SaslError};
 use crate::principal::Principal;
@@ -51,6 +52,8 @@ pub struct SaslServerConfig {
     pub scram: Arc<dyn CredentialStore>,
     /// `connections.max.reauth.ms` (`None`: sessions do not expire).
     pub reauth: Option<Duration>,
+    /// What validates OAUTHBEARER tokens, when the listener enables it.
+    pub oauthbearer: Option<Arc<dyn TokenValidator>>,
 }
 
 /// What the listener does with a request.
@@ -72,14 +75,16 @@ pub enum Decision {
 enum Mech {
     Plain,
     Scram(Mechanism),
+    OAuthBearer,
 }
 
 impl Mech {
     fn parse(name: &str) -> Option<Mech> {
-        if name == plain::PLAIN {
-            return Some(Mech::Plain);
+        match name {
+            plain::PLAIN => Some(Mech::Plain),
+            OAUTHBEARER => Some(Mech::OAuthBearer),
+            _ => Mechanism::from_name(name).map(Mech::Scram),
         }
-        Mechanism::from_name(name).map(Mech::Scram)
     }
 }
 
@@ -92,6 +97,8 @@ enum Exchange {
     Handshaken(Mech),
     /// SCRAM's challenge sent; client-final is next (with the token it named, if any).
     Scram(Box<ScramServer>, Mechanism, Option<Box<TokenCredential>>),
+    /// OAUTHBEARER's error sent (RFC 7628): the client's `%x01` is next, then the failure.
+    OAuthRefused(String),
 }
 
 /// One connection's authentication.
@@ -195,7 +202,6 @@ impl SaslSession {
     }
 
     fn authenticate(&mut self, message: &[u8], version: i16, now: Instant) -> Decision {
-        let mut token_auth: Option<Box<TokenCredential>> = None;
         let step = match std::mem::replace(&mut self.exchange, Exchange::Idle) {
             Exchange::Idle => {
                 return Decision::Fail(auth_reply(
@@ -206,61 +212,145 @@ impl SaslSession {
                 ))
             }
             Exchange::Handshaken(Mech::Plain) => {
-                plain::authenticate(message, &self.config.plain_users)
-                    .map(|user| (user, Vec::new(), Mech::Plain))
+                plain::authenticate(message, &self.config.plain_users).map(|user| Done {
+                    principal: Principal::user(&user),
+                    response: Vec::new(),
+                    mech: Mech::Plain,
+                    remaining: None,
+                })
             }
-            Exchange::Handshaken(Mech::Scram(m)) => {
-                let mut server = Box::new(ScramServer::new(m));
-                let nonce = uuid::Uuid::new_v4().simple().to_string();
-                let store = self.config.scram.clone();
-                let mut token = None;
-                let lookup = |u: &str, is_token: bool| {
-                    if is_token {
-                        let t = store.token(u, m)?;
-                        let c = t.credential.clone();
-                        token = Some(Box::new(t));
-                        Some(c)
-                    } else {
-                        store.credential(u, m)
-                    }
-                };
-                match server.step(message, lookup, &nonce) {
-                    Ok(Step::Challenge(challenge)) => {
-                        self.exchange = Exchange::Scram(server, m, token);
-                        return Decision::Respond(auth_reply(ErrorCode::None, "", challenge, 0));
-                    }
-                    Ok(Step::Authenticated { .. }) => Err(SaslError::OutOfTurn("client-first")),
-                    Err(e) => Err(e),
-                }
-            }
+            Exchange::Handshaken(Mech::Scram(m)) => match self.scram_first(m, message) {
+                Ok(challenge) => return challenge,
+                Err(e) => Err(e),
+            },
             Exchange::Scram(mut server, m, token) => match server.step(message, |_, _| None, "") {
-                Ok(Step::Authenticated { user, response }) => {
-                    token_auth = token;
-                    Ok((user, response, Mech::Scram(m)))
-                }
+                // A token authenticates as its owner, marked as token-authenticated.
+                Ok(Step::Authenticated { user, response }) => Ok(Done {
+                    principal: match &token {
+                        Some(t) => Principal {
+                            token_authenticated: true,
+                            ..t.owner.clone()
+                        },
+                        None => Principal::user(&user),
+                    },
+                    response,
+                    mech: Mech::Scram(m),
+                    remaining: token.map(|t| t.remaining),
+                }),
                 Ok(Step::Challenge(_)) => Err(SaslError::OutOfTurn("client-final")),
                 Err(e) => Err(e),
             },
-        };
-        let (user, response, mech) = match step {
-            Ok(s) => s,
-            Err(e) => {
+            // RFC 7628: after the server's error the client sends %x01 and fails.
+            Exchange::OAuthRefused(error) if message == [1] => {
                 return Decision::Fail(auth_reply(
                     ErrorCode::SaslAuthenticationFailed,
-                    &failure_message(&e),
+                    &error,
                     Vec::new(),
                     0,
                 ))
             }
+            Exchange::Handshaken(Mech::OAuthBearer) | Exchange::OAuthRefused(_) => {
+                match self.oauth(message) {
+                    Ok(done) => Ok(done),
+                    Err(refusal) => return *refusal,
+                }
+            }
         };
-        // A token authenticates as its owner, marked as token-authenticated.
-        let principal = Arc::new(match &token_auth {
-            Some(t) => Principal {
-                token_authenticated: true,
-                ..t.owner.clone()
-            },
-            None => Principal::user(&user),
-        });
+        match step {
+            Ok(done) => self.finish(done, version, now),
+            Err(e) => Decision::Fail(auth_reply(
+                ErrorCode::SaslAuthenticationFailed,
+                &failure_message(&e),
+                Vec::new(),
+                0,
+            )),
+        }
+    }
+
+    /// SCRAM's client-first message: the challenge (a [`Decision::Respond`]).
+    fn scram_first(&mut self, m: Mechanism, message: &[u8]) -> Result<Decision, SaslError> {
+        let mut server = Box::new(ScramServer::new(m));
+        let nonce = uuid::Uuid::new_v4().simple().to_string();
+        let store = self.config.scram.clone();
+        let mut token = None;
+        let lookup = |u: &str, is_token: bool| {
+            if is_token {
+                let t = store.token(u, m)?;
+                let c = t.credential.clone();
+                token = Some(Box::new(t));
+                Some(c)
+            } else {
+                store.credential(u, m)
+            }
+        };
+        match server.step(message, lookup, &nonce)? {
+            Step::Challenge(challenge) => {
+                self.exchange = Exchange::Scram(server, m, token);
+                Ok(Decision::Respond(auth_reply(
+                    ErrorCode::None,
+                    "",
+                    challenge,
+                    0,
+                )))
+            }
+            Step::Authenticated { .. } => Err(SaslError::OutOfTurn("client-first")),
+        }
+    }
+
+    /// OAUTHBEARER's initial response: the token validated, or the answer to give (RFC
+    /// 7628's error for a refused token, a failure for a malformed message).
+    fn oauth(&mut self, message: &[u8]) -> Result<Done, Box<Decision>> {
+        let fail = |message: &str| {
+            Decision::Fail(auth_reply(
+                ErrorCode::SaslAuthenticationFailed,
+                message,
+                Vec::new(),
+                0,
+            ))
+        };
+        let Some(validator) = self.config.oauthbearer.clone() else {
+            return Err(Box::new(fail(
+                "OAUTHBEARER is not configured on this listener",
+            )));
+        };
+        let initial = oauthbearer::parse_initial(message).map_err(|e| {
+            tracing::info!("OAUTHBEARER: {e}");
+            Box::new(fail("Authentication failed during authentication due to invalid credentials with SASL mechanism OAUTHBEARER"))
+        })?;
+        let now_ms = fjord_util::system_now_ms();
+        match validator.validate(&initial.token, now_ms) {
+            Err(invalid) => {
+                tracing::info!("OAUTHBEARER token refused: {}", invalid.reason);
+                let error = invalid.json();
+                self.exchange = Exchange::OAuthRefused(error.clone());
+                Err(Box::new(Decision::Respond(auth_reply(
+                    ErrorCode::None,
+                    "",
+                    error.into_bytes(),
+                    0,
+                ))))
+            }
+            Ok(token) if !initial.authzid.is_empty() && initial.authzid != token.principal => {
+                Err(Box::new(fail(&format!(
+                    "Authentication failed: Client requested an authorization id ({}) that is different from the token's principal name ({})",
+                    initial.authzid, token.principal
+                ))))
+            }
+            Ok(token) => Ok(Done {
+                principal: Principal::user(&token.principal),
+                response: Vec::new(),
+                mech: Mech::OAuthBearer,
+                remaining: Some(Duration::from_millis(
+                    u64::try_from(token.expiry_ms - now_ms).unwrap_or(0),
+                )),
+            }),
+        }
+    }
+
+    /// A completed exchange: the session starts (or goes on, on re-authentication as the same
+    /// principal), with its lifetime.
+    fn finish(&mut self, done: Done, version: i16, now: Instant) -> Decision {
+        let principal = Arc::new(done.principal);
         if let Some((before, _, _)) = &self.authenticated {
             if **before != *principal {
                 return Decision::Fail(auth_reply(
@@ -272,16 +362,27 @@ impl SaslSession {
             }
         }
         // Version 0 cannot tell the client a lifetime, so its session does not expire. A
-        // token's session ends with the token at the latest (as Kafka's).
-        let lifetime = match token_auth.as_ref().map(|t| t.remaining) {
+        // credential with a lifetime (a delegation token, a bearer token) ends the session
+        // when it expires at the latest, as Kafka's.
+        let lifetime = match done.remaining {
             Some(left) => Some(self.config.reauth.map_or(left, |r| r.min(left))),
             None => self.config.reauth,
         }
         .filter(|_| version >= 1);
-        self.authenticated = Some((principal, mech, lifetime.map(|d| now + d)));
+        self.authenticated = Some((principal, done.mech, lifetime.map(|d| now + d)));
         let lifetime_ms = lifetime.map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
-        Decision::Respond(auth_reply(ErrorCode::None, "", response, lifetime_ms))
+        Decision::Respond(auth_reply(ErrorCode::None, "", done.response, lifetime_ms))
     }
+}
+
+/// A completed exchange.
+struct Done {
+    principal: Principal,
+    /// The last message to the client.
+    response: Vec<u8>,
+    mech: Mech,
+    /// How long its credential stays valid, if it expires.
+    remaining: Option<Duration>,
 }
 
 /// What a failed client is told: Kafka's wording, never a password.
@@ -323,7 +424,10 @@ mod tests {
 
     fn session(reauth: Option<Duration>) -> SaslSession {
         SaslSession::new(Arc::new(SaslServerConfig {
-            mechanisms: vec!["PLAIN".into(), "SCRAM-SHA-512".into()],
+            oauthbearer: Some(Arc::new(
+                oauthbearer::UnsecuredValidator::from_options(&Default::default()).unwrap(),
+            )),
+            mechanisms: vec!["PLAIN".into(), "SCRAM-SHA-512".into(), "OAUTHBEARER".into()],
             plain_users: [("alice".to_string(), "alice-pw".to_string())].into(),
             scram: Arc::new(Store(Credential::derive(
                 Mechanism::Sha512,
@@ -365,6 +469,62 @@ mod tests {
             Decision::Pass(p) => Some(p.to_string()),
             _ => None,
         }
+    }
+
+    fn auth_bytes(d: &Decision) -> Vec<u8> {
+        match d {
+            Decision::Respond(ResponseBody::SaslAuthenticate(r)) => r.auth_bytes.to_vec(),
+            other => panic!("not a step: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn oauthbearer_signs_in_until_the_token_expires_and_refuses_as_rfc_7628_says() {
+        let now = Instant::now();
+        let wall = fjord_util::system_now_ms();
+        let mut s = session(None);
+        assert_eq!(code(&handshake(&mut s, "OAUTHBEARER", now)), 0);
+        let token = oauthbearer::unsecured_token("dave", wall, 60);
+        let ok = auth(&mut s, oauthbearer::initial_response(&token), now);
+        let Decision::Respond(ResponseBody::SaslAuthenticate(r)) = &ok else {
+            panic!("{ok:?}")
+        };
+        // Without connections.max.reauth.ms the session still ends with the token.
+        assert!((50_000..=60_000).contains(&r.session_lifetime_ms), "{r:?}");
+        assert_eq!(
+            passes(&mut s, ApiKey::Metadata, now),
+            Some("User:dave".into())
+        );
+        assert_eq!(
+            passes(&mut s, ApiKey::Metadata, now + Duration::from_secs(61)),
+            None
+        );
+
+        // An expired token: the error JSON, then the client's %x01, then the failure.
+        let mut s = session(None);
+        handshake(&mut s, "OAUTHBEARER", now);
+        let expired = oauthbearer::unsecured_token("dave", wall - 120_000, 60);
+        let step = auth(&mut s, oauthbearer::initial_response(&expired), now);
+        assert_eq!(code(&step), 0);
+        assert_eq!(auth_bytes(&step), b"{\"status\":\"invalid_token\"}");
+        let last = auth(&mut s, vec![1], now);
+        assert!(matches!(last, Decision::Fail(_)));
+        assert_eq!(code(&last), ErrorCode::SaslAuthenticationFailed.code());
+        assert_eq!(passes(&mut s, ApiKey::Metadata, now), None);
+
+        // A malformed message fails at once, with Kafka's words.
+        let mut s = session(None);
+        handshake(&mut s, "OAUTHBEARER", now);
+        let bad = auth(&mut s, b"n,,auth=Bearer x".to_vec(), now);
+        assert!(matches!(bad, Decision::Fail(_)));
+        // A different principal on re-authentication is refused.
+        let mut s = session(Some(Duration::from_secs(30)));
+        handshake(&mut s, "OAUTHBEARER", now);
+        auth(&mut s, oauthbearer::initial_response(&token), now);
+        handshake(&mut s, "OAUTHBEARER", now);
+        let other = oauthbearer::unsecured_token("eve", wall, 60);
+        let changed = auth(&mut s, oauthbearer::initial_response(&other), now);
+        assert_eq!(code(&changed), ErrorCode::SaslAuthenticationFailed.code());
     }
 
     #[test]

@@ -16,7 +16,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The SASL mechanisms fjord serves.
-const MECHANISMS: &[&str] = &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"];
+const MECHANISMS: &[&str] = &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"];
+/// Kafka's validator of signed bearer tokens (`sasl.server.callback.handler.class`); its
+/// pre-3.7 name is accepted too.
+const JWKS_VALIDATOR: [&str; 2] = [
+    "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler",
+    "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerValidatorCallbackHandler",
+];
 
 /// SCRAM credentials as the metadata image holds them now, and delegation tokens' (with
 /// `delegation.token.secret.key`, the second field).
@@ -176,7 +182,12 @@ pub(super) fn listener_security(
             .ok()
             .filter(|ms| *ms > 0)
             .map(Duration::from_millis);
+        let oauthbearer = match mechanisms.iter().any(|m| m == "OAUTHBEARER") {
+            true => Some(oauth_validator(config, name)?),
+            false => None,
+        };
         security.sasl = Some(Arc::new(SaslServerConfig {
+            oauthbearer,
             mechanisms,
             plain_users,
             scram: Arc::new(ImageCredentials(
@@ -190,6 +201,116 @@ pub(super) fn listener_security(
         }));
     }
     Ok(security)
+}
+
+/// `key` for OAUTHBEARER on `listener`: `listener.name.<listener>.oauthbearer.<key>`, else
+/// `listener.name.<listener>.<key>`, else `key`.
+fn oauth_value(config: &ServerConfig, listener: &str, key: &str) -> Option<String> {
+    let scoped = format!(
+        "listener.name.{}.oauthbearer.{key}",
+        listener.to_ascii_lowercase()
+    );
+    config
+        .explicit()
+        .get(&scoped)
+        .cloned()
+        .or_else(|| config.listener_value(listener, key))
+        .filter(|v| !v.trim().is_empty())
+}
+
+/// What validates OAUTHBEARER tokens on `listener`: Kafka's broker validator when
+/// `sasl.server.callback.handler.class` names it (its JWKS fetched and refreshed by a task
+/// started here), else Kafka's unsecured validator with the JAAS entry's options.
+fn oauth_validator(
+    config: &ServerConfig,
+    listener: &str,
+) -> Result<Arc<dyn fjord_net::sasl::oauthbearer::TokenValidator>, String> {
+    use fjord_net::sasl::jwks::{JwksSettings, JwksValidator};
+    use fjord_net::sasl::oauthbearer::{ClaimRules, UnsecuredValidator};
+    let get = |def: &fjord_configdef::Def| {
+        oauth_value(config, listener, def.name).or_else(|| def.default.map(str::to_string))
+    };
+    let handler = get(&broker::SASL_SERVER_CALLBACK_HANDLER_CLASS);
+    match handler.as_deref() {
+        None => {
+            let options = jaas_entry(config, listener, "OAUTHBEARER")?
+                .map(|e| e.options)
+                .unwrap_or_default();
+            let v = UnsecuredValidator::from_options(&options)
+                .map_err(|e| format!("listener {listener}: OAUTHBEARER: {e}"))?;
+            return Ok(Arc::new(v));
+        }
+        Some(h) if JWKS_VALIDATOR.contains(&h.trim()) => {}
+        Some(other) => {
+            return Err(format!(
+                "invalid {}: fjord cannot load the class {other} (it validates OAUTHBEARER tokens with Kafka's unsecured validator, or with {} and a JWKS)",
+                broker::SASL_SERVER_CALLBACK_HANDLER_CLASS.name,
+                JWKS_VALIDATOR[0]
+            ))
+        }
+    }
+    let flag = |def| get(def).is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+    let number = |def: &fjord_configdef::Def| -> Result<i64, String> {
+        let v = get(def).unwrap_or_default();
+        v.trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|n| *n >= 0)
+            .ok_or_else(|| format!("invalid {}: {v:?} is not a non-negative number", def.name))
+    };
+    let url = get(&broker::SASL_OAUTHBEARER_JWKS_ENDPOINT_URL).ok_or_else(|| {
+        format!(
+            "listener {listener}: OAUTHBEARER with {} needs {}",
+            JWKS_VALIDATOR[0],
+            broker::SASL_OAUTHBEARER_JWKS_ENDPOINT_URL.name
+        )
+    })?;
+    let audience: Vec<String> = get(&broker::SASL_OAUTHBEARER_EXPECTED_AUDIENCE)
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(str::to_string)
+        .collect();
+    let issuer = get(&broker::SASL_OAUTHBEARER_EXPECTED_ISSUER);
+    // Kafka 4.4 refuses to start a validator that checks neither, unless told to.
+    if audience.is_empty() && !flag(&broker::SASL_OAUTHBEARER_ALLOW_UNVERIFIED_AUDIENCE) {
+        return Err(format!(
+            "listener {listener}: the OAuth validator requires {} (the audiences that identify this cluster), or {}=true to accept tokens regardless of their audience",
+            broker::SASL_OAUTHBEARER_EXPECTED_AUDIENCE.name,
+            broker::SASL_OAUTHBEARER_ALLOW_UNVERIFIED_AUDIENCE.name
+        ));
+    }
+    if issuer.is_none() && !flag(&broker::SASL_OAUTHBEARER_ALLOW_UNVERIFIED_ISSUER) {
+        return Err(format!(
+            "listener {listener}: the OAuth validator requires {} (the issuer URL of the provider), or {}=true to accept tokens regardless of their issuer",
+            broker::SASL_OAUTHBEARER_EXPECTED_ISSUER.name,
+            broker::SASL_OAUTHBEARER_ALLOW_UNVERIFIED_ISSUER.name
+        ));
+    }
+    let ms = |def| number(def).map(|n| Duration::from_millis(n as u64));
+    let validator = Arc::new(JwksValidator::new(
+        ClaimRules {
+            audience,
+            issuer,
+            skew_s: number(&broker::SASL_OAUTHBEARER_CLOCK_SKEW_SECONDS)?,
+            scope_claim: get(&broker::SASL_OAUTHBEARER_SCOPE_CLAIM_NAME).unwrap_or_default(),
+            sub_claim: get(&broker::SASL_OAUTHBEARER_SUB_CLAIM_NAME).unwrap_or_default(),
+        },
+        JwksSettings {
+            url,
+            refresh: ms(&broker::SASL_OAUTHBEARER_JWKS_ENDPOINT_REFRESH_MS)?
+                .max(Duration::from_millis(100)),
+            backoff: ms(&broker::SASL_OAUTHBEARER_JWKS_ENDPOINT_RETRY_BACKOFF_MS)?
+                .max(Duration::from_millis(1)),
+            backoff_max: ms(&broker::SASL_OAUTHBEARER_JWKS_ENDPOINT_RETRY_BACKOFF_MAX_MS)?,
+        },
+    ));
+    if let Ok(rt) = tokio::runtime::Handle::try_current() {
+        let v = validator.clone();
+        rt.spawn(async move { v.run().await });
+    }
+    Ok(validator)
 }
 
 /// How this node's own connections to `listener` (on other nodes) authenticate: its TLS
@@ -210,6 +331,10 @@ pub(super) fn client_security(
     }
     if protocol.uses_sasl() {
         let m = mechanism(mechanism_key, config.get(mechanism_key).unwrap_or("GSSAPI"))?;
+        if m == "OAUTHBEARER" {
+            security.sasl = Some(bearer_credentials(config, listener)?);
+            return Ok(security);
+        }
         let (username, password) = jaas_entry(config, listener, &m)?
             .and_then(|e| e.credentials())
             .ok_or_else(|| {
@@ -224,9 +349,37 @@ pub(super) fn client_security(
             username,
             password,
             token: false,
+            bearer: None,
         });
     }
     Ok(security)
+}
+
+/// How this node signs in over OAUTHBEARER to `listener`: the JAAS entry's
+/// `unsecuredLoginStringClaim_sub`, or the client-credentials grant at
+/// `sasl.oauthbearer.token.endpoint.url` with `sasl.login.callback.handler.class` naming Kafka's
+/// `OAuthBearerLoginCallbackHandler`.
+fn bearer_credentials(config: &ServerConfig, listener: &str) -> Result<SaslCredentials, String> {
+    use fjord_net::sasl::login::{Bearer, BearerLogin, LoginSettings};
+    let get = |def: &fjord_configdef::Def| oauth_value(config, listener, def.name);
+    let login = BearerLogin::from_settings(LoginSettings {
+        options: jaas_entry(config, listener, "OAUTHBEARER")?
+            .map(|e| e.options)
+            .unwrap_or_default(),
+        handler: get(&broker::SASL_LOGIN_CALLBACK_HANDLER_CLASS),
+        token_url: get(&broker::SASL_OAUTHBEARER_TOKEN_ENDPOINT_URL),
+        client_id: get(&broker::SASL_OAUTHBEARER_CLIENT_CREDENTIALS_CLIENT_ID),
+        client_secret: get(&broker::SASL_OAUTHBEARER_CLIENT_CREDENTIALS_CLIENT_SECRET),
+        scope: get(&broker::SASL_OAUTHBEARER_SCOPE),
+    })
+    .map_err(|e| format!("listener {listener}: {e}"))?;
+    Ok(SaslCredentials {
+        mechanism: "OAUTHBEARER".into(),
+        username: String::new(),
+        password: String::new(),
+        token: false,
+        bearer: Some(Bearer(Arc::new(login))),
+    })
 }
 
 /// The authorizer's settings, when `authorizer.class.name` turns it on.

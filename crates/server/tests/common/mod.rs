@@ -6,6 +6,7 @@
 
 pub mod certs;
 pub mod differential;
+pub mod hydra;
 pub mod kafka;
 pub mod telemetry;
 pub mod weed;
