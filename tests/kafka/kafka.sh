@@ -11,7 +11,8 @@
 #       controller (combined) on BASE+10*i+1. Extra broker properties: KAFKA_EXTRA (lines).
 #       KAFKA_LOG_DIRS=N gives each node N log dirs (data, data2, ...; default 1), and then
 #       the metadata log a dir of its own (meta). KAFKA_RELEASE_VERSION (for example 4.3)
-#       formats the cluster at an older metadata.version. KAFKA_HEAP sets each node's heap
+#       formats the cluster at an older metadata.version. KAFKA_JVM_OPTS adds JVM options (for
+#       example -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=...). KAFKA_HEAP sets each node's heap
 #       (default 768m).
 #   kafka.sh kill DIR ID                   SIGKILL node ID
 #   kafka.sh restart DIR ID                start node ID again (its data kept), wait for it
@@ -138,7 +139,8 @@ start_node() {
     local dir=$1 id=$2
     local nd=$dir/node-$id
     [ -f "$nd/server.properties" ] || die "no node $id in $dir"
-    LOG_DIR=$nd/logs nohup java -Xmx"${KAFKA_HEAP:-768m}" -XX:+UseG1GC -Dkafka.logs.dir="$nd/logs" \
+    # shellcheck disable=SC2086 # KAFKA_JVM_OPTS is a list of options.
+    LOG_DIR=$nd/logs nohup java -Xmx"${KAFKA_HEAP:-768m}" ${KAFKA_JVM_OPTS:-} -XX:+UseG1GC -Dkafka.logs.dir="$nd/logs" \
         -Dlog4j2.configurationFile="$here/log4j2.properties" -cp "$libs/*" \
         kafka.Kafka "$nd/server.properties" > "$nd/logs/stdout.log" 2>&1 &
     echo $! > "$nd/pid"

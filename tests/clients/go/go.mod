@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/twmb/franz-go v1.22.3
 	github.com/twmb/franz-go/pkg/kadm v1.20.0
+	golang.org/x/oauth2 v0.37.0
 )
 
 require (

@@ -223,6 +223,11 @@ public final class FjordCluster implements AutoCloseable {
             ProcessBuilder pb = new ProcessBuilder(kafkaScript(), "start", c.root.toString(),
                     Integer.toString(n), Integer.toString(base));
             int rf = Math.min(n, 3);
+            // Kafka 4 reads OAuth endpoints only when this JVM property names them.
+            String allowed = System.getProperty("org.apache.kafka.sasl.oauthbearer.allowed.urls");
+            if (allowed != null) {
+                pb.environment().put("KAFKA_JVM_OPTS", "-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=" + allowed);
+            }
             pb.environment().put("KAFKA_EXTRA", String.join("\n",
                     "offsets.topic.replication.factor=" + rf,
                     "transaction.state.log.replication.factor=" + rf,
