@@ -84,6 +84,27 @@ def restart_node(binary, node):
     return again
 
 
+def ck_round_trip(config, topic, value, group):
+    """Produces `value` to partition 0 of `topic` with confluent-kafka on `config`, and reads it
+    back in consumer group `group`."""
+    from confluent_kafka import Consumer, Producer
+    p = Producer(dict(config, **{"message.timeout.ms": 20000}))
+    p.produce(topic, value.encode(), partition=0)
+    assert p.flush(30) == 0, "not delivered"
+    c = Consumer(dict(config, **{"group.id": group, "auto.offset.reset": "earliest",
+                                 "enable.auto.commit": False}))
+    c.subscribe([topic])
+    got = []
+    for _ in range(60):
+        m = c.poll(1.0)
+        if m is not None and m.error() is None:
+            got.append(m.value().decode())
+            if value in got:
+                break
+    c.close()
+    assert value in got, got
+
+
 def run_checks(label, checks):
     """Runs (name, fn) checks, prints each failure and the suite's one-line total (which
     .ci/run adds up); returns the exit code."""

@@ -17,8 +17,8 @@ import sys
 import tempfile
 import urllib.request
 
-from admin_test import free_port, run_checks, start_node, wait_for
-from confluent_kafka import Consumer, Producer
+from admin_test import ck_round_trip, free_port, run_checks, start_node, wait_for
+from confluent_kafka import Producer
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 VALIDATOR = "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler"
@@ -86,31 +86,14 @@ def main(binary):
                 "sasl.oauthbearer.client.id": "rdkafka", "sasl.oauthbearer.client.secret": secret,
                 "sasl.oauthbearer.token.endpoint.url": f"{issuer}/oauth2/token"}
 
-    def round_trip(config, topic, value):
-        p = Producer(dict(config, **{"message.timeout.ms": 20000}))
-        p.produce(topic, value.encode(), partition=0)
-        assert p.flush(30) == 0, "not delivered"
-        c = Consumer(dict(config, **{"group.id": f"g-{topic}", "auto.offset.reset": "earliest",
-                                     "enable.auto.commit": False}))
-        c.subscribe([topic])
-        got = []
-        for _ in range(60):
-            m = c.poll(1.0)
-            if m is not None and m.error() is None:
-                got.append(m.value().decode())
-                if value in got:
-                    break
-        c.close()
-        assert value in got, got
-
     def librdkafka_fetches_its_token_from_the_provider():
-        round_trip(dict(oidc(), **{"allow.auto.create.topics": True}), "oidc", "signed-in")
+        ck_round_trip(dict(oidc(), **{"allow.auto.create.topics": True}), "oidc", "signed-in", "g-oidc")
 
     def librdkafka_unsecured_tokens():
         config = {"bootstrap.servers": f"127.0.0.1:{unsecured}", "security.protocol": "SASL_PLAINTEXT",
                   "sasl.mechanism": "OAUTHBEARER", "sasl.oauthbearer.config": "principal=alice",
                   "enable.sasl.oauthbearer.unsecure.jwt": True}
-        round_trip(config, "unsecured", "alice-was-here")
+        ck_round_trip(config, "unsecured", "alice-was-here", "g-unsecured")
 
     def a_wrong_client_secret_never_signs_in():
         outcome = []

@@ -14,8 +14,8 @@ import subprocess
 import sys
 import tempfile
 
-from admin_test import free_port, run_checks, start_node, wait_for
-from confluent_kafka import Consumer, KafkaException, Producer
+from admin_test import ck_round_trip, free_port, run_checks, start_node, wait_for
+from confluent_kafka import KafkaException, Producer
 from confluent_kafka.admin import (
     AclBinding,
     AclBindingFilter,
@@ -85,23 +85,6 @@ def main(binary):
         if tls:
             c["ssl_cafile"] = ca
         return c
-
-    def ck_round_trip(config, topic, value, group):
-        p = Producer(dict(config, **{"message.timeout.ms": 20000}))
-        p.produce(topic, value.encode(), partition=0)
-        assert p.flush(30) == 0, "not delivered"
-        c = Consumer(dict(config, **{"group.id": group, "auto.offset.reset": "earliest",
-                                     "enable.auto.commit": False}))
-        c.subscribe([topic])
-        got = []
-        for _ in range(60):
-            m = c.poll(1.0)
-            if m is not None and m.error() is None:
-                got.append(m.value().decode())
-                if value in got:
-                    break
-        c.close()
-        assert value in got, got
 
     def kp_round_trip(config, topic, value):
         p = KafkaProducer(acks="all", **config)

@@ -576,6 +576,21 @@ impl<H: Handler> Session<H> {
     }
 }
 
+/// The client software an ApiVersions request names (KIP-511), when it names a valid one.
+fn client_software(request: &RequestFrame) -> Option<Arc<ClientSoftware>> {
+    let Ok(RequestBody::ApiVersions(r)) = request.decode_body() else {
+        return None;
+    };
+    (valid_software(&r.client_software_name) && valid_software(&r.client_software_version)).then(
+        || {
+            Arc::new(ClientSoftware {
+                name: r.client_software_name,
+                version: r.client_software_version,
+            })
+        },
+    )
+}
+
 /// Reads frames ahead of the handler; ends on a malformed frame, the peer's close, idleness
 /// or the listener's stop (the requests already queued are still answered).
 async fn read_requests<R: AsyncRead + Unpin>(
@@ -737,16 +752,7 @@ impl<H: Handler> Session<H> {
             }
             tracing::trace!(%peer, ?api, version, corr, "request");
             if api == ApiKey::ApiVersions && version >= API_VERSIONS_SOFTWARE_VERSION {
-                if let Ok(RequestBody::ApiVersions(r)) = request.decode_body() {
-                    if valid_software(&r.client_software_name)
-                        && valid_software(&r.client_software_version)
-                    {
-                        software = Some(Arc::new(ClientSoftware {
-                            name: r.client_software_name,
-                            version: r.client_software_version,
-                        }));
-                    }
-                }
+                software = client_software(&request).or(software);
             }
             let mut close_after = false;
             let reply = match sasl.as_mut() {

@@ -1026,22 +1026,7 @@ fn every_api_answers_as_kafka_4_4_does() {
          group.initial.rebalance.delay.ms=0\ntelemetry.max.bytes=4096",
     );
     let f = fjord.broker_addr();
-    // Kafka serves client telemetry only with a receiver plugin (tests/kafka/telemetry).
-    let plugin = std::process::Command::new("bash")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/kafka/kafka.sh"
-        ))
-        .arg("telemetry")
-        .output()
-        .expect("kafka.sh telemetry");
-    assert!(plugin.status.success(), "{}", common::show(&plugin));
-    let kafka = KafkaCluster::start(
-        1,
-        24600,
-        "auto.create.topics.enable=true\ntelemetry.max.bytes=4096\n\
-         metric.reporters=dev.fjord.telemetry.Receiver",
-    );
+    let kafka = kafka_with_telemetry();
     let k = kafka.addr(1);
     // Both serve, and both hold topic `shrink` (2 partitions).
     for addr in [&f, &k] {
@@ -1150,7 +1135,27 @@ fn every_api_answers_as_kafka_4_4_does() {
 
     // Client telemetry (KIP-714): with a subscription, then the sequence of pushes and
     // refusals, each system on one connection.
-    for addr in [&f, &k] {
+    for (what, kafka, fjord) in telemetry(&rt, &k, &f) {
+        judge(what, kafka, fjord);
+    }
+
+    println!(
+        "differential: compared {compared}, equal {equal}, deliberate {deliberate}, \
+         not yet served {not_yet}, unexplained {}",
+        unexplained.len()
+    );
+    assert!(
+        unexplained.is_empty(),
+        "{} unexplained differences:\n{}",
+        unexplained.len(),
+        unexplained.join("\n")
+    );
+}
+
+/// Client telemetry asked of Kafka (`k`) and fjord (`f`) alike: a subscription, then the
+/// sequence of pushes and refusals on one connection each; (what, Kafka's answer, fjord's).
+fn telemetry(rt: &tokio::runtime::Runtime, k: &str, f: &str) -> Vec<(String, String, String)> {
+    for addr in [f, k] {
         let out = rt.block_on(ask(
             addr,
             common::telemetry::subscribe(
@@ -1166,37 +1171,49 @@ fn every_api_answers_as_kafka_4_4_does() {
     }
     let subscribed = wait_for(Duration::from_secs(30), || {
         let both =
-            [&f, &k].map(|a| rt.block_on(ask(a, common::telemetry::get(Default::default()), 0)));
+            [f, k].map(|a| rt.block_on(ask(a, common::telemetry::get(Default::default()), 0)));
         both.iter().all(|o| o.contains("60000")).then_some(())
     });
     assert!(
         subscribed.is_some(),
         "the subscription never reached both brokers"
     );
-    let kafka_seq = rt.block_on(common::telemetry::sequence(&k));
-    let fjord_seq = rt.block_on(common::telemetry::sequence(&f));
+    let kafka_seq = rt.block_on(common::telemetry::sequence(k));
+    let fjord_seq = rt.block_on(common::telemetry::sequence(f));
     assert_eq!(
         kafka_seq.len(),
         fjord_seq.len(),
         "{kafka_seq:?}\n{fjord_seq:?}"
     );
-    for ((name, kafka), (_, fjord)) in kafka_seq.iter().zip(&fjord_seq) {
-        judge(
-            format!("telemetry: {name}"),
-            normalise(kafka),
-            normalise(fjord),
-        );
-    }
+    kafka_seq
+        .into_iter()
+        .zip(fjord_seq)
+        .map(|((name, kafka), (_, fjord))| {
+            (
+                format!("telemetry: {name}"),
+                normalise(&kafka),
+                normalise(&fjord),
+            )
+        })
+        .collect()
+}
 
-    println!(
-        "differential: compared {compared}, equal {equal}, deliberate {deliberate}, \
-         not yet served {not_yet}, unexplained {}",
-        unexplained.len()
-    );
-    assert!(
-        unexplained.is_empty(),
-        "{} unexplained differences:\n{}",
-        unexplained.len(),
-        unexplained.join("\n")
-    );
+/// One Kafka 4.4 node with the settings fjord's node has, and a client telemetry receiver
+/// (tests/kafka/telemetry): Kafka serves client telemetry only with one.
+fn kafka_with_telemetry() -> KafkaCluster {
+    let plugin = std::process::Command::new("bash")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/kafka/kafka.sh"
+        ))
+        .arg("telemetry")
+        .output()
+        .expect("kafka.sh telemetry");
+    assert!(plugin.status.success(), "{}", common::show(&plugin));
+    KafkaCluster::start(
+        1,
+        24600,
+        "auto.create.topics.enable=true\ntelemetry.max.bytes=4096\n\
+         metric.reporters=dev.fjord.telemetry.Receiver",
+    )
 }

@@ -121,6 +121,17 @@ pub fn alter_broker(name: &str, configs: &[(&str, &str)]) -> RequestBody {
 
 /// A validate-only IncrementalAlterConfigs SET of `configs` on resource (`kind`, `name`).
 pub fn alter_resource(kind: i8, name: &str, configs: &[(&str, &str)]) -> RequestBody {
+    set_configs(kind, name, configs, true)
+}
+
+/// IncrementalAlterConfigs SET of `configs` on resource (`kind`, `name`), applied or only
+/// validated.
+pub fn set_configs(
+    kind: i8,
+    name: &str,
+    configs: &[(&str, &str)],
+    validate_only: bool,
+) -> RequestBody {
     use fjord_protocol::generated::incremental_alter_configs_request::{
         AlterConfigsResource, AlterableConfig, IncrementalAlterConfigsRequest,
     };
@@ -139,7 +150,7 @@ pub fn alter_resource(kind: i8, name: &str, configs: &[(&str, &str)]) -> Request
                 .collect(),
             ..Default::default()
         }],
-        validate_only: true,
+        validate_only,
         ..Default::default()
     })
 }

@@ -5,9 +5,6 @@
 use super::differential::CALL_TIMEOUT;
 use fjord_net::client::Client;
 use fjord_protocol::generated::get_telemetry_subscriptions_request::GetTelemetrySubscriptionsRequest;
-use fjord_protocol::generated::incremental_alter_configs_request::{
-    AlterConfigsResource, AlterableConfig, IncrementalAlterConfigsRequest,
-};
 use fjord_protocol::generated::push_telemetry_request::PushTelemetryRequest;
 use fjord_protocol::Uuid;
 use fjord_protocol::{RequestBody, ResponseBody};
@@ -50,23 +47,7 @@ pub fn payload(value: f64) -> Vec<u8> {
 
 /// IncrementalAlterConfigs SET of client metrics subscription `name` (applied, not validated).
 pub fn subscribe(name: &str, configs: &[(&str, &str)]) -> RequestBody {
-    RequestBody::IncrementalAlterConfigs(IncrementalAlterConfigsRequest {
-        resources: vec![AlterConfigsResource {
-            resource_type: 16,
-            resource_name: name.into(),
-            configs: configs
-                .iter()
-                .map(|(k, v)| AlterableConfig {
-                    name: (*k).into(),
-                    config_operation: 0,
-                    value: Some((*v).into()),
-                    ..Default::default()
-                })
-                .collect(),
-            ..Default::default()
-        }],
-        ..Default::default()
-    })
+    super::differential::set_configs(16, name, configs, false)
 }
 
 /// GetTelemetrySubscriptions for `id` (nil: a new client).
