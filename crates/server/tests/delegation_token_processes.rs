@@ -173,9 +173,9 @@ fn now_ms() -> i64 {
         .as_millis() as i64
 }
 
-#[test]
-fn tokens_are_created_used_renewed_expired_and_swept() {
-    let root = tempfile::tempdir().unwrap();
+/// A combined node whose client listener takes PLAIN and SCRAM-SHA-256 and whose tokens
+/// are checked for expiry every 500 ms, and a runtime to ask it from.
+fn token_node(root: &std::path::Path) -> (Node, Cluster) {
     let ports = (free_port(), free_port());
     let quorum = format!("controller.quorum.bootstrap.servers=127.0.0.1:{}", ports.1);
     let config = format!(
@@ -189,13 +189,20 @@ fn tokens_are_created_used_renewed_expired_and_swept() {
          delegation.token.expiry.check.interval.ms=500\n",
         ports.0, ports.1
     );
-    let mut node = Node::combined(root.path(), 1, ports, &quorum, &config);
+    let mut node = Node::combined(root, 1, ports, &quorum, &config);
     node.format(&random_uuid(), &["--standalone"]);
     node.start();
     let c = Cluster {
         rt: runtime(),
         addr: format!("127.0.0.1:{}", ports.0),
     };
+    (node, c)
+}
+
+#[test]
+fn tokens_are_created_used_renewed_expired_and_swept() {
+    let root = tempfile::tempdir().unwrap();
+    let (mut node, c) = token_node(root.path());
     let admin_creds = creds("PLAIN", "admin", "admin-secret", false);
     let admin = wait_for(Duration::from_secs(60), || c.ready(&admin_creds))
         .unwrap_or_else(|| panic!("no node:\n{}", node.log_tail()));
@@ -287,8 +294,11 @@ fn tokens_are_created_used_renewed_expired_and_swept() {
 
     // The PLAINTEXT controller listener refuses token requests (not forwarded, PLAINTEXT).
     let plain =
-        c.rt.block_on(Client::connect(&format!("127.0.0.1:{}", ports.1), TIMEOUT))
-            .unwrap();
+        c.rt.block_on(Client::connect(
+            &format!("127.0.0.1:{}", node.port),
+            TIMEOUT,
+        ))
+        .unwrap();
     let ResponseBody::RenewDelegationToken(r) = c.call(
         &plain,
         RequestBody::RenewDelegationToken(rdt::RenewDelegationTokenRequest {

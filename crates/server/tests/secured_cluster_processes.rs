@@ -224,134 +224,12 @@ fn a_secured_cluster_replicates_refuses_strangers_and_recovers_with_the_tools() 
     produce(&rt, &bootstrap, &trust, 0..100);
 
     // alice may not create topics; kafka-acls gives her READ on orders and her group.
-    let denied = fjord(&[
-        "kafka-topics",
-        "--bootstrap-server",
-        &bootstrap,
-        "--command-config",
-        &alice_props,
-        "--create",
-        "--topic",
-        "alices",
-        "--partitions",
-        "1",
-        "--replication-factor",
-        "1",
-    ]);
-    assert!(!denied.status.success(), "{}", show(&denied));
-    assert!(show(&denied).contains("uthoriz"), "{}", show(&denied));
-    for (flag, name) in [("--topic", "orders"), ("--group", "read-orders")] {
-        let added = fjord(&[
-            "kafka-acls",
-            "--bootstrap-server",
-            &bootstrap,
-            "--command-config",
-            &admin_props,
-            "--add",
-            "--allow-principal",
-            "User:alice",
-            "--operation",
-            "Read",
-            flag,
-            name,
-        ]);
-        assert!(added.status.success(), "{}", show(&added));
-        let out = text(&added.stdout);
-        assert!(
-            out.contains("(principal=User:alice, host=*, operation=READ, permissionType=ALLOW)"),
-            "{out}"
-        );
-        assert!(
-            out.contains("Current ACLs for resource `ResourcePattern(resourceType="),
-            "{out}"
-        );
-    }
-    let listed = fjord(&[
-        "kafka-acls",
-        "--bootstrap-server",
-        &bootstrap,
-        "--command-config",
-        &admin_props,
-        "--list",
-        "--topic",
-        "orders",
-    ]);
-    assert!(text(&listed.stdout).contains(
-        "Current ACLs for resource `ResourcePattern(resourceType=TOPIC, name=orders, patternType=LITERAL)`:"
-    ), "{}", show(&listed));
-
+    the_tools_grant_acls(&bootstrap, &admin_props, &alice_props);
     // kafka-configs: a SCRAM user added and described.
-    let scram = fjord(&[
-        "kafka-configs",
-        "--bootstrap-server",
-        &bootstrap,
-        "--command-config",
-        &admin_props,
-        "--alter",
-        "--entity-type",
-        "users",
-        "--entity-name",
-        "carol",
-        "--add-config",
-        "SCRAM-SHA-512=[iterations=8192,password=carol-secret]",
-    ]);
-    assert_eq!(
-        text(&scram.stdout).trim(),
-        "Completed updating config for user carol.",
-        "{}",
-        show(&scram)
-    );
-    let described = fjord(&[
-        "kafka-configs",
-        "--bootstrap-server",
-        &bootstrap,
-        "--command-config",
-        &admin_props,
-        "--describe",
-        "--entity-type",
-        "users",
-        "--entity-name",
-        "carol",
-    ]);
-    assert_eq!(
-        text(&described.stdout).trim(),
-        "SCRAM credential configs for user-principal 'carol' are SCRAM-SHA-512=iterations=8192",
-        "{}",
-        show(&described)
-    );
+    the_tools_add_a_scram_user(&bootstrap, &admin_props);
 
-    // A broker whose certificate another CA signed never joins: the controller's TLS refuses
-    // it, and the cluster still has brokers 1, 2 and 3.
-    let other = Ca::new(dir, "elsewhere");
-    let stranger_pem = other.keystore(dir, "stranger.pem", "fjord-node", false);
-    let mut stranger = Node::broker(
-        dir,
-        4,
-        free_port(),
-        &voters,
-        &node_config(&stranger_pem, &ca.truststore),
-    );
-    stranger.format(&cluster, &[]);
-    stranger.start();
-    let refused = wait_for(Duration::from_secs(60), || {
-        stranger
-            .log_tail()
-            .contains("registration failing")
-            .then_some(())
-    });
-    assert!(refused.is_some(), "{}", stranger.log_tail());
-    let cluster_brokers = rt.block_on(async {
-        use fjord_protocol::{RequestBody, ResponseBody};
-        let body = RequestBody::DescribeCluster(Default::default());
-        match common::call_with(&addrs[0], &admin, body, 1).await {
-            Some(ResponseBody::DescribeCluster(d)) => {
-                d.brokers.iter().map(|b| b.broker_id).collect::<Vec<_>>()
-            }
-            other => panic!("{other:?}"),
-        }
-    });
-    assert_eq!(cluster_brokers, vec![1, 2, 3]);
-    stranger.kill();
+    // A broker whose certificate another CA signed never joins.
+    a_stranger_never_joins(dir, &ca, (&cluster, &voters), &rt, (&addrs[0], &admin));
 
     // The recovery: broker 3 falls behind, then 2; the last ISR member dies; 2 and 3 return.
     brokers[2].kill();
@@ -401,28 +279,177 @@ fn a_secured_cluster_replicates_refuses_strangers_and_recovers_with_the_tools() 
     let expected: Vec<String> = (0..150).map(|i| format!("v{i}")).collect();
     assert_eq!(consume(&addrs[1..].join(","), &trust, 150), expected);
 
-    // kafka-cluster unregister-controller with SASL credentials: the controller judges the
-    // admin allowed (the answer is about the id), alice not.
+    // kafka-cluster unregister-controller with SASL credentials.
+    unregister_is_judged_by_the_controller(&addrs[1], &admin_props, &alice_props);
+    drop(controller);
+}
+
+/// A broker whose certificate another CA signed never joins: the controller's TLS refuses
+/// it, and the cluster (`cluster` id, `voters`) still has brokers 1, 2 and 3, as broker
+/// `addr` tells the admin.
+fn a_stranger_never_joins(
+    dir: &Path,
+    ca: &Ca,
+    (cluster, voters): (&str, &str),
+    rt: &tokio::runtime::Runtime,
+    (addr, admin): (&str, &ClientSecurity),
+) {
+    let other = Ca::new(dir, "elsewhere");
+    let stranger_pem = other.keystore(dir, "stranger.pem", "fjord-node", false);
+    let mut stranger = Node::broker(
+        dir,
+        4,
+        free_port(),
+        voters,
+        &node_config(&stranger_pem, &ca.truststore),
+    );
+    stranger.format(cluster, &[]);
+    stranger.start();
+    let refused = wait_for(Duration::from_secs(60), || {
+        stranger
+            .log_tail()
+            .contains("registration failing")
+            .then_some(())
+    });
+    assert!(refused.is_some(), "{}", stranger.log_tail());
+    let cluster_brokers = rt.block_on(async {
+        use fjord_protocol::{RequestBody, ResponseBody};
+        let body = RequestBody::DescribeCluster(Default::default());
+        match common::call_with(addr, admin, body, 1).await {
+            Some(ResponseBody::DescribeCluster(d)) => {
+                d.brokers.iter().map(|b| b.broker_id).collect::<Vec<_>>()
+            }
+            other => panic!("{other:?}"),
+        }
+    });
+    assert_eq!(cluster_brokers, vec![1, 2, 3]);
+    stranger.kill();
+}
+
+/// kafka-cluster unregister-controller through broker `addr`: the controller judges the
+/// admin allowed (the answer is about the id), alice not.
+fn unregister_is_judged_by_the_controller(addr: &str, admin_props: &str, alice_props: &str) {
     let unregister = |props: &str| {
         fjord(&[
             "kafka-cluster",
             "unregister-controller",
             "--bootstrap-server",
-            &addrs[1],
+            addr,
             "--command-config",
             props,
             "--controller-id",
             "77",
         ])
     };
-    let as_admin = unregister(&admin_props);
+    let as_admin = unregister(admin_props);
     assert!(
         show(&as_admin).contains("Controller ID 77 is not currently registered"),
         "{}",
         show(&as_admin)
     );
-    let as_alice = unregister(&alice_props);
+    let as_alice = unregister(alice_props);
     assert!(!as_alice.status.success());
     assert!(show(&as_alice).contains("uthoriz"), "{}", show(&as_alice));
-    drop(controller);
+}
+
+/// kafka-topics refuses alice a topic; kafka-acls gives her READ on `orders` and her group
+/// and lists them (through `bootstrap`, as the admin).
+fn the_tools_grant_acls(bootstrap: &str, admin_props: &str, alice_props: &str) {
+    let denied = fjord(&[
+        "kafka-topics",
+        "--bootstrap-server",
+        bootstrap,
+        "--command-config",
+        alice_props,
+        "--create",
+        "--topic",
+        "alices",
+        "--partitions",
+        "1",
+        "--replication-factor",
+        "1",
+    ]);
+    assert!(!denied.status.success(), "{}", show(&denied));
+    assert!(show(&denied).contains("uthoriz"), "{}", show(&denied));
+    for (flag, name) in [("--topic", "orders"), ("--group", "read-orders")] {
+        let added = fjord(&[
+            "kafka-acls",
+            "--bootstrap-server",
+            bootstrap,
+            "--command-config",
+            admin_props,
+            "--add",
+            "--allow-principal",
+            "User:alice",
+            "--operation",
+            "Read",
+            flag,
+            name,
+        ]);
+        assert!(added.status.success(), "{}", show(&added));
+        let out = text(&added.stdout);
+        assert!(
+            out.contains("(principal=User:alice, host=*, operation=READ, permissionType=ALLOW)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Current ACLs for resource `ResourcePattern(resourceType="),
+            "{out}"
+        );
+    }
+    let listed = fjord(&[
+        "kafka-acls",
+        "--bootstrap-server",
+        bootstrap,
+        "--command-config",
+        admin_props,
+        "--list",
+        "--topic",
+        "orders",
+    ]);
+    assert!(text(&listed.stdout).contains(
+        "Current ACLs for resource `ResourcePattern(resourceType=TOPIC, name=orders, patternType=LITERAL)`:"
+    ), "{}", show(&listed));
+}
+
+/// kafka-configs adds SCRAM user carol and describes her.
+fn the_tools_add_a_scram_user(bootstrap: &str, admin_props: &str) {
+    let scram = fjord(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        bootstrap,
+        "--command-config",
+        admin_props,
+        "--alter",
+        "--entity-type",
+        "users",
+        "--entity-name",
+        "carol",
+        "--add-config",
+        "SCRAM-SHA-512=[iterations=8192,password=carol-secret]",
+    ]);
+    assert_eq!(
+        text(&scram.stdout).trim(),
+        "Completed updating config for user carol.",
+        "{}",
+        show(&scram)
+    );
+    let described = fjord(&[
+        "kafka-configs",
+        "--bootstrap-server",
+        bootstrap,
+        "--command-config",
+        admin_props,
+        "--describe",
+        "--entity-type",
+        "users",
+        "--entity-name",
+        "carol",
+    ]);
+    assert_eq!(
+        text(&described.stdout).trim(),
+        "SCRAM credential configs for user-principal 'carol' are SCRAM-SHA-512=iterations=8192",
+        "{}",
+        show(&described)
+    );
 }

@@ -625,239 +625,14 @@ fn the_authorizer_enforces_kafkas_table_and_the_mission_rpcs_rules() {
         let cluster_denied = ErrorCode::ClusterAuthorizationFailed.code();
         let topic_denied = ErrorCode::TopicAuthorizationFailed.code();
 
-        // Produce needs WRITE on the topic.
-        assert_eq!(
-            produce_error(call(&alice, produce("orders", "x"), 9).await.unwrap()),
-            topic_denied
-        );
-        acl(&admin, "TOPIC", "orders", "User:alice", "WRITE").await;
-        // Asked again while the new topic's leader is still starting (NOT_LEADER_OR_FOLLOWER:
-        // the log may come up after CreateTopics answered), as a producer does.
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let written = loop {
-            let code = produce_error(call(&alice, produce("orders", "x"), 9).await.unwrap());
-            if code != ErrorCode::NotLeaderOrFollower.code() || Instant::now() > deadline {
-                break code;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        };
-        assert_eq!(written, 0);
+        // Produce and Metadata, CreateTopics topic by topic, JoinGroup: each needs its right.
+        topic_and_group_rights(&admin, &alice).await;
 
-        // Metadata lists only what alice may DESCRIBE (WRITE implies it); a named topic she
-        // may not see is refused.
-        let ResponseBody::Metadata(m) = call(&alice, metadata(None), 12).await.unwrap() else {
-            panic!()
-        };
-        let names: Vec<_> = m.topics.iter().filter_map(|t| t.name.clone()).collect();
-        assert_eq!(names, vec!["orders".to_string()]);
-        let ResponseBody::Metadata(m) =
-            call(&alice, metadata(Some(&["hidden"])), 12).await.unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(m.topics[0].error_code, topic_denied);
-        assert!(m.topics[0].partitions.is_empty());
+        // ElectLeaders DESIGNATED and GetReplicaLogInfo need their rights.
+        let (orders_id, hidden_id) = the_mission_rpcs_need_their_rights(&admin, &alice).await;
+        get_replica_log_info_is_judged_topic_by_topic(&alice, orders_id, hidden_id).await;
 
-        // CreateTopics is answered topic by topic: CREATE on the PREFIXED resource `alice-`
-        // lets alice create alice-1, not bob-1 (forwarded in an Envelope, judged on both ends).
-        let prefixed = RequestBody::CreateAcls(acl_rq::CreateAclsRequest {
-            creations: vec![acl_rq::AclCreation {
-                resource_type: 2,
-                resource_name: "alice-".into(),
-                resource_pattern_type: 4,
-                principal: "User:alice".into(),
-                host: "*".into(),
-                operation: 5,
-                permission_type: 3,
-                ..Default::default()
-            }],
-            ..Default::default()
-        });
-        let ResponseBody::CreateAcls(c) = call(&admin, prefixed, 3).await.unwrap() else {
-            panic!()
-        };
-        assert_eq!(c.results[0].error_code, 0);
-        let two = RequestBody::CreateTopics(ct::CreateTopicsRequest {
-            topics: ["alice-1", "bob-1"]
-                .iter()
-                .map(|n| ct::CreatableTopic {
-                    name: n.to_string(),
-                    num_partitions: 1,
-                    replication_factor: 1,
-                    ..Default::default()
-                })
-                .collect(),
-            timeout_ms: 10_000,
-            ..Default::default()
-        });
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let codes = loop {
-            let ResponseBody::CreateTopics(r) = call(&alice, two.clone(), 7).await.unwrap() else {
-                panic!()
-            };
-            let mut codes: Vec<(String, i16)> = r
-                .topics
-                .iter()
-                .map(|t| (t.name.clone(), t.error_code))
-                .collect();
-            codes.sort();
-            // The broker may not have the new ACL yet.
-            if codes[0].1 == 0 || Instant::now() > deadline {
-                break codes;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        };
-        assert_eq!(
-            codes,
-            vec![
-                ("alice-1".to_string(), 0),
-                ("bob-1".to_string(), topic_denied)
-            ]
-        );
-
-        // A consumer without READ on its group.
-        let join = RequestBody::JoinGroup(jg::JoinGroupRequest {
-            group_id: "payments".into(),
-            session_timeout_ms: 10_000,
-            rebalance_timeout_ms: 10_000,
-            protocol_type: "consumer".into(),
-            protocols: vec![jg::JoinGroupRequestProtocol {
-                name: "range".into(),
-                ..Default::default()
-            }],
-            ..Default::default()
-        });
-        let ResponseBody::JoinGroup(j) = call(&alice, join, 9).await.unwrap() else {
-            panic!()
-        };
-        assert_eq!(j.error_code, ErrorCode::GroupAuthorizationFailed.code());
-
-        // ElectLeaders DESIGNATED needs CLUSTER_ACTION (docs/EXTENSIONS.md), forwarded in an
-        // Envelope and judged as alice's on the controller.
-        let orders_id = {
-            let ResponseBody::Metadata(m) =
-                call(&admin, metadata(Some(&["orders"])), 12).await.unwrap()
-            else {
-                panic!()
-            };
-            m.topics[0].topic_id
-        };
-        let designated = || {
-            RequestBody::ElectLeaders(el::ElectLeadersRequest {
-                election_type: 2,
-                topic_partitions: Some(vec![el::TopicPartitions {
-                    topic: "orders".into(),
-                    partitions: vec![0],
-                    designated_leaders: Some(vec![1]),
-                    ..Default::default()
-                }]),
-                timeout_ms: 10_000,
-                ..Default::default()
-            })
-        };
-        let ResponseBody::ElectLeaders(e) = call(&alice, designated(), 3).await.unwrap() else {
-            panic!()
-        };
-        assert_eq!(e.error_code, cluster_denied);
-        // GetReplicaLogInfo: CLUSTER_ACTION or DESCRIBE on the topic ("hidden" has neither).
-        let log_info = |topic_id| {
-            RequestBody::GetReplicaLogInfo(grli::GetReplicaLogInfoRequest {
-                topic_partitions: Some(vec![grli::TopicPartitions {
-                    topic_id,
-                    partitions: vec![0],
-                    ..Default::default()
-                }]),
-                ..Default::default()
-            })
-        };
-        let hidden_id = {
-            let ResponseBody::Metadata(m) =
-                call(&admin, metadata(Some(&["hidden"])), 12).await.unwrap()
-            else {
-                panic!()
-            };
-            m.topics[0].topic_id
-        };
-        let ResponseBody::GetReplicaLogInfo(g) =
-            call(&alice, log_info(hidden_id), 0).await.unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(
-            g.topic_partition_log_info_list[0].partition_log_info[0].error_code,
-            topic_denied
-        );
-        let ResponseBody::GetReplicaLogInfo(g) =
-            call(&alice, log_info(orders_id), 0).await.unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(
-            g.topic_partition_log_info_list[0].partition_log_info[0].error_code, 0,
-            "DESCRIBE via WRITE"
-        );
-        // Judged topic by topic in one request: the refused topic's partitions get
-        // TOPIC_AUTHORIZATION_FAILED, the allowed one is answered, an unknown id gets
-        // UNKNOWN_TOPIC_ID; refusals count toward the 1000-partition limit.
-        let mixed = RequestBody::GetReplicaLogInfo(grli::GetReplicaLogInfoRequest {
-            topic_partitions: Some(vec![
-                grli::TopicPartitions {
-                    topic_id: hidden_id,
-                    partitions: (0..999).collect(),
-                    ..Default::default()
-                },
-                grli::TopicPartitions {
-                    topic_id: orders_id,
-                    partitions: vec![0],
-                    ..Default::default()
-                },
-                grli::TopicPartitions {
-                    topic_id: fjord_protocol::Uuid::from_u128(77),
-                    partitions: vec![0, 1],
-                    ..Default::default()
-                },
-            ]),
-            ..Default::default()
-        });
-        let ResponseBody::GetReplicaLogInfo(g) = call(&alice, mixed, 0).await.unwrap() else {
-            panic!()
-        };
-        let codes: Vec<(usize, Vec<i16>)> = g
-            .topic_partition_log_info_list
-            .iter()
-            .map(|t| {
-                let mut c: Vec<i16> = t.partition_log_info.iter().map(|p| p.error_code).collect();
-                c.dedup();
-                (t.partition_log_info.len(), c)
-            })
-            .collect();
-        assert_eq!(
-            codes,
-            vec![(999, vec![topic_denied]), (1, vec![0])],
-            "999 refused + 1 answered = the 1000 served"
-        );
-        assert!(
-            g.has_more_data,
-            "the unknown topic's partitions were left out"
-        );
-        let ResponseBody::GetReplicaLogInfo(g) =
-            call(&alice, log_info(fjord_protocol::Uuid::from_u128(77)), 0)
-                .await
-                .unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(
-            g.topic_partition_log_info_list[0].partition_log_info[0].error_code,
-            ErrorCode::UnknownTopicId.code()
-        );
         // UnregisterController needs ALTER on the cluster.
-        let unregister = || {
-            RequestBody::UnregisterController(UnregisterControllerRequest {
-                controller_id: 7,
-                ..Default::default()
-            })
-        };
         let ResponseBody::UnregisterController(u) = call(&alice, unregister(), 0).await.unwrap()
         else {
             panic!()
@@ -917,42 +692,7 @@ fn the_authorizer_enforces_kafkas_table_and_the_mission_rpcs_rules() {
             panic!()
         };
         assert_eq!(u.error_code, cluster_denied);
-        // On the controller listener (SASL too): nothing before authentication; bob is
-        // refused, and an Envelope from him (no CLUSTER_ACTION) is refused whole, whatever
-        // principal it claims to carry.
-        let anonymous = connect(&node.addr(), &ClientSecurity::plaintext())
-            .await
-            .unwrap();
-        assert!(call(&anonymous, unregister(), 0).await.is_err());
-        let controller = connect(&node.addr(), &sasl("PLAIN", "bob", "bob-secret"))
-            .await
-            .unwrap();
-        let ResponseBody::UnregisterController(u) =
-            call(&controller, unregister(), 0).await.unwrap()
-        else {
-            panic!()
-        };
-        assert_eq!(u.error_code, cluster_denied);
-        let caller = fjord_net::principal::Caller {
-            peer: "127.0.0.1:1".parse().unwrap(),
-            principal: std::sync::Arc::new(fjord_net::principal::Principal::user("admin")),
-            listener: "CLIENT".into(),
-            connection: 0,
-            protocol: fjord_net::security::SecurityProtocol::Plaintext,
-            software: None,
-        };
-        let header = fjord_protocol::generated::request_header::RequestHeader {
-            request_api_key: fjord_protocol::ApiKey::UnregisterController.key(),
-            request_api_version: 0,
-            correlation_id: 1,
-            client_id: Some("forger".into()),
-            ..Default::default()
-        };
-        let forged = fjord_net::envelope::wrap(&header, &unregister(), &caller).unwrap();
-        let ResponseBody::Envelope(e) = call(&controller, forged, 0).await.unwrap() else {
-            panic!()
-        };
-        assert_eq!(e.error_code, cluster_denied);
+        the_controller_listener_judges_the_original_principal(&node.addr()).await;
 
         // Deleting the WRITE ACL takes the right away again.
         let body = RequestBody::DeleteAcls(del_rq::DeleteAclsRequest {
@@ -983,9 +723,254 @@ fn the_authorizer_enforces_kafkas_table_and_the_mission_rpcs_rules() {
         }
     });
     // librdkafka without WRITE gets TOPIC_AUTHORIZATION_FAILED.
+    librdkafka_without_write_is_refused(&rt, &addr);
+}
+
+/// Produce needs WRITE on the topic; Metadata lists only what alice may DESCRIBE;
+/// CreateTopics is judged topic by topic (CREATE on a PREFIXED resource); JoinGroup needs
+/// READ on the group.
+async fn topic_and_group_rights(admin: &Client, alice: &Client) {
+    let topic_denied = ErrorCode::TopicAuthorizationFailed.code();
+    // Produce needs WRITE on the topic.
+    assert_eq!(
+        produce_error(call(alice, produce("orders", "x"), 9).await.unwrap()),
+        topic_denied
+    );
+    acl(admin, "TOPIC", "orders", "User:alice", "WRITE").await;
+    // Asked again while the new topic's leader is still starting (NOT_LEADER_OR_FOLLOWER:
+    // the log may come up after CreateTopics answered), as a producer does.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let written = loop {
+        let code = produce_error(call(alice, produce("orders", "x"), 9).await.unwrap());
+        if code != ErrorCode::NotLeaderOrFollower.code() || Instant::now() > deadline {
+            break code;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(written, 0);
+
+    // Metadata lists only what alice may DESCRIBE (WRITE implies it); a named topic she
+    // may not see is refused.
+    let ResponseBody::Metadata(m) = call(alice, metadata(None), 12).await.unwrap() else {
+        panic!()
+    };
+    let names: Vec<_> = m.topics.iter().filter_map(|t| t.name.clone()).collect();
+    assert_eq!(names, vec!["orders".to_string()]);
+    let ResponseBody::Metadata(m) = call(alice, metadata(Some(&["hidden"])), 12).await.unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(m.topics[0].error_code, topic_denied);
+    assert!(m.topics[0].partitions.is_empty());
+
+    // CreateTopics is answered topic by topic: CREATE on the PREFIXED resource `alice-`
+    // lets alice create alice-1, not bob-1 (forwarded in an Envelope, judged on both ends).
+    let prefixed = RequestBody::CreateAcls(acl_rq::CreateAclsRequest {
+        creations: vec![acl_rq::AclCreation {
+            resource_type: 2,
+            resource_name: "alice-".into(),
+            resource_pattern_type: 4,
+            principal: "User:alice".into(),
+            host: "*".into(),
+            operation: 5,
+            permission_type: 3,
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let ResponseBody::CreateAcls(c) = call(admin, prefixed, 3).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(c.results[0].error_code, 0);
+    let two = RequestBody::CreateTopics(ct::CreateTopicsRequest {
+        topics: ["alice-1", "bob-1"]
+            .iter()
+            .map(|n| ct::CreatableTopic {
+                name: n.to_string(),
+                num_partitions: 1,
+                replication_factor: 1,
+                ..Default::default()
+            })
+            .collect(),
+        timeout_ms: 10_000,
+        ..Default::default()
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let codes = loop {
+        let ResponseBody::CreateTopics(r) = call(alice, two.clone(), 7).await.unwrap() else {
+            panic!()
+        };
+        let mut codes: Vec<(String, i16)> = r
+            .topics
+            .iter()
+            .map(|t| (t.name.clone(), t.error_code))
+            .collect();
+        codes.sort();
+        // The broker may not have the new ACL yet.
+        if codes[0].1 == 0 || Instant::now() > deadline {
+            break codes;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(
+        codes,
+        vec![
+            ("alice-1".to_string(), 0),
+            ("bob-1".to_string(), topic_denied)
+        ]
+    );
+
+    // A consumer without READ on its group.
+    let join = RequestBody::JoinGroup(jg::JoinGroupRequest {
+        group_id: "payments".into(),
+        session_timeout_ms: 10_000,
+        rebalance_timeout_ms: 10_000,
+        protocol_type: "consumer".into(),
+        protocols: vec![jg::JoinGroupRequestProtocol {
+            name: "range".into(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    });
+    let ResponseBody::JoinGroup(j) = call(alice, join, 9).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(j.error_code, ErrorCode::GroupAuthorizationFailed.code());
+}
+
+/// GetReplicaLogInfo of partition 0 of topic `topic_id`.
+fn log_info(topic_id: fjord_protocol::Uuid) -> RequestBody {
+    RequestBody::GetReplicaLogInfo(grli::GetReplicaLogInfoRequest {
+        topic_partitions: Some(vec![grli::TopicPartitions {
+            topic_id,
+            partitions: vec![0],
+            ..Default::default()
+        }]),
+        ..Default::default()
+    })
+}
+
+/// UnregisterController of controller 7 (never registered).
+fn unregister() -> RequestBody {
+    RequestBody::UnregisterController(UnregisterControllerRequest {
+        controller_id: 7,
+        ..Default::default()
+    })
+}
+
+/// GetReplicaLogInfo judged topic by topic in one request: the refused topic's partitions
+/// get TOPIC_AUTHORIZATION_FAILED, the allowed one is answered, an unknown id gets
+/// UNKNOWN_TOPIC_ID; refusals count toward the 1000-partition limit.
+async fn get_replica_log_info_is_judged_topic_by_topic(
+    alice: &Client,
+    orders_id: fjord_protocol::Uuid,
+    hidden_id: fjord_protocol::Uuid,
+) {
+    let topic_denied = ErrorCode::TopicAuthorizationFailed.code();
+    // Judged topic by topic in one request: the refused topic's partitions get
+    // TOPIC_AUTHORIZATION_FAILED, the allowed one is answered, an unknown id gets
+    // UNKNOWN_TOPIC_ID; refusals count toward the 1000-partition limit.
+    let mixed = RequestBody::GetReplicaLogInfo(grli::GetReplicaLogInfoRequest {
+        topic_partitions: Some(vec![
+            grli::TopicPartitions {
+                topic_id: hidden_id,
+                partitions: (0..999).collect(),
+                ..Default::default()
+            },
+            grli::TopicPartitions {
+                topic_id: orders_id,
+                partitions: vec![0],
+                ..Default::default()
+            },
+            grli::TopicPartitions {
+                topic_id: fjord_protocol::Uuid::from_u128(77),
+                partitions: vec![0, 1],
+                ..Default::default()
+            },
+        ]),
+        ..Default::default()
+    });
+    let ResponseBody::GetReplicaLogInfo(g) = call(alice, mixed, 0).await.unwrap() else {
+        panic!()
+    };
+    let codes: Vec<(usize, Vec<i16>)> = g
+        .topic_partition_log_info_list
+        .iter()
+        .map(|t| {
+            let mut c: Vec<i16> = t.partition_log_info.iter().map(|p| p.error_code).collect();
+            c.dedup();
+            (t.partition_log_info.len(), c)
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        vec![(999, vec![topic_denied]), (1, vec![0])],
+        "999 refused + 1 answered = the 1000 served"
+    );
+    assert!(
+        g.has_more_data,
+        "the unknown topic's partitions were left out"
+    );
+    let ResponseBody::GetReplicaLogInfo(g) =
+        call(alice, log_info(fjord_protocol::Uuid::from_u128(77)), 0)
+            .await
+            .unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(
+        g.topic_partition_log_info_list[0].partition_log_info[0].error_code,
+        ErrorCode::UnknownTopicId.code()
+    );
+}
+
+/// On the controller listener at `controller_addr` (SASL too): nothing before
+/// authentication; bob is refused, and an Envelope from him (no CLUSTER_ACTION) is refused
+/// whole, whatever principal it claims to carry.
+async fn the_controller_listener_judges_the_original_principal(controller_addr: &str) {
+    let cluster_denied = ErrorCode::ClusterAuthorizationFailed.code();
+    // On the controller listener (SASL too): nothing before authentication; bob is
+    // refused, and an Envelope from him (no CLUSTER_ACTION) is refused whole, whatever
+    // principal it claims to carry.
+    let anonymous = connect(controller_addr, &ClientSecurity::plaintext())
+        .await
+        .unwrap();
+    assert!(call(&anonymous, unregister(), 0).await.is_err());
+    let controller = connect(controller_addr, &sasl("PLAIN", "bob", "bob-secret"))
+        .await
+        .unwrap();
+    let ResponseBody::UnregisterController(u) = call(&controller, unregister(), 0).await.unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(u.error_code, cluster_denied);
+    let caller = fjord_net::principal::Caller {
+        peer: "127.0.0.1:1".parse().unwrap(),
+        principal: std::sync::Arc::new(fjord_net::principal::Principal::user("admin")),
+        listener: "CLIENT".into(),
+        connection: 0,
+        protocol: fjord_net::security::SecurityProtocol::Plaintext,
+        software: None,
+    };
+    let header = fjord_protocol::generated::request_header::RequestHeader {
+        request_api_key: fjord_protocol::ApiKey::UnregisterController.key(),
+        request_api_version: 0,
+        correlation_id: 1,
+        client_id: Some("forger".into()),
+        ..Default::default()
+    };
+    let forged = fjord_net::envelope::wrap(&header, &unregister(), &caller).unwrap();
+    let ResponseBody::Envelope(e) = call(&controller, forged, 0).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(e.error_code, cluster_denied);
+}
+
+/// librdkafka as bob (no WRITE on `orders`) gets TOPIC_AUTHORIZATION_FAILED from `addr`.
+fn librdkafka_without_write_is_refused(rt: &tokio::runtime::Runtime, addr: &str) {
     use rdkafka::producer::{FutureProducer, FutureRecord};
     let producer: FutureProducer = rdkafka::config::ClientConfig::new()
-        .set("bootstrap.servers", &addr)
+        .set("bootstrap.servers", addr)
         .set("security.protocol", "SASL_PLAINTEXT")
         .set("sasl.mechanism", "PLAIN")
         .set("sasl.username", "bob")
@@ -1009,4 +994,67 @@ fn the_authorizer_enforces_kafkas_table_and_the_mission_rpcs_rules() {
         e.to_string().contains("Authorization") || e.to_string().contains("authoriz"),
         "{e}"
     );
+}
+
+/// ElectLeaders DESIGNATED (docs/EXTENSIONS.md).
+fn designated() -> RequestBody {
+    RequestBody::ElectLeaders(el::ElectLeadersRequest {
+        election_type: 2,
+        topic_partitions: Some(vec![el::TopicPartitions {
+            topic: "orders".into(),
+            partitions: vec![0],
+            designated_leaders: Some(vec![1]),
+            ..Default::default()
+        }]),
+        timeout_ms: 10_000,
+        ..Default::default()
+    })
+}
+
+/// ElectLeaders DESIGNATED needs CLUSTER_ACTION, GetReplicaLogInfo CLUSTER_ACTION or
+/// DESCRIBE on the topic, both refused to alice; returns the ids of `orders` and `hidden`.
+async fn the_mission_rpcs_need_their_rights(
+    admin: &Client,
+    alice: &Client,
+) -> (fjord_protocol::Uuid, fjord_protocol::Uuid) {
+    let cluster_denied = ErrorCode::ClusterAuthorizationFailed.code();
+    let topic_denied = ErrorCode::TopicAuthorizationFailed.code();
+    // ElectLeaders DESIGNATED needs CLUSTER_ACTION (docs/EXTENSIONS.md), forwarded in an
+    // Envelope and judged as alice's on the controller.
+    let orders_id = {
+        let ResponseBody::Metadata(m) = call(admin, metadata(Some(&["orders"])), 12).await.unwrap()
+        else {
+            panic!()
+        };
+        m.topics[0].topic_id
+    };
+    let ResponseBody::ElectLeaders(e) = call(alice, designated(), 3).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(e.error_code, cluster_denied);
+    // GetReplicaLogInfo: CLUSTER_ACTION or DESCRIBE on the topic ("hidden" has neither).
+    let hidden_id = {
+        let ResponseBody::Metadata(m) = call(admin, metadata(Some(&["hidden"])), 12).await.unwrap()
+        else {
+            panic!()
+        };
+        m.topics[0].topic_id
+    };
+    let ResponseBody::GetReplicaLogInfo(g) = call(alice, log_info(hidden_id), 0).await.unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(
+        g.topic_partition_log_info_list[0].partition_log_info[0].error_code,
+        topic_denied
+    );
+    let ResponseBody::GetReplicaLogInfo(g) = call(alice, log_info(orders_id), 0).await.unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(
+        g.topic_partition_log_info_list[0].partition_log_info[0].error_code, 0,
+        "DESCRIBE via WRITE"
+    );
+    (orders_id, hidden_id)
 }
