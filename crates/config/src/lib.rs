@@ -513,6 +513,20 @@ impl ServerConfig {
             .or_else(|| self.get(key).map(str::to_string))
     }
 
+    /// `key` for SASL `mechanism` on `listener`: `listener.name.<listener>.<mechanism>.<key>`
+    /// (lowercase names, as Kafka spells them), else [`ServerConfig::listener_value`].
+    pub fn mechanism_value(&self, listener: &str, mechanism: &str, key: &str) -> Option<String> {
+        let scoped = format!(
+            "listener.name.{}.{}.{key}",
+            listener.to_ascii_lowercase(),
+            mechanism.to_ascii_lowercase()
+        );
+        self.values
+            .get(&scoped)
+            .cloned()
+            .or_else(|| self.listener_value(listener, key))
+    }
+
     /// The security protocol of the listener `name`, from `listener.security.protocol.map`.
     pub fn security_protocol(&self, name: &str) -> Result<String, ConfigError> {
         let key = broker::LISTENER_SECURITY_PROTOCOL_MAP.name;

@@ -203,18 +203,10 @@ pub(super) fn listener_security(
     Ok(security)
 }
 
-/// `key` for OAUTHBEARER on `listener`: `listener.name.<listener>.oauthbearer.<key>`, else
-/// `listener.name.<listener>.<key>`, else `key`.
+/// `key` for OAUTHBEARER on `listener` (mechanism-scoped first), when set and not blank.
 fn oauth_value(config: &ServerConfig, listener: &str, key: &str) -> Option<String> {
-    let scoped = format!(
-        "listener.name.{}.oauthbearer.{key}",
-        listener.to_ascii_lowercase()
-    );
     config
-        .explicit()
-        .get(&scoped)
-        .cloned()
-        .or_else(|| config.listener_value(listener, key))
+        .mechanism_value(listener, "OAUTHBEARER", key)
         .filter(|v| !v.trim().is_empty())
 }
 
