@@ -207,19 +207,7 @@ fn tokens_are_created_used_renewed_expired_and_swept() {
     let admin = wait_for(Duration::from_secs(60), || c.ready(&admin_creds))
         .unwrap_or_else(|| panic!("no node:\n{}", node.log_tail()));
     // alice is a SCRAM user.
-    let m = Mechanism::Sha256;
-    let salt = b"a-salt-of-16-bytes".to_vec();
-    let body = RequestBody::AlterUserScramCredentials(scram_rq::AlterUserScramCredentialsRequest {
-        upsertions: vec![scram_rq::ScramCredentialUpsertion {
-            name: "alice".into(),
-            mechanism: m.code(),
-            iterations: 4096,
-            salted_password: m.salted_password(b"alice-secret", &salt, 4096).into(),
-            salt: salt.into(),
-            ..Default::default()
-        }],
-        ..Default::default()
-    });
+    let body = scram_alice();
     let ResponseBody::AlterUserScramCredentials(r) = c.call(&admin, body, 0) else {
         panic!()
     };
@@ -352,4 +340,21 @@ fn tokens_are_created_used_renewed_expired_and_swept() {
         c.expire(&alice, &hmac, -1).0,
         ErrorCode::DelegationTokenNotFound.code()
     );
+}
+
+/// AlterUserScramCredentials: alice's SCRAM-SHA-256 credential (password alice-secret).
+fn scram_alice() -> RequestBody {
+    let m = Mechanism::Sha256;
+    let salt = b"a-salt-of-16-bytes".to_vec();
+    RequestBody::AlterUserScramCredentials(scram_rq::AlterUserScramCredentialsRequest {
+        upsertions: vec![scram_rq::ScramCredentialUpsertion {
+            name: "alice".into(),
+            mechanism: m.code(),
+            iterations: 4096,
+            salted_password: m.salted_password(b"alice-secret", &salt, 4096).into(),
+            salt: salt.into(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    })
 }
