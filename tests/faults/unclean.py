@@ -85,6 +85,15 @@ def find_hanging(c, cutoff_ms):
     start offset)}. The tool fails while a broker that may coordinate one does not answer
     (a shard loading after the recovery); it is asked again until it answers."""
     found = set()
+    # What the tools saw, for the run's directory: the producers of partition 0 and every
+    # transaction's coordinator state.
+    seen = [c.run_tool("kafka-transactions", "--bootstrap-server", c.live_bootstrap(),
+                       "describe-producers", "--topic", nemesis.TOPIC, "--partition",
+                       str(PARTITION), check=False, stderr=True, timeout=60),
+            c.run_tool("kafka-transactions", "--bootstrap-server", c.live_bootstrap(), "list",
+                       check=False, stderr=True, timeout=60)]
+    with open(os.path.join(c.dir, "find-hanging.log"), "a") as f:
+        f.write(f"--- at {int(time.time() * 1000)}\n" + "\n".join(seen) + "\n")
     for n in c.brokers:
         if not n.alive() or n.id in c.gone:
             continue
@@ -94,6 +103,8 @@ def find_hanging(c, cutoff_ms):
                              "find-hanging", "--broker-id", str(n.id),
                              "--max-transaction-timeout", "0", check=False, stderr=True,
                              timeout=90)
+            with open(os.path.join(c.dir, "find-hanging.log"), "a") as f:
+                f.write(f"--- broker {n.id} at {int(time.time() * 1000)}\n{out}\n")
             if out.startswith("Topic"):
                 break
             if time.monotonic() > deadline:
@@ -153,13 +164,20 @@ def online(c):
     return bool(parts) and all(v[0] != -1 for v in parts.values())
 
 
+# The internal topics whose partitions may be left with one live replica by the kill.
+INTERNAL_TOPICS = ("__transaction_state", "__consumer_offsets", "__share_group_state")
+
+
 def writable_again(c):
-    """What an operator does next: the recovered partition has one replica, so the topic's
-    minimum ISR goes to 1 and writes resume (offsets past the new leader's log end are given
-    out again)."""
-    c.run_tool("kafka-configs", "--bootstrap-server", c.live_bootstrap(), "--alter",
-               "--entity-type", "topics", "--entity-name", nemesis.TOPIC, "--add-config",
-               "min.insync.replicas=1", check=False, timeout=30)
+    """What an operator does next: the recovered partitions have one replica, so the
+    topics' minimum ISR goes to 1 and writes resume (offsets past the new leader's log end
+    are given out again). The internal topics too: a coordinator whose partition has one
+    live replica writes nothing below its min ISR (as Kafka's), so no transaction it
+    coordinates can end, not even by its timeout, until it may write again."""
+    for topic in (nemesis.TOPIC, *INTERNAL_TOPICS):
+        c.run_tool("kafka-configs", "--bootstrap-server", c.live_bootstrap(), "--alter",
+                   "--entity-type", "topics", "--entity-name", topic, "--add-config",
+                   "min.insync.replicas=1", check=False, timeout=30)
 
 
 def parse_table(text):

@@ -62,6 +62,7 @@ const KNOWN_KEYS: &[&str] = &[
     "security.protocol",
     "sasl.mechanism",
     "sasl.jaas.config",
+    "sasl.kerberos.service.name",
     "ssl.truststore.type",
     "ssl.truststore.location",
     "ssl.truststore.password",
@@ -231,24 +232,29 @@ fn client_security(props: &BTreeMap<String, String>) -> Result<ClientSecurity, A
         let mechanism = props.get("sasl.mechanism").map_or("GSSAPI", |s| s.trim());
         if !matches!(
             mechanism,
-            "PLAIN" | "SCRAM-SHA-256" | "SCRAM-SHA-512" | "OAUTHBEARER"
+            "PLAIN" | "SCRAM-SHA-256" | "SCRAM-SHA-512" | "OAUTHBEARER" | "GSSAPI"
         ) {
             return Err(bad(
                 "sasl.mechanism",
                 mechanism,
-                "fjord's tools speak PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER".into(),
+                "fjord's tools speak PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER and GSSAPI"
+                    .into(),
             ));
         }
         let text = props.get("sasl.jaas.config").ok_or_else(|| {
             bad(
                 "sasl.jaas.config",
                 "",
-                "SASL needs a login module (with username and password, or OAUTHBEARER's options)"
+                "SASL needs a login module (with username and password, OAUTHBEARER's options, or for GSSAPI, the default mechanism, Krb5LoginModule's)"
                     .into(),
             )
         })?;
         // The value holds a password: errors never quote it.
         let entry = jaas::parse(text).map_err(|e| bad("sasl.jaas.config", "(hidden)", e.0))?;
+        if mechanism == "GSSAPI" {
+            security.sasl = Some(kerberos_login(props, &entry.options)?);
+            return Ok(security);
+        }
         if mechanism == "OAUTHBEARER" {
             let get = |k: &str| props.get(k).filter(|v| !v.is_empty()).cloned();
             let login = fjord_net::sasl::login::BearerLogin::from_settings(
@@ -268,6 +274,7 @@ fn client_security(props: &BTreeMap<String, String>) -> Result<ClientSecurity, A
                 password: String::new(),
                 token: false,
                 bearer: Some(fjord_net::sasl::login::Bearer(std::sync::Arc::new(login))),
+                gssapi: None,
             });
             return Ok(security);
         }
@@ -289,9 +296,40 @@ fn client_security(props: &BTreeMap<String, String>) -> Result<ClientSecurity, A
             password,
             token,
             bearer: None,
+            gssapi: None,
         });
     }
     Ok(security)
+}
+
+/// A tool's Kerberos login: Krb5LoginModule's options (a keytab or the ticket cache), to the
+/// service `sasl.kerberos.service.name` (or the entry's `serviceName`).
+fn kerberos_login(
+    props: &BTreeMap<String, String>,
+    options: &BTreeMap<String, String>,
+) -> Result<SaslCredentials, AdminError> {
+    let bad = |key: &str, value: &str, reason: String| AdminError::Config {
+        key: key.to_string(),
+        value: value.to_string(),
+        reason,
+    };
+    let login = fjord_kerberos::gss::Login::from_options(options)
+        .map_err(|e| bad("sasl.jaas.config", "(hidden)", e))?;
+    let service = options
+        .get("serviceName")
+        .or_else(|| props.get("sasl.kerberos.service.name"))
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| {
+            bad(
+                "sasl.kerberos.service.name",
+                "",
+                "GSSAPI needs the brokers' Kerberos service name (kafka in kafka/host@REALM)"
+                    .into(),
+            )
+        })?;
+    Ok(SaslCredentials::kerberos(std::sync::Arc::new(
+        login.initiator(service),
+    )))
 }
 
 #[cfg(test)]
@@ -334,7 +372,8 @@ mod tests {
             ("SCRAM-SHA-512", "ops")
         );
         for (props, key) in [
-            ("security.protocol=SASL_PLAINTEXT\n", "sasl.mechanism"),
+            // The mechanism defaults to GSSAPI, as Kafka's: it needs its login module.
+            ("security.protocol=SASL_PLAINTEXT\n", "Krb5LoginModule"),
             (
                 "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n",
                 "sasl.jaas.config",

@@ -209,7 +209,11 @@ async fn the_fetchers_and_a_coordinator_look_only_at_what_changed() {
         .await
         .unwrap()
         .unwrap();
-    common::wait_until(|| groups.partitions_visited() == 100).await;
+    // Each follower of the images sees this one in its own time: wait for both.
+    common::wait_until(|| {
+        groups.partitions_visited() == 100 && fetchers.partitions_visited() >= 104
+    })
+    .await;
     assert_eq!(
         fetchers.partitions_visited(),
         104,

@@ -116,31 +116,11 @@ async fn a_silent_consumer_group_member_expires_after_its_session_timeout_on_the
     records.extend(common::sole_replica_topic("t", TOPIC));
     let (_dir, replicas, image) = broker(&records);
     let (clock, hand) = Clock::manual(fjord_util::system_now_ms());
-    let (_info_tx, info_rx) = tokio::sync::watch::channel(None);
-    let controller = Arc::new(ControllerClient::new(info_rx));
-    let groups = fjord_broker::GroupCoordinator::groups(
-        common::group_config(1),
-        replicas.clone(),
-        controller.clone(),
-        clock.clone(),
-    )
-    .0;
-    let (transactions, _) = fjord_broker::TxnCoordinator::transactions(
-        common::txn_config(1),
-        replicas.clone(),
-        controller.clone(),
-        clock.clone(),
-    );
-    let share_states = fjord_broker::parts::ShareCoordinator::share_states(
-        share_config(),
-        replicas.clone(),
-        controller,
-        clock.clone(),
-    );
+    let c = common::coordinators(&replicas, &clock);
     let api = fjord_broker::parts::Groups {
-        coordinator: &groups,
-        transactions: &transactions,
-        share_states: &share_states,
+        coordinator: &c.groups,
+        transactions: &c.transactions,
+        share_states: &c.shares,
         image: image.clone(),
         listener: "PLAINTEXT",
         client: ("test", "127.0.0.1:1".parse().unwrap()),
@@ -261,7 +241,7 @@ async fn unacknowledged_share_records_are_delivered_again_after_the_lock_duratio
     let (_info_tx, info_rx) = tokio::sync::watch::channel(None);
     let controller = Arc::new(ControllerClient::new(info_rx));
     let share_states = fjord_broker::parts::ShareCoordinator::share_states(
-        share_config(),
+        common::share_config(1),
         replicas.clone(),
         controller.clone(),
         clock.clone(),
@@ -364,16 +344,4 @@ async fn unacknowledged_share_records_are_delivered_again_after_the_lock_duratio
         tokio::task::yield_now().await;
     }
     assert!(started.elapsed() < Duration::from_secs(10));
-}
-
-/// The share coordinator's settings: one partition of its topic (RF 1).
-fn share_config() -> fjord_broker::ShareCoordinatorConfig {
-    fjord_broker::ShareCoordinatorConfig {
-        num_partitions: 1,
-        replication_factor: 1,
-        min_isr: 1,
-        segment_bytes: 100 << 20,
-        per_snapshot: 500,
-        prune_interval_ms: 300_000,
-    }
 }

@@ -2366,58 +2366,58 @@ pub mod broker {
         ty: ConfigType::Text,
         default: None,
         scope: Scope::Stored(Dynamic::ListenerPerBroker),
-        read: false,
-        doc: "The Kerberos service name of the broker.",
+        read: true,
+        doc: "The Kerberos service name the nodes sign in to each other with over GSSAPI (the first component of the listeners' service principal, kafka in kafka/host@REALM).",
         synonyms: &[],
     };
     /// `sasl.kerberos.kinit.cmd`.
     pub const SASL_KERBEROS_KINIT_CMD: Def = Def {
         name: "sasl.kerberos.kinit.cmd",
         ty: ConfigType::Text,
-        default: None,
+        default: Some("/usr/bin/kinit"),
         scope: Scope::Stored(Dynamic::ListenerPerBroker),
         read: false,
-        doc: "The kinit command used to renew Kerberos tickets.",
+        doc: "Kafka's command for renewing Kerberos tickets; fjord's GSSAPI library gets and renews tickets from the keytab by itself.",
         synonyms: &[],
     };
     /// `sasl.kerberos.ticket.renew.window.factor`.
     pub const SASL_KERBEROS_TICKET_RENEW_WINDOW_FACTOR: Def = Def {
         name: "sasl.kerberos.ticket.renew.window.factor",
-        ty: ConfigType::Number,
-        default: None,
+        ty: ConfigType::Double,
+        default: Some("0.8"),
         scope: Scope::Stored(Dynamic::ListenerPerBroker),
         read: false,
-        doc: "The share of a ticket's lifetime after which it is renewed.",
+        doc: "The share of a ticket's lifetime after which Kafka renews it; fjord's GSSAPI library renews tickets from the keytab by itself.",
         synonyms: &[],
     };
     /// `sasl.kerberos.ticket.renew.jitter`.
     pub const SASL_KERBEROS_TICKET_RENEW_JITTER: Def = Def {
         name: "sasl.kerberos.ticket.renew.jitter",
-        ty: ConfigType::Number,
-        default: None,
+        ty: ConfigType::Double,
+        default: Some("0.05"),
         scope: Scope::Stored(Dynamic::ListenerPerBroker),
         read: false,
-        doc: "The random share added to the renewal time.",
+        doc: "The random share Kafka adds to the renewal time; fjord's GSSAPI library renews tickets from the keytab by itself.",
         synonyms: &[],
     };
     /// `sasl.kerberos.min.time.before.relogin`.
     pub const SASL_KERBEROS_MIN_TIME_BEFORE_RELOGIN: Def = Def {
         name: "sasl.kerberos.min.time.before.relogin",
         ty: ConfigType::Long(0),
-        default: None,
+        default: Some("60000"),
         scope: Scope::Stored(Dynamic::ListenerPerBroker),
         read: false,
-        doc: "The shortest time between two Kerberos logins, in ms.",
+        doc: "The shortest time between two Kerberos logins in Kafka, in ms; fjord's GSSAPI library logs in from the keytab when a ticket is due.",
         synonyms: &[],
     };
     /// `sasl.kerberos.principal.to.local.rules`.
     pub const SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES: Def = Def {
         name: "sasl.kerberos.principal.to.local.rules",
         ty: ConfigType::Text,
-        default: None,
+        default: Some("DEFAULT"),
         scope: Scope::Stored(Dynamic::ListenerPerBroker),
-        read: false,
-        doc: "The rules that map Kerberos principals to short names.",
+        read: true,
+        doc: "The rules that map a Kerberos principal to the short name its connections speak as (User:short-name), tried in order: DEFAULT, or RULE:[n:format] followed by an optional (match), s/from/to/g and /L or /U.",
         synonyms: &[],
     };
     /// `sasl.login.refresh.window.factor`.

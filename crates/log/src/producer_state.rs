@@ -48,7 +48,7 @@ impl BatchMeta {
 }
 
 /// One producer's state.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProducerEntry {
     /// Its epoch.
     pub epoch: i16,
@@ -60,6 +60,20 @@ pub struct ProducerEntry {
     pub current_txn_first_offset: Option<i64>,
     /// The epoch of the coordinator that wrote its last marker (-1: none yet).
     pub coordinator_epoch: i32,
+}
+
+impl Default for ProducerEntry {
+    /// A producer seen for the first time: no batches, no marker yet (coordinator epoch -1,
+    /// as Kafka 4.4's DescribeProducers reports an idempotent producer's).
+    fn default() -> ProducerEntry {
+        ProducerEntry {
+            epoch: 0,
+            batches: VecDeque::new(),
+            last_timestamp: 0,
+            current_txn_first_offset: None,
+            coordinator_epoch: -1,
+        }
+    }
 }
 
 /// A transaction that a marker ended in this partition.
@@ -297,11 +311,14 @@ impl ProducerState {
             e.epoch = b.producer_epoch();
         }
         e.coordinator_epoch = marker.coordinator_epoch;
-        e.last_timestamp = e.last_timestamp.max(if b.max_timestamp() >= 0 {
+        // The last batch's timestamp, not the largest seen (as Kafka's ProducerStateEntry):
+        // a marker a leader wrote with its clock stepped forward must not keep the producer
+        // in the future, where no transaction timeout and no expiry ever reaches it.
+        e.last_timestamp = if b.max_timestamp() >= 0 {
             b.max_timestamp()
         } else {
             now_ms
-        });
+        };
         let first_offset = e.current_txn_first_offset.take()?;
         self.ongoing.remove(&first_offset);
         self.unreplicated.insert(first_offset, offset);
@@ -324,7 +341,7 @@ impl ProducerState {
         while e.batches.len() > BATCHES_RETAINED {
             e.batches.pop_front();
         }
-        e.last_timestamp = e.last_timestamp.max(meta.timestamp);
+        e.last_timestamp = meta.timestamp;
     }
 
     /// Forgets producers whose last append is older than `max_age_ms` (Kafka's
@@ -428,7 +445,7 @@ impl ProducerState {
             }
             let e = state.producers.entry(pid).or_default();
             e.epoch = epoch;
-            e.last_timestamp = e.last_timestamp.max(timestamp);
+            e.last_timestamp = timestamp;
             e.coordinator_epoch = coordinator_epoch;
             if txn_first_offset >= 0 {
                 e.current_txn_first_offset = Some(txn_first_offset);
@@ -505,6 +522,51 @@ mod tests {
         let mut w = ProducerState::default();
         w.update(&batch(9, 0, i32::MAX, 1), 0, 0);
         assert_eq!(w.check(&batch(9, 0, 0, 1)).unwrap(), Verdict::Append);
+    }
+
+    /// A batch of producer `pid` at `epoch` timestamped `ts`.
+    fn batch_at(pid: i64, epoch: i16, seq: i32, ts: i64, transactional: bool) -> RecordBatch {
+        let mut b = RecordBatchBuilder::new(Compression::None)
+            .producer(pid, epoch, seq)
+            .transactional(transactional);
+        b.append(ts, None, Some(b"v"), &[]);
+        RecordBatch::new(b.build().unwrap()).unwrap()
+    }
+
+    /// Kafka's rule (ProducerStateEntry): a producer's last timestamp is its last batch's or
+    /// marker's, even when it goes back. A marker written by a leader whose clock was stepped
+    /// an hour ahead must not leave the producer an hour in the future: `find-hanging` and
+    /// producer expiry measure from it (the fault run's hanging transaction was never found).
+    #[test]
+    fn the_last_timestamp_is_the_last_batchs_even_when_it_goes_back() {
+        let (now, ahead) = (1_000_000, 1_000_000 + 3_600_000);
+        let mut s = ProducerState::default();
+        s.update(&batch_at(5, 0, 0, now, true), 0, now);
+        let marker = EndTxnMarker {
+            commit: true,
+            coordinator_epoch: 0,
+        }
+        .to_batch(5, 0, ahead)
+        .unwrap();
+        s.update(&RecordBatch::new(marker).unwrap(), 1, ahead);
+        assert_eq!(s.producers()[&5].last_timestamp, ahead);
+        s.update(&batch_at(5, 0, 1, now + 10, true), 2, now + 10);
+        assert_eq!(s.producers()[&5].last_timestamp, now + 10);
+        assert_eq!(s.producers()[&5].current_txn_first_offset, Some(2));
+        let back = ProducerState::from_snapshot(&s.to_snapshot()).unwrap();
+        assert_eq!(back.producers()[&5].last_timestamp, now + 10);
+        // A producer no marker has reached has coordinator epoch -1, as Kafka 4.4 answers
+        // DescribeProducers for one (run side by side: -1 there, 0 here before).
+        let mut plain = ProducerState::default();
+        plain.update(&batch_at(8, 0, 0, now, false), 0, now);
+        assert_eq!(plain.producers()[&8].coordinator_epoch, -1);
+        let back = ProducerState::from_snapshot(&plain.to_snapshot()).unwrap();
+        assert_eq!(back.producers()[&8].coordinator_epoch, -1);
+        // Expiry measures from it too.
+        let mut idle = ProducerState::default();
+        idle.update(&batch_at(6, 0, 0, ahead, false), 0, ahead);
+        idle.update(&batch_at(6, 0, 1, now, false), 1, now);
+        assert_eq!(idle.expire(now + 86_400_000, 86_400_000), 1);
     }
 
     #[test]

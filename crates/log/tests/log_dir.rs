@@ -410,16 +410,7 @@ fn an_interrupted_move_is_forgotten() {
     let (b, _) = LogDir::open(b_dir.path(), cfg).unwrap();
     assert!(b.get(&tp).is_none());
     assert_eq!(
-        std::fs::read_dir(b_dir.path())
-            .unwrap()
-            .filter(|e| {
-                e.as_ref()
-                    .unwrap()
-                    .file_name()
-                    .to_string_lossy()
-                    .starts_with("moving")
-            })
-            .count(),
+        common::count_files(b_dir.path(), |n| n.starts_with("moving")),
         0
     );
     let (a, _) = LogDir::open(a_dir.path(), cfg).unwrap();

@@ -46,7 +46,7 @@ fn reopen(dir: &std::path::Path, log: PartitionLog, clean: bool) -> PartitionLog
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(common::proptest_cases(128)))]
 
     #[test]
     fn the_log_behaves_like_its_model(ops in proptest::collection::vec(op(), 1..40)) {
@@ -156,7 +156,7 @@ fn keyed(log: &PartitionLog) -> Vec<(i64, String, Option<String>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(common::proptest_cases(96)))]
 
     #[test]
     fn a_compacted_log_keeps_the_latest_value_of_every_key(ops in proptest::collection::vec(compact_op(), 1..50)) {

@@ -400,19 +400,7 @@ fn deleted_segments_linger_until_the_delay_passes() {
     log.set_high_watermark(log.log_end_offset());
     let held = log.read(0, 1 << 20, None, true).unwrap();
     assert!(log.apply_retention(1_000).unwrap() > 0);
-    let deleted = || {
-        dir.path()
-            .read_dir()
-            .unwrap()
-            .filter(|e| {
-                e.as_ref()
-                    .unwrap()
-                    .file_name()
-                    .to_string_lossy()
-                    .ends_with(".log.deleted")
-            })
-            .count()
-    };
+    let deleted = || common::count_files(dir.path(), |n| n.ends_with(".log.deleted"));
     assert!(deleted() > 0);
     assert!(
         !values(&held.records).is_empty(),

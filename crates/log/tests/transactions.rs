@@ -256,7 +256,7 @@ fn txn_batch(pid: i64, seq: i32, n: usize, tag: &str) -> bytes::Bytes {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(common::proptest_cases(256)))]
 
     #[test]
     fn stable_offsets_and_aborts_match_the_model(ops in proptest::collection::vec(op(), 1..60)) {

@@ -331,6 +331,14 @@ impl<W: crate::FrameSink> Exchange for Inline<'_, W> {
     }
 }
 
+/// An authentication failure on `addr`, saying a message.
+fn auth_failed(addr: &str) -> impl Fn(String) -> CallError + '_ {
+    move |message| CallError::Authentication {
+        addr: addr.to_string(),
+        message,
+    }
+}
+
 /// One SaslAuthenticate step: the mechanism's message out, the server's answer back.
 async fn sasl_step(
     ex: &mut impl Exchange,
@@ -340,10 +348,7 @@ async fn sasl_step(
     fjord_protocol::generated::sasl_authenticate_response::SaslAuthenticateResponse,
     CallError,
 > {
-    let failed = |message: String| CallError::Authentication {
-        addr: addr.to_string(),
-        message,
-    };
+    let failed = auth_failed(addr);
     let body = RequestBody::SaslAuthenticate(
         fjord_protocol::generated::sasl_authenticate_request::SaslAuthenticateRequest {
             auth_bytes: bytes.into(),
@@ -368,10 +373,7 @@ async fn sasl_login(
     ex: &mut impl Exchange,
 ) -> Result<Option<Duration>, CallError> {
     use fjord_protocol::generated::sasl_handshake_request::SaslHandshakeRequest;
-    let failed = |message: String| CallError::Authentication {
-        addr: addr.to_string(),
-        message,
-    };
+    let failed = auth_failed(addr);
     let handshake = RequestBody::SaslHandshake(SaslHandshakeRequest {
         mechanism: creds.mechanism.clone(),
     });
@@ -392,7 +394,7 @@ async fn sasl_login(
             .bearer
             .as_ref()
             .ok_or_else(|| failed("OAUTHBEARER without a login".into()))?;
-        let token = login.0.token().await.map_err(failed)?;
+        let token = login.0.token().await.map_err(&failed)?;
         let answer =
             sasl_step(ex, addr, crate::sasl::oauthbearer::initial_response(&token)).await?;
         if !answer.auth_bytes.is_empty() {
@@ -402,6 +404,8 @@ async fn sasl_login(
             return Err(failed(error));
         }
         answer
+    } else if creds.mechanism == crate::sasl::gssapi::GSSAPI {
+        gssapi_login(addr, creds, ex).await?
     } else if creds.mechanism == crate::sasl::plain::PLAIN {
         let message = crate::sasl::plain::client_message(&creds.username, &creds.password);
         sasl_step(ex, addr, message).await?
@@ -425,6 +429,60 @@ async fn sasl_login(
     };
     Ok((last.session_lifetime_ms > 0)
         .then(|| Duration::from_millis(last.session_lifetime_ms as u64)))
+}
+
+/// GSSAPI's exchange (RFC 4752) with a fresh initiator context for the server's host; the
+/// library's calls (which may ask the KDC for a ticket) run off the async workers.
+async fn gssapi_login(
+    addr: &str,
+    creds: &SaslCredentials,
+    ex: &mut impl Exchange,
+) -> Result<
+    fjord_protocol::generated::sasl_authenticate_response::SaslAuthenticateResponse,
+    CallError,
+> {
+    use crate::sasl::gssapi::GssapiClient;
+    let failed = auth_failed(addr);
+    let initiator = creds
+        .gssapi
+        .as_ref()
+        .map(|k| k.0.clone())
+        .ok_or_else(|| failed("GSSAPI without a Kerberos login".into()))?;
+    let host = addr
+        .rsplit_once(':')
+        .map_or(addr, |(h, _)| h)
+        .trim_matches(['[', ']'])
+        .to_string();
+    let gss_failed = |e: crate::sasl::gssapi::GssFailure| failed(format!("GSSAPI: {e}"));
+    let (mut client, mut message) = off_workers(move || {
+        let mut client = GssapiClient::new(initiator.context(&host)?);
+        let first = client.first()?;
+        Ok((client, first))
+    })
+    .await
+    .map_err(gss_failed)?;
+    loop {
+        let answer = sasl_step(ex, addr, message).await?;
+        if client.is_done() {
+            return Ok(answer);
+        }
+        let challenge = answer.auth_bytes.to_vec();
+        (client, message) = off_workers(move || {
+            let next = client.step(&challenge)?;
+            Ok((client, next))
+        })
+        .await
+        .map_err(gss_failed)?;
+    }
+}
+
+/// Runs a GSSAPI library call (which may ask the KDC for a ticket) on the blocking pool.
+async fn off_workers<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, crate::sasl::gssapi::GssFailure> + Send + 'static,
+) -> Result<T, crate::sasl::gssapi::GssFailure> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| Err(crate::sasl::gssapi::GssFailure::new(e.to_string())))
 }
 
 /// The SaslAuthenticate version fjord's clients use (v1+ carries the session lifetime).

@@ -96,7 +96,7 @@ impl ListenerSecurity {
 /// A client's SASL credentials.
 #[derive(Clone, PartialEq, Eq)]
 pub struct SaslCredentials {
-    /// PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512.
+    /// PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER or GSSAPI.
     pub mechanism: String,
     /// The user name.
     pub username: String,
@@ -107,6 +107,24 @@ pub struct SaslCredentials {
     pub token: bool,
     /// For OAUTHBEARER, where the bearer token comes from.
     pub bearer: Option<crate::sasl::login::Bearer>,
+    /// For GSSAPI, the Kerberos login that makes initiator contexts.
+    pub gssapi: Option<crate::sasl::gssapi::Kerberos>,
+}
+
+impl SaslCredentials {
+    /// GSSAPI credentials: the Kerberos login that makes initiator contexts.
+    pub fn kerberos(
+        login: std::sync::Arc<dyn crate::sasl::gssapi::GssInitiator>,
+    ) -> SaslCredentials {
+        SaslCredentials {
+            mechanism: crate::sasl::gssapi::GSSAPI.into(),
+            username: String::new(),
+            password: String::new(),
+            token: false,
+            bearer: None,
+            gssapi: Some(crate::sasl::gssapi::Kerberos(login)),
+        }
+    }
 }
 
 impl std::fmt::Debug for SaslCredentials {

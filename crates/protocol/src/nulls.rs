@@ -10,7 +10,8 @@ pub const NULL_WHEN_EMPTY: [&str; 3] = ["ErrorMessage", "BatchIndexErrorMessage"
 /// Sets every empty error message and documentation `body` carries at `version` to null,
 /// except the top-level message of the answers Kafka 4.4 sends as `""` on success
 /// (AlterPartitionReassignments, DescribeClientQuotas, DescribeUserScramCredentials,
-/// DescribeQuorum: found by the differential test), each DescribeConfigs result's, and a
+/// DescribeQuorum: found by the differential test; SaslAuthenticate, each step of an exchange:
+/// found by the OAUTHBEARER and GSSAPI comparisons), each DescribeConfigs result's, and a
 /// refused FindCoordinator key's.
 pub fn null_empty_messages(body: &mut ResponseBody, version: i16) {
     body.each_nullable_string(version, &mut |name, value| {
@@ -23,6 +24,7 @@ pub fn null_empty_messages(body: &mut ResponseBody, version: i16) {
         ResponseBody::DescribeClientQuotas(r) => Some((r.error_code, &mut r.error_message)),
         ResponseBody::DescribeUserScramCredentials(r) => Some((r.error_code, &mut r.error_message)),
         ResponseBody::DescribeQuorum(r) => Some((r.error_code, &mut r.error_message)),
+        ResponseBody::SaslAuthenticate(r) => Some((r.error_code, &mut r.error_message)),
         _ => None,
     };
     if let Some((0, message @ None)) = top {

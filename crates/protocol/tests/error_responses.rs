@@ -45,3 +45,56 @@ fn every_api_at_every_version_has_a_decodable_error_response() {
     }
     assert!(checked > 5_000, "only {checked} responses checked");
 }
+
+/// The `topic_id: …` values in a message's debug text, leaving out a Fetch's forgotten
+/// topics (dropped from its session, never answered).
+fn topic_ids(debug: &str) -> std::collections::BTreeSet<String> {
+    let debug = match debug.find("forgotten_topics_data: [") {
+        Some(at) => {
+            let rest = &debug[at..];
+            let mut depth = 0;
+            let end = rest
+                .char_indices()
+                .find(|&(_, c)| {
+                    depth += i32::from(c == '[') - i32::from(c == ']');
+                    c == ']' && depth == 0
+                })
+                .map_or(rest.len(), |(i, _)| i + 1);
+            format!("{}{}", &debug[..at], &rest[end..])
+        }
+        None => debug.to_string(),
+    };
+    debug
+        .split("topic_id: ")
+        .skip(1)
+        .map(|rest| rest.split([',', ' ', '}']).next().unwrap_or("").to_string())
+        .collect()
+}
+
+/// An error response that names topics by id names each one the request asked about: a
+/// client matches the refusal to its topics by id (Kafka 4.4's producer ignores a
+/// TxnOffsetCommit v6 answer whose topic id is zero and asks again forever).
+#[test]
+fn error_responses_name_the_requests_topics_by_their_ids() {
+    let mut checked = 0;
+    for &api in ApiKey::ALL {
+        for version in api.min_version()..=api.max_version() {
+            for seed in 0..SEEDS {
+                let request = RequestBody::sample(api, &mut SampleRng::new(seed), version);
+                let response = error_response(&request, version, ErrorCode::NotCoordinator, "x");
+                let answered = topic_ids(&format!("{response:?}"));
+                if answered.is_empty() {
+                    continue;
+                }
+                for id in topic_ids(&format!("{request:?}")) {
+                    assert!(
+                        answered.contains(&id),
+                        "{api:?} v{version} seed {seed}: the answer lost topic id {id}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} topic ids checked");
+}

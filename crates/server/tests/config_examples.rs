@@ -167,22 +167,37 @@ fn the_secured_example_runs_as_the_readme_says() {
     let secured = repo.join("config/secured").canonicalize().unwrap();
     let work = tempfile::tempdir().unwrap();
     let dir = work.path();
+    let _nodes = start_secured_cluster(&secured, dir);
+    let admin = secured.join("admin.properties");
+    let admin = admin.to_str().unwrap();
+    the_admin_creates_and_produces(dir, admin);
+    alice_reads_once_granted(dir, &secured, admin);
+}
+
+/// Asserts a command succeeded, showing what it said otherwise.
+fn assert_ran(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The certificates made and the three nodes of `config/secured` formatted (with the admin's
+/// SCRAM credential) and started in `dir`.
+fn start_secured_cluster(secured: &std::path::Path, dir: &std::path::Path) -> Vec<KillOnDrop> {
     let certs = std::process::Command::new(secured.join("make-certs.sh"))
         .arg("./certs")
         .current_dir(dir)
         .output()
         .unwrap();
-    assert!(
-        certs.status.success(),
-        "{}",
-        String::from_utf8_lossy(&certs.stderr)
-    );
+    assert_ran(&certs);
     let cluster_id = common::random_uuid();
     let mut nodes = Vec::new();
     for i in 1..=3 {
         let config = secured.join(format!("node{i}.properties"));
         let config = config.to_str().unwrap();
-        let out = fjord_in(
+        assert_ran(&fjord_in(
             dir,
             &[
                 "format",
@@ -193,24 +208,19 @@ fn the_secured_example_runs_as_the_readme_says() {
                 "--add-scram",
                 "SCRAM-SHA-512=[name=admin,password=admin-secret]",
             ],
-        );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let log = std::fs::File::create(dir.join(format!("node{i}.log"))).unwrap();
-        let child = std::process::Command::new(common::fjord_bin())
-            .args(["server", "--config", config])
-            .current_dir(dir)
-            .stdout(std::process::Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        nodes.push(KillOnDrop(child));
+        ));
+        nodes.push(start_fixed_port_node(
+            dir,
+            config,
+            &dir.join(format!("node{i}.log")),
+        ));
     }
-    let admin = secured.join("admin.properties");
-    let admin = admin.to_str().unwrap();
+    nodes
+}
+
+/// The admin creates `payments` (three replicas, once the cluster serves) and produces three
+/// records with the console producer.
+fn the_admin_creates_and_produces(dir: &std::path::Path, admin: &str) {
     let logs = || {
         (1..=3)
             .map(|i| std::fs::read_to_string(dir.join(format!("node{i}.log"))).unwrap_or_default())
@@ -268,8 +278,10 @@ fn the_secured_example_runs_as_the_readme_says() {
         String::from_utf8_lossy(&produced.stderr),
         logs()
     );
+}
 
-    // A SCRAM user, refused until ACLs let her read.
+/// A SCRAM user, refused until ACLs let her read; then she reads the three records.
+fn alice_reads_once_granted(dir: &std::path::Path, secured: &std::path::Path, admin: &str) {
     let out = fjord_in(
         dir,
         &[
@@ -287,11 +299,7 @@ fn the_secured_example_runs_as_the_readme_says() {
             "SCRAM-SHA-512=[password=alice-secret]",
         ],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ran(&out);
     let alice = dir.join("alice.properties");
     std::fs::write(
         &alice,
@@ -350,17 +358,9 @@ fn the_secured_example_runs_as_the_readme_says() {
             "audit",
         ],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ran(&out);
     let read = consume();
-    assert!(
-        read.status.success(),
-        "{}",
-        String::from_utf8_lossy(&read.stderr)
-    );
+    assert_ran(&read);
     let mut values: Vec<String> = String::from_utf8_lossy(&read.stdout)
         .lines()
         .map(String::from)
@@ -371,6 +371,38 @@ fn the_secured_example_runs_as_the_readme_says() {
 
 /// A child process SIGKILLed when the test ends, however it ends.
 struct KillOnDrop(std::process::Child);
+
+/// Starts a node of `config` in `dir`, logging to `log`, once its listeners are bound. The
+/// examples' ports are fixed and some lie in the ephemeral range, where another test's
+/// client connection can hold one for a moment: a node that could not bind one is started
+/// again (at most five times).
+fn start_fixed_port_node(dir: &std::path::Path, config: &str, log: &std::path::Path) -> KillOnDrop {
+    for _ in 0..5 {
+        let file = std::fs::File::create(log).unwrap();
+        let mut child = KillOnDrop(
+            std::process::Command::new(common::fjord_bin())
+                .args(["server", "--config", config])
+                .current_dir(dir)
+                .stdout(std::process::Stdio::null())
+                .stderr(file)
+                .spawn()
+                .unwrap(),
+        );
+        let outcome = common::wait_for(std::time::Duration::from_secs(30), || {
+            let text = std::fs::read_to_string(log).unwrap_or_default();
+            if text.contains("Address already in use") {
+                return Some(false);
+            }
+            let bound = text.matches("broker listener bound").count() >= 2;
+            let exited = child.0.try_wait().ok().flatten().is_some();
+            (bound || exited).then_some(true)
+        });
+        if outcome != Some(false) {
+            return child;
+        }
+    }
+    panic!("{config}: a port stayed in use");
+}
 
 impl Drop for KillOnDrop {
     fn drop(&mut self) {

@@ -38,6 +38,7 @@ fn creds(mechanism: &str, user: &str, password: &str, token: bool) -> ClientSecu
             password: password.into(),
             token,
             bearer: None,
+            gssapi: None,
         }),
     }
 }

@@ -73,6 +73,7 @@ fn admin_security(truststore: &Path) -> ClientSecurity {
             password: "admin-secret".into(),
             token: false,
             bearer: None,
+            gssapi: None,
         }),
     }
 }

@@ -40,6 +40,7 @@ fn sasl(mechanism: &str, user: &str, password: &str) -> ClientSecurity {
             password: password.into(),
             token: false,
             bearer: None,
+            gssapi: None,
         }),
     }
 }

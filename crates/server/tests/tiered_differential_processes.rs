@@ -5,7 +5,8 @@
 //! segments to their stores their answers are compared after normalising: ListOffsets
 //! EARLIEST (-2), LATEST (-1), EARLIEST_LOCAL (-4) and the latest tiered offset (-5, KIP-1005);
 //! DescribeConfigs of the tiered keys; DescribeLogDirs' partition size (the local disk's on
-//! both; fjord adds its tagged `RemoteSize`, checked on its own); and the configurations Kafka
+//! both; fjord adds its tagged `RemoteSize`, checked on its own); the producer snapshot files
+//! (one copied with each segment; locally, one per segment start); and the configurations Kafka
 //! refuses (turning tiering off without `remote.log.delete.on.disable`, a compacted tiered
 //! topic, a local retention above the total). Needs Java, so it is `#[ignore]`d in a plain
 //! `cargo test`; `.ci/run` runs it with `--ignored`.
@@ -205,6 +206,45 @@ fn refusals() -> Vec<(&'static str, RequestBody, i16)> {
     ]
 }
 
+/// Every file below `dir` whose name ends in `.suffix`, by its name's stem.
+fn files_ending(dir: &std::path::Path, suffix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_ending(&path, suffix));
+        } else if let Some(stem) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(&format!(".{suffix}")))
+        {
+            out.push(stem.to_string());
+        }
+    }
+    out
+}
+
+/// How a server keeps producer snapshots: the store's segments and the snapshots copied with
+/// them, and in the partition's directory `local`, the snapshots at a segment's start, those
+/// elsewhere, and the segments (but the first) without one.
+fn snapshot_files(store: &std::path::Path, local: &std::path::Path) -> String {
+    let offsets = |suffix| -> std::collections::BTreeSet<i64> {
+        files_ending(local, suffix)
+            .iter()
+            .filter_map(|s| s.parse().ok())
+            .collect()
+    };
+    let (bases, snapshots) = (offsets("log"), offsets("snapshot"));
+    format!(
+        "store: {} segments, {} snapshots; local: {} at a segment start, {} elsewhere, {} segments without",
+        files_ending(store, "log").len(),
+        files_ending(store, "snapshot").len(),
+        snapshots.intersection(&bases).count(),
+        snapshots.difference(&bases).count(),
+        bases.iter().skip(1).filter(|b| !snapshots.contains(b)).count(),
+    )
+}
+
 #[test]
 #[ignore = "needs Java (tests/kafka/kafka.sh); .ci/run runs it"]
 fn tiering_answers_as_kafka_4_4_does() {
@@ -315,6 +355,19 @@ fn tiering_answers_as_kafka_4_4_does() {
     );
     assert_eq!(kr, -1, "Kafka has no RemoteSize");
     assert!(fr > 5 * 1_048_576 / 2, "fjord's RemoteSize {fr}");
+    // Producer snapshots as files: each copy carries one, and the partition's directory keeps
+    // one per local segment start, as Kafka's does.
+    compare(
+        "producer snapshots",
+        snapshot_files(
+            &root.path().join("fjord-store"),
+            &fjord.dir.join("data/tiered-0"),
+        ),
+        snapshot_files(
+            &root.path().join("kafka-store"),
+            &kafka.log_dir(1, 1).join("tiered-0"),
+        ),
+    );
     for (what, body, version) in refusals() {
         compare(
             what,

@@ -60,8 +60,8 @@ fn write_fuzz_seeds() {
         seed.extend(compress(codec, &payload()).unwrap());
         std::fs::write(dir.join(codec.name()), seed).unwrap();
     }
-    assert_eq!(
-        std::fs::read_dir(&dir).unwrap().count(),
-        Compression::ALL.len()
-    );
+    // The fuzzer adds inputs of its own to the directory: every seed is there.
+    for codec in Compression::ALL {
+        assert!(dir.join(codec.name()).is_file(), "{}", codec.name());
+    }
 }

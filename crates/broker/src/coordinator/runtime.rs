@@ -37,6 +37,10 @@ const MAX_WAITERS_PER_SHARD: usize = 100_000;
 /// How long a shard waits for its records to be committed before it gives up on them
 /// (Kafka's `offsets.commit.timeout.ms` default).
 const COMMIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+/// How long a shard dropped after a failed write waits before it is loaded again from the
+/// log, so that its deadlines run again (a timed-out transaction is aborted once its
+/// partition takes writes) and listings stop answering COORDINATOR_LOAD_IN_PROGRESS.
+const RELOAD_BACKOFF_MS: i64 = 1_000;
 
 /// One entry a shard appends to its partition.
 #[derive(Debug, Clone)]
@@ -172,6 +176,10 @@ pub struct Runtime<S: CoordinatorShard> {
     replicas: Arc<ReplicaManager>,
     controller: Arc<ControllerClient>,
     slots: Mutex<HashMap<i32, Arc<Slot<S>>>>,
+    /// Partitions whose shard was rebuilt or dropped after a failed write, each with until
+    /// when (monotonic ms) their requests get COORDINATOR_NOT_AVAILABLE rather than a
+    /// rebuild each (a client retrying against a partition below min ISR).
+    cooling: Mutex<HashMap<i32, i64>>,
     next_token: AtomicU64,
     creating: Arc<AtomicBool>,
     /// Set by [`Runtime::shutdown`]: no shard is loaded again.
@@ -220,8 +228,9 @@ impl<S: CoordinatorShard> std::fmt::Debug for Runtime<S> {
     }
 }
 
-/// A commit whose append failed: the shard was dropped (and the failure logged).
-struct Unloaded;
+/// A commit whose append failed (logged; the shard rebuilt or dropped): the code its
+/// request is answered with.
+struct Unloaded(ErrorCode);
 
 impl<S: CoordinatorShard> Runtime<S> {
     /// A coordinator over this broker's partitions, and the effects its shards ask for.
@@ -239,6 +248,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             replicas,
             controller,
             slots: Mutex::new(HashMap::new()),
+            cooling: Mutex::new(HashMap::new()),
             next_token: AtomicU64::new(1),
             creating: Arc::new(AtomicBool::new(false)),
             stopped: AtomicBool::new(false),
@@ -359,6 +369,15 @@ impl<S: CoordinatorShard> Runtime<S> {
         Ok(slot)
     }
 
+    /// [`Runtime::slot_at`] for a request that may write: COORDINATOR_NOT_AVAILABLE while
+    /// the partition cools down after a refused write (reads go on meanwhile).
+    fn slot_for_write(self: &Arc<Self>, image: &MetadataImage, index: i32) -> Routed<Arc<Slot<S>>> {
+        if self.cooling_down(index) {
+            return Err(ErrorCode::CoordinatorNotAvailable);
+        }
+        self.slot_at(image, index)
+    }
+
     /// The slot for `partition` at its current epoch, starting its load when new.
     fn ensure_loading(self: &Arc<Self>, index: i32, partition: Arc<Partition>) -> Arc<Slot<S>> {
         let epoch = partition.leader_epoch();
@@ -403,17 +422,8 @@ impl<S: CoordinatorShard> Runtime<S> {
     /// Loads a shard from its partition's log, then runs its deadlines until it is closed.
     async fn load_and_run(self: Arc<Self>, slot: Arc<Slot<S>>) {
         let mut guard = slot.state.lock().await;
-        let log = slot.partition.log.clone();
-        let config = self.config.clone();
-        let epoch = slot.leader_epoch;
         let started = std::time::Instant::now();
-        let now = self.clock.wall_ms();
-        let loaded =
-            tokio::task::spawn_blocking(move || load_shard::<S>(&log, &config, epoch, now))
-                .await
-                .map_err(|e| e.to_string())
-                .and_then(|r| r);
-        let mut shard = match loaded {
+        let mut shard = match self.read_log(&slot).await {
             Ok(shard) => shard,
             Err(e) => {
                 tracing::error!(
@@ -484,12 +494,128 @@ impl<S: CoordinatorShard> Runtime<S> {
         }
     }
 
-    /// Appends `out`'s entries, then delivers its replies and starts its effects; returns
-    /// the reply to `mine` if it is among them. When the append fails it is logged, the shard
-    /// is dropped (it holds state the log does not) and every waiting request gets
-    /// NOT_COORDINATOR.
-    async fn commit(
+    /// Drops a slot whose write failed (the shard may hold what the log does not, or the log
+    /// what the shard never folded) and, after [`RELOAD_BACKOFF_MS`], loads the shard again
+    /// from the log if this broker still leads the partition.
+    fn drop_and_reload(self: &Arc<Self>, slot: &Arc<Slot<S>>) {
+        self.unload(slot);
+        let (topic_id, index) = (slot.partition.topic_id, slot.partition.index);
+        let until = self.cool(index);
+        let me = self.clone();
+        tokio::spawn(async move {
+            me.clock.sleep_until(until).await;
+            {
+                let mut cooling = me.cooling.lock().expect("cooling");
+                if cooling.get(&index) == Some(&until) {
+                    cooling.remove(&index);
+                }
+            }
+            if me.stopped.load(Ordering::SeqCst) {
+                return;
+            }
+            let node = me.replicas.node_id();
+            if let Some(p) = me.replicas.get(topic_id, index).filter(|p| p.led_by(node)) {
+                me.ensure_loading(index, p);
+            }
+        });
+    }
+
+    /// Refuses partition `index`'s requests with COORDINATOR_NOT_AVAILABLE for
+    /// [`RELOAD_BACKOFF_MS`]; returns until when (monotonic ms).
+    fn cool(&self, index: i32) -> i64 {
+        let until = self.clock.monotonic_ms() + RELOAD_BACKOFF_MS;
+        self.cooling.lock().expect("cooling").insert(index, until);
+        until
+    }
+
+    /// Rebuilds the slot's shard from its partition's log in place, after a write that
+    /// wrote nothing (the state machine had already taken it): waiting requests are answered
+    /// NOT_COORDINATOR, the resumed work's effects go out. False (the caller drops the slot)
+    /// when the log cannot be read or the resumed work would need a write.
+    async fn rebuild(
         &self,
+        slot: &Arc<Slot<S>>,
+        guard: &mut tokio::sync::MutexGuard<'_, Option<Loaded<S>>>,
+    ) -> bool {
+        let Ok(mut shard) = self.read_log(slot).await else {
+            return false;
+        };
+        let resumed = S::split(shard.loaded(self.clock.wall_ms()));
+        if !resumed.entries.is_empty() {
+            return false;
+        }
+        **guard = Some(Loaded {
+            shard,
+            waiters: HashMap::new(),
+        });
+        for e in resumed.effects {
+            let _ = self.effects.send(e);
+        }
+        slot.wake.notify_one();
+        true
+    }
+
+    /// A new shard folded from the slot's partition log (off the async workers).
+    async fn read_log(&self, slot: &Arc<Slot<S>>) -> Result<S, String> {
+        let log = slot.partition.log.clone();
+        let config = self.config.clone();
+        let (epoch, now) = (slot.leader_epoch, self.clock.wall_ms());
+        tokio::task::spawn_blocking(move || load_shard::<S>(&log, &config, epoch, now))
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|r| r)
+    }
+
+    /// Whether partition `index`'s requests are refused for now (its shard was rebuilt or
+    /// dropped after a failed write).
+    fn cooling_down(&self, index: i32) -> bool {
+        let now = self.clock.monotonic_ms();
+        let mut cooling = self.cooling.lock().expect("cooling");
+        match cooling.get(&index) {
+            Some(until) if *until > now => true,
+            Some(_) => {
+                cooling.remove(&index);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Waits until every record in the slot's partition is committed, so that an answer
+    /// rests only on committed records: a shard loaded again after a failed write holds what
+    /// the log holds, including records that never reached the other in-sync replicas (as
+    /// Kafka's runtime holds a read back until the writes before it are committed).
+    /// COORDINATOR_NOT_AVAILABLE when they are not committed within [`COMMIT_TIMEOUT`].
+    async fn settled(&self, slot: &Arc<Slot<S>>) -> Routed<()> {
+        let end = slot.partition.log.log_end_offset();
+        // The common case, every record committed, answers without a waiter.
+        if slot
+            .partition
+            .ack_state(slot.leader_epoch, end)
+            .is_some_and(|s| s != fjord_replication::leader::AckState::Waiting)
+        {
+            return Ok(());
+        }
+        let deadline = self.clock.monotonic_ms() + COMMIT_TIMEOUT.as_millis() as i64;
+        match slot
+            .partition
+            .wait_committed(slot.leader_epoch, end, deadline, &self.clock)
+            .await
+        {
+            // The high watermark passed the end; the ISR shrank since, which only matters
+            // to the next write.
+            Ok(()) | Err(ErrorCode::NotEnoughReplicasAfterAppend) => Ok(()),
+            Err(code) => Err(not_committed(code)),
+        }
+    }
+
+    /// Appends `out`'s entries, then delivers its replies and starts its effects; returns
+    /// the reply to `mine` if it is among them. When the append fails it is logged and the
+    /// shard, which holds state the log does not, is rebuilt from the log (nothing was
+    /// written) or dropped and loaded again later (something may have been); every waiting
+    /// request gets NOT_COORDINATOR.
+    async fn commit(
+        self: &Arc<Self>,
         slot: &Arc<Slot<S>>,
         guard: &mut tokio::sync::MutexGuard<'_, Option<Loaded<S>>>,
         out: S::Output,
@@ -505,9 +631,20 @@ impl<S: CoordinatorShard> Runtime<S> {
                         "committing a coordinator write to {}: {e}",
                         S::TOPIC
                     );
+                    // Nothing was written: the shard is rebuilt from the log at once and
+                    // stays loaded (listings and reads go on); below min ISR its requests are
+                    // refused for a while rather than each rebuilding it again.
+                    if let AppendFailure::Refused(code, _) = &e {
+                        if self.rebuild(slot, guard).await {
+                            if *code == ErrorCode::NotEnoughReplicas {
+                                self.cool(slot.partition.index);
+                            }
+                            return Err(Unloaded(e.client_code()));
+                        }
+                    }
                     **guard = None;
-                    self.unload(slot);
-                    return Err(Unloaded);
+                    self.drop_and_reload(slot);
+                    return Err(Unloaded(e.client_code()));
                 }
                 Ok(end) => {
                     if let Some(l) = guard.as_mut() {
@@ -568,7 +705,7 @@ impl<S: CoordinatorShard> Runtime<S> {
         key: &str,
         run: impl FnOnce(&mut S, Token, i64) -> S::Output,
     ) -> Routed<ResponseBody> {
-        let slot = self.slot_at(image, self.partition_for(key))?;
+        let slot = self.slot_for_write(image, self.partition_for(key))?;
         let token = self.next_token.fetch_add(1, Ordering::Relaxed);
         let waiting = {
             let mut guard = slot.state.lock().await;
@@ -579,13 +716,17 @@ impl<S: CoordinatorShard> Runtime<S> {
             if l.waiters.len() >= MAX_WAITERS_PER_SHARD {
                 return Err(ErrorCode::CoordinatorNotAvailable);
             }
+            self.settled(&slot).await?;
+            let Some(l) = guard.as_mut() else {
+                return Err(ErrorCode::NotCoordinator);
+            };
             let out = run(&mut l.shard, token, self.clock.wall_ms());
             let (tx, rx) = oneshot::channel();
             l.waiters.insert(token, tx);
             let reply = self.commit(&slot, &mut guard, out, Some(token)).await;
             slot.wake.notify_one();
             match reply {
-                Err(Unloaded) => return Err(ErrorCode::NotCoordinator),
+                Err(Unloaded(code)) => return Err(code),
                 Ok(Some(body)) => {
                     if let Some(l) = guard.as_mut() {
                         l.waiters.remove(&token);
@@ -606,8 +747,12 @@ impl<S: CoordinatorShard> Runtime<S> {
         key: &str,
         run: impl FnOnce(&mut S, i64) -> (S::Output, R),
     ) -> Routed<R> {
-        let slot = self.slot_at(image, self.partition_for(key))?;
+        let slot = self.slot_for_write(image, self.partition_for(key))?;
         let mut guard = slot.state.lock().await;
+        if guard.is_none() {
+            return Err(ErrorCode::NotCoordinator);
+        }
+        self.settled(&slot).await?;
         let Some(l) = guard.as_mut() else {
             return Err(ErrorCode::NotCoordinator);
         };
@@ -616,7 +761,7 @@ impl<S: CoordinatorShard> Runtime<S> {
         slot.wake.notify_one();
         match committed {
             Ok(_) => Ok(answer),
-            Err(Unloaded) => Err(ErrorCode::NotCoordinator),
+            Err(Unloaded(code)) => Err(code),
         }
     }
 
@@ -627,8 +772,33 @@ impl<S: CoordinatorShard> Runtime<S> {
         key: &str,
         read: impl FnOnce(&S) -> T,
     ) -> Routed<T> {
+        self.read_shard(image, key, false, read).await
+    }
+
+    /// Reads the shard of `key` once every record of its partition is committed (for an
+    /// answer that lets data in, such as whether a partition is in a transaction).
+    pub async fn read_committed<T>(
+        self: &Arc<Self>,
+        image: &MetadataImage,
+        key: &str,
+        read: impl FnOnce(&S) -> T,
+    ) -> Routed<T> {
+        self.read_shard(image, key, true, read).await
+    }
+
+    /// Reads the shard of `key`, once its partition's records are committed if `settle`.
+    async fn read_shard<T>(
+        self: &Arc<Self>,
+        image: &MetadataImage,
+        key: &str,
+        settle: bool,
+        read: impl FnOnce(&S) -> T,
+    ) -> Routed<T> {
         let slot = self.slot_at(image, self.partition_for(key))?;
         let guard = slot.state.lock().await;
+        if settle && guard.is_some() {
+            self.settled(&slot).await?;
+        }
         let l = guard.as_ref().ok_or(ErrorCode::NotCoordinator)?;
         Ok(read(&l.shard))
     }
@@ -645,7 +815,7 @@ impl<S: CoordinatorShard> Runtime<S> {
         marker: EndTxnMarker,
     ) -> Routed<()> {
         let slot = self
-            .slot_at(image, index)
+            .slot_for_write(image, index)
             .map_err(|_| ErrorCode::NotLeaderOrFollower)?;
         let mut guard = slot.state.lock().await;
         if guard.is_none() {
@@ -670,7 +840,7 @@ impl<S: CoordinatorShard> Runtime<S> {
             Err(e) => {
                 tracing::warn!("writing a marker to {}-{index}: {e}", S::TOPIC);
                 *guard = None;
-                self.unload(&slot);
+                self.drop_and_reload(&slot);
                 return Err(ErrorCode::NotLeaderOrFollower);
             }
         }
@@ -712,7 +882,7 @@ impl<S: CoordinatorShard> Runtime<S> {
     }
 
     /// Runs `f` on every loaded shard and commits what it emits (a deleted topic's offsets).
-    pub async fn each_shard_mut(&self, mut f: impl FnMut(&mut S) -> S::Output) {
+    pub async fn each_shard_mut(self: &Arc<Self>, mut f: impl FnMut(&mut S) -> S::Output) {
         for s in self.all_slots() {
             let mut guard = s.state.lock().await;
             let Some(l) = guard.as_mut() else { continue };
@@ -889,9 +1059,32 @@ enum AppendFailure {
     #[error("{1}")]
     Refused(ErrorCode, String),
     /// Anything else: the append or its commit failed, the log may hold what the shard does
-    /// not.
-    #[error("{0}")]
-    Failed(String),
+    /// not. With the code the coordinator's clients get.
+    #[error("{1}")]
+    Failed(ErrorCode, String),
+}
+
+impl AppendFailure {
+    /// What a coordinator's client is answered, as Kafka's coordinators turn a failed write:
+    /// COORDINATOR_NOT_AVAILABLE for too few in-sync replicas or a write not committed in
+    /// time (retried with the same coordinator), NOT_COORDINATOR when leadership moved.
+    fn client_code(&self) -> ErrorCode {
+        match self {
+            AppendFailure::Refused(ErrorCode::NotEnoughReplicas, _) => {
+                ErrorCode::CoordinatorNotAvailable
+            }
+            AppendFailure::Refused(code, _) | AppendFailure::Failed(code, _) => *code,
+        }
+    }
+}
+
+/// The code a coordinator's client gets when its records were not committed: `code` is the
+/// wait's (REQUEST_TIMED_OUT, NOT_ENOUGH_REPLICAS_AFTER_APPEND, NOT_LEADER_OR_FOLLOWER).
+fn not_committed(code: ErrorCode) -> ErrorCode {
+    match code {
+        ErrorCode::NotLeaderOrFollower => ErrorCode::NotCoordinator,
+        _ => ErrorCode::CoordinatorNotAvailable,
+    }
 }
 
 /// Appends `entries` to the slot's partition as its coordinator and waits until every
@@ -904,10 +1097,22 @@ async fn append_committed<S>(
     let now = clock.wall_ms();
     let partition = slot.partition.clone();
     let epoch = slot.leader_epoch;
+    // As an acks=all produce: nothing is written while the ISR is below min ISR (Kafka's
+    // coordinators answer NOT_ENOUGH_REPLICAS as COORDINATOR_NOT_AVAILABLE). A record written
+    // then would never be committed, yet the shard loaded again from the log would hold it.
+    if let Err(short) = partition.check_acks_all() {
+        return Err(AppendFailure::Refused(
+            ErrorCode::NotEnoughReplicas,
+            format!(
+                "the ISR ({}) is below min.insync.replicas ({}); nothing written",
+                short.isr, short.min_isr
+            ),
+        ));
+    }
     let appended = tokio::task::spawn_blocking(move || {
         let mut end = -1;
         for (i, batch) in encode_batches(&entries, now)
-            .map_err(AppendFailure::Failed)?
+            .map_err(|e| AppendFailure::Failed(ErrorCode::NotCoordinator, e))?
             .into_iter()
             .enumerate()
         {
@@ -922,7 +1127,7 @@ async fn append_committed<S>(
                     {
                         AppendFailure::Refused(code, e.to_string())
                     }
-                    _ => AppendFailure::Failed(e.to_string()),
+                    _ => AppendFailure::Failed(ErrorCode::NotCoordinator, e.to_string()),
                 })?;
             partition.after_append();
             end = info.last_offset + 1;
@@ -930,7 +1135,7 @@ async fn append_committed<S>(
         Ok::<i64, AppendFailure>(end)
     })
     .await
-    .map_err(|e| AppendFailure::Failed(e.to_string()))
+    .map_err(|e| AppendFailure::Failed(ErrorCode::NotCoordinator, e.to_string()))
     .and_then(|r| r)?;
     // The answer goes out once the records are committed (every in-sync replica has them),
     // as Kafka's coordinator runtime does.
@@ -942,7 +1147,12 @@ async fn append_committed<S>(
             clock,
         )
         .await
-        .map_err(|code| AppendFailure::Failed(format!("not committed: {}", code.message())))?;
+        .map_err(|code| {
+            AppendFailure::Failed(
+                not_committed(code),
+                format!("not committed: {}", code.message()),
+            )
+        })?;
     Ok(appended)
 }
 

@@ -149,14 +149,14 @@ impl Runtime<Shard> {
     }
 
     /// Whether each of `partitions` is in the producer's open transaction, asked of this
-    /// broker's own shard.
+    /// broker's own shard (from committed records only: the answer lets data in).
     pub async fn verify_here(
         self: &Arc<Self>,
         image: &Arc<MetadataImage>,
         (id, pid, epoch): TxnProducer<'_>,
         partitions: &[(String, i32)],
     ) -> Vec<ErrorCode> {
-        self.read(image, id, |s| {
+        self.read_committed(image, id, |s| {
             partitions
                 .iter()
                 .map(|p| s.verify(id, pid, epoch, p))

@@ -79,3 +79,65 @@ pub async fn wait_until(done: impl Fn() -> bool) {
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
 }
+
+/// The share coordinator's settings with `partitions` partitions of its topic (RF 1).
+#[allow(dead_code)] // not every test binary uses it
+pub fn share_config(partitions: i32) -> fjord_broker::ShareCoordinatorConfig {
+    fjord_broker::ShareCoordinatorConfig {
+        num_partitions: partitions,
+        replication_factor: 1,
+        min_isr: 1,
+        segment_bytes: 100 << 20,
+        per_snapshot: 500,
+        prune_interval_ms: 300_000,
+    }
+}
+
+/// A broker's three coordinators, one partition each.
+#[allow(dead_code)] // not every test binary uses it
+pub struct Coordinators {
+    /// The group coordinator.
+    pub groups: std::sync::Arc<fjord_broker::GroupCoordinator>,
+    /// The transaction coordinator.
+    pub transactions: std::sync::Arc<fjord_broker::TxnCoordinator>,
+    /// The share coordinator.
+    pub shares: std::sync::Arc<fjord_broker::parts::ShareCoordinator>,
+    /// Kept so the controller client's view (no controller) stays open.
+    _controller_info: tokio::sync::watch::Sender<Option<fjord_broker::ActiveController>>,
+}
+
+/// The group, transaction and share coordinators over `replicas` (one partition each, RF
+/// 1), with no controller to reach, on `clock`.
+#[allow(dead_code)] // not every test binary uses it
+pub fn coordinators(
+    replicas: &std::sync::Arc<fjord_broker::ReplicaManager>,
+    clock: &fjord_util::Clock,
+) -> Coordinators {
+    let (info_tx, info_rx) = tokio::sync::watch::channel(None);
+    let controller = std::sync::Arc::new(fjord_broker::ControllerClient::new(info_rx));
+    let groups = fjord_broker::GroupCoordinator::groups(
+        group_config(1),
+        replicas.clone(),
+        controller.clone(),
+        clock.clone(),
+    )
+    .0;
+    let (transactions, _) = fjord_broker::TxnCoordinator::transactions(
+        txn_config(1),
+        replicas.clone(),
+        controller.clone(),
+        clock.clone(),
+    );
+    let shares = fjord_broker::parts::ShareCoordinator::share_states(
+        share_config(1),
+        replicas.clone(),
+        controller,
+        clock.clone(),
+    );
+    Coordinators {
+        groups,
+        transactions,
+        shares,
+        _controller_info: info_tx,
+    }
+}

@@ -230,6 +230,7 @@ impl PartitionLog {
         if data.is_empty() && !first {
             self.segments.write().expect("segments").remove(&base);
             std::fs::remove_file(&swap).map_err(io_err(&swap))?;
+            self.prune_snapshots(None)?;
         } else {
             std::fs::rename(&swap, &log_name).map_err(io_err(&log_name))?;
             let (seg, _) = Segment::open(

@@ -1,7 +1,9 @@
 //! The partition's idempotent-producer state ([`crate::producer_state`]) kept with the log:
 //! rebuilt on open (and after a truncation) from the newest `<offset>.snapshot` at or below
 //! the log end plus the batches after it, snapshotted when a segment rolls and when the log
-//! closes (the newest two snapshots are kept), and expired by age; with it, the aborted
+//! closes (one snapshot per local segment start is kept, as Kafka keeps a segment's snapshot
+//! until the segment goes: tiered storage copies the one at each closed segment's end), and
+//! expired by age; with it, the aborted
 //! transactions (`.txnindex`), read back from the index files below the snapshot and found
 //! again in the batches after it.
 
@@ -14,8 +16,6 @@ use std::path::PathBuf;
 
 /// How much of the log one read returns while rebuilding.
 const REBUILD_READ_BYTES: usize = 4 << 20;
-/// How many snapshot files are kept.
-const SNAPSHOTS_KEPT: usize = 2;
 
 impl PartitionLog {
     /// The snapshot files, oldest first, with their offsets.
@@ -129,20 +129,39 @@ impl PartitionLog {
         Ok(())
     }
 
-    /// Writes the producer state as `<log end>.snapshot` and keeps the newest two. Called with
-    /// the writer lock held (on a roll) or at close. Blocking.
+    /// Writes the producer state as `<log end>.snapshot` (the start of the segment a roll
+    /// begins, or the end of a closing log), then drops the snapshots no segment starts at.
+    /// Called with the writer lock held (on a roll) or at close. Blocking.
     pub(super) fn snapshot_producers(&self) -> Result<()> {
         let end = self.log_end_offset();
         let bytes = self.producers.lock().expect("producers").to_snapshot();
         let path = self.dir.join(format!("{end:020}{SNAPSHOT_SUFFIX}"));
         let tmp = self.dir.join(format!("{end:020}{SNAPSHOT_SUFFIX}.tmp"));
         fjord_util::atomic_file::write_via(&tmp, &path, &bytes).map_err(io_err(&path))?;
-        let files = self.snapshot_files()?;
-        let start = self.log_start_offset();
-        let excess = files.len().saturating_sub(SNAPSHOTS_KEPT);
-        for (i, (offset, path)) in files.iter().enumerate() {
-            if i < excess || (*offset < start && *offset != end) {
-                std::fs::remove_file(path).map_err(io_err(path))?;
+        self.prune_snapshots(Some(end))
+    }
+
+    /// Removes the snapshots at which no local segment starts any more (retention, compaction
+    /// or a truncation removed it), keeping `also` (the log end's): as Kafka deletes a
+    /// segment's snapshot with the segment. So every closed segment keeps the snapshot at its
+    /// end (the next segment's start), which tiered storage copies with it, and the files
+    /// stay at most one per segment plus one. Called with the writer lock held. Blocking.
+    pub(super) fn prune_snapshots(&self, also: Option<i64>) -> Result<()> {
+        let bases: std::collections::BTreeSet<i64> = self
+            .segments
+            .read()
+            .expect("segments")
+            .keys()
+            .copied()
+            .collect();
+        self.remove_snapshots(|offset| !bases.contains(&offset) && also != Some(offset))
+    }
+
+    /// Removes the snapshot files whose offset `doomed` picks. Blocking.
+    pub(super) fn remove_snapshots(&self, doomed: impl Fn(i64) -> bool) -> Result<()> {
+        for (offset, path) in self.snapshot_files()? {
+            if doomed(offset) {
+                std::fs::remove_file(&path).map_err(io_err(&path))?;
             }
         }
         Ok(())

@@ -54,6 +54,7 @@ impl PartitionLog {
             self.roll_at(&config, self.log_end_offset())?;
         }
         self.remove_segments(&mut w, &doomed, now_ms + config.file_delete_delay_ms)?;
+        self.prune_snapshots(None)?;
         let first_base = *self
             .segments
             .read()

@@ -17,7 +17,9 @@ impl PartitionLog {
     /// `truncateTo` does): a leader that recorded its epoch's start and was replaced before
     /// it appended anything holds an epoch no other replica has, and a follower that kept it
     /// would name it as its last fetched epoch forever. When the removed batch starts at or
-    /// below the log start offset, the log is emptied and restarts at the log start offset.
+    /// below the log start offset, the log is emptied and restarts at the log start offset;
+    /// when it starts below the first local segment (a tiered log), the log is emptied and
+    /// restarts at it, as Kafka's `truncateTo` does.
     pub fn truncate_to(&self, offset: i64) -> Result<i64> {
         let mut w = self.lock_writer()?;
         let log_end = self.log_end_offset();
@@ -43,17 +45,22 @@ impl PartitionLog {
             self.truncate_fully_locked(&mut w, log_start, epochs)?;
             return Ok(log_start);
         }
+        if cut_at < self.first_base() {
+            // Below what this disk holds (a tiered log's store has it): the log starts over
+            // at the cut, as Kafka's truncateTo does.
+            self.truncate_fully_locked(&mut w, cut_at, EpochsAfter::CutTo)?;
+            return Ok(cut_at);
+        }
         let doomed: Vec<Arc<Segment>> = {
             let mut segs = self.segments.write().expect("segments");
-            let later: Vec<i64> = segs.range(cut_at..).map(|(b, _)| *b).collect();
-            let mut out: Vec<Arc<Segment>> = Vec::new();
-            for b in later {
-                // Keep at least one segment: the first one is cut instead of removed.
-                if segs.len() > 1 {
-                    out.extend(segs.remove(&b));
-                }
-            }
-            out
+            let first = *segs.keys().next().expect("a log has a segment");
+            // Every segment from the cut on goes but the first one, which is cut instead (a
+            // log keeps one segment).
+            let later: Vec<i64> = segs
+                .range(cut_at.max(first + 1)..)
+                .map(|(b, _)| *b)
+                .collect();
+            later.iter().filter_map(|b| segs.remove(b)).collect()
         };
         for seg in &doomed {
             seg.mark_deleted()?;
@@ -157,6 +164,9 @@ impl PartitionLog {
         }
         drop(cache);
         self.unlink_due(w, i64::MAX)?;
+        // Nothing of the old history's producer state stays (as Kafka's truncateFullyAndStartAt
+        // forgets its snapshots): one left at `offset` would be taken for the new log's.
+        self.remove_snapshots(|_| true)?;
         self.rebuild_producer_state()
     }
 }

@@ -148,3 +148,19 @@ pub fn reopen_with(dir: &Path, log: PartitionLog, clean: bool, config: LogConfig
     drop(log);
     PartitionLog::open(dir, config, cp, clean).unwrap().0
 }
+
+/// How many entries of `dir` have a name `wanted` accepts.
+pub fn count_files(dir: &Path, wanted: impl Fn(&str) -> bool) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| wanted(&e.as_ref().unwrap().file_name().to_string_lossy()))
+        .count()
+}
+
+/// Cases per property test: `default`, or `PROPTEST_CASES` (to run many more by hand).
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

@@ -1,9 +1,11 @@
 //! SASL as sans-IO exchanges: bytes from the client in, bytes to send back (or a verdict)
 //! out, so the listener's handling stays thin and the mechanisms are tested with the RFCs'
 //! vectors: PLAIN ([`plain`]), SCRAM-SHA-256/512 ([`scram`], both sides), OAUTHBEARER
-//! ([`oauthbearer`], with signed tokens checked against a provider's keys by [`jwks`]), and a
+//! ([`oauthbearer`], with signed tokens checked against a provider's keys by [`jwks`]), GSSAPI
+//! ([`gssapi`], RFC 4752 over a Kerberos security context the caller supplies), and a
 //! connection's whole authentication on a SASL listener ([`session`]).
 
+pub mod gssapi;
 pub mod jaas;
 pub mod jwks;
 pub mod login;

@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 pub const OAUTHBEARER: &str = "OAUTHBEARER";
 /// The separator of the initial response's key-value pairs.
 const KVSEP: char = '\u{1}';
-/// The longest token accepted (a token is a JWT: a few kilobytes at most); longer ones are
-/// refused before any decoding.
+/// The longest token validated (a token is a JWT: a few kilobytes at most); a longer one is
+/// refused as an invalid token, as Kafka refuses a token it cannot read, before any decoding.
 pub const MAX_TOKEN_BYTES: usize = 64 * 1024;
 
 /// What the client's initial response carries.
@@ -76,7 +76,6 @@ pub fn parse_initial(message: &[u8]) -> Result<InitialResponse, SaslError> {
         .map(|(s, t)| (s, t.trim_start_matches(' ')))
         .ok_or_else(|| bad(": invalid 'auth' format"))?;
     let token_ok = !token.is_empty()
-        && token.len() <= MAX_TOKEN_BYTES
         && token
             .trim_end_matches('=')
             .bytes()
@@ -152,8 +151,15 @@ pub trait TokenValidator: Send + Sync + std::fmt::Debug {
 }
 
 /// The parts of a compact JWT: header, claims (both decoded JSON) and whether it carries a
-/// signature.
+/// signature. Every validator starts here, so a token over [`MAX_TOKEN_BYTES`] is refused
+/// here, before any decoding.
 fn split_jwt(token: &str) -> Result<(Value, Value, bool), Invalid> {
+    if token.len() > MAX_TOKEN_BYTES {
+        return Err(Invalid::token(format!(
+            "a token of {} bytes, over the bound of {MAX_TOKEN_BYTES}",
+            token.len()
+        )));
+    }
     let parts: Vec<&str> = token.split('.').collect();
     if parts.len() != 3 {
         return Err(Invalid::token(format!(
@@ -494,10 +500,6 @@ mod tests {
             "n,,\u{1}\u{1}".to_string(),
             format!("n,,\u{1}auth=Bearer {t}\u{1}"),
             "n,,\u{1}auth=Bearer \u{1}\u{1}".to_string(),
-            format!(
-                "n,,\u{1}auth=Bearer {}\u{1}\u{1}",
-                "a".repeat(MAX_TOKEN_BYTES + 1)
-            ),
         ] {
             assert!(parse_initial(bad.as_bytes()).is_err(), "{bad:?}");
         }
@@ -520,6 +522,10 @@ mod tests {
         assert!(expired.unwrap_err().reason.contains("Expiration Time"));
         let no_exp = v.validate(&unsecured(serde_json::json!({"sub": "a"})), NOW);
         assert_eq!(no_exp.unwrap_err().reason, "Required claim missing: exp");
+        let huge = v
+            .validate(&"a".repeat(MAX_TOKEN_BYTES + 1), NOW)
+            .unwrap_err();
+        assert!(huge.reason.contains("over the bound"), "{}", huge.reason);
         let no_sub = v.validate(&unsecured(serde_json::json!({"exp": exp})), NOW);
         assert_eq!(no_sub.unwrap_err().reason, "Required claim missing: sub");
         let number_sub = v.validate(&unsecured(serde_json::json!({"sub": 5, "exp": exp})), NOW);

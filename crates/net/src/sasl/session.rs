@@ -6,6 +6,7 @@
 //! mechanism and as the same principal, before it ends; a request after it ends closes the
 //! connection.
 
+use super::gssapi::{GssAcceptor, GssapiServer, ServerStep, GSSAPI};
 use super::oauthbearer::{self, TokenValidator, OAUTHBEARER};
 use super::scram::{Credential, Mechanism, ScramServer, Step};
 use super::{plain, SaslError};
@@ -44,7 +45,7 @@ pub struct TokenCredential {
 /// A SASL listener's settings.
 #[derive(Debug, Clone)]
 pub struct SaslServerConfig {
-    /// `sasl.enabled.mechanisms`: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512.
+    /// `sasl.enabled.mechanisms`: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI.
     pub mechanisms: Vec<String>,
     /// PLAIN's users and passwords (`user_<name>="..."` in the listener's JAAS config).
     pub plain_users: BTreeMap<String, String>,
@@ -54,6 +55,8 @@ pub struct SaslServerConfig {
     pub reauth: Option<Duration>,
     /// What validates OAUTHBEARER tokens, when the listener enables it.
     pub oauthbearer: Option<Arc<dyn TokenValidator>>,
+    /// What accepts GSSAPI (Kerberos) logins, when the listener enables it.
+    pub gssapi: Option<Arc<dyn GssAcceptor>>,
 }
 
 /// What the listener does with a request.
@@ -76,6 +79,7 @@ enum Mech {
     Plain,
     Scram(Mechanism),
     OAuthBearer,
+    Gssapi,
 }
 
 impl Mech {
@@ -83,6 +87,7 @@ impl Mech {
         match name {
             plain::PLAIN => Some(Mech::Plain),
             OAUTHBEARER => Some(Mech::OAuthBearer),
+            GSSAPI => Some(Mech::Gssapi),
             _ => Mechanism::from_name(name).map(Mech::Scram),
         }
     }
@@ -99,6 +104,8 @@ enum Exchange {
     Scram(Box<ScramServer>, Mechanism, Option<Box<TokenCredential>>),
     /// OAUTHBEARER's error sent (RFC 7628): the client's `%x01` is next, then the failure.
     OAuthRefused(String),
+    /// A GSSAPI exchange under way.
+    Gssapi(Box<GssapiServer>),
 }
 
 /// One connection's authentication.
@@ -249,6 +256,11 @@ impl SaslSession {
                     0,
                 ))
             }
+            Exchange::Handshaken(Mech::Gssapi) => match self.gssapi_start() {
+                Ok(server) => return self.gssapi(server, message, version, now),
+                Err(refusal) => return *refusal,
+            },
+            Exchange::Gssapi(server) => return self.gssapi(server, message, version, now),
             Exchange::Handshaken(Mech::OAuthBearer) | Exchange::OAuthRefused(_) => {
                 match self.oauth(message) {
                     Ok(done) => Ok(done),
@@ -347,6 +359,74 @@ impl SaslSession {
         }
     }
 
+    /// A new GSSAPI exchange with the listener's acceptor.
+    fn gssapi_start(&self) -> Result<Box<GssapiServer>, Box<Decision>> {
+        let context = self
+            .config
+            .gssapi
+            .as_ref()
+            .ok_or_else(|| "GSSAPI is not configured on this listener".to_string())
+            .and_then(|a| a.context().map_err(|e| e.message));
+        match context {
+            Ok(context) => Ok(Box::new(GssapiServer::new(context))),
+            Err(reason) => {
+                tracing::warn!("GSSAPI: no acceptor context for a login: {reason}");
+                Err(Box::new(gssapi_failed()))
+            }
+        }
+    }
+
+    /// A GSSAPI message: the next challenge, or the session (as the principal's short name),
+    /// or the failure (a replayed authenticator too, as Kafka's).
+    fn gssapi(
+        &mut self,
+        mut server: Box<GssapiServer>,
+        message: &[u8],
+        version: i16,
+        now: Instant,
+    ) -> Decision {
+        let peer = match server.step(message) {
+            Ok(ServerStep::Challenge(challenge)) => {
+                self.exchange = Exchange::Gssapi(server);
+                return Decision::Respond(auth_reply(ErrorCode::None, "", challenge, 0));
+            }
+            Ok(ServerStep::Authenticated(peer)) => peer,
+            Err(e) => {
+                tracing::info!("GSSAPI authentication failed: {e}");
+                return gssapi_failed();
+            }
+        };
+        let short = self
+            .config
+            .gssapi
+            .as_ref()
+            .map(|a| a.short_name(&peer))
+            .unwrap_or_else(|| Err("GSSAPI is not configured".into()));
+        match short {
+            Ok(short) => self.finish(
+                Done {
+                    principal: Principal::user(&short),
+                    response: Vec::new(),
+                    mech: Mech::Gssapi,
+                    remaining: None,
+                },
+                version,
+                now,
+            ),
+            Err(reason) => {
+                tracing::info!("GSSAPI: {peer} has no short name: {reason}");
+                Decision::Fail(auth_reply(
+                    ErrorCode::SaslAuthenticationFailed,
+                    &format!(
+                        "Failed to set name for '{peer}' based on Kerberos authentication rules."
+                    ),
+                    Vec::new(),
+                    0,
+                ))
+            }
+        }
+    }
+
     /// A completed exchange: the session starts (or goes on, on re-authentication as the same
     /// principal), with its lifetime.
     fn finish(&mut self, done: Done, version: i16, now: Instant) -> Decision {
@@ -383,6 +463,16 @@ struct Done {
     mech: Mech,
     /// How long its credential stays valid, if it expires.
     remaining: Option<Duration>,
+}
+
+/// A failed GSSAPI login's answer, in Kafka's words.
+fn gssapi_failed() -> Decision {
+    Decision::Fail(auth_reply(
+        ErrorCode::SaslAuthenticationFailed,
+        &SaslError::InvalidCredentials(GSSAPI).to_string(),
+        Vec::new(),
+        0,
+    ))
 }
 
 /// What a failed client is told: Kafka's wording, never a password.
@@ -436,6 +526,7 @@ mod tests {
                 4096,
             ))),
             reauth,
+            gssapi: None,
         }))
     }
 
@@ -525,6 +616,84 @@ mod tests {
         let other = oauthbearer::unsecured_token("eve", wall, 60);
         let changed = auth(&mut s, oauthbearer::initial_response(&other), now);
         assert_eq!(code(&changed), ErrorCode::SaslAuthenticationFailed.code());
+    }
+
+    /// A listener's acceptor over modelled contexts whose client is `peer`; only names of
+    /// FJORD.TEST have a short name (their first component, lower-cased).
+    #[derive(Debug)]
+    struct ModelAcceptor(&'static str);
+
+    impl GssAcceptor for ModelAcceptor {
+        fn context(
+            &self,
+        ) -> Result<Box<dyn super::super::gssapi::GssContext>, super::super::gssapi::GssFailure>
+        {
+            Ok(super::super::gssapi::model::Model::acceptor(true, self.0))
+        }
+        fn short_name(&self, principal: &str) -> Result<String, String> {
+            principal
+                .strip_suffix("@FJORD.TEST")
+                .map(str::to_lowercase)
+                .ok_or_else(|| format!("No rules apply to {principal}"))
+        }
+    }
+
+    fn kerberos_session(peer: &'static str, reauth: Option<Duration>) -> SaslSession {
+        let mut config = (*session(reauth).config).clone();
+        config.mechanisms.push(GSSAPI.into());
+        config.gssapi = Some(Arc::new(ModelAcceptor(peer)));
+        SaslSession::new(Arc::new(config))
+    }
+
+    /// The three client messages of a mutual exchange, with the session's answers.
+    fn gssapi_login(s: &mut SaslSession, now: Instant) -> Decision {
+        assert_eq!(code(&handshake(s, GSSAPI, now)), 0);
+        assert_eq!(auth_bytes(&auth(s, b"AP-REQ".to_vec(), now)), b"AP-REP");
+        assert_eq!(auth_bytes(&auth(s, Vec::new(), now)), b"W:\x01\x01\x00\x00");
+        auth(s, b"W:\x01\x00\x00\x00".to_vec(), now)
+    }
+
+    #[test]
+    fn gssapi_signs_in_as_the_mapped_short_name_and_keeps_it() {
+        let now = Instant::now();
+        let mut s = kerberos_session("Alice@FJORD.TEST", Some(Duration::from_secs(30)));
+        let done = gssapi_login(&mut s, now);
+        assert_eq!(code(&done), 0);
+        assert!(auth_bytes(&done).is_empty());
+        assert_eq!(
+            passes(&mut s, ApiKey::Metadata, now),
+            Some("User:alice".into())
+        );
+        // Re-authentication as the same principal keeps the session going.
+        let again = gssapi_login(&mut s, now + Duration::from_secs(20));
+        assert_eq!(code(&again), 0);
+        assert_eq!(
+            passes(&mut s, ApiKey::Metadata, now + Duration::from_secs(40)),
+            Some("User:alice".into())
+        );
+        // A principal no rule maps fails, in Kafka's words.
+        let mut s = kerberos_session("mallory@ELSEWHERE", None);
+        let refused = gssapi_login(&mut s, now);
+        assert!(matches!(refused, Decision::Fail(_)));
+        let Decision::Fail(ResponseBody::SaslAuthenticate(r)) = refused else {
+            unreachable!()
+        };
+        assert_eq!(
+            r.error_message.as_deref(),
+            Some("Failed to set name for 'mallory@ELSEWHERE' based on Kerberos authentication rules.")
+        );
+        // Out of sequence: the failure, then nothing passes.
+        let mut s = kerberos_session("alice@FJORD.TEST", None);
+        handshake(&mut s, GSSAPI, now);
+        let bad = auth(&mut s, b"W:\x01\x00\x00\x00".to_vec(), now);
+        assert_eq!(code(&bad), ErrorCode::SaslAuthenticationFailed.code());
+        assert_eq!(passes(&mut s, ApiKey::Metadata, now), None);
+        // A listener that does not enable it refuses the handshake.
+        let mut s = session(None);
+        assert_eq!(
+            code(&handshake(&mut s, GSSAPI, now)),
+            ErrorCode::UnsupportedSaslMechanism.code()
+        );
     }
 
     #[test]

@@ -278,6 +278,7 @@ pub fn error_response(request: &RequestBody, version: i16, code: i16, message: &
             };
             out.topics = r.topics.iter().map(|x0| txn_offset_commit_response::TxnOffsetCommitResponseTopic {
                     name: x0.name.clone(),
+                    topic_id: x0.topic_id,
                     partitions: x0.partitions.iter().map(|x1| txn_offset_commit_response::TxnOffsetCommitResponsePartition {
                         partition_index: x1.partition_index,
                         error_code: code,

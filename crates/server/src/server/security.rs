@@ -16,7 +16,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The SASL mechanisms fjord serves.
-const MECHANISMS: &[&str] = &["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"];
+const MECHANISMS: &[&str] = &[
+    "PLAIN",
+    "SCRAM-SHA-256",
+    "SCRAM-SHA-512",
+    "OAUTHBEARER",
+    "GSSAPI",
+];
 /// Kafka's validator of signed bearer tokens (`sasl.server.callback.handler.class`); its
 /// pre-3.7 name is accepted too.
 const JWKS_VALIDATOR: [&str; 2] = [
@@ -186,7 +192,12 @@ pub(super) fn listener_security(
             true => Some(oauth_validator(config, name)?),
             false => None,
         };
+        let gssapi = match mechanisms.iter().any(|m| m == "GSSAPI") {
+            true => Some(gssapi_acceptor(config, name)?),
+            false => None,
+        };
         security.sasl = Some(Arc::new(SaslServerConfig {
+            gssapi,
             oauthbearer,
             mechanisms,
             plain_users,
@@ -327,6 +338,10 @@ pub(super) fn client_security(
             security.sasl = Some(bearer_credentials(config, listener)?);
             return Ok(security);
         }
+        if m == "GSSAPI" {
+            security.sasl = Some(kerberos_credentials(config, listener)?);
+            return Ok(security);
+        }
         let (username, password) = jaas_entry(config, listener, &m)?
             .and_then(|e| e.credentials())
             .ok_or_else(|| {
@@ -342,6 +357,7 @@ pub(super) fn client_security(
             password,
             token: false,
             bearer: None,
+            gssapi: None,
         });
     }
     Ok(security)
@@ -371,7 +387,67 @@ fn bearer_credentials(config: &ServerConfig, listener: &str) -> Result<SaslCrede
         password: String::new(),
         token: false,
         bearer: Some(Bearer(Arc::new(login))),
+        gssapi: None,
     })
+}
+
+/// The Kerberos settings of GSSAPI on `listener`: its JAAS entry
+/// (`listener.name.<l>.gssapi.sasl.jaas.config`, Krb5LoginModule's options) and the service
+/// name (the entry's `serviceName`, else `sasl.kerberos.service.name`), required as Kafka
+/// requires them.
+fn kerberos_login(
+    config: &ServerConfig,
+    listener: &str,
+) -> Result<(fjord_kerberos::gss::Login, String), String> {
+    let key = format!(
+        "listener.name.{}.gssapi.sasl.jaas.config",
+        listener.to_ascii_lowercase()
+    );
+    let entry = jaas_entry(config, listener, "GSSAPI")?
+        .ok_or_else(|| format!("missing {key}: listener {listener} enables GSSAPI and names its Kerberos login there (com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true keyTab=\"...\" principal=\"...\";)"))?;
+    let login = fjord_kerberos::gss::Login::from_options(&entry.options)
+        .map_err(|e| format!("invalid {key}: {e}"))?;
+    let service = entry
+        .options
+        .get("serviceName")
+        .cloned()
+        .or_else(|| config.listener_value(listener, broker::SASL_KERBEROS_SERVICE_NAME.name))
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| format!("listener {listener} enables GSSAPI: No serviceName defined in either JAAS or Kafka config (set {})", broker::SASL_KERBEROS_SERVICE_NAME.name))?;
+    Ok((login, service))
+}
+
+/// GSSAPI's acceptor on `listener`: the service key from the login's keytab, and
+/// `sasl.kerberos.principal.to.local.rules` with the default realm of krb5.conf.
+fn gssapi_acceptor(
+    config: &ServerConfig,
+    listener: &str,
+) -> Result<Arc<dyn fjord_net::sasl::gssapi::GssAcceptor>, String> {
+    let (login, _service) = kerberos_login(config, listener)?;
+    let key = broker::SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES.name;
+    let rules: Vec<String> = config
+        .listener_value(listener, key)
+        .unwrap_or_else(|| "DEFAULT".into())
+        .split(',')
+        .map(|r| r.trim().to_string())
+        .filter(|r| !r.is_empty())
+        .collect();
+    let realm = fjord_kerberos::realm::default_realm();
+    let namer = fjord_kerberos::ShortNamer::parse(&realm, &rules)
+        .map_err(|e| format!("invalid {key}: {e}"))?;
+    let acceptor = login
+        .acceptor(namer)
+        .map_err(|e| format!("listener {listener} enables GSSAPI: {e}"))?;
+    Ok(Arc::new(acceptor))
+}
+
+/// How this node signs in over GSSAPI to `listener`: the login of its JAAS entry, to the
+/// service `sasl.kerberos.service.name` on each node's host.
+fn kerberos_credentials(config: &ServerConfig, listener: &str) -> Result<SaslCredentials, String> {
+    let (login, service) = kerberos_login(config, listener)?;
+    Ok(SaslCredentials::kerberos(Arc::new(
+        login.initiator(&service),
+    )))
 }
 
 /// The authorizer's settings, when `authorizer.class.name` turns it on.

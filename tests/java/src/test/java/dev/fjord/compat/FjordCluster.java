@@ -223,11 +223,16 @@ public final class FjordCluster implements AutoCloseable {
             ProcessBuilder pb = new ProcessBuilder(kafkaScript(), "start", c.root.toString(),
                     Integer.toString(n), Integer.toString(base));
             int rf = Math.min(n, 3);
-            // Kafka 4 reads OAuth endpoints only when this JVM property names them.
-            String allowed = System.getProperty("org.apache.kafka.sasl.oauthbearer.allowed.urls");
-            if (allowed != null) {
-                pb.environment().put("KAFKA_JVM_OPTS", "-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=" + allowed);
+            // Kafka 4 reads OAuth endpoints only when this JVM property names them, and Kerberos's
+            // settings from the krb5.conf this one names: the nodes get those of the test's JVM.
+            List<String> jvm = new ArrayList<>();
+            for (String property : List.of("org.apache.kafka.sasl.oauthbearer.allowed.urls", "java.security.krb5.conf")) {
+                String value = System.getProperty(property);
+                if (value != null) {
+                    jvm.add("-D" + property + "=" + value);
+                }
             }
+            pb.environment().put("KAFKA_JVM_OPTS", String.join(" ", jvm));
             pb.environment().put("KAFKA_EXTRA", String.join("\n",
                     "offsets.topic.replication.factor=" + rf,
                     "transaction.state.log.replication.factor=" + rf,
@@ -279,6 +284,31 @@ public final class FjordCluster implements AutoCloseable {
         throw new IllegalStateException("no free ports for Kafka");
     }
 
+    /**
+     * The first value of partition 0 of topic, read from the beginning by a consumer with
+     * the client settings given (within 30 s).
+     */
+    public static String firstValue(Properties settings, String topic) {
+        Properties cp = new Properties();
+        cp.putAll(settings);
+        cp.put("key.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
+        cp.put("value.deserializer", "org.apache.kafka.common.serialization.StringDeserializer");
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<String, String> consumer =
+                new org.apache.kafka.clients.consumer.KafkaConsumer<>(cp)) {
+            org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition(topic, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            String[] got = new String[1];
+            waitFor("a record of " + topic, Duration.ofSeconds(30), () -> {
+                for (org.apache.kafka.clients.consumer.ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                    got[0] = got[0] == null ? r.value() : got[0];
+                }
+                return got[0] != null;
+            });
+            return got[0];
+        }
+    }
+
     /** Runs a command to completion and returns its standard output; fails on a non-zero exit. */
     static String run(String... command) throws IOException {
         return run(new ProcessBuilder(command));
@@ -304,6 +334,11 @@ public final class FjordCluster implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(binary(), "server", "--config",
                 node.dir.resolve("server.properties").toString());
         pb.environment().put("RUST_LOG", System.getenv().getOrDefault("FJORD_TEST_LOG", "info"));
+        // The krb5.conf the test's JVM uses is the one fjord's GSSAPI library reads.
+        String krb5 = System.getProperty("java.security.krb5.conf");
+        if (krb5 != null) {
+            pb.environment().put("KRB5_CONFIG", krb5);
+        }
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(node.dir.resolve("server.log").toFile()));
         node.process = pb.start();
