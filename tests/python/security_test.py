@@ -108,21 +108,29 @@ def main(binary):
                                    AclOperation.READ, AclPermissionType.ALLOW))
         for f in admin.create_acls(bindings).values():
             f.result(timeout=20)
-        listed = admin.describe_acls(AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, "User:alice",
-                                                      None, AclOperation.ANY, AclPermissionType.ANY)).result(timeout=20)
-        assert len(listed) == 3, listed
+        alices = AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, "User:alice", None,
+                                  AclOperation.ANY, AclPermissionType.ANY)
+        wait_for("alice's 3 ACLs", lambda: len(admin.describe_acls(alices).result(timeout=20)) == 3)
         for mechanism in (ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512):
             up = UserScramCredentialUpsertion("carol", ScramCredentialInfo(mechanism, 4096), b"carol-secret")
             for f in admin.alter_user_scram_credentials([up]).values():
                 f.result(timeout=20)
-        described = admin.describe_user_scram_credentials(["carol"])["carol"].result(timeout=20)
-        mechanisms = sorted(i.mechanism for i in described.scram_credential_infos)
-        assert mechanisms == sorted([ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512]), described
+        # The controller answers once the credential is committed; this node's image applies it
+        # a moment later (as on Kafka, whose brokers describe from their metadata cache too).
+        both = sorted([ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512])
+
+        def carols_mechanisms():
+            described = admin.describe_user_scram_credentials(["carol"])["carol"].result(timeout=20)
+            return sorted(i.mechanism for i in described.scram_credential_infos)
+        wait_for(f"carol's credentials {both}", lambda: carols_mechanisms() == both)
         # alice and carol need no more: carol reads with ALLOW on every topic and group.
         carol = [AclBinding(t, "*", ResourcePatternType.LITERAL, "User:carol", "*", AclOperation.ALL,
                             AclPermissionType.ALLOW) for t in (ResourceType.TOPIC, ResourceType.GROUP)]
         for f in admin.create_acls(carol).values():
             f.result(timeout=20)
+        carols = AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, "User:carol", None,
+                                  AclOperation.ANY, AclPermissionType.ANY)
+        wait_for("carol's 2 ACLs", lambda: len(admin.describe_acls(carols).result(timeout=20)) == 2)
 
     def confluent_kafka_over_every_protocol():
         ck_round_trip(ck_ssl("alice"), "secure", "ck over mutual TLS", "ck-ssl")
