@@ -163,7 +163,9 @@ def main(binary):
                 return entry["value"], entry["config_source"]
             assert value("retention.ms") == ("60000", "DYNAMIC_TOPIC_CONFIG"), value("retention.ms")
             admin.alter_configs([ConfigResource(ConfigResourceType.TOPIC, "orders", configs={"retention.ms": "120000"})])
-            assert value("retention.ms")[0] == "120000", value("retention.ms")
+            # Described from this node's image, which applies the committed change a moment
+            # after the controller answers (as a Kafka broker's metadata cache does).
+            wait_for("retention.ms 120000", lambda: value("retention.ms")[0] == "120000")
 
         def create_partitions():
             r = admin.create_partitions({"orders": NewPartitions(5)})
